@@ -1,0 +1,265 @@
+// A fake Slack Web API server: real HTTP on a loopback port, records every call, answers like Slack does,
+// and can be told to answer 429 with Retry-After. Point Bolt / @slack/web-api at it with
+// `clientOptions: { slackApiUrl: fake.apiUrl }`. It also serves `response_url` endpoints.
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedCall {
+  /** Web API method (`chat.postMessage`) or `response_url` for posts to a response URL. */
+  method: string;
+  args: Record<string, unknown>;
+  /** Bearer token the call carried, if any (tests check tokens never leak elsewhere). */
+  token: string | undefined;
+  /** HTTP status the fake answered with. */
+  status: number;
+  at: number;
+}
+
+interface RateLimitRule {
+  remaining: number;
+  retryAfterSeconds: number;
+}
+
+export interface FakeSlackOptions {
+  teamId?: string;
+  botUserId?: string;
+  botId?: string;
+  /** User-group id → member user ids, answered by usergroups.users.list. */
+  userGroups?: Record<string, string[]>;
+}
+
+export interface FakeSlack {
+  /** Base URL for @slack/web-api's `slackApiUrl` (ends with `/api/`). */
+  apiUrl: string;
+  url: string;
+  calls: RecordedCall[];
+  callsTo(method: string): RecordedCall[];
+  /** The next `times` calls of `method` answer 429 with `Retry-After: retryAfterSeconds`. */
+  rateLimit(method: string, times: number, retryAfterSeconds: number): void;
+  /** A fresh response_url served by this fake (posts to it are recorded as method `response_url`). */
+  responseUrl(): string;
+  /** Resolves with the first recorded call (past or future) that matches, or rejects after `timeoutMs`. */
+  waitFor(predicate: (call: RecordedCall) => boolean, timeoutMs?: number): Promise<RecordedCall>;
+  /** Every message posted or updated, in order, keyed by channel and ts (the latest version wins). */
+  messages(): Map<string, Record<string, unknown>>;
+  setUserGroups(groups: Record<string, string[]>): void;
+  reset(): void;
+  stop(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Slack clients send form-encoded args (objects JSON-encoded inside) or JSON; accept both. */
+function parseArgs(contentType: string | undefined, raw: string): Record<string, unknown> {
+  if (raw.length === 0) return {};
+  if (contentType?.includes('application/json')) return JSON.parse(raw) as Record<string, unknown>;
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    const looksJson = value.startsWith('[') || value.startsWith('{');
+    if (looksJson) {
+      try {
+        args[key] = JSON.parse(value);
+        continue;
+      } catch {
+        // not JSON after all: keep the text
+      }
+    }
+    args[key] = value;
+  }
+  return args;
+}
+
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const teamId = options.teamId ?? 'T0FAKE';
+  const botUserId = options.botUserId ?? 'U0FWBOT';
+  const botId = options.botId ?? 'B0FWBOT';
+  let userGroups = { ...(options.userGroups ?? {}) };
+  const calls: RecordedCall[] = [];
+  const rateLimits = new Map<string, RateLimitRule>();
+  const messages = new Map<string, Record<string, unknown>>();
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  let tsCounter = 1_700_000_000;
+  let viewCounter = 0;
+  let baseUrl = '';
+
+  const nextTs = () => {
+    tsCounter += 1;
+    return `${tsCounter}.000100`;
+  };
+
+  function answer(method: string, args: Record<string, unknown>): Record<string, unknown> {
+    const channel = typeof args.channel === 'string' ? args.channel : undefined;
+    switch (method) {
+      case 'auth.test':
+        return {
+          ok: true,
+          url: 'https://fake.slack.com/',
+          team: 'Fake',
+          user: 'fwbot',
+          team_id: teamId,
+          user_id: botUserId,
+          bot_id: botId,
+        };
+      case 'chat.postMessage': {
+        if (!channel) return { ok: false, error: 'channel_not_found' };
+        const ts = nextTs();
+        const message = { ...args, ts, user: botUserId };
+        messages.set(`${channel}/${ts}`, message);
+        return { ok: true, channel, ts, message };
+      }
+      case 'chat.update': {
+        const ts = typeof args.ts === 'string' ? args.ts : undefined;
+        if (!channel || !ts) return { ok: false, error: 'invalid_arguments' };
+        if (!messages.has(`${channel}/${ts}`)) return { ok: false, error: 'message_not_found' };
+        messages.set(`${channel}/${ts}`, { ...args, user: botUserId });
+        return { ok: true, channel, ts, text: args.text };
+      }
+      case 'chat.postEphemeral':
+        return channel ? { ok: true, message_ts: nextTs() } : { ok: false, error: 'channel_not_found' };
+      case 'chat.delete':
+        return { ok: true, channel, ts: args.ts };
+      case 'conversations.open':
+        return { ok: true, channel: { id: `D${String(args.users ?? 'X').replace(/[^A-Z0-9]/g, '')}` } };
+      case 'views.open':
+      case 'views.push':
+      case 'views.update': {
+        viewCounter += 1;
+        const id =
+          typeof args.view_id === 'string' ? args.view_id : `V${String(viewCounter).padStart(8, '0')}`;
+        return { ok: true, view: { ...(args.view as Record<string, unknown>), id, hash: `h${viewCounter}` } };
+      }
+      case 'users.info':
+        return { ok: true, user: { id: args.user, name: String(args.user).toLowerCase(), tz: 'UTC' } };
+      case 'usergroups.users.list': {
+        const group = String(args.usergroup ?? '');
+        const users = userGroups[group];
+        return users ? { ok: true, users } : { ok: false, error: 'no_such_subteam' };
+      }
+      case 'files.getUploadURLExternal': {
+        const fileId = `F${randomUUID().slice(0, 8).toUpperCase()}`;
+        return { ok: true, upload_url: `${baseUrl}/upload/${fileId}`, file_id: fileId };
+      }
+      case 'files.completeUploadExternal':
+        return { ok: true, files: (args.files as unknown[] | undefined) ?? [] };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  }
+
+  function record(call: RecordedCall): void {
+    calls.push(call);
+    events.emit('call', call);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const raw = await readBody(req);
+    const auth = req.headers.authorization;
+    const token = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined;
+    if (url.pathname.startsWith('/upload/')) {
+      record({
+        method: 'files.upload',
+        args: { fileId: url.pathname.slice(8), bytes: raw.length },
+        token,
+        status: 200,
+        at: Date.now(),
+      });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+      return;
+    }
+    if (url.pathname.startsWith('/response/')) {
+      const args = parseArgs(req.headers['content-type'], raw);
+      record({
+        method: 'response_url',
+        args: { ...args, responseUrlId: url.pathname.slice(10) },
+        token,
+        status: 200,
+        at: Date.now(),
+      });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      return;
+    }
+    const match = /^\/api\/([\w.]+)$/.exec(url.pathname);
+    if (!match?.[1]) {
+      res.writeHead(404).end();
+      return;
+    }
+    const method = match[1];
+    const args = { ...Object.fromEntries(url.searchParams), ...parseArgs(req.headers['content-type'], raw) };
+    const bodyToken = typeof args.token === 'string' ? args.token : undefined;
+    const rule = rateLimits.get(method);
+    if (rule && rule.remaining > 0) {
+      rule.remaining -= 1;
+      record({ method, args, token: token ?? bodyToken, status: 429, at: Date.now() });
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(rule.retryAfterSeconds) })
+        .end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+      return;
+    }
+    const body = answer(method, args);
+    record({ method, args, token: token ?? bodyToken, status: 200, at: Date.now() });
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.writeHead(500).end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
+
+  return {
+    apiUrl: `${baseUrl}/api/`,
+    url: baseUrl,
+    calls,
+    callsTo: (method) => calls.filter((call) => call.method === method),
+    rateLimit(method, times, retryAfterSeconds) {
+      rateLimits.set(method, { remaining: times, retryAfterSeconds });
+    },
+    responseUrl: () => `${baseUrl}/response/${randomUUID()}`,
+    waitFor(predicate, timeoutMs = 5_000) {
+      const seen = calls.find(predicate);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const onCall = (call: RecordedCall) => {
+          if (!predicate(call)) return;
+          clearTimeout(timer);
+          events.off('call', onCall);
+          resolve(call);
+        };
+        const timer = setTimeout(() => {
+          events.off('call', onCall);
+          reject(
+            new Error(
+              `fake Slack: no matching call within ${timeoutMs} ms (saw ${calls.map((c) => c.method).join(', ') || 'none'})`,
+            ),
+          );
+        }, timeoutMs);
+        events.on('call', onCall);
+      });
+    },
+    messages: () => messages,
+    setUserGroups(groups) {
+      userGroups = { ...groups };
+    },
+    reset() {
+      calls.length = 0;
+      rateLimits.clear();
+      messages.clear();
+    },
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
