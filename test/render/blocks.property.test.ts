@@ -1,0 +1,122 @@
+// Property-style: hundreds of generated views, big and hostile (huge tables, long lines, markup in data,
+// too many buttons, surrogate pairs), each rendered for a message and for a modal and checked against
+// Slack's limits. Seeded, so a failure names the seed that reproduces it.
+import { describe, expect, it } from 'vitest';
+import { renderBlocks } from '../../src/render/blocks.js';
+import type { Button, View, ViewBlock } from '../../src/render/view.js';
+import { assertWithinSlackLimits } from '../slack/support/blockLimits.js';
+
+/** mulberry32: small, deterministic, good enough to spread test cases. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ALPHABET = ['a', 'Z', '0', ' ', '&', '<', '>', '*', '`', '\n', 'é', '😀', '|', '@', '#', '-', '"'];
+
+function generator(seed: number) {
+  const next = random(seed);
+  const int = (max: number) => Math.floor(next() * (max + 1));
+  const pick = <T>(items: readonly T[]): T => items[int(items.length - 1)] as T;
+  const size = () => pick([0, 1, 5, 40, 200, 2500, 9000]);
+  const text = (max = size()) => Array.from({ length: int(max) }, () => pick(ALPHABET)).join('');
+  const mention = () => pick(['<@U012ABC>', '<#C0OPS|ops>', '<!channel>', '<https://x|y>', '']);
+
+  const button = (): Button => {
+    const kind = int(3);
+    const base = { label: text(pick([3, 80])), style: pick(['primary', 'danger', undefined] as const) };
+    const confirm =
+      int(3) === 0
+        ? { title: text(150), text: text(500), confirm: text(40), deny: text(40), danger: true }
+        : undefined;
+    if (kind === 0) return { ...base, url: `https://example.com/${'p'.repeat(int(3100))}`, confirm };
+    return {
+      ...base,
+      action: { id: pick(['fw.page', 'fw.share', 'fw.reveal']), value: text(2100) },
+      confirm,
+    };
+  };
+
+  const block = (): ViewBlock => {
+    switch (int(7)) {
+      case 0:
+        return { kind: 'header', text: text(200) };
+      case 1:
+        return { kind: 'text', text: `${mention()}${text()}${mention()}` };
+      case 2:
+        return {
+          kind: 'fields',
+          fields: Array.from({ length: int(25) }, () => ({ label: text(60), value: text(pick([10, 2500])) })),
+        };
+      case 3: {
+        const columns = Array.from({ length: 1 + int(12) }, () => text(20));
+        const rows = Array.from({ length: int(19) === 0 ? 3000 : pick([0, 3, 60, 400]) }, () =>
+          columns.map(() => text(pick([4, 12, 90]))),
+        );
+        return { kind: 'table', columns, rows };
+      }
+      case 4:
+        return { kind: 'code', text: text(pick([50, 4000, 40000])), filename: 'out.json' };
+      case 5:
+        return { kind: 'context', text: text(pick([20, 4000])) };
+      case 6:
+        return { kind: 'actions', buttons: Array.from({ length: int(60) }, button) };
+      default:
+        return { kind: 'divider' };
+    }
+  };
+
+  return (): View => ({
+    summary: text(pick([0, 50, 5000])),
+    blocks: Array.from({ length: pick([0, 1, 4, 20, 60]) }, block),
+    visibility: 'ephemeral',
+  });
+}
+
+describe('renderBlocks on generated views', () => {
+  it('keeps 300 generated views within every Slack limit, in messages and in modals', () => {
+    for (let seed = 1; seed <= 300; seed += 1) {
+      const view = generator(seed)();
+      try {
+        assertWithinSlackLimits(renderBlocks(view), 'message');
+        assertWithinSlackLimits(renderBlocks(view, { surface: 'modal' }), 'modal');
+      } catch (error) {
+        throw new Error(`seed ${seed}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  });
+
+  it('accounts for every table row: shown, or counted in the note', () => {
+    for (let seed = 1000; seed < 1040; seed += 1) {
+      const next = random(seed);
+      const rowCount = Math.floor(next() * 4000);
+      const view: View = {
+        summary: 'rows',
+        blocks: [
+          { kind: 'text', text: 'x'.repeat(Math.floor(next() * 5000)) },
+          {
+            kind: 'table',
+            columns: ['id', 'name'],
+            rows: Array.from({ length: rowCount }, (_, i) => [`#${i}`, `tenant-${i}`]),
+          },
+        ],
+        visibility: 'ephemeral',
+      };
+      const message = renderBlocks(view);
+      const shown = message.blocks
+        .flatMap((b) => (b.type === 'section' && b.text ? b.text.text.split('\n') : []))
+        .filter((line) => line.startsWith('#')).length;
+      const note = message.blocks
+        .flatMap((b) => (b.type === 'context' ? b.elements.map((e) => ('text' in e ? e.text : '')) : []))
+        .join(' ');
+      const missing = Number(/(\d+) more rows?/.exec(note)?.[1] ?? '0');
+      expect(shown + missing, `seed ${seed}`).toBe(rowCount);
+    }
+  });
+});
