@@ -1,0 +1,270 @@
+// fwbot's configuration: the environment (and the optional FWBOT_PROFILES file) parsed once at start into
+// one typed, frozen Config, or a ConfigError listing every problem. Secrets stay wrapped in Secret, so
+// logging the Config or the error cannot leak them. The parts live in src/config/; this is the entry.
+import { readFileSync } from 'node:fs';
+import type { SccProfile } from './config/endpoints.js';
+import { checkRedisUrl, sccBaseUrlForRegion } from './config/endpoints.js';
+import {
+  configVariables,
+  type Environment,
+  type EnvSnapshot,
+  type EnvValues,
+  isSet,
+  type LogLevel,
+  missingSettings,
+  parseEnvironment,
+  type Requirements,
+  slackEnabled,
+  snapshotEnvironment,
+  variableNames,
+} from './config/environment.js';
+import { ConfigError, type ConfigIssue, scrubIssues } from './config/issues.js';
+import type { RoleGrants, RolePolicy } from './config/policy.js';
+import { type ProfilesFileContents, readProfilesFile } from './config/profilesFile.js';
+import {
+  type ApprovalSettings,
+  type AuditSettings,
+  defaultApprovals,
+  defaultAudit,
+} from './config/profilesFileSchema.js';
+import { Secret } from './config/secret.js';
+
+export type { SccProfile, SccRegion } from './config/endpoints.js';
+export { isLoopbackHost, sccBaseUrlForRegion, sccRegions } from './config/endpoints.js';
+export type { ConfigVariable, Environment, LogLevel, Requirements } from './config/environment.js';
+export { configVariables, EnvSchema, logLevels } from './config/environment.js';
+export type { ConfigIssue } from './config/issues.js';
+export { ConfigError, formatIssue } from './config/issues.js';
+export type { PolicySubject, Principal, Role, RoleGrants, RolePolicy } from './config/policy.js';
+export { EVERYONE, roleDescriptions, roles, rolesOf } from './config/policy.js';
+export type { ApprovalSettings, AuditSettings, ProfilesFileKey } from './config/profilesFileSchema.js';
+export { profilesFileKeys } from './config/profilesFileSchema.js';
+export { REDACTED, Secret } from './config/secret.js';
+
+export type SlackConfig =
+  | { readonly mode: 'socket'; readonly botToken: Secret; readonly appToken: Secret; readonly apiUrl: string }
+  | {
+      readonly mode: 'http';
+      readonly botToken: Secret;
+      readonly signingSecret: Secret;
+      readonly apiUrl: string;
+    }
+  | { readonly mode: 'disabled'; readonly apiUrl: string };
+
+export interface RedisConfig {
+  /** May hold a password. */
+  readonly url: Secret;
+  /** The URL with the password masked, for logs. */
+  readonly display: string;
+}
+
+export interface Config {
+  readonly scc: { readonly timeoutMs: number };
+  /** Every SCC profile by name: `default` (from SCC_API_TOKEN) first, then the file's in file order. */
+  readonly profiles: ReadonlyMap<string, SccProfile>;
+  /** Channel id → profile name, from the file's `channels`. */
+  readonly channelProfiles: ReadonlyMap<string, string>;
+  /** null when no policy is configured: then everyone may read and nobody may change anything. */
+  readonly policy: RolePolicy | null;
+  readonly approvals: ApprovalSettings;
+  readonly audit: AuditSettings;
+  readonly slack: SlackConfig;
+  readonly redis: RedisConfig;
+  readonly http: { readonly port: number };
+  readonly logLevel: LogLevel;
+  /** The FWBOT_PROFILES path, if one was given. */
+  readonly profilesFile: string | undefined;
+  /** The profile a channel works on: its binding, else `default`, else none. */
+  profileForChannel(channelId: string): SccProfile | undefined;
+}
+
+export interface LoadConfigOptions {
+  /** What this process runs; each part required must be fully configured. Both default to false. */
+  readonly require?: Partial<Requirements>;
+  /** Reads the profiles file (tests inject one); defaults to a UTF-8 readFileSync. */
+  readonly readFile?: (path: string) => string;
+}
+
+/**
+ * Parses the configuration once, at start. The bot calls it with `require: { slack: true, scc: true }`,
+ * the CLI with `{ scc: true }`, the simulator and the demo with neither.
+ *
+ * @throws ConfigError listing every problem found (environment and file together).
+ */
+export function loadConfig(env: Environment = process.env, options: LoadConfigOptions = {}): Config {
+  const require: Requirements = {
+    slack: options.require?.slack ?? false,
+    scc: options.require?.scc ?? false,
+  };
+  const snapshot = snapshotEnvironment(env);
+  const parsed = parseEnvironment(snapshot);
+  const envIssues: ConfigIssue[] = parsed.ok ? [] : [...parsed.issues];
+
+  const profilesPath = snapshot.FWBOT_PROFILES?.trim();
+  const file =
+    profilesPath === undefined || profilesPath === ''
+      ? undefined
+      : readProfilesFile({
+          path: profilesPath,
+          readFile: options.readFile ?? ((path) => readFileSync(path, 'utf8')),
+          env,
+          envDefinesDefault: isSet(snapshot, 'SCC_API_TOKEN'),
+        });
+
+  envIssues.push(...missingSettings(snapshot, require, file?.definesProfiles ?? false));
+  const fileIssues = [...(file?.issues ?? [])].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  // Environment problems first, in the order the README lists the variables, then the file's by line.
+  envIssues.sort((a, b) => variableOrder(a.source) - variableOrder(b.source));
+  const issues = [...envIssues, ...fileIssues];
+
+  if (!parsed.ok || issues.length > 0 || (file !== undefined && file.contents === undefined)) {
+    throw new ConfigError(scrubIssues(issues, [...secretsIn(snapshot), ...(file?.secrets ?? [])]));
+  }
+  return new LoadedConfig(parsed.values, file?.contents, profilesPath, slackEnabled(snapshot, require));
+}
+
+function variableOrder(source: string): number {
+  const index = (variableNames as readonly string[]).indexOf(source);
+  return index === -1 ? variableNames.length : index;
+}
+
+/** Every secret value in the environment snapshot, as given and trimmed, plus a Redis URL's password. */
+function secretsIn(snapshot: EnvSnapshot): string[] {
+  const secrets: string[] = [];
+  for (const variable of configVariables) {
+    const value = snapshot[variable.name as keyof EnvSnapshot];
+    if (!variable.secret || value === undefined) continue;
+    secrets.push(value, value.trim());
+  }
+  const redis = snapshot.REDIS_URL === undefined ? undefined : checkRedisUrl(snapshot.REDIS_URL.trim());
+  if (redis?.ok) {
+    const password = new URL(redis.value.url).password;
+    if (password !== '') secrets.push(password, decodeURIComponent(password));
+  }
+  return secrets;
+}
+
+/** A Map that refuses changes once built, so the frozen Config stays frozen all the way down. */
+class FrozenMap<K, V> extends Map<K, V> {
+  constructor(entries: Iterable<readonly [K, V]>) {
+    super();
+    // super.set: this class's own set() refuses every change, including the first.
+    for (const [key, value] of entries) super.set(key, value);
+    Object.freeze(this);
+  }
+
+  override set(_key: K, _value: V): this {
+    throw new TypeError('the configuration is read-only');
+  }
+
+  override delete(_key: K): boolean {
+    throw new TypeError('the configuration is read-only');
+  }
+
+  override clear(): void {
+    throw new TypeError('the configuration is read-only');
+  }
+}
+
+function envProfile(values: EnvValues): SccProfile | undefined {
+  const token = values.SCC_API_TOKEN;
+  if (token === undefined) return undefined;
+  const endpoint =
+    values.SCC_BASE_URL !== undefined
+      ? { baseUrl: values.SCC_BASE_URL }
+      : { baseUrl: sccBaseUrlForRegion(values.SCC_REGION), region: values.SCC_REGION };
+  return Object.freeze({
+    name: 'default',
+    ...endpoint,
+    token,
+    tokenVariable: 'SCC_API_TOKEN',
+    source: 'env' as const,
+  });
+}
+
+function slackConfig(values: EnvValues, enabled: boolean): SlackConfig {
+  const apiUrl = values.SLACK_API_URL;
+  const botToken = values.SLACK_BOT_TOKEN;
+  // When Slack is enabled, missingSettings has already refused a bot token or a mode that is missing.
+  if (!enabled || botToken === undefined) return Object.freeze({ mode: 'disabled', apiUrl });
+  if (values.SLACK_APP_TOKEN !== undefined) {
+    return Object.freeze({ mode: 'socket', botToken, appToken: values.SLACK_APP_TOKEN, apiUrl });
+  }
+  if (values.SLACK_SIGNING_SECRET !== undefined) {
+    return Object.freeze({ mode: 'http', botToken, signingSecret: values.SLACK_SIGNING_SECRET, apiUrl });
+  }
+  return Object.freeze({ mode: 'disabled', apiUrl });
+}
+
+function frozenPolicy(policy: RolePolicy | null): RolePolicy | null {
+  if (policy === null) return null;
+  return Object.freeze({ workspace: policy.workspace, channels: new FrozenMap(policy.channels) });
+}
+
+function grantsJson(grants: RoleGrants): Record<string, readonly string[]> {
+  return { ...grants };
+}
+
+class LoadedConfig implements Config {
+  readonly scc: { readonly timeoutMs: number };
+  readonly profiles: ReadonlyMap<string, SccProfile>;
+  readonly channelProfiles: ReadonlyMap<string, string>;
+  readonly policy: RolePolicy | null;
+  readonly approvals: ApprovalSettings;
+  readonly audit: AuditSettings;
+  readonly slack: SlackConfig;
+  readonly redis: RedisConfig;
+  readonly http: { readonly port: number };
+  readonly logLevel: LogLevel;
+  readonly profilesFile: string | undefined;
+
+  constructor(
+    values: EnvValues,
+    file: ProfilesFileContents | undefined,
+    profilesFile: string | undefined,
+    slackIsEnabled: boolean,
+  ) {
+    const fromEnv = envProfile(values);
+    const profiles = [...(fromEnv === undefined ? [] : [fromEnv]), ...(file?.profiles ?? [])];
+    this.scc = Object.freeze({ timeoutMs: values.SCC_TIMEOUT_MS });
+    this.profiles = new FrozenMap(profiles.map((profile) => [profile.name, profile] as const));
+    this.channelProfiles = new FrozenMap(file?.channels ?? []);
+    this.policy = frozenPolicy(file?.policy ?? null);
+    this.approvals = file?.approvals ?? defaultApprovals;
+    this.audit = file?.audit ?? defaultAudit;
+    this.slack = slackConfig(values, slackIsEnabled);
+    this.redis = Object.freeze({ url: new Secret(values.REDIS_URL.url), display: values.REDIS_URL.display });
+    this.http = Object.freeze({ port: values.PORT });
+    this.logLevel = values.LOG_LEVEL;
+    this.profilesFile = profilesFile;
+    Object.freeze(this);
+  }
+
+  profileForChannel(channelId: string): SccProfile | undefined {
+    const bound = this.channelProfiles.get(channelId);
+    return this.profiles.get(bound ?? 'default');
+  }
+
+  /** A plain view for logs: maps as objects, every secret as [redacted]. */
+  toJSON(): Record<string, unknown> {
+    return {
+      scc: this.scc,
+      profiles: Object.fromEntries(this.profiles),
+      channelProfiles: Object.fromEntries(this.channelProfiles),
+      policy:
+        this.policy === null
+          ? null
+          : {
+              workspace: grantsJson(this.policy.workspace),
+              channels: Object.fromEntries([...this.policy.channels].map(([id, g]) => [id, grantsJson(g)])),
+            },
+      approvals: this.approvals,
+      audit: this.audit,
+      slack: this.slack,
+      redis: this.redis,
+      http: this.http,
+      logLevel: this.logLevel,
+      profilesFile: this.profilesFile,
+    };
+  }
+}

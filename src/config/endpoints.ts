@@ -1,0 +1,124 @@
+// Where fwbot connects: SCC regions and their base URLs, the SCC profile (endpoint + token) a client is
+// made from, and the rules for URLs given by hand (SCC base URL, Slack Web API URL, Redis URL). Plain
+// http is allowed only to loopback addresses, because these connections carry bearer tokens.
+import { accept, type Checked, refuse } from './issues.js';
+import type { Secret } from './secret.js';
+
+export const sccRegions = ['us', 'eu', 'apj', 'au', 'in', 'uae'] as const;
+export type SccRegion = (typeof sccRegions)[number];
+
+export function sccBaseUrlForRegion(region: SccRegion): string {
+  return `https://api.${region}.security.cisco.com/firewall`;
+}
+
+/** One SCC account fwbot can act on: where its API is and the token to use there. */
+export interface SccProfile {
+  readonly name: string;
+  /** Without a trailing slash: paths are appended as `${baseUrl}/v1/…`. */
+  readonly baseUrl: string;
+  readonly token: Secret;
+  /** The environment variable the token came from, to name it when SCC refuses the token. */
+  readonly tokenVariable: string;
+  /** Present when the base URL comes from the region (absent when a base URL was given). */
+  readonly region?: SccRegion;
+  /** `env`: the `default` profile from SCC_API_TOKEN; `file`: a profile of the FWBOT_PROFILES file. */
+  readonly source: 'env' | 'file';
+}
+
+function isSccRegion(text: string): text is SccRegion {
+  return (sccRegions as readonly string[]).includes(text);
+}
+
+/** Region names are case-insensitive: people write EU as often as eu. */
+export function checkRegion(raw: string): Checked<SccRegion> {
+  const region = raw.trim().toLowerCase();
+  return isSccRegion(region)
+    ? accept(region)
+    : refuse(`is not an SCC region; use one of ${sccRegions.join(', ')}`);
+}
+
+/** 127.0.0.0/8, ::1 and localhost. The WHATWG parser has already normalised 127.1, 0x7f.1 and [::1]. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+interface HttpEndpoint {
+  readonly url: URL;
+  /** Path without trailing slashes: '' for the root. */
+  readonly path: string;
+}
+
+function checkHttpEndpoint(raw: string): Checked<HttpEndpoint> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refuse('is not a URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return refuse('must start with https:// (or http:// for a loopback address)');
+  }
+  if (url.username !== '' || url.password !== '') {
+    return refuse('must not contain a user name or password');
+  }
+  if (url.search !== '' || url.hash !== '') {
+    return refuse('must not have a query (?…) or a fragment (#…)');
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    return refuse(
+      'uses plain http:// to a host that is not a loopback address, so the token would cross the network ' +
+        'unencrypted; use https://, or http:// only with 127.0.0.1, ::1 or localhost',
+    );
+  }
+  return accept({ url, path: url.pathname.replace(/\/+$/, '') });
+}
+
+const REAL_SCC_HOST = /^api\.[a-z]+\.security\.cisco\.com$/;
+
+/** An SCC API base URL, returned without a trailing slash so paths can be appended as `${base}/v1/…`. */
+export function checkSccBaseUrl(raw: string): Checked<string> {
+  const endpoint = checkHttpEndpoint(raw);
+  if (!endpoint.ok) return endpoint;
+  const { url, path } = endpoint.value;
+  // The vendor's hosts serve the API under /firewall; without it every call would be a 404.
+  if (REAL_SCC_HOST.test(url.hostname) && path === '') {
+    return refuse("points at an SCC API host without the /firewall path that SCC's API lives under");
+  }
+  return accept(`${url.protocol}//${url.host}${path}`);
+}
+
+/**
+ * A Slack Web API base URL, returned with exactly one trailing slash because the Web API client appends
+ * method names to it (`…/api/chat.postMessage`). A bare host means its /api/ path, as on slack.com.
+ */
+export function checkSlackApiUrl(raw: string): Checked<string> {
+  const endpoint = checkHttpEndpoint(raw);
+  if (!endpoint.ok) return endpoint;
+  const { url, path } = endpoint.value;
+  return accept(`${url.protocol}//${url.host}${path === '' ? '/api' : path}/`);
+}
+
+export interface RedisEndpoint {
+  readonly url: string;
+  /** The URL with any password masked, for logs and status pages. */
+  readonly display: string;
+}
+
+export function checkRedisUrl(raw: string): Checked<RedisEndpoint> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refuse('is not a URL');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    return refuse('must start with redis:// (or rediss:// for TLS)');
+  }
+  if (url.hostname === '') return refuse('has no host name');
+  if (!/^(\/\d*)?$/.test(url.pathname)) return refuse('may end only with a database number, such as /0');
+  const masked = new URL(url.href);
+  if (masked.password !== '') masked.password = '***';
+  return accept({ url: url.href, display: masked.href });
+}

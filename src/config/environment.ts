@@ -1,0 +1,313 @@
+// The environment variables fwbot reads: each declared once with its parser and its documentation, so
+// the zod schema, the error examples and the README table cannot drift apart. Also the rules that
+// depend on which parts of fwbot a process runs (Slack, SCC).
+import { z } from 'zod';
+import { checkSccToken, checkSigningSecret, checkSlackAppToken, checkSlackBotToken } from './credentials.js';
+import { checkRedisUrl, checkRegion, checkSccBaseUrl, checkSlackApiUrl, sccRegions } from './endpoints.js';
+import { accept, type Checked, type ConfigIssue, refuse } from './issues.js';
+import { Secret } from './secret.js';
+
+/** One row of the configuration reference. */
+export interface ConfigVariable {
+  readonly name: string;
+  /** When the variable must be set, in plain words; 'never' when it is optional. */
+  readonly requiredWhen: string;
+  /** The value used when it is unset, exactly as one would write it. */
+  readonly default: string | undefined;
+  readonly example: string;
+  readonly description: string;
+  /** True when the value must never be logged (fwbot keeps it wrapped in a Secret). */
+  readonly secret: boolean;
+}
+
+type VariableDoc = Omit<ConfigVariable, 'name' | 'default'>;
+
+/** Unset and empty mean the same: `FOO=` in a compose file or .env should not count as a value. */
+function presentValue(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** A string schema whose value is checked (and converted) by a Checked-returning function. */
+function checkedString<T>(check: (raw: string) => Checked<T>) {
+  return z.string().transform((raw, ctx): T => {
+    const result = check(raw);
+    if (result.ok) return result.value;
+    ctx.addIssue({ code: 'custom', message: result.problem });
+    return z.NEVER;
+  });
+}
+
+function optionalVariable<T>(doc: VariableDoc, check: (raw: string) => Checked<T>) {
+  return { ...doc, default: undefined, schema: z.preprocess(presentValue, checkedString(check).optional()) };
+}
+
+function defaultedVariable<T>(doc: VariableDoc, defaultValue: string, check: (raw: string) => Checked<T>) {
+  // The documented default goes through the same parser as a value that was set, so the two cannot differ.
+  const schema = z.preprocess((value) => presentValue(value) ?? defaultValue, checkedString(check));
+  return { ...doc, default: defaultValue, schema };
+}
+
+function secret(check: (raw: string) => Checked<string>): (raw: string) => Checked<Secret> {
+  return (raw) => {
+    const result = check(raw);
+    return result.ok ? accept(new Secret(result.value)) : result;
+  };
+}
+
+function integerBetween(min: number, max: number): (raw: string) => Checked<number> {
+  return (raw) => {
+    if (!/^\d+$/.test(raw)) return refuse(`must be a whole number from ${min} to ${max}`);
+    const value = Number(raw);
+    return value >= min && value <= max ? accept(value) : refuse(`must be from ${min} to ${max}`);
+  };
+}
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+function checkLogLevel(raw: string): Checked<LogLevel> {
+  const level = raw.toLowerCase();
+  const known = logLevels.find((candidate) => candidate === level);
+  return known === undefined ? refuse(`must be one of ${logLevels.join(', ')}`) : accept(known);
+}
+
+export const SCC_TIMEOUT_MAX_MS = 600_000;
+
+const variables = {
+  SCC_API_TOKEN: optionalVariable(
+    {
+      requiredWhen: 'SCC is needed (the bot, the CLI) and FWBOT_PROFILES defines no profile',
+      example: '<API token of an SCC API-only user>',
+      description:
+        'Bearer token for the SCC Firewall Manager API. Together with SCC_REGION or SCC_BASE_URL it defines ' +
+        'the profile named `default`, used in every channel without a binding.',
+      secret: true,
+    },
+    secret(checkSccToken),
+  ),
+  SCC_REGION: defaultedVariable(
+    {
+      requiredWhen: 'never',
+      example: 'eu',
+      description: `Region of the \`default\` profile: ${sccRegions.join(', ')} (any case); selects \`https://api.<region>.security.cisco.com/firewall\`.`,
+      secret: false,
+    },
+    'us',
+    checkRegion,
+  ),
+  SCC_BASE_URL: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: 'http://127.0.0.1:4010',
+      description:
+        'Base URL of the `default` profile, overriding SCC_REGION (simulator, proxy, tests). https://, or ' +
+        'http:// to a loopback address only (127.0.0.0/8, ::1, localhost). A trailing slash is ignored.',
+      secret: false,
+    },
+    checkSccBaseUrl,
+  ),
+  SCC_TIMEOUT_MS: defaultedVariable(
+    {
+      requiredWhen: 'never',
+      example: '75000',
+      description: `Time limit of one SCC API request, in milliseconds (1–${SCC_TIMEOUT_MAX_MS}).`,
+      secret: false,
+    },
+    '30000',
+    integerBetween(1, SCC_TIMEOUT_MAX_MS),
+  ),
+  FWBOT_PROFILES: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: '/etc/fwbot/profiles.yaml',
+      description:
+        'Path of a YAML file with named SCC profiles, channel bindings, the role policy, approval and audit ' +
+        'settings (see "Profiles and policy file").',
+      secret: false,
+    },
+    (raw) => accept(raw),
+  ),
+  SLACK_BOT_TOKEN: optionalVariable(
+    {
+      requiredWhen:
+        'Slack is enabled: in the bot, or whenever any SLACK_*_TOKEN or SLACK_SIGNING_SECRET is set',
+      example: 'xoxb-…',
+      description: 'Bot User OAuth Token (OAuth & Permissions).',
+      secret: true,
+    },
+    secret(checkSlackBotToken),
+  ),
+  SLACK_APP_TOKEN: optionalVariable(
+    {
+      requiredWhen: 'Slack is enabled and SLACK_SIGNING_SECRET is not set',
+      example: 'xapp-…',
+      description:
+        'App-level token with `connections:write` (Basic Information). When set, fwbot uses Socket Mode.',
+      secret: true,
+    },
+    secret(checkSlackAppToken),
+  ),
+  SLACK_SIGNING_SECRET: optionalVariable(
+    {
+      requiredWhen: 'Slack is enabled and SLACK_APP_TOKEN is not set (HTTP mode)',
+      example: '8f742231b10e8888abcd99yyyzzz85a5',
+      description: 'Signing Secret (Basic Information → App Credentials); verifies requests in HTTP mode.',
+      secret: true,
+    },
+    secret(checkSigningSecret),
+  ),
+  SLACK_API_URL: defaultedVariable(
+    {
+      requiredWhen: 'never',
+      example: 'http://127.0.0.1:5005/api/',
+      description:
+        'Base URL of the Slack Web API, for tests against a fake Slack. Normalised to end in `/`; a bare host ' +
+        'means its `/api/`. Same https/loopback rule as SCC_BASE_URL.',
+      secret: false,
+    },
+    'https://slack.com/api/',
+    checkSlackApiUrl,
+  ),
+  REDIS_URL: defaultedVariable(
+    {
+      requiredWhen: 'never',
+      example: 'rediss://:password@redis.internal:6380/0',
+      description:
+        'Redis for approvals, tracked work and audit records: redis:// or rediss:// (TLS). Treated as a ' +
+        'secret because it may hold a password.',
+      secret: true,
+    },
+    'redis://127.0.0.1:6379',
+    checkRedisUrl,
+  ),
+  PORT: defaultedVariable(
+    {
+      requiredWhen: 'never',
+      example: '8080',
+      description: 'HTTP port: Slack events in HTTP mode, health and metrics in both modes (1–65535).',
+      secret: false,
+    },
+    '3000',
+    integerBetween(1, 65_535),
+  ),
+  LOG_LEVEL: defaultedVariable(
+    {
+      requiredWhen: 'never',
+      example: 'debug',
+      description: `Log level: ${logLevels.join(', ')} (any case).`,
+      secret: false,
+    },
+    'info',
+    checkLogLevel,
+  ),
+};
+
+export type VariableName = keyof typeof variables;
+
+type SchemaShape = { [K in VariableName]: (typeof variables)[K]['schema'] };
+
+function schemaShape(): SchemaShape {
+  const entries = Object.entries(variables).map(([name, variable]) => [name, variable.schema]);
+  // Object.fromEntries loses the per-key types; the mapped type above restores exactly what it built.
+  return Object.fromEntries(entries) as SchemaShape;
+}
+
+/** The one schema over the environment. Each value is trimmed, and an empty value counts as unset. */
+export const EnvSchema = z.object(schemaShape());
+export type EnvValues = z.output<typeof EnvSchema>;
+
+/** Every variable fwbot reads, in the order the README lists them. */
+export const configVariables: readonly ConfigVariable[] = Object.freeze(
+  Object.entries(variables).map(([name, { schema: _schema, ...doc }]) => Object.freeze({ name, ...doc })),
+);
+
+export const variableNames = Object.keys(variables) as readonly VariableName[];
+
+function isVariableName(name: string): name is VariableName {
+  return Object.hasOwn(variables, name);
+}
+
+export function exampleFor(name: VariableName): string {
+  return `${name}=${variables[name].example}`;
+}
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The raw values fwbot reads, copied once so that everything after works on one consistent snapshot. */
+export type EnvSnapshot = Readonly<Record<VariableName, string | undefined>>;
+
+export function snapshotEnvironment(env: Environment): EnvSnapshot {
+  const entries = variableNames.map((name) => [name, env[name]] as const);
+  return Object.fromEntries(entries) as Record<VariableName, string | undefined>;
+}
+
+export function isSet(snapshot: EnvSnapshot, name: VariableName): boolean {
+  return presentValue(snapshot[name]) !== undefined;
+}
+
+export type ParsedEnvironment = { ok: true; values: EnvValues } | { ok: false; issues: ConfigIssue[] };
+
+export function parseEnvironment(snapshot: EnvSnapshot): ParsedEnvironment {
+  const result = EnvSchema.safeParse(snapshot);
+  if (result.success) return { ok: true, values: result.data };
+  const issues = result.error.issues.map((issue): ConfigIssue => {
+    const name = String(issue.path[0]);
+    // Custom messages come from the checks above; anything else is a value that was not text at all.
+    const problem = issue.code === 'custom' ? issue.message : 'must be text';
+    return isVariableName(name)
+      ? { source: name, problem, example: exampleFor(name) }
+      : { source: name, problem };
+  });
+  return { ok: false, issues };
+}
+
+/** Which parts of fwbot this process runs; each one it runs must be fully configured. */
+export interface Requirements {
+  /** The Slack surface (the bot). */
+  readonly slack: boolean;
+  /** At least one SCC profile (the bot, the CLI). */
+  readonly scc: boolean;
+}
+
+const SLACK_CREDENTIALS = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET'] as const;
+
+/** Slack is on when the process needs it, or when any Slack credential is set: half a setup is a mistake. */
+export function slackEnabled(snapshot: EnvSnapshot, require: Requirements): boolean {
+  return require.slack || SLACK_CREDENTIALS.some((name) => isSet(snapshot, name));
+}
+
+/** Settings missing for what this process runs (values that are set but wrong are parseEnvironment's). */
+export function missingSettings(
+  snapshot: EnvSnapshot,
+  require: Requirements,
+  fileDefinesProfiles: boolean,
+): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  if (require.scc && !isSet(snapshot, 'SCC_API_TOKEN') && !fileDefinesProfiles) {
+    issues.push({
+      source: 'SCC_API_TOKEN',
+      problem: 'is not set, and no FWBOT_PROFILES file defines a profile; fwbot needs an SCC API token',
+      example: exampleFor('SCC_API_TOKEN'),
+    });
+  }
+  if (slackEnabled(snapshot, require)) {
+    const why = require.slack ? 'Slack is enabled' : 'another Slack credential is set';
+    if (!isSet(snapshot, 'SLACK_BOT_TOKEN')) {
+      issues.push({
+        source: 'SLACK_BOT_TOKEN',
+        problem: `is not set (${why})`,
+        example: exampleFor('SLACK_BOT_TOKEN'),
+      });
+    }
+    if (!isSet(snapshot, 'SLACK_APP_TOKEN') && !isSet(snapshot, 'SLACK_SIGNING_SECRET')) {
+      issues.push({
+        source: 'SLACK_SIGNING_SECRET',
+        problem: `is not set, and neither is SLACK_APP_TOKEN (${why}); set SLACK_APP_TOKEN for Socket Mode or this for HTTP mode`,
+        example: exampleFor('SLACK_SIGNING_SECRET'),
+      });
+    }
+  }
+  return issues;
+}

@@ -1,0 +1,64 @@
+// The role policy's model: the four roles, who holds them (workspace-wide and per channel), and how to
+// read a user's roles out of it. Enforcement (what each role may run) belongs to the catalogue and the
+// Slack surface; this module only says who holds what.
+import { isSlackUserGroupId, isSlackUserId } from './slackIds.js';
+
+export const roles = ['viewer', 'operator', 'approver', 'admin'] as const;
+export type Role = (typeof roles)[number];
+
+export const roleDescriptions: Readonly<Record<Role, string>> = {
+  viewer: 'runs read-only operations',
+  operator: 'runs operations that change SCC (destructive ones still wait for an approver); includes viewer',
+  approver: 'approves or rejects destructive requests made by someone else; includes viewer',
+  admin: 'everything, including choosing another profile than the channel’s; includes every other role',
+};
+
+/** Everyone in the workspace. Allowed for every role but admin. */
+export const EVERYONE = '*';
+
+/** `*`, a Slack user id (U…/W…) or a user-group id (S…). */
+export type Principal = string;
+
+export function isPrincipal(text: string): boolean {
+  return text === EVERYONE || isSlackUserId(text) || isSlackUserGroupId(text);
+}
+
+/** Who holds each role in one scope. Every role is present; an empty list grants it to nobody. */
+export type RoleGrants = Readonly<Record<Role, readonly Principal[]>>;
+
+export interface RolePolicy {
+  /** Grants that hold in every channel. */
+  readonly workspace: RoleGrants;
+  /** Grants that hold only in one channel (by channel id), on top of the workspace's. */
+  readonly channels: ReadonlyMap<string, RoleGrants>;
+}
+
+const IMPLIED: Readonly<Record<Role, readonly Role[]>> = {
+  viewer: ['viewer'],
+  operator: ['operator', 'viewer'],
+  approver: ['approver', 'viewer'],
+  admin: roles,
+};
+
+export interface PolicySubject {
+  readonly userId: string;
+  /** The user's user groups, if known (user groups need a paid plan, so this may be empty). */
+  readonly groupIds?: readonly string[];
+  readonly channelId: string;
+}
+
+/** The roles a user holds in a channel: workspace and channel grants together, implied roles included. */
+export function rolesOf(policy: RolePolicy, subject: PolicySubject): ReadonlySet<Role> {
+  const principals = new Set<Principal>([EVERYONE, subject.userId, ...(subject.groupIds ?? [])]);
+  const held = new Set<Role>();
+  const scopes = [policy.workspace, policy.channels.get(subject.channelId)];
+  for (const grants of scopes) {
+    if (grants === undefined) continue;
+    for (const role of roles) {
+      if (grants[role].some((principal) => principals.has(principal))) {
+        for (const implied of IMPLIED[role]) held.add(implied);
+      }
+    }
+  }
+  return held;
+}
