@@ -1,0 +1,88 @@
+// The SCC client of one profile (one region and token): the generic `call`/`paginate` core and the area
+// objects the rest of the bot uses (`client.tenants.create(…)`, `client.interfaces.vlan.list(…)`). Nothing
+// global: create one per profile, close it when the profile goes away.
+import { createCaller, type SccCaller } from './call.js';
+import { DEFAULT_TIMEOUTS, type RetryOptions, type TimeoutOptions } from './callPolicy.js';
+import { createDevicesArea, type DevicesArea } from './devices.js';
+import { createGatewayArea, type GatewayArea } from './gateway.js';
+import { createSccHttp, type SccCallEvent, type SccHttpOptions, type SccLogger } from './http.js';
+import { createInterfacesArea, type InterfacesArea } from './interfaces.js';
+import { createReportsArea, type ReportsArea } from './reports.js';
+import { createSecureClientArea, type SecureClientArea } from './secureClient.js';
+import { createTenantsArea, type TenantsArea } from './tenants.js';
+import { createTransactionsArea, type TransactionsArea } from './transactions.js';
+
+export type {
+  CallOptions,
+  PagedOperationId,
+  PageItem,
+  PageQuery,
+  PaginateOptions,
+  SearchQuery,
+  SortOrder,
+} from './call.js';
+export type { SccCallEvent, SccLogger };
+
+export interface SccClientOptions {
+  /** e.g. https://api.eu.security.cisco.com/firewall (see regions.ts). */
+  baseUrl: string;
+  /** The API token; it never appears in errors or logs. */
+  token: string;
+  /** Profile name, carried into logs and call events. */
+  profile?: string;
+  timeouts?: Partial<TimeoutOptions>;
+  retry?: Partial<RetryOptions>;
+  /** An undici Dispatcher to send through instead of the client's own keep-alive Pool. */
+  dispatcher?: SccHttpOptions['dispatcher'];
+  onCall?: (event: SccCallEvent) => void;
+  logger?: SccLogger;
+}
+
+export interface SccClient extends SccCaller {
+  readonly profile: string | undefined;
+  readonly baseUrl: string;
+  /** The timeouts in force (defaults merged with the options). */
+  readonly timeouts: Readonly<TimeoutOptions>;
+  readonly tenants: TenantsArea;
+  readonly interfaces: InterfacesArea;
+  readonly secureClient: SecureClientArea;
+  readonly gateway: GatewayArea;
+  readonly reports: ReportsArea;
+  readonly transactions: TransactionsArea;
+  readonly devices: DevicesArea;
+  /** Closes the client's connection pool. */
+  close(): Promise<void>;
+}
+
+export function createSccClient(options: SccClientOptions): SccClient {
+  const timeouts: TimeoutOptions = {
+    ...DEFAULT_TIMEOUTS,
+    ...options.timeouts,
+    perOperation: { ...DEFAULT_TIMEOUTS.perOperation, ...options.timeouts?.perOperation },
+  };
+  const http = createSccHttp({
+    baseUrl: options.baseUrl,
+    token: options.token,
+    profile: options.profile,
+    dispatcher: options.dispatcher,
+    retry: options.retry,
+    onCall: options.onCall,
+    logger: options.logger,
+  });
+  const caller = createCaller(http, timeouts);
+  return {
+    profile: options.profile,
+    baseUrl: options.baseUrl,
+    timeouts,
+    call: caller.call,
+    paginate: caller.paginate,
+    tenants: createTenantsArea(caller),
+    interfaces: createInterfacesArea(caller),
+    secureClient: createSecureClientArea(caller),
+    gateway: createGatewayArea(caller),
+    reports: createReportsArea(caller),
+    transactions: createTransactionsArea(caller),
+    devices: createDevicesArea(caller),
+    close: () => http.close(),
+  };
+}

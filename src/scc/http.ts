@@ -1,0 +1,288 @@
+// The only I/O of the SCC client: one keep-alive undici pool per base URL, bearer auth, JSON in and out,
+// a timeout per attempt, and the retry policy of callPolicy.ts (with Retry-After). Non-2xx answers and
+// network failures leave here as SccApiError / SccNetworkError, with the token redacted.
+//
+// It knows nothing about operations beyond their id, method and already-encoded path and query; building
+// requests and parsing bodies belong to request.ts and call.ts.
+import { createRequire } from 'node:module';
+import { type Dispatcher, Pool, request } from 'undici';
+import {
+  type AttemptOutcome,
+  DEFAULT_RETRY,
+  decideRetry,
+  parseRetryAfter,
+  type RetryDecision,
+  type RetryOptions,
+} from './callPolicy.js';
+import { readErrorBody, SccApiError, SccNetworkError } from './errors.js';
+
+/** pino-compatible: `logger.debug({ fields }, 'message')`. Never given the token, headers or bodies. */
+export interface SccLogger {
+  debug(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/** One attempt of one call, for metrics. */
+export interface SccCallEvent {
+  profile: string | undefined;
+  operationId: string;
+  method: string;
+  /** The HTTP status, or undefined when no answer came. */
+  status: number | undefined;
+  outcome: 'response' | 'timeout' | 'connection' | 'aborted';
+  durationMs: number;
+  /** 1 for the first attempt. */
+  attempt: number;
+}
+
+export interface SccHttpOptions {
+  /** e.g. https://api.us.security.cisco.com/firewall; its path is kept as a prefix of every operation path. */
+  baseUrl: string;
+  token: string;
+  /** Names the client in logs and call events. */
+  profile?: string | undefined;
+  /** Defaults to a keep-alive Pool for the base URL's origin; tests inject their own. */
+  dispatcher?: Dispatcher | undefined;
+  retry?: Partial<RetryOptions> | undefined;
+  onCall?: ((event: SccCallEvent) => void) | undefined;
+  logger?: SccLogger | undefined;
+}
+
+export interface SccHttpRequest {
+  operationId: string;
+  method: string;
+  /** Operation path with its parameters substituted and percent-encoded, e.g. /v1/inventory/devices/ab%2Fc */
+  path: string;
+  /** Encoded query without the leading `?`, or ''. */
+  query: string;
+  /** JSON-serialisable body, or undefined for none. */
+  body?: unknown;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** More strings to keep out of errors, e.g. an API token sent in this request's body. */
+  secrets?: readonly string[] | undefined;
+}
+
+export interface SccHttpResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or undefined for an empty body. */
+  body: unknown;
+  /** False when the body was not empty and not JSON. */
+  json: boolean;
+}
+
+export interface SccHttp {
+  send(request: SccHttpRequest): Promise<SccHttpResponse>;
+  /** Closes the pool the client created (an injected dispatcher is its owner's to close). */
+  close(): Promise<void>;
+}
+
+export const USER_AGENT = `fwbot/${packageVersion()}`;
+
+/** Marks the abort that our own timer caused, to tell a timeout from the caller's abort. */
+const TIMED_OUT = Symbol('timed out');
+
+// Refused before anything was written: SCC cannot have seen the request.
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+export function createSccHttp(options: SccHttpOptions): SccHttp {
+  const base = new URL(options.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const ownsDispatcher = options.dispatcher === undefined;
+  const dispatcher: Dispatcher = options.dispatcher ?? new Pool(base.origin, { keepAliveTimeout: 10_000 });
+  const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
+  const { logger, onCall, profile } = options;
+
+  const emit = (event: Omit<SccCallEvent, 'profile'>): void => {
+    if (!onCall) return;
+    try {
+      onCall({ profile, ...event });
+    } catch (error) {
+      // Metrics must not break calls.
+      logger?.warn({ operationId: event.operationId, error: String(error) }, 'scc onCall hook threw');
+    }
+  };
+
+  async function attemptOnce(req: SccHttpRequest, attempt: number): Promise<AttemptResult> {
+    const url = `${base.origin}${basePath}${req.path}${req.query ? `?${req.query}` : ''}`;
+    const timer = new AbortController();
+    const timeout = setTimeout(() => timer.abort(TIMED_OUT), req.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, timer.signal]) : timer.signal;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${options.token}`,
+      accept: 'application/json',
+      'user-agent': USER_AGENT,
+    };
+    let payload: string | undefined;
+    if (req.body !== undefined) {
+      payload = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    const started = performance.now();
+    const fields = { operationId: req.operationId, method: req.method, attempt };
+    try {
+      const response = await request(url, {
+        dispatcher,
+        method: req.method as Dispatcher.HttpMethod,
+        headers,
+        body: payload,
+        signal,
+        // undici's own inactivity timers must not fire before ours (their default is 300 s).
+        headersTimeout: req.timeoutMs,
+        bodyTimeout: req.timeoutMs,
+      });
+      const text = await response.body.text();
+      const durationMs = performance.now() - started;
+      emit({ ...fields, status: response.statusCode, outcome: 'response', durationMs });
+      logger?.debug(
+        { ...fields, profile, path: req.path, status: response.statusCode, durationMs },
+        'scc call',
+      );
+      return { kind: 'response', status: response.statusCode, headers: toHeaders(response.headers), text };
+    } catch (error) {
+      const durationMs = performance.now() - started;
+      const kind = timer.signal.aborted
+        ? 'timeout'
+        : req.signal?.aborted
+          ? 'aborted'
+          : isUndiciTimeout(error)
+            ? 'timeout'
+            : 'connection';
+      emit({ ...fields, status: undefined, outcome: kind, durationMs });
+      logger?.debug({ ...fields, profile, path: req.path, outcome: kind, durationMs }, 'scc call failed');
+      return { kind, error, sent: !NOT_SENT_CODES.has(errorCode(error) ?? '') };
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  async function send(req: SccHttpRequest): Promise<SccHttpResponse> {
+    const secrets = [options.token, ...(req.secrets ?? [])];
+    const info = {
+      operationId: req.operationId,
+      method: req.method,
+      path: `${basePath}${req.path}`,
+      secrets,
+    };
+    for (let attempt = 1; ; attempt++) {
+      const result = await attemptOnce(req, attempt);
+      if (result.kind === 'response' && result.status >= 200 && result.status < 300) {
+        return { status: result.status, headers: result.headers, ...parseJson(result.text) };
+      }
+      const retryAfterMs =
+        result.kind === 'response'
+          ? parseRetryAfter(result.headers.get('retry-after'), retry.now())
+          : undefined;
+      const outcome: AttemptOutcome =
+        result.kind === 'response'
+          ? { kind: 'status', status: result.status, retryAfterMs }
+          : result.kind === 'connection'
+            ? { kind: 'connection', sent: result.sent }
+            : { kind: result.kind };
+      const decision: RetryDecision = decideRetry(req.method, outcome, attempt, retry);
+      if (decision.retry) {
+        logger?.warn(
+          {
+            operationId: req.operationId,
+            method: req.method,
+            path: req.path,
+            attempt,
+            delayMs: decision.delayMs,
+            reason: decision.reason,
+            profile,
+          },
+          'scc call retrying',
+        );
+        try {
+          await retry.sleep(decision.delayMs, req.signal);
+        } catch (cause) {
+          throw new SccNetworkError({
+            ...info,
+            kind: 'aborted',
+            cause,
+            mayHaveBeenProcessed: false,
+            attempts: attempt,
+          });
+        }
+        continue;
+      }
+      if (result.kind === 'response') {
+        const parsed = parseJson(result.text);
+        const fromScc = parsed.json ? readErrorBody(parsed.body) : {};
+        throw new SccApiError({
+          ...info,
+          status: result.status,
+          ...fromScc,
+          rawBody:
+            fromScc.errorCode || fromScc.errorMsg || result.text === ''
+              ? undefined
+              : result.text.slice(0, 300),
+          retryAfterMs,
+          mayHaveBeenProcessed: decision.mayHaveBeenProcessed,
+          notRetriedBecause: decision.notRetriedBecause,
+          attempts: attempt,
+        });
+      }
+      throw new SccNetworkError({
+        ...info,
+        kind: result.kind,
+        cause: result.error,
+        timeoutMs: result.kind === 'timeout' ? req.timeoutMs : undefined,
+        mayHaveBeenProcessed: decision.mayHaveBeenProcessed,
+        notRetriedBecause: decision.notRetriedBecause,
+        attempts: attempt,
+      });
+    }
+  }
+
+  return {
+    send,
+    close: async () => {
+      if (ownsDispatcher) await dispatcher.close();
+    },
+  };
+}
+
+type AttemptResult =
+  | { kind: 'response'; status: number; headers: Headers; text: string }
+  | { kind: 'timeout' | 'aborted' | 'connection'; error: unknown; sent: boolean };
+
+function parseJson(text: string): { body: unknown; json: boolean } {
+  if (text.trim() === '') return { body: undefined, json: true };
+  try {
+    return { body: JSON.parse(text) as unknown, json: true };
+  } catch {
+    return { body: text, json: false };
+  }
+}
+
+function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return headers;
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function isUndiciTimeout(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+}
+
+function packageVersion(): string {
+  try {
+    // src/scc/http.ts and dist/scc/http.js are both two levels below package.json.
+    const pkg: unknown = createRequire(import.meta.url)('../../package.json');
+    const version = (pkg as { version?: unknown }).version;
+    return typeof version === 'string' ? version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
