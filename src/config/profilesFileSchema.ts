@@ -161,20 +161,20 @@ export interface ProfilesFileKey {
   readonly example: string;
 }
 
-const roleKeys: ProfilesFileKey[] = roles.flatMap((role) => [
-  {
+const roleKeys: ProfilesFileKey[] = [
+  ...roles.map((role) => ({
     key: `policy.workspace.${role}`,
     description: `who is ${role} in every channel: Slack user ids (U…/W…), user-group ids (S…)${role === 'admin' ? '' : ' or "*" for everyone'}`,
     default: 'nobody',
     example: `${role}: [U0123ABCD, S0123ABCD]`,
-  },
-  {
+  })),
+  ...roles.map((role) => ({
     key: `policy.channels.<channel>.${role}`,
     description: `who is ${role} in that channel, in addition to the workspace grants`,
     default: 'nobody',
     example: `${role}: [U0123ABCD]`,
-  },
-]);
+  })),
+];
 
 export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
   {
