@@ -1,0 +1,56 @@
+// Parameters and argument rules that several areas declare alike: the device / tenant / interface
+// arguments, the search query, the hidden paging offset, and the page request sent to SCC.
+import { PAGE_SIZE } from '../render/paging.js';
+import type { CdoTransaction } from '../scc/generated/models.js';
+import { offset, optionalText } from './args.js';
+import type { Param, TrackRequest } from './operation.js';
+import { toLucene } from './query.js';
+
+export const DEVICE: Param = { name: 'device', kind: 'device', description: 'device name or UUID' };
+export const TENANT: Param = {
+  name: 'tenant',
+  kind: 'tenant',
+  description: 'tenant name, display name or UUID',
+};
+export const INTERFACE: Param = {
+  name: 'interface',
+  kind: 'interface',
+  description: 'interface name, hardware name (GigabitEthernet1/2) or UUID',
+};
+
+export function queryParam(what: string): Param {
+  return {
+    name: 'query',
+    kind: 'query',
+    optional: true,
+    description: `text in the ${what} name, or a Lucene query with field:value`,
+  };
+}
+
+/** Set by the paging buttons (and accepted as `--offset N`); not worth a place in usage lines. */
+export const OFFSET: Param = {
+  name: 'offset',
+  kind: 'int',
+  flag: true,
+  optional: true,
+  hidden: true,
+  description: 'how many items to skip',
+};
+
+export const listArgs = { query: optionalText(), offset: offset() };
+
+export interface ListArgs {
+  query?: string | undefined;
+  offset: number;
+}
+
+/** The `limit`/`offset`/`q` of one page, as SCC's list operations take them. */
+export function pageQuery(args: ListArgs, field = 'name', limit: number = PAGE_SIZE) {
+  return { q: toLucene(args.query, field), limit, offset: args.offset };
+}
+
+/** A 202 answer to follow on the tracking queue (none when SCC sent no transaction UID). */
+export function transactionTrack(transaction: CdoTransaction, label: string): TrackRequest[] {
+  const uid = transaction.transactionUid;
+  return uid ? [{ kind: 'transaction', transactionUid: uid, label }] : [];
+}

@@ -1,0 +1,253 @@
+// The /fw language: command text → the operation it names and its raw arguments. Words are matched
+// longest first; the remaining tokens bind to the operation's params (positionals in order, an optional
+// keyword only when it is one of its choices, a variadic last, `query`/`json` taking the rest of the line
+// as typed) and to `--flag value` / `--flag=value` anywhere. Mistakes become UserErrors that say what to
+// type instead: did-you-mean over words and choices, the usage line when an argument is missing.
+import { UsageError, UserError } from './errors.js';
+import type { Operation, Param, RawArgs } from './operation.js';
+import { isNearMiss, suggest } from './suggest.js';
+import { sourceOf, type Token, tokenize } from './tokens.js';
+import { COMMAND, usageLine } from './usage.js';
+
+export interface ParsedCommand {
+  op: Operation;
+  raw: RawArgs;
+  /** The surface should open the operation's modal (prefilled with `raw`) instead of running it. */
+  modal: boolean;
+}
+
+interface WordNode {
+  op?: Operation;
+  children: Map<string, WordNode>;
+}
+
+export interface Grammar {
+  parse(text: string): ParsedCommand;
+}
+
+const REST_KINDS = new Set<Param['kind']>(['query', 'json']);
+
+export function createGrammar(operations: readonly Operation[], command: string = COMMAND): Grammar {
+  const root: WordNode = { children: new Map() };
+  for (const op of operations) {
+    let node = root;
+    for (const word of op.words) {
+      const key = word.toLowerCase();
+      let child = node.children.get(key);
+      if (!child) {
+        child = { children: new Map() };
+        node.children.set(key, child);
+      }
+      node = child;
+    }
+    if (node.op) throw new Error(`two operations are declared with the words "${op.words.join(' ')}"`);
+    node.op = op;
+  }
+  const help = operations.find((op) => op.id === 'help');
+
+  function helpFor(topic: string): ParsedCommand {
+    if (!help) throw new UserError(`Unknown command. Try \`${command} help\`.`);
+    return { op: help, raw: topic ? { topic } : {}, modal: false };
+  }
+
+  return {
+    parse(text) {
+      const tokens = tokenize(text.trim());
+      let node = root;
+      const words: string[] = [];
+      let i = 0;
+      for (; i < tokens.length; i += 1) {
+        const token = tokens[i];
+        const child = token && !token.quoted ? node.children.get(token.value.toLowerCase()) : undefined;
+        if (!token || !child) break;
+        node = child;
+        words.push(token.value.toLowerCase());
+      }
+      const next = tokens[i];
+      if (!node.op) {
+        // A group of commands ("/fw tenants"): its help, or did-you-mean when something else follows.
+        if (!next) return helpFor(words.join(' '));
+        throw unknownCommand(words, next.value, node, command);
+      }
+      if (next && !next.quoted) {
+        const typo = [...node.children.keys()].find((word) => isNearMiss(next.value, word));
+        if (typo !== undefined) {
+          throw new UserError(
+            `Did you mean \`${command} ${[...words, typo].join(' ')}\`? (To pass “${next.value}” as an argument, quote it.)`,
+            [[...words, typo].join(' ')],
+          );
+        }
+      }
+      const op = node.op;
+      const raw = bindArguments(op, text, tokens.slice(i), command);
+      return { op, raw, modal: wantsModal(op, raw) };
+    },
+  };
+}
+
+function unknownCommand(words: string[], typed: string, node: WordNode, command: string): UserError {
+  const options = suggest(typed, [...node.children.keys()]);
+  const known = words.length ? `\`${command} ${words.join(' ')}\` has no command “${typed}”.` : '';
+  const unknown = words.length ? known : `There is no command “${typed}”.`;
+  if (options.length === 0) {
+    const topic = words.length ? ` ${words.join(' ')}` : '';
+    return new UserError(`${unknown} See \`${command} help${topic}\`.`);
+  }
+  const lines = options.map((word) => [...words, word].join(' '));
+  return new UserError(
+    `${unknown} Did you mean ${lines.map((line) => `\`${command} ${line}\``).join(' or ')}?`,
+    lines,
+  );
+}
+
+/** Whether the parsed command should open its modal rather than run (see ModalSpec.when). */
+export function wantsModal(op: Operation, raw: RawArgs): boolean {
+  if (!op.modal) return false;
+  if (op.modal.when === 'always') return true;
+  return Object.values(raw).every((value) => value === undefined);
+}
+
+/** A required positional may be left to the modal when the modal has a field of that name. */
+function modalFills(op: Operation, name: string): boolean {
+  const fields = op.modal?.fields;
+  return Array.isArray(fields) && fields.some((field: { name: string }) => field.name === name);
+}
+
+function bindArguments(op: Operation, text: string, tokens: readonly Token[], command: string): RawArgs {
+  const raw: RawArgs = {};
+  const usage = usageLine(op, command);
+  const fail = (arg: string | undefined, message: string) => new UsageError(op.id, [{ arg, message }], usage);
+  const flags = new Map(op.params.filter((p) => p.flag).map((p) => [p.name, p]));
+  const positionals = op.params.filter((p) => !p.flag);
+  let position = 0;
+  let flagsEnded = false;
+
+  /** Binds the flag at tokens[k]; returns the index after it, or -1 when tokens[k] is not a flag. */
+  const bindFlag = (k: number, dryRun: boolean): number => {
+    const token = tokens[k];
+    if (!token || token.quoted || flagsEnded || !token.value.startsWith('--') || token.value === '--')
+      return -1;
+    const [name = '', inline] = splitFlag(token.value.slice(2));
+    const param = flags.get(name);
+    if (!param) {
+      if (dryRun) return -1;
+      const close = suggest(name, [...flags.keys()], 1)[0];
+      const known = [...flags.values()].filter((p) => !p.hidden).map((p) => `--${p.name}`);
+      const hint = close ? ` Did you mean --${close}?` : known.length ? ` Flags: ${known.join(', ')}.` : '';
+      throw fail(undefined, `unknown flag --${name}.${hint}`);
+    }
+    if (param.boolean) {
+      if (inline !== undefined && !/^(true|false)$/i.test(inline)) {
+        if (dryRun) return -1;
+        throw fail(param.name, `--${name} takes no value (or =true / =false).`);
+      }
+      if (!dryRun) raw[param.name] = inline === undefined || inline.toLowerCase() === 'true';
+      return k + 1;
+    }
+    const valueToken = inline === undefined ? tokens[k + 1] : undefined;
+    if (inline === undefined && !valueToken) {
+      if (dryRun) return -1;
+      throw fail(param.name, `--${name} needs a value.`);
+    }
+    if (!dryRun) {
+      if (raw[param.name] !== undefined) throw fail(param.name, `--${name} is given twice.`);
+      raw[param.name] = normaliseChoice(param, inline ?? valueToken?.value ?? '', fail);
+    }
+    return inline === undefined ? k + 2 : k + 1;
+  };
+
+  /** The first index from which every token is a declared flag (with its value): where a rest ends. */
+  const trailingFlagsFrom = (from: number): number => {
+    for (let start = from; start < tokens.length; start += 1) {
+      let k = start;
+      while (k >= 0 && k < tokens.length) k = bindFlag(k, true);
+      if (k === tokens.length) return start;
+    }
+    return tokens.length;
+  };
+
+  let k = 0;
+  while (k < tokens.length) {
+    const token = tokens[k];
+    if (!token) break;
+    if (!token.quoted && token.value === '--' && !flagsEnded) {
+      flagsEnded = true;
+      k += 1;
+      continue;
+    }
+    const afterFlag = bindFlag(k, false);
+    if (afterFlag >= 0) {
+      k = afterFlag;
+      continue;
+    }
+    let param = positionals[position];
+    // An optional keyword binds only when the token is one of its choices; otherwise it is skipped.
+    while (param?.kind === 'choice' && param.optional && !matchesChoice(param, token.value)) {
+      const near = (param.choices ?? []).find((c) => isNearMiss(token.value, c));
+      if (near !== undefined && !token.quoted) {
+        throw fail(param.name, `did you mean “${near}”? (To search for “${token.value}”, quote it.)`);
+      }
+      position += 1;
+      param = positionals[position];
+    }
+    if (!param) {
+      const extra = tokens.slice(k).map((t) => t.value);
+      throw fail(undefined, `too many arguments: ${extra.join(' ')}.`);
+    }
+    if (REST_KINDS.has(param.kind)) {
+      const end = trailingFlagsFrom(k + 1);
+      raw[param.name] = sourceOf(text, tokens.slice(k, end));
+      k = end;
+      position += 1;
+      continue;
+    }
+    if (param.variadic) {
+      const previous = raw[param.name];
+      raw[param.name] = Array.isArray(previous) ? [...previous, token.value] : [token.value];
+      k += 1;
+      continue;
+    }
+    raw[param.name] = normaliseChoice(param, token.value, fail);
+    position += 1;
+    k += 1;
+  }
+
+  const missing = positionals.filter(
+    (p) => !p.optional && raw[p.name] === undefined && !(op.modal && modalFills(op, p.name)),
+  );
+  if (missing.length > 0 && !(op.modal?.when === 'empty' && tokens.length === 0)) {
+    throw new UsageError(
+      op.id,
+      missing.map((p) => ({ arg: p.name, message: `missing ${describe(p)}.` })),
+      usage,
+    );
+  }
+  return raw;
+}
+
+function describe(param: Param): string {
+  return param.kind === 'choice' && param.choices ? `one of ${param.choices.join(', ')}` : param.description;
+}
+
+function splitFlag(body: string): [string, string | undefined] {
+  const eq = body.indexOf('=');
+  return eq < 0 ? [body, undefined] : [body.slice(0, eq), body.slice(eq + 1)];
+}
+
+function matchesChoice(param: Param, value: string): boolean {
+  return (param.choices ?? []).some((choice) => choice.toLowerCase() === value.toLowerCase());
+}
+
+/** Choices are case-insensitive and bound with their declared spelling; a wrong one gets did-you-mean. */
+function normaliseChoice(
+  param: Param,
+  value: string,
+  fail: (arg: string | undefined, message: string) => UsageError,
+): string {
+  if (param.kind !== 'choice' || !param.choices) return value;
+  const exact = param.choices.find((choice) => choice.toLowerCase() === value.toLowerCase());
+  if (exact !== undefined) return exact;
+  const near = suggest(value, param.choices, 1)[0];
+  const hint = near ? ` Did you mean “${near}”?` : '';
+  throw fail(param.name, `“${value}” is not one of ${param.choices.join(', ')}.${hint}`);
+}

@@ -1,0 +1,156 @@
+// Help, generated from the declarations: the overview grouped by area, `help <topic>` for an area, a group
+// of commands or one command (usage line, arguments, role, examples), and the README's command table.
+import { z } from 'zod';
+import type { View, ViewBlock } from '../render/view.js';
+import { optionalText } from './args.js';
+import { UserError } from './errors.js';
+import { type Area, defineOperation, type Operation } from './operation.js';
+import { suggest } from './suggest.js';
+import { COMMAND, usageLine } from './usage.js';
+
+/** Areas in the order help lists them, with the title people know them by. */
+export const AREAS: readonly { area: Area; title: string; blurb: string }[] = [
+  { area: 'devices', title: 'Devices', blurb: 'the device inventory: names, kinds and UUIDs' },
+  { area: 'tenants', title: 'Tenants', blurb: 'MSP portal tenants, their users and API tokens' },
+  {
+    area: 'interfaces',
+    title: 'Interfaces',
+    blurb: 'ASA interfaces: physical, EtherChannel, subinterface, VLAN, VTI',
+  },
+  { area: 'reports', title: 'Reports', blurb: 'event-search reports, with download links' },
+  { area: 'gateway', title: 'Gateway', blurb: 'direct requests to a cloud-delivered FMC' },
+  { area: 'vpn', title: 'VPN', blurb: 'Secure Client packages, compatible versions and upgrades' },
+  { area: 'help', title: 'Help', blurb: 'this help' },
+];
+
+const LANGUAGE_NOTES = [
+  'Devices, tenants and interfaces take a name or a UUID.',
+  'A query without a colon searches names (`acme` finds `acme-eu`); with a colon it is Lucene (`region:EU AND name:acme*`).',
+  'Quote an argument that has spaces, or one that looks like a command word: `"show"`.',
+  'Changes are announced in the channel; destructive ones wait for someone else to approve.',
+];
+
+function roleNote(op: Operation): string {
+  const role = `Needs the *${op.role}* role.`;
+  return op.destructive ? `${role} Destructive: it runs only after another person approves it.` : role;
+}
+
+function modalNote(op: Operation): string | undefined {
+  if (!op.modal) return undefined;
+  return op.modal.when === 'always'
+    ? 'Opens a form (what you typed is filled in).'
+    : 'Without arguments it opens a form.';
+}
+
+function commandLines(ops: readonly Operation[], command: string): string {
+  return ops.map((op) => `\`${usageLine(op, command)}\`  ${op.summary}`).join('\n');
+}
+
+export function helpOverview(ops: readonly Operation[], command: string = COMMAND): View {
+  const blocks: ViewBlock[] = [{ kind: 'header', text: 'fwbot: Security Cloud Control from chat' }];
+  blocks.push({ kind: 'text', text: LANGUAGE_NOTES.join('\n') });
+  for (const { area, title, blurb } of AREAS) {
+    const inArea = ops.filter((op) => op.area === area);
+    if (inArea.length === 0 || area === 'help') continue;
+    blocks.push({ kind: 'text', text: `*${title}*: ${blurb}\n${commandLines(inArea, command)}` });
+  }
+  const topics = AREAS.filter(({ area }) => area !== 'help').map(({ area }) => area);
+  blocks.push({ kind: 'context', text: `\`${command} help <topic>\` for details: ${topics.join(', ')}.` });
+  return { summary: `fwbot commands: ${topics.join(', ')}`, blocks, visibility: 'ephemeral' };
+}
+
+function commandHelp(op: Operation, command: string): View {
+  const blocks: ViewBlock[] = [
+    { kind: 'header', text: op.words.join(' ') },
+    { kind: 'text', text: `${op.summary}\n\`${usageLine(op, command)}\`` },
+  ];
+  const params = op.params.filter((param) => !param.hidden);
+  if (params.length > 0) {
+    const lines = params.map((param) => {
+      const name = param.flag ? `--${param.name}` : param.kind === 'query' ? 'query' : `<${param.name}>`;
+      const choices = param.choices && param.kind !== 'choice' ? ` (${param.choices.join(', ')})` : '';
+      return `\`${name}\`  ${param.description}${choices}${param.optional ? ' (optional)' : ''}`;
+    });
+    blocks.push({ kind: 'text', text: lines.join('\n') });
+  }
+  const notes = [roleNote(op), modalNote(op)].filter((note) => note !== undefined);
+  blocks.push({ kind: 'context', text: notes.join(' ') });
+  if (op.examples.length > 0) {
+    blocks.push({
+      kind: 'text',
+      text: `Examples:\n${op.examples.map((e) => `\`${command} ${e}\``).join('\n')}`,
+    });
+  }
+  return { summary: `${command} ${op.words.join(' ')}: ${op.summary}`, blocks, visibility: 'ephemeral' };
+}
+
+function groupHelp(title: string, ops: readonly Operation[], command: string): View {
+  const blocks: ViewBlock[] = [
+    { kind: 'header', text: title },
+    { kind: 'text', text: commandLines(ops, command) },
+    {
+      kind: 'context',
+      text: `\`${command} help ${ops[0]?.words.join(' ') ?? ''}\` and so on for one command.`,
+    },
+  ];
+  return { summary: `${title}: ${ops.length} commands`, blocks, visibility: 'ephemeral' };
+}
+
+/** Help for a topic: an area, a group of words ("tenants users"), one command, or its id. */
+export function helpTopic(ops: readonly Operation[], topic: string, command: string = COMMAND): View {
+  const words = topic.trim().toLowerCase().replace(/\./g, ' ').split(/\s+/).filter(Boolean);
+  if (words.length === 0) return helpOverview(ops, command);
+  const exact = ops.find((op) => op.words.join(' ') === words.join(' '));
+  const below = ops.filter((op) => words.every((word, i) => op.words[i] === word));
+  if (exact && below.length === 1) return commandHelp(exact, command);
+  if (below.length > 0) {
+    const area = AREAS.find((a) => words.length === 1 && a.area === words[0]);
+    const title = area ? `${area.title}: ${area.blurb}` : `${command} ${words.join(' ')}`;
+    return groupHelp(title, below, command);
+  }
+  const known = [...new Set(ops.map((op) => op.words.join(' ')))];
+  const options = suggest(words.join(' '), known);
+  const hint = options.length
+    ? ` Did you mean ${options.map((o) => `\`${command} help ${o}\``).join(' or ')}?`
+    : '';
+  throw new UserError(`There is no help topic “${topic.trim()}”.${hint}`, options);
+}
+
+/** The command table of the README, in Markdown. */
+export function commandTable(ops: readonly Operation[], command: string = COMMAND): string {
+  const escapePipes = (text: string) => text.replace(/\|/g, '\\|');
+  const rows = AREAS.flatMap(({ area }) => ops.filter((op) => op.area === area)).map((op) => {
+    const notes = [op.destructive ? 'destructive' : undefined, op.modal ? 'form' : undefined].filter(Boolean);
+    const what = notes.length ? `${op.summary} (${notes.join(', ')})` : op.summary;
+    const scc = op.scc.map((id) => `\`${id}\``).join(', ') || '—';
+    return `| \`${escapePipes(usageLine(op, command))}\` | ${escapePipes(what)} | ${op.role} | ${scc} |`;
+  });
+  return ['| Command | What it does | Role | SCC operations |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The `help` operation; it reads the registry it belongs to lazily, since it is part of it. */
+export function defineHelpOperation(operations: () => readonly Operation[]): Operation {
+  return defineOperation({
+    id: 'help',
+    words: ['help'],
+    area: 'help',
+    summary: 'Show the commands, or the details of one',
+    params: [
+      {
+        name: 'topic',
+        kind: 'query',
+        optional: true,
+        description: 'an area or a command, e.g. `tenants create`',
+      },
+    ],
+    args: z.object({ topic: optionalText() }),
+    role: 'viewer',
+    destructive: false,
+    scc: [],
+    examples: ['help', 'help tenants', 'help interfaces edit'],
+    // Resolving the topic here (not in render) turns an unknown topic into a UserError before rendering.
+    run: async (_ctx, args) =>
+      args.topic ? helpTopic(operations(), args.topic) : helpOverview(operations()),
+    render: (view) => view,
+  });
+}

@@ -1,0 +1,27 @@
+// What people type after a list command, turned into SCC's `q` (Lucene). Text without a colon is a
+// search on the name: `acme eu` → `name:*acme\ eu*`. Text with a colon is already Lucene
+// (`region:EU AND name:acme*`) and is passed through untouched, so every SCC field stays reachable.
+
+// Characters that end or change a Lucene term. `*` and `?` are left alone so people can use wildcards;
+// `-` and `+` are harmless inside a term, which here always starts with `*`.
+const LUCENE_SPECIAL = /[\s\\!(){}[\]^"~:/&|]/g;
+
+export function escapeLuceneTerm(text: string): string {
+  return text.replace(LUCENE_SPECIAL, (c) => `\\${c}`);
+}
+
+/** `q` for a typed query, or undefined when nothing was typed. */
+export function toLucene(typed: string | undefined, field = 'name'): string | undefined {
+  const text = typed?.trim();
+  if (!text) return undefined;
+  if (text.includes(':')) return text;
+  const term = escapeLuceneTerm(text);
+  const leading = term.startsWith('*') ? '' : '*';
+  const trailing = term.endsWith('*') ? '' : '*';
+  return `${field}:${leading}${term}${trailing}`;
+}
+
+/** A name matched exactly (case as stored), for resolving names: `name:"asa\"1"`. */
+export function exactLucene(field: string, value: string): string {
+  return `${field}:"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}

@@ -1,0 +1,240 @@
+// Names → SCC objects. People type `asa-hq-01`, `contoso` or `inside`; SCC wants UUIDs. A UUID is looked
+// up directly; a name is matched exactly (case-insensitive), else as part of a name when that part picks
+// out exactly one. Several candidates answer with the choices; none says what was searched. Nothing is
+// cached across requests: the inventory changes under us, and any bot process may serve the next click.
+import type { SccCaller } from '../scc/call.js';
+import { SccApiError } from '../scc/errors.js';
+import type { AsaInterface, Device, MspManagedTenantDto } from '../scc/generated/models.js';
+import { isUuid } from './args.js';
+import { UserError } from './errors.js';
+import { toLucene } from './query.js';
+
+/** What the resolvers need from the SCC client. */
+export type SccReader = Pick<SccCaller, 'call' | 'paginate'>;
+
+export type DeviceKind = 'asa' | 'ftd' | 'fmc' | 'other';
+
+const DEVICE_KINDS: Readonly<Record<string, DeviceKind>> = {
+  ASA: 'asa',
+  CDFMC_MANAGED_FTD: 'ftd',
+  ONPREM_FMC_MANAGED_FTD: 'ftd',
+  FDM_MANAGED_FTD: 'ftd',
+  CDFMC: 'fmc',
+  ONPREM_FMC: 'fmc',
+};
+
+export const DEVICE_KIND_NAMES: Readonly<Record<DeviceKind, string>> = {
+  asa: 'an ASA',
+  ftd: 'a threat-defense device (FTD)',
+  fmc: 'a Firewall Management Center',
+  other: 'a device of another kind',
+};
+
+export function deviceKind(device: Pick<Device, 'deviceType'>): DeviceKind {
+  return DEVICE_KINDS[device.deviceType] ?? 'other';
+}
+
+export interface ResolvedDevice {
+  uid: string;
+  name: string;
+  kind: DeviceKind;
+  device: Device;
+}
+
+export interface DeviceRequirement {
+  kinds: readonly DeviceKind[];
+  /** Completes "ftd-edge-01 is a threat-defense device (FTD); …", e.g. "interfaces are ASA-only". */
+  why: string;
+}
+
+/** Candidates whose `keys` equal the typed text, else those containing it. */
+function match<T>(typed: string, items: readonly T[], keys: (item: T) => (string | null | undefined)[]): T[] {
+  const wanted = typed.toLowerCase();
+  const values = (item: T) => keys(item).flatMap((key) => (key ? [key.toLowerCase()] : []));
+  const exact = items.filter((item) => values(item).includes(wanted));
+  return exact.length > 0 ? exact : items.filter((item) => values(item).some((v) => v.includes(wanted)));
+}
+
+function ambiguous(typed: string, what: string, choices: string[]): UserError {
+  const shown = choices.slice(0, 10);
+  const more = choices.length > shown.length ? ` and ${choices.length - shown.length} more` : '';
+  return new UserError(
+    `“${typed}” matches ${choices.length} ${what}: ${shown.join(', ')}${more}. Which one?`,
+    shown,
+  );
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof SccApiError && error.status === 404;
+}
+
+function checkKind(found: ResolvedDevice, need: DeviceRequirement | undefined): ResolvedDevice {
+  if (!need || need.kinds.includes(found.kind)) return found;
+  throw new UserError(`${found.name} is ${DEVICE_KIND_NAMES[found.kind]}; ${need.why}.`);
+}
+
+function resolved(device: Device): ResolvedDevice {
+  return { uid: device.uid ?? '', name: device.name, kind: deviceKind(device), device };
+}
+
+export async function resolveDevice(
+  scc: SccReader,
+  typed: string,
+  need?: DeviceRequirement,
+): Promise<ResolvedDevice> {
+  const text = typed.trim();
+  if (isUuid(text)) {
+    try {
+      const { data } = await scc.call('getDevice', { path: { deviceUid: text } });
+      return checkKind(resolved(data), need);
+    } catch (error) {
+      if (isNotFound(error)) throw new UserError(`No device in the inventory has the UUID ${text}.`);
+      throw error;
+    }
+  }
+  const found: Device[] = [];
+  for await (const device of scc.paginate('getDevices', { query: { q: toLucene(text) } })) found.push(device);
+  const candidates = match(text, found, (device) => [device.name]).map(resolved);
+  const fitting = need ? candidates.filter((c) => need.kinds.includes(c.kind)) : candidates;
+  const [only] = fitting;
+  if (fitting.length === 1 && only) return only;
+  if (fitting.length > 1)
+    return Promise.reject(
+      ambiguous(
+        text,
+        'devices',
+        fitting.map((c) => c.name),
+      ),
+    );
+  const [wrong] = candidates;
+  if (wrong) return checkKind(wrong, need);
+  throw new UserError(`No device named “${text}” in the inventory (searched device names containing it).`);
+}
+
+/** Several devices at once (e.g. `vpn versions a b c`); each name must pick out one device. */
+export async function resolveDevices(
+  scc: SccReader,
+  typed: readonly string[],
+  need?: DeviceRequirement,
+): Promise<ResolvedDevice[]> {
+  const devices = await Promise.all(typed.map((text) => resolveDevice(scc, text, need)));
+  const seen = new Set<string>();
+  for (const device of devices) {
+    if (seen.has(device.uid)) throw new UserError(`${device.name} is named twice.`);
+    seen.add(device.uid);
+  }
+  return devices;
+}
+
+export async function resolveTenant(scc: SccReader, typed: string): Promise<MspManagedTenantDto> {
+  const text = typed.trim();
+  if (isUuid(text)) {
+    try {
+      const { data } = await scc.call('getMspManagedTenant', { path: { managedTenantUid: text } });
+      return data;
+    } catch (error) {
+      if (isNotFound(error)) throw new UserError(`No tenant of the MSP portal has the UUID ${text}.`);
+      throw error;
+    }
+  }
+  // Display names are not searchable with a single `q`, and a portal holds at most a few hundred tenants.
+  const tenants: MspManagedTenantDto[] = [];
+  for await (const tenant of scc.paginate('getMspManagedTenants', { query: {} })) tenants.push(tenant);
+  const candidates = match(text, tenants, (tenant) => [tenant.name, tenant.displayName]);
+  const [only] = candidates;
+  if (candidates.length === 1 && only) return only;
+  if (candidates.length > 1)
+    throw ambiguous(
+      text,
+      'tenants',
+      candidates.map((t) => t.name),
+    );
+  throw new UserError(
+    `No tenant named “${text}” in the MSP portal (searched ${tenants.length} tenants by name and display name).`,
+  );
+}
+
+export const INTERFACE_KINDS = ['physical', 'etherchannel', 'subinterface', 'vlan', 'vti'] as const;
+export type InterfaceKind = (typeof INTERFACE_KINDS)[number];
+
+export const INTERFACE_KIND_NAMES: Readonly<Record<InterfaceKind, string>> = {
+  physical: 'physical interface',
+  etherchannel: 'EtherChannel interface',
+  subinterface: 'subinterface',
+  vlan: 'VLAN interface',
+  vti: 'virtual tunnel interface',
+};
+
+export const INTERFACE_LISTS = {
+  physical: 'getAsaPhysicalInterfaces',
+  etherchannel: 'getAsaEtherChannelInterfaces',
+  subinterface: 'getAsaSubInterfaces',
+  vlan: 'getAsaVlanInterfaces',
+  vti: 'getAsaVirtualTunnelInterfaces',
+} as const;
+
+const INTERFACE_TYPES: Readonly<Record<string, InterfaceKind>> = {
+  PHYSICAL_INTERFACE: 'physical',
+  ETHER_CHANNEL_INTERFACE: 'etherchannel',
+  SUB_INTERFACE: 'subinterface',
+  VLAN_INTERFACE: 'vlan',
+  VIRTUAL_TUNNEL_INTERFACE: 'vti',
+};
+
+export interface ResolvedInterface {
+  uid: string;
+  kind: InterfaceKind;
+  /** `inside (GigabitEthernet1/2)`, or the hardware name alone when there is no logical name. */
+  label: string;
+  iface: AsaInterface;
+}
+
+export function interfaceLabel(iface: AsaInterface): string {
+  const hardware = iface.hardwareName ?? iface.uid ?? '?';
+  return iface.name ? `${iface.name} (${hardware})` : hardware;
+}
+
+function toResolved(iface: AsaInterface, listedAs: InterfaceKind): ResolvedInterface {
+  const kind = INTERFACE_TYPES[iface.interfaceType ?? ''] ?? listedAs;
+  return { uid: iface.uid ?? '', kind, label: interfaceLabel(iface), iface };
+}
+
+/** Every interface of an ASA, all five kinds. */
+export async function listDeviceInterfaces(scc: SccReader, deviceUid: string): Promise<ResolvedInterface[]> {
+  const lists = await Promise.all(
+    INTERFACE_KINDS.map(async (kind) => {
+      const out: ResolvedInterface[] = [];
+      for await (const iface of scc.paginate(INTERFACE_LISTS[kind], { path: { deviceUid } })) {
+        out.push(toResolved(iface, kind));
+      }
+      return out;
+    }),
+  );
+  return lists.flat();
+}
+
+export async function resolveInterface(
+  scc: SccReader,
+  device: ResolvedDevice,
+  typed: string,
+): Promise<ResolvedInterface> {
+  const text = typed.trim();
+  const all = await listDeviceInterfaces(scc, device.uid);
+  if (isUuid(text)) {
+    const found = all.find((i) => i.uid.toLowerCase() === text.toLowerCase());
+    if (found) return found;
+    throw new UserError(`${device.name} has no interface with the UUID ${text}.`);
+  }
+  const candidates = match(text, all, (i) => [i.iface.name, i.iface.hardwareName]);
+  const [only] = candidates;
+  if (candidates.length === 1 && only) return only;
+  if (candidates.length > 1)
+    throw ambiguous(
+      text,
+      `interfaces of ${device.name}`,
+      candidates.map((i) => i.label),
+    );
+  throw new UserError(
+    `${device.name} has no interface named “${text}” (searched ${all.length} interfaces by name and hardware name).`,
+  );
+}

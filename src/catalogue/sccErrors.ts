@@ -1,0 +1,33 @@
+// SCC's refusals as sentences a chat user can act on. An SccApiError (any status: 400, 403, 404, 409,
+// 429, 500 …) says what SCC answered, with its errorCode and errorMsg; other client errors that their
+// class marks safe for users are passed on the same way. Everything else stays internal: the surface
+// logs it and shows only a reference.
+import { SccApiError, SccError } from '../scc/errors.js';
+import { UserError } from './errors.js';
+
+/** An SCC failure, safe to show; the original error is its `cause` (for the log). */
+export class SccUserError extends UserError {
+  override readonly name = 'SccUserError';
+  readonly operationId: string;
+  readonly status: number | undefined;
+  readonly errorCode: string | undefined;
+
+  constructor(message: string, error: SccError) {
+    super(message, [], { cause: error });
+    this.operationId = error.operationId;
+    this.status = error instanceof SccApiError ? error.status : undefined;
+    this.errorCode = error instanceof SccApiError ? error.errorCode : undefined;
+  }
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/** The error to throw for a failure while doing `what` (an operation's summary, e.g. "Create a tenant"). */
+export function explainFailure(error: unknown, what: string): unknown {
+  if (error instanceof SccApiError || (error instanceof SccError && error.safeForUser)) {
+    return new SccUserError(`Could not ${lowerFirst(what)}. ${error.userMessage()}`, error);
+  }
+  return error;
+}

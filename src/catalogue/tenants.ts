@@ -1,0 +1,327 @@
+// MSP portal tenants: list, show, create, add (by API token or as an associated tenant), remove,
+// multicloud defense and cdFMC. Users and API tokens are in tenantUsers.ts.
+import { z } from 'zod';
+import { announcement } from '../render/announce.js';
+import { pageInfo } from '../render/list.js';
+import { renderTenant, renderTenantList, tenantLabel } from '../render/tenants.js';
+import { flag, optionalText, text, uuid } from './args.js';
+import { listArgs, OFFSET, pageQuery, queryParam, TENANT, transactionTrack } from './common.js';
+import { defineOperation, type OperationContext, type Target } from './operation.js';
+import { resolveTenant } from './resolve.js';
+
+/** The reference's rule for tenant names (its pattern is not anchored in the file; this one is). */
+export const TENANT_NAME = /^[a-zA-Z0-9_-]{1,50}$/;
+
+export const tenantsList = defineOperation({
+  id: 'tenants.list',
+  words: ['tenants', 'list'],
+  area: 'tenants',
+  summary: 'List the tenants of the MSP portal',
+  params: [queryParam('tenant'), OFFSET],
+  args: z.object(listArgs),
+  role: 'viewer',
+  destructive: false,
+  scc: ['getMspManagedTenants'],
+  examples: ['tenants list', 'tenants list contoso', 'tenants list region:EU'],
+  run: async (ctx, args) => {
+    const asked = pageQuery(args);
+    const { data } = await ctx.scc.call('getMspManagedTenants', { query: { ...asked, sort: ['name:ASC'] } });
+    return data;
+  },
+  render: (data, args, meta) =>
+    renderTenantList(data.items ?? [], pageInfo(data, pageQuery(args)), args.query, meta),
+});
+
+export const tenantsShow = defineOperation({
+  id: 'tenants.show',
+  words: ['tenants', 'show'],
+  area: 'tenants',
+  summary: 'Show one tenant of the MSP portal',
+  params: [TENANT],
+  args: z.object({ tenant: text() }),
+  role: 'viewer',
+  destructive: false,
+  scc: ['getMspManagedTenant', 'getMspManagedTenants'],
+  examples: ['tenants show contoso-eu'],
+  run: async (ctx, args) => {
+    const found = await resolveTenant(ctx.scc, args.tenant);
+    const { data } = await ctx.scc.call('getMspManagedTenant', { path: { managedTenantUid: found.uid } });
+    return data;
+  },
+  render: (tenant) => renderTenant(tenant),
+});
+
+export const tenantsCreate = defineOperation({
+  id: 'tenants.create',
+  words: ['tenants', 'create'],
+  area: 'tenants',
+  summary: 'Create a tenant in the MSP portal (SCC allows one every 30 seconds)',
+  params: [
+    {
+      name: 'name',
+      kind: 'word',
+      optional: true,
+      description: 'tenant name: letters, digits, - and _, up to 50',
+    },
+    {
+      name: 'display-name',
+      kind: 'word',
+      flag: true,
+      optional: true,
+      description: 'a friendlier name to show',
+    },
+    {
+      name: 'sales-order',
+      kind: 'word',
+      flag: true,
+      optional: true,
+      description: 'sales order number; without one the tenant is a trial',
+    },
+  ],
+  args: z.object({
+    name: text().pipe(
+      z.string().regex(TENANT_NAME, 'may hold only letters, digits, - and _, at most 50 of them.'),
+    ),
+    'display-name': optionalText(),
+    'sales-order': optionalText(),
+  }),
+  role: 'operator',
+  destructive: false,
+  scc: ['createTenant'],
+  examples: ['tenants create', 'tenants create acme-eu --display-name "Acme Europe"'],
+  modal: {
+    title: 'Create a tenant',
+    submit: 'Create',
+    when: 'empty',
+    fields: [
+      {
+        name: 'name',
+        label: 'Tenant name',
+        input: 'text',
+        hint: 'Letters, digits, - and _ only; at most 50.',
+      },
+      { name: 'display-name', label: 'Display name', input: 'text', optional: true },
+      {
+        name: 'sales-order',
+        label: 'Sales order number',
+        input: 'text',
+        optional: true,
+        hint: 'Leave empty to create a trial tenant.',
+      },
+    ],
+  },
+  run: async (ctx, args) => {
+    const body = {
+      tenantName: args.name,
+      ...(args['display-name'] ? { displayName: args['display-name'] } : {}),
+      ...(args['sales-order'] ? { salesOrderNumber: args['sales-order'] } : {}),
+    };
+    return (await ctx.scc.call('createTenant', { body })).data;
+  },
+  render: (transaction, args, meta) =>
+    announcement(
+      {
+        sentence: `create tenant *${args.name}*`,
+        tense: 'asked',
+        transaction,
+        details: [
+          ['Display name', args['display-name']],
+          ['Sales order', args['sales-order'] ?? 'none (trial tenant)'],
+        ],
+      },
+      meta,
+    ),
+  track: (transaction, args) => transactionTrack(transaction, `create tenant ${args.name}`),
+});
+
+export const tenantsAdd = defineOperation({
+  id: 'tenants.add',
+  words: ['tenants', 'add'],
+  area: 'tenants',
+  summary: 'Add a tenant to the MSP portal: by its API token (form), or by UUID if you belong to it',
+  params: [
+    {
+      name: 'tenant-uid',
+      kind: 'uuid',
+      optional: true,
+      description: 'UUID of a tenant you are associated with (leave out to give an API token in a form)',
+    },
+  ],
+  // `api-token` is not a param: the grammar cannot bind it, so a token never travels in command text.
+  args: z
+    .object({ 'tenant-uid': uuid().optional(), 'api-token': optionalText() })
+    .refine((a) => (a['tenant-uid'] === undefined) !== (a['api-token'] === undefined), {
+      message: 'give either a tenant UUID or, in the form, an API token.',
+    }),
+  role: 'operator',
+  destructive: false,
+  scc: ['addMspTenant', 'addTenantToMspPortal'],
+  examples: ['tenants add', 'tenants add 3fa85f64-5717-4562-b3fc-2c963f66afa6'],
+  modal: {
+    title: 'Add a tenant by token',
+    submit: 'Add',
+    when: 'empty',
+    fields: [
+      {
+        name: 'api-token',
+        label: 'API token of the tenant',
+        input: 'secret',
+        hint: 'An API token of a super-admin of that tenant. fwbot sends it to SCC once and keeps no copy.',
+      },
+    ],
+  },
+  run: async (ctx, args) => {
+    const token = args['api-token'];
+    if (token !== undefined) {
+      const { data } = await ctx.scc.call('addMspTenant', { body: { apiToken: token } });
+      return { via: 'token' as const, status: data.status ?? undefined };
+    }
+    const tenantUid = args['tenant-uid'] ?? '';
+    const { data } = await ctx.scc.call('addTenantToMspPortal', { path: { tenantUid } });
+    return { via: 'uid' as const, tenantUid, transaction: data };
+  },
+  render: (result, _args, meta) =>
+    result.via === 'token'
+      ? announcement(
+          {
+            sentence: 'added a tenant to the MSP portal with its API token',
+            tense: 'done',
+            details: [['SCC says', result.status]],
+          },
+          meta,
+        )
+      : announcement(
+          {
+            sentence: `add tenant \`${result.tenantUid}\` to the MSP portal`,
+            tense: 'asked',
+            transaction: result.transaction,
+          },
+          meta,
+        ),
+  track: (result) =>
+    result.via === 'uid' ? transactionTrack(result.transaction, `add tenant ${result.tenantUid}`) : [],
+});
+
+async function tenantTarget(ctx: OperationContext, typed: string): Promise<Target> {
+  const tenant = await resolveTenant(ctx.scc, typed);
+  return {
+    summary: `Remove tenant ${tenantLabel(tenant)} from the MSP portal`,
+    fields: [
+      { label: 'Tenant', value: tenant.name },
+      { label: 'UUID', value: tenant.uid },
+      { label: 'Region', value: tenant.region },
+    ],
+    raw: { tenant: tenant.uid },
+  };
+}
+
+export const tenantsRemove = defineOperation({
+  id: 'tenants.remove',
+  words: ['tenants', 'remove'],
+  area: 'tenants',
+  summary: 'Remove a tenant from the MSP portal',
+  params: [TENANT],
+  args: z.object({ tenant: text() }),
+  role: 'operator',
+  destructive: true,
+  scc: ['removeTenantFromMspPortal', 'getMspManagedTenant', 'getMspManagedTenants'],
+  examples: ['tenants remove globex-apj'],
+  target: (ctx, args) => tenantTarget(ctx, args.tenant),
+  run: async (ctx, args) => {
+    const tenant = await resolveTenant(ctx.scc, args.tenant);
+    await ctx.scc.call('removeTenantFromMspPortal', { path: { tenantUid: tenant.uid } });
+    return tenant;
+  },
+  render: (tenant, _args, meta) =>
+    announcement(
+      {
+        sentence: `removed tenant ${tenantLabel(tenant)} from the MSP portal`,
+        tense: 'done',
+        details: [['UUID', tenant.uid]],
+      },
+      meta,
+    ),
+});
+
+export const tenantsMcdEnable = defineOperation({
+  id: 'tenants.mcd.enable',
+  words: ['tenants', 'mcd', 'enable'],
+  area: 'tenants',
+  summary: 'Enable Multicloud Defense for a tenant',
+  params: [TENANT],
+  args: z.object({ tenant: text() }),
+  role: 'operator',
+  destructive: false,
+  scc: ['enableMulticloudDefenseForTenantInMspPortal'],
+  examples: ['tenants mcd enable contoso-eu'],
+  run: async (ctx, args) => {
+    const tenant = await resolveTenant(ctx.scc, args.tenant);
+    const { data } = await ctx.scc.call('enableMulticloudDefenseForTenantInMspPortal', {
+      path: { tenantUid: tenant.uid },
+    });
+    return { tenant, transaction: data };
+  },
+  render: ({ tenant, transaction }, _args, meta) =>
+    announcement(
+      {
+        sentence: `enable Multicloud Defense for tenant ${tenantLabel(tenant)}`,
+        tense: 'asked',
+        transaction,
+      },
+      meta,
+    ),
+  track: ({ tenant, transaction }) =>
+    transactionTrack(transaction, `enable Multicloud Defense for ${tenant.name}`),
+});
+
+export const tenantsCdfmcProvision = defineOperation({
+  id: 'tenants.cdfmc.provision',
+  words: ['tenants', 'cdfmc', 'provision'],
+  area: 'tenants',
+  summary: 'Provision a cloud-delivered FMC for a tenant',
+  params: [
+    TENANT,
+    {
+      name: 'dedicated',
+      kind: 'word',
+      flag: true,
+      boolean: true,
+      description: 'a dedicated instance, not a shared one',
+    },
+  ],
+  args: z.object({ tenant: text(), dedicated: flag() }),
+  role: 'operator',
+  destructive: false,
+  scc: ['provisionCdFmcForTenantInMspPortal'],
+  examples: ['tenants cdfmc provision globex-apj', 'tenants cdfmc provision globex-apj --dedicated'],
+  run: async (ctx, args) => {
+    const tenant = await resolveTenant(ctx.scc, args.tenant);
+    const { data } = await ctx.scc.call('provisionCdFmcForTenantInMspPortal', {
+      path: { tenantUid: tenant.uid },
+      body: { dedicatedCdFmcInstance: args.dedicated },
+    });
+    return { tenant, transaction: data };
+  },
+  render: ({ tenant, transaction }, args, meta) =>
+    announcement(
+      {
+        sentence: `provision a ${args.dedicated ? 'dedicated' : 'shared'} cdFMC for tenant ${tenantLabel(tenant)}`,
+        tense: 'asked',
+        transaction,
+        next: 'fwbot follows the portal transaction, then the provisioning on the tenant, and reports here.',
+      },
+      meta,
+    ),
+  track: ({ tenant, transaction }) =>
+    transaction.transactionUid
+      ? [
+          {
+            kind: 'cdfmc',
+            transactionUid: transaction.transactionUid,
+            tenantUid: tenant.uid,
+            tenantName: tenant.name,
+            label: `provision cdFMC for ${tenant.name}`,
+          },
+        ]
+      : [],
+});

@@ -1,0 +1,77 @@
+// Small formatting rules shared by the area renderers: how a missing value, a flag, a time or a long cell
+// looks. Kept in one place so every view reads the same way.
+import type { Field, ViewBlock } from './view.js';
+
+/** Table cells longer than this are cut with an ellipsis: a phone shows about 40 monospace columns. */
+export const MAX_CELL = 32;
+/** Field values longer than this are cut (Slack allows 2000 per field; a screen shows far less). */
+export const MAX_FIELD = 300;
+export const NONE = '—';
+
+export function truncate(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** A value as text: missing → "—", booleans → yes/no, arrays joined. */
+export function show(value: unknown): string {
+  if (value === undefined || value === null || value === '') return NONE;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (Array.isArray(value)) return value.length ? value.map(show).join(', ') : NONE;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export function cell(value: unknown, max = MAX_CELL): string {
+  return truncate(show(value).replace(/\s+/g, ' '), max);
+}
+
+export function table(columns: string[], rows: unknown[][]): ViewBlock {
+  return { kind: 'table', columns, rows: rows.map((row) => row.map((value) => cell(value))) };
+}
+
+/** Fields with a value; missing ones are left out so a detail view shows what is known. */
+export function fields(entries: [label: string, value: unknown][]): ViewBlock {
+  const kept: Field[] = entries
+    .filter(([, value]) => show(value) !== NONE)
+    .map(([label, value]) => ({ label, value: truncate(show(value), MAX_FIELD) }));
+  return { kind: 'fields', fields: kept };
+}
+
+/** Slack shows fields two by two and at most ten per block: longer lists become several blocks. */
+export function fieldBlocks(entries: [label: string, value: unknown][]): ViewBlock[] {
+  const block = fields(entries);
+  if (block.kind !== 'fields') return [block];
+  const blocks: ViewBlock[] = [];
+  for (let i = 0; i < block.fields.length; i += 10) {
+    blocks.push({ kind: 'fields', fields: block.fields.slice(i, i + 10) });
+  }
+  return blocks;
+}
+
+/** ISO time as `2025-01-31 14:05 UTC`: unambiguous across the teams of an MSP. */
+export function time(iso: string | null | undefined): string {
+  if (!iso) return NONE;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** A fraction 0.0–1.0 as a percentage. */
+export function percent(fraction: number | null | undefined): string {
+  if (fraction === undefined || fraction === null) return NONE;
+  return `${Math.round(fraction * 100)}%`;
+}
+
+/** `ROLE_READ_ONLY` → `read only`: SCC's enum names are for machines. */
+export function humanEnum(value: string | null | undefined): string {
+  if (!value) return NONE;
+  return value
+    .replace(/^ROLE_/, '')
+    .replace(/_/g, ' ')
+    .toLowerCase();
+}
+
+export function code(text: string): string {
+  return `\`${text.replace(/`/g, "'")}\``;
+}

@@ -1,0 +1,79 @@
+// View → plain text for the terminal console and the CLI: aligned tables, `Label: value` fields and
+// numbered buttons ("[1] Next page") that the console maps back with `numberedButtons`.
+import type { Button, View, ViewBlock } from './view.js';
+
+/** The buttons of a view in the order `renderText` numbers them (1-based in the text). */
+export function numberedButtons(view: View): Button[] {
+  return view.blocks.flatMap((block) => (block.kind === 'actions' ? block.buttons : []));
+}
+
+/** Slack's markup, made plain: mentions and links become readable, bold and italics lose their marks. */
+export function plainMarkup(text: string): string {
+  return text
+    .replace(/<@([A-Z0-9]+)(?:\|[^>]*)?>/g, '@$1')
+    .replace(/<#([A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, name?: string) => `#${name ?? id}`)
+    .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2 ($1)')
+    .replace(/<(https?:[^>]+)>/g, '$1')
+    .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,:;!?])/g, '$1$2')
+    .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,:;!?])/g, '$1$2');
+}
+
+function width(text: string): number {
+  return [...text].length;
+}
+
+function pad(text: string, size: number): string {
+  return text + ' '.repeat(Math.max(0, size - width(text)));
+}
+
+export function renderTable(columns: string[], rows: string[][]): string {
+  const widths = columns.map((column, i) =>
+    Math.max(width(column), ...rows.map((row) => width(row[i] ?? ''))),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cellText, i) => pad(cellText, widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+function renderBlock(block: ViewBlock, counter: { next: number }): string {
+  switch (block.kind) {
+    case 'header':
+      return `${block.text}\n${'='.repeat(Math.min(width(block.text), 72))}`;
+    case 'text':
+      return plainMarkup(block.text);
+    case 'context':
+      return plainMarkup(block.text);
+    case 'fields': {
+      const labelWidth = Math.max(0, ...block.fields.map((field) => width(field.label)));
+      return block.fields
+        .map((field) => `${pad(`${field.label}:`, labelWidth + 1)} ${plainMarkup(field.value)}`)
+        .join('\n');
+    }
+    case 'table':
+      return renderTable(block.columns, block.rows);
+    case 'code':
+      return block.text
+        .split('\n')
+        .map((line) => `    ${line}`)
+        .join('\n');
+    case 'actions':
+      return block.buttons
+        .map((button) => {
+          const n = counter.next;
+          counter.next += 1;
+          return button.url ? `[${n}] ${button.label} (${button.url})` : `[${n}] ${button.label}`;
+        })
+        .join('  ');
+    case 'divider':
+      return '-'.repeat(40);
+  }
+}
+
+export function renderText(view: View): string {
+  const counter = { next: 1 };
+  const parts = view.blocks.map((block) => renderBlock(block, counter)).filter((part) => part !== '');
+  return parts.length ? `${parts.join('\n\n')}\n` : `${plainMarkup(view.summary)}\n`;
+}

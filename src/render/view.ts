@@ -1,0 +1,61 @@
+// The platform-neutral message model. Renderers of the catalogue produce a View; `blocks.ts` turns it into
+// Block Kit for Slack and `text.ts` into plain text for the console and CLI. Nothing here knows Slack.
+
+/** A reference to an interactive action: which handler, and the state it needs (kept in the value). */
+export interface ActionRef {
+  /** Stable action id, e.g. `fw.page`, `fw.share`, `fw.approve`. */
+  id: string;
+  /** Opaque state carried by the button (≤ 2000 chars once encoded); nothing is kept in memory. */
+  value: string;
+}
+
+export interface Confirm {
+  title: string;
+  text: string;
+  confirm: string;
+  deny: string;
+  danger?: boolean;
+}
+
+export interface Button {
+  label: string;
+  /** A button either runs an action or opens a URL (e.g. a presigned report download). */
+  action?: ActionRef;
+  url?: string;
+  style?: 'primary' | 'danger';
+  confirm?: Confirm;
+}
+
+export interface Field {
+  label: string;
+  value: string;
+}
+
+export type ViewBlock =
+  | { kind: 'header'; text: string }
+  /** Markdown-ish text: *bold*, `code`, <@U123> mentions; renderers escape what they must. */
+  | { kind: 'text'; text: string }
+  | { kind: 'fields'; fields: Field[] }
+  /** A table: Block Kit shows it as a monospace block, the console aligns columns. */
+  | { kind: 'table'; columns: string[]; rows: string[][] }
+  /** Preformatted text (device output, JSON); too long for a message → uploaded as a file. */
+  | { kind: 'code'; text: string; filename?: string }
+  | { kind: 'context'; text: string }
+  | { kind: 'actions'; buttons: Button[] }
+  | { kind: 'divider' };
+
+export interface View {
+  /** Plain-text summary: notification text, screen readers, and the fallback where blocks fail. */
+  summary: string;
+  blocks: ViewBlock[];
+  /** Read results are private by default; announcements of changes go to the channel. */
+  visibility: 'ephemeral' | 'in_channel';
+}
+
+export function view(
+  summary: string,
+  blocks: ViewBlock[],
+  visibility: View['visibility'] = 'ephemeral',
+): View {
+  return { summary, blocks, visibility };
+}

@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError, UserError } from '../../src/catalogue/errors.js';
+import { createGrammar } from '../../src/catalogue/grammar.js';
+import { tokenize } from '../../src/catalogue/tokens.js';
+import { fixtureCatalogue } from './fixtures.js';
+
+const grammar = createGrammar(fixtureCatalogue);
+
+function parse(text: string) {
+  const { op, raw, modal } = grammar.parse(text);
+  return { id: op.id, raw, modal };
+}
+
+function failure(text: string): UserError {
+  try {
+    grammar.parse(text);
+  } catch (error) {
+    if (error instanceof UserError) return error;
+    throw error;
+  }
+  throw new Error(`"${text}" parsed without an error`);
+}
+
+describe('tokenize', () => {
+  it('splits on whitespace and groups quoted text', () => {
+    expect(tokenize(`a "b c" 'd e' f\\ g`).map((t) => t.value)).toEqual(['a', 'b c', 'd e', 'f g']);
+  });
+
+  it('reads the typographic quotes phones type', () => {
+    expect(tokenize('create “Acme Europe” ‘x y’').map((t) => t.value)).toEqual([
+      'create',
+      'Acme Europe',
+      'x y',
+    ]);
+  });
+
+  it('unescapes inside double quotes only', () => {
+    expect(tokenize(`"a \\"b\\"" 'c\\d'`).map((t) => t.value)).toEqual(['a "b"', 'c\\d']);
+  });
+
+  it('refuses an unclosed quote, saying where it opened', () => {
+    expect(() => tokenize('tenants show "acme')).toThrow('A quote opened at character 14 is never closed.');
+  });
+
+  it('marks quoted tokens, so they are never taken for words or flags', () => {
+    expect(tokenize('"--x" show').map((t) => t.quoted)).toEqual([true, false]);
+  });
+});
+
+describe('grammar: words', () => {
+  it('matches the longest run of words', () => {
+    expect(parse('tenants users add acme bob@x.example').id).toBe('tenants.users.add');
+    expect(parse('tenants users acme').id).toBe('tenants.users');
+    expect(parse('interfaces show asa1 inside').id).toBe('interfaces.show');
+  });
+
+  it('ignores the case of words', () => {
+    expect(parse('Tenants LIST').id).toBe('tenants.list');
+  });
+
+  it('answers an empty command and a bare group with help', () => {
+    expect(parse('')).toEqual({ id: 'help', raw: {}, modal: false });
+    expect(parse('tenants')).toEqual({ id: 'help', raw: { topic: 'tenants' }, modal: false });
+  });
+
+  it('offers the nearest command for a typo at the top level', () => {
+    const error = failure('tenats list');
+    expect(error.message).toBe('There is no command “tenats”. Did you mean `/fw tenants`?');
+    expect(error.choices).toEqual(['tenants']);
+  });
+
+  it('offers the nearest command for a typo inside a group, transpositions included', () => {
+    const error = failure('tenants lsit');
+    expect(error.message).toBe('`/fw tenants` has no command “lsit”. Did you mean `/fw tenants list`?');
+    expect(error.choices).toEqual(['tenants list']);
+  });
+
+  it('points to help when nothing is close', () => {
+    expect(failure('frobnicate').message).toBe('There is no command “frobnicate”. See `/fw help`.');
+  });
+
+  it('takes a near-miss of a word for a typo even where an argument could stand, unless quoted', () => {
+    const error = failure('interfaces shwo asa1 inside');
+    expect(error.message).toContain('Did you mean `/fw interfaces show`?');
+    expect(parse('interfaces "shwo" inside').raw).toEqual({ device: 'shwo', query: 'inside' });
+  });
+});
+
+describe('grammar: arguments', () => {
+  it('binds an optional keyword only when it is one of its choices', () => {
+    expect(parse('interfaces asa1 vlan guest').raw).toEqual({ device: 'asa1', kind: 'vlan', query: 'guest' });
+    expect(parse('interfaces asa1 guest').raw).toEqual({ device: 'asa1', query: 'guest' });
+    expect(parse('interfaces asa1 VLAN').raw).toEqual({ device: 'asa1', kind: 'vlan' });
+  });
+
+  it('takes a near-miss of a keyword for a typo, but not a name that extends it', () => {
+    expect(failure('interfaces asa1 vlna').message).toBe(
+      'kind: did you mean “vlan”? (To search for “vlna”, quote it.)',
+    );
+    expect(parse('interfaces asa1 vlan10').raw).toEqual({ device: 'asa1', query: 'vlan10' });
+  });
+
+  it('gives a query the rest of the line as typed', () => {
+    expect(parse('tenants list region:EU AND name:acme*').raw).toEqual({ query: 'region:EU AND name:acme*' });
+    expect(parse('tenants list "acme eu"').raw).toEqual({ query: 'acme eu' });
+  });
+
+  it('reads declared flags after a query, leaving the query as typed', () => {
+    expect(parse('tenants list acme eu --offset 25').raw).toEqual({ query: 'acme eu', offset: '25' });
+  });
+
+  it('keeps a JSON body whole, spaces and quotes included', () => {
+    const { raw } = parse('gateway run fmc post /api/x {"name": "a b", "n": [1, 2]} --async');
+    expect(raw).toEqual({
+      device: 'fmc',
+      method: 'POST',
+      link: '/api/x',
+      body: '{"name": "a b", "n": [1, 2]}',
+      async: true,
+    });
+  });
+
+  it('collects a variadic argument, flags anywhere', () => {
+    expect(parse('vpn upgrade a --version 5.1 b c').raw).toEqual({ device: ['a', 'b', 'c'], version: '5.1' });
+    expect(parse('tenants users remove acme bob@x.example carol@x.example').raw).toEqual({
+      tenant: 'acme',
+      username: ['bob@x.example', 'carol@x.example'],
+    });
+  });
+
+  it('reads --flag value, --flag=value and boolean flags', () => {
+    expect(parse('tenants create acme --display-name "Acme Europe" --trial').raw).toEqual({
+      name: 'acme',
+      'display-name': 'Acme Europe',
+      trial: true,
+    });
+    expect(parse('tenants create acme --display-name=Acme --trial=false').raw).toEqual({
+      name: 'acme',
+      'display-name': 'Acme',
+      trial: false,
+    });
+  });
+
+  it('treats everything after -- as arguments', () => {
+    expect(parse('tenants create -- --odd').raw).toEqual({ name: '--odd' });
+  });
+
+  it('names an unknown flag and suggests the nearest', () => {
+    const error = failure('tenants create acme --display acme');
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe('unknown flag --display. Did you mean --display-name?');
+  });
+
+  it('lists the flags when an unknown one is not close to any', () => {
+    expect(failure('tenants create acme --zzz').message).toBe(
+      'unknown flag --zzz. Flags: --display-name, --trial.',
+    );
+  });
+
+  it('refuses a flag without its value, given twice, or a boolean with a value', () => {
+    expect(failure('tenants create acme --display-name').message).toBe(
+      'display-name: --display-name needs a value.',
+    );
+    expect(failure('tenants create a --display-name x --display-name y').message).toContain('is given twice');
+    expect(failure('tenants create a --trial=maybe').message).toContain('takes no value');
+  });
+
+  it('gives a missing argument the usage line of the command', () => {
+    const error = failure('interfaces show asa1');
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe('interface: missing interface name or UUID.');
+    expect((error as UsageError).usage).toBe('/fw interfaces show <device> <interface>');
+  });
+
+  it('refuses a wrong choice with the nearest one', () => {
+    expect(failure('gateway run fmc FETCH /x').message).toBe(
+      'method: “FETCH” is not one of GET, POST, PUT, DELETE.',
+    );
+    expect(failure('gateway run fmc GTE /x').message).toContain('Did you mean “GET”?');
+  });
+
+  it('refuses extra arguments', () => {
+    expect(failure('interfaces show asa1 inside extra').message).toBe('too many arguments: extra.');
+  });
+});
+
+describe('grammar: modals', () => {
+  it('opens the modal of an `empty` command when nothing follows it', () => {
+    expect(parse('tenants create')).toEqual({ id: 'tenants.create', raw: {}, modal: true });
+    expect(parse('tenants create acme').modal).toBe(false);
+    expect(parse('vpn upgrade').modal).toBe(true);
+  });
+
+  it('opens an `always` modal prefilled, letting it fill arguments its fields cover', () => {
+    expect(parse('tenants users add acme')).toEqual({
+      id: 'tenants.users.add',
+      raw: { tenant: 'acme' },
+      modal: true,
+    });
+    expect(parse('tenants users add')).toEqual({ id: 'tenants.users.add', raw: {}, modal: true });
+  });
+
+  it('still asks for arguments a modal cannot fill', () => {
+    expect(failure('tenants users remove acme').message).toBe('username: missing usernames.');
+  });
+});
