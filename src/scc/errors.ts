@@ -133,20 +133,21 @@ export class SccApiError extends SccError {
   }
 
   userMessage(): string {
-    const label = `${this.status} ${this.errorCode ?? STATUS_CODES[this.status]?.toUpperCase() ?? 'ERROR'}`;
-    const said = this.errorMsg ? `: ${this.errorMsg}` : '.';
+    const code = this.errorCode ?? STATUS_CODES[this.status]?.toUpperCase().replace(/ /g, '_') ?? 'ERROR';
+    const label = `(${this.status} ${code})`;
+    let head = `SCC refused the request ${label}`;
+    let then: string | undefined;
     if (this.status === 429) {
-      const wait =
-        this.retryAfterMs === undefined ? '' : ` Try again in ${formatDuration(this.retryAfterMs)}.`;
-      return `SCC is limiting the rate of requests (${label})${said}${wait}`;
+      head = `SCC is limiting the rate of requests ${label}`;
+      if (this.retryAfterMs !== undefined) then = `Try again in ${formatDuration(this.retryAfterMs)}.`;
+    } else if (this.status >= 500) {
+      head = `SCC could not handle the request ${label}`;
+      if (this.mayHaveBeenProcessed) then = 'It may still have been applied: check before trying again.';
     }
-    if (this.status >= 500) {
-      const applied = this.mayHaveBeenProcessed
-        ? ' It may still have been applied: check before trying again.'
-        : '';
-      return `SCC could not handle the request (${label})${said}${applied}`;
-    }
-    return `SCC refused the request (${label})${said}`;
+    const said = this.errorMsg ? `${head}: ${this.errorMsg}` : head;
+    if (then) return `${endSentence(said)} ${then}`;
+    // SCC's own message is quoted as it stands; a bare label gets a full stop.
+    return this.errorMsg ? said : `${said}.`;
   }
 
   protected jsonFields(): Record<string, unknown> {
@@ -359,6 +360,10 @@ function describeCause(cause: unknown): Record<string, unknown> | string {
 function causeCode(cause: unknown): string {
   const code = cause instanceof Error ? (cause as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? ` (${code})` : '';
+}
+
+function endSentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 /** 75 s, 1.5 s, 250 ms. */

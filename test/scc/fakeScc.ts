@@ -18,6 +18,8 @@ export interface RecordedRequest {
   rawBody: string;
   /** Parsed JSON body, or undefined when empty. */
   body: unknown;
+  /** The client's side of the connection: equal ports mean a reused (kept-alive) connection. */
+  remotePort: number | undefined;
 }
 
 export type Reply =
@@ -61,6 +63,7 @@ export async function startFakeScc(responder: Responder): Promise<FakeScc> {
         headers: req.headers,
         rawBody,
         body: rawBody === '' ? undefined : (JSON.parse(rawBody) as unknown),
+        remotePort: req.socket.remotePort,
       };
       requests.push(recorded);
       Promise.resolve(responder(recorded, requests.length - 1)).then(
