@@ -79,9 +79,9 @@ const variables = {
   SCC_API_TOKEN: optionalVariable(
     {
       requiredWhen: 'SCC is needed (the bot, the CLI) and FWBOT_PROFILES defines no profile',
-      example: '<API token of an SCC API-only user>',
+      example: 'eyJhbGciOi…',
       description:
-        'Bearer token for the SCC Firewall Manager API. Together with SCC_REGION or SCC_BASE_URL it defines ' +
+        'API token of an SCC API-only user (sent as a bearer token). Together with SCC_REGION or SCC_BASE_URL it defines ' +
         'the profile named `default`, used in every channel without a binding.',
       secret: true,
     },

@@ -74,7 +74,9 @@ export function readProfilesFile(input: ProfilesFileInput): ProfilesFileResult {
   try {
     text = input.readFile(input.path);
   } catch (error) {
-    const problem = `names the file ${input.path}, which cannot be read (${describeReadError(error)})`;
+    const shown = describePath(input.path);
+    const file = shown === input.path ? `the file ${shown}, which` : 'a file that';
+    const problem = `names ${file} cannot be read (${describeReadError(error)})`;
     return failed([
       { source: 'FWBOT_PROFILES', problem, example: 'FWBOT_PROFILES=/etc/fwbot/profiles.yaml' },
     ]);
@@ -84,6 +86,14 @@ export function readProfilesFile(input: ProfilesFileInput): ProfilesFileResult {
 
 function failed(issues: ConfigIssue[]): ProfilesFileResult {
   return { contents: undefined, issues, definesProfiles: false, secrets: [] };
+}
+
+/**
+ * The file's path as issues show it. A path has a slash or an extension; a value without either, or
+ * shaped like a token, is probably a token pasted into FWBOT_PROFILES and is not repeated.
+ */
+function describePath(path: string): string {
+  return /[/\\.]/.test(path) && !looksLikeCredential(path) ? path : 'the FWBOT_PROFILES file';
 }
 
 function describeReadError(error: unknown): string {
@@ -171,7 +181,7 @@ class ProfilesFileReader {
 
   private report(issue: { line: number; key?: string; problem: string; example?: string | undefined }): void {
     this.issues.push({
-      source: this.input.path,
+      source: describePath(this.input.path),
       line: issue.line,
       ...(issue.key === undefined || issue.key === '' ? {} : { key: issue.key }),
       problem: issue.problem,
