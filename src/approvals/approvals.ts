@@ -1,0 +1,134 @@
+// The approvals service: wires the store, the audit trail, the gate, the decisions, the executor and the
+// Slack listeners together. Everything that must survive a restart is in Redis; the only timer here
+// (startSweeper) merely triggers passes over what Redis holds, so any number of processes may run it.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { App, webApi } from '@slack/bolt';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { ApprovalGate, SccClients, Tracker } from '../app/ports.js';
+import type { AuditReader, Operation } from '../catalogue/operation.js';
+import { AuditTrail } from './audit.js';
+import type { Authorizer } from './authorizer.js';
+import { ApprovalDecisions } from './decisions.js';
+import { ApprovalExecutor } from './executor.js';
+import { createGate } from './gate.js';
+import { ApprovalSettings, type ApprovalSettingsInput } from './settings.js';
+import { registerApprovalListeners } from './slackActions.js';
+import { SlackNotifier } from './slackNotifier.js';
+import { ApprovalStore } from './store.js';
+
+export interface ApprovalsOptions {
+  redis: Redis;
+  /** Key prefix shared by every process of one deployment, e.g. `fwbot:`. */
+  prefix: string;
+  slack: webApi.WebClient;
+  clients: SccClients;
+  /** The catalogue's registry: operation id → declaration (approvals store ids, never code). */
+  lookup: (operationId: string) => Operation | undefined;
+  tracker: Tracker;
+  authorizer: Authorizer;
+  settings: ApprovalSettingsInput;
+  logger: Logger;
+  clock?: () => number;
+  /** Known secret values (SCC and Slack tokens, signing secret) kept out of the audit trail. */
+  secrets?: readonly string[];
+}
+
+export interface Approvals {
+  gate: ApprovalGate;
+  /** Bolt listeners: the card's buttons and the reject-reason modal. */
+  register(app: App): void;
+  /** One recovery pass (run it at start): approved requests not yet run, abandoned executions, unposted outcomes. */
+  recover(): Promise<number>;
+  /** One expiry pass: pending requests past their time become expired and their cards say so. */
+  sweepExpired(): Promise<number>;
+  audit: AuditReader;
+  /** Runs both passes every `intervalMs` until close(). */
+  startSweeper(intervalMs?: number): void;
+  close(): Promise<void>;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const BATCH = 100;
+
+export function createApprovals(options: ApprovalsOptions): Approvals {
+  const settings = ApprovalSettings.parse(options.settings);
+  const clock = options.clock ?? Date.now;
+  const log = options.logger.child({ component: 'approvals' });
+  const store = new ApprovalStore({
+    redis: options.redis,
+    prefix: options.prefix,
+    retentionMs: settings.auditRetentionDays * DAY_MS,
+  });
+  const audit = new AuditTrail({
+    redis: options.redis,
+    prefix: options.prefix,
+    retentionDays: settings.auditRetentionDays,
+    clock,
+    secrets: options.secrets,
+  });
+  const notifier = new SlackNotifier(options.slack, log);
+  const executor = new ApprovalExecutor({
+    store,
+    audit,
+    notifier,
+    clients: options.clients,
+    lookup: options.lookup,
+    tracker: options.tracker,
+    clock,
+    leaseMs: settings.executionLeaseMs,
+    executorId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    log,
+  });
+  const decisions = new ApprovalDecisions({
+    store,
+    audit,
+    notifier,
+    executor,
+    authorizer: options.authorizer,
+    settings,
+    clock,
+    log,
+  });
+  const gate = createGate({ store, audit, notifier, authorizer: options.authorizer, settings, clock, log });
+
+  async function sweepExpired(): Promise<number> {
+    let expired = 0;
+    for (const id of await store.dueForExpiry(clock(), BATCH)) {
+      if (await decisions.expire(id)) expired += 1;
+    }
+    await audit.trim();
+    return expired;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  function pass(): void {
+    running = running
+      .then(async () => {
+        await sweepExpired();
+        await executor.recover(BATCH);
+      })
+      .catch((error: unknown) => log.error({ err: error }, 'approval sweep failed; the next one retries'));
+  }
+
+  return {
+    gate: { request: gate.request },
+    register: (app) => registerApprovalListeners(app, { decisions, notifier, log }),
+    recover: () => executor.recover(BATCH),
+    sweepExpired,
+    audit,
+    startSweeper(intervalMs = 15_000) {
+      if (timer) return;
+      timer = setInterval(pass, intervalMs);
+      timer.unref();
+    },
+    async close() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

@@ -1,0 +1,152 @@
+// The audit trail: one Redis stream entry per decision and execution (who, what, on what, when, outcome,
+// transaction), trimmed by age. Stream ids come from the injected clock, so retention is "older than N
+// days" by the same time the records carry. Every text is redacted before it is written: command texts
+// and SCC error messages are typed or echoed by people and systems that may paste a token.
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { AuditReader, AuditRecord } from '../catalogue/operation.js';
+import { createRedactor, type Redact } from '../scc/redaction.js';
+import { runScript, scriptOf } from './scripts.js';
+
+export const AUDIT_ACTIONS = [
+  'requested',
+  'approved',
+  'rejected',
+  'cancelled',
+  'expired',
+  'refused',
+  'executed',
+  'failed',
+  'aborted',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditEntry {
+  actor: string;
+  action: AuditAction;
+  operationId: string;
+  target: string;
+  outcome: string;
+  approvalId: string;
+  transactionUid?: string;
+}
+
+const StoredAuditEntry = z.object({
+  at: z.coerce.number().int(),
+  actor: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
+  operationId: z.string(),
+  target: z.string(),
+  outcome: z.string(),
+  approvalId: z.string().optional(),
+  transactionUid: z.string().optional(),
+});
+
+const StreamEntries = z.array(z.tuple([z.string(), z.array(z.string())]));
+
+/** Longer texts are cut: the audit trail says what happened, the thread has the detail. */
+const MAX_FIELD = 500;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+// Slack tokens (bot, user, app-level, config) and things written as key=value secrets.
+const SLACK_TOKEN = /\bx(?:ox[abposre]|app)-[A-Za-z0-9-]{8,}/g;
+const NAMED_SECRET = /\b(token|secret|password|api[_-]?key)(\s*[=:]\s*)("[^"]*"|\S+)/gi;
+
+// XADD with an id from the caller's clock, never below the stream's top (two processes' clocks differ by
+// a little), trimming everything older than the cutoff in the same step.
+const appendScript = scriptOf(`
+local ms = tonumber(ARGV[1])
+local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if top[1] then
+  local topMs = tonumber(string.match(top[1][1], '^(%d+)-'))
+  if topMs > ms then ms = topMs end
+end
+return redis.call('XADD', KEYS[1], 'MINID', ARGV[2], string.format('%d-*', ms), unpack(ARGV, 3))
+`);
+
+export interface AuditTrailOptions {
+  redis: Redis;
+  prefix: string;
+  retentionDays: number;
+  clock: () => number;
+  /** Known secret values (SCC and Slack tokens, signing secret) that must never be written. */
+  secrets?: readonly string[];
+}
+
+export class AuditTrail implements AuditReader {
+  readonly #redis: Redis;
+  readonly #key: string;
+  readonly #retentionMs: number;
+  readonly #clock: () => number;
+  readonly #redact: Redact;
+
+  constructor(options: AuditTrailOptions) {
+    this.#redis = options.redis;
+    this.#key = `${options.prefix}audit`;
+    this.#retentionMs = options.retentionDays * DAY_MS;
+    this.#clock = options.clock;
+    const known = createRedactor(options.secrets ?? []);
+    this.#redact = (text) =>
+      known(text).replace(SLACK_TOKEN, '[REDACTED]').replace(NAMED_SECRET, '$1$2[REDACTED]');
+  }
+
+  get key(): string {
+    return this.#key;
+  }
+
+  /** Cleans a text for the trail; exposed so the card and thread can show the same words. */
+  clean(text: string): string {
+    const redacted = this.#redact(text);
+    return redacted.length > MAX_FIELD ? `${redacted.slice(0, MAX_FIELD - 1)}…` : redacted;
+  }
+
+  async record(entry: AuditEntry): Promise<string> {
+    const now = this.#clock();
+    const fields: Record<string, string> = {
+      at: String(now),
+      actor: this.clean(entry.actor),
+      action: entry.action,
+      operationId: this.clean(entry.operationId),
+      target: this.clean(entry.target),
+      outcome: this.clean(entry.outcome),
+      approvalId: this.clean(entry.approvalId),
+    };
+    if (entry.transactionUid) fields.transactionUid = this.clean(entry.transactionUid);
+    const id = await runScript(
+      this.#redis,
+      appendScript,
+      [this.#key],
+      [now, now - this.#retentionMs, ...Object.entries(fields).flat()],
+    );
+    return z.string().parse(id);
+  }
+
+  /** Drops records older than the retention; also run by the sweeper, so a quiet stream ages too. */
+  async trim(): Promise<number> {
+    return this.#redis.xtrim(this.#key, 'MINID', this.#clock() - this.#retentionMs);
+  }
+
+  async latest(count: number): Promise<AuditRecord[]> {
+    const entries = StreamEntries.parse(await this.#redis.xrevrange(this.#key, '+', '-', 'COUNT', count));
+    return entries.map(([id, flat]) => {
+      const fields: Record<string, string> = {};
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const name = flat[i];
+        const value = flat[i + 1];
+        if (name !== undefined && value !== undefined) fields[name] = value;
+      }
+      const stored = StoredAuditEntry.parse(fields);
+      return {
+        id,
+        at: new Date(stored.at).toISOString(),
+        actor: stored.actor,
+        action: stored.action,
+        operationId: stored.operationId,
+        target: stored.target,
+        outcome: stored.outcome,
+        approvalId: stored.approvalId,
+        transactionUid: stored.transactionUid,
+      };
+    });
+  }
+}

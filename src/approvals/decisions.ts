@@ -1,0 +1,214 @@
+// The decisions people make on a card (approve, reject, cancel) and the one time makes (expire): who may
+// make which, the atomic transition, the audit record, and the card update. Answers to the person who
+// clicked come back as text; the Slack handlers deliver them privately.
+import type { Logger } from 'pino';
+import type { AuditTrail } from './audit.js';
+import type { Authorizer } from './authorizer.js';
+import { renderCard } from './card.js';
+import type { ApprovalExecutor } from './executor.js';
+import type { ApprovalRecord } from './record.js';
+import type { ApprovalSettings } from './settings.js';
+import type { CardLocation, SlackNotifier } from './slackNotifier.js';
+import { describeTarget } from './snapshot.js';
+import type { ApprovalStore, Decision } from './store.js';
+
+export interface Clicker {
+  userId: string;
+  /** The message the button was on: used when the card's location was never stored (a crash after posting). */
+  card?: CardLocation;
+}
+
+export interface DecisionDeps {
+  store: ApprovalStore;
+  audit: AuditTrail;
+  notifier: SlackNotifier;
+  executor: ApprovalExecutor;
+  authorizer: Authorizer;
+  settings: ApprovalSettings;
+  clock: () => number;
+  log: Logger;
+}
+
+const EXPIRED = 'This request has expired; nothing was run.';
+
+const STATE_WORDS: Record<string, string> = {
+  approved: 'already approved',
+  executing: 'already approved and running',
+  done: 'already approved and done',
+  failed: 'already approved (it failed)',
+  rejected: 'already rejected',
+  cancelled: 'cancelled',
+  expired: 'expired',
+  missing: 'no longer known',
+};
+
+export class ApprovalDecisions {
+  readonly #deps: DecisionDeps;
+
+  constructor(deps: DecisionDeps) {
+    this.#deps = deps;
+  }
+
+  /** Approve: an approver who is not the requester. Returns what to tell the clicker, if anything. */
+  async approve(id: string, who: Clicker): Promise<string | undefined> {
+    const record = await this.#pending(id, who);
+    if (typeof record === 'string') return record;
+    const refusal = await this.#mayDecide(record, who, 'approve');
+    if (refusal) return refusal;
+    const result = await this.#decide(record, 'approved', who);
+    if (typeof result === 'string') return result;
+    if (result.expired) return EXPIRED;
+    // Runs here, in the process that won the approval; a recovery pass runs it if this process dies.
+    await this.#deps.executor.run(id);
+    return undefined;
+  }
+
+  /** Checks before the reason modal opens, so nobody types a reason for nothing. */
+  async mayReject(id: string, who: Clicker): Promise<string | undefined> {
+    const record = await this.#pending(id, who);
+    if (typeof record === 'string') return record;
+    return this.#mayDecide(record, who, 'reject');
+  }
+
+  async reject(id: string, who: Clicker, reason: string | undefined): Promise<string | undefined> {
+    const record = await this.#pending(id, who);
+    if (typeof record === 'string') return record;
+    const refusal = await this.#mayDecide(record, who, 'reject');
+    if (refusal) return refusal;
+    const cleaned = reason?.trim() ? this.#deps.audit.clean(reason.trim()) : undefined;
+    const result = await this.#decide(record, 'rejected', who, cleaned);
+    if (typeof result === 'string') return result;
+    return result.expired ? EXPIRED : undefined;
+  }
+
+  /** Cancel: the requester only. */
+  async cancel(id: string, who: Clicker): Promise<string | undefined> {
+    const record = await this.#pending(id, who);
+    if (typeof record === 'string') return record;
+    if (who.userId !== record.request.requesterId) {
+      return `Only <@${record.request.requesterId}>, who asked, can cancel this request.`;
+    }
+    const result = await this.#decide(record, 'cancelled', who);
+    if (typeof result === 'string') return result;
+    return result.expired ? EXPIRED : undefined;
+  }
+
+  /** Called by the sweeper for a request whose time is up; true when this call expired it. */
+  async expire(id: string): Promise<boolean> {
+    const record = await this.#deps.store.get(id);
+    if (record?.state !== 'pending') return false;
+    const result = await this.#decide(record, 'expired', { userId: 'fwbot' });
+    return typeof result !== 'string' && result.expired;
+  }
+
+  /** The request if it is still pending, else what to tell the clicker (and a stale card is refreshed). */
+  async #pending(id: string, who: Clicker): Promise<ApprovalRecord | string> {
+    const record = await this.#deps.store.get(id);
+    if (!record) return 'This approval request is no longer known; nothing was run.';
+    if (record.state === 'pending') return record;
+    await this.#refreshFinalCard(record, who);
+    return this.#already(record.state, record.decidedBy);
+  }
+
+  #already(state: string, decidedBy: string | undefined): string {
+    const by = decidedBy && decidedBy !== 'fwbot' ? ` by <@${decidedBy}>` : '';
+    return `This request is ${STATE_WORDS[state] ?? state}${state === 'expired' ? '' : by}.`;
+  }
+
+  async #mayDecide(
+    record: ApprovalRecord,
+    who: Clicker,
+    verb: 'approve' | 'reject',
+  ): Promise<string | undefined> {
+    const { request } = record;
+    const { settings, authorizer } = this.#deps;
+    if (who.userId === request.requesterId) {
+      if (verb === 'reject') return 'You asked for this; use Cancel to withdraw it.';
+      if (!settings.allowSelfApproval) {
+        await this.#refused(record, who, 'self-approval refused (four eyes)');
+        return 'You asked for this, so you cannot approve it: another person with the approver role must (four eyes).';
+      }
+    }
+    const allowed = await authorizer({
+      userId: who.userId,
+      role: 'approver',
+      channelId: request.channelId,
+      teamId: request.teamId,
+    });
+    if (!allowed) {
+      await this.#refused(record, who, `${verb} refused: not an approver`);
+      return `To ${verb} requests you need the approver role in this channel; you do not hold it.`;
+    }
+    return undefined;
+  }
+
+  async #refused(record: ApprovalRecord, who: Clicker, outcome: string): Promise<void> {
+    await this.#deps.audit.record({
+      actor: who.userId,
+      action: 'refused',
+      operationId: record.request.operationId,
+      target: describeTarget(record.request.target),
+      outcome,
+      approvalId: record.request.id,
+    });
+  }
+
+  /** The transition, then its audit record and card update; a string when someone else was first. */
+  async #decide(
+    record: ApprovalRecord,
+    decision: Decision,
+    who: Clicker,
+    reason?: string,
+  ): Promise<{ decided: ApprovalRecord; expired: boolean } | string> {
+    const { store, audit, clock } = this.#deps;
+    const result = await store.decide(record.request.id, decision, clock(), who.userId, reason);
+    if (result.outcome === 'refused') return this.#already(result.state, result.decidedBy);
+    const decided = result.record;
+    const expired = result.state === 'expired';
+    await audit.record({
+      actor: expired ? 'fwbot' : who.userId,
+      action: result.state,
+      operationId: decided.request.operationId,
+      target: describeTarget(decided.request.target),
+      outcome: expired ? 'expired without a decision; nothing was run' : (reason ?? `${result.state}`),
+      approvalId: decided.request.id,
+    });
+    const card = await this.#cardOf(decided, who);
+    if (card) await this.#updateCard(card, decided);
+    if (decision === 'rejected' && card) {
+      const text = `<@${decided.request.requesterId}>, your request was rejected by <@${who.userId}>${reason ? `: ${reason}` : '.'}`;
+      await this.#deps.notifier
+        .postInThread(card, { summary: text, blocks: [{ kind: 'text', text }], visibility: 'in_channel' })
+        .catch((error: unknown) =>
+          this.#deps.log.warn({ err: error }, 'could not post the rejection in the thread'),
+        );
+    }
+    return { decided, expired };
+  }
+
+  async #cardOf(record: ApprovalRecord, who: Clicker): Promise<CardLocation | undefined> {
+    if (record.cardChannel && record.cardTs) return { channel: record.cardChannel, ts: record.cardTs };
+    if (!who.card) return undefined;
+    await this.#deps.store.attachCard(record.request.id, who.card.channel, who.card.ts);
+    return who.card;
+  }
+
+  async #updateCard(card: CardLocation, record: ApprovalRecord): Promise<void> {
+    try {
+      await this.#deps.notifier.updateCard(card, renderCard(record, this.#deps.clock()));
+    } catch (error) {
+      // The decision stands; a later click on the stale card refreshes it.
+      this.#deps.log.warn(
+        { err: error, approvalId: record.request.id },
+        'could not update the approval card',
+      );
+    }
+  }
+
+  /** A click on a card whose request is finished means the card missed its update: show the truth. */
+  async #refreshFinalCard(record: ApprovalRecord, who: Clicker): Promise<void> {
+    if (record.state === 'approved' || record.state === 'executing') return;
+    const card = await this.#cardOf(record, who);
+    if (card) await this.#updateCard(card, record);
+  }
+}

@@ -1,0 +1,250 @@
+// Runs approved requests exactly once. A process claims a request (approved → executing) in one Lua step,
+// holds the claim with a renewed lease while it works, re-reads the target and compares it with what was
+// approved, marks the point of no return (`phase = calling`) only while it still holds the claim, then
+// calls SCC. A recovery pass takes over requests whose holder died: before the point of no return it simply
+// runs them; after it, the re-read tells whether the call took effect (the target is gone) or not.
+import type { Logger } from 'pino';
+import type { SccClients, Tracker } from '../app/ports.js';
+import { UserError } from '../catalogue/errors.js';
+import type { Operation, OperationContext } from '../catalogue/operation.js';
+import type { View, ViewBlock } from '../render/view.js';
+import { SccError } from '../scc/errors.js';
+import type { AuditAction, AuditTrail } from './audit.js';
+import { renderCard } from './card.js';
+import type { ApprovalRecord, ExecutionOutcome } from './record.js';
+import type { SlackNotifier } from './slackNotifier.js';
+import { describeChanges, describeTarget } from './snapshot.js';
+import type { ApprovalStore } from './store.js';
+import { rereadTarget } from './targetReader.js';
+
+export interface ExecutorDeps {
+  store: ApprovalStore;
+  audit: AuditTrail;
+  notifier: SlackNotifier;
+  clients: SccClients;
+  lookup: (operationId: string) => Operation | undefined;
+  tracker: Tracker;
+  clock: () => number;
+  leaseMs: number;
+  /** Identifies this process in claims, so a takeover fences the previous holder out. */
+  executorId: string;
+  log: Logger;
+}
+
+interface Result {
+  state: 'done' | 'failed';
+  action: AuditAction;
+  outcome: ExecutionOutcome;
+}
+
+/** Thrown when another process took the claim over: this one must stop without touching anything. */
+class ClaimLost extends Error {}
+
+function failure(summary: string, detail: string, action: AuditAction = 'failed'): Result {
+  const view: View = {
+    summary,
+    blocks: [{ kind: 'text', text: `:x: ${summary}\n${detail}` }],
+    visibility: 'in_channel',
+  };
+  return { state: 'failed', action, outcome: { summary, view, track: [] } };
+}
+
+function success(summary: string, view: View, track: ExecutionOutcome['track']): Result {
+  return { state: 'done', action: 'executed', outcome: { summary, view, track } };
+}
+
+/** A sentence a user may read: SCC's and our own refusals as they are, anything else as a reference. */
+function userFacing(error: unknown, reference: string): string {
+  if (error instanceof UserError) return error.message;
+  if (error instanceof SccError) return error.userMessage();
+  return `An internal error stopped it (reference ${reference}).`;
+}
+
+export class ApprovalExecutor {
+  readonly #deps: ExecutorDeps;
+
+  constructor(deps: ExecutorDeps) {
+    this.#deps = deps;
+  }
+
+  /** Claims and runs one approved request; does nothing when another process has it. */
+  async run(id: string): Promise<void> {
+    const { store, clock, leaseMs, executorId, log } = this.#deps;
+    const claim = await store.claim(id, executorId, clock(), leaseMs);
+    if (!claim.claimed) return;
+    const record = await store.get(id);
+    if (!record) return;
+    const lease = this.#holdLease(id);
+    let result: Result;
+    try {
+      result = await this.#execute(record, claim.previousPhase, lease.lost);
+    } catch (error) {
+      if (error instanceof ClaimLost) {
+        log.warn({ approvalId: id }, 'another process took this approval over; stopping without calling SCC');
+        return;
+      }
+      log.error({ err: error, approvalId: id }, 'approved request failed');
+      result = failure('It failed before reaching SCC.', userFacing(error, id));
+    } finally {
+      lease.stop();
+    }
+    const finished = await store.finish(id, executorId, result.state, result.outcome, clock(), leaseMs);
+    if (!finished) return;
+    await this.#deps.audit.record({
+      actor: record.decidedBy ?? 'fwbot',
+      action: result.action,
+      operationId: record.request.operationId,
+      target: describeTarget(record.request.target),
+      outcome: result.outcome.summary,
+      approvalId: id,
+      transactionUid: result.outcome.track.map((t) =>
+        'transactionUid' in t ? t.transactionUid : t.requestId,
+      )[0],
+    });
+    await this.notify(id);
+  }
+
+  /** Renews the claim while the work runs; `lost()` says whether a renewal was refused. */
+  #holdLease(id: string): { stop(): void; lost(): boolean } {
+    const { store, clock, leaseMs, executorId, log } = this.#deps;
+    let lost = false;
+    const timer = setInterval(
+      () => {
+        store
+          .hold(id, executorId, clock(), leaseMs)
+          .then((held) => {
+            lost ||= !held;
+          })
+          .catch((error: unknown) =>
+            log.warn({ err: error, approvalId: id }, 'could not renew the execution lease'),
+          );
+      },
+      Math.max(250, Math.floor(leaseMs / 3)),
+    );
+    timer.unref();
+    return { stop: () => clearInterval(timer), lost: () => lost };
+  }
+
+  async #execute(
+    record: ApprovalRecord,
+    previousPhase: 'checking' | 'calling' | undefined,
+    lost: () => boolean,
+  ) {
+    const { request } = record;
+    const { store, clock, leaseMs, executorId } = this.#deps;
+    const operation = this.#deps.lookup(request.operationId);
+    if (!operation)
+      return failure('Nothing was run.', `This fwbot no longer knows the operation ${request.operationId}.`);
+    const scc = this.#deps.clients.get(request.profile);
+    let read: Awaited<ReturnType<typeof rereadTarget>>;
+    try {
+      read = await rereadTarget(request.target, scc);
+    } catch (error) {
+      const why = userFacing(error, request.id);
+      return failure('Nothing was run: the target could not be read again.', why, 'aborted');
+    }
+    if (previousPhase === 'calling') {
+      // A process died after it may have sent the call. A target that is gone means the call took effect.
+      if (!read.found) {
+        const view: View = {
+          summary: 'Done (completed before fwbot restarted).',
+          blocks: [
+            {
+              kind: 'text',
+              text: `:white_check_mark: Done: ${read.reason}; the call sent before fwbot restarted took effect.`,
+            },
+          ],
+          visibility: 'in_channel',
+        };
+        return success(view.summary, view, []);
+      }
+      if (request.target.kind === 'devices' || request.target.kind === 'tenantUsers') {
+        // Upgrades and user removals answer with a transaction that may still be running: sending the call
+        // again could run it twice, so a person looks first.
+        return failure(
+          'Not run again: fwbot restarted while sending it.',
+          'Check the VPN upgrade runs or the tenant’s users, then ask again if it did not happen.',
+        );
+      }
+    } else if (!read.found) {
+      return failure(`Nothing was deleted: ${read.reason}.`, 'The approved target is gone.', 'aborted');
+    }
+    const changes = describeChanges(request.target, read.snapshot);
+    if (changes.length > 0) {
+      return failure(
+        'Nothing was run: the target changed since the request.',
+        `What changed:\n${changes.map((c) => `• ${c}`).join('\n')}\nAsk again if it should still go.`,
+        'aborted',
+      );
+    }
+    // The point of no return: only while this process still holds the claim.
+    if (lost() || !(await store.hold(request.id, executorId, clock(), leaseMs, 'calling')))
+      throw new ClaimLost();
+    const ctx: OperationContext = {
+      scc,
+      profile: request.profile,
+      actor: { userId: request.requesterId, channelId: request.channelId, teamId: request.teamId },
+      requestId: request.id,
+      log: this.#deps.log.child({ approvalId: request.id, operationId: request.operationId }),
+    };
+    try {
+      const outcome = await operation.execute(ctx, request.raw);
+      // Secret views are for the requester's eyes in a modal; an approval has no modal to show them in.
+      if (outcome.secretView) ctx.log.warn('an approved operation returned a secret view; it was not shown');
+      return success(outcome.view.summary, outcome.view, outcome.track);
+    } catch (error) {
+      ctx.log.error({ err: error }, 'approved operation failed');
+      return failure('SCC refused or failed it.', userFacing(error, request.id));
+    }
+  }
+
+  /** Posts the outcome in the card's thread, updates the card and hands 202s to the tracker, once. */
+  async notify(id: string): Promise<void> {
+    const { store, clock, leaseMs, notifier, tracker } = this.#deps;
+    if (!(await store.claimNotice(id, clock(), leaseMs))) return;
+    const record = await store.get(id);
+    const outcome = record?.outcome;
+    if (!record || !outcome) return;
+    const { request } = record;
+    const card = { channel: record.cardChannel ?? request.channelId, ts: record.cardTs ?? '' };
+    const headline: ViewBlock = {
+      kind: 'context',
+      text: `<@${request.requesterId}> asked, <@${record.decidedBy ?? 'someone'}> approved · request ${request.id}`,
+    };
+    const view: View = {
+      ...outcome.view,
+      blocks: [...outcome.view.blocks, headline],
+      visibility: 'in_channel',
+    };
+    if (card.ts === '') {
+      await notifier.postCard(card.channel, view);
+    } else {
+      await notifier.postInThread(card, view);
+      await notifier.updateCard(card, renderCard(record, clock()));
+    }
+    const thread = {
+      channelId: card.channel,
+      threadTs: card.ts,
+      requesterId: request.requesterId,
+      profile: request.profile,
+    };
+    for (const track of outcome.track) await tracker.follow(track, thread);
+    await store.noticed(id);
+  }
+
+  /** One recovery pass: approved requests nobody ran, executions whose process died, unposted outcomes. */
+  async recover(limit = 100): Promise<number> {
+    const { store, clock, log } = this.#deps;
+    const ids = await store.dueForRecovery(clock(), limit);
+    for (const id of ids) {
+      try {
+        const record = await store.get(id);
+        if (record?.state === 'approved' || record?.state === 'executing') await this.run(id);
+        else if (record?.state === 'done' || record?.state === 'failed') await this.notify(id);
+      } catch (error) {
+        log.error({ err: error, approvalId: id }, 'recovery of an approval failed; the next pass retries');
+      }
+    }
+    return ids.length;
+  }
+}

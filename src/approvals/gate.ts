@@ -1,0 +1,112 @@
+// The entry of a destructive operation: check it (arguments, the requester's role, the target exists),
+// snapshot the target, store the pending request and post the card. Nothing runs until someone else
+// approves (decisions.ts).
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { ApprovalGate, ApprovalRequestInput } from '../app/ports.js';
+import { PermissionError, UsageError } from '../catalogue/errors.js';
+import type { AuditTrail } from './audit.js';
+import type { Authorizer } from './authorizer.js';
+import { renderCard } from './card.js';
+import type { ApprovalRecord, ApprovalRequest } from './record.js';
+import type { ApprovalSettings } from './settings.js';
+import type { SlackNotifier } from './slackNotifier.js';
+import { describeTarget } from './snapshot.js';
+import type { ApprovalStore } from './store.js';
+import { bindTarget } from './targetReader.js';
+
+export interface GateDeps {
+  store: ApprovalStore;
+  audit: AuditTrail;
+  notifier: SlackNotifier;
+  authorizer: Authorizer;
+  settings: ApprovalSettings;
+  clock: () => number;
+  log: Logger;
+}
+
+/** Short, unguessable and readable in a card footer: `ap-3f9c1a7e2b`. */
+export function newApprovalId(): string {
+  return `ap-${randomBytes(5).toString('hex')}`;
+}
+
+/** Raw arguments as stored: `undefined` (an absent optional) is simply left out. */
+function storable(raw: ApprovalRequestInput['raw']): ApprovalRequest['raw'] {
+  const out: ApprovalRequest['raw'] = {};
+  for (const [name, value] of Object.entries(raw)) if (value !== undefined) out[name] = value;
+  return out;
+}
+
+export function createGate(
+  deps: GateDeps,
+): ApprovalGate & { requestAndReturn(input: ApprovalRequestInput): Promise<ApprovalRecord> } {
+  async function requestAndReturn({
+    operation,
+    raw,
+    ctx,
+    commandText,
+  }: ApprovalRequestInput): Promise<ApprovalRecord> {
+    const issues = operation.validate(raw);
+    if (issues.length > 0) throw new UsageError(operation.id, issues);
+    const { actor } = ctx;
+    // The surface checked the role already; approvals do not trust their caller on it.
+    const mayAsk = await deps.authorizer({
+      userId: actor.userId,
+      role: 'operator',
+      channelId: actor.channelId,
+      teamId: actor.teamId,
+    });
+    if (!mayAsk)
+      throw new PermissionError(
+        'Asking for a destructive operation needs the operator role here.',
+        'operator',
+      );
+    // The catalogue's own resolution (names → UUIDs) where it declares one; approvals then read the facts
+    // the approver judges and the execution is compared against.
+    const resolved = operation.target ? (await operation.target(ctx, raw)).raw : raw;
+    const bound = await bindTarget(operation, resolved, ctx.scc);
+    const now = deps.clock();
+    const request: ApprovalRequest = {
+      id: newApprovalId(),
+      operationId: operation.id,
+      raw: storable(bound.raw),
+      commandText: deps.audit.clean(commandText),
+      profile: ctx.profile,
+      requesterId: actor.userId,
+      channelId: actor.channelId,
+      teamId: actor.teamId,
+      createdAt: now,
+      expiresAt: now + deps.settings.expiryMinutes * 60_000,
+      target: bound.snapshot,
+    };
+    await deps.store.create(request);
+    const pending: ApprovalRecord = { request, state: 'pending', attempts: 0 };
+    try {
+      const card = await deps.notifier.postCard(actor.channelId, renderCard(pending, now));
+      await deps.store.attachCard(request.id, card.channel, card.ts);
+      pending.cardChannel = card.channel;
+      pending.cardTs = card.ts;
+    } catch (error) {
+      // Without a card nobody can decide it; keep no request that could only ever expire.
+      await deps.store.discard(request.id);
+      throw error;
+    }
+    await deps.audit.record({
+      actor: actor.userId,
+      action: 'requested',
+      operationId: operation.id,
+      target: describeTarget(request.target),
+      outcome: `pending until ${new Date(request.expiresAt).toISOString()}`,
+      approvalId: request.id,
+    });
+    ctx.log.info({ approvalId: request.id, operationId: operation.id }, 'approval requested');
+    return pending;
+  }
+
+  return {
+    requestAndReturn,
+    async request(input) {
+      await requestAndReturn(input);
+    },
+  };
+}

@@ -1,0 +1,150 @@
+// The shapes approvals keep in Redis and put in buttons, each parsed with zod when read back. A request is
+// one hash: the immutable request (JSON in the `request` field) and the fields the state machine changes.
+import { z } from 'zod';
+import { TargetSnapshot } from './snapshot.js';
+
+export const APPROVAL_STATES = [
+  'pending',
+  'approved',
+  'executing',
+  'done',
+  'failed',
+  'rejected',
+  'expired',
+  'cancelled',
+] as const;
+export const ApprovalState = z.enum(APPROVAL_STATES);
+export type ApprovalState = z.infer<typeof ApprovalState>;
+
+/** States from which nothing moves any more. */
+export const FINAL_STATES: readonly ApprovalState[] = ['done', 'failed', 'rejected', 'expired', 'cancelled'];
+
+const RawArgValue = z.union([z.string(), z.array(z.string()), z.boolean()]);
+export const StoredRawArgs = z.record(z.string(), RawArgValue);
+
+/** What was asked, by whom, on what: fixed when the request is made. */
+export const ApprovalRequest = z.object({
+  id: z.string().min(1),
+  operationId: z.string().min(1),
+  /** The raw arguments exactly as they run once approved. */
+  raw: StoredRawArgs,
+  commandText: z.string(),
+  profile: z.string().min(1),
+  requesterId: z.string().min(1),
+  channelId: z.string().min(1),
+  teamId: z.string().optional(),
+  createdAt: z.number().int(),
+  expiresAt: z.number().int(),
+  target: TargetSnapshot,
+});
+export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
+
+const StoredButton = z.object({
+  label: z.string(),
+  action: z.object({ id: z.string(), value: z.string() }).optional(),
+  url: z.string().optional(),
+  style: z.enum(['primary', 'danger']).optional(),
+  confirm: z
+    .object({
+      title: z.string(),
+      text: z.string(),
+      confirm: z.string(),
+      deny: z.string(),
+      danger: z.boolean().optional(),
+    })
+    .optional(),
+});
+
+/** The View model (src/render/view.ts) as stored: an outcome waits in Redis until it is posted. */
+export const StoredView = z.object({
+  summary: z.string(),
+  visibility: z.enum(['ephemeral', 'in_channel']),
+  blocks: z.array(
+    z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('header'), text: z.string() }),
+      z.object({ kind: z.literal('text'), text: z.string() }),
+      z.object({
+        kind: z.literal('fields'),
+        fields: z.array(z.object({ label: z.string(), value: z.string() })),
+      }),
+      z.object({
+        kind: z.literal('table'),
+        columns: z.array(z.string()),
+        rows: z.array(z.array(z.string())),
+      }),
+      z.object({ kind: z.literal('code'), text: z.string(), filename: z.string().optional() }),
+      z.object({ kind: z.literal('context'), text: z.string() }),
+      z.object({ kind: z.literal('actions'), buttons: z.array(StoredButton) }),
+      z.object({ kind: z.literal('divider') }),
+    ]),
+  ),
+});
+
+/** What the tracking queue follows (TrackRequest of src/catalogue/operation.ts). */
+export const StoredTrackRequest = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('transaction'), transactionUid: z.string(), label: z.string() }),
+  z.object({
+    kind: z.literal('cdfmc'),
+    transactionUid: z.string(),
+    tenantUid: z.string(),
+    tenantName: z.string(),
+    label: z.string(),
+  }),
+  z.object({ kind: z.literal('gateway'), requestId: z.string(), deviceUid: z.string(), label: z.string() }),
+  z.object({ kind: z.literal('upgradeRun'), transactionUid: z.string(), label: z.string() }),
+]);
+
+/** The result of an execution, kept until it is posted in the card's thread. */
+export const ExecutionOutcome = z.object({
+  /** One line for the card and the audit trail. */
+  summary: z.string(),
+  /** What to post in the thread: the operation's own rendering, or what went wrong. */
+  view: StoredView,
+  /** Handed to the tracking queue when SCC answered 202. */
+  track: z.array(StoredTrackRequest).default([]),
+});
+export type ExecutionOutcome = z.infer<typeof ExecutionOutcome>;
+
+const optionalNumber = z.coerce.number().int().optional();
+
+/** The hash as HGETALL returns it: every value a string, absent fields missing. */
+export const ApprovalHash = z.object({
+  request: z.string().transform((text, ctx) => {
+    try {
+      return ApprovalRequest.parse(JSON.parse(text));
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `unreadable request: ${String(error)}` });
+      return z.NEVER;
+    }
+  }),
+  state: ApprovalState,
+  cardChannel: z.string().optional(),
+  cardTs: z.string().optional(),
+  decidedBy: z.string().optional(),
+  decidedAt: optionalNumber,
+  reason: z.string().optional(),
+  /** Which process runs it, until when it holds the claim, and how far it got. */
+  executor: z.string().optional(),
+  leaseUntil: optionalNumber,
+  phase: z.enum(['checking', 'calling']).optional(),
+  attempts: z.coerce.number().int().default(0),
+  outcome: z
+    .string()
+    .transform((text) => ExecutionOutcome.parse(JSON.parse(text)))
+    .optional(),
+  finishedAt: optionalNumber,
+  notified: z.literal('1').optional(),
+});
+export type ApprovalRecord = z.output<typeof ApprovalHash>;
+
+/** What a button of the card carries: the request id only, everything else is read from Redis. */
+export const ApprovalButtonValue = z.object({ v: z.literal(1), id: z.string().min(1).max(64) });
+export type ApprovalButtonValue = z.infer<typeof ApprovalButtonValue>;
+
+/** The reject modal remembers which request, and the card it was opened from (where to answer). */
+export const RejectModalMetadata = z.object({
+  id: z.string().min(1).max(64),
+  channel: z.string().min(1),
+  ts: z.string().optional(),
+});
+export type RejectModalMetadata = z.infer<typeof RejectModalMetadata>;

@@ -1,0 +1,137 @@
+// The Lua scripts behind every state change. Each runs atomically inside Redis, so of fifty processes
+// clicking, sweeping or recovering at once exactly one sees each transition succeed; the others learn
+// the state they lost to. Times come from the caller's clock so tests can drive expiry and leases.
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+export interface LuaScript {
+  source: string;
+  sha: string;
+}
+
+export function scriptOf(source: string): LuaScript {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+/** Runs a script by its digest, loading it on first use (after a Redis restart too). */
+export async function runScript(
+  redis: Redis,
+  lua: LuaScript,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+): Promise<unknown> {
+  try {
+    return await redis.evalsha(lua.sha, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+    return redis.eval(lua.source, keys.length, ...keys, ...args);
+  }
+}
+
+/**
+ * pending → approved | rejected | cancelled | expired.
+ * KEYS: request hash, pending index, active index. ARGV: now, target state, decidedBy, reason, ttl ms of a
+ * final record. A request past its expiry can only become expired, whoever clicks, even before the sweeper
+ * has seen it. Returns {'ok', newState, decidedBy} (newState is 'expired' when it was too late), or
+ * {'refused', currentState, decidedBy} when someone else decided first, or {'missing', '', ''}.
+ */
+export const decideScript = scriptOf(`
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return {'missing', '', ''} end
+if state ~= 'pending' then
+  return {'refused', state, redis.call('HGET', KEYS[1], 'decidedBy') or ''}
+end
+local now = tonumber(ARGV[1])
+local target = ARGV[2]
+local expiresAt = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
+if now >= expiresAt then target = 'expired' end
+redis.call('HSET', KEYS[1], 'state', target, 'decidedAt', ARGV[1])
+if target ~= 'expired' then
+  redis.call('HSET', KEYS[1], 'decidedBy', ARGV[3])
+  if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[4]) end
+end
+redis.call('ZREM', KEYS[2], redis.call('HGET', KEYS[1], 'id'))
+if target == 'approved' then
+  redis.call('ZADD', KEYS[3], now, redis.call('HGET', KEYS[1], 'id'))
+else
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+end
+return {'ok', target, ARGV[3]}
+`);
+
+/**
+ * approved → executing, or a takeover of an executing request whose lease ran out (its process died).
+ * KEYS: request hash, active index. ARGV: now, executor id, lease ms.
+ * Returns {'claimed', phase, attempts} (phase '' for a fresh start) or {'busy', state}.
+ */
+export const claimScript = scriptOf(`
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return {'busy', 'missing'} end
+local now = tonumber(ARGV[1])
+local previous = ''
+if state == 'executing' then
+  local lease = tonumber(redis.call('HGET', KEYS[1], 'leaseUntil') or '0')
+  if lease > now then return {'busy', state} end
+  previous = redis.call('HGET', KEYS[1], 'phase') or 'checking'
+elseif state ~= 'approved' then
+  return {'busy', state}
+end
+local lease = now + tonumber(ARGV[3])
+local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+redis.call('HSET', KEYS[1], 'state', 'executing', 'executor', ARGV[2], 'leaseUntil', lease, 'phase', 'checking')
+redis.call('ZADD', KEYS[2], lease, redis.call('HGET', KEYS[1], 'id'))
+return {'claimed', previous, tostring(attempts)}
+`);
+
+/**
+ * Renews the lease and/or moves the phase, only for the executor that holds the claim: a process whose
+ * lease was taken over learns it here, before it sends anything to SCC.
+ * KEYS: request hash, active index. ARGV: executor id, now, lease ms, phase ('' keeps it). Returns 1 or 0.
+ */
+export const holdScript = scriptOf(`
+if redis.call('HGET', KEYS[1], 'state') ~= 'executing' then return 0 end
+if redis.call('HGET', KEYS[1], 'executor') ~= ARGV[1] then return 0 end
+local lease = tonumber(ARGV[2]) + tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], 'leaseUntil', lease)
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'phase', ARGV[4]) end
+redis.call('ZADD', KEYS[2], lease, redis.call('HGET', KEYS[1], 'id'))
+return 1
+`);
+
+/**
+ * executing → done | failed, by the executor that holds the claim. The request stays in the active index
+ * until its outcome is posted, so a crash between the two is finished by a recovery pass.
+ * KEYS: request hash, active index. ARGV: executor id, final state, outcome JSON, now, grace ms. Returns 1 or 0.
+ */
+export const finishScript = scriptOf(`
+if redis.call('HGET', KEYS[1], 'state') ~= 'executing' then return 0 end
+if redis.call('HGET', KEYS[1], 'executor') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'outcome', ARGV[3], 'finishedAt', ARGV[4])
+redis.call('HDEL', KEYS[1], 'leaseUntil', 'phase')
+redis.call('ZADD', KEYS[2], tonumber(ARGV[4]) + tonumber(ARGV[5]), redis.call('HGET', KEYS[1], 'id'))
+return 1
+`);
+
+/**
+ * Claims the posting of a finished request's outcome, so one process posts it.
+ * KEYS: request hash, active index. ARGV: now, lease ms. Returns 1 or 0.
+ */
+export const claimNoticeScript = scriptOf(`
+local state = redis.call('HGET', KEYS[1], 'state')
+if state ~= 'done' and state ~= 'failed' then return 0 end
+if redis.call('HGET', KEYS[1], 'notified') then return 0 end
+local now = tonumber(ARGV[1])
+if tonumber(redis.call('HGET', KEYS[1], 'noticeUntil') or '0') > now then return 0 end
+local lease = now + tonumber(ARGV[2])
+redis.call('HSET', KEYS[1], 'noticeUntil', lease)
+redis.call('ZADD', KEYS[2], lease, redis.call('HGET', KEYS[1], 'id'))
+return 1
+`);
+
+/** KEYS: request hash, active index. ARGV: ttl ms of a final record. */
+export const noticedScript = scriptOf(`
+redis.call('HSET', KEYS[1], 'notified', '1')
+redis.call('ZREM', KEYS[2], redis.call('HGET', KEYS[1], 'id'))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+`);

@@ -1,0 +1,57 @@
+// The approval policy as this module needs it. `src/config.ts` owns the configuration file and the
+// environment (`approvals.expiry_minutes`, `approvals.allow_self_approval`,
+// `approvals.require_for_vpn_upgrades`, `audit.retention_days`); the service maps those onto this shape,
+// so the approvals do not depend on how the policy is written down.
+import { z } from 'zod';
+import type { Operation } from '../catalogue/operation.js';
+import type {
+  ApprovalSettings as ConfiguredApprovals,
+  AuditSettings as ConfiguredAudit,
+} from '../config/profilesFileSchema.js';
+
+export const ApprovalSettings = z.object({
+  /** How long a request waits for a decision. */
+  expiryMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(30),
+  /** Small teams may let the requester approve their own request; off unless someone decides otherwise. */
+  allowSelfApproval: z.boolean().default(false),
+  /** VPN client upgrades touch every connected user, so a policy may put them behind approvals too. */
+  requireForVpnUpgrades: z.boolean().default(false),
+  /** Audit records older than this are trimmed from the stream. */
+  auditRetentionDays: z.number().int().min(1).max(3650).default(90),
+  /**
+   * How long an executing process owns a request without renewing its claim. A recovery pass takes over
+   * only after this, so a slow SCC call in a live process is never run a second time by another process.
+   */
+  executionLeaseMs: z.number().int().min(1_000).default(60_000),
+});
+export type ApprovalSettings = z.infer<typeof ApprovalSettings>;
+export type ApprovalSettingsInput = z.input<typeof ApprovalSettings>;
+
+/** The operation id of VPN client upgrades, which need approval only when the policy says so. */
+export const VPN_UPGRADE_OPERATION = 'vpn.upgrade';
+
+/** Whether running `operation` must go through an approval request first. */
+export function requiresApproval(
+  operation: Pick<Operation, 'id' | 'destructive'>,
+  settings: ApprovalSettings,
+) {
+  return operation.destructive || (operation.id === VPN_UPGRADE_OPERATION && settings.requireForVpnUpgrades);
+}
+
+/** The configuration's `approvals` and `audit` sections (src/config/profilesFile.ts) as these settings. */
+export function approvalSettingsFrom(config: {
+  approvals: ConfiguredApprovals;
+  audit: ConfiguredAudit;
+}): ApprovalSettings {
+  return ApprovalSettings.parse({
+    expiryMinutes: config.approvals.expiryMinutes,
+    allowSelfApproval: config.approvals.allowSelfApproval,
+    requireForVpnUpgrades: config.approvals.requireForVpnUpgrades,
+    auditRetentionDays: config.audit.retentionDays,
+  });
+}

@@ -1,0 +1,169 @@
+// The Bolt listeners of the approval card: Approve, Reject (which opens a small modal for an optional
+// reason), Cancel, and the reason modal's submission. Each acks first, parses the payload with zod, and
+// hands the decision to decisions.ts; refusals and "too late" answers go privately to the person who
+// clicked. Bolt verified the request's signature, so `user.id` can be trusted.
+import type { App } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import {
+  APPROVE_ACTION,
+  CANCEL_ACTION,
+  REASON_BLOCK,
+  REASON_INPUT,
+  REJECT_ACTION,
+  REJECT_MODAL,
+} from './card.js';
+import type { ApprovalDecisions, Clicker } from './decisions.js';
+import { ApprovalButtonValue, RejectModalMetadata } from './record.js';
+import type { SlackNotifier } from './slackNotifier.js';
+
+const ButtonClick = z.object({
+  user: z.object({ id: z.string().min(1) }),
+  channel: z.object({ id: z.string().min(1) }).optional(),
+  container: z.object({ channel_id: z.string().optional(), message_ts: z.string().optional() }).optional(),
+  message: z.object({ ts: z.string() }).optional(),
+  trigger_id: z.string().optional(),
+  actions: z.array(z.object({ action_id: z.string(), value: z.string().optional() })).min(1),
+});
+type ButtonClick = z.infer<typeof ButtonClick>;
+
+const ReasonSubmission = z.object({
+  user: z.object({ id: z.string().min(1) }),
+  view: z.object({
+    private_metadata: z.string(),
+    state: z.object({
+      values: z.record(z.string(), z.record(z.string(), z.object({ value: z.string().nullish() }))),
+    }),
+  }),
+});
+
+/** Listeners match the rendered action ids, which the renderer suffixes with `:<index>`. */
+function actionPattern(id: string): RegExp {
+  return new RegExp(`^${id.replace(/\./g, '\\.')}(?::\\d+)?$`);
+}
+
+function parseClick(
+  body: unknown,
+): { click: ButtonClick; id: string; who: Clicker; channel: string } | undefined {
+  const click = ButtonClick.safeParse(body);
+  if (!click.success) return undefined;
+  const [action] = click.data.actions;
+  const value = ApprovalButtonValue.safeParse(safeJson(action?.value ?? ''));
+  const channel = click.data.channel?.id ?? click.data.container?.channel_id;
+  if (!value.success || !channel) return undefined;
+  const ts = click.data.message?.ts ?? click.data.container?.message_ts;
+  return {
+    click: click.data,
+    id: value.data.id,
+    channel,
+    who: { userId: click.data.user.id, card: ts ? { channel, ts } : undefined },
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The small modal asking why; the reason is optional. */
+export function rejectModal(metadata: RejectModalMetadata) {
+  return {
+    type: 'modal' as const,
+    callback_id: REJECT_MODAL,
+    private_metadata: JSON.stringify(metadata),
+    title: { type: 'plain_text' as const, text: 'Reject request' },
+    submit: { type: 'plain_text' as const, text: 'Reject' },
+    close: { type: 'plain_text' as const, text: 'Back' },
+    blocks: [
+      {
+        type: 'input' as const,
+        block_id: REASON_BLOCK,
+        optional: true,
+        label: { type: 'plain_text' as const, text: 'Reason (optional, shown on the card)' },
+        element: {
+          type: 'plain_text_input' as const,
+          action_id: REASON_INPUT,
+          multiline: true,
+          max_length: 500,
+        },
+      },
+    ],
+  };
+}
+
+export interface ApprovalListenersDeps {
+  decisions: ApprovalDecisions;
+  notifier: SlackNotifier;
+  log: Logger;
+}
+
+export function registerApprovalListeners(
+  app: App,
+  { decisions, notifier, log }: ApprovalListenersDeps,
+): void {
+  /** Runs a decision after the ack; whatever it says goes privately to the clicker. */
+  async function answer(
+    channel: string,
+    user: string,
+    decide: () => Promise<string | undefined>,
+  ): Promise<void> {
+    try {
+      const text = await decide();
+      if (text) await notifier.tell(channel, user, text);
+    } catch (error) {
+      const reference = `err-${Date.now().toString(36)}`;
+      log.error({ err: error, reference }, 'approval action failed');
+      await notifier.tell(
+        channel,
+        user,
+        `Something went wrong (reference ${reference}); nothing more was done.`,
+      );
+    }
+  }
+
+  app.action(actionPattern(APPROVE_ACTION), async ({ ack, body }) => {
+    await ack();
+    const parsed = parseClick(body);
+    if (!parsed) return log.warn('approve click with an unreadable payload');
+    await answer(parsed.channel, parsed.who.userId, () => decisions.approve(parsed.id, parsed.who));
+  });
+
+  app.action(actionPattern(CANCEL_ACTION), async ({ ack, body }) => {
+    await ack();
+    const parsed = parseClick(body);
+    if (!parsed) return log.warn('cancel click with an unreadable payload');
+    await answer(parsed.channel, parsed.who.userId, () => decisions.cancel(parsed.id, parsed.who));
+  });
+
+  app.action(actionPattern(REJECT_ACTION), async ({ ack, body, client }) => {
+    await ack();
+    const parsed = parseClick(body);
+    if (!parsed) return log.warn('reject click with an unreadable payload');
+    const { id, who, channel, click } = parsed;
+    await answer(channel, who.userId, async () => {
+      const refusal = await decisions.mayReject(id, who);
+      if (refusal) return refusal;
+      if (!click.trigger_id) return decisions.reject(id, who, undefined);
+      const metadata: RejectModalMetadata = { id, channel, ts: who.card?.ts };
+      await client.views.open({ trigger_id: click.trigger_id, view: rejectModal(metadata) });
+      return undefined;
+    });
+  });
+
+  app.view(REJECT_MODAL, async ({ ack, body }) => {
+    await ack();
+    const submission = ReasonSubmission.safeParse(body);
+    const metadata = submission.success
+      ? RejectModalMetadata.safeParse(safeJson(submission.data.view.private_metadata))
+      : undefined;
+    if (!submission.success || !metadata?.success)
+      return log.warn('reject reason with an unreadable payload');
+    const reason = submission.data.view.state.values[REASON_BLOCK]?.[REASON_INPUT]?.value ?? undefined;
+    const { id, channel, ts } = metadata.data;
+    const who: Clicker = { userId: submission.data.user.id, card: ts ? { channel, ts } : undefined };
+    await answer(channel, who.userId, () => decisions.reject(id, who, reason));
+  });
+}

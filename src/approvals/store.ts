@@ -1,0 +1,213 @@
+// Approval requests in Redis: the key layout, and every read and state change of a request. Each change
+// is one Lua script (scripts.ts), so concurrent clicks, sweepers and recovery passes cannot interleave.
+//
+// Keys under the prefix:
+//   approval:<id>        hash: the request (JSON) and its mutable fields (state, decidedBy, executor…)
+//   approvals:pending    zset id → expiresAt: what the expiry sweeper scans
+//   approvals:active     zset id → when a recovery pass may look at it: approved requests (at once),
+//                        executing ones (when their lease ends), finished ones not yet reported
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import {
+  ApprovalHash,
+  type ApprovalRecord,
+  type ApprovalRequest,
+  ApprovalState,
+  type ExecutionOutcome,
+} from './record.js';
+import {
+  claimNoticeScript,
+  claimScript,
+  decideScript,
+  finishScript,
+  holdScript,
+  noticedScript,
+  runScript,
+} from './scripts.js';
+
+const DecideReply = z.tuple([z.enum(['ok', 'refused', 'missing']), z.string(), z.string()]);
+const ClaimReply = z.union([
+  z.tuple([z.literal('claimed'), z.enum(['', 'checking', 'calling']), z.string()]),
+  z.tuple([z.literal('busy'), z.string()]),
+]);
+const Flag = z.union([z.literal(0), z.literal(1)]);
+
+export type Decision = 'approved' | 'rejected' | 'cancelled' | 'expired';
+
+export type DecideResult =
+  /** This call made the transition; `state` is `expired` when the request had run out of time. */
+  | { outcome: 'decided'; state: Decision; record: ApprovalRecord }
+  /** Someone decided first (or the request is long gone). */
+  | { outcome: 'refused'; state: ApprovalState | 'missing'; decidedBy: string | undefined };
+
+export type ClaimResult =
+  /** `previousPhase`: how far a process that died got (`calling` = the SCC call may have been sent). */
+  | { claimed: true; previousPhase: 'checking' | 'calling' | undefined; attempts: number }
+  | { claimed: false; state: string };
+
+export interface ApprovalStoreOptions {
+  redis: Redis;
+  prefix: string;
+  /** How long final records stay readable (late clicks, the card's history). */
+  retentionMs: number;
+}
+
+export class ApprovalStore {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #retentionMs: number;
+
+  constructor(options: ApprovalStoreOptions) {
+    this.#redis = options.redis;
+    this.#prefix = options.prefix;
+    this.#retentionMs = options.retentionMs;
+  }
+
+  key(id: string): string {
+    return `${this.#prefix}approval:${id}`;
+  }
+
+  get pendingKey(): string {
+    return `${this.#prefix}approvals:pending`;
+  }
+
+  get activeKey(): string {
+    return `${this.#prefix}approvals:active`;
+  }
+
+  async create(request: ApprovalRequest): Promise<void> {
+    const created = await this.#redis
+      .multi()
+      .hsetnx(this.key(request.id), 'request', JSON.stringify(request))
+      .hset(this.key(request.id), {
+        id: request.id,
+        state: 'pending',
+        expiresAt: String(request.expiresAt),
+        attempts: '0',
+      })
+      .zadd(this.pendingKey, request.expiresAt, request.id)
+      .exec();
+    const first = created?.[0];
+    if (!first || first[0] !== null || first[1] !== 1) {
+      throw new Error(`approval ${request.id} could not be created (id taken or Redis refused)`);
+    }
+  }
+
+  /** Remembers where the card was posted; the card is updated there on every decision. */
+  async attachCard(id: string, channel: string, ts: string): Promise<void> {
+    await this.#redis.hset(this.key(id), { cardChannel: channel, cardTs: ts });
+  }
+
+  /** Forgets a request whose card could not be posted: nobody could ever decide it. */
+  async discard(id: string): Promise<void> {
+    await this.#redis.multi().del(this.key(id)).zrem(this.pendingKey, id).zrem(this.activeKey, id).exec();
+  }
+
+  async get(id: string): Promise<ApprovalRecord | undefined> {
+    const hash = await this.#redis.hgetall(this.key(id));
+    if (Object.keys(hash).length === 0) return undefined;
+    return ApprovalHash.parse(hash);
+  }
+
+  async decide(
+    id: string,
+    decision: Decision,
+    now: number,
+    decidedBy: string,
+    reason?: string,
+  ): Promise<DecideResult> {
+    const reply = DecideReply.parse(
+      await runScript(
+        this.#redis,
+        decideScript,
+        [this.key(id), this.pendingKey, this.activeKey],
+        [now, decision, decidedBy, reason ?? '', this.#retentionMs],
+      ),
+    );
+    const [status, state, by] = reply;
+    if (status === 'missing') return { outcome: 'refused', state: 'missing', decidedBy: undefined };
+    if (status === 'refused') {
+      return { outcome: 'refused', state: ApprovalState.parse(state), decidedBy: by || undefined };
+    }
+    const record = await this.get(id);
+    if (!record) throw new Error(`approval ${id} vanished right after it was decided`);
+    return { outcome: 'decided', state: decision === state ? decision : 'expired', record };
+  }
+
+  async claim(id: string, executor: string, now: number, leaseMs: number): Promise<ClaimResult> {
+    const reply = ClaimReply.parse(
+      await runScript(this.#redis, claimScript, [this.key(id), this.activeKey], [now, executor, leaseMs]),
+    );
+    if (reply[0] === 'busy') return { claimed: false, state: reply[1] };
+    return {
+      claimed: true,
+      previousPhase: reply[1] === '' ? undefined : reply[1],
+      attempts: Number(reply[2]),
+    };
+  }
+
+  /** Renews the claim (and moves to `phase`); false when this executor no longer holds it. */
+  async hold(
+    id: string,
+    executor: string,
+    now: number,
+    leaseMs: number,
+    phase?: 'calling',
+  ): Promise<boolean> {
+    const reply = await runScript(
+      this.#redis,
+      holdScript,
+      [this.key(id), this.activeKey],
+      [executor, now, leaseMs, phase ?? ''],
+    );
+    return Flag.parse(reply) === 1;
+  }
+
+  async finish(
+    id: string,
+    executor: string,
+    state: 'done' | 'failed',
+    outcome: ExecutionOutcome,
+    now: number,
+    graceMs: number,
+  ): Promise<boolean> {
+    const reply = await runScript(
+      this.#redis,
+      finishScript,
+      [this.key(id), this.activeKey],
+      [executor, state, JSON.stringify(outcome), now, graceMs],
+    );
+    return Flag.parse(reply) === 1;
+  }
+
+  async claimNotice(id: string, now: number, leaseMs: number): Promise<boolean> {
+    const reply = await runScript(
+      this.#redis,
+      claimNoticeScript,
+      [this.key(id), this.activeKey],
+      [now, leaseMs],
+    );
+    return Flag.parse(reply) === 1;
+  }
+
+  async noticed(id: string): Promise<void> {
+    await runScript(this.#redis, noticedScript, [this.key(id), this.activeKey], [this.#retentionMs]);
+  }
+
+  /** Pending requests whose time is up, oldest first. */
+  async dueForExpiry(now: number, limit: number): Promise<string[]> {
+    return this.#redis.zrangebyscore(this.pendingKey, '-inf', now, 'LIMIT', 0, limit);
+  }
+
+  /** Requests a recovery pass should look at now: approved, abandoned mid-execution, or unreported. */
+  async dueForRecovery(now: number, limit: number): Promise<string[]> {
+    const ids = await this.#redis.zrangebyscore(this.activeKey, '-inf', now, 'LIMIT', 0, limit);
+    // A request whose hash expired or was removed would stay in the index for ever otherwise.
+    const live: string[] = [];
+    for (const id of ids) {
+      if ((await this.#redis.exists(this.key(id))) === 1) live.push(id);
+      else await this.#redis.zrem(this.activeKey, id);
+    }
+    return live;
+  }
+}
