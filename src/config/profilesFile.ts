@@ -1,7 +1,18 @@
 // Reads the FWBOT_PROFILES file: YAML with line numbers, the schema, the checks that need the environment
 // (token variables, the `default` profile, bindings to defined profiles), and the typed result. Every
 // problem names the file and line; none quotes a value, since the file is where tokens must not be.
-import { type Document, isMap, isPair, isScalar, LineCounter, type Node, parseDocument, visit } from 'yaml';
+import {
+  type Document,
+  type ErrorCode,
+  isMap,
+  isPair,
+  isScalar,
+  LineCounter,
+  type Node,
+  parseDocument,
+  visit,
+  type YAMLError,
+} from 'yaml';
 import type { z } from 'zod';
 import { checkSccToken, isCredentialKey, looksLikeCredential } from './credentials.js';
 import { type SccProfile, sccBaseUrlForRegion } from './endpoints.js';
@@ -14,6 +25,7 @@ import {
   defaultApprovals,
   defaultAudit,
   fileExampleFor,
+  isTokenVariableName,
   isUnknownKeyParams,
   PROFILE_NAME,
   type ProfilesFileData,
@@ -53,9 +65,9 @@ const LITERAL_TOKEN =
   'looks like a token written into the file; tokens never go in this file. Put it in an environment ' +
   'variable, name that variable with token_env, and rotate the token if the file was shared';
 
-// yaml messages that never contain text from the file; others (e.g. "Unexpected <source>") may, so they
-// are replaced by a description of the code alone.
-const FIXED_YAML_MESSAGES = new Set([
+// yaml messages that never contain text from the file. Others may (e.g. "Unexpected <source>"), so
+// they are replaced by a description of their code alone.
+const FIXED_YAML_MESSAGES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'ALIAS_PROPS',
   'BAD_ALIAS',
   'BAD_INDENT',
@@ -68,6 +80,25 @@ const FIXED_YAML_MESSAGES = new Set([
   'MULTIPLE_TAGS',
   'TAB_AS_INDENT',
 ]);
+
+const YAML_CODE_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
+  BAD_DIRECTIVE: 'a %-directive is malformed',
+  BAD_DQ_ESCAPE: 'a double-quoted string has an invalid escape sequence',
+  BAD_PROP_ORDER: 'anchors and tags must come after the - or ? indicator',
+  BAD_SCALAR_START: 'a plain value cannot start with this character; quote the value',
+  BAD_COLLECTION_TYPE: 'a tag does not fit its collection',
+  KEY_OVER_1024_CHARS: 'a key is longer than 1024 characters',
+  MULTIPLE_DOCS: 'the file holds more than one document (---); keep everything in one',
+  NON_STRING_KEY: 'keys must be plain text',
+  RESOURCE_EXHAUSTION: 'too many aliases',
+  TAG_RESOLVE_FAILED: 'a tag (!…) is not known',
+  UNEXPECTED_TOKEN: 'unexpected characters',
+};
+
+function describeYamlError(error: YAMLError): string {
+  if (FIXED_YAML_MESSAGES.has(error.code)) return error.message;
+  return YAML_CODE_DESCRIPTIONS[error.code] ?? `syntax error (${error.code})`;
+}
 
 export function readProfilesFile(input: ProfilesFileInput): ProfilesFileResult {
   let text: string;
@@ -138,10 +169,10 @@ class ProfilesFileReader {
   read(): ProfilesFileResult {
     this.findLiteralTokens();
     for (const error of this.doc.errors) {
-      const problem = FIXED_YAML_MESSAGES.has(error.code)
-        ? error.message
-        : `is not valid YAML (${error.code})`;
-      this.report({ line: this.lineAt(error.pos[0]), problem: `YAML: ${problem}` });
+      this.report({
+        line: this.lineAt(error.pos[0]),
+        problem: `is not valid YAML: ${describeYamlError(error)}`,
+      });
     }
     if (this.doc.errors.length > 0) return this.result(undefined, false);
 
@@ -149,7 +180,7 @@ class ProfilesFileReader {
     try {
       raw = this.doc.toJS({ maxAliasCount: 100 }) ?? {};
     } catch {
-      this.report({ line: 1, problem: 'YAML: uses too many aliases' });
+      this.report({ line: 1, problem: 'is not valid YAML: too many aliases' });
       return this.result(undefined, false);
     }
     if (!isRecord(raw)) {
@@ -291,7 +322,8 @@ class ProfilesFileReader {
     for (const name of names) {
       const profile = profiles[name];
       const tokenEnv = isRecord(profile) ? profile.token_env : undefined;
-      if (typeof tokenEnv !== 'string' || !/^[A-Z_][A-Z0-9_]*$/.test(tokenEnv)) continue;
+      // A malformed name is the schema's to report; only a usable one is looked up.
+      if (typeof tokenEnv !== 'string' || !isTokenVariableName(tokenEnv)) continue;
       const key = `profiles.${name}.token_env`;
       const line = this.lineOf(['profiles', name, 'token_env']);
       const value = this.input.env[tokenEnv];

@@ -60,10 +60,20 @@ const channelId = z
   .string()
   .regex(SLACK_CHANNEL_ID, 'is not a Slack channel id (C…, G… or D… then 8–20 capital letters and digits)');
 
+/** Whether a token_env value may name the variable holding a profile's token. */
+export function isTokenVariableName(name: string): boolean {
+  return ENV_NAME.test(name) && !isOwnSettingOtherThanToken(name);
+}
+
+// SCC_API_TOKEN may be shared with a file profile; fwbot's other variables hold something else entirely.
+function isOwnSettingOtherThanToken(name: string): boolean {
+  return name !== 'SCC_API_TOKEN' && (variableNames as readonly string[]).includes(name);
+}
+
 const tokenEnv = z
   .string()
   .regex(ENV_NAME, 'must be the name of an environment variable (capital letters, digits and _), not a token')
-  .refine((name) => name === 'SCC_API_TOKEN' || !(variableNames as readonly string[]).includes(name), {
+  .refine((name) => !isOwnSettingOtherThanToken(name), {
     message: 'names one of fwbot’s own settings, which holds something other than this profile’s SCC token',
   });
 

@@ -1,0 +1,416 @@
+// The FWBOT_PROFILES file: profiles, channel bindings, the role policy, approval and audit settings, and
+// every way the file can be wrong, each reported with the file and line.
+import { afterAll, describe, expect, it } from 'vitest';
+import { profilesFileExample } from '../../src/config/reference.js';
+import { type Config, type Environment, loadConfig } from '../../src/config.js';
+import { fake, issueAbout, issuesOf, ProfilesFiles } from './support.js';
+
+const files = new ProfilesFiles();
+afterAll(() => files.cleanup());
+
+const tokens = { ACME_SCC_TOKEN: fake.acmeToken, LAB_SCC_TOKEN: fake.labToken };
+
+async function load(yaml: string, env: Environment = tokens): Promise<Config> {
+  return loadConfig({ ...env, FWBOT_PROFILES: await files.write(yaml) });
+}
+
+/** Writes the file and returns its path and the issues loadConfig reports for it. */
+async function problems(yaml: string, env: Environment = tokens) {
+  const path = await files.write(yaml);
+  return { path, issues: issuesOf({ ...env, FWBOT_PROFILES: path }) };
+}
+
+const acme = 'profiles:\n  acme: { region: eu, token_env: ACME_SCC_TOKEN }\n';
+
+describe('a good profiles file', () => {
+  it('loads the README example: profiles, bindings, policy, approvals and audit', async () => {
+    const config = await load(profilesFileExample, { ...tokens, SCC_API_TOKEN: fake.sccToken });
+
+    expect([...config.profiles.keys()]).toEqual(['default', 'acme', 'lab']);
+    expect(config.profiles.get('acme')).toMatchObject({
+      name: 'acme',
+      baseUrl: 'https://api.eu.security.cisco.com/firewall',
+      region: 'eu',
+      tokenVariable: 'ACME_SCC_TOKEN',
+      source: 'file',
+    });
+    expect(config.profiles.get('acme')?.token.reveal()).toBe(fake.acmeToken);
+    expect(config.profiles.get('lab')).toMatchObject({ baseUrl: 'http://127.0.0.1:4010', source: 'file' });
+    expect(config.profiles.get('lab')?.region).toBeUndefined();
+
+    expect(Object.fromEntries(config.channelProfiles)).toEqual({ C0123ABCD: 'acme', G0123ABCD: 'lab' });
+    expect(config.profileForChannel('C0123ABCD')?.name).toBe('acme');
+    expect(config.profileForChannel('G0123ABCD')?.name).toBe('lab');
+    expect(config.profileForChannel('C9999ZZZZ')?.name).toBe('default');
+
+    expect(config.policy?.workspace).toEqual({
+      viewer: ['*'],
+      operator: [],
+      approver: [],
+      admin: ['U0123ADMIN'],
+    });
+    expect(config.policy?.channels.get('C0123ABCD')).toEqual({
+      viewer: [],
+      operator: ['U0123OPER1', 'S0123NETOPS'],
+      approver: ['U0123APPR1'],
+      admin: [],
+    });
+    expect(config.approvals).toEqual({
+      expiryMinutes: 30,
+      allowSelfApproval: false,
+      requireForVpnUpgrades: true,
+    });
+    expect(config.audit).toEqual({ retentionDays: 90 });
+  });
+
+  it('leaves channels without a binding with no profile when SCC_API_TOKEN is unset', async () => {
+    const config = await load(`${acme}channels:\n  C0123ABCD: acme\n`);
+    expect(config.profileForChannel('C0123ABCD')?.name).toBe('acme');
+    expect(config.profileForChannel('C9999ZZZZ')).toBeUndefined();
+  });
+
+  it('may define the profile default itself when SCC_API_TOKEN is unset', async () => {
+    const config = await load('profiles:\n  default: { region: apj, token_env: ACME_SCC_TOKEN }\n');
+    expect(config.profileForChannel('C9999ZZZZ')?.baseUrl).toBe(
+      'https://api.apj.security.cisco.com/firewall',
+    );
+  });
+
+  it('accepts a profile that no channel is bound to (admins can still choose it)', async () => {
+    expect((await load(acme)).profiles.get('acme')?.name).toBe('acme');
+  });
+
+  it('binds a channel to the default profile of SCC_API_TOKEN', async () => {
+    const config = await load('channels:\n  D0123ABCD: default\n', { SCC_API_TOKEN: fake.sccToken });
+    expect(config.profileForChannel('D0123ABCD')?.source).toBe('env');
+  });
+
+  it('treats an empty file as one that configures nothing', async () => {
+    const config = await load('# nothing here yet\n');
+    expect(config.policy).toBeNull();
+    expect(config.profiles.size).toBe(0);
+    expect(config.approvals.expiryMinutes).toBe(30);
+  });
+
+  it('records where it came from', async () => {
+    const path = await files.write(acme);
+    expect(loadConfig({ ...tokens, FWBOT_PROFILES: path }).profilesFile).toBe(path);
+  });
+
+  it('can be read through an injected reader', () => {
+    const config = loadConfig(
+      { ...tokens, FWBOT_PROFILES: '/virtual/profiles.yaml' },
+      { readFile: () => acme },
+    );
+    expect(config.profiles.get('acme')?.region).toBe('eu');
+  });
+});
+
+describe('YAML errors', () => {
+  it.each([
+    ['an unclosed flow map', `profiles:\n  acme: { region: eu, token_env: ACME_SCC_TOKEN\nchannels: {}\n`, 3],
+    ['a duplicate key', `${acme}  acme: { region: us, token_env: ACME_SCC_TOKEN }\n`, 3],
+    ['a tab as indentation', 'profiles:\n\tacme: {}\n', 2],
+    ['a bad indent', 'profiles:\n  acme:\n    region: eu\n   token_env: ACME_SCC_TOKEN\n', 4],
+    ['two documents', `${acme}---\naudit: {}\n`, 3],
+  ])('reports %s with the file and line', async (_what, yaml, line) => {
+    const { path, issues } = await problems(yaml);
+    const issue = issueAbout(issues, path);
+    expect(issue.line).toBe(line);
+    expect(issue.problem).toMatch(/^is not valid YAML: /);
+  });
+
+  it('puts file:line in the message', async () => {
+    const path = await files.write('profiles:\n\tacme: {}\n');
+    expect(() => loadConfig({ FWBOT_PROFILES: path })).toThrow(
+      `${path}:2: is not valid YAML: Tabs are not allowed`,
+    );
+  });
+
+  it('refuses a file that is not a mapping', async () => {
+    const { path, issues } = await problems('- acme\n- lab\n');
+    expect(issueAbout(issues, path).problem).toMatch(/must be a mapping with the keys profiles, channels/);
+  });
+
+  it('reports a file that cannot be read', () => {
+    const issue = issueAbout(
+      issuesOf({ FWBOT_PROFILES: '/nonexistent/fwbot/profiles.yaml' }),
+      'FWBOT_PROFILES',
+    );
+    expect(issue.problem).toBe(
+      'names the file /nonexistent/fwbot/profiles.yaml, which cannot be read (no such file)',
+    );
+  });
+});
+
+describe('unknown keys', () => {
+  it.each([
+    [
+      'profiles:\n  acme:\n    regoin: eu\n    token_env: ACME_SCC_TOKEN\n',
+      'profiles.acme.regoin',
+      3,
+      'region',
+    ],
+    [`${acme}chanels:\n  C0123ABCD: acme\n`, 'chanels', 3, 'channels'],
+    ['policy:\n  workspace:\n    operater: [U0123ABCD]\n', 'policy.workspace.operater', 3, 'operator'],
+    ['approvals:\n  expiry_minute: 30\n', 'approvals.expiry_minute', 2, 'expiry_minutes'],
+    ['audit: { retention: 30 }\n', 'audit.retention', 1, undefined],
+  ])('refuses %j, suggesting the key meant', async (yaml, key, line, suggestion) => {
+    const { path, issues } = await problems(yaml);
+    const issue = issueAbout(issues, path, key);
+    expect(issue.line).toBe(line);
+    expect(issue.problem).toMatch(/^is not a known key/);
+    if (suggestion === undefined) expect(issue.problem).not.toMatch(/did you mean/);
+    else expect(issue.problem).toMatch(`did you mean ${suggestion}?`);
+    expect(issue.problem).toMatch(/Keys allowed here: /);
+  });
+
+  it('reports unknown keys even when other values are wrong too', async () => {
+    const { path, issues } = await problems(
+      'profiles:\n  acme: { region: mars, token_env: ACME_SCC_TOKEN, tls: no }\n',
+    );
+    expect(issueAbout(issues, path, 'profiles.acme.region').problem).toMatch(/not an SCC region/);
+    expect(issueAbout(issues, path, 'profiles.acme.tls').problem).toMatch(/not a known key/);
+  });
+});
+
+describe('profiles', () => {
+  it('refuses a literal token in the file, without repeating it', async () => {
+    const { path, issues } = await problems(
+      `profiles:\n  acme:\n    region: eu\n    token: ${fake.acmeToken}\n    token_env: ACME_SCC_TOKEN\n`,
+    );
+    const issue = issueAbout(issues, path);
+    expect(issue).toMatchObject({
+      line: 4,
+      key: 'profiles.acme.token',
+      example: 'token_env: ACME_SCC_TOKEN',
+    });
+    expect(issue.problem).toMatch(/looks like a token written into the file; tokens never go in this file/);
+    expect(JSON.stringify(issues)).not.toContain(fake.acmeToken.slice(0, 20));
+  });
+
+  it('refuses a token under any credential-like key, even one that does not look like a token', async () => {
+    const { path, issues } = await problems(
+      'profiles:\n  acme:\n    region: eu\n    api_key: plain-value-123\n    token_env: ACME_SCC_TOKEN\n',
+    );
+    expect(issueAbout(issues, path).problem).toMatch(/looks like a token written into the file/);
+  });
+
+  it('refuses a token given where token_env expects a variable name', async () => {
+    const { path, issues } = await problems(
+      `profiles:\n  acme: { region: eu, token_env: ${fake.acmeToken} }\n`,
+    );
+    const issue = issueAbout(issues, path);
+    expect(issue.line).toBe(2);
+    expect(issue.problem).toMatch(/looks like a token/);
+  });
+
+  it('refuses a token_env that is not a variable name', async () => {
+    const { path, issues } = await problems('profiles:\n  acme: { region: eu, token_env: acme-token }\n');
+    expect(issueAbout(issues, path, 'profiles.acme.token_env').problem).toMatch(
+      /name of an environment variable/,
+    );
+  });
+
+  it('refuses a token_env that names one of fwbot’s own settings', async () => {
+    const { path, issues } = await problems(
+      'profiles:\n  acme: { region: eu, token_env: SLACK_BOT_TOKEN }\n',
+      {
+        SLACK_BOT_TOKEN: fake.botToken,
+        SLACK_APP_TOKEN: fake.appToken,
+      },
+    );
+    expect(issueAbout(issues, path, 'profiles.acme.token_env').problem).toMatch(/fwbot’s own settings/);
+  });
+
+  it.each([
+    ['unset', {}],
+    ['empty', { ACME_SCC_TOKEN: '' }],
+    ['blank', { ACME_SCC_TOKEN: '  ' }],
+  ])('refuses a token_env variable that is %s', async (_what, env) => {
+    const { path, issues } = await problems(acme, env);
+    const issue = issueAbout(issues, path, 'profiles.acme.token_env');
+    expect(issue.line).toBe(2);
+    expect(issue.problem).toBe(
+      "names ACME_SCC_TOKEN, which is not set (or is empty); set it to this profile's SCC API token",
+    );
+  });
+
+  it('checks the token found in the token_env variable like SCC_API_TOKEN', async () => {
+    const { path, issues } = await problems(acme, { ACME_SCC_TOKEN: `Bearer ${fake.acmeToken}` });
+    expect(issueAbout(issues, path, 'profiles.acme.token_env').problem).toMatch(
+      /value of ACME_SCC_TOKEN starts with "Bearer "/,
+    );
+  });
+
+  it.each([
+    [
+      'both region and base_url',
+      '{ region: eu, base_url: https://proxy.example.net, token_env: ACME_SCC_TOKEN }',
+      /both region and base_url/,
+    ],
+    ['neither region nor base_url', '{ token_env: ACME_SCC_TOKEN }', /needs either region or base_url/],
+  ])('refuses a profile with %s', async (_what, profile, problem) => {
+    const { path, issues } = await problems(`profiles:\n  acme: ${profile}\n`);
+    expect(issueAbout(issues, path, 'profiles.acme').problem).toMatch(problem);
+  });
+
+  it('applies the loopback rule to base_url', async () => {
+    const { path, issues } = await problems(
+      'profiles:\n  lab: { base_url: http://10.0.0.1:4010, token_env: LAB_SCC_TOKEN }\n',
+    );
+    const issue = issueAbout(issues, path, 'profiles.lab.base_url');
+    expect(issue.problem).toMatch(/not a loopback address/);
+    expect(issue.example).toBe('base_url: https://scc-proxy.example.net/firewall');
+  });
+
+  it('refuses a region that is not known', async () => {
+    const { path, issues } = await problems(
+      'profiles:\n  acme: { region: emea, token_env: ACME_SCC_TOKEN }\n',
+    );
+    expect(issueAbout(issues, path, 'profiles.acme.region')).toMatchObject({
+      line: 2,
+      example: 'region: eu',
+    });
+  });
+
+  it.each(['Acme', '1st', 'a'.repeat(31)])('refuses the profile name %s', async (name) => {
+    const { path, issues } = await problems(
+      `profiles:\n  ${name}: { region: eu, token_env: ACME_SCC_TOKEN }\n`,
+    );
+    expect(issueAbout(issues, path).problem).toMatch(/must be a profile name/);
+  });
+
+  it('refuses a file profile named default while SCC_API_TOKEN defines it', async () => {
+    const { path, issues } = await problems(
+      'profiles:\n  default: { region: eu, token_env: ACME_SCC_TOKEN }\n',
+      {
+        ...tokens,
+        SCC_API_TOKEN: fake.sccToken,
+      },
+    );
+    expect(issueAbout(issues, path, 'profiles.default').problem).toMatch(
+      /clashes with the profile `default`/,
+    );
+  });
+});
+
+describe('channel bindings', () => {
+  it.each(['C0123ABCD', 'G0123ABCDEF', 'D0123ABCD'])('accepts the channel id %s', async (channel) => {
+    expect((await load(`${acme}channels:\n  ${channel}: acme\n`)).channelProfiles.get(channel)).toBe('acme');
+  });
+
+  it.each(['general', '"#general"', 'c0123abcd', 'U0123ABCD', 'C012'])(
+    'refuses %s, which is not a channel id',
+    async (channel) => {
+      const { path, issues } = await problems(`${acme}channels:\n  ${channel}: acme\n`);
+      const issue = issueAbout(issues, path);
+      expect(issue.line).toBe(4);
+      expect(issue.problem).toMatch(/is not a Slack channel id/);
+      expect(issue.example).toBe('C0123ABCD: acme');
+    },
+  );
+
+  it('refuses a binding to a profile that is not defined, suggesting the one meant', async () => {
+    const { path, issues } = await problems(`${acme}channels:\n  C0123ABCD: acmee\n`);
+    const issue = issueAbout(issues, path, 'channels.C0123ABCD');
+    expect(issue.line).toBe(4);
+    expect(issue.problem).toBe(
+      'is bound to profile acmee, which is not defined (defined profiles: acme). Did you mean acme?',
+    );
+  });
+
+  it('refuses a binding to default when nothing defines it', async () => {
+    const { path, issues } = await problems(`${acme}channels:\n  C0123ABCD: default\n`);
+    expect(issueAbout(issues, path, 'channels.C0123ABCD').problem).toMatch(
+      /profile default, which is not defined/,
+    );
+  });
+});
+
+describe('role policy', () => {
+  it('accepts users, Enterprise Grid users, user groups and everyone; a single id without brackets', async () => {
+    const config = await load(
+      'policy:\n  workspace:\n    viewer: "*"\n    operator: [U0123ABCD, W0123ABCD, S0123ABCD]\n    admin: U0123ADMIN\n',
+    );
+    expect(config.policy?.workspace).toEqual({
+      viewer: ['*'],
+      operator: ['U0123ABCD', 'W0123ABCD', 'S0123ABCD'],
+      approver: [],
+      admin: ['U0123ADMIN'],
+    });
+    expect(config.policy?.channels.size).toBe(0);
+  });
+
+  it('is configured, granting nothing, when the section is there but empty of grants', async () => {
+    const config = await load('policy: {}\n');
+    expect(config.policy).not.toBeNull();
+    expect(config.policy?.workspace.viewer).toEqual([]);
+  });
+
+  it.each([
+    ['@alice', /not a Slack user id/],
+    ['C0123ABCD', /not a Slack user id/],
+    ['u0123abcd', /not a Slack user id/],
+  ])('refuses the grantee %s', async (grantee, problem) => {
+    const { path, issues } = await problems(`policy:\n  workspace:\n    operator: ["${grantee}"]\n`);
+    const issue = issueAbout(issues, path, 'policy.workspace.operator[0]');
+    expect(issue.line).toBe(3);
+    expect(issue.problem).toMatch(problem);
+  });
+
+  it('refuses admin for everyone', async () => {
+    const { path, issues } = await problems('policy:\n  channels:\n    C0123ABCD:\n      admin: ["*"]\n');
+    expect(issueAbout(issues, path, 'policy.channels.C0123ABCD.admin[0]').problem).toMatch(
+      /admin cannot be granted to everyone/,
+    );
+  });
+
+  it('refuses a per-channel grant under something that is not a channel id', async () => {
+    const { path, issues } = await problems(
+      'policy:\n  channels:\n    netops:\n      operator: [U0123ABCD]\n',
+    );
+    expect(issueAbout(issues, path, 'policy.channels.netops')).toMatchObject({ line: 3 });
+  });
+
+  it('refuses a grant list that is empty in YAML', async () => {
+    const { path, issues } = await problems('policy:\n  workspace:\n    admin:\n');
+    expect(issueAbout(issues, path, 'policy.workspace.admin').problem).toBe('is empty; expected a list');
+  });
+});
+
+describe('approvals and audit', () => {
+  it('takes the settings given and defaults the rest', async () => {
+    const config = await load(
+      'approvals: { expiry_minutes: 120, allow_self_approval: true }\naudit: { retention_days: 365 }\n',
+    );
+    expect(config.approvals).toEqual({
+      expiryMinutes: 120,
+      allowSelfApproval: true,
+      requireForVpnUpgrades: false,
+    });
+    expect(config.audit).toEqual({ retentionDays: 365 });
+  });
+
+  it.each([
+    ['approvals: { expiry_minutes: 0 }', 'approvals.expiry_minutes', 'must be at least 1'],
+    ['approvals: { expiry_minutes: 10081 }', 'approvals.expiry_minutes', 'must be at most 10080'],
+    ['approvals: { expiry_minutes: 1.5 }', 'approvals.expiry_minutes', 'must be a whole number'],
+    ['approvals: { expiry_minutes: "30" }', 'approvals.expiry_minutes', 'must be a number'],
+    ['approvals: { allow_self_approval: yes }', 'approvals.allow_self_approval', 'must be true or false'],
+    [
+      'approvals: { require_for_vpn_upgrades: 1 }',
+      'approvals.require_for_vpn_upgrades',
+      'must be true or false',
+    ],
+    ['audit: { retention_days: 0 }', 'audit.retention_days', 'must be at least 1'],
+    ['audit: { retention_days: 4000 }', 'audit.retention_days', 'must be at most 3650'],
+    ['audit: 90', 'audit', 'must be a mapping (key: value)'],
+  ])('refuses %s', async (yaml, key, problem) => {
+    const { path, issues } = await problems(`${yaml}\n`);
+    const issue = issueAbout(issues, path, key);
+    expect(issue.problem).toBe(problem);
+    expect(issue.line).toBe(1);
+    expect(issue.example).toBeDefined();
+  });
+});
