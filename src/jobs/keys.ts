@@ -1,0 +1,117 @@
+// Names in Redis: the queues, and the keys fwbot keeps beside them (subscribers, outcomes, notification
+// marks, watches). Everything lives under one prefix so several deployments (or tests) share a server
+// without seeing each other.
+import { createHash } from 'node:crypto';
+
+export const QUEUE = {
+  track: 'fwbot-track',
+  notify: 'fwbot-notify',
+  watch: 'fwbot-watch',
+} as const;
+
+/** BullMQ refuses ':' in queue names and job ids; profile names come from configuration. */
+function safe(text: string): string {
+  return encodeURIComponent(text).replace(/[%:.]/g, '_');
+}
+
+/** One tenant-creation queue per profile: BullMQ's limiter is per queue, SCC's rule is per account. */
+export function tenantQueueName(profile: string): string {
+  // A hash keeps two profiles whose safe spellings collide apart.
+  const digest = createHash('sha256').update(profile).digest('hex').slice(0, 8);
+  return `fwbot-tenants-${safe(profile)}-${digest}`;
+}
+
+/** Strips a trailing ':' so `test:x:` and `test:x` name the same prefix. */
+export function normalisePrefix(prefix: string | undefined): string {
+  const text = prefix ?? 'fwbot';
+  return text.endsWith(':') ? text.slice(0, -1) : text;
+}
+
+/** The Redis keys of one deployment. */
+export class JobKeys {
+  constructor(readonly prefix: string) {}
+
+  private key(...parts: string[]): string {
+    return [this.prefix, 'fw', ...parts].join(':');
+  }
+
+  /** Hash: subscriber key → ThreadRef JSON, the threads to tell when a followed thing ends. */
+  subscribers(trackId: string): string {
+    return this.key('subs', trackId);
+  }
+
+  /** JSON Outcome of a followed thing, once it has ended. */
+  outcome(trackId: string): string {
+    return this.key('outcome', trackId);
+  }
+
+  /** Set while an attempt to post a notification may have reached Slack; value: when it started. */
+  posting(notificationKey: string): string {
+    return this.key('posting', notificationKey);
+  }
+
+  /** The ts of a notification Slack accepted: it is never posted again. */
+  posted(notificationKey: string): string {
+    return this.key('posted', notificationKey);
+  }
+
+  /** Short lock so two workers never handle one notification at the same moment. */
+  notifyLock(notificationKey: string): string {
+    return this.key('lock', notificationKey);
+  }
+
+  /** The text a progress message shows now (edits that change nothing are skipped). */
+  statusText(notificationKey: string): string {
+    return this.key('status-text', notificationKey);
+  }
+
+  /** Earliest time of the next call of a Slack method into a channel. */
+  slackPace(method: string, channelId: string): string {
+    return this.key('pace', method, channelId);
+  }
+
+  /** Hash: channel id → UpgradeWatch JSON, per profile. */
+  watches(profile: string): string {
+    return this.key('watches', safe(profile));
+  }
+
+  /** Set of channel ids whose watch has been through a scan (the runs ended before it were noted). */
+  watchBaselined(profile: string): string {
+    return this.key('watch-baselined', safe(profile));
+  }
+
+  /** Set of profiles that have at least one watch. */
+  watchedProfiles(): string {
+    return this.key('watched-profiles');
+  }
+
+  /** Sorted set of upgrade runs already announced (score: when), per profile. */
+  announcedRuns(profile: string): string {
+    return this.key('announced', safe(profile));
+  }
+
+  /** When the last tenant creation of a profile started (ms), for the expected start of queued ones. */
+  tenantLastStart(profile: string): string {
+    return this.key('tenant-last-start', safe(profile));
+  }
+
+  /** Set when a createTenant call may have reached SCC for one request (a retry then checks first). */
+  tenantCalled(requestId: string): string {
+    return this.key('tenant-called', requestId);
+  }
+}
+
+/** Job id of the one tracking job per followed thing: profile, kind and SCC id decide it. */
+export function trackJobId(profile: string, kind: string, id: string): string {
+  return `${kind}~${safe(profile)}~${safe(id)}`;
+}
+
+/** Stable short id of a subscriber (a thread, and who asked in it). */
+export function subscriberKey(thread: { channelId: string; threadTs: string; requesterId: string }): string {
+  return `${thread.channelId}~${thread.threadTs}~${thread.requesterId}`;
+}
+
+/** A notification key must fit Slack's metadata and BullMQ's job ids: hash what could be long. */
+export function notificationJobId(notificationKey: string): string {
+  return `n~${createHash('sha256').update(notificationKey).digest('hex').slice(0, 32)}`;
+}

@@ -1,0 +1,87 @@
+// `npm run worker`: the tracking, notification, watch and tenant-creation workers alone, without the Slack
+// surface. Reads the same environment as the bot; start as many as you like, anywhere that reaches the
+// same Redis. SIGTERM / SIGINT let the jobs in hand finish before the process exits.
+import { type Logger, pino } from 'pino';
+import type { SccClients } from '../app/ports.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
+import { createSccClient, type SccClient } from '../scc/client.js';
+import { createWorkerSlackClient, startWorkers } from './workers.js';
+
+/** One client per profile, without retries of their own: the queue retries, and never by sleeping. */
+export function workerSccClients(config: Config, log: Logger): SccClients & { close(): Promise<void> } {
+  const clients = new Map<string, SccClient>();
+  for (const profile of config.profiles.values()) {
+    clients.set(
+      profile.name,
+      createSccClient({
+        baseUrl: profile.baseUrl,
+        token: profile.token.reveal(),
+        profile: profile.name,
+        timeouts: { defaultMs: config.scc.timeoutMs },
+        retry: { maxAttempts: 1 },
+        logger: log.child({ profile: profile.name }),
+      }),
+    );
+  }
+  return {
+    names: () => [...clients.keys()],
+    get(name) {
+      const client = clients.get(name);
+      if (!client) throw new Error(`no SCC profile named ${name}`);
+      return client;
+    },
+    close: async () => {
+      await Promise.all([...clients.values()].map((client) => client.close()));
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env, { require: { slack: true, scc: true } });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const log = pino({ name: 'fwbot-worker', level: config.logLevel });
+  if (config.slack.mode === 'disabled') {
+    log.fatal('Slack is not configured: workers need SLACK_BOT_TOKEN to report in threads');
+    process.exit(2);
+  }
+  const clients = workerSccClients(config, log);
+  const workers = await startWorkers({
+    redisUrl: config.redis.url.reveal(),
+    clients,
+    slack: createWorkerSlackClient(config.slack.botToken.reveal(), config.slack.apiUrl),
+    logger: log,
+  });
+  log.info({ redis: config.redis.display, profiles: clients.names() }, 'worker ready');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping: finishing the jobs in hand');
+    workers
+      .close()
+      .then(() => clients.close())
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'unclean stop');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `fwbot worker failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
+  process.exit(1);
+});

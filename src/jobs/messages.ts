@@ -1,0 +1,274 @@
+// The words fwbot says in a thread about followed work: pure functions from SCC's answers to plain
+// sentences (Slack mrkdwn). Outcomes are said after the subscriber's own label, so two threads that
+// follow one transaction each read it under the name they gave it.
+import type { CdoTransaction, CommandResponse, SecureClientUpgradeRunDto } from '../scc/generated/models.js';
+import type { Outcome, Subscriber } from './payloads.js';
+
+/** Room for a device answer inside one message, with the sentences around it. */
+export const ANSWER_LIMIT = 2_800;
+
+export function finalReply(subscriber: Subscriber, outcome: Outcome): string {
+  return `<@${subscriber.thread.requesterId}> *${subscriber.label}*: ${outcome.text}`;
+}
+
+export function duration(ms: number): string {
+  if (ms < 1_000) return `${Math.max(0, Math.round(ms))} ms`;
+  const seconds = Math.round(ms / 1_000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  const hours = minutes / 60;
+  return `${Number.isInteger(hours) ? hours : hours.toFixed(1)} h`;
+}
+
+function details(map: Record<string, string> | null | undefined): string {
+  const entries = Object.entries(map ?? {});
+  return entries.length === 0 ? '' : ` Details: ${entries.map(([k, v]) => `${k}: ${v}`).join('; ')}.`;
+}
+
+// --- transactions ---
+
+export function transactionOutcome(uid: string, tx: CdoTransaction): Outcome | undefined {
+  const kind = tx.transactionType ? ` (${tx.transactionType})` : '';
+  switch (tx.cdoTransactionStatus) {
+    case 'DONE':
+      return { status: 'succeeded', text: `done. SCC finished transaction \`${uid}\`${kind}.` };
+    case 'ERROR': {
+      const said = tx.errorMessage ? `: ${tx.errorMessage}` : '.';
+      return {
+        status: 'failed',
+        text: `failed. SCC reports an error for transaction \`${uid}\`${kind}${said}${details(tx.errorDetails)}`,
+      };
+    }
+    case 'CANCELLED':
+      return { status: 'failed', text: `cancelled. Transaction \`${uid}\`${kind} was cancelled in SCC.` };
+    default:
+      return undefined;
+  }
+}
+
+export function expiredOutcome(what: string): Outcome {
+  return {
+    status: 'unknown',
+    text:
+      `outcome unknown: SCC no longer keeps ${what} (SCC deletes transactions two hours after their last ` +
+      'update), so fwbot cannot tell how it ended. Check the result in SCC itself.',
+  };
+}
+
+export function deadlineOutcome(what: string, elapsedMs: number, lastStatus: string | undefined): Outcome {
+  const still = lastStatus ? `; it was still ${lastStatus}` : '';
+  return {
+    status: 'stopped',
+    text:
+      `fwbot stopped following ${what} after ${duration(elapsedMs)}${still}. ` +
+      'It may still finish: check it in SCC later.',
+  };
+}
+
+/** SCC refused to report on the followed thing (a 4xx): following cannot go on. */
+export function refusedOutcome(what: string, sccSays: string): Outcome {
+  return { status: 'failed', text: `fwbot cannot follow ${what}: ${sccSays}` };
+}
+
+export function gaveUpOutcome(what: string, attempts: number, lastError: string): Outcome {
+  return {
+    status: 'stopped',
+    text:
+      `fwbot gave up following ${what} after ${attempts} failed attempts to reach SCC (last error: ` +
+      `${lastError}). The operation itself may still finish: check it in SCC, and ask an admin to look at ` +
+      "fwbot's connection to SCC if this keeps happening.",
+  };
+}
+
+export function malformedOutcome(reason: string): Outcome {
+  return {
+    status: 'failed',
+    text: `fwbot cannot follow this: its tracking job is malformed (${reason}). Please report this to the fwbot admins.`,
+  };
+}
+
+// --- cdFMC provisioning ---
+
+export function cdfmcSecondLegNote(tenantName: string, targetUid: string, profile: string): string {
+  return (
+    `The portal step is done. Provisioning now runs on tenant *${tenantName}* as transaction ` +
+    `\`${targetUid}\`; fwbot follows it with profile \`${profile}\`.`
+  );
+}
+
+export function cdfmcCannotFollow(
+  tenantName: string,
+  tenantUid: string,
+  targetUid: string | undefined,
+): Outcome {
+  const where = targetUid ? ` as transaction \`${targetUid}\`` : '';
+  return {
+    status: 'unknown',
+    text:
+      `the portal step is done. Provisioning continues on tenant *${tenantName}*${where}, which fwbot cannot ` +
+      `follow: no profile is configured for that tenant (uid \`${tenantUid}\`), and only the tenant's own API ` +
+      'token can read its transactions. Check it in SCC, or ask an admin to add a profile for the tenant so fwbot can follow it next time.',
+  };
+}
+
+export function cdfmcNoTargetOutcome(portalUid: string): Outcome {
+  return {
+    status: 'unknown',
+    text:
+      `the portal step is done, but SCC did not name the transaction on the target tenant ` +
+      `(no TRANSACTION_UID_IN_TARGET_TENANT in transaction \`${portalUid}\`). Check the tenant in SCC.`,
+  };
+}
+
+// --- gateway commands ---
+
+function prettyAnswer(body: unknown): string {
+  if (typeof body === 'string') {
+    try {
+      return JSON.stringify(JSON.parse(body), null, 2);
+    } catch {
+      return body;
+    }
+  }
+  return JSON.stringify(body ?? null, null, 2) ?? 'null';
+}
+
+/** A code block no longer than the limit, with a note saying what was left out and where the rest is. */
+export function codeBlock(text: string, limit: number, whereWhole: string): string {
+  const clean = text.replace(/```/g, '`\u200b``');
+  if (clean.length <= limit) return `\`\`\`\n${clean}\n\`\`\``;
+  const shown = clean.slice(0, limit);
+  return (
+    `\`\`\`\n${shown}\n\`\`\`\n_The answer is ${text.length.toLocaleString('en-US')} characters long; only the ` +
+    `first ${limit.toLocaleString('en-US')} are shown. ${whereWhole}_`
+  );
+}
+
+export function gatewayOutcome(requestId: string, answer: CommandResponse): Outcome | undefined {
+  const data = answer.data;
+  const record = typeof data === 'object' && data !== null ? data : undefined;
+  const body = record ? (record.responseBody ?? record) : data;
+  const deviceStatus = typeof record?.responseStatus === 'string' ? ` (${record.responseStatus})` : '';
+  const whole = `The whole answer stays available from SCC as gateway request \`${requestId}\`.`;
+  if (answer.status === 'responded') {
+    return {
+      status: 'succeeded',
+      text: `the device answered${deviceStatus}:\n${codeBlock(prettyAnswer(body), ANSWER_LIMIT, whole)}`,
+    };
+  }
+  if (answer.status === 'failed') {
+    const said = answer.message ? `: ${answer.message}` : '.';
+    const shown =
+      body === undefined || body === null ? '' : `\n${codeBlock(prettyAnswer(body), ANSWER_LIMIT, whole)}`;
+    return { status: 'failed', text: `the command failed${said}${shown}` };
+  }
+  return undefined;
+}
+
+// --- VPN client upgrade runs ---
+
+export const UPGRADE_TERMINAL = [
+  'DONE',
+  'DONE_WITH_DEVICE_WARNINGS',
+  'DONE_WITH_DEVICE_ERRORS',
+  'ERROR',
+] as const;
+
+export function isUpgradeTerminal(status: string | null | undefined): boolean {
+  return (UPGRADE_TERMINAL as readonly string[]).includes(status ?? '');
+}
+
+/** VALIDATING_INPUTS → "validating inputs". */
+function humanStatus(status: string | null | undefined): string {
+  return (status ?? 'unknown').toLowerCase().replace(/_/g, ' ');
+}
+
+function percent(run: SecureClientUpgradeRunDto): string {
+  const fraction = run.percentageComplete ?? 0;
+  return `${Math.round(Math.min(1, Math.max(0, fraction)) * 100)}%`;
+}
+
+function runName(run: SecureClientUpgradeRunDto): string {
+  const version = run.secureClientVersion ? ` to Secure Client ${run.secureClientVersion}` : '';
+  return `${run.name ? `*${run.name}*` : `run \`${run.uid ?? '?'}\``}${version}`;
+}
+
+/** Progress in words, without the label (each thread shows its own label in front). */
+export function upgradeProgress(run: SecureClientUpgradeRunDto): string {
+  const count = run.devices?.length ?? 0;
+  const devices = count > 0 ? `, ${count} device${count === 1 ? '' : 's'}` : '';
+  return `upgrade ${runName(run)}: ${percent(run)}, ${humanStatus(run.upgradeRunStatus)}${devices}.`;
+}
+
+export const UPGRADE_WAITING = 'waiting for SCC to start the upgrade run.';
+
+/** The one progress message of a thread. */
+export function statusLine(label: string, progress: string): string {
+  return `*${label}*: ${progress}`;
+}
+
+function deviceLines(run: SecureClientUpgradeRunDto): string {
+  const devices = run.devices ?? [];
+  if (devices.length === 0) return '';
+  const lines = devices.map((device) => {
+    const name = device.name ?? device.uid ?? 'unnamed device';
+    const error = device.errorMsg ? ` — ${device.errorMsg}` : '';
+    return `• ${name}: ${device.status ?? 'UNKNOWN'}${error}`;
+  });
+  return `\n${lines.join('\n')}`;
+}
+
+const UPGRADE_ENDINGS: Record<string, { status: Outcome['status']; words: string }> = {
+  DONE: { status: 'succeeded', words: 'finished on every device' },
+  DONE_WITH_DEVICE_WARNINGS: { status: 'succeeded', words: 'finished with warnings on some devices' },
+  DONE_WITH_DEVICE_ERRORS: { status: 'failed', words: 'finished with errors on some devices' },
+  ERROR: { status: 'failed', words: 'failed' },
+};
+
+export function upgradeOutcome(run: SecureClientUpgradeRunDto): Outcome | undefined {
+  const ending = UPGRADE_ENDINGS[run.upgradeRunStatus ?? ''];
+  if (!ending) return undefined;
+  const error = run.errorMsg ? ` SCC says: ${run.errorMsg}.` : '';
+  return {
+    status: ending.status,
+    text: `upgrade ${runName(run)} ${ending.words} (${run.upgradeRunStatus}).${error}${deviceLines(run)}`,
+    progressText: upgradeProgress(run),
+  };
+}
+
+export function watchAnnouncement(profile: string, run: SecureClientUpgradeRunDto): string {
+  const ending = UPGRADE_ENDINGS[run.upgradeRunStatus ?? '']?.words ?? 'ended';
+  const who = run.username ? `, started by ${run.username}` : '';
+  const error = run.errorMsg ? ` SCC says: ${run.errorMsg}.` : '';
+  return (
+    `A VPN client upgrade run ended (profile \`${profile}\`${who}): ${runName(run)} ${ending} ` +
+    `(${run.upgradeRunStatus}).${error}${deviceLines(run)}`
+  );
+}
+
+// --- tenant creation ---
+
+export function tenantQueuedNote(tenantName: string, place: number, expectedStart: Date): string {
+  const ahead = place - 1;
+  const waiting = ahead === 0 ? 'none ahead of it' : `${ahead} ahead of it`;
+  return (
+    `The creation of tenant *${tenantName}* is queued: place ${place} (${waiting}). SCC creates at most one ` +
+    `tenant every 30 seconds, so it should start around ${expectedStart.toISOString().slice(11, 19)} UTC.`
+  );
+}
+
+export function tenantStartedNote(tenantName: string, transactionUid: string): string {
+  return `SCC accepted the creation of tenant *${tenantName}* (transaction \`${transactionUid}\`); following it.`;
+}
+
+export function tenantRefusedText(requesterId: string, tenantName: string, sccSays: string): string {
+  return `<@${requesterId}> *create tenant ${tenantName}*: not created. ${sccSays}`;
+}
+
+export function gatewayGoneOutcome(requestId: string): Outcome {
+  return {
+    status: 'unknown',
+    text: `outcome unknown: SCC no longer knows gateway request \`${requestId}\`, so fwbot cannot show the device's answer.`,
+  };
+}

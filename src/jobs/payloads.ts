@@ -1,0 +1,124 @@
+// The typed payloads of every queue and of the records kept beside them in Redis. Each is a zod schema:
+// job data and Redis values are parsed when read (a job written by an older or broken version is refused
+// with a clear reason instead of being half-understood).
+import { z } from 'zod';
+
+/** What to follow; mirrors TrackRequest in src/catalogue/operation.ts (a test keeps them in step). */
+export const TrackRequestSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('transaction'), transactionUid: z.string().min(1), label: z.string() }),
+  z.object({
+    kind: z.literal('cdfmc'),
+    transactionUid: z.string().min(1),
+    tenantUid: z.string().min(1),
+    tenantName: z.string(),
+    label: z.string(),
+  }),
+  z.object({
+    kind: z.literal('gateway'),
+    requestId: z.string().min(1),
+    deviceUid: z.string().min(1),
+    label: z.string(),
+  }),
+  z.object({ kind: z.literal('upgradeRun'), transactionUid: z.string().min(1), label: z.string() }),
+]);
+export type TrackRequestData = z.infer<typeof TrackRequestSchema>;
+
+/** Where an outcome goes (mirrors ThreadRef in src/app/ports.ts). */
+export const ThreadRefSchema = z.object({
+  channelId: z.string().min(1),
+  threadTs: z.string().min(1),
+  requesterId: z.string().min(1),
+  profile: z.string().min(1),
+});
+
+/** One thread waiting for a followed thing, and what that thread calls it. */
+export const Subscriber = z.object({ thread: ThreadRefSchema, label: z.string() });
+export type Subscriber = z.infer<typeof Subscriber>;
+
+/** Where a tracking job is in its work; saved with the job after every step. */
+export const TrackState = z.object({
+  /** Polls made so far. */
+  step: z.number().int().nonnegative(),
+  /** Consecutive transient failures (reset by any answer from SCC). */
+  failures: z.number().int().nonnegative(),
+  /** When following began (ms); the deadline counts from here, or from the start of the current leg. */
+  startedAt: z.number(),
+  legStartedAt: z.number(),
+  /** The last status seen, to say how far it got when fwbot stops. */
+  lastStatus: z.string().optional(),
+  /** cdFMC: the second leg, once the portal transaction has named it. */
+  target: z
+    .object({ transactionUid: z.string().min(1), profile: z.string().min(1), tenantName: z.string() })
+    .optional(),
+  /** Upgrade runs: the run's uid once it has been found by its transaction. */
+  runUid: z.string().optional(),
+});
+export type TrackState = z.infer<typeof TrackState>;
+
+export const TrackJobData = z.object({
+  profile: z.string().min(1),
+  request: TrackRequestSchema,
+  state: TrackState,
+});
+export type TrackJobData = z.infer<typeof TrackJobData>;
+
+/** How a followed thing ended, as every subscriber will be told. */
+export const Outcome = z.object({
+  status: z.enum(['succeeded', 'failed', 'unknown', 'stopped']),
+  /** Plain sentences, said after the subscriber's own label. */
+  text: z.string(),
+  /** The last text of the progress message, for kinds that keep one (upgrade runs). */
+  progressText: z.string().optional(),
+});
+export type Outcome = z.infer<typeof Outcome>;
+
+export const EVENT_TYPES = ['fwbot_outcome', 'fwbot_note', 'fwbot_status', 'fwbot_watch'] as const;
+export const EventType = z.enum(EVENT_TYPES);
+export type EventType = z.infer<typeof EventType>;
+
+/** One message to post exactly once, and optionally a progress message to settle before it. */
+export const NotifyJobData = z.object({
+  /** Idempotency key: at most one message with this key is ever accepted by Slack. */
+  key: z.string().min(1),
+  channelId: z.string().min(1),
+  /** Absent for messages at the top of a channel (watch announcements). */
+  threadTs: z.string().optional(),
+  text: z.string().min(1),
+  eventType: EventType,
+  /** The progress message (by its own notification key) is edited to this text first. */
+  settleStatus: z.object({ key: z.string().min(1), text: z.string().min(1) }).optional(),
+});
+export type NotifyJobData = z.infer<typeof NotifyJobData>;
+
+export const TenantCreationJobData = z.object({
+  profile: z.string().min(1),
+  tenantName: z.string().min(1),
+  displayName: z.string().optional(),
+  salesOrderNumber: z.string().optional(),
+  thread: ThreadRefSchema,
+  /** A stable id of this request, for its notifications and the "may have been called" mark. */
+  requestId: z.string().min(1),
+});
+export type TenantCreationJobData = z.infer<typeof TenantCreationJobData>;
+
+/** Mirrors UpgradeWatch in src/catalogue/operation.ts. */
+export const UpgradeWatchSchema = z.object({
+  channelId: z.string().min(1),
+  profile: z.string().min(1),
+  createdBy: z.string().min(1),
+  createdAt: z.string().min(1),
+});
+
+/** Reads a JSON value written by fwbot; a broken record is reported with the key it came from. */
+export function parseStored<T>(schema: z.ZodType<T>, raw: string, where: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw new Error(`${where}: stored value is not JSON`, { cause: error });
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    throw new Error(`${where}: stored value is malformed: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}

@@ -1,0 +1,146 @@
+// How often and for how long fwbot follows asynchronous work, and how fast it talks to Slack. One object,
+// injected into the workers, so tests run the same machinery with millisecond timings and production
+// uses the defaults below (the README's schedule table is written from them).
+import { z } from 'zod';
+
+/** Polling of one kind of work: fast at first, growing to a cap, given up after a deadline. */
+export const PollSchedule = z.object({
+  /** Delay before the second poll (the first runs as soon as a worker picks the job up). */
+  firstDelayMs: z.number().int().positive(),
+  /** Each following delay is the previous one times this factor… */
+  factor: z.number().min(1),
+  /** …up to this cap. */
+  capMs: z.number().int().positive(),
+  /** Wall time after which fwbot stops following and says so in the thread. */
+  deadlineMs: z.number().int().positive(),
+});
+export type PollSchedule = z.infer<typeof PollSchedule>;
+
+export const TrackKind = z.enum(['transaction', 'cdfmc', 'gateway', 'upgradeRun']);
+export type TrackKind = z.infer<typeof TrackKind>;
+
+export const Schedule = z.object({
+  poll: z.object({
+    transaction: PollSchedule,
+    cdfmc: PollSchedule,
+    gateway: PollSchedule,
+    upgradeRun: PollSchedule,
+  }),
+  /** Consecutive transient failures (5xx, 429, network) tolerated before fwbot gives up on a job. */
+  maxTransientFailures: z.number().int().positive(),
+  /** Backoff between transient failures: base·2^(n-1), capped; SCC's Retry-After wins when longer. */
+  transientBaseMs: z.number().int().positive(),
+  transientCapMs: z.number().int().positive(),
+  slack: z.object({
+    /** chat.postMessage: Slack allows about one message per second per channel. */
+    postIntervalMs: z.number().int().nonnegative(),
+    /** chat.update of a progress message (Tier 3, ~50 a minute): no more often than this per channel. */
+    updateIntervalMs: z.number().int().nonnegative(),
+    /** Attempts of a notification on Slack errors other than 429 (network, 5xx). */
+    attempts: z.number().int().positive(),
+    backoffMs: z.number().int().positive(),
+    /** Guards one notification against two workers at once; longer than a Slack call can take. */
+    lockMs: z.number().int().positive(),
+  }),
+  watch: z.object({
+    /** How often the recent upgrade runs of every watched profile are scanned. */
+    scanEveryMs: z.number().int().positive(),
+    /** How many of the most recently updated runs one scan reads. */
+    scanRuns: z.number().int().positive().max(200),
+  }),
+  tenantCreation: z.object({
+    /** SCC creates at most one tenant per 30 seconds: one job per this window, per profile. */
+    intervalMs: z.number().int().positive(),
+  }),
+  workers: z.object({
+    /** Jobs in flight per worker process on the tracking queue (each is one short HTTP call). */
+    trackConcurrency: z.number().int().positive(),
+    notifyConcurrency: z.number().int().positive(),
+    /** A killed worker's jobs are picked up again after its lock expires and a stall check runs. */
+    lockDurationMs: z.number().int().positive(),
+    stalledIntervalMs: z.number().int().positive(),
+    /** Times a job may be rescued from a killed worker before BullMQ fails it. */
+    maxStalledCount: z.number().int().positive(),
+  }),
+  /** How long outcomes, notification marks and finished jobs are remembered. */
+  retentionMs: z.number().int().positive(),
+});
+export type Schedule = z.infer<typeof Schedule>;
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+export const DEFAULT_SCHEDULE: Schedule = {
+  poll: {
+    transaction: { firstDelayMs: 1 * SECOND, factor: 1.5, capMs: 30 * SECOND, deadlineMs: 6 * HOUR },
+    // cdFMC provisioning takes tens of minutes: poll more gently, and each leg gets the whole deadline.
+    cdfmc: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 60 * SECOND, deadlineMs: 6 * HOUR },
+    // A device answers in seconds or not at all; the gateway itself gives up after 70 s.
+    gateway: { firstDelayMs: 1 * SECOND, factor: 1.5, capMs: 10 * SECOND, deadlineMs: 15 * MINUTE },
+    upgradeRun: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 30 * SECOND, deadlineMs: 12 * HOUR },
+  },
+  maxTransientFailures: 8,
+  transientBaseMs: 2 * SECOND,
+  transientCapMs: 5 * MINUTE,
+  slack: {
+    postIntervalMs: 1_100,
+    updateIntervalMs: 3 * SECOND,
+    attempts: 8,
+    backoffMs: 2 * SECOND,
+    lockMs: 60 * SECOND,
+  },
+  watch: { scanEveryMs: 1 * MINUTE, scanRuns: 50 },
+  tenantCreation: { intervalMs: 30 * SECOND },
+  workers: {
+    trackConcurrency: 20,
+    notifyConcurrency: 5,
+    lockDurationMs: 30 * SECOND,
+    stalledIntervalMs: 30 * SECOND,
+    maxStalledCount: 5,
+  },
+  retentionMs: 7 * 24 * HOUR,
+};
+
+/** A partial schedule over the defaults, one level deep per section (what tests and config override). */
+export interface ScheduleOverrides {
+  poll?: Partial<Record<TrackKind, Partial<PollSchedule>>>;
+  maxTransientFailures?: number;
+  transientBaseMs?: number;
+  transientCapMs?: number;
+  slack?: Partial<Schedule['slack']>;
+  watch?: Partial<Schedule['watch']>;
+  tenantCreation?: Partial<Schedule['tenantCreation']>;
+  workers?: Partial<Schedule['workers']>;
+  retentionMs?: number;
+}
+
+export function resolveSchedule(
+  overrides: ScheduleOverrides = {},
+  base: Schedule = DEFAULT_SCHEDULE,
+): Schedule {
+  const poll = { ...base.poll };
+  for (const kind of TrackKind.options) poll[kind] = { ...base.poll[kind], ...overrides.poll?.[kind] };
+  return Schedule.parse({
+    ...base,
+    ...overrides,
+    poll,
+    slack: { ...base.slack, ...overrides.slack },
+    watch: { ...base.watch, ...overrides.watch },
+    tenantCreation: { ...base.tenantCreation, ...overrides.tenantCreation },
+    workers: { ...base.workers, ...overrides.workers },
+  });
+}
+
+/** Delay after poll number `step` (1-based) of a kind; Retry-After from SCC wins when it is longer. */
+export function pollDelayMs(schedule: PollSchedule, step: number, retryAfterMs?: number): number {
+  const grown = schedule.firstDelayMs * schedule.factor ** Math.max(0, step - 1);
+  const delay = Math.min(schedule.capMs, Math.round(grown));
+  return Math.max(delay, retryAfterMs ?? 0);
+}
+
+/** Delay after the `failures`-th consecutive transient failure. */
+export function transientDelayMs(schedule: Schedule, failures: number, retryAfterMs?: number): number {
+  const grown = schedule.transientBaseMs * 2 ** Math.max(0, failures - 1);
+  return Math.max(Math.min(schedule.transientCapMs, grown), retryAfterMs ?? 0);
+}

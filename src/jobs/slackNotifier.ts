@@ -1,0 +1,233 @@
+// Posts into Slack exactly once, and edits progress messages at Slack's pace.
+//
+// Exactly once across crashes: before a post, a "posting" mark is written; after Slack accepts it, a
+// "posted" mark with the message ts. Each message carries metadata (event_type, event_payload.key: a hash
+// of the notification key). A worker that finds "posting" without "posted" cannot know whether Slack
+// accepted the earlier attempt (the process may have died between Slack's answer and Redis), so it reads
+// the thread (or channel) back with `include_all_metadata` and posts only when no message carries the
+// key. Slack's 429 and definite refusals prove nothing was posted, so they clear the mark.
+import { createHash, randomUUID } from 'node:crypto';
+import type { webApi } from '@slack/bolt';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { JobKeys } from './keys.js';
+import type { EventType } from './payloads.js';
+import type { Schedule } from './schedule.js';
+import { classifySlackError, RetryLater, SlackRefused } from './slackErrors.js';
+import { SlackPace } from './slackPace.js';
+
+export type SlackWebClient = webApi.WebClient;
+
+export interface PostRequest {
+  key: string;
+  channelId: string;
+  threadTs?: string | undefined;
+  text: string;
+  eventType: EventType;
+}
+
+const HistoryPage = z.object({
+  messages: z
+    .array(
+      z.looseObject({
+        ts: z.string().optional(),
+        metadata: z.looseObject({ event_payload: z.record(z.string(), z.unknown()).optional() }).optional(),
+      }),
+    )
+    .optional(),
+  response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
+});
+
+/** Pages read back at most: a thread rarely holds more, a busy channel's recent past does. */
+const READ_BACK_PAGES = 10;
+
+const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** The key as it appears in Slack: hashed, because metadata is readable by anyone in the channel. */
+export function metadataKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 40);
+}
+
+export class SlackNotifier {
+  private readonly pace: SlackPace;
+
+  constructor(
+    private readonly slack: SlackWebClient,
+    private readonly redis: Redis,
+    private readonly keys: JobKeys,
+    private readonly schedule: Schedule,
+    private readonly log: Logger,
+  ) {
+    this.pace = new SlackPace(redis, keys);
+  }
+
+  /** The ts of a notification already accepted by Slack, if any. */
+  async postedTs(key: string): Promise<string | undefined> {
+    return (await this.redis.get(this.keys.posted(key))) ?? undefined;
+  }
+
+  /**
+   * Posts the message unless Slack already holds it. Throws RetryLater (429, pace, busy key),
+   * SlackRefused (permanent), or the transient error itself.
+   */
+  async postOnce(request: PostRequest): Promise<{ ts: string; posted: boolean }> {
+    const done = await this.postedTs(request.key);
+    if (done) return { ts: done, posted: false };
+    const lockKey = this.keys.notifyLock(request.key);
+    const token = randomUUID();
+    const locked = await this.redis.set(lockKey, token, 'PX', this.schedule.slack.lockMs, 'NX');
+    if (locked !== 'OK')
+      throw new RetryLater(this.schedule.slack.lockMs, `notification ${request.key} is busy`);
+    try {
+      return await this.postLocked(request);
+    } finally {
+      await this.redis.eval(RELEASE_LOCK, 1, lockKey, token);
+    }
+  }
+
+  private async postLocked(request: PostRequest): Promise<{ ts: string; posted: boolean }> {
+    const postedKey = this.keys.posted(request.key);
+    const postingKey = this.keys.posting(request.key);
+    const again = await this.postedTs(request.key);
+    if (again) return { ts: again, posted: false };
+    const ttlMs = this.schedule.retentionMs;
+    if ((await this.redis.exists(postingKey)) === 1) {
+      const found = await this.findPosted(request);
+      if (found) {
+        await this.redis.set(postedKey, found, 'PX', ttlMs);
+        this.log.info(
+          { key: request.key, ts: found },
+          'notification found in Slack after an interrupted post',
+        );
+        return { ts: found, posted: false };
+      }
+    }
+    const wait = await this.pace.reserve(
+      'chat.postMessage',
+      request.channelId,
+      this.schedule.slack.postIntervalMs,
+    );
+    if (wait > 0) throw new RetryLater(wait, `pacing posts to ${request.channelId}`);
+    await this.redis.set(postingKey, String(Date.now()), 'PX', ttlMs);
+    let ts: string;
+    try {
+      const answer = await this.slack.chat.postMessage({
+        channel: request.channelId,
+        ...(request.threadTs ? { thread_ts: request.threadTs } : {}),
+        text: request.text,
+        unfurl_links: false,
+        unfurl_media: false,
+        metadata: { event_type: request.eventType, event_payload: { key: metadataKey(request.key) } },
+      });
+      ts = z.object({ ts: z.string() }).parse(answer).ts;
+    } catch (error) {
+      throw await this.failed(error, 'chat.postMessage', request.channelId, postingKey);
+    }
+    await this.redis.set(postedKey, ts, 'PX', ttlMs);
+    return { ts, posted: true };
+  }
+
+  /** Turns a Slack failure into what the job should do, clearing the posting mark when nothing was posted. */
+  private async failed(
+    error: unknown,
+    method: string,
+    channelId: string,
+    postingKey?: string,
+  ): Promise<Error> {
+    const failure = classifySlackError(error);
+    if (postingKey && !failure.mayHaveApplied) await this.redis.del(postingKey);
+    if (failure.kind === 'rateLimited') {
+      const delayMs = failure.retryAfterMs ?? this.schedule.slack.backoffMs;
+      // Every job bound for this channel waits too, not only this one.
+      await this.pace.holdOff(method, channelId, delayMs);
+      return new RetryLater(delayMs, `Slack rate-limited ${method} (Retry-After ${delayMs} ms)`);
+    }
+    if (failure.kind === 'refused') return new SlackRefused(failure.reason, method);
+    return error instanceof Error ? error : new Error(failure.reason);
+  }
+
+  /** The ts of a message in the thread (or channel) that carries the key, if Slack holds one. */
+  private async findPosted(request: PostRequest): Promise<string | undefined> {
+    const wanted = metadataKey(request.key);
+    let cursor: string | undefined;
+    for (let page = 0; page < READ_BACK_PAGES; page += 1) {
+      let raw: unknown;
+      try {
+        raw = request.threadTs
+          ? await this.slack.conversations.replies({
+              channel: request.channelId,
+              ts: request.threadTs,
+              include_all_metadata: true,
+              limit: 200,
+              ...(cursor ? { cursor } : {}),
+            })
+          : await this.slack.conversations.history({
+              channel: request.channelId,
+              include_all_metadata: true,
+              limit: 200,
+              ...(cursor ? { cursor } : {}),
+            });
+      } catch (error) {
+        const failure = classifySlackError(error);
+        if (failure.kind === 'refused') {
+          // Without the history scopes the thread cannot be checked; a rare duplicate beats a lost reply.
+          this.log.warn(
+            { key: request.key, slackError: failure.reason },
+            'cannot read the thread back to check an interrupted post (channels:history / groups:history?)',
+          );
+          return undefined;
+        }
+        throw await this.failed(
+          error,
+          request.threadTs ? 'conversations.replies' : 'conversations.history',
+          request.channelId,
+        );
+      }
+      const parsed = HistoryPage.parse(raw);
+      for (const message of parsed.messages ?? []) {
+        if (message.metadata?.event_payload?.key === wanted && message.ts) return message.ts;
+      }
+      cursor = parsed.response_metadata?.next_cursor;
+      if (!cursor) return undefined;
+    }
+    return undefined;
+  }
+
+  /** Posts a progress message once and remembers the text it shows. */
+  async postStatus(request: PostRequest): Promise<void> {
+    const { posted } = await this.postOnce(request);
+    if (posted)
+      await this.redis.set(this.keys.statusText(request.key), request.text, 'PX', this.schedule.retentionMs);
+  }
+
+  /**
+   * Edits a progress message. `progress` edits are best effort (skipped when Slack's pace or a 429 says
+   * not now: the next step shows a newer state anyway); `settle` edits must land, so they throw RetryLater.
+   */
+  async editStatus(key: string, channelId: string, text: string, mode: 'progress' | 'settle'): Promise<void> {
+    const ts = await this.postedTs(key);
+    if (!ts) return;
+    const shownKey = this.keys.statusText(key);
+    if ((await this.redis.get(shownKey)) === text) return;
+    const wait = await this.pace.reserve('chat.update', channelId, this.schedule.slack.updateIntervalMs);
+    if (wait > 0) {
+      if (mode === 'progress') return;
+      throw new RetryLater(wait, `pacing edits in ${channelId}`);
+    }
+    try {
+      await this.slack.chat.update({ channel: channelId, ts, text });
+    } catch (error) {
+      const reason = await this.failed(error, 'chat.update', channelId);
+      if (mode === 'progress') {
+        // A progress edit that fails changes nothing that matters: the final reply still comes.
+        this.log.warn({ key, err: reason }, 'progress edit skipped');
+        return;
+      }
+      // A person deleted the progress message: there is nothing left to settle.
+      if (reason instanceof SlackRefused && reason.slackError === 'message_not_found') return;
+      throw reason;
+    }
+    await this.redis.set(shownKey, text, 'PX', this.schedule.retentionMs);
+  }
+}

@@ -1,0 +1,55 @@
+// One step of following something: a single read from SCC, and what it means. Steps never wait and never
+// touch Slack or the queue; the tracking worker turns their result into a re-delay, a progress edit, a
+// note in the threads, or the final outcome.
+import type { SccClients } from '../../app/ports.js';
+import type { SccClient } from '../../scc/client.js';
+import type { Outcome, TrackRequestData, TrackState } from '../payloads.js';
+import { classifySccError } from '../sccFailures.js';
+
+/** Finds the profile whose token can read a managed tenant's transactions. */
+export type TenantProfileResolver = (tenant: {
+  tenantUid: string;
+  tenantName: string;
+  /** A transaction on that tenant, which the right profile can read. */
+  transactionUid: string;
+  /** The portal's own profile, which is not the tenant's. */
+  portalProfile: string;
+}) => Promise<string | undefined>;
+
+export interface StepContext {
+  /** The profile that started the work, and its client. */
+  profile: string;
+  client: SccClient;
+  clients: SccClients;
+  resolveTenantProfile: TenantProfileResolver;
+  now: number;
+}
+
+export type StepResult =
+  | {
+      kind: 'continue';
+      state: TrackState;
+      /** Progress in words, shown in the thread's one progress message (kinds that keep one). */
+      progress?: string;
+      /** Said once in every thread (e.g. the second leg of a cdFMC provisioning has begun). */
+      note?: { id: string; text: string };
+    }
+  | { kind: 'end'; outcome: Outcome };
+
+export const end = (outcome: Outcome): StepResult => ({ kind: 'end', outcome });
+
+export type Step<K extends TrackRequestData['kind']> = (
+  ctx: StepContext,
+  request: Extract<TrackRequestData, { kind: K }>,
+  state: TrackState,
+) => Promise<StepResult>;
+
+/** Runs a read; undefined on 404, any other error goes to the worker. */
+export async function unlessGone<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (classifySccError(error).kind === 'notFound') return undefined;
+    throw error;
+  }
+}

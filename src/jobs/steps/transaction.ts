@@ -1,0 +1,21 @@
+// Following a plain 202 Transaction, and a command sent through the device gateway.
+import { expiredOutcome, gatewayGoneOutcome, gatewayOutcome, transactionOutcome } from '../messages.js';
+import { end, type Step, unlessGone } from './step.js';
+
+export const stepTransaction: Step<'transaction'> = async (ctx, request, state) => {
+  const uid = request.transactionUid;
+  const transaction = await unlessGone(() => ctx.client.transactions.get(uid));
+  if (!transaction) return end(expiredOutcome(`transaction \`${uid}\``));
+  const outcome = transactionOutcome(uid, transaction);
+  if (outcome) return end(outcome);
+  return { kind: 'continue', state: { ...state, lastStatus: transaction.cdoTransactionStatus ?? undefined } };
+};
+
+/** `pending` and `timeout` (SCC stopped waiting, the device may still answer) both mean: ask again. */
+export const stepGateway: Step<'gateway'> = async (ctx, request, state) => {
+  const answer = await unlessGone(() => ctx.client.gateway.result(request.requestId));
+  if (!answer) return end(gatewayGoneOutcome(request.requestId));
+  const outcome = gatewayOutcome(request.requestId, answer);
+  if (outcome) return end(outcome);
+  return { kind: 'continue', state: { ...state, lastStatus: answer.status ?? undefined } };
+};

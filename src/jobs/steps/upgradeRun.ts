@@ -1,0 +1,57 @@
+// Following a VPN client (Secure Client) upgrade: the trigger's transaction names no run, so the run is
+// found by its transactionUid in the runs list, then read directly until it reaches an end status.
+
+import type { SecureClientUpgradeRunDto } from '../../scc/generated/models.js';
+import {
+  expiredOutcome,
+  isUpgradeTerminal,
+  transactionOutcome,
+  UPGRADE_WAITING,
+  upgradeOutcome,
+  upgradeProgress,
+} from '../messages.js';
+import type { Outcome } from '../payloads.js';
+import { end, type Step, unlessGone } from './step.js';
+
+export const stepUpgradeRun: Step<'upgradeRun'> = async (ctx, request, state) => {
+  const secureClient = ctx.client.secureClient;
+  let runUid = state.runUid;
+  let run: SecureClientUpgradeRunDto | undefined;
+  if (runUid) {
+    const known = runUid;
+    run = await unlessGone(() => secureClient.run(known));
+    if (!run) return end(runGoneOutcome(known));
+  } else {
+    const page = await secureClient.runs({ q: `transactionUid:"${request.transactionUid}"`, limit: 1 });
+    run = page.items?.find((item) => item.transactionUid === request.transactionUid && item.uid);
+    runUid = run?.uid ?? undefined;
+  }
+  if (!run || !runUid) {
+    // No run yet: SCC may still be validating the trigger, or its transaction may already have failed.
+    const transaction = await unlessGone(() => ctx.client.transactions.get(request.transactionUid));
+    if (!transaction) return end(expiredOutcome(`transaction \`${request.transactionUid}\``));
+    const outcome = transactionOutcome(request.transactionUid, transaction);
+    if (outcome && outcome.status !== 'succeeded') return end(outcome);
+    return {
+      kind: 'continue',
+      state: { ...state, lastStatus: transaction.cdoTransactionStatus ?? undefined },
+      progress: UPGRADE_WAITING,
+    };
+  }
+  if (isUpgradeTerminal(run.upgradeRunStatus)) {
+    const outcome = upgradeOutcome(run);
+    if (outcome) return end(outcome);
+  }
+  return {
+    kind: 'continue',
+    state: { ...state, runUid, lastStatus: run.upgradeRunStatus ?? undefined },
+    progress: upgradeProgress(run),
+  };
+};
+
+function runGoneOutcome(runUid: string): Outcome {
+  return {
+    status: 'unknown',
+    text: `outcome unknown: SCC no longer knows upgrade run \`${runUid}\`. Check the upgrade runs in SCC.`,
+  };
+}

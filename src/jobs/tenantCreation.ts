@@ -1,0 +1,181 @@
+// Tenant creation through a BullMQ rate limiter: SCC creates at most one tenant every 30 seconds per
+// account, so each profile has its own queue whose worker starts one job per window. A request that has
+// to wait is told its place and the expected start; the job calls createTenant and follows the returned
+// transaction like any other.
+import { randomUUID } from 'node:crypto';
+import { DelayedError, type Job, type Processor, UnrecoverableError } from 'bullmq';
+import { z } from 'zod';
+import type { SccClients, ThreadRef, Tracker } from '../app/ports.js';
+import { SccApiError, SccNetworkError } from '../scc/errors.js';
+import type { JobsCore } from './core.js';
+import { tenantQueuedNote, tenantRefusedText, tenantStartedNote } from './messages.js';
+import { type EventType, TenantCreationJobData, ThreadRefSchema } from './payloads.js';
+import { classifySccError } from './sccFailures.js';
+
+export interface TenantCreationRequest {
+  tenantName: string;
+  displayName?: string | undefined;
+  salesOrderNumber?: string | undefined;
+  /** Where to report; its profile is the MSP portal that creates the tenant. */
+  thread: ThreadRef;
+}
+
+export interface QueuedTenantCreation {
+  /** 1 = next to start (nothing waiting ahead of it). */
+  place: number;
+  expectedStart: Date;
+  requestId: string;
+}
+
+const jobIdOf = (requestId: string): string => `tenant-${requestId}`;
+
+export async function enqueueTenantCreation(
+  core: JobsCore,
+  request: TenantCreationRequest,
+): Promise<QueuedTenantCreation> {
+  const thread = ThreadRefSchema.parse(request.thread);
+  const requestId = randomUUID();
+  const data = TenantCreationJobData.parse({
+    profile: thread.profile,
+    tenantName: request.tenantName,
+    displayName: request.displayName,
+    salesOrderNumber: request.salesOrderNumber,
+    thread,
+    requestId,
+  });
+  const retention = Math.ceil(core.schedule.retentionMs / 1000);
+  await core.tenantQueue(thread.profile).add('create', data, {
+    jobId: jobIdOf(requestId),
+    attempts: 3,
+    backoff: { type: 'exponential', delay: core.schedule.transientBaseMs },
+    removeOnComplete: { age: retention },
+    removeOnFail: { age: retention },
+  });
+  const { place, expectedStart } = await placeInQueue(core, thread.profile, jobIdOf(requestId));
+  // Said only when there is a wait worth mentioning; otherwise the "started" note follows at once.
+  if (place > 1 || expectedStart.getTime() > Date.now() + 1_000) {
+    await core.notify([
+      {
+        key: `tenant~${requestId}|queued`,
+        channelId: thread.channelId,
+        threadTs: thread.threadTs,
+        text: tenantQueuedNote(request.tenantName, place, expectedStart),
+        eventType: 'fwbot_note',
+      },
+    ]);
+  }
+  return { place, expectedStart, requestId };
+}
+
+/**
+ * Where a queued job stands: the jobs waiting before it each take one window after the next free one,
+ * which comes one window after the last start (BullMQ's limiter window opens when a job starts).
+ */
+export async function placeInQueue(
+  core: JobsCore,
+  profile: string,
+  jobId: string,
+): Promise<{ place: number; expectedStart: Date }> {
+  const waiting = await core.tenantQueue(profile).getJobs(['waiting', 'prioritized'], 0, -1, true);
+  const index = waiting.findIndex((job) => job.id === jobId);
+  const ahead = index === -1 ? 0 : index;
+  const interval = core.schedule.tenantCreation.intervalMs;
+  const lastStart = Number((await core.redis.get(core.keys.tenantLastStart(profile))) ?? 0);
+  const nextFree = Math.max(Date.now(), lastStart + interval);
+  return { place: ahead + 1, expectedStart: new Date(nextFree + ahead * interval) };
+}
+
+export interface TenantWorkerDeps {
+  core: JobsCore;
+  clients: SccClients;
+  tracker: Tracker;
+}
+
+export function createTenantProcessor({ core, clients, tracker }: TenantWorkerDeps): Processor {
+  const { redis, keys, schedule, log } = core;
+
+  return async (job, token) => {
+    const parsed = TenantCreationJobData.safeParse(job.data);
+    if (!parsed.success) {
+      throw new UnrecoverableError(`malformed tenant creation: ${z.prettifyError(parsed.error)}`);
+    }
+    const data = parsed.data;
+    const { thread, tenantName, requestId } = data;
+    const say = (what: string, text: string, eventType: EventType) =>
+      core.notify([
+        {
+          key: `tenant~${requestId}|${what}`,
+          channelId: thread.channelId,
+          threadTs: thread.threadTs,
+          text,
+          eventType,
+        },
+      ]);
+    const calledKey = keys.tenantCalled(requestId);
+    const ttlMs = schedule.retentionMs;
+    await redis.set(keys.tenantLastStart(data.profile), String(Date.now()), 'PX', ttlMs);
+
+    // A transaction recorded by an earlier attempt: the tenant is under way, only the follow-up is left.
+    const earlier = await redis.get(calledKey);
+    let transactionUid = earlier && earlier !== 'calling' ? earlier : undefined;
+    if (!transactionUid) {
+      await redis.set(calledKey, 'calling', 'PX', ttlMs);
+      try {
+        const transaction = await clients.get(data.profile).tenants.create({
+          tenantName,
+          ...(data.displayName ? { displayName: data.displayName } : {}),
+          ...(data.salesOrderNumber ? { salesOrderNumber: data.salesOrderNumber } : {}),
+        });
+        transactionUid = transaction.transactionUid ?? undefined;
+      } catch (error) {
+        const says = await whyNotCreated(job, token, error, earlier === 'calling');
+        log.warn({ requestId, tenantName, err: error }, 'tenant not created');
+        await say('final', tenantRefusedText(thread.requesterId, tenantName, says), 'fwbot_outcome');
+        throw new UnrecoverableError(says);
+      }
+      if (!transactionUid) {
+        const says = 'SCC accepted the request but named no transaction to follow; check `/fw tenants list`.';
+        await say('final', tenantRefusedText(thread.requesterId, tenantName, says), 'fwbot_outcome');
+        return 'no transaction';
+      }
+      await redis.set(calledKey, transactionUid, 'PX', ttlMs);
+    }
+    await say('started', tenantStartedNote(tenantName, transactionUid), 'fwbot_note');
+    await tracker.follow(
+      { kind: 'transaction', transactionUid, label: `create tenant ${tenantName}` },
+      thread,
+    );
+    return transactionUid;
+  };
+
+  /**
+   * What to tell the thread when createTenant failed, or: throw to try again (DelayedError after SCC's 429,
+   * the error itself for BullMQ's backoff when SCC certainly did not act).
+   */
+  async function whyNotCreated(job: Job, token: string | undefined, error: unknown, calledBefore: boolean) {
+    const calledKey = keys.tenantCalled(TenantCreationJobData.parse(job.data).requestId);
+    if (error instanceof SccApiError && error.status === 429) {
+      // SCC said "not now" and did not act: wait as long as it asked, then try again.
+      await redis.del(calledKey);
+      await job.moveToDelayed(Date.now() + (error.retryAfterMs ?? schedule.tenantCreation.intervalMs), token);
+      throw new DelayedError();
+    }
+    const failure = classifySccError(error);
+    const mayHaveApplied =
+      (error instanceof SccApiError || error instanceof SccNetworkError) && error.mayHaveBeenProcessed;
+    if (failure.kind === 'transient' && !mayHaveApplied) {
+      await redis.del(calledKey);
+      const attempts = job.opts.attempts ?? 1;
+      if (job.attemptsMade + 1 < attempts) throw error; // BullMQ tries again after its backoff
+      return `SCC could not be reached in ${attempts} attempts (${failure.reason}); nothing was created. Try again later.`;
+    }
+    if (failure.kind === 'transient') {
+      // A POST that timed out or got a 500 may have created the tenant: it is never repeated blindly.
+      return `SCC did not confirm the creation (${failure.reason}); it may still have happened. Check \`/fw tenants list\` before trying again.`;
+    }
+    if (calledBefore && error instanceof SccApiError && error.status === 409) {
+      return 'SCC says the tenant exists: an earlier attempt of this same request probably created it before fwbot restarted. Check `/fw tenants list`.';
+    }
+    return failure.sccSays;
+  }
+}

@@ -1,0 +1,201 @@
+// The tracking worker: one job per followed thing, one SCC read per run of the job. After each read the
+// job saves its state and moves itself back to the delayed set (BullMQ's step-job pattern: moveToDelayed
+// + DelayedError), so a worker never sleeps and any worker can take the next step. The end, whatever it
+// is (done, failed, expired, deadline, refused, given up), is recorded once and told to every subscriber
+// through the notification queue.
+import { DelayedError, type Job, type Processor, UnrecoverableError } from 'bullmq';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { SccClients } from '../app/ports.js';
+import { deadlineOutcome, gaveUpOutcome, malformedOutcome, refusedOutcome, statusLine } from './messages.js';
+import {
+  type NotifyJobData,
+  type Outcome,
+  type Subscriber,
+  type TrackJobData as TrackJob,
+  TrackJobData,
+} from './payloads.js';
+import { classifySccError } from './sccFailures.js';
+import { pollDelayMs, type Schedule, transientDelayMs } from './schedule.js';
+import type { SlackNotifier } from './slackNotifier.js';
+import { stepCdfmc } from './steps/cdfmc.js';
+import type { StepContext, StepResult, TenantProfileResolver } from './steps/step.js';
+import { stepGateway, stepTransaction } from './steps/transaction.js';
+import { stepUpgradeRun } from './steps/upgradeRun.js';
+import { type Subscriptions, subscriberNotificationKey } from './subscriptions.js';
+
+export interface TrackWorkerDeps {
+  subscriptions: Subscriptions;
+  notifier: SlackNotifier;
+  /** Queues messages to post exactly once (JobsCore.notify). */
+  notify: (messages: readonly NotifyJobData[]) => Promise<void>;
+  clients: SccClients;
+  resolveTenantProfile: TenantProfileResolver;
+  schedule: Schedule;
+  log: Logger;
+}
+
+/** How the thread names the followed thing when fwbot has to speak about following it. */
+export function describeFollowed(request: TrackJob['request']): string {
+  switch (request.kind) {
+    case 'transaction':
+      return `transaction \`${request.transactionUid}\``;
+    case 'cdfmc':
+      return `the cdFMC provisioning of tenant *${request.tenantName}* (transaction \`${request.transactionUid}\`)`;
+    case 'gateway':
+      return `gateway request \`${request.requestId}\``;
+    case 'upgradeRun':
+      return `the upgrade started by transaction \`${request.transactionUid}\``;
+  }
+}
+
+function runStep(ctx: StepContext, job: TrackJob): Promise<StepResult> {
+  const { request, state } = job;
+  switch (request.kind) {
+    case 'transaction':
+      return stepTransaction(ctx, request, state);
+    case 'cdfmc':
+      return stepCdfmc(ctx, request, state);
+    case 'gateway':
+      return stepGateway(ctx, request, state);
+    case 'upgradeRun':
+      return stepUpgradeRun(ctx, request, state);
+  }
+}
+
+export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
+  const { subscriptions, schedule, log } = deps;
+
+  const finish = async (trackId: string, outcome: Outcome): Promise<string> => {
+    const settled = await subscriptions.settle(trackId, outcome);
+    log.info({ trackId, status: settled.status }, 'followed work ended');
+    return settled.status;
+  };
+
+  /** Saves the state and puts the job back in the delayed set; the worker moves on at once. */
+  const again = async (
+    job: Job,
+    token: string | undefined,
+    data: TrackJob,
+    delayMs: number,
+  ): Promise<never> => {
+    await job.updateData(data);
+    await job.moveToDelayed(Date.now() + delayMs, token);
+    throw new DelayedError();
+  };
+
+  return async (job, token) => {
+    const trackId = job.id;
+    if (!trackId) throw new UnrecoverableError('tracking job without an id');
+    // Ended already (a worker died between recording the end and completing the job): tell, then stop.
+    const recorded = await subscriptions.outcome(trackId);
+    if (recorded) {
+      await subscriptions.tell(trackId, recorded, await subscriptions.subscribers(trackId));
+      return recorded.status;
+    }
+    const parsed = TrackJobData.safeParse(job.data);
+    if (!parsed.success) {
+      const reason = z.prettifyError(parsed.error);
+      await finish(trackId, malformedOutcome(reason.split('\n')[0] ?? 'unreadable data'));
+      throw new UnrecoverableError(`malformed tracking job: ${reason}`);
+    }
+    const data = parsed.data;
+    const { profile, request, state } = data;
+    const what = describeFollowed(request);
+    const poll = schedule.poll[request.kind];
+    const now = Date.now();
+    if (now - state.legStartedAt > poll.deadlineMs) {
+      return finish(trackId, deadlineOutcome(what, now - state.legStartedAt, state.lastStatus));
+    }
+    if (!deps.clients.names().includes(profile)) {
+      await finish(
+        trackId,
+        refusedOutcome(what, `the SCC profile \`${profile}\` is not configured in this fwbot.`),
+      );
+      throw new UnrecoverableError(`unknown profile ${profile}`);
+    }
+
+    let result: StepResult;
+    try {
+      const ctx: StepContext = {
+        profile,
+        client: deps.clients.get(profile),
+        clients: deps.clients,
+        resolveTenantProfile: deps.resolveTenantProfile,
+        now,
+      };
+      result = await runStep(ctx, data);
+    } catch (error) {
+      const failure = classifySccError(error);
+      if (failure.kind !== 'transient') {
+        await finish(trackId, refusedOutcome(what, failure.sccSays));
+        throw new UnrecoverableError(`${what}: ${failure.sccSays}`);
+      }
+      const failures = state.failures + 1;
+      log.warn({ trackId, failures, reason: failure.reason }, 'transient failure while following');
+      if (failures >= schedule.maxTransientFailures) {
+        return finish(trackId, gaveUpOutcome(what, failures, failure.reason));
+      }
+      const delay = transientDelayMs(schedule, failures, failure.retryAfterMs);
+      return again(job, token, { ...data, state: { ...state, failures } }, delay);
+    }
+
+    if (result.kind === 'end') return finish(trackId, result.outcome);
+    const next = { ...result.state, step: result.state.step + 1, failures: 0 };
+    if (result.note || result.progress) {
+      const subscribers = await subscriptions.subscribers(trackId);
+      if (result.note) await queueNote(deps, trackId, subscribers, result.note);
+      if (result.progress) await showProgress(deps, trackId, subscribers, result.progress);
+    }
+    return again(job, token, { ...data, state: next }, pollDelayMs(poll, next.step));
+  };
+}
+
+async function queueNote(
+  deps: TrackWorkerDeps,
+  trackId: string,
+  subscribers: readonly Subscriber[],
+  note: { id: string; text: string },
+): Promise<void> {
+  await deps.notify(
+    subscribers.map((subscriber) => ({
+      key: subscriberNotificationKey(trackId, subscriber, `note-${note.id}`),
+      channelId: subscriber.thread.channelId,
+      threadTs: subscriber.thread.threadTs,
+      text: statusLine(subscriber.label, note.text),
+      eventType: 'fwbot_note',
+    })),
+  );
+}
+
+/**
+ * Each thread has one progress message: posted once (exactly once, like every post), then edited at
+ * Slack's pace. Best effort: a skipped edit is replaced by the next one, and the end is a reply anyway.
+ */
+async function showProgress(
+  deps: TrackWorkerDeps,
+  trackId: string,
+  subscribers: readonly Subscriber[],
+  progress: string,
+): Promise<void> {
+  for (const subscriber of subscribers) {
+    const key = subscriberNotificationKey(trackId, subscriber, 'status');
+    const channelId = subscriber.thread.channelId;
+    const text = statusLine(subscriber.label, progress);
+    try {
+      if (await deps.notifier.postedTs(key)) {
+        await deps.notifier.editStatus(key, channelId, text, 'progress');
+      } else {
+        await deps.notifier.postStatus({
+          key,
+          channelId,
+          threadTs: subscriber.thread.threadTs,
+          text,
+          eventType: 'fwbot_status',
+        });
+      }
+    } catch (error) {
+      deps.log.debug({ err: error, trackId, key }, 'progress not shown this step');
+    }
+  }
+}

@@ -1,0 +1,61 @@
+// The Tracker of src/app/ports.ts on BullMQ: `follow` subscribes the thread and makes sure exactly one
+// tracking job polls the followed thing. The job id is derived from profile, kind and SCC id, so the
+// same transaction followed from two threads is polled once and both threads are told.
+import type { JobsOptions as BullJobsOptions } from 'bullmq';
+import type { ThreadRef, Tracker } from '../app/ports.js';
+import type { TrackRequest } from '../catalogue/operation.js';
+import type { JobsCore } from './core.js';
+import { trackJobId } from './keys.js';
+import { ThreadRefSchema, type TrackJobData, TrackRequestSchema } from './payloads.js';
+
+/** The SCC id that identifies what a request follows. */
+export function followedId(request: TrackRequest): string {
+  return request.kind === 'gateway' ? request.requestId : request.transactionUid;
+}
+
+export class QueueTracker implements Tracker {
+  constructor(private readonly core: JobsCore) {}
+
+  async follow(request: TrackRequest, thread: ThreadRef): Promise<void> {
+    // Parsed here, at the boundary: a job that cannot be followed is refused to the caller, not queued.
+    const typed = TrackRequestSchema.parse(request);
+    const where = ThreadRefSchema.parse(thread);
+    const { subscriptions, trackQueue, schedule } = this.core;
+    const trackId = trackJobId(where.profile, typed.kind, followedId(typed));
+    const subscriber = { thread: where, label: typed.label };
+    const ended = await subscriptions.subscribe(trackId, subscriber);
+    if (ended) {
+      await subscriptions.tell(trackId, ended, [subscriber]);
+      return;
+    }
+    const now = Date.now();
+    const data: TrackJobData = {
+      profile: where.profile,
+      request: typed,
+      state: { step: 0, failures: 0, startedAt: now, legStartedAt: now },
+    };
+    const retention = Math.ceil(schedule.retentionMs / 1000);
+    const options: BullJobsOptions = {
+      jobId: trackId,
+      // Failures of the step itself are counted in the job's state; these attempts only cover the rare
+      // error outside a step (Redis lost mid-step), with backoff.
+      attempts: 5,
+      backoff: { type: 'exponential', delay: schedule.transientBaseMs },
+      removeOnComplete: { age: retention },
+      removeOnFail: { age: retention },
+    };
+    const job = await trackQueue.add(typed.kind, data, options);
+    // BullMQ ignores an add whose id exists. A finished job whose outcome has been forgotten would
+    // swallow this follow: remove it and start afresh.
+    const state = await job.getState();
+    if (state === 'completed' || state === 'failed') {
+      const again = await subscriptions.outcome(trackId);
+      if (again) {
+        await subscriptions.tell(trackId, again, [subscriber]);
+        return;
+      }
+      await job.remove();
+      await trackQueue.add(typed.kind, data, options);
+    }
+  }
+}

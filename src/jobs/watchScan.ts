@@ -1,0 +1,86 @@
+// The watch scan: a repeatable job that reads the most recently updated upgrade runs of every watched
+// profile (runs started from Slack or anywhere else alike) and announces each run that has ended, once,
+// in every channel that watches it. Announced runs are remembered per profile in Redis; the
+// announcement itself is an exactly-once post keyed by profile, run and channel, so two scans racing
+// (two worker processes, a scan repeated after a crash) still announce once.
+import type { Processor } from 'bullmq';
+import type { SccClients } from '../app/ports.js';
+import type { UpgradeWatch } from '../catalogue/operation.js';
+import type { SecureClientUpgradeRunDto } from '../scc/generated/models.js';
+import type { JobsCore } from './core.js';
+import { isUpgradeTerminal, watchAnnouncement } from './messages.js';
+import type { NotifyJobData } from './payloads.js';
+import type { RedisWatchRegistry } from './watches.js';
+
+export const WATCH_SCHEDULER_ID = 'fwbot-watch-scan';
+
+/** Remembered runs per profile: many times what one scan reads, so a remembered run never comes back. */
+const REMEMBERED_PER_SCAN = 20;
+
+/** Whether a watch hears about a run: it has been through a scan, or was created before the run ended. */
+export function watchHears(watch: UpgradeWatch, baselined: boolean, run: SecureClientUpgradeRunDto): boolean {
+  if (baselined) return true;
+  const ended = Date.parse(run.lastUpdatedTime ?? '');
+  const created = Date.parse(watch.createdAt);
+  return Number.isFinite(ended) && Number.isFinite(created) && ended >= created;
+}
+
+export function createWatchScanProcessor(
+  core: JobsCore,
+  registry: RedisWatchRegistry,
+  clients: SccClients,
+): Processor {
+  const { redis, keys, schedule, log } = core;
+
+  const scanProfile = async (profile: string): Promise<number> => {
+    const watches = await registry.list(profile);
+    if (watches.length === 0) return 0;
+    const baselined = await registry.baselined(profile);
+    const page = await clients
+      .get(profile)
+      .secureClient.runs({ limit: schedule.watch.scanRuns, sort: ['lastUpdatedTime:DESC'] });
+    const announcedKey = keys.announcedRuns(profile);
+    let announced = 0;
+    for (const run of page.items ?? []) {
+      if (!run.uid || !isUpgradeTerminal(run.upgradeRunStatus)) continue;
+      if ((await redis.zscore(announcedKey, run.uid)) !== null) continue;
+      const messages: NotifyJobData[] = watches
+        .filter((watch) => watchHears(watch, baselined.has(watch.channelId), run))
+        .map((watch) => ({
+          key: `watch|${profile}|${run.uid}|${watch.channelId}`,
+          channelId: watch.channelId,
+          text: watchAnnouncement(profile, run),
+          eventType: 'fwbot_watch',
+        }));
+      // Queued before the run is remembered: a crash in between repeats the queueing, which adds nothing.
+      await core.notify(messages);
+      await redis.zadd(announcedKey, Date.now(), run.uid);
+      announced += messages.length;
+    }
+    await redis.zremrangebyrank(announcedKey, 0, -(schedule.watch.scanRuns * REMEMBERED_PER_SCAN + 1));
+    await registry.markBaselined(
+      profile,
+      watches.map((watch) => watch.channelId),
+    );
+    return announced;
+  };
+
+  return async () => {
+    const profiles = await redis.smembers(keys.watchedProfiles());
+    const configured = new Set(clients.names());
+    let announced = 0;
+    for (const profile of profiles.sort()) {
+      if (!configured.has(profile)) {
+        log.warn({ profile }, 'watched profile is not configured in this worker; skipped');
+        continue;
+      }
+      try {
+        announced += await scanProfile(profile);
+      } catch (error) {
+        // One profile's trouble (SCC down, token revoked) does not stop the others; the next scan retries.
+        log.warn({ err: error, profile }, 'upgrade run scan failed');
+      }
+    }
+    return { profiles: profiles.length, announced };
+  };
+}

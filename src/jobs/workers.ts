@@ -1,0 +1,182 @@
+// The public face of src/jobs: `createJobs` for the side that queues work (the bot: Tracker, watches,
+// tenant creation) and `startWorkers` for the side that does it. Workers run inside the bot process or
+// alone (`npm run worker`), any number of them: all state is in Redis, BullMQ hands each job to one
+// worker at a time, and a killed worker's jobs are picked up by the others.
+import { webApi } from '@slack/bolt';
+import { type Processor, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
+import type { SccClients, Tracker } from '../app/ports.js';
+import type { WatchRegistry } from '../catalogue/operation.js';
+import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
+import { QUEUE, tenantQueueName } from './keys.js';
+import { gaveUpOutcome } from './messages.js';
+import { createNotifyProcessor } from './notifyWorker.js';
+import { TrackJobData } from './payloads.js';
+import { classifySccError } from './sccFailures.js';
+import { SlackNotifier, type SlackWebClient } from './slackNotifier.js';
+import type { TenantProfileResolver } from './steps/step.js';
+import {
+  createTenantProcessor,
+  enqueueTenantCreation,
+  type QueuedTenantCreation,
+  type TenantCreationRequest,
+} from './tenantCreation.js';
+import { QueueTracker } from './tracker.js';
+import { createTrackProcessor, describeFollowed } from './trackWorker.js';
+import { RedisWatchRegistry } from './watches.js';
+import { createWatchScanProcessor, WATCH_SCHEDULER_ID } from './watchScan.js';
+
+export type { JobsOptions } from './core.js';
+export type { QueuedTenantCreation, TenantCreationRequest } from './tenantCreation.js';
+
+/** What the bot uses to hand work to the workers. */
+export interface Jobs {
+  readonly tracker: Tracker;
+  readonly watches: WatchRegistry;
+  /** Queues a tenant creation (one per 30 s per profile) and says where it stands. */
+  enqueueTenantCreation(request: TenantCreationRequest): Promise<QueuedTenantCreation>;
+  close(): Promise<void>;
+}
+
+function jobsOver(core: JobsCore): Jobs & { readonly registry: RedisWatchRegistry } {
+  const registry = new RedisWatchRegistry(core);
+  return {
+    tracker: new QueueTracker(core),
+    watches: registry,
+    registry,
+    enqueueTenantCreation: (request) => enqueueTenantCreation(core, request),
+    close: () => core.close(),
+  };
+}
+
+export function createJobs(options: JobsOptions): Jobs {
+  return jobsOver(createJobsCore(options));
+}
+
+/**
+ * A Slack client fit for workers: a 429 comes back at once as an error carrying Retry-After (the job
+ * reschedules itself), and nothing retries by sleeping inside the client.
+ */
+export function createWorkerSlackClient(token: string, slackApiUrl?: string): SlackWebClient {
+  return new webApi.WebClient(token, {
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 0 },
+    ...(slackApiUrl ? { slackApiUrl } : {}),
+  });
+}
+
+export interface StartWorkersOptions extends JobsOptions {
+  /** One SCC client per profile. Give them no retries of their own (`retry: { maxAttempts: 1 }`). */
+  clients: SccClients;
+  /** See createWorkerSlackClient. */
+  slack: SlackWebClient;
+  /** Which profile reads a managed tenant's transactions (cdFMC's second leg). */
+  resolveTenantProfile?: TenantProfileResolver;
+}
+
+export interface Workers {
+  /** The producer side over the same connection, for a bot that runs its workers in process. */
+  readonly jobs: Jobs;
+  /** Stops taking jobs, lets the ones in hand finish, and closes every connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * The default answer to "whose token reads this tenant?": a profile named like the tenant, else the first
+ * other profile that can read the tenant's transaction (only the tenant's own token can).
+ */
+export function profileByTenant(clients: SccClients): TenantProfileResolver {
+  const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return async ({ tenantUid, tenantName, transactionUid, portalProfile }) => {
+    const others = clients.names().filter((name) => name !== portalProfile);
+    const named = others.find((name) => plain(name) === plain(tenantName) || name === tenantUid);
+    if (named) return named;
+    for (const name of others) {
+      try {
+        await clients.get(name).transactions.get(transactionUid);
+        return name;
+      } catch (error) {
+        if (classifySccError(error).kind === 'transient') throw error;
+      }
+    }
+    return undefined;
+  };
+}
+
+export async function startWorkers(options: StartWorkersOptions): Promise<Workers> {
+  const core = createJobsCore(options);
+  const { schedule, log, prefix, redis } = core;
+  const jobs = jobsOver(core);
+  const notifier = new SlackNotifier(options.slack, redis, core.keys, schedule, log);
+  const base: WorkerOptions = {
+    connection: redis,
+    prefix,
+    lockDuration: schedule.workers.lockDurationMs,
+    stalledInterval: schedule.workers.stalledIntervalMs,
+    maxStalledCount: schedule.workers.maxStalledCount,
+  };
+  const workers: Worker[] = [];
+  const start = (queue: string, processor: Processor, extra: Partial<WorkerOptions> = {}): Worker => {
+    const worker = new Worker(queue, processor, { ...base, ...extra });
+    worker.on('error', (error) => log.error({ err: error, queue }, 'worker error'));
+    workers.push(worker);
+    return worker;
+  };
+
+  const tracking = start(
+    QUEUE.track,
+    createTrackProcessor({
+      subscriptions: core.subscriptions,
+      notifier,
+      notify: (messages) => core.notify(messages),
+      clients: options.clients,
+      resolveTenantProfile: options.resolveTenantProfile ?? profileByTenant(options.clients),
+      schedule,
+      log,
+    }),
+    { concurrency: schedule.workers.trackConcurrency },
+  );
+  // Errors outside a step (Redis lost mid-step, a job rescued too often) end here once attempts are
+  // spent: the threads are still told, so nobody waits forever.
+  tracking.on('failed', (job, error) => {
+    if (!job?.id) return;
+    const spent = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    if (!spent) return;
+    const parsed = TrackJobData.safeParse(job.data);
+    const what = parsed.success ? describeFollowed(parsed.data.request) : 'this';
+    core.subscriptions
+      .settle(job.id, gaveUpOutcome(what, job.attemptsMade, error.message))
+      .catch((settleError: unknown) =>
+        log.error({ err: settleError, jobId: job.id }, 'could not tell the threads'),
+      );
+  });
+  start(QUEUE.notify, createNotifyProcessor(notifier, log), {
+    concurrency: schedule.workers.notifyConcurrency,
+  });
+  start(QUEUE.watch, createWatchScanProcessor(core, jobs.registry, options.clients), { concurrency: 1 });
+  for (const profile of options.clients.names()) {
+    start(
+      tenantQueueName(profile),
+      createTenantProcessor({ core, clients: options.clients, tracker: jobs.tracker }),
+      {
+        // SCC's rule, as BullMQ's limiter: one job starts per window, across every worker on this queue.
+        limiter: { max: 1, duration: schedule.tenantCreation.intervalMs },
+      },
+    );
+  }
+  // Idempotent across workers: every process upserts the same scheduler.
+  await core.watchQueue.upsertJobScheduler(
+    WATCH_SCHEDULER_ID,
+    { every: schedule.watch.scanEveryMs },
+    { name: 'scan', data: { reason: 'schedule' }, opts: { removeOnComplete: true, removeOnFail: 100 } },
+  );
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  log.info({ prefix, workers: workers.length }, 'fwbot workers started');
+
+  return {
+    jobs,
+    async close() {
+      await Promise.all(workers.map((worker) => worker.close()));
+      await core.close();
+    },
+  };
+}
