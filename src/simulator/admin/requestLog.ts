@@ -1,0 +1,47 @@
+// The request log tests and benchmarks read through /_sim/requests: one entry per SCC API request
+// (method, path, status, simulated and real time, operation id, injected fault), newest last, bounded.
+export interface RequestLogEntry {
+  seq: number;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  operationId?: string;
+  /** Simulated time the request arrived, and the wall-clock time. */
+  time: string;
+  realTime: string;
+  durationMs: number;
+  fault?: string;
+}
+
+export class RequestLog {
+  private entries: RequestLogEntry[] = [];
+  private seq = 0;
+
+  constructor(private readonly capacity = 10_000) {}
+
+  add(entry: Omit<RequestLogEntry, 'seq'>): void {
+    this.seq += 1;
+    this.entries.push({ seq: this.seq, ...entry });
+    // Drop the oldest in batches so a long benchmark does not shift the array on every request.
+    if (this.entries.length > this.capacity * 1.1) this.entries = this.entries.slice(-this.capacity);
+  }
+
+  list(
+    filter: { since?: number; limit?: number; operationId?: string; path?: string } = {},
+  ): RequestLogEntry[] {
+    let out = this.entries.filter((e) => e.seq > (filter.since ?? 0));
+    if (filter.operationId !== undefined) out = out.filter((e) => e.operationId === filter.operationId);
+    if (filter.path !== undefined) out = out.filter((e) => e.path === filter.path);
+    if (filter.limit !== undefined) out = out.slice(-filter.limit);
+    return out.map((e) => ({ ...e }));
+  }
+
+  get total(): number {
+    return this.seq;
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+}

@@ -1,0 +1,66 @@
+// The device inventory: list and read the caller's tenant's devices, and the lookups other areas use
+// (a device of a given kind in the caller's tenant, or 404).
+
+import type * as Model from '../../scc/generated/models.js';
+import { notFound } from '../errors.js';
+import type { Handler, RequestContext } from '../http/context.js';
+import { uuidParam } from '../http/input.js';
+import { type FieldTable, listPage } from '../lists/listEngine.js';
+import type { DeviceKind, DeviceRecord } from '../state/model.js';
+
+const deviceFields: FieldTable<Model.Device> = {
+  uid: { kind: 'string', get: (d) => d.uid },
+  name: { kind: 'string', get: (d) => d.name },
+  deviceType: { kind: 'string', get: (d) => d.deviceType },
+  connectivityState: { kind: 'string', get: (d) => d.connectivityState },
+  configState: { kind: 'string', get: (d) => d.configState },
+  softwareVersion: { kind: 'string', get: (d) => d.softwareVersion },
+  serial: { kind: 'string', get: (d) => d.serial },
+  address: { kind: 'string', get: (d) => d.address },
+  hardwareModel: { kind: 'string', get: (d) => d.hardwareModel },
+  modelNumber: { kind: 'string', get: (d) => d.modelNumber },
+  redundancyMode: { kind: 'string', get: (d) => d.redundancyMode },
+  deviceRoles: { kind: 'string', get: (d) => d.deviceRoles ?? [] },
+  labels: { kind: 'string', get: (d) => d.labels?.ungroupedLabels ?? [] },
+  certificateExpiryDate: { kind: 'date', get: (d) => d.certificateExpiryDate },
+};
+
+export function tenantDevices(ctx: RequestContext): DeviceRecord[] {
+  return [...ctx.state.devices.values()].filter((d) => d.tenantUid === ctx.principal.tenant.uid);
+}
+
+/** The device named by a path parameter, of the given kind and in the caller's tenant, else 404. */
+export function deviceOfKind(ctx: RequestContext, kind: DeviceKind, param = 'deviceUid'): DeviceRecord {
+  const uid = uuidParam(ctx, param);
+  const record = ctx.state.devices.get(uid);
+  if (record === undefined || record.tenantUid !== ctx.principal.tenant.uid || record.kind !== kind) {
+    const what =
+      kind === 'FTD'
+        ? 'a cloud-delivered FMC-managed FTD'
+        : kind === 'ASA'
+          ? 'an ASA'
+          : 'a cloud-delivered FMC';
+    throw notFound(`Device ${uid} does not exist or is not ${what}`, { [param]: { value: uid } });
+  }
+  return record;
+}
+
+export const deviceDto = (record: DeviceRecord): Model.Device => structuredClone(record.device);
+
+export const getDevices: Handler = (ctx) => ({
+  status: 200,
+  body: listPage(ctx.query, tenantDevices(ctx).map(deviceDto), {
+    fields: deviceFields,
+    search: true,
+    sort: true,
+  }),
+});
+
+export const getDevice: Handler = (ctx) => {
+  const uid = uuidParam(ctx, 'deviceUid');
+  const record = ctx.state.devices.get(uid);
+  if (record === undefined || record.tenantUid !== ctx.principal.tenant.uid) {
+    throw notFound(`Device ${uid} not found`, { deviceUid: { value: uid } });
+  }
+  return { status: 200, body: deviceDto(record) };
+};

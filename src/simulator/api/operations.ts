@@ -1,0 +1,61 @@
+// One handler per SCC operation, keyed by the reference's operationId; the server mounts each at the
+// method and path the generated operation table gives, so routes cannot drift from the reference.
+import type { OperationHandlers } from '../http/context.js';
+import { getDevice, getDevices } from './devices.js';
+import { executeDeviceCommand, getDeviceCommandResponse, getDeviceCommands } from './gateway.js';
+import { interfaceHandlers } from './interfaces.js';
+import {
+  addUsersToTenantInMspPortal,
+  deleteUsersFromTenantInMspPortal,
+  generateApiTokenForUserInTenant,
+  getHumanUsersInMspManagedTenant,
+} from './mspUsers.js';
+import { getSearchReports } from './reports.js';
+import { secureClientHandlers } from './secureClient.js';
+import {
+  addMspTenant,
+  addTenantToMspPortal,
+  createTenant,
+  enableMulticloudDefenseForTenantInMspPortal,
+  getMspManagedTenant,
+  getMspManagedTenants,
+  provisionCdFmcForTenantInMspPortal,
+  removeTenantFromMspPortal,
+} from './tenants.js';
+import { getTransaction } from './transactions.js';
+import {
+  getSecureClientUpgradeRun,
+  getSecureClientUpgradeRuns,
+  getSecureClientUpgradeRunsAttributeValues,
+  triggerFtdSecureClientUpgrade,
+  triggerSecureClientUpgrade,
+} from './upgradeRuns.js';
+
+export const operationHandlers: OperationHandlers = {
+  executeDeviceCommand,
+  getDeviceCommandResponse,
+  getDeviceCommands,
+  getSearchReports,
+  addMspTenant,
+  getMspManagedTenants,
+  addTenantToMspPortal,
+  removeTenantFromMspPortal,
+  addUsersToTenantInMspPortal,
+  getHumanUsersInMspManagedTenant,
+  createTenant,
+  deleteUsersFromTenantInMspPortal,
+  enableMulticloudDefenseForTenantInMspPortal,
+  generateApiTokenForUserInTenant,
+  getMspManagedTenant,
+  provisionCdFmcForTenantInMspPortal,
+  ...interfaceHandlers,
+  ...secureClientHandlers,
+  getSecureClientUpgradeRun,
+  getSecureClientUpgradeRuns,
+  getSecureClientUpgradeRunsAttributeValues,
+  triggerFtdSecureClientUpgrade,
+  triggerSecureClientUpgrade,
+  getTransaction,
+  getDevices,
+  getDevice,
+};

@@ -1,0 +1,141 @@
+// Simulated time. Everything that takes time in the simulator (transactions, device answers, upgrade
+// runs, rate limits, expiry) is an event on this clock. A manual clock moves only when told to, so tests
+// never sleep; a real clock follows wall time, optionally faster (`speed`), for demos and benchmarks.
+import { performance } from 'node:perf_hooks';
+
+export type ClockMode = 'manual' | 'real';
+
+interface ScheduledEvent {
+  at: number;
+  seq: number;
+  run: () => void;
+}
+
+export interface SimClock {
+  readonly mode: ClockMode;
+  readonly speed: number;
+  /** Simulated time, epoch milliseconds. */
+  now(): number;
+  /** Moves simulated time forward by `ms`, running every event that falls due on the way, in order. */
+  advance(ms: number): void;
+  /** Runs `run` once simulated time reaches `at`. Returns a function that cancels it. */
+  schedule(at: number, run: () => void): () => void;
+  /** Runs events already due (the real clock's timer may lag behind a request by a tick). */
+  runDue(): void;
+  /** Drops every pending event and puts simulated time back to `to` (used by reset). */
+  reset(to: number): void;
+  /** Real milliseconds that correspond to `simulatedMs` of simulated time. */
+  toRealMs(simulatedMs: number): number;
+  close(): void;
+}
+
+const MAX_TIMER_MS = 2_147_483_647;
+
+export function createClock(options: { mode: ClockMode; start: number; speed?: number }): SimClock {
+  const speed = options.speed ?? 1;
+  if (!(speed > 0) || !Number.isFinite(speed)) throw new Error(`clock speed must be > 0, got ${speed}`);
+  const { mode } = options;
+  let base = options.start;
+  let realBase = performance.now();
+  let manualNow = options.start;
+  let seq = 0;
+  let events: ScheduledEvent[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+
+  const now = (): number =>
+    mode === 'manual' ? manualNow : Math.floor(base + (performance.now() - realBase) * speed);
+
+  const insert = (event: ScheduledEvent): void => {
+    // Binary insert keeps events ordered by time, then by scheduling order.
+    let lo = 0;
+    let hi = events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const other = events[mid];
+      if (other !== undefined && (other.at < event.at || (other.at === event.at && other.seq < event.seq))) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    events.splice(lo, 0, event);
+  };
+
+  const runUntil = (limit: number): void => {
+    if (running) return; // an event that schedules or advances must not re-enter the loop
+    running = true;
+    try {
+      for (;;) {
+        const first = events[0];
+        if (first === undefined || first.at > limit) break;
+        events.shift();
+        if (mode === 'manual' && first.at > manualNow) manualNow = first.at;
+        first.run();
+      }
+    } finally {
+      running = false;
+    }
+  };
+
+  const arm = (): void => {
+    if (mode !== 'real') return;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    const first = events[0];
+    if (first === undefined) return;
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil((first.at - now()) / speed)));
+    timer = setTimeout(() => {
+      timer = undefined;
+      runUntil(now());
+      arm();
+    }, delay);
+    timer.unref();
+  };
+
+  return {
+    mode,
+    speed,
+    now,
+    advance(ms) {
+      if (!(ms >= 0) || !Number.isFinite(ms)) throw new Error(`cannot advance the clock by ${ms} ms`);
+      if (mode === 'manual') {
+        const target = manualNow + ms;
+        runUntil(target);
+        manualNow = Math.max(manualNow, target);
+      } else {
+        base += ms;
+        runUntil(now());
+        arm();
+      }
+    },
+    schedule(at, run) {
+      const event: ScheduledEvent = { at, seq: seq++, run };
+      insert(event);
+      arm();
+      return () => {
+        events = events.filter((e) => e !== event);
+        arm();
+      };
+    },
+    runDue() {
+      runUntil(now());
+      arm();
+    },
+    reset(to) {
+      events = [];
+      base = to;
+      manualNow = to;
+      realBase = performance.now();
+      arm();
+    },
+    toRealMs(simulatedMs) {
+      return simulatedMs / speed;
+    },
+    close() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      events = [];
+    },
+  };
+}

@@ -1,0 +1,209 @@
+// The subset of Lucene query syntax SCC's `q` parameter accepts: `field:value`, `*`/`?` wildcards,
+// quoted values, ranges `[a TO b]` / `{a TO b}` (mixed brackets allowed, `*` for an open end), AND / OR /
+// NOT (also `&&`, `||`, a leading `-`), and parentheses. Terms side by side mean AND.
+export type LuceneValue =
+  | { kind: 'exact'; text: string; quoted: boolean }
+  | { kind: 'wildcard'; text: string }
+  | { kind: 'range'; lower?: string; upper?: string; lowerInclusive: boolean; upperInclusive: boolean };
+
+export type LuceneQuery =
+  | { kind: 'and'; left: LuceneQuery; right: LuceneQuery }
+  | { kind: 'or'; left: LuceneQuery; right: LuceneQuery }
+  | { kind: 'not'; query: LuceneQuery }
+  | { kind: 'term'; field: string; value: LuceneValue };
+
+export class LuceneSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
+    super(message);
+    this.name = 'LuceneSyntaxError';
+  }
+}
+
+const FIELD = /^[A-Za-z_][\w.]*/;
+
+export function parseLucene(input: string): LuceneQuery {
+  const parser = new Parser(input);
+  const query = parser.parseOr();
+  parser.skipSpace();
+  if (!parser.atEnd()) parser.fail(`unexpected "${parser.rest().slice(0, 10)}"`);
+  return query;
+}
+
+/** Every field a query refers to, so the caller can refuse unsearchable ones before evaluating. */
+export function fieldsOf(query: LuceneQuery): string[] {
+  switch (query.kind) {
+    case 'term':
+      return [query.field];
+    case 'not':
+      return fieldsOf(query.query);
+    default:
+      return [...fieldsOf(query.left), ...fieldsOf(query.right)];
+  }
+}
+
+class Parser {
+  private pos = 0;
+
+  constructor(private readonly input: string) {}
+
+  atEnd(): boolean {
+    return this.pos >= this.input.length;
+  }
+
+  rest(): string {
+    return this.input.slice(this.pos);
+  }
+
+  fail(message: string): never {
+    throw new LuceneSyntaxError(`${message} at position ${this.pos}`, this.pos);
+  }
+
+  skipSpace(): void {
+    while (!this.atEnd() && /\s/.test(this.input[this.pos] ?? '')) this.pos += 1;
+  }
+
+  private keyword(...words: string[]): boolean {
+    this.skipSpace();
+    for (const word of words) {
+      const next = this.input.slice(this.pos, this.pos + word.length);
+      const after = this.input[this.pos + word.length] ?? ' ';
+      const isSymbol = !/\w/.test(word);
+      if (next === word && (isSymbol || /[\s(]/.test(after))) {
+        this.pos += word.length;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  parseOr(): LuceneQuery {
+    let left = this.parseAnd();
+    while (this.keyword('OR', '||')) left = { kind: 'or', left, right: this.parseAnd() };
+    return left;
+  }
+
+  private parseAnd(): LuceneQuery {
+    let left = this.parseUnary();
+    for (;;) {
+      if (this.keyword('AND', '&&')) {
+        left = { kind: 'and', left, right: this.parseUnary() };
+        continue;
+      }
+      this.skipSpace();
+      const next = this.input[this.pos];
+      // Juxtaposed terms: AND, unless what follows closes a group or is an OR.
+      if (this.atEnd() || next === ')' || /^(OR\b|\|\|)/.test(this.rest())) return left;
+      left = { kind: 'and', left, right: this.parseUnary() };
+    }
+  }
+
+  private parseUnary(): LuceneQuery {
+    if (this.keyword('NOT', '!')) return { kind: 'not', query: this.parseUnary() };
+    this.skipSpace();
+    if (this.input[this.pos] === '-') {
+      this.pos += 1;
+      return { kind: 'not', query: this.parseUnary() };
+    }
+    if (this.input[this.pos] === '(') {
+      this.pos += 1;
+      const inner = this.parseOr();
+      this.skipSpace();
+      if (this.input[this.pos] !== ')') this.fail('missing ")"');
+      this.pos += 1;
+      return inner;
+    }
+    return this.parseTerm();
+  }
+
+  private parseTerm(): LuceneQuery {
+    this.skipSpace();
+    if (this.atEnd()) this.fail('expected field:value');
+    const field = FIELD.exec(this.rest())?.[0];
+    if (field === undefined) this.fail('expected a field name');
+    this.pos += field.length;
+    if (this.input[this.pos] !== ':')
+      this.fail(`expected ":" after field "${field}" (terms must be field:value)`);
+    this.pos += 1;
+    return { kind: 'term', field, value: this.parseValue() };
+  }
+
+  private parseValue(): LuceneValue {
+    const c = this.input[this.pos];
+    if (c === '[' || c === '{') return this.parseRange();
+    if (c === '"') {
+      const text = this.readQuoted();
+      return { kind: 'exact', text, quoted: true };
+    }
+    const text = this.readBare();
+    if (text === '') this.fail('expected a value');
+    return /(?<!\\)[*?]/.test(text)
+      ? { kind: 'wildcard', text }
+      : { kind: 'exact', text: unescapeLucene(text), quoted: false };
+  }
+
+  private readQuoted(): string {
+    this.pos += 1;
+    let out = '';
+    while (!this.atEnd() && this.input[this.pos] !== '"') {
+      if (this.input[this.pos] === '\\') this.pos += 1;
+      out += this.input[this.pos] ?? '';
+      this.pos += 1;
+    }
+    if (this.atEnd()) this.fail('unterminated quoted value');
+    this.pos += 1;
+    return out;
+  }
+
+  private readBare(): string {
+    const start = this.pos;
+    while (!this.atEnd()) {
+      const c = this.input[this.pos] ?? '';
+      if (c === '\\') {
+        this.pos += 2;
+        continue;
+      }
+      if (/[\s()]/.test(c)) break;
+      this.pos += 1;
+    }
+    return this.input.slice(start, this.pos);
+  }
+
+  private parseRange(): LuceneValue {
+    const lowerInclusive = this.input[this.pos] === '[';
+    this.pos += 1;
+    this.skipSpace();
+    const lower = this.readBound(/\s/);
+    this.skipSpace();
+    if (!/^TO\s/.test(this.rest())) this.fail('expected "TO" in range');
+    this.pos += 2;
+    this.skipSpace();
+    const upper = this.readBound(/[\s\]}]/);
+    this.skipSpace();
+    const close = this.input[this.pos];
+    if (close !== ']' && close !== '}') this.fail('expected "]" or "}" to close the range');
+    this.pos += 1;
+    return {
+      kind: 'range',
+      ...(lower === '*' ? {} : { lower }),
+      ...(upper === '*' ? {} : { upper }),
+      lowerInclusive,
+      upperInclusive: close === ']',
+    };
+  }
+
+  private readBound(stop: RegExp): string {
+    if (this.input[this.pos] === '"') return this.readQuoted();
+    const start = this.pos;
+    while (!this.atEnd() && !stop.test(this.input[this.pos] ?? '')) this.pos += 1;
+    const text = this.input.slice(start, this.pos);
+    if (text === '') this.fail('expected a range bound');
+    return unescapeLucene(text);
+  }
+}
+
+function unescapeLucene(text: string): string {
+  return text.replace(/\\(.)/g, '$1');
+}

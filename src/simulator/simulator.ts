@@ -1,0 +1,149 @@
+// Starting and stopping the simulator: wires the clock, the seeded world, the SCC routes and the admin
+// routes to one node:http server, and hands tests a handle to drive simulated time and read the world.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FaultInjector } from './admin/faults.js';
+import { RequestLog } from './admin/requestLog.js';
+import { createAdmin } from './admin/routes.js';
+import { operationHandlers } from './api/operations.js';
+import { mintTenantToken } from './auth.js';
+import { type ClockMode, createClock } from './clock.js';
+import { createFront } from './http/server.js';
+import { ParkedRequests, type SimRuntime } from './runtime.js';
+import type { SimState } from './state/model.js';
+import { DEFAULT_SEED, DEFAULT_START_TIME, seedState } from './state/seed.js';
+import { DEMO_TOKENS } from './state/seedTenants.js';
+
+export interface StartSimulatorOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on; loopback by default. */
+  host?: string;
+  /** Seed name: the same name always yields the same world. Default "default". */
+  seed?: string;
+  /** Simulated milliseconds per real millisecond on a real clock (ignored by a manual clock). */
+  speed?: number;
+  /** 'manual' (default): time moves only through clock.advance(); 'real': it follows wall time × speed. */
+  clock?: ClockMode;
+  /** Simulated start time (epoch ms). Default: a fixed date for a manual clock, now for a real one. */
+  startTime?: number;
+}
+
+export interface SimulatorHandle {
+  /** Base URL, e.g. http://127.0.0.1:40123 — the stand-in for https://api.<region>.security.cisco.com/firewall. */
+  readonly url: string;
+  readonly port: number;
+  readonly tokens: typeof DEMO_TOKENS;
+  readonly clock: {
+    readonly mode: ClockMode;
+    readonly speed: number;
+    now(): number;
+    /** Moves simulated time forward; pending work (transactions, device answers, runs) progresses. */
+    advance(ms: number): void;
+  };
+  /** The current world (a new object after reset). */
+  readonly state: SimState;
+  readonly faults: FaultInjector;
+  readonly requestLog: RequestLog;
+  /** A token acting as an API-only super-admin of that tenant (e.g. for the cdFMC second leg). */
+  mintTenantToken(tenantUid: string): string;
+  /** UID of a seeded (or created) device / tenant by name; throws when there is none. */
+  deviceUid(name: string): string;
+  tenantUid(name: string): string;
+  /** Resolves once at least `count` requests are waiting on simulated time (synchronous gateway calls). */
+  untilParked(count?: number): Promise<void>;
+  /** Back to the seed (or to another seed): world, clock, log and faults. */
+  reset(seed?: string): void;
+  stop(): Promise<void>;
+}
+
+export async function startSimulator(options: StartSimulatorOptions = {}): Promise<SimulatorHandle> {
+  const mode = options.clock ?? 'manual';
+  const startTime =
+    options.startTime ?? (mode === 'manual' ? DEFAULT_START_TIME : Math.floor(Date.now() / 1000) * 1000);
+  let seed = options.seed ?? DEFAULT_SEED;
+  const clock = createClock({ mode, start: startTime, speed: mode === 'real' ? (options.speed ?? 1) : 1 });
+  const sim: SimRuntime = {
+    clock,
+    state: seedState(seed, startTime),
+    baseUrl: '',
+    parked: new ParkedRequests(),
+  };
+  const faults = new FaultInjector(seed);
+  const log = new RequestLog();
+
+  const reset = (newSeed?: string): void => {
+    seed = newSeed ?? seed;
+    sim.parked.releaseAll();
+    clock.reset(startTime);
+    sim.state = seedState(seed, startTime);
+    faults.clear(seed);
+    log.clear();
+  };
+
+  const server: Server = createServer(
+    { keepAlive: true },
+    createFront({
+      sim,
+      handlers: operationHandlers,
+      faults,
+      log,
+      admin: createAdmin({ sim, faults, log, reset }),
+    }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  sim.baseUrl = `http://${host}:${address.port}`;
+
+  const byName = <T>(
+    items: Iterable<T>,
+    name: string,
+    get: (t: T) => { name: string; uid: string },
+    what: string,
+  ) => {
+    for (const item of items) if (get(item).name === name) return get(item).uid;
+    throw new Error(`the simulator has no ${what} named ${name}`);
+  };
+
+  return {
+    url: sim.baseUrl,
+    port: address.port,
+    tokens: DEMO_TOKENS,
+    clock: {
+      mode,
+      speed: clock.speed,
+      now: () => clock.now(),
+      advance: (ms) => clock.advance(ms),
+    },
+    get state() {
+      return sim.state;
+    },
+    faults,
+    requestLog: log,
+    mintTenantToken: (tenantUid) => mintTenantToken(sim.state, tenantUid),
+    deviceUid: (name) => byName(sim.state.devices.values(), name, (d) => d.device, 'device'),
+    tenantUid: (name) => byName(sim.state.tenants.values(), name, (t) => t, 'tenant'),
+    untilParked: (count = 1) => sim.parked.until(count),
+    reset,
+    stop: async () => {
+      sim.parked.releaseAll();
+      clock.close();
+      const closed = new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+      server.closeIdleConnections();
+      // Requests still in flight get a moment to finish; then their connections are cut.
+      const cut = setTimeout(() => server.closeAllConnections(), 1_000);
+      cut.unref();
+      await closed;
+      clearTimeout(cut);
+    },
+  };
+}

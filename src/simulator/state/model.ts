@@ -1,0 +1,243 @@
+// The shape of the simulated world: tenants and their users, tokens, the device inventory, ASA
+// interfaces, Secure Client packages and runs, transactions, gateway requests, reports and the FMC
+// behind the gateway. Records reuse the generated SCC models where the record is what the API returns.
+import type * as Input from '../../scc/generated/inputs.js';
+import type * as Model from '../../scc/generated/models.js';
+import type { SeededRandom } from '../random.js';
+
+export type Region = 'US' | 'EU' | 'APJ' | 'AUS' | 'IN' | 'UAE';
+export type UserRole = Input.UserRole;
+export type CdFmcType = 'DEDICATED' | 'SHARED' | 'UNPROVISIONED';
+export type TenantPayType = 'PAYING' | 'NOT_PAYING' | 'TRIAL' | 'INTERNAL' | 'PARTNER' | 'DEMO';
+export type ComplianceStatus = 'IN_COMPLIANCE' | 'OUT_OF_COMPLIANCE' | 'UNKNOWN';
+
+export interface TenantUser {
+  uid: string;
+  username: string;
+  firstName?: string;
+  lastName?: string;
+  role: UserRole;
+  apiOnly: boolean;
+  lastSuccessfulLogin?: number;
+}
+
+export interface TenantRecord {
+  uid: string;
+  name: string;
+  displayName: string;
+  region: Region;
+  /** The MSP portal itself: the home of the demo tokens and of the device inventory. */
+  isPortal: boolean;
+  /** Managed by the portal (listed by GET /v1/msp/tenants). */
+  inPortal: boolean;
+  /** The portal's super-admin is a user of this tenant (required by add-existing). */
+  associated: boolean;
+  cdFmcType: CdFmcType;
+  complianceStatus: ComplianceStatus;
+  tenantPayType: TenantPayType;
+  deviceCount: number;
+  sccOrganizationUid: string;
+  virtualAccounts: Model.MspManagedTenantVirtualAccountDto[];
+  mcdEnabled: boolean;
+  users: TenantUser[];
+}
+
+export interface TokenRecord {
+  token: string;
+  tenantUid: string;
+  username: string;
+  role: UserRole;
+  /** The user the token was generated for, when it came from generateApiTokenForUserInTenant. */
+  userUid?: string;
+  source: 'demo' | 'minted' | 'generated';
+}
+
+export type DeviceKind = 'ASA' | 'FTD' | 'CDFMC';
+
+export interface DeviceRecord {
+  tenantUid: string;
+  kind: DeviceKind;
+  device: Model.Device & { uid: string; name: string };
+  /** Uid of the remote-access VPN policy (FTDs); packages of an FTD hang off this policy. */
+  raVpnPolicyUid?: string;
+  /** How this device fares in every Secure Client upgrade (documented failure trigger); absent: success. */
+  upgradeFault?: { status: 'FAILED' | 'CLEANUP_FAILED'; errorMsg: string };
+}
+
+export type InterfaceKind =
+  | 'PHYSICAL_INTERFACE'
+  | 'SUB_INTERFACE'
+  | 'VIRTUAL_TUNNEL_INTERFACE'
+  | 'VLAN_INTERFACE'
+  | 'ETHER_CHANNEL_INTERFACE';
+
+export interface InterfaceRecord extends Model.AsaInterface {
+  uid: string;
+  deviceUid: string;
+  interfaceType: InterfaceKind;
+  hardwareName: string;
+}
+
+export interface PackageRecord {
+  uid: string;
+  deviceUid: string;
+  fileName: string;
+}
+
+export type ClientOs = 'LINUX' | 'MACOS' | 'WINDOWS';
+export type ClientArch = 'ARM64' | 'X86_64' | 'UNIVERSAL';
+
+export interface Platform {
+  os: ClientOs;
+  cpuArchitecture: ClientArch;
+}
+
+export interface CatalogueVersion {
+  version: string;
+  platforms: Platform[];
+  /** Oldest ASA / FTD software that can run this Secure Client version as a headend. */
+  minAsa: string;
+  minFtd: string;
+}
+
+export type UpgradeRunStatus =
+  | 'VALIDATING_INPUTS'
+  | 'FETCHING_CURRENTLY_INSTALLED_PACKAGES'
+  | 'CHECKING_ASA_DEVICES_DNS'
+  | 'CHECKING_ASA_DEVICES_DNS_RESULTS'
+  | 'VALIDATING_RA_VPN_SLOT_CONFLICTS'
+  | 'UPLOADING_IMAGES'
+  | 'CHECKING_IMAGES_UPLOAD_RESULTS'
+  | 'REGISTERING_NEW_RA_VPN_IMAGES'
+  | 'CHECKING_REGISTER_NEW_RA_VPN_IMAGES_RESULTS'
+  | 'UNREGISTERING_OLD_RA_VPN_IMAGES'
+  | 'CHECKING_UNREGISTER_OLD_RA_VPN_IMAGES_RESULTS'
+  | 'WRITING_CHANGES_TO_MEMORY'
+  | 'CHECKING_WRITE_CHANGES_TO_MEMORY_RESULTS'
+  | 'DELETING_OLD_IMAGES'
+  | 'DONE'
+  | 'DONE_WITH_DEVICE_WARNINGS'
+  | 'DONE_WITH_DEVICE_ERRORS'
+  | 'ERROR';
+
+export type UpgradeRunType = 'ASA_SECURE_CLIENT_UPGRADE' | 'FTD_SECURE_CLIENT_UPGRADE';
+export type UpgradedDeviceStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'CLEANUP_FAILED';
+
+export interface UpgradedDevice {
+  uid: string;
+  name: string;
+  status: UpgradedDeviceStatus;
+  errorMsg?: string;
+}
+
+export interface UpgradeRunRecord {
+  uid: string;
+  tenantUid: string;
+  name: string;
+  type: UpgradeRunType;
+  version: string;
+  platforms: Platform[];
+  username: string;
+  transactionUid: string;
+  submissionTime: number;
+  lastUpdatedTime: number;
+  status: UpgradeRunStatus;
+  /** When the current step started and how long it lasts: percentageComplete is derived from these. */
+  stepStartedAt: number;
+  stepDurationMs: number;
+  errorMsg?: string;
+  devices: UpgradedDevice[];
+}
+
+export type TransactionStatus = 'PENDING' | 'IN_PROGRESS' | 'CANCELLED' | 'DONE' | 'ERROR';
+export type TransactionType = NonNullable<Model.CdoTransaction['transactionType']>;
+
+export interface TransactionRecord {
+  uid: string;
+  tenantUid: string;
+  type: TransactionType;
+  entityUid?: string;
+  entityUrl?: string;
+  status: TransactionStatus;
+  submissionTime: number;
+  lastUpdatedTime: number;
+  details: Record<string, string>;
+  errorMessage?: string;
+  errorDetails?: Record<string, string>;
+}
+
+export interface DeviceAnswer {
+  responseStatus: 'SUCCESS' | 'ERROR';
+  /** One FMC response body per command, in order. */
+  bodies: unknown[];
+}
+
+export interface GatewayRequestRecord {
+  requestId: string;
+  tenantUid: string;
+  deviceUid: string;
+  submittedAt: number;
+  /** When the device's answer arrives (may be after the 70 s hard limit of a synchronous call). */
+  readyAt: number;
+  /** Set when the device has answered. */
+  answer?: DeviceAnswer;
+}
+
+export type ReportStatus = 'COMPLETED' | 'RUNNING' | 'FAILED';
+
+export interface ReportRecord {
+  uid: string;
+  tenantUid: string;
+  name: string;
+  query: string;
+  status: ReportStatus;
+  createdBy: string;
+  createdDate: number;
+  completedDate?: number;
+  startDate: number;
+  endDate: number;
+  rowCount: number;
+}
+
+export interface FmcObject {
+  id: string;
+  name: string;
+  type: string;
+  [field: string]: unknown;
+}
+
+export interface FmcState {
+  domainUid: string;
+  larUid: string;
+  serverVersion: string;
+  networks: FmcObject[];
+  dynamicObjects: FmcObject[];
+  dynamicObjectMappings: Map<string, string[]>;
+  accessPolicies: FmcObject[];
+  deviceRecords: FmcObject[];
+}
+
+export interface SimState {
+  seed: string;
+  /** Simulated time at which the world was seeded; seeded history is dated relative to it. */
+  startTime: number;
+  portalUid: string;
+  tenants: Map<string, TenantRecord>;
+  tokens: Map<string, TokenRecord>;
+  devices: Map<string, DeviceRecord>;
+  interfaces: Map<string, InterfaceRecord>;
+  packages: Map<string, PackageRecord>;
+  catalogue: CatalogueVersion[];
+  upgradeRuns: Map<string, UpgradeRunRecord>;
+  transactions: Map<string, TransactionRecord>;
+  gatewayRequests: Map<string, GatewayRequestRecord>;
+  reports: Map<string, ReportRecord>;
+  fmc: FmcState;
+  /** Simulated time of the last accepted tenant creation (30 s limit) and how many the portal made. */
+  lastTenantCreationAt?: number;
+  tenantsCreated: number;
+  /** Names reserved by tenant creations still in flight, so a duplicate is refused before it lands. */
+  pendingTenantNames: Set<string>;
+  /** Ids minted at run time (transactions, new interfaces, tokens): deterministic per seed and request order. */
+  rng: SeededRandom;
+}

@@ -1,0 +1,67 @@
+// Builds the simulated world for a seed name: the same name always yields the same tenants, UIDs,
+// devices, interfaces, packages, runs and reports. Everything else starts empty.
+import { SeededRandom } from '../random.js';
+import type { SimState, TokenRecord } from './model.js';
+import { seedInventory } from './seedInventory.js';
+import { CATALOGUE, seedFmc, seedPackages, seedReports, seedUpgradeRuns } from './seedSecureClient.js';
+import { DEMO_TOKENS, PORTAL_USERS, seedTenants } from './seedTenants.js';
+
+export const DEFAULT_SEED = 'default';
+/** Start of simulated time for a manual clock: fixed, so timestamps in answers are reproducible. */
+export const DEFAULT_START_TIME = Date.UTC(2025, 5, 2, 9, 0, 0);
+
+export function seedState(seed: string, startTime: number): SimState {
+  const rng = new SeededRandom(`seed:${seed}`);
+  const tenants = seedTenants(rng, startTime);
+  const portal = tenants.find((t) => t.isPortal);
+  if (portal === undefined) throw new Error('the seed has no portal tenant');
+  const { devices, interfaces } = seedInventory(rng, portal.uid, startTime);
+  const packages = seedPackages(rng, devices);
+  const runs = seedUpgradeRuns(rng, portal.uid, devices, startTime);
+  const reports = seedReports(rng, portal.uid, startTime);
+  const fmc = seedFmc(rng, devices);
+
+  const demo: TokenRecord[] = [
+    {
+      token: DEMO_TOKENS.superAdmin,
+      tenantUid: portal.uid,
+      username: PORTAL_USERS.superAdmin,
+      role: 'ROLE_SUPER_ADMIN',
+      source: 'demo',
+    },
+    {
+      token: DEMO_TOKENS.admin,
+      tenantUid: portal.uid,
+      username: PORTAL_USERS.admin,
+      role: 'ROLE_ADMIN',
+      source: 'demo',
+    },
+    {
+      token: DEMO_TOKENS.readOnly,
+      tenantUid: portal.uid,
+      username: PORTAL_USERS.readOnly,
+      role: 'ROLE_READ_ONLY',
+      source: 'demo',
+    },
+  ];
+
+  return {
+    seed,
+    startTime,
+    portalUid: portal.uid,
+    tenants: new Map(tenants.map((t) => [t.uid, t])),
+    tokens: new Map(demo.map((t) => [t.token, t])),
+    devices: new Map(devices.map((d) => [d.device.uid, d])),
+    interfaces: new Map(interfaces.map((i) => [i.uid, i])),
+    packages: new Map(packages.map((p) => [p.uid, p])),
+    catalogue: CATALOGUE.map((v) => ({ ...v, platforms: [...v.platforms] })),
+    upgradeRuns: new Map(runs.map((r) => [r.uid, r])),
+    transactions: new Map(),
+    gatewayRequests: new Map(),
+    reports: new Map(reports.map((r) => [r.uid, r])),
+    fmc,
+    tenantsCreated: 0,
+    pendingTenantNames: new Set(),
+    rng: new SeededRandom(`runtime:${seed}`),
+  };
+}
