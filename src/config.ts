@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import type { SccProfile } from './config/endpoints.js';
 import { checkRedisUrl, sccBaseUrlForRegion } from './config/endpoints.js';
 import {
-  configVariables,
   type Environment,
   type EnvSnapshot,
   type EnvValues,
@@ -14,6 +13,7 @@ import {
   missingSettings,
   parseEnvironment,
   type Requirements,
+  secretVariableNames,
   slackEnabled,
   snapshotEnvironment,
   variableNames,
@@ -131,10 +131,9 @@ function variableOrder(source: string): number {
 /** Every secret value in the environment snapshot, as given and trimmed, plus a Redis URL's password. */
 function secretsIn(snapshot: EnvSnapshot): string[] {
   const secrets: string[] = [];
-  for (const variable of configVariables) {
-    const value = snapshot[variable.name as keyof EnvSnapshot];
-    if (!variable.secret || value === undefined) continue;
-    secrets.push(value, value.trim());
+  for (const name of secretVariableNames) {
+    const value = snapshot[name];
+    if (value !== undefined) secrets.push(value, value.trim());
   }
   const redis = snapshot.REDIS_URL === undefined ? undefined : checkRedisUrl(snapshot.REDIS_URL.trim());
   if (redis?.ok) {

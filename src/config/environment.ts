@@ -223,7 +223,12 @@ export const configVariables: readonly ConfigVariable[] = Object.freeze(
   Object.entries(variables).map(([name, { schema: _schema, ...doc }]) => Object.freeze({ name, ...doc })),
 );
 
+// Object.keys widens to string[]; these are exactly the keys of the object literal above.
 export const variableNames = Object.keys(variables) as readonly VariableName[];
+
+export const secretVariableNames: readonly VariableName[] = variableNames.filter(
+  (name) => variables[name].secret,
+);
 
 function isVariableName(name: string): name is VariableName {
   return Object.hasOwn(variables, name);
@@ -240,6 +245,7 @@ export type EnvSnapshot = Readonly<Record<VariableName, string | undefined>>;
 
 export function snapshotEnvironment(env: Environment): EnvSnapshot {
   const entries = variableNames.map((name) => [name, env[name]] as const);
+  // Object.fromEntries loses the key type; the entries are exactly one per variable name.
   return Object.fromEntries(entries) as Record<VariableName, string | undefined>;
 }
 

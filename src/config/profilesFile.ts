@@ -1,24 +1,12 @@
 // Reads the FWBOT_PROFILES file: YAML with line numbers, the schema, the checks that need the environment
 // (token variables, the `default` profile, bindings to defined profiles), and the typed result. Every
 // problem names the file and line; none quotes a value, since the file is where tokens must not be.
-import {
-  type Document,
-  type ErrorCode,
-  isMap,
-  isPair,
-  isScalar,
-  LineCounter,
-  type Node,
-  parseDocument,
-  visit,
-  type YAMLError,
-} from 'yaml';
 import type { z } from 'zod';
 import { checkSccToken, isCredentialKey, looksLikeCredential } from './credentials.js';
 import { type SccProfile, sccBaseUrlForRegion } from './endpoints.js';
 import type { Environment } from './environment.js';
 import { type ConfigIssue, didYouMean, isQuotable } from './issues.js';
-import { type RoleGrants, type RolePolicy, roles } from './policy.js';
+import type { Role, RoleGrants, RolePolicy } from './policy.js';
 import {
   type ApprovalSettings,
   type AuditSettings,
@@ -30,8 +18,10 @@ import {
   PROFILE_NAME,
   type ProfilesFileData,
   ProfilesFileSchema,
+  plainWords,
 } from './profilesFileSchema.js';
 import { Secret } from './secret.js';
+import { YamlSource } from './yamlSource.js';
 
 export interface ProfilesFileContents {
   readonly profiles: readonly SccProfile[];
@@ -64,41 +54,6 @@ export interface ProfilesFileInput {
 const LITERAL_TOKEN =
   'looks like a token written into the file; tokens never go in this file. Put it in an environment ' +
   'variable, name that variable with token_env, and rotate the token if the file was shared';
-
-// yaml messages that never contain text from the file. Others may (e.g. "Unexpected <source>"), so
-// they are replaced by a description of their code alone.
-const FIXED_YAML_MESSAGES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'ALIAS_PROPS',
-  'BAD_ALIAS',
-  'BAD_INDENT',
-  'BLOCK_AS_IMPLICIT_KEY',
-  'BLOCK_IN_FLOW',
-  'DUPLICATE_KEY',
-  'MISSING_CHAR',
-  'MULTILINE_IMPLICIT_KEY',
-  'MULTIPLE_ANCHORS',
-  'MULTIPLE_TAGS',
-  'TAB_AS_INDENT',
-]);
-
-const YAML_CODE_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
-  BAD_DIRECTIVE: 'a %-directive is malformed',
-  BAD_DQ_ESCAPE: 'a double-quoted string has an invalid escape sequence',
-  BAD_PROP_ORDER: 'anchors and tags must come after the - or ? indicator',
-  BAD_SCALAR_START: 'a plain value cannot start with this character; quote the value',
-  BAD_COLLECTION_TYPE: 'a tag does not fit its collection',
-  KEY_OVER_1024_CHARS: 'a key is longer than 1024 characters',
-  MULTIPLE_DOCS: 'the file holds more than one document (---); keep everything in one',
-  NON_STRING_KEY: 'keys must be plain text',
-  RESOURCE_EXHAUSTION: 'too many aliases',
-  TAG_RESOLVE_FAILED: 'a tag (!…) is not known',
-  UNEXPECTED_TOKEN: 'unexpected characters',
-};
-
-function describeYamlError(error: YAMLError): string {
-  if (FIXED_YAML_MESSAGES.has(error.code)) return error.message;
-  return YAML_CODE_DESCRIPTIONS[error.code] ?? `syntax error (${error.code})`;
-}
 
 export function readProfilesFile(input: ProfilesFileInput): ProfilesFileResult {
   let text: string;
@@ -152,33 +107,29 @@ function renderKey(path: readonly PropertyKey[]): string {
 }
 
 class ProfilesFileReader {
-  private readonly lines = new LineCounter();
+  private readonly yaml: YamlSource;
   private readonly issues: ConfigIssue[] = [];
   private readonly secrets: string[] = [];
   /** Lines already reported as holding a literal token: other complaints about them would only add noise. */
   private readonly tokenLines = new Set<number>();
-  private readonly doc: Document.Parsed;
 
   constructor(
     private readonly input: ProfilesFileInput,
     text: string,
   ) {
-    this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
+    this.yaml = new YamlSource(text);
   }
 
   read(): ProfilesFileResult {
     this.findLiteralTokens();
-    for (const error of this.doc.errors) {
-      this.report({
-        line: this.lineAt(error.pos[0]),
-        problem: `is not valid YAML: ${describeYamlError(error)}`,
-      });
-    }
-    if (this.doc.errors.length > 0) return this.result(undefined, false);
+    const syntax = this.yaml.syntaxProblems();
+    for (const { line, description } of syntax)
+      this.report({ line, problem: `is not valid YAML: ${description}` });
+    if (syntax.length > 0) return this.result(undefined, false);
 
     let raw: unknown;
     try {
-      raw = this.doc.toJS({ maxAliasCount: 100 }) ?? {};
+      raw = this.yaml.toJS() ?? {};
     } catch {
       this.report({ line: 1, problem: 'is not valid YAML: too many aliases' });
       return this.result(undefined, false);
@@ -220,47 +171,24 @@ class ProfilesFileReader {
     });
   }
 
-  private lineAt(offset: number): number {
-    return this.lines.linePos(offset).line;
-  }
-
-  /** The line of the node at `path`, or of its nearest ancestor that exists. */
-  private lineOf(path: readonly PropertyKey[]): number {
-    for (let depth = path.length; depth > 0; depth--) {
-      const node = this.doc.getIn(path.slice(0, depth), true);
-      if (isNodeWithRange(node)) return this.lineAt(node.range[0]);
-    }
-    return 1;
-  }
-
-  /** The line of a key itself (for unknown and invalid keys, whose value may not even parse). */
-  private lineOfKey(parentPath: readonly PropertyKey[], key: string): number {
-    const parent = parentPath.length === 0 ? this.doc.contents : this.doc.getIn(parentPath, true);
-    if (isMap(parent)) {
-      const pair = parent.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
-      if (pair !== undefined && isNodeWithRange(pair.key)) return this.lineAt(pair.key.range[0]);
-    }
-    return this.lineOf(parentPath);
-  }
-
-  /** Any scalar shaped like a credential, wherever it is; remembered so it can be scrubbed from output. */
+  /** Any string shaped like a credential, wherever it is; remembered so it can be scrubbed from output. */
   private findLiteralTokens(): void {
-    visit(this.doc, {
-      Scalar: (_key, node, ancestors) => {
-        if (typeof node.value !== 'string' || !looksLikeCredential(node.value)) return;
-        this.secrets.push(node.value);
-        const line = node.range === undefined || node.range === null ? 1 : this.lineAt(node.range[0]);
-        this.tokenLines.add(line);
-        const keys = ancestors
-          .filter(isPair)
-          .map((pair) => (isScalar(pair.key) ? String(pair.key.value) : '?'));
-        this.report({
-          line,
-          key: renderKey(keys),
-          problem: LITERAL_TOKEN,
-          example: fileExampleFor(['profiles', '_', 'token_env']),
-        });
-      },
+    for (const scalar of this.yaml.stringScalars()) {
+      if (!looksLikeCredential(scalar.value)) continue;
+      this.secrets.push(scalar.value);
+      this.reportLiteralToken(scalar.line, renderKey(scalar.keys));
+    }
+  }
+
+  private reportLiteralToken(line: number, key: string): void {
+    // A token found by its shape and again by its key is one problem.
+    if (this.tokenLines.has(line)) return;
+    this.tokenLines.add(line);
+    this.report({
+      line,
+      key,
+      problem: LITERAL_TOKEN,
+      example: fileExampleFor(['profiles', '_', 'token_env']),
     });
   }
 
@@ -269,17 +197,9 @@ class ProfilesFileReader {
     if (issue.code === 'custom' && isUnknownKeyParams(issue.params)) {
       const key = String(path.at(-1));
       const parent = path.slice(0, -1);
-      const line = this.lineOfKey(parent, key);
+      const line = this.yaml.lineOfKey(parent, key);
       if (isCredentialKey(key)) {
-        // The scan may have found the same token by its shape already: one report per line is enough.
-        if (this.tokenLines.has(line)) return;
-        this.tokenLines.add(line);
-        this.report({
-          line,
-          key: renderKey(path),
-          problem: LITERAL_TOKEN,
-          example: fileExampleFor(['profiles', '_', 'token_env']),
-        });
+        this.reportLiteralToken(line, renderKey(path));
         return;
       }
       const suggestion = didYouMean(key, issue.params.known);
@@ -293,13 +213,13 @@ class ProfilesFileReader {
     }
     if (issue.code === 'invalid_key') {
       const key = String(path.at(-1));
-      const line = this.lineOfKey(path.slice(0, -1), key);
+      const line = this.yaml.lineOfKey(path.slice(0, -1), key);
       const problem = issue.issues[0]?.message ?? 'is not a valid key';
       this.report({ line, key: renderKey(path), problem, example: fileExampleFor(path) });
       return;
     }
     this.report({
-      line: this.lineOf(path),
+      line: this.yaml.lineOf(path),
       key: renderKey(path),
       problem: issue.message,
       example: fileExampleFor(path),
@@ -313,7 +233,7 @@ class ProfilesFileReader {
     const names = Object.keys(profiles).filter((name) => PROFILE_NAME.test(name));
     if (this.input.envDefinesDefault && names.includes('default')) {
       this.report({
-        line: this.lineOfKey(['profiles'], 'default'),
+        line: this.yaml.lineOfKey(['profiles'], 'default'),
         key: 'profiles.default',
         problem:
           'clashes with the profile `default` that SCC_API_TOKEN defines; rename this profile or unset SCC_API_TOKEN',
@@ -325,7 +245,7 @@ class ProfilesFileReader {
       // A malformed name is the schema's to report; only a usable one is looked up.
       if (typeof tokenEnv !== 'string' || !isTokenVariableName(tokenEnv)) continue;
       const key = `profiles.${name}.token_env`;
-      const line = this.lineOf(['profiles', name, 'token_env']);
+      const line = this.yaml.lineOf(['profiles', name, 'token_env']);
       const value = this.input.env[tokenEnv];
       if (value !== undefined) this.secrets.push(value, value.trim());
       if (value === undefined || value.trim() === '') {
@@ -349,7 +269,7 @@ class ProfilesFileReader {
       const choices =
         defined.length === 0 ? 'no profile is defined' : `defined profiles: ${defined.join(', ')}`;
       this.report({
-        line: this.lineOf(['channels', channel]),
+        line: this.yaml.lineOf(['channels', channel]),
         key: renderKey(['channels', channel]),
         problem: `is bound to ${isQuotable(target) ? `profile ${target}` : 'a profile'}, which is not defined (${choices}).${hint}`,
       });
@@ -398,8 +318,13 @@ type PolicyData = NonNullable<ProfilesFileData['policy']>;
 type GrantsData = NonNullable<PolicyData['workspace']>;
 
 function grantsFrom(data: GrantsData | undefined): RoleGrants {
-  const entries = roles.map((role) => [role, Object.freeze([...(data?.[role] ?? [])])] as const);
-  return Object.freeze(Object.fromEntries(entries) as Record<(typeof roles)[number], readonly string[]>);
+  const list = (role: Role): readonly string[] => Object.freeze([...(data?.[role] ?? [])]);
+  return Object.freeze({
+    viewer: list('viewer'),
+    operator: list('operator'),
+    approver: list('approver'),
+    admin: list('admin'),
+  });
 }
 
 function policyFrom(data: PolicyData): RolePolicy {
@@ -407,44 +332,4 @@ function policyFrom(data: PolicyData): RolePolicy {
     ([channel, grants]) => [channel, grantsFrom(grants)] as const,
   );
   return { workspace: grantsFrom(data.workspace), channels: new Map(channels) };
-}
-
-function isNodeWithRange(node: unknown): node is Node & { range: [number, number, number] } {
-  return typeof node === 'object' && node !== null && 'range' in node && Array.isArray(node.range);
-}
-
-/** Plain words for zod's own issues (the schema's custom checks bring their own). Never quotes the input. */
-function plainWords(issue: z.core.$ZodRawIssue): string | undefined {
-  switch (issue.code) {
-    case 'invalid_type':
-      if (issue.input === undefined) return 'is missing';
-      if (issue.input === null) return `is empty; expected ${describeType(issue.expected)}`;
-      return `must be ${describeType(issue.expected)}`;
-    case 'too_small':
-      return `must be at least ${String(issue.minimum)}`;
-    case 'too_big':
-      return `must be at most ${String(issue.maximum)}`;
-    default:
-      return undefined;
-  }
-}
-
-function describeType(expected: string): string {
-  switch (expected) {
-    case 'string':
-      return 'text';
-    case 'number':
-      return 'a number';
-    case 'int':
-      return 'a whole number';
-    case 'boolean':
-      return 'true or false';
-    case 'array':
-      return 'a list';
-    case 'object':
-    case 'record':
-      return 'a mapping (key: value)';
-    default:
-      return expected;
-  }
 }

@@ -256,3 +256,42 @@ export function fileExampleFor(path: readonly PropertyKey[]): string | undefined
   const inside = profilesFileKeys.find((row) => row.key.startsWith(`${pattern}.`));
   return inside?.example;
 }
+
+/**
+ * Plain words for zod's own issues, passed as the parse's error map (the schema's custom checks bring
+ * their own messages). Never quotes the input.
+ */
+export function plainWords(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is missing';
+      if (issue.input === null) return `is empty; expected ${describeType(issue.expected)}`;
+      return `must be ${describeType(issue.expected)}`;
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}`;
+    default:
+      return undefined;
+  }
+}
+
+function describeType(expected: string): string {
+  switch (expected) {
+    case 'string':
+      return 'text';
+    case 'number':
+      return 'a number';
+    case 'int':
+      return 'a whole number';
+    case 'boolean':
+      return 'true or false';
+    case 'array':
+      return 'a list';
+    case 'object':
+    case 'record':
+      return 'a mapping (key: value)';
+    default:
+      return expected;
+  }
+}

@@ -113,6 +113,7 @@ describe('YAML errors', () => {
     ['a tab as indentation', 'profiles:\n\tacme: {}\n', 2],
     ['a bad indent', 'profiles:\n  acme:\n    region: eu\n   token_env: ACME_SCC_TOKEN\n', 4],
     ['two documents', `${acme}---\naudit: {}\n`, 3],
+    ['an unknown tag', 'profiles: !custom {}\n', 1],
   ])('reports %s with the file and line', async (_what, yaml, line) => {
     const { path, issues } = await problems(yaml);
     const issue = issueAbout(issues, path);

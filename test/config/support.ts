@@ -20,7 +20,7 @@ export const fake = {
     'eyJ0eXAiOiJKV1QiLCJraWQiOiJhY21lIn0.eyJzdWIiOiJBQ01FX1NFQ1JFVF9QQVlMT0FEIn0.QUNNRV9TSUdOQVRVUkU',
   labToken: 'lab-simulator-token-7Hq2Zp9XwR4m',
   botToken: 'xoxb-1234567890-9876543210123-QzXwVuTsRqPoNmLkJiHgFeDc',
-  appToken: 'xapp-1-A0123ABCD-4444444444444-f00dfacecafebabe0123456789abcdef',
+  appToken: 'xapp-1-A7QX9KD2M-4444444444444-f00dfacecafebabe9876543210fedcba',
   signingSecret: '0a1b2c3d4e5f60718293a4b5c6d7e8f9',
   redisPassword: 'Redis-Pa55word-Hidden',
 } as const;
