@@ -1,0 +1,44 @@
+// One SCC client per configured profile (region or base URL, and its token), created once at start and
+// closed at shutdown. Nothing global: surfaces ask this object for the profile's client.
+import type { Logger } from 'pino';
+import type { SccProfile } from '../config/endpoints.js';
+import { createSccClient, type SccClient } from '../scc/client.js';
+import type { SccClients } from './ports.js';
+
+export interface OwnedSccClients extends SccClients {
+  close(): Promise<void>;
+}
+
+export function sccClientsFrom(clients: ReadonlyMap<string, SccClient>): OwnedSccClients {
+  return {
+    names: () => [...clients.keys()],
+    get(profile) {
+      const client = clients.get(profile);
+      if (!client) throw new Error(`no SCC client for the profile ${profile}`);
+      return client;
+    },
+    async close() {
+      await Promise.all([...clients.values()].map((client) => client.close()));
+    },
+  };
+}
+
+export function createSccClients(
+  profiles: ReadonlyMap<string, SccProfile>,
+  options: { timeoutMs?: number; log: Logger },
+): OwnedSccClients {
+  const clients = new Map<string, SccClient>();
+  for (const [name, profile] of profiles) {
+    clients.set(
+      name,
+      createSccClient({
+        baseUrl: profile.baseUrl,
+        token: profile.token.reveal(),
+        profile: name,
+        ...(options.timeoutMs ? { timeouts: { defaultMs: options.timeoutMs } } : {}),
+        logger: options.log.child({ component: 'scc', profile: name }),
+      }),
+    );
+  }
+  return sccClientsFrom(clients);
+}

@@ -1,0 +1,86 @@
+// The Bolt app: HTTP mode (signed requests at /slack/events, signature and timestamp checked by Bolt's
+// HTTPReceiver) or Socket Mode when an app-level token is given. This file only builds and wires; the
+// listeners live by surface in commands/, actions/, views/ and options/.
+import { App, type CustomRoute, HTTPReceiver } from '@slack/bolt';
+import * as actions from './actions/index.js';
+import { boltLogger } from './boltLogger.js';
+import * as commands from './commands/index.js';
+import type { FwbotDeps, SurfaceDeps } from './deps.js';
+import * as options from './options/index.js';
+import { SlackApi } from './slackApi.js';
+import * as views from './views/index.js';
+
+export interface SlackSettings {
+  botToken: string;
+  /** HTTP mode: the app's signing secret (required there; never empty). */
+  signingSecret?: string | undefined;
+  /** Socket Mode when set (`xapp-…`, scope connections:write). */
+  appToken?: string | undefined;
+  /** HTTP mode: where /slack/events listens. Socket Mode: where customRoutes listen, if any. */
+  port?: number | undefined;
+  /** Points the Web API client elsewhere (tests, proxies). */
+  slackApiUrl?: string | undefined;
+  /** Extra HTTP routes (health, metrics), served in both modes. */
+  customRoutes?: CustomRoute[];
+}
+
+export interface FwbotApp {
+  app: App;
+  slack: SlackApi;
+  mode: 'http' | 'socket';
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const EVENTS_PATH = '/slack/events';
+
+export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotApp {
+  const logger = boltLogger(deps.log);
+  const clientOptions = settings.slackApiUrl ? { slackApiUrl: settings.slackApiUrl } : {};
+  const customRoutes = settings.customRoutes ?? [];
+  let app: App;
+  let mode: FwbotApp['mode'];
+  if (settings.appToken) {
+    mode = 'socket';
+    app = new App({
+      token: settings.botToken,
+      appToken: settings.appToken,
+      socketMode: true,
+      logger,
+      clientOptions,
+      ...(customRoutes.length > 0 ? { customRoutes, installerOptions: { port: settings.port } } : {}),
+    });
+  } else {
+    mode = 'http';
+    if (!settings.signingSecret) throw new Error('HTTP mode needs the Slack signing secret');
+    const receiver = new HTTPReceiver({
+      signingSecret: settings.signingSecret,
+      endpoints: EVENTS_PATH,
+      customRoutes,
+      logger,
+    });
+    app = new App({ token: settings.botToken, receiver, logger, clientOptions });
+  }
+  const slack = new SlackApi(app.client);
+  const surface: SurfaceDeps = { ...deps, slack, operation: (id) => deps.catalogue.get(id) };
+  commands.register(app, surface);
+  actions.register(app, surface);
+  views.register(app, surface);
+  options.register(app, surface);
+  for (const register of deps.listeners ?? []) register(app);
+  app.error(async (error) => {
+    deps.log.error({ err: error }, 'unhandled error in a Slack listener');
+  });
+  return {
+    app,
+    slack,
+    mode,
+    async start() {
+      if (mode === 'http') await app.start(settings.port ?? 3000);
+      else await app.start();
+    },
+    async stop() {
+      await app.stop();
+    },
+  };
+}

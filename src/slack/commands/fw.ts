@@ -1,0 +1,80 @@
+// The /fw slash command: ack at once, then read the text with the catalogue's grammar and either open the
+// operation's modal (the trigger id lives 3 seconds, so that comes first) or run it. Did-you-mean, usage
+// lines and refusals come back privately. A command that carries a token is refused unread and unlogged.
+import type { App } from '@slack/bolt';
+import { CREDENTIAL_REFUSAL, containsCredential } from '../commandSecrets.js';
+import { Delivery } from '../delivery.js';
+import type { SurfaceDeps } from '../deps.js';
+import { errorView, explainError } from '../errors.js';
+import { SlashCommand } from '../payloads.js';
+import { extractProfileFlag } from '../profileFlag.js';
+import { beginRequest } from '../request.js';
+import { perform } from '../run.js';
+import { openOperationModal } from '../views/open.js';
+
+export const FW_COMMAND = '/fw';
+
+export function registerFwCommand(app: App, deps: SurfaceDeps): void {
+  app.command(FW_COMMAND, async ({ ack, body, context }) => {
+    await ack();
+    const parsed = SlashCommand.safeParse(body);
+    if (!parsed.success) {
+      deps.log.warn({ issues: parsed.error.issues.map((i) => i.path.join('.')) }, 'malformed slash command');
+      return;
+    }
+    const command = parsed.data;
+    if (!(await deps.dedupe.firstSight(`trigger:${command.trigger_id}`))) {
+      deps.log.info({ retryNum: context.retryNum }, 'slash command seen before (Slack retry); not run again');
+      return;
+    }
+    await runCommand(deps, command, context.retryNum);
+  });
+}
+
+async function runCommand(
+  deps: SurfaceDeps,
+  command: SlashCommand,
+  retryNum: number | undefined,
+): Promise<void> {
+  const actor = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id };
+  const secret = containsCredential(command.text);
+  // The text is logged only when it cannot hold a token.
+  const request = beginRequest(
+    deps.log,
+    'command',
+    actor,
+    secret ? { text: '[withheld]' } : { text: command.text },
+  );
+  if (retryNum !== undefined) request.log.info({ retryNum }, 'first delivery arrived as a retry');
+  const delivery = new Delivery(deps.slack, request, command.response_url);
+  if (secret) {
+    request.log.warn('refused a command that looks like it carries a token');
+    await delivery.privately({
+      summary: 'Command refused: it looks like it contains a token.',
+      blocks: [{ kind: 'text', text: CREDENTIAL_REFUSAL }],
+      visibility: 'ephemeral',
+    });
+    return;
+  }
+  try {
+    const { text, profile } = extractProfileFlag(command.text);
+    const parsed = deps.catalogue.parse(text);
+    const invocation = {
+      op: parsed.op,
+      raw: parsed.raw,
+      commandText: `${FW_COMMAND} ${command.text}`.trim(),
+      profileOverride: profile,
+    };
+    if (parsed.modal) {
+      await openOperationModal(deps, request, {
+        ...invocation,
+        triggerId: command.trigger_id,
+        responseUrl: command.response_url,
+      });
+      return;
+    }
+    await perform(deps, request, delivery, invocation);
+  } catch (error) {
+    await delivery.privately(errorView(explainError(error, request)));
+  }
+}

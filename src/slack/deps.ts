@@ -1,0 +1,38 @@
+// What the Slack surface needs from the rest of fwbot, passed in (never reached for as globals), so tests
+// run the real Bolt app with a simulator, a fake Slack server and stand-in trackers and approval gates.
+import type { App } from '@slack/bolt';
+import type { Logger } from 'pino';
+import type { ApprovalGate, SccClients, Tracker } from '../app/ports.js';
+import type { Catalogue } from '../catalogue/index.js';
+import type { Operation, OperationServices } from '../catalogue/operation.js';
+import type { AccessControl } from '../policy/access.js';
+import type { Deduper } from './dedupe.js';
+import type { SlackApi } from './slackApi.js';
+
+export interface FwbotDeps {
+  /** The operations, the /fw grammar, help and usage lines (src/catalogue/index.ts). */
+  catalogue: Catalogue;
+  /** One SCC client per configured profile. */
+  scc: SccClients;
+  /** The one permission check (roles, channel → profile binding, admin override). */
+  access: AccessControl;
+  /** Follows 202 answers to their end in the announcement's thread (issue 5). */
+  tracker: Tracker;
+  /** Takes destructive operations (issue 6). */
+  approvals: ApprovalGate;
+  /** Drops Slack's retries and double deliveries of one interaction. */
+  dedupe: Deduper;
+  log: Logger;
+  /** Redis-backed services some operations use (watches, audit), when running. */
+  services?: OperationServices;
+  /** Bolt listeners of other parts of fwbot (e.g. the approval card's buttons), registered on the same app. */
+  listeners?: readonly ((app: App) => void)[];
+  /** How long a select-options lookup may take before answering with what it has (Slack waits 3 s). */
+  optionsDeadlineMs?: number;
+}
+
+/** What each surface's listeners get: the deps, the Slack API wrapper, and operations by id. */
+export interface SurfaceDeps extends FwbotDeps {
+  slack: SlackApi;
+  operation(id: string): Operation | undefined;
+}

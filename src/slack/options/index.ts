@@ -1,0 +1,132 @@
+// External selects in /fw forms: devices, tenants and interfaces, looked up in SCC as the user types.
+// Here the answer *is* the ack, so the lookup runs first but under a deadline well inside Slack's 3
+// seconds; past it the menu gets what is known (nothing) rather than a late answer Slack would drop.
+// The permission check (viewer, on the form's channel and profile) runs before any SCC call.
+import type { AckFn, App } from '@slack/bolt';
+import type { PlainTextOption } from '@slack/types';
+import { isUuid } from '../../catalogue/args.js';
+import { toLucene } from '../../catalogue/query.js';
+import { INTERFACE_KIND_NAMES, listDeviceInterfaces, resolveDevice } from '../../catalogue/resolve.js';
+import { SLACK_LIMITS, selectOption } from '../../render/blocks.js';
+import type { SccClient } from '../../scc/client.js';
+import type { SurfaceDeps } from '../deps.js';
+import { BlockSuggestion } from '../payloads.js';
+import { beginRequest } from '../request.js';
+import { decodeMetadata } from '../views/metadata.js';
+import { fieldBlockId, SELECT_ACTIONS, type SelectKind } from '../views/modal.js';
+
+const DEFAULT_DEADLINE_MS = 2500;
+
+type Lookup = (
+  scc: SccClient,
+  typed: string,
+  payload: BlockSuggestion,
+  signal: AbortSignal,
+) => Promise<Choice[]>;
+
+interface Choice {
+  label: string;
+  value: string;
+}
+
+function matches(typed: string, ...texts: (string | null | undefined)[]): boolean {
+  const wanted = typed.trim().toLowerCase();
+  return wanted === '' || texts.some((text) => text?.toLowerCase().includes(wanted));
+}
+
+const lookups: Record<SelectKind, Lookup> = {
+  async device(scc, typed, _payload, signal) {
+    const q = toLucene(typed);
+    const { data } = await scc.call('getDevices', {
+      query: { limit: SLACK_LIMITS.options, ...(q ? { q } : {}) },
+      signal,
+    });
+    return (data.items ?? []).flatMap((d) =>
+      d.uid ? [{ label: `${d.name} · ${d.deviceType}`, value: d.uid }] : [],
+    );
+  },
+  async tenant(scc, typed, _payload, signal) {
+    // Display names cannot be searched with q, and a portal holds a few hundred tenants: filter here.
+    const { data } = await scc.call('getMspManagedTenants', { query: { limit: 200 }, signal });
+    return (data.items ?? [])
+      .filter((t) => matches(typed, t.name, t.displayName))
+      .flatMap((t) =>
+        t.uid ? [{ label: t.displayName ? `${t.displayName} (${t.name})` : t.name, value: t.uid }] : [],
+      );
+  },
+  async interface(scc, typed, payload) {
+    const device = chosenDevice(payload);
+    if (!device) return [];
+    const uid = isUuid(device) ? device : (await resolveDevice(scc, device)).uid;
+    const all = await listDeviceInterfaces(scc, uid);
+    return all
+      .filter((i) => matches(typed, i.iface.name, i.iface.hardwareName))
+      .map((i) => ({ label: `${i.label} · ${INTERFACE_KIND_NAMES[i.kind]}`, value: i.uid }));
+  },
+};
+
+/** The device the form is about: chosen in its device field, or given with the command. */
+function chosenDevice(payload: BlockSuggestion): string | undefined {
+  const selected = payload.view?.state?.values[fieldBlockId('device')];
+  const state = selected ? Object.values(selected)[0] : undefined;
+  const fromField = state?.selected_option?.value ?? state?.value ?? undefined;
+  if (fromField) return fromField;
+  const prefilled = decodeMetadata(payload.view?.private_metadata ?? '')?.prefilled.device;
+  return typeof prefilled === 'string' ? prefilled : undefined;
+}
+
+function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T | 'late'> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve('late');
+    }, ms);
+  });
+  return Promise.race([work(controller.signal), late]).finally(() => clearTimeout(timer));
+}
+
+export function register(app: App, deps: SurfaceDeps): void {
+  for (const kind of Object.keys(SELECT_ACTIONS) as SelectKind[]) {
+    app.options(SELECT_ACTIONS[kind], async ({ ack, body }) => {
+      const answer = ack as AckFn<{ options: PlainTextOption[] }>;
+      const parsed = BlockSuggestion.safeParse(body);
+      const meta = parsed.success ? decodeMetadata(parsed.data.view?.private_metadata ?? '') : undefined;
+      if (!parsed.success || !meta) {
+        await answer({ options: [] });
+        return;
+      }
+      const payload = parsed.data;
+      const request = beginRequest(deps.log, `options.${kind}`, {
+        userId: payload.user.id,
+        channelId: meta.channelId,
+      });
+      let options: PlainTextOption[] = [];
+      try {
+        const access = await deps.access.authorize({
+          userId: payload.user.id,
+          channelId: meta.channelId,
+          needs: 'viewer',
+          action: `Looking up ${kind}s`,
+          profileOverride: meta.profileOverride,
+        });
+        const scc = deps.scc.get(access.profile);
+        const found = await withDeadline(
+          (signal) => lookups[kind](scc, payload.value, payload, signal),
+          deps.optionsDeadlineMs ?? DEFAULT_DEADLINE_MS,
+        );
+        if (found === 'late') request.log.warn('options lookup passed its deadline; answered with none');
+        else {
+          options = found
+            .map((choice) => selectOption(choice.label, choice.value))
+            .filter((option): option is PlainTextOption => option !== undefined)
+            .slice(0, SLACK_LIMITS.options);
+        }
+      } catch (error) {
+        request.log.warn({ err: error }, 'options lookup failed; answered with none');
+      }
+      await answer({ options });
+    });
+  }
+}

@@ -1,0 +1,83 @@
+// The parts of Slack's payloads fwbot reads, as zod schemas: whatever Bolt hands a listener is parsed
+// here before use, so a malformed or unexpected payload is refused in one place with a clear reason.
+// Only verified requests reach these (signature or Socket Mode), so `user.id` can be trusted.
+import { z } from 'zod';
+
+const Id = z.string().min(1).max(64);
+
+export const SlashCommand = z.object({
+  command: z.string(),
+  text: z.string().default(''),
+  user_id: Id,
+  channel_id: Id,
+  team_id: Id.optional(),
+  trigger_id: z.string().min(1),
+  response_url: z.string().url(),
+});
+export type SlashCommand = z.infer<typeof SlashCommand>;
+
+const ButtonAction = z.object({
+  type: z.literal('button'),
+  action_id: z.string(),
+  value: z.string().optional(),
+});
+
+export const BlockActions = z.object({
+  type: z.literal('block_actions'),
+  user: z.object({ id: Id }),
+  team: z.object({ id: Id }).nullish(),
+  channel: z.object({ id: Id }).optional(),
+  trigger_id: z.string().min(1),
+  response_url: z.string().url().optional(),
+  container: z.object({ is_ephemeral: z.boolean().optional() }).passthrough().optional(),
+  actions: z.array(z.object({ action_id: z.string(), type: z.string() }).passthrough()).min(1),
+});
+export type BlockActions = z.infer<typeof BlockActions>;
+
+/** The first action of a block_actions payload, when it is a button. */
+export function buttonOf(body: BlockActions): z.infer<typeof ButtonAction> | undefined {
+  const parsed = ButtonAction.safeParse(body.actions[0]);
+  return parsed.success ? parsed.data : undefined;
+}
+
+const Option = z.object({ value: z.string() });
+
+/** One input's state in a modal, whatever its element type. */
+export const InputState = z.object({
+  type: z.string(),
+  value: z.string().nullish(),
+  selected_option: Option.nullish(),
+  selected_options: z.array(Option).nullish(),
+});
+export type InputState = z.infer<typeof InputState>;
+
+const StateValues = z.record(z.string(), z.record(z.string(), InputState));
+
+export const ViewSubmission = z.object({
+  type: z.literal('view_submission'),
+  user: z.object({ id: Id }),
+  team: z.object({ id: Id }).nullish(),
+  trigger_id: z.string().min(1),
+  view: z.object({
+    id: z.string(),
+    callback_id: z.string(),
+    private_metadata: z.string().default(''),
+    state: z.object({ values: StateValues }),
+  }),
+});
+export type ViewSubmission = z.infer<typeof ViewSubmission>;
+
+export const BlockSuggestion = z.object({
+  type: z.literal('block_suggestion'),
+  user: z.object({ id: Id }),
+  action_id: z.string(),
+  block_id: z.string(),
+  value: z.string().default(''),
+  view: z
+    .object({
+      private_metadata: z.string().default(''),
+      state: z.object({ values: StateValues }).optional(),
+    })
+    .optional(),
+});
+export type BlockSuggestion = z.infer<typeof BlockSuggestion>;

@@ -1,0 +1,59 @@
+// What a modal remembers between opening and submission, in its private_metadata (≤ 3000 characters,
+// returned in a signed payload): the operation, the channel it was asked in, an admin's profile override,
+// the arguments typed with the command (never a secret field's value), and the command's response_url
+// so the answer can reach the requester privately.
+import { z } from 'zod';
+import { UserError } from '../../catalogue/errors.js';
+import type { RawArgs } from '../../catalogue/operation.js';
+import { SLACK_LIMITS } from '../../render/blocks.js';
+
+const RawValue = z.union([z.string(), z.array(z.string()), z.boolean()]);
+const Metadata = z.object({
+  v: z.literal(1),
+  o: z.string().min(1),
+  c: z.string().min(1),
+  p: z.string().optional(),
+  r: z.record(z.string(), RawValue),
+  u: z.string().url().optional(),
+});
+
+export interface ModalMetadata {
+  operationId: string;
+  channelId: string;
+  profileOverride: string | undefined;
+  /** Arguments given with the command, secret fields left out. */
+  prefilled: RawArgs;
+  responseUrl: string | undefined;
+}
+
+export function encodeMetadata(meta: ModalMetadata): string {
+  const r: Record<string, string | string[] | boolean> = {};
+  for (const [name, value] of Object.entries(meta.prefilled)) if (value !== undefined) r[name] = value;
+  const text = JSON.stringify({
+    v: 1,
+    o: meta.operationId,
+    c: meta.channelId,
+    p: meta.profileOverride,
+    r,
+    u: meta.responseUrl,
+  });
+  if (text.length > SLACK_LIMITS.privateMetadata) {
+    throw new UserError(
+      'What you typed is too long to carry into a form; type less and fill in the form instead.',
+    );
+  }
+  return text;
+}
+
+export function decodeMetadata(text: string): ModalMetadata | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = Metadata.safeParse(json);
+  if (!parsed.success) return undefined;
+  const { o, c, p, r, u } = parsed.data;
+  return { operationId: o, channelId: c, profileOverride: p, prefilled: r, responseUrl: u };
+}

@@ -1,0 +1,62 @@
+// A submitted /fw form. Validation is the operation's own (no SCC call), so it runs before the ack and
+// its issues come back as errors under the fields (`response_action: errors`). A valid form is acked
+// (closing it), then run like a typed command: permission check, approval or execution, and the answer
+// to the requester through the command's response_url. Field values are never logged (a form may hold a
+// token); only the names of the fields are.
+import type { App } from '@slack/bolt';
+import type { Operation, RawArgs } from '../../catalogue/operation.js';
+import { commandLine } from '../../catalogue/usage.js';
+import { Delivery } from '../delivery.js';
+import type { SurfaceDeps } from '../deps.js';
+import { ViewSubmission } from '../payloads.js';
+import { beginRequest } from '../request.js';
+import { perform } from '../run.js';
+import { decodeMetadata } from './metadata.js';
+import { MODAL_CALLBACK } from './modal.js';
+import { fieldErrors, rawFromState } from './values.js';
+
+/** The command line equivalent to a submission, with typed values of secret-looking fields left out. */
+function commandTextOf(op: Operation, raw: RawArgs, fieldNames: readonly string[]): string {
+  const fields = op.modal?.fields;
+  const secret = new Set(
+    Array.isArray(fields) ? fields.filter((f) => f.input === 'secret').map((f) => f.name) : fieldNames,
+  );
+  const shown = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, secret.has(k) ? '…' : v]));
+  return `${commandLine(op, shown)} (form)`;
+}
+
+export function registerModalSubmissions(app: App, deps: SurfaceDeps): void {
+  app.view(MODAL_CALLBACK, async ({ ack, body }) => {
+    const parsed = ViewSubmission.safeParse(body);
+    const meta = parsed.success ? decodeMetadata(parsed.data.view.private_metadata) : undefined;
+    const op = meta ? deps.operation(meta.operationId) : undefined;
+    if (!parsed.success || !meta || !op) {
+      await ack();
+      deps.log.warn('a form submission fwbot cannot read (malformed payload or metadata); closed it');
+      return;
+    }
+    const submission = parsed.data;
+    const { raw: typed, fields } = rawFromState(submission.view.state.values);
+    const raw: RawArgs = { ...meta.prefilled, ...typed };
+    const issues = op.validate(raw);
+    if (issues.length > 0) {
+      await ack({ response_action: 'errors', errors: fieldErrors(fields, issues) });
+      deps.log.info(
+        { operationId: op.id, fields: issues.map((i) => i.arg ?? '') },
+        'form refused: field errors',
+      );
+      return;
+    }
+    await ack();
+    if (!(await deps.dedupe.firstSight(`trigger:${submission.trigger_id}`))) return;
+    const actor = { userId: submission.user.id, channelId: meta.channelId, teamId: submission.team?.id };
+    const request = beginRequest(deps.log, 'form', actor, { operationId: op.id, fields });
+    const delivery = new Delivery(deps.slack, request, meta.responseUrl);
+    await perform(deps, request, delivery, {
+      op,
+      raw,
+      commandText: commandTextOf(op, raw, fields),
+      profileOverride: meta.profileOverride,
+    });
+  });
+}

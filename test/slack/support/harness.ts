@@ -1,0 +1,296 @@
+// End-to-end rig for the Slack surface: the real Bolt app from createFwbotApp in HTTP mode on a free
+// port, receiving signed requests like Slack sends them; the fake Slack Web API recording every call;
+// the SCC simulator on port 0 with a manual clock behind real SCC clients; stand-in tracker and approval
+// gate that record what they are handed; and every log line captured, to check what never reaches it.
+import { EventEmitter } from 'node:events';
+import { createLogger } from '../../../src/app/logger.js';
+import type { ApprovalGate, ApprovalRequestInput, ThreadRef, Tracker } from '../../../src/app/ports.js';
+import { sccClientsFrom } from '../../../src/app/sccClients.js';
+import { createCatalogue } from '../../../src/catalogue/index.js';
+import type { TrackRequest } from '../../../src/catalogue/operation.js';
+import type { RoleGrants, RolePolicy } from '../../../src/config/policy.js';
+import { AccessControl } from '../../../src/policy/access.js';
+import { UserGroupDirectory } from '../../../src/policy/userGroups.js';
+import { createSccClient, type SccClient } from '../../../src/scc/client.js';
+import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
+import { createFwbotApp, type FwbotApp } from '../../../src/slack/app.js';
+import { MemoryDeduper } from '../../../src/slack/dedupe.js';
+import type { FwbotDeps } from '../../../src/slack/deps.js';
+import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';
+import { freePort } from '../../support/redisServer.js';
+import {
+  interactionBody,
+  postSigned,
+  type SignedRequestOptions,
+  type SlackHttpResponse,
+  slashCommandBody,
+} from '../../support/slackRequests.js';
+
+export const SIGNING_SECRET = 'harness-signing-secret';
+export const BOT_TOKEN = 'xoxb-harness-bot-token';
+
+/** Slack ids shaped like the real ones (the policy format checks them). */
+export const USERS = {
+  viewer: 'U0VIEWER001',
+  operator: 'U0OPERATOR1',
+  admin: 'U0ADMIN0001',
+  outsider: 'U0OUTSIDE01',
+  groupMember: 'U0GROUPIE01',
+} as const;
+export const CHANNEL = 'C0OPS000001';
+export const LAB_CHANNEL = 'C0LAB000001';
+export const OPERATORS_GROUP = 'S0OPERATORS';
+
+function grants(partial: Partial<RoleGrants>): RoleGrants {
+  return { viewer: [], operator: [], approver: [], admin: [], ...partial };
+}
+
+/** The policy most tests run under: everyone reads, one operator, one admin, a group of operators. */
+export const STANDARD_POLICY: RolePolicy = {
+  workspace: grants({ viewer: ['*'], operator: [USERS.operator, OPERATORS_GROUP], admin: [USERS.admin] }),
+  channels: new Map(),
+};
+
+export class RecordingTracker implements Tracker {
+  readonly follows: { request: TrackRequest; thread: ThreadRef }[] = [];
+  async follow(request: TrackRequest, thread: ThreadRef): Promise<void> {
+    this.follows.push({ request, thread });
+  }
+}
+
+export class RecordingGate implements ApprovalGate {
+  readonly requests: ApprovalRequestInput[] = [];
+  async request(input: ApprovalRequestInput): Promise<void> {
+    this.requests.push(input);
+  }
+}
+
+export interface HarnessOptions {
+  policy?: RolePolicy | null;
+  tracker?: Tracker;
+  approvals?: ApprovalGate;
+  optionsDeadlineMs?: number;
+  /** Profile → simulator token; `default` is the super-admin unless given. */
+  tokens?: Record<string, string>;
+  channelProfiles?: Record<string, string>;
+}
+
+export interface CommandOptions {
+  userId?: string;
+  channelId?: string;
+  triggerId?: string;
+  signed?: SignedRequestOptions;
+  headers?: Record<string, string>;
+}
+
+export interface Harness {
+  slack: FakeSlack;
+  sim: SimulatorHandle;
+  app: FwbotApp;
+  eventsUrl: string;
+  tracker: RecordingTracker;
+  gate: RecordingGate;
+  logs: string[];
+  /** Resolves with the first log line (past or future) that contains `text`. */
+  waitForLog(text: string, timeoutMs?: number): Promise<string>;
+  clients: Map<string, SccClient>;
+  /** Sends /fw <text>; resolves with the HTTP answer and the response_url the command carried. */
+  command(text: string, options?: CommandOptions): Promise<{ http: SlackHttpResponse; responseUrl: string }>;
+  /** Sends an interaction payload (block_actions, view_submission, block_suggestion). */
+  interact(payload: Record<string, unknown>, signed?: SignedRequestOptions): Promise<SlackHttpResponse>;
+  /** The next post to that response_url (recorded by the fake). */
+  reply(responseUrl: string, nth?: number): Promise<RecordedCall>;
+  stop(): Promise<void>;
+}
+
+let triggerCounter = 0;
+export function newTriggerId(): string {
+  triggerCounter += 1;
+  return `trigger-${process.pid}-${triggerCounter}`;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const slack = await startFakeSlack({ userGroups: { [OPERATORS_GROUP]: [USERS.groupMember] } });
+  const sim = await startSimulator({ port: 0, clock: 'manual' });
+  const logs: string[] = [];
+  const logEvents = new EventEmitter();
+  logEvents.setMaxListeners(0);
+  const log = createLogger('debug', {
+    write: (line: string) => {
+      logs.push(line);
+      logEvents.emit('line', line);
+    },
+  });
+  const tokens = { default: sim.tokens.superAdmin, ...options.tokens };
+  const clients = new Map<string, SccClient>();
+  for (const [profile, token] of Object.entries(tokens)) {
+    // Fast retries: the rig does not wait on backoff it is not testing.
+    clients.set(
+      profile,
+      createSccClient({
+        baseUrl: sim.url,
+        token,
+        profile,
+        retry: { maxAttempts: 1 },
+        logger: log.child({ component: 'scc' }),
+      }),
+    );
+  }
+  const scc = sccClientsFrom(clients);
+  const slackApiForGroups = { current: undefined as FwbotApp | undefined };
+  const groups = new UserGroupDirectory({
+    log,
+    fetchMembers: async (group) => {
+      const app = slackApiForGroups.current;
+      if (!app) throw new Error('app not started');
+      return app.slack.userGroupMembers(group);
+    },
+  });
+  const access = new AccessControl(
+    {
+      policy: options.policy === undefined ? STANDARD_POLICY : options.policy,
+      channels: new Map(Object.entries(options.channelProfiles ?? {})),
+      profiles: [...clients.keys()],
+    },
+    groups,
+  );
+  const tracker = new RecordingTracker();
+  const gate = new RecordingGate();
+  const deps: FwbotDeps = {
+    catalogue: createCatalogue(),
+    scc,
+    access,
+    tracker: options.tracker ?? tracker,
+    approvals: options.approvals ?? gate,
+    dedupe: new MemoryDeduper(),
+    log,
+    ...(options.optionsDeadlineMs ? { optionsDeadlineMs: options.optionsDeadlineMs } : {}),
+  };
+  const port = await freePort();
+  const app = createFwbotApp(deps, {
+    botToken: BOT_TOKEN,
+    signingSecret: SIGNING_SECRET,
+    port,
+    slackApiUrl: slack.apiUrl,
+  });
+  slackApiForGroups.current = app;
+  await app.start();
+  const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
+
+  return {
+    slack,
+    sim,
+    app,
+    eventsUrl,
+    tracker,
+    gate,
+    logs,
+    waitForLog(text, timeoutMs = 5000) {
+      const seen = logs.find((line) => line.includes(text));
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const onLine = (line: string) => {
+          if (!line.includes(text)) return;
+          clearTimeout(timer);
+          logEvents.off('line', onLine);
+          resolve(line);
+        };
+        const timer = setTimeout(() => {
+          logEvents.off('line', onLine);
+          reject(new Error(`no log line containing "${text}" within ${timeoutMs} ms`));
+        }, timeoutMs);
+        logEvents.on('line', onLine);
+      });
+    },
+    clients,
+    async command(text, command = {}) {
+      const responseUrl = slack.responseUrl();
+      const body = slashCommandBody({
+        text,
+        responseUrl,
+        userId: command.userId ?? USERS.operator,
+        channelId: command.channelId ?? CHANNEL,
+        triggerId: command.triggerId ?? newTriggerId(),
+      });
+      const http = await postSigned(eventsUrl, SIGNING_SECRET, body, command.signed);
+      return { http, responseUrl };
+    },
+    interact: (payload, signed) => postSigned(eventsUrl, SIGNING_SECRET, interactionBody(payload), signed),
+    reply(responseUrl, nth = 0) {
+      const id = responseUrl.slice(responseUrl.lastIndexOf('/') + 1);
+      const matching = (call: RecordedCall) =>
+        call.method === 'response_url' && call.args.responseUrlId === id;
+      return slack.waitFor(
+        (call) => matching(call) && slack.calls.filter(matching).indexOf(call) === nth,
+        10_000,
+      );
+    },
+    async stop() {
+      await app.stop();
+      await Promise.all([...clients.values()].map((client) => client.close()));
+      await sim.stop();
+      await slack.stop();
+    },
+  };
+}
+
+/** Every text a message carries (fallback, sections, fields, context), joined: what a person reads. */
+export function textOf(args: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') return;
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === 'text' && typeof inner === 'string') parts.push(inner);
+      else visit(inner);
+    }
+  };
+  visit(args);
+  return parts.join('\n');
+}
+
+/** Buttons of a recorded message: action id, label and value. */
+export function buttonsOf(
+  args: Record<string, unknown>,
+): { actionId: string; label: string; value?: string; url?: string }[] {
+  const blocks = Array.isArray(args.blocks) ? args.blocks : [];
+  const out: { actionId: string; label: string; value?: string; url?: string }[] = [];
+  for (const block of blocks as { type?: string; elements?: unknown[] }[]) {
+    if (block.type !== 'actions') continue;
+    for (const element of (block.elements ?? []) as Record<string, unknown>[]) {
+      const text = element.text as { text?: string } | undefined;
+      out.push({
+        actionId: String(element.action_id),
+        label: text?.text ?? '',
+        ...(typeof element.value === 'string' ? { value: element.value } : {}),
+        ...(typeof element.url === 'string' ? { url: element.url } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+/** A block_actions payload for clicking `button` in the channel, as `userId`. */
+export function clickPayload(
+  button: { actionId: string; value?: string },
+  userId: string,
+  responseUrl: string,
+  channelId: string = CHANNEL,
+): Record<string, unknown> {
+  return {
+    type: 'block_actions',
+    user: { id: userId },
+    team: { id: 'T0FAKE' },
+    channel: { id: channelId },
+    container: { type: 'message', is_ephemeral: true },
+    trigger_id: newTriggerId(),
+    response_url: responseUrl,
+    actions: [
+      { action_id: button.actionId, block_id: 'b', type: 'button', value: button.value, action_ts: '1' },
+    ],
+  };
+}
