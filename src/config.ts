@@ -100,9 +100,9 @@ export function loadConfig(env: Environment = process.env, options: LoadConfigOp
   const parsed = parseEnvironment(snapshot);
   const envIssues: ConfigIssue[] = parsed.ok ? [] : [...parsed.issues];
 
-  const profilesPath = snapshot.FWBOT_PROFILES?.trim();
+  const profilesPath = isSet(snapshot, 'FWBOT_PROFILES') ? snapshot.FWBOT_PROFILES?.trim() : undefined;
   const file =
-    profilesPath === undefined || profilesPath === ''
+    profilesPath === undefined
       ? undefined
       : readProfilesFile({
           path: profilesPath,

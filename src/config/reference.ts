@@ -77,6 +77,8 @@ function renderRolesTable(): string {
 export function renderConfigurationSection(): string {
   return `## Configuration
 
+<!-- Generated from src/config/ by \`npx tsx scripts/print-config-reference.ts --section\`; edit there. -->
+
 fwbot reads its settings once, at start, from environment variables and, optionally, from a YAML file
 (\`FWBOT_PROFILES\`). Values are trimmed, and an empty value counts as unset. When something is wrong, fwbot
 refuses to start and lists every problem at once: the variable (or the file and line), what is wrong, and an

@@ -167,6 +167,10 @@ describe('the Config object', () => {
     expect(config.profilesFile).toBeUndefined();
   });
 
+  it('treats an empty FWBOT_PROFILES as no file', () => {
+    expect(loadConfig({ FWBOT_PROFILES: ' ' }).profilesFile).toBeUndefined();
+  });
+
   it('serves every channel with the default profile when there are no bindings', () => {
     expect(config.profileForChannel('C0123ABCD')?.name).toBe('default');
   });
