@@ -216,7 +216,13 @@ export class SlackNotifier {
       throw new RetryLater(wait, `pacing edits in ${channelId}`);
     }
     try {
-      await this.slack.chat.update({ channel: channelId, ts, text });
+      // Metadata sent again: the message must stay findable by its key whatever Slack does on edit.
+      await this.slack.chat.update({
+        channel: channelId,
+        ts,
+        text,
+        metadata: { event_type: 'fwbot_status', event_payload: { key: metadataKey(key) } },
+      });
     } catch (error) {
       const reason = await this.failed(error, 'chat.update', channelId);
       if (mode === 'progress') {

@@ -1,6 +1,7 @@
 // A fake Slack Web API server: real HTTP on a loopback port, records every call, answers like Slack does,
-// and can be told to answer 429 with Retry-After. Point Bolt / @slack/web-api at it with
-// `clientOptions: { slackApiUrl: fake.apiUrl }`. It also serves `response_url` endpoints.
+// and can be told to answer 429 with Retry-After (or to hold an answer back after acting on the call).
+// Point Bolt / @slack/web-api at it with `clientOptions: { slackApiUrl: fake.apiUrl }`. It also serves
+// `response_url` endpoints, and reads messages back (conversations.history / .replies, with metadata).
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -44,6 +45,13 @@ export interface FakeSlack {
   waitFor(predicate: (call: RecordedCall) => boolean, timeoutMs?: number): Promise<RecordedCall>;
   /** Every message posted or updated, in order, keyed by channel and ts (the latest version wins). */
   messages(): Map<string, Record<string, unknown>>;
+  /**
+   * The next `times` calls of `method` are carried out (and recorded) but their HTTP answer is held back
+   * until `releaseHeld()`: the window where Slack has accepted a call and the caller has not heard yet.
+   */
+  holdResponses(method: string, times: number): void;
+  /** Answers every held call (a caller that has gone away simply misses it). Returns how many were held. */
+  releaseHeld(): number;
   setUserGroups(groups: Record<string, string[]>): void;
   reset(): void;
   stop(): Promise<void>;
@@ -82,6 +90,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let userGroups = { ...(options.userGroups ?? {}) };
   const calls: RecordedCall[] = [];
   const rateLimits = new Map<string, RateLimitRule>();
+  const holds = new Map<string, number>();
+  const held: Array<() => void> = [];
   const messages = new Map<string, Record<string, unknown>>();
   const events = new EventEmitter();
   events.setMaxListeners(0);
@@ -117,9 +127,43 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       case 'chat.update': {
         const ts = typeof args.ts === 'string' ? args.ts : undefined;
         if (!channel || !ts) return { ok: false, error: 'invalid_arguments' };
-        if (!messages.has(`${channel}/${ts}`)) return { ok: false, error: 'message_not_found' };
-        messages.set(`${channel}/${ts}`, { ...args, user: botUserId });
+        const existing = messages.get(`${channel}/${ts}`);
+        if (!existing) return { ok: false, error: 'message_not_found' };
+        // Slack keeps a message's place in its thread, and its metadata unless new metadata is given.
+        const kept = { thread_ts: existing.thread_ts, metadata: existing.metadata };
+        messages.set(`${channel}/${ts}`, { ...kept, ...args, user: botUserId });
         return { ok: true, channel, ts, text: args.text };
+      }
+      case 'conversations.replies':
+      case 'conversations.history': {
+        if (!channel) return { ok: false, error: 'channel_not_found' };
+        const root = typeof args.ts === 'string' ? args.ts : undefined;
+        if (method === 'conversations.replies' && !root) return { ok: false, error: 'invalid_arguments' };
+        const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+        const inChannel = [...messages.entries()]
+          .filter(([key]) => key.startsWith(`${channel}/`))
+          .map(([, message]) => message)
+          .filter((message) =>
+            root
+              ? message.ts === root || message.thread_ts === root
+              : message.thread_ts === undefined || message.thread_ts === message.ts,
+          )
+          .sort((a, b) => Number(a.ts) - Number(b.ts));
+        // replies: oldest first, as Slack answers; history: newest first.
+        const ordered = method === 'conversations.history' ? inChannel.reverse() : inChannel;
+        const limit = Number(args.limit ?? 100) || 100;
+        const start = Number(args.cursor ?? 0) || 0;
+        const page = ordered.slice(start, start + limit).map((message) => {
+          const { metadata, token: _token, channel: _channel, ...rest } = message;
+          return withMetadata && metadata !== undefined ? { ...rest, metadata } : rest;
+        });
+        const more = start + limit < ordered.length;
+        return {
+          ok: true,
+          messages: page,
+          has_more: more,
+          response_metadata: { next_cursor: more ? String(start + limit) : '' },
+        };
       }
       case 'chat.postEphemeral':
         return channel ? { ok: true, message_ts: nextTs() } : { ok: false, error: 'channel_not_found' };
@@ -205,7 +249,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
     const body = answer(method, args);
     record({ method, args, token: token ?? bodyToken, status: 200, at: Date.now() });
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const send = () => {
+      if (res.destroyed || res.writableEnded) return;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    const holding = holds.get(method) ?? 0;
+    if (holding > 0) {
+      holds.set(method, holding - 1);
+      held.push(send);
+      return;
+    }
+    send();
   }
 
   const server: Server = createServer((req, res) => {
@@ -248,12 +302,22 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       });
     },
     messages: () => messages,
+    holdResponses(method, times) {
+      holds.set(method, times);
+    },
+    releaseHeld() {
+      const waiting = held.splice(0);
+      for (const send of waiting) send();
+      return waiting.length;
+    },
     setUserGroups(groups) {
       userGroups = { ...groups };
     },
     reset() {
       calls.length = 0;
       rateLimits.clear();
+      holds.clear();
+      held.length = 0;
       messages.clear();
     },
     stop: () =>

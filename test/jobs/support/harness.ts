@@ -1,0 +1,213 @@
+// What the tracking tests stand on: the SCC simulator with a manual clock, the fake Slack server, SCC
+// clients per profile that report every call (so a test can wait for the workers' next poll instead of
+// sleeping), and workers started with a millisecond schedule on a prefix of their own.
+import { EventEmitter } from 'node:events';
+import { pino } from 'pino';
+import type { SccClients, ThreadRef } from '../../../src/app/ports.js';
+import type { ScheduleOverrides } from '../../../src/jobs/schedule.js';
+import {
+  createWorkerSlackClient,
+  type StartWorkersOptions,
+  startWorkers,
+  type Workers,
+} from '../../../src/jobs/workers.js';
+import { createSccClient, type SccCallEvent, type SccClient } from '../../../src/scc/client.js';
+import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
+import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';
+import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
+
+/** Milliseconds instead of seconds: the machinery is the same, only faster. */
+export const TEST_SCHEDULE: ScheduleOverrides = {
+  poll: {
+    transaction: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
+    cdfmc: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
+    gateway: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
+    upgradeRun: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
+  },
+  maxTransientFailures: 4,
+  transientBaseMs: 5,
+  transientCapMs: 40,
+  slack: { postIntervalMs: 10, updateIntervalMs: 10, attempts: 5, backoffMs: 10, lockMs: 2_000 },
+  watch: { scanEveryMs: 40, scanRuns: 50 },
+  tenantCreation: { intervalMs: 400 },
+  workers: { lockDurationMs: 1_000, stalledIntervalMs: 500, maxStalledCount: 10 },
+};
+
+export interface SimClients extends SccClients {
+  /** Every SCC call the clients make, as it completes. */
+  readonly calls: EventEmitter;
+  close(): Promise<void>;
+}
+
+/** Clients on the simulator: `profiles` maps a profile name to its token. No retries inside the client. */
+export function simClients(sim: SimulatorHandle, profiles: Record<string, string>): SimClients {
+  const calls = new EventEmitter();
+  calls.setMaxListeners(0);
+  const clients = new Map<string, SccClient>();
+  for (const [name, token] of Object.entries(profiles)) {
+    clients.set(
+      name,
+      createSccClient({
+        baseUrl: sim.url,
+        token,
+        profile: name,
+        retry: { maxAttempts: 1 },
+        onCall: (event: SccCallEvent) => calls.emit('call', event),
+      }),
+    );
+  }
+  return {
+    calls,
+    names: () => [...clients.keys()],
+    get(name) {
+      const client = clients.get(name);
+      if (!client) throw new Error(`no profile ${name}`);
+      return client;
+    },
+    close: async () => {
+      await Promise.all([...clients.values()].map((client) => client.close()));
+    },
+  };
+}
+
+/** Resolves on the next SCC call matching `operationId` (any when omitted). */
+export function nextCall(
+  clients: SimClients,
+  operationId?: string,
+  timeoutMs = 10_000,
+): Promise<SccCallEvent> {
+  return new Promise((resolve, reject) => {
+    const onCall = (event: SccCallEvent) => {
+      if (operationId && event.operationId !== operationId) return;
+      clearTimeout(timer);
+      clients.calls.off('call', onCall);
+      resolve(event);
+    };
+    const timer = setTimeout(() => {
+      clients.calls.off('call', onCall);
+      reject(new Error(`no SCC call ${operationId ?? ''} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    clients.calls.on('call', onCall);
+  });
+}
+
+/**
+ * Moves simulated time forward `stepMs` at a time, each step after the workers' next poll, until `done`
+ * settles: time passes only as fast as the workers look at it, and nothing sleeps.
+ */
+export async function driveUntil<T>(
+  sim: SimulatorHandle,
+  clients: SimClients,
+  done: Promise<T>,
+  stepMs: number,
+  maxSteps = 500,
+): Promise<T> {
+  let settled = false;
+  const watched = done.finally(() => {
+    settled = true;
+  });
+  for (let step = 0; step < maxSteps && !settled; step += 1) {
+    sim.clock.advance(stepMs);
+    await Promise.race([watched, nextCall(clients).catch(() => undefined)]);
+  }
+  return watched;
+}
+
+export const quietLog = pino({ level: process.env.FWBOT_TEST_LOG ?? 'silent' });
+
+export interface HarnessOptions {
+  profiles?: (sim: SimulatorHandle) => Record<string, string>;
+}
+
+/** One simulator and one fake Slack per test file; `start()` per test, on a fresh prefix. */
+export async function createHarness(options: HarnessOptions = {}) {
+  const sim = await startSimulator({ port: 0, clock: 'manual' });
+  const slack = await startFakeSlack();
+  let clients = simClients(sim, options.profiles?.(sim) ?? { default: sim.tokens.superAdmin });
+  const running: Workers[] = [];
+
+  return {
+    sim,
+    slack,
+    get clients() {
+      return clients;
+    },
+    /** Fresh world, fresh Slack, fresh prefix, workers running. */
+    async start(extra: Partial<StartWorkersOptions> = {}) {
+      sim.reset();
+      slack.reset();
+      await clients.close();
+      clients = simClients(sim, options.profiles?.(sim) ?? { default: sim.tokens.superAdmin });
+      const prefix = uniquePrefix('jobs');
+      const workers = await startWorkers({
+        redisUrl: redisUrl(),
+        prefix,
+        clients,
+        slack: createWorkerSlackClient('xoxb-test', slack.apiUrl),
+        schedule: TEST_SCHEDULE,
+        logger: quietLog,
+        ...extra,
+      });
+      running.push(workers);
+      return { workers, prefix, clients };
+    },
+    async stopWorkers() {
+      await Promise.all(running.splice(0).map((workers) => workers.close()));
+    },
+    async close() {
+      await Promise.all(running.splice(0).map((workers) => workers.close()));
+      await clients.close();
+      await slack.stop();
+      await sim.stop();
+    },
+  };
+}
+
+let threadCounter = 0;
+
+/** A thread of its own for each follow in a test. */
+export function thread(profile = 'default', channelId = 'C0TRACK01', requesterId = 'U0ALICE'): ThreadRef {
+  threadCounter += 1;
+  return {
+    channelId,
+    threadTs: `1690000000.${String(threadCounter).padStart(6, '0')}`,
+    requesterId,
+    profile,
+  };
+}
+
+/** Posts into one thread that Slack accepted (status 200), in order. */
+export function postsIn(slack: FakeSlack, where: ThreadRef): RecordedCall[] {
+  return slack
+    .callsTo('chat.postMessage')
+    .filter(
+      (call) =>
+        call.status === 200 &&
+        call.args.channel === where.channelId &&
+        call.args.thread_ts === where.threadTs,
+    );
+}
+
+/** Waits for the final reply (metadata event_type fwbot_outcome) in a thread. */
+export function finalReply(slack: FakeSlack, where: ThreadRef, timeoutMs = 10_000): Promise<RecordedCall> {
+  return slack.waitFor(
+    (call) =>
+      call.method === 'chat.postMessage' &&
+      call.status === 200 &&
+      call.args.thread_ts === where.threadTs &&
+      call.args.channel === where.channelId &&
+      eventType(call) === 'fwbot_outcome',
+    timeoutMs,
+  );
+}
+
+export function eventType(call: RecordedCall): unknown {
+  const metadata = call.args.metadata;
+  return typeof metadata === 'object' && metadata !== null
+    ? (metadata as Record<string, unknown>).event_type
+    : undefined;
+}
+
+export function text(call: RecordedCall): string {
+  return String(call.args.text ?? '');
+}
