@@ -123,7 +123,7 @@ export function createCaller(http: SccHttp, timeouts: TimeoutOptions): SccCaller
     for (let page = 1; ; page++) {
       const response = await callLoose(operationId, { ...params, query: { ...query, limit, offset } });
       const status = response.status;
-      // Every paged operation's model is a page (checked by the contract test); read it as one.
+      // Every paged operation answers a page model (test/scc/paginate.test.ts checks it); read it as one.
       const data = response.data as PageShape;
       const items = data.items ?? [];
       if (items.length === 0) return;

@@ -164,7 +164,7 @@ function checkBody(operationId: SccOperationId, op: OperationRow, body: unknown,
 /** API tokens handed to SCC in a body (adding a tenant by token) are as secret as the client's own. */
 function secretsIn(body: unknown): string[] {
   if (typeof body !== 'object' || body === null) return [];
-  return Object.entries(body)
-    .filter(([key, value]) => /token/i.test(key) && typeof value === 'string')
-    .map(([, value]) => value as string);
+  return Object.entries(body).flatMap(([key, value]) =>
+    /token/i.test(key) && typeof value === 'string' ? [value] : [],
+  );
 }

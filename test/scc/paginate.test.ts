@@ -2,6 +2,8 @@
 // ends, and refusing to loop with a server that does not page.
 import { afterEach, describe, expect, it } from 'vitest';
 import { SccResponseError } from '../../src/scc/errors.js';
+import { type SccOperationId, sccOperations } from '../../src/scc/operationTypes.js';
+import { successResponses } from '../../src/scc/responseSchemas.js';
 import { clientOf, type FakeScc, type RecordedRequest, startFakeScc } from './fakeScc.js';
 
 const devices = Array.from({ length: 7 }, (_, i) => ({
@@ -31,6 +33,23 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   for await (const item of items) out.push(item);
   return out;
 }
+
+describe('paged operations', () => {
+  // paginate() reads `count`, `offset` and `items` from any operation that takes `offset`.
+  it('answer a page of items: every operation that takes offset has a page model for 200', () => {
+    const paged = (Object.keys(sccOperations) as SccOperationId[]).filter((id) =>
+      sccOperations[id].query.some((param) => param.name === 'offset'),
+    );
+
+    expect(paged).toHaveLength(15);
+    for (const id of paged) {
+      const page = successResponses(id)[200];
+      expect(page?.safeParse({ count: 0, limit: 50, offset: 0, items: [] }).success, id).toBe(true);
+      expect(page?.safeParse({ items: 'not a list' }).success, id).toBe(false);
+      expect(page?.safeParse({ offset: 'zero' }).success, id).toBe(false);
+    }
+  });
+});
 
 describe('paginate', () => {
   it('yields every item across pages and stops at count', async () => {
