@@ -192,7 +192,8 @@ function bindArguments(op: Operation, text: string, tokens: readonly Token[], co
     }
     if (!param) {
       const extra = tokens.slice(k).map((t) => t.value);
-      throw fail(undefined, `too many arguments: ${extra.join(' ')}.`);
+      const hint = positionals.length > 0 ? ' (Quote a value that has spaces.)' : '';
+      throw fail(undefined, `too many arguments: ${extra.join(' ')}.${hint}`);
     }
     if (REST_KINDS.has(param.kind)) {
       const end = trailingFlagsFrom(k + 1);

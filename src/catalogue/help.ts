@@ -90,7 +90,7 @@ function groupHelp(title: string, ops: readonly Operation[], command: string): V
     { kind: 'text', text: commandLines(ops, command) },
     {
       kind: 'context',
-      text: `\`${command} help ${ops[0]?.words.join(' ') ?? ''}\` and so on for one command.`,
+      text: `\`${command} help <command>\` for one, e.g. \`${command} help ${ops[0]?.words.join(' ') ?? ''}\`.`,
     },
   ];
   return { summary: `${title}: ${ops.length} commands`, blocks, visibility: 'ephemeral' };
@@ -129,7 +129,10 @@ export function commandTable(ops: readonly Operation[], command: string = COMMAN
 }
 
 /** The `help` operation; it reads the registry it belongs to lazily, since it is part of it. */
-export function defineHelpOperation(operations: () => readonly Operation[]): Operation {
+export function defineHelpOperation(
+  operations: () => readonly Operation[],
+  command: string = COMMAND,
+): Operation {
   return defineOperation({
     id: 'help',
     words: ['help'],
@@ -150,7 +153,7 @@ export function defineHelpOperation(operations: () => readonly Operation[]): Ope
     examples: ['help', 'help tenants', 'help interfaces edit'],
     // Resolving the topic here (not in render) turns an unknown topic into a UserError before rendering.
     run: async (_ctx, args) =>
-      args.topic ? helpTopic(operations(), args.topic) : helpOverview(operations()),
+      args.topic ? helpTopic(operations(), args.topic, command) : helpOverview(operations(), command),
     render: (view) => view,
   });
 }

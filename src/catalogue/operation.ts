@@ -9,7 +9,7 @@ import type { SccClient } from '../scc/client.js';
 import type { SccOperationId } from '../scc/operationTypes.js';
 import { UsageError } from './errors.js';
 import { explainFailure } from './sccErrors.js';
-import { commandLine, usageLine } from './usage.js';
+import { commandText, usageLine } from './usage.js';
 
 export const ROLES = ['viewer', 'operator', 'approver', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -245,11 +245,12 @@ function parseArgs<A, R>(spec: OperationSpec<A, R>, raw: RawArgs): A {
 }
 
 /**
- * Read results are private; the one who asked may share them. The button joins the view's last actions
- * block (next to the paging buttons) when there is one, so a view spends no extra block on it.
+ * Private results (reads) may be shared by the one who asked: the button carries the command text (what
+ * `parse` takes), and the surface runs it again in the channel. It joins the view's last actions block
+ * (next to the paging buttons) when there is one, so a view spends no extra block on it.
  */
-function withShareButton(view: View, commandText: string): View {
-  const button = shareButton(commandText);
+function withShareButton(view: View, text: string): View {
+  const button = shareButton(text);
   if (view.visibility !== 'ephemeral' || !button) return view;
   const last = view.blocks[view.blocks.length - 1];
   if (last?.kind === 'actions') {
@@ -287,7 +288,7 @@ export function defineOperation<A, R>(spec: OperationSpec<A, R>): Operation {
       }
       const rendered = spec.render(result, typed, { operationId: spec.id, raw, actor: ctx.actor });
       return {
-        view: spec.role === 'viewer' ? withShareButton(rendered, commandLine(spec, raw)) : rendered,
+        view: withShareButton(rendered, commandText(spec, raw)),
         track: spec.track?.(result, typed) ?? [],
         secretView: spec.secret?.(result, typed),
       };

@@ -194,7 +194,8 @@ export function interfaceLabel(iface: AsaInterface): string {
   return iface.name ? `${iface.name} (${hardware})` : hardware;
 }
 
-function toResolved(iface: AsaInterface, listedAs: InterfaceKind): ResolvedInterface {
+/** An interface as a list answered it; its own `interfaceType` wins over the list it came from. */
+export function toResolved(iface: AsaInterface, listedAs: InterfaceKind): ResolvedInterface {
   const kind = INTERFACE_TYPES[iface.interfaceType ?? ''] ?? listedAs;
   return { uid: iface.uid ?? '', kind, label: interfaceLabel(iface), iface };
 }
@@ -213,13 +214,15 @@ export async function listDeviceInterfaces(scc: SccReader, deviceUid: string): P
   return lists.flat();
 }
 
+/** An interface of `device` by name, hardware name or UUID; `known` saves listing them again. */
 export async function resolveInterface(
   scc: SccReader,
   device: ResolvedDevice,
   typed: string,
+  known?: readonly ResolvedInterface[],
 ): Promise<ResolvedInterface> {
   const text = typed.trim();
-  const all = await listDeviceInterfaces(scc, device.uid);
+  const all = known ?? (await listDeviceInterfaces(scc, device.uid));
   if (isUuid(text)) {
     const found = all.find((i) => i.uid.toLowerCase() === text.toLowerCase());
     if (found) return found;

@@ -14,6 +14,8 @@ import { resolveTenant } from './resolve.js';
 /** SCC takes at most 50 users per call, to add or to remove. */
 export const MAX_USERS = 50;
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+/** SCC's roles as people write them: `ROLE_READ_ONLY` → `read-only` (the argument accepts both). */
+const ROLE_WORDS = UserRoleValues.map((role) => role.slice('ROLE_'.length).toLowerCase().replace(/_/g, '-'));
 
 const USERNAMES: { name: string; kind: 'word'; variadic: true; description: string } = {
   name: 'username',
@@ -58,7 +60,7 @@ export const tenantsUsersAdd = defineOperation({
       kind: 'word',
       flag: true,
       optional: true,
-      choices: UserRoleValues.map((role) => role.slice('ROLE_'.length).toLowerCase().replace(/_/g, '-')),
+      choices: ROLE_WORDS,
       description: 'their role (default read-only)',
     },
     {
@@ -107,8 +109,9 @@ export const tenantsUsersAdd = defineOperation({
         name: 'role',
         label: 'Role',
         input: 'select',
-        options: UserRoleValues.map((role) => ({ label: humanEnum(role), value: role })),
-        initial: 'ROLE_READ_ONLY',
+        // Values as people type them, so a role given in the command preselects its option.
+        options: ROLE_WORDS.map((word) => ({ label: word.replace(/-/g, ' '), value: word })),
+        initial: 'read-only',
       },
       { name: 'api-only', label: 'API-only users (for automation)', input: 'checkbox', optional: true },
     ],

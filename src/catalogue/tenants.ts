@@ -41,7 +41,7 @@ export const tenantsShow = defineOperation({
   args: z.object({ tenant: text() }),
   role: 'viewer',
   destructive: false,
-  scc: ['getMspManagedTenant', 'getMspManagedTenants'],
+  scc: ['getMspManagedTenant'],
   examples: ['tenants show contoso-eu'],
   run: async (ctx, args) => {
     const found = await resolveTenant(ctx.scc, args.tenant);
@@ -224,7 +224,7 @@ export const tenantsRemove = defineOperation({
   args: z.object({ tenant: text() }),
   role: 'operator',
   destructive: true,
-  scc: ['removeTenantFromMspPortal', 'getMspManagedTenant', 'getMspManagedTenants'],
+  scc: ['removeTenantFromMspPortal'],
   examples: ['tenants remove globex-apj'],
   target: (ctx, args) => tenantTarget(ctx, args.tenant),
   run: async (ctx, args) => {

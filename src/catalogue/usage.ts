@@ -41,12 +41,17 @@ export function quoteToken(value: string): string {
   return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
-/**
- * The command line that the grammar parses back into the same raw arguments (positionals in order,
- * then flags). Rest-of-line values (`query`, `json`) are written as typed, since they are read raw.
- */
+/** The command line with the command name: `/fw tenants list acme`. */
 export function commandLine(op: Declared, raw: RawArgs, command: string = COMMAND): string {
-  const parts = [command, ...op.words];
+  return `${command} ${commandText(op, raw)}`;
+}
+
+/**
+ * The text after the command name that the grammar parses back into the same raw arguments (positionals
+ * in order, then flags). Rest-of-line values (`query`, `json`) are written as typed, since they are read raw.
+ */
+export function commandText(op: Declared, raw: RawArgs): string {
+  const parts = [...op.words];
   const flags: string[] = [];
   for (const param of op.params) {
     const value = raw[param.name];

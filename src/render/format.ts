@@ -2,8 +2,8 @@
 // looks. Kept in one place so every view reads the same way.
 import type { Field, ViewBlock } from './view.js';
 
-/** Table cells longer than this are cut with an ellipsis: a phone shows about 40 monospace columns. */
-export const MAX_CELL = 32;
+/** Table cells longer than this are cut with an ellipsis; a UUID (36) still fits whole. */
+export const MAX_CELL = 36;
 /** Field values longer than this are cut (Slack allows 2000 per field; a screen shows far less). */
 export const MAX_FIELD = 300;
 export const NONE = '—';
@@ -26,8 +26,13 @@ export function cell(value: unknown, max = MAX_CELL): string {
   return truncate(show(value).replace(/\s+/g, ' '), max);
 }
 
-export function table(columns: string[], rows: unknown[][]): ViewBlock {
-  return { kind: 'table', columns, rows: rows.map((row) => row.map((value) => cell(value))) };
+/** A table block; `widths` overrides the cell limit per column (e.g. long file names). */
+export function table(columns: string[], rows: unknown[][], widths: (number | undefined)[] = []): ViewBlock {
+  return {
+    kind: 'table',
+    columns,
+    rows: rows.map((row) => row.map((value, i) => cell(value, widths[i] ?? MAX_CELL))),
+  };
 }
 
 /** Fields with a value; missing ones are left out so a detail view shows what is known. */

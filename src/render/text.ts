@@ -72,8 +72,24 @@ function renderBlock(block: ViewBlock, counter: { next: number }): string {
   }
 }
 
+/** Consecutive field blocks (split only for Slack's ten-field limit) read as one list in text. */
+function mergeFields(blocks: readonly ViewBlock[]): ViewBlock[] {
+  const out: ViewBlock[] = [];
+  for (const block of blocks) {
+    const last = out[out.length - 1];
+    if (block.kind === 'fields' && last?.kind === 'fields') {
+      out[out.length - 1] = { kind: 'fields', fields: [...last.fields, ...block.fields] };
+    } else {
+      out.push(block);
+    }
+  }
+  return out;
+}
+
 export function renderText(view: View): string {
   const counter = { next: 1 };
-  const parts = view.blocks.map((block) => renderBlock(block, counter)).filter((part) => part !== '');
+  const parts = mergeFields(view.blocks)
+    .map((block) => renderBlock(block, counter))
+    .filter((part) => part !== '');
   return parts.length ? `${parts.join('\n\n')}\n` : `${plainMarkup(view.summary)}\n`;
 }

@@ -180,7 +180,9 @@ describe('grammar: arguments', () => {
   });
 
   it('refuses extra arguments', () => {
-    expect(failure('interfaces show asa1 inside extra').message).toBe('too many arguments: extra.');
+    expect(failure('interfaces show asa1 inside extra').message).toBe(
+      'too many arguments: extra. (Quote a value that has spaces.)',
+    );
   });
 });
 

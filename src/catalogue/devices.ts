@@ -1,0 +1,24 @@
+// The device directory: `/fw devices [query]`, names and UUIDs side by side.
+import { z } from 'zod';
+import { renderDeviceList } from '../render/devices.js';
+import { pageInfo } from '../render/list.js';
+import { listArgs, OFFSET, pageQuery, queryParam } from './common.js';
+import { defineOperation } from './operation.js';
+
+export const devicesList = defineOperation({
+  id: 'devices',
+  words: ['devices'],
+  area: 'devices',
+  summary: 'List the devices of the inventory, with their UUIDs',
+  params: [queryParam('device'), OFFSET],
+  args: z.object(listArgs),
+  role: 'viewer',
+  destructive: false,
+  // getDevices is not one of the brief's 48, but the directory is what makes names usable.
+  scc: ['getDevices'],
+  examples: ['devices', 'devices asa', 'devices deviceType:ASA AND connectivityState:ONLINE'],
+  run: async (ctx, args) =>
+    (await ctx.scc.call('getDevices', { query: { ...pageQuery(args), sort: ['name:ASC'] } })).data,
+  render: (data, args, meta) =>
+    renderDeviceList(data.items ?? [], pageInfo(data, pageQuery(args)), args.query, meta),
+});

@@ -1,0 +1,131 @@
+// The FMC command gateway: the supported request patterns, a request sent to a cloud-delivered FMC (wait
+// for the answer, up to 70 s, or `--async`), and the answer to an earlier request.
+import { z } from 'zod';
+import { renderCommandPatterns, renderCommandResponse } from '../render/gateway.js';
+import type { CommandResponse } from '../scc/generated/models.js';
+import { flag, optionalText, text, uuid } from './args.js';
+import { defineOperation, type TrackRequest } from './operation.js';
+import { type ResolvedDevice, resolveDevice } from './resolve.js';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export const gatewayCommands = defineOperation({
+  id: 'gateway.commands',
+  words: ['gateway', 'commands'],
+  area: 'gateway',
+  summary: 'List the device requests the gateway supports',
+  params: [],
+  args: z.object({}),
+  role: 'viewer',
+  destructive: false,
+  scc: ['getDeviceCommands'],
+  examples: ['gateway commands'],
+  run: async (ctx) => (await ctx.scc.call('getDeviceCommands', {})).data,
+  render: (response) => renderCommandPatterns(response),
+});
+
+/** A JSON body, checked here so a typo is caught before the FMC sees it; sent compact. */
+const jsonBody = optionalText().pipe(
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      try {
+        return JSON.stringify(JSON.parse(value));
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `is not valid JSON (${error instanceof Error ? error.message : 'unreadable'}).`,
+        });
+        return z.NEVER;
+      }
+    }),
+);
+
+function gatewayTrack(response: CommandResponse, device: ResolvedDevice, label: string): TrackRequest[] {
+  const waiting = response.status === 'pending' || response.status === 'timeout';
+  return waiting && response.requestId
+    ? [{ kind: 'gateway', requestId: response.requestId, deviceUid: device.uid, label }]
+    : [];
+}
+
+export const gatewayRun = defineOperation({
+  id: 'gateway.run',
+  words: ['gateway', 'run'],
+  area: 'gateway',
+  summary: 'Send a request to a cloud-delivered FMC and show its answer',
+  params: [
+    { name: 'fmc-device', kind: 'device', description: 'the FMC: name or UUID' },
+    { name: 'method', kind: 'choice', choices: HTTP_METHODS, description: 'HTTP method' },
+    {
+      name: 'link',
+      kind: 'word',
+      description: 'the FMC API path, e.g. /api/fmc_platform/v1/info/serverversion',
+    },
+    {
+      name: 'json-body',
+      kind: 'json',
+      optional: true,
+      description: 'request body (JSON, the rest of the line)',
+    },
+    {
+      name: 'async',
+      kind: 'word',
+      flag: true,
+      boolean: true,
+      description: 'do not wait: fwbot posts the answer later',
+    },
+  ],
+  args: z.object({
+    'fmc-device': text(),
+    method: z.enum(HTTP_METHODS, { error: `must be one of ${HTTP_METHODS.join(', ')}.` }),
+    link: text().pipe(z.string().startsWith('/', 'must be a path starting with /.')),
+    'json-body': jsonBody,
+    async: flag(),
+  }),
+  // A request may change the FMC (POST, PUT, DELETE), so the command needs the operator role.
+  role: 'operator',
+  destructive: false,
+  scc: ['executeDeviceCommand'],
+  examples: [
+    'gateway run cdfmc-acme GET /api/fmc_platform/v1/info/serverversion',
+    'gateway run cdfmc-acme POST /api/fmc_config/v1/domain/<domain>/object/networks {"name":"lab","value":"10.9.0.0/16"}',
+  ],
+  run: async (ctx, args) => {
+    const device = await resolveDevice(ctx.scc, args['fmc-device'], {
+      kinds: ['fmc'],
+      why: 'the gateway sends requests to a Firewall Management Center',
+    });
+    const command = {
+      method: args.method,
+      link: args.link,
+      ...(args['json-body'] ? { body: args['json-body'] } : {}),
+    };
+    const { data } = await ctx.scc.call('executeDeviceCommand', {
+      query: args.async ? { async: true } : {},
+      body: { deviceUid: device.uid, request: { commands: [command] } },
+    });
+    return { device, response: data };
+  },
+  render: ({ device, response }, args, meta) =>
+    renderCommandResponse(response, { method: args.method, link: args.link, deviceName: device.name }, meta),
+  track: ({ device, response }, args) =>
+    gatewayTrack(response, device, `${args.method} ${args.link} on ${device.name}`),
+});
+
+export const gatewayResult = defineOperation({
+  id: 'gateway.result',
+  words: ['gateway', 'result'],
+  area: 'gateway',
+  summary: 'Show the answer to an earlier gateway request',
+  params: [{ name: 'request-id', kind: 'uuid', description: 'the request ID an earlier `gateway run` gave' }],
+  args: z.object({ 'request-id': uuid() }),
+  role: 'viewer',
+  destructive: false,
+  scc: ['getDeviceCommandResponse'],
+  examples: ['gateway result 3fa85f64-5717-4562-b3fc-2c963f66afa6'],
+  run: async (ctx, args) =>
+    (await ctx.scc.call('getDeviceCommandResponse', { path: { requestId: args['request-id'] } })).data,
+  render: (response, _args, meta) => renderCommandResponse(response, undefined, meta),
+});

@@ -1,0 +1,99 @@
+// The registry: every operation of fwbot, and what the surfaces derive from it (the grammar, help, the
+// README's command table). Surfaces (Slack, the console, the CLI) use this module and nothing deeper.
+import type { View } from '../render/view.js';
+import { devicesList } from './devices.js';
+import { gatewayCommands, gatewayResult, gatewayRun } from './gateway.js';
+import { createGrammar, type ParsedCommand, wantsModal } from './grammar.js';
+import { commandTable, defineHelpOperation, helpOverview, helpTopic } from './help.js';
+import {
+  interfacesCreateEtherchannel,
+  interfacesCreateSubinterface,
+  interfacesCreateVlan,
+  interfacesEdit,
+} from './interfaceChanges.js';
+import { interfacesDelete, interfacesList, interfacesShow } from './interfaces.js';
+import type { Operation, RawArgs } from './operation.js';
+import { reportsList } from './reports.js';
+import {
+  tenantsAdd,
+  tenantsCdfmcProvision,
+  tenantsCreate,
+  tenantsList,
+  tenantsMcdEnable,
+  tenantsRemove,
+  tenantsShow,
+} from './tenants.js';
+import { tenantsToken, tenantsUsers, tenantsUsersAdd, tenantsUsersRemove } from './tenantUsers.js';
+import { COMMAND, commandLine, usageLine } from './usage.js';
+import { vpnPackage, vpnPackages, vpnRun, vpnRunFields, vpnRuns, vpnUpgrade, vpnVersions } from './vpn.js';
+
+/** Every operation except help, in the order help and the README list them. */
+export const AREA_OPERATIONS: readonly Operation[] = [
+  devicesList,
+  tenantsList,
+  tenantsShow,
+  tenantsCreate,
+  tenantsAdd,
+  tenantsRemove,
+  tenantsUsers,
+  tenantsUsersAdd,
+  tenantsUsersRemove,
+  tenantsToken,
+  tenantsMcdEnable,
+  tenantsCdfmcProvision,
+  interfacesList,
+  interfacesShow,
+  interfacesCreateEtherchannel,
+  interfacesCreateSubinterface,
+  interfacesCreateVlan,
+  interfacesEdit,
+  interfacesDelete,
+  reportsList,
+  gatewayCommands,
+  gatewayRun,
+  gatewayResult,
+  vpnPackages,
+  vpnPackage,
+  vpnVersions,
+  vpnUpgrade,
+  vpnRuns,
+  vpnRun,
+  vpnRunFields,
+];
+
+export interface Catalogue {
+  readonly operations: readonly Operation[];
+  /** The command name in usage lines and help: `/fw` on Slack, `fw` in the console. */
+  readonly command: string;
+  get(id: string): Operation | undefined;
+  /** Command text (without the command name) → operation and raw arguments; throws UserError. */
+  parse(text: string): ParsedCommand;
+  help(topic?: string): View;
+  usage(op: Operation): string;
+  /** The command line that parses back into `raw` (the "Share in channel" button carries it). */
+  commandLine(op: Operation, raw: RawArgs): string;
+  /** Markdown table of every command, for the README. */
+  commandTable(): string;
+}
+
+export function createCatalogue(options: { command?: string; extra?: readonly Operation[] } = {}): Catalogue {
+  const command = options.command ?? COMMAND;
+  const operations: Operation[] = [...AREA_OPERATIONS, ...(options.extra ?? [])];
+  operations.push(defineHelpOperation(() => operations, command));
+  const byId = new Map(operations.map((op) => [op.id, op]));
+  if (byId.size !== operations.length) throw new Error('two operations share an id');
+  const grammar = createGrammar(operations, command);
+  return {
+    operations,
+    command,
+    get: (id) => byId.get(id),
+    parse: (text) => grammar.parse(text),
+    help: (topic) => (topic ? helpTopic(operations, topic, command) : helpOverview(operations, command)),
+    usage: (op) => usageLine(op, command),
+    commandLine: (op, raw) => commandLine(op, raw, command),
+    commandTable: () => commandTable(operations, command),
+  };
+}
+
+export type { ParsedCommand };
+export { wantsModal };

@@ -1,0 +1,337 @@
+// Creating and editing ASA interfaces. Each comes with a form: the create forms offer only what the device
+// can take (free ports as EtherChannel members, possible parents for a subinterface); the edit form is
+// fitted to the interface's kind and filled with its current values, and only what changed is sent.
+import { z } from 'zod';
+import {
+  describeChanges,
+  ipv4Text,
+  renderInterfaceChanged,
+  renderInterfaceCreated,
+} from '../render/interfaces.js';
+import type { AsaInterface } from '../scc/generated/models.js';
+import { int, list, optionalInt, text } from './args.js';
+import { DEVICE, INTERFACE } from './common.js';
+import { UserError } from './errors.js';
+import {
+  commonBody,
+  commonFields,
+  commonSettings,
+  ETHERCHANNEL_ID_RANGE,
+  freePorts,
+  interfaceOptions,
+  LACP_MODES,
+  lacpMode,
+  rawText,
+  SUBINTERFACE_ID_RANGE,
+  SUBINTERFACE_VLAN_RANGE,
+  VLAN_INTERFACE_RANGE,
+} from './interfaceFields.js';
+import { ASA_ONLY, namesByUid } from './interfaces.js';
+import { defineOperation, type ModalField, type OperationContext, type RawArgs } from './operation.js';
+import {
+  INTERFACE_KIND_NAMES,
+  listDeviceInterfaces,
+  type ResolvedDevice,
+  type ResolvedInterface,
+  resolveDevice,
+  resolveInterface,
+} from './resolve.js';
+
+const MAX_MEMBERS = 16;
+const members = () => list({ min: 1, max: MAX_MEMBERS, what: 'member interfaces' });
+
+/** The ASA named in a form's prefilled arguments, and all its interfaces. */
+async function deviceAndInterfaces(ctx: OperationContext, raw: RawArgs) {
+  const device = await resolveDevice(ctx.scc, rawText(raw, 'device'), ASA_ONLY);
+  return { device, all: await listDeviceInterfaces(ctx.scc, device.uid) };
+}
+
+async function resolveAll(
+  ctx: OperationContext,
+  device: ResolvedDevice,
+  typed: readonly string[],
+  all: readonly ResolvedInterface[],
+) {
+  return Promise.all(typed.map((t) => resolveInterface(ctx.scc, device, t, all)));
+}
+
+const lacpField = (initial: string): ModalField => ({
+  name: 'lacp-mode',
+  label: 'LACP mode',
+  input: 'select',
+  options: LACP_MODES.map((mode) => ({ label: mode.toLowerCase(), value: mode })),
+  initial,
+});
+
+export const interfacesCreateEtherchannel = defineOperation({
+  id: 'interfaces.create.etherchannel',
+  words: ['interfaces', 'create', 'etherchannel'],
+  area: 'interfaces',
+  summary: 'Create an EtherChannel on an ASA from free physical ports (form)',
+  params: [DEVICE],
+  args: z.object({
+    device: text(),
+    'etherchannel-id': optionalInt(...ETHERCHANNEL_ID_RANGE),
+    members: members(),
+    'lacp-mode': lacpMode,
+    ...commonSettings,
+  }),
+  role: 'operator',
+  destructive: false,
+  scc: ['createAsaEtherChannelInterface'],
+  examples: ['interfaces create etherchannel asa-hq-01'],
+  modal: {
+    title: 'New EtherChannel',
+    submit: 'Create',
+    when: 'always',
+    fields: async (ctx, prefilled) => {
+      const { device, all } = await deviceAndInterfaces(ctx, prefilled);
+      const free = freePorts(all);
+      if (free.length === 0)
+        throw new UserError(`${device.name} has no free physical ports for an EtherChannel.`);
+      return [
+        {
+          name: 'members',
+          label: 'Member interfaces',
+          input: 'multi_select',
+          options: interfaceOptions(free),
+        },
+        {
+          name: 'etherchannel-id',
+          label: 'EtherChannel ID (1–48)',
+          input: 'number',
+          optional: true,
+          hint: 'Leave empty for the lowest free ID.',
+        },
+        lacpField('ACTIVE'),
+        ...commonFields(),
+      ];
+    },
+  },
+  run: async (ctx, args) => {
+    const device = await resolveDevice(ctx.scc, args.device, ASA_ONLY);
+    const all = await listDeviceInterfaces(ctx.scc, device.uid);
+    const ports = await resolveAll(ctx, device, args.members, all);
+    const body = {
+      ...commonBody(args),
+      memberInterfaces: ports.map((p) => p.uid),
+      ...(args['lacp-mode'] ? { lacpMode: args['lacp-mode'] } : {}),
+      ...(args['etherchannel-id'] !== undefined ? { etherChannelId: args['etherchannel-id'] } : {}),
+    };
+    const { data } = await ctx.scc.call('createAsaEtherChannelInterface', {
+      path: { deviceUid: device.uid },
+      body,
+    });
+    return { device, created: data, names: namesByUid(all) };
+  },
+  render: ({ device, created, names }, _args, meta) =>
+    renderInterfaceCreated(device, 'etherchannel', created, names, meta),
+});
+
+const canParent = (i: ResolvedInterface) =>
+  (i.kind === 'physical' && !i.iface.managementInterface && !i.iface.etherChannelGroupUid) ||
+  i.kind === 'etherchannel';
+
+export const interfacesCreateSubinterface = defineOperation({
+  id: 'interfaces.create.subinterface',
+  words: ['interfaces', 'create', 'subinterface'],
+  area: 'interfaces',
+  summary: 'Create a subinterface (a VLAN on a physical port or EtherChannel) on an ASA (form)',
+  params: [
+    DEVICE,
+    {
+      name: 'parent',
+      kind: 'interface',
+      optional: true,
+      description: 'the physical or EtherChannel interface it is on',
+    },
+  ],
+  args: z.object({
+    device: text(),
+    parent: text(),
+    'subinterface-id': int(...SUBINTERFACE_ID_RANGE),
+    vlan: optionalInt(...SUBINTERFACE_VLAN_RANGE),
+    ...commonSettings,
+  }),
+  role: 'operator',
+  destructive: false,
+  scc: ['createAsaSubInterface'],
+  examples: ['interfaces create subinterface asa-hq-01', 'interfaces create subinterface asa-hq-01 inside'],
+  modal: {
+    title: 'New subinterface',
+    submit: 'Create',
+    when: 'always',
+    fields: async (ctx, prefilled) => {
+      const { device, all } = await deviceAndInterfaces(ctx, prefilled);
+      const typed = rawText(prefilled, 'parent');
+      const chosen = typed ? await resolveInterface(ctx.scc, device, typed, all) : undefined;
+      return [
+        {
+          name: 'parent',
+          label: 'Parent interface',
+          input: 'select',
+          options: interfaceOptions(all.filter(canParent)),
+          initial: chosen?.uid,
+        },
+        {
+          name: 'subinterface-id',
+          label: 'Subinterface ID',
+          input: 'number',
+          hint: 'The number after the dot: Gi1/2.100',
+        },
+        { name: 'vlan', label: 'VLAN ID (1–4094)', input: 'number', optional: true },
+        ...commonFields(),
+      ];
+    },
+  },
+  run: async (ctx, args) => {
+    const device = await resolveDevice(ctx.scc, args.device, ASA_ONLY);
+    const all = await listDeviceInterfaces(ctx.scc, device.uid);
+    const parent = await resolveInterface(ctx.scc, device, args.parent, all);
+    if (parent.kind !== 'physical' && parent.kind !== 'etherchannel') {
+      throw new UserError(
+        `${parent.label} is a ${INTERFACE_KIND_NAMES[parent.kind]}; a subinterface goes on a physical or EtherChannel interface.`,
+      );
+    }
+    const body = {
+      ...commonBody(args),
+      subInterfaceId: args['subinterface-id'],
+      ...(args.vlan !== undefined ? { vlanPrimaryId: args.vlan } : {}),
+    };
+    const path = { deviceUid: device.uid, interfaceUid: parent.uid };
+    const { data } = await ctx.scc.call('createAsaSubInterface', { path, body });
+    return { device, created: data, names: namesByUid(all) };
+  },
+  render: ({ device, created, names }, _args, meta) =>
+    renderInterfaceCreated(device, 'subinterface', created, names, meta),
+});
+
+export const interfacesCreateVlan = defineOperation({
+  id: 'interfaces.create.vlan',
+  words: ['interfaces', 'create', 'vlan'],
+  area: 'interfaces',
+  summary: 'Create a VLAN interface on an ASA (form)',
+  params: [DEVICE],
+  args: z.object({ device: text(), 'vlan-id': int(...VLAN_INTERFACE_RANGE), ...commonSettings }),
+  role: 'operator',
+  destructive: false,
+  scc: ['createAsaVlanInterface'],
+  examples: ['interfaces create vlan asa-branch-02'],
+  modal: {
+    title: 'New VLAN interface',
+    submit: 'Create',
+    when: 'always',
+    fields: async (ctx, prefilled) => {
+      await deviceAndInterfaces(ctx, prefilled);
+      return [{ name: 'vlan-id', label: 'VLAN ID (1–4070)', input: 'number' }, ...commonFields()];
+    },
+  },
+  run: async (ctx, args) => {
+    const device = await resolveDevice(ctx.scc, args.device, ASA_ONLY);
+    const body = { ...commonBody(args), vlanId: args['vlan-id'] };
+    const { data } = await ctx.scc.call('createAsaVlanInterface', { path: { deviceUid: device.uid }, body });
+    return { device, created: data, names: new Map<string, string>() };
+  },
+  render: ({ device, created, names }, _args, meta) =>
+    renderInterfaceCreated(device, 'vlan', created, names, meta),
+});
+
+const MODIFY = {
+  physical: 'modifyAsaPhysicalInterface',
+  etherchannel: 'modifyAsaEtherChannelInterface',
+  subinterface: 'modifyAsaSubInterface',
+  vlan: 'modifyAsaVlanInterface',
+} as const;
+
+/** The interface to edit; virtual tunnel interfaces are read-only in SCC. */
+async function editable(ctx: OperationContext, typedDevice: string, typedInterface: string) {
+  const device = await resolveDevice(ctx.scc, typedDevice, ASA_ONLY);
+  const all = await listDeviceInterfaces(ctx.scc, device.uid);
+  const found = await resolveInterface(ctx.scc, device, typedInterface, all);
+  if (found.kind === 'vti')
+    throw new UserError(`${found.label} is a virtual tunnel interface; SCC does not change those.`);
+  return { device, all, found, kind: found.kind };
+}
+
+/** Only what differs from the current interface, so an untouched form field changes nothing. */
+function changedOnly(current: AsaInterface, body: Record<string, unknown>): Record<string, unknown> {
+  const same = (key: string, value: unknown): boolean => {
+    if (key === 'ipv4') return ipv4Text(value as AsaInterface['ipv4']) === ipv4Text(current.ipv4);
+    if (key === 'memberInterfaces' && Array.isArray(value)) {
+      return [...value].sort().join() === [...(current.memberInterfaces ?? [])].sort().join();
+    }
+    return (current as Record<string, unknown>)[key] === value;
+  };
+  return Object.fromEntries(Object.entries(body).filter(([key, value]) => !same(key, value)));
+}
+
+export const interfacesEdit = defineOperation({
+  id: 'interfaces.edit',
+  words: ['interfaces', 'edit'],
+  area: 'interfaces',
+  summary: 'Change an interface of an ASA (form fitted to its kind)',
+  params: [DEVICE, INTERFACE],
+  args: z.object({
+    device: text(),
+    interface: text(),
+    ...commonSettings,
+    'lacp-mode': lacpMode,
+    members: members().optional(),
+  }),
+  role: 'operator',
+  destructive: false,
+  scc: Object.values(MODIFY),
+  examples: ['interfaces edit asa-hq-01 inside', 'interfaces edit asa-hq-01 Port-channel1'],
+  modal: {
+    title: 'Edit interface',
+    submit: 'Save',
+    when: 'always',
+    fields: async (ctx, prefilled) => {
+      const { all, found } = await editable(
+        ctx,
+        rawText(prefilled, 'device'),
+        rawText(prefilled, 'interface'),
+      );
+      const fields = commonFields(found.iface);
+      if (found.kind !== 'etherchannel') return fields;
+      return [
+        ...fields,
+        lacpField(found.iface.lacpMode ?? 'ACTIVE'),
+        {
+          name: 'members',
+          label: 'Member interfaces',
+          input: 'multi_select',
+          options: interfaceOptions(freePorts(all, found.uid)),
+          initial: found.iface.memberInterfaces ?? [],
+        },
+      ];
+    },
+  },
+  run: async (ctx, args) => {
+    const { device, all, found, kind } = await editable(ctx, args.device, args.interface);
+    const ports =
+      args.members && kind === 'etherchannel' ? await resolveAll(ctx, device, args.members, all) : undefined;
+    const wanted = {
+      ...commonBody(args),
+      ...(kind === 'etherchannel' && args['lacp-mode'] ? { lacpMode: args['lacp-mode'] } : {}),
+      ...(ports ? { memberInterfaces: ports.map((p) => p.uid) } : {}),
+    };
+    const body = changedOnly(found.iface, wanted);
+    if (Object.keys(body).length === 0) {
+      throw new UserError(`Nothing to change: ${found.label} already has these settings.`);
+    }
+    const path = { deviceUid: device.uid, interfaceUid: found.uid };
+    const { data } = await ctx.scc.call(MODIFY[kind], { path, body });
+    return { device, kind, found, after: data, names: namesByUid(all) };
+  },
+  render: ({ device, kind, found, after, names }, _args, meta) => {
+    const lookup = (uid: string | null | undefined) => (uid ? (names.get(uid) ?? uid) : '—');
+    return renderInterfaceChanged(
+      device,
+      kind,
+      found.label,
+      describeChanges(found.iface, after, kind, lookup),
+      meta,
+    );
+  },
+});

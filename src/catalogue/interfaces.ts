@@ -1,0 +1,185 @@
+// ASA interfaces: list (all kinds or one), show one (with its subinterfaces), delete. Creates and edits,
+// which come with forms, are in interfaceChanges.ts. Every command here checks the device is an ASA.
+import { z } from 'zod';
+import { renderInterface, renderInterfaceDeleted, renderInterfaceList } from '../render/interfaces.js';
+import { pageInfo } from '../render/list.js';
+import { PAGE_SIZE } from '../render/paging.js';
+import { text } from './args.js';
+import { DEVICE, INTERFACE, listArgs, OFFSET, pageQuery, queryParam } from './common.js';
+import { UserError } from './errors.js';
+import { defineOperation, type OperationContext, type Target } from './operation.js';
+import {
+  type DeviceRequirement,
+  INTERFACE_KIND_NAMES,
+  INTERFACE_KINDS,
+  INTERFACE_LISTS,
+  listDeviceInterfaces,
+  type ResolvedDevice,
+  type ResolvedInterface,
+  resolveDevice,
+  resolveInterface,
+  toResolved,
+} from './resolve.js';
+
+export const ASA_ONLY: DeviceRequirement = {
+  kinds: ['asa'],
+  why: 'interfaces are managed here on ASAs only',
+};
+
+const GET_ONE = {
+  physical: 'getAsaPhysicalInterface',
+  etherchannel: 'getAsaEtherChannelInterface',
+  subinterface: 'getAsaSubInterface',
+  vlan: 'getAsaVlanInterface',
+  vti: 'getAsaVirtualTunnelInterface',
+} as const;
+
+const DELETE_ONE = {
+  etherchannel: 'deleteAsaEtherChannelInterface',
+  subinterface: 'deleteAsaSubInterface',
+  vlan: 'deleteAsaVlanInterface',
+} as const;
+
+/** The device's interfaces by UUID, named as people know them, to show members and parents. */
+export function namesByUid(all: readonly ResolvedInterface[]): Map<string, string> {
+  return new Map(all.map((i) => [i.uid, i.label]));
+}
+
+export const interfacesList = defineOperation({
+  id: 'interfaces',
+  words: ['interfaces'],
+  area: 'interfaces',
+  summary: 'List the interfaces of an ASA, of all kinds or of one',
+  params: [
+    DEVICE,
+    { name: 'kind', kind: 'choice', optional: true, choices: INTERFACE_KINDS, description: 'only this kind' },
+    queryParam('interface'),
+    OFFSET,
+  ],
+  args: z.object({ device: text(), kind: z.enum(INTERFACE_KINDS).optional(), ...listArgs }),
+  role: 'viewer',
+  destructive: false,
+  scc: Object.values(INTERFACE_LISTS),
+  examples: [
+    'interfaces asa-hq-01',
+    'interfaces asa-hq-01 vlan',
+    'interfaces asa-hq-01 inside',
+    'interfaces asa-hq-01 mtu:9000',
+  ],
+  run: async (ctx, args) => {
+    const device = await resolveDevice(ctx.scc, args.device, ASA_ONLY);
+    const asked = pageQuery(args);
+    if (args.kind) {
+      const { data } = await ctx.scc.call(INTERFACE_LISTS[args.kind], {
+        path: { deviceUid: device.uid },
+        query: asked,
+      });
+      const items = (data.items ?? []).map((iface) => toResolved(iface, args.kind ?? 'physical'));
+      return { device, items, page: pageInfo(data, asked) };
+    }
+    // All kinds: five lists, merged and paged here (an ASA has tens of interfaces, not thousands).
+    const all = await listAllKinds(ctx, device, asked.q);
+    const items = all.slice(args.offset, args.offset + PAGE_SIZE);
+    return {
+      device,
+      items,
+      page: { offset: args.offset, limit: PAGE_SIZE, count: all.length, shown: items.length },
+    };
+  },
+  render: (result, args, meta) =>
+    renderInterfaceList(result.device, args.kind, result.items, result.page, args.query, meta),
+});
+
+async function listAllKinds(
+  ctx: OperationContext,
+  device: ResolvedDevice,
+  q: string | undefined,
+): Promise<ResolvedInterface[]> {
+  if (q === undefined) return listDeviceInterfaces(ctx.scc, device.uid);
+  const lists = await Promise.all(
+    INTERFACE_KINDS.map(async (kind) => {
+      const found: ResolvedInterface[] = [];
+      const query = { q };
+      for await (const iface of ctx.scc.paginate(INTERFACE_LISTS[kind], {
+        path: { deviceUid: device.uid },
+        query,
+      })) {
+        found.push(toResolved(iface, kind));
+      }
+      return found;
+    }),
+  );
+  return lists.flat();
+}
+
+export const interfacesShow = defineOperation({
+  id: 'interfaces.show',
+  words: ['interfaces', 'show'],
+  area: 'interfaces',
+  summary: 'Show one interface of an ASA, with its subinterfaces',
+  params: [DEVICE, INTERFACE],
+  args: z.object({ device: text(), interface: text() }),
+  role: 'viewer',
+  destructive: false,
+  scc: [...Object.values(GET_ONE), 'getAsaInterfaceSubInterfaces'],
+  examples: ['interfaces show asa-hq-01 inside', 'interfaces show asa-hq-01 GigabitEthernet1/2'],
+  run: async (ctx, args) => {
+    const device = await resolveDevice(ctx.scc, args.device, ASA_ONLY);
+    const all = await listDeviceInterfaces(ctx.scc, device.uid);
+    const found = await resolveInterface(ctx.scc, device, args.interface, all);
+    const path = { deviceUid: device.uid, interfaceUid: found.uid };
+    const { data: iface } = await ctx.scc.call(GET_ONE[found.kind], { path });
+    if (found.kind !== 'physical' && found.kind !== 'etherchannel') {
+      return { device, kind: found.kind, iface, known: namesByUid(all) };
+    }
+    const { data: subs } = await ctx.scc.call('getAsaInterfaceSubInterfaces', {
+      path,
+      query: { limit: PAGE_SIZE },
+    });
+    const items = subs.items ?? [];
+    const subinterfaces = { items, count: subs.count ?? items.length };
+    return { device, kind: found.kind, iface, known: namesByUid(all), subinterfaces };
+  },
+  render: (detail) => renderInterface(detail),
+});
+
+async function deletionTarget(ctx: OperationContext, typedDevice: string, typedInterface: string) {
+  const device = await resolveDevice(ctx.scc, typedDevice, ASA_ONLY);
+  const found = await resolveInterface(ctx.scc, device, typedInterface);
+  if (found.kind === 'physical' || found.kind === 'vti') {
+    throw new UserError(
+      `${found.label} is a ${INTERFACE_KIND_NAMES[found.kind]}; SCC deletes only EtherChannel, VLAN and subinterfaces.`,
+    );
+  }
+  return { device, found, kind: found.kind };
+}
+
+export const interfacesDelete = defineOperation({
+  id: 'interfaces.delete',
+  words: ['interfaces', 'delete'],
+  area: 'interfaces',
+  summary: 'Delete an EtherChannel, VLAN or subinterface of an ASA',
+  params: [DEVICE, INTERFACE],
+  args: z.object({ device: text(), interface: text() }),
+  role: 'operator',
+  destructive: true,
+  scc: Object.values(DELETE_ONE),
+  examples: ['interfaces delete asa-hq-01 Vlan20'],
+  target: async (ctx, args): Promise<Target> => {
+    const { device, found } = await deletionTarget(ctx, args.device, args.interface);
+    return {
+      summary: `Delete ${INTERFACE_KIND_NAMES[found.kind]} ${found.label} on ${device.name}`,
+      fields: [
+        { label: 'Device', value: `${device.name} (${device.uid})` },
+        { label: 'Interface', value: `${found.label} (${found.uid})` },
+      ],
+      raw: { device: device.uid, interface: found.uid },
+    };
+  },
+  run: async (ctx, args) => {
+    const { device, found, kind } = await deletionTarget(ctx, args.device, args.interface);
+    await ctx.scc.call(DELETE_ONE[kind], { path: { deviceUid: device.uid, interfaceUid: found.uid } });
+    return { device, found };
+  },
+  render: ({ device, found }, _args, meta) => renderInterfaceDeleted(device, found, meta),
+});

@@ -1,0 +1,28 @@
+// Event-search reports: `/fw reports [query]`, each finished report with its download link.
+import { z } from 'zod';
+import { pageInfo } from '../render/list.js';
+import { REPORTS_PAGE_SIZE, renderReports } from '../render/reports.js';
+import { listArgs, OFFSET, pageQuery, queryParam } from './common.js';
+import { defineOperation } from './operation.js';
+
+export const reportsList = defineOperation({
+  id: 'reports',
+  words: ['reports'],
+  area: 'reports',
+  summary: 'List event-search reports, with download links for finished ones',
+  params: [queryParam('report'), OFFSET],
+  args: z.object(listArgs),
+  role: 'viewer',
+  destructive: false,
+  scc: ['getSearchReports'],
+  examples: ['reports', 'reports blocked', 'reports status:COMPLETED'],
+  run: async (ctx, args) =>
+    (await ctx.scc.call('getSearchReports', { query: pageQuery(args, 'name', REPORTS_PAGE_SIZE) })).data,
+  render: (data, args, meta) =>
+    renderReports(
+      data.items ?? [],
+      pageInfo(data, pageQuery(args, 'name', REPORTS_PAGE_SIZE)),
+      args.query,
+      meta,
+    ),
+});

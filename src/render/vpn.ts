@@ -1,0 +1,189 @@
+// Views of Secure Client (the VPN client): packages on a device, compatible versions, upgrade runs and
+// their progress, and the announcement of an upgrade.
+import type { RenderMeta } from '../catalogue/operation.js';
+import type { ResolvedDevice } from '../catalogue/resolve.js';
+import type {
+  CompatibleSecureClientVersionDto,
+  SecureClientPackageDto,
+  SecureClientUpgradeRunAttributeValues,
+  SecureClientUpgradeRunDto,
+} from '../scc/generated/models.js';
+import { fieldBlocks, humanEnum, NONE, percent, table, time } from './format.js';
+import { listView } from './list.js';
+import type { PageInfo } from './paging.js';
+import type { View, ViewBlock } from './view.js';
+
+const OS_NAMES: Readonly<Record<string, string>> = { WINDOWS: 'Windows', MACOS: 'macOS', LINUX: 'Linux' };
+
+function osName(os: string): string {
+  return OS_NAMES[os] ?? os;
+}
+
+/** `Windows x86_64`, or — when SCC could not tell (an FTD package with an unusual file name). */
+export function platform(item: { os?: string | null; cpuArchitecture?: string | null }): string {
+  if (!item.os) return NONE;
+  return item.cpuArchitecture ? `${osName(item.os)} ${item.cpuArchitecture.toLowerCase()}` : osName(item.os);
+}
+
+/** `Windows x86_64/arm64, macOS universal`: platforms grouped by operating system. */
+export function platforms(items: readonly { os: string; cpuArchitecture: string }[]): string {
+  const byOs = new Map<string, string[]>();
+  for (const item of items)
+    byOs.set(item.os, [...(byOs.get(item.os) ?? []), item.cpuArchitecture.toLowerCase()]);
+  return [...byOs].map(([os, archs]) => `${osName(os)} ${archs.join('/')}`).join(', ') || NONE;
+}
+
+export function renderPackages(
+  device: ResolvedDevice,
+  packages: readonly SecureClientPackageDto[],
+  page: PageInfo,
+  meta: RenderMeta,
+): View {
+  const empty =
+    device.kind === 'ftd'
+      ? 'none. An FTD lists the packages of its remote-access VPN policy, and it may have no policy.'
+      : 'none installed.';
+  return listView(
+    {
+      title: `Secure Client packages on ${device.name}`,
+      page,
+      columns: ['File', 'Version', 'Platform', 'UUID'],
+      rows: packages.map((p) => [p.fileName, p.version, platform(p), p.uid]),
+      widths: [64],
+      hint: `\`/fw vpn package ${device.name} <package-uid>\` for one package.`,
+      empty,
+    },
+    meta,
+  );
+}
+
+export function renderPackage(device: ResolvedDevice, pkg: SecureClientPackageDto): View {
+  const blocks: ViewBlock[] = [
+    { kind: 'header', text: pkg.fileName },
+    ...fieldBlocks([
+      ['Device', device.name],
+      ['Version', pkg.version],
+      ['Platform', platform(pkg)],
+      ['UUID', pkg.uid],
+    ]),
+  ];
+  if (!pkg.version) {
+    blocks.push({
+      kind: 'context',
+      text: 'The file name does not follow Secure Client’s naming, so SCC cannot tell its version, OS or architecture.',
+    });
+  }
+  return {
+    summary: `Secure Client package ${pkg.fileName} on ${device.name}`,
+    blocks,
+    visibility: 'ephemeral',
+  };
+}
+
+export interface VersionGroup {
+  /** `ASA` or `FTD`: SCC answers compatible versions per kind of device. */
+  label: string;
+  devices: readonly ResolvedDevice[];
+  versions: readonly CompatibleSecureClientVersionDto[];
+}
+
+/** Versions shown per group; more are counted, not listed. */
+const MAX_VERSIONS = 25;
+
+export function renderVersions(groups: readonly VersionGroup[]): View {
+  const blocks: ViewBlock[] = [];
+  for (const group of groups) {
+    const names = group.devices.map((d) => d.name).join(', ');
+    const shown = group.versions.slice(0, MAX_VERSIONS);
+    const more =
+      group.versions.length > shown.length ? ` (newest ${shown.length} of ${group.versions.length})` : '';
+    if (shown.length === 0) {
+      blocks.push({
+        kind: 'text',
+        text: `*${group.label}: ${names}*: no Secure Client version fits all of them.`,
+      });
+      continue;
+    }
+    const lines = shown.map((v) => `\`${v.version}\`  ${platforms(v.platforms)}`);
+    blocks.push({ kind: 'text', text: `*${group.label}: ${names}*${more}\n${lines.join('\n')}` });
+  }
+  blocks.push({ kind: 'context', text: '`/fw vpn upgrade <device…> --version <version>` to upgrade.' });
+  const devices = groups.flatMap((g) => g.devices.map((d) => d.name)).join(', ');
+  return { summary: `Secure Client versions for ${devices}`, blocks, visibility: 'ephemeral' };
+}
+
+export function renderRuns(
+  runs: readonly SecureClientUpgradeRunDto[],
+  page: PageInfo,
+  query: string | undefined,
+  meta: RenderMeta,
+): View {
+  return listView(
+    {
+      title: 'Secure Client upgrade runs',
+      page,
+      query,
+      columns: ['Name', 'Version', 'Status', 'Done', 'Submitted', 'UUID'],
+      rows: runs.map((r) => [
+        r.name,
+        r.secureClientVersion,
+        humanEnum(r.upgradeRunStatus),
+        percent(r.percentageComplete),
+        time(r.submissionTime),
+        r.uid,
+      ]),
+      hint: '`/fw vpn run <run-uid>` for one run, `/fw vpn run-fields` for the values to search by.',
+      empty: 'no upgrade runs.',
+    },
+    meta,
+  );
+}
+
+export function renderRun(run: SecureClientUpgradeRunDto): View {
+  const blocks: ViewBlock[] = [
+    { kind: 'header', text: run.name || `Upgrade run ${run.uid ?? ''}` },
+    ...fieldBlocks([
+      ['Status', humanEnum(run.upgradeRunStatus)],
+      ['Done', percent(run.percentageComplete)],
+      ['Version', run.secureClientVersion],
+      ['Type', humanEnum(run.upgradeRunType)],
+      ['Started by', run.username],
+      ['Submitted', time(run.submissionTime)],
+      ['Last update', time(run.lastUpdatedTime)],
+      ['Error', run.errorMsg],
+      ['UUID', run.uid],
+      ['Transaction', run.transactionUid],
+    ]),
+  ];
+  const devices = run.devices ?? [];
+  if (devices.length > 0) {
+    blocks.push(
+      table(
+        ['Device', 'Status', 'Error'],
+        devices.map((d) => [d.name ?? d.uid, humanEnum(d.status), d.errorMsg]),
+      ),
+    );
+  }
+  return {
+    summary: `Upgrade run ${run.name ?? run.uid ?? ''}: ${humanEnum(run.upgradeRunStatus)}`,
+    blocks,
+    visibility: 'ephemeral',
+  };
+}
+
+export function renderRunFields(values: SecureClientUpgradeRunAttributeValues): View {
+  const line = (items: readonly string[] | null | undefined) => (items?.length ? items.join(', ') : NONE);
+  const blocks: ViewBlock[] = [
+    { kind: 'text', text: '*Values to search upgrade runs by*' },
+    {
+      kind: 'text',
+      text: [
+        `\`upgradeRunStatus\`: ${line(values.upgradeRunStatuses)}`,
+        `\`upgradeRunType\`: ${line(values.upgradeRunTypes)}`,
+        `\`username\`: ${line(values.users)}`,
+      ].join('\n'),
+    },
+    { kind: 'context', text: 'For example `/fw vpn runs upgradeRunStatus:DONE_WITH_DEVICE_ERRORS`.' },
+  ];
+  return { summary: 'Upgrade run search values', blocks, visibility: 'ephemeral' };
+}

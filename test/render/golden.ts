@@ -1,0 +1,36 @@
+// Golden files for views: test/golden/<name>.json (the view model) and <name>.txt (its text rendering).
+// A test fails when either differs; `UPDATE_GOLDEN=1 npx vitest run …` rewrites them. A missing golden
+// fails too (with the command that writes it), so a new view is always looked at once before it counts.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { renderText } from '../../src/render/text.js';
+import type { View } from '../../src/render/view.js';
+
+export const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden');
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+
+/** Replaces run-specific text (e.g. the simulator's port) so goldens stay the same between runs. */
+export type Normalise = (text: string) => string;
+
+function check(path: string, actual: string): void {
+  if (UPDATE) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, actual);
+    return;
+  }
+  if (!existsSync(path)) {
+    throw new Error(`no golden file ${path}; write it with UPDATE_GOLDEN=1 and review it`);
+  }
+  expect(actual, `golden file ${path}`).toBe(readFileSync(path, 'utf8'));
+}
+
+export function expectGolden(name: string, view: View, normalise: Normalise = (text) => text): void {
+  check(join(GOLDEN_DIR, `${name}.json`), `${normalise(JSON.stringify(view, null, 2))}\n`);
+  check(join(GOLDEN_DIR, `${name}.txt`), normalise(renderText(view)));
+}
+
+export function goldenExists(name: string): boolean {
+  return existsSync(join(GOLDEN_DIR, `${name}.json`)) && existsSync(join(GOLDEN_DIR, `${name}.txt`));
+}
