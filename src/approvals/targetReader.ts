@@ -61,11 +61,21 @@ function isNotFound(error: unknown): boolean {
   return error instanceof SccApiError && error.status === 404;
 }
 
+/** `255.255.255.0` → `24`; anything that is not a contiguous dotted mask is shown as given. */
+function prefixLength(netmask: string): string {
+  const octets = netmask.split('.').map(Number);
+  if (octets.length !== 4 || octets.some((o) => !Number.isInteger(o) || o < 0 || o > 255)) return netmask;
+  const bits = octets.map((o) => o.toString(2).padStart(8, '0')).join('');
+  if (!/^1*0*$/.test(bits)) return netmask;
+  const zero = bits.indexOf('0');
+  return String(zero === -1 ? 32 : zero);
+}
+
 function address(
   ip: { ipAddress?: string | null; netmask?: string | null } | null | undefined,
 ): string | null {
   if (!ip?.ipAddress) return null;
-  return ip.netmask ? `${ip.ipAddress}/${ip.netmask}` : ip.ipAddress;
+  return ip.netmask ? `${ip.ipAddress}/${prefixLength(ip.netmask)}` : ip.ipAddress;
 }
 
 function ipv4Of(iface: AsaInterface): string | null {
@@ -73,6 +83,11 @@ function ipv4Of(iface: AsaInterface): string | null {
   if (fixed) return fixed;
   const type = iface.ipv4?.ipType;
   return type && type !== 'STATIC' ? type : null;
+}
+
+/** VLAN interfaces carry `vlanId`; subinterfaces carry their VLAN as `vlanPrimaryId`. */
+function vlanOf(iface: AsaInterface): number | null {
+  return iface.vlanId ?? iface.vlanPrimaryId ?? null;
 }
 
 /** The facts of one interface, with related interfaces named the way people know them. */
@@ -91,13 +106,16 @@ export function interfaceFacts(target: ResolvedInterface, all: readonly Resolved
   }
   const subinterfaces = all
     .filter((i) => i.kind === 'subinterface' && i.iface.parentInterfaceUid?.toLowerCase() === uid)
-    .map((i) => (i.iface.vlanId == null ? i.label : `${i.label} VLAN ${i.iface.vlanId}`));
+    .map((i) => {
+      const vlan = vlanOf(i.iface);
+      return vlan === null ? i.label : `${i.label} VLAN ${vlan}`;
+    });
   return {
     uid: target.uid,
     type: iface.interfaceType ?? target.kind,
     name: iface.name ?? null,
     hardwareName: iface.hardwareName ?? null,
-    vlanId: iface.vlanId ?? null,
+    vlanId: vlanOf(iface),
     subInterfaceId: iface.subInterfaceId ?? null,
     members: [...memberUids].map(nameOf).sort(),
     parent: iface.parentInterfaceUid ? nameOf(iface.parentInterfaceUid) : null,

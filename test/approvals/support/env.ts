@@ -1,0 +1,82 @@
+// A complete approvals test world: the fake Slack Web API, the SCC simulator, a key prefix of its own on
+// the run's Redis, a driven clock, and one bot process (more on demand, sharing Redis and the simulator).
+
+import type { ApprovalSettingsInput } from '../../../src/approvals/settings.js';
+import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
+import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
+import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
+import { type Bot, startBot } from './bot.js';
+import { SlackDriver } from './slackDriver.js';
+
+export interface ManualClock {
+  (): number;
+  advance(ms: number): void;
+}
+
+export function manualClock(start = Date.now()): ManualClock {
+  let now = start;
+  const clock = (() => now) as ManualClock;
+  clock.advance = (ms) => {
+    now += ms;
+  };
+  return clock;
+}
+
+export interface ApprovalsEnv {
+  slack: FakeSlack;
+  sim: SimulatorHandle;
+  driver: SlackDriver;
+  prefix: string;
+  clock: ManualClock;
+  bot: Bot;
+  /** Another bot process on the same Redis, simulator and Slack. */
+  startBot(settings?: ApprovalSettingsInput): Promise<Bot>;
+  /** How many requests of an SCC operation the simulator received, from its request log at /_sim/requests. */
+  sccCalls(operationId: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startEnv(settings: ApprovalSettingsInput = {}): Promise<ApprovalsEnv> {
+  const slack = await startFakeSlack();
+  const sim = await startSimulator({ port: 0, clock: 'manual' });
+  const prefix = uniquePrefix('approvals');
+  const clock = manualClock();
+  const bots: Bot[] = [];
+  const launch = async (extra: ApprovalSettingsInput = settings) => {
+    const bot = await startBot({
+      redisUrl: redisUrl(),
+      prefix,
+      slackApiUrl: slack.apiUrl,
+      sccBaseUrl: sim.url,
+      sccToken: sim.tokens.superAdmin,
+      clock,
+      settings: extra,
+    });
+    bots.push(bot);
+    return bot;
+  };
+  const bot = await launch();
+  return {
+    slack,
+    sim,
+    driver: new SlackDriver(slack),
+    prefix,
+    clock,
+    bot,
+    startBot: launch,
+    sccCalls: (operationId) => sccCalls(sim.url, operationId),
+    async stop() {
+      for (const b of bots) await b.stop();
+      await sim.stop();
+      await slack.stop();
+    },
+  };
+}
+
+export async function sccCalls(simUrl: string, operationId: string): Promise<number> {
+  const res = await fetch(
+    `${simUrl}/_sim/requests?operationId=${encodeURIComponent(operationId)}&limit=10000`,
+  );
+  const body = (await res.json()) as { items: { operationId?: string }[] };
+  return body.items.filter((item) => item.operationId === operationId).length;
+}

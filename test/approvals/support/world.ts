@@ -1,0 +1,64 @@
+// The people, channel and role policy every approvals test uses, and the registry of the operations they
+// run: the catalogue's own destructive operations plus /fw audit.
+
+import { auditOperation } from '../../../src/approvals/auditOperation.js';
+import { type Authorizer, authorizerFrom } from '../../../src/approvals/authorizer.js';
+import { interfacesDelete } from '../../../src/catalogue/interfaces.js';
+import type { Operation } from '../../../src/catalogue/operation.js';
+import { tenantsRemove } from '../../../src/catalogue/tenants.js';
+import { tenantsUsersRemove } from '../../../src/catalogue/tenantUsers.js';
+import type { RolePolicy } from '../../../src/config/policy.js';
+import { AccessControl } from '../../../src/policy/access.js';
+
+export const CHANNEL = 'C0OPS';
+export const TEAM = 'T0FAKE';
+export const SIGNING_SECRET = 'approvals-signing-secret';
+export const BOT_TOKEN = 'xoxb-approvals-test-bot-token';
+
+export const USERS = {
+  /** operator: asks */
+  alice: 'U0ALICE',
+  /** approver */
+  bob: 'U0BOB',
+  /** approver */
+  dave: 'U0DAVE',
+  /** viewer only */
+  carol: 'U0CAROL',
+  /** admin (reads the audit trail) */
+  erin: 'U0ERIN',
+  /** operator and approver at once: only the four-eyes rule stops her approving her own request */
+  olga: 'U0OLGA',
+} as const;
+
+/** Fifty approvers for the concurrency test. */
+export const MANY_APPROVERS = Array.from({ length: 50 }, (_, i) => `U0APPR${String(i).padStart(2, '0')}`);
+
+function grants(partial: Partial<Record<'viewer' | 'operator' | 'approver' | 'admin', string[]>>) {
+  return { viewer: [], operator: [], approver: [], admin: [], ...partial };
+}
+
+export const POLICY: RolePolicy = {
+  workspace: grants({
+    viewer: ['*'],
+    operator: [USERS.alice, USERS.olga],
+    approver: [USERS.bob, USERS.dave, USERS.olga, ...MANY_APPROVERS],
+    admin: [USERS.erin],
+  }),
+  channels: new Map(),
+};
+
+/** The real policy module's check, as approvals take it. */
+export function policyAuthorizer(): Authorizer {
+  return authorizerFrom(new AccessControl({ policy: POLICY, channels: new Map(), profiles: ['default'] }));
+}
+
+export const OPERATIONS: readonly Operation[] = [
+  interfacesDelete,
+  tenantsRemove,
+  tenantsUsersRemove,
+  auditOperation,
+];
+
+export function lookup(operationId: string): Operation | undefined {
+  return OPERATIONS.find((op) => op.id === operationId);
+}
