@@ -80,15 +80,15 @@ function isNetmask(mask: string): boolean {
   return /^1*0*$/.test(bits);
 }
 
-/** Members of an EtherChannel: 1–16 unused physical data ports of this device. */
+/** Members of an EtherChannel: up to 16 unused physical data ports of this device (none yet is allowed). */
 export function checkMembers(
   details: ErrorDetails,
   device: readonly InterfaceRecord[],
   memberUids: readonly string[],
   etherChannel?: InterfaceRecord,
 ): void {
-  if (memberUids.length === 0 || memberUids.length > MAX_MEMBERS) {
-    details.memberInterfaces = { message: `an EtherChannel needs 1 to ${MAX_MEMBERS} member interfaces` };
+  if (memberUids.length > MAX_MEMBERS) {
+    details.memberInterfaces = { message: `an EtherChannel has at most ${MAX_MEMBERS} member interfaces` };
     return;
   }
   for (const uid of memberUids) {
