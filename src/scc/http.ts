@@ -80,9 +80,6 @@ export interface SccHttp {
 
 export const USER_AGENT = `fwbot/${packageVersion()}`;
 
-/** Marks the abort that our own timer caused, to tell a timeout from the caller's abort. */
-const TIMED_OUT = Symbol('timed out');
-
 // Refused before anything was written: SCC cannot have seen the request.
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -107,7 +104,12 @@ export function createSccHttp(options: SccHttpOptions): SccHttp {
   async function attemptOnce(req: SccHttpRequest, attempt: number): Promise<AttemptResult> {
     const url = `${base.origin}${basePath}${req.path}${req.query ? `?${req.query}` : ''}`;
     const timer = new AbortController();
-    const timeout = setTimeout(() => timer.abort(TIMED_OUT), req.timeoutMs);
+    // Our own controller, so a timeout (timer.signal aborted) is told apart from the caller's abort.
+    const timeout = setTimeout(() => {
+      const reason = new Error(`no answer within ${req.timeoutMs} ms`);
+      reason.name = 'TimeoutError';
+      timer.abort(reason);
+    }, req.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timer.signal]) : timer.signal;
     const headers: Record<string, string> = {
       authorization: `Bearer ${options.token}`,
