@@ -1,0 +1,109 @@
+// Simulated time: a manual clock that moves only when advanced and runs due events in order, a real clock
+// that runs `speed` times faster than wall time, and the standalone entry point that serves on one.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
+import { createClock } from '../../src/simulator/clock.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { call, obj, str } from './support.js';
+
+describe('manual clock', () => {
+  it('stands still until advanced, then runs due events in time order at their own time', () => {
+    const clock = createClock({ mode: 'manual', start: 1_000 });
+    const seen: [string, number][] = [];
+    clock.schedule(3_000, () => seen.push(['b', clock.now()]));
+    clock.schedule(2_000, () => {
+      seen.push(['a', clock.now()]);
+      clock.schedule(2_500, () => seen.push(['a2', clock.now()]));
+    });
+    const cancel = clock.schedule(2_200, () => seen.push(['cancelled', clock.now()]));
+    cancel();
+    expect(clock.now()).toBe(1_000);
+    clock.advance(1_500);
+    expect(seen).toEqual([
+      ['a', 2_000],
+      ['a2', 2_500],
+    ]);
+    expect(clock.now()).toBe(2_500);
+    clock.advance(10_000);
+    expect(seen.at(-1)).toEqual(['b', 3_000]);
+    expect(clock.now()).toBe(12_500);
+  });
+
+  it('drops pending events on reset and refuses to go backwards', () => {
+    const clock = createClock({ mode: 'manual', start: 0 });
+    let ran = false;
+    clock.schedule(10, () => {
+      ran = true;
+    });
+    clock.reset(0);
+    clock.advance(100);
+    expect(ran).toBe(false);
+    expect(() => clock.advance(-1)).toThrow();
+  });
+});
+
+describe('real clock', () => {
+  it('runs `speed` times faster than wall time and fires events on its own', async () => {
+    const clock = createClock({ mode: 'real', start: 0, speed: 1_000 });
+    const fired = new Promise<number>((resolve) => clock.schedule(2_000, () => resolve(clock.now())));
+    const at = await fired;
+    expect(at).toBeGreaterThanOrEqual(2_000);
+    expect(clock.toRealMs(2_000)).toBe(2);
+    clock.close();
+  });
+
+  it('drives a simulator without any manual advance (×1000)', async () => {
+    const sim = await startSimulator({ clock: 'real', speed: 1_000 });
+    try {
+      const tx = obj(await call(sim.url, 'POST', `/v1/msp/tenants/${sim.tenantUid('contoso-eu')}/mcd`));
+      await vi.waitFor(
+        async () => {
+          const now = await call(sim.url, 'GET', `/v1/transactions/${str(tx.transactionUid)}`);
+          expect(obj(now).cdoTransactionStatus).toBe('DONE');
+        },
+        { timeout: 5_000, interval: 20 },
+      );
+      const created = await call(sim.url, 'POST', '/v1/msp/tenants/create', {
+        body: { tenantName: 'fast-one' },
+      });
+      expect(created.status).toBe(202);
+      const limited = await call(sim.url, 'POST', '/v1/msp/tenants/create', {
+        body: { tenantName: 'fast-two' },
+      });
+      // 30 simulated seconds are 30 real milliseconds at ×1000: Retry-After rounds up to one second.
+      expect(limited.headers['retry-after']).toBe('1');
+    } finally {
+      await sim.stop();
+    }
+  });
+});
+
+describe('standalone entry point', () => {
+  it('prints its URL and the demo tokens, serves, and stops cleanly on SIGTERM', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/simulator/main.ts', '--port', '0', '--seed', 'cli', '--speed', '10'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: string) => {
+        output += chunk;
+        const match = /listening on (http:\/\/\S+)/.exec(output);
+        if (match?.[1] && output.includes('admin:')) resolve(match[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+    });
+    expect(output).toContain('seed "cli", real clock ×10');
+    for (const token of ['sim-super-admin', 'sim-admin', 'sim-read-only']) expect(output).toContain(token);
+    expect(output).toMatch(/asa-hq-01\s+ASA\s+[0-9a-f-]{36}/);
+    expect((await call(url, 'GET', '/v1/inventory/devices')).status).toBe(200);
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  }, 20_000);
+});
