@@ -55,6 +55,15 @@ export class SlackDriver {
 
   /** Sends `/fw <text>` as `user`; resolves with what the bot answered on the response URL. */
   async command(eventsUrl: string, text: string, user: string): Promise<string> {
+    return (await this.commandReply(eventsUrl, text, user)).text;
+  }
+
+  /** Like command(), with the blocks of the answer as well. */
+  async commandReply(
+    eventsUrl: string,
+    text: string,
+    user: string,
+  ): Promise<{ text: string; blocks: SlackBlock[] }> {
     const responseUrl = this.slack.responseUrl();
     const id = responseUrl.slice(responseUrl.lastIndexOf('/') + 1);
     const body = slashCommandBody({ text, userId: user, channelId: CHANNEL, teamId: TEAM, responseUrl });
@@ -64,7 +73,7 @@ export class SlackDriver {
       (c) => c.method === 'response_url' && c.args.responseUrlId === id,
       10_000,
     );
-    return String(reply.args.text ?? '');
+    return { text: String(reply.args.text ?? ''), blocks: blocksOf(reply.args) };
   }
 
   /** Asks for a destructive operation and returns the approval card it posted. */

@@ -1,0 +1,111 @@
+// What approvals guarantee about execution: bound to the approved target, and exactly one SCC call
+// however many clicks, deliveries, processes or crashes come between approval and execution.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApprovalStore } from '../../src/approvals/store.js';
+import { type ApprovalsEnv, startEnv } from './support/env.js';
+import { buttonsOf, textOf } from './support/slackDriver.js';
+import { MANY_APPROVERS, USERS } from './support/world.js';
+
+describe('approvals: exactly once, and only what was approved', () => {
+  let env: ApprovalsEnv;
+  const ask = (text: string) => env.driver.ask(env.bot.eventsUrl, text, USERS.alice);
+
+  async function vlanUid(device: string, name: string): Promise<string> {
+    const page = await env.bot.scc.interfaces.vlan.list(env.sim.deviceUid(device));
+    const uid = page.items?.find((i) => i.name === name)?.uid;
+    if (!uid) throw new Error(`no VLAN interface ${name} on ${device}`);
+    return uid;
+  }
+
+  beforeAll(async () => {
+    env = await startEnv();
+  });
+
+  afterAll(async () => {
+    await env.stop();
+  });
+
+  it('deletes nothing when the target changed after the request, and says what changed', async () => {
+    const card = await ask('interfaces delete asa-hq-01 iot');
+    const device = env.sim.deviceUid('asa-hq-01');
+    await env.bot.scc.interfaces.vlan.modify(device, await vlanUid('asa-hq-01', 'iot'), {
+      name: 'iot-cameras',
+      ipv4: { ipType: 'STATIC', ipAddress: { ipAddress: '10.21.0.1', netmask: '255.255.0.0' } },
+    });
+
+    await env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card);
+
+    const reply = await env.driver.threadReply(card);
+    expect(reply).toContain('Nothing was run: the target changed since the request.');
+    expect(reply).toContain('• name changed from iot to iot-cameras');
+    expect(reply).toContain('• IPv4 address changed from 10.20.0.1/24 to 10.21.0.1/16');
+    expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(0);
+    const final = await env.driver.cardUpdate(card, (t) => t.includes('Nothing was run'));
+    expect(buttonsOf(final.blocks)).toEqual([]);
+  });
+
+  it('deletes nothing when the target is gone before execution', async () => {
+    const card = await ask('interfaces delete asa-hq-01 guest');
+    await env.bot.scc.interfaces.vlan.remove(
+      env.sim.deviceUid('asa-hq-01'),
+      await vlanUid('asa-hq-01', 'guest'),
+    );
+
+    await env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card);
+
+    expect(await env.driver.threadReply(card)).toContain(
+      'Nothing was deleted: the interface no longer exists on asa-hq-01.',
+    );
+    expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(1); // the removal above, by the test itself
+  });
+
+  it('makes one DELETE of fifty simultaneous approvals across two bot processes, duplicates included', async () => {
+    const second = await env.startBot();
+    const card = await ask('interfaces delete asa-branch-02 printers');
+    // 45 approvers once each and five of them again (a double click, a redelivery), split over two processes.
+    const clickers = [...MANY_APPROVERS.slice(0, 45), ...MANY_APPROVERS.slice(0, 5)];
+
+    const statuses = await Promise.all(
+      clickers.map((user, i) =>
+        env.driver.click(i % 2 === 0 ? env.bot.eventsUrl : second.eventsUrl, 'approve', user, card),
+      ),
+    );
+
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    await env.driver.threadReply(card);
+    const final = await env.driver.cardUpdate(
+      card,
+      (t) => t.includes('Approved by') && !t.includes('running'),
+    );
+    expect(buttonsOf(final.blocks)).toEqual([]);
+    expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(2);
+    expect(env.driver.threadReplies(card)).toHaveLength(1);
+    // Every other click, the winner's own second one included, is told it was already approved.
+    const winner = /Approved by <@(U0APPR\d\d)>/.exec(textOf(final.blocks))?.[1];
+    expect(clickers).toContain(winner);
+    const alreadyApproved = () =>
+      env.slack.calls.filter(
+        (c) => c.method === 'chat.postEphemeral' && String(c.args.text).includes(`already approved`),
+      ).length;
+    await env.slack.waitFor(() => alreadyApproved() >= 49);
+    expect(alreadyApproved()).toBe(49);
+  });
+
+  it('runs an approval that a crashed process left behind, once, from the recovery pass of a fresh one', async () => {
+    const card = await ask('interfaces delete asa-hq-01 voice');
+    // What a process leaves when it dies right after the approval transition: approved, nothing claimed.
+    const store = new ApprovalStore({ redis: env.bot.redis, prefix: env.prefix, retentionMs: 86_400_000 });
+    const decided = await store.decide(card.id, 'approved', env.clock(), USERS.bob);
+    expect(decided.outcome).toBe('decided');
+    const restarted = [await env.startBot(), await env.startBot()];
+
+    // Both fresh processes run their start-up recovery at the same time; a third pass comes later.
+    await Promise.all(restarted.map((bot) => bot.approvals.recover()));
+    await env.bot.approvals.recover();
+
+    expect(await env.driver.threadReply(card)).toContain('<@U0BOB> approved');
+    expect(await env.sccCalls('deleteAsaSubInterface')).toBe(1);
+    expect(env.driver.threadReplies(card)).toHaveLength(1);
+    expect((await store.get(card.id))?.state).toBe('done');
+  });
+});
