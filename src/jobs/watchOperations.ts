@@ -1,0 +1,98 @@
+// `/fw vpn watch [#channel]` and `/fw vpn unwatch [#channel]`: a channel hears about every VPN client
+// upgrade run of the profile that ends, including runs started outside Slack. Declared here, next to the
+// scan that does the announcing; the catalogue's registry includes them.
+import { z } from 'zod';
+import { optionalText } from '../catalogue/args.js';
+import { UserError } from '../catalogue/errors.js';
+import type { OperationContext, Param, WatchRegistry } from '../catalogue/operation.js';
+import { defineOperation } from '../catalogue/operation.js';
+import { SLACK_CHANNEL_ID } from '../config/slackIds.js';
+import type { View } from '../render/view.js';
+
+const CHANNEL: Param = {
+  name: 'channel',
+  kind: 'word',
+  optional: true,
+  description: 'the channel to tell (a #channel mention); this channel when left out',
+};
+
+/** `<#C0123ABCD|ops>`, `<#C0123ABCD>` or a bare id → the id. A plain `#ops` carries no id. */
+export function channelIdOf(written: string): string | undefined {
+  const text = written.trim();
+  const mention = /^<#([A-Z0-9]+)(?:\|[^>]*)?>$/.exec(text);
+  const id = mention?.[1] ?? text;
+  return SLACK_CHANNEL_ID.test(id) ? id : undefined;
+}
+
+const channelArg = optionalText()
+  .refine((text) => text === undefined || channelIdOf(text) !== undefined, {
+    message: 'must be a channel picked from Slack\u2019s list (#channel), so Slack sends its id.',
+  })
+  .transform((text) => (text === undefined ? undefined : channelIdOf(text)));
+
+const WatchArgs = z.object({ channel: channelArg });
+
+function registry(ctx: OperationContext): WatchRegistry {
+  const watches = ctx.services?.watches;
+  if (!watches) throw new UserError('Watches are not available here: they need the tracking queue (Redis).');
+  return watches;
+}
+
+function reply(text: string): View {
+  return { summary: text.replace(/\*/g, ''), blocks: [{ kind: 'text', text }], visibility: 'in_channel' };
+}
+
+export const vpnWatch = defineOperation({
+  id: 'vpn.watch',
+  words: ['vpn', 'watch'],
+  area: 'vpn',
+  summary: 'Tell a channel about every VPN client upgrade run that ends, also runs started outside Slack',
+  params: [CHANNEL],
+  args: WatchArgs,
+  role: 'operator',
+  destructive: false,
+  scc: [],
+  examples: ['vpn watch', 'vpn watch #netops'],
+  run: async (ctx, args) => {
+    const channelId = args.channel ?? ctx.actor.channelId;
+    const { created } = await registry(ctx).watch({
+      channelId,
+      profile: ctx.profile,
+      createdBy: ctx.actor.userId,
+      createdAt: new Date().toISOString(),
+    });
+    return { created, channelId, profile: ctx.profile };
+  },
+  render: ({ created, channelId, profile }) =>
+    reply(
+      created
+        ? `<#${channelId}> now hears about every VPN client upgrade run of profile \`${profile}\` that ends, including runs started outside Slack.`
+        : `<#${channelId}> already hears about the upgrade runs of profile \`${profile}\`.`,
+    ),
+});
+
+export const vpnUnwatch = defineOperation({
+  id: 'vpn.unwatch',
+  words: ['vpn', 'unwatch'],
+  area: 'vpn',
+  summary: 'Stop telling a channel about VPN client upgrade runs',
+  params: [CHANNEL],
+  args: WatchArgs,
+  role: 'operator',
+  destructive: false,
+  scc: [],
+  examples: ['vpn unwatch', 'vpn unwatch #netops'],
+  run: async (ctx, args) => {
+    const channelId = args.channel ?? ctx.actor.channelId;
+    const { removed } = await registry(ctx).unwatch(channelId, ctx.profile);
+    return { removed, channelId, profile: ctx.profile };
+  },
+  render: ({ removed, channelId, profile }) =>
+    reply(
+      removed
+        ? `<#${channelId}> no longer hears about the upgrade runs of profile \`${profile}\`.`
+        : `<#${channelId}> was not watching the upgrade runs of profile \`${profile}\`.`,
+    ),
+});
+
+export const watchOperations = [vpnWatch, vpnUnwatch] as const;

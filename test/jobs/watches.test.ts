@@ -1,0 +1,147 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { OperationContext } from '../../src/catalogue/operation.js';
+import { channelIdOf, vpnUnwatch, vpnWatch } from '../../src/jobs/watchOperations.js';
+import { createHarness, driveUntil, eventType, nextCall, quietLog, text } from './support/harness.js';
+
+describe('watching VPN client upgrade runs', () => {
+  let h: Awaited<ReturnType<typeof createHarness>>;
+
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterEach(async () => {
+    await h.stopWorkers();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const announcementsIn = (channel: string) =>
+    h.slack
+      .callsTo('chat.postMessage')
+      .filter(
+        (call) => call.status === 200 && call.args.channel === channel && eventType(call) === 'fwbot_watch',
+      );
+
+  /** Two scans begun after now: the first of them has finished by the time the second starts. */
+  const afterAFullScan = async (clients: Parameters<typeof nextCall>[0]) => {
+    await nextCall(clients, 'getSecureClientUpgradeRuns');
+    await nextCall(clients, 'getSecureClientUpgradeRuns');
+  };
+
+  it('announces a run started outside Slack once, and not the runs that ended before the watch', async () => {
+    const { workers, clients } = await h.start();
+    const created = await workers.jobs.watches.watch({
+      channelId: 'C0WATCH001',
+      profile: 'default',
+      createdBy: 'U0ADMIN',
+      createdAt: new Date(h.sim.clock.now()).toISOString(),
+    });
+    expect(created.created).toBe(true);
+    await afterAFullScan(clients);
+    expect(announcementsIn('C0WATCH001')).toHaveLength(0); // the seeded history is not news
+
+    // Someone upgrades from SCC's own UI (here: the API, with no thread following it).
+    await clients.get('default').secureClient.triggerAsaUpgrade({
+      deviceUids: [h.sim.deviceUid('asa-dc-03')],
+      version: '5.1.8.105',
+      name: 'from the portal',
+    });
+    const announced = h.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' && call.args.channel === 'C0WATCH001' && call.status === 200,
+    );
+    const call = await driveUntil(h.sim, clients, announced, 20_000);
+    await afterAFullScan(clients);
+    await afterAFullScan(clients);
+
+    expect(announcementsIn('C0WATCH001')).toHaveLength(1);
+    expect(call.args.thread_ts).toBeUndefined();
+    expect(text(call)).toContain('A VPN client upgrade run ended (profile `default`, started by');
+    expect(text(call)).toContain('*from the portal* to Secure Client 5.1.8.105 finished with warnings');
+    expect(text(call)).toContain('• asa-dc-03: CLEANUP_FAILED');
+  });
+
+  it('stops announcing in a channel that unwatched, while others still hear', async () => {
+    const { workers, clients } = await h.start();
+    const createdAt = new Date(h.sim.clock.now()).toISOString();
+    const leaving = { channelId: 'C0WATCH002', profile: 'default', createdBy: 'U0ADMIN', createdAt };
+    await workers.jobs.watches.watch(leaving);
+    await workers.jobs.watches.watch({ ...leaving, channelId: 'C0WATCH003' });
+    expect((await workers.jobs.watches.watch(leaving)).created).toBe(false);
+    expect((await workers.jobs.watches.list('default')).map((w) => w.channelId)).toEqual([
+      'C0WATCH002',
+      'C0WATCH003',
+    ]);
+    await afterAFullScan(clients);
+
+    expect((await workers.jobs.watches.unwatch('C0WATCH002', 'default')).removed).toBe(true);
+    expect((await workers.jobs.watches.unwatch('C0WATCH002', 'default')).removed).toBe(false);
+    await clients.get('default').secureClient.triggerAsaUpgrade({
+      deviceUids: [h.sim.deviceUid('asa-hq-01')],
+      version: '5.1.8.105',
+      name: 'after the unwatch',
+    });
+    const stillWatching = h.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' && call.args.channel === 'C0WATCH003' && call.status === 200,
+    );
+    await driveUntil(h.sim, clients, stillWatching, 20_000);
+    await afterAFullScan(clients);
+
+    expect(announcementsIn('C0WATCH003')).toHaveLength(1);
+    expect(announcementsIn('C0WATCH002')).toHaveLength(0);
+  });
+});
+
+describe('the /fw vpn watch and unwatch operations', () => {
+  let h: Awaited<ReturnType<typeof createHarness>>;
+
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const context = (watches: OperationContext['services']): OperationContext => ({
+    scc: h.clients.get('default'),
+    profile: 'default',
+    actor: { userId: 'U0OPERATOR', channelId: 'C0HERE0001' },
+    requestId: 'r1',
+    log: quietLog,
+    ...(watches ? { services: watches } : {}),
+  });
+
+  it('watches the channel it is typed in, or the one mentioned, and says so', async () => {
+    const { workers } = await h.start();
+    const ctx = context({ watches: workers.jobs.watches });
+
+    const here = await vpnWatch.execute(ctx, {});
+    const there = await vpnWatch.execute(ctx, { channel: '<#C0THERE001|netops>' });
+    const again = await vpnWatch.execute(ctx, { channel: 'C0THERE001' });
+
+    expect(here.view.summary).toContain(
+      '<#C0HERE0001> now hears about every VPN client upgrade run of profile `default`',
+    );
+    expect(there.view.visibility).toBe('in_channel');
+    expect(again.view.summary).toContain('already hears');
+    const watched = await workers.jobs.watches.list('default');
+    expect(watched.map((w) => [w.channelId, w.createdBy])).toEqual([
+      ['C0HERE0001', 'U0OPERATOR'],
+      ['C0THERE001', 'U0OPERATOR'],
+    ]);
+
+    const gone = await vpnUnwatch.execute(ctx, {});
+    const notThere = await vpnUnwatch.execute(ctx, {});
+    expect(gone.view.summary).toContain('no longer hears');
+    expect(notThere.view.summary).toContain('was not watching');
+    await h.stopWorkers();
+  });
+
+  it('refuses a channel written without its id, and says watches need the queue when absent', async () => {
+    expect(vpnWatch.validate({ channel: '#netops' })[0]?.message).toContain('picked from Slack');
+    expect(channelIdOf('<#C0ABCDEF12>')).toBe('C0ABCDEF12');
+    await expect(vpnWatch.execute(context(undefined), {})).rejects.toThrow('Watches are not available here');
+  });
+});
