@@ -67,7 +67,11 @@ function commandHelp(op: Operation, command: string): View {
   const params = op.params.filter((param) => !param.hidden);
   if (params.length > 0) {
     const lines = params.map((param) => {
-      const name = param.flag ? `--${param.name}` : param.kind === 'query' ? 'query' : `<${param.name}>`;
+      const name = param.flag
+        ? `--${param.name}`
+        : param.kind === 'query'
+          ? 'query'
+          : `<${param.name}${param.variadic ? '…' : ''}>`;
       const choices = param.choices && param.kind !== 'choice' ? ` (${param.choices.join(', ')})` : '';
       return `\`${name}\`  ${param.description}${choices}${param.optional ? ' (optional)' : ''}`;
     });
@@ -116,16 +120,34 @@ export function helpTopic(ops: readonly Operation[], topic: string, command: str
   throw new UserError(`There is no help topic “${topic.trim()}”.${hint}`, options);
 }
 
+/** What a command's row in the README says besides its summary: approvals and forms. */
+function notes(op: Operation): string {
+  const notes = [
+    op.destructive ? 'destructive: waits for approval' : undefined,
+    op.modal?.when === 'always' ? 'form' : op.modal ? 'form when given no arguments' : undefined,
+  ];
+  return notes.filter((note) => note !== undefined).join('; ');
+}
+
 /** The command table of the README, in Markdown. */
 export function commandTable(ops: readonly Operation[], command: string = COMMAND): string {
   const escapePipes = (text: string) => text.replace(/\|/g, '\\|');
   const rows = AREAS.flatMap(({ area }) => ops.filter((op) => op.area === area)).map((op) => {
-    const notes = [op.destructive ? 'destructive' : undefined, op.modal ? 'form' : undefined].filter(Boolean);
-    const what = notes.length ? `${op.summary} (${notes.join(', ')})` : op.summary;
     const scc = op.scc.map((id) => `\`${id}\``).join(', ') || '—';
-    return `| \`${escapePipes(usageLine(op, command))}\` | ${escapePipes(what)} | ${op.role} | ${scc} |`;
+    const cells = [
+      `\`${escapePipes(usageLine(op, command))}\``,
+      escapePipes(op.summary),
+      op.role,
+      notes(op),
+      scc,
+    ];
+    return `| ${cells.join(' | ')} |`;
   });
-  return ['| Command | What it does | Role | SCC operations |', '|---|---|---|---|', ...rows].join('\n');
+  return [
+    '| Command | What it does | Role | Notes | SCC operations |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 /** The `help` operation; it reads the registry it belongs to lazily, since it is part of it. */

@@ -67,7 +67,7 @@ export const interfacesCreateEtherchannel = defineOperation({
   id: 'interfaces.create.etherchannel',
   words: ['interfaces', 'create', 'etherchannel'],
   area: 'interfaces',
-  summary: 'Create an EtherChannel on an ASA from free physical ports (form)',
+  summary: 'Create an EtherChannel on an ASA from free physical ports',
   params: [DEVICE],
   args: z.object({
     device: text(),
@@ -136,7 +136,7 @@ export const interfacesCreateSubinterface = defineOperation({
   id: 'interfaces.create.subinterface',
   words: ['interfaces', 'create', 'subinterface'],
   area: 'interfaces',
-  summary: 'Create a subinterface (a VLAN on a physical port or EtherChannel) on an ASA (form)',
+  summary: 'Create a subinterface (a VLAN on a physical port or EtherChannel) on an ASA',
   params: [
     DEVICE,
     {
@@ -210,7 +210,7 @@ export const interfacesCreateVlan = defineOperation({
   id: 'interfaces.create.vlan',
   words: ['interfaces', 'create', 'vlan'],
   area: 'interfaces',
-  summary: 'Create a VLAN interface on an ASA (form)',
+  summary: 'Create a VLAN interface on an ASA',
   params: [DEVICE],
   args: z.object({ device: text(), 'vlan-id': int(...VLAN_INTERFACE_RANGE), ...commonSettings }),
   role: 'operator',
@@ -269,7 +269,7 @@ export const interfacesEdit = defineOperation({
   id: 'interfaces.edit',
   words: ['interfaces', 'edit'],
   area: 'interfaces',
-  summary: 'Change an interface of an ASA (form fitted to its kind)',
+  summary: 'Change an interface of an ASA (the form fits its kind)',
   params: [DEVICE, INTERFACE],
   args: z.object({
     device: text(),

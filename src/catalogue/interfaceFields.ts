@@ -151,7 +151,7 @@ export function freePorts(all: readonly ResolvedInterface[], channelUid?: string
       kind === 'physical' &&
       !iface.managementInterface &&
       (!iface.etherChannelGroupUid || iface.etherChannelGroupUid === channelUid) &&
-      (!iface.name || iface.etherChannelGroupUid === channelUid) &&
+      (!iface.name || (channelUid !== undefined && iface.etherChannelGroupUid === channelUid)) &&
       !parents.has(uid),
   );
 }

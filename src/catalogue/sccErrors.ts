@@ -20,14 +20,16 @@ export class SccUserError extends UserError {
   }
 }
 
-function lowerFirst(text: string): string {
+/** "Create a tenant (one every 30 seconds)" → "create a tenant": remarks are for help, not for errors. */
+function task(summary: string): string {
+  const text = summary.replace(/\s*\([^)]*\)\s*$/, '');
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 /** The error to throw for a failure while doing `what` (an operation's summary, e.g. "Create a tenant"). */
 export function explainFailure(error: unknown, what: string): unknown {
   if (error instanceof SccApiError || (error instanceof SccError && error.safeForUser)) {
-    return new SccUserError(`Could not ${lowerFirst(what)}. ${error.userMessage()}`, error);
+    return new SccUserError(`Could not ${task(what)}. ${error.userMessage()}`, error);
   }
   return error;
 }

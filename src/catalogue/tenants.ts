@@ -55,7 +55,7 @@ export const tenantsCreate = defineOperation({
   id: 'tenants.create',
   words: ['tenants', 'create'],
   area: 'tenants',
-  summary: 'Create a tenant in the MSP portal (SCC allows one every 30 seconds)',
+  summary: 'Create a tenant in the MSP portal (one every 30 seconds)',
   params: [
     {
       name: 'name',
@@ -138,7 +138,7 @@ export const tenantsAdd = defineOperation({
   id: 'tenants.add',
   words: ['tenants', 'add'],
   area: 'tenants',
-  summary: 'Add a tenant to the MSP portal: by its API token (form), or by UUID if you belong to it',
+  summary: 'Add a tenant to the MSP portal: by its API token, or by UUID if you belong to it',
   params: [
     {
       name: 'tenant-uid',

@@ -7,6 +7,8 @@ export interface Token {
   value: string;
   /** A quoted token is always an argument, never a command word, a keyword or a flag. */
   quoted: boolean;
+  /** The token is one quoted string and nothing else (`"acme eu"`, not `{"a":1}`). */
+  wholeQuoted: boolean;
   start: number;
   end: number;
 }
@@ -22,7 +24,9 @@ export function tokenize(text: string): Token[] {
     const start = i;
     let value = '';
     let quoted = false;
+    let segments = 0;
     while (i < text.length && !/\s/.test(text.charAt(i))) {
+      segments += 1;
       const c = text.charAt(i);
       const closing = CLOSING[c];
       if (c === '\\' && i + 1 < text.length) {
@@ -39,7 +43,8 @@ export function tokenize(text: string): Token[] {
         i += 1;
       }
     }
-    tokens.push({ value, quoted, start, end: i });
+    const wholeQuoted = quoted && segments === 1;
+    tokens.push({ value, quoted, wholeQuoted, start, end: i });
   }
   return tokens;
 }
@@ -58,11 +63,11 @@ function unescapeQuoted(inner: string, opening: string): string {
   return opening === '"' ? inner.replace(/\\(.)/g, '$1') : inner;
 }
 
-/** The source text a run of tokens came from; a single quoted token gives its unquoted value. */
+/** The source text a run of tokens came from; one wholly quoted token gives its unquoted value. */
 export function sourceOf(text: string, tokens: readonly Token[]): string {
   const first = tokens[0];
   const last = tokens[tokens.length - 1];
   if (first === undefined || last === undefined) return '';
-  if (tokens.length === 1 && first.quoted) return first.value;
+  if (tokens.length === 1 && first.wholeQuoted) return first.value;
   return text.slice(first.start, last.end);
 }

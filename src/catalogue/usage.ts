@@ -13,13 +13,14 @@ interface Declared {
 
 function placeholder(param: Param): string {
   if (param.choices && param.kind === 'choice') return param.choices.join('|');
-  if (param.kind === 'query') return 'query';
+  if (param.kind === 'query') return param.name;
   const name = param.variadic ? `${param.name}…` : param.name;
   return `<${name}>`;
 }
 
+/** `--version …`: the flag's name already says what goes there. */
 function flagUsage(param: Param): string {
-  return param.boolean ? `--${param.name}` : `--${param.name} ${placeholder(param)}`;
+  return param.boolean ? `--${param.name}` : `--${param.name} …`;
 }
 
 /** `/fw tenants create [<name>] [--display-name <display-name>] …`; hidden params are left out. */

@@ -130,7 +130,7 @@ export const vpnUpgrade = defineOperation({
   id: 'vpn.upgrade',
   words: ['vpn', 'upgrade'],
   area: 'vpn',
-  summary: 'Upgrade Secure Client on ASAs or on FTDs to a version (form without arguments)',
+  summary: 'Upgrade Secure Client on ASAs or on FTDs to a version',
   params: [
     { ...DEVICES, optional: true },
     {

@@ -32,11 +32,16 @@ export function renderCommandPatterns(response: CommandResponse): View {
   const objects = items.map(record).filter((item) => item !== undefined);
   if (objects.length === items.length && objects.length > 0) {
     const columns = [...new Set(objects.flatMap((item) => Object.keys(item)))].slice(0, 3);
+    const cells = objects.map((item) => columns.map((c) => show(item[c])));
+    const widths = columns.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
     // Patterns are long paths: they are shown whole, as code, not cut to fit a table cell.
-    blocks.push({
-      kind: 'code',
-      text: objects.map((item) => columns.map((c) => show(item[c])).join('  ')).join('\n'),
-    });
+    const lines = cells.map((row) =>
+      row
+        .map((text, i) => text.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    );
+    blocks.push({ kind: 'code', text: lines.join('\n') });
   } else if (items.length > 0) {
     blocks.push({ kind: 'code', text: items.map(show).join('\n') });
   } else {
@@ -80,12 +85,12 @@ export function renderCommandResponse(
   const title = request
     ? `${request.method} ${request.link} on ${request.deviceName}`
     : `Gateway request ${response.requestId ?? ''}`;
-  const asked =
-    request && request.method !== 'GET'
-      ? `${mention(meta)} sent ${code(`${request.method} ${request.link}`)} to ${request.deviceName}. `
-      : '';
+  const changes = request !== undefined && request.method !== 'GET';
+  const heading = changes
+    ? `${mention(meta)} sent ${code(`${request.method} ${request.link}`)} to ${request.deviceName}.`
+    : `*${title}*`;
   const blocks: ViewBlock[] = [
-    { kind: 'text', text: `${asked}*${title}*\n${statusLine(response)}` },
+    { kind: 'text', text: `${heading}\n${statusLine(response)}` },
     ...fieldBlocks([
       ['Request ID', response.requestId],
       ['Origin', response.responseOrigin],
@@ -107,6 +112,9 @@ export function renderCommandResponse(
     });
   }
   // A request that may change the FMC is announced where it was asked; reads stay private.
-  const visibility = request && request.method !== 'GET' ? 'in_channel' : 'ephemeral';
-  return { summary: `${title}: ${show(response.status)}`, blocks, visibility };
+  return {
+    summary: `${title}: ${show(response.status)}`,
+    blocks,
+    visibility: changes ? 'in_channel' : 'ephemeral',
+  };
 }

@@ -161,6 +161,7 @@ export function renderRun(run: SecureClientUpgradeRunDto): View {
       table(
         ['Device', 'Status', 'Error'],
         devices.map((d) => [d.name ?? d.uid, humanEnum(d.status), d.errorMsg]),
+        [undefined, undefined, 120],
       ),
     );
   }

@@ -120,6 +120,10 @@ describe('grammar: arguments', () => {
     });
   });
 
+  it('keeps the quotes of a JSON body written without spaces', () => {
+    expect(parse('gateway run fmc POST /api/x {"name":"lab"}').raw.body).toBe('{"name":"lab"}');
+  });
+
   it('collects a variadic argument, flags anywhere', () => {
     expect(parse('vpn upgrade a --version 5.1 b c').raw).toEqual({ device: ['a', 'b', 'c'], version: '5.1' });
     expect(parse('tenants users remove acme bob@x.example carol@x.example').raw).toEqual({

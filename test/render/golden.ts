@@ -31,6 +31,11 @@ export function expectGolden(name: string, view: View, normalise: Normalise = (t
   check(join(GOLDEN_DIR, `${name}.txt`), normalise(renderText(view)));
 }
 
+/** Any text as a golden file, e.g. the README's command table as `command-table.md`. */
+export function expectGoldenFile(fileName: string, text: string): void {
+  check(join(GOLDEN_DIR, fileName), text);
+}
+
 export function goldenExists(name: string): boolean {
   return existsSync(join(GOLDEN_DIR, `${name}.json`)) && existsSync(join(GOLDEN_DIR, `${name}.txt`));
 }
