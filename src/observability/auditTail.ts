@@ -1,0 +1,72 @@
+// Approvals by outcome, for /metrics: the approvals module writes one audit record per request, decision
+// and execution (src/approvals/audit.ts), so the metric reads that stream instead of asking the module for
+// hooks. Like the queue events, every process sees every record: take `max` across instances.
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { FwbotMetrics } from './metrics.js';
+
+const StreamReply = z
+  .array(z.tuple([z.string(), z.array(z.tuple([z.string(), z.array(z.string())]))]))
+  .nullable();
+
+export interface AuditTailOptions {
+  redisUrl: string;
+  /** The audit stream's key: the approvals prefix + `audit` (AuditTrail.key). */
+  streamKey: string;
+  metrics: FwbotMetrics;
+  log: Logger;
+  /** How long one blocking read waits before looping (and noticing close()). Default 5 s. */
+  blockMs?: number;
+}
+
+export interface AuditTail {
+  close(): Promise<void>;
+}
+
+/** The `action` field of a flat [field, value, …] stream entry. */
+function actionOf(fields: readonly string[]): string | undefined {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 'action') return fields[i + 1];
+  return undefined;
+}
+
+export function tailAudit(options: AuditTailOptions): AuditTail {
+  const { metrics, log, streamKey } = options;
+  const blockMs = options.blockMs ?? 5_000;
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  redis.on('error', (error) => log.debug({ err: error }, 'audit tail: Redis error'));
+  let closed = false;
+  // From now, by the clock: only records written while this process runs are counted.
+  let lastId = `${Date.now() - 1}-0`;
+
+  const loop = async (): Promise<void> => {
+    while (!closed) {
+      try {
+        const reply = StreamReply.parse(
+          await redis.xread('COUNT', 100, 'BLOCK', blockMs, 'STREAMS', streamKey, lastId),
+        );
+        for (const [, entries] of reply ?? []) {
+          for (const [id, fields] of entries) {
+            lastId = id;
+            const action = actionOf(fields);
+            if (action) metrics.approvals.inc({ outcome: action });
+          }
+        }
+      } catch (error) {
+        if (closed) return;
+        log.warn({ err: error }, 'audit tail: read failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, 1_000).unref());
+      }
+    }
+  };
+  const running = loop();
+
+  return {
+    async close() {
+      closed = true;
+      // Ends the blocking read at once; the loop sees `closed` and returns.
+      redis.disconnect();
+      await running;
+    },
+  };
+}

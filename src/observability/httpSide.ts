@@ -1,0 +1,133 @@
+// The HTTP side of a fwbot process: /healthz (the process is up), /readyz (its dependencies answer, and it
+// is not draining) and /metrics (Prometheus text). In Slack's HTTP mode the routes are handed to Bolt's
+// receiver as customRoutes, so one server serves Slack and operations; in Socket Mode (and in worker-only
+// or demo processes) `listen()` starts a small server of its own on PORT.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CustomRoute } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { createReadiness, type Readiness, type ReadinessCheck } from './health.js';
+import type { FwbotMetrics } from './metrics.js';
+
+export const HEALTH_PATH = '/healthz';
+export const READY_PATH = '/readyz';
+export const METRICS_PATH = '/metrics';
+
+export interface HttpSideOptions {
+  /** Where `listen()` serves (Socket Mode, workers, demo); unused when Bolt serves the routes. */
+  port: number;
+  /** Default 0.0.0.0: probes come from outside the container. */
+  host?: string;
+  /** The checks behind /readyz; or a prepared Readiness (e.g. one shared with the shutdown). */
+  readinessChecks?: readonly ReadinessCheck[];
+  readiness?: Readiness;
+  metrics: FwbotMetrics;
+  log?: Logger;
+}
+
+export interface HttpSide {
+  /** For Bolt's `customRoutes` (HTTP mode, and Socket Mode when Bolt is given a port). */
+  readonly routes: CustomRoute[];
+  readonly readiness: Readiness;
+  /** Answers a request if it is one of ours; false otherwise (so it can sit beside other handlers). */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Starts a server of its own; resolves with the port it listens on (useful with port 0). */
+  listen(): Promise<number>;
+  /** Marks the process not ready (shutdown began); /healthz keeps answering. */
+  drain(): void;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  send(res, status, 'application/json; charset=utf-8', `${JSON.stringify(body)}\n`);
+}
+
+export function createHttpSide(options: HttpSideOptions): HttpSide {
+  const readiness =
+    options.readiness ?? createReadiness(options.readinessChecks ?? [], { metrics: options.metrics });
+  const startedAt = Date.now();
+  const { metrics, log } = options;
+  let server: Server | undefined;
+
+  const healthz = (_req: IncomingMessage, res: ServerResponse): void => {
+    json(res, 200, { status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) });
+  };
+
+  const readyz = (_req: IncomingMessage, res: ServerResponse): void => {
+    readiness.evaluate().then(
+      (report) => json(res, report.ready ? 200 : 503, report),
+      (error: unknown) => {
+        log?.error({ err: error }, 'readiness evaluation failed');
+        json(res, 503, { ready: false, error: 'readiness evaluation failed' });
+      },
+    );
+  };
+
+  const metricsRoute = (_req: IncomingMessage, res: ServerResponse): void => {
+    metrics.text().then(
+      (text) => send(res, 200, metrics.contentType, text),
+      (error: unknown) => {
+        log?.error({ err: error }, 'metrics collection failed');
+        send(res, 500, 'text/plain; charset=utf-8', 'metrics collection failed\n');
+      },
+    );
+  };
+
+  const table: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
+    [HEALTH_PATH]: healthz,
+    [READY_PATH]: readyz,
+    [METRICS_PATH]: metricsRoute,
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const route = table[path];
+    if (!route) return false;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' });
+      res.end();
+      return true;
+    }
+    route(req, res);
+    return true;
+  };
+
+  return {
+    routes: Object.entries(table).map(([path, handler]) => ({ path, method: ['GET', 'HEAD'], handler })),
+    readiness,
+    handle,
+    async listen() {
+      if (server) throw new Error('the HTTP side is already listening');
+      const own = createServer((req, res) => {
+        if (!handle(req, res)) json(res, 404, { error: 'not found' });
+      });
+      server = own;
+      await new Promise<void>((resolve, reject) => {
+        own.once('error', reject);
+        own.listen(options.port, options.host ?? '0.0.0.0', () => {
+          own.off('error', reject);
+          resolve();
+        });
+      });
+      const port = (own.address() as AddressInfo).port; // listening on TCP: address() is an AddressInfo
+      log?.info({ port }, 'health and metrics listening');
+      return port;
+    },
+    drain: () => readiness.drain(),
+    async close() {
+      const own = server;
+      server = undefined;
+      if (!own) return;
+      await new Promise<void>((resolve) => {
+        own.close(() => resolve());
+        // Probes and scrapes hold keep-alive sockets; they must not keep the process alive.
+        own.closeIdleConnections();
+      });
+    },
+  };
+}

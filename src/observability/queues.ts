@@ -1,0 +1,124 @@
+// Queue depth and job outcomes for /metrics. Depth is read from Redis at scrape time (BullMQ's job
+// counts); outcomes are counted from BullMQ's event streams (QueueEvents), which every process sees in
+// full: each process reports the deployment's outcomes since it started, so dashboards should take
+// `max` across instances rather than `sum` (see the README's operations section).
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { normalisePrefix, QUEUE, tenantQueueName } from '../jobs/keys.js';
+import type { FwbotMetrics, QueueDepth } from './metrics.js';
+
+/** The states worth watching: work waiting, in hand, or parked until later. */
+export const DEPTH_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
+
+/** How tracked work ended (src/jobs/payloads.ts Outcome.status), returned by the tracking job. */
+const TRACK_OUTCOMES = new Set(['succeeded', 'failed', 'unknown', 'stopped']);
+
+export interface QueueObserverOptions {
+  redisUrl: string;
+  /** The jobs' key prefix (default `fwbot`, as in src/jobs). */
+  prefix?: string;
+  /** SCC profiles: each has its own tenant-creation queue. */
+  profiles: readonly string[];
+  metrics: FwbotMetrics;
+  log: Logger;
+  /** A scrape never waits longer than this for Redis. Default 2 s. */
+  timeoutMs?: number;
+}
+
+export interface QueueObserver {
+  /** Resolves once every event stream is being read (tests wait for it before making jobs). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A short label for a queue: `track`, `notify`, `watch`, `tenants:<profile>`. */
+function labelFor(name: string, profiles: ReadonlyMap<string, string>): string {
+  const profile = profiles.get(name);
+  if (profile !== undefined) return `tenants:${profile}`;
+  return name.replace(/^fwbot-/, '');
+}
+
+/** The outcome label of a finished job: the tracked outcome for tracking jobs, else `completed`. */
+export function completedOutcome(queue: string, returnvalue: unknown): string {
+  if (queue !== QUEUE.track) return 'completed';
+  let value = returnvalue;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      // A bare string, not JSON: use it as it is.
+    }
+  }
+  return typeof value === 'string' && TRACK_OUTCOMES.has(value) ? value : 'completed';
+}
+
+export function observeQueues(options: QueueObserverOptions): QueueObserver {
+  const prefix = normalisePrefix(options.prefix);
+  const { metrics, log } = options;
+  const timeoutMs = options.timeoutMs ?? 2_000;
+  const tenantQueues = new Map(options.profiles.map((profile) => [tenantQueueName(profile), profile]));
+  const names = [QUEUE.track, QUEUE.notify, QUEUE.watch, ...tenantQueues.keys()];
+  // One plain connection for the counts; each QueueEvents needs a blocking connection of its own.
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  redis.on('error', (error) => log.debug({ err: error }, 'queue metrics: Redis error'));
+  const queues = names.map((name) => ({ name, queue: new Queue(name, { connection: redis, prefix }) }));
+  const events = names.map((name) => {
+    const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+    connection.on('error', (error) => log.debug({ err: error, queue: name }, 'queue events: Redis error'));
+    // From now, by the clock: '$' would miss events that land before the first read begins.
+    const stream = new QueueEvents(name, { connection, prefix, lastEventId: `${Date.now() - 1}-0` });
+    const queue = labelFor(name, tenantQueues);
+    stream.on('completed', ({ returnvalue }) => {
+      metrics.jobOutcomes.inc({ queue, outcome: completedOutcome(name, returnvalue) });
+    });
+    stream.on('failed', () => {
+      metrics.jobOutcomes.inc({ queue, outcome: 'failed' });
+    });
+    stream.on('error', (error) => log.debug({ err: error, queue: name }, 'queue events error'));
+    return { stream, connection };
+  });
+
+  const readDepth = async (): Promise<QueueDepth[]> => {
+    // While Redis is away, BullMQ's connection would queue the commands: report nothing rather than hang.
+    if (redis.status !== 'ready') return [];
+    const readings: QueueDepth[] = [];
+    await Promise.all(
+      queues.map(async ({ name, queue }) => {
+        const counts = await queue.getJobCounts(...DEPTH_STATES);
+        for (const state of DEPTH_STATES) {
+          readings.push({ queue: labelFor(name, tenantQueues), state, count: counts[state] ?? 0 });
+        }
+      }),
+    );
+    return readings;
+  };
+
+  metrics.setQueueDepthSource(async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<QueueDepth[]>((resolve) => {
+      timer = setTimeout(() => resolve([]), timeoutMs);
+    });
+    try {
+      return await Promise.race([readDepth(), late]);
+    } catch (error) {
+      log.warn({ err: error }, 'could not read queue depth');
+      return [];
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
+  return {
+    async ready() {
+      await Promise.all(events.map(({ stream }) => stream.waitUntilReady()));
+    },
+    async close() {
+      metrics.setQueueDepthSource(undefined);
+      await Promise.all(events.map(({ stream }) => stream.close()));
+      await Promise.all(queues.map(({ queue }) => queue.close()));
+      for (const { connection } of events) connection.disconnect();
+      redis.disconnect();
+    },
+  };
+}
