@@ -1,0 +1,98 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createJobs } from '../../src/jobs/workers.js';
+import { redisUrl, uniquePrefix } from '../support/testRedis.js';
+import {
+  createHarness,
+  driveUntil,
+  eventType,
+  finalReply,
+  postsIn,
+  quietLog,
+  TEST_SCHEDULE,
+  text,
+  thread,
+} from './support/harness.js';
+
+describe('tenant creation behind the limiter', () => {
+  let h: Awaited<ReturnType<typeof createHarness>>;
+
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterEach(async () => {
+    await h.stopWorkers();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('tells queued requests their place and expected start, then creates one per window, in order', async () => {
+    const prefix = uniquePrefix('tenants');
+    const jobs = createJobs({ redisUrl: redisUrl(), prefix, schedule: TEST_SCHEDULE, logger: quietLog });
+    const threads = [thread(), thread(), thread()];
+    const names = ['alpha-one', 'alpha-two', 'alpha-three'];
+    const before = Date.now();
+    const queued = [];
+    for (const [i, name] of names.entries()) {
+      queued.push(await jobs.enqueueTenantCreation({ tenantName: name, thread: threads[i] ?? thread() }));
+    }
+    await jobs.close();
+
+    const interval = TEST_SCHEDULE.tenantCreation?.intervalMs ?? 0;
+    expect(queued.map((q) => q.place)).toEqual([1, 2, 3]);
+    for (const [i, q] of queued.entries()) {
+      expect(q.expectedStart.getTime()).toBeGreaterThanOrEqual(before + i * interval);
+      expect(q.expectedStart.getTime()).toBeLessThan(Date.now() + i * interval + 50);
+    }
+
+    const { clients } = await h.start({ prefix });
+    const calls: number[] = [];
+    // SCC's own rule is in simulated time: let 30 s pass after each creation it accepts.
+    clients.calls.on('call', (event) => {
+      if (event.operationId !== 'createTenant') return;
+      calls.push(Date.now());
+      h.sim.clock.advance(30_000);
+    });
+    const replies = await driveUntil(
+      h.sim,
+      clients,
+      Promise.all(threads.map((where) => finalReply(h.slack, where))),
+      60_000,
+    );
+
+    for (const [i, reply] of replies.entries()) {
+      expect(text(reply)).toMatch(new RegExp(`^<@U0ALICE> \\*create tenant ${names[i]}\\*: done\\.`));
+    }
+    expect(calls).toHaveLength(3);
+    expect((calls[1] ?? 0) - (calls[0] ?? 0)).toBeGreaterThanOrEqual(interval * 0.75);
+    expect((calls[2] ?? 0) - (calls[1] ?? 0)).toBeGreaterThanOrEqual(interval * 0.75);
+    const started = threads.map(
+      (where) =>
+        postsIn(h.slack, where).find((call) => text(call).startsWith('SCC accepted the creation'))?.at ?? 0,
+    );
+    expect([...started].sort((a, b) => a - b)).toEqual(started);
+    // The first starts at once and is not told to wait; the others are, before they start.
+    expect(postsIn(h.slack, threads[0] ?? thread()).map((call) => text(call).slice(0, 30))).not.toContain(
+      'The creation of tenant *alpha-o',
+    );
+    const [note] = postsIn(h.slack, threads[2] ?? thread());
+    expect(note && eventType(note)).toBe('fwbot_note');
+    expect(note && text(note)).toMatch(
+      /^The creation of tenant \*alpha-three\* is queued: place 3 \(2 ahead of it\)\. SCC creates at most one tenant every 30 seconds, so it should start around \d\d:\d\d:\d\d UTC\.$/,
+    );
+  });
+
+  it("reports SCC's refusal (a duplicate name) in the thread and does not retry", async () => {
+    const { workers } = await h.start();
+    const where = thread();
+
+    const queued = await workers.jobs.enqueueTenantCreation({ tenantName: 'globex-apj', thread: where });
+    const reply = await finalReply(h.slack, where);
+
+    expect(queued.place).toBe(1);
+    expect(text(reply)).toMatch(
+      /^<@U0ALICE> \*create tenant globex-apj\*: not created\. SCC refused \(409 CONFLICT/,
+    );
+    expect(h.sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(1);
+  });
+});
