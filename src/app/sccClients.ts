@@ -25,7 +25,8 @@ export function sccClientsFrom(clients: ReadonlyMap<string, SccClient>): OwnedSc
 
 export function createSccClients(
   profiles: ReadonlyMap<string, SccProfile>,
-  options: { timeoutMs?: number; log: Logger },
+  /** `retries: false` for queue workers, which reschedule instead of retrying inside the client. */
+  options: { timeoutMs?: number; log: Logger; retries?: boolean },
 ): OwnedSccClients {
   const clients = new Map<string, SccClient>();
   for (const [name, profile] of profiles) {
@@ -36,6 +37,7 @@ export function createSccClients(
         token: profile.token.reveal(),
         profile: name,
         ...(options.timeoutMs ? { timeouts: { defaultMs: options.timeoutMs } } : {}),
+        ...(options.retries === false ? { retry: { maxAttempts: 1 } } : {}),
         logger: options.log.child({ component: 'scc', profile: name }),
       }),
     );

@@ -20,6 +20,11 @@ export interface FwbotDeps {
   tracker: Tracker;
   /** Takes destructive operations (issue 6). */
   approvals: ApprovalGate;
+  /**
+   * Whether an operation must wait for an approval: destructive ones always; others when the policy says
+   * so (e.g. VPN client upgrades). Defaults to `op.destructive`.
+   */
+  requiresApproval?: (op: Operation) => boolean;
   /** Drops Slack's retries and double deliveries of one interaction. */
   dedupe: Deduper;
   log: Logger;

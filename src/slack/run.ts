@@ -83,11 +83,12 @@ export async function perform(
     const access = await authorize(deps, request, op, profileOverride);
     if (producesSecret(op)) {
       checkArguments(op, raw);
+      request.log.info({ operationId: op.id }, 'offering to reveal a secret');
       await delivery.privately(revealOffer(op, raw, profileOverride, request));
       return;
     }
     const ctx = operationContext(deps, request, access.profile);
-    if (op.destructive) {
+    if (deps.requiresApproval ? deps.requiresApproval(op) : op.destructive) {
       checkArguments(op, raw);
       request.log.info({ operationId: op.id }, 'destructive: asking for approval');
       await deps.approvals.request({ operation: op, raw, ctx, commandText: invocation.commandText });

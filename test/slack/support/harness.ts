@@ -53,8 +53,27 @@ export const STANDARD_POLICY: RolePolicy = {
 
 export class RecordingTracker implements Tracker {
   readonly follows: { request: TrackRequest; thread: ThreadRef }[] = [];
+  private readonly events = new EventEmitter();
   async follow(request: TrackRequest, thread: ThreadRef): Promise<void> {
     this.follows.push({ request, thread });
+    this.events.emit('follow');
+  }
+  /** Resolves once `count` follows have been recorded. */
+  until(count: number, timeoutMs = 5000): Promise<void> {
+    if (this.follows.length >= count) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (this.follows.length < count) return;
+        clearTimeout(timer);
+        this.events.off('follow', check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.events.off('follow', check);
+        reject(new Error(`only ${this.follows.length} of ${count} follows within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.events.on('follow', check);
+    });
   }
 }
 
@@ -73,6 +92,8 @@ export interface HarnessOptions {
   /** Profile → simulator token; `default` is the super-admin unless given. */
   tokens?: Record<string, string>;
   channelProfiles?: Record<string, string>;
+  /** Profiles whose client points somewhere other than the simulator (e.g. nowhere). */
+  baseUrls?: Record<string, string>;
 }
 
 export interface CommandOptions {
@@ -98,6 +119,11 @@ export interface Harness {
   command(text: string, options?: CommandOptions): Promise<{ http: SlackHttpResponse; responseUrl: string }>;
   /** Sends an interaction payload (block_actions, view_submission, block_suggestion). */
   interact(payload: Record<string, unknown>, signed?: SignedRequestOptions): Promise<SlackHttpResponse>;
+  /**
+   * The form opened for a trigger id: the views.open, or — for a form fitted to what it edits — the
+   * views.update that replaced its "Loading…" view.
+   */
+  openedModal(triggerId: string): Promise<{ view: Record<string, unknown>; viewId: string }>;
   /** The next post to that response_url (recorded by the fake). */
   reply(responseUrl: string, nth?: number): Promise<RecordedCall>;
   stop(): Promise<void>;
@@ -124,11 +150,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const tokens = { default: sim.tokens.superAdmin, ...options.tokens };
   const clients = new Map<string, SccClient>();
   for (const [profile, token] of Object.entries(tokens)) {
-    // Fast retries: the rig does not wait on backoff it is not testing.
+    // No retries: the rig does not wait on backoff it is not testing.
     clients.set(
       profile,
       createSccClient({
-        baseUrl: sim.url,
+        baseUrl: options.baseUrls?.[profile] ?? sim.url,
         token,
         profile,
         retry: { maxAttempts: 1 },
@@ -215,6 +241,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const http = await postSigned(eventsUrl, SIGNING_SECRET, body, command.signed);
       return { http, responseUrl };
     },
+    async openedModal(triggerId) {
+      const opened = await slack.waitFor((c) => c.method === 'views.open' && c.args.trigger_id === triggerId);
+      const view = opened.args.view as Record<string, unknown>;
+      if (view.callback_id !== 'fw.notice') return { view, viewId: 'V-opened' };
+      const at = slack.calls.indexOf(opened);
+      const updated = await slack.waitFor((c) => c.method === 'views.update' && slack.calls.indexOf(c) > at);
+      return { view: updated.args.view as Record<string, unknown>, viewId: String(updated.args.view_id) };
+    },
     interact: (payload, signed) => postSigned(eventsUrl, SIGNING_SECRET, interactionBody(payload), signed),
     reply(responseUrl, nth = 0) {
       const id = responseUrl.slice(responseUrl.lastIndexOf('/') + 1);
@@ -251,6 +285,11 @@ export function textOf(args: Record<string, unknown>): string {
   };
   visit(args);
   return parts.join('\n');
+}
+
+/** The text of a message's blocks only (without the notification fallback). */
+export function blocksText(args: Record<string, unknown>): string {
+  return textOf({ blocks: args.blocks });
 }
 
 /** Buttons of a recorded message: action id, label and value. */

@@ -1,0 +1,143 @@
+// Assembles the running bot from a loaded Config: one SCC client per profile, the role policy, the
+// tracking queue (workers run in this process too; `npm run worker` adds more), the approval service,
+// and the Bolt app (Socket Mode when an app token is configured, else HTTP at /slack/events). Returns a
+// handle that stops everything in order. main.ts is only the process around this.
+import { type CustomRoute, webApi } from '@slack/bolt';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createApprovals } from '../approvals/approvals.js';
+import { auditOperation } from '../approvals/auditOperation.js';
+import { authorizerFrom } from '../approvals/authorizer.js';
+import { approvalSettingsFrom, requiresApproval } from '../approvals/settings.js';
+import { createCatalogue } from '../catalogue/index.js';
+import type { Config } from '../config.js';
+import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
+import { createWorkerSlackClient, startWorkers } from '../jobs/workers.js';
+import { AccessControl } from '../policy/access.js';
+import { UserGroupDirectory } from '../policy/userGroups.js';
+import { createFwbotApp, type FwbotApp } from '../slack/app.js';
+import { RedisDeduper } from '../slack/dedupe.js';
+import { SlackApi } from '../slack/slackApi.js';
+import { createSccClients } from './sccClients.js';
+
+/** Key prefix of this deployment in Redis (queues, approvals, retry marks). */
+const DEFAULT_REDIS_PREFIX = 'fwbot';
+
+export interface StartBotOptions {
+  /** Another key prefix in Redis (tests share one server). */
+  redisPrefix?: string;
+}
+
+export interface RunningBot {
+  fwbot: FwbotApp;
+  stop(): Promise<void>;
+}
+
+const health: CustomRoute = {
+  path: '/healthz',
+  method: ['GET'],
+  handler: (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('ok');
+  },
+};
+
+export async function startBot(
+  config: Config,
+  log: Logger,
+  options: StartBotOptions = {},
+): Promise<RunningBot> {
+  const REDIS_PREFIX = options.redisPrefix ?? DEFAULT_REDIS_PREFIX;
+  const slackConfig = config.slack;
+  if (slackConfig.mode === 'disabled')
+    throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
+  const botToken = slackConfig.botToken.reveal();
+  const slackApiUrl = slackConfig.apiUrl;
+
+  const clients = createSccClients(config.profiles, { timeoutMs: config.scc.timeoutMs, log });
+  // Workers poll with their own clients: no retries inside the client, the queue reschedules instead.
+  const workerClients = createSccClients(config.profiles, {
+    timeoutMs: config.scc.timeoutMs,
+    log,
+    retries: false,
+  });
+  const redisUrl = config.redis.url.reveal();
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const workers = await startWorkers({
+    redisUrl,
+    prefix: REDIS_PREFIX,
+    clients: workerClients,
+    slack: createWorkerSlackClient(botToken, slackApiUrl),
+    logger: log.child({ component: 'jobs' }),
+  });
+  const jobs = workers.jobs;
+
+  const slackClient = new webApi.WebClient(botToken, { slackApiUrl });
+  const slackApi = new SlackApi(slackClient);
+  const groups = new UserGroupDirectory({ log, fetchMembers: (group) => slackApi.userGroupMembers(group) });
+  const access = new AccessControl(
+    { policy: config.policy, channels: config.channelProfiles, profiles: [...config.profiles.keys()] },
+    groups,
+  );
+  const catalogue = createCatalogue({ extra: [auditOperation, vpnWatch, vpnUnwatch] });
+  const settings = approvalSettingsFrom(config);
+  const secrets = [
+    botToken,
+    ...(slackConfig.mode === 'http' ? [slackConfig.signingSecret.reveal()] : [slackConfig.appToken.reveal()]),
+    ...[...config.profiles.values()].map((profile) => profile.token.reveal()),
+  ];
+  const approvals = createApprovals({
+    redis,
+    prefix: `${REDIS_PREFIX}:`,
+    slack: slackClient,
+    clients,
+    lookup: (id) => catalogue.get(id),
+    tracker: jobs.tracker,
+    authorizer: authorizerFrom(access),
+    settings,
+    logger: log,
+    secrets,
+  });
+
+  const fwbot = createFwbotApp(
+    {
+      catalogue,
+      scc: clients,
+      access,
+      tracker: jobs.tracker,
+      approvals: approvals.gate,
+      requiresApproval: (op) => requiresApproval(op, settings),
+      dedupe: new RedisDeduper(redis, `${REDIS_PREFIX}:slack:seen:`),
+      log,
+      services: { watches: jobs.watches, audit: approvals.audit },
+      listeners: [(app) => approvals.register(app)],
+    },
+    {
+      botToken,
+      ...(slackConfig.mode === 'http'
+        ? { signingSecret: slackConfig.signingSecret.reveal() }
+        : { appToken: slackConfig.appToken.reveal() }),
+      port: config.http.port,
+      slackApiUrl,
+      customRoutes: [health],
+    },
+  );
+  await fwbot.start();
+  await approvals.recover();
+  approvals.startSweeper();
+  log.info(
+    { mode: fwbot.mode, port: config.http.port, profiles: clients.names(), policy: config.policy !== null },
+    'fwbot is running',
+  );
+
+  return {
+    fwbot,
+    async stop() {
+      await fwbot.stop();
+      await approvals.close();
+      await workers.close();
+      await redis.quit();
+      await Promise.all([clients.close(), workerClients.close()]);
+    },
+  };
+}

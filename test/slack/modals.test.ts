@@ -1,0 +1,135 @@
+// /fw forms: opened at once with the trigger id, validated on submit with errors under the fields
+// (tenant-name pattern, VLAN range, MTU range, member interfaces), and run when valid: the change is
+// announced in the channel and what SCC answered 202 for is handed to the tracker, in that thread.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { decodeMetadata } from '../../src/slack/views/metadata.js';
+import { blocksText, CHANNEL, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
+import { type FieldValue, fieldNames, submissionPayload } from './support/modals.js';
+
+describe('forms', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+  beforeEach(() => {
+    h.sim.reset();
+    h.slack.reset();
+    h.tracker.follows.length = 0;
+  });
+
+  async function open(text: string, userId: string = USERS.operator) {
+    const triggerId = newTriggerId();
+    const { http, responseUrl } = await h.command(text, { userId, triggerId });
+    expect(http.status).toBe(200);
+    return { modal: await h.openedModal(triggerId), responseUrl };
+  }
+
+  async function submit(
+    modal: Awaited<ReturnType<typeof open>>['modal'],
+    values: Record<string, FieldValue>,
+    userId: string = USERS.operator,
+  ): Promise<Record<string, string> | undefined> {
+    const http = await h.interact(submissionPayload(modal, userId, values));
+    expect(http.status).toBe(200);
+    if (http.body === '') return undefined;
+    const answer = http.json() as { response_action: string; errors: Record<string, string> };
+    expect(answer.response_action).toBe('errors');
+    return answer.errors;
+  }
+
+  it('opens the form with the trigger id at once, carrying the operation and channel in its metadata', async () => {
+    const { modal, responseUrl } = await open('tenants create');
+    expect(fieldNames(modal.view)).toEqual(['name', 'display-name', 'sales-order']);
+    expect(modal.view.callback_id).toBe('fw.modal');
+    const meta = decodeMetadata(String(modal.view.private_metadata));
+    expect(meta).toEqual({
+      operationId: 'tenants.create',
+      channelId: CHANNEL,
+      profileOverride: undefined,
+      prefilled: {},
+      responseUrl,
+    });
+    expect(String(modal.view.private_metadata).length).toBeLessThanOrEqual(3000);
+    expect(h.sim.requestLog.list()).toHaveLength(0);
+  });
+
+  it('shows the tenant-name rule under the name field, and nothing is created', async () => {
+    const { modal } = await open('tenants create');
+    const errors = await submit(modal, { name: 'not a valid name!' });
+    expect(Object.keys(errors ?? {})).toEqual(['f.name']);
+    expect(errors?.['f.name']).toMatch(/letters, digits|a-zA-Z0-9/i);
+    expect(h.sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(0);
+  });
+
+  it('creates the tenant on a valid submission, announces it with the transaction, and hands it to the tracker', async () => {
+    const { modal } = await open('tenants create');
+    expect(await submit(modal, { name: 'acme-new', 'display-name': 'Acme New' })).toBeUndefined();
+    const post = await h.slack.waitFor((c) => c.method === 'chat.postMessage');
+    expect(post.args.channel).toBe(CHANNEL);
+    const text = blocksText(post.args);
+    expect(text).toContain(`<@${USERS.operator}> asked to create tenant`);
+    expect(text).toContain('acme-new');
+    expect(text).toMatch(/Transaction\*\n[0-9a-f-]{36}/);
+    const ts = h.slack.messages().keys().next().value?.split('/')[1];
+    await h.tracker.until(1);
+    expect(h.tracker.follows).toEqual([
+      {
+        request: expect.objectContaining({ kind: 'transaction', label: 'create tenant acme-new' }),
+        thread: { channelId: CHANNEL, threadTs: ts, requesterId: USERS.operator, profile: 'default' },
+      },
+    ]);
+    expect(h.sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(1);
+  });
+
+  it('shows the VLAN id range under the VLAN field', async () => {
+    const { modal } = await open('interfaces create vlan asa-hq-01');
+    const errors = await submit(modal, { 'vlan-id': '5000', name: 'lab' });
+    expect(Object.keys(errors ?? {})).toEqual(['f.vlan-id']);
+    expect(errors?.['f.vlan-id']).toMatch(/4070/);
+  });
+
+  it('shows the MTU range under the MTU field of a form fitted to the interface', async () => {
+    const { modal } = await open('interfaces edit asa-hq-01 inside');
+    expect(fieldNames(modal.view)).toContain('mtu');
+    const errors = await submit(modal, { name: 'inside', mtu: '10000' });
+    expect(Object.keys(errors ?? {})).toEqual(['f.mtu']);
+    expect(errors?.['f.mtu']).toMatch(/64.*9198/);
+  });
+
+  it('asks for member interfaces of an EtherChannel under the members field', async () => {
+    const { modal } = await open('interfaces create etherchannel asa-hq-01');
+    const errors = await submit(modal, { members: [], name: 'uplink2' });
+    expect(Object.keys(errors ?? {})).toEqual(['f.members']);
+  });
+
+  it('creates a VLAN interface from a valid form', async () => {
+    const { modal } = await open('interfaces create vlan asa-hq-01');
+    expect(await submit(modal, { 'vlan-id': '30', name: 'lab', ipv4: '10.30.0.1/24' })).toBeUndefined();
+    const post = await h.slack.waitFor((c) => c.method === 'chat.postMessage');
+    expect(blocksText(post.args)).toContain('asa-hq-01');
+    expect(h.sim.requestLog.list({ operationId: 'createAsaVlanInterface' })).toHaveLength(1);
+  });
+
+  it('answers SCC’s refusal after a valid form privately, through the command’s response_url', async () => {
+    const { modal, responseUrl } = await open('tenants create');
+    await submit(modal, { name: 'contoso-eu' });
+    const reply = await h.reply(responseUrl);
+    expect(blocksText(reply.args)).toMatch(/409 CONFLICT\): A tenant named contoso-eu already exists$/);
+    expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('never echoes, stores or logs a token typed into the add-by-token form', async () => {
+    const token = 'eyJhbGciOiJSUzI1NiJ9.eyJ0ZW5hbnQiOiJ0ZXN0In0.Zm9ybS10b2tlbi1zaWduYXR1cmU';
+    const { modal, responseUrl } = await open('tenants add');
+    expect(fieldNames(modal.view)).toEqual(['api-token']);
+    expect(await submit(modal, { 'api-token': token })).toBeUndefined();
+    await Promise.race([h.reply(responseUrl), h.slack.waitFor((c) => c.method === 'chat.postMessage')]);
+    expect(h.sim.requestLog.list({ operationId: 'addMspTenant' })).toHaveLength(1);
+    expect(JSON.stringify(h.slack.calls)).not.toContain(token);
+    expect(h.logs.join('\n')).not.toContain(token);
+    expect(String(modal.view.private_metadata)).not.toContain(token);
+  });
+});

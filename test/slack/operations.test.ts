@@ -1,0 +1,272 @@
+// Every operation of the catalogue, end to end: a signed slash command (or form submission) into the real
+// Bolt app, the simulator answering, and what the user or the channel sees. Reads answer privately;
+// changes are announced in the channel and their 202s handed to the tracker; destructive operations go
+// to the approval gate. The last test fails if an operation of the catalogue has no case here.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCatalogue } from '../../src/catalogue/index.js';
+import { blocksText, buttonsOf, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
+import { type FieldValue, submissionPayload } from './support/modals.js';
+
+describe('every operation through Slack', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+  beforeEach(() => {
+    h.sim.reset();
+    h.slack.reset();
+    h.tracker.follows.length = 0;
+    h.gate.requests.length = 0;
+  });
+
+  /** Whether fwbot logged running `id` (so the text reached the operation meant). */
+  function ran(id: string): boolean {
+    return h.logs.some((line) => line.includes('"msg":"running"') && line.includes(`"operationId":"${id}"`));
+  }
+
+  /** A read: the private answer's text. */
+  async function read(id: string, text: string): Promise<string> {
+    const { responseUrl } = await h.command(text, { userId: USERS.viewer });
+    const reply = await h.reply(responseUrl);
+    expect(reply.args.response_type).toBe('ephemeral');
+    expect(ran(id)).toBe(true);
+    return blocksText(reply.args);
+  }
+
+  /** A change: the announcement's text, once the tracker has what it follows. */
+  async function change(id: string, text: string, follows = 1): Promise<string> {
+    await h.command(text, { userId: USERS.operator });
+    const post = await h.slack.waitFor((c) => c.method === 'chat.postMessage' && c.status === 200, 10_000);
+    await h.tracker.until(follows);
+    expect(h.tracker.follows).toHaveLength(follows);
+    expect(ran(id)).toBe(true);
+    return blocksText(post.args);
+  }
+
+  /** A form: opened by the command, submitted with `values`, announced in the channel. */
+  async function form(id: string, text: string, values: Record<string, FieldValue>): Promise<string> {
+    const triggerId = newTriggerId();
+    await h.command(text, { userId: USERS.operator, triggerId });
+    const modal = await h.openedModal(triggerId);
+    const http = await h.interact(submissionPayload(modal, USERS.operator, values));
+    expect(http.body).toBe('');
+    const post = await h.slack.waitFor((c) => c.method === 'chat.postMessage', 10_000);
+    expect(ran(id)).toBe(true);
+    return blocksText(post.args);
+  }
+
+  /** A destructive operation: handed to the approval gate with its raw arguments, nothing run. */
+  async function destructive(id: string, text: string): Promise<Record<string, unknown>> {
+    const { responseUrl } = await h.command(text, { userId: USERS.operator });
+    await h.waitForLog('destructive: asking for approval');
+    expect(h.gate.requests.map((r) => r.operation.id)).toEqual([id]);
+    expect(
+      h.slack
+        .callsTo('response_url')
+        .filter((c) => String(responseUrl).endsWith(String(c.args.responseUrlId))),
+    ).toEqual([]);
+    return h.gate.requests[0]?.raw ?? {};
+  }
+
+  function uidOf(device: string, hardwareName: string): string {
+    const deviceUid = h.sim.deviceUid(device);
+    const found = [...h.sim.state.interfaces.values()].find(
+      (i) => i.deviceUid === deviceUid && i.hardwareName === hardwareName,
+    );
+    if (!found) throw new Error(`no ${hardwareName} on ${device}`);
+    return found.uid;
+  }
+
+  it('help', async () => {
+    expect(await read('help', 'help tenants')).toContain('/fw tenants create');
+  });
+
+  it('devices', async () => {
+    const text = await read('devices', 'devices asa');
+    expect(text).toContain('asa-hq-01');
+    expect(text).not.toContain('ftd-edge-01');
+  });
+
+  it('tenants list / show / users', async () => {
+    expect(await read('tenants.list', 'tenants list contoso')).toContain('Contoso Europe');
+    expect(await read('tenants.show', 'tenants show contoso-eu')).toContain(h.sim.tenantUid('contoso-eu'));
+    expect(await read('tenants.users', 'tenants users contoso-eu')).toContain('super.admin@acme-msp.example');
+  });
+
+  it('tenants create', async () => {
+    const text = await change('tenants.create', 'tenants create acme-e2e --display-name "Acme E2E"');
+    expect(text).toContain(`<@${USERS.operator}> asked to create tenant`);
+    expect(h.tracker.follows[0]?.request).toMatchObject({
+      kind: 'transaction',
+      label: 'create tenant acme-e2e',
+    });
+  });
+
+  it('tenants add (an associated tenant, by UUID)', async () => {
+    const text = await change('tenants.add', `tenants add ${h.sim.tenantUid('stark-us')}`);
+    expect(text).toContain(h.sim.tenantUid('stark-us'));
+  });
+
+  it('tenants remove (destructive)', async () => {
+    expect(await destructive('tenants.remove', 'tenants remove hooli-uae')).toEqual({ tenant: 'hooli-uae' });
+  });
+
+  it('tenants users add (form)', async () => {
+    const text = await form('tenants.users.add', 'tenants users add contoso-eu', {
+      tenant: 'contoso-eu',
+      username: 'new.person@contoso.example\nother.person@contoso.example',
+      role: 'read-only',
+      'api-only': false,
+    });
+    expect(text).toContain('contoso-eu');
+    expect(h.sim.requestLog.list({ operationId: 'addUsersToTenantInMspPortal' })).toHaveLength(1);
+  });
+
+  it('tenants users remove (destructive)', async () => {
+    const raw = await destructive(
+      'tenants.users.remove',
+      'tenants users remove contoso-eu a@contoso.example b@contoso.example',
+    );
+    expect(raw).toEqual({ tenant: 'contoso-eu', username: ['a@contoso.example', 'b@contoso.example'] });
+  });
+
+  it('tenants token (offers a private Reveal button)', async () => {
+    const user = h.sim.state.tenants.get(h.sim.tenantUid('contoso-eu'))?.users.find((u) => u.apiOnly);
+    const { responseUrl } = await h.command(`tenants token contoso-eu ${user?.uid}`, {
+      userId: USERS.operator,
+    });
+    expect(buttonsOf((await h.reply(responseUrl)).args).map((b) => b.label)).toEqual(['Reveal token']);
+  });
+
+  it('tenants mcd enable / cdfmc provision', async () => {
+    expect(await change('tenants.mcd.enable', 'tenants mcd enable globex-apj')).toContain('globex-apj');
+    h.slack.reset();
+    h.tracker.follows.length = 0;
+    expect(await change('tenants.cdfmc.provision', 'tenants cdfmc provision globex-apj')).toContain(
+      'globex-apj',
+    );
+    expect(h.tracker.follows[0]?.request).toMatchObject({ kind: 'cdfmc', tenantName: 'globex-apj' });
+  });
+
+  it('interfaces list / show', async () => {
+    expect(await read('interfaces', 'interfaces asa-hq-01 vlan')).toContain('Vlan10');
+    expect(await read('interfaces.show', 'interfaces show asa-hq-01 inside')).toContain('10.1.0.1');
+  });
+
+  it('interfaces create etherchannel / subinterface / vlan (forms)', async () => {
+    const members = [uidOf('asa-hq-01', 'GigabitEthernet1/6'), uidOf('asa-hq-01', 'GigabitEthernet1/7')];
+    expect(
+      await form('interfaces.create.etherchannel', 'interfaces create etherchannel asa-hq-01', {
+        members,
+        name: 'uplink2',
+        'lacp-mode': 'active',
+      }),
+    ).toContain('asa-hq-01');
+    h.slack.reset();
+    expect(
+      await form('interfaces.create.subinterface', 'interfaces create subinterface asa-hq-01', {
+        parent: uidOf('asa-hq-01', 'GigabitEthernet1/2'),
+        'subinterface-id': '300',
+        vlan: '300',
+        name: 'printers',
+      }),
+    ).toContain('asa-hq-01');
+    h.slack.reset();
+    expect(
+      await form('interfaces.create.vlan', 'interfaces create vlan asa-hq-01', {
+        'vlan-id': '40',
+        name: 'cameras',
+      }),
+    ).toContain('asa-hq-01');
+  });
+
+  it('interfaces edit (form fitted to the interface)', async () => {
+    const text = await form('interfaces.edit', 'interfaces edit asa-hq-01 dmz', {
+      name: 'dmz',
+      description: 'edited from Slack',
+      mtu: '9000',
+    });
+    expect(text).toContain('dmz');
+    expect(h.sim.requestLog.list({ operationId: 'modifyAsaPhysicalInterface' })).toHaveLength(1);
+  });
+
+  it('interfaces delete (destructive)', async () => {
+    expect(await destructive('interfaces.delete', 'interfaces delete asa-hq-01 guest')).toEqual({
+      device: 'asa-hq-01',
+      interface: 'guest',
+    });
+  });
+
+  it('reports', async () => {
+    expect(await read('reports', 'reports intrusion')).toContain('intrusion-events-daily');
+  });
+
+  it('gateway commands / run / result', async () => {
+    expect(await read('gateway.commands', 'gateway commands')).toContain(
+      '/api/fmc_platform/v1/info/serverversion',
+    );
+    // Synchronous: SCC waits for the device, which answers when simulated time moves on.
+    const { responseUrl } = await h.command(
+      'gateway run cdfmc-acme GET /api/fmc_platform/v1/info/serverversion',
+      {
+        userId: USERS.operator,
+      },
+    );
+    await h.sim.untilParked(1);
+    h.sim.clock.advance(60_000);
+    const answered = await Promise.race([
+      h.reply(responseUrl).then((c) => blocksText(c.args)),
+      h.slack.waitFor((c) => c.method === 'chat.postMessage').then((c) => blocksText(c.args)),
+    ]);
+    expect(answered).toMatch(/serverVersion|7\.\d/);
+    // Asynchronous: the request id is followed, and `gateway result` reads it.
+    h.slack.reset();
+    await change('gateway.run', 'gateway run cdfmc-acme GET /api/fmc_platform/v1/info/serverversion --async');
+    const follow = h.tracker.follows[0]?.request;
+    expect(follow?.kind).toBe('gateway');
+    const requestId = follow?.kind === 'gateway' ? follow.requestId : '';
+    h.sim.clock.advance(60_000);
+    expect(await read('gateway.result', `gateway result ${requestId}`)).toMatch(/responded|serverVersion/i);
+  });
+
+  it('vpn packages / package / versions', async () => {
+    expect(await read('vpn.packages', 'vpn packages ftd-edge-01')).toContain('5.1.8.105');
+    const pkg = [...h.sim.state.packages.values()].find(
+      (p) => p.deviceUid === h.sim.deviceUid('ftd-edge-01'),
+    );
+    expect(await read('vpn.package', `vpn package ftd-edge-01 ${pkg?.uid}`)).toContain(String(pkg?.uid));
+    expect(await read('vpn.versions', 'vpn versions ftd-edge-01')).toContain('5.1.8.105');
+  });
+
+  it('vpn upgrade', async () => {
+    const text = await change('vpn.upgrade', 'vpn upgrade ftd-edge-01 --version 5.1.15.287 --name e2e-run');
+    expect(text).toContain('ftd-edge-01');
+    expect(h.tracker.follows[0]?.request.kind).toBe('upgradeRun');
+  });
+
+  it('vpn runs / run / run-fields', async () => {
+    expect(await read('vpn.runs', 'vpn runs')).toContain('quarterly-vpn-refresh');
+    const run = [...h.sim.state.upgradeRuns.values()][0];
+    expect(await read('vpn.run', `vpn run ${run?.uid}`)).toContain(String(run?.name));
+    expect(await read('vpn.run-fields', 'vpn run-fields')).toMatch(/upgradeRunStatus|status/i);
+  });
+
+  it('covers every operation of the catalogue', () => {
+    // What fwbot itself logged as run, sent for approval or offered for reveal: not a list kept by hand.
+    const handled = new Set(
+      h.logs
+        .map((line) => JSON.parse(line) as { msg?: string; operationId?: string })
+        .filter((line) =>
+          ['running', 'destructive: asking for approval', 'offering to reveal a secret'].includes(
+            line.msg ?? '',
+          ),
+        )
+        .map((line) => line.operationId),
+    );
+    const ids = createCatalogue().operations.map((op) => op.id);
+    expect(ids.filter((id) => !handled.has(id))).toEqual([]);
+  });
+});
