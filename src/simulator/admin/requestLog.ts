@@ -1,5 +1,18 @@
 // The request log tests and benchmarks read through /_sim/requests: one entry per SCC API request
 // (method, path, status, simulated and real time, operation id, injected fault), newest last, bounded.
+/** What the server records; times are epoch ms and become ISO text only when the log is read. */
+export interface RequestRecord {
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  operationId?: string;
+  time: number;
+  realTime: number;
+  durationMs: number;
+  fault?: string;
+}
+
 export interface RequestLogEntry {
   seq: number;
   method: string;
@@ -15,12 +28,12 @@ export interface RequestLogEntry {
 }
 
 export class RequestLog {
-  private entries: RequestLogEntry[] = [];
+  private entries: (RequestRecord & { seq: number })[] = [];
   private seq = 0;
 
   constructor(private readonly capacity = 10_000) {}
 
-  add(entry: Omit<RequestLogEntry, 'seq'>): void {
+  add(entry: RequestRecord): void {
     this.seq += 1;
     this.entries.push({ seq: this.seq, ...entry });
     // Drop the oldest in batches so a long benchmark does not shift the array on every request.
@@ -34,7 +47,11 @@ export class RequestLog {
     if (filter.operationId !== undefined) out = out.filter((e) => e.operationId === filter.operationId);
     if (filter.path !== undefined) out = out.filter((e) => e.path === filter.path);
     if (filter.limit !== undefined) out = out.slice(-filter.limit);
-    return out.map((e) => ({ ...e }));
+    return out.map((e) => ({
+      ...e,
+      time: new Date(e.time).toISOString(),
+      realTime: new Date(e.realTime).toISOString(),
+    }));
   }
 
   get total(): number {

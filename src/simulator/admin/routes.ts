@@ -9,7 +9,7 @@ import { invalidInput, notFound, SimError } from '../errors.js';
 import type { SimResponse } from '../http/context.js';
 import { issueDetails } from '../http/input.js';
 import { Router } from '../http/router.js';
-import { errorResponse, send } from '../http/server.js';
+import { errorResponse, type RequestTarget, send } from '../http/server.js';
 import { iso, type SimRuntime } from '../runtime.js';
 import { DEMO_TOKENS } from '../state/seedTenants.js';
 import { type FaultInjector, FaultRuleInput } from './faults.js';
@@ -23,7 +23,7 @@ export interface AdminDeps {
 }
 
 interface AdminRequest {
-  url: URL;
+  url: RequestTarget;
   params: Record<string, string>;
   body: () => Promise<unknown>;
 }
@@ -150,7 +150,7 @@ export function createAdmin(deps: AdminDeps) {
   return async (
     req: IncomingMessage,
     res: ServerResponse,
-    url: URL,
+    url: RequestTarget,
     body: () => Promise<unknown>,
   ): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();

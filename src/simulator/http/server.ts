@@ -10,7 +10,7 @@ import type { FaultDecision, FaultInjector } from '../admin/faults.js';
 import type { RequestLog } from '../admin/requestLog.js';
 import { authenticate } from '../auth.js';
 import { invalidInput, SimError } from '../errors.js';
-import { iso, type SimRuntime } from '../runtime.js';
+import type { SimRuntime } from '../runtime.js';
 import type { OperationHandlers, SimResponse } from './context.js';
 import { Router } from './router.js';
 
@@ -21,7 +21,12 @@ export interface FrontDeps {
   handlers: OperationHandlers;
   faults: FaultInjector;
   log: RequestLog;
-  admin: (req: IncomingMessage, res: ServerResponse, url: URL, body: () => Promise<unknown>) => Promise<void>;
+  admin: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: RequestTarget,
+    body: () => Promise<unknown>,
+  ) => Promise<void>;
 }
 
 export function send(res: ServerResponse, response: SimResponse): void {
@@ -45,6 +50,9 @@ export function errorResponse(error: SimError): SimResponse {
 
 /** Reads a JSON body (undefined when there is none); 400 INVALID_INPUT when it is not JSON. */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
+  // Most calls (every poll) carry no body: skip the stream machinery for them.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+    return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -90,7 +98,7 @@ async function handle(
   const started = performance.now();
   const { sim, log } = deps;
   const method = (req.method ?? 'GET').toUpperCase();
-  const url = new URL(req.url ?? '/', 'http://simulator.invalid');
+  const url = parseTarget(req.url ?? '/');
   const path = url.pathname;
 
   if (path === '/_sim' || path.startsWith('/_sim/')) {
@@ -108,8 +116,8 @@ async function handle(
       query: url.search,
       status,
       ...(operationId === undefined ? {} : { operationId }),
-      time: iso(arrivedAt),
-      realTime: new Date().toISOString(),
+      time: arrivedAt,
+      realTime: Date.now(),
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       ...(faultIds.length > 0 ? { fault: faultIds.join(',') } : {}),
     });
@@ -151,7 +159,7 @@ async function dispatch(
   match: ReturnType<Router<SccOperationId>['match']>,
   method: string,
   req: IncomingMessage,
-  url: URL,
+  url: RequestTarget,
 ): Promise<SimResponse> {
   if (match.kind === 'bad-path') throw invalidInput('The request path is not valid URL encoding');
   if (match.kind === 'not-found')
@@ -179,6 +187,30 @@ async function dispatch(
     body,
     now: sim.clock.now(),
   });
+}
+
+/** The parts of a request target the simulator reads. */
+export interface RequestTarget {
+  pathname: string;
+  search: string;
+  searchParams: URLSearchParams;
+}
+
+/** A plain split for ordinary targets: several times cheaper than WHATWG URL parsing on the hot path. */
+function parseTarget(target: string): RequestTarget {
+  const q = target.indexOf('?');
+  const pathname = q === -1 ? target : target.slice(0, q);
+  const search = q === -1 ? '' : target.slice(q);
+  if (
+    pathname.startsWith('/') &&
+    !pathname.includes('//') &&
+    !pathname.includes('\\') &&
+    !pathname.includes('/.')
+  ) {
+    return { pathname, search, searchParams: new URLSearchParams(search) };
+  }
+  const url = new URL(target, 'http://simulator.invalid');
+  return { pathname: url.pathname, search: url.search, searchParams: url.searchParams };
 }
 
 function faultResponse(status: 500 | 503 | 429, retryAfterSeconds: number | undefined): SimResponse {
