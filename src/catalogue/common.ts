@@ -45,7 +45,11 @@ export interface ListArgs {
 }
 
 /** The `limit`/`offset`/`q` of one page, as SCC's list operations take them. */
-export function pageQuery(args: ListArgs, field = 'name', limit: number = PAGE_SIZE) {
+export function pageQuery(
+  args: ListArgs,
+  field: string | readonly string[] = 'name',
+  limit: number = PAGE_SIZE,
+) {
   return { q: toLucene(args.query, field), limit, offset: args.offset };
 }
 

@@ -20,6 +20,7 @@ export const AREAS: readonly { area: Area; title: string; blurb: string }[] = [
   { area: 'reports', title: 'Reports', blurb: 'event-search reports, with download links' },
   { area: 'gateway', title: 'Gateway', blurb: 'direct requests to a cloud-delivered FMC' },
   { area: 'vpn', title: 'VPN', blurb: 'Secure Client packages, compatible versions and upgrades' },
+  { area: 'audit', title: 'Audit', blurb: 'who asked for and approved what' },
   { area: 'help', title: 'Help', blurb: 'this help' },
 ];
 
@@ -147,6 +148,21 @@ export function commandTable(ops: readonly Operation[], command: string = COMMAN
     '| Command | What it does | Role | Notes | SCC operations |',
     '|---|---|---|---|---|',
     ...rows,
+  ].join('\n');
+}
+
+/** The README's section on commands: how the language reads, then the table of every command. */
+export function commandsMarkdown(ops: readonly Operation[], command: string = COMMAND): string {
+  const notes = LANGUAGE_NOTES.map((note) => `- ${note}`).join('\n');
+  return [
+    '## Commands',
+    '',
+    `Everything fwbot does is a \`${command}\` command. \`${command} help\` lists them in Slack, and \`${command} help <command>\` explains one.`,
+    '',
+    notes,
+    '',
+    commandTable(ops, command),
+    '',
   ].join('\n');
 }
 

@@ -21,6 +21,9 @@ import {
   toResolved,
 } from './resolve.js';
 
+/** People know an interface by its name (`inside`) or its hardware name (`GigabitEthernet1/2`). */
+const INTERFACE_SEARCH = ['name', 'hardwareName'] as const;
+
 export const ASA_ONLY: DeviceRequirement = {
   kinds: ['asa'],
   why: 'interfaces are managed here on ASAs only',
@@ -68,7 +71,7 @@ export const interfacesList = defineOperation({
   ],
   run: async (ctx, args) => {
     const device = await resolveDevice(ctx.scc, args.device, ASA_ONLY);
-    const asked = pageQuery(args);
+    const asked = pageQuery(args, INTERFACE_SEARCH);
     if (args.kind) {
       const { data } = await ctx.scc.call(INTERFACE_LISTS[args.kind], {
         path: { deviceUid: device.uid },

@@ -245,9 +245,10 @@ function parseArgs<A, R>(spec: OperationSpec<A, R>, raw: RawArgs): A {
 }
 
 /**
- * Private results (reads) may be shared by the one who asked: the button carries the command text (what
- * `parse` takes), and the surface runs it again in the channel. It joins the view's last actions block
- * (next to the paging buttons) when there is one, so a view spends no extra block on it.
+ * Private read results may be shared by the one who asked: the button carries the command text (what
+ * `parse` takes), and the surface runs it again in the channel (reads only: a change is never re-run by
+ * a share). It joins the view's last actions block (next to the paging buttons) when there is one, so a
+ * view spends no extra block on it.
  */
 function withShareButton(view: View, text: string): View {
   const button = shareButton(text);
@@ -288,7 +289,7 @@ export function defineOperation<A, R>(spec: OperationSpec<A, R>): Operation {
       }
       const rendered = spec.render(result, typed, { operationId: spec.id, raw, actor: ctx.actor });
       return {
-        view: withShareButton(rendered, commandText(spec, raw)),
+        view: spec.role === 'viewer' ? withShareButton(rendered, commandText(spec, raw)) : rendered,
         track: spec.track?.(result, typed) ?? [],
         secretView: spec.secret?.(result, typed),
       };

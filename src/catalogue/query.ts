@@ -10,15 +10,22 @@ export function escapeLuceneTerm(text: string): string {
   return text.replace(LUCENE_SPECIAL, (c) => `\\${c}`);
 }
 
-/** `q` for a typed query, or undefined when nothing was typed. */
-export function toLucene(typed: string | undefined, field = 'name'): string | undefined {
+/**
+ * `q` for a typed query, or undefined when nothing was typed. Several fields are searched with OR
+ * (an interface is known by its name and by its hardware name).
+ */
+export function toLucene(
+  typed: string | undefined,
+  field: string | readonly string[] = 'name',
+): string | undefined {
   const text = typed?.trim();
   if (!text) return undefined;
   if (text.includes(':')) return text;
   const term = escapeLuceneTerm(text);
   const leading = term.startsWith('*') ? '' : '*';
   const trailing = term.endsWith('*') ? '' : '*';
-  return `${field}:${leading}${term}${trailing}`;
+  const fields = typeof field === 'string' ? [field] : field;
+  return fields.map((name) => `${name}:${leading}${term}${trailing}`).join(' OR ');
 }
 
 /** A name matched exactly (case as stored), for resolving names: `name:"asa\"1"`. */

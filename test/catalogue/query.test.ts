@@ -23,8 +23,9 @@ describe('query → Lucene', () => {
     expect(toLucene('region:EU AND name:acme*')).toBe('region:EU AND name:acme*');
   });
 
-  it('searches another field where a list calls it something else', () => {
+  it('searches another field, or several with OR', () => {
     expect(toLucene('alice', 'emailAddress')).toBe('emailAddress:*alice*');
+    expect(toLucene('Gi1/2', ['name', 'hardwareName'])).toBe('name:*Gi1\\/2* OR hardwareName:*Gi1\\/2*');
   });
 
   it('sends no query for nothing typed', () => {

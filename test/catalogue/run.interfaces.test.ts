@@ -34,6 +34,12 @@ describe('interfaces: reads', () => {
     expect(renderText(outcome.view)).not.toContain('GigabitEthernet1/2.100');
   });
 
+  it('finds interfaces by hardware name as well as by name', async () => {
+    const text = renderText((await h.run('interfaces asa-hq-01 Ethernet1/2')).view);
+    expect(text).toContain('1–3 of 3');
+    expect(text).toContain('GigabitEthernet1/2.200');
+  });
+
   it('shows a physical interface with its subinterfaces', async () => {
     h.golden('interfaces.show', await h.run('interfaces show asa-hq-01 inside'));
   });
