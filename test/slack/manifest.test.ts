@@ -1,0 +1,118 @@
+// manifest.yml is what people paste into "Create an app from a manifest": it must declare the /fw
+// command the code registers, interactivity, Socket Mode, and exactly the bot scopes the code needs —
+// derived here from the code itself: the Slack surface's method table plus a scan of src/ for direct
+// Web API calls (approvals, tracking, health checks), each mapped to its scopes.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { FW_COMMAND } from '../../src/slack/commands/fw.js';
+import { extraScopes, slackMethodsUsed } from '../../src/slack/slackApi.js';
+
+/** Bot scopes of the Web API methods fwbot may call (docs.slack.dev method reference). */
+const METHOD_SCOPES: Record<string, readonly string[]> = {
+  'auth.test': [],
+  'chat.postMessage': ['chat:write'],
+  'chat.postEphemeral': ['chat:write'],
+  'chat.update': ['chat:write'],
+  'chat.delete': ['chat:write'],
+  'views.open': [],
+  'views.update': [],
+  'views.push': [],
+  'usergroups.users.list': ['usergroups:read'],
+  'conversations.open': ['im:write'],
+  // History is read in whatever conversation fwbot answers in: public, private, direct and group DMs.
+  'conversations.history': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
+  'conversations.replies': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
+  'files.getUploadURLExternal': ['files:write'],
+  'files.completeUploadExternal': ['files:write'],
+  'users.info': ['users:read'],
+};
+
+/** Web API families; `.users.` and friends also name arrays in the code, so only real methods count. */
+const FAMILIES = [
+  'chat',
+  'views',
+  'conversations',
+  'usergroups',
+  'users',
+  'files',
+  'auth',
+  'reactions',
+  'pins',
+];
+const USERS_METHODS = new Set(['info', 'list', 'lookupByEmail', 'conversations', 'getPresence', 'identity']);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** `x.chat.postMessage(` and the like anywhere in src/: Web API calls made outside the surface's table. */
+function scannedMethods(): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const call = new RegExp(`\\.(${FAMILIES.join('|')})\\.([a-zA-Z]+(?:\\.[a-zA-Z]+)?)\\(`, 'g');
+  for (const file of sourceFiles('src')) {
+    for (const match of readFileSync(file, 'utf8').matchAll(call)) {
+      const [, family, method] = match;
+      if (family === 'users' && !USERS_METHODS.has(method ?? '')) continue;
+      const name = `${family}.${method}`;
+      found.set(name, [...(found.get(name) ?? []), file]);
+    }
+  }
+  return found;
+}
+
+const manifest = parse(readFileSync('manifest.yml', 'utf8')) as {
+  display_information: { name: string; description: string };
+  features: {
+    bot_user: { display_name: string; always_online: boolean };
+    slash_commands: { command: string; description: string; usage_hint: string; should_escape: boolean }[];
+  };
+  oauth_config: { scopes: { bot: string[] } };
+  settings: { interactivity: { is_enabled: boolean }; socket_mode_enabled: boolean };
+};
+
+describe('manifest.yml', () => {
+  it('declares the /fw command the code registers, within Slack’s limits', () => {
+    expect(manifest.features.slash_commands).toHaveLength(1);
+    const [command] = manifest.features.slash_commands;
+    expect(command?.command).toBe(FW_COMMAND);
+    expect(command?.command.length).toBeLessThanOrEqual(32);
+    expect(command?.description.length).toBeGreaterThan(0);
+    expect(command?.usage_hint.length).toBeLessThanOrEqual(1000);
+    expect(command?.usage_hint).toContain('help');
+  });
+
+  it('has a bot user, interactivity and Socket Mode', () => {
+    expect(manifest.display_information.name.length).toBeLessThanOrEqual(35);
+    expect(manifest.features.bot_user.display_name).toMatch(/^[a-z0-9._-]{1,80}$/);
+    expect(manifest.settings.interactivity.is_enabled).toBe(true);
+    expect(manifest.settings.socket_mode_enabled).toBe(true);
+  });
+
+  it('asks for exactly the scopes of the Web API methods the code calls', () => {
+    const scanned = scannedMethods();
+    const methods = new Set([...Object.keys(slackMethodsUsed), ...scanned.keys()]);
+    const unknown = [...methods].filter((method) => !(method in METHOD_SCOPES));
+    expect(unknown, 'methods called in src/ without a scope entry in this test').toEqual([]);
+    const needed = new Set<string>(extraScopes);
+    for (const method of methods) for (const scope of METHOD_SCOPES[method] ?? []) needed.add(scope);
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...needed].sort());
+  });
+
+  it('agrees with the surface’s own table of methods and scopes', () => {
+    for (const [method, scopes] of Object.entries(slackMethodsUsed))
+      expect(METHOD_SCOPES[method]).toEqual(scopes);
+  });
+
+  it('keeps the Slack surface’s calls in one place', () => {
+    const direct = [...scannedMethods()].filter(([, files]) =>
+      files.some((f) => f.startsWith(join('src', 'slack'))),
+    );
+    expect(direct).toEqual([]);
+  });
+});
