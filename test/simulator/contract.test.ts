@@ -59,6 +59,7 @@ async function startRecordingProxy(
 }
 
 const skip = contractSkipReason();
+if (skip !== undefined) console.log(`simulator contract: ${skip}`);
 
 describe('simulator contract', () => {
   let sim: SimulatorHandle;
