@@ -55,7 +55,9 @@ export function helpOverview(ops: readonly Operation[], command: string = COMMAN
     if (inArea.length === 0 || area === 'help') continue;
     blocks.push({ kind: 'text', text: `*${title}*: ${blurb}\n${commandLines(inArea, command)}` });
   }
-  const topics = AREAS.filter(({ area }) => area !== 'help').map(({ area }) => area);
+  const topics = AREAS.filter(({ area }) => area !== 'help' && ops.some((op) => op.area === area)).map(
+    ({ area }) => area,
+  );
   blocks.push({ kind: 'context', text: `\`${command} help <topic>\` for details: ${topics.join(', ')}.` });
   return { summary: `fwbot commands: ${topics.join(', ')}`, blocks, visibility: 'ephemeral' };
 }

@@ -91,7 +91,11 @@ export interface ModalSpec {
   fields:
     | readonly ModalField[]
     | ((ctx: OperationContext, prefilled: RawArgs) => Promise<readonly ModalField[]>);
-  /** `empty`: opened when the command has no arguments; `always`: the command is modal-only. */
+  /**
+   * `empty`: opened when the command has no arguments; `always`: the command opens its form, prefilled
+   * with what was typed. The grammar decides (ParsedCommand.modal); a required argument may be left to
+   * the form only when `fields` is a fixed list holding a field of that name.
+   */
   when: 'empty' | 'always';
 }
 
