@@ -409,9 +409,9 @@ export function renderBlocks(view: View, options: RenderOptions = {}): RenderedM
   // Buttons first (paging must survive a cut), then the content in order until the budget runs out.
   for (const pass of [true, false]) {
     for (const piece of pieces) {
-      if (piece.essential !== pass) continue;
+      if (piece.essential !== pass || blocks + 1 > maxBlocks) continue;
       const size = cost(piece.block);
-      if (blocks + 1 > maxBlocks || size > chars) continue;
+      if (size > chars) continue;
       kept.add(piece);
       blocks += 1;
       chars -= size;
