@@ -1,0 +1,111 @@
+// Block Kit (as src/render/blocks.ts writes it) back to the View model, so messages the console receives
+// through its stand-in Slack — approval cards and their updates — are shown by the same text renderer
+// as everything else (src/render/text.ts), buttons numbered, action ids and values kept for the click.
+import { z } from 'zod';
+import type { Button, Field, View, ViewBlock } from '../render/view.js';
+
+const TextObject = z.object({ text: z.string() });
+const ButtonElement = z.object({
+  type: z.literal('button'),
+  text: TextObject,
+  action_id: z.string().optional(),
+  value: z.string().optional(),
+  url: z.string().optional(),
+  style: z.enum(['primary', 'danger']).optional(),
+  confirm: z
+    .object({
+      title: TextObject,
+      text: TextObject,
+      confirm: TextObject,
+      deny: TextObject,
+      style: z.string().optional(),
+    })
+    .optional(),
+});
+const Block = z.looseObject({
+  type: z.string(),
+  block_id: z.string().optional(),
+  text: TextObject.optional(),
+  fields: z.array(TextObject).optional(),
+  elements: z.array(z.looseObject({ type: z.string(), text: z.unknown().optional() })).optional(),
+});
+
+/** Slack escapes &, < and > in mrkdwn; the terminal shows them as typed. */
+export function unescapeMrkdwn(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** `*Label*\nvalue` (how blocks.ts writes a field) → { label, value }. */
+function fieldOf(text: string): Field {
+  const match = /^\*([^*]*)\*\n([\s\S]*)$/.exec(text);
+  if (!match) return { label: '', value: unescapeMrkdwn(text) };
+  return { label: unescapeMrkdwn(match[1] ?? ''), value: unescapeMrkdwn(match[2] ?? '') };
+}
+
+function buttonsOf(elements: readonly unknown[]): Button[] {
+  const buttons: Button[] = [];
+  for (const element of elements) {
+    const parsed = ButtonElement.safeParse(element);
+    if (!parsed.success) continue;
+    const { text, action_id, value, url, style, confirm } = parsed.data;
+    const button: Button = { label: text.text };
+    if (action_id !== undefined) button.action = { id: action_id, value: value ?? '' };
+    if (url !== undefined) button.url = url;
+    if (style !== undefined) button.style = style;
+    if (confirm !== undefined) {
+      button.confirm = {
+        title: confirm.title.text,
+        text: unescapeMrkdwn(confirm.text.text),
+        confirm: confirm.confirm.text,
+        deny: confirm.deny.text,
+        danger: confirm.style === 'danger',
+      };
+    }
+    buttons.push(button);
+  }
+  return buttons;
+}
+
+function contextText(elements: readonly unknown[]): string {
+  return elements
+    .map((element) => TextObject.safeParse(element))
+    .filter((parsed) => parsed.success)
+    .map((parsed) => unescapeMrkdwn(parsed.data.text))
+    .join(' ');
+}
+
+/** One Block Kit block → view blocks (unknown kinds are skipped: the message's text still shows). */
+function viewBlocksOf(raw: unknown): ViewBlock[] {
+  const parsed = Block.safeParse(raw);
+  if (!parsed.success) return [];
+  const block = parsed.data;
+  switch (block.type) {
+    case 'header':
+      return block.text ? [{ kind: 'header', text: block.text.text }] : [];
+    case 'section': {
+      const out: ViewBlock[] = [];
+      if (block.text) out.push({ kind: 'text', text: unescapeMrkdwn(block.text.text) });
+      if (block.fields) out.push({ kind: 'fields', fields: block.fields.map((f) => fieldOf(f.text)) });
+      return out;
+    }
+    case 'context':
+      return [{ kind: 'context', text: contextText(block.elements ?? []) }];
+    case 'actions':
+      return [{ kind: 'actions', buttons: buttonsOf(block.elements ?? []) }];
+    case 'divider':
+      return [{ kind: 'divider' }];
+    default:
+      return [];
+  }
+}
+
+/** A posted message (text and optional blocks) as a View. */
+export function viewOfMessage(text: string, blocks: readonly unknown[] | undefined): View {
+  const viewBlocks = (blocks ?? []).flatMap(viewBlocksOf);
+  const summary = unescapeMrkdwn(text);
+  return {
+    summary,
+    blocks: viewBlocks.length > 0 ? viewBlocks : [{ kind: 'text', text: summary }],
+    visibility: 'in_channel',
+  };
+}

@@ -1,0 +1,117 @@
+// Modals become prompts: an operation's form (ModalSpec) is asked field by field — options numbered,
+// checkboxes as yes/no, secret fields read without echo — and the answers become raw arguments, checked
+// by the operation's own validation; fields it refuses are asked again with the reason.
+import type { ModalField, Operation, OperationContext, RawArgs } from '../catalogue/operation.js';
+
+export interface Prompter {
+  /** One line of input; undefined when the input has ended. */
+  ask(question: string, options?: { secret?: boolean }): Promise<string | undefined>;
+  print(text: string): void;
+}
+
+/** The user gave up (empty input on a required field twice, or the input ended). */
+export class FormAbandoned extends Error {
+  override readonly name = 'FormAbandoned';
+}
+
+const ROUNDS = 3;
+
+function initialText(field: ModalField, prefilled: RawArgs): string | undefined {
+  const value = prefilled[field.name] ?? field.initial;
+  if (value === undefined) return undefined;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
+
+function pick(field: ModalField, answer: string): string | undefined {
+  const options = field.options ?? [];
+  const byNumber = /^\d+$/.test(answer) ? options[Number(answer) - 1] : undefined;
+  if (byNumber) return byNumber.value;
+  const lowered = answer.toLowerCase();
+  return options.find((o) => o.value.toLowerCase() === lowered || o.label.toLowerCase() === lowered)?.value;
+}
+
+/** Asks one field; undefined means "left empty". */
+async function askField(
+  io: Prompter,
+  field: ModalField,
+  prefilled: RawArgs,
+  problem?: string,
+): Promise<string | string[] | boolean | undefined> {
+  if (problem) io.print(`  ! ${field.label}: ${problem}`);
+  const shown = field.input === 'secret' ? undefined : initialText(field, prefilled);
+  const notes = [field.optional ? 'optional' : undefined, field.hint].filter(Boolean).join('; ');
+  if (field.options && (field.input === 'select' || field.input === 'multi_select')) {
+    io.print(field.options.map((o, i) => `    ${i + 1}) ${o.label}`).join('\n'));
+  }
+  const suffix =
+    field.input === 'checkbox' ? ' (y/n)' : field.input === 'multi_select' ? ' (comma-separated)' : '';
+  const question = `  ${field.label}${suffix}${notes ? ` (${notes})` : ''}${shown ? ` [${shown}]` : ''}: `;
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const line = await io.ask(question, { secret: field.input === 'secret' });
+    if (line === undefined) throw new FormAbandoned('the input ended');
+    const answer = line.trim() === '' ? (shown ?? '') : line.trim();
+    if (answer === '') {
+      if (field.optional) return undefined;
+      io.print(`  ! ${field.label} is required.`);
+      continue;
+    }
+    switch (field.input) {
+      case 'checkbox':
+        return /^(y|yes|true|1)$/i.test(answer);
+      case 'select': {
+        const value = pick(field, answer);
+        if (value !== undefined) return value;
+        io.print(`  ! choose one of 1–${field.options?.length ?? 0}.`);
+        continue;
+      }
+      case 'multi_select': {
+        const values = answer.split(',').map((part) => pick(field, part.trim()));
+        if (values.every((v) => v !== undefined)) return values as string[]; // checked just above
+        io.print('  ! one of those is not an option.');
+        continue;
+      }
+      default:
+        return answer;
+    }
+  }
+  throw new FormAbandoned(`${field.label} was left empty`);
+}
+
+async function fieldsOf(
+  op: Operation,
+  ctx: OperationContext,
+  prefilled: RawArgs,
+): Promise<readonly ModalField[]> {
+  const fields = op.modal?.fields ?? [];
+  return typeof fields === 'function' ? fields(ctx, prefilled) : fields;
+}
+
+/**
+ * Fills an operation's form by asking; resolves with raw arguments the operation accepts. Throws
+ * FormAbandoned when the user gives up, or when the answers are still refused after a few rounds.
+ */
+export async function fillForm(
+  io: Prompter,
+  op: Operation,
+  ctx: OperationContext,
+  prefilled: RawArgs,
+): Promise<RawArgs> {
+  const fields = await fieldsOf(op, ctx, prefilled);
+  const title = op.modal?.title ?? op.summary;
+  io.print(`${title} — answer each field (Enter keeps the value in brackets).`);
+  const raw: RawArgs = { ...prefilled };
+  let problems = new Map<string, string>();
+  let toAsk = fields;
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const field of toAsk) raw[field.name] = await askField(io, field, raw, problems.get(field.name));
+    const issues = op.validate(raw);
+    if (issues.length === 0) return raw;
+    problems = new Map(issues.map((issue) => [issue.arg ?? '', issue.message]));
+    // Issues about an argument without a field (or the whole form) are said, and every field is asked again.
+    const named = fields.filter((field) => problems.has(field.name));
+    if (named.length === 0) io.print(issues.map((issue) => `  ! ${issue.message}`).join('\n'));
+    toAsk = named.length > 0 ? named : fields;
+  }
+  throw new FormAbandoned(`${title}: the answers were not accepted`);
+}

@@ -1,0 +1,110 @@
+// The console end to end on the real machinery: reading tenants, creating one and seeing the tracked
+// outcome arrive in its thread, asking for an interface delete as an operator and approving it as
+// someone else, with the refusals the policy makes on the way.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsoleRig, startConsoleRig } from './support.js';
+
+describe('console', () => {
+  let rig: ConsoleRig;
+  beforeAll(async () => {
+    rig = await startConsoleRig();
+  });
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  it('lists tenants as an aligned table', async () => {
+    const out = await rig.type('tenants list');
+    expect(out).toMatch(/Name\s+Display name\s+Region\s+Devices/);
+    expect(out).toMatch(/contoso-eu\s+Contoso Europe\s+EU\s+2/);
+    expect(out).toContain('[1] Share in channel');
+  });
+
+  it('accepts /fw and fw in front of a command, and answers unknown words with did-you-mean', async () => {
+    expect(await rig.type('/fw tenants list contoso')).toContain('contoso-eu');
+    expect(await rig.type('fw tenats list')).toMatch(/Did you mean `tenants`|Did you mean `tenants list`/);
+  });
+
+  it('creates a tenant, announces it, and reports the tracked outcome in its thread', async () => {
+    const out = await rig.type('tenants create acme-console --display-name "Acme Console"');
+    expect(out).toMatch(/fwbot in #console:\n@alice asked to create tenant acme-console/);
+    const from = rig.terminal.output.length;
+    rig.sim.clock.advance(5 * 60_000);
+    const reply = await rig.terminal.waitFor(
+      /↳ in the thread of “@alice asked to create tenant acme-console/,
+      from,
+    );
+    expect(reply).toMatch(/acme-console/);
+    expect(reply).toMatch(/succeeded|done|ready|created/i);
+  });
+
+  it('opens the form as prompts when a command with a form is given no arguments', async () => {
+    rig.terminal.answer('acme-form', 'Acme Form', '');
+    const out = await rig.type('tenants create');
+    expect(rig.terminal.questions.some((q) => /name/i.test(q))).toBe(true);
+    expect(out).toMatch(/@alice asked to create tenant acme-form/);
+  });
+
+  it('refuses a change to a viewer, naming the role', async () => {
+    await rig.type('/as carol');
+    const out = await rig.type('tenants create acme-nope');
+    expect(out).toMatch(/⛔ `fw tenants create` needs the \*?operator\*? role/);
+    await rig.type('/as alice');
+  });
+
+  it('asks for approval of an interface delete as alice and runs it once bob approves', async () => {
+    const before = rig.terminal.output.length;
+    const asked = await rig.type('interfaces delete asa-hq-01 Vlan20');
+    expect(asked).toMatch(/Asked for approval/);
+    const card = await rig.terminal.waitFor(/\[1\] Approve/, before);
+    expect(card).toMatch(/asa-hq-01/);
+    expect(card).toMatch(/Vlan20|iot/);
+
+    // The requester may not approve her own request.
+    const self = rig.terminal.output.length;
+    rig.terminal.answer('y');
+    await rig.type('1');
+    expect(rig.terminal.questions.at(-1)).toMatch(
+      /Approve this request\?.*delete the VLAN interface iot \(Vlan20\)/,
+    );
+    const refused = await rig.terminal.waitFor(/only @alice sees this/, self);
+    expect(refused).toMatch(/You asked for this, so you cannot approve it/);
+
+    expect(await rig.type('/as bob')).toMatch(/You are now @bob/);
+    const from = rig.terminal.output.length;
+    rig.terminal.answer('y');
+    await rig.type('1');
+    const done = await rig.terminal.waitFor(/deleted VLAN interface iot \(Vlan20\) on asa-hq-01/, from);
+    expect(done).toMatch(/fwbot updated a message in #console/);
+    expect(done).toMatch(/[Aa]pproved by @bob/);
+    const listing = await rig.type('interfaces asa-hq-01');
+    expect(listing).not.toMatch(/\bVlan20\b/);
+    await rig.type('/as alice');
+  });
+
+  it('rejects with a reason asked like a form', async () => {
+    const before = rig.terminal.output.length;
+    await rig.type('interfaces delete asa-hq-01 Vlan10');
+    await rig.terminal.waitFor(/\[2\] Reject/, before);
+    await rig.type('/as bob');
+    const from = rig.terminal.output.length;
+    rig.terminal.answer('not during the audit');
+    await rig.type('2');
+    const rejected = await rig.terminal.waitFor(
+      /your request was rejected by @bob: not during the audit/,
+      from,
+    );
+    expect(rejected).toMatch(/Rejected by @bob at .*: not during the audit/);
+    expect(rig.terminal.questions.at(-1)).toMatch(/Reason/);
+    await rig.type('/as alice');
+  });
+
+  it('counts the commands it ran, by operation and outcome', async () => {
+    const text = await rig.metrics.text();
+    expect(text).toMatch(/fwbot_commands_total\{operation="tenants\.list",outcome="ok"\} [1-9]/);
+    expect(text).toMatch(/fwbot_commands_total\{operation="tenants\.create",outcome="denied"\} 1/);
+    expect(text).toMatch(
+      /fwbot_commands_total\{operation="interfaces\.delete",outcome="approval_requested"\} 2/,
+    );
+  });
+});

@@ -1,0 +1,136 @@
+// A console session over the real machinery: the simulator (manual clock), the test Redis under a prefix
+// of its own, the workers with a millisecond schedule, the approvals, and a scripted terminal whose
+// output can be awaited line by line (no sleeps: each wait resolves on the output it looks for).
+import { EventEmitter } from 'node:events';
+import { type Logger, pino } from 'pino';
+import { ConsoleSlack } from '../../src/console/consoleSlack.js';
+import type { Prompter } from '../../src/console/forms.js';
+import { ConsoleSession } from '../../src/console/session.js';
+import { CONSOLE_CHANNEL, DEMO_USERS, demoPolicy, simulatorProfile } from '../../src/demo/defaults.js';
+import { type Runtime, startRuntime } from '../../src/demo/runtime.js';
+import { createMetrics, type FwbotMetrics } from '../../src/observability/metrics.js';
+import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
+import { TEST_SCHEDULE } from '../jobs/support/schedule.js';
+import { redisUrl, uniquePrefix } from '../support/testRedis.js';
+
+/** A terminal for tests: what was printed, and answers given to prompts in order. */
+export class ScriptedTerminal implements Prompter {
+  readonly output: string[] = [];
+  readonly questions: string[] = [];
+  readonly #answers: string[] = [];
+  readonly #events = new EventEmitter();
+
+  print(text: string): void {
+    this.output.push(text);
+    this.#events.emit('output');
+  }
+
+  async ask(question: string): Promise<string | undefined> {
+    this.questions.push(question);
+    const answer = this.#answers.shift();
+    if (answer === undefined) throw new Error(`unexpected question: ${question}`);
+    return answer;
+  }
+
+  /** Answers for the next prompts, in order. */
+  answer(...answers: string[]): void {
+    this.#answers.push(...answers);
+  }
+
+  /** Everything printed since `from` (an index into output). */
+  since(from: number): string {
+    return this.output.slice(from).join('\n');
+  }
+
+  /** Resolves with all output since `from` once it matches `pattern`. */
+  waitFor(pattern: RegExp, from = 0, timeoutMs = 10_000): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const text = this.since(from);
+        if (!pattern.test(text)) return false;
+        this.#events.off('output', check);
+        clearTimeout(timer);
+        resolve(text);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        this.#events.off('output', check);
+        reject(new Error(`no output matching ${pattern} within ${timeoutMs} ms; got:\n${this.since(from)}`));
+      }, timeoutMs);
+      if (!check()) this.#events.on('output', check);
+    });
+  }
+}
+
+export interface ConsoleRig {
+  sim: SimulatorHandle;
+  runtime: Runtime;
+  session: ConsoleSession;
+  terminal: ScriptedTerminal;
+  metrics: FwbotMetrics;
+  /** Runs one line as the current user; resolves with what it printed (synchronously, not thread replies). */
+  type(line: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startConsoleRig(options: { log?: Logger } = {}): Promise<ConsoleRig> {
+  const sim = await startSimulator({ port: 0, clock: 'manual' });
+  const log = options.log ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
+  const metrics = createMetrics({ processMetrics: false });
+  const consoleSlack = new ConsoleSlack([CONSOLE_CHANNEL]);
+  const runtime = await startRuntime({
+    redisUrl: redisUrl(),
+    prefix: uniquePrefix('console').replace(/:$/, ''),
+    profiles: new Map([['default', simulatorProfile(sim.url)]]),
+    channelProfiles: new Map(),
+    policy: demoPolicy({ slackEveryone: false }),
+    approvalSettings: {
+      expiryMinutes: 30,
+      allowSelfApproval: false,
+      requireForVpnUpgrades: false,
+      auditRetentionDays: 1,
+      executionLeaseMs: 60_000,
+    },
+    sccTimeoutMs: 5_000,
+    log,
+    metrics,
+    consoleSlack,
+    secrets: [sim.tokens.superAdmin],
+    schedule: TEST_SCHEDULE,
+  });
+  const terminal = new ScriptedTerminal();
+  const session = new ConsoleSession(
+    {
+      catalogue: runtime.catalogue,
+      access: runtime.access,
+      scc: runtime.clients,
+      tracker: runtime.tracker,
+      approvals: runtime.gate,
+      bolt: runtime.consoleBolt,
+      slack: consoleSlack,
+      services: runtime.services,
+      log,
+      users: DEMO_USERS,
+      channelId: CONSOLE_CHANNEL,
+      metrics,
+    },
+    terminal,
+  );
+  return {
+    sim,
+    runtime,
+    session,
+    terminal,
+    metrics,
+    async type(line) {
+      const from = terminal.output.length;
+      await session.handle(line);
+      return terminal.since(from);
+    },
+    async close() {
+      session.close();
+      for (const step of runtime.shutdownSteps()) await step.run();
+      await sim.stop();
+    },
+  };
+}
