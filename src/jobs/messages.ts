@@ -21,6 +21,12 @@ export function duration(ms: number): string {
   return `${Number.isInteger(hours) ? hours : hours.toFixed(1)} h`;
 }
 
+/** SCC's messages sometimes end without a full stop; ours always do. */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
 function details(map: Record<string, string> | null | undefined): string {
   const entries = Object.entries(map ?? {});
   return entries.length === 0 ? '' : ` Details: ${entries.map(([k, v]) => `${k}: ${v}`).join('; ')}.`;
@@ -34,7 +40,7 @@ export function transactionOutcome(uid: string, tx: CdoTransaction): Outcome | u
     case 'DONE':
       return { status: 'succeeded', text: `done. SCC finished transaction \`${uid}\`${kind}.` };
     case 'ERROR': {
-      const said = tx.errorMessage ? `: ${tx.errorMessage}` : '.';
+      const said = tx.errorMessage ? `: ${sentence(tx.errorMessage)}` : '.';
       return {
         status: 'failed',
         text: `failed. SCC reports an error for transaction \`${uid}\`${kind}${said}${details(tx.errorDetails)}`,
@@ -158,7 +164,7 @@ export function gatewayOutcome(requestId: string, answer: CommandResponse): Outc
     };
   }
   if (answer.status === 'failed') {
-    const said = answer.message ? `: ${answer.message}` : '.';
+    const said = answer.message ? `: ${sentence(answer.message)}` : '.';
     const shown =
       body === undefined || body === null ? '' : `\n${codeBlock(prettyAnswer(body), ANSWER_LIMIT, whole)}`;
     return { status: 'failed', text: `the command failed${said}${shown}` };
@@ -229,7 +235,7 @@ const UPGRADE_ENDINGS: Record<string, { status: Outcome['status']; words: string
 export function upgradeOutcome(run: SecureClientUpgradeRunDto): Outcome | undefined {
   const ending = UPGRADE_ENDINGS[run.upgradeRunStatus ?? ''];
   if (!ending) return undefined;
-  const error = run.errorMsg ? ` SCC says: ${run.errorMsg}.` : '';
+  const error = run.errorMsg ? ` SCC says: ${sentence(run.errorMsg)}` : '';
   return {
     status: ending.status,
     text: `upgrade ${runName(run)} ${ending.words} (${run.upgradeRunStatus}).${error}${deviceLines(run)}`,
@@ -240,7 +246,7 @@ export function upgradeOutcome(run: SecureClientUpgradeRunDto): Outcome | undefi
 export function watchAnnouncement(profile: string, run: SecureClientUpgradeRunDto): string {
   const ending = UPGRADE_ENDINGS[run.upgradeRunStatus ?? '']?.words ?? 'ended';
   const who = run.username ? `, started by ${run.username}` : '';
-  const error = run.errorMsg ? ` SCC says: ${run.errorMsg}.` : '';
+  const error = run.errorMsg ? ` SCC says: ${sentence(run.errorMsg)}` : '';
   return (
     `A VPN client upgrade run ended (profile \`${profile}\`${who}): ${runName(run)} ${ending} ` +
     `(${run.upgradeRunStatus}).${error}${deviceLines(run)}`

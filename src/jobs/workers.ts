@@ -60,6 +60,8 @@ export function createWorkerSlackClient(token: string, slackApiUrl?: string): Sl
   return new webApi.WebClient(token, {
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
+    // Well inside the notification lock (schedule.slack.lockMs), so a hung call never outlives it.
+    timeout: 15_000,
     ...(slackApiUrl ? { slackApiUrl } : {}),
   });
 }

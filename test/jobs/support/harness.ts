@@ -4,7 +4,6 @@
 import { EventEmitter } from 'node:events';
 import { pino } from 'pino';
 import type { SccClients, ThreadRef } from '../../../src/app/ports.js';
-import type { ScheduleOverrides } from '../../../src/jobs/schedule.js';
 import {
   createWorkerSlackClient,
   type StartWorkersOptions,
@@ -15,23 +14,9 @@ import { createSccClient, type SccCallEvent, type SccClient } from '../../../src
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';
 import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
+import { TEST_SCHEDULE } from './schedule.js';
 
-/** Milliseconds instead of seconds: the machinery is the same, only faster. */
-export const TEST_SCHEDULE: ScheduleOverrides = {
-  poll: {
-    transaction: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
-    cdfmc: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
-    gateway: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
-    upgradeRun: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
-  },
-  maxTransientFailures: 4,
-  transientBaseMs: 5,
-  transientCapMs: 40,
-  slack: { postIntervalMs: 10, updateIntervalMs: 10, attempts: 5, backoffMs: 10, lockMs: 2_000 },
-  watch: { scanEveryMs: 40, scanRuns: 50 },
-  tenantCreation: { intervalMs: 400 },
-  workers: { lockDurationMs: 1_000, stalledIntervalMs: 500, maxStalledCount: 10 },
-};
+export { TEST_SCHEDULE } from './schedule.js';
 
 export interface SimClients extends SccClients {
   /** Every SCC call the clients make, as it completes. */

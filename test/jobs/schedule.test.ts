@@ -1,0 +1,46 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import type { ThreadRef } from '../../src/app/ports.js';
+import type { TrackRequest, UpgradeWatch } from '../../src/catalogue/operation.js';
+import type { ThreadRefSchema, TrackRequestData, UpgradeWatchSchema } from '../../src/jobs/payloads.js';
+import { DEFAULT_SCHEDULE, pollDelayMs, resolveSchedule, transientDelayMs } from '../../src/jobs/schedule.js';
+
+describe('the tracking schedule', () => {
+  it('polls fast at first, then slower, up to a cap', () => {
+    const poll = DEFAULT_SCHEDULE.poll.transaction;
+    const delays = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20].map((step) => pollDelayMs(poll, step));
+
+    expect(delays.slice(0, 4)).toEqual([1_000, 1_500, 2_250, 3_375]);
+    expect(delays.every((delay, i) => i === 0 || delay >= (delays[i - 1] ?? 0))).toBe(true);
+    expect(delays.at(-1)).toBe(poll.capMs);
+  });
+
+  it("waits at least as long as SCC's Retry-After", () => {
+    expect(pollDelayMs(DEFAULT_SCHEDULE.poll.gateway, 1, 7_000)).toBe(7_000);
+    expect(transientDelayMs(DEFAULT_SCHEDULE, 1, 45_000)).toBe(45_000);
+    expect(transientDelayMs(DEFAULT_SCHEDULE, 1)).toBe(DEFAULT_SCHEDULE.transientBaseMs);
+    expect(transientDelayMs(DEFAULT_SCHEDULE, 30)).toBe(DEFAULT_SCHEDULE.transientCapMs);
+  });
+
+  it('takes overrides section by section and refuses nonsense', () => {
+    const schedule = resolveSchedule({ poll: { gateway: { capMs: 50 } }, slack: { lockMs: 5 } });
+
+    expect(schedule.poll.gateway).toEqual({ ...DEFAULT_SCHEDULE.poll.gateway, capMs: 50 });
+    expect(schedule.poll.transaction).toEqual(DEFAULT_SCHEDULE.poll.transaction);
+    expect(schedule.slack).toEqual({ ...DEFAULT_SCHEDULE.slack, lockMs: 5 });
+    expect(() => resolveSchedule({ poll: { gateway: { factor: 0.5 } } })).toThrow();
+  });
+
+  it('matches SCC: one tenant per 30 s, transactions kept two hours, so polls stay well under that', () => {
+    expect(DEFAULT_SCHEDULE.tenantCreation.intervalMs).toBe(30_000);
+    for (const poll of Object.values(DEFAULT_SCHEDULE.poll)) expect(poll.capMs).toBeLessThan(2 * 3_600_000);
+  });
+});
+
+describe('the payload schemas', () => {
+  it('mirror the seams they carry (TrackRequest, ThreadRef, UpgradeWatch)', () => {
+    expectTypeOf<TrackRequestData>().toEqualTypeOf<TrackRequest>();
+    expectTypeOf<z.infer<typeof ThreadRefSchema>>().toEqualTypeOf<ThreadRef>();
+    expectTypeOf<z.infer<typeof UpgradeWatchSchema>>().toEqualTypeOf<UpgradeWatch>();
+  });
+});

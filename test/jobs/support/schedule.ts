@@ -1,0 +1,20 @@
+// The tracking tests' schedule: the same machinery as production with milliseconds instead of seconds.
+// Kept free of vitest imports so the worker processes of the crash test can load it too.
+import type { ScheduleOverrides } from '../../../src/jobs/schedule.js';
+
+export const TEST_SCHEDULE: ScheduleOverrides = {
+  poll: {
+    transaction: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
+    cdfmc: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
+    gateway: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
+    upgradeRun: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
+  },
+  maxTransientFailures: 4,
+  transientBaseMs: 5,
+  transientCapMs: 40,
+  slack: { postIntervalMs: 10, updateIntervalMs: 10, attempts: 5, backoffMs: 10, lockMs: 2_000 },
+  watch: { scanEveryMs: 40, scanRuns: 50 },
+  tenantCreation: { intervalMs: 400 },
+  // A killed worker's jobs are rescued about 1.5 s later (lock expiry, then a stall check).
+  workers: { lockDurationMs: 1_000, stalledIntervalMs: 500, maxStalledCount: 10 },
+};
