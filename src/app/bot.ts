@@ -106,6 +106,7 @@ export async function startBot(
       access,
       tracker: jobs.tracker,
       approvals: approvals.gate,
+      tenantCreation: { enqueue: (request) => jobs.enqueueTenantCreation(request) },
       requiresApproval: (op) => requiresApproval(op, settings),
       dedupe: new RedisDeduper(redis, `${REDIS_PREFIX}:slack:seen:`),
       log,

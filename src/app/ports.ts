@@ -35,6 +35,20 @@ export interface ApprovalGate {
   request(input: ApprovalRequestInput): Promise<void>;
 }
 
+/** A tenant creation to queue: SCC creates at most one tenant every 30 seconds per account. */
+export interface TenantCreationRequest {
+  tenantName: string;
+  displayName?: string | undefined;
+  salesOrderNumber?: string | undefined;
+  /** Where the queue reports (its place, the start, the outcome); its profile creates the tenant. */
+  thread: ThreadRef;
+}
+
+/** Queues tenant creations behind SCC's rate limit (src/jobs/); the queue creates and follows them. */
+export interface TenantCreationQueue {
+  enqueue(request: TenantCreationRequest): Promise<{ place: number; expectedStart: Date }>;
+}
+
 /** One SCC client per configured profile; nothing global. */
 export interface SccClients {
   names(): string[];

@@ -48,6 +48,27 @@ export class Delivery {
   }
 
   /**
+   * Posts a view in the channel and returns its ts (the thread for what follows), or undefined when
+   * the bot cannot post there (not a member, archived…); other failures are thrown.
+   */
+  async post(view: View): Promise<string | undefined> {
+    const { channelId } = this.request.actor;
+    const rendered = renderBlocks(view, { fileNote: () => 'in the thread' });
+    let ts: string;
+    try {
+      ts = (await this.slack.postMessage(channelId, { text: rendered.text, blocks: rendered.blocks })).ts;
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (code === undefined || !CANNOT_POST.has(code)) throw error;
+      this.request.log.warn({ slackError: code }, 'cannot post in the channel');
+      return undefined;
+    }
+    for (const file of rendered.files)
+      await this.slack.uploadFile({ channel: channelId, threadTs: ts, ...file });
+    return ts;
+  }
+
+  /**
    * Announces a change in the channel and hands each thing to follow to the tracker, with the
    * announcement as the thread. When the bot cannot post there, the announcement goes through
    * response_url instead and the requester is told why no thread follows.
@@ -59,18 +80,9 @@ export class Delivery {
     profile: string,
   ): Promise<void> {
     const { channelId, userId } = this.request.actor;
-    const rendered = renderBlocks(view, { fileNote: () => 'in the thread' });
-    let ts: string;
-    try {
-      ts = (await this.slack.postMessage(channelId, { text: rendered.text, blocks: rendered.blocks })).ts;
-    } catch (error) {
-      const code = slackErrorCode(error);
-      if (code === undefined || !CANNOT_POST.has(code)) throw error;
-      this.request.log.warn(
-        { slackError: code },
-        'cannot post in the channel; announcing through response_url',
-      );
-      await this.toResponseUrl(rendered, 'in_channel', false);
+    const ts = await this.post(view);
+    if (ts === undefined) {
+      await this.inChannelViaResponseUrl(view);
       const note =
         track.length > 0
           ? 'fwbot is not a member of this channel, so it cannot report the outcome in a thread here. ' +
@@ -84,8 +96,6 @@ export class Delivery {
       return;
     }
     this.request.log.info({ ts, track: track.length }, 'announced in the channel');
-    for (const file of rendered.files)
-      await this.slack.uploadFile({ channel: channelId, threadTs: ts, ...file });
     for (const request of track) {
       await tracker.follow(request, { channelId, threadTs: ts, requesterId: userId, profile });
     }

@@ -2,7 +2,7 @@
 // run the real Bolt app with a simulator, a fake Slack server and stand-in trackers and approval gates.
 import type { App } from '@slack/bolt';
 import type { Logger } from 'pino';
-import type { ApprovalGate, SccClients, Tracker } from '../app/ports.js';
+import type { ApprovalGate, SccClients, TenantCreationQueue, Tracker } from '../app/ports.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation, OperationServices } from '../catalogue/operation.js';
 import type { AccessControl } from '../policy/access.js';
@@ -18,6 +18,8 @@ export interface FwbotDeps {
   access: AccessControl;
   /** Follows 202 answers to their end in the announcement's thread (issue 5). */
   tracker: Tracker;
+  /** Queues tenant creations behind SCC's one-per-30-seconds limit; without it they run directly. */
+  tenantCreation?: TenantCreationQueue;
   /** Takes destructive operations (issue 6). */
   approvals: ApprovalGate;
   /**

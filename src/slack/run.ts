@@ -14,6 +14,7 @@ import type { SurfaceDeps } from './deps.js';
 import { errorView, explainError } from './errors.js';
 import { withProfile } from './profileFlag.js';
 import type { SlackRequest } from './request.js';
+import { createsTenant, queueTenantCreation } from './tenantCreation.js';
 
 /** SCC operations whose answer is a credential: their results are shown only in a modal, once. */
 const SECRET_SCC_OPERATIONS: ReadonlySet<SccOperationId> = new Set<SccOperationId>([
@@ -92,6 +93,12 @@ export async function perform(
       checkArguments(op, raw);
       request.log.info({ operationId: op.id }, 'destructive: asking for approval');
       await deps.approvals.request({ operation: op, raw, ctx, commandText: invocation.commandText });
+      return;
+    }
+    if (deps.tenantCreation && createsTenant(op)) {
+      checkArguments(op, raw);
+      request.log.info({ operationId: op.id, profile: access.profile }, 'queueing');
+      await queueTenantCreation(deps, request, delivery, raw, access.profile);
       return;
     }
     request.log.info({ operationId: op.id, profile: access.profile }, 'running');

@@ -124,6 +124,26 @@ describe('the assembled bot', () => {
     );
   });
 
+  it('queues a tenant creation behind SCC’s limit and reports its start in the announcement’s thread', async () => {
+    await command('tenants create acme-main');
+    const announcement = await slack.waitFor(
+      (c) =>
+        c.method === 'chat.postMessage' && String(c.args.text).includes('acme-main') && !c.args.thread_ts,
+    );
+    const ts = [...slack.messages().entries()]
+      .find(([, m]) => m.text === announcement.args.text)?.[0]
+      .split('/')[1];
+    const started = await slack.waitFor(
+      (c) =>
+        c.method === 'chat.postMessage' &&
+        c.args.thread_ts === ts &&
+        String(c.args.text).includes('SCC accepted'),
+      20_000,
+    );
+    expect(String(started.args.text)).toContain('acme-main');
+    expect(sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(1);
+  });
+
   it('turns a destructive command into an approval card', async () => {
     await command('tenants remove hooli-uae');
     const card = await slack.waitFor(

@@ -4,7 +4,13 @@
 // gate that record what they are handed; and every log line captured, to check what never reaches it.
 import { EventEmitter } from 'node:events';
 import { createLogger } from '../../../src/app/logger.js';
-import type { ApprovalGate, ApprovalRequestInput, ThreadRef, Tracker } from '../../../src/app/ports.js';
+import type {
+  ApprovalGate,
+  ApprovalRequestInput,
+  TenantCreationQueue,
+  ThreadRef,
+  Tracker,
+} from '../../../src/app/ports.js';
 import { sccClientsFrom } from '../../../src/app/sccClients.js';
 import { createCatalogue } from '../../../src/catalogue/index.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
@@ -88,6 +94,7 @@ export interface HarnessOptions {
   policy?: RolePolicy | null;
   tracker?: Tracker;
   approvals?: ApprovalGate;
+  tenantCreation?: TenantCreationQueue;
   optionsDeadlineMs?: number;
   /** Profile → simulator token; `default` is the super-admin unless given. */
   tokens?: Record<string, string>;
@@ -188,6 +195,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     access,
     tracker: options.tracker ?? tracker,
     approvals: options.approvals ?? gate,
+    ...(options.tenantCreation ? { tenantCreation: options.tenantCreation } : {}),
     dedupe: new MemoryDeduper(),
     log,
     ...(options.optionsDeadlineMs ? { optionsDeadlineMs: options.optionsDeadlineMs } : {}),

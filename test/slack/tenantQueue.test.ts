@@ -1,0 +1,49 @@
+// With the tracking queue offering it, `/fw tenants create` is announced and queued behind SCC's
+// one-per-30-seconds limit instead of calling SCC from the Slack handler.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TenantCreationQueue, TenantCreationRequest } from '../../src/app/ports.js';
+import { blocksText, CHANNEL, type Harness, startHarness, USERS } from './support/harness.js';
+
+class RecordingQueue implements TenantCreationQueue {
+  readonly requests: TenantCreationRequest[] = [];
+  async enqueue(request: TenantCreationRequest) {
+    this.requests.push(request);
+    return { place: this.requests.length, expectedStart: new Date() };
+  }
+}
+
+describe('queued tenant creation', () => {
+  const queue = new RecordingQueue();
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ tenantCreation: queue });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('announces the request and queues it with the announcement as its thread', async () => {
+    await h.command('tenants create acme-queued --display-name "Acme Queued" --sales-order SO-1', {
+      userId: USERS.operator,
+    });
+    const post = await h.slack.waitFor((c) => c.method === 'chat.postMessage');
+    expect(blocksText(post.args)).toContain(`<@${USERS.operator}> asked to create tenant *acme-queued*.`);
+    await h.waitForLog('tenant creation queued');
+    const ts = [...h.slack.messages().keys()][0]?.split('/')[1];
+    expect(queue.requests).toEqual([
+      {
+        tenantName: 'acme-queued',
+        displayName: 'Acme Queued',
+        salesOrderNumber: 'SO-1',
+        thread: { channelId: CHANNEL, threadTs: ts, requesterId: USERS.operator, profile: 'default' },
+      },
+    ]);
+    expect(h.sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(0);
+  });
+
+  it('still refuses a bad name before queueing anything', async () => {
+    const { responseUrl } = await h.command('tenants create "bad name!"', { userId: USERS.operator });
+    expect(blocksText((await h.reply(responseUrl)).args)).toContain('Usage: `/fw tenants create');
+    expect(queue.requests).toHaveLength(1);
+  });
+});
