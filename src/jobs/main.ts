@@ -1,40 +1,10 @@
 // `npm run worker`: the tracking, notification, watch and tenant-creation workers alone, without the Slack
 // surface. Reads the same environment as the bot; start as many as you like, anywhere that reaches the
 // same Redis. SIGTERM / SIGINT let the jobs in hand finish before the process exits.
-import { type Logger, pino } from 'pino';
-import type { SccClients } from '../app/ports.js';
+import { pino } from 'pino';
+import { createSccClients } from '../app/sccClients.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
-import { createSccClient, type SccClient } from '../scc/client.js';
 import { createWorkerSlackClient, startWorkers } from './workers.js';
-
-/** One client per profile, without retries of their own: the queue retries, and never by sleeping. */
-export function workerSccClients(config: Config, log: Logger): SccClients & { close(): Promise<void> } {
-  const clients = new Map<string, SccClient>();
-  for (const profile of config.profiles.values()) {
-    clients.set(
-      profile.name,
-      createSccClient({
-        baseUrl: profile.baseUrl,
-        token: profile.token.reveal(),
-        profile: profile.name,
-        timeouts: { defaultMs: config.scc.timeoutMs },
-        retry: { maxAttempts: 1 },
-        logger: log.child({ profile: profile.name }),
-      }),
-    );
-  }
-  return {
-    names: () => [...clients.keys()],
-    get(name) {
-      const client = clients.get(name);
-      if (!client) throw new Error(`no SCC profile named ${name}`);
-      return client;
-    },
-    close: async () => {
-      await Promise.all([...clients.values()].map((client) => client.close()));
-    },
-  };
-}
 
 async function main(): Promise<void> {
   let config: Config;
@@ -52,7 +22,8 @@ async function main(): Promise<void> {
     log.fatal('Slack is not configured: workers need SLACK_BOT_TOKEN to report in threads');
     process.exit(2);
   }
-  const clients = workerSccClients(config, log);
+  // No retries inside the clients: the queue reschedules a failed poll instead of sleeping on it.
+  const clients = createSccClients(config.profiles, { timeoutMs: config.scc.timeoutMs, log, retries: false });
   const workers = await startWorkers({
     redisUrl: config.redis.url.reveal(),
     clients,

@@ -5,20 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, type Processor, UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
-import type { SccClients, ThreadRef, Tracker } from '../app/ports.js';
+import type { SccClients, TenantCreationRequest, Tracker } from '../app/ports.js';
 import { SccApiError, SccNetworkError } from '../scc/errors.js';
 import type { JobsCore } from './core.js';
 import { tenantQueuedNote, tenantRefusedText, tenantStartedNote } from './messages.js';
 import { type EventType, TenantCreationJobData, ThreadRefSchema } from './payloads.js';
 import { classifySccError } from './sccFailures.js';
 
-export interface TenantCreationRequest {
-  tenantName: string;
-  displayName?: string | undefined;
-  salesOrderNumber?: string | undefined;
-  /** Where to report; its profile is the MSP portal that creates the tenant. */
-  thread: ThreadRef;
-}
+export type { TenantCreationRequest };
 
 export interface QueuedTenantCreation {
   /** 1 = next to start (nothing waiting ahead of it). */
