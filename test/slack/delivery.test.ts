@@ -61,3 +61,28 @@ describe('delivery', () => {
     expect(complete.args.channel_id).not.toBe(CHANNEL);
   });
 });
+
+describe('delivery where the bot is not a member', () => {
+  const OUTSIDE = 'C0NOTMEMBER';
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ notMemberOf: [OUTSIDE] });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('announces through response_url instead and says why no thread follows', async () => {
+    const { responseUrl } = await h.command('tenants mcd enable globex-apj', {
+      userId: USERS.operator,
+      channelId: OUTSIDE,
+    });
+    const announced = await h.reply(responseUrl, 0);
+    expect(announced.args.response_type).toBe('in_channel');
+    expect(blocksText(announced.args)).toContain(`<@${USERS.operator}>`);
+    const note = await h.reply(responseUrl, 1);
+    expect(note.args.response_type).toBe('ephemeral');
+    expect(blocksText(note.args)).toContain('fwbot is not a member of this channel');
+    expect(h.tracker.follows).toEqual([]);
+  });
+});

@@ -31,6 +31,7 @@ import {
   type SlackHttpResponse,
   slashCommandBody,
 } from '../../support/slackRequests.js';
+import { startMembershipProxy } from './membershipProxy.js';
 
 export const SIGNING_SECRET = 'harness-signing-secret';
 export const BOT_TOKEN = 'xoxb-harness-bot-token';
@@ -99,6 +100,8 @@ export interface HarnessOptions {
   /** Profile → simulator token; `default` is the super-admin unless given. */
   tokens?: Record<string, string>;
   channelProfiles?: Record<string, string>;
+  /** Channels the bot is not a member of: chat.postMessage there answers not_in_channel. */
+  notMemberOf?: string[];
   /** Profiles whose client points somewhere other than the simulator (e.g. nowhere). */
   baseUrls?: Record<string, string>;
 }
@@ -201,11 +204,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.optionsDeadlineMs ? { optionsDeadlineMs: options.optionsDeadlineMs } : {}),
   };
   const port = await freePort();
+  const proxy = options.notMemberOf ? await startMembershipProxy(slack.url, options.notMemberOf) : undefined;
   const app = createFwbotApp(deps, {
     botToken: BOT_TOKEN,
     signingSecret: SIGNING_SECRET,
     port,
-    slackApiUrl: slack.apiUrl,
+    slackApiUrl: proxy?.apiUrl ?? slack.apiUrl,
   });
   slackApiForGroups.current = app;
   await app.start();
@@ -269,6 +273,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async stop() {
       await app.stop();
+      await proxy?.stop();
       await Promise.all([...clients.values()].map((client) => client.close()));
       await sim.stop();
       await slack.stop();
