@@ -91,7 +91,7 @@ export async function perform(
     const ctx = operationContext(deps, request, access.profile);
     if (deps.requiresApproval ? deps.requiresApproval(op) : op.destructive) {
       checkArguments(op, raw);
-      request.log.info({ operationId: op.id }, 'destructive: asking for approval');
+      request.log.info({ operationId: op.id }, 'asking for approval');
       await deps.approvals.request({ operation: op, raw, ctx, commandText: invocation.commandText });
       return;
     }

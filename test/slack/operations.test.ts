@@ -61,7 +61,7 @@ describe('every operation through Slack', () => {
   /** A destructive operation: handed to the approval gate with its raw arguments, nothing run. */
   async function destructive(id: string, text: string): Promise<Record<string, unknown>> {
     const { responseUrl } = await h.command(text, { userId: USERS.operator });
-    await h.waitForLog('destructive: asking for approval');
+    await h.waitForLog('asking for approval');
     expect(h.gate.requests.map((r) => r.operation.id)).toEqual([id]);
     expect(
       h.slack
@@ -260,9 +260,7 @@ describe('every operation through Slack', () => {
       h.logs
         .map((line) => JSON.parse(line) as { msg?: string; operationId?: string })
         .filter((line) =>
-          ['running', 'destructive: asking for approval', 'offering to reveal a secret'].includes(
-            line.msg ?? '',
-          ),
+          ['running', 'asking for approval', 'offering to reveal a secret'].includes(line.msg ?? ''),
         )
         .map((line) => line.operationId),
     );

@@ -96,6 +96,7 @@ export interface HarnessOptions {
   tracker?: Tracker;
   approvals?: ApprovalGate;
   tenantCreation?: TenantCreationQueue;
+  requiresApproval?: FwbotDeps['requiresApproval'];
   optionsDeadlineMs?: number;
   /** Profile → simulator token; `default` is the super-admin unless given. */
   tokens?: Record<string, string>;
@@ -199,6 +200,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     tracker: options.tracker ?? tracker,
     approvals: options.approvals ?? gate,
     ...(options.tenantCreation ? { tenantCreation: options.tenantCreation } : {}),
+    ...(options.requiresApproval ? { requiresApproval: options.requiresApproval } : {}),
     dedupe: new MemoryDeduper(),
     log,
     ...(options.optionsDeadlineMs ? { optionsDeadlineMs: options.optionsDeadlineMs } : {}),

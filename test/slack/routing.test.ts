@@ -1,5 +1,6 @@
-// With the tracking queue offering it, `/fw tenants create` is announced and queued behind SCC's
-// one-per-30-seconds limit instead of calling SCC from the Slack handler.
+// Routing decided outside the catalogue: with the tracking queue offering it, `/fw tenants create` is
+// announced and queued behind SCC's one-per-30-seconds limit; and the approval policy may put a
+// non-destructive operation (VPN client upgrades) behind an approval.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TenantCreationQueue, TenantCreationRequest } from '../../src/app/ports.js';
 import { blocksText, CHANNEL, type Harness, startHarness, USERS } from './support/harness.js';
@@ -45,5 +46,24 @@ describe('queued tenant creation', () => {
     const { responseUrl } = await h.command('tenants create "bad name!"', { userId: USERS.operator });
     expect(blocksText((await h.reply(responseUrl)).args)).toContain('Usage: `/fw tenants create');
     expect(queue.requests).toHaveLength(1);
+  });
+});
+
+describe('approval policy beyond destructive operations', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ requiresApproval: (op) => op.destructive || op.id === 'vpn.upgrade' });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('sends a VPN client upgrade to the approval gate when the policy says so', async () => {
+    await h.command('vpn upgrade ftd-edge-01 --version 5.1.15.287', { userId: USERS.operator });
+    await h.waitForLog('asking for approval');
+    expect(h.gate.requests.map((r) => [r.operation.id, r.raw])).toEqual([
+      ['vpn.upgrade', { device: ['ftd-edge-01'], version: '5.1.15.287' }],
+    ]);
+    expect(h.sim.requestLog.list({ operationId: 'triggerFtdSecureClientUpgrade' })).toHaveLength(0);
   });
 });
