@@ -60,6 +60,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
     redis: options.redis,
     prefix: options.prefix,
     retentionMs: settings.auditRetentionDays * DAY_MS,
+    claimGraceMs: settings.executionLeaseMs,
   });
   const audit = new AuditTrail({
     redis: options.redis,

@@ -3,13 +3,7 @@
 // renderBlocks turns it into Block Kit.
 import type { Button, Field, View, ViewBlock } from '../render/view.js';
 import type { ApprovalRecord, ApprovalRequest } from './record.js';
-import {
-  describeTarget,
-  type InterfaceFacts,
-  interfaceKind,
-  interfaceLabel,
-  type TargetSnapshot,
-} from './snapshot.js';
+import { type InterfaceFacts, interfaceKind, interfaceLabel, type TargetSnapshot } from './snapshot.js';
 
 export const APPROVE_ACTION = 'fw.approval.approve';
 export const REJECT_ACTION = 'fw.approval.reject';
@@ -68,7 +62,7 @@ function targetFields(target: TargetSnapshot): Field[] {
     case 'tenantUsers':
       return [
         { label: 'Tenant', value: target.tenant.name },
-        { label: 'Usernames', value: target.usernames.join('\n') },
+        { label: 'Usernames', value: target.usernames.join(', ') },
       ];
     case 'devices':
       return [
@@ -181,7 +175,7 @@ export function renderCard(record: ApprovalRecord, now: number): View {
   }
   const summary =
     record.state === 'pending'
-      ? `Approval needed: <@${request.requesterId}> asks to ${describeTarget(request.target)}`
+      ? `Approval needed: <@${request.requesterId}> asks to ${whatWillHappen(request.target).replace(/`/g, '')}`
       : `Approval request ${request.id}: ${record.state}`;
   return { summary, blocks, visibility: 'in_channel' };
 }

@@ -31,7 +31,8 @@ export async function runScript(
 /**
  * pending → approved | rejected | cancelled | expired.
  * KEYS: request hash, pending index, active index. ARGV: now, target state, decidedBy, reason, ttl ms of a
- * final record. A request past its expiry can only become expired, whoever clicks, even before the sweeper
+ * final record, grace ms: an approved request waits that long for the approving process to claim it before
+ * recovery passes of other processes may. A request past its expiry can only become expired, whoever clicks, even before the sweeper
  * has seen it. Returns {'ok', newState, decidedBy} (newState is 'expired' when it was too late), or
  * {'refused', currentState, decidedBy} when someone else decided first, or {'missing', '', ''}.
  */
@@ -52,7 +53,7 @@ if target ~= 'expired' then
 end
 redis.call('ZREM', KEYS[2], redis.call('HGET', KEYS[1], 'id'))
 if target == 'approved' then
-  redis.call('ZADD', KEYS[3], now, redis.call('HGET', KEYS[1], 'id'))
+  redis.call('ZADD', KEYS[3], now + tonumber(ARGV[6]), redis.call('HGET', KEYS[1], 'id'))
 else
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
 end

@@ -4,8 +4,9 @@
 // Keys under the prefix:
 //   approval:<id>        hash: the request (JSON) and its mutable fields (state, decidedBy, executor…)
 //   approvals:pending    zset id → expiresAt: what the expiry sweeper scans
-//   approvals:active     zset id → when a recovery pass may look at it: approved requests (at once),
-//                        executing ones (when their lease ends), finished ones not yet reported
+//   approvals:active     zset id → when a recovery pass may look at it: approved requests (after a grace
+//                        left to the approving process), executing ones (when their lease ends), finished
+//                        ones not yet reported
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
@@ -50,17 +51,21 @@ export interface ApprovalStoreOptions {
   prefix: string;
   /** How long final records stay readable (late clicks, the card's history). */
   retentionMs: number;
+  /** How long an approved request is left to the process that approved it before recovery may run it. */
+  claimGraceMs: number;
 }
 
 export class ApprovalStore {
   readonly #redis: Redis;
   readonly #prefix: string;
   readonly #retentionMs: number;
+  readonly #claimGraceMs: number;
 
   constructor(options: ApprovalStoreOptions) {
     this.#redis = options.redis;
     this.#prefix = options.prefix;
     this.#retentionMs = options.retentionMs;
+    this.#claimGraceMs = options.claimGraceMs;
   }
 
   key(id: string): string {
@@ -121,7 +126,7 @@ export class ApprovalStore {
         this.#redis,
         decideScript,
         [this.key(id), this.pendingKey, this.activeKey],
-        [now, decision, decidedBy, reason ?? '', this.#retentionMs],
+        [now, decision, decidedBy, reason ?? '', this.#retentionMs, this.#claimGraceMs],
       ),
     );
     const [status, state, by] = reply;

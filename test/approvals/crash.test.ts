@@ -1,7 +1,7 @@
 // A bot process killed (SIGKILL) between approval and the end of execution: the request is run exactly
 // once by a restarted process, never zero times and never twice. The dying process is frozen inside its
 // SCC DELETE by a proxy, once before SCC saw the call and once after SCC carried it out.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalStore } from '../../src/approvals/store.js';
 import { redisUrl } from '../support/testRedis.js';
 import { type ChildBot, startChildBot } from './support/childBot.js';
@@ -19,8 +19,12 @@ describe('approvals: a process killed after approval', () => {
     env = await startEnv();
   });
 
+  afterEach(async () => {
+    // Each test's processes end with it, so the next test's doomed process is the only one running.
+    for (const child of children.splice(0)) await child.kill('SIGTERM');
+  });
+
   afterAll(async () => {
-    for (const child of children) await child.kill('SIGTERM');
     await env.stop();
   });
 
@@ -50,28 +54,35 @@ describe('approvals: a process killed after approval', () => {
   }
 
   it('runs the delete once after a restart when the dead process never reached SCC', async () => {
+    const before = await env.sccCalls('deleteAsaVlanInterface');
     const card = await killMidDelete('hold', 'interfaces delete asa-hq-01 iot');
-    expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(0);
+    expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(before);
 
     await child(env.sim.url);
 
     expect(await env.driver.threadReply(card, (t) => t.includes('approved'))).toContain('<@U0BOB> approved');
-    expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(1);
-    const store = new ApprovalStore({ redis: env.bot.redis, prefix: env.prefix, retentionMs: 86_400_000 });
+    expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(before + 1);
+    const store = new ApprovalStore({
+      redis: env.bot.redis,
+      prefix: env.prefix,
+      retentionMs: 86_400_000,
+      claimGraceMs: LEASE_MS,
+    });
     const record = await store.get(card.id);
     expect(record?.state).toBe('done');
     expect(record?.attempts).toBe(2);
   }, 60_000);
 
   it('does not call SCC again when the dead process’s DELETE had already taken effect', async () => {
+    const before = await env.sccCalls('deleteAsaVlanInterface');
     const card = await killMidDelete('forward', 'interfaces delete asa-hq-01 guest');
-    expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(2);
+    expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(before + 1);
 
     await child(env.sim.url);
 
     const reply = await env.driver.threadReply(card, (t) => t.includes('approved'));
     expect(reply).toContain('the call sent before fwbot restarted took effect');
-    expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(2);
+    expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(before + 1);
     expect(env.driver.threadReplies(card)).toHaveLength(1);
   }, 60_000);
 });

@@ -6,6 +6,9 @@ import { type ApprovalsEnv, startEnv } from './support/env.js';
 import { buttonsOf, textOf } from './support/slackDriver.js';
 import { MANY_APPROVERS, USERS } from './support/world.js';
 
+/** The default execution lease, which is also the grace an approving process gets to claim its approval. */
+const LEASE_MS = 60_000;
+
 describe('approvals: exactly once, and only what was approved', () => {
   let env: ApprovalsEnv;
   const ask = (text: string) => env.driver.ask(env.bot.eventsUrl, text, USERS.alice);
@@ -94,12 +97,22 @@ describe('approvals: exactly once, and only what was approved', () => {
   it('runs an approval that a crashed process left behind, once, from the recovery pass of a fresh one', async () => {
     const card = await ask('interfaces delete asa-hq-01 voice');
     // What a process leaves when it dies right after the approval transition: approved, nothing claimed.
-    const store = new ApprovalStore({ redis: env.bot.redis, prefix: env.prefix, retentionMs: 86_400_000 });
+    const store = new ApprovalStore({
+      redis: env.bot.redis,
+      prefix: env.prefix,
+      retentionMs: 86_400_000,
+      claimGraceMs: LEASE_MS,
+    });
     const decided = await store.decide(card.id, 'approved', env.clock(), USERS.bob);
     expect(decided.outcome).toBe('decided');
     const restarted = [await env.startBot(), await env.startBot()];
 
-    // Both fresh processes run their start-up recovery at the same time; a third pass comes later.
+    // The approving process gets the lease's time to run it itself; nobody else touches it before.
+    await Promise.all(restarted.map((bot) => bot.approvals.recover()));
+    expect(await env.sccCalls('deleteAsaSubInterface')).toBe(0);
+    env.clock.advance(LEASE_MS);
+
+    // Then both fresh processes' recovery passes run at the same time; a third pass comes later.
     await Promise.all(restarted.map((bot) => bot.approvals.recover()));
     await env.bot.approvals.recover();
 

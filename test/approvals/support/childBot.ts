@@ -30,11 +30,14 @@ export async function startChildBot(config: ChildBotConfig): Promise<ChildBot> {
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
+    // With APPROVALS_TEST_LOG set, the child logs with pino: show it as it comes, for debugging.
+    if (process.env.APPROVALS_TEST_LOG) process.stderr.write(chunk);
   });
   const eventsUrl = await new Promise<string>((resolve, reject) => {
     let stdout = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
+      if (process.env.APPROVALS_TEST_LOG) process.stderr.write(chunk);
       const ready = /READY (\S+)/.exec(stdout);
       if (ready?.[1]) resolve(ready[1]);
     });

@@ -1,0 +1,169 @@
+// The approval card in each state, against golden files: what approvers read before they decide, and
+// what everyone reads after.
+import { describe, expect, it } from 'vitest';
+import { renderCard } from '../../src/approvals/card.js';
+import type { ApprovalRecord, ApprovalRequest } from '../../src/approvals/record.js';
+import type { TargetSnapshot } from '../../src/approvals/snapshot.js';
+import { renderBlocks } from '../../src/render/blocks.js';
+import { expectCardGolden } from './support/golden.js';
+
+const COMMANDS: Record<TargetSnapshot['kind'], string> = {
+  interface: '/fw interfaces delete asa-hq-01 uplink',
+  tenant: '/fw tenants remove globex-apj',
+  tenantUsers: '/fw tenants users remove contoso-eu ana@contoso.example hiro@contoso.example',
+  devices: '/fw vpn upgrade ftd-edge-01 --version 5.1.2',
+};
+
+const CREATED = Date.parse('2025-06-02T09:00:00Z');
+const NOW = CREATED + 5 * 60_000;
+
+const etherChannel: TargetSnapshot = {
+  kind: 'interface',
+  device: { uid: '524eeca3-7b08-4039-9063-aae9a153ec5f', name: 'asa-hq-01' },
+  interface: {
+    uid: '717fd5db-d089-4055-8be1-b4bff75057d1',
+    type: 'ETHER_CHANNEL_INTERFACE',
+    name: 'uplink',
+    hardwareName: 'Port-channel1',
+    vlanId: null,
+    subInterfaceId: null,
+    members: ['GigabitEthernet1/4', 'GigabitEthernet1/5'],
+    parent: null,
+    ipv4: '10.2.0.1/24',
+    ipv6: [],
+    subinterfaces: ['servers (Port-channel1.300) VLAN 300'],
+  },
+};
+
+const subinterface: TargetSnapshot = {
+  kind: 'interface',
+  device: { uid: '524eeca3-7b08-4039-9063-aae9a153ec5f', name: 'asa-hq-01' },
+  interface: {
+    uid: '11111111-2222-4333-8444-555555555555',
+    type: 'SUB_INTERFACE',
+    name: 'voice',
+    hardwareName: 'GigabitEthernet1/2.200',
+    vlanId: 200,
+    subInterfaceId: 200,
+    members: [],
+    parent: 'GigabitEthernet1/2',
+    ipv4: '10.1.200.1/24',
+    ipv6: ['2001:db8:200::1/64'],
+    subinterfaces: [],
+  },
+};
+
+const tenant: TargetSnapshot = {
+  kind: 'tenant',
+  tenant: {
+    uid: '9d1c8f50-1111-4222-8333-444444444444',
+    name: 'globex-apj',
+    displayName: 'Globex Asia Pacific',
+    deviceCount: 32,
+  },
+};
+
+const users: TargetSnapshot = {
+  kind: 'tenantUsers',
+  tenant: {
+    uid: '9d1c8f50-1111-4222-8333-444444444444',
+    name: 'contoso-eu',
+    displayName: 'Contoso Europe',
+    deviceCount: 2,
+  },
+  usernames: ['ana@contoso.example', 'hiro@contoso.example'],
+};
+
+function record(target: TargetSnapshot, extra: Partial<ApprovalRecord> = {}): ApprovalRecord {
+  const request: ApprovalRequest = {
+    id: 'ap-0123456789',
+    operationId:
+      target.kind === 'interface'
+        ? 'interfaces.delete'
+        : target.kind === 'tenant'
+          ? 'tenants.remove'
+          : 'tenants.users.remove',
+    raw: {},
+    commandText: COMMANDS[target.kind],
+    profile: 'default',
+    requesterId: 'U0ALICE',
+    channelId: 'C0OPS',
+    createdAt: CREATED,
+    expiresAt: CREATED + 30 * 60_000,
+    target,
+  };
+  return { request, state: 'pending', attempts: 0, ...extra };
+}
+
+describe('approvals: the card', () => {
+  it('shows a pending EtherChannel delete with what depends on it', () => {
+    expectCardGolden('pending-etherchannel', renderCard(record(etherChannel), NOW));
+  });
+
+  it('shows a pending subinterface delete with its parent, VLAN and addresses', () => {
+    expectCardGolden('pending-subinterface', renderCard(record(subinterface), NOW));
+  });
+
+  it('shows a pending tenant removal with the device count', () => {
+    expectCardGolden('pending-tenant', renderCard(record(tenant), NOW));
+  });
+
+  it('shows a pending user removal with every username', () => {
+    expectCardGolden('pending-users', renderCard(record(users), NOW));
+  });
+
+  it('shows who approved and what happened, without buttons', () => {
+    const done = record(etherChannel, {
+      state: 'done',
+      decidedBy: 'U0BOB',
+      decidedAt: NOW,
+      outcome: {
+        summary: 'Deleted EtherChannel interface uplink (Port-channel1) on asa-hq-01.',
+        view: { summary: 'Deleted', blocks: [], visibility: 'in_channel' },
+        track: [],
+      },
+    });
+    expectCardGolden('done', renderCard(done, NOW));
+  });
+
+  it('shows a rejection with its reason, a cancellation and an expiry, without buttons', () => {
+    expectCardGolden(
+      'rejected',
+      renderCard(
+        record(tenant, { state: 'rejected', decidedBy: 'U0BOB', decidedAt: NOW, reason: 'wrong tenant' }),
+        NOW,
+      ),
+    );
+    expectCardGolden(
+      'cancelled',
+      renderCard(record(users, { state: 'cancelled', decidedBy: 'U0ALICE', decidedAt: NOW }), NOW),
+    );
+    expectCardGolden(
+      'expired',
+      renderCard(record(subinterface, { state: 'expired', decidedAt: NOW }), NOW + 30 * 60_000),
+    );
+  });
+
+  it('keeps an SCC name from pinging anyone or forging a link', () => {
+    const hostile: TargetSnapshot = {
+      ...tenant,
+      tenant: { ...tenant.tenant, name: 'acme <!channel> <https://evil.example|click>' },
+    };
+
+    const { blocks } = renderBlocks(renderCard(record(hostile), NOW));
+
+    // Slack reads markup only in mrkdwn text; plain_text (headers, the confirm dialog) shows it as typed.
+    const markdown = mrkdwnTexts(blocks).join('\n');
+    expect(markdown).toContain('acme &lt;!channel&gt; &lt;https://evil.example|click&gt;');
+    expect(markdown).not.toContain('<!channel>');
+    expect(markdown).not.toContain('<https://evil.example');
+  });
+});
+
+function mrkdwnTexts(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(mrkdwnTexts);
+  if (value === null || typeof value !== 'object') return [];
+  const object = value as Record<string, unknown>;
+  const own = object.type === 'mrkdwn' && typeof object.text === 'string' ? [object.text] : [];
+  return [...own, ...Object.values(object).flatMap(mrkdwnTexts)];
+}
