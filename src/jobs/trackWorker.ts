@@ -104,9 +104,6 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
     const what = describeFollowed(request);
     const poll = schedule.poll[request.kind];
     const now = Date.now();
-    if (now - state.legStartedAt > poll.deadlineMs) {
-      return finish(trackId, deadlineOutcome(what, now - state.legStartedAt, state.lastStatus));
-    }
     if (!deps.clients.names().includes(profile)) {
       await finish(
         trackId,
@@ -141,6 +138,10 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
     }
 
     if (result.kind === 'end') return finish(trackId, result.outcome);
+    // The deadline is checked after a poll, not before: workers that were down past it still look once.
+    const elapsed = now - result.state.legStartedAt;
+    if (elapsed > poll.deadlineMs)
+      return finish(trackId, deadlineOutcome(what, elapsed, result.state.lastStatus));
     const next = { ...result.state, step: result.state.step + 1, failures: 0 };
     if (result.note || result.progress) {
       const subscribers = await subscriptions.subscribers(trackId);
