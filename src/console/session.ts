@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { App } from '@slack/bolt';
 import type { Logger } from 'pino';
-import type { ApprovalGate, SccClients, Tracker } from '../app/ports.js';
+import type { ApprovalGate, SccClients, TenantCreationQueue, Tracker } from '../app/ports.js';
 import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type {
@@ -27,6 +27,7 @@ import { explainError } from '../slack/errors.js';
 import { extractProfileFlag, splitProfile } from '../slack/profileFlag.js';
 import type { SlackRequest } from '../slack/request.js';
 import { producesSecret } from '../slack/run.js';
+import { createsTenant } from '../slack/tenantCreation.js';
 import { viewOfMessage } from './blockView.js';
 import type { ConsoleMessage, ConsoleModal, ConsoleSlack } from './consoleSlack.js';
 import { FormAbandoned, fillForm, type Prompter } from './forms.js';
@@ -39,6 +40,10 @@ export interface ConsoleDeps {
   scc: SccClients;
   tracker: Tracker;
   approvals: ApprovalGate;
+  /** Which operations go to the approval gate (the policy's rule); default: the destructive ones. */
+  requiresApproval?: (op: Operation) => boolean;
+  /** Tenant creations queue behind SCC's limit when the queue runs, as on Slack. */
+  tenantCreation?: TenantCreationQueue;
   /** The app the approvals' listeners are registered on (see interactions.ts). */
   bolt: Pick<App, 'processEvent'>;
   slack: ConsoleSlack;
@@ -228,7 +233,8 @@ export class ConsoleSession {
         this.#offerReveal(op, raw, ctx);
         return;
       }
-      if (op.destructive) {
+      const { requiresApproval, tenantCreation } = this.#deps;
+      if (requiresApproval ? requiresApproval(op) : op.destructive) {
         request.log.info('destructive: asking for approval');
         await this.#deps.approvals.request({ operation: op, raw, ctx, commandText });
         this.#io.print(
@@ -236,11 +242,45 @@ export class ConsoleSession {
         );
         return;
       }
+      if (tenantCreation && createsTenant(op)) {
+        await this.#queueTenant(tenantCreation, raw, access.profile, request);
+        return;
+      }
       request.log.info({ profile: access.profile }, 'running');
       await this.#show(await op.execute(ctx, raw), access.profile, request);
     } catch (error) {
       this.#fail(error, request, op);
     }
+  }
+
+  /** As on Slack: announced, then queued with the announcement as its thread; the queue reports there. */
+  async #queueTenant(
+    queue: TenantCreationQueue,
+    raw: RawArgs,
+    profile: string,
+    request: SlackRequest,
+  ): Promise<void> {
+    const field = (name: string) => {
+      const value = raw[name];
+      return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+    };
+    const tenantName = field('name');
+    if (tenantName === undefined) throw new Error('tenant creation without a name');
+    const line = `<@${request.actor.userId}> asked to create tenant *${tenantName}*.`;
+    const root = this.#deps.slack.post(this.#deps.channelId, line);
+    this.#io.print(`fwbot in #console:\n${this.#write.text(line)}`);
+    const queued = await queue.enqueue({
+      tenantName,
+      displayName: field('display-name'),
+      salesOrderNumber: field('sales-order'),
+      thread: {
+        channelId: this.#deps.channelId,
+        threadTs: root.ts,
+        requesterId: request.actor.userId,
+        profile,
+      },
+    });
+    request.log.info({ place: queued.place }, 'tenant creation queued');
   }
 
   #approverHint(): string {

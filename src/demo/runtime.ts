@@ -6,17 +6,18 @@
 import type { App } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { ApprovalGate, Tracker } from '../app/ports.js';
+import type { ApprovalGate, TenantCreationQueue, Tracker } from '../app/ports.js';
 import { type OwnedSccClients, sccClientsFrom } from '../app/sccClients.js';
 import { type Approvals, createApprovals } from '../approvals/approvals.js';
 import { auditOperation } from '../approvals/auditOperation.js';
 import { authorizerFrom } from '../approvals/authorizer.js';
-import type { ApprovalSettings } from '../approvals/settings.js';
+import { type ApprovalSettings, requiresApproval } from '../approvals/settings.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
-import type { OperationServices } from '../catalogue/operation.js';
+import type { Operation, OperationServices } from '../catalogue/operation.js';
 import type { RolePolicy, SccProfile } from '../config.js';
 import type { ConsoleSlack } from '../console/consoleSlack.js';
 import { createConsoleBolt } from '../console/interactions.js';
+import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
 import { startWorkers, type Workers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, redisCheck, sccChecks } from '../observability/health.js';
@@ -54,6 +55,9 @@ export interface Runtime {
   clients: OwnedSccClients;
   tracker: Tracker;
   gate: ApprovalGate;
+  /** The approval policy's rule: destructive operations, and VPN upgrades when the policy says so. */
+  requiresApproval: (op: Operation) => boolean;
+  tenantCreation: TenantCreationQueue;
   approvals: Approvals;
   services: OperationServices;
   /** The in-process Bolt app the approvals' listeners are registered on, for the console's clicks. */
@@ -109,7 +113,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     channels: options.channelProfiles,
     profiles: clients.names(),
   });
-  const catalogue = instrumentCatalogue(createCatalogue({ extra: [auditOperation] }), metrics);
+  const catalogue = instrumentCatalogue(
+    createCatalogue({ extra: [auditOperation, vpnWatch, vpnUnwatch] }),
+    metrics,
+  );
   const approvalsSlack = consoleSlack.client({ real: options.realSlack });
   observeSlackClient(approvalsSlack, metrics);
   const approvals = createApprovals({
@@ -142,6 +149,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     clients,
     tracker,
     gate: instrumentGate(approvals.gate, metrics),
+    requiresApproval: (op) => requiresApproval(op, options.approvalSettings),
+    tenantCreation: { enqueue: (request) => workers.jobs.enqueueTenantCreation(request) },
     approvals,
     services: { audit: approvals.audit, watches: workers.jobs.watches },
     consoleBolt,

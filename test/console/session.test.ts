@@ -25,17 +25,16 @@ describe('console', () => {
     expect(await rig.type('fw tenats list')).toMatch(/Did you mean `tenants`|Did you mean `tenants list`/);
   });
 
-  it('creates a tenant, announces it, and reports the tracked outcome in its thread', async () => {
+  it('creates a tenant through the queue, and reports the tracked outcome in its thread', async () => {
     const out = await rig.type('tenants create acme-console --display-name "Acme Console"');
     expect(out).toMatch(/fwbot in #console:\n@alice asked to create tenant acme-console/);
+    const accepted = await rig.terminal.waitFor(/SCC accepted the creation of tenant acme-console/);
+    expect(accepted).toMatch(/↳ in the thread of “@alice asked to create tenant acme-console/);
     const from = rig.terminal.output.length;
     rig.sim.clock.advance(5 * 60_000);
-    const reply = await rig.terminal.waitFor(
-      /↳ in the thread of “@alice asked to create tenant acme-console/,
-      from,
-    );
-    expect(reply).toMatch(/acme-console/);
-    expect(reply).toMatch(/succeeded|done|ready|created/i);
+    const done = await rig.terminal.waitFor(/done\. SCC finished transaction/, from);
+    expect(done).toMatch(/↳ in the thread of “@alice asked to create tenant acme-console/);
+    expect(done).toMatch(/@alice/);
   });
 
   it('opens the form as prompts when a command with a form is given no arguments', async () => {

@@ -106,6 +106,8 @@ export async function startConsoleRig(options: { log?: Logger } = {}): Promise<C
       scc: runtime.clients,
       tracker: runtime.tracker,
       approvals: runtime.gate,
+      requiresApproval: runtime.requiresApproval,
+      tenantCreation: runtime.tenantCreation,
       bolt: runtime.consoleBolt,
       slack: consoleSlack,
       services: runtime.services,

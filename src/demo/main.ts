@@ -1,0 +1,187 @@
+// `npm run demo`: fwbot on one machine with no account anywhere — the SCC simulator in process (unless
+// an SCC profile is configured), a Redis (REDIS_URL, or a redis-server of its own under ./.fwbot/), the
+// workers, the approvals and the terminal console; with Slack credentials in the environment the same
+// bot also joins the workspace. Logs go to ./.fwbot/fwbot.log so the terminal stays a chat.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import pino from 'pino';
+import { createLogger } from '../app/logger.js';
+import { approvalSettingsFrom } from '../approvals/settings.js';
+import { type Config, ConfigError, loadConfig, type SccProfile } from '../config.js';
+import { ConsoleSlack } from '../console/consoleSlack.js';
+import { ConsoleSession } from '../console/session.js';
+import { Terminal } from '../console/terminal.js';
+import type { ReadinessCheck } from '../observability/health.js';
+import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
+import { createMetrics } from '../observability/metrics.js';
+import { installGracefulShutdown } from '../observability/shutdown.js';
+import { type SimulatorHandle, startSimulator } from '../simulator/index.js';
+import { CONSOLE_CHANNEL, DEMO_USERS, demoPolicy, simulatorProfile } from './defaults.js';
+import { DemoSetupError, ensureDemoRedis } from './redis.js';
+import { startRuntime } from './runtime.js';
+import { type DemoSlack, startDemoSlack } from './slack.js';
+
+const STATE_DIR = '.fwbot';
+
+function say(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function loadDemoConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+function demoSpeed(): number {
+  const raw = process.env.FWBOT_DEMO_SPEED ?? '10';
+  const speed = Number(raw);
+  if (!(speed > 0) || !Number.isFinite(speed)) {
+    process.stderr.write(`FWBOT_DEMO_SPEED must be a positive number, got ${raw}\n`);
+    process.exit(2);
+  }
+  return speed;
+}
+
+async function listenOrWarn(http: HttpSide, port: number): Promise<string> {
+  try {
+    const bound = await http.listen();
+    return `http://127.0.0.1:${bound}/healthz · /readyz · /metrics`;
+  } catch (error) {
+    return `not served (port ${port}: ${error instanceof Error ? error.message : String(error)}; set PORT)`;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadDemoConfig();
+  mkdirSync(STATE_DIR, { recursive: true });
+  const logFile = resolve(STATE_DIR, 'fwbot.log');
+  const log = createLogger(config.logLevel, pino.destination({ dest: logFile, mkdir: true, sync: false }));
+  const metrics = createMetrics();
+
+  let sim: SimulatorHandle | undefined;
+  let profiles: ReadonlyMap<string, SccProfile> = config.profiles;
+  if (profiles.size === 0) {
+    sim = await startSimulator({ port: 0, clock: 'real', speed: demoSpeed() });
+    profiles = new Map([['default', simulatorProfile(sim.url)]]);
+  }
+  const redis = await ensureDemoRedis({ url: process.env.REDIS_URL?.trim() || undefined, say });
+  const slackConfig = config.slack;
+  const slackOn = slackConfig.mode !== 'disabled';
+  const consoleSlack = new ConsoleSlack([CONSOLE_CHANNEL]);
+  const secrets = [...profiles.values()].map((p) => p.token.reveal());
+  if (slackConfig.mode !== 'disabled') secrets.push(slackConfig.botToken.reveal());
+  const runtime = await startRuntime({
+    redisUrl: redis.url,
+    profiles,
+    channelProfiles: config.channelProfiles,
+    policy: config.policy ?? demoPolicy({ slackEveryone: slackOn }),
+    approvalSettings: approvalSettingsFrom(config),
+    sccTimeoutMs: config.scc.timeoutMs,
+    log,
+    metrics,
+    consoleSlack,
+    realSlack:
+      slackConfig.mode === 'disabled'
+        ? undefined
+        : { token: slackConfig.botToken.reveal(), apiUrl: slackConfig.apiUrl },
+    secrets,
+  });
+  // Read at each probe: the Slack check joins once the Slack app exists.
+  const readinessChecks: ReadinessCheck[] = [...runtime.readinessChecks];
+  const http = createHttpSide({ port: config.http.port, readinessChecks, metrics, log });
+  let slack: DemoSlack | undefined;
+  if (slackConfig.mode !== 'disabled') {
+    const options = {
+      slack: slackConfig,
+      runtime,
+      metrics,
+      log,
+      http,
+      port: config.http.port,
+      readinessChecks,
+    };
+    slack = await startDemoSlack(options);
+  }
+  const health =
+    slack?.mode === 'http'
+      ? `on the Slack app's port ${config.http.port}`
+      : await listenOrWarn(http, config.http.port);
+
+  const terminal = new Terminal({ input: process.stdin, output: process.stdout });
+  const session = new ConsoleSession(
+    {
+      catalogue: runtime.catalogue,
+      access: runtime.access,
+      scc: runtime.clients,
+      tracker: runtime.tracker,
+      approvals: runtime.gate,
+      requiresApproval: runtime.requiresApproval,
+      tenantCreation: runtime.tenantCreation,
+      bolt: runtime.consoleBolt,
+      slack: consoleSlack,
+      services: runtime.services,
+      log,
+      users: DEMO_USERS,
+      channelId: CONSOLE_CHANNEL,
+      metrics,
+    },
+    terminal,
+  );
+
+  const shutdown = installGracefulShutdown({
+    log,
+    steps: [
+      {
+        name: 'console',
+        run: async () => {
+          session.close();
+          terminal.close();
+        },
+      },
+      { name: 'readiness', run: async () => http.drain() },
+      ...(slack ? [{ name: 'slack', run: () => slack.stop() }] : []),
+      ...runtime.shutdownSteps(),
+      { name: 'redis-server', run: () => redis.stop() },
+      ...(sim ? [{ name: 'simulator', run: () => sim.stop() }] : []),
+      { name: 'http', run: () => http.close() },
+    ],
+  });
+
+  const scc = sim
+    ? `simulator at ${sim.url} (×${sim.clock.speed} speed), profile default as sim-super-admin`
+    : `profiles ${[...profiles.keys()].join(', ')}`;
+  say('fwbot demo');
+  say(`  SCC:    ${scc}`);
+  say(`  Redis:  ${redis.url}${redis.owned ? ` (data in ${redis.dataDir}, append-only)` : ''}`);
+  say(
+    `  Slack:  ${slack ? `connected (${slack.mode === 'socket' ? 'Socket Mode' : 'HTTP'}); try /fw help in a channel` : 'not connected (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN to join a workspace)'}`,
+  );
+  say(`  Health: ${health}`);
+  say(`  Logs:   ${logFile}`);
+  say();
+  say('Try: tenants list · tenants create acme-demo · interfaces asa-hq-01');
+  say('     interfaces delete asa-hq-01 Vlan20, then /as bob and press 1 to approve');
+  say(session.greeting());
+
+  for (;;) {
+    const line = await terminal.next(session.prompt);
+    if (line === undefined || (await session.handle(line)) === 'quit') break;
+  }
+  await shutdown.shutdown('console closed');
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof DemoSetupError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(3);
+  }
+  process.stderr.write(`fwbot demo failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
