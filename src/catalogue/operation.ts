@@ -180,6 +180,8 @@ export interface Outcome {
   track: TrackRequest[];
   /** Shown only to the requester in a modal, never posted nor stored (e.g. a generated API token). */
   secretView?: View;
+  /** What `run` returned (SCC's answer), for the CLI's `--json`; never posted, logged or stored. */
+  result?: unknown;
 }
 
 export interface OperationSpec<A, R> {
@@ -296,6 +298,7 @@ export function defineOperation<A, R>(spec: OperationSpec<A, R>): Operation {
         view: spec.role === 'viewer' ? withShareButton(rendered, commandText(spec, raw)) : rendered,
         track: spec.track?.(result, typed) ?? [],
         secretView: spec.secret?.(result, typed),
+        result,
       };
     },
   };
