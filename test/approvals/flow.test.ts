@@ -195,6 +195,36 @@ describe('approvals: the flow', () => {
     });
   });
 
+  it('puts VPN client upgrades behind an approval when the policy says so', async () => {
+    const strict = await env.startBot({ requireForVpnUpgrades: true });
+    const card = await env.driver.ask(
+      strict.eventsUrl,
+      'vpn upgrade asa-hq-01 asa-dc-03 --version 5.1.8.105',
+      USERS.alice,
+    );
+    const text = textOf(card.blocks);
+    expect(text).toContain('asks to *upgrade the VPN client on 2 device(s): to version 5.1.8.105*');
+    expect(text).toContain('*Devices*\nasa-hq-01, asa-dc-03');
+    expect(await env.sccCalls('triggerSecureClientUpgrade')).toBe(0);
+
+    await env.driver.click(strict.eventsUrl, 'approve', USERS.bob, card);
+
+    const followed = await strict.tracker.followedIn(card.ts);
+    expect(followed.request.kind).toBe('upgradeRun');
+    expect(await env.sccCalls('triggerSecureClientUpgrade')).toBe(1);
+  });
+
+  it('runs VPN client upgrades at once when the policy does not ask for approval', async () => {
+    const answer = await env.driver.command(
+      env.bot.eventsUrl,
+      'vpn upgrade asa-branch-02 --version 5.1.8.105',
+      USERS.alice,
+    );
+
+    expect(answer).not.toBe('Asked for approval.');
+    expect(await env.sccCalls('triggerSecureClientUpgrade')).toBe(2);
+  });
+
   it('refuses a request whose target does not exist, and posts no card', async () => {
     const before = env.slack.callsTo('chat.postMessage').length;
 

@@ -8,7 +8,11 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { SccClients, ThreadRef, Tracker } from '../../../src/app/ports.js';
 import { type Approvals, createApprovals } from '../../../src/approvals/approvals.js';
-import type { ApprovalSettingsInput } from '../../../src/approvals/settings.js';
+import {
+  ApprovalSettings,
+  type ApprovalSettingsInput,
+  requiresApproval,
+} from '../../../src/approvals/settings.js';
 import { UserError } from '../../../src/catalogue/errors.js';
 import { createGrammar } from '../../../src/catalogue/grammar.js';
 import type { OperationContext, TrackRequest } from '../../../src/catalogue/operation.js';
@@ -83,6 +87,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   });
   approvals.register(app);
   const grammar = createGrammar(OPERATIONS);
+  const settings = ApprovalSettings.parse(options.settings ?? {});
 
   app.command('/fw', async ({ ack, command, respond }) => {
     await ack();
@@ -102,7 +107,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         channelId: command.channel_id,
       });
       if (!allowed) throw new UserError(`This needs the ${op.role} role.`);
-      if (op.destructive) {
+      if (requiresApproval(op, settings)) {
         await approvals.gate.request({ operation: op, raw, ctx, commandText: `/fw ${command.text}` });
         await respond({ text: 'Asked for approval.' });
         return;

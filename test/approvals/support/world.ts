@@ -7,6 +7,7 @@ import { interfacesDelete } from '../../../src/catalogue/interfaces.js';
 import type { Operation } from '../../../src/catalogue/operation.js';
 import { tenantsRemove } from '../../../src/catalogue/tenants.js';
 import { tenantsUsersRemove } from '../../../src/catalogue/tenantUsers.js';
+import { vpnUpgrade } from '../../../src/catalogue/vpn.js';
 import type { RolePolicy } from '../../../src/config/policy.js';
 import { AccessControl } from '../../../src/policy/access.js';
 
@@ -56,6 +57,7 @@ export const OPERATIONS: readonly Operation[] = [
   interfacesDelete,
   tenantsRemove,
   tenantsUsersRemove,
+  vpnUpgrade,
   auditOperation,
 ];
 
