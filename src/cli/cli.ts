@@ -1,0 +1,228 @@
+// `fwbot <words>`: one command of the catalogue, run once against the configured SCC profile, printed
+// with the text renderer (or SCC's answer as JSON with --json). The person at the terminal holds the SCC
+// token, so there is no role check and no approval: destructive commands say what they would do and
+// refuse until --yes is given. Exit codes tell failures apart for scripts (see EXIT).
+import { randomBytes } from 'node:crypto';
+import { userInfo } from 'node:os';
+import type { Logger } from 'pino';
+import { createLogger } from '../app/logger.js';
+import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
+import { type Catalogue, createCatalogue } from '../catalogue/index.js';
+import type { Operation, OperationContext, RawArgs } from '../catalogue/operation.js';
+import { SccUserError } from '../catalogue/sccErrors.js';
+import { quoteToken } from '../catalogue/usage.js';
+import { type Config, ConfigError, type Environment, loadConfig } from '../config.js';
+import { renderText } from '../render/text.js';
+import type { View, ViewBlock } from '../render/view.js';
+import { createSccClient, type SccClient } from '../scc/client.js';
+import { SccApiError, SccError } from '../scc/errors.js';
+
+/** Exit codes: distinct so scripts can tell a typo from a refusal from an SCC outage. */
+export const EXIT = {
+  ok: 0,
+  /** A failure inside fwbot (the message says so). */
+  internal: 1,
+  /** Bad command, arguments or configuration. */
+  usage: 2,
+  /** SCC refused the token (401/403). */
+  permission: 3,
+  /** SCC answered with an error, or could not be reached. */
+  scc: 4,
+  /** A destructive command without --yes: nothing was changed. */
+  confirm: 5,
+} as const;
+
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+export interface CliOptions {
+  env: Environment;
+  io: CliIo;
+  /** Where logs go (JSON lines); default stderr at LOG_LEVEL, or `warn` when it is unset. */
+  log?: Logger;
+}
+
+interface CliFlags {
+  json: boolean;
+  yes: boolean;
+  help: boolean;
+  profile: string | undefined;
+  words: string[];
+}
+
+const USAGE = `usage: fwbot [--json] [--yes] [--profile NAME] <command> [arguments]
+
+Runs one fwbot command against SCC (the same commands as /fw in Slack) and prints the result.
+  --json           print SCC's answer as JSON instead of the text view
+  --yes, -y        run a destructive command (without it, fwbot says what it would do and stops)
+  --profile NAME   use another SCC profile than \`default\` (FWBOT_PROFILES)
+  --help, -h       this text and the list of commands
+
+Configuration: SCC_API_TOKEN with SCC_REGION or SCC_BASE_URL, or FWBOT_PROFILES (see the README).
+Exit codes: 0 ok · 1 internal error · 2 usage or configuration · 3 SCC refused the token ·
+            4 SCC error or unreachable · 5 destructive command without --yes`;
+
+/** Our own flags anywhere before `--`; everything else is the command, passed on to the grammar. */
+export function parseCliArgs(argv: readonly string[]): CliFlags {
+  const flags: CliFlags = { json: false, yes: false, help: false, profile: undefined, words: [] };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (arg === '--json') flags.json = true;
+    else if (arg === '--yes' || arg === '-y') flags.yes = true;
+    else if (arg === '--help' || arg === '-h') flags.help = true;
+    else if (arg.startsWith('--profile=')) flags.profile = arg.slice('--profile='.length);
+    else if (arg === '--profile') {
+      flags.profile = argv[i + 1];
+      i += 1;
+      if (flags.profile === undefined) throw new UserError('--profile needs a profile name.');
+    } else flags.words.push(arg);
+  }
+  return flags;
+}
+
+/** What the terminal can use of a view: links stay (as text), buttons that only Slack can press go. */
+export function terminalView(view: View): View {
+  const blocks: ViewBlock[] = [];
+  for (const block of view.blocks) {
+    if (block.kind !== 'actions') {
+      blocks.push(block);
+      continue;
+    }
+    for (const button of block.buttons) {
+      if (button.url) blocks.push({ kind: 'context', text: `${button.label}: ${button.url}` });
+    }
+  }
+  return { ...view, blocks };
+}
+
+function exitCodeOf(error: unknown): number {
+  if (error instanceof PermissionError) return EXIT.permission;
+  const scc = error instanceof SccUserError ? error.cause : error;
+  if (scc instanceof SccApiError && (scc.status === 401 || scc.status === 403)) return EXIT.permission;
+  if (error instanceof SccUserError || error instanceof SccError) return EXIT.scc;
+  if (error instanceof UserError) return EXIT.usage;
+  return EXIT.internal;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof UsageError) return `${error.message}${error.usage ? `\nusage: ${error.usage}` : ''}`;
+  if (error instanceof UserError) return error.message;
+  if (error instanceof SccError) return error.userMessage();
+  return `fwbot failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function pickProfile(config: Config, wanted: string | undefined): string {
+  if (wanted !== undefined) {
+    if (config.profiles.has(wanted)) return wanted;
+    throw new UserError(
+      `There is no SCC profile named ${wanted}. Profiles: ${[...config.profiles.keys()].join(', ')}.`,
+    );
+  }
+  if (config.profiles.has('default')) return 'default';
+  const [only, ...others] = config.profiles.keys();
+  if (only !== undefined && others.length === 0) return only;
+  throw new UserError(`Choose a profile with --profile: ${[...config.profiles.keys()].join(', ')}.`);
+}
+
+function clientFor(config: Config, profile: string, log: Logger): SccClient {
+  const settings = config.profiles.get(profile);
+  if (!settings) throw new UserError(`There is no SCC profile named ${profile}.`);
+  return createSccClient({
+    baseUrl: settings.baseUrl,
+    token: settings.token.reveal(),
+    profile,
+    timeouts: { defaultMs: config.scc.timeoutMs },
+    logger: log.child({ component: 'scc', profile }),
+  });
+}
+
+function describeFollowUp(outcome: { track: readonly { label: string }[] }): string | undefined {
+  if (outcome.track.length === 0) return undefined;
+  const what = outcome.track.map((t) => t.label).join('; ');
+  return `SCC goes on working on it (${what}). The CLI does not wait; /fw in Slack or \`npm run demo\` follow it to the end.`;
+}
+
+async function runCommand(
+  catalogue: Catalogue,
+  op: Operation,
+  raw: RawArgs,
+  flags: CliFlags,
+  options: CliOptions,
+  config: Config,
+): Promise<number> {
+  const { io } = options;
+  const requestId = randomBytes(6).toString('hex');
+  const log = (
+    options.log ?? createLogger(options.env.LOG_LEVEL ? config.logLevel : 'warn', process.stderr)
+  ).child({
+    requestId,
+    surface: 'cli',
+    operationId: op.id,
+  });
+  const profile = pickProfile(config, flags.profile);
+  const scc = clientFor(config, profile, log);
+  const ctx: OperationContext = {
+    scc,
+    profile,
+    actor: { userId: `cli:${userInfo().username}`, channelId: 'cli' },
+    requestId,
+    log,
+  };
+  try {
+    if (op.destructive && !flags.yes) {
+      const target = op.target ? await op.target(ctx, raw) : undefined;
+      const what = target
+        ? target.summary
+        : `${op.summary.toLowerCase()} (${catalogue.commandLine(op, raw)})`;
+      io.stderr(`Not done: this would ${what.charAt(0).toLowerCase()}${what.slice(1)}.`);
+      for (const field of target?.fields ?? []) io.stderr(`  ${field.label}: ${field.value}`);
+      io.stderr('It cannot be undone. Run it again with --yes to do it.');
+      return EXIT.confirm;
+    }
+    log.info({ profile }, 'running');
+    const outcome = await op.execute(ctx, raw);
+    if (flags.json) {
+      io.stdout(`${JSON.stringify(outcome.result ?? null, null, 2)}`);
+    } else {
+      io.stdout(renderText(terminalView(outcome.view)).trimEnd());
+      if (outcome.secretView) io.stdout(renderText(terminalView(outcome.secretView)).trimEnd());
+    }
+    const followUp = describeFollowUp(outcome);
+    if (followUp) io.stderr(followUp);
+    return EXIT.ok;
+  } finally {
+    await scc.close();
+  }
+}
+
+/** Runs the CLI; resolves with the exit code (main.ts sets it on the process). */
+export async function runCli(argv: readonly string[], options: CliOptions): Promise<number> {
+  const { io } = options;
+  // No Redis here, so the commands that read it (audit, watches) are the bot's, not the CLI's.
+  const catalogue = createCatalogue({ command: 'fwbot' });
+  try {
+    const flags = parseCliArgs(argv);
+    if (flags.help || flags.words.length === 0) {
+      io.stdout(`${USAGE}\n\n${renderText(terminalView(catalogue.help())).trimEnd()}`);
+      return flags.help ? EXIT.ok : EXIT.usage;
+    }
+    const text = flags.words.map(quoteToken).join(' ');
+    const { op, raw } = catalogue.parse(text);
+    const issues = op.validate(raw);
+    if (issues.length > 0) throw new UsageError(op.id, issues, catalogue.usage(op));
+    let config: Config;
+    try {
+      config = loadConfig(options.env, { require: { scc: true } });
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      io.stderr(`fwbot cannot run: the configuration has problems.\n${error.message}`);
+      return EXIT.usage;
+    }
+    return await runCommand(catalogue, op, raw, flags, options, config);
+  } catch (error) {
+    io.stderr(messageOf(error));
+    return exitCodeOf(error);
+  }
+}

@@ -1,0 +1,124 @@
+// The CLI against the simulator: a read printed as text, the same read as SCC's JSON, exit codes that
+// tell a typo, a refused token and an SCC failure apart, and a destructive command that says what it
+// would do and changes nothing until --yes. One run goes through the real `bin/fwbot.js` entry.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EXIT, runCli } from '../../src/cli/cli.js';
+import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('fwbot CLI', () => {
+  let sim: SimulatorHandle;
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, clock: 'manual' });
+  });
+  beforeEach(() => sim.reset());
+  afterAll(async () => {
+    await sim.stop();
+  });
+
+  const env = (extra: Record<string, string | undefined> = {}) => ({
+    SCC_BASE_URL: sim.url,
+    SCC_API_TOKEN: sim.tokens.superAdmin,
+    ...extra,
+  });
+
+  async function fwbot(argv: string[], extraEnv: Record<string, string | undefined> = {}): Promise<Run> {
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const code = await runCli(argv, {
+      env: env(extraEnv),
+      io: { stdout: (t) => stdout.push(t), stderr: (t) => stderr.push(t) },
+      log: pino({ level: 'silent' }),
+    });
+    return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
+  }
+
+  it('prints a read as the text view, without Slack-only buttons', async () => {
+    const run = await fwbot(['tenants', 'list']);
+    expect(run.code).toBe(EXIT.ok);
+    expect(run.stdout).toMatch(/Name\s+Display name\s+Region\s+Devices/);
+    expect(run.stdout).toMatch(/contoso-eu\s+Contoso Europe\s+EU\s+2/);
+    expect(run.stdout).not.toContain('Share in channel');
+  });
+
+  it('prints SCC’s answer as JSON with --json', async () => {
+    const run = await fwbot(['--json', 'tenants', 'show', 'Contoso Europe']);
+    expect(run.code).toBe(EXIT.ok);
+    const body = JSON.parse(run.stdout) as { name: string; uid: string; displayName: string };
+    expect(body).toMatchObject({ name: 'contoso-eu', displayName: 'Contoso Europe' });
+    expect(body.uid).toBe(sim.tenantUid('contoso-eu'));
+  });
+
+  it('exits 2 with did-you-mean for an unknown command, before reading any configuration', async () => {
+    const run = await fwbot(['tenats', 'list'], { SCC_API_TOKEN: undefined });
+    expect(run.code).toBe(EXIT.usage);
+    expect(run.stderr).toMatch(/Did you mean `fwbot tenants`\?/);
+  });
+
+  it('exits 2 listing what is missing when SCC is not configured', async () => {
+    const run = await fwbot(['tenants', 'list'], { SCC_API_TOKEN: undefined });
+    expect(run.code).toBe(EXIT.usage);
+    expect(run.stderr).toMatch(/SCC_API_TOKEN: is not set/);
+  });
+
+  it('exits 3 when SCC refuses the token, and never prints the token', async () => {
+    const run = await fwbot(['tenants', 'list'], { SCC_API_TOKEN: 'not-a-valid-token-1234' });
+    expect(run.code).toBe(EXIT.permission);
+    expect(run.stderr).toMatch(/401/);
+    expect(`${run.stdout}${run.stderr}`).not.toContain('not-a-valid-token-1234');
+  });
+
+  it('exits 4 when SCC fails', async () => {
+    sim.faults.add({ path: '**', status: 500 });
+    const run = await fwbot(['tenants', 'list']);
+    expect(run.code).toBe(EXIT.scc);
+    expect(run.stderr).toMatch(/Could not list the tenants/);
+  });
+
+  it('refuses a destructive command without --yes, saying exactly what it would do, and does it with --yes', async () => {
+    const refused = await fwbot(['interfaces', 'delete', 'asa-hq-01', 'Vlan20']);
+    expect(refused.code).toBe(EXIT.confirm);
+    expect(refused.stderr).toMatch(/Not done: this would delete VLAN interface iot \(Vlan20\) on asa-hq-01\./);
+    expect(refused.stderr).toMatch(/--yes/);
+    expect((await fwbot(['interfaces', 'asa-hq-01'])).stdout).toMatch(/\bVlan20\b/);
+
+    const done = await fwbot(['--yes', 'interfaces', 'delete', 'asa-hq-01', 'Vlan20']);
+    expect(done.code).toBe(EXIT.ok);
+    expect(done.stdout).toMatch(/deleted VLAN interface iot \(Vlan20\) on asa-hq-01/);
+    expect((await fwbot(['interfaces', 'asa-hq-01'])).stdout).not.toMatch(/\bVlan20\b/);
+  });
+
+  it('passes arguments with spaces and flags through to the grammar', async () => {
+    const run = await fwbot(['tenants', 'create', 'acme-cli', '--display-name', 'Acme CLI']);
+    expect(run.code).toBe(EXIT.ok);
+    expect(run.stdout).toMatch(/create tenant acme-cli/);
+    expect(run.stdout).toMatch(/Display name:\s+Acme CLI/);
+    expect(run.stderr).toMatch(/SCC goes on working on it/);
+  });
+
+  it('runs through bin/fwbot.js with its exit code', async () => {
+    const bin = fileURLToPath(new URL('../../bin/fwbot.js', import.meta.url));
+    const child = spawn(process.execPath, [bin, 'tenants', 'list', 'contoso'], {
+      env: { PATH: process.env.PATH, SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/contoso-eu/);
+
+    const usage = spawn(process.execPath, [bin, 'nope'], { env: { PATH: process.env.PATH }, stdio: 'ignore' });
+    expect(await new Promise<number | null>((resolve) => usage.on('exit', resolve))).toBe(EXIT.usage);
+  });
+});
