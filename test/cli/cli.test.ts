@@ -86,7 +86,9 @@ describe('fwbot CLI', () => {
   it('refuses a destructive command without --yes, saying exactly what it would do, and does it with --yes', async () => {
     const refused = await fwbot(['interfaces', 'delete', 'asa-hq-01', 'Vlan20']);
     expect(refused.code).toBe(EXIT.confirm);
-    expect(refused.stderr).toMatch(/Not done: this would delete VLAN interface iot \(Vlan20\) on asa-hq-01\./);
+    expect(refused.stderr).toMatch(
+      /Not done: this would delete VLAN interface iot \(Vlan20\) on asa-hq-01\./,
+    );
     expect(refused.stderr).toMatch(/--yes/);
     expect((await fwbot(['interfaces', 'asa-hq-01'])).stdout).toMatch(/\bVlan20\b/);
 
@@ -118,7 +120,10 @@ describe('fwbot CLI', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/contoso-eu/);
 
-    const usage = spawn(process.execPath, [bin, 'nope'], { env: { PATH: process.env.PATH }, stdio: 'ignore' });
+    const usage = spawn(process.execPath, [bin, 'nope'], {
+      env: { PATH: process.env.PATH },
+      stdio: 'ignore',
+    });
     expect(await new Promise<number | null>((resolve) => usage.on('exit', resolve))).toBe(EXIT.usage);
   });
 });
