@@ -101,7 +101,12 @@ export class ApprovalExecutor {
         'transactionUid' in t ? t.transactionUid : t.requestId,
       )[0],
     });
-    await this.notify(id);
+    try {
+      await this.notify(id);
+    } catch (error) {
+      // The execution stands; the outcome waits in Redis and a recovery pass posts it.
+      log.warn({ err: error, approvalId: id }, 'could not report an approval outcome yet; recovery retries');
+    }
   }
 
   /** Renews the claim while the work runs; `lost()` says whether a renewal was refused. */
@@ -198,7 +203,10 @@ export class ApprovalExecutor {
     }
   }
 
-  /** Posts the outcome in the card's thread, updates the card and hands 202s to the tracker, once. */
+  /**
+   * Posts the outcome in the card's thread, updates the card and hands 202s to the tracker, once. Each step
+   * is marked done in Redis as it completes, so a retry after a crash or a Slack outage repeats none.
+   */
   async notify(id: string): Promise<void> {
     const { store, clock, leaseMs, notifier, tracker } = this.#deps;
     if (!(await store.claimNotice(id, clock(), leaseMs))) return;
@@ -206,7 +214,8 @@ export class ApprovalExecutor {
     const outcome = record?.outcome;
     if (!record || !outcome) return;
     const { request } = record;
-    const card = { channel: record.cardChannel ?? request.channelId, ts: record.cardTs ?? '' };
+    let card =
+      record.cardChannel && record.cardTs ? { channel: record.cardChannel, ts: record.cardTs } : undefined;
     const headline: ViewBlock = {
       kind: 'context',
       text: `<@${request.requesterId}> asked, <@${record.decidedBy ?? 'someone'}> approved · request ${request.id}`,
@@ -216,19 +225,29 @@ export class ApprovalExecutor {
       blocks: [...outcome.view.blocks, headline],
       visibility: 'in_channel',
     };
-    if (card.ts === '') {
-      await notifier.postCard(card.channel, view);
-    } else {
+    if (!card) {
+      // The card's location was lost (a crash right after posting it): the outcome becomes the thread's start.
+      card = await notifier.postCard(request.channelId, view);
+      await store.attachCard(id, card.channel, card.ts);
+      await store.markNoticeStep(id, 'threadPosted');
+    } else if (!record.threadPosted) {
       await notifier.postInThread(card, view);
-      await notifier.updateCard(card, renderCard(record, clock()));
+      await store.markNoticeStep(id, 'threadPosted');
     }
-    const thread = {
-      channelId: card.channel,
-      threadTs: card.ts,
-      requesterId: request.requesterId,
-      profile: request.profile,
-    };
-    for (const track of outcome.track) await tracker.follow(track, thread);
+    if (!record.cardUpdated) {
+      await notifier.updateCard(card, renderCard(record, clock()));
+      await store.markNoticeStep(id, 'cardUpdated');
+    }
+    if (!record.tracked) {
+      const thread = {
+        channelId: card.channel,
+        threadTs: card.ts,
+        requesterId: request.requesterId,
+        profile: request.profile,
+      };
+      for (const track of outcome.track) await tracker.follow(track, thread);
+      await store.markNoticeStep(id, 'tracked');
+    }
     await store.noticed(id);
   }
 

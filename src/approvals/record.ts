@@ -134,6 +134,10 @@ export const ApprovalHash = z.object({
     .optional(),
   finishedAt: optionalNumber,
   notified: z.literal('1').optional(),
+  /** Steps of posting the outcome already done (see ApprovalExecutor.notify). */
+  threadPosted: z.literal('1').optional(),
+  cardUpdated: z.literal('1').optional(),
+  tracked: z.literal('1').optional(),
 });
 export type ApprovalRecord = z.output<typeof ApprovalHash>;
 

@@ -33,6 +33,8 @@ const ClaimReply = z.union([
 ]);
 const Flag = z.union([z.literal(0), z.literal(1)]);
 
+export type NoticeStep = 'threadPosted' | 'cardUpdated' | 'tracked';
+
 export type Decision = 'approved' | 'rejected' | 'cancelled' | 'expired';
 
 export type DecideResult =
@@ -193,6 +195,11 @@ export class ApprovalStore {
       [now, leaseMs],
     );
     return Flag.parse(reply) === 1;
+  }
+
+  /** Marks one step of posting an outcome as done, so a retried notice skips it. */
+  async markNoticeStep(id: string, step: NoticeStep): Promise<void> {
+    await this.#redis.hset(this.key(id), step, '1');
   }
 
   async noticed(id: string): Promise<void> {

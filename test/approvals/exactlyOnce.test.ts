@@ -121,4 +121,29 @@ describe('approvals: exactly once, and only what was approved', () => {
     expect(env.driver.threadReplies(card)).toHaveLength(1);
     expect((await store.get(card.id))?.state).toBe('done');
   });
+
+  it('finishes reporting an outcome after a failure, repeating no step that was done', async () => {
+    const tenant = [...env.sim.state.tenants.values()].find((t) => t.name === 'hooli-uae');
+    const username = tenant?.users.find((u) => !u.apiOnly)?.username;
+    if (!username) throw new Error('the seed has no human user in hooli-uae');
+    const card = await ask(`tenants users remove hooli-uae ${username}`);
+    env.bot.tracker.failures = 1;
+
+    await env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card);
+    await env.bot.tracker.attempted(1);
+    expect(env.driver.threadReplies(card)).toHaveLength(1);
+    expect(env.bot.tracker.follows.filter((f) => f.thread.threadTs === card.ts)).toEqual([]);
+
+    await env.bot.approvals.recover();
+    expect(env.bot.tracker.attempts).toBe(1); // the notice is still held by the failed attempt
+    env.clock.advance(LEASE_MS);
+    await env.bot.approvals.recover();
+
+    expect((await env.bot.tracker.followedIn(card.ts)).request.kind).toBe('transaction');
+    expect(env.driver.threadReplies(card)).toHaveLength(1);
+    expect(env.slack.calls.filter((c) => c.method === 'chat.update' && c.args.ts === card.ts)).toHaveLength(
+      2,
+    );
+    expect(await env.sccCalls('deleteUsersFromTenantInMspPortal')).toBe(1);
+  });
 });

@@ -35,8 +35,25 @@ export interface BotOptions {
 export class RecordingTracker implements Tracker {
   readonly follows: { request: TrackRequest; thread: ThreadRef }[] = [];
   readonly #waiting: { threadTs: string; resolve: (followed: Followed) => void }[] = [];
+  /** Calls that fail before the recorder accepts one: a tracking queue that is down for a while. */
+  failures = 0;
+  attempts = 0;
+
+  readonly #attemptWaiters: { count: number; resolve: () => void }[] = [];
+
+  /** Resolves once `follow` has been called `count` times, failed calls included. */
+  attempted(count: number): Promise<void> {
+    if (this.attempts >= count) return Promise.resolve();
+    return new Promise((resolve) => this.#attemptWaiters.push({ count, resolve }));
+  }
 
   async follow(request: TrackRequest, thread: ThreadRef): Promise<void> {
+    this.attempts += 1;
+    for (const waiter of this.#attemptWaiters.filter((w) => w.count <= this.attempts)) waiter.resolve();
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw new Error('tracking queue unavailable');
+    }
     const followed = { request, thread };
     this.follows.push(followed);
     for (const waiter of this.#waiting.filter((w) => w.threadTs === thread.threadTs))
