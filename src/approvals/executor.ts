@@ -35,6 +35,8 @@ interface Result {
   state: 'done' | 'failed';
   action: AuditAction;
   outcome: ExecutionOutcome;
+  /** What the audit trail keeps: the summary, and for a failure why (what changed, SCC's words). */
+  note: string;
 }
 
 /** Thrown when another process took the claim over: this one must stop without touching anything. */
@@ -46,11 +48,11 @@ function failure(summary: string, detail: string, action: AuditAction = 'failed'
     blocks: [{ kind: 'text', text: `:x: ${summary}\n${detail}` }],
     visibility: 'in_channel',
   };
-  return { state: 'failed', action, outcome: { summary, view, track: [] } };
+  return { state: 'failed', action, outcome: { summary, view, track: [] }, note: `${summary} ${detail}` };
 }
 
 function success(summary: string, view: View, track: ExecutionOutcome['track']): Result {
-  return { state: 'done', action: 'executed', outcome: { summary, view, track } };
+  return { state: 'done', action: 'executed', outcome: { summary, view, track }, note: summary };
 }
 
 /** A sentence a user may read: SCC's and our own refusals as they are, anything else as a reference. */
@@ -95,7 +97,7 @@ export class ApprovalExecutor {
       action: result.action,
       operationId: record.request.operationId,
       target: describeTarget(record.request.target),
-      outcome: result.outcome.summary,
+      outcome: result.note,
       approvalId: id,
       transactionUid: result.outcome.track.map((t) =>
         'transactionUid' in t ? t.transactionUid : t.requestId,

@@ -45,6 +45,9 @@ describe('approvals: exactly once, and only what was approved', () => {
     expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(0);
     const final = await env.driver.cardUpdate(card, (t) => t.includes('Nothing was run'));
     expect(buttonsOf(final.blocks)).toEqual([]);
+    const [audited] = await env.bot.approvals.audit.latest(1);
+    expect(audited).toMatchObject({ action: 'aborted', actor: USERS.bob, approvalId: card.id });
+    expect(audited?.outcome).toContain('IPv4 address changed from 10.20.0.1/24 to 10.21.0.1/16');
   });
 
   it('deletes nothing when the target is gone before execution', async () => {
