@@ -3,7 +3,6 @@
 // operations to the approval gate, secrets behind a "Reveal" choice, changes announced and followed by the
 // tracker — and views are shown by the text renderer, buttons numbered. What the workers and approvals
 // post (thread replies, cards, private notes) arrives through the console's stand-in Slack as it happens.
-import { randomBytes } from 'node:crypto';
 import type { App } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { ApprovalGate, SccClients, TenantCreationQueue, Tracker } from '../app/ports.js';
@@ -17,6 +16,7 @@ import type {
   RawArgs,
 } from '../catalogue/operation.js';
 import { usageLine } from '../catalogue/usage.js';
+import { currentLogContext, withLogContext } from '../observability/logContext.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import type { AccessControl } from '../policy/access.js';
 import { decodePageState, PAGE_ACTION, SHARE_ACTION } from '../render/paging.js';
@@ -25,7 +25,7 @@ import type { Button, Confirm, View } from '../render/view.js';
 import { sharedSnapshot } from '../slack/actions/share.js';
 import { explainError } from '../slack/errors.js';
 import { extractProfileFlag, splitProfile } from '../slack/profileFlag.js';
-import type { SlackRequest } from '../slack/request.js';
+import { newRequestId, type SlackRequest } from '../slack/request.js';
 import { producesSecret } from '../slack/run.js';
 import { createsTenant } from '../slack/tenantCreation.js';
 import { viewOfMessage } from './blockView.js';
@@ -129,8 +129,15 @@ export class ConsoleSession {
     this.#unsubscribe();
   }
 
-  /** Handles one line; resolves 'quit' when the user asks to leave. */
-  async handle(line: string): Promise<'quit' | 'ok'> {
+  /**
+   * Handles one line; resolves 'quit' when the user asks to leave. Each line is one request: its id is on
+   * every log line written while it is handled, by the SCC clients and the approvals too.
+   */
+  handle(line: string): Promise<'quit' | 'ok'> {
+    return withLogContext({ requestId: newRequestId() }, () => this.#handle(line));
+  }
+
+  async #handle(line: string): Promise<'quit' | 'ok'> {
     const text = line.trim();
     if (text === '') return 'ok';
     if (/^\d+$/.test(text)) {
@@ -176,7 +183,7 @@ export class ConsoleSession {
   }
 
   #request(op: Operation | undefined): SlackRequest {
-    const requestId = randomBytes(6).toString('hex');
+    const requestId = currentLogContext()?.requestId ?? newRequestId();
     const actor = { userId: this.#user.id, channelId: this.#deps.channelId };
     const log = this.#deps.log.child({
       requestId,

@@ -13,6 +13,7 @@ import { ConsoleSession } from '../console/session.js';
 import { Terminal } from '../console/terminal.js';
 import type { ReadinessCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
+import { contextualDestination } from '../observability/logContext.js';
 import { createMetrics } from '../observability/metrics.js';
 import { installGracefulShutdown } from '../observability/shutdown.js';
 import { type SimulatorHandle, startSimulator } from '../simulator/index.js';
@@ -62,7 +63,9 @@ async function main(): Promise<void> {
   const config = loadDemoConfig();
   mkdirSync(STATE_DIR, { recursive: true });
   const logFile = resolve(STATE_DIR, 'fwbot.log');
-  const log = createLogger(config.logLevel, pino.destination({ dest: logFile, mkdir: true, sync: false }));
+  // Synchronous: the demo exits right after its last words, and they should be in the file.
+  const destination = pino.destination({ dest: logFile, mkdir: true, sync: true });
+  const log = createLogger(config.logLevel, contextualDestination(destination));
   const metrics = createMetrics();
 
   let sim: SimulatorHandle | undefined;
