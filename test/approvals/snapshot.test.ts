@@ -1,7 +1,11 @@
 // How an approved target is compared with a fresh read: every difference an approver would care about
 // is named, and nothing else.
 import { describe, expect, it } from 'vitest';
+import { auditOperation } from '../../src/approvals/auditOperation.js';
+import { VPN_UPGRADE_OPERATION } from '../../src/approvals/settings.js';
 import { describeChanges, fingerprint, type TargetSnapshot } from '../../src/approvals/snapshot.js';
+import { TARGET_OPERATIONS } from '../../src/approvals/targetReader.js';
+import { createCatalogue } from '../../src/catalogue/index.js';
 
 const vlan: TargetSnapshot = {
   kind: 'interface',
@@ -78,5 +82,16 @@ describe('approvals: comparing the approved target with a fresh read', () => {
     expect(describeChanges(vlan, tenant)).toEqual([
       'the target is now tenant globex-apj, not VLAN interface iot (Vlan20) on asa-hq-01',
     ]);
+  });
+});
+
+describe('approvals: coverage of the catalogue', () => {
+  it('can read the target of every operation that may need approval', () => {
+    const gated = createCatalogue({ extra: [auditOperation] })
+      .operations.filter((op) => op.destructive || op.id === VPN_UPGRADE_OPERATION)
+      .map((op) => op.id);
+
+    expect(gated.length).toBeGreaterThanOrEqual(4);
+    expect(gated.filter((id) => !TARGET_OPERATIONS.includes(id))).toEqual([]);
   });
 });

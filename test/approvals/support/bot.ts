@@ -14,12 +14,11 @@ import {
   requiresApproval,
 } from '../../../src/approvals/settings.js';
 import { UserError } from '../../../src/catalogue/errors.js';
-import { createGrammar } from '../../../src/catalogue/grammar.js';
 import type { OperationContext, TrackRequest } from '../../../src/catalogue/operation.js';
 import { renderBlocks } from '../../../src/render/blocks.js';
 import { createSccClient, type SccClient } from '../../../src/scc/client.js';
 import { freePort } from '../../support/redisServer.js';
-import { BOT_TOKEN, lookup, OPERATIONS, policyAuthorizer, SIGNING_SECRET } from './world.js';
+import { BOT_TOKEN, CATALOGUE, lookup, policyAuthorizer, SIGNING_SECRET } from './world.js';
 
 export interface BotOptions {
   redisUrl: string;
@@ -103,7 +102,6 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     secrets: [options.sccToken, BOT_TOKEN, SIGNING_SECRET],
   });
   approvals.register(app);
-  const grammar = createGrammar(OPERATIONS);
   const settings = ApprovalSettings.parse(options.settings ?? {});
 
   app.command('/fw', async ({ ack, command, respond }) => {
@@ -117,7 +115,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       services: { audit: approvals.audit },
     };
     try {
-      const { op, raw } = grammar.parse(command.text);
+      const { op, raw } = CATALOGUE.parse(command.text);
       const allowed = await authorizer({
         userId: command.user_id,
         role: op.role,

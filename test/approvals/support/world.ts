@@ -1,13 +1,10 @@
 // The people, channel and role policy every approvals test uses, and the registry of the operations they
-// run: the catalogue's own destructive operations plus /fw audit.
+// run: the catalogue's real registry plus /fw audit.
 
 import { auditOperation } from '../../../src/approvals/auditOperation.js';
 import { type Authorizer, authorizerFrom } from '../../../src/approvals/authorizer.js';
-import { interfacesDelete } from '../../../src/catalogue/interfaces.js';
+import { createCatalogue } from '../../../src/catalogue/index.js';
 import type { Operation } from '../../../src/catalogue/operation.js';
-import { tenantsRemove } from '../../../src/catalogue/tenants.js';
-import { tenantsUsersRemove } from '../../../src/catalogue/tenantUsers.js';
-import { vpnUpgrade } from '../../../src/catalogue/vpn.js';
 import type { RolePolicy } from '../../../src/config/policy.js';
 import { AccessControl } from '../../../src/policy/access.js';
 
@@ -53,14 +50,9 @@ export function policyAuthorizer(): Authorizer {
   return authorizerFrom(new AccessControl({ policy: POLICY, channels: new Map(), profiles: ['default'] }));
 }
 
-export const OPERATIONS: readonly Operation[] = [
-  interfacesDelete,
-  tenantsRemove,
-  tenantsUsersRemove,
-  vpnUpgrade,
-  auditOperation,
-];
+/** The real registry, with /fw audit added as the service adds it. */
+export const CATALOGUE = createCatalogue({ extra: [auditOperation] });
 
 export function lookup(operationId: string): Operation | undefined {
-  return OPERATIONS.find((op) => op.id === operationId);
+  return CATALOGUE.get(operationId);
 }
