@@ -1,0 +1,50 @@
+// One fwbot worker process for the benchmarks and drills: the same startWorkers as `npm run worker`,
+// configured from the environment (Redis, key prefix, simulator, fake Slack, and a schedule in JSON so a
+// benchmark can compress time). Prints "ready" once its workers run; SIGTERM closes it gracefully, and
+// the drills kill it with SIGKILL whenever they like.
+import { pino } from 'pino';
+import type { SccClients } from '../../src/app/ports.js';
+import type { ScheduleOverrides } from '../../src/jobs/schedule.js';
+import { createWorkerSlackClient, startWorkers } from '../../src/jobs/workers.js';
+import { createSccClient } from '../../src/scc/client.js';
+
+function need(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+const schedule = JSON.parse(process.env.SCHEDULE ?? '{}') as ScheduleOverrides;
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'silent' });
+// No retries inside the client: the queue reschedules, as in production (src/jobs/main.ts).
+const client = createSccClient({
+  baseUrl: need('SIM_URL'),
+  token: need('SIM_TOKEN'),
+  profile: 'default',
+  retry: { maxAttempts: 1 },
+  logger,
+});
+const clients: SccClients = {
+  names: () => ['default'],
+  get: (name) => {
+    if (name !== 'default') throw new Error(`no profile ${name}`);
+    return client;
+  },
+};
+
+const workers = await startWorkers({
+  redisUrl: need('REDIS_URL'),
+  prefix: need('PREFIX'),
+  clients,
+  slack: createWorkerSlackClient('xoxb-bench', need('SLACK_API_URL')),
+  schedule,
+  logger,
+});
+process.stdout.write('ready\n');
+process.on('SIGTERM', () => {
+  workers
+    .close()
+    .then(() => client.close())
+    .then(() => process.exit(0))
+    .catch(() => process.exit(1));
+});

@@ -1,0 +1,78 @@
+// Worker processes on a key prefix of their own (bench/support/workerProcess.ts), and the producer side
+// (createJobs) that follows things for them: what a benchmark or drill starts, kills and restarts.
+import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import type { ScheduleOverrides } from '../../src/jobs/schedule.js';
+import { spawnTsx, stopChild, waitForLine } from './processes.js';
+import type { World } from './world.js';
+
+const WORKER_ENTRY = fileURLToPath(new URL('./workerProcess.ts', import.meta.url));
+
+export const silentLog = pino({ level: 'silent' });
+
+export interface WorkerSpec {
+  prefix: string;
+  schedule: ScheduleOverrides;
+  /** Pin to this CPU (taskset) when the machine allows it. */
+  cpu?: number;
+  /** Overrides the simulator as SCC (e.g. a proxy in front of it). */
+  sccUrl?: string;
+  redisUrl?: string;
+}
+
+export async function startWorkerProcess(world: World, spec: WorkerSpec): Promise<ChildProcess> {
+  const child = spawnTsx(WORKER_ENTRY, [], {
+    env: {
+      REDIS_URL: spec.redisUrl ?? world.redis.url,
+      PREFIX: spec.prefix,
+      SIM_URL: spec.sccUrl ?? world.sim.url,
+      SIM_TOKEN: world.sim.tokens.superAdmin,
+      SLACK_API_URL: world.slack.apiUrl,
+      SCHEDULE: JSON.stringify(spec.schedule),
+      LOG_LEVEL: process.env.BENCH_WORKER_LOG ?? 'silent',
+    },
+    ...(spec.cpu === undefined ? {} : { cpu: spec.cpu }),
+  });
+  await waitForLine(child, /ready/, 60_000);
+  return child;
+}
+
+export async function stopWorkers(children: readonly ChildProcess[]): Promise<void> {
+  await Promise.all(children.map((child) => stopChild(child, 'SIGTERM', 10_000)));
+}
+
+/**
+ * fwbot's default schedule with every duration divided by `speed`, for a simulator whose clock runs
+ * `speed` times faster than the wall: the same shape of polling, compressed. Lock and stall timings stay
+ * as they are (they are about processes, not about SCC).
+ */
+export function compressedSchedule(
+  base: {
+    poll: { firstDelayMs: number; factor: number; capMs: number; deadlineMs: number };
+    slack: { postIntervalMs: number; updateIntervalMs: number; backoffMs: number };
+    transientBaseMs: number;
+    transientCapMs: number;
+  },
+  speed: number,
+): ScheduleOverrides {
+  const d = (ms: number) => Math.max(1, Math.round(ms / speed));
+  const { poll, slack } = base;
+  return {
+    poll: {
+      transaction: {
+        firstDelayMs: d(poll.firstDelayMs),
+        factor: poll.factor,
+        capMs: d(poll.capMs),
+        deadlineMs: d(poll.deadlineMs),
+      },
+    },
+    slack: {
+      postIntervalMs: d(slack.postIntervalMs),
+      updateIntervalMs: d(slack.updateIntervalMs),
+      backoffMs: d(slack.backoffMs),
+    },
+    transientBaseMs: d(base.transientBaseMs),
+    transientCapMs: d(base.transientCapMs),
+  };
+}

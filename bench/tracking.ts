@@ -1,0 +1,158 @@
+// Benchmark 2, tracking efficiency: the same thousand transactions followed by fwbot's schedule and, at
+// the same time on the same simulator, Redis and fake Slack, by naive fixed-interval pollers. The
+// transactions finish at log-uniformly spread simulated times between 1 s and 10 min. The simulator's
+// clock runs `speed` times faster than the wall and every schedule is compressed by the same factor, so
+// ten simulated minutes take 10/speed real minutes and the figures read in simulated (production) time.
+// The naive pollers run through fwbot's own queue and notifier with a fixed delay (factor 1): only the
+// schedule differs. Each variant has its own worker process and key prefix.
+//
+// Measured per variant: delay from the moment a transaction finished to its final reply in the thread
+// (median, p95, max, in simulated seconds), SCC reads per transaction (from the simulator's request
+// log), and replies delivered / lost / duplicated.
+import type { ChildProcess } from 'node:child_process';
+import type { ThreadRef } from '../src/app/ports.js';
+import { DEFAULT_SCHEDULE, type ScheduleOverrides } from '../src/jobs/schedule.js';
+import { createJobs, type Jobs } from '../src/jobs/workers.js';
+import { mean, median, num, percentile, seededRandom, type Table } from './support/stats.js';
+import { compressedSchedule, silentLog, startWorkerProcess, stopWorkers } from './support/workers.js';
+import {
+  benchThread,
+  plantTransaction,
+  ReplyTally,
+  SccRequestTally,
+  startWorld,
+  threadKey,
+} from './support/world.js';
+
+export interface TrackingOptions {
+  transactions: number;
+  /** Simulated ms per real ms. */
+  speed: number;
+  /** Fixed intervals of the naive pollers, simulated seconds. */
+  naiveIntervalsS: readonly number[];
+  seed: number;
+}
+
+interface Variant {
+  name: string;
+  schedule: ScheduleOverrides;
+  jobs?: Jobs;
+  worker?: ChildProcess;
+  /** transaction uid → its thread, completion (sim ms) */
+  followed: { uid: string; thread: ThreadRef; finishAt: number }[];
+}
+
+const MIN_S = 1;
+const MAX_S = 600;
+const CHANNELS = 100;
+
+function baseSchedule() {
+  const { poll, slack, transientBaseMs, transientCapMs } = DEFAULT_SCHEDULE;
+  return { poll: poll.transaction, slack, transientBaseMs, transientCapMs };
+}
+
+export async function benchTracking(options: TrackingOptions): Promise<Table> {
+  const { speed } = options;
+  const world = await startWorld({ sim: { clock: 'real', speed } });
+  const fwbot = compressedSchedule(baseSchedule(), speed);
+  const variants: Variant[] = [
+    { name: "fwbot's schedule (1 s ×1.5 → 30 s)", schedule: fwbot, followed: [] },
+    ...options.naiveIntervalsS.map((seconds) => {
+      const fixed = {
+        ...baseSchedule(),
+        poll: { ...baseSchedule().poll, firstDelayMs: seconds * 1000, factor: 1, capMs: seconds * 1000 },
+      };
+      return { name: `naive, every ${seconds} s`, schedule: compressedSchedule(fixed, speed), followed: [] };
+    }),
+  ];
+  const random = seededRandom(options.seed);
+  // Log-uniform: as many transactions finish within the first 10 s as between 1 and 10 min.
+  const offsets = Array.from({ length: options.transactions }, () =>
+    Math.round(1000 * MIN_S * (MAX_S / MIN_S) ** random()),
+  );
+  const scc = new SccRequestTally(world.sim).start(100);
+  const replies = new ReplyTally(world.slack);
+  try {
+    for (const [i, variant] of variants.entries()) {
+      const prefix = `bench-track-${i}`;
+      variant.worker = await startWorkerProcess(world, { prefix, schedule: variant.schedule });
+      variant.jobs = createJobs({
+        redisUrl: world.redis.url,
+        prefix,
+        schedule: variant.schedule,
+        logger: silentLog,
+      });
+    }
+    // Each transaction is planted the moment it is followed, so every variant sees the same durations.
+    for (const [index, offset] of offsets.entries()) {
+      for (const [v, variant] of variants.entries()) {
+        const thread = benchThread(index * variants.length + v, CHANNELS);
+        const finishAt = world.sim.clock.now() + offset;
+        const uid = plantTransaction(world.sim, finishAt);
+        variant.followed.push({ uid, thread, finishAt });
+        await variant.jobs?.tracker.follow(
+          { kind: 'transaction', transactionUid: uid, label: 'bench' },
+          thread,
+        );
+      }
+    }
+    const threads = variants.flatMap((variant) => variant.followed.map((f) => f.thread));
+    const slowest = Math.max(...offsets) + 2 * 30_000;
+    const deadline = Date.now() + slowest / speed + 60_000;
+    await replies.until(threads, deadline, 200);
+    scc.stop();
+    // Real time ↔ simulated time, read together: the simulator's clock is wall time × speed.
+    const refReal = Date.now();
+    const refSim = world.sim.clock.now();
+    const realAt = (simMs: number) => refReal + (simMs - refSim) / speed;
+
+    const rows = variants.map((variant) => {
+      const delays: number[] = [];
+      const delivery: number[] = [];
+      const polls: number[] = [];
+      for (const { uid, thread, finishAt } of variant.followed) {
+        const path = `/v1/transactions/${uid}`;
+        polls.push(scc.byPath.get(path) ?? 0);
+        const at = replies.replies.get(threadKey(thread.channelId, thread.threadTs))?.[0];
+        if (at === undefined) continue;
+        delays.push(((at - realAt(finishAt)) * speed) / 1000);
+        const seen = scc.lastOk.get(path);
+        if (seen !== undefined) delivery.push(at - seen);
+      }
+      const account = replies.account(variant.followed.map((f) => f.thread));
+      return [
+        variant.name,
+        num(mean(polls), 1),
+        num(polls.reduce((a, b) => a + b, 0)),
+        num(median(delays), 1),
+        num(percentile(delays, 95), 1),
+        num(Math.max(...delays), 1),
+        num(median(delivery), 0),
+        `${account.delivered} / ${account.lost} / ${account.duplicated}`,
+      ];
+    });
+    return {
+      title: `Tracking efficiency: ${options.transactions} transactions finishing between ${MIN_S} s and ${MAX_S / 60} min`,
+      notes: [
+        `Side by side in one run, each variant in its own worker process on its own prefix; simulator clock at ${speed}× wall time and every schedule compressed ${speed}×, so figures are in simulated (production) seconds. Real overheads are magnified ${speed}× too.`,
+        'Delay: from the instant the transaction became DONE to the final reply in its thread. SCC reads: GET /v1/transactions/{uid} per transaction, from the simulator request log.',
+      ],
+      headers: [
+        'schedule',
+        'SCC reads / tx',
+        'SCC reads',
+        'delay p50 s',
+        'delay p95 s',
+        'delay max s',
+        'poll→reply p50 ms (real)',
+        'delivered / lost / dup',
+      ],
+      rows,
+    };
+  } finally {
+    scc.stop();
+    await Promise.all(variants.map((variant) => variant.jobs?.close()));
+    await stopWorkers(variants.flatMap((variant) => (variant.worker ? [variant.worker] : [])));
+    await world.stop();
+  }
+}
