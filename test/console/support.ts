@@ -73,7 +73,13 @@ export interface ConsoleRig {
   close(): Promise<void>;
 }
 
-export async function startConsoleRig(options: { log?: Logger } = {}): Promise<ConsoleRig> {
+export interface ConsoleRigOptions {
+  log?: Logger;
+  /** Real (here: fake) Slack beside the console, as the demo has with Slack credentials. */
+  realSlack?: { token: string; apiUrl: string };
+}
+
+export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<ConsoleRig> {
   const sim = await startSimulator({ port: 0, clock: 'manual' });
   const log = options.log ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
   const metrics = createMetrics({ processMetrics: false });
@@ -83,7 +89,8 @@ export async function startConsoleRig(options: { log?: Logger } = {}): Promise<C
     prefix: uniquePrefix('console').replace(/:$/, ''),
     profiles: new Map([['default', simulatorProfile(sim.url)]]),
     channelProfiles: new Map(),
-    policy: demoPolicy({ slackEveryone: false }),
+    policy: demoPolicy({ slackEveryone: options.realSlack !== undefined }),
+    realSlack: options.realSlack,
     approvalSettings: {
       expiryMinutes: 30,
       allowSelfApproval: false,
