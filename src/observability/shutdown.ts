@@ -17,7 +17,11 @@ export interface SignalSource {
 }
 
 export interface GracefulShutdownOptions {
-  /** Run one after the other, in this order. A step that fails is logged and the next one still runs. */
+  /**
+   * Run one after the other, in this order. A step that fails is logged and the next one still runs. The
+   * array is read when the shutdown starts, so a process can install this before it starts its parts and
+   * push their steps once they run (a signal during start-up is then handled too).
+   */
   steps: readonly ShutdownStep[];
   log: Logger;
   /** The whole shutdown's bound. Default 20 s. */

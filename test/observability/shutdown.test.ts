@@ -146,4 +146,14 @@ describe('graceful shutdown', () => {
     expect(exits).toEqual([1]);
     shutdown.dispose();
   });
+
+  it('runs the steps added after it was installed (a process installs it before starting its parts)', async () => {
+    const steps: { name: string; run(): Promise<void> }[] = [];
+    const ran: string[] = [];
+    const shutdown = installGracefulShutdown({ log, source: new Signals(), exit: () => {}, steps });
+    steps.push({ name: 'late', run: async () => void ran.push('late') });
+    expect(await shutdown.shutdown('test')).toBe(0);
+    expect(ran).toEqual(['late']);
+    shutdown.dispose();
+  });
 });
