@@ -4,7 +4,7 @@
 // bot also joins the workspace. Logs go to ./.fwbot/fwbot.log so the terminal stays a chat.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { createLogger } from '../app/logger.js';
 import { approvalSettingsFrom } from '../approvals/settings.js';
 import { type Config, ConfigError, loadConfig, type SccProfile } from '../config.js';
@@ -15,7 +15,7 @@ import type { ReadinessCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { contextualDestination } from '../observability/logContext.js';
 import { createMetrics } from '../observability/metrics.js';
-import { installGracefulShutdown } from '../observability/shutdown.js';
+import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
 import { type SimulatorHandle, startSimulator } from '../simulator/index.js';
 import { CONSOLE_CHANNEL, DEMO_USERS, demoPolicy, simulatorProfile } from './defaults.js';
 import { DemoSetupError, ensureDemoRedis } from './redis.js';
@@ -66,6 +66,23 @@ async function main(): Promise<void> {
   // Synchronous: the demo exits right after its last words, and they should be in the file.
   const destination = pino.destination({ dest: logFile, mkdir: true, sync: true });
   const log = createLogger(config.logLevel, contextualDestination(destination));
+  // Installed first, so a signal during start-up stops what has started; each part puts its step in
+  // front as it starts, so parts stop in the reverse order they started.
+  const steps: ShutdownStep[] = [];
+  const shutdown = installGracefulShutdown({ log, steps });
+  try {
+    await run(config, log, steps, logFile);
+  } catch (error) {
+    // Whatever started (a redis-server child above all) is stopped before the error is reported.
+    shutdown.dispose();
+    for (const step of steps) await step.run().catch(() => {});
+    throw error;
+  }
+  await shutdown.shutdown('console closed');
+}
+
+/** Starts every part, putting each one's shutdown step in `steps`, then runs the console until it ends. */
+async function run(config: Config, log: Logger, steps: ShutdownStep[], logFile: string): Promise<void> {
   const metrics = createMetrics();
 
   let sim: SimulatorHandle | undefined;
@@ -73,8 +90,11 @@ async function main(): Promise<void> {
   if (profiles.size === 0) {
     sim = await startSimulator({ port: 0, clock: 'real', speed: demoSpeed() });
     profiles = new Map([['default', simulatorProfile(sim.url)]]);
+    const started = sim;
+    steps.unshift({ name: 'simulator', run: () => started.stop() });
   }
   const redis = await ensureDemoRedis({ url: process.env.REDIS_URL?.trim() || undefined, say });
+  steps.unshift({ name: 'redis-server', run: () => redis.stop() });
   const slackConfig = config.slack;
   const slackOn = slackConfig.mode !== 'disabled';
   const consoleSlack = new ConsoleSlack([CONSOLE_CHANNEL]);
@@ -98,7 +118,9 @@ async function main(): Promise<void> {
   });
   // Read at each probe: the Slack check joins once the Slack app exists.
   const readinessChecks: ReadinessCheck[] = [...runtime.readinessChecks];
+  steps.unshift(...runtime.shutdownSteps());
   const http = createHttpSide({ port: config.http.port, readinessChecks, metrics, log });
+  steps.push({ name: 'http', run: () => http.close() });
   let slack: DemoSlack | undefined;
   if (slackConfig.mode !== 'disabled') {
     const options = {
@@ -110,8 +132,11 @@ async function main(): Promise<void> {
       port: config.http.port,
       readinessChecks,
     };
-    slack = await startDemoSlack(options);
+    const started = await startDemoSlack(options);
+    slack = started;
+    steps.unshift({ name: 'slack', run: () => started.stop() });
   }
+  steps.unshift({ name: 'readiness', run: async () => http.drain() });
   const health =
     slack?.mode === 'http'
       ? `on the Slack app's port ${config.http.port}`
@@ -137,24 +162,12 @@ async function main(): Promise<void> {
     },
     terminal,
   );
-
-  const shutdown = installGracefulShutdown({
-    log,
-    steps: [
-      {
-        name: 'console',
-        run: async () => {
-          session.close();
-          terminal.close();
-        },
-      },
-      { name: 'readiness', run: async () => http.drain() },
-      ...(slack ? [{ name: 'slack', run: () => slack.stop() }] : []),
-      ...runtime.shutdownSteps(),
-      { name: 'redis-server', run: () => redis.stop() },
-      ...(sim ? [{ name: 'simulator', run: () => sim.stop() }] : []),
-      { name: 'http', run: () => http.close() },
-    ],
+  steps.unshift({
+    name: 'console',
+    run: async () => {
+      session.close();
+      terminal.close();
+    },
   });
 
   const scc = sim
@@ -177,7 +190,6 @@ async function main(): Promise<void> {
     const line = await terminal.next(session.prompt);
     if (line === undefined || (await session.handle(line)) === 'quit') break;
   }
-  await shutdown.shutdown('console closed');
 }
 
 main().catch((error: unknown) => {
