@@ -20,6 +20,7 @@ import {
   pinProcess,
   spawnTsx,
   stopChild,
+  unpinProcess,
   waitForLine,
 } from './support/processes.js';
 import { num, percentile, ratio, type Table } from './support/stats.js';
@@ -348,5 +349,7 @@ export async function benchAck(options: AckOptions): Promise<Table[]> {
   } finally {
     for (const child of children) await stopChild(child, 'SIGTERM', 10_000);
     await world.stop();
+    // Later benchmarks start processes of their own: they must not inherit CPU 1 alone.
+    unpinProcess();
   }
 }

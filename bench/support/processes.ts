@@ -4,17 +4,26 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { cpus } from 'node:os';
 
-/** Pinning needs taskset and at least two CPUs (one for the measured process, one for the rest). */
+/**
+ * Pinning needs taskset and at least two CPUs (one for the measured process, one for the rest). Counted
+ * with cpus(), not availableParallelism(), which shrinks once this process is pinned.
+ */
 export function canPin(): boolean {
-  return availableParallelism() > 1 && spawnSync('taskset', ['--version']).status === 0;
+  return cpus().length > 1 && spawnSync('taskset', ['--version']).status === 0;
 }
 
 /** Moves a running process (this one by default) to one CPU; false when that is not possible here. */
 export function pinProcess(cpu: number, pid: number = process.pid): boolean {
   if (!canPin()) return false;
   return spawnSync('taskset', ['-pc', String(cpu), String(pid)], { stdio: 'ignore' }).status === 0;
+}
+
+/** Lets a pinned process (and the children it starts from now on) use every CPU again. */
+export function unpinProcess(pid: number = process.pid): void {
+  if (!canPin()) return;
+  spawnSync('taskset', ['-pc', `0-${cpus().length - 1}`, String(pid)], { stdio: 'ignore' });
 }
 
 export interface SpawnOptions {

@@ -45,21 +45,23 @@ export async function startWorld(
 
 /**
  * A transaction of the portal tenant that is IN_PROGRESS until simulated time `finishAt`, then DONE. Its
- * status is read from the clock when asked, so it finishes at that instant exactly, with no timer behind it.
+ * status is read from the clock when asked, so it finishes at that instant exactly, with no timer behind
+ * it. `finishAt` may be a function, for a finish time decided after the transaction is followed.
  */
-export function plantTransaction(sim: SimulatorHandle, finishAt: number): string {
+export function plantTransaction(sim: SimulatorHandle, finish: number | (() => number)): string {
   const uid = randomUUID();
   const submittedAt = sim.clock.now();
+  const finishAt = typeof finish === 'number' ? () => finish : finish;
   const record: TransactionRecord = {
     uid,
     tenantUid: sim.state.portalUid,
     type: 'MSP_ENABLE_MULTICLOUD_DEFENSE',
     get status() {
-      return sim.clock.now() >= finishAt ? 'DONE' : 'IN_PROGRESS';
+      return sim.clock.now() >= finishAt() ? 'DONE' : 'IN_PROGRESS';
     },
     submissionTime: submittedAt,
     get lastUpdatedTime() {
-      return sim.clock.now() >= finishAt ? finishAt : submittedAt;
+      return sim.clock.now() >= finishAt() ? finishAt() : submittedAt;
     },
     details: {},
   };
