@@ -2,8 +2,9 @@
 // HTTP mode, signed requests, against the fake Slack Web API), the health routes share Bolt's server,
 // acks are timed, and the workers' thread replies for Slack channels go to Slack while the console's
 // stay in the console.
-import { pino } from 'pino';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/app/logger.js';
 import { Secret } from '../../src/config/secret.js';
 import { type DemoSlack, startDemoSlack } from '../../src/demo/slack.js';
 import type { ReadinessCheck } from '../../src/observability/health.js';
@@ -16,7 +17,18 @@ import { postSigned, slashCommandBody } from '../support/slackRequests.js';
 const SIGNING_SECRET = 'demo-signing-secret-for-tests';
 const BOT_TOKEN = 'xoxb-demo-test-bot-token';
 
+/** Every log line, to search for secrets afterwards. */
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
 describe('demo with Slack credentials', () => {
+  const capture = new Capture();
+  const log = createLogger('trace', capture);
   let fake: FakeSlack;
   let rig: ConsoleRig;
   let slack: DemoSlack;
@@ -25,7 +37,7 @@ describe('demo with Slack credentials', () => {
 
   beforeAll(async () => {
     fake = await startFakeSlack();
-    rig = await startConsoleRig({ realSlack: { token: BOT_TOKEN, apiUrl: fake.apiUrl } });
+    rig = await startConsoleRig({ log, realSlack: { token: BOT_TOKEN, apiUrl: fake.apiUrl } });
     port = await freePort();
     const http = createHttpSide({ port, readinessChecks, metrics: rig.metrics });
     slack = await startDemoSlack({
@@ -37,7 +49,7 @@ describe('demo with Slack credentials', () => {
       },
       runtime: rig.runtime,
       metrics: rig.metrics,
-      log: pino({ level: 'silent' }),
+      log,
       http,
       port,
       readinessChecks,
@@ -80,5 +92,11 @@ describe('demo with Slack credentials', () => {
     );
     expect(reply.token).toBe(BOT_TOKEN);
     expect(rig.terminal.since(before)).not.toContain('acme-slack');
+  });
+
+  it('logs none of the Slack credentials, even at trace level', () => {
+    expect(capture.text.length).toBeGreaterThan(0);
+    expect(capture.text).not.toContain(BOT_TOKEN);
+    expect(capture.text).not.toContain(SIGNING_SECRET);
   });
 });
