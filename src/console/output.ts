@@ -62,6 +62,6 @@ export class ConsoleWriter {
 export function indent(text: string, prefix: string): string {
   return text
     .split('\n')
-    .map((line) => `${prefix}${line}`)
+    .map((line) => (line === '' ? '' : `${prefix}${line}`))
     .join('\n');
 }
