@@ -1,15 +1,14 @@
 // Where fwbot connects: SCC regions and their base URLs, the SCC profile (endpoint + token) a client is
 // made from, and the rules for URLs given by hand (SCC base URL, Slack Web API URL, Redis URL). Plain
 // http is allowed only to loopback addresses, because these connections carry bearer tokens.
+import { baseUrlForRegion, SCC_REGION_NAMES, type SccRegion } from '../scc/regions.js';
 import { accept, type Checked, refuse } from './issues.js';
 import type { Secret } from './secret.js';
 
-export const sccRegions = ['us', 'eu', 'apj', 'au', 'in', 'uae'] as const;
-export type SccRegion = (typeof sccRegions)[number];
-
-export function sccBaseUrlForRegion(region: SccRegion): string {
-  return `https://api.${region}.security.cisco.com/firewall`;
-}
+// The region table belongs to the SCC client (src/scc/regions.ts); configuration only validates names.
+export const sccRegions: readonly SccRegion[] = SCC_REGION_NAMES;
+export type { SccRegion };
+export const sccBaseUrlForRegion = baseUrlForRegion;
 
 /** One SCC account fwbot can act on: where its API is and the token to use there. */
 export interface SccProfile {
