@@ -1,7 +1,8 @@
 // `npm run demo` as a person runs it, driven through its stdin and stdout: it starts its own
-// redis-server under ./.fwbot (append-only), the simulator and the console; a read and a tenant creation
-// followed to its end; /healthz, /readyz and /metrics on PORT; SIGTERM stops it cleanly (exit 0) with
-// every step of the drain in its log, and the Redis data left on disk.
+// redis-server under ./.fwbot (append-only), the simulator and the console; a read, a tenant creation
+// followed to its end, an interface delete asked by alice and approved by bob; /healthz, /readyz and
+// /metrics on PORT; SIGTERM stops it cleanly (exit 0) with every step of the drain in its log, and the
+// Redis data left on disk.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,6 +77,16 @@ describe.runIf(redisServerAvailable())('npm run demo', () => {
     const followed = await run.waitFor(/done\. SCC finished transaction/, from);
     expect(followed).toMatch(/↳ in the thread of “@alice asked to create tenant acme-demo-test/);
 
+    from = run.type('interfaces delete asa-hq-01 Vlan20');
+    expect(await run.waitFor(/Asked for approval/, from)).toMatch(/\[1\] Approve {2}\[2\] Reject/);
+    from = run.type('/as bob');
+    await run.waitFor(/bob> $/, from);
+    from = run.type('1');
+    await run.waitFor(/Approve this request\?.*\(y\/N\) $/, from);
+    from = run.type('y');
+    const approved = await run.waitFor(/@alice deleted VLAN interface iot \(Vlan20\) on asa-hq-01/, from);
+    expect(approved).toMatch(/Approved by @bob/);
+
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
@@ -90,6 +101,7 @@ describe.runIf(redisServerAvailable())('npm run demo', () => {
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toMatch(/fwbot_commands_total\{operation="tenants\.list",outcome="ok"\} 1/);
     expect(metrics).toMatch(/fwbot_scc_calls_total\{operation="createTenant",status="202"\} 1/);
+    expect(metrics).toMatch(/fwbot_approvals_total\{outcome="executed"\} 1/);
 
     child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
