@@ -121,7 +121,7 @@ describe.runIf(redisServerAvailable())('npm run demo', () => {
     expect(log).toMatch(/"code":0,"msg":"stopped"/);
     expect(log).not.toContain('sim-super-admin');
     expect(existsSync(join(dir, '.fwbot', 'redis', 'appendonlydir'))).toBe(true);
-  });
+  }, 90_000);
 
   it('says exactly what to install when redis-server is missing and it cannot install it', async () => {
     // Only node on PATH: no redis-server, and no apt-get to install it with.
