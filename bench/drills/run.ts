@@ -4,6 +4,7 @@
 import { approvalsDrill } from './approvals.js';
 import type { Drill, DrillReport } from './drill.js';
 import { forgedDrill } from './forged.js';
+import { fuzzDrill } from './fuzz.js';
 import { killWorkerDrill } from './killWorker.js';
 import { redisRestartDrill } from './redisRestart.js';
 import { sccFaultsDrill } from './sccFaults.js';
@@ -15,6 +16,7 @@ const DRILLS: readonly Drill[] = [
   sccFaultsDrill,
   slackRateLimitDrill,
   approvalsDrill,
+  fuzzDrill,
 
   forgedDrill,
 ];

@@ -11,8 +11,9 @@ const text = (v: unknown): string => String(obj(v).text ?? '');
 
 function checkBlocks(blocks: unknown[], max: number, out: string[]): void {
   if (blocks.length > max) out.push(`${blocks.length} blocks > ${max}`);
-  const actionIds = new Set<string>();
   for (const raw of blocks) {
+    // Slack wants action ids unique within their block, not across blocks.
+    const actionIds = new Set<string>();
     const block = obj(raw);
     const id = String(block.block_id ?? '');
     if (id.length > L.blockId) out.push(`block_id of ${id.length} chars`);
