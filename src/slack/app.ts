@@ -1,12 +1,14 @@
-// The Bolt app: HTTP mode (signed requests at /slack/events, signature and timestamp checked by Bolt's
-// HTTPReceiver) or Socket Mode when an app-level token is given. This file only builds and wires; the
-// listeners live by surface in commands/, actions/, views/ and options/.
+// The Bolt app: HTTP mode (signed requests at /slack/events, signature checked by Bolt's HTTPReceiver,
+// timestamps outside ±5 minutes refused in front of it by requestWindow.ts) or Socket Mode when an
+// app-level token is given. This file only builds and wires; the listeners live by surface in commands/,
+// actions/, views/ and options/.
 import { App, type CustomRoute, HTTPReceiver } from '@slack/bolt';
 import * as actions from './actions/index.js';
 import { boltLogger } from './boltLogger.js';
 import * as commands from './commands/index.js';
 import type { FwbotDeps, SurfaceDeps } from './deps.js';
 import * as options from './options/index.js';
+import { withinRequestWindow } from './requestWindow.js';
 import { SlackApi } from './slackApi.js';
 import * as views from './views/index.js';
 
@@ -59,6 +61,9 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
       customRoutes,
       logger,
     });
+    // requestListener is the receiver's public entry point (its server calls it for every request), so
+    // wrapping it puts the future-date check in front of Bolt's verification without forking Bolt.
+    receiver.requestListener = withinRequestWindow(receiver.requestListener, deps.log);
     app = new App({ token: settings.botToken, receiver, logger, clientOptions });
   }
   const slack = new SlackApi(app.client);

@@ -40,6 +40,18 @@ describe('Slack request security and acknowledgement', () => {
     expect(h.slack.calls.filter((c) => c.method === 'response_url')).toHaveLength(1);
   });
 
+  it('refuses a correctly signed request dated more than 5 minutes ahead, and runs nothing for it', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const ahead = await h.command('tenants list', { signed: { timestamp: now + 600 } });
+    expect(ahead.http.status).toBe(401);
+    // Within the window, a clock a little ahead is still Slack's: it is answered.
+    const skewed = await h.command('devices', { signed: { timestamp: now + 60 } });
+    expect(skewed.http.status).toBe(200);
+    await h.reply(skewed.responseUrl);
+    expect(h.sim.requestLog.list().map((e) => e.operationId)).toEqual(['getDevices']);
+    expect(h.slack.calls.filter((c) => c.method === 'response_url')).toHaveLength(1);
+  });
+
   it('acknowledges before calling SCC: the HTTP answer returns while SCC is still slow', async () => {
     h.sim.faults.add({ path: '^/v1/msp/', latencyMs: 3000 });
     const started = Date.now();
