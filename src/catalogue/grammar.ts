@@ -51,8 +51,12 @@ export function createGrammar(operations: readonly Operation[], command: string 
   }
 
   return {
-    parse(text) {
-      const tokens = tokenize(text.trim());
+    parse(typed) {
+      // Slack can hand over text with a lone surrogate (a broken emoji); it would reach SCC's URL encoding
+      // and throw there. Made well-formed once, here, everything after sees U+FFFD instead. The same
+      // trimmed text is what tokens' positions point into, so rest-of-line arguments are sliced from it.
+      const text = typed.toWellFormed().trim();
+      const tokens = tokenize(text);
       let node = root;
       const words: string[] = [];
       let i = 0;

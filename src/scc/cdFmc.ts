@@ -3,6 +3,7 @@
 // transactionDetails.TRANSACTION_UID_IN_TARGET_TENANT (to be followed with the managed tenant's token).
 import { SccTransactionError } from './errors.js';
 import type * as Model from './generated/models.js';
+import { encodeUrlPart } from './request.js';
 import { type FollowOptions, isTransactionFinished, type TransactionsArea } from './transactions.js';
 
 export const TARGET_TENANT_TRANSACTION_KEY = 'TRANSACTION_UID_IN_TARGET_TENANT';
@@ -26,7 +27,7 @@ export function targetTenantTransactionUid(transaction: Model.CdoTransaction): C
     new SccTransactionError({
       operationId: 'provisionCdFmcForTenantInMspPortal',
       method: 'GET',
-      path: `/v1/transactions/${encodeURIComponent(transactionUid)}`,
+      path: `/v1/transactions/${encodeUrlPart(transactionUid)}`,
       transactionUid,
       transactionStatus: status,
       errorMessage: transaction.errorMessage,

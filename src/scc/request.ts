@@ -49,6 +49,15 @@ const integerText = (value: unknown): unknown =>
 const uniqueItems = (items: readonly unknown[]): boolean => new Set(items).size === items.length;
 
 /**
+ * encodeURIComponent for SCC URLs. It throws URIError on a lone surrogate, which user text (a broken
+ * emoji from Slack) can carry; the grammar and the Slack payload schemas make text well-formed already,
+ * and this keeps any other path in from turning such text into an internal error (U+FFFD is sent instead).
+ */
+export function encodeUrlPart(text: string): string {
+  return encodeURIComponent(text.toWellFormed());
+}
+
+/**
  * Query parameters with rules beyond "text": the generator emits body schemas only, so the reference's
  * parameter constraints that matter for correct calls are restated here (values from the reference).
  */
@@ -92,7 +101,7 @@ function buildPath(op: OperationRow, values: Readonly<Record<string, string>>, i
       issues.push(`${name} must not be "${value}"`);
       return '';
     }
-    return encodeURIComponent(value);
+    return encodeUrlPart(value);
   });
 }
 
@@ -123,7 +132,7 @@ function buildQuery(
       continue;
     }
     const texts = param.array ? arrayTexts(param.name, value, issues) : scalarText(param.name, value, issues);
-    for (const text of texts) pairs.push(`${encodeURIComponent(param.name)}=${encodeURIComponent(text)}`);
+    for (const text of texts) pairs.push(`${encodeUrlPart(param.name)}=${encodeUrlPart(text)}`);
   }
   return pairs.join('&');
 }

@@ -7,6 +7,7 @@ import type { CallOptions, SccCaller } from './call.js';
 import { abortableSleep } from './callPolicy.js';
 import { formatDuration, SccTransactionError } from './errors.js';
 import type * as Model from './generated/models.js';
+import { encodeUrlPart } from './request.js';
 
 export const FINISHED_TRANSACTION_STATUSES: readonly string[] = ['DONE', 'ERROR', 'CANCELLED'];
 
@@ -54,7 +55,7 @@ export function createTransactionsArea({ call }: SccCaller): TransactionsArea {
         throw new SccTransactionError({
           operationId: 'getTransaction',
           method: 'GET',
-          path: `/v1/transactions/${encodeURIComponent(transactionUid)}`,
+          path: `/v1/transactions/${encodeUrlPart(transactionUid)}`,
           transactionUid,
           transactionStatus: transaction.cdoTransactionStatus ?? undefined,
           sentence: `Transaction ${transactionUid} was still ${transaction.cdoTransactionStatus ?? 'unfinished'} after ${formatDuration(maxWaitMs)}`,

@@ -5,9 +5,15 @@ import { z } from 'zod';
 
 const Id = z.string().min(1).max(64);
 
+/**
+ * Text a person typed. Slack can deliver a lone surrogate (half of a broken emoji), which is not valid
+ * UTF-16 and makes encodeURIComponent throw further in; it becomes U+FFFD here, where Slack text enters.
+ */
+const TypedText = z.string().transform((text) => text.toWellFormed());
+
 export const SlashCommand = z.object({
   command: z.string(),
-  text: z.string().default(''),
+  text: TypedText.default(''),
   user_id: Id,
   channel_id: Id,
   team_id: Id.optional(),
@@ -40,12 +46,12 @@ export function buttonOf(body: BlockActions): z.infer<typeof ButtonAction> | und
   return parsed.success ? parsed.data : undefined;
 }
 
-const Option = z.object({ value: z.string() });
+const Option = z.object({ value: TypedText });
 
 /** One input's state in a modal, whatever its element type. */
 export const InputState = z.object({
   type: z.string(),
-  value: z.string().nullish(),
+  value: TypedText.nullish(),
   selected_option: Option.nullish(),
   selected_options: z.array(Option).nullish(),
 });
@@ -72,7 +78,7 @@ export const BlockSuggestion = z.object({
   user: z.object({ id: Id }),
   action_id: z.string(),
   block_id: z.string(),
-  value: z.string().default(''),
+  value: TypedText.default(''),
   view: z
     .object({
       private_metadata: z.string().default(''),

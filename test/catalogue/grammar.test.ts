@@ -105,6 +105,17 @@ describe('grammar: arguments', () => {
     expect(parse('tenants list "acme eu"').raw).toEqual({ query: 'acme eu' });
   });
 
+  it('gives a query the rest of the line as typed when the text starts with spaces', () => {
+    expect(parse('   tenants list name:acme*').raw).toEqual({ query: 'name:acme*' });
+  });
+
+  it('reads a lone surrogate (a broken emoji) as U+FFFD, so no later step meets malformed text', () => {
+    const { raw } = parse('tenants list acme \uD83D');
+    expect(raw).toEqual({ query: 'acme \uFFFD' });
+    expect(() => encodeURIComponent(String(raw.query))).not.toThrow();
+    expect(parse('interfaces \uDC00asa1').raw).toEqual({ device: '\uFFFDasa1' });
+  });
+
   it('reads declared flags after a query, leaving the query as typed', () => {
     expect(parse('tenants list acme eu --offset 25').raw).toEqual({ query: 'acme eu', offset: '25' });
   });

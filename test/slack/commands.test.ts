@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { blocksText, type Harness, startHarness, USERS } from './support/harness.js';
+import { blocksText, CHANNEL, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
 
 describe('/fw language through Slack', () => {
   let h: Harness;
@@ -26,6 +26,28 @@ describe('/fw language through Slack', () => {
     for (const area of ['Devices', 'Tenants', 'Interfaces', 'Reports', 'Gateway', 'VPN'])
       expect(text).toContain(area);
     expect(h.sim.requestLog.list()).toHaveLength(0);
+  });
+
+  it('answers text with a broken emoji (a lone surrogate) like any other text, not as an internal error', async () => {
+    // Form-encoded HTTP bodies cannot carry a lone surrogate, but Socket Mode's JSON can: drive Bolt's
+    // dispatch directly, as the socket receiver does.
+    const responseUrl = h.slack.responseUrl();
+    await h.app.app.processEvent({
+      body: {
+        command: '/fw',
+        text: 'devices \uD83D',
+        user_id: USERS.viewer,
+        channel_id: CHANNEL,
+        team_id: 'T0FAKE',
+        trigger_id: newTriggerId(),
+        response_url: responseUrl,
+      },
+      ack: async () => undefined,
+    });
+    const reply = blocksText((await h.reply(responseUrl)).args);
+    expect(reply).not.toMatch(/went wrong inside fwbot|\(ref /);
+    expect(h.logs.filter((line) => line.includes('URI malformed'))).toEqual([]);
+    expect(h.sim.requestLog.list().map((e) => e.operationId)).toEqual(['getDevices']);
   });
 
   it('answers a typo with did-you-mean', async () => {
