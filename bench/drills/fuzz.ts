@@ -29,6 +29,8 @@ interface Trace {
   scc: number;
   violations: string[];
   sent: number;
+  /** Handed to the approval gate, whose answer is the approval card (or, if it throws, a private reply). */
+  approvals: number;
 }
 
 export interface FuzzResult {
@@ -37,7 +39,10 @@ export interface FuzzResult {
   crashes: string[];
   overLimits: string[];
   sccFromInvalid: string[];
-  silent: number;
+  /** /fw inputs that got no Slack call and no ack error, by label (to reproduce them). */
+  silent: string[];
+  /** Inputs handed to the approval gate (destructive operations with valid arguments). */
+  toApprovals: number;
   /** Error-level log lines (failures answered with an internal-error reference, not crashes). */
   internalErrors: string[];
 }
@@ -129,7 +134,14 @@ export async function fuzzSurface(runs: number, seed = 8): Promise<FuzzResult> {
       scc: sccClientsFrom(new Map([['default', client]])),
       access,
       tracker: { follow: async () => undefined },
-      approvals: { request: async () => undefined },
+      // The real gate answers by posting the approval card or throws (answered privately; test/slack/
+      // routing.test.ts). This stand-in posts nothing, so a hand-off is counted as the input's answer.
+      approvals: {
+        request: async () => {
+          const trace = traces.getStore();
+          if (trace) trace.approvals += 1;
+        },
+      },
       // Every input carries a fresh trigger id: nothing to dedupe, and no map growing with 100,000 keys.
       dedupe: { firstSight: async () => true },
       log,
@@ -142,7 +154,8 @@ export async function fuzzSurface(runs: number, seed = 8): Promise<FuzzResult> {
     crashes: [],
     overLimits: [],
     sccFromInvalid: [],
-    silent: 0,
+    silent: [],
+    toApprovals: 0,
     internalErrors: errors,
   };
   const textInvalid = (text: string): boolean => {
@@ -201,7 +214,7 @@ export async function fuzzSurface(runs: number, seed = 8): Promise<FuzzResult> {
       const job = jobs[next];
       next += 1;
       if (!job) continue;
-      const trace: Trace = { scc: 0, violations: [], sent: 0 };
+      const trace: Trace = { scc: 0, violations: [], sent: 0, approvals: 0 };
       const errorsBefore = errors.length;
       let acked: unknown;
       const payload = job.body.payload ?? job.body;
@@ -223,7 +236,9 @@ export async function fuzzSurface(runs: number, seed = 8): Promise<FuzzResult> {
       const errorsAck = (acked as { errors?: Record<string, string> } | undefined)?.errors;
       for (const message of Object.values(errorsAck ?? {}))
         if (message.length > 2000) trace.violations.push('field error over 2000 chars');
-      if (trace.sent === 0 && errorsAck === undefined && !job.label.startsWith('form')) result.silent += 1;
+      if (trace.approvals > 0) result.toApprovals += 1;
+      const answered = trace.sent > 0 || trace.approvals > 0 || errorsAck !== undefined;
+      if (!answered && !job.label.startsWith('form')) result.silent.push(job.label);
       result.inputs += 1;
       if (job.invalid) result.invalid += 1;
       if (trace.violations.length > 0) result.overLimits.push(`${job.label}: ${trace.violations.join('; ')}`);
@@ -250,7 +265,7 @@ export const fuzzDrill: Drill = {
     const examples = (list: string[]) => list.slice(0, 3).map((line) => `  e.g. ${line.slice(0, 300)}`);
     return {
       did: [
-        `${r.inputs} inputs (${r.invalid} refused by the grammar or validation) in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+        `${r.inputs} inputs (${r.invalid} refused by the grammar or validation, ${r.toApprovals} handed to the approval gate) in ${((Date.now() - started) / 1000).toFixed(0)} s`,
       ],
       lost: 0,
       duplicated: 0,
@@ -261,13 +276,14 @@ export const fuzzDrill: Drill = {
         ...examples(r.overLimits),
         `SCC requests made for refused input: ${r.sccFromInvalid.length}`,
         ...examples(r.sccFromInvalid),
-        `/fw commands that got no reply at all: ${r.silent}`,
+        `/fw commands that got no reply at all: ${r.silent.length}`,
+        ...examples(r.silent),
         `internal errors logged (answered with a reference, not crashes): ${r.internalErrors.length}`,
         ...examples([
           ...new Set(r.internalErrors.map((line) => /"message":"([^"]*)"/.exec(line)?.[1] ?? line)),
         ]),
       ],
-      failed: r.crashes.length + r.overLimits.length + r.sccFromInvalid.length > 0,
+      failed: r.crashes.length + r.overLimits.length + r.sccFromInvalid.length + r.silent.length > 0,
     };
   },
 };

@@ -3,6 +3,7 @@
 // non-destructive operation (VPN client upgrades) behind an approval.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TenantCreationQueue, TenantCreationRequest } from '../../src/app/ports.js';
+import { PermissionError } from '../../src/catalogue/errors.js';
 import { blocksText, CHANNEL, type Harness, startHarness, USERS } from './support/harness.js';
 
 class RecordingQueue implements TenantCreationQueue {
@@ -65,5 +66,41 @@ describe('approval policy beyond destructive operations', () => {
       ['vpn.upgrade', { device: ['ftd-edge-01'], version: '5.1.15.287' }],
     ]);
     expect(h.sim.requestLog.list({ operationId: 'triggerFtdSecureClientUpgrade' })).toHaveLength(0);
+  });
+});
+
+describe('a destructive command always gets one answer', () => {
+  // The real gate posts the approval card (that is the answer) or throws; a throw must still reach the
+  // requester. The fuzz drill's stand-in gate does neither, which is why it once counted these as silent.
+  let h: Harness;
+  let refusal: Error = new Error('unset');
+  beforeAll(async () => {
+    h = await startHarness({
+      approvals: {
+        request: async () => {
+          throw refusal;
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('answers privately when the approval gate refuses the request', async () => {
+    refusal = new PermissionError(
+      'Asking for a destructive operation needs the operator role here.',
+      'operator',
+    );
+    const { responseUrl } = await h.command('tenants remove acme-eu', { userId: USERS.operator });
+    const reply = await h.reply(responseUrl);
+    expect(reply.args.response_type).toBe('ephemeral');
+    expect(blocksText(reply.args)).toContain('needs the operator role here');
+  });
+
+  it('answers privately, with a reference, when the approval card cannot be posted', async () => {
+    refusal = new Error('not_in_channel');
+    const { responseUrl } = await h.command('interfaces delete asa-hq-01 inside', { userId: USERS.operator });
+    expect(blocksText((await h.reply(responseUrl)).args)).toMatch(/went wrong inside fwbot \(ref \w+\)/);
   });
 });
