@@ -233,11 +233,19 @@ export async function fuzzSurface(runs: number, seed = 8): Promise<FuzzResult> {
       // Error logs cannot be tied to one of 16 concurrent inputs; crashes are Bolt's "unhandled" ones.
       for (const line of errors.slice(errorsBefore))
         if (line.includes('unhandled error in a Slack listener')) result.crashes.push(line.slice(0, 300));
-      const errorsAck = (acked as { errors?: Record<string, string> } | undefined)?.errors;
+      const ackBody = acked as
+        | { errors?: Record<string, string>; view?: Record<string, unknown> }
+        | undefined;
+      const errorsAck = ackBody?.errors;
       for (const message of Object.values(errorsAck ?? {}))
         if (message.length > 2000) trace.violations.push('field error over 2000 chars');
+      // Slack shows nothing for an empty errors map: the form would just sit there.
+      if (errorsAck !== undefined && Object.keys(errorsAck).length === 0)
+        trace.violations.push('empty errors map (nothing shown)');
+      if (ackBody?.view)
+        trace.violations.push(...modalViolations(ackBody.view).map((v) => `ack update: ${v}`));
       if (trace.approvals > 0) result.toApprovals += 1;
-      const answered = trace.sent > 0 || trace.approvals > 0 || errorsAck !== undefined;
+      const answered = trace.sent > 0 || trace.approvals > 0 || acked !== undefined;
       if (!answered && !job.label.startsWith('form')) result.silent.push(job.label);
       result.inputs += 1;
       if (job.invalid) result.invalid += 1;

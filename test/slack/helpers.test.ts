@@ -1,11 +1,12 @@
 // The Slack surface's small pure parts: the --profile option, the token detector, form state → raw
-// arguments and issues → field errors, private_metadata, and retry deduplication on real Redis.
+// arguments and issues → field errors (or a notice when no field can carry them), private_metadata, and retry deduplication on real Redis.
 import { afterAll, describe, expect, it } from 'vitest';
+import { createCatalogue } from '../../src/catalogue/index.js';
 import { containsCredential } from '../../src/slack/commandSecrets.js';
 import { MemoryDeduper, RedisDeduper } from '../../src/slack/dedupe.js';
 import { addProfile, extractProfileFlag, splitProfile, withProfile } from '../../src/slack/profileFlag.js';
 import { decodeMetadata, encodeMetadata } from '../../src/slack/views/metadata.js';
-import { fieldErrors, rawFromState } from '../../src/slack/views/values.js';
+import { fieldErrors, rawFromState, submissionRefusal } from '../../src/slack/views/values.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 
 describe('--profile', () => {
@@ -106,6 +107,26 @@ describe('form values', () => {
       'f.mtu': 'must be from 64 to 9198.',
       'f.name': 'device: is required. give either a UUID or a token.',
     });
+  });
+});
+
+describe('refused form submissions', () => {
+  const op = createCatalogue().get('tenants.create');
+  if (!op) throw new Error('the catalogue has no tenants.create');
+  const issues = [{ arg: 'name', message: 'must be letters, digits and dashes.' }];
+
+  it('answers with errors under the fields when there is a field to carry them', () => {
+    expect(submissionRefusal(op, ['name'], issues)).toEqual({
+      response_action: 'errors',
+      errors: { 'f.name': 'must be letters, digits and dashes.' },
+    });
+  });
+
+  it('replaces the form by a notice, never an empty errors map, when it has no field', () => {
+    const refusal = submissionRefusal(op, [], issues);
+    if (refusal.response_action !== 'update') throw new Error(`answered ${refusal.response_action}`);
+    expect(refusal.view.callback_id).toBe('fw.notice');
+    expect(JSON.stringify(refusal.view.blocks)).toContain('name: must be letters, digits and dashes.');
   });
 });
 

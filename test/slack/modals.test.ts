@@ -2,7 +2,7 @@
 // (tenant-name pattern, VLAN range, MTU range, member interfaces), and run when valid: the change is
 // announced in the channel and what SCC answered 202 for is handed to the tracker, in that thread.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { decodeMetadata } from '../../src/slack/views/metadata.js';
+import { decodeMetadata, encodeMetadata } from '../../src/slack/views/metadata.js';
 import { blocksText, CHANNEL, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
 import { type FieldValue, fieldNames, submissionPayload } from './support/modals.js';
 
@@ -82,6 +82,37 @@ describe('forms', () => {
       },
     ]);
     expect(h.sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(1);
+  });
+
+  it('replaces a form with no field to carry its errors by a notice saying what is wrong', async () => {
+    // Every argument came prefilled (none is a field): `response_action: errors` would have no block to
+    // point at, and Slack shows nothing for an empty errors map.
+    const http = await h.interact({
+      type: 'view_submission',
+      user: { id: USERS.operator },
+      team: { id: 'T0FAKE' },
+      trigger_id: newTriggerId(),
+      view: {
+        id: 'V0NOFIELDS',
+        callback_id: 'fw.modal',
+        private_metadata: encodeMetadata({
+          operationId: 'tenants.create',
+          channelId: CHANNEL,
+          profileOverride: undefined,
+          prefilled: { name: 'not a valid name!' },
+          responseUrl: h.slack.responseUrl(),
+        }),
+        state: { values: {} },
+      },
+    });
+    expect(http.status).toBe(200);
+    const answer = http.json() as { response_action: string; view: Record<string, unknown> };
+    expect(answer.response_action).toBe('update');
+    expect(answer.view.type).toBe('modal');
+    const text = blocksText(answer.view);
+    expect(text).toContain('This form cannot be sent as it is:\nname: ');
+    expect(text).toContain('Usage: `/fw tenants create');
+    expect(h.sim.requestLog.list()).toHaveLength(0);
   });
 
   it('shows the VLAN id range under the VLAN field', async () => {

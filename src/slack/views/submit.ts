@@ -1,8 +1,9 @@
 // A submitted /fw form. Validation is the operation's own (no SCC call), so it runs before the ack and
-// its issues come back as errors under the fields (`response_action: errors`). A valid form is acked
-// (closing it), then run like a typed command: permission check, approval or execution, and the answer
-// to the requester through the command's response_url. Field values are never logged (a form may hold a
-// token); only the names of the fields are.
+// its issues come back as errors under the fields (`response_action: errors`), or as a notice replacing
+// a form that has no field to carry them. A valid form is acked (closing it), then run like a typed
+// command: permission check, approval or execution, and the answer to the requester through the
+// command's response_url. Field values are never logged (a form may hold a token); only the names of
+// the fields are.
 import type { App } from '@slack/bolt';
 import type { Operation, RawArgs } from '../../catalogue/operation.js';
 import { commandLine } from '../../catalogue/usage.js';
@@ -13,7 +14,7 @@ import { beginRequest } from '../request.js';
 import { perform } from '../run.js';
 import { decodeMetadata } from './metadata.js';
 import { MODAL_CALLBACK } from './modal.js';
-import { fieldErrors, rawFromState } from './values.js';
+import { rawFromState, submissionRefusal } from './values.js';
 
 /** The command line equivalent to a submission, with typed values of secret-looking fields left out. */
 function commandTextOf(op: Operation, raw: RawArgs, fieldNames: readonly string[]): string {
@@ -40,7 +41,7 @@ export function registerModalSubmissions(app: App, deps: SurfaceDeps): void {
     const raw: RawArgs = { ...meta.prefilled, ...typed };
     const issues = op.validate(raw);
     if (issues.length > 0) {
-      await ack({ response_action: 'errors', errors: fieldErrors(fields, issues) });
+      await ack(submissionRefusal(op, fields, issues));
       deps.log.info(
         { operationId: op.id, fields: issues.map((i) => i.arg ?? '') },
         'form refused: field errors',

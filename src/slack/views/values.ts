@@ -1,8 +1,11 @@
 // A submitted modal's state → raw arguments (what the grammar would have produced), and the operation's
-// validation issues → Slack's per-field errors (`response_action: errors`, keyed by block id).
-import type { ArgIssue, RawArgs } from '../../catalogue/operation.js';
+// validation issues → what Slack shows for them: per-field errors (`response_action: errors`, keyed by
+// block id), or a notice in place of the form when no field can carry them.
+import type { ModalView } from '@slack/types';
+import type { ArgIssue, Operation, RawArgs } from '../../catalogue/operation.js';
+import { usageLine } from '../../catalogue/usage.js';
 import type { InputState } from '../payloads.js';
-import { FIELD_BLOCK_PREFIX, fieldBlockId } from './modal.js';
+import { FIELD_BLOCK_PREFIX, fieldBlockId, textNotice } from './modal.js';
 
 type StateValues = Record<string, Record<string, InputState>>;
 
@@ -65,4 +68,32 @@ export function fieldErrors(fields: readonly string[], issues: readonly ArgIssue
     errors[key] = joined.length > ERROR_MAX ? `${joined.slice(0, ERROR_MAX - 1)}…` : joined;
   }
   return errors;
+}
+
+/** The ack for a refused submission. */
+export type SubmissionRefusal =
+  | { response_action: 'errors'; errors: Record<string, string> }
+  | { response_action: 'update'; view: ModalView };
+
+/** Title of the notice when the operation declares no form (metadata naming another operation). */
+const REFUSAL_TITLE = 'fwbot';
+
+/**
+ * Issues under the fields when there is one to carry them. Slack only shows `errors` under input blocks
+ * of the submitted view, and an empty map shows nothing at all (the form just sits there); a form with no
+ * fields (every argument prefilled) would be left that way. Its user cannot fix the values in it either,
+ * so the form is replaced by a notice saying what is wrong and what to type instead.
+ */
+export function submissionRefusal(
+  op: Operation,
+  fields: readonly string[],
+  issues: readonly ArgIssue[],
+): SubmissionRefusal {
+  const errors = fieldErrors(fields, issues);
+  if (Object.keys(errors).length > 0) return { response_action: 'errors', errors };
+  const lines = issues.map((issue) =>
+    issue.arg === undefined ? issue.message : `${issue.arg}: ${issue.message}`,
+  );
+  const text = `This form cannot be sent as it is:\n${lines.join('\n')}\nUsage: \`${usageLine(op)}\``;
+  return { response_action: 'update', view: textNotice(op.modal?.title ?? REFUSAL_TITLE, text) };
 }
