@@ -1,8 +1,12 @@
 // `npm start`: the fwbot process. Loads the configuration (every problem listed at once, exit code 2),
 // starts the bot (see app/bot.ts), and stops cleanly on SIGTERM / SIGINT.
+
+import pino from 'pino';
 import { startBot } from './app/bot.js';
 import { createLogger } from './app/logger.js';
 import { ConfigError, loadConfig } from './config.js';
+import { contextualDestination } from './observability/logContext.js';
+import { installGracefulShutdown, type ShutdownStep } from './observability/shutdown.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -15,23 +19,14 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config.logLevel);
+  // Request ids of the request being handled are added to every line, shared clients' lines included.
+  const log = createLogger(config.logLevel, contextualDestination(pino.destination({ dest: 1, sync: true })));
+  // SIGTERM / SIGINT: not ready, no new Slack events, jobs in hand finish, connections close; bounded.
+  // Installed before starting, so a signal during start-up is handled too; the bot's steps join once it runs.
+  const steps: ShutdownStep[] = [];
+  installGracefulShutdown({ log, steps });
   const bot = await startBot(config, log);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    bot
-      .stop()
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        log.error({ err: error }, 'unclean stop');
-        process.exit(1);
-      });
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  steps.push(...bot.shutdownSteps());
 }
 
 main().catch((error: unknown) => {

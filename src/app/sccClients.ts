@@ -2,7 +2,7 @@
 // closed at shutdown. Nothing global: surfaces ask this object for the profile's client.
 import type { Logger } from 'pino';
 import type { SccProfile } from '../config/endpoints.js';
-import { createSccClient, type SccClient } from '../scc/client.js';
+import { createSccClient, type SccCallEvent, type SccClient } from '../scc/client.js';
 import type { SccClients } from './ports.js';
 
 export interface OwnedSccClients extends SccClients {
@@ -26,7 +26,7 @@ export function sccClientsFrom(clients: ReadonlyMap<string, SccClient>): OwnedSc
 export function createSccClients(
   profiles: ReadonlyMap<string, SccProfile>,
   /** `retries: false` for queue workers, which reschedule instead of retrying inside the client. */
-  options: { timeoutMs?: number; log: Logger; retries?: boolean },
+  options: { timeoutMs?: number; log: Logger; retries?: boolean; onCall?: (event: SccCallEvent) => void },
 ): OwnedSccClients {
   const clients = new Map<string, SccClient>();
   for (const [name, profile] of profiles) {
@@ -38,6 +38,7 @@ export function createSccClients(
         profile: name,
         ...(options.timeoutMs ? { timeouts: { defaultMs: options.timeoutMs } } : {}),
         ...(options.retries === false ? { retry: { maxAttempts: 1 } } : {}),
+        ...(options.onCall ? { onCall: options.onCall } : {}),
         logger: options.log.child({ component: 'scc', profile: name }),
       }),
     );
