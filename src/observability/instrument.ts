@@ -2,12 +2,14 @@
 // operations record `fwbot_commands_total` around execute(), an approval gate that records requests, and
 // a Bolt app whose acks are timed. Every surface (Slack, console, CLI, the approvals executor) runs
 // operations through the catalogue, so one decorator covers them all.
+import { randomBytes } from 'node:crypto';
 import type { ApprovalGate } from '../app/ports.js';
 import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation } from '../catalogue/operation.js';
 import { SccUserError } from '../catalogue/sccErrors.js';
 import { SccError } from '../scc/errors.js';
+import { withLogContext } from './logContext.js';
 import type { CommandOutcome, FwbotMetrics } from './metrics.js';
 
 /** The outcome label of a failed command. */
@@ -106,7 +108,8 @@ export function interactionKind(body: Record<string, unknown>): string {
 }
 
 /**
- * Times every ack: from the moment the receiver hands an interaction to the app until ack() is called.
+ * Times every ack: from the moment the receiver hands an interaction to the app until ack() is called,
+ * and gives the interaction an `eventId` that every log line written while handling it carries.
  * Receivers (HTTP and Socket Mode) call `app.processEvent` on the instance, so wrapping it there sees
  * every interaction without changing the listeners.
  */
@@ -123,6 +126,8 @@ export function instrumentBolt<E extends ReceivedEvent>(app: EventProcessor<E>, 
       }
       return event.ack(...args);
     };
-    return original({ ...event, ack });
+    // Every log line written while this interaction is handled — by the surface, and by shared objects
+    // such as the SCC clients — carries the same event id (see logContext.ts).
+    return withLogContext({ eventId: randomBytes(6).toString('hex') }, () => original({ ...event, ack }));
   };
 }
