@@ -1,9 +1,10 @@
 // `npm run worker`: the tracking, notification, watch and tenant-creation workers alone, without the Slack
 // surface. Reads the same environment as the bot; start as many as you like, anywhere that reaches the
 // same Redis. SIGTERM / SIGINT let the jobs in hand finish before the process exits.
-import { pino } from 'pino';
+import { createLogger } from '../app/logger.js';
 import { createSccClients } from '../app/sccClients.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
+import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
 import { createWorkerSlackClient, startWorkers } from './workers.js';
 
 async function main(): Promise<void> {
@@ -17,7 +18,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = pino({ name: 'fwbot-worker', level: config.logLevel });
+  // The bot's logger (JSON lines, secrets redacted) and its bounded drain on SIGTERM.
+  const log = createLogger(config.logLevel).child({ component: 'worker' });
+  const steps: ShutdownStep[] = [];
+  installGracefulShutdown({ log, steps });
   if (config.slack.mode === 'disabled') {
     log.fatal('Slack is not configured: workers need SLACK_BOT_TOKEN to report in threads');
     process.exit(2);
@@ -32,22 +36,7 @@ async function main(): Promise<void> {
   });
   log.info({ redis: config.redis.display, profiles: clients.names() }, 'worker ready');
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping: finishing the jobs in hand');
-    workers
-      .close()
-      .then(() => clients.close())
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        log.error({ err: error }, 'unclean stop');
-        process.exit(1);
-      });
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  steps.push({ name: 'workers', run: () => workers.close() }, { name: 'scc', run: () => clients.close() });
 }
 
 main().catch((error: unknown) => {
