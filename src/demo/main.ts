@@ -19,7 +19,7 @@ import { installGracefulShutdown, type ShutdownStep } from '../observability/shu
 import { type SimulatorHandle, startSimulator } from '../simulator/index.js';
 import { CONSOLE_CHANNEL, DEMO_USERS, demoPolicy, simulatorProfile } from './defaults.js';
 import { DemoSetupError, ensureDemoRedis } from './redis.js';
-import { startRuntime } from './runtime.js';
+import { consoleDeps, startRuntime } from './runtime.js';
 import { type DemoSlack, startDemoSlack } from './slack.js';
 
 const STATE_DIR = '.fwbot';
@@ -144,22 +144,13 @@ async function run(config: Config, log: Logger, steps: ShutdownStep[], logFile: 
 
   const terminal = new Terminal({ input: process.stdin, output: process.stdout });
   const session = new ConsoleSession(
-    {
-      catalogue: runtime.catalogue,
-      access: runtime.access,
-      scc: runtime.clients,
-      tracker: runtime.tracker,
-      approvals: runtime.gate,
-      requiresApproval: runtime.requiresApproval,
-      tenantCreation: runtime.tenantCreation,
-      bolt: runtime.consoleBolt,
+    consoleDeps(runtime, {
       slack: consoleSlack,
-      services: runtime.services,
       log,
       users: DEMO_USERS,
       channelId: CONSOLE_CHANNEL,
       metrics,
-    },
+    }),
     terminal,
   );
   steps.unshift({

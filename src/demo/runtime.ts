@@ -17,6 +17,7 @@ import type { Operation, OperationServices } from '../catalogue/operation.js';
 import type { RolePolicy, SccProfile } from '../config.js';
 import type { ConsoleSlack } from '../console/consoleSlack.js';
 import { createConsoleBolt } from '../console/interactions.js';
+import type { ConsoleDeps } from '../console/runner.js';
 import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
 import { startWorkers, type Workers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
@@ -66,6 +67,25 @@ export interface Runtime {
   readinessChecks: ReadinessCheck[];
   /** In order: stop the workers (jobs in hand finish), the approvals, the observers, Redis, SCC. */
   shutdownSteps(): ShutdownStep[];
+}
+
+/** The console's view of the runtime: the same catalogue, checks, approvals and tracking as Slack's. */
+export function consoleDeps(
+  runtime: Runtime,
+  extra: Pick<ConsoleDeps, 'slack' | 'log' | 'users' | 'channelId' | 'metrics'>,
+): ConsoleDeps {
+  return {
+    catalogue: runtime.catalogue,
+    access: runtime.access,
+    scc: runtime.clients,
+    tracker: runtime.tracker,
+    approvals: runtime.gate,
+    requiresApproval: runtime.requiresApproval,
+    tenantCreation: runtime.tenantCreation,
+    bolt: runtime.consoleBolt,
+    services: runtime.services,
+    ...extra,
+  };
 }
 
 function clientsFor(

@@ -7,7 +7,7 @@ import { ConsoleSlack } from '../../src/console/consoleSlack.js';
 import type { Prompter } from '../../src/console/forms.js';
 import { ConsoleSession } from '../../src/console/session.js';
 import { CONSOLE_CHANNEL, DEMO_USERS, demoPolicy, simulatorProfile } from '../../src/demo/defaults.js';
-import { type Runtime, startRuntime } from '../../src/demo/runtime.js';
+import { consoleDeps, type Runtime, startRuntime } from '../../src/demo/runtime.js';
 import { createMetrics, type FwbotMetrics } from '../../src/observability/metrics.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { TEST_SCHEDULE } from '../jobs/support/schedule.js';
@@ -107,22 +107,13 @@ export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<
   });
   const terminal = new ScriptedTerminal();
   const session = new ConsoleSession(
-    {
-      catalogue: runtime.catalogue,
-      access: runtime.access,
-      scc: runtime.clients,
-      tracker: runtime.tracker,
-      approvals: runtime.gate,
-      requiresApproval: runtime.requiresApproval,
-      tenantCreation: runtime.tenantCreation,
-      bolt: runtime.consoleBolt,
+    consoleDeps(runtime, {
       slack: consoleSlack,
-      services: runtime.services,
       log,
       users: DEMO_USERS,
       channelId: CONSOLE_CHANNEL,
       metrics,
-    },
+    }),
     terminal,
   );
   return {
