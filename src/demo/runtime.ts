@@ -7,7 +7,7 @@ import type { App } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ApprovalGate, TenantCreationQueue, Tracker } from '../app/ports.js';
-import { type OwnedSccClients, sccClientsFrom } from '../app/sccClients.js';
+import { createSccClients, type OwnedSccClients } from '../app/sccClients.js';
 import { type Approvals, createApprovals } from '../approvals/approvals.js';
 import { auditOperation } from '../approvals/auditOperation.js';
 import { authorizerFrom } from '../approvals/authorizer.js';
@@ -27,7 +27,6 @@ import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../obser
 import { observeQueues } from '../observability/queues.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
 import { AccessControl } from '../policy/access.js';
-import { createSccClient, type SccClient } from '../scc/client.js';
 
 export interface RuntimeOptions {
   redisUrl: string;
@@ -88,34 +87,17 @@ export function consoleDeps(
   };
 }
 
-function clientsFor(
-  options: RuntimeOptions,
-  extra: { retry?: { maxAttempts: number }; component: string },
-): OwnedSccClients {
-  const clients = new Map<string, SccClient>();
-  for (const [name, profile] of options.profiles) {
-    clients.set(
-      name,
-      createSccClient({
-        baseUrl: profile.baseUrl,
-        token: profile.token.reveal(),
-        profile: name,
-        timeouts: { defaultMs: options.sccTimeoutMs },
-        ...(extra.retry ? { retry: extra.retry } : {}),
-        onCall: sccCallRecorder(options.metrics),
-        logger: options.log.child({ component: extra.component, profile: name }),
-      }),
-    );
-  }
-  return sccClientsFrom(clients);
-}
-
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { log, metrics, consoleSlack } = options;
   const prefix = options.prefix ?? 'fwbot';
-  const clients = clientsFor(options, { component: 'scc' });
+  const sccOptions = { timeoutMs: options.sccTimeoutMs, onCall: sccCallRecorder(options.metrics) };
+  const clients = createSccClients(options.profiles, { ...sccOptions, log: options.log });
   // Workers retry through the queue, never by sleeping inside a client.
-  const workerClients = clientsFor(options, { component: 'scc-worker', retry: { maxAttempts: 1 } });
+  const workerClients = createSccClients(options.profiles, {
+    ...sccOptions,
+    log: options.log.child({ component: 'worker' }),
+    retries: false,
+  });
   const workerSlack = consoleSlack.client({ workers: true, real: options.realSlack });
   observeSlackClient(workerSlack, metrics);
   const workers: Workers = await startWorkers({
