@@ -91,6 +91,7 @@ export const interfacesCreateEtherchannel = defineOperation({
         throw new UserError(`${device.name} has no free physical ports for an EtherChannel.`);
       return [
         {
+          // Only this ASA's free ports, few and device-local (see interfaceOptions): a static list.
           name: 'members',
           label: 'Member interfaces',
           input: 'multi_select',
@@ -167,6 +168,7 @@ export const interfacesCreateSubinterface = defineOperation({
       const chosen = typed ? await resolveInterface(ctx.scc, device, typed, all) : undefined;
       return [
         {
+          // A static list of this ASA's ports (few, device-local; see interfaceOptions), not a search.
           name: 'parent',
           label: 'Parent interface',
           input: 'select',

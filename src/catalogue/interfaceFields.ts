@@ -156,6 +156,11 @@ export function freePorts(all: readonly ResolvedInterface[], channelUid?: string
   );
 }
 
+/**
+ * A fitted static list, not an external select: the choices are one ASA's own ports (free ports for an
+ * EtherChannel's members, possible parents of a subinterface), already fetched to fit the form, and few
+ * — an ASA has tens of data ports, well under Slack's 100 options — so no search is needed.
+ */
 export function interfaceOptions(interfaces: readonly ResolvedInterface[]): ModalOption[] {
   return interfaces.slice(0, 100).map((i) => ({ label: i.label.slice(0, 75), value: i.uid }));
 }

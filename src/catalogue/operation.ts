@@ -82,6 +82,13 @@ export interface ModalField {
   placeholder?: string;
   options?: readonly ModalOption[];
   initial?: string | readonly string[] | boolean;
+  /** External selects (`device`, `tenant`, `interface`): several may be picked (e.g. an upgrade's devices). */
+  multiple?: boolean;
+  /**
+   * Device selects: Lucene the lookup always adds to what is typed, so the menu offers only devices the
+   * operation can act on (e.g. ASAs and FTDs for a VPN client upgrade).
+   */
+  deviceQuery?: string;
 }
 
 export interface ModalSpec {

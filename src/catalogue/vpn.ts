@@ -23,6 +23,8 @@ const VPN_DEVICE: DeviceRequirement = {
   kinds: ['asa', 'ftd'],
   why: 'Secure Client is managed on ASAs and threat-defense devices (FTD)',
 };
+/** The devices the upgrade form's menu offers (the same kinds as VPN_DEVICE, as SCC's Lucene). */
+const VPN_DEVICE_QUERY = 'deviceType:ASA OR deviceType:*FTD';
 /** SCC takes 1–50 devices per version lookup or upgrade. */
 export const MAX_DEVICES = 50;
 const DEVICES = {
@@ -156,20 +158,19 @@ export const vpnUpgrade = defineOperation({
     title: 'Upgrade Secure Client',
     submit: 'Upgrade',
     when: 'empty',
-    fields: async (ctx) => {
-      const options: { label: string; value: string }[] = [];
-      for await (const device of ctx.scc.paginate('getDevices', {
-        query: { q: 'deviceType:ASA OR deviceType:*FTD' },
-      })) {
-        if (options.length < 100 && device.uid)
-          options.push({ label: device.name.slice(0, 75), value: device.uid });
-      }
-      return [
-        { name: 'device', label: 'Devices (all ASAs or all FTDs)', input: 'multi_select', options },
-        { name: 'version', label: 'Secure Client version', input: 'text', placeholder: '5.1.4.74' },
-        { name: 'name', label: 'Name of the run', input: 'text', optional: true },
-      ];
-    },
+    // A fixed form: the devices are an external select searched as the user types, since an inventory
+    // easily holds more than Slack's 100 static options (and the form opens without waiting on SCC).
+    fields: [
+      {
+        name: 'device',
+        label: 'Devices (all ASAs or all FTDs)',
+        input: 'device',
+        multiple: true,
+        deviceQuery: VPN_DEVICE_QUERY,
+      },
+      { name: 'version', label: 'Secure Client version', input: 'text', placeholder: '5.1.4.74' },
+      { name: 'name', label: 'Name of the run', input: 'text', optional: true },
+    ],
   },
   run: async (ctx, args) => {
     const found = await resolveDevices(ctx.scc, args.device, VPN_DEVICE);

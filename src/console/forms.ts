@@ -31,6 +31,18 @@ function pick(field: ModalField, answer: string): string | undefined {
   return options.find((o) => o.value.toLowerCase() === lowered || o.label.toLowerCase() === lowered)?.value;
 }
 
+/** Fields Slack shows as menus searching SCC (external selects). */
+function looksUp(field: ModalField): boolean {
+  return field.input === 'device' || field.input === 'tenant' || field.input === 'interface';
+}
+
+function splitList(answer: string): string[] {
+  return answer
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
 /** Asks one field; undefined means "left empty". */
 async function askField(
   io: Prompter,
@@ -44,8 +56,8 @@ async function askField(
   if (field.options && (field.input === 'select' || field.input === 'multi_select')) {
     io.print(field.options.map((o, i) => `    ${i + 1}) ${o.label}`).join('\n'));
   }
-  const suffix =
-    field.input === 'checkbox' ? ' (y/n)' : field.input === 'multi_select' ? ' (comma-separated)' : '';
+  const several = field.input === 'multi_select' || field.multiple === true;
+  const suffix = `${field.input === 'checkbox' ? ' (y/n)' : ''}${looksUp(field) ? ' (name or UUID)' : ''}${several ? ' (comma-separated)' : ''}`;
   const question = `  ${field.label}${suffix}${notes ? ` (${notes})` : ''}${shown ? ` [${shown}]` : ''}: `;
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const line = await io.ask(question, { secret: field.input === 'secret' });
@@ -71,6 +83,11 @@ async function askField(
         io.print('  ! one of those is not an option.');
         continue;
       }
+      case 'device':
+      case 'tenant':
+      case 'interface':
+        // Slack's menus search SCC; here the name or UUID is typed and the operation resolves it.
+        return field.multiple ? splitList(answer) : answer;
       default:
         return answer;
     }

@@ -44,6 +44,16 @@ describe('console', () => {
     expect(out).toMatch(/@alice asked to create tenant acme-form/);
   });
 
+  it('asks for the devices a Slack form picks from a menu as typed names, and resolves them', async () => {
+    rig.terminal.answer('ftd-edge-01', '5.1.15.287', 'console-run');
+    const out = await rig.type('vpn upgrade');
+    expect(rig.terminal.questions.some((q) => /Devices.*\(name or UUID\) \(comma-separated\)/.test(q))).toBe(
+      true,
+    );
+    expect(out).toMatch(/@alice asked to upgrade Secure Client to \*?5\.1\.15\.287\*? on ftd-edge-01/);
+    expect(rig.sim.requestLog.list({ operationId: 'triggerFtdSecureClientUpgrade' })).toHaveLength(1);
+  });
+
   it('refuses a change to a viewer, naming the role', async () => {
     await rig.type('/as carol');
     const out = await rig.type('tenants create acme-nope');

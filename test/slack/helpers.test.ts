@@ -83,13 +83,19 @@ describe('form values', () => {
     },
     'f.enabled': { value: { type: 'checkboxes', selected_options: [] } },
     'f.tenant': { 'fw.select.tenant': { type: 'external_select', selected_option: { value: 'uid-1' } } },
+    'f.device': {
+      'fw.select.device': {
+        type: 'multi_external_select',
+        selected_options: [{ value: 'dev-1' }, { value: 'dev-2' }],
+      },
+    },
     other: { x: { type: 'plain_text_input', value: 'ignored' } },
   };
 
   it('reads every field kind into raw arguments, empty fields left out', () => {
     expect(rawFromState(state)).toEqual({
-      raw: { name: 'lab', members: ['a', 'b'], enabled: false, tenant: 'uid-1' },
-      fields: ['name', 'mtu', 'members', 'enabled', 'tenant'],
+      raw: { name: 'lab', members: ['a', 'b'], enabled: false, tenant: 'uid-1', device: ['dev-1', 'dev-2'] },
+      fields: ['name', 'mtu', 'members', 'enabled', 'tenant', 'device'],
     });
   });
 

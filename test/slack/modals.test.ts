@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decodeMetadata, encodeMetadata } from '../../src/slack/views/metadata.js';
 import { blocksText, CHANNEL, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
-import { type FieldValue, fieldNames, submissionPayload } from './support/modals.js';
+import { type FieldValue, fieldNames, submissionPayload, suggestionPayload } from './support/modals.js';
 
 describe('forms', () => {
   let h: Harness;
@@ -162,5 +162,34 @@ describe('forms', () => {
     expect(JSON.stringify(h.slack.calls)).not.toContain(token);
     expect(h.logs.join('\n')).not.toContain(token);
     expect(String(modal.view.private_metadata)).not.toContain(token);
+  });
+
+  it('picks the upgrade’s devices from a menu searching SCC, and upgrades the device chosen there', async () => {
+    const { modal } = await open('vpn upgrade');
+    const blocks = modal.view.blocks as { block_id: string; element: Record<string, unknown> }[];
+    const devices = blocks.find((block) => block.block_id === 'f.device')?.element;
+    expect(devices).toMatchObject({ type: 'multi_external_select', action_id: 'fw.select.device' });
+    expect(devices?.min_query_length).toBe(0);
+    expect(devices?.options).toBeUndefined();
+
+    const suggestion = suggestionPayload(modal, USERS.operator, 'fw.select.device', 'f.device', 'edge');
+    const asked = await h.interact(suggestion);
+    const { options } = asked.json() as { options: { text: { text: string }; value: string }[] };
+    const edge = options.find((option) => option.text.text.startsWith('ftd-edge-01 '));
+    expect(edge?.value).toBe(h.sim.deviceUid('ftd-edge-01'));
+    expect(options.every((option) => /· (ASA|\w*FTD)$/.test(option.text.text))).toBe(true);
+    const [lookup] = h.sim.requestLog.list({ operationId: 'getDevices' });
+    expect(decodeURIComponent(lookup?.query ?? '').replace(/\+/g, ' ')).toContain(
+      'deviceType:ASA OR deviceType:*FTD',
+    );
+
+    const chosen = edge?.value ?? '';
+    expect(
+      await submit(modal, { device: [chosen], version: '5.1.15.287', name: 'menu-run' }),
+    ).toBeUndefined();
+    const post = await h.slack.waitFor((c) => c.method === 'chat.postMessage');
+    expect(blocksText(post.args)).toContain('5.1.15.287* on ftd-edge-01');
+    expect(h.sim.requestLog.list({ operationId: 'triggerFtdSecureClientUpgrade' })).toHaveLength(1);
+    expect(h.sim.requestLog.list({ operationId: 'triggerSecureClientUpgrade' })).toHaveLength(0);
   });
 });

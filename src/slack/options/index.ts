@@ -5,6 +5,7 @@
 import type { AckFn, App } from '@slack/bolt';
 import type { PlainTextOption } from '@slack/types';
 import { isUuid } from '../../catalogue/args.js';
+import type { ModalField } from '../../catalogue/operation.js';
 import { toLucene } from '../../catalogue/query.js';
 import { INTERFACE_KIND_NAMES, listDeviceInterfaces, resolveDevice } from '../../catalogue/resolve.js';
 import { SLACK_LIMITS, selectOption } from '../../render/blocks.js';
@@ -22,6 +23,7 @@ type Lookup = (
   typed: string,
   payload: BlockSuggestion,
   signal: AbortSignal,
+  field: ModalField | undefined,
 ) => Promise<Choice[]>;
 
 interface Choice {
@@ -35,8 +37,8 @@ function matches(typed: string, ...texts: (string | null | undefined)[]): boolea
 }
 
 const lookups: Record<SelectKind, Lookup> = {
-  async device(scc, typed, _payload, signal) {
-    const q = toLucene(typed);
+  async device(scc, typed, _payload, signal, field) {
+    const q = withinQuery(field?.deviceQuery, toLucene(typed));
     const { data } = await scc.call('getDevices', {
       query: { limit: SLACK_LIMITS.options, ...(q ? { q } : {}) },
       signal,
@@ -64,6 +66,21 @@ const lookups: Record<SelectKind, Lookup> = {
       .map((i) => ({ label: `${i.label} · ${INTERFACE_KIND_NAMES[i.kind]}`, value: i.uid }));
   },
 };
+
+/** Both Lucene queries when both are given: what the field allows, narrowed by what is typed. */
+function withinQuery(allowed: string | undefined, typed: string | undefined): string | undefined {
+  if (allowed && typed) return `(${allowed}) AND (${typed})`;
+  return allowed ?? typed;
+}
+
+/**
+ * The form field asking, when the form is a fixed list (fitted forms cannot be rebuilt within the ack;
+ * their selects need nothing beyond their kind).
+ */
+function askingField(deps: SurfaceDeps, operationId: string, blockId: string): ModalField | undefined {
+  const fields = deps.operation(operationId)?.modal?.fields;
+  return Array.isArray(fields) ? fields.find((f) => fieldBlockId(f.name) === blockId) : undefined;
+}
 
 /** The device the form is about: chosen in its device field, or given with the command. */
 function chosenDevice(payload: BlockSuggestion): string | undefined {
@@ -112,8 +129,9 @@ export function register(app: App, deps: SurfaceDeps): void {
           profileOverride: meta.profileOverride,
         });
         const scc = deps.scc.get(access.profile);
+        const field = askingField(deps, meta.operationId, payload.block_id);
         const found = await withDeadline(
-          (signal) => lookups[kind](scc, payload.value, payload, signal),
+          (signal) => lookups[kind](scc, payload.value, payload, signal, field),
           deps.optionsDeadlineMs ?? DEFAULT_DEADLINE_MS,
         );
         if (found === 'late') request.log.warn('options lookup passed its deadline; answered with none');

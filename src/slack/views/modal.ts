@@ -123,6 +123,13 @@ function elementFor(field: ModalField, prefilled: RawArgs): InputBlockElement {
         .filter((option): option is PlainTextOption => option !== undefined);
       // min_query_length 0: the list shows as soon as the menu opens, which suits a phone.
       const common = { action_id: SELECT_ACTIONS[field.input], min_query_length: 0, ...placeholder };
+      if (field.multiple) {
+        return {
+          type: 'multi_external_select',
+          ...common,
+          ...(chosen.length > 0 ? { initial_options: chosen } : {}),
+        };
+      }
       return { type: 'external_select', ...common, ...(chosen[0] ? { initial_option: chosen[0] } : {}) };
     }
   }
