@@ -124,6 +124,7 @@ export async function startBot(
       requiresApproval: (op) => requiresApproval(op, settings),
       dedupe: new RedisDeduper(redis, `${REDIS_PREFIX}:slack:seen:`),
       log,
+      metrics,
       services: { watches: jobs.watches, audit: approvals.audit },
       listeners: [(app) => approvals.register(app)],
     },

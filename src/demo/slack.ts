@@ -41,6 +41,7 @@ export async function startDemoSlack(options: DemoSlackOptions): Promise<DemoSla
       requiresApproval: runtime.requiresApproval,
       dedupe: new RedisDeduper(runtime.redis, 'fwbot:slack:seen:'),
       log: log.child({ component: 'slack' }),
+      metrics,
       services: runtime.services,
       listeners: [(app) => runtime.approvals.register(app)],
     },

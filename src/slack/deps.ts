@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { ApprovalGate, SccClients, TenantCreationQueue, Tracker } from '../app/ports.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation, OperationServices } from '../catalogue/operation.js';
+import type { FwbotMetrics } from '../observability/metrics.js';
 import type { AccessControl } from '../policy/access.js';
 import type { Deduper } from './dedupe.js';
 import type { SlackApi } from './slackApi.js';
@@ -34,6 +35,11 @@ export interface FwbotDeps {
   services?: OperationServices;
   /** Bolt listeners of other parts of fwbot (e.g. the approval card's buttons), registered on the same app. */
   listeners?: readonly ((app: App) => void)[];
+  /**
+   * Counts refusals of the permission check (`fwbot_commands_total{outcome="denied"}`): a refused command
+   * never reaches execute(), so the instrumented catalogue cannot see it.
+   */
+  metrics?: FwbotMetrics;
   /** How long a select-options lookup may take before answering with what it has (Slack waits 3 s). */
   optionsDeadlineMs?: number;
 }

@@ -2,7 +2,7 @@
 // call), then one of three paths — destructive operations go to the approval gate, operations that
 // produce a secret offer a "Reveal" button (the secret is only ever shown in a modal), the rest run and
 // their outcome is delivered (reads privately, changes announced in the channel and followed).
-import { UsageError } from '../catalogue/errors.js';
+import { PermissionError, UsageError } from '../catalogue/errors.js';
 import type { Operation, OperationContext, Outcome, RawArgs } from '../catalogue/operation.js';
 import { COMMAND, usageLine } from '../catalogue/usage.js';
 import type { Access } from '../policy/access.js';
@@ -34,20 +34,26 @@ export interface Invocation {
   profileOverride?: string | undefined;
 }
 
-/** The one permission check, in terms of an operation. */
-export function authorize(
+/** The one permission check, in terms of an operation; a refusal is counted as the command's outcome. */
+export async function authorize(
   deps: SurfaceDeps,
   request: SlackRequest,
   op: Operation,
   profileOverride?: string,
 ): Promise<Access> {
-  return deps.access.authorize({
-    userId: request.actor.userId,
-    channelId: request.actor.channelId,
-    needs: op.role,
-    action: `\`${[COMMAND, ...op.words].join(' ')}\``,
-    profileOverride,
-  });
+  try {
+    return await deps.access.authorize({
+      userId: request.actor.userId,
+      channelId: request.actor.channelId,
+      needs: op.role,
+      action: `\`${[COMMAND, ...op.words].join(' ')}\``,
+      profileOverride,
+    });
+  } catch (error) {
+    // Only refusals: a bad profile name is a UserError the user fixes, not a denial.
+    if (error instanceof PermissionError) deps.metrics?.commands.inc({ operation: op.id, outcome: 'denied' });
+    throw error;
+  }
 }
 
 export function operationContext(

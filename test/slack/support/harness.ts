@@ -15,6 +15,8 @@ import { sccClientsFrom } from '../../../src/app/sccClients.js';
 import { createCatalogue } from '../../../src/catalogue/index.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
 import type { RoleGrants, RolePolicy } from '../../../src/config/policy.js';
+import { instrumentBolt, instrumentCatalogue } from '../../../src/observability/instrument.js';
+import type { FwbotMetrics } from '../../../src/observability/metrics.js';
 import { AccessControl } from '../../../src/policy/access.js';
 import { UserGroupDirectory } from '../../../src/policy/userGroups.js';
 import { createSccClient, type SccClient } from '../../../src/scc/client.js';
@@ -98,6 +100,11 @@ export interface HarnessOptions {
   tenantCreation?: TenantCreationQueue;
   requiresApproval?: FwbotDeps['requiresApproval'];
   optionsDeadlineMs?: number;
+  /**
+   * Wires the app as the bot does (src/app/bot.ts): the catalogue instrumented, acks timed under a log
+   * context with an event id, and permission refusals counted.
+   */
+  metrics?: FwbotMetrics;
   /** Profile → simulator token; `default` is the super-admin unless given. */
   tokens?: Record<string, string>;
   channelProfiles?: Record<string, string>;
@@ -194,7 +201,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const tracker = new RecordingTracker();
   const gate = new RecordingGate();
   const deps: FwbotDeps = {
-    catalogue: createCatalogue(),
+    catalogue: options.metrics ? instrumentCatalogue(createCatalogue(), options.metrics) : createCatalogue(),
     scc,
     access,
     tracker: options.tracker ?? tracker,
@@ -204,6 +211,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     dedupe: new MemoryDeduper(),
     log,
     ...(options.optionsDeadlineMs ? { optionsDeadlineMs: options.optionsDeadlineMs } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   };
   const port = await freePort();
   const proxy = options.notMemberOf ? await startMembershipProxy(slack.url, options.notMemberOf) : undefined;
@@ -213,6 +221,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     port,
     slackApiUrl: proxy?.apiUrl ?? slack.apiUrl,
   });
+  if (options.metrics) instrumentBolt(app.app, options.metrics);
   slackApiForGroups.current = app;
   await app.start();
   const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
