@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Actor } from '../catalogue/operation.js';
+import { currentLogContext } from '../observability/logContext.js';
 
 export interface SlackRequest {
   requestId: string;
@@ -14,13 +15,19 @@ export function newRequestId(): string {
   return randomBytes(6).toString('hex');
 }
 
+/**
+ * The request's id is the interaction's event id when it has one (instrumentBolt gives every interaction
+ * one, on every line written while it is handled), so all lines of a request — the surface's and those of
+ * shared objects such as the SCC clients — carry the same id, and an internal error's reference leads to
+ * all of them. A fresh id only where nothing set one (e.g. an app wired without instrumentBolt).
+ */
 export function beginRequest(
   log: Logger,
   surface: string,
   actor: Actor,
   fields: Record<string, unknown> = {},
 ): SlackRequest {
-  const requestId = newRequestId();
+  const requestId = currentLogContext()?.eventId ?? newRequestId();
   return {
     requestId,
     actor,

@@ -16,6 +16,7 @@ import { createCatalogue } from '../../../src/catalogue/index.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
 import type { RoleGrants, RolePolicy } from '../../../src/config/policy.js';
 import { instrumentBolt, instrumentCatalogue } from '../../../src/observability/instrument.js';
+import { contextualDestination } from '../../../src/observability/logContext.js';
 import type { FwbotMetrics } from '../../../src/observability/metrics.js';
 import { AccessControl } from '../../../src/policy/access.js';
 import { UserGroupDirectory } from '../../../src/policy/userGroups.js';
@@ -159,12 +160,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const logs: string[] = [];
   const logEvents = new EventEmitter();
   logEvents.setMaxListeners(0);
-  const log = createLogger('debug', {
-    write: (line: string) => {
-      logs.push(line);
-      logEvents.emit('line', line);
-    },
-  });
+  // As the bot's logger: lines written while an interaction is handled carry its context (eventId).
+  const log = createLogger(
+    'debug',
+    contextualDestination({
+      write: (line: string) => {
+        logs.push(line);
+        logEvents.emit('line', line);
+      },
+    }),
+  );
   const tokens = { default: sim.tokens.superAdmin, ...options.tokens };
   const clients = new Map<string, SccClient>();
   for (const [profile, token] of Object.entries(tokens)) {
