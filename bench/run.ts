@@ -8,11 +8,14 @@
 //   --scale N                   scale benchmark size (default 10000)
 //   --speed X                   simulated ms per real ms in the tracking benchmark (default 10)
 //   --seconds S                 seconds per ack cell (default 5)
-import { writeFileSync } from 'node:fs';
+//   --note TEXT                 a line about the conditions of the run for RESULTS.md (repeatable), e.g.
+//                               --note "another engineer ran the test suite at the same time"
+// RESULTS.md also records how long each benchmark and the whole run took.
 import { parseArgs } from 'node:util';
 import { benchAck } from './ack.js';
 import { benchScale } from './scale.js';
 import { describeMachine, loadAverage, machineLines } from './support/machine.js';
+import { RESULTS_PATH, writeBenchPart } from './support/results.js';
 import { markdownTable, type Table } from './support/stats.js';
 import { benchTracking } from './tracking.js';
 
@@ -28,6 +31,7 @@ const { values } = parseArgs({
     scale: { type: 'string' },
     speed: { type: 'string' },
     seconds: { type: 'string' },
+    note: { type: 'string', multiple: true },
   },
 });
 
@@ -53,48 +57,69 @@ async function main(): Promise<void> {
     console.log(`\n${markdownTable(table)}\n`);
   };
   const started = Date.now();
+  const timings: string[] = [];
+  const timed = async <T>(name: Benchmark, run: () => Promise<T>): Promise<T> => {
+    const at = Date.now();
+    console.log(`\n[${name}] started at ${new Date(at).toISOString()}`);
+    const result = await run();
+    const seconds = (Date.now() - at) / 1000;
+    console.log(`[${name}] took ${seconds.toFixed(0)} s`);
+    timings.push(`${name} ${seconds.toFixed(0)} s`);
+    return result;
+  };
   if (wanted('ack')) {
     const seconds = numberFlag(values.seconds, quick ? 2 : 5);
-    for (const table of await benchAck({
-      concurrency: [10, 50, 200],
-      rates: quick ? [100] : [100, 300],
-      seconds,
-      warmupSeconds: quick ? 1 : 2,
-      drainSeconds: 30,
-    }))
-      show(table);
+    const ackTables = await timed('ack', () =>
+      benchAck({
+        concurrency: [10, 50, 200],
+        rates: quick ? [100] : [100, 300],
+        seconds,
+        warmupSeconds: quick ? 1 : 2,
+        drainSeconds: 30,
+      }),
+    );
+    for (const table of ackTables) show(table);
   }
   if (wanted('tracking')) {
     show(
-      await benchTracking({
-        transactions: numberFlag(values.transactions, quick ? 200 : 1000),
-        speed: numberFlag(values.speed, quick ? 30 : 10),
-        naiveIntervalsS: quick ? [10] : [5, 10, 30],
-        seed: 8,
-      }),
+      await timed('tracking', () =>
+        benchTracking({
+          transactions: numberFlag(values.transactions, quick ? 200 : 1000),
+          speed: numberFlag(values.speed, quick ? 30 : 10),
+          naiveIntervalsS: quick ? [10] : [5, 10, 30],
+          seed: 8,
+        }),
+      ),
     );
   }
   if (wanted('scale')) {
     show(
-      await benchScale({
-        transactions: numberFlag(values.scale, quick ? 2000 : 10_000),
-        finishWithinS: 10,
-        workers: [1, 3],
-        boundS: quick ? 60 : 150,
-        seed: 8,
-      }),
+      await timed('scale', () =>
+        benchScale({
+          transactions: numberFlag(values.scale, quick ? 2000 : 10_000),
+          finishWithinS: 10,
+          workers: [1, 3],
+          boundS: quick ? 60 : 150,
+          seed: 8,
+        }),
+      ),
     );
   }
   const loadAfter = loadAverage();
-  console.log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; load average at end ${loadAfter}`);
+  const total = `${((Date.now() - started) / 1000).toFixed(0)} s (${timings.join(', ')})`;
+  console.log(`done in ${total}; load average at end ${loadAfter}`);
   const complete = BENCHMARKS.every(wanted) && !quick;
   if (!complete && values.write !== true) {
     console.log('partial or quick run: bench/RESULTS.md left as it was (--write to replace it)');
     return;
   }
-  const path = new URL('./RESULTS.md', import.meta.url);
-  writeFileSync(path, results(machineLines(machine, loadAfter), tables, quick));
-  console.log(`wrote ${path.pathname}`);
+  const machineAndRun = [
+    ...machineLines(machine, loadAfter),
+    `- Run time: ${total}`,
+    ...(values.note ?? []).map((note) => `- Conditions: ${note}`),
+  ];
+  writeBenchPart(results(machineAndRun, tables, quick));
+  console.log(`wrote ${RESULTS_PATH}`);
 }
 
 function results(machine: readonly string[], tables: readonly Table[], isQuick: boolean): string {

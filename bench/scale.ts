@@ -105,7 +105,7 @@ async function runScale(
         })
         .catch(() => undefined);
     }, 500);
-    await replies.until(threads, startedReal + options.boundS * 1000, 100);
+    await replies.until(threads, startedReal + options.boundS * 1000, 100, `scale, ${count} worker(s)`);
     const seconds = (Date.now() - startedReal) / 1000;
     clearInterval(sampler);
     scc.stop();

@@ -84,6 +84,7 @@ export async function benchTracking(options: TrackingOptions): Promise<Table> {
       });
     }
     // Each transaction is planted the moment it is followed, so every variant sees the same durations.
+    const followStarted = Date.now();
     for (const [index, offset] of offsets.entries()) {
       for (const [v, variant] of variants.entries()) {
         const thread = benchThread(index * variants.length + v, CHANNELS);
@@ -99,7 +100,10 @@ export async function benchTracking(options: TrackingOptions): Promise<Table> {
     const threads = variants.flatMap((variant) => variant.followed.map((f) => f.thread));
     const slowest = Math.max(...offsets) + 2 * 30_000;
     const deadline = Date.now() + slowest / speed + 60_000;
-    await replies.until(threads, deadline, 200);
+    console.log(
+      `  [tracking] ${threads.length} followed in ${((Date.now() - followStarted) / 1000).toFixed(1)} s; the last finishes ${(Math.max(...offsets) / speed / 1000).toFixed(0)} s after it was followed`,
+    );
+    await replies.until(threads, deadline, 200, 'tracking');
     scc.stop();
     // Real time ↔ simulated time, read together: the simulator's clock is wall time × speed.
     const refReal = Date.now();

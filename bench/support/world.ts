@@ -173,11 +173,33 @@ export class ReplyTally {
     return { delivered, lost, duplicated };
   }
 
-  /** Resolves once every thread has a reply, or at the deadline (real ms since the epoch). */
-  async until(threads: readonly ThreadRef[], deadline: number, everyMs = 100): Promise<boolean> {
+  /**
+   * Resolves once every thread has a reply, or at the deadline (real ms since the epoch). With `label`,
+   * prints every 15 s how many threads are answered, so a slow run shows where it stands.
+   */
+  async until(
+    threads: readonly ThreadRef[],
+    deadline: number,
+    everyMs = 100,
+    label?: string,
+  ): Promise<boolean> {
+    const started = Date.now();
+    let told = started;
     for (;;) {
-      if (this.account(threads).lost === 0) return true;
-      if (Date.now() > deadline) return false;
+      const { lost } = this.account(threads);
+      if (lost === 0) return true;
+      if (Date.now() > deadline) {
+        if (label) console.log(`  [${label}] deadline reached with ${lost} of ${threads.length} unanswered`);
+        return false;
+      }
+      if (label && Date.now() - told >= 15_000) {
+        told = Date.now();
+        const waited = ((told - started) / 1000).toFixed(0);
+        const left = ((deadline - told) / 1000).toFixed(0);
+        console.log(
+          `  [${label}] ${threads.length - lost} of ${threads.length} answered after ${waited} s (gives up in ${left} s)`,
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
   }
