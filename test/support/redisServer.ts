@@ -52,6 +52,27 @@ async function answersPing(port: number): Promise<boolean> {
   });
 }
 
+/** The pid of the redis-server answering on `port`, from INFO; undefined when none answers in time. */
+async function answeringPid(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    let seen = '';
+    const done = (pid: number | undefined) => {
+      socket.destroy();
+      resolve(pid);
+    };
+    socket.setTimeout(1_000, () => done(undefined));
+    socket.once('error', () => done(undefined));
+    socket.connect(port, '127.0.0.1', () => socket.write('INFO server\r\n'));
+    socket.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /process_id:(\d+)\r\n/.exec(seen);
+      if (match) done(Number(match[1]));
+      else if (seen.startsWith('-')) done(undefined);
+    });
+  });
+}
+
 export interface StartRedisOptions {
   /** Keep data in this directory with append-only persistence instead of a throw-away one. */
   dataDir?: string;
@@ -59,9 +80,26 @@ export interface StartRedisOptions {
   port?: number;
 }
 
+/** Another process took the free port between the probe and redis-server's bind. */
+class PortTaken extends Error {}
+
+/**
+ * Starts a redis-server and makes sure the one answering is it: on a shared machine another process can
+ * take a probed free port before redis-server binds it, and a run would then talk to someone else's
+ * Redis (and hang when that one stops). A taken port is retried on a fresh one, unless it was given.
+ */
 export async function startRedisServer(options: StartRedisOptions = {}): Promise<RedisServerHandle> {
   if (!redisServerAvailable()) throw new Error(REDIS_INSTALL_HINT);
-  const port = options.port ?? (await freePort());
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(options, options.port ?? (await freePort()));
+    } catch (error) {
+      if (!(error instanceof PortTaken) || options.port !== undefined || attempt >= 5) throw error;
+    }
+  }
+}
+
+async function startOnce(options: StartRedisOptions, port: number): Promise<RedisServerHandle> {
   const ownDir = options.dataDir === undefined;
   const dir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'fwbot-redis-')));
   const args = [
@@ -95,6 +133,14 @@ export async function startRedisServer(options: StartRedisOptions = {}): Promise
       throw new Error(`redis-server did not answer on port ${port} within 10 s: ${stderr.trim()}`);
     }
     await new Promise((r) => setTimeout(r, 25));
+  }
+  const pid = await answeringPid(port);
+  if (pid !== child.pid) {
+    child.kill('SIGKILL');
+    if (ownDir) await rm(dir, { recursive: true, force: true });
+    throw new PortTaken(
+      `port ${port} is answered by another redis-server (pid ${pid ?? 'unknown'}), not the one started (pid ${child.pid})`,
+    );
   }
   return {
     url: `redis://127.0.0.1:${port}`,
