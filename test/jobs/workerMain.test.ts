@@ -83,6 +83,9 @@ describe('npm run worker (src/jobs/main.ts)', () => {
 
     expect(text(reply)).toContain('*version*: the device answered');
     expect(code).toBe(0);
-    expect(output).toContain('"msg":"stopping: finishing the jobs in hand"');
+    // The bot's bounded shutdown: no new work, the jobs in hand finish, then the connections close.
+    expect(output).toContain('"msg":"shutting down: no new work, finishing what is in hand"');
+    expect(output).toMatch(/"step":"workers".*"msg":"shutdown step done"/);
+    expect(output).toContain('"code":0,"msg":"stopped"');
   }, 30_000);
 });
