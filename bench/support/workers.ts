@@ -1,4 +1,4 @@
-// Worker processes on a key prefix of their own (bench/support/workerProcess.ts), and the producer side
+// Worker processes on a key prefix of their own (test/support/workerProcess.ts), and the producer side
 // (createJobs) that follows things for them: what a benchmark or drill starts, kills and restarts.
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ import type { ScheduleOverrides } from '../../src/jobs/schedule.js';
 import { spawnTsx, stopChild, waitForLine } from './processes.js';
 import type { World } from './world.js';
 
-const WORKER_ENTRY = fileURLToPath(new URL('./workerProcess.ts', import.meta.url));
+const WORKER_ENTRY = fileURLToPath(new URL('../../test/support/workerProcess.ts', import.meta.url));
 
 export const silentLog = pino({ level: 'silent' });
 

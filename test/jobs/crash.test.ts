@@ -14,7 +14,7 @@ import { type FakeSlack, type RecordedCall, startFakeSlack } from '../support/fa
 import { type RedisServerHandle, startRedisServer } from '../support/redisServer.js';
 import { eventType, finalReply, quietLog, TEST_SCHEDULE, thread } from './support/harness.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/workerProcess.ts', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../support/workerProcess.ts', import.meta.url));
 
 describe('a worker process killed while jobs are in flight', () => {
   let redisServer: RedisServerHandle;
@@ -47,6 +47,7 @@ describe('a worker process killed while jobs are in flight', () => {
         SIM_URL: sim.url,
         SIM_TOKEN: sim.tokens.superAdmin,
         SLACK_API_URL: slack.apiUrl,
+        SCHEDULE: JSON.stringify(TEST_SCHEDULE),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -1,5 +1,5 @@
 // The tracking tests' schedule: the same machinery as production with milliseconds instead of seconds.
-// Kept free of vitest imports so the worker processes of the crash test can load it too.
+// Kept free of vitest imports so non-test code (scripts, worker processes) can load it too.
 import type { ScheduleOverrides } from '../../../src/jobs/schedule.js';
 
 export const TEST_SCHEDULE: ScheduleOverrides = {

@@ -1,9 +1,9 @@
-// One fwbot worker process for the benchmarks and drills: the same startWorkers as `npm run worker`,
-// configured from the environment (Redis, key prefix, simulator, fake Slack, and a schedule in JSON so a
-// benchmark can compress time). Prints "ready" once its workers run; SIGTERM closes it gracefully, and
-// the drills kill it with SIGKILL whenever they like.
+// One fwbot worker process for crash tests, benchmarks and drills: the same startWorkers as
+// `npm run worker`, configured from the environment (Redis, key prefix, simulator, fake Slack, and a
+// schedule in JSON so a test or benchmark can compress time). Prints "ready" once its workers run;
+// SIGTERM closes it gracefully, and callers kill it with SIGKILL whenever they like.
 import { pino } from 'pino';
-import type { SccClients } from '../../src/app/ports.js';
+import { sccClientsFrom } from '../../src/app/sccClients.js';
 import type { ScheduleOverrides } from '../../src/jobs/schedule.js';
 import { createWorkerSlackClient, startWorkers } from '../../src/jobs/workers.js';
 import { createSccClient } from '../../src/scc/client.js';
@@ -15,7 +15,7 @@ function need(name: string): string {
 }
 
 const schedule = JSON.parse(process.env.SCHEDULE ?? '{}') as ScheduleOverrides;
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'silent' });
+const logger = pino({ level: process.env.LOG_LEVEL ?? process.env.FWBOT_TEST_LOG ?? 'silent' });
 // No retries inside the client: the queue reschedules, as in production (src/jobs/main.ts).
 const client = createSccClient({
   baseUrl: need('SIM_URL'),
@@ -24,19 +24,13 @@ const client = createSccClient({
   retry: { maxAttempts: 1 },
   logger,
 });
-const clients: SccClients = {
-  names: () => ['default'],
-  get: (name) => {
-    if (name !== 'default') throw new Error(`no profile ${name}`);
-    return client;
-  },
-};
+const clients = sccClientsFrom(new Map([['default', client]]));
 
 const workers = await startWorkers({
   redisUrl: need('REDIS_URL'),
   prefix: need('PREFIX'),
   clients,
-  slack: createWorkerSlackClient('xoxb-bench', need('SLACK_API_URL')),
+  slack: createWorkerSlackClient('xoxb-worker', need('SLACK_API_URL')),
   schedule,
   logger,
 });
