@@ -119,8 +119,10 @@ function modalFills(op: Operation, name: string): boolean {
 
 function bindArguments(op: Operation, text: string, tokens: readonly Token[], command: string): RawArgs {
   const raw: RawArgs = {};
-  const usage = usageLine(op, command);
-  const fail = (arg: string | undefined, message: string) => new UsageError(op.id, [{ arg, message }], usage);
+  // Only a refusal shows the usage line: built then, not on every parse.
+  const usage = () => usageLine(op, command);
+  const fail = (arg: string | undefined, message: string) =>
+    new UsageError(op.id, [{ arg, message }], usage());
   const flags = new Map(op.params.filter((p) => p.flag).map((p) => [p.name, p]));
   const positionals = op.params.filter((p) => !p.flag);
   let position = 0;
@@ -224,7 +226,7 @@ function bindArguments(op: Operation, text: string, tokens: readonly Token[], co
     throw new UsageError(
       op.id,
       missing.map((p) => ({ arg: p.name, message: `missing ${describe(p)}.` })),
-      usage,
+      usage(),
     );
   }
   return raw;

@@ -2,13 +2,13 @@
 // operations record `fwbot_commands_total` around execute(), an approval gate that records requests, and
 // a Bolt app whose acks are timed. Every surface (Slack, console, CLI, the approvals executor) runs
 // operations through the catalogue, so one decorator covers them all.
-import { randomBytes } from 'node:crypto';
 import type { ApprovalGate } from '../app/ports.js';
 import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation } from '../catalogue/operation.js';
 import { SccUserError } from '../catalogue/sccErrors.js';
 import { SccError } from '../scc/errors.js';
+import { newRequestId } from '../slack/request.js';
 import { withLogContext } from './logContext.js';
 import type { CommandOutcome, FwbotMetrics } from './metrics.js';
 
@@ -128,6 +128,6 @@ export function instrumentBolt<E extends ReceivedEvent>(app: EventProcessor<E>, 
     };
     // Every log line written while this interaction is handled — by the surface, and by shared objects
     // such as the SCC clients — carries the same event id (see logContext.ts).
-    return withLogContext({ eventId: randomBytes(6).toString('hex') }, () => original({ ...event, ack }));
+    return withLogContext({ eventId: newRequestId() }, () => original({ ...event, ack }));
   };
 }

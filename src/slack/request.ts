@@ -11,8 +11,22 @@ export interface SlackRequest {
   log: Logger;
 }
 
+// Ids are cut from a pool of random bytes refilled 1,024 ids at a time: one call into the CSPRNG per
+// thousand interactions instead of one each, on the path every Slack request takes.
+const ID_BYTES = 6;
+const POOL_IDS = 1024;
+let pool = Buffer.alloc(0);
+let offset = 0;
+
+/** Twelve random hex digits: the id on every log line about one request. */
 export function newRequestId(): string {
-  return randomBytes(6).toString('hex');
+  if (offset + ID_BYTES > pool.length) {
+    pool = randomBytes(ID_BYTES * POOL_IDS);
+    offset = 0;
+  }
+  const id = pool.toString('hex', offset, offset + ID_BYTES);
+  offset += ID_BYTES;
+  return id;
 }
 
 /**
