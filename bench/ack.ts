@@ -1,12 +1,14 @@
 // Benchmark 1, acknowledgement: signed slash commands over HTTP, exactly as Slack sends them (a fresh
 // timestamp, signature and trigger_id per request), at rising concurrency, against the real fwbot
-// (`src/main.ts`: Bolt HTTP receiver, Redis dedupe, tracking workers, approvals, all of it) and, in the
-// same run and alternating with it, a bare Bolt app that only acks. Each app runs in its own process
-// pinned to CPU 0; autocannon, the simulator and the fake Slack share CPU 1 with this process.
+// (`src/main.ts`: Bolt HTTP receiver, command intake, approvals, all of it) and, in the same run and
+// alternating with it, a bare Bolt app that only acks. Each Slack-facing process runs pinned to CPU 0;
+// autocannon, the simulator, the fake Slack, Redis and fwbot's worker process share CPU 1.
 //
-// fwbot is measured on two commands: `help` (no SCC call after the ack) and `devices` (an SCC read and
-// a response_url post after the ack). After each fwbot run the benchmark waits (bounded) for the work
-// behind the acks to finish, and reports how much of it did: an ack that hides lost work is no ack.
+// fwbot runs in its two shapes: a front (BOT_WORKERS=off) whose commands are run by one `npm run worker`
+// process, and all-in-one (BOT_WORKERS=on, the default), which runs them itself. Each has its own Redis
+// database. Commands: `help` (no SCC call) and `devices` (an SCC read and a response_url post). After each
+// fwbot run the benchmark waits (bounded) for the work behind the acks to finish, and reports how much of
+// it did: an ack that hides lost work is no ack.
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
@@ -44,6 +46,8 @@ interface Target {
   port: number;
   /** The app's process, for its CPU time. */
   pid: number;
+  /** The worker process that runs the commands, when not the app itself. */
+  workerPid?: number;
   text: string;
   /** Whether the app answers on response_url after the ack (fwbot does; the bare app does not). */
   answers: boolean;
@@ -60,6 +64,10 @@ interface RunResult {
   /** App CPU seconds per acked command (run and drain), and cores busy during the run. */
   cpuPerAck: number;
   cores: number;
+  /** Worker CPU seconds per answered command (run and drain), when a worker runs them. */
+  workerCpuPerCommand?: number;
+  /** Seconds from the end of the run until the last acked command was answered (bounded by the drain). */
+  drainSeconds?: number;
 }
 
 let runCounter = 0;
@@ -73,6 +81,7 @@ async function load(
 ): Promise<RunResult> {
   runCounter += 1;
   const cpuBefore = cpuSeconds(target.pid);
+  const workerBefore = target.workerPid === undefined ? 0 : cpuSeconds(target.workerPid);
   const run = `r${runCounter}`;
   let sent = 0;
   const signed = () => {
@@ -110,8 +119,14 @@ async function load(
     cpuPerAck: Number.NaN,
     cores: (cpuRun - cpuBefore) / result.duration,
   };
-  if (target.answers) out.answered = await answered(world, run, ok, ok + result.failed);
+  if (target.answers) {
+    const ended = performance.now();
+    out.answered = await answered(world, run, ok, ok + result.failed);
+    out.drainSeconds = (performance.now() - ended) / 1000;
+  }
   out.cpuPerAck = (cpuSeconds(target.pid) - cpuBefore) / Math.max(1, ok);
+  if (target.workerPid !== undefined)
+    out.workerCpuPerCommand = (cpuSeconds(target.workerPid) - workerBefore) / Math.max(1, out.answered ?? ok);
   return out;
 }
 
@@ -236,7 +251,9 @@ const HEADERS = [
   'failed',
   'app CPU µs/cmd',
   'cores',
+  'worker CPU µs/cmd',
   'answered',
+  'answered by s',
 ];
 
 function rowsOf(load: string, targets: readonly Target[], results: readonly RunResult[]): string[][] {
@@ -257,16 +274,23 @@ function rowsOf(load: string, targets: readonly Target[], results: readonly RunR
         num(r.failed),
         num(r.cpuPerAck * 1e6, 0),
         num(r.cores, 2),
+        r.workerCpuPerCommand === undefined ? '—' : num(r.workerCpuPerCommand * 1e6, 0),
         r.answered === undefined ? '—' : `${num((100 * r.answered) / Math.max(1, r.ok), 1)} %`,
+        r.drainSeconds === undefined ? '—' : num(r.drainSeconds, 1),
       ],
     ];
   });
 }
 
-async function startApp(entry: string, env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
+async function startApp(
+  entry: string,
+  env: Record<string, string>,
+  ready: RegExp,
+  cpu = 0,
+): Promise<ChildProcess> {
   // BENCH_APP_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the apps under load.
   const nodeArgs = process.env.BENCH_APP_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawnTsx(entry, [], { env, cpu: 0, nodeArgs });
+  const child = spawnTsx(entry, [], { env, cpu, nodeArgs });
   await waitForLine(child, ready, 60_000);
   return child;
 }
@@ -285,30 +309,64 @@ export async function benchAck(options: AckOptions): Promise<Table[]> {
         /ready/,
       ),
     );
-    const fwbotPort = await freePort();
+    // Two Redis databases of the same server: the front's commands must not reach the all-in-one bot.
+    const fwbotEnv = (database: number, extra: Record<string, string>) => ({
+      SLACK_BOT_TOKEN: 'xoxb-bench-token',
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: world.slack.apiUrl,
+      SCC_API_TOKEN: world.sim.tokens.superAdmin,
+      SCC_BASE_URL: world.sim.url,
+      REDIS_URL: `${world.redis.url}/${database}`,
+      LOG_LEVEL: 'info',
+      FWBOT_PROFILES: '',
+      ...extra,
+    });
+    const frontPort = await freePort();
     children.push(
       await startApp(
         'src/main.ts',
-        {
-          SLACK_BOT_TOKEN: 'xoxb-bench-token',
-          SLACK_SIGNING_SECRET: SIGNING_SECRET,
-          SLACK_API_URL: world.slack.apiUrl,
-          SCC_API_TOKEN: world.sim.tokens.superAdmin,
-          SCC_BASE_URL: world.sim.url,
-          REDIS_URL: world.redis.url,
-          PORT: String(fwbotPort),
-          LOG_LEVEL: 'info',
-          FWBOT_PROFILES: '',
-        },
+        fwbotEnv(1, { PORT: String(frontPort), BOT_WORKERS: 'off' }),
         /fwbot is running/,
       ),
     );
-    const bare = pidOf(children[0] as ChildProcess);
-    const fwbot = pidOf(children[1] as ChildProcess);
+    children.push(
+      await startApp('src/jobs/main.ts', fwbotEnv(1, { PORT: String(await freePort()) }), /worker ready/, 1),
+    );
+    const allInOnePort = await freePort();
+    children.push(
+      await startApp('src/main.ts', fwbotEnv(2, { PORT: String(allInOnePort) }), /fwbot is running/),
+    );
+    const [bare, front, worker, allInOne] = children.map((child) => pidOf(child)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     const targets: Target[] = [
       { name: 'bare Bolt (ack only)', port: barePort, pid: bare, text: 'help', answers: false },
-      { name: 'fwbot `/fw help`', port: fwbotPort, pid: fwbot, text: 'help', answers: true },
-      { name: 'fwbot `/fw devices`', port: fwbotPort, pid: fwbot, text: 'devices', answers: true },
+      {
+        name: 'fwbot front + 1 worker `/fw help`',
+        port: frontPort,
+        pid: front,
+        workerPid: worker,
+        text: 'help',
+        answers: true,
+      },
+      {
+        name: 'fwbot front + 1 worker `/fw devices`',
+        port: frontPort,
+        pid: front,
+        workerPid: worker,
+        text: 'devices',
+        answers: true,
+      },
+      {
+        name: 'fwbot all-in-one `/fw devices`',
+        port: allInOnePort,
+        pid: allInOne,
+        text: 'devices',
+        answers: true,
+      },
     ];
     for (const target of targets) await load(world, target, 10, options.warmupSeconds);
     const saturated: string[][] = [];
@@ -323,10 +381,10 @@ export async function benchAck(options: AckOptions): Promise<Table[]> {
       for (const target of targets) results.push(await load(world, target, 50, options.seconds, rate));
       paced.push(...rowsOf(`${rate}/s`, targets, results));
     }
-    const setup = `${options.seconds} s per cell after ${options.warmupSeconds} s of warm-up per app; autocannon, one unique signed request per send (timestamp, signature, trigger_id). ${pinned && canPin() ? 'Apps pinned to CPU 0 (taskset); load generator, simulator, fake Slack and Redis on CPU 1.' : 'Not pinned (taskset or a second CPU missing).'}`;
+    const setup = `${options.seconds} s per cell after ${options.warmupSeconds} s of warm-up per app; autocannon, one unique signed request per send (timestamp, signature, trigger_id). ${pinned && canPin() ? "Slack-facing processes pinned to CPU 0 (taskset); load generator, simulator, fake Slack, Redis and fwbot's worker process on CPU 1." : 'Not pinned (taskset or a second CPU missing).'} fwbot front: \`BOT_WORKERS=off\` (acks, opens modals, queues commands), its commands run by one \`npm run worker\` process; all-in-one: the default \`npm start\`, which runs them itself.`;
     const columns =
       "Latency: autocannon's request→response time, i.e. the ack as Slack sees it (Slack gives up at 3 s). " +
-      `App CPU: the app process's CPU time per acked command, the work after the ack included (run plus up to ${options.drainSeconds} s of drain); cores: CPU used during the run. Answered: acked commands whose reply reached response_url.`;
+      `App CPU: the Slack-facing process's CPU time per acked command, the work after the ack included (run plus up to ${options.drainSeconds} s of drain); cores: its CPU used during the run. Worker CPU: the worker process's CPU time per answered command. Answered: acked commands whose reply reached response_url; answered by: seconds after the run ended until the last one was (a backlog the worker drains).`;
     return [
       {
         title: 'Acknowledgement, saturated: as many signed /fw commands as the app takes (closed loop)',

@@ -71,6 +71,8 @@ export interface Config {
   readonly slack: SlackConfig;
   readonly redis: RedisConfig;
   readonly http: { readonly port: number };
+  /** BOT_WORKERS: whether the bot process runs the workers too (commands, tracking, notifications). */
+  readonly botWorkers: boolean;
   readonly logLevel: LogLevel;
   /** The FWBOT_PROFILES path, if one was given. */
   readonly profilesFile: string | undefined;
@@ -214,6 +216,7 @@ class LoadedConfig implements Config {
   readonly slack: SlackConfig;
   readonly redis: RedisConfig;
   readonly http: { readonly port: number };
+  readonly botWorkers: boolean;
   readonly logLevel: LogLevel;
   readonly profilesFile: string | undefined;
 
@@ -234,6 +237,7 @@ class LoadedConfig implements Config {
     this.slack = slackConfig(values, slackIsEnabled);
     this.redis = Object.freeze({ url: new Secret(values.REDIS_URL.url), display: values.REDIS_URL.display });
     this.http = Object.freeze({ port: values.PORT });
+    this.botWorkers = values.BOT_WORKERS;
     this.logLevel = values.LOG_LEVEL;
     this.profilesFile = profilesFile;
     Object.freeze(this);
@@ -262,6 +266,7 @@ class LoadedConfig implements Config {
       slack: this.slack,
       redis: this.redis,
       http: this.http,
+      botWorkers: this.botWorkers,
       logLevel: this.logLevel,
       profilesFile: this.profilesFile,
     };

@@ -1,31 +1,27 @@
-// Assembles the running bot from a loaded Config: one SCC client per profile, the role policy, the
-// tracking queue (workers run in this process too; `npm run worker` adds more), the approval service,
-// and the Bolt app (Socket Mode when an app token is configured, else HTTP at /slack/events). Returns a
-// handle that stops everything in order. main.ts is only the process around this.
-import { webApi } from '@slack/bolt';
+// Assembles the running bot from a loaded Config: the Slack surface (buildSurface: SCC clients, role
+// policy, catalogue, approvals), the command intake that hands /fw commands to the command workers, the
+// tracking queue, and the Bolt app (Socket Mode when an app token is configured, else HTTP at
+// /slack/events). With BOT_WORKERS=on (the default) the workers run in this process too; with off it is a
+// front that only answers Slack, and `npm run worker` processes do the work. Returns a handle that stops
+// everything in order. main.ts is only the process around this.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { createApprovals } from '../approvals/approvals.js';
-import { auditOperation } from '../approvals/auditOperation.js';
-import { authorizerFrom } from '../approvals/authorizer.js';
-import { approvalSettingsFrom, requiresApproval } from '../approvals/settings.js';
-import { createCatalogue } from '../catalogue/index.js';
 import type { Config } from '../config.js';
-import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
-import { createWorkerSlackClient, startWorkers } from '../jobs/workers.js';
+import { DEFAULT_SCHEDULE } from '../jobs/schedule.js';
+import { createJobs, createWorkerSlackClient, type Jobs, startWorkers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, redisCheck, sccChecks, slackApiCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
-import { instrumentBolt, instrumentCatalogue, instrumentGate } from '../observability/instrument.js';
+import { instrumentBolt } from '../observability/instrument.js';
 import { createMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import { observeQueues } from '../observability/queues.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
-import { AccessControl } from '../policy/access.js';
-import { UserGroupDirectory } from '../policy/userGroups.js';
 import { createFwbotApp, type FwbotApp } from '../slack/app.js';
-import { RedisDeduper } from '../slack/dedupe.js';
-import { SlackApi } from '../slack/slackApi.js';
+import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../slack/commandQueue.js';
+import { runCommand } from '../slack/commands/fw.js';
+import type { SurfaceDeps } from '../slack/deps.js';
 import { createSccClients } from './sccClients.js';
+import { buildSurface } from './surface.js';
 
 /** Key prefix of this deployment in Redis (queues, approvals, retry marks). */
 const DEFAULT_REDIS_PREFIX = 'fwbot';
@@ -44,6 +40,24 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
+/** The queued /fw commands' workers, with the bot's schedule; used by the bot and by `npm run worker`. */
+export function startCommandRunners(options: {
+  redisUrl: string;
+  prefix: string;
+  deps: SurfaceDeps;
+  log: Logger;
+}): Promise<CommandWorkers> {
+  const { workers } = DEFAULT_SCHEDULE;
+  return startCommandWorkers({
+    ...options,
+    run: runCommand,
+    concurrency: workers.commandConcurrency,
+    lockDurationMs: workers.lockDurationMs,
+    stalledIntervalMs: workers.stalledIntervalMs,
+    log: options.log.child({ component: 'commands' }),
+  });
+}
+
 export async function startBot(
   config: Config,
   log: Logger,
@@ -57,77 +71,46 @@ export async function startBot(
   const slackApiUrl = slackConfig.apiUrl;
 
   const metrics = createMetrics();
-  const onCall = sccCallRecorder(metrics);
-  const clients = createSccClients(config.profiles, { timeoutMs: config.scc.timeoutMs, log, onCall });
+  const redisUrl = config.redis.url.reveal();
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   // Workers poll with their own clients: no retries inside the client, the queue reschedules instead.
   const workerClients = createSccClients(config.profiles, {
     timeoutMs: config.scc.timeoutMs,
     log,
     retries: false,
-    onCall,
+    onCall: sccCallRecorder(metrics),
   });
-  const redisUrl = config.redis.url.reveal();
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const workerSlack = createWorkerSlackClient(botToken, slackApiUrl);
-  observeSlackClient(workerSlack, metrics);
-  const workers = await startWorkers({
-    redisUrl,
-    prefix: REDIS_PREFIX,
-    clients: workerClients,
-    slack: workerSlack,
-    logger: log.child({ component: 'jobs' }),
-  });
-  const jobs = workers.jobs;
-
-  const slackClient = new webApi.WebClient(botToken, { slackApiUrl });
-  observeSlackClient(slackClient, metrics);
-  const slackApi = new SlackApi(slackClient);
-  const groups = new UserGroupDirectory({ log, fetchMembers: (group) => slackApi.userGroupMembers(group) });
-  const access = new AccessControl(
-    { policy: config.policy, channels: config.channelProfiles, profiles: [...config.profiles.keys()] },
-    groups,
-  );
-  const catalogue = instrumentCatalogue(
-    createCatalogue({ extra: [auditOperation, vpnWatch, vpnUnwatch] }),
-    metrics,
-  );
-  const settings = approvalSettingsFrom(config);
-  const secrets = [
-    botToken,
-    ...(slackConfig.mode === 'http' ? [slackConfig.signingSecret.reveal()] : [slackConfig.appToken.reveal()]),
-    ...[...config.profiles.values()].map((profile) => profile.token.reveal()),
-  ];
-  const approvals = createApprovals({
-    redis,
-    prefix: `${REDIS_PREFIX}:`,
-    slack: slackClient,
-    clients,
-    lookup: (id) => catalogue.get(id),
-    tracker: jobs.tracker,
-    authorizer: authorizerFrom(access),
-    settings,
-    logger: log,
-    secrets,
-  });
+  let jobs: Jobs;
+  let closeWorkers = async () => {};
+  if (config.botWorkers) {
+    const workerSlack = createWorkerSlackClient(botToken, slackApiUrl);
+    observeSlackClient(workerSlack, metrics);
+    const workers = await startWorkers({
+      redisUrl,
+      prefix: REDIS_PREFIX,
+      clients: workerClients,
+      slack: workerSlack,
+      logger: log.child({ component: 'jobs' }),
+    });
+    jobs = workers.jobs;
+    closeWorkers = () => workers.close();
+  } else {
+    jobs = createJobs({ redisUrl, prefix: REDIS_PREFIX, logger: log.child({ component: 'jobs' }) });
+    closeWorkers = () => jobs.close();
+  }
+  const surface = buildSurface({ config, log, redis, prefix: REDIS_PREFIX, jobs, metrics });
+  const { approvals, clients } = surface;
+  const intake = createCommandIntake({ redisUrl, prefix: REDIS_PREFIX, log });
+  await intake.ready();
+  const commandWorkers = config.botWorkers
+    ? await startCommandRunners({ redisUrl, prefix: REDIS_PREFIX, deps: surface.surfaceDeps, log })
+    : undefined;
 
   // Read at each probe: the Slack check joins once the app exists.
   const readinessChecks: ReadinessCheck[] = [redisCheck(redis), ...sccChecks(clients)];
   const http = createHttpSide({ port: config.http.port, readinessChecks, metrics, log });
   const fwbot = createFwbotApp(
-    {
-      catalogue,
-      scc: clients,
-      access,
-      tracker: jobs.tracker,
-      approvals: instrumentGate(approvals.gate, metrics),
-      tenantCreation: { enqueue: (request) => jobs.enqueueTenantCreation(request) },
-      requiresApproval: (op) => requiresApproval(op, settings),
-      dedupe: new RedisDeduper(redis, `${REDIS_PREFIX}:slack:seen:`),
-      log,
-      metrics,
-      services: { watches: jobs.watches, audit: approvals.audit },
-      listeners: [(app) => approvals.register(app)],
-    },
+    { ...surface.deps, commandIntake: intake },
     {
       botToken,
       ...(slackConfig.mode === 'http'
@@ -148,15 +131,23 @@ export async function startBot(
   await approvals.recover();
   approvals.startSweeper();
   log.info(
-    { mode: fwbot.mode, port: config.http.port, profiles: clients.names(), policy: config.policy !== null },
+    {
+      mode: fwbot.mode,
+      port: config.http.port,
+      profiles: clients.names(),
+      policy: config.policy !== null,
+      workers: config.botWorkers ? 'in this process' : 'none (BOT_WORKERS=off: run npm run worker)',
+    },
     'fwbot is running',
   );
 
   const steps = (): ShutdownStep[] => [
     { name: 'readiness', run: async () => http.drain() },
     { name: 'slack', run: () => fwbot.stop() },
+    { name: 'command intake', run: () => intake.close() },
+    { name: 'commands', run: async () => void (await commandWorkers?.close()) },
     { name: 'approvals', run: () => approvals.close() },
-    { name: 'workers', run: () => workers.close() },
+    { name: 'workers', run: () => closeWorkers() },
     { name: 'metrics observers', run: async () => void (await Promise.all([queues.close(), audit.close()])) },
     { name: 'redis', run: async () => void (await redis.quit()) },
     { name: 'scc', run: async () => void (await Promise.all([clients.close(), workerClients.close()])) },

@@ -3,11 +3,12 @@
 // (startSweeper) merely triggers passes over what Redis holds, so any number of processes may run it.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { App, webApi } from '@slack/bolt';
+import type { webApi } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ApprovalGate, SccClients, Tracker } from '../app/ports.js';
 import type { AuditReader, Operation } from '../catalogue/operation.js';
+import type { Listeners } from '../slack/router.js';
 import { AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { ApprovalDecisions } from './decisions.js';
@@ -38,7 +39,7 @@ export interface ApprovalsOptions {
 export interface Approvals {
   gate: ApprovalGate;
   /** Bolt listeners: the card's buttons and the reject-reason modal. */
-  register(app: App): void;
+  register(app: Listeners): void;
   /** One recovery pass (run it at start): approved requests not yet run, abandoned executions, unposted outcomes. */
   recover(): Promise<number>;
   /** One expiry pass: pending requests past their time become expired and their cards say so. */

@@ -2,9 +2,10 @@
 // reason), Cancel, and the reason modal's submission. Each acks first, parses the payload with zod, and
 // hands the decision to decisions.ts; refusals and "too late" answers go privately to the person who
 // clicked. Bolt verified the request's signature, so `user.id` can be trusted.
-import type { App } from '@slack/bolt';
+
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { Listeners } from '../slack/router.js';
 import {
   APPROVE_ACTION,
   CANCEL_ACTION,
@@ -101,7 +102,7 @@ export interface ApprovalListenersDeps {
 }
 
 export function registerApprovalListeners(
-  app: App,
+  app: Listeners,
   { decisions, notifier, log }: ApprovalListenersDeps,
 ): void {
   /** Runs a decision after the ack; whatever it says goes privately to the clicker. */

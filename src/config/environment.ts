@@ -64,6 +64,13 @@ function integerBetween(min: number, max: number): (raw: string) => Checked<numb
   };
 }
 
+function checkSwitch(raw: string): Checked<boolean> {
+  const value = raw.toLowerCase();
+  if (value === 'on') return accept(true);
+  if (value === 'off') return accept(false);
+  return refuse('must be on or off');
+}
+
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 
@@ -191,6 +198,19 @@ const variables = {
     },
     '3000',
     integerBetween(1, 65_535),
+  ),
+  BOT_WORKERS: defaultedVariable(
+    {
+      requiredWhen: 'never',
+      example: 'off',
+      description:
+        'Whether the bot process also does the work behind Slack (running commands, following transactions, ' +
+        'posting outcomes): `on` or `off`. `off` makes it a front that only acknowledges Slack, opens modals and ' +
+        'handles buttons, and leaves the work to `npm run worker` processes (as many as you like).',
+      secret: false,
+    },
+    'on',
+    checkSwitch,
   ),
   LOG_LEVEL: defaultedVariable(
     {

@@ -1,11 +1,17 @@
-// `npm run worker`: the tracking, notification, watch and tenant-creation workers alone, without the Slack
-// surface. Reads the same environment as the bot; start as many as you like, anywhere that reaches the
-// same Redis. SIGTERM / SIGINT let the jobs in hand finish before the process exits.
+// `npm run worker`: the workers without the Slack front: queued /fw commands, tracking, notifications,
+// watches and tenant creations. Reads the same environment as the bot; start as many as you like, anywhere
+// that reaches the same Redis. SIGTERM / SIGINT let the jobs in hand finish before the process exits.
+import { Redis } from 'ioredis';
+import { startCommandRunners } from '../app/bot.js';
 import { createLogger } from '../app/logger.js';
 import { createSccClients } from '../app/sccClients.js';
+import { buildSurface } from '../app/surface.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
+import { createMetrics } from '../observability/metrics.js';
 import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
 import { createWorkerSlackClient, startWorkers } from './workers.js';
+
+const PREFIX = 'fwbot';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -28,15 +34,34 @@ async function main(): Promise<void> {
   }
   // No retries inside the clients: the queue reschedules a failed poll instead of sleeping on it.
   const clients = createSccClients(config.profiles, { timeoutMs: config.scc.timeoutMs, log, retries: false });
+  const redisUrl = config.redis.url.reveal();
   const workers = await startWorkers({
-    redisUrl: config.redis.url.reveal(),
+    redisUrl,
+    prefix: PREFIX,
     clients,
     slack: createWorkerSlackClient(config.slack.botToken.reveal(), config.slack.apiUrl),
     logger: log,
   });
+  // Queued commands run here as they would in the bot: same catalogue, policy, approvals and tracker.
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const surface = buildSurface({
+    config,
+    log,
+    redis,
+    prefix: PREFIX,
+    jobs: workers.jobs,
+    metrics: createMetrics(),
+  });
+  const commands = await startCommandRunners({ redisUrl, prefix: PREFIX, deps: surface.surfaceDeps, log });
   log.info({ redis: config.redis.display, profiles: clients.names() }, 'worker ready');
 
-  steps.push({ name: 'workers', run: () => workers.close() }, { name: 'scc', run: () => clients.close() });
+  steps.push(
+    { name: 'commands', run: () => commands.close() },
+    { name: 'approvals', run: () => surface.approvals.close() },
+    { name: 'workers', run: () => workers.close() },
+    { name: 'redis', run: async () => void (await redis.quit()) },
+    { name: 'scc', run: async () => void (await Promise.all([clients.close(), surface.clients.close()])) },
+  );
 }
 
 main().catch((error: unknown) => {

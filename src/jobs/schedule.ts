@@ -56,6 +56,8 @@ export const Schedule = z.object({
     /** Jobs in flight per worker process on the tracking queue (each is one short HTTP call). */
     trackConcurrency: z.number().int().positive(),
     notifyConcurrency: z.number().int().positive(),
+    /** Queued /fw commands in flight per worker process (most wait on SCC). */
+    commandConcurrency: z.number().int().positive(),
     /** A killed worker's jobs are picked up again after its lock expires and a stall check runs. */
     lockDurationMs: z.number().int().positive(),
     stalledIntervalMs: z.number().int().positive(),
@@ -95,6 +97,7 @@ export const DEFAULT_SCHEDULE: Schedule = {
   workers: {
     trackConcurrency: 20,
     notifyConcurrency: 5,
+    commandConcurrency: 32,
     lockDurationMs: 30 * SECOND,
     stalledIntervalMs: 30 * SECOND,
     maxStalledCount: 5,

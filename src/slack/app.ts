@@ -9,6 +9,7 @@ import * as commands from './commands/index.js';
 import type { FwbotDeps, SurfaceDeps } from './deps.js';
 import * as options from './options/index.js';
 import { withinRequestWindow } from './requestWindow.js';
+import { SlackRouter } from './router.js';
 import { SlackApi } from './slackApi.js';
 import * as views from './views/index.js';
 
@@ -40,6 +41,9 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
   const logger = boltLogger(deps.log);
   const clientOptions = settings.slackApiUrl ? { slackApiUrl: settings.slackApiUrl } : {};
   const customRoutes = settings.customRoutes ?? [];
+  // fwbot subscribes to no Events API events (manifest.yml) and keeps no conversation state, so Bolt's
+  // conversation store and its "ignore the bot's own messages" middleware would only cost every request.
+  const lean = { convoStore: false, ignoreSelf: false } as const;
   let app: App;
   let mode: FwbotApp['mode'];
   if (settings.appToken) {
@@ -49,6 +53,7 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
       appToken: settings.appToken,
       socketMode: true,
       logger,
+      ...lean,
       clientOptions,
       ...(customRoutes.length > 0 ? { customRoutes, installerOptions: { port: settings.port } } : {}),
     });
@@ -64,15 +69,17 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
     // requestListener is the receiver's public entry point (its server calls it for every request), so
     // wrapping it puts the future-date check in front of Bolt's verification without forking Bolt.
     receiver.requestListener = withinRequestWindow(receiver.requestListener, deps.log);
-    app = new App({ token: settings.botToken, receiver, logger, clientOptions });
+    app = new App({ token: settings.botToken, receiver, logger, clientOptions, ...lean });
   }
   const slack = new SlackApi(app.client);
   const surface: SurfaceDeps = { ...deps, slack, operation: (id) => deps.catalogue.get(id) };
   commands.register(app, surface);
-  actions.register(app, surface);
-  views.register(app, surface);
-  options.register(app, surface);
-  for (const register of deps.listeners ?? []) register(app);
+  const router = new SlackRouter(deps.log);
+  actions.register(router, surface);
+  views.register(router, surface);
+  options.register(router, surface);
+  for (const register of deps.listeners ?? []) register(router);
+  router.attach(app);
   app.error(async (error) => {
     deps.log.error({ err: error }, 'unhandled error in a Slack listener');
   });

@@ -1,13 +1,14 @@
 // What the Slack surface needs from the rest of fwbot, passed in (never reached for as globals), so tests
 // run the real Bolt app with a simulator, a fake Slack server and stand-in trackers and approval gates.
-import type { App } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { ApprovalGate, SccClients, TenantCreationQueue, Tracker } from '../app/ports.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation, OperationServices } from '../catalogue/operation.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import type { AccessControl } from '../policy/access.js';
+import type { CommandIntake } from './commandQueue.js';
 import type { Deduper } from './dedupe.js';
+import type { Listeners } from './router.js';
 import type { SlackApi } from './slackApi.js';
 
 export interface FwbotDeps {
@@ -28,13 +29,18 @@ export interface FwbotDeps {
    * so (e.g. VPN client upgrades). Defaults to `op.destructive`.
    */
   requiresApproval?: (op: Operation) => boolean;
+  /**
+   * Hands /fw commands that open no modal to the command workers through Redis (the bot always has one).
+   * Without it they run in this process after the ack (tests of the surface, the console's twin paths).
+   */
+  commandIntake?: CommandIntake;
   /** Drops Slack's retries and double deliveries of one interaction. */
   dedupe: Deduper;
   log: Logger;
   /** Redis-backed services some operations use (watches, audit), when running. */
   services?: OperationServices;
   /** Bolt listeners of other parts of fwbot (e.g. the approval card's buttons), registered on the same app. */
-  listeners?: readonly ((app: App) => void)[];
+  listeners?: readonly ((app: Listeners) => void)[];
   /**
    * Counts refusals of the permission check (`fwbot_commands_total{outcome="denied"}`): a refused command
    * never reaches execute(), so the instrumented catalogue cannot see it.

@@ -96,6 +96,7 @@ describe('the environment variables table', () => {
       SLACK_API_URL: config.slack.apiUrl,
       REDIS_URL: config.redis.display,
       PORT: String(config.http.port),
+      BOT_WORKERS: config.botWorkers ? 'on' : 'off',
       LOG_LEVEL: config.logLevel,
     };
     const defaults = configVariables.filter((variable) => variable.default !== undefined);

@@ -1,7 +1,8 @@
 // Button surfaces: paging, sharing, revealing a generated token, and link buttons (report downloads),
 // which Slack reports as clicks too and which only need an ack.
-import type { AckFn, App } from '@slack/bolt';
+import type { AckFn } from '@slack/bolt';
 import type { SurfaceDeps } from '../deps.js';
+import type { Listeners } from '../router.js';
 import { actionPattern } from './interaction.js';
 import { registerPaging } from './paging.js';
 import { registerReveal } from './reveal.js';
@@ -9,7 +10,7 @@ import { registerShare } from './share.js';
 
 export const LINK_ACTION = 'fw.url';
 
-export function register(app: App, deps: SurfaceDeps): void {
+export function register(app: Listeners, deps: SurfaceDeps): void {
   registerPaging(app, deps);
   registerShare(app, deps);
   registerReveal(app, deps);

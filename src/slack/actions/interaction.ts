@@ -1,10 +1,11 @@
 // What every button listener does first: ack, parse the payload, drop a second delivery of the same
 // click (trigger ids are unique per interaction), and set up the request context and the reply channel.
-import type { AckFn, App } from '@slack/bolt';
+import type { AckFn } from '@slack/bolt';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
 import { BlockActions, buttonOf } from '../payloads.js';
 import { beginRequest, type SlackRequest } from '../request.js';
+import type { Listeners } from '../router.js';
 
 export interface ButtonClick {
   body: BlockActions;
@@ -20,7 +21,7 @@ export function actionPattern(base: string): RegExp {
 
 /** Registers a button listener that acks at once and hands over a parsed, deduplicated click. */
 export function onButton(
-  app: App,
+  app: Listeners,
   deps: SurfaceDeps,
   base: string,
   handle: (click: ButtonClick) => Promise<void>,

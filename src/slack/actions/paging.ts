@@ -1,17 +1,18 @@
 // Previous / Next page. The button's value holds the whole state (operation, arguments, offset: the
 // catalogue's page-state encoding, plus an admin's profile override), so any bot process can answer;
 // the page replaces the message the click came from. The permission check runs again, as for a command.
-import type { App } from '@slack/bolt';
+
 import { UserError } from '../../catalogue/errors.js';
 import { commandLine } from '../../catalogue/usage.js';
 import { decodePageState, PAGE_ACTION } from '../../render/paging.js';
 import type { SurfaceDeps } from '../deps.js';
 import { errorView, explainError } from '../errors.js';
 import { splitProfile } from '../profileFlag.js';
+import type { Listeners } from '../router.js';
 import { perform } from '../run.js';
 import { onButton } from './interaction.js';
 
-export function registerPaging(app: App, deps: SurfaceDeps): void {
+export function registerPaging(app: Listeners, deps: SurfaceDeps): void {
   onButton(app, deps, PAGE_ACTION, async ({ value, request, delivery }) => {
     try {
       const { value: encoded, profile } = splitProfile(value);

@@ -2,11 +2,12 @@
 // message, a thread, a log or storage. A modal needs a fresh trigger id (3 seconds), so the command only
 // offers this button; the click opens a "Generating…" modal at once, then the token is generated and the
 // modal updated with it. The button is then removed from the requester's message (one-time action).
-import type { App } from '@slack/bolt';
+
 import { UserError } from '../../catalogue/errors.js';
 import { truncate } from '../../render/blocks.js';
 import type { SurfaceDeps } from '../deps.js';
 import { errorView, explainError } from '../errors.js';
+import type { Listeners } from '../router.js';
 import { authorize, deliverOutcome, operationContext } from '../run.js';
 import { noticeModal, textNotice } from '../views/modal.js';
 import { onButton } from './interaction.js';
@@ -14,7 +15,7 @@ import { decodeReveal, REVEAL_ACTION } from './revealValue.js';
 
 const TITLE_MAX = 24;
 
-export function registerReveal(app: App, deps: SurfaceDeps): void {
+export function registerReveal(app: Listeners, deps: SurfaceDeps): void {
   onButton(app, deps, REVEAL_ACTION, async ({ body, value, request, delivery }) => {
     let state: ReturnType<typeof decodeReveal>;
     try {

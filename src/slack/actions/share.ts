@@ -1,7 +1,7 @@
 // "Share in channel" under a private read result. Ephemeral messages cannot be read back, so the button
 // carries the command line; the read runs again (after the permission check) and is posted in the
 // channel as a snapshot: paging and share buttons are left out, links (report downloads) kept.
-import type { App } from '@slack/bolt';
+
 import { UserError } from '../../catalogue/errors.js';
 import { COMMAND } from '../../catalogue/usage.js';
 import { SHARE_ACTION } from '../../render/paging.js';
@@ -9,6 +9,7 @@ import type { View, ViewBlock } from '../../render/view.js';
 import type { SurfaceDeps } from '../deps.js';
 import { errorView, explainError } from '../errors.js';
 import { splitProfile } from '../profileFlag.js';
+import type { Listeners } from '../router.js';
 import { authorize, operationContext } from '../run.js';
 import { onButton } from './interaction.js';
 
@@ -29,7 +30,7 @@ export function sharedSnapshot(view: View, userId: string, commandText: string):
   return { summary: view.summary, blocks, visibility: 'in_channel' };
 }
 
-export function registerShare(app: App, deps: SurfaceDeps): void {
+export function registerShare(app: Listeners, deps: SurfaceDeps): void {
   onButton(app, deps, SHARE_ACTION, async ({ value, request, delivery }) => {
     try {
       const { value: commandText, profile } = splitProfile(value);

@@ -1,7 +1,11 @@
 // The /fw slash command: ack at once, then read the text with the catalogue's grammar and either open the
 // operation's modal (the trigger id lives 3 seconds, so that comes first) or run it. Did-you-mean, usage
 // lines and refusals come back privately. A command that carries a token is refused unread and unlogged.
+// With a command intake (the bot always has one), commands that open no modal are handed to the command
+// workers through Redis instead of running here (commandQueue.ts); runCommand is what those workers run.
 import type { App } from '@slack/bolt';
+import { currentLogContext } from '../../observability/logContext.js';
+import { type CommandIntake, queuedCommand } from '../commandQueue.js';
 import { CREDENTIAL_REFUSAL, containsCredential } from '../commandSecrets.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
@@ -23,21 +27,74 @@ export function registerFwCommand(app: App, deps: SurfaceDeps): void {
       return;
     }
     const command = parsed.data;
+    if (deps.commandIntake && !opensModal(deps, command.text)) {
+      await handOver(deps, deps.commandIntake, command, context.retryNum);
+      return;
+    }
     if (!(await deps.dedupe.firstSight(`trigger:${command.trigger_id}`))) {
       deps.log.info({ retryNum: context.retryNum }, 'slash command seen before (Slack retry); not run again');
       return;
     }
-    await runCommand(deps, command, context.retryNum);
+    await runCommand(deps, command, { retryNum: context.retryNum });
   });
 }
 
-async function runCommand(
+/** Whether the text asks for a modal (those need the trigger id within 3 s, so they stay in the front). */
+function opensModal(deps: SurfaceDeps, text: string): boolean {
+  if (containsCredential(text)) return false;
+  try {
+    return deps.catalogue.parse(extractProfileFlag(text).text).modal;
+  } catch {
+    // Text that does not parse is the command worker's to explain.
+    return false;
+  }
+}
+
+/** Queues the command for a command worker; when Redis cannot take it, the requester is told at once. */
+async function handOver(
   deps: SurfaceDeps,
+  intake: CommandIntake,
   command: SlashCommand,
   retryNum: number | undefined,
 ): Promise<void> {
+  const queued = queuedCommand(command, {
+    retryNum,
+    eventId: currentLogContext()?.eventId,
+    receivedAt: Date.now(),
+  });
+  try {
+    await intake.submit(queued);
+  } catch (error) {
+    const actor = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id };
+    const request = beginRequest(deps.log, 'command', actor, {
+      text: queued.withheld ? '[withheld]' : queued.text,
+    });
+    request.log.error({ err: error }, 'could not queue a command');
+    const text =
+      ':warning: fwbot could not take that command: its queue (Redis) is not answering, so nothing was run. ' +
+      'Try again in a moment; if it keeps failing, tell whoever runs fwbot.';
+    await new Delivery(deps.slack, request, command.response_url)
+      .privately({
+        summary: 'fwbot could not take that command.',
+        blocks: [{ kind: 'text', text }],
+        visibility: 'ephemeral',
+      })
+      .catch((replyError: unknown) => request.log.error({ err: replyError }, 'could not tell the requester'));
+  }
+}
+
+/**
+ * Runs one /fw command for its requester. `withheld`: the front found what looks like a token in the text
+ * and queued it without the text; the answer is the same refusal.
+ */
+export async function runCommand(
+  deps: SurfaceDeps,
+  command: SlashCommand,
+  options: { retryNum?: number | undefined; withheld?: boolean } = {},
+): Promise<void> {
+  const { retryNum } = options;
   const actor = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id };
-  const secret = containsCredential(command.text);
+  const secret = options.withheld === true || containsCredential(command.text);
   // The text is logged only when it cannot hold a token.
   const request = beginRequest(
     deps.log,

@@ -2,7 +2,7 @@
 // Here the answer *is* the ack, so the lookup runs first but under a deadline well inside Slack's 3
 // seconds; past it the menu gets what is known (nothing) rather than a late answer Slack would drop.
 // The permission check (viewer, on the form's channel and profile) runs before any SCC call.
-import type { AckFn, App } from '@slack/bolt';
+import type { AckFn } from '@slack/bolt';
 import type { PlainTextOption } from '@slack/types';
 import { isUuid } from '../../catalogue/args.js';
 import type { ModalField } from '../../catalogue/operation.js';
@@ -13,6 +13,7 @@ import type { SccClient } from '../../scc/client.js';
 import type { SurfaceDeps } from '../deps.js';
 import { BlockSuggestion } from '../payloads.js';
 import { beginRequest } from '../request.js';
+import type { Listeners } from '../router.js';
 import { decodeMetadata } from '../views/metadata.js';
 import { fieldBlockId, SELECT_ACTIONS, type SelectKind } from '../views/modal.js';
 
@@ -104,7 +105,7 @@ function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms: number):
   return Promise.race([work(controller.signal), late]).finally(() => clearTimeout(timer));
 }
 
-export function register(app: App, deps: SurfaceDeps): void {
+export function register(app: Listeners, deps: SurfaceDeps): void {
   for (const kind of Object.keys(SELECT_ACTIONS) as SelectKind[]) {
     app.options(SELECT_ACTIONS[kind], async ({ ack, body }) => {
       const answer = ack as AckFn<{ options: PlainTextOption[] }>;

@@ -4,13 +4,14 @@
 // command: permission check, approval or execution, and the answer to the requester through the
 // command's response_url. Field values are never logged (a form may hold a token); only the names of
 // the fields are.
-import type { App } from '@slack/bolt';
+
 import type { Operation, RawArgs } from '../../catalogue/operation.js';
 import { commandLine } from '../../catalogue/usage.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
 import { ViewSubmission } from '../payloads.js';
 import { beginRequest } from '../request.js';
+import type { Listeners } from '../router.js';
 import { perform } from '../run.js';
 import { decodeMetadata } from './metadata.js';
 import { MODAL_CALLBACK } from './modal.js';
@@ -26,7 +27,7 @@ function commandTextOf(op: Operation, raw: RawArgs, fieldNames: readonly string[
   return `${commandLine(op, shown)} (form)`;
 }
 
-export function registerModalSubmissions(app: App, deps: SurfaceDeps): void {
+export function registerModalSubmissions(app: Listeners, deps: SurfaceDeps): void {
   app.view(MODAL_CALLBACK, async ({ ack, body }) => {
     const parsed = ViewSubmission.safeParse(body);
     const meta = parsed.success ? decodeMetadata(parsed.data.view.private_metadata) : undefined;

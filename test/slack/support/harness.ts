@@ -23,8 +23,9 @@ import { UserGroupDirectory } from '../../../src/policy/userGroups.js';
 import { createSccClient, type SccClient } from '../../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { createFwbotApp, type FwbotApp } from '../../../src/slack/app.js';
+import type { CommandIntake } from '../../../src/slack/commandQueue.js';
 import { MemoryDeduper } from '../../../src/slack/dedupe.js';
-import type { FwbotDeps } from '../../../src/slack/deps.js';
+import type { FwbotDeps, SurfaceDeps } from '../../../src/slack/deps.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';
 import { freePort } from '../../support/redisServer.js';
 import {
@@ -113,6 +114,8 @@ export interface HarnessOptions {
   notMemberOf?: string[];
   /** Profiles whose client points somewhere other than the simulator (e.g. nowhere). */
   baseUrls?: Record<string, string>;
+  /** Hands /fw commands to command workers through Redis, as the bot does (commandQueue.ts). */
+  commandIntake?: CommandIntake;
 }
 
 export interface CommandOptions {
@@ -127,6 +130,8 @@ export interface Harness {
   slack: FakeSlack;
   sim: SimulatorHandle;
   app: FwbotApp;
+  /** What the surface runs on, with the app's Slack API: what a command worker needs. */
+  surfaceDeps: SurfaceDeps;
   eventsUrl: string;
   tracker: RecordingTracker;
   gate: RecordingGate;
@@ -217,6 +222,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     log,
     ...(options.optionsDeadlineMs ? { optionsDeadlineMs: options.optionsDeadlineMs } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.commandIntake ? { commandIntake: options.commandIntake } : {}),
   };
   const port = await freePort();
   const proxy = options.notMemberOf ? await startMembershipProxy(slack.url, options.notMemberOf) : undefined;
@@ -235,6 +241,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     slack,
     sim,
     app,
+    surfaceDeps: { ...deps, slack: app.slack, operation: (id) => deps.catalogue.get(id) },
     eventsUrl,
     tracker,
     gate,

@@ -1,0 +1,102 @@
+// What answering people needs, built once from the Config for any process that does it: the bot (its
+// buttons, modals and, with BOT_WORKERS=on, its commands) and `npm run worker` (queued commands). One SCC
+// client per profile, the role policy with its user-group directory, the catalogue, the approval service,
+// and the FwbotDeps object the Slack surface runs on.
+import { webApi } from '@slack/bolt';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { type Approvals, createApprovals } from '../approvals/approvals.js';
+import { auditOperation } from '../approvals/auditOperation.js';
+import { authorizerFrom } from '../approvals/authorizer.js';
+import { approvalSettingsFrom, requiresApproval } from '../approvals/settings.js';
+import { createCatalogue } from '../catalogue/index.js';
+import type { Config } from '../config.js';
+import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
+import type { Jobs } from '../jobs/workers.js';
+import { instrumentCatalogue, instrumentGate } from '../observability/instrument.js';
+import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
+import { AccessControl } from '../policy/access.js';
+import { UserGroupDirectory } from '../policy/userGroups.js';
+import { RedisDeduper } from '../slack/dedupe.js';
+import type { FwbotDeps, SurfaceDeps } from '../slack/deps.js';
+import { SlackApi } from '../slack/slackApi.js';
+import { createSccClients, type OwnedSccClients } from './sccClients.js';
+
+export interface SurfaceOptions {
+  config: Config;
+  log: Logger;
+  /** The deployment's Redis (approvals, audit, retry marks). */
+  redis: Redis;
+  /** Key prefix of the deployment, e.g. `fwbot`. */
+  prefix: string;
+  /** The queues' producer side: tracking, watches, tenant creation. */
+  jobs: Jobs;
+  metrics: FwbotMetrics;
+}
+
+export interface Surface {
+  deps: FwbotDeps;
+  /** deps with the Slack API wrapper, for code that runs commands outside Bolt (the command workers). */
+  surfaceDeps: SurfaceDeps;
+  approvals: Approvals;
+  clients: OwnedSccClients;
+  slackClient: webApi.WebClient;
+}
+
+export function buildSurface(options: SurfaceOptions): Surface {
+  const { config, log, redis, prefix, jobs, metrics } = options;
+  const { slack } = config;
+  if (slack.mode === 'disabled') throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
+  const botToken = slack.botToken.reveal();
+  const clients = createSccClients(config.profiles, {
+    timeoutMs: config.scc.timeoutMs,
+    log,
+    onCall: sccCallRecorder(metrics),
+  });
+  const slackClient = new webApi.WebClient(botToken, { slackApiUrl: slack.apiUrl });
+  observeSlackClient(slackClient, metrics);
+  const slackApi = new SlackApi(slackClient);
+  const groups = new UserGroupDirectory({ log, fetchMembers: (group) => slackApi.userGroupMembers(group) });
+  const access = new AccessControl(
+    { policy: config.policy, channels: config.channelProfiles, profiles: [...config.profiles.keys()] },
+    groups,
+  );
+  const catalogue = instrumentCatalogue(
+    createCatalogue({ extra: [auditOperation, vpnWatch, vpnUnwatch] }),
+    metrics,
+  );
+  const settings = approvalSettingsFrom(config);
+  const secrets = [
+    botToken,
+    ...(slack.mode === 'http' ? [slack.signingSecret.reveal()] : [slack.appToken.reveal()]),
+    ...[...config.profiles.values()].map((profile) => profile.token.reveal()),
+  ];
+  const approvals = createApprovals({
+    redis,
+    prefix: `${prefix}:`,
+    slack: slackClient,
+    clients,
+    lookup: (id) => catalogue.get(id),
+    tracker: jobs.tracker,
+    authorizer: authorizerFrom(access),
+    settings,
+    logger: log,
+    secrets,
+  });
+  const deps: FwbotDeps = {
+    catalogue,
+    scc: clients,
+    access,
+    tracker: jobs.tracker,
+    approvals: instrumentGate(approvals.gate, metrics),
+    tenantCreation: { enqueue: (request) => jobs.enqueueTenantCreation(request) },
+    requiresApproval: (op) => requiresApproval(op, settings),
+    dedupe: new RedisDeduper(redis, `${prefix}:slack:seen:`),
+    log,
+    metrics,
+    services: { watches: jobs.watches, audit: approvals.audit },
+    listeners: [(app) => approvals.register(app)],
+  };
+  const surfaceDeps: SurfaceDeps = { ...deps, slack: slackApi, operation: (id) => catalogue.get(id) };
+  return { deps, surfaceDeps, approvals, clients, slackClient };
+}

@@ -1,0 +1,262 @@
+// Slash commands through Redis (src/slack/commandQueue.ts): the real Bolt front acks and queues, command
+// workers on the run's redis-server run them against the simulator and answer on response_url (fake
+// Slack). Also what must never happen: a command run twice, a change re-run after a worker died on it, a
+// token written to Redis, a command lost without a word when Redis is away.
+import { Queue, Worker } from 'bullmq';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/app/logger.js';
+import { createCatalogue } from '../../src/catalogue/index.js';
+import {
+  COMMAND_QUEUES,
+  type CommandIntake,
+  type CommandWorkers,
+  commandJobId,
+  createCommandIntake,
+  onlyReads,
+  type QueuedCommand,
+  startCommandWorkers,
+} from '../../src/slack/commandQueue.js';
+import { runCommand } from '../../src/slack/commands/fw.js';
+import { startRedisServer } from '../support/redisServer.js';
+import { connectRedis, redisUrl, uniquePrefix } from '../support/testRedis.js';
+import { blocksText, CHANNEL, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
+
+const quiet = createLogger('silent');
+
+function command(overrides: Partial<QueuedCommand> = {}): QueuedCommand {
+  return {
+    text: 'devices',
+    withheld: false,
+    userId: USERS.viewer,
+    channelId: CHANNEL,
+    triggerId: newTriggerId(),
+    responseUrl: 'http://127.0.0.1:9/response/x',
+    receivedAt: Date.now(),
+    ...overrides,
+  };
+}
+
+describe('the command intake (front side)', () => {
+  let prefix: string;
+  let intake: CommandIntake;
+  let queue: Queue;
+  beforeEach(async () => {
+    prefix = uniquePrefix('intake').slice(0, -1);
+    intake = createCommandIntake({ redisUrl: redisUrl(), prefix, log: quiet });
+    await intake.ready();
+    queue = new Queue(COMMAND_QUEUES.intake, { connection: connectRedis(), prefix });
+  });
+  afterEach(async () => {
+    await intake.close();
+    await queue.close();
+  });
+
+  it('writes the commands of one batching window as one intake job', async () => {
+    const commands = Array.from({ length: 25 }, () => command());
+    await Promise.all(commands.map((c) => intake.submit(c)));
+    const jobs = await queue.getJobs(['waiting']);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]?.data.commands.map((c: QueuedCommand) => c.triggerId)).toEqual(
+      commands.map((c) => c.triggerId),
+    );
+  });
+
+  it('hands over commands submitted just before it closes', async () => {
+    const submitted = intake.submit(command());
+    await intake.close();
+    await submitted;
+    expect(await queue.getJobCountByTypes('waiting')).toBe(1);
+    intake = createCommandIntake({ redisUrl: redisUrl(), prefix, log: quiet });
+  });
+
+  it('fails at once when Redis has gone away, instead of holding the command for later', async () => {
+    const own = await startRedisServer();
+    const front = createCommandIntake({ redisUrl: own.url, prefix, log: quiet });
+    await front.ready();
+    await front.submit(command());
+    await own.stop();
+    const started = Date.now();
+    await expect(front.submit(command())).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await front.close();
+  });
+});
+
+describe('queued /fw commands through the real Bolt front', () => {
+  let h: Harness;
+  let prefix: string;
+  let intake: CommandIntake;
+  let workers: CommandWorkers;
+
+  beforeAll(async () => {
+    prefix = uniquePrefix('commands').slice(0, -1);
+    intake = createCommandIntake({ redisUrl: redisUrl(), prefix, log: quiet });
+    await intake.ready();
+    h = await startHarness({ commandIntake: intake });
+    workers = await startCommandWorkers({
+      redisUrl: redisUrl(),
+      prefix,
+      deps: h.surfaceDeps,
+      run: runCommand,
+      concurrency: 4,
+      lockDurationMs: 1_000,
+      stalledIntervalMs: 500,
+      log: quiet,
+    });
+  });
+  afterAll(async () => {
+    await intake.close();
+    await workers.close();
+    await h.stop();
+  });
+  beforeEach(() => {
+    h.sim.reset();
+    h.slack.reset();
+  });
+
+  it('acks, and a command worker runs the command and answers on its response_url', async () => {
+    const { http, responseUrl } = await h.command('devices', { userId: USERS.viewer });
+    expect(http.status).toBe(200);
+    const reply = await h.reply(responseUrl);
+    expect(reply.args.response_type).toBe('ephemeral');
+    expect(blocksText(reply.args)).toContain('asa-hq-01');
+    expect(h.sim.requestLog.list().map((entry) => entry.operationId)).toEqual(['getDevices']);
+  });
+
+  it('runs a command Slack delivers twice (the same trigger id) once', async () => {
+    const triggerId = newTriggerId();
+    const first = await h.command('devices', { triggerId });
+    const second = await h.command('devices', { triggerId });
+    expect([first.http.status, second.http.status]).toEqual([200, 200]);
+    await h.reply(first.responseUrl);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const answers = h.slack.calls.filter((call) => call.method === 'response_url');
+    expect(answers).toHaveLength(1);
+    expect(h.sim.requestLog.list().filter((entry) => entry.operationId === 'getDevices')).toHaveLength(1);
+  });
+
+  it('opens a modal in the front, within the trigger id’s 3 seconds, without queueing it', async () => {
+    const triggerId = newTriggerId();
+    await h.command('tenants add', { triggerId, userId: USERS.admin });
+    const { view } = await h.openedModal(triggerId);
+    expect(view.type).toBe('modal');
+    const commands = new Queue(COMMAND_QUEUES.commands, { connection: connectRedis(), prefix });
+    expect(await commands.getJob(commandJobId(triggerId))).toBeUndefined();
+    await commands.close();
+  });
+
+  it('never writes a token-bearing command’s text to Redis, and still refuses it', async () => {
+    const token = `eyJhbGciOiJIUzI1NiJ9.${'a'.repeat(40)}.${'b'.repeat(40)}`;
+    const triggerId = newTriggerId();
+    const { responseUrl } = await h.command(`tenants add ${token}`, { triggerId, userId: USERS.admin });
+    expect(blocksText((await h.reply(responseUrl)).args)).toContain('looks like it contains an API token');
+    const redis = connectRedis();
+    const keys = await redis.keys(`${prefix}:*`);
+    const values = await Promise.all(
+      keys.map(async (key) => {
+        const type = await redis.type(key);
+        if (type === 'hash') return JSON.stringify(await redis.hgetall(key));
+        if (type === 'string') return (await redis.get(key)) ?? '';
+        return '';
+      }),
+    );
+    expect(values.join('\n')).toContain(triggerId);
+    expect(values.join('\n')).not.toContain(token.slice(0, 30));
+    await redis.quit();
+    expect(h.sim.requestLog.list()).toEqual([]);
+  });
+
+  it('tells the requester, and runs nothing, when the queue cannot take the command', async () => {
+    const down: CommandIntake = {
+      submit: () =>
+        Promise.reject(new Error('Stream isn’t writeable and enableOfflineQueue options is false')),
+      ready: async () => undefined,
+      close: async () => undefined,
+    };
+    const front = await startHarness({ commandIntake: down });
+    try {
+      const { http, responseUrl } = await front.command('devices');
+      expect(http.status).toBe(200);
+      const reply = blocksText((await front.reply(responseUrl)).args);
+      expect(reply).toContain('could not take that command');
+      expect(reply).toContain('nothing was run');
+      expect(front.sim.requestLog.list()).toEqual([]);
+    } finally {
+      await front.stop();
+    }
+  });
+
+  it('after a worker died on it, runs a read again but not a change', async () => {
+    // A "worker" that takes two commands and dies (stops renewing their locks): the live workers find
+    // them stalled and pick them up again.
+    const connection = connectRedis();
+    const commandsQueue = new Queue(COMMAND_QUEUES.commands, { connection, prefix });
+    const read = command({ text: 'devices', responseUrl: h.slack.responseUrl() });
+    const change = command({
+      text: 'interfaces delete asa-branch-02 printers',
+      userId: USERS.operator,
+      responseUrl: h.slack.responseUrl(),
+    });
+    // Paused workers leave the queued jobs for the dying one.
+    await workers.close();
+    for (const queued of [read, change])
+      await commandsQueue.add('command', queued, { jobId: commandJobId(queued.triggerId), attempts: 1 });
+    const dying = new Worker(COMMAND_QUEUES.commands, null, {
+      connection: connectRedis(),
+      prefix,
+      lockDuration: 1_000,
+    });
+    const taken = [await dying.getNextJob('dying-1'), await dying.getNextJob('dying-2')];
+    expect(taken.map((job) => job?.data.triggerId).sort()).toEqual([read.triggerId, change.triggerId].sort());
+    await dying.disconnect();
+    workers = await startCommandWorkers({
+      redisUrl: redisUrl(),
+      prefix,
+      deps: h.surfaceDeps,
+      run: runCommand,
+      concurrency: 4,
+      lockDurationMs: 1_000,
+      stalledIntervalMs: 500,
+      log: quiet,
+    });
+    const readReply = blocksText((await h.reply(read.responseUrl)).args);
+    expect(readReply).toContain('asa-hq-01');
+    const changeReply = blocksText((await h.reply(change.responseUrl)).args);
+    expect(changeReply).toContain('was interrupted');
+    expect(changeReply).toContain('did not run it again');
+    expect(h.gate.requests).toEqual([]);
+    expect(h.sim.requestLog.list().map((entry) => entry.operationId)).toEqual(['getDevices']);
+    await commandsQueue.close();
+  });
+});
+
+describe('which commands may run again after an interruption', () => {
+  const catalogue = createCatalogue();
+  const parse = (text: string) => catalogue.parse(text).op;
+
+  it('reads may, changes may not', () => {
+    for (const text of [
+      'devices',
+      'tenants list',
+      'interfaces list asa-hq-01',
+      'vpn versions ftd-edge-01',
+      'help',
+    ])
+      expect(onlyReads(parse(text)), text).toBe(true);
+    for (const text of [
+      'interfaces delete asa-hq-01 Vlan20',
+      'tenants create acme-new',
+      'tenants users add acme alice@example.com',
+      'gateway run ftd-edge-01 GET /api/fmc_platform/v1/info/serverversion',
+    ])
+      expect(onlyReads(parse(text)), text).toBe(false);
+  });
+
+  it('classifies every operation of the catalogue by the methods of its SCC calls', () => {
+    for (const op of catalogue.operations) {
+      if (op.scc.length === 0) continue;
+      const changes = op.destructive || op.scc.some((id) => !id.startsWith('get'));
+      if (!changes) expect(onlyReads(op), op.id).toBe(true);
+    }
+  });
+});
