@@ -1,17 +1,43 @@
 // `npm run worker`: the workers without the Slack front: queued /fw commands, tracking, notifications,
 // watches and tenant creations. Reads the same environment as the bot; start as many as you like, anywhere
-// that reaches the same Redis. SIGTERM / SIGINT let the jobs in hand finish before the process exits.
+// that reaches the same Redis. Serves /healthz, /readyz and /metrics on PORT as the bot does (so each
+// process on one host needs a PORT of its own). SIGTERM / SIGINT let the jobs in hand finish before the
+// process exits.
 import { Redis } from 'ioredis';
 import { startCommandRunners } from '../app/bot.js';
 import { createLogger } from '../app/logger.js';
 import { createSccClients } from '../app/sccClients.js';
 import { buildSurface } from '../app/surface.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
-import { createMetrics } from '../observability/metrics.js';
+import { redisCheck, sccChecks } from '../observability/health.js';
+import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
+import { createMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
 import { createWorkerSlackClient, startWorkers } from './workers.js';
 
 const PREFIX = 'fwbot';
+
+function isAddressInUse(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'EADDRINUSE';
+}
+
+/**
+ * Serves the probes, or ends the process (exit 2) when PORT is taken. Called before any job is taken, so a
+ * worker that cannot be probed stops with nothing in hand; the usual cause is a second process on one host
+ * left on the default PORT.
+ */
+async function serveProbes(http: HttpSide, port: number): Promise<void> {
+  try {
+    await http.listen();
+  } catch (error) {
+    if (!isAddressInUse(error)) throw error;
+    process.stderr.write(
+      `fwbot worker cannot serve /healthz, /readyz and /metrics: PORT ${port} is already in use on this host. ` +
+        'Give each process on one host its own PORT (e.g. PORT=3000 for the bot, PORT=3001 for a worker).\n',
+    );
+    process.exit(2);
+  }
+}
 
 async function main(): Promise<void> {
   let config: Config;
@@ -32,35 +58,45 @@ async function main(): Promise<void> {
     log.fatal('Slack is not configured: workers need SLACK_BOT_TOKEN to report in threads');
     process.exit(2);
   }
+  // One registry for everything this process does: with BOT_WORKERS=off the queued commands' counters, the
+  // workers' SCC calls and their Slack rate-limit waits exist only here.
+  const metrics = createMetrics();
   // No retries inside the clients: the queue reschedules a failed poll instead of sleeping on it.
-  const clients = createSccClients(config.profiles, { timeoutMs: config.scc.timeoutMs, log, retries: false });
-  const redisUrl = config.redis.url.reveal();
-  const workers = await startWorkers({
-    redisUrl,
-    prefix: PREFIX,
-    clients,
-    slack: createWorkerSlackClient(config.slack.botToken.reveal(), config.slack.apiUrl),
-    logger: log,
-  });
-  // Queued commands run here as they would in the bot: same catalogue, policy, approvals and tracker.
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const surface = buildSurface({
-    config,
+  const clients = createSccClients(config.profiles, {
+    timeoutMs: config.scc.timeoutMs,
     log,
-    redis,
-    prefix: PREFIX,
-    jobs: workers.jobs,
-    metrics: createMetrics(),
+    retries: false,
+    onCall: sccCallRecorder(metrics),
   });
+  const redisUrl = config.redis.url.reveal();
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const http = createHttpSide({
+    port: config.http.port,
+    readinessChecks: [redisCheck(redis), ...sccChecks(clients)],
+    metrics,
+    log,
+  });
+  await serveProbes(http, config.http.port);
+
+  const slack = createWorkerSlackClient(config.slack.botToken.reveal(), config.slack.apiUrl);
+  observeSlackClient(slack, metrics);
+  const workers = await startWorkers({ redisUrl, prefix: PREFIX, clients, slack, logger: log });
+  // Queued commands run here as they would in the bot: same catalogue, policy, approvals and tracker.
+  const surface = buildSurface({ config, log, redis, prefix: PREFIX, jobs: workers.jobs, metrics });
   const commands = await startCommandRunners({ redisUrl, prefix: PREFIX, deps: surface.surfaceDeps, log });
-  log.info({ redis: config.redis.display, profiles: clients.names() }, 'worker ready');
+  log.info(
+    { redis: config.redis.display, profiles: clients.names(), port: config.http.port },
+    'worker ready',
+  );
 
   steps.push(
+    { name: 'readiness', run: async () => http.drain() },
     { name: 'commands', run: () => commands.close() },
     { name: 'approvals', run: () => surface.approvals.close() },
     { name: 'workers', run: () => workers.close() },
     { name: 'redis', run: async () => void (await redis.quit()) },
     { name: 'scc', run: async () => void (await Promise.all([clients.close(), surface.clients.close()])) },
+    { name: 'http', run: () => http.close() },
   );
 }
 

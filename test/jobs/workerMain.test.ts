@@ -1,20 +1,86 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobs } from '../../src/jobs/workers.js';
 import { createSccClient } from '../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
+import { createCommandIntake } from '../../src/slack/commandQueue.js';
 import { type FakeSlack, startFakeSlack } from '../support/fakeSlack.js';
-import { type RedisServerHandle, startRedisServer } from '../support/redisServer.js';
+import { freePort, type RedisServerHandle, startRedisServer } from '../support/redisServer.js';
 import { finalReply, quietLog, text, thread } from './support/harness.js';
 
 const ENTRY = fileURLToPath(new URL('../../src/jobs/main.ts', import.meta.url));
+const SLACK_BOT_TOKEN = 'xoxb-0000-test';
+const SLACK_APP_TOKEN = 'xapp-0000-test';
+
+interface WorkerProcess {
+  readonly child: ChildProcess;
+  /** Everything it wrote so far: stdout (the JSON log) and stderr. */
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Resolves with the exit code. */
+  readonly exited: Promise<number | null>;
+  /** Resolves once it logged `worker ready`; rejects if it exits first. */
+  ready(): Promise<void>;
+}
 
 describe('npm run worker (src/jobs/main.ts)', () => {
   let redisServer: RedisServerHandle;
   let sim: SimulatorHandle;
   let slack: FakeSlack;
+  const started: ChildProcess[] = [];
+
+  /** The real entry, as `npm run worker` starts it, on this run's Redis, simulator and fake Slack. */
+  function startWorker(port: number): WorkerProcess {
+    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
+      env: {
+        PATH: process.env.PATH,
+        REDIS_URL: redisServer.url,
+        SCC_BASE_URL: sim.url,
+        SCC_API_TOKEN: sim.tokens.superAdmin,
+        SLACK_BOT_TOKEN,
+        SLACK_APP_TOKEN,
+        SLACK_API_URL: slack.apiUrl,
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // 'close', not 'exit': the output is read to its end by then.
+    const exited = once(child, 'close').then(([code]) => code as number | null);
+    return {
+      child,
+      get stdout() {
+        return stdout;
+      },
+      get stderr() {
+        return stderr;
+      },
+      exited,
+      ready: () =>
+        new Promise<void>((resolve, reject) => {
+          const seen = () => {
+            if (stdout.includes('"msg":"worker ready"')) resolve();
+          };
+          child.stdout?.on('data', seen);
+          seen();
+          void exited.then((code) =>
+            reject(new Error(`worker exited (${code}) before it was ready:\n${stdout}${stderr}`)),
+          );
+        }),
+    };
+  }
 
   beforeAll(async () => {
     // Its own Redis: the entry uses the production prefix, which no other test may share.
@@ -23,39 +89,18 @@ describe('npm run worker (src/jobs/main.ts)', () => {
     slack = await startFakeSlack();
   });
   afterAll(async () => {
+    // A failed assertion must not leave a worker behind.
+    for (const child of started) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
     await slack.stop();
     await sim.stop();
     await redisServer.stop();
   });
 
   it('reads the environment, reports in threads, and stops gracefully on SIGTERM', async () => {
-    const worker = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
-      env: {
-        PATH: process.env.PATH,
-        REDIS_URL: redisServer.url,
-        SCC_BASE_URL: sim.url,
-        SCC_API_TOKEN: sim.tokens.superAdmin,
-        SLACK_BOT_TOKEN: 'xoxb-0000-test',
-        SLACK_APP_TOKEN: 'xapp-0000-test',
-        SLACK_API_URL: slack.apiUrl,
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const ready = new Promise<void>((resolve, reject) => {
-      worker.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('"msg":"worker ready"')) resolve();
-      });
-      worker.stderr?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-      worker.once('exit', (code) =>
-        reject(new Error(`worker exited (${code}) before it was ready:\n${output}`)),
-      );
-    });
-    await ready;
+    const worker = startWorker(await freePort());
+    await worker.ready();
 
     const jobs = createJobs({ redisUrl: redisServer.url, logger: quietLog });
     const fmc = sim.deviceUid('cdfmc-acme');
@@ -77,15 +122,88 @@ describe('npm run worker (src/jobs/main.ts)', () => {
     await jobs.close();
     await scc.close();
 
-    const exited = once(worker, 'exit');
-    worker.kill('SIGTERM');
-    const [code] = await exited;
+    worker.child.kill('SIGTERM');
+    const code = await worker.exited;
 
+    const output = worker.stdout;
     expect(text(reply)).toContain('*version*: the device answered');
     expect(code).toBe(0);
     // The bot's bounded shutdown: no new work, the jobs in hand finish, then the connections close.
     expect(output).toContain('"msg":"shutting down: no new work, finishing what is in hand"');
     expect(output).toMatch(/"step":"workers".*"msg":"shutdown step done"/);
     expect(output).toContain('"code":0,"msg":"stopped"');
+    // Not ready before anything else stops; the probes' server closes last.
+    const steps = [...output.matchAll(/"step":"([^"]+)"/g)].map((match) => match[1]);
+    expect(steps[0]).toBe('readiness');
+    expect(steps.at(-1)).toBe('http');
   }, 30_000);
+
+  describe('on PORT, like the bot', () => {
+    let port: number;
+    let worker: WorkerProcess;
+    beforeAll(async () => {
+      port = await freePort();
+      worker = startWorker(port);
+      await worker.ready();
+    });
+    afterAll(async () => {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    });
+    const get = (path: string) => fetch(`http://127.0.0.1:${port}${path}`);
+
+    it('serves /healthz, /readyz and /metrics, counting the commands it runs', async () => {
+      const health = await get('/healthz');
+      const ready = await get('/readyz');
+      const report = (await ready.json()) as { ready: boolean; checks: { name: string }[] };
+
+      const intake = createCommandIntake({ redisUrl: redisServer.url, prefix: 'fwbot', log: quietLog });
+      await intake.ready();
+      const responseUrl = slack.responseUrl();
+      await intake.submit({
+        text: 'devices',
+        withheld: false,
+        userId: 'U0VIEWER',
+        channelId: 'C0WORKER1',
+        triggerId: `trigger-${randomUUID()}`,
+        responseUrl,
+        receivedAt: Date.now(),
+      });
+      const answered = responseUrl.split('/response/')[1];
+      await slack.waitFor(
+        (call) => call.method === 'response_url' && call.args.responseUrlId === answered,
+        10_000,
+      );
+      await intake.close();
+      const metrics = await (await get('/metrics')).text();
+
+      expect(health.status).toBe(200);
+      expect(ready.status).toBe(200);
+      expect(report.ready).toBe(true);
+      expect(report.checks.map((check) => check.name)).toEqual(['redis', 'scc:default']);
+      // Series the bot's /metrics has too (test/observability): with BOT_WORKERS=off they live here.
+      expect(metrics).toMatch(/fwbot_commands_total\{operation="devices",outcome="ok"\} 1/);
+      expect(metrics).toMatch(/fwbot_scc_calls_total\{operation="getDevices",status="200"\} \d+/);
+      expect(metrics).toMatch(/fwbot_ready\{check="redis"\} 1/);
+      expect(metrics).toMatch(/fwbot_process_cpu_seconds_total/);
+    }, 20_000);
+
+    it('a second worker on the same PORT exits 2, saying to give each process its own PORT', async () => {
+      const second = startWorker(port);
+      const code = await second.exited;
+
+      expect(code).toBe(2);
+      const lines = second.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`PORT ${port} is already in use`);
+      expect(lines[0]).toContain('Give each process on one host its own PORT');
+      for (const secret of [SLACK_BOT_TOKEN, SLACK_APP_TOKEN, sim.tokens.superAdmin]) {
+        expect(second.stderr + second.stdout).not.toContain(secret);
+      }
+      // It stopped before taking any work.
+      expect(second.stdout).not.toContain('"msg":"worker ready"');
+      // The first one is untouched.
+      expect((await get('/healthz')).status).toBe(200);
+    }, 20_000);
+  });
 });
