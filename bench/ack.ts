@@ -301,14 +301,16 @@ export async function benchAck(options: AckOptions): Promise<Table[]> {
   const world = await startWorld();
   const children: ChildProcess[] = [];
   try {
+    const bareEnv = (port: number, lean: boolean) => ({
+      PORT: String(port),
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: world.slack.apiUrl,
+      BARE_LEAN: lean ? '1' : '0',
+    });
     const barePort = await freePort();
-    children.push(
-      await startApp(
-        BARE_ENTRY,
-        { PORT: String(barePort), SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: world.slack.apiUrl },
-        /ready/,
-      ),
-    );
+    children.push(await startApp(BARE_ENTRY, bareEnv(barePort, false), /ready/));
+    const leanPort = await freePort();
+    children.push(await startApp(BARE_ENTRY, bareEnv(leanPort, true), /ready/));
     // Two Redis databases of the same server: the front's commands must not reach the all-in-one bot.
     const fwbotEnv = (database: number, extra: Record<string, string>) => ({
       SLACK_BOT_TOKEN: 'xoxb-bench-token',
@@ -336,7 +338,8 @@ export async function benchAck(options: AckOptions): Promise<Table[]> {
     children.push(
       await startApp('src/main.ts', fwbotEnv(2, { PORT: String(allInOnePort) }), /fwbot is running/),
     );
-    const [bare, front, worker, allInOne] = children.map((child) => pidOf(child)) as [
+    const [bare, lean, front, worker, allInOne] = children.map((child) => pidOf(child)) as [
+      number,
       number,
       number,
       number,
@@ -344,6 +347,13 @@ export async function benchAck(options: AckOptions): Promise<Table[]> {
     ];
     const targets: Target[] = [
       { name: 'bare Bolt (ack only)', port: barePort, pid: bare, text: 'help', answers: false },
+      {
+        name: 'bare Bolt, options as fwbot',
+        port: leanPort,
+        pid: lean,
+        text: 'help',
+        answers: false,
+      },
       {
         name: 'fwbot front + 1 worker `/fw help`',
         port: frontPort,
@@ -381,7 +391,7 @@ export async function benchAck(options: AckOptions): Promise<Table[]> {
       for (const target of targets) results.push(await load(world, target, 50, options.seconds, rate));
       paced.push(...rowsOf(`${rate}/s`, targets, results));
     }
-    const setup = `${options.seconds} s per cell after ${options.warmupSeconds} s of warm-up per app; autocannon, one unique signed request per send (timestamp, signature, trigger_id). ${pinned && canPin() ? "Slack-facing processes pinned to CPU 0 (taskset); load generator, simulator, fake Slack, Redis and fwbot's worker process on CPU 1." : 'Not pinned (taskset or a second CPU missing).'} fwbot front: \`BOT_WORKERS=off\` (acks, opens modals, queues commands), its commands run by one \`npm run worker\` process; all-in-one: the default \`npm start\`, which runs them itself.`;
+    const setup = `${options.seconds} s per cell after ${options.warmupSeconds} s of warm-up per app; autocannon, one unique signed request per send (timestamp, signature, trigger_id). ${pinned && canPin() ? "Slack-facing processes pinned to CPU 0 (taskset); load generator, simulator, fake Slack, Redis and fwbot's worker process on CPU 1." : 'Not pinned (taskset or a second CPU missing).'} fwbot front: \`BOT_WORKERS=off\` (acks, opens modals, queues commands), its commands run by one \`npm run worker\` process; all-in-one: the default \`npm start\`, which runs them itself. "vs bare" is against the bare app with Bolt's defaults; "options as fwbot" is the same bare app with the two Bolt options fwbot turns off (conversation store, ignoreSelf), for comparison like for like.`;
     const columns =
       "Latency: autocannon's request→response time, i.e. the ack as Slack sees it (Slack gives up at 3 s). " +
       `App CPU: the Slack-facing process's CPU time per acked command, the work after the ack included (run plus up to ${options.drainSeconds} s of drain); cores: its CPU used during the run. Worker CPU: the worker process's CPU time per answered command. Answered: acked commands whose reply reached response_url; answered by: seconds after the run ended until the last one was (a backlog the worker drains).`;

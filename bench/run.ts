@@ -75,7 +75,7 @@ async function main(): Promise<void> {
         rates: quick ? [100] : [100, 300],
         seconds,
         warmupSeconds: quick ? 1 : 2,
-        drainSeconds: 30,
+        drainSeconds: 60,
       }),
     );
     for (const table of ackTables) show(table);

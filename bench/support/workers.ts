@@ -49,7 +49,14 @@ export async function stopWorkers(children: readonly ChildProcess[]): Promise<vo
  */
 export function compressedSchedule(
   base: {
-    poll: { firstDelayMs: number; factor: number; capMs: number; deadlineMs: number };
+    poll: {
+      firstDelayMs: number;
+      factor: number;
+      capMs: number;
+      lateAfterMs?: number | undefined;
+      lateCapMs?: number | undefined;
+      deadlineMs: number;
+    };
     slack: { postIntervalMs: number; updateIntervalMs: number; backoffMs: number };
     transientBaseMs: number;
     transientCapMs: number;
@@ -64,6 +71,9 @@ export function compressedSchedule(
         firstDelayMs: d(poll.firstDelayMs),
         factor: poll.factor,
         capMs: d(poll.capMs),
+        // Always written, so a schedule without a late phase does not inherit the default's.
+        lateAfterMs: poll.lateAfterMs === undefined ? undefined : d(poll.lateAfterMs),
+        lateCapMs: poll.lateCapMs === undefined ? undefined : d(poll.lateCapMs),
         deadlineMs: d(poll.deadlineMs),
       },
     },

@@ -4,16 +4,29 @@
 import { z } from 'zod';
 
 /** Polling of one kind of work: fast at first, growing to a cap, given up after a deadline. */
-export const PollSchedule = z.object({
-  /** Delay before the second poll (the first runs as soon as a worker picks the job up). */
-  firstDelayMs: z.number().int().positive(),
-  /** Each following delay is the previous one times this factor… */
-  factor: z.number().min(1),
-  /** …up to this cap. */
-  capMs: z.number().int().positive(),
-  /** Wall time after which fwbot stops following and says so in the thread. */
-  deadlineMs: z.number().int().positive(),
-});
+export const PollSchedule = z
+  .object({
+    /** Delay before the second poll (the first runs as soon as a worker picks the job up). */
+    firstDelayMs: z.number().int().positive(),
+    /** Each following delay is the previous one times this factor… */
+    factor: z.number().min(1),
+    /** …up to this cap. */
+    capMs: z.number().int().positive(),
+    /**
+     * Work still running this long after following began is a straggler: from then on the delays may
+     * grow to `lateCapMs` instead, so hours-long work does not cost a read every `capMs`.
+     */
+    lateAfterMs: z.number().int().positive().optional(),
+    lateCapMs: z.number().int().positive().optional(),
+    /** Wall time after which fwbot stops following and says so in the thread. */
+    deadlineMs: z.number().int().positive(),
+  })
+  .refine((poll) => (poll.lateAfterMs === undefined) === (poll.lateCapMs === undefined), {
+    message: 'lateAfterMs and lateCapMs go together',
+  })
+  .refine((poll) => poll.lateCapMs === undefined || poll.lateCapMs >= poll.capMs, {
+    message: 'lateCapMs must be at least capMs',
+  });
 export type PollSchedule = z.infer<typeof PollSchedule>;
 
 export const TrackKind = z.enum(['transaction', 'cdfmc', 'gateway', 'upgradeRun']);
@@ -75,7 +88,17 @@ const HOUR = 60 * MINUTE;
 
 export const DEFAULT_SCHEDULE: Schedule = {
   poll: {
-    transaction: { firstDelayMs: 1 * SECOND, factor: 1.5, capMs: 30 * SECOND, deadlineMs: 6 * HOUR },
+    // Tuned on `npm run bench` (tracking): transactions finishing anywhere from 1 s to 10 min. Against a
+    // poller every 10 s it makes fewer reads with a lower median and mean delay; the 12 s cap keeps its
+    // p95 near that poller's (bench/RESULTS.md has the figures, and what matching that p95 would cost).
+    transaction: {
+      firstDelayMs: 3 * SECOND,
+      factor: 2,
+      capMs: 12 * SECOND,
+      lateAfterMs: 10 * MINUTE,
+      lateCapMs: 60 * SECOND,
+      deadlineMs: 6 * HOUR,
+    },
     // cdFMC provisioning takes tens of minutes: poll more gently, and each leg gets the whole deadline.
     cdfmc: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 60 * SECOND, deadlineMs: 6 * HOUR },
     // A device answers in seconds or not at all; the gateway itself gives up after 70 s.
@@ -135,10 +158,20 @@ export function resolveSchedule(
   });
 }
 
-/** Delay after poll number `step` (1-based) of a kind; Retry-After from SCC wins when it is longer. */
-export function pollDelayMs(schedule: PollSchedule, step: number, retryAfterMs?: number): number {
+/**
+ * Delay after poll number `step` (1-based) of a kind, `elapsedMs` after following began; Retry-After from
+ * SCC wins when it is longer.
+ */
+export function pollDelayMs(
+  schedule: PollSchedule,
+  step: number,
+  retryAfterMs?: number,
+  elapsedMs = 0,
+): number {
   const grown = schedule.firstDelayMs * schedule.factor ** Math.max(0, step - 1);
-  const delay = Math.min(schedule.capMs, Math.round(grown));
+  const late = schedule.lateAfterMs !== undefined && elapsedMs >= schedule.lateAfterMs;
+  const cap = late ? (schedule.lateCapMs ?? schedule.capMs) : schedule.capMs;
+  const delay = Math.min(cap, Math.round(grown));
   return Math.max(delay, retryAfterMs ?? 0);
 }
 

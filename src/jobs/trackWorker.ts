@@ -148,7 +148,7 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
       if (result.note) await queueNote(deps, trackId, subscribers, result.note);
       if (result.progress) await showProgress(deps, trackId, subscribers, result.progress);
     }
-    return again(job, token, { ...data, state: next }, pollDelayMs(poll, next.step));
+    return again(job, token, { ...data, state: next }, pollDelayMs(poll, next.step, undefined, elapsed));
   };
 }
 

@@ -10,9 +10,29 @@ describe('the tracking schedule', () => {
     const poll = DEFAULT_SCHEDULE.poll.transaction;
     const delays = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20].map((step) => pollDelayMs(poll, step));
 
-    expect(delays.slice(0, 4)).toEqual([1_000, 1_500, 2_250, 3_375]);
+    expect(delays.slice(0, 4)).toEqual([3_000, 6_000, 12_000, 12_000]);
     expect(delays.every((delay, i) => i === 0 || delay >= (delays[i - 1] ?? 0))).toBe(true);
     expect(delays.at(-1)).toBe(poll.capMs);
+  });
+
+  it('polls a straggler less often once it has run past the late mark', () => {
+    const poll = DEFAULT_SCHEDULE.poll.transaction;
+    const lateAfter = poll.lateAfterMs ?? Number.NaN;
+    expect(pollDelayMs(poll, 40, undefined, lateAfter - 1)).toBe(poll.capMs);
+    expect(pollDelayMs(poll, 40, undefined, lateAfter)).toBe(poll.lateCapMs);
+    // Early in the late phase a step's own growth still rules: no jump above what the factor gives.
+    expect(pollDelayMs(poll, 2, undefined, lateAfter)).toBe(poll.firstDelayMs * poll.factor);
+    // Kinds without a late phase keep their cap however long they run.
+    expect(pollDelayMs(DEFAULT_SCHEDULE.poll.gateway, 40, undefined, 10 * 3_600_000)).toBe(
+      DEFAULT_SCHEDULE.poll.gateway.capMs,
+    );
+  });
+
+  it('refuses a late phase that is half given or slower to poll than the cap says', () => {
+    expect(() => resolveSchedule({ poll: { gateway: { lateAfterMs: 1_000 } } })).toThrow(/go together/);
+    expect(() => resolveSchedule({ poll: { transaction: { lateAfterMs: 1_000, lateCapMs: 1 } } })).toThrow(
+      /at least capMs/,
+    );
   });
 
   it("waits at least as long as SCC's Retry-After", () => {
