@@ -103,10 +103,19 @@ async function load(
       },
     };
   };
-  const result =
-    rate === undefined
-      ? await closedLoop(target, connections, seconds, signed)
-      : await openLoop(target, connections, seconds, rate, signed);
+  // On two cores the worker would take CPU from the load generator (both on CPU 1) and so throttle the
+  // front by starving autocannon: it is stopped while the load runs, the commands wait in Redis, and it
+  // answers them all afterwards ("answered by").
+  if (target.workerPid !== undefined) process.kill(target.workerPid, 'SIGSTOP');
+  let result: LoopResult;
+  try {
+    result =
+      rate === undefined
+        ? await closedLoop(target, connections, seconds, signed)
+        : await openLoop(target, connections, seconds, rate, signed);
+  } finally {
+    if (target.workerPid !== undefined) process.kill(target.workerPid, 'SIGCONT');
+  }
   const cpuRun = cpuSeconds(target.pid);
   const ok = result.ok;
   const out: RunResult = {
@@ -391,7 +400,7 @@ export async function benchAck(options: AckOptions): Promise<Table[]> {
       for (const target of targets) results.push(await load(world, target, 50, options.seconds, rate));
       paced.push(...rowsOf(`${rate}/s`, targets, results));
     }
-    const setup = `${options.seconds} s per cell after ${options.warmupSeconds} s of warm-up per app; autocannon, one unique signed request per send (timestamp, signature, trigger_id). ${pinned && canPin() ? "Slack-facing processes pinned to CPU 0 (taskset); load generator, simulator, fake Slack, Redis and fwbot's worker process on CPU 1." : 'Not pinned (taskset or a second CPU missing).'} fwbot front: \`BOT_WORKERS=off\` (acks, opens modals, queues commands), its commands run by one \`npm run worker\` process; all-in-one: the default \`npm start\`, which runs them itself. "vs bare" is against the bare app with Bolt's defaults; "options as fwbot" is the same bare app with the two Bolt options fwbot turns off (conversation store, ignoreSelf), for comparison like for like.`;
+    const setup = `${options.seconds} s per cell after ${options.warmupSeconds} s of warm-up per app; autocannon, one unique signed request per send (timestamp, signature, trigger_id). ${pinned && canPin() ? "Slack-facing processes pinned to CPU 0 (taskset); load generator, simulator, fake Slack, Redis and fwbot's worker process on CPU 1; the worker is stopped (SIGSTOP) while a cell's load runs, so that it cannot starve the load generator, and answers the queued commands after it." : 'Not pinned (taskset or a second CPU missing).'} fwbot front: \`BOT_WORKERS=off\` (acks, opens modals, queues commands), its commands run by one \`npm run worker\` process; all-in-one: the default \`npm start\`, which runs them itself. "vs bare" is against the bare app with Bolt's defaults; "options as fwbot" is the same bare app with the two Bolt options fwbot turns off (conversation store, ignoreSelf), for comparison like for like.`;
     const columns =
       "Latency: autocannon's request→response time, i.e. the ack as Slack sees it (Slack gives up at 3 s). " +
       `App CPU: the Slack-facing process's CPU time per acked command, the work after the ack included (run plus up to ${options.drainSeconds} s of drain); cores: its CPU used during the run. Worker CPU: the worker process's CPU time per answered command. Answered: acked commands whose reply reached response_url; answered by: seconds after the run ended until the last one was (a backlog the worker drains).`;
@@ -415,7 +424,11 @@ export async function benchAck(options: AckOptions): Promise<Table[]> {
       },
     ];
   } finally {
-    for (const child of children) await stopChild(child, 'SIGTERM', 10_000);
+    for (const child of children) {
+      // A worker stopped by an interrupted run must run again to hear SIGTERM.
+      if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGCONT');
+      await stopChild(child, 'SIGTERM', 10_000);
+    }
     await world.stop();
     // Later benchmarks start processes of their own: they must not inherit CPU 1 alone.
     unpinProcess();

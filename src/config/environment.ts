@@ -193,7 +193,9 @@ const variables = {
     {
       requiredWhen: 'never',
       example: '8080',
-      description: 'HTTP port: Slack events in HTTP mode, health and metrics in both modes (1–65535).',
+      description:
+        'HTTP port: Slack events in HTTP mode, health and metrics in both modes and in `npm run worker` ' +
+        '(each process on one host needs its own) (1–65535).',
       secret: false,
     },
     '3000',

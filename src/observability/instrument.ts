@@ -115,19 +115,30 @@ export function interactionKind(body: Record<string, unknown>): string {
  */
 export function instrumentBolt<E extends ReceivedEvent>(app: EventProcessor<E>, metrics: FwbotMetrics): void {
   const original = app.processEvent.bind(app);
+  // One labelled child per kind, so timing an ack does not hash its labels on every request.
+  const timers = new Map<string, ReturnType<typeof metrics.ackLatency.labels>>();
+  const timerOf = (kind: string) => {
+    let timer = timers.get(kind);
+    if (!timer) {
+      timer = metrics.ackLatency.labels(kind);
+      timers.set(kind, timer);
+    }
+    return timer;
+  };
   app.processEvent = (event: E) => {
-    const kind = interactionKind(event.body);
-    const end = metrics.ackLatency.startTimer({ kind });
+    const end = timerOf(interactionKind(event.body)).startTimer();
+    const ackEvent = event.ack;
     let timed = false;
-    const ack: E['ack'] = async (...args) => {
+    // The receiver builds this event for this request alone: its ack is wrapped in place.
+    event.ack = async (...args) => {
       if (!timed) {
         timed = true;
         end();
       }
-      return event.ack(...args);
+      return ackEvent.apply(event, args);
     };
     // Every log line written while this interaction is handled — by the surface, and by shared objects
     // such as the SCC clients — carries the same event id (see logContext.ts).
-    return withLogContext({ eventId: newRequestId() }, () => original({ ...event, ack }));
+    return withLogContext({ eventId: newRequestId() }, () => original(event));
   };
 }

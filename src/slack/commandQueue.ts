@@ -49,9 +49,15 @@ const IntakeBatch = z.object({ commands: z.array(QueuedCommand).min(1) });
 
 export function queuedCommand(
   command: SlashCommand,
-  extra: { retryNum?: number | undefined; eventId?: string | undefined; receivedAt: number },
+  extra: {
+    retryNum?: number | undefined;
+    eventId?: string | undefined;
+    receivedAt: number;
+    /** Whether the text looks like it holds a token, when the caller has checked already. */
+    withheld?: boolean;
+  },
 ): QueuedCommand {
-  const withheld = containsCredential(command.text);
+  const withheld = extra.withheld ?? containsCredential(command.text);
   return {
     text: withheld ? '' : command.text,
     withheld,

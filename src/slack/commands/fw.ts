@@ -27,9 +27,12 @@ export function registerFwCommand(app: App, deps: SurfaceDeps): void {
       return;
     }
     const command = parsed.data;
-    if (deps.commandIntake && !opensModal(deps, command.text)) {
-      await handOver(deps, deps.commandIntake, command, context.retryNum);
-      return;
+    if (deps.commandIntake) {
+      const withheld = containsCredential(command.text);
+      if (withheld || !opensModal(deps, command.text)) {
+        await handOver(deps, deps.commandIntake, command, context.retryNum, withheld);
+        return;
+      }
     }
     if (!(await deps.dedupe.firstSight(`trigger:${command.trigger_id}`))) {
       deps.log.info({ retryNum: context.retryNum }, 'slash command seen before (Slack retry); not run again');
@@ -39,15 +42,26 @@ export function registerFwCommand(app: App, deps: SurfaceDeps): void {
   });
 }
 
-/** Whether the text asks for a modal (those need the trigger id within 3 s, so they stay in the front). */
+/** Answers of opensModal by command text: people repeat the same few commands, and this is per request. */
+const modalByText = new Map<string, boolean>();
+const MODAL_CACHE_SIZE = 1_000;
+
+/**
+ * Whether the text (checked to hold no token) asks for a modal: those need the trigger id within 3 s, so
+ * they stay in the front.
+ */
 function opensModal(deps: SurfaceDeps, text: string): boolean {
-  if (containsCredential(text)) return false;
+  const known = modalByText.get(text);
+  if (known !== undefined) return known;
+  let modal = false;
   try {
-    return deps.catalogue.parse(extractProfileFlag(text).text).modal;
+    modal = deps.catalogue.parse(extractProfileFlag(text).text).modal;
   } catch {
     // Text that does not parse is the command worker's to explain.
-    return false;
   }
+  if (modalByText.size >= MODAL_CACHE_SIZE) modalByText.clear();
+  modalByText.set(text, modal);
+  return modal;
 }
 
 /** Queues the command for a command worker; when Redis cannot take it, the requester is told at once. */
@@ -56,8 +70,10 @@ async function handOver(
   intake: CommandIntake,
   command: SlashCommand,
   retryNum: number | undefined,
+  withheld: boolean,
 ): Promise<void> {
   const queued = queuedCommand(command, {
+    withheld,
     retryNum,
     eventId: currentLogContext()?.eventId,
     receivedAt: Date.now(),
