@@ -73,8 +73,8 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
   }
   const slack = new SlackApi(app.client);
   const surface: SurfaceDeps = { ...deps, slack, operation: (id) => deps.catalogue.get(id) };
-  commands.register(app, surface);
   const router = new SlackRouter(deps.log);
+  commands.register(router, surface);
   actions.register(router, surface);
   views.register(router, surface);
   options.register(router, surface);

@@ -3,7 +3,6 @@
 // lines and refusals come back privately. A command that carries a token is refused unread and unlogged.
 // With a command intake (the bot always has one), commands that open no modal are handed to the command
 // workers through Redis instead of running here (commandQueue.ts); runCommand is what those workers run.
-import type { App } from '@slack/bolt';
 import { currentLogContext } from '../../observability/logContext.js';
 import { type CommandIntake, queuedCommand } from '../commandQueue.js';
 import { CREDENTIAL_REFUSAL, containsCredential } from '../commandSecrets.js';
@@ -13,12 +12,13 @@ import { errorView, explainError } from '../errors.js';
 import { SlashCommand } from '../payloads.js';
 import { extractProfileFlag } from '../profileFlag.js';
 import { beginRequest } from '../request.js';
+import type { Listeners } from '../router.js';
 import { perform } from '../run.js';
 import { openOperationModal } from '../views/open.js';
 
 export const FW_COMMAND = '/fw';
 
-export function registerFwCommand(app: App, deps: SurfaceDeps): void {
+export function registerFwCommand(app: Listeners, deps: SurfaceDeps): void {
   app.command(FW_COMMAND, async ({ ack, body, context }) => {
     await ack();
     const parsed = SlashCommand.safeParse(body);

@@ -1,8 +1,9 @@
 // Slash-command surfaces: /fw.
-import type { App } from '@slack/bolt';
+
 import type { SurfaceDeps } from '../deps.js';
+import type { Listeners } from '../router.js';
 import { registerFwCommand } from './fw.js';
 
-export function register(app: App, deps: SurfaceDeps): void {
+export function register(app: Listeners, deps: SurfaceDeps): void {
   registerFwCommand(app, deps);
 }
