@@ -97,7 +97,8 @@ export function readsBoundForP95(
   const F = cdf(workload);
   const n = Math.round(workload.maxS / gridS) + 1;
   const levels = Math.round(0.05 / shareStep);
-  const window = Math.round((options.maxGapS ?? 90) / gridS);
+  // Any gap up to the whole span: the bound covers every schedule on the grid.
+  const window = Math.round((options.maxGapS ?? workload.maxS) / gridS);
   const solve = (round: (units: number) => number) => {
     const width = levels + 1;
     const best = new Float64Array(n * width).fill(Number.POSITIVE_INFINITY);
