@@ -148,6 +148,27 @@ describe('docker-compose.yml', () => {
   });
 });
 
+describe('docker-compose.yml, front and workers apart', () => {
+  const compose = Compose.parse(parse(readFileSync(new URL('docker-compose.yml', root), 'utf8')));
+  const worker = compose.services.worker;
+  const fwbot = compose.services.fwbot;
+
+  it('runs npm run worker from the same image on the same Redis, only when asked for', () => {
+    expect(worker?.command).toEqual(['node', 'dist/jobs/main.js']);
+    expect(worker?.image).toBe(fwbot?.image);
+    expect(worker?.environment?.REDIS_URL).toBe(fwbot?.environment?.REDIS_URL);
+    expect(worker?.profiles).toEqual(['workers']);
+    expect(worker?.env_file).toBeDefined();
+    const inline = Object.keys(worker?.environment ?? {}).filter((key) => /TOKEN|SECRET|PASSWORD/.test(key));
+    expect(inline).toEqual([]);
+  });
+
+  it('lets BOT_WORKERS turn the bot into a front, on by default', () => {
+    // Compose's own interpolation syntax, spelled without a JS template placeholder.
+    expect(fwbot?.environment?.BOT_WORKERS).toBe(['$', '{BOT_WORKERS:-on}'].join(''));
+  });
+});
+
 describe('.dockerignore', () => {
   it('keeps local state, secrets and dependencies out of the build context', () => {
     const ignored = readFileSync(new URL('.dockerignore', root), 'utf8').split('\n');
