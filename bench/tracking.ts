@@ -64,24 +64,15 @@ function describePoll(poll: PollSchedule): string {
 function pollingNote(naiveIntervalsS: readonly number[]): string {
   const workload = { minS: MIN_S, maxS: MAX_S };
   const poll = DEFAULT_SCHEDULE.poll.transaction;
-  const seconds = (ms: number | undefined) => (ms === undefined ? undefined : ms / 1000);
-  const fwbot = pollingFigures(
-    workload,
-    pollTimes(
-      {
-        firstS: poll.firstDelayMs / 1000,
-        factor: poll.factor,
-        capS: poll.capMs / 1000,
-        ...(poll.lateAfterMs === undefined ? {} : { lateAfterS: seconds(poll.lateAfterMs) }),
-        ...(poll.lateCapMs === undefined ? {} : { lateCapS: seconds(poll.lateCapMs) }),
-      },
-      MAX_S,
-    ),
-  );
+  const fwbot = pollingFigures(workload, pollTimes(poll, MAX_S));
   const figures = (f: PollingFigures) =>
     `${num(f.reads, 1)} reads, p50 ${num(f.p50, 1)} s, mean ${num(f.mean, 1)} s, p95 ${num(f.p95, 1)} s`;
   const reference = naiveIntervalsS.includes(10) ? 10 : (naiveIntervalsS[0] ?? 10);
-  const naive = pollingFigures(workload, pollTimes({ firstS: reference, factor: 1, capS: reference }, MAX_S));
+  const every = reference * 1000;
+  const naive = pollingFigures(
+    workload,
+    pollTimes({ firstDelayMs: every, factor: 1, capMs: every, deadlineMs: poll.deadlineMs }, MAX_S),
+  );
   const bound = readsBoundForP95(workload, naive.p95);
   return (
     `Polling alone, computed exactly for this workload (bench/support/pollingBound.ts): fwbot ${figures(fwbot)}; naive every ${reference} s ${figures(naive)}. ` +

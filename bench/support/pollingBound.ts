@@ -4,6 +4,8 @@
 // its p95 delay under a target (a dynamic programme over every schedule on a grid). No Slack, Redis or
 // worker overhead: the benchmark's measured delays add those on top.
 
+import { type PollSchedule, pollDelayMs } from '../../src/jobs/schedule.js';
+
 export interface Workload {
   minS: number;
   maxS: number;
@@ -22,19 +24,16 @@ function cdf(workload: Workload): (t: number) => number {
   return (t) => (t <= workload.minS ? 0 : t >= workload.maxS ? 1 : Math.log(t / workload.minS) / span);
 }
 
-/** Poll times (seconds after following began, the first at 0) of a growing schedule, up to `untilS`. */
-export function pollTimes(
-  schedule: { firstS: number; factor: number; capS: number; lateAfterS?: number; lateCapS?: number },
-  untilS: number,
-): number[] {
+/**
+ * Poll times (seconds after following began, the first at 0) of a tracking schedule up to `untilS`, from
+ * the workers' own pollDelayMs, so the figures are those of the schedule fwbot ships.
+ */
+export function pollTimes(schedule: PollSchedule, untilS: number): number[] {
   const times = [0];
-  let at = 0;
-  let delay = schedule.firstS;
-  while (at < untilS) {
-    const late = schedule.lateAfterS !== undefined && at >= schedule.lateAfterS;
-    at += Math.min(delay, late ? (schedule.lateCapS ?? schedule.capS) : schedule.capS);
-    times.push(at);
-    delay *= schedule.factor;
+  let atMs = 0;
+  for (let step = 1; atMs < untilS * 1000; step += 1) {
+    atMs += pollDelayMs(schedule, step, undefined, atMs);
+    times.push(atMs / 1000);
   }
   return times;
 }

@@ -81,7 +81,7 @@ export async function startBot(
     onCall: sccCallRecorder(metrics),
   });
   let jobs: Jobs;
-  let closeWorkers = async () => {};
+  let closeWorkers: () => Promise<void>;
   if (config.botWorkers) {
     const workerSlack = createWorkerSlackClient(botToken, slackApiUrl);
     observeSlackClient(workerSlack, metrics);

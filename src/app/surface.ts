@@ -9,7 +9,7 @@ import { type Approvals, createApprovals } from '../approvals/approvals.js';
 import { auditOperation } from '../approvals/auditOperation.js';
 import { authorizerFrom } from '../approvals/authorizer.js';
 import { approvalSettingsFrom, requiresApproval } from '../approvals/settings.js';
-import { createCatalogue } from '../catalogue/index.js';
+import { type Catalogue, createCatalogue } from '../catalogue/index.js';
 import type { Config } from '../config.js';
 import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
 import type { Jobs } from '../jobs/workers.js';
@@ -18,7 +18,7 @@ import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../obser
 import { AccessControl } from '../policy/access.js';
 import { UserGroupDirectory } from '../policy/userGroups.js';
 import { RedisDeduper } from '../slack/dedupe.js';
-import type { FwbotDeps, SurfaceDeps } from '../slack/deps.js';
+import { type FwbotDeps, type SurfaceDeps, surfaceOf } from '../slack/deps.js';
 import { SlackApi } from '../slack/slackApi.js';
 import { createSccClients, type OwnedSccClients } from './sccClients.js';
 
@@ -43,6 +43,14 @@ export interface Surface {
   slackClient: webApi.WebClient;
 }
 
+/**
+ * The catalogue a running fwbot serves (Slack, worker, demo): every area's operations, plus the ones
+ * backed by its Redis services (audit, VPN upgrade watches), each execute() counted in the metrics.
+ */
+export function fwbotCatalogue(metrics: FwbotMetrics): Catalogue {
+  return instrumentCatalogue(createCatalogue({ extra: [auditOperation, vpnWatch, vpnUnwatch] }), metrics);
+}
+
 export function buildSurface(options: SurfaceOptions): Surface {
   const { config, log, redis, prefix, jobs, metrics } = options;
   const { slack } = config;
@@ -61,10 +69,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     { policy: config.policy, channels: config.channelProfiles, profiles: [...config.profiles.keys()] },
     groups,
   );
-  const catalogue = instrumentCatalogue(
-    createCatalogue({ extra: [auditOperation, vpnWatch, vpnUnwatch] }),
-    metrics,
-  );
+  const catalogue = fwbotCatalogue(metrics);
   const settings = approvalSettingsFrom(config);
   const secrets = [
     botToken,
@@ -97,6 +102,6 @@ export function buildSurface(options: SurfaceOptions): Surface {
     services: { watches: jobs.watches, audit: approvals.audit },
     listeners: [(app) => approvals.register(app)],
   };
-  const surfaceDeps: SurfaceDeps = { ...deps, slack: slackApi, operation: (id) => catalogue.get(id) };
+  const surfaceDeps = surfaceOf(deps, slackApi);
   return { deps, surfaceDeps, approvals, clients, slackClient };
 }

@@ -8,21 +8,20 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ApprovalGate, TenantCreationQueue, Tracker } from '../app/ports.js';
 import { createSccClients, type OwnedSccClients } from '../app/sccClients.js';
+import { fwbotCatalogue } from '../app/surface.js';
 import { type Approvals, createApprovals } from '../approvals/approvals.js';
-import { auditOperation } from '../approvals/auditOperation.js';
 import { authorizerFrom } from '../approvals/authorizer.js';
 import { type ApprovalSettings, requiresApproval } from '../approvals/settings.js';
-import { type Catalogue, createCatalogue } from '../catalogue/index.js';
+import type { Catalogue } from '../catalogue/index.js';
 import type { Operation, OperationServices } from '../catalogue/operation.js';
 import type { RolePolicy, SccProfile } from '../config.js';
 import type { ConsoleSlack } from '../console/consoleSlack.js';
 import { createConsoleBolt } from '../console/interactions.js';
 import type { ConsoleDeps } from '../console/runner.js';
-import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
 import { startWorkers, type Workers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, redisCheck, sccChecks } from '../observability/health.js';
-import { instrumentCatalogue, instrumentGate } from '../observability/instrument.js';
+import { instrumentGate } from '../observability/instrument.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import { observeQueues } from '../observability/queues.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
@@ -115,10 +114,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     channels: options.channelProfiles,
     profiles: clients.names(),
   });
-  const catalogue = instrumentCatalogue(
-    createCatalogue({ extra: [auditOperation, vpnWatch, vpnUnwatch] }),
-    metrics,
-  );
+  const catalogue = fwbotCatalogue(metrics);
   const approvalsSlack = consoleSlack.client({ real: options.realSlack });
   observeSlackClient(approvalsSlack, metrics);
   const approvals = createApprovals({

@@ -6,7 +6,7 @@ import { App, type CustomRoute, HTTPReceiver } from '@slack/bolt';
 import * as actions from './actions/index.js';
 import { boltLogger } from './boltLogger.js';
 import * as commands from './commands/index.js';
-import type { FwbotDeps, SurfaceDeps } from './deps.js';
+import { type FwbotDeps, surfaceOf } from './deps.js';
 import * as options from './options/index.js';
 import { withinRequestWindow } from './requestWindow.js';
 import { SlackRouter } from './router.js';
@@ -72,7 +72,7 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
     app = new App({ token: settings.botToken, receiver, logger, clientOptions, ...lean });
   }
   const slack = new SlackApi(app.client);
-  const surface: SurfaceDeps = { ...deps, slack, operation: (id) => deps.catalogue.get(id) };
+  const surface = surfaceOf(deps, slack);
   const router = new SlackRouter(deps.log);
   commands.register(router, surface);
   actions.register(router, surface);

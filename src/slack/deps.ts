@@ -55,3 +55,8 @@ export interface SurfaceDeps extends FwbotDeps {
   slack: SlackApi;
   operation(id: string): Operation | undefined;
 }
+
+/** The surface's deps: FwbotDeps with the Slack API they answer through, and operations by id. */
+export function surfaceOf(deps: FwbotDeps, slack: SlackApi): SurfaceDeps {
+  return { ...deps, slack, operation: (id) => deps.catalogue.get(id) };
+}

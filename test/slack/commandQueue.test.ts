@@ -87,13 +87,9 @@ describe('queued /fw commands through the real Bolt front', () => {
   let prefix: string;
   let intake: CommandIntake;
   let workers: CommandWorkers;
-
-  beforeAll(async () => {
-    prefix = uniquePrefix('commands').slice(0, -1);
-    intake = createCommandIntake({ redisUrl: redisUrl(), prefix, log: quiet });
-    await intake.ready();
-    h = await startHarness({ commandIntake: intake });
-    workers = await startCommandWorkers({
+  // Short locks: a worker that dies on a command is noticed within about a second.
+  const startWorkers = () =>
+    startCommandWorkers({
       redisUrl: redisUrl(),
       prefix,
       deps: h.surfaceDeps,
@@ -103,6 +99,13 @@ describe('queued /fw commands through the real Bolt front', () => {
       stalledIntervalMs: 500,
       log: quiet,
     });
+
+  beforeAll(async () => {
+    prefix = uniquePrefix('commands').slice(0, -1);
+    intake = createCommandIntake({ redisUrl: redisUrl(), prefix, log: quiet });
+    await intake.ready();
+    h = await startHarness({ commandIntake: intake });
+    workers = await startWorkers();
   });
   afterAll(async () => {
     await intake.close();
@@ -209,16 +212,7 @@ describe('queued /fw commands through the real Bolt front', () => {
     const taken = [await dying.getNextJob('dying-1'), await dying.getNextJob('dying-2')];
     expect(taken.map((job) => job?.data.triggerId).sort()).toEqual([read.triggerId, change.triggerId].sort());
     await dying.disconnect();
-    workers = await startCommandWorkers({
-      redisUrl: redisUrl(),
-      prefix,
-      deps: h.surfaceDeps,
-      run: runCommand,
-      concurrency: 4,
-      lockDurationMs: 1_000,
-      stalledIntervalMs: 500,
-      log: quiet,
-    });
+    workers = await startWorkers();
     const readReply = blocksText((await h.reply(read.responseUrl)).args);
     expect(readReply).toContain('asa-hq-01');
     const changeReply = blocksText((await h.reply(change.responseUrl)).args);

@@ -25,7 +25,7 @@ import { type SimulatorHandle, startSimulator } from '../../../src/simulator/ind
 import { createFwbotApp, type FwbotApp } from '../../../src/slack/app.js';
 import type { CommandIntake } from '../../../src/slack/commandQueue.js';
 import { MemoryDeduper } from '../../../src/slack/dedupe.js';
-import type { FwbotDeps, SurfaceDeps } from '../../../src/slack/deps.js';
+import { type FwbotDeps, type SurfaceDeps, surfaceOf } from '../../../src/slack/deps.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';
 import { freePort } from '../../support/redisServer.js';
 import {
@@ -241,7 +241,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     slack,
     sim,
     app,
-    surfaceDeps: { ...deps, slack: app.slack, operation: (id) => deps.catalogue.get(id) },
+    surfaceDeps: surfaceOf(deps, app.slack),
     eventsUrl,
     tracker,
     gate,
