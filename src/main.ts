@@ -1,11 +1,9 @@
 // `npm start`: the fwbot process. Loads the configuration (every problem listed at once, exit code 2),
 // starts the bot (see app/bot.ts), and stops cleanly on SIGTERM / SIGINT.
 
-import pino from 'pino';
 import { startBot } from './app/bot.js';
-import { createLogger } from './app/logger.js';
+import { processLogger } from './app/logger.js';
 import { ConfigError, loadConfig } from './config.js';
-import { contextualDestination } from './observability/logContext.js';
 import { installGracefulShutdown, type ShutdownStep } from './observability/shutdown.js';
 
 async function main(): Promise<void> {
@@ -20,7 +18,7 @@ async function main(): Promise<void> {
     throw error;
   }
   // Request ids of the request being handled are added to every line, shared clients' lines included.
-  const log = createLogger(config.logLevel, contextualDestination(pino.destination({ dest: 1, sync: true })));
+  const log = processLogger(config.logLevel);
   // SIGTERM / SIGINT: not ready, no new Slack events, jobs in hand finish, connections close; bounded.
   // Installed before starting, so a signal during start-up is handled too; the bot's steps join once it runs.
   const steps: ShutdownStep[] = [];

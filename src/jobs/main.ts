@@ -5,7 +5,7 @@
 // process exits.
 import { Redis } from 'ioredis';
 import { startCommandRunners } from '../app/bot.js';
-import { createLogger } from '../app/logger.js';
+import { processLogger } from '../app/logger.js';
 import { createSccClients } from '../app/sccClients.js';
 import { buildSurface } from '../app/surface.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     throw error;
   }
   // The bot's logger (JSON lines, secrets redacted) and its bounded drain on SIGTERM.
-  const log = createLogger(config.logLevel).child({ component: 'worker' });
+  const log = processLogger(config.logLevel).child({ component: 'worker' });
   const steps: ShutdownStep[] = [];
   installGracefulShutdown({ log, steps });
   if (config.slack.mode === 'disabled') {
