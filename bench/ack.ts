@@ -18,6 +18,7 @@ import { slackSignature, slashCommandBody } from '../test/support/slackRequests.
 import {
   canPin,
   cpuSeconds,
+  moveToCpu,
   pidOf,
   pinProcess,
   spawnTsx,
@@ -130,7 +131,14 @@ async function load(
   };
   if (target.answers) {
     const ended = performance.now();
-    out.answered = await answered(world, run, ok, ok + result.failed);
+    // The front is idle once the load stops: the worker drains its backlog on the front's CPU, leaving
+    // CPU 1 to Redis and the fake Slack it talks to, and goes back to CPU 1 before the next cell.
+    if (target.workerPid !== undefined) moveToCpu(target.workerPid, 0);
+    try {
+      out.answered = await answered(world, run, ok, ok + result.failed);
+    } finally {
+      if (target.workerPid !== undefined) moveToCpu(target.workerPid, 1);
+    }
     out.drainSeconds = (performance.now() - ended) / 1000;
   }
   out.cpuPerAck = (cpuSeconds(target.pid) - cpuBefore) / Math.max(1, ok);
@@ -400,7 +408,7 @@ export async function benchAck(options: AckOptions): Promise<Table[]> {
       for (const target of targets) results.push(await load(world, target, 50, options.seconds, rate));
       paced.push(...rowsOf(`${rate}/s`, targets, results));
     }
-    const setup = `${options.seconds} s per cell after ${options.warmupSeconds} s of warm-up per app; autocannon, one unique signed request per send (timestamp, signature, trigger_id). ${pinned && canPin() ? "Slack-facing processes pinned to CPU 0 (taskset); load generator, simulator, fake Slack, Redis and fwbot's worker process on CPU 1; the worker is stopped (SIGSTOP) while a cell's load runs, so that it cannot starve the load generator, and answers the queued commands after it." : 'Not pinned (taskset or a second CPU missing).'} fwbot front: \`BOT_WORKERS=off\` (acks, opens modals, queues commands), its commands run by one \`npm run worker\` process; all-in-one: the default \`npm start\`, which runs them itself. "vs bare" is against the bare app with Bolt's defaults; "options as fwbot" is the same bare app with the two Bolt options fwbot turns off (conversation store, ignoreSelf), for comparison like for like.`;
+    const setup = `${options.seconds} s per cell after ${options.warmupSeconds} s of warm-up per app; autocannon, one unique signed request per send (timestamp, signature, trigger_id). ${pinned && canPin() ? "Slack-facing processes pinned to CPU 0 (taskset); load generator, simulator, fake Slack, Redis and fwbot's worker process on CPU 1; the worker is stopped (SIGSTOP) while a cell's load runs, so that it cannot starve the load generator, and answers the queued commands after it, on CPU 0 while the front is idle." : 'Not pinned (taskset or a second CPU missing).'} fwbot front: \`BOT_WORKERS=off\` (acks, opens modals, queues commands), its commands run by one \`npm run worker\` process; all-in-one: the default \`npm start\`, which runs them itself. "vs bare" is against the bare app with Bolt's defaults; "options as fwbot" is the same bare app with the two Bolt options fwbot turns off (conversation store, ignoreSelf), for comparison like for like.`;
     const columns =
       "Latency: autocannon's request→response time, i.e. the ack as Slack sees it (Slack gives up at 3 s). " +
       `App CPU: the Slack-facing process's CPU time per acked command, the work after the ack included (run plus up to ${options.drainSeconds} s of drain); cores: its CPU used during the run. Worker CPU: the worker process's CPU time per answered command. Answered: acked commands whose reply reached response_url; answered by: seconds after the run ended until the last one was (a backlog the worker drains).`;

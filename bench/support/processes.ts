@@ -26,6 +26,12 @@ export function unpinProcess(pid: number = process.pid): void {
   spawnSync('taskset', ['-pc', `0-${cpus().length - 1}`, String(pid)], { stdio: 'ignore' });
 }
 
+/** Moves a running process and all its threads to one CPU (a no-op where pinning is not possible). */
+export function moveToCpu(pid: number, cpu: number): void {
+  if (!canPin()) return;
+  spawnSync('taskset', ['-a', '-pc', String(cpu), String(pid)], { stdio: 'ignore' });
+}
+
 export interface SpawnOptions {
   env?: Record<string, string>;
   /** Run on this CPU only (taskset), when the machine allows it. */
