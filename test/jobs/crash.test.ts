@@ -135,8 +135,18 @@ describe('a worker process killed while jobs are in flight', () => {
     slack.holdResponses('chat.postMessage', 2);
     sim.clock.advance(90_000); // some transactions end, the upgrade run is half way
     let worker = await startWorker();
+    // Killed once Slack has taken its two held posts and the upgrade run's progress message: a run first
+    // seen finished gets its final reply and no progress message, so without the wait the thread's one
+    // status post would depend on how far this worker got.
     let seen = 0;
-    await slack.waitFor((call) => accepted(call) && ++seen === 2, 20_000);
+    let progressShown = false;
+    await slack.waitFor((call) => {
+      if (!accepted(call)) return false;
+      seen += 1;
+      if (call.args.thread_ts === upgradeThread.threadTs && eventType(call) === 'fwbot_status')
+        progressShown = true;
+      return seen >= 2 && progressShown;
+    }, 20_000);
     await kill(worker, 'SIGKILL');
     slack.releaseHeld();
 
