@@ -7,6 +7,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { DEFAULT_PREFIX } from '../jobs/keys.js';
 import { DEFAULT_SCHEDULE } from '../jobs/schedule.js';
 import { createJobs, createWorkerSlackClient, type Jobs, startWorkers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
@@ -22,9 +23,6 @@ import { runCommand } from '../slack/commands/fw.js';
 import type { SurfaceDeps } from '../slack/deps.js';
 import { createSccClients } from './sccClients.js';
 import { buildSurface } from './surface.js';
-
-/** Key prefix of this deployment in Redis (queues, approvals, retry marks). */
-const DEFAULT_REDIS_PREFIX = 'fwbot';
 
 export interface StartBotOptions {
   /** Another key prefix in Redis (tests share one server). */
@@ -63,7 +61,7 @@ export async function startBot(
   log: Logger,
   options: StartBotOptions = {},
 ): Promise<RunningBot> {
-  const REDIS_PREFIX = options.redisPrefix ?? DEFAULT_REDIS_PREFIX;
+  const REDIS_PREFIX = options.redisPrefix ?? DEFAULT_PREFIX;
   const slackConfig = config.slack;
   if (slackConfig.mode === 'disabled')
     throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');

@@ -18,6 +18,7 @@ import type { RolePolicy, SccProfile } from '../config.js';
 import type { ConsoleSlack } from '../console/consoleSlack.js';
 import { createConsoleBolt } from '../console/interactions.js';
 import type { ConsoleDeps } from '../console/runner.js';
+import { DEFAULT_PREFIX } from '../jobs/keys.js';
 import { startWorkers, type Workers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, redisCheck, sccChecks } from '../observability/health.js';
@@ -88,7 +89,7 @@ export function consoleDeps(
 
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { log, metrics, consoleSlack } = options;
-  const prefix = options.prefix ?? 'fwbot';
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
   const sccOptions = { timeoutMs: options.sccTimeoutMs, onCall: sccCallRecorder(options.metrics) };
   const clients = createSccClients(options.profiles, { ...sccOptions, log: options.log });
   // Workers retry through the queue, never by sleeping inside a client.

@@ -3,6 +3,7 @@
 // health routes share Bolt's server). The approvals' card buttons are registered on this app too.
 import type { Logger } from 'pino';
 import type { SlackConfig } from '../config.js';
+import { DEFAULT_PREFIX } from '../jobs/keys.js';
 import { slackApiCheck } from '../observability/health.js';
 import type { HttpSide } from '../observability/httpSide.js';
 import { instrumentBolt } from '../observability/instrument.js';
@@ -39,7 +40,7 @@ export async function startDemoSlack(options: DemoSlackOptions): Promise<DemoSla
       approvals: runtime.gate,
       tenantCreation: runtime.tenantCreation,
       requiresApproval: runtime.requiresApproval,
-      dedupe: new RedisDeduper(runtime.redis, 'fwbot:slack:seen:'),
+      dedupe: new RedisDeduper(runtime.redis, `${DEFAULT_PREFIX}:slack:seen:`),
       log: log.child({ component: 'slack' }),
       metrics,
       services: runtime.services,

@@ -21,9 +21,15 @@ export function tenantQueueName(profile: string): string {
   return `fwbot-tenants-${safe(profile)}-${digest}`;
 }
 
+/**
+ * The key prefix of a deployment unless told otherwise: the bot, `npm run worker` and the demo must agree
+ * on it, or a worker would never see the bot's jobs.
+ */
+export const DEFAULT_PREFIX = 'fwbot';
+
 /** Strips a trailing ':' so `test:x:` and `test:x` name the same prefix. */
 export function normalisePrefix(prefix: string | undefined): string {
-  const text = prefix ?? 'fwbot';
+  const text = prefix ?? DEFAULT_PREFIX;
   return text.endsWith(':') ? text.slice(0, -1) : text;
 }
 

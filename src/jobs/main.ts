@@ -13,9 +13,8 @@ import { redisCheck, sccChecks } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { createMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
+import { DEFAULT_PREFIX as PREFIX } from './keys.js';
 import { createWorkerSlackClient, startWorkers } from './workers.js';
-
-const PREFIX = 'fwbot';
 
 function isAddressInUse(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === 'EADDRINUSE';
