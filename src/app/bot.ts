@@ -71,16 +71,16 @@ export async function startBot(
   const metrics = createMetrics();
   const redisUrl = config.redis.url.reveal();
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  // Workers poll with their own clients: no retries inside the client, the queue reschedules instead.
-  const workerClients = createSccClients(config.profiles, {
-    timeoutMs: config.scc.timeoutMs,
-    log,
-    retries: false,
-    onCall: sccCallRecorder(metrics),
-  });
   let jobs: Jobs;
   let closeWorkers: () => Promise<void>;
   if (config.botWorkers) {
+    // Workers poll with their own clients: no retries inside the client, the queue reschedules instead.
+    const workerClients = createSccClients(config.profiles, {
+      timeoutMs: config.scc.timeoutMs,
+      log,
+      retries: false,
+      onCall: sccCallRecorder(metrics),
+    });
     const workerSlack = createWorkerSlackClient(botToken, slackApiUrl);
     observeSlackClient(workerSlack, metrics);
     const workers = await startWorkers({
@@ -91,7 +91,10 @@ export async function startBot(
       logger: log.child({ component: 'jobs' }),
     });
     jobs = workers.jobs;
-    closeWorkers = () => workers.close();
+    closeWorkers = async () => {
+      await workers.close();
+      await workerClients.close();
+    };
   } else {
     jobs = createJobs({ redisUrl, prefix: REDIS_PREFIX, logger: log.child({ component: 'jobs' }) });
     closeWorkers = () => jobs.close();
@@ -148,7 +151,7 @@ export async function startBot(
     { name: 'workers', run: () => closeWorkers() },
     { name: 'metrics observers', run: async () => void (await Promise.all([queues.close(), audit.close()])) },
     { name: 'redis', run: async () => void (await redis.quit()) },
-    { name: 'scc', run: async () => void (await Promise.all([clients.close(), workerClients.close()])) },
+    { name: 'scc', run: () => clients.close() },
   ];
   return {
     fwbot,
