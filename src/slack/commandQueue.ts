@@ -19,7 +19,7 @@ import { sccOperations } from '../scc/operationTypes.js';
 import { containsCredential } from './commandSecrets.js';
 import { Delivery } from './delivery.js';
 import type { SurfaceDeps } from './deps.js';
-import type { SlashCommand } from './payloads.js';
+import { actorOf, type SlashCommand } from './payloads.js';
 import { extractProfileFlag } from './profileFlag.js';
 import { beginRequest } from './request.js';
 import { createsTenant } from './tenantCreation.js';
@@ -299,8 +299,7 @@ function safeToRunAgain(deps: SurfaceDeps, command: QueuedCommand): boolean {
 }
 
 async function tellInterrupted(deps: SurfaceDeps, command: QueuedCommand): Promise<void> {
-  const actor = { userId: command.userId, channelId: command.channelId, teamId: command.teamId };
-  const request = beginRequest(deps.log, 'command', actor, { text: command.text });
+  const request = beginRequest(deps.log, 'command', actorOf(slashCommandOf(command)), { text: command.text });
   request.log.warn('a command that makes changes was interrupted by a stopped worker; not run again');
   const text =
     `:warning: fwbot was interrupted while running \`/fw ${command.text}\` (a worker stopped), so it ` +

@@ -2,6 +2,7 @@
 // here before use, so a malformed or unexpected payload is refused in one place with a clear reason.
 // Only verified requests reach these (signature or Socket Mode), so `user.id` can be trusted.
 import { z } from 'zod';
+import type { Actor } from '../catalogue/operation.js';
 
 const Id = z.string().min(1).max(64);
 
@@ -21,6 +22,11 @@ export const SlashCommand = z.object({
   response_url: z.string().url(),
 });
 export type SlashCommand = z.infer<typeof SlashCommand>;
+
+/** Who typed a slash command, and where. */
+export function actorOf(command: SlashCommand): Actor {
+  return { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id };
+}
 
 const ButtonAction = z.object({
   type: z.literal('button'),

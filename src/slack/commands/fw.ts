@@ -9,7 +9,7 @@ import { CREDENTIAL_REFUSAL, containsCredential } from '../commandSecrets.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
 import { errorView, explainError } from '../errors.js';
-import { SlashCommand } from '../payloads.js';
+import { actorOf, SlashCommand } from '../payloads.js';
 import { extractProfileFlag } from '../profileFlag.js';
 import { beginRequest } from '../request.js';
 import type { Listeners } from '../router.js';
@@ -81,8 +81,7 @@ async function handOver(
   try {
     await intake.submit(queued);
   } catch (error) {
-    const actor = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id };
-    const request = beginRequest(deps.log, 'command', actor, {
+    const request = beginRequest(deps.log, 'command', actorOf(command), {
       text: queued.withheld ? '[withheld]' : queued.text,
     });
     request.log.error({ err: error }, 'could not queue a command');
@@ -109,7 +108,7 @@ export async function runCommand(
   options: { retryNum?: number | undefined; withheld?: boolean } = {},
 ): Promise<void> {
   const { retryNum } = options;
-  const actor = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id };
+  const actor = actorOf(command);
   const secret = options.withheld === true || containsCredential(command.text);
   // The text is logged only when it cannot hold a token.
   const request = beginRequest(
