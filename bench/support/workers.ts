@@ -65,15 +65,20 @@ export function compressedSchedule(
 ): ScheduleOverrides {
   const d = (ms: number) => Math.max(1, Math.round(ms / speed));
   const { poll, slack } = base;
+  // Always written, so a schedule without a late phase does not inherit the default's in the worker
+  // process: the schedule reaches it as JSON, where an undefined field is dropped, so "none" is written as
+  // a late phase that changes nothing (from the deadline on, the same cap).
+  const late =
+    poll.lateAfterMs === undefined || poll.lateCapMs === undefined
+      ? { lateAfterMs: d(poll.deadlineMs), lateCapMs: d(poll.capMs) }
+      : { lateAfterMs: d(poll.lateAfterMs), lateCapMs: d(poll.lateCapMs) };
   return {
     poll: {
       transaction: {
         firstDelayMs: d(poll.firstDelayMs),
         factor: poll.factor,
         capMs: d(poll.capMs),
-        // Always written, so a schedule without a late phase does not inherit the default's.
-        lateAfterMs: poll.lateAfterMs === undefined ? undefined : d(poll.lateAfterMs),
-        lateCapMs: poll.lateCapMs === undefined ? undefined : d(poll.lateCapMs),
+        ...late,
         deadlineMs: d(poll.deadlineMs),
       },
     },
