@@ -116,7 +116,8 @@ describe('fwbot CLI', () => {
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
     });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // 'close', not 'exit': stdout is read to its end by then.
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
     expect(stdout).toMatch(/contoso-eu/);
 

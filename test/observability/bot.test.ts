@@ -88,7 +88,8 @@ describe('the bot’s HTTP side', () => {
         if (stdout.includes('fwbot is running')) resolve();
       });
     });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // 'close', not 'exit': stdout is read to its end by then (the last lines are the ones checked).
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     await started;
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
