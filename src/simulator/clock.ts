@@ -31,12 +31,24 @@ export interface SimClock {
 
 const MAX_TIMER_MS = 2_147_483_647;
 
-export function createClock(options: { mode: ClockMode; start: number; speed?: number }): SimClock {
+export interface ClockOptions {
+  mode: ClockMode;
+  start: number;
+  speed?: number;
+  /**
+   * The wall time a real clock follows, in milliseconds (performance.now by default). Tests that need the
+   * real clock's own arithmetic at a given instant (speed, Retry-After in real seconds) pass one they hold still.
+   */
+  wall?: () => number;
+}
+
+export function createClock(options: ClockOptions): SimClock {
   const speed = options.speed ?? 1;
+  const wall = options.wall ?? (() => performance.now());
   if (!(speed > 0) || !Number.isFinite(speed)) throw new Error(`clock speed must be > 0, got ${speed}`);
   const { mode } = options;
   let base = options.start;
-  let realBase = performance.now();
+  let realBase = wall();
   let manualNow = options.start;
   let seq = 0;
   let events: ScheduledEvent[] = [];
@@ -44,7 +56,7 @@ export function createClock(options: { mode: ClockMode; start: number; speed?: n
   let running = false;
 
   const now = (): number =>
-    mode === 'manual' ? manualNow : Math.floor(base + (performance.now() - realBase) * speed);
+    mode === 'manual' ? manualNow : Math.floor(base + (wall() - realBase) * speed);
 
   const insert = (event: ScheduledEvent): void => {
     // Binary insert keeps events ordered by time, then by scheduling order.
@@ -126,7 +138,7 @@ export function createClock(options: { mode: ClockMode; start: number; speed?: n
       events = [];
       base = to;
       manualNow = to;
-      realBase = performance.now();
+      realBase = wall();
       arm();
     },
     toRealMs(simulatedMs) {

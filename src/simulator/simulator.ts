@@ -27,6 +27,8 @@ export interface StartSimulatorOptions {
   clock?: ClockMode;
   /** Simulated start time (epoch ms). Default: a fixed date for a manual clock, now for a real one. */
   startTime?: number;
+  /** The wall time a real clock follows (see ClockOptions.wall); tests only. */
+  wall?: () => number;
 }
 
 export interface SimulatorHandle {
@@ -62,7 +64,12 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
   const startTime =
     options.startTime ?? (mode === 'manual' ? DEFAULT_START_TIME : Math.floor(Date.now() / 1000) * 1000);
   let seed = options.seed ?? DEFAULT_SEED;
-  const clock = createClock({ mode, start: startTime, speed: mode === 'real' ? (options.speed ?? 1) : 1 });
+  const clock = createClock({
+    mode,
+    start: startTime,
+    speed: mode === 'real' ? (options.speed ?? 1) : 1,
+    ...(options.wall ? { wall: options.wall } : {}),
+  });
   const sim: SimRuntime = {
     clock,
     state: seedState(seed, startTime),

@@ -50,7 +50,8 @@ describe('approvals: the flow', () => {
     );
     const context = card.blocks.find((b) => b.type === 'context');
     expect(JSON.stringify(context)).toMatch(
-      /requested by <@U0ALICE> at \d\d:\d\d UTC · expires \d\d:\d\d UTC/,
+      // A card read around midnight dates the expiry: `expires 2026-11-25 00:05 UTC`.
+      /requested by <@U0ALICE> at \d\d:\d\d UTC · expires (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC/,
     );
     expect(await env.sccCalls('deleteAsaEtherChannelInterface')).toBe(0);
   });
