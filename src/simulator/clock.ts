@@ -55,8 +55,7 @@ export function createClock(options: ClockOptions): SimClock {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
 
-  const now = (): number =>
-    mode === 'manual' ? manualNow : Math.floor(base + (wall() - realBase) * speed);
+  const now = (): number => (mode === 'manual' ? manualNow : Math.floor(base + (wall() - realBase) * speed));
 
   const insert = (event: ScheduledEvent): void => {
     // Binary insert keeps events ordered by time, then by scheduling order.
