@@ -17,7 +17,7 @@ import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { ThreadRef } from '../src/app/ports.js';
+import type { ThreadRef } from '../src/dispatch/ports.js';
 import { normalisePrefix, QUEUE } from '../src/jobs/keys.js';
 import { DEFAULT_SCHEDULE } from '../src/jobs/schedule.js';
 import { createJobs } from '../src/jobs/workers.js';

@@ -10,7 +10,7 @@
 // (median, p95, max, in simulated seconds), SCC reads per transaction (from the simulator's request
 // log), and replies delivered / lost / duplicated.
 import type { ChildProcess } from 'node:child_process';
-import type { ThreadRef } from '../src/app/ports.js';
+import type { ThreadRef } from '../src/dispatch/ports.js';
 import { DEFAULT_SCHEDULE, type PollSchedule, type ScheduleOverrides } from '../src/jobs/schedule.js';
 import { createJobs, type Jobs } from '../src/jobs/workers.js';
 import { type PollingFigures, pollingFigures, pollTimes, readsBoundForP95 } from './support/pollingBound.js';

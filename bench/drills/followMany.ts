@@ -1,6 +1,6 @@
 // Shared by the queue drills: plant transactions in the simulator that finish a little after the workers
 // start, follow each from a thread of its own, and count the final replies per thread at the end.
-import type { ThreadRef } from '../../src/app/ports.js';
+import type { ThreadRef } from '../../src/dispatch/ports.js';
 import type { Jobs } from '../../src/jobs/workers.js';
 import { seededRandom } from '../support/stats.js';
 import { benchThread, plantTransaction, type World } from '../support/world.js';

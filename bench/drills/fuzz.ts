@@ -15,7 +15,7 @@ import { createSccClient } from '../../src/scc/client.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { createFwbotApp } from '../../src/slack/app.js';
 import { containsCredential } from '../../src/slack/commandSecrets.js';
-import { extractProfileFlag } from '../../src/slack/profileFlag.js';
+import { extractProfileFlag } from '../../src/dispatch/profileFlag.js';
 import { decodeMetadata } from '../../src/slack/views/metadata.js';
 import { rawFromState } from '../../src/slack/views/values.js';
 import type { Drill } from './drill.js';

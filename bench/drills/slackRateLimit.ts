@@ -1,7 +1,7 @@
 // Drill: Slack answers 429 with Retry-After to chat.postMessage and chat.update while fwbot reports
 // outcomes. Every final reply must land exactly once, every thread's progress message must be posted
 // once, and the progress message must end showing the final state (its settling edit must land too).
-import type { ThreadRef } from '../../src/app/ports.js';
+import type { ThreadRef } from '../../src/dispatch/ports.js';
 import { createJobs } from '../../src/jobs/workers.js';
 import { createSccClient } from '../../src/scc/client.js';
 import type { RecordedCall } from '../../test/support/fakeSlack.js';

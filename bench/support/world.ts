@@ -4,7 +4,7 @@
 // (read from its request log as it goes, so the log's bounded size never loses any), and a tally of the
 // final replies posted in threads (one per followed thing is right; none is a loss; two is a duplicate).
 import { randomUUID } from 'node:crypto';
-import type { ThreadRef } from '../../src/app/ports.js';
+import type { ThreadRef } from '../../src/dispatch/ports.js';
 import {
   type SimulatorHandle,
   type StartSimulatorOptions,

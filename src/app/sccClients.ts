@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { SccProfile } from '../config/endpoints.js';
 import { createSccClient, type SccCallEvent, type SccClient } from '../scc/client.js';
-import type { SccClients } from './ports.js';
+import type { SccClients } from '../dispatch/ports.js';
 
 export interface OwnedSccClients extends SccClients {
   close(): Promise<void>;

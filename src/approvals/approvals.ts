@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import type { webApi } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { ApprovalGate, SccClients, Tracker } from '../app/ports.js';
+import type { ApprovalGate, SccClients, Tracker } from '../dispatch/ports.js';
 import type { AuditReader, Operation } from '../catalogue/operation.js';
 import type { Listeners } from '../slack/router.js';
 import { AuditTrail } from './audit.js';

@@ -4,7 +4,7 @@
 // calls SCC. A recovery pass takes over requests whose holder died: before the point of no return it simply
 // runs them; after it, the re-read tells whether the call took effect (the target is gone) or not.
 import type { Logger } from 'pino';
-import type { SccClients, Tracker } from '../app/ports.js';
+import type { SccClients, Tracker } from '../dispatch/ports.js';
 import { UserError } from '../catalogue/errors.js';
 import type { Operation, OperationContext } from '../catalogue/operation.js';
 import type { View, ViewBlock } from '../render/view.js';

@@ -3,7 +3,7 @@
 // approves (decisions.ts).
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ApprovalGate, ApprovalRequestInput } from '../app/ports.js';
+import type { ApprovalGate, ApprovalRequestInput } from '../dispatch/ports.js';
 import { PermissionError, UsageError } from '../catalogue/errors.js';
 import type { AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';

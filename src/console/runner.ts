@@ -4,7 +4,7 @@
 // whose outcome is shown privately or announced in the console's channel and followed by the tracker.
 import type { App } from '@slack/bolt';
 import type { Logger } from 'pino';
-import type { ApprovalGate, SccClients, TenantCreationQueue, Tracker } from '../app/ports.js';
+import type { ApprovalGate, SccClients, TenantCreationQueue, Tracker } from '../dispatch/ports.js';
 import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type {
@@ -20,9 +20,9 @@ import type { FwbotMetrics } from '../observability/metrics.js';
 import type { AccessControl } from '../policy/access.js';
 import type { Confirm, View } from '../render/view.js';
 import { sharedSnapshot } from '../slack/actions/share.js';
-import { explainError } from '../slack/errors.js';
-import { extractProfileFlag, splitProfile } from '../slack/profileFlag.js';
-import { newRequestId, type SlackRequest } from '../slack/request.js';
+import { explainError } from '../dispatch/errors.js';
+import { extractProfileFlag, splitProfile } from '../dispatch/profileFlag.js';
+import { newRequestId, type RequestContext } from '../dispatch/request.js';
 import { producesSecret } from '../slack/run.js';
 import { createsTenant } from '../slack/tenantCreation.js';
 import type { ConsoleSlack } from './consoleSlack.js';
@@ -93,7 +93,7 @@ export class ConsoleRunner {
   }
 
   /** The acting user's request, under the id of the line being handled (see logContext.ts). */
-  request(op: Operation | undefined): SlackRequest {
+  request(op: Operation | undefined): RequestContext {
     const requestId = currentLogContext()?.requestId ?? newRequestId();
     const actor = { userId: this.#actingUser().id, channelId: this.#deps.channelId };
     const log = this.#deps.log.child({
@@ -121,7 +121,7 @@ export class ConsoleRunner {
     await this.perform(invocation);
   }
 
-  #context(request: SlackRequest, profile: string): OperationContext {
+  #context(request: RequestContext, profile: string): OperationContext {
     const { services } = this.#deps;
     return {
       scc: this.#deps.scc.get(profile),
@@ -178,7 +178,7 @@ export class ConsoleRunner {
     queue: TenantCreationQueue,
     raw: RawArgs,
     profile: string,
-    request: SlackRequest,
+    request: RequestContext,
   ): Promise<void> {
     const field = (name: string) => {
       const value = raw[name];
@@ -211,7 +211,7 @@ export class ConsoleRunner {
   }
 
   /** Says what went wrong, as the Slack surface would (internal errors only by reference). */
-  fail(error: unknown, request: SlackRequest, op?: Operation): void {
+  fail(error: unknown, request: RequestContext, op?: Operation): void {
     if (error instanceof FormAbandoned) {
       this.#io.print(`Form closed: ${error.message}; nothing was run.`);
       return;
@@ -224,7 +224,7 @@ export class ConsoleRunner {
   }
 
   /** Announced or private: shows the view, and hands anything to follow to the tracker in its thread. */
-  async #show(outcome: Outcome, profile: string, request: SlackRequest): Promise<void> {
+  async #show(outcome: Outcome, profile: string, request: RequestContext): Promise<void> {
     const { view, track } = outcome;
     if (view.visibility === 'in_channel' || track.length > 0) {
       // The announcement is a message in the console's channel: its ts is the thread the tracker reports in.

@@ -6,7 +6,7 @@
 import type { App } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { ApprovalGate, TenantCreationQueue, Tracker } from '../app/ports.js';
+import type { ApprovalGate, TenantCreationQueue, Tracker } from '../dispatch/ports.js';
 import { createSccClients, type OwnedSccClients } from '../app/sccClients.js';
 import { fwbotCatalogue } from '../app/surface.js';
 import { type Approvals, createApprovals } from '../approvals/approvals.js';

@@ -23,7 +23,7 @@ export const TrackRequestSchema = z.discriminatedUnion('kind', [
 ]);
 export type TrackRequestData = z.infer<typeof TrackRequestSchema>;
 
-/** Where an outcome goes (mirrors ThreadRef in src/app/ports.ts). */
+/** Where an outcome goes (mirrors ThreadRef in src/dispatch/ports.ts). */
 export const ThreadRefSchema = z.object({
   channelId: z.string().min(1),
   threadTs: z.string().min(1),

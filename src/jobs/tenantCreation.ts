@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, type Processor, UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
-import type { SccClients, TenantCreationRequest, Tracker } from '../app/ports.js';
+import type { SccClients, TenantCreationRequest, Tracker } from '../dispatch/ports.js';
 import { SccApiError, SccNetworkError } from '../scc/errors.js';
 import type { JobsCore } from './core.js';
 import { tenantQueuedNote, tenantRefusedText, tenantStartedNote } from './messages.js';

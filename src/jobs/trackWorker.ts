@@ -6,7 +6,7 @@
 import { DelayedError, type Job, type Processor, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { SccClients } from '../app/ports.js';
+import type { SccClients } from '../dispatch/ports.js';
 import { deadlineOutcome, gaveUpOutcome, malformedOutcome, refusedOutcome, statusLine } from './messages.js';
 import {
   type NotifyJobData,

@@ -1,8 +1,8 @@
-// The Tracker of src/app/ports.ts on BullMQ: `follow` subscribes the thread and makes sure exactly one
+// The Tracker of src/dispatch/ports.ts on BullMQ: `follow` subscribes the thread and makes sure exactly one
 // tracking job polls the followed thing. The job id is derived from profile, kind and SCC id, so the
 // same transaction followed from two threads is polled once and both threads are told.
 import type { JobsOptions as BullJobsOptions } from 'bullmq';
-import type { ThreadRef, Tracker } from '../app/ports.js';
+import type { ThreadRef, Tracker } from '../dispatch/ports.js';
 import type { TrackRequest } from '../catalogue/operation.js';
 import type { JobsCore } from './core.js';
 import { trackJobId } from './keys.js';

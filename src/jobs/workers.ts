@@ -4,7 +4,7 @@
 // worker at a time, and a killed worker's jobs are picked up by the others.
 import { webApi } from '@slack/bolt';
 import { type Processor, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
-import type { SccClients, Tracker } from '../app/ports.js';
+import type { SccClients, Tracker } from '../dispatch/ports.js';
 import type { WatchRegistry } from '../catalogue/operation.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
 import { QUEUE, tenantQueueName } from './keys.js';

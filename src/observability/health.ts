@@ -2,7 +2,7 @@
 // check that resolves or throws with a reason; they run in parallel, each within a time limit, so a
 // hung dependency makes /readyz answer "not ready" quickly instead of hanging the probe. Checks that
 // cost a remote call (SCC, Slack's auth.test) are cached briefly: orchestrators probe every few seconds.
-import type { SccClients } from '../app/ports.js';
+import type { SccClients } from '../dispatch/ports.js';
 import type { FwbotMetrics } from './metrics.js';
 
 export interface ReadinessCheck {

@@ -2,13 +2,13 @@
 // operations record `fwbot_commands_total` around execute(), an approval gate that records requests, and
 // a Bolt app whose acks are timed. Every surface (Slack, console, CLI, the approvals executor) runs
 // operations through the catalogue, so one decorator covers them all.
-import type { ApprovalGate } from '../app/ports.js';
+import type { ApprovalGate } from '../dispatch/ports.js';
 import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation } from '../catalogue/operation.js';
 import { SccUserError } from '../catalogue/sccErrors.js';
 import { SccError } from '../scc/errors.js';
-import { newRequestId } from '../slack/request.js';
+import { newRequestId } from '../dispatch/request.js';
 import { withLogContext } from './logContext.js';
 import type { CommandOutcome, FwbotMetrics } from './metrics.js';
 

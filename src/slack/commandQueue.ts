@@ -20,8 +20,8 @@ import { containsCredential } from './commandSecrets.js';
 import { Delivery } from './delivery.js';
 import type { SurfaceDeps } from './deps.js';
 import { actorOf, type SlashCommand } from './payloads.js';
-import { extractProfileFlag } from './profileFlag.js';
-import { beginRequest } from './request.js';
+import { extractProfileFlag } from '../dispatch/profileFlag.js';
+import { beginRequest } from '../dispatch/request.js';
 import { createsTenant } from './tenantCreation.js';
 
 export const COMMAND_QUEUES = { intake: 'fwbot-commands-intake', commands: 'fwbot-commands' } as const;

@@ -3,12 +3,12 @@
 // in). Views are rendered here with blocks.ts; output too long for a message is uploaded as a file —
 // into the requester's direct messages for private answers, so a private result never lands in a channel.
 
-import type { Tracker } from '../app/ports.js';
+import type { Tracker } from '../dispatch/ports.js';
 import type { TrackRequest } from '../catalogue/operation.js';
 import { slackErrorCode } from '../policy/userGroups.js';
 import { type AttachedFile, type RenderedMessage, renderBlocks } from '../render/blocks.js';
 import type { View } from '../render/view.js';
-import type { SlackRequest } from './request.js';
+import type { RequestContext } from '../dispatch/request.js';
 import type { SlackApi } from './slackApi.js';
 
 type ResponseType = 'ephemeral' | 'in_channel';
@@ -26,7 +26,7 @@ const CANNOT_POST = new Set(['not_in_channel', 'channel_not_found', 'is_archived
 export class Delivery {
   constructor(
     private readonly slack: SlackApi,
-    private readonly request: SlackRequest,
+    private readonly request: RequestContext,
     /** The interaction's response_url (30 minutes, 5 uses); absent for some interactions. */
     private readonly responseUrl: string | undefined,
   ) {}

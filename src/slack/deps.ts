@@ -1,7 +1,7 @@
 // What the Slack surface needs from the rest of fwbot, passed in (never reached for as globals), so tests
 // run the real Bolt app with a simulator, a fake Slack server and stand-in trackers and approval gates.
 import type { Logger } from 'pino';
-import type { ApprovalGate, SccClients, TenantCreationQueue, Tracker } from '../app/ports.js';
+import type { ApprovalGate, SccClients, TenantCreationQueue, Tracker } from '../dispatch/ports.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation, OperationServices } from '../catalogue/operation.js';
 import type { FwbotMetrics } from '../observability/metrics.js';

@@ -11,9 +11,9 @@ import type { SccOperationId } from '../scc/operationTypes.js';
 import { encodeReveal, REVEAL_ACTION } from './actions/revealValue.js';
 import type { Delivery } from './delivery.js';
 import type { SurfaceDeps } from './deps.js';
-import { errorView, explainError } from './errors.js';
-import { withProfile } from './profileFlag.js';
-import type { SlackRequest } from './request.js';
+import { errorView, explainError } from '../dispatch/errors.js';
+import { withProfile } from '../dispatch/profileFlag.js';
+import type { RequestContext } from '../dispatch/request.js';
 import { createsTenant, queueTenantCreation } from './tenantCreation.js';
 
 /** SCC operations whose answer is a credential: their results are shown only in a modal, once. */
@@ -37,7 +37,7 @@ export interface Invocation {
 /** The one permission check, in terms of an operation; a refusal is counted as the command's outcome. */
 export async function authorize(
   deps: SurfaceDeps,
-  request: SlackRequest,
+  request: RequestContext,
   op: Operation,
   profileOverride?: string,
 ): Promise<Access> {
@@ -58,7 +58,7 @@ export async function authorize(
 
 export function operationContext(
   deps: SurfaceDeps,
-  request: SlackRequest,
+  request: RequestContext,
   profile: string,
 ): OperationContext {
   return {
@@ -80,7 +80,7 @@ export function checkArguments(op: Operation, raw: RawArgs): void {
 /** Runs an invocation end to end; every failure becomes a private answer to the requester. */
 export async function perform(
   deps: SurfaceDeps,
-  request: SlackRequest,
+  request: RequestContext,
   delivery: Delivery,
   invocation: Invocation,
   options: { replace?: boolean } = {},
@@ -117,7 +117,7 @@ export async function perform(
 
 export async function deliverOutcome(
   deps: SurfaceDeps,
-  request: SlackRequest,
+  request: RequestContext,
   delivery: Delivery,
   outcome: Outcome,
   profile: string,
@@ -135,7 +135,7 @@ export async function deliverOutcome(
   await delivery.privately(view, { replace: options.replace ?? false });
 }
 
-function revealOffer(op: Operation, raw: RawArgs, profile: string | undefined, request: SlackRequest): View {
+function revealOffer(op: Operation, raw: RawArgs, profile: string | undefined, request: RequestContext): View {
   const value = encodeReveal({ operationId: op.id, raw, profile, requester: request.actor.userId });
   const button: Button = { label: 'Reveal token', style: 'primary', action: { id: REVEAL_ACTION, value } };
   const text =

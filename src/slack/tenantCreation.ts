@@ -6,7 +6,7 @@ import type { Operation, RawArgs } from '../catalogue/operation.js';
 import type { View } from '../render/view.js';
 import type { Delivery } from './delivery.js';
 import type { SurfaceDeps } from './deps.js';
-import type { SlackRequest } from './request.js';
+import type { RequestContext } from '../dispatch/request.js';
 
 /** The operation that creates tenants is the one that calls SCC's createTenant. */
 export function createsTenant(op: Operation): boolean {
@@ -21,7 +21,7 @@ function text(raw: RawArgs, name: string): string | undefined {
 /** Announces and queues a validated `tenants create`; the raw names are that operation's params. */
 export async function queueTenantCreation(
   deps: SurfaceDeps,
-  request: SlackRequest,
+  request: RequestContext,
   delivery: Delivery,
   raw: RawArgs,
   profile: string,

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ThreadRef } from '../../src/app/ports.js';
+import type { ThreadRef } from '../../src/dispatch/ports.js';
 import type { TrackRequest } from '../../src/catalogue/operation.js';
 import { normalisePrefix, QUEUE } from '../../src/jobs/keys.js';
 import { createJobs } from '../../src/jobs/workers.js';

@@ -2,7 +2,7 @@
 // announced and queued behind SCC's one-per-30-seconds limit; and the approval policy may put a
 // non-destructive operation (VPN client upgrades) behind an approval.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TenantCreationQueue, TenantCreationRequest } from '../../src/app/ports.js';
+import type { TenantCreationQueue, TenantCreationRequest } from '../../src/dispatch/ports.js';
 import { PermissionError } from '../../src/catalogue/errors.js';
 import { blocksText, CHANNEL, type Harness, startHarness, USERS } from './support/harness.js';
 

@@ -1,7 +1,7 @@
 // One step of following something: a single read from SCC, and what it means. Steps never wait and never
 // touch Slack or the queue; the tracking worker turns their result into a re-delay, a progress edit, a
 // note in the threads, or the final outcome.
-import type { SccClients } from '../../app/ports.js';
+import type { SccClients } from '../../dispatch/ports.js';
 import type { SccClient } from '../../scc/client.js';
 import type { Outcome, TrackRequestData, TrackState } from '../payloads.js';
 import { classifySccError } from '../sccFailures.js';

@@ -4,13 +4,13 @@ import type { AckFn } from '@slack/bolt';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
 import { BlockActions, buttonOf } from '../payloads.js';
-import { beginRequest, type SlackRequest } from '../request.js';
+import { beginRequest, type RequestContext } from '../../dispatch/request.js';
 import type { Listeners } from '../router.js';
 
 export interface ButtonClick {
   body: BlockActions;
   value: string;
-  request: SlackRequest;
+  request: RequestContext;
   delivery: Delivery;
 }
 

@@ -6,7 +6,7 @@
 import { UserError } from '../../catalogue/errors.js';
 import { truncate } from '../../render/blocks.js';
 import type { SurfaceDeps } from '../deps.js';
-import { errorView, explainError } from '../errors.js';
+import { errorView, explainError } from '../../dispatch/errors.js';
 import type { Listeners } from '../router.js';
 import { authorize, deliverOutcome, operationContext } from '../run.js';
 import { noticeModal, textNotice } from '../views/modal.js';

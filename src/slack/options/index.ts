@@ -12,7 +12,7 @@ import { SLACK_LIMITS, selectOption } from '../../render/blocks.js';
 import type { SccClient } from '../../scc/client.js';
 import type { SurfaceDeps } from '../deps.js';
 import { BlockSuggestion } from '../payloads.js';
-import { beginRequest } from '../request.js';
+import { beginRequest } from '../../dispatch/request.js';
 import type { Listeners } from '../router.js';
 import { decodeMetadata } from '../views/metadata.js';
 import { fieldBlockId, SELECT_ACTIONS, type SelectKind } from '../views/modal.js';

@@ -4,8 +4,8 @@
 // the view's hash) once SCC has answered.
 import type { Operation, RawArgs } from '../../catalogue/operation.js';
 import type { SurfaceDeps } from '../deps.js';
-import { explainError } from '../errors.js';
-import type { SlackRequest } from '../request.js';
+import { explainError } from '../../dispatch/errors.js';
+import type { RequestContext } from '../../dispatch/request.js';
 import { authorize, operationContext } from '../run.js';
 import { encodeMetadata } from './metadata.js';
 import { operationModal, textNotice } from './modal.js';
@@ -28,7 +28,7 @@ function withoutSecrets(op: Operation, raw: RawArgs): RawArgs {
 
 export async function openOperationModal(
   deps: SurfaceDeps,
-  request: SlackRequest,
+  request: RequestContext,
   modal: ModalRequest,
 ): Promise<void> {
   const { op, raw } = modal;

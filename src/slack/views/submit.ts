@@ -10,7 +10,7 @@ import { commandLine } from '../../catalogue/usage.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
 import { ViewSubmission } from '../payloads.js';
-import { beginRequest } from '../request.js';
+import { beginRequest } from '../../dispatch/request.js';
 import type { Listeners } from '../router.js';
 import { perform } from '../run.js';
 import { decodeMetadata } from './metadata.js';

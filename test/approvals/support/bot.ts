@@ -6,7 +6,7 @@
 import { App, HTTPReceiver } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import type { SccClients, ThreadRef, Tracker } from '../../../src/app/ports.js';
+import type { SccClients, ThreadRef, Tracker } from '../../../src/dispatch/ports.js';
 import { type Approvals, createApprovals } from '../../../src/approvals/approvals.js';
 import {
   ApprovalSettings,

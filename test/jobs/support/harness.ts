@@ -3,7 +3,7 @@
 // sleeping), and workers started with a millisecond schedule on a prefix of their own.
 import { EventEmitter } from 'node:events';
 import { pino } from 'pino';
-import type { SccClients, ThreadRef } from '../../../src/app/ports.js';
+import type { SccClients, ThreadRef } from '../../../src/dispatch/ports.js';
 import {
   createWorkerSlackClient,
   type StartWorkersOptions,

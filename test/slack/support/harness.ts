@@ -10,7 +10,7 @@ import type {
   TenantCreationQueue,
   ThreadRef,
   Tracker,
-} from '../../../src/app/ports.js';
+} from '../../../src/dispatch/ports.js';
 import { sccClientsFrom } from '../../../src/app/sccClients.js';
 import { createCatalogue } from '../../../src/catalogue/index.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';

@@ -1,11 +1,12 @@
-// One Slack interaction as the rest of the surface sees it: who, where, a request id that is on every log
-// line about it, and a child logger carrying both. Built right after ack(), from a parsed payload.
+// One request as the dispatcher and the surfaces see it, whichever surface it came from (a Slack
+// interaction, a console line, a CLI run): who, where, a request id that is on every log line about it, and
+// a child logger carrying both. Slack builds it right after ack(), from a parsed payload.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Actor } from '../catalogue/operation.js';
 import { currentLogContext } from '../observability/logContext.js';
 
-export interface SlackRequest {
+export interface RequestContext {
   requestId: string;
   actor: Actor;
   log: Logger;
@@ -40,7 +41,7 @@ export function beginRequest(
   surface: string,
   actor: Actor,
   fields: Record<string, unknown> = {},
-): SlackRequest {
+): RequestContext {
   const requestId = currentLogContext()?.eventId ?? newRequestId();
   return {
     requestId,

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import type { View } from '../render/view.js';
 import { SccError } from '../scc/errors.js';
-import type { SlackRequest } from './request.js';
+import type { RequestContext } from './request.js';
 
 export interface ExplainedError {
   text: string;
@@ -18,7 +18,7 @@ export function newErrorRef(): string {
 }
 
 /** The sentence for an error, logging it (with a reference when it is internal). */
-export function explainError(error: unknown, request: SlackRequest): ExplainedError {
+export function explainError(error: unknown, request: RequestContext): ExplainedError {
   if (error instanceof PermissionError) {
     request.log.info({ needed: error.needed }, 'refused: missing role');
     return { text: `:no_entry: ${error.message}` };
