@@ -6,11 +6,18 @@ import { looksLikeCredential } from '../config/credentials.js';
 
 // Shapes found anywhere in the text: a JWT (SCC tokens are JWTs), Slack tokens, a bearer header, and a
 // long opaque run of token characters (64+, no separators, so UUIDs, names and paths do not match).
+// Each is checked in time linear in the text's length, whatever it holds (the text is anyone's to type):
+// the JWT shape is anchored on its dot and looks back for the header, because `\beyJ[\w-]{8,}\.` tried
+// from every `eyJ` of a run like `eyJ-eyJ-eyJ-…` (\b holds after a dash) scans to the run's end from
+// each of them, quadratic (about 5 s for 100,000 characters). Both find a match in exactly the same texts:
+// a dot with `\beyJ` and 8+ of [\w-] right before it and 8+ of [\w-] after it. A shape's open-ended
+// tail (`{8,}`) is written as its minimum (`{8}`): `test` asks only whether there is a match, and the
+// minimum says so without reading the rest of the run.
 const EMBEDDED = [
-  /\beyJ[\w-]{8,}\.[\w-]{8,}/,
-  /\bxox[a-z]-[\w-]{6,}/i,
-  /\bxapp-[\w-]{6,}/i,
-  /\bbearer\s+\S{16,}/i,
+  /\.(?<=\beyJ[\w-]{8,}\.)[\w-]{8}/,
+  /\bxox[a-z]-[\w-]{6}/i,
+  /\bxapp-[\w-]{6}/i,
+  /\bbearer\s+\S{16}/i,
   /(?:^|[\s"'=:,[{(])[A-Za-z0-9_-]{64,}(?=$|[\s"',\]})])/,
 ];
 
