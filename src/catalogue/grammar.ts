@@ -163,14 +163,8 @@ function bindArguments(op: Operation, text: string, tokens: readonly Token[], co
   };
 
   /** The first index from which every token is a declared flag (with its value): where a rest ends. */
-  const trailingFlagsFrom = (from: number): number => {
-    for (let start = from; start < tokens.length; start += 1) {
-      let k = start;
-      while (k >= 0 && k < tokens.length) k = bindFlag(k, true);
-      if (k === tokens.length) return start;
-    }
-    return tokens.length;
-  };
+  const trailingFlagsFrom = (from: number): number =>
+    firstTrailingRun(from, tokens.length, (k) => bindFlag(k, true));
 
   let k = 0;
   while (k < tokens.length) {
@@ -209,8 +203,10 @@ function bindArguments(op: Operation, text: string, tokens: readonly Token[], co
       continue;
     }
     if (param.variadic) {
+      // Appended in place: copying the list for each value would be quadratic in a long line.
       const previous = raw[param.name];
-      raw[param.name] = Array.isArray(previous) ? [...previous, token.value] : [token.value];
+      if (Array.isArray(previous)) previous.push(token.value);
+      else raw[param.name] = [token.value];
       k += 1;
       continue;
     }
@@ -230,6 +226,27 @@ function bindArguments(op: Operation, text: string, tokens: readonly Token[], co
     );
   }
   return raw;
+}
+
+/**
+ * The first index in [from, length] from which `step` leads exactly to `length`, where step(k) is the
+ * index after the item that starts at k (a flag and its value), or -1 when none starts there. Worked out
+ * right to left, one step per index: trying each start in turn and stepping to the end from each would
+ * be quadratic in the number of tokens (a long line of flags that ends in a word).
+ */
+export function firstTrailingRun(from: number, length: number, step: (k: number) => number): number {
+  // reachesEnd[k - from]: stepping from k lands exactly on `length`.
+  const reachesEnd = new Uint8Array(length - from + 1);
+  reachesEnd[length - from] = 1;
+  let first = length;
+  for (let k = length - 1; k >= from; k -= 1) {
+    const next = step(k);
+    if (next > k && next <= length && reachesEnd[next - from] === 1) {
+      reachesEnd[k - from] = 1;
+      first = k;
+    }
+  }
+  return first;
 }
 
 function describe(param: Param): string {
