@@ -1,7 +1,13 @@
 // What an error from the SCC client means for a tracking job: the thing is gone (404), SCC refuses for
 // good (other 4xx, an answer fwbot cannot read), or try again later (429, 5xx, network, anything
 // unexpected), honouring SCC's Retry-After.
-import { SccApiError, SccError, SccInputError, SccResponseError } from '../scc/errors.js';
+import {
+  SccApiError,
+  SccError,
+  SccInputError,
+  SccResponseError,
+  SccResponseTooLargeError,
+} from '../scc/errors.js';
 
 export type SccFailure =
   | { kind: 'notFound'; sccSays: string }
@@ -25,8 +31,13 @@ export function classifySccError(error: unknown): SccFailure {
     }
     return { kind: 'permanent', sccSays: `SCC refused (${apiSays(error)}).` };
   }
-  // A success answer fwbot cannot parse, or a request it cannot build, will not improve by waiting.
-  if (error instanceof SccResponseError || error instanceof SccInputError) {
+  // A success answer fwbot cannot parse or will not read (too large), or a request it cannot build, will
+  // not improve by waiting.
+  if (
+    error instanceof SccResponseError ||
+    error instanceof SccResponseTooLargeError ||
+    error instanceof SccInputError
+  ) {
     return { kind: 'permanent', sccSays: error.userMessage() };
   }
   if (error instanceof SccError) return { kind: 'transient', reason: error.userMessage() };

@@ -34,6 +34,8 @@ export interface SccClientOptions {
   retry?: Partial<RetryOptions>;
   /** An undici Dispatcher to send through instead of the client's own keep-alive Pool. */
   dispatcher?: SccHttpOptions['dispatcher'];
+  /** The largest SCC answer read, in bytes (default 32 MiB); a larger one fails the call. */
+  maxResponseBytes?: number;
   onCall?: (event: SccCallEvent) => void;
   logger?: SccLogger;
 }
@@ -65,6 +67,7 @@ export function createSccClient(options: SccClientOptions): SccClient {
     token: options.token,
     profile: options.profile,
     dispatcher: options.dispatcher,
+    maxResponseBytes: options.maxResponseBytes,
     retry: options.retry,
     onCall: options.onCall,
     logger: options.logger,

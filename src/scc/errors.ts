@@ -221,6 +221,47 @@ export class SccNetworkError extends SccError {
   }
 }
 
+/**
+ * SCC's answer was larger than the client reads (SccHttpOptions.maxResponseBytes): reading stopped there,
+ * so a hostile or broken server cannot grow fwbot's memory without bound. Not retried: the same request
+ * would get the same answer.
+ */
+export class SccResponseTooLargeError extends SccError {
+  /** The HTTP status, when the headers came before the limit was passed. */
+  readonly status: number | undefined;
+  readonly limitBytes: number;
+  readonly attempts: number;
+  readonly safeForUser = true;
+
+  constructor(init: SccErrorInit & { status: number | undefined; limitBytes: number; attempts: number }) {
+    const limit = formatBytes(init.limitBytes);
+    super(
+      init,
+      `${init.operationId} (${init.method} ${init.path}): the answer is larger than ${limit}; stopped reading it`,
+    );
+    this.status = init.status;
+    this.limitBytes = init.limitBytes;
+    this.attempts = init.attempts;
+  }
+
+  userMessage(): string {
+    return (
+      `SCC's answer was larger than fwbot reads (${formatBytes(this.limitBytes)}), so fwbot stopped reading it. ` +
+      'Narrow the request (a search query) and try again.'
+    );
+  }
+
+  protected jsonFields(): Record<string, unknown> {
+    return { status: this.status, limitBytes: this.limitBytes, attempts: this.attempts };
+  }
+}
+
+/** 33554432 → `32 MiB`; sizes that are not whole MiB in bytes. */
+function formatBytes(bytes: number): string {
+  const MIB = 1024 * 1024;
+  return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;
+}
+
 /** One field of a response that did not match the model: `items[0].uid` and what is wrong with it. */
 export interface ResponseIssue {
   field: string;

@@ -1,6 +1,7 @@
 // The only I/O of the SCC client: one keep-alive undici pool per base URL, bearer auth, JSON in and out,
 // a timeout per attempt, and the retry policy of callPolicy.ts (with Retry-After). Non-2xx answers and
-// network failures leave here as SccApiError / SccNetworkError, with the token redacted.
+// network failures leave here as SccApiError / SccNetworkError, with the token redacted; an answer larger
+// than maxResponseBytes is cut off by the pool (undici's maxResponseSize) as SccResponseTooLargeError.
 //
 // It knows nothing about operations beyond their id, method and already-encoded path and query; building
 // requests and parsing bodies belong to request.ts and call.ts.
@@ -14,7 +15,7 @@ import {
   type RetryDecision,
   type RetryOptions,
 } from './callPolicy.js';
-import { readErrorBody, SccApiError, SccNetworkError } from './errors.js';
+import { readErrorBody, SccApiError, SccNetworkError, SccResponseTooLargeError } from './errors.js';
 
 /** pino-compatible: `logger.debug({ fields }, 'message')`. Never given the token, headers or bodies. */
 export interface SccLogger {
@@ -29,7 +30,8 @@ export interface SccCallEvent {
   method: string;
   /** The HTTP status, or undefined when no answer came. */
   status: number | undefined;
-  outcome: 'response' | 'timeout' | 'connection' | 'aborted';
+  /** `tooLarge`: the answer passed maxResponseBytes and was not read to its end. */
+  outcome: 'response' | 'timeout' | 'connection' | 'aborted' | 'tooLarge';
   durationMs: number;
   /** 1 for the first attempt. */
   attempt: number;
@@ -43,6 +45,11 @@ export interface SccHttpOptions {
   profile?: string | undefined;
   /** Defaults to a keep-alive Pool for the base URL's origin; tests inject their own. */
   dispatcher?: Dispatcher | undefined;
+  /**
+   * The largest answer read, in bytes (default 32 MiB, far above any page SCC sends): the pool stops
+   * reading past it. An injected dispatcher brings its own limits instead.
+   */
+  maxResponseBytes?: number | undefined;
   retry?: Partial<RetryOptions> | undefined;
   onCall?: ((event: SccCallEvent) => void) | undefined;
   logger?: SccLogger | undefined;
@@ -80,6 +87,11 @@ export interface SccHttp {
 
 export const USER_AGENT = `fwbot/${packageVersion()}`;
 
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** undici's error when an answer passes the pool's maxResponseSize. */
+const TOO_LARGE_CODE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
+
 // Refused before anything was written: SCC cannot have seen the request.
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -87,7 +99,10 @@ export function createSccHttp(options: SccHttpOptions): SccHttp {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
   const ownsDispatcher = options.dispatcher === undefined;
-  const dispatcher: Dispatcher = options.dispatcher ?? new Pool(base.origin, { keepAliveTimeout: 10_000 });
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const dispatcher: Dispatcher =
+    options.dispatcher ??
+    new Pool(base.origin, { keepAliveTimeout: 10_000, maxResponseSize: maxResponseBytes });
   const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
   const { logger, onCall, profile } = options;
 
@@ -123,6 +138,7 @@ export function createSccHttp(options: SccHttpOptions): SccHttp {
     }
     const started = performance.now();
     const fields = { operationId: req.operationId, method: req.method, attempt };
+    let status: number | undefined;
     try {
       const response = await request(url, {
         dispatcher,
@@ -134,6 +150,7 @@ export function createSccHttp(options: SccHttpOptions): SccHttp {
         headersTimeout: req.timeoutMs,
         bodyTimeout: req.timeoutMs,
       });
+      status = response.statusCode;
       const text = await response.body.text();
       const durationMs = performance.now() - started;
       emit({ ...fields, status: response.statusCode, outcome: 'response', durationMs });
@@ -144,6 +161,14 @@ export function createSccHttp(options: SccHttpOptions): SccHttp {
       return { kind: 'response', status: response.statusCode, headers: toHeaders(response.headers), text };
     } catch (error) {
       const durationMs = performance.now() - started;
+      if (errorCode(error) === TOO_LARGE_CODE) {
+        emit({ ...fields, status: undefined, outcome: 'tooLarge', durationMs });
+        logger?.warn(
+          { ...fields, profile, path: req.path, status, maxResponseBytes, durationMs },
+          'scc answer larger than the limit; stopped reading it',
+        );
+        return { kind: 'tooLarge', status };
+      }
       const kind = timer.signal.aborted
         ? 'timeout'
         : req.signal?.aborted
@@ -171,6 +196,14 @@ export function createSccHttp(options: SccHttpOptions): SccHttp {
       const result = await attemptOnce(req, attempt);
       if (result.kind === 'response' && result.status >= 200 && result.status < 300) {
         return { status: result.status, headers: result.headers, ...parseJson(result.text) };
+      }
+      if (result.kind === 'tooLarge') {
+        throw new SccResponseTooLargeError({
+          ...info,
+          status: result.status,
+          limitBytes: maxResponseBytes,
+          attempts: attempt,
+        });
       }
       const retryAfterMs =
         result.kind === 'response'
@@ -248,6 +281,7 @@ export function createSccHttp(options: SccHttpOptions): SccHttp {
 
 type AttemptResult =
   | { kind: 'response'; status: number; headers: Headers; text: string }
+  | { kind: 'tooLarge'; status: number | undefined }
   | { kind: 'timeout' | 'aborted' | 'connection'; error: unknown; sent: boolean };
 
 function parseJson(text: string): { body: unknown; json: boolean } {
