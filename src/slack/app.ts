@@ -1,9 +1,10 @@
 // The Bolt app: HTTP mode (signed requests at /slack/events, signature checked by Bolt's HTTPReceiver,
-// timestamps outside ±5 minutes refused in front of it by requestWindow.ts) or Socket Mode when an
-// app-level token is given. This file only builds and wires; the listeners live by surface in commands/,
-// actions/, views/ and options/.
+// timestamps outside ±5 minutes refused in front of it by requestWindow.ts, bodies over 1 MiB by
+// bodyLimit.ts) or Socket Mode when an app-level token is given. This file only builds and wires; the
+// listeners live by surface in commands/, actions/, views/ and options/.
 import { App, type CustomRoute, HTTPReceiver } from '@slack/bolt';
 import * as actions from './actions/index.js';
+import { withinBodyLimit } from './bodyLimit.js';
 import { boltLogger } from './boltLogger.js';
 import * as commands from './commands/index.js';
 import { type FwbotDeps, surfaceOf } from './deps.js';
@@ -67,8 +68,12 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
       logger,
     });
     // requestListener is the receiver's public entry point (its server calls it for every request), so
-    // wrapping it puts the future-date check in front of Bolt's verification without forking Bolt.
-    receiver.requestListener = withinRequestWindow(receiver.requestListener, deps.log);
+    // wrapping it puts the future-date check and the body size limit in front of Bolt's verification
+    // without forking Bolt.
+    receiver.requestListener = withinRequestWindow(
+      withinBodyLimit(receiver.requestListener, deps.log),
+      deps.log,
+    );
     app = new App({ token: settings.botToken, receiver, logger, clientOptions, ...lean });
   }
   const slack = new SlackApi(app.client);
