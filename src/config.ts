@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { SccProfile } from './config/endpoints.js';
 import { checkRedisUrl, sccBaseUrlForRegion } from './config/endpoints.js';
 import {
+  conflictingSettings,
   type Environment,
   type EnvSnapshot,
   type EnvValues,
@@ -70,7 +71,8 @@ export interface Config {
   readonly audit: AuditSettings;
   readonly slack: SlackConfig;
   readonly redis: RedisConfig;
-  readonly http: { readonly port: number };
+  /** `metricsPort`: METRICS_PORT, where the bot serves /metrics instead of on `port`. */
+  readonly http: { readonly port: number; readonly metricsPort: number | undefined };
   /** BOT_WORKERS: whether the bot process runs the workers too (commands, tracking, notifications). */
   readonly botWorkers: boolean;
   readonly logLevel: LogLevel;
@@ -114,6 +116,7 @@ export function loadConfig(env: Environment = process.env, options: LoadConfigOp
         });
 
   envIssues.push(...missingSettings(snapshot, require, file?.definesProfiles ?? false));
+  if (parsed.ok) envIssues.push(...conflictingSettings(parsed.values));
   const fileIssues = [...(file?.issues ?? [])].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   // Environment problems first, in the order the README lists the variables, then the file's by line.
   envIssues.sort((a, b) => variableOrder(a.source) - variableOrder(b.source));
@@ -215,7 +218,7 @@ class LoadedConfig implements Config {
   readonly audit: AuditSettings;
   readonly slack: SlackConfig;
   readonly redis: RedisConfig;
-  readonly http: { readonly port: number };
+  readonly http: { readonly port: number; readonly metricsPort: number | undefined };
   readonly botWorkers: boolean;
   readonly logLevel: LogLevel;
   readonly profilesFile: string | undefined;
@@ -236,7 +239,7 @@ class LoadedConfig implements Config {
     this.audit = file?.audit ?? defaultAudit;
     this.slack = slackConfig(values, slackIsEnabled);
     this.redis = Object.freeze({ url: new Secret(values.REDIS_URL.url), display: values.REDIS_URL.display });
-    this.http = Object.freeze({ port: values.PORT });
+    this.http = Object.freeze({ port: values.PORT, metricsPort: values.METRICS_PORT });
     this.botWorkers = values.BOT_WORKERS;
     this.logLevel = values.LOG_LEVEL;
     this.profilesFile = profilesFile;

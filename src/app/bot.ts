@@ -109,7 +109,13 @@ export async function startBot(
 
   // Read at each probe: the Slack check joins once the app exists.
   const readinessChecks: ReadinessCheck[] = [redisCheck(redis), ...sccChecks(clients)];
-  const http = createHttpSide({ port: config.http.port, readinessChecks, metrics, log });
+  const http = createHttpSide({
+    port: config.http.port,
+    metricsPort: config.http.metricsPort,
+    readinessChecks,
+    metrics,
+    log,
+  });
   const fwbot = createFwbotApp(
     { ...surface.deps, commandIntake: intake },
     {
@@ -129,6 +135,8 @@ export async function startBot(
   const queues = observeQueues({ redisUrl, prefix: REDIS_PREFIX, profiles: clients.names(), metrics, log });
   const audit = tailAudit({ redisUrl, streamKey: `${REDIS_PREFIX}:audit`, metrics, log });
   await fwbot.start();
+  // METRICS_PORT: /metrics on a server of its own, not among the routes of the port Slack reaches.
+  if (config.http.metricsPort !== undefined) await http.listenMetrics();
   await approvals.recover();
   approvals.startSweeper();
   log.info(
@@ -145,6 +153,7 @@ export async function startBot(
   const steps = (): ShutdownStep[] => [
     { name: 'readiness', run: async () => http.drain() },
     { name: 'slack', run: () => fwbot.stop() },
+    { name: 'metrics server', run: () => http.close() },
     { name: 'command intake', run: () => intake.close() },
     { name: 'commands', run: async () => void (await commandWorkers?.close()) },
     { name: 'approvals', run: () => approvals.close() },

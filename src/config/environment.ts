@@ -201,6 +201,18 @@ const variables = {
     '3000',
     integerBetween(1, 65_535),
   ),
+  METRICS_PORT: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: '9464',
+      description:
+        "The bot's /metrics on a port of its own (a server on 0.0.0.0 that answers nothing else), so the public " +
+        'PORT need not expose it: PORT then answers /metrics with 404, and /healthz and /readyz stay on PORT. ' +
+        'Must differ from PORT (1–65535). Unset: /metrics is on PORT.',
+      secret: false,
+    },
+    integerBetween(1, 65_535),
+  ),
   BOT_WORKERS: defaultedVariable(
     {
       requiredWhen: 'never',
@@ -304,6 +316,18 @@ const SLACK_CREDENTIALS = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_
 /** Slack is on when the process needs it, or when any Slack credential is set: half a setup is a mistake. */
 export function slackEnabled(snapshot: EnvSnapshot, require: Requirements): boolean {
   return require.slack || SLACK_CREDENTIALS.some((name) => isSet(snapshot, name));
+}
+
+/** Settings that are each valid but cannot go together: two servers cannot listen on one port. */
+export function conflictingSettings(values: EnvValues): ConfigIssue[] {
+  if (values.METRICS_PORT === undefined || values.METRICS_PORT !== values.PORT) return [];
+  return [
+    {
+      source: 'METRICS_PORT',
+      problem: `is PORT's port (${values.PORT}); /metrics needs a port of its own, or leave METRICS_PORT unset`,
+      example: exampleFor('METRICS_PORT'),
+    },
+  ];
 }
 
 /** Settings missing for what this process runs (values that are set but wrong are parseEnvironment's). */

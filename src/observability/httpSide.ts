@@ -1,7 +1,9 @@
 // The HTTP side of a fwbot process: /healthz (the process is up), /readyz (its dependencies answer, and it
 // is not draining) and /metrics (Prometheus text). In Slack's HTTP mode the routes are handed to Bolt's
 // receiver as customRoutes, so one server serves Slack and operations; in Socket Mode (and in worker-only
-// or demo processes) `listen()` starts a small server of its own on PORT.
+// or demo processes) `listen()` starts a small server of its own on PORT. With a metrics port
+// (METRICS_PORT) /metrics leaves those routes and is served only by `listenMetrics()`'s own server there,
+// so the port Slack reaches need not expose it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CustomRoute } from '@slack/bolt';
@@ -16,6 +18,8 @@ export const METRICS_PATH = '/metrics';
 export interface HttpSideOptions {
   /** Where `listen()` serves (Socket Mode, workers, demo); unused when Bolt serves the routes. */
   port: number;
+  /** Where `listenMetrics()` serves /metrics, which then is not among the other routes. */
+  metricsPort?: number | undefined;
   /** Default 0.0.0.0: probes come from outside the container. */
   host?: string;
   /** The checks behind /readyz; or a prepared Readiness (e.g. one shared with the shutdown). */
@@ -33,6 +37,8 @@ export interface HttpSide {
   handle(req: IncomingMessage, res: ServerResponse): boolean;
   /** Starts a server of its own; resolves with the port it listens on (useful with port 0). */
   listen(): Promise<number>;
+  /** Starts the /metrics server on the metrics port; resolves with its port. Needs `metricsPort`. */
+  listenMetrics(): Promise<number>;
   /** Marks the process not ready (shutdown began); /healthz keeps answering. */
   drain(): void;
   close(): Promise<void>;
@@ -52,7 +58,9 @@ export function createHttpSide(options: HttpSideOptions): HttpSide {
     options.readiness ?? createReadiness(options.readinessChecks ?? [], { metrics: options.metrics });
   const startedAt = Date.now();
   const { metrics, log } = options;
+  const separateMetrics = options.metricsPort !== undefined;
   let server: Server | undefined;
+  let metricsServer: Server | undefined;
 
   const healthz = (_req: IncomingMessage, res: ServerResponse): void => {
     json(res, 200, { status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) });
@@ -78,24 +86,57 @@ export function createHttpSide(options: HttpSideOptions): HttpSide {
     );
   };
 
-  const table: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
+  type Route = (req: IncomingMessage, res: ServerResponse) => void;
+  const table: Record<string, Route> = {
     [HEALTH_PATH]: healthz,
     [READY_PATH]: readyz,
-    [METRICS_PATH]: metricsRoute,
+    ...(separateMetrics ? {} : { [METRICS_PATH]: metricsRoute }),
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const route = table[path];
-    if (!route) return false;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' });
-      res.end();
+  const handlerOf =
+    (routes: Record<string, Route>) =>
+    (req: IncomingMessage, res: ServerResponse): boolean => {
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      const route = routes[path];
+      if (!route) return false;
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { allow: 'GET, HEAD' });
+        res.end();
+        return true;
+      }
+      route(req, res);
       return true;
-    }
-    route(req, res);
-    return true;
+    };
+  const handle = handlerOf(table);
+
+  /** A server of its own on `port` that answers `handler`'s routes and 404 to anything else. */
+  const serve = async (
+    handler: (req: IncomingMessage, res: ServerResponse) => boolean,
+    port: number,
+  ): Promise<Server> => {
+    const own = createServer((req, res) => {
+      if (!handler(req, res)) json(res, 404, { error: 'not found' });
+    });
+    await new Promise<void>((resolve, reject) => {
+      own.once('error', reject);
+      own.listen(port, options.host ?? '0.0.0.0', () => {
+        own.off('error', reject);
+        resolve();
+      });
+    });
+    return own;
   };
+
+  const closeServer = async (own: Server | undefined): Promise<void> => {
+    if (!own) return;
+    await new Promise<void>((resolve) => {
+      own.close(() => resolve());
+      // Probes and scrapes hold keep-alive sockets; they must not keep the process alive.
+      own.closeIdleConnections();
+    });
+  };
+
+  const portOf = (own: Server): number => (own.address() as AddressInfo).port; // TCP: an AddressInfo
 
   return {
     routes: Object.entries(table).map(([path, handler]) => ({ path, method: ['GET', 'HEAD'], handler })),
@@ -103,31 +144,25 @@ export function createHttpSide(options: HttpSideOptions): HttpSide {
     handle,
     async listen() {
       if (server) throw new Error('the HTTP side is already listening');
-      const own = createServer((req, res) => {
-        if (!handle(req, res)) json(res, 404, { error: 'not found' });
-      });
-      server = own;
-      await new Promise<void>((resolve, reject) => {
-        own.once('error', reject);
-        own.listen(options.port, options.host ?? '0.0.0.0', () => {
-          own.off('error', reject);
-          resolve();
-        });
-      });
-      const port = (own.address() as AddressInfo).port; // listening on TCP: address() is an AddressInfo
-      log?.info({ port }, 'health and metrics listening');
+      server = await serve(handle, options.port);
+      const port = portOf(server);
+      log?.info({ port }, separateMetrics ? 'health listening' : 'health and metrics listening');
+      return port;
+    },
+    async listenMetrics() {
+      if (options.metricsPort === undefined) throw new Error('no metrics port is configured');
+      if (metricsServer) throw new Error('the metrics server is already listening');
+      metricsServer = await serve(handlerOf({ [METRICS_PATH]: metricsRoute }), options.metricsPort);
+      const port = portOf(metricsServer);
+      log?.info({ port }, 'metrics listening');
       return port;
     },
     drain: () => readiness.drain(),
     async close() {
-      const own = server;
+      const own = [server, metricsServer];
       server = undefined;
-      if (!own) return;
-      await new Promise<void>((resolve) => {
-        own.close(() => resolve());
-        // Probes and scrapes hold keep-alive sockets; they must not keep the process alive.
-        own.closeIdleConnections();
-      });
+      metricsServer = undefined;
+      await Promise.all(own.map(closeServer));
     },
   };
 }
