@@ -19,7 +19,7 @@ import { AccessControl } from '../policy/access.js';
 import { UserGroupDirectory } from '../policy/userGroups.js';
 import { RedisDeduper } from '../slack/dedupe.js';
 import { type FwbotDeps, type SurfaceDeps, surfaceOf } from '../slack/deps.js';
-import { SlackApi } from '../slack/slackApi.js';
+import { SlackApi } from '../slackApi/slackApi.js';
 import { createSccClients, type OwnedSccClients } from './sccClients.js';
 
 export interface SurfaceOptions {

@@ -5,9 +5,9 @@
 import { DelayedError, type Processor, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { SlackRefused } from '../slackApi/errors.js';
 import { NotifyJobData } from './payloads.js';
-import { RetryLater, SlackRefused } from './slackErrors.js';
-import type { SlackNotifier } from './slackNotifier.js';
+import { RetryLater, type SlackNotifier } from './slackNotifier.js';
 
 export function createNotifyProcessor(notifier: SlackNotifier, log: Logger): Processor {
   return async (job, token) => {

@@ -7,17 +7,25 @@
 // the thread (or channel) back with `include_all_metadata` and posts only when no message carries the
 // key. Slack's 429 and definite refusals prove nothing was posted, so they clear the mark.
 import { createHash, randomUUID } from 'node:crypto';
-import type { webApi } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import { classifySlackError, SlackRefused } from '../slackApi/errors.js';
+import type { MessagesRead, SlackApi } from '../slackApi/slackApi.js';
 import type { JobKeys } from './keys.js';
 import type { EventType } from './payloads.js';
 import type { Schedule } from './schedule.js';
-import { classifySlackError, RetryLater, SlackRefused } from './slackErrors.js';
 import { SlackPace } from './slackPace.js';
 
-export type SlackWebClient = webApi.WebClient;
+/** Come back after `delayMs`: the job reschedules itself instead of sleeping (a 429, the pace, a busy key). */
+export class RetryLater extends Error {
+  override readonly name = 'RetryLater';
+  constructor(
+    readonly delayMs: number,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
 
 export interface PostRequest {
   key: string;
@@ -26,18 +34,6 @@ export interface PostRequest {
   text: string;
   eventType: EventType;
 }
-
-const HistoryPage = z.object({
-  messages: z
-    .array(
-      z.looseObject({
-        ts: z.string().optional(),
-        metadata: z.looseObject({ event_payload: z.record(z.string(), z.unknown()).optional() }).optional(),
-      }),
-    )
-    .optional(),
-  response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
-});
 
 /** Pages read back at most: a thread rarely holds more, a busy channel's recent past does. */
 const READ_BACK_PAGES = 10;
@@ -53,7 +49,7 @@ export class SlackNotifier {
   private readonly pace: SlackPace;
 
   constructor(
-    private readonly slack: SlackWebClient,
+    private readonly slack: SlackApi,
     private readonly redis: Redis,
     private readonly keys: JobKeys,
     private readonly schedule: Schedule,
@@ -112,15 +108,11 @@ export class SlackNotifier {
     await this.redis.set(postingKey, String(Date.now()), 'PX', ttlMs);
     let ts: string;
     try {
-      const answer = await this.slack.chat.postMessage({
-        channel: request.channelId,
-        ...(request.threadTs ? { thread_ts: request.threadTs } : {}),
+      const message = {
         text: request.text,
-        unfurl_links: false,
-        unfurl_media: false,
         metadata: { event_type: request.eventType, event_payload: { key: metadataKey(request.key) } },
-      });
-      ts = z.object({ ts: z.string() }).parse(answer).ts;
+      };
+      ts = (await this.slack.postMessage(request.channelId, message, request.threadTs)).ts;
     } catch (error) {
       throw await this.failed(error, 'chat.postMessage', request.channelId, postingKey);
     }
@@ -152,22 +144,14 @@ export class SlackNotifier {
     const wanted = metadataKey(request.key);
     let cursor: string | undefined;
     for (let page = 0; page < READ_BACK_PAGES; page += 1) {
-      let raw: unknown;
+      let read: MessagesRead;
       try {
-        raw = request.threadTs
-          ? await this.slack.conversations.replies({
-              channel: request.channelId,
-              ts: request.threadTs,
-              include_all_metadata: true,
-              limit: 200,
-              ...(cursor ? { cursor } : {}),
-            })
-          : await this.slack.conversations.history({
-              channel: request.channelId,
-              include_all_metadata: true,
-              limit: 200,
-              ...(cursor ? { cursor } : {}),
-            });
+        read = await this.slack.readMessages({
+          channel: request.channelId,
+          threadTs: request.threadTs,
+          cursor,
+          limit: 200,
+        });
       } catch (error) {
         const failure = classifySlackError(error);
         if (failure.kind === 'refused') {
@@ -184,11 +168,10 @@ export class SlackNotifier {
           request.channelId,
         );
       }
-      const parsed = HistoryPage.parse(raw);
-      for (const message of parsed.messages ?? []) {
+      for (const message of read.messages) {
         if (message.metadata?.event_payload?.key === wanted && message.ts) return message.ts;
       }
-      cursor = parsed.response_metadata?.next_cursor;
+      cursor = read.nextCursor;
       if (!cursor) return undefined;
     }
     return undefined;
@@ -217,9 +200,7 @@ export class SlackNotifier {
     }
     try {
       // Metadata sent again: the message must stay findable by its key whatever Slack does on edit.
-      await this.slack.chat.update({
-        channel: channelId,
-        ts,
+      await this.slack.update(channelId, ts, {
         text,
         metadata: { event_type: 'fwbot_status', event_payload: { key: metadataKey(key) } },
       });

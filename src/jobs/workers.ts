@@ -4,15 +4,16 @@
 // worker at a time, and a killed worker's jobs are picked up by the others.
 import { webApi } from '@slack/bolt';
 import { type Processor, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
-import type { SccClients, Tracker } from '../dispatch/ports.js';
 import type { WatchRegistry } from '../catalogue/operation.js';
+import type { SccClients, Tracker } from '../dispatch/ports.js';
+import { SlackApi } from '../slackApi/slackApi.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
 import { QUEUE, tenantQueueName } from './keys.js';
 import { gaveUpOutcome } from './messages.js';
 import { createNotifyProcessor } from './notifyWorker.js';
 import { TrackJobData } from './payloads.js';
 import { classifySccError } from './sccFailures.js';
-import { SlackNotifier, type SlackWebClient } from './slackNotifier.js';
+import { SlackNotifier } from './slackNotifier.js';
 import type { TenantProfileResolver } from './steps/step.js';
 import {
   createTenantProcessor,
@@ -56,7 +57,7 @@ export function createJobs(options: JobsOptions): Jobs {
  * A Slack client fit for workers: a 429 comes back at once as an error carrying Retry-After (the job
  * reschedules itself), and nothing retries by sleeping inside the client.
  */
-export function createWorkerSlackClient(token: string, slackApiUrl?: string): SlackWebClient {
+export function createWorkerSlackClient(token: string, slackApiUrl?: string): webApi.WebClient {
   return new webApi.WebClient(token, {
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
@@ -70,7 +71,7 @@ export interface StartWorkersOptions extends JobsOptions {
   /** One SCC client per profile. Give them no retries of their own (`retry: { maxAttempts: 1 }`). */
   clients: SccClients;
   /** See createWorkerSlackClient. */
-  slack: SlackWebClient;
+  slack: webApi.WebClient;
   /** Which profile reads a managed tenant's transactions (cdFMC's second leg). */
   resolveTenantProfile?: TenantProfileResolver;
 }
@@ -108,7 +109,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
   const core = createJobsCore(options);
   const { schedule, log, prefix, redis } = core;
   const jobs = jobsOver(core);
-  const notifier = new SlackNotifier(options.slack, redis, core.keys, schedule, log);
+  const notifier = new SlackNotifier(new SlackApi(options.slack), redis, core.keys, schedule, log);
   const base: WorkerOptions = {
     connection: redis,
     prefix,

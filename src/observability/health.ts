@@ -3,6 +3,7 @@
 // hung dependency makes /readyz answer "not ready" quickly instead of hanging the probe. Checks that
 // cost a remote call (SCC, Slack's auth.test) are cached briefly: orchestrators probe every few seconds.
 import type { SccClients } from '../dispatch/ports.js';
+import { SlackApi, type WebApiClient } from '../slackApi/slackApi.js';
 import type { FwbotMetrics } from './metrics.js';
 
 export interface ReadinessCheck {
@@ -164,19 +165,14 @@ export function sccChecks(clients: SccClients, options: { ttlMs?: number } = {})
   );
 }
 
-/** The part of a Slack Web API client the Slack check needs. */
-export interface SlackAuthClient {
-  auth: { test(): Promise<{ ok?: boolean; error?: string }> };
-}
-
 /** HTTP mode: Slack accepts the bot token (auth.test), cached for `ttlMs` (default 60 s; Tier 4). */
-export function slackApiCheck(client: SlackAuthClient, options: { ttlMs?: number } = {}): ReadinessCheck {
+export function slackApiCheck(client: WebApiClient, options: { ttlMs?: number } = {}): ReadinessCheck {
+  const slack = new SlackApi(client);
   return cachedCheck(
     {
       name: 'slack',
       async check() {
-        const answer = await client.auth.test();
-        if (answer.ok === false) throw new Error(`Slack refused auth.test: ${answer.error ?? 'no reason'}`);
+        await slack.authTest();
       },
     },
     options.ttlMs ?? 60_000,

@@ -3,8 +3,9 @@
 // group share one call. User groups exist only on paid plans: `plan_upgrade_required` (or any other
 // failure) means "no members known", which fails closed — grants to user ids keep working.
 import type { Logger } from 'pino';
+import { classifySlackError } from '../slackApi/errors.js';
 
-/** Fetches the member user ids of one user group (the Slack call lives in src/slack/). */
+/** Fetches the member user ids of one user group (the Slack call lives in src/slackApi/). */
 export type FetchGroupMembers = (groupId: string) => Promise<readonly string[]>;
 
 export interface UserGroupDirectoryOptions {
@@ -21,9 +22,6 @@ interface Entry {
   members: ReadonlySet<string>;
   expires: number;
 }
-
-/** Error codes from Slack that mean "this workspace has no user groups for us". */
-const NO_GROUPS = new Set(['plan_upgrade_required', 'paid_teams_only', 'missing_scope', 'no_such_subteam']);
 
 export class UserGroupDirectory {
   private readonly cache = new Map<string, Entry>();
@@ -65,11 +63,12 @@ export class UserGroupDirectory {
       this.cache.set(groupId, { members, expires: this.now() + this.ttlMs });
       return members;
     } catch (error) {
-      const code = slackErrorCode(error);
-      if (code !== undefined && NO_GROUPS.has(code)) {
+      // A final refusal (a free plan, no such group, no usergroups:read) says the same every time.
+      const failure = classifySlackError(error);
+      if (failure.kind === 'refused') {
         if (!this.warnedNoPlan) {
           this.options.log.warn(
-            { groupId, slackError: code },
+            { groupId, slackError: failure.reason },
             'user-group grants cannot be resolved; grants to user ids still apply',
           );
           this.warnedNoPlan = true;
@@ -85,13 +84,4 @@ export class UserGroupDirectory {
       return members;
     }
   }
-}
-
-/** `data.error` of a @slack/web-api platform error (`plan_upgrade_required`, …). */
-export function slackErrorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('data' in error)) return undefined;
-  const data = (error as { data: unknown }).data;
-  if (typeof data !== 'object' || data === null || !('error' in data)) return undefined;
-  const code = (data as { error: unknown }).error;
-  return typeof code === 'string' ? code : undefined;
 }

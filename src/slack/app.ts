@@ -3,6 +3,7 @@
 // bodyLimit.ts) or Socket Mode when an app-level token is given. This file only builds and wires; the
 // listeners live by surface in commands/, actions/, views/ and options/.
 import { App, type CustomRoute, HTTPReceiver } from '@slack/bolt';
+import { SlackApi } from '../slackApi/slackApi.js';
 import * as actions from './actions/index.js';
 import { withinBodyLimit } from './bodyLimit.js';
 import { boltLogger } from './boltLogger.js';
@@ -11,7 +12,6 @@ import { type FwbotDeps, surfaceOf } from './deps.js';
 import * as options from './options/index.js';
 import { withinRequestWindow } from './requestWindow.js';
 import { SlackRouter } from './router.js';
-import { SlackApi } from './slackApi.js';
 import * as views from './views/index.js';
 
 export interface SlackSettings {

@@ -5,11 +5,11 @@
 
 import type { Tracker } from '../dispatch/ports.js';
 import type { TrackRequest } from '../catalogue/operation.js';
-import { slackErrorCode } from '../policy/userGroups.js';
 import { type AttachedFile, type RenderedMessage, renderBlocks } from '../render/blocks.js';
 import type { View } from '../render/view.js';
 import type { RequestContext } from '../dispatch/request.js';
-import type { SlackApi } from './slackApi.js';
+import { cannotPostThere, slackErrorCode } from '../slackApi/errors.js';
+import type { SlackApi } from '../slackApi/slackApi.js';
 
 type ResponseType = 'ephemeral' | 'in_channel';
 
@@ -19,9 +19,6 @@ interface ResponseUrlBody {
   response_type?: ResponseType;
   replace_original?: boolean;
 }
-
-/** Codes of chat.postMessage that mean "the bot cannot post here" rather than a failure. */
-const CANNOT_POST = new Set(['not_in_channel', 'channel_not_found', 'is_archived', 'restricted_action']);
 
 export class Delivery {
   constructor(
@@ -58,9 +55,9 @@ export class Delivery {
     try {
       ts = (await this.slack.postMessage(channelId, { text: rendered.text, blocks: rendered.blocks })).ts;
     } catch (error) {
-      const code = slackErrorCode(error);
-      if (code === undefined || !CANNOT_POST.has(code)) throw error;
-      this.request.log.warn({ slackError: code }, 'cannot post in the channel');
+      // "The bot cannot post here" (not a member, archived…) is an answer, not a failure.
+      if (!cannotPostThere(error)) throw error;
+      this.request.log.warn({ slackError: slackErrorCode(error) }, 'cannot post in the channel');
       return undefined;
     }
     for (const file of rendered.files)

@@ -7,9 +7,9 @@ import type { Operation, OperationServices } from '../catalogue/operation.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import type { AccessControl } from '../policy/access.js';
 import type { CommandIntake } from './commandQueue.js';
+import type { SlackApi } from '../slackApi/slackApi.js';
 import type { Deduper } from './dedupe.js';
 import type { Listeners } from './router.js';
-import type { SlackApi } from './slackApi.js';
 
 export interface FwbotDeps {
   /** The operations, the /fw grammar, help and usage lines (src/catalogue/index.ts). */

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
 import { resolveSchedule } from '../../src/jobs/schedule.js';
-import { RetryLater, SlackRefused } from '../../src/jobs/slackErrors.js';
-import { metadataKey, type PostRequest, SlackNotifier } from '../../src/jobs/slackNotifier.js';
+import { metadataKey, type PostRequest, RetryLater, SlackNotifier } from '../../src/jobs/slackNotifier.js';
 import { createWorkerSlackClient } from '../../src/jobs/workers.js';
+import { SlackRefused } from '../../src/slackApi/errors.js';
+import { SlackApi } from '../../src/slackApi/slackApi.js';
 import { type FakeSlack, startFakeSlack } from '../support/fakeSlack.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 import { quietLog, TEST_SCHEDULE } from './support/harness.js';
@@ -25,7 +26,7 @@ describe('posting into Slack exactly once', () => {
     slack.reset();
     keys = new JobKeys(normalisePrefix(uniquePrefix('notify')));
     notifier = new SlackNotifier(
-      createWorkerSlackClient('xoxb-test', slack.apiUrl),
+      new SlackApi(createWorkerSlackClient('xoxb-test', slack.apiUrl)),
       redis,
       keys,
       schedule,
@@ -65,7 +66,7 @@ describe('posting into Slack exactly once', () => {
     const interrupted = notifier.postOnce(request('k2'));
     await slack.waitFor((call) => call.method === 'chat.postMessage');
     const fresh = new SlackNotifier(
-      createWorkerSlackClient('xoxb-test', slack.apiUrl),
+      new SlackApi(createWorkerSlackClient('xoxb-test', slack.apiUrl)),
       redis,
       keys,
       schedule,
@@ -132,7 +133,7 @@ describe('posting into Slack exactly once', () => {
 
   it('paces posts into one channel', async () => {
     const paced = new SlackNotifier(
-      createWorkerSlackClient('xoxb-test', slack.apiUrl),
+      new SlackApi(createWorkerSlackClient('xoxb-test', slack.apiUrl)),
       redis,
       keys,
       resolveSchedule({ ...TEST_SCHEDULE, slack: { ...TEST_SCHEDULE.slack, postIntervalMs: 60_000 } }),

@@ -1,13 +1,13 @@
 // manifest.yml is what people paste into "Create an app from a manifest": it must declare the /fw
 // command the code registers, interactivity, Socket Mode, and exactly the bot scopes the code needs —
-// derived here from the code itself: the Slack surface's method table plus a scan of src/ for direct
-// Web API calls (approvals, tracking, health checks), each mapped to its scopes.
+// derived here from the code itself: the method table of fwbot's one Slack Web API module (src/slackApi/)
+// plus a scan of src/ for Web API calls made around it, each mapped to its scopes.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { FW_COMMAND } from '../../src/slack/commands/fw.js';
-import { extraScopes, slackMethodsUsed } from '../../src/slack/slackApi.js';
+import { extraScopes, slackMethodsUsed } from '../../src/slackApi/slackApi.js';
 
 /** Bot scopes of the Web API methods fwbot may call (docs.slack.dev method reference). */
 const METHOD_SCOPES: Record<string, readonly string[]> = {
@@ -109,10 +109,13 @@ describe('manifest.yml', () => {
       expect(METHOD_SCOPES[method]).toEqual(scopes);
   });
 
-  it('keeps the Slack surface’s calls in one place', () => {
-    const direct = [...scannedMethods()].filter(([, files]) =>
-      files.some((f) => f.startsWith(join('src', 'slack'))),
+  it('makes every Slack Web API call through src/slackApi/', () => {
+    // Pending the approvals' refactor (issue 12): the reject button opens its modal with Bolt's client;
+    // SlackNotifier.openModal is the call to use instead. Remove the entry once it is gone.
+    const pending = new Set([`${join('src', 'approvals', 'slackActions.ts')}: views.open`]);
+    const direct = [...scannedMethods()].flatMap(([method, files]) =>
+      files.filter((file) => !file.startsWith(join('src', 'slackApi'))).map((file) => `${file}: ${method}`),
     );
-    expect(direct).toEqual([]);
+    expect(direct.filter((call) => !pending.has(call))).toEqual([]);
   });
 });
