@@ -7,6 +7,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../jobs/commandQueue.js';
 import { DEFAULT_PREFIX } from '../jobs/keys.js';
 import { DEFAULT_SCHEDULE } from '../jobs/schedule.js';
 import { createJobs, createWorkerSlackClient, type Jobs, startWorkers } from '../jobs/workers.js';
@@ -18,8 +19,8 @@ import { createMetrics, observeSlackClient, sccCallRecorder } from '../observabi
 import { observeQueues } from '../observability/queues.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
 import { createFwbotApp, type FwbotApp } from '../slack/app.js';
-import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../slack/commandQueue.js';
 import { runCommand } from '../slack/commands/fw.js';
+import { slashCommandHandler } from '../slack/commands/queued.js';
 import type { SurfaceDeps } from '../slack/deps.js';
 import { createSccClients } from './sccClients.js';
 import { buildSurface } from './surface.js';
@@ -46,9 +47,10 @@ export function startCommandRunners(options: {
   log: Logger;
 }): Promise<CommandWorkers> {
   const { workers } = DEFAULT_SCHEDULE;
+  const { deps, ...queue } = options;
   return startCommandWorkers({
-    ...options,
-    run: runCommand,
+    ...queue,
+    handler: slashCommandHandler(deps, runCommand),
     concurrency: workers.commandConcurrency,
     lockDurationMs: workers.lockDurationMs,
     stalledIntervalMs: workers.stalledIntervalMs,

@@ -7,6 +7,10 @@ export const QUEUE = {
   track: 'fwbot-track',
   notify: 'fwbot-notify',
   watch: 'fwbot-watch',
+  /** /fw commands as the fronts batch them (src/jobs/commandQueue.ts). */
+  commandIntake: 'fwbot-commands-intake',
+  /** One job per /fw command, its id the trigger id. */
+  commands: 'fwbot-commands',
 } as const;
 
 /** BullMQ refuses ':' in queue names and job ids; profile names come from configuration. */

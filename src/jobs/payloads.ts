@@ -101,6 +101,34 @@ export const TenantCreationJobData = z.object({
 });
 export type TenantCreationJobData = z.infer<typeof TenantCreationJobData>;
 
+/** A /fw command as queued: what a command worker needs to run it and answer the requester. */
+export const QueuedCommand = z.object({
+  /** Empty when `withheld`: text that looks like it holds a token never reaches Redis. */
+  text: z.string(),
+  withheld: z.boolean(),
+  userId: z.string().min(1),
+  channelId: z.string().min(1),
+  teamId: z.string().optional(),
+  /** Slack's trigger id: the command job's id, so a command delivered twice is queued once. */
+  triggerId: z.string().min(1),
+  responseUrl: z.string().url(),
+  /** Slack's retry number when the first delivery fwbot saw was a retry. */
+  retryNum: z.number().int().nonnegative().optional(),
+  /** The front's event id, so the worker's log lines carry the same request id. */
+  eventId: z.string().optional(),
+  /** When the front received it (ms since the epoch). */
+  receivedAt: z.number(),
+});
+export type QueuedCommand = z.infer<typeof QueuedCommand>;
+
+/** The commands a front gathered in one batching window, written to Redis as one intake job. */
+export const CommandIntakeBatch = z.object({ commands: z.array(QueuedCommand).min(1) });
+export type CommandIntakeBatch = z.infer<typeof CommandIntakeBatch>;
+
+/** How a command job ended (its return value, counted in `fwbot_job_outcomes_total`). */
+export const COMMAND_OUTCOMES = ['ran', 'interrupted', 'unreadable'] as const;
+export type CommandOutcome = (typeof COMMAND_OUTCOMES)[number];
+
 /** Mirrors UpgradeWatch in src/catalogue/operation.ts. */
 export const UpgradeWatchSchema = z.object({
   channelId: z.string().min(1),

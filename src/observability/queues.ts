@@ -6,13 +6,20 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { normalisePrefix, QUEUE, tenantQueueName } from '../jobs/keys.js';
+import { COMMAND_OUTCOMES } from '../jobs/payloads.js';
 import type { FwbotMetrics, QueueDepth } from './metrics.js';
 
 /** The states worth watching: work waiting, in hand, or parked until later. */
 export const DEPTH_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
 
-/** How tracked work ended (src/jobs/payloads.ts Outcome.status), returned by the tracking job. */
-const TRACK_OUTCOMES = new Set(['succeeded', 'failed', 'unknown', 'stopped']);
+/**
+ * The outcomes finished jobs return, by queue: how tracked work ended (src/jobs/payloads.ts
+ * Outcome.status), and whether a /fw command ran (src/jobs/commandQueue.ts, CommandOutcome).
+ */
+const RETURNED_OUTCOMES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  [QUEUE.track, new Set(['succeeded', 'failed', 'unknown', 'stopped'])],
+  [QUEUE.commands, new Set(COMMAND_OUTCOMES)],
+]);
 
 export interface QueueObserverOptions {
   redisUrl: string;
@@ -32,16 +39,17 @@ export interface QueueObserver {
   close(): Promise<void>;
 }
 
-/** A short label for a queue: `track`, `notify`, `watch`, `tenants:<profile>`. */
+/** A short label for a queue: `track`, `notify`, `watch`, `commands`, `commands-intake`, `tenants:<profile>`. */
 function labelFor(name: string, profiles: ReadonlyMap<string, string>): string {
   const profile = profiles.get(name);
   if (profile !== undefined) return `tenants:${profile}`;
   return name.replace(/^fwbot-/, '');
 }
 
-/** The outcome label of a finished job: the tracked outcome for tracking jobs, else `completed`. */
+/** The outcome label of a finished job: the outcome it returned where its queue has them, else `completed`. */
 export function completedOutcome(queue: string, returnvalue: unknown): string {
-  if (queue !== QUEUE.track) return 'completed';
+  const outcomes = RETURNED_OUTCOMES.get(queue);
+  if (outcomes === undefined) return 'completed';
   let value = returnvalue;
   if (typeof value === 'string') {
     try {
@@ -50,7 +58,7 @@ export function completedOutcome(queue: string, returnvalue: unknown): string {
       // A bare string, not JSON: use it as it is.
     }
   }
-  return typeof value === 'string' && TRACK_OUTCOMES.has(value) ? value : 'completed';
+  return typeof value === 'string' && outcomes.has(value) ? value : 'completed';
 }
 
 export function observeQueues(options: QueueObserverOptions): QueueObserver {
@@ -58,7 +66,14 @@ export function observeQueues(options: QueueObserverOptions): QueueObserver {
   const { metrics, log } = options;
   const timeoutMs = options.timeoutMs ?? 2_000;
   const tenantQueues = new Map(options.profiles.map((profile) => [tenantQueueName(profile), profile]));
-  const names = [QUEUE.track, QUEUE.notify, QUEUE.watch, ...tenantQueues.keys()];
+  const names = [
+    QUEUE.track,
+    QUEUE.notify,
+    QUEUE.watch,
+    QUEUE.commandIntake,
+    QUEUE.commands,
+    ...tenantQueues.keys(),
+  ];
   // One plain connection for the counts; each QueueEvents needs a blocking connection of its own.
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
   redis.on('error', (error) => log.debug({ err: error }, 'queue metrics: Redis error'));

@@ -2,9 +2,9 @@
 // operation's modal (the trigger id lives 3 seconds, so that comes first) or run it. Did-you-mean, usage
 // lines and refusals come back privately. A command that carries a token is refused unread and unlogged.
 // With a command intake (the bot always has one), commands that open no modal are handed to the command
-// workers through Redis instead of running here (commandQueue.ts); runCommand is what those workers run.
+// workers through Redis instead of running here (jobs/commandQueue.ts); runCommand is what they run.
 import { currentLogContext } from '../../observability/logContext.js';
-import { type CommandIntake, queuedCommand } from '../commandQueue.js';
+import type { CommandIntake } from '../../jobs/commandQueue.js';
 import { CREDENTIAL_REFUSAL, containsCredential } from '../commandSecrets.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
@@ -15,6 +15,7 @@ import { beginRequest } from '../../dispatch/request.js';
 import type { Listeners } from '../router.js';
 import { perform } from '../run.js';
 import { openOperationModal } from '../views/open.js';
+import { queuedCommand } from './queued.js';
 
 export const FW_COMMAND = '/fw';
 

@@ -23,7 +23,7 @@ import { UserGroupDirectory } from '../../../src/policy/userGroups.js';
 import { createSccClient, type SccClient } from '../../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { createFwbotApp, type FwbotApp } from '../../../src/slack/app.js';
-import type { CommandIntake } from '../../../src/slack/commandQueue.js';
+import type { CommandIntake } from '../../../src/jobs/commandQueue.js';
 import { MemoryDeduper } from '../../../src/slack/dedupe.js';
 import { type FwbotDeps, type SurfaceDeps, surfaceOf } from '../../../src/slack/deps.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';

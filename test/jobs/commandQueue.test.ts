@@ -1,25 +1,34 @@
-// Slash commands through Redis (src/slack/commandQueue.ts): the real Bolt front acks and queues, command
-// workers on the run's redis-server run them against the simulator and answer on response_url (fake
-// Slack). Also what must never happen: a command run twice, a change re-run after a worker died on it, a
+// Slash commands through Redis (src/jobs/commandQueue.ts, with the /fw command's handler from
+// src/slack/commands/queued.ts): the real Bolt front acks and queues, command workers on the run's
+// redis-server run them against the simulator and answer on response_url (fake Slack). Also what must never happen: a command run twice, a change re-run after a worker died on it, a
 // token written to Redis, a command lost without a word when Redis is away.
 import { Queue, Worker } from 'bullmq';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/app/logger.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import {
-  COMMAND_QUEUES,
   type CommandIntake,
   type CommandWorkers,
   commandJobId,
   createCommandIntake,
-  onlyReads,
-  type QueuedCommand,
   startCommandWorkers,
-} from '../../src/slack/commandQueue.js';
+} from '../../src/jobs/commandQueue.js';
+import { QUEUE } from '../../src/jobs/keys.js';
+import type { QueuedCommand } from '../../src/jobs/payloads.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { observeQueues } from '../../src/observability/queues.js';
 import { runCommand } from '../../src/slack/commands/fw.js';
+import { onlyReads, slashCommandHandler } from '../../src/slack/commands/queued.js';
+import {
+  blocksText,
+  CHANNEL,
+  type Harness,
+  newTriggerId,
+  startHarness,
+  USERS,
+} from '../slack/support/harness.js';
 import { startRedisServer } from '../support/redisServer.js';
 import { connectRedis, redisUrl, uniquePrefix } from '../support/testRedis.js';
-import { blocksText, CHANNEL, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
 
 const quiet = createLogger('silent');
 
@@ -44,7 +53,7 @@ describe('the command intake (front side)', () => {
     prefix = uniquePrefix('intake').slice(0, -1);
     intake = createCommandIntake({ redisUrl: redisUrl(), prefix, log: quiet });
     await intake.ready();
-    queue = new Queue(COMMAND_QUEUES.intake, { connection: connectRedis(), prefix });
+    queue = new Queue(QUEUE.commandIntake, { connection: connectRedis(), prefix });
   });
   afterEach(async () => {
     await intake.close();
@@ -82,6 +91,105 @@ describe('the command intake (front side)', () => {
   });
 });
 
+describe('the command workers (with any handler)', () => {
+  let prefix: string;
+  let intake: CommandIntake;
+  const ran: string[] = [];
+  const told: string[] = [];
+  const startWorkers = () =>
+    startCommandWorkers({
+      redisUrl: redisUrl(),
+      prefix,
+      handler: {
+        run: async (queued) => {
+          ran.push(queued.text);
+        },
+        safeToRunAgain: (queued) => queued.text.startsWith('read'),
+        tellInterrupted: async (queued) => {
+          told.push(queued.text);
+        },
+      },
+      concurrency: 2,
+      lockDurationMs: 1_000,
+      stalledIntervalMs: 500,
+      log: quiet,
+    });
+
+  beforeEach(async () => {
+    prefix = uniquePrefix('command-workers').slice(0, -1);
+    intake = createCommandIntake({ redisUrl: redisUrl(), prefix, log: quiet });
+    await intake.ready();
+    ran.length = 0;
+    told.length = 0;
+  });
+  afterEach(async () => {
+    await intake.close();
+  });
+
+  it('runs what the intake takes through the handler, and counts both queues like the others', async () => {
+    const metrics = createMetrics();
+    const observer = observeQueues({ redisUrl: redisUrl(), prefix, profiles: [], metrics, log: quiet });
+    await observer.ready();
+    const workers = await startWorkers();
+    try {
+      await Promise.all([intake.submit(command({ text: 'one' })), intake.submit(command({ text: 'two' }))]);
+      await vi.waitFor(
+        async () => {
+          const text = await metrics.text();
+          expect(text).toMatch(/fwbot_job_outcomes_total\{queue="commands",outcome="ran"\} 2/);
+          expect(text).toMatch(/fwbot_job_outcomes_total\{queue="commands-intake",outcome="completed"\} 1/);
+        },
+        { timeout: 10_000 },
+      );
+      expect(ran.sort()).toEqual(['one', 'two']);
+      const depth = await metrics.text();
+      expect(depth).toMatch(/fwbot_queue_jobs\{queue="commands",state="waiting"\} 0/);
+      expect(depth).toMatch(/fwbot_queue_jobs\{queue="commands-intake",state="waiting"\} 0/);
+    } finally {
+      await workers.close();
+      await observer.close();
+    }
+  });
+
+  it('asks the handler whether a command a dead worker held may run again, and says which ended how', async () => {
+    const metrics = createMetrics();
+    const observer = observeQueues({ redisUrl: redisUrl(), prefix, profiles: [], metrics, log: quiet });
+    await observer.ready();
+    const connection = connectRedis();
+    const queue = new Queue(QUEUE.commands, { connection, prefix });
+    const read = command({ text: 'read things' });
+    const change = command({ text: 'change things' });
+    for (const queued of [read, change])
+      await queue.add('command', queued, { jobId: commandJobId(queued.triggerId), attempts: 1 });
+    const dying = new Worker(QUEUE.commands, null, {
+      connection: connectRedis(),
+      prefix,
+      lockDuration: 1_000,
+    });
+    await dying.getNextJob('dying-1');
+    await dying.getNextJob('dying-2');
+    await dying.disconnect();
+    const workers = await startWorkers();
+    try {
+      await vi.waitFor(
+        async () => {
+          const text = await metrics.text();
+          expect(text).toMatch(/fwbot_job_outcomes_total\{queue="commands",outcome="ran"\} 1/);
+          expect(text).toMatch(/fwbot_job_outcomes_total\{queue="commands",outcome="interrupted"\} 1/);
+        },
+        { timeout: 10_000 },
+      );
+      expect(ran).toEqual(['read things']);
+      expect(told).toEqual(['change things']);
+    } finally {
+      await workers.close();
+      await observer.close();
+      await queue.close();
+      connection.disconnect();
+    }
+  });
+});
+
 describe('queued /fw commands through the real Bolt front', () => {
   let h: Harness;
   let prefix: string;
@@ -92,8 +200,7 @@ describe('queued /fw commands through the real Bolt front', () => {
     startCommandWorkers({
       redisUrl: redisUrl(),
       prefix,
-      deps: h.surfaceDeps,
-      run: runCommand,
+      handler: slashCommandHandler(h.surfaceDeps, runCommand),
       concurrency: 4,
       lockDurationMs: 1_000,
       stalledIntervalMs: 500,
@@ -143,7 +250,7 @@ describe('queued /fw commands through the real Bolt front', () => {
     await h.command('tenants add', { triggerId, userId: USERS.admin });
     const { view } = await h.openedModal(triggerId);
     expect(view.type).toBe('modal');
-    const commands = new Queue(COMMAND_QUEUES.commands, { connection: connectRedis(), prefix });
+    const commands = new Queue(QUEUE.commands, { connection: connectRedis(), prefix });
     expect(await commands.getJob(commandJobId(triggerId))).toBeUndefined();
     await commands.close();
   });
@@ -193,7 +300,7 @@ describe('queued /fw commands through the real Bolt front', () => {
     // A "worker" that takes two commands and dies (stops renewing their locks): the live workers find
     // them stalled and pick them up again.
     const connection = connectRedis();
-    const commandsQueue = new Queue(COMMAND_QUEUES.commands, { connection, prefix });
+    const commandsQueue = new Queue(QUEUE.commands, { connection, prefix });
     const read = command({ text: 'devices', responseUrl: h.slack.responseUrl() });
     const change = command({
       text: 'interfaces delete asa-branch-02 printers',
@@ -204,7 +311,7 @@ describe('queued /fw commands through the real Bolt front', () => {
     await workers.close();
     for (const queued of [read, change])
       await commandsQueue.add('command', queued, { jobId: commandJobId(queued.triggerId), attempts: 1 });
-    const dying = new Worker(COMMAND_QUEUES.commands, null, {
+    const dying = new Worker(QUEUE.commands, null, {
       connection: connectRedis(),
       prefix,
       lockDuration: 1_000,

@@ -9,81 +9,15 @@
 // Slack delivers twice (a retry, perhaps to another front) is queued once. A command job runs once: when
 // its worker died mid-run, the next worker runs it again only if it only reads, and otherwise tells the
 // requester it was interrupted rather than risk making a change twice.
-import { type Job, Queue, Worker } from 'bullmq';
+//
+// What running a command means belongs to whoever starts the workers (the Slack surface today, the
+// dispatcher tomorrow): they hand in a QueuedCommandHandler, so this module knows queues, not surfaces.
+import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { z } from 'zod';
-import type { Operation } from '../catalogue/operation.js';
 import { withLogContext } from '../observability/logContext.js';
-import { sccOperations } from '../scc/operationTypes.js';
-import { containsCredential } from './commandSecrets.js';
-import { Delivery } from './delivery.js';
-import type { SurfaceDeps } from './deps.js';
-import { actorOf, type SlashCommand } from './payloads.js';
-import { extractProfileFlag } from '../dispatch/profileFlag.js';
-import { beginRequest } from '../dispatch/request.js';
-import { createsTenant } from './tenantCreation.js';
-
-export const COMMAND_QUEUES = { intake: 'fwbot-commands-intake', commands: 'fwbot-commands' } as const;
-
-/** A command as queued: what the worker needs to run it and answer the requester. */
-export const QueuedCommand = z.object({
-  /** Empty when `withheld`: text that looks like it holds a token never reaches Redis. */
-  text: z.string(),
-  withheld: z.boolean(),
-  userId: z.string().min(1),
-  channelId: z.string().min(1),
-  teamId: z.string().optional(),
-  triggerId: z.string().min(1),
-  responseUrl: z.string().url(),
-  /** Slack's retry number when the first delivery fwbot saw was a retry. */
-  retryNum: z.number().int().nonnegative().optional(),
-  /** The front's event id, so the worker's log lines carry the same request id. */
-  eventId: z.string().optional(),
-  /** When the front received it (ms since the epoch). */
-  receivedAt: z.number(),
-});
-export type QueuedCommand = z.infer<typeof QueuedCommand>;
-
-const IntakeBatch = z.object({ commands: z.array(QueuedCommand).min(1) });
-
-export function queuedCommand(
-  command: SlashCommand,
-  extra: {
-    retryNum?: number | undefined;
-    eventId?: string | undefined;
-    receivedAt: number;
-    /** Whether the text looks like it holds a token, when the caller has checked already. */
-    withheld?: boolean;
-  },
-): QueuedCommand {
-  const withheld = extra.withheld ?? containsCredential(command.text);
-  return {
-    text: withheld ? '' : command.text,
-    withheld,
-    userId: command.user_id,
-    channelId: command.channel_id,
-    ...(command.team_id === undefined ? {} : { teamId: command.team_id }),
-    triggerId: command.trigger_id,
-    responseUrl: command.response_url,
-    ...(extra.retryNum === undefined ? {} : { retryNum: extra.retryNum }),
-    ...(extra.eventId === undefined ? {} : { eventId: extra.eventId }),
-    receivedAt: extra.receivedAt,
-  };
-}
-
-/** The slash command as Slack sent it, rebuilt from the queued fields (text empty when withheld). */
-export function slashCommandOf(command: QueuedCommand): SlashCommand {
-  return {
-    command: '/fw',
-    text: command.text,
-    user_id: command.userId,
-    channel_id: command.channelId,
-    ...(command.teamId === undefined ? {} : { team_id: command.teamId }),
-    trigger_id: command.triggerId,
-    response_url: command.responseUrl,
-  };
-}
+import { QUEUE } from './keys.js';
+import { CommandIntakeBatch, type CommandOutcome, QueuedCommand } from './payloads.js';
 
 /** BullMQ job ids: no ':' and not all digits; a trigger id is neither, but nothing relies on that. */
 export function commandJobId(triggerId: string): string {
@@ -128,7 +62,10 @@ export function createCommandIntake(options: CommandIntakeOptions): CommandIntak
     enableAutoPipelining: true,
   });
   redis.on('error', (error) => options.log.warn({ err: error }, 'command intake: Redis connection error'));
-  const queue = new Queue(COMMAND_QUEUES.intake, { connection: redis, prefix: options.prefix });
+  const queue = new Queue<CommandIntakeBatch, void, 'batch'>(QUEUE.commandIntake, {
+    connection: redis,
+    prefix: options.prefix,
+  });
   let batch: QueuedCommand[] = [];
   let written: Promise<void> | undefined;
   const inFlight = new Set<Promise<void>>();
@@ -179,22 +116,24 @@ export function createCommandIntake(options: CommandIntakeOptions): CommandIntak
   };
 }
 
-/** Whether running this command a second time is harmless: it changes nothing anywhere. */
-export function onlyReads(op: Operation): boolean {
-  return !op.destructive && !createsTenant(op) && op.scc.every((id) => sccOperations[id].method === 'GET');
+/** What the creator of the command workers says about running a queued command. */
+export interface QueuedCommandHandler {
+  /** Runs one command for its requester and answers them (on its response_url). */
+  run(command: QueuedCommand): Promise<void>;
+  /**
+   * Whether running it a second time is harmless because it only reads: asked when the worker that ran
+   * it died mid-run.
+   */
+  safeToRunAgain(command: QueuedCommand): boolean;
+  /** Tells the requester a command that may have made changes was interrupted and is not run again. */
+  tellInterrupted(command: QueuedCommand): Promise<void>;
 }
 
 export interface CommandWorkersOptions {
   redisUrl: string;
   prefix: string;
-  /** What running a command needs (the same as the Slack surface). */
-  deps: SurfaceDeps;
-  /** Runs one command as the front would have (commands/fw.ts runCommand). */
-  run(
-    deps: SurfaceDeps,
-    command: SlashCommand,
-    options: { retryNum?: number; withheld: boolean },
-  ): Promise<void>;
+  /** Runs the commands, and answers for the ones it will not run again. */
+  handler: QueuedCommandHandler;
   /** Commands in flight per process: most wait on SCC, so many at once. */
   concurrency: number;
   /** Lock of a running command; BullMQ renews it while the process is alive. */
@@ -208,9 +147,12 @@ export interface CommandWorkers {
 }
 
 export async function startCommandWorkers(options: CommandWorkersOptions): Promise<CommandWorkers> {
-  const { deps, log, prefix } = options;
+  const { handler, log, prefix } = options;
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  const commands = new Queue(COMMAND_QUEUES.commands, { connection: redis, prefix });
+  const commands = new Queue<QueuedCommand, CommandOutcome, 'command'>(QUEUE.commands, {
+    connection: redis,
+    prefix,
+  });
   const base = {
     connection: redis,
     prefix,
@@ -218,10 +160,10 @@ export async function startCommandWorkers(options: CommandWorkersOptions): Promi
     stalledInterval: options.stalledIntervalMs,
   };
 
-  const intake = new Worker(
-    COMMAND_QUEUES.intake,
-    async (job: Job) => {
-      const parsed = IntakeBatch.safeParse(job.data);
+  const intake = new Worker<CommandIntakeBatch, void, 'batch'>(
+    QUEUE.commandIntake,
+    async (job) => {
+      const parsed = CommandIntakeBatch.safeParse(job.data);
       if (!parsed.success) {
         log.error({ jobId: job.id }, 'command intake: a batch that is not a list of commands was dropped');
         return;
@@ -243,27 +185,25 @@ export async function startCommandWorkers(options: CommandWorkersOptions): Promi
     { ...base, concurrency: 4 },
   );
 
-  const runner = new Worker(
-    COMMAND_QUEUES.commands,
-    async (job: Job) => {
+  const runner = new Worker<QueuedCommand, CommandOutcome, 'command'>(
+    QUEUE.commands,
+    async (job) => {
       const parsed = QueuedCommand.safeParse(job.data);
       if (!parsed.success) {
         log.error({ jobId: job.id }, 'a queued command that fwbot cannot read was dropped');
-        return;
+        return 'unreadable';
       }
       const command = parsed.data;
       const context: Record<string, string> =
         command.eventId === undefined ? {} : { eventId: command.eventId };
-      await withLogContext(context, async () => {
+      return withLogContext(context, async (): Promise<CommandOutcome> => {
         // attemptsStarted counts starts: above 1, a worker died while it ran this command.
-        if (job.attemptsStarted > 1 && !safeToRunAgain(deps, command)) {
-          await tellInterrupted(deps, command);
-          return;
+        if (job.attemptsStarted > 1 && !handler.safeToRunAgain(command)) {
+          await handler.tellInterrupted(command);
+          return 'interrupted';
         }
-        await options.run(deps, slashCommandOf(command), {
-          ...(command.retryNum === undefined ? {} : { retryNum: command.retryNum }),
-          withheld: command.withheld,
-        });
+        await handler.run(command);
+        return 'ran';
       });
     },
     // A command interrupted twice (two workers died on it) is not tried a third time.
@@ -286,27 +226,4 @@ export async function startCommandWorkers(options: CommandWorkersOptions): Promi
       await redis.quit().catch(() => redis.disconnect());
     },
   };
-}
-
-function safeToRunAgain(deps: SurfaceDeps, command: QueuedCommand): boolean {
-  if (command.withheld) return true;
-  try {
-    return onlyReads(deps.catalogue.parse(extractProfileFlag(command.text).text).op);
-  } catch {
-    // Text that does not parse reaches no SCC operation: answering it again is harmless.
-    return true;
-  }
-}
-
-async function tellInterrupted(deps: SurfaceDeps, command: QueuedCommand): Promise<void> {
-  const request = beginRequest(deps.log, 'command', actorOf(slashCommandOf(command)), { text: command.text });
-  request.log.warn('a command that makes changes was interrupted by a stopped worker; not run again');
-  const text =
-    `:warning: fwbot was interrupted while running \`/fw ${command.text}\` (a worker stopped), so it ` +
-    'did not run it again: it may or may not have taken effect. Check the current state before running it again.';
-  await new Delivery(deps.slack, request, command.responseUrl).privately({
-    summary: 'A command was interrupted; it was not run again.',
-    blocks: [{ kind: 'text', text }],
-    visibility: 'ephemeral',
-  });
 }
