@@ -23,7 +23,8 @@ import { type ModalInput, modalInputs, textInputs, viewSubmission } from './fuzz
 import { messageViolations, modalViolations } from './slackLimits.js';
 
 const USER = 'U0FUZZER01';
-const RESPONSE_URL = 'https://hooks.slack.invalid/response';
+// On the stand-in Slack API's origin: fwbot posts only to response URLs there or on *.slack.com.
+const RESPONSE_URL = 'https://slack.invalid/response';
 
 interface Trace {
   scc: number;

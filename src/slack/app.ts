@@ -11,6 +11,7 @@ import * as commands from './commands/index.js';
 import { type FwbotDeps, surfaceOf } from './deps.js';
 import * as options from './options/index.js';
 import { withinRequestWindow } from './requestWindow.js';
+import { refuseForeignResponseUrls, responseUrlCheck } from './responseUrl.js';
 import { SlackRouter } from './router.js';
 import * as views from './views/index.js';
 
@@ -76,6 +77,8 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
     );
     app = new App({ token: settings.botToken, receiver, logger, clientOptions, ...lean });
   }
+  // In front of every listener: answers go only to Slack's own response URLs.
+  app.use(refuseForeignResponseUrls(responseUrlCheck(settings.slackApiUrl), deps.log));
   const slack = new SlackApi(app.client);
   const surface = surfaceOf(deps, slack);
   const router = new SlackRouter(deps.log);

@@ -265,7 +265,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     clients,
     async command(text, command = {}) {
-      const responseUrl = slack.responseUrl();
+      // fwbot posts only to response URLs at its Slack API's origin: the membership proxy's, when there is one.
+      const responseUrl = proxy
+        ? slack.responseUrl().replace(slack.url, new URL(proxy.apiUrl).origin)
+        : slack.responseUrl();
       const body = slashCommandBody({
         text,
         responseUrl,
