@@ -3,10 +3,11 @@
 import type { RenderMeta } from '../catalogue/operation.js';
 import type { CdoTransaction } from '../scc/generated/models.js';
 import { fieldBlocks, humanEnum } from './format.js';
+import { userMention } from './mrkdwn.js';
 import type { View, ViewBlock } from './view.js';
 
 export function mention(meta: RenderMeta): string {
-  return `<@${meta.actor.userId}>`;
+  return userMention(meta.actor.userId);
 }
 
 export interface AnnouncementSpec {

@@ -14,6 +14,7 @@ import type {
   SectionBlock,
   Button as SlackButton,
 } from '@slack/types';
+import { escapeAll, escapeMrkdwn, mentionsAsText } from './mrkdwn.js';
 import type { Button, Confirm, Field, View, ViewBlock } from './view.js';
 
 /** Slack's documented limits (docs.slack.dev, Block Kit reference), in characters unless said otherwise. */
@@ -84,32 +85,14 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, end)}${ELLIPSIS}`;
 }
 
-// User and channel mentions written by renderers stay live; everything else that looks like Slack markup
-// (links, <!channel>, <!subteam^…>) is escaped, so SCC data can neither ping people nor forge links.
-const MENTION = /<(?:@[UW][A-Z0-9]{2,}|#C[A-Z0-9]{2,}(?:\|[^<>|]{0,80})?)>/g;
-
-function escapeAll(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Escapes `&`, `<`, `>` for mrkdwn, keeping `<@U…>` and `<#C…>` mentions. */
-export function escapeMrkdwn(text: string): string {
-  let out = '';
-  let last = 0;
-  for (const match of text.matchAll(MENTION)) {
-    out += escapeAll(text.slice(last, match.index)) + match[0];
-    last = match.index + match[0].length;
-  }
-  return out + escapeAll(text.slice(last));
-}
-
-/** Escapes for a code fence: everything, mentions included, and breaks ``` so the fence cannot close early. */
+/** Escapes for a code fence: nothing is live there (mentions read `@U…`), and ``` cannot close it early. */
 function escapeCode(text: string): string {
-  return escapeAll(text).replace(/```/g, '`\u200b``');
+  return escapeAll(mentionsAsText(text)).replace(/```/g, '`\u200b``');
 }
 
-/** Plain text within `max` characters; Slack refuses empty text objects, so empty becomes a dash. */
-export function plainText(text: string, max: number): PlainTextElement {
+/** Plain text within `max` characters (mentions read `@U…`); Slack refuses empty text objects, so empty becomes a dash. */
+export function plainText(raw: string, max: number): PlainTextElement {
+  const text = mentionsAsText(raw);
   return { type: 'plain_text', text: text.trim() === '' ? '—' : truncate(text, max), emoji: true };
 }
 
@@ -138,6 +121,9 @@ function splitLongLine(line: string, max: number): string[] {
     let cut = max;
     const amp = rest.lastIndexOf('&', cut);
     if (amp > cut - 5 && amp > 0 && rest.indexOf(';', amp) >= cut) cut = amp;
+    // After escaping, a `<` opens only a live mention: keep it whole.
+    const open = rest.lastIndexOf('<', cut - 1);
+    if (open > 0 && open > rest.lastIndexOf('>', cut - 1)) cut = open;
     pieces.push(rest.slice(0, cut));
     rest = rest.slice(cut);
   }
@@ -268,7 +254,7 @@ function codePieces(
   const file: AttachedFile = {
     filename: filename ?? 'output.txt',
     title: filename ?? 'Full output',
-    content: text,
+    content: mentionsAsText(text),
   };
   files.push(file);
   pieces.push(

@@ -1,5 +1,7 @@
 // View → plain text for the terminal console and the CLI: aligned tables, `Label: value` fields and
-// numbered buttons ("[1] Next page") that the console maps back with `numberedButtons`.
+// numbered buttons ("[1] Next page") that the console maps back with `numberedButtons`. Mentions made by
+// userMention / channelMention read `@U…` / `#C…` (a terminal pings nobody).
+import { mentionsAsText } from './mrkdwn.js';
 import type { Button, View, ViewBlock } from './view.js';
 
 /** The buttons of a view in the order `renderText` numbers them (1-based in the text). */
@@ -9,13 +11,22 @@ export function numberedButtons(view: View): Button[] {
 
 /** Slack's markup, made plain: mentions and links become readable, bold and italics lose their marks. */
 export function plainMarkup(text: string): string {
-  return text
+  return mentionsAsText(text)
     .replace(/<@([A-Z0-9]+)(?:\|[^>]*)?>/g, '@$1')
     .replace(/<#([A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, name?: string) => `#${name ?? id}`)
     .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2 ($1)')
     .replace(/<(https?:[^>]+)>/g, '$1')
     .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,:;!?])/g, '$1$2')
     .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,:;!?])/g, '$1$2');
+}
+
+/**
+ * A message as Slack received it (mrkdwn, escaped) made plain: its live mentions and links become
+ * readable first, then `&lt;`, `&gt;` and `&amp;` show as typed, so escaped text from SCC or people
+ * (`&lt;@U0123&gt;`) reads as the literal text it was, not as a mention.
+ */
+export function plainMrkdwn(text: string): string {
+  return plainMarkup(text).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
 function width(text: string): number {
@@ -40,22 +51,28 @@ export function renderTable(columns: string[], rows: string[][]): string {
 
 function renderBlock(block: ViewBlock, counter: { next: number }): string {
   switch (block.kind) {
-    case 'header':
-      return `${block.text}\n${'='.repeat(Math.min(width(block.text), 72))}`;
+    case 'header': {
+      const text = mentionsAsText(block.text);
+      return `${text}\n${'='.repeat(Math.min(width(text), 72))}`;
+    }
     case 'text':
       return plainMarkup(block.text);
     case 'context':
       return plainMarkup(block.text);
     case 'fields': {
-      const labelWidth = Math.max(0, ...block.fields.map((field) => width(field.label)));
+      const labels = block.fields.map((field) => mentionsAsText(field.label));
+      const labelWidth = Math.max(0, ...labels.map(width));
       return block.fields
-        .map((field) => `${pad(`${field.label}:`, labelWidth + 1)} ${plainMarkup(field.value)}`)
+        .map((field, i) => `${pad(`${labels[i]}:`, labelWidth + 1)} ${plainMarkup(field.value)}`)
         .join('\n');
     }
     case 'table':
-      return renderTable(block.columns, block.rows);
+      return renderTable(
+        block.columns.map(mentionsAsText),
+        block.rows.map((row) => row.map(mentionsAsText)),
+      );
     case 'code':
-      return block.text
+      return mentionsAsText(block.text)
         .split('\n')
         .map((line) => `    ${line}`)
         .join('\n');
@@ -64,7 +81,8 @@ function renderBlock(block: ViewBlock, counter: { next: number }): string {
         .map((button) => {
           const n = counter.next;
           counter.next += 1;
-          return button.url ? `[${n}] ${button.label} (${button.url})` : `[${n}] ${button.label}`;
+          const label = mentionsAsText(button.label);
+          return button.url ? `[${n}] ${label} (${button.url})` : `[${n}] ${label}`;
         })
         .join('  ');
     case 'divider':

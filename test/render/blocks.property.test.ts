@@ -2,7 +2,8 @@
 // too many buttons, surrogate pairs), each rendered for a message and for a modal and checked against
 // Slack's limits. Seeded, so a failure names the seed that reproduces it.
 import { describe, expect, it } from 'vitest';
-import { renderBlocks } from '../../src/render/blocks.js';
+import { type RenderedMessage, renderBlocks } from '../../src/render/blocks.js';
+import { channelMention, userMention } from '../../src/render/mrkdwn.js';
 import type { Button, View, ViewBlock } from '../../src/render/view.js';
 import { assertWithinSlackLimits } from '../slack/support/blockLimits.js';
 
@@ -18,7 +19,29 @@ function random(seed: number): () => number {
   };
 }
 
-const ALPHABET = ['a', 'Z', '0', ' ', '&', '<', '>', '*', '`', '\n', 'é', '😀', '|', '@', '#', '-', '"'];
+// \uE000 and \uE001 wrap the mentions renderers mean; in data they must never make one.
+const ALPHABET = [
+  'a',
+  'Z',
+  '0',
+  ' ',
+  '&',
+  '<',
+  '>',
+  '*',
+  '`',
+  '\n',
+  'é',
+  '😀',
+  '|',
+  '@',
+  '#',
+  '-',
+  '"',
+  '\uE000',
+  '\uE001',
+];
+const INTENDED = ['<@U012ABC>', '<#C0OPS>'];
 
 function generator(seed: number) {
   const next = random(seed);
@@ -31,7 +54,17 @@ function generator(seed: number) {
     const run = Array.from({ length: Math.min(length, 1 + int(63)) }, () => pick(ALPHABET)).join('');
     return run === '' ? '' : run.repeat(Math.ceil(length / run.length)).slice(0, length);
   };
-  const mention = () => pick(['<@U012ABC>', '<#C0OPS|ops>', '<!channel>', '<https://x|y>', '']);
+  const mention = () =>
+    pick([
+      userMention('U012ABC'),
+      channelMention('C0OPS'),
+      '<@U0DATA>',
+      '<#C0OPS|ops>',
+      '<!channel>',
+      '<https://x|y>',
+      '\uE000<!here>\uE001',
+      '',
+    ]);
 
   const button = (): Button => {
     const kind = int(3);
@@ -84,6 +117,36 @@ function generator(seed: number) {
   });
 }
 
+/** The text Slack reads as mrkdwn: every mrkdwn text object, and the notification text. */
+function mrkdwnTexts(message: RenderedMessage): string[] {
+  const found: string[] = [message.text];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === 'object') {
+      const record = node as Record<string, unknown>;
+      if (record.type === 'mrkdwn' && typeof record.text === 'string') found.push(record.text);
+      Object.values(record).forEach(walk);
+    }
+  };
+  walk(message.blocks);
+  return found;
+}
+
+/** Everything people read: every text object (plain_text and mrkdwn), the notification text, files. */
+function shownTexts(message: RenderedMessage): string[] {
+  const found: string[] = [message.text, ...message.files.map((file) => file.content)];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === 'object') {
+      const record = node as Record<string, unknown>;
+      if (typeof record.text === 'string') found.push(record.text);
+      Object.values(record).forEach(walk);
+    }
+  };
+  walk(message.blocks);
+  return found;
+}
+
 describe('renderBlocks on generated views', () => {
   it('keeps 250 generated views within every Slack limit, in messages and in modals', {
     timeout: 60_000,
@@ -95,6 +158,20 @@ describe('renderBlocks on generated views', () => {
         assertWithinSlackLimits(renderBlocks(view, { surface: 'modal' }), 'modal');
       } catch (error) {
         throw new Error(`seed ${seed}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  });
+
+  it('leaves live only the mentions renderers made, and never sends the wrapping characters', () => {
+    for (let seed = 2000; seed < 2150; seed += 1) {
+      const view = generator(seed)();
+      for (const message of [renderBlocks(view), renderBlocks(view, { surface: 'modal' })]) {
+        for (const text of mrkdwnTexts(message)) {
+          const live = [...text.matchAll(/<[^<>]*>?/g)].map((m) => m[0]);
+          for (const markup of live) expect(INTENDED, `seed ${seed}: ${markup}`).toContain(markup);
+        }
+        const wrapped = shownTexts(message).filter((text) => /[\uE000\uE001]/.test(text));
+        expect(wrapped.length, `seed ${seed}: ${wrapped[0]?.slice(0, 200)}`).toBe(0);
       }
     }
   });

@@ -1,6 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import { escapeMrkdwn, type RenderedMessage, renderBlocks, SLACK_LIMITS } from '../../src/render/blocks.js';
+import { type RenderedMessage, renderBlocks, SLACK_LIMITS } from '../../src/render/blocks.js';
+import { channelMention, escapeMrkdwn, userMention } from '../../src/render/mrkdwn.js';
 import type { Button, View, ViewBlock } from '../../src/render/view.js';
 import { assertWithinSlackLimits } from '../slack/support/blockLimits.js';
 
@@ -32,24 +33,28 @@ function contextTexts(message: RenderedMessage): string[] {
 }
 
 describe('renderBlocks', () => {
-  it('escapes &, < and > in data but keeps user and channel mentions', () => {
+  it('escapes &, < and > in data but keeps the mentions renderers made', () => {
     const view: View = {
       summary: 'a <b> & c',
       blocks: [
-        { kind: 'text', text: '<@U012ABC> asked: <!channel> <https://evil.example|click> & <#C0OPS>' },
+        {
+          kind: 'text',
+          text: `${userMention('U012ABC')} asked: <!channel> <https://evil.example|click> & ${channelMention('C0OPS')} <@U0DATA>`,
+        },
       ],
       visibility: 'ephemeral',
     };
     const message = renderBlocks(view);
     expect(sectionTexts(message)).toEqual([
-      '<@U012ABC> asked: &lt;!channel&gt; &lt;https://evil.example|click&gt; &amp; <#C0OPS>',
+      '<@U012ABC> asked: &lt;!channel&gt; &lt;https://evil.example|click&gt; &amp; <#C0OPS> &lt;@U0DATA&gt;',
     ]);
     expect(message.text).toBe('a &lt;b&gt; &amp; c');
     assertWithinSlackLimits(message, 'message');
   });
 
   it('escapes mentions too inside tables and code, where nothing should be live', () => {
-    expect(escapeMrkdwn('<@U012ABC>')).toBe('<@U012ABC>');
+    expect(escapeMrkdwn(userMention('U012ABC'))).toBe('<@U012ABC>');
+    expect(escapeMrkdwn('<@U012ABC>')).toBe('&lt;@U012ABC&gt;');
     const message = renderBlocks({
       summary: 's',
       blocks: [

@@ -26,8 +26,18 @@ function check(path: string, actual: string): void {
   expect(actual, `golden file ${path}`).toBe(readFileSync(path, 'utf8'));
 }
 
+/**
+ * The view as JSON, with the characters that wrap an intended mention (render/mrkdwn.ts) written as the
+ * escapes `\ue000` / `\ue001`, so a golden file shows which mentions are live and stays valid JSON.
+ */
+function viewJson(view: View): string {
+  return JSON.stringify(view, null, 2)
+    .replace(/\uE000/g, '\\ue000')
+    .replace(/\uE001/g, '\\ue001');
+}
+
 export function expectGolden(name: string, view: View, normalise: Normalise = (text) => text): void {
-  check(join(GOLDEN_DIR, `${name}.json`), `${normalise(JSON.stringify(view, null, 2))}\n`);
+  check(join(GOLDEN_DIR, `${name}.json`), `${normalise(viewJson(view))}\n`);
   check(join(GOLDEN_DIR, `${name}.txt`), normalise(renderText(view)));
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { userMention } from '../../src/render/mrkdwn.js';
 import { numberedButtons, plainMarkup, renderTable, renderText } from '../../src/render/text.js';
 import type { View } from '../../src/render/view.js';
 
@@ -75,8 +76,8 @@ describe('text rendering', () => {
   });
 
   it('falls back to the summary for a view without blocks', () => {
-    expect(renderText({ summary: '<@U1> did it', blocks: [], visibility: 'in_channel' })).toBe(
-      '@U1 did it\n',
-    );
+    expect(
+      renderText({ summary: `${userMention('U01')} did it`, blocks: [], visibility: 'in_channel' }),
+    ).toBe('@U01 did it\n');
   });
 });
