@@ -14,6 +14,7 @@ import type {
   SectionBlock,
   Button as SlackButton,
 } from '@slack/types';
+import { isLinkableUrl } from './format.js';
 import { escapeAll, escapeMrkdwn, mentionsAsText } from './mrkdwn.js';
 import type { Button, Confirm, Field, View, ViewBlock } from './view.js';
 
@@ -295,15 +296,16 @@ export function actionBaseId(actionId: string): string {
   return colon === -1 ? actionId : actionId.slice(0, colon);
 }
 
-/** Turns buttons into Slack buttons; the ones that cannot be sent (state or link too long) are counted. */
+/** Turns buttons into Slack buttons; the ones that cannot be sent (state too long, link too long or not https) are counted. */
 function slackButtons(buttons: readonly Button[], counter: { next: number; dropped: number }): SlackButton[] {
   const out: SlackButton[] = [];
   for (const button of buttons) {
-    const tooLong =
+    const unsendable =
       (button.action !== undefined && button.action.value.length > SLACK_LIMITS.buttonValue) ||
-      (button.url !== undefined && button.url.length > SLACK_LIMITS.buttonUrl) ||
+      (button.url !== undefined &&
+        (button.url.length > SLACK_LIMITS.buttonUrl || !isLinkableUrl(button.url))) ||
       (button.action === undefined && button.url === undefined);
-    if (tooLong) {
+    if (unsendable) {
       counter.dropped += 1;
       continue;
     }

@@ -1,5 +1,6 @@
 // Small formatting rules shared by the area renderers: how a missing value, a flag, a time or a long cell
 // looks. Kept in one place so every view reads the same way.
+import { isLoopbackHost } from '../config/endpoints.js';
 import type { Field, ViewBlock } from './view.js';
 
 /** Table cells longer than this are cut with an ellipsis; a UUID (36) still fits whole. */
@@ -79,4 +80,20 @@ export function humanEnum(value: string | null | undefined): string {
 
 export function code(text: string): string {
   return `\`${text.replace(/`/g, "'")}\``;
+}
+
+/**
+ * Whether a URL from SCC may become a link people click: https, or http to a loopback address (the
+ * simulator of the demo and the tests; the same rule as SCC_BASE_URL). Anything else (plain http across
+ * the network, `javascript:`, `slack://`…) is never offered as a link.
+ */
+export function isLinkableUrl(raw: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return false;
+  }
+  if (url.username !== '' || url.password !== '') return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
 }
