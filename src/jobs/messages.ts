@@ -1,14 +1,25 @@
 // The words fwbot says in a thread about followed work: pure functions from SCC's answers to plain
 // sentences (Slack mrkdwn). Outcomes are said after the subscriber's own label, so two threads that
 // follow one transaction each read it under the name they gave it.
+//
+// What these functions return is posted as it is, so it is final mrkdwn: every string they are given
+// (SCC's names, statuses and error messages, labels, tenant names, error texts) is escaped here, so none
+// can ping anyone or forge a link; the one live mention is the requester's. Strings this module made
+// (an Outcome's text, a progress line) are already mrkdwn and are not escaped again.
+import { escapeAll, escapeMrkdwn, userMention } from '../render/mrkdwn.js';
 import type { CdoTransaction, CommandResponse, SecureClientUpgradeRunDto } from '../scc/generated/models.js';
 import type { Outcome, Subscriber } from './payloads.js';
 
 /** Room for a device answer inside one message, with the sentences around it. */
 export const ANSWER_LIMIT = 2_800;
 
+/** The requester's live mention (a malformed id stays escaped text). */
+function mention(userId: string): string {
+  return escapeMrkdwn(userMention(userId));
+}
+
 export function finalReply(subscriber: Subscriber, outcome: Outcome): string {
-  return `<@${subscriber.thread.requesterId}> *${subscriber.label}*: ${outcome.text}`;
+  return `${mention(subscriber.thread.requesterId)} *${escapeAll(subscriber.label)}*: ${outcome.text}`;
 }
 
 export function duration(ms: number): string {
@@ -21,21 +32,24 @@ export function duration(ms: number): string {
   return `${Number.isInteger(hours) ? hours : hours.toFixed(1)} h`;
 }
 
-/** SCC's messages sometimes end without a full stop; ours always do. */
+/** SCC's messages sometimes end without a full stop; ours always do. Escaped: the text is SCC's. */
 export function sentence(text: string): string {
   const trimmed = text.trim();
-  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+  return escapeAll(/[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`);
 }
 
 function details(map: Record<string, string> | null | undefined): string {
   const entries = Object.entries(map ?? {});
-  return entries.length === 0 ? '' : ` Details: ${entries.map(([k, v]) => `${k}: ${v}`).join('; ')}.`;
+  return entries.length === 0
+    ? ''
+    : ` Details: ${entries.map(([k, v]) => `${escapeAll(k)}: ${escapeAll(String(v))}`).join('; ')}.`;
 }
 
 // --- transactions ---
 
-export function transactionOutcome(uid: string, tx: CdoTransaction): Outcome | undefined {
-  const kind = tx.transactionType ? ` (${tx.transactionType})` : '';
+export function transactionOutcome(rawUid: string, tx: CdoTransaction): Outcome | undefined {
+  const uid = escapeAll(rawUid);
+  const kind = tx.transactionType ? ` (${escapeAll(tx.transactionType)})` : '';
   switch (tx.cdoTransactionStatus) {
     case 'DONE':
       return { status: 'succeeded', text: `done. SCC finished transaction \`${uid}\`${kind}.` };
@@ -57,32 +71,32 @@ export function expiredOutcome(what: string): Outcome {
   return {
     status: 'unknown',
     text:
-      `outcome unknown: SCC no longer keeps ${what} (SCC deletes transactions two hours after their last ` +
+      `outcome unknown: SCC no longer keeps ${escapeAll(what)} (SCC deletes transactions two hours after their last ` +
       'update), so fwbot cannot tell how it ended. Check the result in SCC itself.',
   };
 }
 
 export function deadlineOutcome(what: string, elapsedMs: number, lastStatus: string | undefined): Outcome {
-  const still = lastStatus ? `; it was still ${lastStatus}` : '';
+  const still = lastStatus ? `; it was still ${escapeAll(lastStatus)}` : '';
   return {
     status: 'stopped',
     text:
-      `fwbot stopped following ${what} after ${duration(elapsedMs)}${still}. ` +
+      `fwbot stopped following ${escapeAll(what)} after ${duration(elapsedMs)}${still}. ` +
       'It may still finish: check it in SCC later.',
   };
 }
 
 /** SCC refused to report on the followed thing (a 4xx): following cannot go on. */
 export function refusedOutcome(what: string, sccSays: string): Outcome {
-  return { status: 'failed', text: `fwbot cannot follow ${what}: ${sccSays}` };
+  return { status: 'failed', text: `fwbot cannot follow ${escapeAll(what)}: ${escapeAll(sccSays)}` };
 }
 
 export function gaveUpOutcome(what: string, attempts: number, lastError: string): Outcome {
   return {
     status: 'stopped',
     text:
-      `fwbot gave up following ${what} after ${attempts} failed attempts to reach SCC (last error: ` +
-      `${lastError}). The operation itself may still finish: check it in SCC, and ask an admin to look at ` +
+      `fwbot gave up following ${escapeAll(what)} after ${attempts} failed attempts to reach SCC (last error: ` +
+      `${escapeAll(lastError)}). The operation itself may still finish: check it in SCC, and ask an admin to look at ` +
       "fwbot's connection to SCC if this keeps happening.",
   };
 }
@@ -90,7 +104,7 @@ export function gaveUpOutcome(what: string, attempts: number, lastError: string)
 export function malformedOutcome(reason: string): Outcome {
   return {
     status: 'failed',
-    text: `fwbot cannot follow this: its tracking job is malformed (${reason}). Please report this to the fwbot admins.`,
+    text: `fwbot cannot follow this: its tracking job is malformed (${escapeAll(reason)}). Please report this to the fwbot admins.`,
   };
 }
 
@@ -98,8 +112,8 @@ export function malformedOutcome(reason: string): Outcome {
 
 export function cdfmcSecondLegNote(tenantName: string, targetUid: string, profile: string): string {
   return (
-    `The portal step is done. Provisioning now runs on tenant *${tenantName}* as transaction ` +
-    `\`${targetUid}\`; fwbot follows it with profile \`${profile}\`.`
+    `The portal step is done. Provisioning now runs on tenant *${escapeAll(tenantName)}* as transaction ` +
+    `\`${escapeAll(targetUid)}\`; fwbot follows it with profile \`${escapeAll(profile)}\`.`
   );
 }
 
@@ -108,14 +122,19 @@ export function cdfmcCannotFollow(
   tenantUid: string,
   targetUid: string | undefined,
 ): Outcome {
-  const where = targetUid ? ` as transaction \`${targetUid}\`` : '';
+  const where = targetUid ? ` as transaction \`${escapeAll(targetUid)}\`` : '';
   return {
     status: 'unknown',
     text:
-      `the portal step is done. Provisioning continues on tenant *${tenantName}*${where}, which fwbot cannot ` +
-      `follow: no profile is configured for that tenant (uid \`${tenantUid}\`), and only the tenant's own API ` +
+      `the portal step is done. Provisioning continues on tenant *${escapeAll(tenantName)}*${where}, which fwbot cannot ` +
+      `follow: no profile is configured for that tenant (uid \`${escapeAll(tenantUid)}\`), and only the tenant's own API ` +
       'token can read its transactions. Check it in SCC, or ask an admin to add a profile for the tenant so fwbot can follow it next time.',
   };
+}
+
+/** An outcome of the second leg, said of the tenant it ran on. */
+export function onTenant(tenantName: string, outcome: Outcome): Outcome {
+  return { ...outcome, text: `tenant *${escapeAll(tenantName)}*: ${outcome.text}` };
 }
 
 export function cdfmcNoTargetOutcome(portalUid: string): Outcome {
@@ -123,7 +142,7 @@ export function cdfmcNoTargetOutcome(portalUid: string): Outcome {
     status: 'unknown',
     text:
       `the portal step is done, but SCC did not name the transaction on the target tenant ` +
-      `(no TRANSACTION_UID_IN_TARGET_TENANT in transaction \`${portalUid}\`). Check the tenant in SCC.`,
+      `(no TRANSACTION_UID_IN_TARGET_TENANT in transaction \`${escapeAll(portalUid)}\`). Check the tenant in SCC.`,
   };
 }
 
@@ -140,11 +159,14 @@ function prettyAnswer(body: unknown): string {
   return JSON.stringify(body ?? null, null, 2) ?? 'null';
 }
 
-/** A code block no longer than the limit, with a note saying what was left out and where the rest is. */
+/**
+ * A code block of at most `limit` characters of `text` (escaped after the cut, so no entity is split),
+ * with a note saying what was left out and where the rest is. `whereWhole` is mrkdwn this module made.
+ */
 export function codeBlock(text: string, limit: number, whereWhole: string): string {
   const clean = text.replace(/```/g, '`\u200b``');
-  if (clean.length <= limit) return `\`\`\`\n${clean}\n\`\`\``;
-  const shown = clean.slice(0, limit);
+  if (clean.length <= limit) return `\`\`\`\n${escapeAll(clean)}\n\`\`\``;
+  const shown = escapeAll(clean.slice(0, limit));
   return (
     `\`\`\`\n${shown}\n\`\`\`\n_The answer is ${text.length.toLocaleString('en-US')} characters long; only the ` +
     `first ${limit.toLocaleString('en-US')} are shown. ${whereWhole}_`
@@ -155,8 +177,9 @@ export function gatewayOutcome(requestId: string, answer: CommandResponse): Outc
   const data = answer.data;
   const record = typeof data === 'object' && data !== null ? data : undefined;
   const body = record ? (record.responseBody ?? record) : data;
-  const deviceStatus = typeof record?.responseStatus === 'string' ? ` (${record.responseStatus})` : '';
-  const whole = `The whole answer stays available from SCC as gateway request \`${requestId}\`.`;
+  const deviceStatus =
+    typeof record?.responseStatus === 'string' ? ` (${escapeAll(record.responseStatus)})` : '';
+  const whole = `The whole answer stays available from SCC as gateway request \`${escapeAll(requestId)}\`.`;
   if (answer.status === 'responded') {
     return {
       status: 'succeeded',
@@ -187,7 +210,7 @@ export function isUpgradeTerminal(status: string | null | undefined): boolean {
 
 /** VALIDATING_INPUTS → "validating inputs". */
 function humanStatus(status: string | null | undefined): string {
-  return (status ?? 'unknown').toLowerCase().replace(/_/g, ' ');
+  return escapeAll((status ?? 'unknown').toLowerCase().replace(/_/g, ' '));
 }
 
 function percent(run: SecureClientUpgradeRunDto): string {
@@ -196,8 +219,8 @@ function percent(run: SecureClientUpgradeRunDto): string {
 }
 
 function runName(run: SecureClientUpgradeRunDto): string {
-  const version = run.secureClientVersion ? ` to Secure Client ${run.secureClientVersion}` : '';
-  return `${run.name ? `*${run.name}*` : `run \`${run.uid ?? '?'}\``}${version}`;
+  const version = run.secureClientVersion ? ` to Secure Client ${escapeAll(run.secureClientVersion)}` : '';
+  return `${run.name ? `*${escapeAll(run.name)}*` : `run \`${escapeAll(run.uid ?? '?')}\``}${version}`;
 }
 
 /** Progress in words, without the label (each thread shows its own label in front). */
@@ -207,11 +230,18 @@ export function upgradeProgress(run: SecureClientUpgradeRunDto): string {
   return `upgrade ${runName(run)}: ${percent(run)}, ${humanStatus(run.upgradeRunStatus)}${devices}.`;
 }
 
+export function upgradeRunGoneOutcome(runUid: string): Outcome {
+  return {
+    status: 'unknown',
+    text: `outcome unknown: SCC no longer knows upgrade run \`${escapeAll(runUid)}\`. Check the upgrade runs in SCC.`,
+  };
+}
+
 export const UPGRADE_WAITING = 'waiting for SCC to start the upgrade run.';
 
-/** The one progress message of a thread. */
+/** The one progress message of a thread; `progress` is mrkdwn this module made (upgradeProgress, a note). */
 export function statusLine(label: string, progress: string): string {
-  return `*${label}*: ${progress}`;
+  return `*${escapeAll(label)}*: ${progress}`;
 }
 
 function deviceLines(run: SecureClientUpgradeRunDto): string {
@@ -220,7 +250,7 @@ function deviceLines(run: SecureClientUpgradeRunDto): string {
   const lines = devices.map((device) => {
     const name = device.name ?? device.uid ?? 'unnamed device';
     const error = device.errorMsg ? ` — ${device.errorMsg}` : '';
-    return `• ${name}: ${device.status ?? 'UNKNOWN'}${error}`;
+    return escapeAll(`• ${name}: ${device.status ?? 'UNKNOWN'}${error}`);
   });
   return `\n${lines.join('\n')}`;
 }
@@ -238,18 +268,18 @@ export function upgradeOutcome(run: SecureClientUpgradeRunDto): Outcome | undefi
   const error = run.errorMsg ? ` SCC says: ${sentence(run.errorMsg)}` : '';
   return {
     status: ending.status,
-    text: `upgrade ${runName(run)} ${ending.words} (${run.upgradeRunStatus}).${error}${deviceLines(run)}`,
+    text: `upgrade ${runName(run)} ${ending.words} (${escapeAll(run.upgradeRunStatus ?? '')}).${error}${deviceLines(run)}`,
     progressText: upgradeProgress(run),
   };
 }
 
 export function watchAnnouncement(profile: string, run: SecureClientUpgradeRunDto): string {
   const ending = UPGRADE_ENDINGS[run.upgradeRunStatus ?? '']?.words ?? 'ended';
-  const who = run.username ? `, started by ${run.username}` : '';
+  const who = run.username ? `, started by ${escapeAll(run.username)}` : '';
   const error = run.errorMsg ? ` SCC says: ${sentence(run.errorMsg)}` : '';
   return (
-    `A VPN client upgrade run ended (profile \`${profile}\`${who}): ${runName(run)} ${ending} ` +
-    `(${run.upgradeRunStatus}).${error}${deviceLines(run)}`
+    `A VPN client upgrade run ended (profile \`${escapeAll(profile)}\`${who}): ${runName(run)} ${ending} ` +
+    `(${escapeAll(run.upgradeRunStatus ?? '')}).${error}${deviceLines(run)}`
   );
 }
 
@@ -259,22 +289,22 @@ export function tenantQueuedNote(tenantName: string, place: number, expectedStar
   const ahead = place - 1;
   const waiting = ahead === 0 ? 'none ahead of it' : `${ahead} ahead of it`;
   return (
-    `The creation of tenant *${tenantName}* is queued: place ${place} (${waiting}). SCC creates at most one ` +
+    `The creation of tenant *${escapeAll(tenantName)}* is queued: place ${place} (${waiting}). SCC creates at most one ` +
     `tenant every 30 seconds, so it should start around ${expectedStart.toISOString().slice(11, 19)} UTC.`
   );
 }
 
 export function tenantStartedNote(tenantName: string, transactionUid: string): string {
-  return `SCC accepted the creation of tenant *${tenantName}* (transaction \`${transactionUid}\`); following it.`;
+  return `SCC accepted the creation of tenant *${escapeAll(tenantName)}* (transaction \`${escapeAll(transactionUid)}\`); following it.`;
 }
 
 export function tenantRefusedText(requesterId: string, tenantName: string, sccSays: string): string {
-  return `<@${requesterId}> *create tenant ${tenantName}*: not created. ${sccSays}`;
+  return `${mention(requesterId)} *create tenant ${escapeAll(tenantName)}*: not created. ${escapeAll(sccSays)}`;
 }
 
 export function gatewayGoneOutcome(requestId: string): Outcome {
   return {
     status: 'unknown',
-    text: `outcome unknown: SCC no longer knows gateway request \`${requestId}\`, so fwbot cannot show the device's answer.`,
+    text: `outcome unknown: SCC no longer knows gateway request \`${escapeAll(requestId)}\`, so fwbot cannot show the device's answer.`,
   };
 }

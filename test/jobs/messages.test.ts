@@ -1,14 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import {
   ANSWER_LIMIT,
+  cdfmcCannotFollow,
+  cdfmcSecondLegNote,
   codeBlock,
+  deadlineOutcome,
   duration,
+  expiredOutcome,
   finalReply,
   gatewayOutcome,
+  gaveUpOutcome,
+  onTenant,
+  refusedOutcome,
+  statusLine,
+  tenantQueuedNote,
+  tenantRefusedText,
+  tenantStartedNote,
   transactionOutcome,
   upgradeOutcome,
+  upgradeProgress,
+  upgradeRunGoneOutcome,
   watchAnnouncement,
 } from '../../src/jobs/messages.js';
+import type { SecureClientUpgradeRunDto } from '../../src/scc/generated/models.js';
 
 const subscriber = {
   thread: { channelId: 'C0MSGS0001', threadTs: '1.1', requesterId: 'U0ALICE', profile: 'default' },
@@ -106,5 +120,103 @@ describe('what fwbot says in a thread', () => {
       '45 min',
       '6 h',
     ]);
+  });
+});
+
+/** Hostile text as SCC or a person might send it: mentions, a broadcast, a user group, a link. */
+const HOSTILE = '<@U0ATTACK> <!channel> <#C0SECRET> <!subteam^S0ALL> <https://evil.example|docs> & co';
+const ESCAPED =
+  '&lt;@U0ATTACK&gt; &lt;!channel&gt; &lt;#C0SECRET&gt; &lt;!subteam^S0ALL&gt; &lt;https://evil.example|docs&gt; &amp; co';
+
+/** Every piece of live Slack markup in a message: only the requester's mention may be there. */
+function live(text: string): string[] {
+  return [...text.matchAll(/<[^<>]*>/g)].map((m) => m[0]);
+}
+
+describe('what fwbot says in a thread, when SCC or a person wrote part of it', () => {
+  it("escapes SCC's error message, details and transaction type, and keeps the requester's mention live", () => {
+    const outcome = transactionOutcome('tx-<9>', {
+      cdoTransactionStatus: 'ERROR',
+      transactionType: '<!here>',
+      errorMessage: HOSTILE,
+      errorDetails: { '<@U0KEY>': HOSTILE },
+    });
+    const reply = outcome ? finalReply({ ...subscriber, label: `create tenant ${HOSTILE}` }, outcome) : '';
+    expect(live(reply)).toEqual(['<@U0ALICE>']);
+    expect(reply).toBe(
+      `<@U0ALICE> *create tenant ${ESCAPED}*: failed. SCC reports an error for transaction \`tx-&lt;9&gt;\` ` +
+        `(&lt;!here&gt;): ${ESCAPED}. Details: &lt;@U0KEY&gt;: ${ESCAPED}.`,
+    );
+  });
+
+  it('never makes a live mention out of a malformed requester id', () => {
+    const outcome = transactionOutcome('tx-1', { cdoTransactionStatus: 'DONE' });
+    const reply = outcome
+      ? finalReply({ ...subscriber, thread: { ...subscriber.thread, requesterId: '<!channel>' } }, outcome)
+      : '';
+    expect(live(reply)).toEqual([]);
+    expect(reply.startsWith('&lt;!channel&gt; *create tenant acme*')).toBe(true);
+  });
+
+  it('escapes every string of the other outcomes and notes', () => {
+    const texts = [
+      expiredOutcome(HOSTILE).text,
+      deadlineOutcome(HOSTILE, 5_000, HOSTILE).text,
+      refusedOutcome(HOSTILE, HOSTILE).text,
+      gaveUpOutcome(HOSTILE, 3, HOSTILE).text,
+      cdfmcSecondLegNote(HOSTILE, HOSTILE, HOSTILE),
+      cdfmcCannotFollow(HOSTILE, HOSTILE, HOSTILE).text,
+      onTenant(HOSTILE, { status: 'succeeded', text: 'done.' }).text,
+      upgradeRunGoneOutcome(HOSTILE).text,
+      statusLine(HOSTILE, 'waiting.'),
+      tenantQueuedNote(HOSTILE, 2, new Date(0)),
+      tenantStartedNote(HOSTILE, HOSTILE),
+      gatewayOutcome(HOSTILE, { status: 'failed', message: HOSTILE, data: { responseStatus: HOSTILE } })
+        ?.text ?? '',
+    ];
+    for (const text of texts) {
+      expect(live(text), text).toEqual([]);
+      expect(text, text).toContain(ESCAPED);
+    }
+  });
+
+  it('escapes a device answer inside its code block, cutting before escaping', () => {
+    const outcome = gatewayOutcome('r-3', {
+      status: 'responded',
+      data: { responseBody: '<!channel> & <@U0X>' },
+    });
+    expect(live(outcome?.text ?? '')).toEqual([]);
+    expect(outcome?.text).toContain('```\n&lt;!channel&gt; &amp; &lt;@U0X&gt;\n```');
+    const cut = codeBlock('<'.repeat(10), 4, 'Rest in SCC.');
+    expect(cut.startsWith('```\n&lt;&lt;&lt;&lt;\n```')).toBe(true);
+  });
+
+  it("escapes an upgrade run's names, statuses and device errors", () => {
+    const run: SecureClientUpgradeRunDto = {
+      uid: 'run-1',
+      name: HOSTILE,
+      secureClientVersion: '<!here>',
+      upgradeRunStatus: 'DONE_WITH_DEVICE_ERRORS',
+      username: '<@U0OPS>',
+      errorMsg: HOSTILE,
+      devices: [{ name: '<#C0DEV>', status: '<!everyone>', errorMsg: HOSTILE }],
+    };
+    for (const text of [
+      upgradeOutcome(run)?.text ?? '',
+      upgradeProgress(run),
+      watchAnnouncement('<!channel>', run),
+    ]) {
+      expect(live(text), text).toEqual([]);
+    }
+    expect(watchAnnouncement('eu', run)).toContain('started by &lt;@U0OPS&gt;');
+    expect(upgradeOutcome(run)?.text).toContain(`• &lt;#C0DEV&gt;: &lt;!everyone&gt; — ${ESCAPED}`);
+  });
+
+  it("keeps the requester's mention live when SCC refuses a queued tenant, and escapes the rest", () => {
+    const text = tenantRefusedText('U0ALICE', '<!channel>', `SCC refused the request: ${HOSTILE}`);
+    expect(live(text)).toEqual(['<@U0ALICE>']);
+    expect(text).toBe(
+      `<@U0ALICE> *create tenant &lt;!channel&gt;*: not created. SCC refused the request: ${ESCAPED}`,
+    );
   });
 });

@@ -7,6 +7,7 @@ import {
   cdfmcNoTargetOutcome,
   cdfmcSecondLegNote,
   expiredOutcome,
+  onTenant,
   transactionOutcome,
 } from '../messages.js';
 import { end, type Step, type StepResult, unlessGone } from './step.js';
@@ -19,7 +20,7 @@ export const stepCdfmc: Step<'cdfmc'> = async (ctx, request, state) => {
     const where = `transaction \`${target.transactionUid}\` on tenant *${target.tenantName}*`;
     if (!transaction) return end(expiredOutcome(where));
     const outcome = transactionOutcome(target.transactionUid, transaction);
-    if (outcome) return end({ ...outcome, text: `tenant *${target.tenantName}*: ${outcome.text}` });
+    if (outcome) return end(onTenant(target.tenantName, outcome));
     return {
       kind: 'continue',
       state: { ...state, lastStatus: transaction.cdoTransactionStatus ?? undefined },

@@ -9,8 +9,8 @@ import {
   UPGRADE_WAITING,
   upgradeOutcome,
   upgradeProgress,
+  upgradeRunGoneOutcome,
 } from '../messages.js';
-import type { Outcome } from '../payloads.js';
 import { end, type Step, unlessGone } from './step.js';
 
 export const stepUpgradeRun: Step<'upgradeRun'> = async (ctx, request, state) => {
@@ -20,7 +20,7 @@ export const stepUpgradeRun: Step<'upgradeRun'> = async (ctx, request, state) =>
   if (runUid) {
     const known = runUid;
     run = await unlessGone(() => secureClient.run(known));
-    if (!run) return end(runGoneOutcome(known));
+    if (!run) return end(upgradeRunGoneOutcome(known));
   } else {
     const page = await secureClient.runs({ q: `transactionUid:"${request.transactionUid}"`, limit: 1 });
     run = page.items?.find((item) => item.transactionUid === request.transactionUid && item.uid);
@@ -48,10 +48,3 @@ export const stepUpgradeRun: Step<'upgradeRun'> = async (ctx, request, state) =>
     progress: upgradeProgress(run),
   };
 };
-
-function runGoneOutcome(runUid: string): Outcome {
-  return {
-    status: 'unknown',
-    text: `outcome unknown: SCC no longer knows upgrade run \`${runUid}\`. Check the upgrade runs in SCC.`,
-  };
-}
