@@ -1,6 +1,8 @@
 // The demo's embedded defaults: the console's people and the role policy that lets them show every flow
 // (alice asks, bob approves, carol only reads, admin does anything), the console's channel, and the
 // simulator profile used when no SCC profile is configured. Nothing here is used by `npm start`.
+// The embedded policy grants roles to everyone ('*'); that is safe only on the built-in simulator, so with
+// a configured SCC profile the demo takes its policy from the profiles file or does not start.
 
 import type { SccProfile } from '../config/endpoints.js';
 import { Secret } from '../config/secret.js';
@@ -37,6 +39,33 @@ export function demoPolicy(options: { slackEveryone: boolean }): RolePolicy {
       admin: [idOf('admin')],
     },
     channels: new Map(),
+  };
+}
+
+export type DemoPolicyChoice = { ok: true; policy: RolePolicy } | { ok: false; problem: string };
+
+/**
+ * The policy the demo runs with: the profiles file's when it has one; otherwise the embedded one, but
+ * only when no SCC profile is configured (the demo then runs on its built-in simulator). A configured
+ * profile is a real SCC (or one the demo did not start), where letting everyone operate is not a demo.
+ */
+export function chooseDemoPolicy(options: {
+  configuredProfiles: readonly string[];
+  filePolicy: RolePolicy | null;
+  slackEveryone: boolean;
+}): DemoPolicyChoice {
+  if (options.filePolicy !== null) return { ok: true, policy: options.filePolicy };
+  if (options.configuredProfiles.length === 0) {
+    return { ok: true, policy: demoPolicy({ slackEveryone: options.slackEveryone }) };
+  }
+  const names = options.configuredProfiles.map((name) => `\`${name}\``).join(', ');
+  const which = options.configuredProfiles.length === 1 ? `profile ${names} is` : `profiles ${names} are`;
+  return {
+    ok: false,
+    problem:
+      `The demo lets everyone in only on its built-in simulator, and SCC ${which} configured, so it needs ` +
+      'a role policy: add a `policy` section to the profiles file named by FWBOT_PROFILES (see "Profiles ' +
+      'and policy file" in the README), or unset SCC_API_TOKEN and FWBOT_PROFILES to use the simulator.',
   };
 }
 

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createLogger } from '../app/logger.js';
 import { approvalSettingsFrom } from '../approvals/settings.js';
-import { type Config, ConfigError, loadConfig, type SccProfile } from '../config.js';
+import { type Config, ConfigError, loadConfig, type RolePolicy, type SccProfile } from '../config.js';
 import { ConsoleSlack } from '../console/consoleSlack.js';
 import { ConsoleSession } from '../console/session.js';
 import { Terminal } from '../console/terminal.js';
@@ -17,7 +17,7 @@ import { contextualDestination } from '../observability/logContext.js';
 import { createMetrics } from '../observability/metrics.js';
 import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
 import { type SimulatorHandle, startSimulator } from '../simulator/index.js';
-import { CONSOLE_CHANNEL, DEMO_USERS, demoPolicy, simulatorProfile } from './defaults.js';
+import { CONSOLE_CHANNEL, chooseDemoPolicy, DEMO_USERS, simulatorProfile } from './defaults.js';
 import { DemoSetupError, ensureDemoRedis } from './redis.js';
 import { consoleDeps, startRuntime } from './runtime.js';
 import { type DemoSlack, startDemoSlack } from './slack.js';
@@ -59,8 +59,21 @@ async function listenOrWarn(http: HttpSide, port: number): Promise<string> {
   }
 }
 
+/** The role policy, or exit 2 with the one sentence that says why there is none (before anything starts). */
+function demoPolicyOrExit(config: Config): RolePolicy {
+  const choice = chooseDemoPolicy({
+    configuredProfiles: [...config.profiles.keys()],
+    filePolicy: config.policy,
+    slackEveryone: config.slack.mode !== 'disabled',
+  });
+  if (choice.ok) return choice.policy;
+  process.stderr.write(`${choice.problem}\n`);
+  return process.exit(2);
+}
+
 async function main(): Promise<void> {
   const config = loadDemoConfig();
+  const policy = demoPolicyOrExit(config);
   mkdirSync(STATE_DIR, { recursive: true });
   const logFile = resolve(STATE_DIR, 'fwbot.log');
   // Synchronous: the demo exits right after its last words, and they should be in the file.
@@ -71,7 +84,7 @@ async function main(): Promise<void> {
   const steps: ShutdownStep[] = [];
   const shutdown = installGracefulShutdown({ log, steps });
   try {
-    await run(config, log, steps, logFile);
+    await run(config, policy, log, steps, logFile);
   } catch (error) {
     // Whatever started (a redis-server child above all) is stopped before the error is reported.
     shutdown.dispose();
@@ -82,7 +95,13 @@ async function main(): Promise<void> {
 }
 
 /** Starts every part, putting each one's shutdown step in `steps`, then runs the console until it ends. */
-async function run(config: Config, log: Logger, steps: ShutdownStep[], logFile: string): Promise<void> {
+async function run(
+  config: Config,
+  policy: RolePolicy,
+  log: Logger,
+  steps: ShutdownStep[],
+  logFile: string,
+): Promise<void> {
   const metrics = createMetrics();
 
   let sim: SimulatorHandle | undefined;
@@ -96,7 +115,6 @@ async function run(config: Config, log: Logger, steps: ShutdownStep[], logFile: 
   const redis = await ensureDemoRedis({ url: process.env.REDIS_URL?.trim() || undefined, say });
   steps.unshift({ name: 'redis-server', run: () => redis.stop() });
   const slackConfig = config.slack;
-  const slackOn = slackConfig.mode !== 'disabled';
   const consoleSlack = new ConsoleSlack([CONSOLE_CHANNEL]);
   const secrets = [...profiles.values()].map((p) => p.token.reveal());
   if (slackConfig.mode !== 'disabled') secrets.push(slackConfig.botToken.reveal());
@@ -104,7 +122,7 @@ async function run(config: Config, log: Logger, steps: ShutdownStep[], logFile: 
     redisUrl: redis.url,
     profiles,
     channelProfiles: config.channelProfiles,
-    policy: config.policy ?? demoPolicy({ slackEveryone: slackOn }),
+    policy,
     approvalSettings: approvalSettingsFrom(config),
     sccTimeoutMs: config.scc.timeoutMs,
     log,

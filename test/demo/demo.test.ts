@@ -4,11 +4,20 @@
 // /metrics on PORT; SIGTERM stops it cleanly (exit 0) with every step of the drain in its log, and the
 // Redis data left on disk.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKENS, startSimulator } from '../../src/simulator/index.js';
 import { freePort, redisServerAvailable } from '../support/redisServer.js';
 
 const root = new URL('../../', import.meta.url);
@@ -137,4 +146,86 @@ describe.runIf(redisServerAvailable())('npm run demo', () => {
     expect(run.stderr).toMatch(/sudo apt-get install -y redis-server/);
     expect(run.stderr).toMatch(/REDIS_URL=redis:\/\/127\.0\.0\.1:6379 npm run demo/);
   });
+});
+
+describe('npm run demo against a configured SCC', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fwbot-demo-scc-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Runs the demo to its end with `env` (stdin closed) and says how it ended. */
+  async function refused(env: NodeJS.ProcessEnv): Promise<Demo> {
+    const child = spawn(process.execPath, ['--import', tsx, demo], { cwd: dir, env, stdio: 'pipe' });
+    const run = new Demo(child);
+    child.stdin.end();
+    expect(await run.exited).toBe(2);
+    return run;
+  }
+
+  it('refuses to let everyone in on a real SCC (SCC_API_TOKEN) without a policy, before starting anything', async () => {
+    const run = await refused({ PATH: process.env.PATH, SCC_API_TOKEN: 'eyJhbGciOi.test.token', PORT: '1' });
+    expect(run.stderr.trim()).toBe(
+      'The demo lets everyone in only on its built-in simulator, and SCC profile `default` is configured, so it ' +
+        'needs a role policy: add a `policy` section to the profiles file named by FWBOT_PROFILES (see ' +
+        '"Profiles and policy file" in the README), or unset SCC_API_TOKEN and FWBOT_PROFILES to use the simulator.',
+    );
+    expect(run.stdout).toBe('');
+    expect(existsSync(join(dir, '.fwbot'))).toBe(false);
+  });
+
+  it('refuses the same with a profiles file that names SCC profiles but has no policy', async () => {
+    const file = join(dir, 'no-policy.yaml');
+    writeFileSync(
+      file,
+      'profiles:\n  acme:\n    region: eu\n    token_env: ACME_TOKEN\n  lab:\n    base_url: http://127.0.0.1:4010\n    token_env: LAB_TOKEN\n',
+    );
+    const run = await refused({
+      PATH: process.env.PATH,
+      FWBOT_PROFILES: file,
+      ACME_TOKEN: 'acme-token',
+      LAB_TOKEN: 'lab-token',
+      PORT: '1',
+    });
+    expect(run.stderr).toMatch(/SCC profiles `acme`, `lab` are configured, so it needs a role policy/);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it.runIf(redisServerAvailable())(
+    'runs with the profiles file’s policy, which grants nobody more than it says',
+    async () => {
+      const sim = await startSimulator({ port: 0, clock: 'real', speed: 1000 });
+      try {
+        const file = join(dir, 'with-policy.yaml');
+        writeFileSync(
+          file,
+          `profiles:\n  default:\n    base_url: ${sim.url}\n    token_env: LAB_TOKEN\n` +
+            'policy:\n  workspace:\n    viewer: [U0DEMOALICE]\n',
+        );
+        const port = await freePort();
+        const env: NodeJS.ProcessEnv = {
+          PATH: process.env.PATH,
+          FWBOT_PROFILES: file,
+          LAB_TOKEN: DEMO_TOKENS.superAdmin,
+          PORT: String(port),
+        };
+        const child = spawn(process.execPath, ['--import', tsx, demo], { cwd: dir, env, stdio: 'pipe' });
+        const run = new Demo(child);
+        const banner = await run.waitFor(/alice> $/);
+        expect(banner).toMatch(/SCC: +profiles default/);
+
+        let from = run.type('tenants list');
+        expect(await run.waitFor(/alice> $/, from)).toMatch(/contoso-eu/);
+        from = run.type('tenants create acme-policy-test');
+        expect(await run.waitFor(/alice> $/, from)).toMatch(/needs the \*?operator\*? role/);
+
+        child.kill('SIGTERM');
+        expect(await run.exited).toBe(0);
+        const calls = sim.requestLog.list().map((entry) => entry.operationId ?? entry.method);
+        expect(calls).toContain('getMspManagedTenants');
+        expect(calls).not.toContain('createTenant');
+      } finally {
+        await sim.stop();
+      }
+    },
+    90_000,
+  );
 });
