@@ -9,13 +9,16 @@ import fc from 'fast-check';
 import { pino } from 'pino';
 import { sccClientsFrom } from '../../src/app/sccClients.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
+import { Dispatcher } from '../../src/dispatch/dispatcher.js';
+import { governanceOf } from '../../src/dispatch/governance.js';
+import { extractProfileFlag } from '../../src/dispatch/profileFlag.js';
+import { MemoryRevealGrants } from '../../src/dispatch/reveals.js';
 import { AccessControl } from '../../src/policy/access.js';
 import { UserGroupDirectory } from '../../src/policy/userGroups.js';
 import { createSccClient } from '../../src/scc/client.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { createFwbotApp } from '../../src/slack/app.js';
 import { containsCredential } from '../../src/slack/commandSecrets.js';
-import { extractProfileFlag } from '../../src/dispatch/profileFlag.js';
 import { decodeMetadata } from '../../src/slack/views/metadata.js';
 import { rawFromState } from '../../src/slack/views/values.js';
 import type { Drill } from './drill.js';
@@ -96,6 +99,8 @@ export async function fuzzSurface(runs: number, seed = 8): Promise<FuzzResult> {
               view: { id: 'V0FUZZ', hash: 'h' },
               user_id: 'U0FWBOT',
               bot_id: 'B0FWBOT',
+              // auth.test: the workspace the inputs come from, the one fwbot then serves.
+              team_id: 'T0FAKE',
               files: [],
             };
     return new Response(JSON.stringify(answer), {
@@ -129,20 +134,31 @@ export async function fuzzSurface(runs: number, seed = 8): Promise<FuzzResult> {
     },
     new UserGroupDirectory({ log, fetchMembers: async () => [] }),
   );
+  const scc = sccClientsFrom(new Map([['default', client]]));
+  const dispatcher = new Dispatcher({
+    access,
+    scc,
+    lookup: (id) => catalogue.get(id),
+    governance: governanceOf(catalogue.operations, {}),
+    // The real gate answers by posting the approval card or throws (answered privately; test/slack/
+    // routing.test.ts). This stand-in posts nothing, so a hand-off is counted as the input's answer.
+    approvals: {
+      request: async () => {
+        const trace = traces.getStore();
+        if (trace) trace.approvals += 1;
+        return { approvalId: 'ap-fuzz' };
+      },
+    },
+    reveals: new MemoryRevealGrants(),
+    log,
+  });
   const fwbot = createFwbotApp(
     {
       catalogue,
-      scc: sccClientsFrom(new Map([['default', client]])),
+      scc,
       access,
       tracker: { follow: async () => undefined },
-      // The real gate answers by posting the approval card or throws (answered privately; test/slack/
-      // routing.test.ts). This stand-in posts nothing, so a hand-off is counted as the input's answer.
-      approvals: {
-        request: async () => {
-          const trace = traces.getStore();
-          if (trace) trace.approvals += 1;
-        },
-      },
+      dispatcher,
       // Every input carries a fresh trigger id: nothing to dedupe, and no map growing with 100,000 keys.
       dedupe: { firstSight: async () => true },
       log,

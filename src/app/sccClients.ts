@@ -2,8 +2,8 @@
 // closed at shutdown. Nothing global: surfaces ask this object for the profile's client.
 import type { Logger } from 'pino';
 import type { SccProfile } from '../config/endpoints.js';
-import { createSccClient, type SccCallEvent, type SccClient } from '../scc/client.js';
 import type { SccClients } from '../dispatch/ports.js';
+import { createSccClient, type SccCallEvent, type SccClient } from '../scc/client.js';
 
 export interface OwnedSccClients extends SccClients {
   close(): Promise<void>;

@@ -8,9 +8,12 @@ import type { Logger } from 'pino';
 import { type Approvals, createApprovals } from '../approvals/approvals.js';
 import { auditOperation } from '../approvals/auditOperation.js';
 import { authorizerFrom } from '../approvals/authorizer.js';
-import { approvalSettingsFrom, requiresApproval } from '../approvals/settings.js';
+import { approvalSettingsFrom } from '../approvals/settings.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
 import type { Config } from '../config.js';
+import { Dispatcher } from '../dispatch/dispatcher.js';
+import { governanceOf } from '../dispatch/governance.js';
+import { RedisRevealGrants } from '../dispatch/reveals.js';
 import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
 import type { Jobs } from '../jobs/workers.js';
 import { instrumentCatalogue, instrumentGate } from '../observability/instrument.js';
@@ -76,6 +79,10 @@ export function buildSurface(options: SurfaceOptions): Surface {
     ...(slack.mode === 'http' ? [slack.signingSecret.reveal()] : [slack.appToken.reveal()]),
     ...[...config.profiles.values()].map((profile) => profile.token.reveal()),
   ];
+  // A policy entry that names no operation, or lowers one that always needs approval, stops the start here.
+  const governance = governanceOf(catalogue.operations, settings.operations);
+  const reveals = new RedisRevealGrants(redis, `${prefix}:`);
+  const dedupe = new RedisDeduper(redis, `${prefix}:slack:seen:`);
   const approvals = createApprovals({
     redis,
     prefix: `${prefix}:`,
@@ -84,22 +91,36 @@ export function buildSurface(options: SurfaceOptions): Surface {
     lookup: (id) => catalogue.get(id),
     tracker: jobs.tracker,
     authorizer: authorizerFrom(access),
+    reveals,
+    dedupe,
     settings,
     logger: log,
     secrets,
+  });
+  const services = { watches: jobs.watches, audit: approvals.audit };
+  const dispatcher = new Dispatcher({
+    access,
+    scc: clients,
+    lookup: (id) => catalogue.get(id),
+    governance,
+    approvals: instrumentGate(approvals.gate, metrics),
+    reveals,
+    audit: approvals.audit,
+    tenantCreation: { enqueue: (request) => jobs.enqueueTenantCreation(request) },
+    services,
+    metrics,
+    log,
   });
   const deps: FwbotDeps = {
     catalogue,
     scc: clients,
     access,
     tracker: jobs.tracker,
-    approvals: instrumentGate(approvals.gate, metrics),
-    tenantCreation: { enqueue: (request) => jobs.enqueueTenantCreation(request) },
-    requiresApproval: (op) => requiresApproval(op, settings),
-    dedupe: new RedisDeduper(redis, `${prefix}:slack:seen:`),
+    dispatcher,
+    dedupe,
     log,
     metrics,
-    services: { watches: jobs.watches, audit: approvals.audit },
+    services,
     listeners: [(app) => approvals.register(app)],
   };
   const surfaceDeps = surfaceOf(deps, slackApi);

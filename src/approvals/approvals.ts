@@ -6,14 +6,18 @@ import { hostname } from 'node:os';
 import type { webApi } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { ApprovalGate, SccClients, Tracker } from '../dispatch/ports.js';
 import type { AuditReader, Operation } from '../catalogue/operation.js';
+import type { ApprovalGate, AuditSink, SccClients, Tracker } from '../dispatch/ports.js';
+import type { RevealGrants } from '../dispatch/reveals.js';
+import type { Deduper } from '../slack/dedupe.js';
 import type { Listeners } from '../slack/router.js';
 import { AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
-import { ApprovalDecisions } from './decisions.js';
+import { APPROVE_ACTION, CANCEL_ACTION, REJECT_ACTION } from './card.js';
+import { ApprovalDecisions, type Clicker } from './decisions.js';
 import { ApprovalExecutor } from './executor.js';
 import { createGate } from './gate.js';
+import { ApprovalButtonValue } from './record.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from './settings.js';
 import { registerApprovalListeners } from './slackActions.js';
 import { SlackNotifier } from './slackNotifier.js';
@@ -29,6 +33,10 @@ export interface ApprovalsOptions {
   lookup: (operationId: string) => Operation | undefined;
   tracker: Tracker;
   authorizer: Authorizer;
+  /** Where approved secret-producing calls leave their one-time Reveal grant. */
+  reveals: RevealGrants;
+  /** Drops Slack's second deliveries of one click (the surface's own deduper). */
+  dedupe: Deduper;
   settings: ApprovalSettingsInput;
   logger: Logger;
   clock?: () => number;
@@ -40,17 +48,43 @@ export interface Approvals {
   gate: ApprovalGate;
   /** Bolt listeners: the card's buttons and the reject-reason modal. */
   register(app: Listeners): void;
+  /**
+   * A card's button pressed outside Slack (the console): the same decisions, permission checks included.
+   * Undefined when the action is not one of the card's; otherwise what to tell the person who pressed it.
+   */
+  press(
+    action: { id: string; value: string },
+    who: Clicker,
+    askReason: () => Promise<string | undefined>,
+  ): Promise<string | undefined> | undefined;
   /** One recovery pass (run it at start): approved requests not yet run, abandoned executions, unposted outcomes. */
   recover(): Promise<number>;
   /** One expiry pass: pending requests past their time become expired and their cards say so. */
   sweepExpired(): Promise<number>;
-  audit: AuditReader;
+  /** The audit trail: read by `/fw audit`, written by the dispatcher for audited calls. */
+  audit: AuditReader & AuditSink;
   /** Runs both passes every `intervalMs` until close(). */
   startSweeper(intervalMs?: number): void;
   close(): Promise<void>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+function cardAction(actionId: string): 'approve' | 'reject' | 'cancel' | undefined {
+  const base = actionId.replace(/:\d+$/, '');
+  if (base === APPROVE_ACTION) return 'approve';
+  if (base === REJECT_ACTION) return 'reject';
+  if (base === CANCEL_ACTION) return 'cancel';
+  return undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 const BATCH = 100;
 
 export function createApprovals(options: ApprovalsOptions): Approvals {
@@ -78,6 +112,8 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
     clients: options.clients,
     lookup: options.lookup,
     tracker: options.tracker,
+    authorizer: options.authorizer,
+    reveals: options.reveals,
     clock,
     leaseMs: settings.executionLeaseMs,
     executorId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
@@ -118,10 +154,29 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
 
   return {
     gate: { request: gate.request },
-    register: (app) => registerApprovalListeners(app, { decisions, notifier, log }),
+    register: (app) => registerApprovalListeners(app, { decisions, notifier, dedupe: options.dedupe, log }),
+    press(action, who, askReason) {
+      const decide = cardAction(action.id);
+      if (!decide) return undefined;
+      const value = ApprovalButtonValue.safeParse(parseJson(action.value));
+      if (!value.success) return Promise.resolve('That button is not one fwbot made.');
+      const { id } = value.data;
+      if (decide === 'approve') return decisions.approve(id, who);
+      if (decide === 'cancel') return decisions.cancel(id, who);
+      return (async () => {
+        const refusal = await decisions.mayReject(id, who);
+        if (refusal) return refusal;
+        return decisions.reject(id, who, await askReason());
+      })();
+    },
     recover: () => executor.recover(BATCH),
     sweepExpired,
-    audit,
+    audit: {
+      latest: (count) => audit.latest(count),
+      record: async (entry) => {
+        await audit.record(entry);
+      },
+    },
     startSweeper(intervalMs = 15_000) {
       if (timer) return;
       timer = setInterval(pass, intervalMs);

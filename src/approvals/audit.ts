@@ -5,31 +5,11 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { AuditReader, AuditRecord } from '../catalogue/operation.js';
+import { AUDIT_ACTIONS, type AuditEntry } from '../dispatch/ports.js';
 import { createRedactor, type Redact } from '../scc/redaction.js';
 import { runScript, scriptOf } from './scripts.js';
 
-export const AUDIT_ACTIONS = [
-  'requested',
-  'approved',
-  'rejected',
-  'cancelled',
-  'expired',
-  'refused',
-  'executed',
-  'failed',
-  'aborted',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-export interface AuditEntry {
-  actor: string;
-  action: AuditAction;
-  operationId: string;
-  target: string;
-  outcome: string;
-  approvalId: string;
-  transactionUid?: string;
-}
+export { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '../dispatch/ports.js';
 
 const StoredAuditEntry = z.object({
   at: z.coerce.number().int(),
@@ -109,8 +89,8 @@ export class AuditTrail implements AuditReader {
       operationId: this.clean(entry.operationId),
       target: this.clean(entry.target),
       outcome: this.clean(entry.outcome),
-      approvalId: this.clean(entry.approvalId),
     };
+    if (entry.approvalId) fields.approvalId = this.clean(entry.approvalId);
     if (entry.transactionUid) fields.transactionUid = this.clean(entry.transactionUid);
     const id = await runScript(
       this.#redis,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { optionalInt } from '../catalogue/args.js';
 import { UserError } from '../catalogue/errors.js';
 import { type AuditRecord, defineOperation } from '../catalogue/operation.js';
+import { userMention } from '../render/mrkdwn.js';
 import type { View } from '../render/view.js';
 
 export const AUDIT_DEFAULT_COUNT = 20;
@@ -23,7 +24,7 @@ const ACTION_ICONS: Record<string, string> = {
 
 /** Slack user ids become mentions; `fwbot` (the sweeper, recovery) stays a word. */
 function who(actor: string): string {
-  return /^[UW][A-Z0-9]{2,}$/.test(actor) ? `<@${actor}>` : actor;
+  return /^[UW][A-Z0-9]{2,}$/.test(actor) ? `${userMention(actor)}` : actor;
 }
 
 export function auditLine(record: AuditRecord): string {
@@ -76,7 +77,7 @@ export const auditOperation = defineOperation({
   ],
   args: z.object({ count: optionalInt(1, AUDIT_MAX_COUNT) }),
   role: 'admin',
-  destructive: false,
+  approval: 'never',
   scc: [],
   examples: ['audit', 'audit 50'],
   run: async (ctx, args) => {

@@ -1,9 +1,10 @@
 // The approval card as a View: what exactly will happen, on what, who asked, until when, and the buttons;
 // after a decision the same card without buttons and with the decision. Pure: the Slack side's
 // renderBlocks turns it into Block Kit.
-import type { Button, Field, View, ViewBlock } from '../render/view.js';
+
+import { userMention } from '../render/mrkdwn.js';
+import type { Button, View, ViewBlock } from '../render/view.js';
 import type { ApprovalRecord, ApprovalRequest } from './record.js';
-import { type InterfaceFacts, interfaceKind, interfaceLabel, type TargetSnapshot } from './snapshot.js';
 
 export const APPROVE_ACTION = 'fw.approval.approve';
 export const REJECT_ACTION = 'fw.approval.reject';
@@ -14,82 +15,9 @@ export const REASON_INPUT = 'reason_text';
 
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 
-/** The sentence at the top of the card: what will happen if someone approves. */
-export function whatWillHappen(target: TargetSnapshot): string {
-  switch (target.kind) {
-    case 'interface':
-      return `delete the ${interfaceKind(target.interface.type)} ${code(interfaceLabel(target.interface))} on ${code(target.device.name)}`;
-    case 'tenant':
-      return `remove tenant ${code(target.tenant.name)} from the MSP portal`;
-    case 'tenantUsers': {
-      const n = target.usernames.length;
-      return `remove ${n} user${n === 1 ? '' : 's'} from tenant ${code(target.tenant.name)}`;
-    }
-    case 'devices':
-      return `upgrade the VPN client on ${target.devices.length} device(s): ${target.detail}`;
-  }
-}
-
-function interfaceFields(device: string, facts: InterfaceFacts): Field[] {
-  const fields: Field[] = [
-    { label: 'Device', value: device },
-    { label: 'Interface', value: interfaceLabel(facts) },
-    { label: 'Kind', value: interfaceKind(facts.type) },
-  ];
-  if (facts.vlanId !== null) fields.push({ label: 'VLAN id', value: String(facts.vlanId) });
-  if (facts.subInterfaceId !== null)
-    fields.push({ label: 'Subinterface id', value: String(facts.subInterfaceId) });
-  if (facts.parent !== null) fields.push({ label: 'Parent', value: facts.parent });
-  if (facts.members.length > 0) fields.push({ label: 'Members', value: facts.members.join(', ') });
-  fields.push({ label: 'IPv4', value: facts.ipv4 ?? 'none' });
-  if (facts.ipv6.length > 0) fields.push({ label: 'IPv6', value: facts.ipv6.join(', ') });
-  return fields;
-}
-
-function targetFields(target: TargetSnapshot): Field[] {
-  switch (target.kind) {
-    case 'interface':
-      return interfaceFields(target.device.name, target.interface);
-    case 'tenant':
-      return [
-        { label: 'Tenant', value: target.tenant.name },
-        { label: 'Display name', value: target.tenant.displayName },
-        {
-          label: 'Devices in tenant',
-          value: target.tenant.deviceCount === null ? 'unknown' : String(target.tenant.deviceCount),
-        },
-      ];
-    case 'tenantUsers':
-      return [
-        { label: 'Tenant', value: target.tenant.name },
-        { label: 'Usernames', value: target.usernames.join(', ') },
-      ];
-    case 'devices':
-      return [
-        { label: 'Devices', value: target.devices.map((d) => d.name).join(', ') },
-        { label: 'Details', value: target.detail },
-      ];
-  }
-}
-
-/** What else goes with the target: approvers should see it before they click. */
-export function dependentsWarning(target: TargetSnapshot): string | undefined {
-  if (target.kind === 'tenant') {
-    const count = target.tenant.deviceCount;
-    return count
-      ? `:warning: The tenant manages ${count} device(s); the portal loses access to all of them.`
-      : undefined;
-  }
-  if (target.kind !== 'interface') return undefined;
-  const lines: string[] = [];
-  const facts = target.interface;
-  if (facts.subinterfaces.length > 0) {
-    lines.push(`:warning: Its subinterfaces depend on it: ${facts.subinterfaces.join(', ')}.`);
-  }
-  if (facts.members.length > 0) {
-    lines.push(`:warning: Its member ports are freed from the EtherChannel: ${facts.members.join(', ')}.`);
-  }
-  return lines.length > 0 ? lines.join('\n') : undefined;
+/** The sentence at the top of the card: what will happen if someone approves (the operation's own words). */
+export function whatWillHappen(request: ApprovalRequest): string {
+  return request.target.description.action;
 }
 
 /** `14:43 UTC` for today, with the date otherwise: the card is read around the time it was posted. */
@@ -112,7 +40,7 @@ function pendingButtons(request: ApprovalRequest): Button[] {
       action: { id: APPROVE_ACTION, value },
       confirm: {
         title: 'Approve this request?',
-        text: `fwbot will ${whatWillHappen(request.target).replace(/`/g, '')} right away. This cannot be undone.`,
+        text: `fwbot will ${whatWillHappen(request).replace(/`/g, '')} right away. This cannot be undone.`,
         confirm: 'Approve and run',
         deny: 'Back',
         danger: true,
@@ -125,7 +53,7 @@ function pendingButtons(request: ApprovalRequest): Button[] {
 
 /** The line that replaces the buttons once the request is decided. */
 export function statusLine(record: ApprovalRecord, now: number): string {
-  const by = record.decidedBy ? `<@${record.decidedBy}>` : 'someone';
+  const by = record.decidedBy ? `${userMention(record.decidedBy)}` : 'someone';
   const at = record.decidedAt === undefined ? '' : ` at ${clockTime(record.decidedAt, now)}`;
   switch (record.state) {
     case 'pending':
@@ -152,16 +80,16 @@ export function renderCard(record: ApprovalRecord, now: number): View {
   const { request } = record;
   const blocks: ViewBlock[] = [
     { kind: 'header', text: record.state === 'pending' ? 'Approval needed' : 'Approval request' },
-    { kind: 'text', text: `<@${request.requesterId}> asks to *${whatWillHappen(request.target)}*.` },
-    { kind: 'fields', fields: targetFields(request.target) },
+    { kind: 'text', text: `${userMention(request.requesterId)} asks to *${whatWillHappen(request)}*.` },
+    { kind: 'fields', fields: request.target.description.fields },
   ];
-  const warning = dependentsWarning(request.target);
-  if (warning) blocks.push({ kind: 'text', text: warning });
+  const { warnings } = request.target.description;
+  if (warnings.length > 0) blocks.push({ kind: 'text', text: warnings.join('\n') });
   blocks.push({
     kind: 'context',
     text: [
       `Command: ${code(request.commandText)}`,
-      `requested by <@${request.requesterId}> at ${clockTime(request.createdAt, now)}`,
+      `requested by ${userMention(request.requesterId)} at ${clockTime(request.createdAt, now)}`,
       `expires ${clockTime(request.expiresAt, now)}`,
       `profile ${request.profile}`,
       `request ${request.id}`,
@@ -175,7 +103,7 @@ export function renderCard(record: ApprovalRecord, now: number): View {
   }
   const summary =
     record.state === 'pending'
-      ? `Approval needed: <@${request.requesterId}> asks to ${whatWillHappen(request.target).replace(/`/g, '')}`
+      ? `Approval needed: ${userMention(request.requesterId)} asks to ${whatWillHappen(request).replace(/`/g, '')}`
       : `Approval request ${request.id}: ${record.state}`;
   return { summary, blocks, visibility: 'in_channel' };
 }

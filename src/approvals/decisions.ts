@@ -2,6 +2,7 @@
 // make which, the atomic transition, the audit record, and the card update. Answers to the person who
 // clicked come back as text; the Slack handlers deliver them privately.
 import type { Logger } from 'pino';
+import { userMention } from '../render/mrkdwn.js';
 import type { AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
@@ -9,7 +10,6 @@ import type { ApprovalExecutor } from './executor.js';
 import type { ApprovalRecord } from './record.js';
 import type { ApprovalSettings } from './settings.js';
 import type { CardLocation, SlackNotifier } from './slackNotifier.js';
-import { describeTarget } from './snapshot.js';
 import type { ApprovalStore, Decision } from './store.js';
 
 export interface Clicker {
@@ -55,6 +55,8 @@ export class ApprovalDecisions {
     if (typeof record === 'string') return record;
     const refusal = await this.#mayDecide(record, who, 'approve');
     if (refusal) return refusal;
+    const lost = await this.#requesterStillMay(record, who);
+    if (lost) return lost;
     const result = await this.#decide(record, 'approved', who);
     if (typeof result === 'string') return result;
     if (result.expired) return EXPIRED;
@@ -86,7 +88,7 @@ export class ApprovalDecisions {
     const record = await this.#pending(id, who);
     if (typeof record === 'string') return record;
     if (who.userId !== record.request.requesterId) {
-      return `Only <@${record.request.requesterId}>, who asked, can cancel this request.`;
+      return `Only ${userMention(record.request.requesterId)}, who asked, can cancel this request.`;
     }
     const result = await this.#decide(record, 'cancelled', who);
     if (typeof result === 'string') return result;
@@ -111,7 +113,7 @@ export class ApprovalDecisions {
   }
 
   #already(state: string, decidedBy: string | undefined): string {
-    const by = decidedBy && decidedBy !== 'fwbot' ? ` by <@${decidedBy}>` : '';
+    const by = decidedBy && decidedBy !== 'fwbot' ? ` by ${userMention(decidedBy)}` : '';
     return `This request is ${STATE_WORDS[state] ?? state}${state === 'expired' ? '' : by}.`;
   }
 
@@ -142,12 +144,31 @@ export class ApprovalDecisions {
     return undefined;
   }
 
+  /** At approval, the requester must still hold the role the request needed; if not, the request ends. */
+  async #requesterStillMay(record: ApprovalRecord, who: Clicker): Promise<string | undefined> {
+    const { request } = record;
+    const holds = await this.#deps.authorizer({
+      userId: request.requesterId,
+      role: request.role,
+      channelId: request.channelId,
+      teamId: request.teamId,
+    });
+    if (holds) return undefined;
+    const reason = `${userMention(request.requesterId)}, who asked, no longer holds the ${request.role} role here; nothing was run`;
+    const result = await this.#decide(record, 'cancelled', { ...who, userId: 'fwbot' }, reason);
+    if (typeof result === 'string') return result;
+    return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}. The request is closed.`;
+  }
+
   async #refused(record: ApprovalRecord, who: Clicker, outcome: string): Promise<void> {
+    const { store, clock } = this.#deps;
+    const ttl = Math.max(record.request.expiresAt - clock(), 0) + 60 * 60_000;
+    if (!(await store.firstRefusal(record.request.id, who.userId, outcome, ttl))) return;
     await this.#deps.audit.record({
       actor: who.userId,
       action: 'refused',
       operationId: record.request.operationId,
-      target: describeTarget(record.request.target),
+      target: record.request.target.description.line,
       outcome,
       approvalId: record.request.id,
     });
@@ -169,14 +190,14 @@ export class ApprovalDecisions {
       actor: expired ? 'fwbot' : who.userId,
       action: result.state,
       operationId: decided.request.operationId,
-      target: describeTarget(decided.request.target),
+      target: decided.request.target.description.line,
       outcome: expired ? 'expired without a decision; nothing was run' : (reason ?? `${result.state}`),
       approvalId: decided.request.id,
     });
     const card = await this.#cardOf(decided, who);
     if (card) await this.#updateCard(card, decided);
     if (decision === 'rejected' && card) {
-      const text = `<@${decided.request.requesterId}>, your request was rejected by <@${who.userId}>${reason ? `: ${reason}` : '.'}`;
+      const text = `${userMention(decided.request.requesterId)}, your request was rejected by ${userMention(who.userId)}${reason ? `: ${reason}` : '.'}`;
       await this.#deps.notifier
         .postInThread(card, { summary: text, blocks: [{ kind: 'text', text }], visibility: 'in_channel' })
         .catch((error: unknown) =>

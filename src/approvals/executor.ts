@@ -4,18 +4,21 @@
 // calls SCC. A recovery pass takes over requests whose holder died: before the point of no return it simply
 // runs them; after it, the re-read tells whether the call took effect (the target is gone) or not.
 import type { Logger } from 'pino';
-import type { SccClients, Tracker } from '../dispatch/ports.js';
 import { UserError } from '../catalogue/errors.js';
 import type { Operation, OperationContext } from '../catalogue/operation.js';
+import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
+import type { SccClients, Tracker } from '../dispatch/ports.js';
+import type { RevealGrants } from '../dispatch/reveals.js';
+import { readTargetAgain } from '../dispatch/target.js';
+import { userMention } from '../render/mrkdwn.js';
 import type { View, ViewBlock } from '../render/view.js';
 import { SccError } from '../scc/errors.js';
 import type { AuditAction, AuditTrail } from './audit.js';
+import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
 import type { ApprovalRecord, ExecutionOutcome } from './record.js';
 import type { SlackNotifier } from './slackNotifier.js';
-import { describeChanges, describeTarget } from './snapshot.js';
 import type { ApprovalStore } from './store.js';
-import { rereadTarget } from './targetReader.js';
 
 export interface ExecutorDeps {
   store: ApprovalStore;
@@ -24,6 +27,10 @@ export interface ExecutorDeps {
   clients: SccClients;
   lookup: (operationId: string) => Operation | undefined;
   tracker: Tracker;
+  /** Roles are checked again right before anything is sent to SCC (also after a restart). */
+  authorizer: Authorizer;
+  /** Approved secret-producing calls become a Reveal button for the requester (src/dispatch/reveals.ts). */
+  reveals: RevealGrants;
   clock: () => number;
   leaseMs: number;
   /** Identifies this process in claims, so a takeover fences the previous holder out. */
@@ -96,7 +103,7 @@ export class ApprovalExecutor {
       actor: record.decidedBy ?? 'fwbot',
       action: result.action,
       operationId: record.request.operationId,
-      target: describeTarget(record.request.target),
+      target: record.request.target.description.line,
       outcome: result.note,
       approvalId: id,
       transactionUid: result.outcome.track.map((t) =>
@@ -142,17 +149,28 @@ export class ApprovalExecutor {
     const operation = this.#deps.lookup(request.operationId);
     if (!operation)
       return failure('Nothing was run.', `This fwbot no longer knows the operation ${request.operationId}.`);
+    const lostRole = await this.#rolesLost(record);
+    if (lostRole) return failure('Nothing was run: a role changed since the request.', lostRole, 'aborted');
     const scc = this.#deps.clients.get(request.profile);
-    let read: Awaited<ReturnType<typeof rereadTarget>>;
+    const ctx: OperationContext = {
+      scc,
+      profile: request.profile,
+      actor: { userId: request.requesterId, channelId: request.channelId, teamId: request.teamId },
+      requestId: request.id,
+      log: this.#deps.log.child({ approvalId: request.id, operationId: request.operationId }),
+    };
+    let read: Awaited<ReturnType<typeof readTargetAgain>>;
     try {
-      read = await rereadTarget(request.target, scc);
+      read = await readTargetAgain(operation, ctx, request.target.facts);
     } catch (error) {
       const why = userFacing(error, request.id);
       return failure('Nothing was run: the target could not be read again.', why, 'aborted');
     }
     if (previousPhase === 'calling') {
-      // A process died after it may have sent the call. A target that is gone means the call took effect.
-      if (!read.found) {
+      // A process died after it may have sent the call. For an operation that removes its target, a target
+      // that is gone means the call took effect; for any other, sending it again could run it twice, so a
+      // person looks first.
+      if (!read.ok && read.gone && operation.target?.removes) {
         const view: View = {
           summary: 'Done (completed before fwbot restarted).',
           blocks: [
@@ -165,37 +183,29 @@ export class ApprovalExecutor {
         };
         return success(view.summary, view, []);
       }
-      if (request.target.kind === 'devices' || request.target.kind === 'tenantUsers') {
-        // Upgrades and user removals answer with a transaction that may still be running: sending the call
-        // again could run it twice, so a person looks first.
+      if (!operation.target?.removes) {
         return failure(
           'Not run again: fwbot restarted while sending it.',
-          'Check the VPN upgrade runs or the tenant’s users, then ask again if it did not happen.',
+          `Check in SCC whether it happened (${request.target.description.line}), then ask again if it did not.`,
         );
       }
-    } else if (!read.found) {
-      return failure(`Nothing was deleted: ${read.reason}.`, 'The approved target is gone.', 'aborted');
     }
-    const changes = describeChanges(request.target, read.snapshot);
-    if (changes.length > 0) {
+    if (!read.ok && read.gone) {
+      return failure(`Nothing was run: ${read.reason}.`, 'The approved target is gone.', 'aborted');
+    }
+    if (!read.ok) {
       return failure(
         'Nothing was run: the target changed since the request.',
-        `What changed:\n${changes.map((c) => `• ${c}`).join('\n')}\nAsk again if it should still go.`,
+        `What changed:\n${read.changes.map((c) => `• ${c}`).join('\n')}\nAsk again if it should still go.`,
         'aborted',
       );
     }
+    if (operation.revealsSecret) return this.#grantReveal(record, read.facts);
     // The point of no return: only while this process still holds the claim.
     if (lost() || !(await store.hold(request.id, executorId, clock(), leaseMs, 'calling')))
       throw new ClaimLost();
-    const ctx: OperationContext = {
-      scc,
-      profile: request.profile,
-      actor: { userId: request.requesterId, channelId: request.channelId, teamId: request.teamId },
-      requestId: request.id,
-      log: this.#deps.log.child({ approvalId: request.id, operationId: request.operationId }),
-    };
     try {
-      const outcome = await operation.execute(ctx, request.raw);
+      const outcome = await operation.execute(ctx, request.raw, read.facts);
       // Secret views are for the requester's eyes in a modal; an approval has no modal to show them in.
       if (outcome.secretView) ctx.log.warn('an approved operation returned a secret view; it was not shown');
       return success(outcome.view.summary, outcome.view, outcome.track);
@@ -203,6 +213,59 @@ export class ApprovalExecutor {
       ctx.log.error({ err: error }, 'approved operation failed');
       return failure('SCC refused or failed it.', userFacing(error, request.id));
     }
+  }
+
+  /**
+   * Both people must still hold their roles right before anything reaches SCC: the requester the role the
+   * request needed, the approver `approver`. A sentence saying who lost what, or undefined.
+   */
+  async #rolesLost(record: ApprovalRecord): Promise<string | undefined> {
+    const { request } = record;
+    const where = { channelId: request.channelId, teamId: request.teamId };
+    const requester = await this.#deps.authorizer({
+      userId: request.requesterId,
+      role: request.role,
+      ...where,
+    });
+    if (!requester)
+      return `${userMention(request.requesterId)}, who asked, no longer holds the ${request.role} role here.`;
+    const approver = record.decidedBy;
+    if (approver && !(await this.#deps.authorizer({ userId: approver, role: 'approver', ...where })))
+      return `${userMention(approver)}, who approved, no longer holds the approver role here.`;
+    return undefined;
+  }
+
+  /** An approved secret: no SCC call yet; the requester gets a Reveal button in the thread, used once. */
+  async #grantReveal(record: ApprovalRecord, facts: unknown): Promise<Result> {
+    const { request } = record;
+    const grantId = await this.#deps.reveals.create({
+      operationId: request.operationId,
+      raw: request.raw,
+      profile: request.profile,
+      requesterId: request.requesterId,
+      channelId: request.channelId,
+      ...(request.teamId ? { teamId: request.teamId } : {}),
+      facts,
+      approvalId: request.id,
+    });
+    const summary = 'Approved: the requester can reveal it once.';
+    const view: View = {
+      summary,
+      blocks: [
+        {
+          kind: 'text',
+          text: `${userMention(request.requesterId)}, press Reveal to see it once, privately; only you can. The button works for 15 minutes.`,
+        },
+        {
+          kind: 'actions',
+          buttons: [
+            { label: 'Reveal token', style: 'primary', action: { id: REVEAL_ACTION, value: grantId } },
+          ],
+        },
+      ],
+      visibility: 'in_channel',
+    };
+    return success(summary, view, []);
   }
 
   /**
@@ -220,7 +283,7 @@ export class ApprovalExecutor {
       record.cardChannel && record.cardTs ? { channel: record.cardChannel, ts: record.cardTs } : undefined;
     const headline: ViewBlock = {
       kind: 'context',
-      text: `<@${request.requesterId}> asked, <@${record.decidedBy ?? 'someone'}> approved · request ${request.id}`,
+      text: `${userMention(request.requesterId)} asked, ${userMention(record.decidedBy ?? 'someone')} approved · request ${request.id}`,
     };
     const view: View = {
       ...outcome.view,

@@ -1,19 +1,17 @@
-// The entry of a destructive operation: check it (arguments, the requester's role, the target exists),
-// snapshot the target, store the pending request and post the card. Nothing runs until someone else
-// approves (decisions.ts).
+// The entry of a governed call, as the dispatcher hands it over (arguments checked, target resolved and
+// described): check the requester's role again, store the pending request and post the card. Nothing runs
+// until someone else approves (decisions.ts).
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { PermissionError } from '../catalogue/errors.js';
 import type { ApprovalGate, ApprovalRequestInput } from '../dispatch/ports.js';
-import { PermissionError, UsageError } from '../catalogue/errors.js';
 import type { AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
 import type { ApprovalRecord, ApprovalRequest } from './record.js';
 import type { ApprovalSettings } from './settings.js';
 import type { SlackNotifier } from './slackNotifier.js';
-import { describeTarget } from './snapshot.js';
 import type { ApprovalStore } from './store.js';
-import { bindTarget } from './targetReader.js';
 
 export interface GateDeps {
   store: ApprovalStore;
@@ -43,33 +41,25 @@ export function createGate(
   async function requestAndReturn({
     operation,
     raw,
+    target,
     ctx,
     commandText,
+    role,
   }: ApprovalRequestInput): Promise<ApprovalRecord> {
-    const issues = operation.validate(raw);
-    if (issues.length > 0) throw new UsageError(operation.id, issues);
     const { actor } = ctx;
-    // The surface checked the role already; approvals do not trust their caller on it.
+    // The dispatcher checked the role already; approvals do not trust their caller on it.
     const mayAsk = await deps.authorizer({
       userId: actor.userId,
-      role: 'operator',
+      role,
       channelId: actor.channelId,
       teamId: actor.teamId,
     });
-    if (!mayAsk)
-      throw new PermissionError(
-        'Asking for a destructive operation needs the operator role here.',
-        'operator',
-      );
-    // The catalogue's own resolution (names → UUIDs) where it declares one; approvals then read the facts
-    // the approver judges and the execution is compared against.
-    const resolved = operation.target ? (await operation.target(ctx, raw)).raw : raw;
-    const bound = await bindTarget(operation, resolved, ctx.scc);
+    if (!mayAsk) throw new PermissionError(`Asking for this needs the ${role} role here.`, role);
     const now = deps.clock();
     const request: ApprovalRequest = {
       id: newApprovalId(),
       operationId: operation.id,
-      raw: storable(bound.raw),
+      raw: storable(raw),
       commandText: deps.audit.clean(commandText),
       profile: ctx.profile,
       requesterId: actor.userId,
@@ -77,7 +67,8 @@ export function createGate(
       teamId: actor.teamId,
       createdAt: now,
       expiresAt: now + deps.settings.expiryMinutes * 60_000,
-      target: bound.snapshot,
+      role,
+      target: { facts: target.facts, description: target.description },
     };
     await deps.store.create(request);
     const pending: ApprovalRecord = { request, state: 'pending', attempts: 0 };
@@ -95,7 +86,7 @@ export function createGate(
       actor: actor.userId,
       action: 'requested',
       operationId: operation.id,
-      target: describeTarget(request.target),
+      target: request.target.description.line,
       outcome: `pending until ${new Date(request.expiresAt).toISOString()}`,
       approvalId: request.id,
     });
@@ -106,7 +97,7 @@ export function createGate(
   return {
     requestAndReturn,
     async request(input) {
-      await requestAndReturn(input);
+      return { approvalId: (await requestAndReturn(input)).request.id };
     },
   };
 }

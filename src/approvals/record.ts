@@ -1,7 +1,7 @@
 // The shapes approvals keep in Redis and put in buttons, each parsed with zod when read back. A request is
 // one hash: the immutable request (JSON in the `request` field) and the fields the state machine changes.
 import { z } from 'zod';
-import { TargetSnapshot } from './snapshot.js';
+import { ROLES } from '../catalogue/types.js';
 
 export const APPROVAL_STATES = [
   'pending',
@@ -22,6 +22,13 @@ export const FINAL_STATES: readonly ApprovalState[] = ['done', 'failed', 'reject
 const RawArgValue = z.union([z.string(), z.array(z.string()), z.boolean()]);
 export const StoredRawArgs = z.record(z.string(), RawArgValue);
 
+export const TargetDescription = z.object({
+  action: z.string(),
+  line: z.string(),
+  fields: z.array(z.object({ label: z.string(), value: z.string() })),
+  warnings: z.array(z.string()),
+});
+
 /** What was asked, by whom, on what: fixed when the request is made. */
 export const ApprovalRequest = z.object({
   id: z.string().min(1),
@@ -35,7 +42,13 @@ export const ApprovalRequest = z.object({
   teamId: z.string().optional(),
   createdAt: z.number().int(),
   expiresAt: z.number().int(),
-  target: TargetSnapshot,
+  /** The role the request needed: the requester must still hold it when it is decided and run. */
+  role: z.enum(ROLES),
+  /**
+   * The target as resolved when the request was made: the operation's facts (parsed with its own schema
+   * where used) and their description, which the card shows and the audit trail names.
+   */
+  target: z.object({ facts: z.unknown(), description: TargetDescription }),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 

@@ -3,7 +3,6 @@
 // `approvals.require_for_vpn_upgrades`, `audit.retention_days`); the service maps those onto this shape,
 // so the approvals do not depend on how the policy is written down.
 import { z } from 'zod';
-import type { Operation } from '../catalogue/operation.js';
 import type {
   ApprovalSettings as ConfiguredApprovals,
   AuditSettings as ConfiguredAudit,
@@ -19,8 +18,11 @@ export const ApprovalSettings = z.object({
     .default(30),
   /** Small teams may let the requester approve their own request; off unless someone decides otherwise. */
   allowSelfApproval: z.boolean().default(false),
-  /** VPN client upgrades touch every connected user, so a policy may put them behind approvals too. */
-  requireForVpnUpgrades: z.boolean().default(false),
+  /**
+   * Per operation id: `four-eyes`, `none` or a role (see src/dispatch/governance.ts, which checks them
+   * against the catalogue). `approvals.require_for_vpn_upgrades` arrives here as `vpn.upgrade: four-eyes`.
+   */
+  operations: z.record(z.string(), z.string()).default({}),
   /** Audit records older than this are trimmed from the stream. */
   auditRetentionDays: z.number().int().min(1).max(3650).default(90),
   /**
@@ -32,17 +34,6 @@ export const ApprovalSettings = z.object({
 export type ApprovalSettings = z.infer<typeof ApprovalSettings>;
 export type ApprovalSettingsInput = z.input<typeof ApprovalSettings>;
 
-/** The operation id of VPN client upgrades, which need approval only when the policy says so. */
-export const VPN_UPGRADE_OPERATION = 'vpn.upgrade';
-
-/** Whether running `operation` must go through an approval request first. */
-export function requiresApproval(
-  operation: Pick<Operation, 'id' | 'destructive'>,
-  settings: ApprovalSettings,
-) {
-  return operation.destructive || (operation.id === VPN_UPGRADE_OPERATION && settings.requireForVpnUpgrades);
-}
-
 /** The configuration's `approvals` and `audit` sections (src/config/profilesFile.ts) as these settings. */
 export function approvalSettingsFrom(config: {
   approvals: ConfiguredApprovals;
@@ -51,7 +42,7 @@ export function approvalSettingsFrom(config: {
   return ApprovalSettings.parse({
     expiryMinutes: config.approvals.expiryMinutes,
     allowSelfApproval: config.approvals.allowSelfApproval,
-    requireForVpnUpgrades: config.approvals.requireForVpnUpgrades,
+    operations: { ...config.approvals.operations },
     auditRetentionDays: config.audit.retentionDays,
   });
 }

@@ -5,6 +5,7 @@
 
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { Deduper } from '../slack/dedupe.js';
 import type { Listeners } from '../slack/router.js';
 import {
   APPROVE_ACTION,
@@ -23,13 +24,14 @@ const ButtonClick = z.object({
   channel: z.object({ id: z.string().min(1) }).optional(),
   container: z.object({ channel_id: z.string().optional(), message_ts: z.string().optional() }).optional(),
   message: z.object({ ts: z.string() }).optional(),
-  trigger_id: z.string().optional(),
+  trigger_id: z.string().min(1),
   actions: z.array(z.object({ action_id: z.string(), value: z.string().optional() })).min(1),
 });
 type ButtonClick = z.infer<typeof ButtonClick>;
 
 const ReasonSubmission = z.object({
   user: z.object({ id: z.string().min(1) }),
+  trigger_id: z.string().min(1),
   view: z.object({
     private_metadata: z.string(),
     state: z.object({
@@ -98,13 +100,25 @@ export function rejectModal(metadata: RejectModalMetadata) {
 export interface ApprovalListenersDeps {
   decisions: ApprovalDecisions;
   notifier: SlackNotifier;
+  /** Slack delivers a click again (HTTP retries, Socket Mode redeliveries): one effect, one answer. */
+  dedupe: Deduper;
   log: Logger;
 }
 
 export function registerApprovalListeners(
   app: Listeners,
-  { decisions, notifier, log }: ApprovalListenersDeps,
+  { decisions, notifier, dedupe, log }: ApprovalListenersDeps,
 ): void {
+  /** The click, once: a second delivery of the same trigger id is acknowledged and dropped. */
+  async function once(body: unknown, what: string) {
+    const parsed = parseClick(body);
+    if (!parsed) {
+      log.warn(`${what} click with an unreadable payload`);
+      return undefined;
+    }
+    return (await dedupe.firstSight(`trigger:${parsed.click.trigger_id}`)) ? parsed : undefined;
+  }
+
   /** Runs a decision after the ack; whatever it says goes privately to the clicker. */
   async function answer(
     channel: string,
@@ -127,27 +141,26 @@ export function registerApprovalListeners(
 
   app.action(actionPattern(APPROVE_ACTION), async ({ ack, body }) => {
     await ack();
-    const parsed = parseClick(body);
-    if (!parsed) return log.warn('approve click with an unreadable payload');
+    const parsed = await once(body, 'approve');
+    if (!parsed) return;
     await answer(parsed.channel, parsed.who.userId, () => decisions.approve(parsed.id, parsed.who));
   });
 
   app.action(actionPattern(CANCEL_ACTION), async ({ ack, body }) => {
     await ack();
-    const parsed = parseClick(body);
-    if (!parsed) return log.warn('cancel click with an unreadable payload');
+    const parsed = await once(body, 'cancel');
+    if (!parsed) return;
     await answer(parsed.channel, parsed.who.userId, () => decisions.cancel(parsed.id, parsed.who));
   });
 
   app.action(actionPattern(REJECT_ACTION), async ({ ack, body, client }) => {
     await ack();
-    const parsed = parseClick(body);
-    if (!parsed) return log.warn('reject click with an unreadable payload');
+    const parsed = await once(body, 'reject');
+    if (!parsed) return;
     const { id, who, channel, click } = parsed;
     await answer(channel, who.userId, async () => {
       const refusal = await decisions.mayReject(id, who);
       if (refusal) return refusal;
-      if (!click.trigger_id) return decisions.reject(id, who, undefined);
       const metadata: RejectModalMetadata = { id, channel, ts: who.card?.ts };
       await client.views.open({ trigger_id: click.trigger_id, view: rejectModal(metadata) });
       return undefined;
@@ -162,6 +175,7 @@ export function registerApprovalListeners(
       : undefined;
     if (!submission.success || !metadata?.success)
       return log.warn('reject reason with an unreadable payload');
+    if (!(await dedupe.firstSight(`trigger:${submission.data.trigger_id}`))) return;
     const reason = submission.data.view.state.values[REASON_BLOCK]?.[REASON_INPUT]?.value ?? undefined;
     const { id, channel, ts } = metadata.data;
     const who: Clicker = { userId: submission.data.user.id, card: ts ? { channel, ts } : undefined };

@@ -6,6 +6,7 @@ import type { webApi } from '@slack/bolt';
 import type { View as ModalView } from '@slack/types';
 import type { Logger } from 'pino';
 import { renderBlocks } from '../render/blocks.js';
+import { escapeMrkdwn } from '../render/mrkdwn.js';
 import type { View } from '../render/view.js';
 import { SlackApi } from '../slackApi/slackApi.js';
 
@@ -49,7 +50,7 @@ export class SlackNotifier {
   /** A private answer to a click; failing to deliver it must not undo the decision it reports. */
   async tell(channel: string, user: string, text: string): Promise<void> {
     try {
-      await this.#slack.postEphemeral(channel, user, { text });
+      await this.#slack.postEphemeral(channel, user, { text: escapeMrkdwn(text) });
     } catch (error) {
       this.#log.warn({ err: error, channel, user }, 'could not post an ephemeral answer');
     }

@@ -106,6 +106,15 @@ export class ApprovalStore {
   }
 
   /** Forgets a request whose card could not be posted: nobody could ever decide it. */
+  /**
+   * True the first time this person is refused this way on this request: replayed clicks (Slack's retries,
+   * a flood of forged ones) leave one audit record, not one each. Remembered for `ttlMs`.
+   */
+  async firstRefusal(id: string, userId: string, reason: string, ttlMs: number): Promise<boolean> {
+    const key = `${this.#prefix}approval:${id}:refused:${userId}:${reason.replace(/\s+/g, '_').slice(0, 60)}`;
+    return (await this.#redis.set(key, '1', 'PX', Math.max(1_000, ttlMs), 'NX')) === 'OK';
+  }
+
   async discard(id: string): Promise<void> {
     await this.#redis.multi().del(this.key(id)).zrem(this.pendingKey, id).zrem(this.activeKey, id).exec();
   }

@@ -13,7 +13,7 @@ export const devicesList = defineOperation({
   params: [queryParam('device'), OFFSET],
   args: z.object(listArgs),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   // getDevices is not one of the brief's 48, but the directory is what makes names usable.
   scc: ['getDevices'],
   examples: ['devices', 'devices asa', 'devices deviceType:ASA AND connectivityState:ONLINE'],

@@ -1,6 +1,6 @@
 // Errors that are safe to show to the person who typed the command. Anything else is internal: it is
 // logged with a reference, and the user sees only that reference.
-import type { ArgIssue } from './operation.js';
+import type { ArgIssue } from './types.js';
 
 /** A problem the user can fix: bad input, an unknown or ambiguous name, a refused permission. */
 export class UserError extends Error {

@@ -1,11 +1,13 @@
 // The FMC command gateway: the supported request patterns, a request sent to a cloud-delivered FMC (wait
 // for the answer, up to 70 s, or `--async`), and the answer to an earlier request.
 import { z } from 'zod';
+import { code } from '../render/format.js';
 import { renderCommandPatterns, renderCommandResponse } from '../render/gateway.js';
 import type { CommandResponse } from '../scc/generated/models.js';
 import { flag, optionalText, text, uuid } from './args.js';
+import { compareDevices, DeviceFacts, deviceFacts, rereadDevice } from './deviceTarget.js';
 import { defineOperation, type TrackRequest } from './operation.js';
-import { type ResolvedDevice, resolveDevice } from './resolve.js';
+import { resolveDevice } from './resolve.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -17,7 +19,7 @@ export const gatewayCommands = defineOperation({
   params: [],
   args: z.object({}),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: ['getDeviceCommands'],
   examples: ['gateway commands'],
   run: async (ctx) => (await ctx.scc.call('getDeviceCommands', {})).data,
@@ -43,7 +45,7 @@ const jsonBody = optionalText().pipe(
     }),
 );
 
-function gatewayTrack(response: CommandResponse, device: ResolvedDevice, label: string): TrackRequest[] {
+function gatewayTrack(response: CommandResponse, device: DeviceFacts, label: string): TrackRequest[] {
   const waiting = response.status === 'pending' || response.status === 'timeout';
   return waiting && response.requestId
     ? [{ kind: 'gateway', requestId: response.requestId, deviceUid: device.uid, label }]
@@ -84,19 +86,63 @@ export const gatewayRun = defineOperation({
     'json-body': jsonBody,
     async: flag(),
   }),
-  // A request may change the FMC (POST, PUT, DELETE), so the command needs the operator role.
+  // A request may change the FMC (POST, PUT, DELETE), so the command needs the operator role, and one
+  // that is not a GET waits for a second person by default. Every request sent to an FMC is audited.
   role: 'operator',
-  destructive: false,
-  scc: ['executeDeviceCommand'],
+  approval: { default: 'four-eyes' },
+  governs: { which: 'requests other than GET', applies: (args) => args.method !== 'GET' },
+  auditEveryCall: true,
+  scc: ['executeDeviceCommand', 'getDevice'],
   examples: [
     'gateway run cdfmc-acme GET /api/fmc_platform/v1/info/serverversion',
     'gateway run cdfmc-acme POST /api/fmc_config/v1/domain/<domain>/object/networks {"name":"lab","value":"10.9.0.0/16"}',
   ],
-  run: async (ctx, args) => {
-    const device = await resolveDevice(ctx.scc, args['fmc-device'], {
-      kinds: ['fmc'],
-      why: 'the gateway sends requests to a Firewall Management Center',
-    });
+  target: {
+    facts: z.object({
+      device: DeviceFacts,
+      method: z.enum(HTTP_METHODS),
+      link: z.string(),
+      body: z.string().nullable(),
+    }),
+    resolve: async (ctx, args) => {
+      const device = await resolveDevice(ctx.scc, args['fmc-device'], {
+        kinds: ['fmc'],
+        why: 'the gateway sends requests to a Firewall Management Center',
+      });
+      return {
+        facts: {
+          device: deviceFacts(device),
+          method: args.method,
+          link: args.link,
+          body: args['json-body'] ?? null,
+        },
+        raw: {
+          'fmc-device': device.uid,
+          method: args.method,
+          link: args.link,
+          ...(args['json-body'] === undefined ? {} : { 'json-body': args['json-body'] }),
+          async: args.async,
+        },
+      };
+    },
+    reread: async (ctx, facts) => {
+      const read = await rereadDevice(ctx.scc, facts.device);
+      return read.found ? { found: true, facts: { ...facts, device: read.facts } } : read;
+    },
+    compare: (before, after) => compareDevices(before.device, after.device),
+    describe: ({ device, method, link, body }) => ({
+      action: `send ${code(`${method} ${link}`)} to the FMC ${code(device.name)}`,
+      line: `${method} ${link} on FMC ${device.name}`,
+      fields: [
+        { label: 'FMC', value: `${device.name} (${device.uid})` },
+        { label: 'Request', value: `${method} ${link}` },
+        ...(body === null ? [] : [{ label: 'Body', value: body }]),
+      ],
+      warnings:
+        method === 'DELETE' ? [':warning: The FMC deletes what the path names; there is no undo.'] : [],
+    }),
+  },
+  run: async (ctx, args, { device }) => {
     const command = {
       method: args.method,
       link: args.link,
@@ -122,7 +168,7 @@ export const gatewayResult = defineOperation({
   params: [{ name: 'request-id', kind: 'uuid', description: 'the request ID an earlier `gateway run` gave' }],
   args: z.object({ 'request-id': uuid() }),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: ['getDeviceCommandResponse'],
   examples: ['gateway result 3fa85f64-5717-4562-b3fc-2c963f66afa6'],
   run: async (ctx, args) =>

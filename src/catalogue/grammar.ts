@@ -3,6 +3,8 @@
 // keyword only when it is one of its choices, a variadic last, `query`/`json` taking the rest of the line
 // as typed) and to `--flag value` / `--flag=value` anywhere. Mistakes become UserErrors that say what to
 // type instead: did-you-mean over words and choices, the usage line when an argument is missing.
+
+import { stripSentinels } from '../render/mrkdwn.js';
 import { UsageError, UserError } from './errors.js';
 import type { Operation, Param, RawArgs } from './operation.js';
 import { isNearMiss, suggest } from './suggest.js';
@@ -55,7 +57,9 @@ export function createGrammar(operations: readonly Operation[], command: string 
       // Slack can hand over text with a lone surrogate (a broken emoji); it would reach SCC's URL encoding
       // and throw there. Made well-formed once, here, everything after sees U+FFFD instead. The same
       // trimmed text is what tokens' positions point into, so rest-of-line arguments are sliced from it.
-      const text = typed.toWellFormed().trim();
+      // Every surface's command text passes here, so this is also where the characters fwbot wraps its
+      // own mentions in are dropped: typed text can never make a live mention (render/mrkdwn.ts).
+      const text = stripSentinels(typed.toWellFormed()).trim();
       const tokens = tokenize(text);
       let node = root;
       const words: string[] = [];

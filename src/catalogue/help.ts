@@ -31,9 +31,20 @@ const LANGUAGE_NOTES = [
   'Changes are announced in the channel; destructive ones wait for someone else to approve.',
 ];
 
+/** What the declaration says about approval, in words (the policy file may change `{ default }` rules). */
+export function approvalNote(op: Operation): string | undefined {
+  if (op.approval === 'always') return 'It runs only after another person approves it.';
+  if (op.approval === 'never') return undefined;
+  const some = op.governsOnly ? ` (${op.governsOnly})` : '';
+  return op.approval.default === 'four-eyes'
+    ? `By default it runs only after another person approves it${some}; the policy file may change that.`
+    : 'The policy file may make it wait for another person to approve it.';
+}
+
 function roleNote(op: Operation): string {
   const role = `Needs the *${op.role}* role.`;
-  return op.destructive ? `${role} Destructive: it runs only after another person approves it.` : role;
+  const approval = approvalNote(op);
+  return approval ? `${role} ${approval}` : role;
 }
 
 function modalNote(op: Operation): string | undefined {
@@ -126,7 +137,11 @@ export function helpTopic(ops: readonly Operation[], topic: string, command: str
 /** What a command's row in the README says besides its summary: approvals and forms. */
 function notes(op: Operation): string {
   const notes = [
-    op.destructive ? 'destructive: waits for approval' : undefined,
+    op.approval === 'always'
+      ? 'waits for approval'
+      : op.approval !== 'never' && op.approval.default === 'four-eyes'
+        ? 'waits for approval by default'
+        : undefined,
     op.modal?.when === 'always' ? 'form' : op.modal ? 'form when given no arguments' : undefined,
   ];
   return notes.filter((note) => note !== undefined).join('; ');
@@ -188,7 +203,7 @@ export function defineHelpOperation(
     ],
     args: z.object({ topic: optionalText() }),
     role: 'viewer',
-    destructive: false,
+    approval: 'never',
     scc: [],
     examples: ['help', 'help tenants', 'help interfaces edit'],
     // Resolving the topic here (not in render) turns an unknown topic into a UserError before rendering.

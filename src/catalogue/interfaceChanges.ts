@@ -77,7 +77,7 @@ export const interfacesCreateEtherchannel = defineOperation({
     ...commonSettings,
   }),
   role: 'operator',
-  destructive: false,
+  approval: 'never',
   scc: ['createAsaEtherChannelInterface'],
   examples: ['interfaces create etherchannel asa-hq-01'],
   modal: {
@@ -155,7 +155,7 @@ export const interfacesCreateSubinterface = defineOperation({
     ...commonSettings,
   }),
   role: 'operator',
-  destructive: false,
+  approval: 'never',
   scc: ['createAsaSubInterface'],
   examples: ['interfaces create subinterface asa-hq-01', 'interfaces create subinterface asa-hq-01 inside'],
   modal: {
@@ -216,7 +216,7 @@ export const interfacesCreateVlan = defineOperation({
   params: [DEVICE],
   args: z.object({ device: text(), 'vlan-id': int(...VLAN_INTERFACE_RANGE), ...commonSettings }),
   role: 'operator',
-  destructive: false,
+  approval: 'never',
   scc: ['createAsaVlanInterface'],
   examples: ['interfaces create vlan asa-branch-02'],
   modal: {
@@ -281,7 +281,7 @@ export const interfacesEdit = defineOperation({
     members: members().optional(),
   }),
   role: 'operator',
-  destructive: false,
+  approval: 'never',
   scc: Object.values(MODIFY),
   examples: ['interfaces edit asa-hq-01 inside', 'interfaces edit asa-hq-01 Port-channel1'],
   modal: {

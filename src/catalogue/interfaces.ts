@@ -1,16 +1,24 @@
-// ASA interfaces: list (all kinds or one), show one (with its subinterfaces), delete. Creates and edits,
-// which come with forms, are in interfaceChanges.ts. Every command here checks the device is an ASA.
+// ASA interfaces: list (all kinds or one), show one (with its subinterfaces), delete (always approved by a
+// second person; its target is interfaceTarget.ts). Creates and edits, which come with forms, are in
+// interfaceChanges.ts. Every command here checks the device is an ASA.
 import { z } from 'zod';
 import { renderInterface, renderInterfaceDeleted, renderInterfaceList } from '../render/interfaces.js';
 import { pageInfo } from '../render/list.js';
 import { PAGE_SIZE } from '../render/paging.js';
 import { text } from './args.js';
 import { DEVICE, INTERFACE, listArgs, OFFSET, pageQuery, queryParam } from './common.js';
-import { UserError } from './errors.js';
-import { defineOperation, type OperationContext, type Target } from './operation.js';
 import {
+  checkDeletable,
+  compareInterfaces,
+  describeDeletion,
+  InterfaceFacts,
+  interfaceFacts,
+  rereadInterface,
+} from './interfaceTarget.js';
+import { defineOperation, type OperationContext } from './operation.js';
+import {
+  boundedPaginate,
   type DeviceRequirement,
-  INTERFACE_KIND_NAMES,
   INTERFACE_KINDS,
   INTERFACE_LISTS,
   listDeviceInterfaces,
@@ -61,7 +69,7 @@ export const interfacesList = defineOperation({
   ],
   args: z.object({ device: text(), kind: z.enum(INTERFACE_KINDS).optional(), ...listArgs }),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: Object.values(INTERFACE_LISTS),
   examples: [
     'interfaces asa-hq-01',
@@ -101,15 +109,9 @@ async function listAllKinds(
   if (q === undefined) return listDeviceInterfaces(ctx.scc, device.uid);
   const lists = await Promise.all(
     INTERFACE_KINDS.map(async (kind) => {
-      const found: ResolvedInterface[] = [];
-      const query = { q };
-      for await (const iface of ctx.scc.paginate(INTERFACE_LISTS[kind], {
-        path: { deviceUid: device.uid },
-        query,
-      })) {
-        found.push(toResolved(iface, kind));
-      }
-      return found;
+      const params = { path: { deviceUid: device.uid }, query: { q } };
+      const found = await boundedPaginate(ctx.scc, INTERFACE_LISTS[kind], params, `${kind} interfaces`);
+      return found.map((iface) => toResolved(iface, kind));
     }),
   );
   return lists.flat();
@@ -123,7 +125,7 @@ export const interfacesShow = defineOperation({
   params: [DEVICE, INTERFACE],
   args: z.object({ device: text(), interface: text() }),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: [...Object.values(GET_ONE), 'getAsaInterfaceSubInterfaces'],
   examples: ['interfaces show asa-hq-01 inside', 'interfaces show asa-hq-01 GigabitEthernet1/2'],
   run: async (ctx, args) => {
@@ -146,17 +148,6 @@ export const interfacesShow = defineOperation({
   render: (detail) => renderInterface(detail),
 });
 
-async function deletionTarget(ctx: OperationContext, typedDevice: string, typedInterface: string) {
-  const device = await resolveDevice(ctx.scc, typedDevice, ASA_ONLY);
-  const found = await resolveInterface(ctx.scc, device, typedInterface);
-  if (found.kind === 'physical' || found.kind === 'vti') {
-    throw new UserError(
-      `${found.label} is a ${INTERFACE_KIND_NAMES[found.kind]}; SCC deletes only EtherChannel, VLAN and subinterfaces.`,
-    );
-  }
-  return { device, found, kind: found.kind };
-}
-
 export const interfacesDelete = defineOperation({
   id: 'interfaces.delete',
   words: ['interfaces', 'delete'],
@@ -165,24 +156,30 @@ export const interfacesDelete = defineOperation({
   params: [DEVICE, INTERFACE],
   args: z.object({ device: text(), interface: text() }),
   role: 'operator',
-  destructive: true,
+  approval: 'always',
   scc: Object.values(DELETE_ONE),
   examples: ['interfaces delete asa-hq-01 Vlan20'],
-  target: async (ctx, args): Promise<Target> => {
-    const { device, found } = await deletionTarget(ctx, args.device, args.interface);
-    return {
-      summary: `Delete ${INTERFACE_KIND_NAMES[found.kind]} ${found.label} on ${device.name}`,
-      fields: [
-        { label: 'Device', value: `${device.name} (${device.uid})` },
-        { label: 'Interface', value: `${found.label} (${found.uid})` },
-      ],
-      raw: { device: device.uid, interface: found.uid },
-    };
+  target: {
+    facts: InterfaceFacts,
+    resolve: async (ctx, args) => {
+      const device = await resolveDevice(ctx.scc, args.device, ASA_ONLY);
+      const all = await listDeviceInterfaces(ctx.scc, device.uid);
+      const found = await resolveInterface(ctx.scc, device, args.interface, all);
+      checkDeletable(found);
+      const facts = interfaceFacts({ uid: device.uid, name: device.name }, found, all);
+      return { facts, raw: { device: device.uid, interface: found.uid } };
+    },
+    reread: (ctx, facts) => rereadInterface(ctx.scc, facts),
+    compare: compareInterfaces,
+    describe: describeDeletion,
+    removes: true,
   },
-  run: async (ctx, args) => {
-    const { device, found, kind } = await deletionTarget(ctx, args.device, args.interface);
-    await ctx.scc.call(DELETE_ONE[kind], { path: { deviceUid: device.uid, interfaceUid: found.uid } });
-    return { device, found };
+  run: async (ctx, _args, facts) => {
+    if (facts.kind === 'physical' || facts.kind === 'vti') throw new Error(`${facts.kind} cannot be deleted`);
+    await ctx.scc.call(DELETE_ONE[facts.kind], {
+      path: { deviceUid: facts.device.uid, interfaceUid: facts.uid },
+    });
+    return facts;
   },
-  render: ({ device, found }, _args, meta) => renderInterfaceDeleted(device, found, meta),
+  render: (facts, _args, meta) => renderInterfaceDeleted(facts, meta),
 });

@@ -1,53 +1,21 @@
-// What an operation of the catalogue is. Every /fw command is declared once with this shape; the slash
-// grammar, help, usage errors, modals, permissions, approvals, tracking, the console and the README's
-// command table are all derived from these declarations.
+// What an operation of the catalogue is. Every /fw command is declared once with this shape, and the
+// declaration decides its whole fate: words and arguments, the role it needs, whether a second person must
+// approve it, whether it reveals a secret, whether it goes through a queue, how its target is resolved,
+// read again and described, how its result renders, and what is followed afterwards. The dispatcher
+// (src/dispatch/) applies these declarations for every surface; nothing else decides them.
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { shareButton } from '../render/paging.js';
 import type { View } from '../render/view.js';
 import type { SccClient } from '../scc/client.js';
-import type { SccOperationId } from '../scc/operationTypes.js';
+import { type SccOperationId, sccOperations } from '../scc/operationTypes.js';
 import { UsageError } from './errors.js';
 import { explainFailure } from './sccErrors.js';
+import type { Actor, Area, ArgIssue, Param, RawArgs, RenderMeta, Role } from './types.js';
 import { commandText, usageLine } from './usage.js';
 
-export const ROLES = ['viewer', 'operator', 'approver', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
-
-export type Area = 'help' | 'devices' | 'tenants' | 'interfaces' | 'reports' | 'gateway' | 'vpn' | 'audit';
-
-/**
- * How a parameter is written. `device`, `tenant` and `interface` accept a name or a UUID and are
- * resolved at run time (through the inventory, the tenant list or the device's interfaces).
- */
-export type ParamKind =
-  | 'word'
-  | 'query' // the rest of the line: no colon → wildcard search on the name, with a colon → Lucene
-  | 'device'
-  | 'tenant'
-  | 'interface'
-  | 'uuid'
-  | 'int'
-  | 'json'
-  | 'choice';
-
-export interface Param {
-  name: string;
-  kind: ParamKind;
-  description: string;
-  optional?: boolean;
-  /** Takes every remaining word (e.g. `<username…>`); only the last positional may be variadic. */
-  variadic?: boolean;
-  /** Written `--name value` (or `--name` alone when `boolean`), in any position. */
-  flag?: boolean;
-  boolean?: boolean;
-  choices?: readonly string[];
-  /** Accepted by the grammar but left out of usage lines and help (e.g. `--offset`, set by paging). */
-  hidden?: boolean;
-}
-
-/** Raw arguments as the grammar or a modal binds them, before the operation's zod schema types them. */
-export type RawArgs = Record<string, string | string[] | boolean | undefined>;
+export type { Actor, Area, ArgIssue, Param, ParamKind, RawArgs, RenderMeta, Role } from './types.js';
+export { ROLES } from './types.js';
 
 /** What to follow when SCC answers 202 (the tracking queue's input; see src/jobs/). */
 export type TrackRequest =
@@ -106,12 +74,6 @@ export interface ModalSpec {
   when: 'empty' | 'always';
 }
 
-export interface Actor {
-  userId: string;
-  channelId: string;
-  teamId?: string;
-}
-
 /** Everything an operation may use; handlers never reach for globals. */
 export interface OperationContext {
   scc: SccClient;
@@ -138,7 +100,7 @@ export interface WatchRegistry {
   list(profile?: string): Promise<UpgradeWatch[]>;
 }
 
-/** One decision or execution in the approval trail (issue 6). Never holds a secret. */
+/** One decision or execution in the audit trail. Never holds a secret. */
 export interface AuditRecord {
   id: string;
   at: string;
@@ -161,24 +123,59 @@ export interface OperationServices {
 }
 
 /**
- * What a renderer may know besides the result and the typed arguments: plain data, so renderers stay
- * pure. Paging buttons need the operation id and the raw arguments; announcements name the requester.
+ * Who must agree before an operation runs.
+ * - `always`: a second person approves every call, whatever the policy file says (deletes, removals).
+ * - `never`: the role check alone (reads, and changes that reach neither a firewall nor anyone's access).
+ * - `{ default }`: governed by the policy file (`approvals.operations.<id>`): four-eyes or not by default,
+ *   and the file may change it for this operation, explicitly (e.g. lower a four-eyes default to admins).
  */
-export interface RenderMeta {
-  operationId: string;
-  raw: RawArgs;
-  actor: Actor;
+export type ApprovalRule = 'always' | 'never' | { readonly default: 'four-eyes' | 'none' };
+
+/** How a target is shown to an approver, in the audit trail and in the CLI's confirmation. */
+export interface TargetDescription {
+  /** Completes "@alice asks to …": `delete the VLAN interface \`iot (Vlan20)\` on \`asa-hq-01\``. */
+  action: string;
+  /** One plain line naming the target, for the audit trail: `VLAN interface iot (Vlan20) on asa-hq-01`. */
+  line: string;
+  fields: { label: string; value: string }[];
+  /** What else goes with it (dependents, a credential that stops working): shown before the buttons. */
+  warnings: string[];
 }
 
+/** A fresh read of a target by its UUIDs: what it is now, or why it is gone. */
+export type TargetRead<F> = { found: true; facts: F } | { found: false; reason: string };
+
 /**
- * The exact thing a destructive request acts on, resolved from names to UUIDs: the approval card shows
- * `summary` and `fields`, and the approval stores `raw` (UUIDs only), so what runs after approval is what
- * was approved even if a name now points elsewhere.
+ * The exact thing a governed call acts on. Resolved from the names people typed to UUIDs when the request
+ * is made (the facts are what the approver judges, and the raw arguments are bound to the UUIDs), read
+ * again by those UUIDs right before executing, and compared: a change since the card was posted stops
+ * the execution. `run` receives the facts of the latest read, so it needs no lookup of its own.
  */
-export interface Target {
-  summary: string;
-  fields: { label: string; value: string }[];
-  raw: RawArgs;
+export interface TargetSpec<A, F> {
+  /** The facts as stored with an approval (JSON), parsed with this schema when read back. */
+  facts: z.ZodType<F>;
+  resolve(ctx: OperationContext, args: A): Promise<{ facts: F; raw: RawArgs }>;
+  reread(ctx: OperationContext, facts: F): Promise<TargetRead<F>>;
+  /** What differs, one sentence each; empty when nothing that was approved has changed. */
+  compare(before: F, after: F): string[];
+  describe(facts: F): TargetDescription;
+  /**
+   * The operation makes its target disappear, so after a call interrupted by a crash a re-read tells
+   * whether it took effect. Without it, an interrupted call is never repeated: a person checks first.
+   */
+  removes?: boolean;
+}
+
+/** A request handed to a queue instead of running at once (SCC's one tenant creation every 30 s). */
+export interface QueueSpec<A> {
+  queue: 'tenant-creation';
+  request(args: A): {
+    tenantName: string;
+    displayName?: string | undefined;
+    salesOrderNumber?: string | undefined;
+  };
+  /** The channel's announcement; the queue reports in its thread. */
+  announce(args: A, actor: Actor): View;
 }
 
 /** The outcome of running an operation: what to show and what to follow. */
@@ -191,7 +188,7 @@ export interface Outcome {
   result?: unknown;
 }
 
-export interface OperationSpec<A, R> {
+export interface OperationSpec<A, R, F = undefined> {
   /** Stable id, the words joined by dots: `tenants.users.remove`. */
   id: string;
   words: readonly string[];
@@ -201,18 +198,41 @@ export interface OperationSpec<A, R> {
   /** Types the raw arguments; its issues name the argument (→ usage errors, modal field errors). */
   args: z.ZodType<A, RawArgs>;
   role: Role;
-  destructive: boolean;
+  approval: ApprovalRule;
+  /** Only some calls are governed (a gateway GET reads); default: every call. */
+  governs?: {
+    /** Which calls, in words for help and the README: `requests other than GET`. */
+    readonly which: string;
+    applies(args: A): boolean;
+  };
+  /** Every call leaves an audit record, governed or not (e.g. every request sent to an FMC). */
+  auditEveryCall?: boolean;
+  /** Governed operations and those audited on every call declare their target. */
+  target?: TargetSpec<A, F>;
   /** The SCC operations this command may call (the README and a coverage test read it). */
   scc: readonly SccOperationId[];
   examples?: readonly string[];
   modal?: ModalSpec;
-  run(ctx: OperationContext, args: A): Promise<R>;
+  /** The call acts on another channel than the one it is typed in (role and profile are checked there too). */
+  otherChannel?(args: A): string | undefined;
+  queue?: QueueSpec<A>;
+  run(ctx: OperationContext, args: A, target: F): Promise<R>;
   render(result: R, args: A, meta: RenderMeta): View;
   track?(result: R, args: A): TrackRequest[];
-  /** For results that must only be shown privately (see Outcome.secretView). */
+  /** The result holds a secret: it is revealed once, privately (see Outcome.secretView), never posted. */
   secret?(result: R, args: A): View;
-  /** Destructive operations: resolve what would be acted on, without changing anything. */
-  target?(ctx: OperationContext, args: A): Promise<Target>;
+}
+
+/** The ways a call reaches the dispatcher; an operation is reachable only by the ones its declaration allows. */
+export type Entry = 'command' | 'form' | 'page' | 'share' | 'reveal';
+
+/** An operation's target with its types erased: facts travel as JSON and are parsed at each use. */
+export interface ErasedTarget {
+  resolve(ctx: OperationContext, raw: RawArgs): Promise<{ facts: unknown; raw: RawArgs }>;
+  reread(ctx: OperationContext, facts: unknown): Promise<TargetRead<unknown>>;
+  compare(before: unknown, after: unknown): string[];
+  describe(facts: unknown): TargetDescription;
+  readonly removes: boolean;
 }
 
 /** A declared operation with its types erased, so one registry holds them all. */
@@ -223,22 +243,35 @@ export interface Operation {
   readonly summary: string;
   readonly params: readonly Param[];
   readonly role: Role;
+  readonly approval: ApprovalRule;
+  /** When only some calls are governed, which ones, in words (see OperationSpec.governs). */
+  readonly governsOnly?: string;
+  /** Always approved by a second person: no policy can lower it. */
   readonly destructive: boolean;
+  readonly revealsSecret: boolean;
+  readonly auditEveryCall: boolean;
+  /** Running it again changes nothing anywhere (a worker that died on it may simply run it again). */
+  readonly readsOnly: boolean;
+  readonly entries: ReadonlySet<Entry>;
   readonly scc: readonly SccOperationId[];
   readonly examples: readonly string[];
   readonly modal?: ModalSpec;
+  readonly target?: ErasedTarget;
+  readonly queue?: {
+    readonly queue: QueueSpec<unknown>['queue'];
+    request(raw: RawArgs): ReturnType<QueueSpec<unknown>['request']>;
+    announce(raw: RawArgs, actor: Actor): View;
+  };
   /** Checks raw arguments without running anything: an empty list means they are acceptable. */
   validate(raw: RawArgs): ArgIssue[];
-  /** Types the raw arguments (throws UsageError when they are not acceptable), runs, renders. */
-  execute(ctx: OperationContext, raw: RawArgs): Promise<Outcome>;
-  /** Destructive operations: what `execute` would act on, resolved to UUIDs (for the approval card). */
-  target?(ctx: OperationContext, raw: RawArgs): Promise<Target>;
-}
-
-/** A problem with one argument (or with the whole command when `arg` is undefined). */
-export interface ArgIssue {
-  arg: string | undefined;
-  message: string;
+  /** Whether this call is governed by the approval rule (see OperationSpec.governs). */
+  governed(raw: RawArgs): boolean;
+  otherChannel(raw: RawArgs): string | undefined;
+  /**
+   * Types the raw arguments (a UsageError when they are not acceptable), runs, renders. Operations with a
+   * target run on `facts` (the dispatcher's latest read); without them the target is resolved here first.
+   */
+  execute(ctx: OperationContext, raw: RawArgs, facts?: unknown): Promise<Outcome>;
 }
 
 export function argIssues(error: z.ZodError): ArgIssue[] {
@@ -249,11 +282,21 @@ export function argIssues(error: z.ZodError): ArgIssue[] {
 }
 
 /** Parses raw arguments with the operation's schema; a UsageError names each argument and the usage line. */
-function parseArgs<A, R>(spec: OperationSpec<A, R>, raw: RawArgs): A {
+function parseArgs<A>(
+  spec: Pick<OperationSpec<A, unknown, unknown>, 'id' | 'args' | 'words' | 'params'>,
+  raw: RawArgs,
+): A {
   // Raw arguments are what approvals store and what modals and the grammar produce, so they are parsed
   // here, at the boundary, every time.
   const parsed = spec.args.safeParse(raw);
   if (!parsed.success) throw new UsageError(spec.id, argIssues(parsed.error), usageLine(spec));
+  return parsed.data;
+}
+
+/** Parses stored facts with the target's schema: an approval read back from Redis is a boundary too. */
+function parseFacts<F>(spec: TargetSpec<unknown, F>, facts: unknown, operationId: string): F {
+  const parsed = spec.facts.safeParse(facts);
+  if (!parsed.success) throw new Error(`${operationId}: stored target facts do not fit their schema`);
   return parsed.data;
 }
 
@@ -276,7 +319,30 @@ function withShareButton(view: View, text: string): View {
   return { ...view, blocks: [...view.blocks, { kind: 'actions', buttons: [button] }] };
 }
 
-export function defineOperation<A, R>(spec: OperationSpec<A, R>): Operation {
+function entriesOf(spec: OperationSpec<unknown, unknown, unknown>, readsOnly: boolean): Set<Entry> {
+  const entries = new Set<Entry>(['command']);
+  if (spec.modal) entries.add('form');
+  // Paging buttons re-run a list at another offset: only lists (an `offset` parameter) accept them.
+  if (spec.params.some((param) => param.name === 'offset')) entries.add('page');
+  // "Share in channel" re-runs the call in the channel: only plain reads.
+  if (readsOnly && spec.role === 'viewer' && !spec.secret) entries.add('share');
+  if (spec.secret) entries.add('reveal');
+  return entries;
+}
+
+export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F>): Operation {
+  const loose = spec as unknown as OperationSpec<unknown, unknown, unknown>;
+  const governedByRule = spec.approval !== 'never';
+  if ((governedByRule || spec.auditEveryCall) && !spec.target)
+    throw new Error(`${spec.id}: a governed or audited operation must declare its target`);
+  if (spec.secret && spec.queue) throw new Error(`${spec.id}: a secret cannot go through a queue`);
+  const readsOnly =
+    spec.approval === 'never' &&
+    !spec.queue &&
+    !spec.secret &&
+    spec.scc.every((id) => sccOperations[id].method === 'GET');
+  const target = spec.target;
+  const entries = entriesOf(loose, readsOnly);
   const operation: Operation = {
     id: spec.id,
     words: spec.words,
@@ -284,41 +350,83 @@ export function defineOperation<A, R>(spec: OperationSpec<A, R>): Operation {
     summary: spec.summary,
     params: spec.params,
     role: spec.role,
-    destructive: spec.destructive,
+    approval: spec.approval,
+    destructive: spec.approval === 'always',
+    revealsSecret: spec.secret !== undefined,
+    auditEveryCall: spec.auditEveryCall === true,
+    readsOnly,
+    entries,
     scc: spec.scc,
     examples: spec.examples ?? [],
     modal: spec.modal,
+    ...(spec.governs ? { governsOnly: spec.governs.which } : {}),
     validate(raw) {
       const parsed = spec.args.safeParse(raw);
       return parsed.success ? [] : argIssues(parsed.error);
     },
-    async execute(ctx, raw) {
+    governed(raw) {
+      if (!governedByRule) return false;
+      if (!spec.governs) return true;
+      return spec.governs.applies(parseArgs(spec, raw));
+    },
+    otherChannel(raw) {
+      return spec.otherChannel?.(parseArgs(spec, raw));
+    },
+    async execute(ctx, raw, facts) {
       const typed = parseArgs(spec, raw);
       let result: R;
       try {
-        result = await spec.run(ctx, typed);
+        let current = undefined as F;
+        if (target) {
+          current =
+            facts === undefined
+              ? (await target.resolve(ctx, typed)).facts
+              : parseFacts(target as TargetSpec<unknown, F>, facts, spec.id);
+        }
+        result = await spec.run(ctx, typed, current);
       } catch (error) {
         throw explainFailure(error, spec.summary);
       }
       const rendered = spec.render(result, typed, { operationId: spec.id, raw, actor: ctx.actor });
       return {
-        view: spec.role === 'viewer' ? withShareButton(rendered, commandText(spec, raw)) : rendered,
+        view: entries.has('share') ? withShareButton(rendered, commandText(spec, raw)) : rendered,
         track: spec.track?.(result, typed) ?? [],
         secretView: spec.secret?.(result, typed),
         result,
       };
     },
   };
-  const { target } = spec;
   if (target) {
-    operation.target = async (ctx, raw) => {
-      const typed = parseArgs(spec, raw);
-      try {
-        return await target(ctx, typed);
-      } catch (error) {
-        throw explainFailure(error, spec.summary);
-      }
-    };
+    const typedTarget = target as TargetSpec<unknown, F>;
+    Object.assign(operation, {
+      target: {
+        removes: target.removes === true,
+        async resolve(ctx: OperationContext, raw: RawArgs) {
+          const typed = parseArgs(spec, raw);
+          try {
+            return await target.resolve(ctx, typed);
+          } catch (error) {
+            throw explainFailure(error, spec.summary);
+          }
+        },
+        async reread(ctx: OperationContext, facts: unknown) {
+          return target.reread(ctx, parseFacts(typedTarget, facts, spec.id));
+        },
+        compare: (before: unknown, after: unknown) =>
+          target.compare(parseFacts(typedTarget, before, spec.id), parseFacts(typedTarget, after, spec.id)),
+        describe: (facts: unknown) => target.describe(parseFacts(typedTarget, facts, spec.id)),
+      } satisfies ErasedTarget,
+    });
+  }
+  const queue = spec.queue;
+  if (queue) {
+    Object.assign(operation, {
+      queue: {
+        queue: queue.queue,
+        request: (raw: RawArgs) => queue.request(parseArgs(spec, raw)),
+        announce: (raw: RawArgs, actor: Actor) => queue.announce(parseArgs(spec, raw), actor),
+      },
+    });
   }
   return operation;
 }

@@ -13,7 +13,7 @@ export const reportsList = defineOperation({
   params: [queryParam('report'), OFFSET],
   args: z.object(listArgs),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: ['getSearchReports'],
   examples: ['reports', 'reports blocked', 'reports status:COMPLETED'],
   run: async (ctx, args) =>

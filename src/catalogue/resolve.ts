@@ -2,15 +2,43 @@
 // up directly; a name is matched exactly (case-insensitive), else as part of a name when that part picks
 // out exactly one. Several candidates answer with the choices; none says what was searched. Nothing is
 // cached across requests: the inventory changes under us, and any bot process may serve the next click.
-import type { SccCaller } from '../scc/call.js';
-import { SccApiError } from '../scc/errors.js';
+import { type PagedOperationId, type PageItem, PagingBudgetExceeded, type SccCaller } from '../scc/call.js';
 import type { AsaInterface, Device, MspManagedTenantDto } from '../scc/generated/models.js';
+import type { CallParams } from '../scc/operationTypes.js';
 import { isUuid } from './args.js';
 import { UserError } from './errors.js';
 import { toLucene } from './query.js';
+import { isNotFound } from './sccErrors.js';
 
 /** What the resolvers need from the SCC client. */
 export type SccReader = Pick<SccCaller, 'call' | 'paginate'>;
+
+/**
+ * The most candidates a lookup reads, and the most pages it asks for: a name that matches more is too
+ * broad to choose from, and a huge (or hostile) SCC cannot make one command page without end or hold
+ * hundreds of megabytes. 1,000 items are five pages at SCC's 200 per page.
+ */
+export const LOOKUP_BUDGET = { items: 1_000, pages: 20 } as const;
+
+/** Every item of a paged list within LOOKUP_BUDGET; past it, a UserError asks to narrow `what`. */
+export async function boundedPaginate<Id extends PagedOperationId>(
+  scc: SccReader,
+  operationId: Id,
+  params: CallParams<Id>,
+  what: string,
+): Promise<PageItem<Id>[]> {
+  const items: PageItem<Id>[] = [];
+  try {
+    for await (const item of scc.paginate(operationId, params, { budget: LOOKUP_BUDGET })) items.push(item);
+  } catch (error) {
+    if (!(error instanceof PagingBudgetExceeded)) throw error;
+    throw new UserError(
+      `There are more than ${LOOKUP_BUDGET.items.toLocaleString('en-US')} ${what} to look through (or SCC sent them ` +
+        `in more than ${LOOKUP_BUDGET.pages} pages), so fwbot stopped looking. Narrow it down: a longer name, or a UUID.`,
+    );
+  }
+  return items;
+}
 
 export type DeviceKind = 'asa' | 'ftd' | 'fmc' | 'other';
 
@@ -64,10 +92,6 @@ function ambiguous(typed: string, what: string, choices: string[]): UserError {
   );
 }
 
-function isNotFound(error: unknown): boolean {
-  return error instanceof SccApiError && error.status === 404;
-}
-
 function checkKind(found: ResolvedDevice, need: DeviceRequirement | undefined): ResolvedDevice {
   if (!need || need.kinds.includes(found.kind)) return found;
   throw new UserError(`${found.name} is ${DEVICE_KIND_NAMES[found.kind]}; ${need.why}.`);
@@ -92,8 +116,12 @@ export async function resolveDevice(
       throw error;
     }
   }
-  const found: Device[] = [];
-  for await (const device of scc.paginate('getDevices', { query: { q: toLucene(text) } })) found.push(device);
+  const found: Device[] = await boundedPaginate(
+    scc,
+    'getDevices',
+    { query: { q: toLucene(text) } },
+    `devices matching “${text}”`,
+  );
   const candidates = match(text, found, (device) => [device.name]).map(resolved);
   const fitting = need ? candidates.filter((c) => need.kinds.includes(c.kind)) : candidates;
   const [only] = fitting;
@@ -138,8 +166,12 @@ export async function resolveTenant(scc: SccReader, typed: string): Promise<MspM
     }
   }
   // Display names are not searchable with a single `q`, and a portal holds at most a few hundred tenants.
-  const tenants: MspManagedTenantDto[] = [];
-  for await (const tenant of scc.paginate('getMspManagedTenants', { query: {} })) tenants.push(tenant);
+  const tenants: MspManagedTenantDto[] = await boundedPaginate(
+    scc,
+    'getMspManagedTenants',
+    { query: {} },
+    'tenants in the MSP portal',
+  );
   const candidates = match(text, tenants, (tenant) => [tenant.name, tenant.displayName]);
   const [only] = candidates;
   if (candidates.length === 1 && only) return only;
@@ -204,11 +236,9 @@ export function toResolved(iface: AsaInterface, listedAs: InterfaceKind): Resolv
 export async function listDeviceInterfaces(scc: SccReader, deviceUid: string): Promise<ResolvedInterface[]> {
   const lists = await Promise.all(
     INTERFACE_KINDS.map(async (kind) => {
-      const out: ResolvedInterface[] = [];
-      for await (const iface of scc.paginate(INTERFACE_LISTS[kind], { path: { deviceUid } })) {
-        out.push(toResolved(iface, kind));
-      }
-      return out;
+      const path = { deviceUid };
+      const found = await boundedPaginate(scc, INTERFACE_LISTS[kind], { path }, `${kind} interfaces`);
+      return found.map((iface) => toResolved(iface, kind));
     }),
   );
   return lists.flat();

@@ -20,6 +20,11 @@ export class SccUserError extends UserError {
   }
 }
 
+/** SCC answered 404: the object is not (or no longer) there. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof SccApiError && error.status === 404;
+}
+
 /** "Create a tenant (one every 30 seconds)" → "create a tenant": remarks are for help, not for errors. */
 function task(summary: string): string {
   const text = summary.replace(/\s*\([^)]*\)\s*$/, '');

@@ -4,18 +4,30 @@ import { z } from 'zod';
 import { announcement } from '../render/announce.js';
 import { code, humanEnum } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
+import { userMention } from '../render/mrkdwn.js';
 import { renderApiToken, renderUserList, tenantLabel } from '../render/tenants.js';
 import { UserRoleValues } from '../scc/generated/inputs.js';
 import { choice, flag, list, text, uuid } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam, TENANT, transactionTrack } from './common.js';
-import { defineOperation } from './operation.js';
+import { defineOperation, type TargetRead } from './operation.js';
 import { resolveTenant } from './resolve.js';
+import { compareTenants, rereadTenant, resolveTenantFacts, TenantFacts } from './tenantTarget.js';
 
 /** SCC takes at most 50 users per call, to add or to remove. */
 export const MAX_USERS = 50;
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 /** SCC's roles as people write them: `ROLE_READ_ONLY` → `read-only` (the argument accepts both). */
 const ROLE_WORDS = UserRoleValues.map((role) => role.slice('ROLE_'.length).toLowerCase().replace(/_/g, '-'));
+
+const AddFacts = z.object({
+  tenant: TenantFacts,
+  usernames: z.array(z.string()),
+  role: z.enum(UserRoleValues),
+  apiOnly: z.boolean(),
+});
+
+const UsersFacts = z.object({ tenant: TenantFacts, usernames: z.array(z.string()) });
+type UsersFacts = z.infer<typeof UsersFacts>;
 
 const USERNAMES: { name: string; kind: 'word'; variadic: true; description: string } = {
   name: 'username',
@@ -32,7 +44,7 @@ export const tenantsUsers = defineOperation({
   params: [TENANT, queryParam('user'), OFFSET],
   args: z.object({ tenant: text(), ...listArgs }),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: ['getHumanUsersInMspManagedTenant'],
   examples: ['tenants users contoso-eu', 'tenants users contoso-eu alice'],
   run: async (ctx, args) => {
@@ -90,8 +102,9 @@ export const tenantsUsersAdd = defineOperation({
       }
     }),
   role: 'operator',
-  destructive: false,
-  scc: ['addUsersToTenantInMspPortal'],
+  // Access to a customer's tenant is granted by it: a super-admin added there can take the tenant over.
+  approval: { default: 'four-eyes' },
+  scc: ['addUsersToTenantInMspPortal', 'getMspManagedTenant'],
   examples: ['tenants users add contoso-eu', 'tenants users add contoso-eu ana@contoso.example --role admin'],
   modal: {
     title: 'Add users to a tenant',
@@ -116,9 +129,39 @@ export const tenantsUsersAdd = defineOperation({
       { name: 'api-only', label: 'API-only users (for automation)', input: 'checkbox', optional: true },
     ],
   },
-  run: async (ctx, args) => {
-    const tenant = await resolveTenant(ctx.scc, args.tenant);
-    const role = args.role ?? 'ROLE_READ_ONLY';
+  target: {
+    facts: AddFacts,
+    resolve: async (ctx, args) => {
+      const tenant = await resolveTenantFacts(ctx, args.tenant);
+      const role = args.role ?? 'ROLE_READ_ONLY';
+      return {
+        facts: { tenant, usernames: args.username, role, apiOnly: args['api-only'] },
+        raw: { ...rawUsers(args, tenant.uid), role, 'api-only': args['api-only'] },
+      };
+    },
+    reread: async (ctx, facts) => {
+      const read = await rereadTenant(ctx.scc, facts.tenant);
+      return read.found ? { found: true, facts: { ...facts, tenant: read.facts } } : read;
+    },
+    compare: (before, after) => compareTenants(before.tenant, after.tenant),
+    describe: ({ tenant, usernames, role, apiOnly }) => ({
+      action: `add ${count(usernames.length, 'user')} to tenant ${code(tenant.name)} as ${humanEnum(role)}`,
+      line: `${count(usernames.length, 'user')} of tenant ${tenant.name} as ${humanEnum(role)}`,
+      fields: [
+        { label: 'Tenant', value: `${tenant.name} (${tenant.uid})` },
+        { label: 'Users', value: usernames.join(', ') },
+        { label: 'Role', value: humanEnum(role) },
+        { label: 'API-only', value: apiOnly ? 'yes' : 'no' },
+      ],
+      warnings:
+        role === 'ROLE_SUPER_ADMIN' || role === 'ROLE_ADMIN'
+          ? [
+              `:warning: As ${humanEnum(role)} they can change every device and every user of this customer's tenant.`,
+            ]
+          : [],
+    }),
+  },
+  run: async (ctx, args, { tenant, role }) => {
     const users = args.username.map((username) => ({ username, role, apiOnlyUser: args['api-only'] }));
     const { data } = await ctx.scc.call('addUsersToTenantInMspPortal', {
       path: { tenantUid: tenant.uid },
@@ -151,22 +194,28 @@ export const tenantsUsersRemove = defineOperation({
   params: [TENANT, USERNAMES],
   args: z.object({ tenant: text(), username: list({ min: 1, max: MAX_USERS, what: 'users' }) }),
   role: 'operator',
-  destructive: true,
-  scc: ['deleteUsersFromTenantInMspPortal'],
+  approval: 'always',
+  scc: ['deleteUsersFromTenantInMspPortal', 'getMspManagedTenant'],
   examples: ['tenants users remove contoso-eu ana@contoso.example'],
-  target: async (ctx, args) => {
-    const tenant = await resolveTenant(ctx.scc, args.tenant);
-    return {
-      summary: `Remove ${count(args.username.length, 'user')} from tenant ${tenantLabel(tenant)}`,
+  target: {
+    facts: UsersFacts,
+    resolve: async (ctx, args) => {
+      const tenant = await resolveTenantFacts(ctx, args.tenant);
+      return { facts: { tenant, usernames: args.username }, raw: rawUsers(args, tenant.uid) };
+    },
+    reread: rereadUsersTenant,
+    compare: (before, after) => compareTenants(before.tenant, after.tenant),
+    describe: ({ tenant, usernames }) => ({
+      action: `remove ${count(usernames.length, 'user')} from tenant ${code(tenant.name)}`,
+      line: `${usernames.join(', ')} in tenant ${tenant.name}`,
       fields: [
-        { label: 'Tenant', value: `${tenant.name} (${tenant.uid})` },
-        { label: 'Users', value: args.username.join(', ') },
+        { label: 'Tenant', value: tenant.name },
+        { label: 'Usernames', value: usernames.join(', ') },
       ],
-      raw: { tenant: tenant.uid, username: args.username },
-    };
+      warnings: [],
+    }),
   },
-  run: async (ctx, args) => {
-    const tenant = await resolveTenant(ctx.scc, args.tenant);
+  run: async (ctx, args, { tenant }) => {
     const { data } = await ctx.scc.call('deleteUsersFromTenantInMspPortal', {
       path: { tenantUid: tenant.uid },
       body: { usernames: args.username },
@@ -195,13 +244,39 @@ export const tenantsToken = defineOperation({
   params: [TENANT, { name: 'api-user', kind: 'uuid', description: 'UUID of the API-only user' }],
   args: z.object({ tenant: text(), 'api-user': uuid() }),
   role: 'operator',
-  destructive: false,
-  scc: ['generateApiTokenForUserInTenant'],
+  // It mints a credential with the API user's roles and revokes the previous one.
+  approval: { default: 'four-eyes' },
+  scc: ['generateApiTokenForUserInTenant', 'getMspManagedTenant'],
   examples: ['tenants token contoso-eu 3fa85f64-5717-4562-b3fc-2c963f66afa6'],
-  run: async (ctx, args) => {
-    const tenant = await resolveTenant(ctx.scc, args.tenant);
+  target: {
+    facts: z.object({ tenant: TenantFacts, apiUser: z.string() }),
+    resolve: async (ctx, args) => {
+      const tenant = await resolveTenantFacts(ctx, args.tenant);
+      return {
+        facts: { tenant, apiUser: args['api-user'] },
+        raw: { tenant: tenant.uid, 'api-user': args['api-user'] },
+      };
+    },
+    reread: async (ctx, facts) => {
+      const read = await rereadTenant(ctx.scc, facts.tenant);
+      return read.found ? { found: true, facts: { ...facts, tenant: read.facts } } : read;
+    },
+    compare: (before, after) => compareTenants(before.tenant, after.tenant),
+    describe: ({ tenant, apiUser }) => ({
+      action: `generate a new API token for API-only user ${code(apiUser)} of tenant ${code(tenant.name)}`,
+      line: `API-only user ${apiUser} of tenant ${tenant.name}`,
+      fields: [
+        { label: 'Tenant', value: `${tenant.name} (${tenant.uid})` },
+        { label: 'API-only user', value: apiUser },
+      ],
+      warnings: [
+        ':warning: The new token carries the API user’s roles, and the token it had before stops working.',
+      ],
+    }),
+  },
+  run: async (ctx, _args, { tenant, apiUser }) => {
     const { data } = await ctx.scc.call('generateApiTokenForUserInTenant', {
-      path: { tenantUid: tenant.uid, apiUserUid: args['api-user'] },
+      path: { tenantUid: tenant.uid, apiUserUid: apiUser },
     });
     return { tenant, token: data };
   },
@@ -211,12 +286,25 @@ export const tenantsToken = defineOperation({
       {
         sentence: `generated a new API token for API-only user ${code(args['api-user'])} of tenant ${tenantLabel(tenant)}`,
         tense: 'done',
-        next: `The token was shown once, privately, to <@${meta.actor.userId}>. fwbot keeps no copy.`,
+        next: `The token was shown once, privately, to ${userMention(meta.actor.userId)}. fwbot keeps no copy.`,
       },
       meta,
     ),
   secret: ({ tenant, token }, args) => renderApiToken(tenant, args['api-user'], token),
 });
+
+/** The raw arguments bound to the tenant's UUID, so an approved call acts on what the approver saw. */
+function rawUsers(args: { username: string[] }, tenantUid: string) {
+  return { tenant: tenantUid, username: args.username };
+}
+
+async function rereadUsersTenant(
+  ctx: { scc: Parameters<typeof rereadTenant>[0] },
+  facts: UsersFacts,
+): Promise<TargetRead<UsersFacts>> {
+  const read = await rereadTenant(ctx.scc, facts.tenant);
+  return read.found ? { found: true, facts: { ...facts, tenant: read.facts } } : read;
+}
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;

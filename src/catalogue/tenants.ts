@@ -2,12 +2,19 @@
 // multicloud defense and cdFMC. Users and API tokens are in tenantUsers.ts.
 import { z } from 'zod';
 import { announcement } from '../render/announce.js';
+import { code } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
-import { renderTenant, renderTenantList, tenantLabel } from '../render/tenants.js';
+import {
+  renderTenant,
+  renderTenantCreationQueued,
+  renderTenantList,
+  tenantLabel,
+} from '../render/tenants.js';
 import { flag, optionalText, text, uuid } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam, TENANT, transactionTrack } from './common.js';
-import { defineOperation, type OperationContext, type Target } from './operation.js';
+import { defineOperation } from './operation.js';
 import { resolveTenant } from './resolve.js';
+import { compareTenants, rereadTenant, resolveTenantFacts, TenantFacts } from './tenantTarget.js';
 
 /** The reference's rule for tenant names (its pattern is not anchored in the file; this one is). */
 export const TENANT_NAME = /^[a-zA-Z0-9_-]{1,50}$/;
@@ -20,7 +27,7 @@ export const tenantsList = defineOperation({
   params: [queryParam('tenant'), OFFSET],
   args: z.object(listArgs),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: ['getMspManagedTenants'],
   examples: ['tenants list', 'tenants list contoso', 'tenants list region:EU'],
   run: async (ctx, args) => {
@@ -40,7 +47,7 @@ export const tenantsShow = defineOperation({
   params: [TENANT],
   args: z.object({ tenant: text() }),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: ['getMspManagedTenant'],
   examples: ['tenants show contoso-eu'],
   run: async (ctx, args) => {
@@ -86,7 +93,7 @@ export const tenantsCreate = defineOperation({
     'sales-order': optionalText(),
   }),
   role: 'operator',
-  destructive: false,
+  approval: 'never',
   scc: ['createTenant'],
   examples: ['tenants create', 'tenants create acme-eu --display-name "Acme Europe"'],
   modal: {
@@ -109,6 +116,16 @@ export const tenantsCreate = defineOperation({
         hint: 'Leave empty to create a trial tenant.',
       },
     ],
+  },
+  // SCC creates at most one tenant every 30 seconds: where the queue runs, creations wait their turn in it.
+  queue: {
+    queue: 'tenant-creation',
+    request: (args) => ({
+      tenantName: args.name,
+      displayName: args['display-name'],
+      salesOrderNumber: args['sales-order'],
+    }),
+    announce: (args, actor) => renderTenantCreationQueued(args.name, actor),
   },
   run: async (ctx, args) => {
     const body = {
@@ -154,7 +171,7 @@ export const tenantsAdd = defineOperation({
       message: 'give either a tenant UUID or, in the form, an API token.',
     }),
   role: 'operator',
-  destructive: false,
+  approval: 'never',
   scc: ['addMspTenant', 'addTenantToMspPortal'],
   examples: ['tenants add', 'tenants add 3fa85f64-5717-4562-b3fc-2c963f66afa6'],
   modal: {
@@ -202,19 +219,6 @@ export const tenantsAdd = defineOperation({
     result.via === 'uid' ? transactionTrack(result.transaction, `add tenant ${result.tenantUid}`) : [],
 });
 
-async function tenantTarget(ctx: OperationContext, typed: string): Promise<Target> {
-  const tenant = await resolveTenant(ctx.scc, typed);
-  return {
-    summary: `Remove tenant ${tenantLabel(tenant)} from the MSP portal`,
-    fields: [
-      { label: 'Tenant', value: tenant.name },
-      { label: 'UUID', value: tenant.uid },
-      { label: 'Region', value: tenant.region },
-    ],
-    raw: { tenant: tenant.uid },
-  };
-}
-
 export const tenantsRemove = defineOperation({
   id: 'tenants.remove',
   words: ['tenants', 'remove'],
@@ -223,12 +227,40 @@ export const tenantsRemove = defineOperation({
   params: [TENANT],
   args: z.object({ tenant: text() }),
   role: 'operator',
-  destructive: true,
+  approval: 'always',
   scc: ['removeTenantFromMspPortal'],
   examples: ['tenants remove globex-apj'],
-  target: (ctx, args) => tenantTarget(ctx, args.tenant),
-  run: async (ctx, args) => {
-    const tenant = await resolveTenant(ctx.scc, args.tenant);
+  target: {
+    facts: z.object({ tenant: TenantFacts }),
+    resolve: async (ctx, args) => {
+      const tenant = await resolveTenantFacts(ctx, args.tenant);
+      return { facts: { tenant }, raw: { tenant: tenant.uid } };
+    },
+    reread: async (ctx, facts) => {
+      const read = await rereadTenant(ctx.scc, facts.tenant);
+      return read.found ? { found: true, facts: { tenant: read.facts } } : read;
+    },
+    compare: (before, after) => compareTenants(before.tenant, after.tenant),
+    describe: ({ tenant }) => ({
+      action: `remove tenant ${code(tenant.name)} from the MSP portal`,
+      line: `tenant ${tenant.name}`,
+      fields: [
+        { label: 'Tenant', value: tenant.name },
+        { label: 'Display name', value: tenant.displayName },
+        {
+          label: 'Devices in tenant',
+          value: tenant.deviceCount === null ? 'unknown' : String(tenant.deviceCount),
+        },
+      ],
+      warnings: tenant.deviceCount
+        ? [
+            `:warning: The tenant manages ${tenant.deviceCount} device(s); the portal loses access to all of them.`,
+          ]
+        : [],
+    }),
+    removes: true,
+  },
+  run: async (ctx, _args, { tenant }) => {
     await ctx.scc.call('removeTenantFromMspPortal', { path: { tenantUid: tenant.uid } });
     return tenant;
   },
@@ -251,7 +283,7 @@ export const tenantsMcdEnable = defineOperation({
   params: [TENANT],
   args: z.object({ tenant: text() }),
   role: 'operator',
-  destructive: false,
+  approval: 'never',
   scc: ['enableMulticloudDefenseForTenantInMspPortal'],
   examples: ['tenants mcd enable contoso-eu'],
   run: async (ctx, args) => {
@@ -291,7 +323,7 @@ export const tenantsCdfmcProvision = defineOperation({
   ],
   args: z.object({ tenant: text(), dedicated: flag() }),
   role: 'operator',
-  destructive: false,
+  approval: 'never',
   scc: ['provisionCdFmcForTenantInMspPortal'],
   examples: ['tenants cdfmc provision globex-apj', 'tenants cdfmc provision globex-apj --dedicated'],
   run: async (ctx, args) => {

@@ -2,6 +2,7 @@
 // SCC keeps ASA and FTD apart (one operation each); these commands pick by the device's kind.
 import { z } from 'zod';
 import { announcement } from '../render/announce.js';
+import { code } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
 import { PAGE_SIZE } from '../render/paging.js';
 import {
@@ -15,6 +16,7 @@ import {
 import type { CompatibleSecureClientVersionDto } from '../scc/generated/models.js';
 import { list, offset, optionalText, text, unique, uuid } from './args.js';
 import { DEVICE, listArgs, OFFSET, pageQuery, queryParam } from './common.js';
+import { compareDevices, DeviceFacts, deviceFacts, rereadDevice } from './deviceTarget.js';
 import { UserError } from './errors.js';
 import { defineOperation } from './operation.js';
 import { type DeviceRequirement, type ResolvedDevice, resolveDevice, resolveDevices } from './resolve.js';
@@ -35,7 +37,8 @@ const DEVICES = {
 };
 const devices = () => list({ min: 1, max: MAX_DEVICES, what: 'devices' });
 
-const byKind = <A, F>(device: ResolvedDevice, asa: A, ftd: F): A | F => (device.kind === 'asa' ? asa : ftd);
+const byKind = <A, F>(device: Pick<ResolvedDevice, 'kind'>, asa: A, ftd: F): A | F =>
+  device.kind === 'asa' ? asa : ftd;
 
 export const vpnPackages = defineOperation({
   id: 'vpn.packages',
@@ -45,7 +48,7 @@ export const vpnPackages = defineOperation({
   params: [DEVICE, OFFSET],
   args: z.object({ device: text(), offset: offset() }),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: ['getAsaSecureClientPackages', 'getFtdSecureClientPackages'],
   examples: ['vpn packages asa-hq-01', 'vpn packages ftd-edge-01'],
   run: async (ctx, args) => {
@@ -74,7 +77,7 @@ export const vpnPackage = defineOperation({
   ],
   args: z.object({ device: text(), 'package-uid': uuid() }),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: ['getAsaSecureClientPackageByUid', 'getFtdSecureClientPackageByUid'],
   examples: ['vpn package ftd-edge-01 3fa85f64-5717-4562-b3fc-2c963f66afa6'],
   run: async (ctx, args) => {
@@ -98,7 +101,7 @@ export const vpnVersions = defineOperation({
   params: [DEVICES],
   args: z.object({ device: devices() }),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: ['getAsaCompatibleSecureClientVersions', 'getFtdCompatibleSecureClientVersions'],
   examples: ['vpn versions asa-hq-01 asa-dc-03', 'vpn versions ftd-edge-01'],
   run: async (ctx, args) => {
@@ -151,8 +154,9 @@ export const vpnUpgrade = defineOperation({
       message: 'names a device twice.',
     }),
   role: 'operator',
-  destructive: false,
-  scc: ['triggerSecureClientUpgrade', 'triggerFtdSecureClientUpgrade'],
+  // The policy file may make upgrades wait for a second person (approvals.operations.vpn.upgrade).
+  approval: { default: 'none' },
+  scc: ['triggerSecureClientUpgrade', 'triggerFtdSecureClientUpgrade', 'getDevice'],
   examples: ['vpn upgrade', 'vpn upgrade asa-hq-01 asa-dc-03 --version 5.1.4.74 --name "May rollout"'],
   modal: {
     title: 'Upgrade Secure Client',
@@ -172,23 +176,61 @@ export const vpnUpgrade = defineOperation({
       { name: 'name', label: 'Name of the run', input: 'text', optional: true },
     ],
   },
-  run: async (ctx, args) => {
-    const found = await resolveDevices(ctx.scc, args.device, VPN_DEVICE);
-    const kinds = new Set(found.map((d) => d.kind));
+  target: {
+    facts: z.object({
+      devices: z.array(DeviceFacts).min(1),
+      version: z.string(),
+      name: z.string().nullable(),
+    }),
+    resolve: async (ctx, args) => {
+      const found = await resolveDevices(ctx.scc, args.device, VPN_DEVICE);
+      if (new Set(found.map((d) => d.kind)).size > 1) {
+        throw new UserError('An upgrade run covers ASAs or FTDs, not both: start one for each kind.');
+      }
+      const devices = found.map(deviceFacts);
+      return {
+        facts: { devices, version: args.version, name: args.name ?? null },
+        raw: {
+          device: devices.map((d) => d.uid),
+          version: args.version,
+          ...(args.name ? { name: args.name } : {}),
+        },
+      };
+    },
+    reread: async (ctx, facts) => {
+      const reads = await Promise.all(facts.devices.map((device) => rereadDevice(ctx.scc, device)));
+      const gone = reads.find((read) => !read.found);
+      if (gone && !gone.found) return gone;
+      return {
+        found: true,
+        facts: { ...facts, devices: reads.flatMap((read) => (read.found ? [read.facts] : [])) },
+      };
+    },
+    compare: (before, after) =>
+      before.devices.flatMap((device, i) => {
+        const now = after.devices[i];
+        return now ? compareDevices(device, now) : [`device ${device.name} is missing`];
+      }),
+    describe: ({ devices, version, name }) => ({
+      action: `upgrade Secure Client to ${code(version)} on ${devices.length === 1 ? code(devices[0]?.name ?? '') : `${devices.length} devices`}`,
+      line: `Secure Client ${version} on ${devices.map((d) => d.name).join(', ')}`,
+      fields: [
+        { label: 'Devices', value: devices.map((d) => d.name).join(', ') },
+        { label: 'Version', value: version },
+        ...(name === null ? [] : [{ label: 'Run name', value: name }]),
+      ],
+      warnings: [],
+    }),
+  },
+  run: async (ctx, _args, { devices: found, version, name }) => {
     const [first] = found;
-    if (kinds.size > 1 || !first) {
-      throw new UserError('An upgrade run covers ASAs or FTDs, not both: start one for each kind.');
-    }
+    if (!first) throw new UserError('An upgrade run needs at least one device.');
     const operationId = byKind(
       first,
       'triggerSecureClientUpgrade' as const,
       'triggerFtdSecureClientUpgrade' as const,
     );
-    const body = {
-      deviceUids: found.map((d) => d.uid),
-      version: args.version,
-      ...(args.name ? { name: args.name } : {}),
-    };
+    const body = { deviceUids: found.map((d) => d.uid), version, ...(name ? { name } : {}) };
     const { data } = await ctx.scc.call(operationId, { body });
     return { devices: found, transaction: data };
   },
@@ -223,7 +265,7 @@ export const vpnRuns = defineOperation({
   params: [queryParam('run'), OFFSET],
   args: z.object(listArgs),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: ['getSecureClientUpgradeRuns'],
   examples: ['vpn runs', 'vpn runs rollout', 'vpn runs upgradeRunStatus:DONE_WITH_DEVICE_ERRORS'],
   run: async (ctx, args) => {
@@ -242,7 +284,7 @@ export const vpnRun = defineOperation({
   params: [{ name: 'run-uid', kind: 'uuid', description: 'UUID of the run (see `vpn runs`)' }],
   args: z.object({ 'run-uid': uuid() }),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: ['getSecureClientUpgradeRun'],
   examples: ['vpn run 3fa85f64-5717-4562-b3fc-2c963f66afa6'],
   run: async (ctx, args) =>
@@ -258,7 +300,7 @@ export const vpnRunFields = defineOperation({
   params: [],
   args: z.object({}),
   role: 'viewer',
-  destructive: false,
+  approval: 'never',
   scc: ['getSecureClientUpgradeRunsAttributeValues'],
   examples: ['vpn run-fields'],
   run: async (ctx) => (await ctx.scc.call('getSecureClientUpgradeRunsAttributeValues', {})).data,

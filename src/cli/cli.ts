@@ -1,17 +1,23 @@
 // `fwbot <words>`: one command of the catalogue, run once against the configured SCC profile, printed
 // with the text renderer (or SCC's answer as JSON with --json). The person at the terminal holds the SCC
-// token, so there is no role check and no approval: destructive commands say what they would do and
-// refuse until --yes is given. Exit codes tell failures apart for scripts (see EXIT).
+// token, so they hold every role and nobody else approves: calls that need a second person's approval on
+// Slack say what they would do and run only with --yes. The same dispatcher as Slack's decides everything
+// else (credential-looking text refused, arguments, secrets). Exit codes tell failures apart (see EXIT).
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import type { Logger } from 'pino';
 import { createLogger } from '../app/logger.js';
 import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
-import type { Operation, OperationContext, RawArgs } from '../catalogue/operation.js';
+import type { Operation, Outcome, RawArgs } from '../catalogue/operation.js';
 import { SccUserError } from '../catalogue/sccErrors.js';
 import { quoteToken } from '../catalogue/usage.js';
 import { type Config, ConfigError, type Environment, loadConfig } from '../config.js';
+import { Dispatcher } from '../dispatch/dispatcher.js';
+import { governanceOf } from '../dispatch/governance.js';
+import type { RequestContext } from '../dispatch/request.js';
+import { MemoryRevealGrants } from '../dispatch/reveals.js';
+import { AccessControl } from '../policy/access.js';
 import { renderText } from '../render/text.js';
 import type { View, ViewBlock } from '../render/view.js';
 import { createSccClient, type SccClient } from '../scc/client.js';
@@ -28,7 +34,7 @@ export const EXIT = {
   permission: 3,
   /** SCC answered with an error, or could not be reached. */
   scc: 4,
-  /** A destructive command without --yes: nothing was changed. */
+  /** A call that needs approval on Slack, without --yes: nothing was changed. */
   confirm: 5,
 } as const;
 
@@ -56,13 +62,13 @@ const USAGE = `usage: fwbot [--json] [--yes] [--profile NAME] <command> [argumen
 
 Runs one fwbot command against SCC (the same commands as /fw in Slack) and prints the result.
   --json           print SCC's answer as JSON instead of the text view
-  --yes, -y        run a destructive command (without it, fwbot says what it would do and stops)
+  --yes, -y        run a call that needs approval on Slack (without it, fwbot says what it would do and stops)
   --profile NAME   use another SCC profile than \`default\` (FWBOT_PROFILES)
   --help, -h       this text and the list of commands
 
 Configuration: SCC_API_TOKEN with SCC_REGION or SCC_BASE_URL, or FWBOT_PROFILES (see the README).
 Exit codes: 0 ok · 1 internal error · 2 usage or configuration · 3 SCC refused the token ·
-            4 SCC error or unreachable · 5 destructive command without --yes`;
+            4 SCC error or unreachable · 5 a call that needs approval, without --yes`;
 
 /** Our own flags anywhere before `--`; everything else is the command, passed on to the grammar. */
 export function parseCliArgs(argv: readonly string[]): CliFlags {
@@ -144,10 +150,43 @@ function describeFollowUp(outcome: { track: readonly { label: string }[] }): str
   return `SCC goes on working on it (${what}). The CLI does not wait; /fw in Slack or \`npm run demo\` follow it to the end.`;
 }
 
+/**
+ * The CLI's dispatcher: the same one as Slack's, for one person with their own SCC token. That person holds
+ * every role on the chosen profile; there is nobody else to approve, so a governed call says what it
+ * would do and runs only with --yes. Secrets are shown on the terminal at once (nothing is stored).
+ */
+function cliDispatcher(
+  user: string,
+  profile: string,
+  scc: SccClient,
+  catalogue: Catalogue,
+  rules: Readonly<Record<string, string>>,
+  log: Logger,
+) {
+  const everything = { viewer: [user], operator: [user], approver: [user], admin: [user] };
+  const access = new AccessControl({
+    policy: { workspace: everything, channels: new Map() },
+    channels: new Map([[CLI_CHANNEL, profile]]),
+    profiles: [profile],
+  });
+  return new Dispatcher({
+    access,
+    scc: { names: () => [profile], get: () => scc },
+    lookup: (id) => catalogue.get(id),
+    // The policy file's rules hold here too: without approvers, four-eyes means "only with --yes".
+    governance: governanceOf(catalogue.operations, rules),
+    reveals: new MemoryRevealGrants(),
+    log,
+  });
+}
+
+const CLI_CHANNEL = 'cli';
+
 async function runCommand(
   catalogue: Catalogue,
   op: Operation,
   raw: RawArgs,
+  text: string,
   flags: CliFlags,
   options: CliOptions,
   config: Config,
@@ -163,31 +202,36 @@ async function runCommand(
   });
   const profile = pickProfile(config, flags.profile);
   const scc = clientFor(config, profile, log);
-  const ctx: OperationContext = {
-    scc,
-    profile,
-    actor: { userId: `cli:${userInfo().username}`, channelId: 'cli' },
-    requestId,
-    log,
-  };
+  const user = `cli:${userInfo().username}`;
+  const request: RequestContext = { requestId, actor: { userId: user, channelId: CLI_CHANNEL }, log };
+  const dispatcher = cliDispatcher(user, profile, scc, catalogue, config.approvals.operations, log);
   try {
-    if (op.destructive && !flags.yes) {
-      const target = op.target ? await op.target(ctx, raw) : undefined;
-      const what = target
-        ? target.summary
-        : `${op.summary.toLowerCase()} (${catalogue.commandLine(op, raw)})`;
-      io.stderr(`Not done: this would ${what.charAt(0).toLowerCase()}${what.slice(1)}.`);
-      for (const field of target?.fields ?? []) io.stderr(`  ${field.label}: ${field.value}`);
-      io.stderr('It cannot be undone. Run it again with --yes to do it.');
+    const result = await dispatcher.dispatch(
+      { op, raw, commandText: `fwbot ${text}`, entry: 'command', confirmed: flags.yes },
+      request,
+    );
+    if (result.kind === 'confirm') {
+      const { description } = result;
+      io.stderr(`Not done: this would ${description.action.replace(/`/g, '')}.`);
+      for (const field of description.fields) io.stderr(`  ${field.label}: ${field.value}`);
+      for (const warning of description.warnings)
+        io.stderr(`  ${warning.replace(/^:warning: /, 'Warning: ')}`);
+      io.stderr('Run it again with --yes to do it.');
       return EXIT.confirm;
     }
-    log.info({ profile }, 'running');
-    const outcome = await op.execute(ctx, raw);
+    let outcome: Outcome;
+    let secretView: View | undefined;
+    if (result.kind === 'outcome') outcome = result.outcome;
+    else if (result.kind === 'reveal') {
+      const revealed = await dispatcher.reveal(result.grantId, request);
+      outcome = revealed.outcome;
+      secretView = revealed.secretView;
+    } else throw new Error(`the CLI cannot deliver a ${result.kind} result`);
     if (flags.json) {
       io.stdout(`${JSON.stringify(outcome.result ?? null, null, 2)}`);
     } else {
       io.stdout(renderText(terminalView(outcome.view)).trimEnd());
-      if (outcome.secretView) io.stdout(renderText(terminalView(outcome.secretView)).trimEnd());
+      if (secretView) io.stdout(renderText(terminalView(secretView)).trimEnd());
     }
     const followUp = describeFollowUp(outcome);
     if (followUp) io.stderr(followUp);
@@ -220,7 +264,7 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
       io.stderr(`fwbot cannot run: the configuration has problems.\n${error.message}`);
       return EXIT.usage;
     }
-    return await runCommand(catalogue, op, raw, flags, options, config);
+    return await runCommand(catalogue, op, raw, text, flags, options, config);
   } catch (error) {
     io.stderr(messageOf(error));
     return exitCodeOf(error);

@@ -308,6 +308,11 @@ class ProfilesFileReader {
         expiryMinutes: approvals.expiry_minutes ?? defaultApprovals.expiryMinutes,
         allowSelfApproval: approvals.allow_self_approval ?? defaultApprovals.allowSelfApproval,
         requireForVpnUpgrades: approvals.require_for_vpn_upgrades ?? defaultApprovals.requireForVpnUpgrades,
+        // The older switch is the same rule as `operations: { vpn.upgrade: four-eyes }`.
+        operations: Object.freeze({
+          ...(approvals.require_for_vpn_upgrades ? { 'vpn.upgrade': 'four-eyes' } : {}),
+          ...(approvals.operations ?? {}),
+        }),
       }),
       audit: Object.freeze({ retentionDays: data.audit?.retention_days ?? defaultAudit.retentionDays }),
     };

@@ -125,6 +125,13 @@ const ApprovalsSchema = closedObject({
   expiry_minutes: z.number().int().min(1).max(APPROVAL_EXPIRY_MAX_MINUTES).optional(),
   allow_self_approval: z.boolean().optional(),
   require_for_vpn_upgrades: z.boolean().optional(),
+  /** Per operation id: `four-eyes`, `none`, or a role that may run it alone (e.g. `admin`). */
+  operations: z
+    .record(
+      z.string().regex(/^[a-z-]+(\.[a-z-]+)*$/, 'must be an operation id such as tenants.token'),
+      z.enum(['four-eyes', 'none', ...roles] as [string, ...string[]]),
+    )
+    .optional(),
 });
 
 const AuditSchema = closedObject({
@@ -147,6 +154,11 @@ export interface ApprovalSettings {
   readonly allowSelfApproval: boolean;
   /** Whether Secure Client (VPN) upgrades need an approval like destructive operations. */
   readonly requireForVpnUpgrades: boolean;
+  /**
+   * Approval rules the file sets per operation id: `four-eyes`, `none`, or a role that may run it without
+   * a second person. Checked against the catalogue's declarations when the bot starts (src/dispatch/).
+   */
+  readonly operations: Readonly<Record<string, string>>;
 }
 
 export interface AuditSettings {
@@ -158,6 +170,7 @@ export const defaultApprovals: ApprovalSettings = Object.freeze({
   expiryMinutes: 30,
   allowSelfApproval: false,
   requireForVpnUpgrades: false,
+  operations: Object.freeze({}),
 });
 
 export const defaultAudit: AuditSettings = Object.freeze({ retentionDays: 90 });
@@ -230,6 +243,13 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
     description: 'whether Secure Client (VPN) upgrades need an approval too',
     default: String(defaultApprovals.requireForVpnUpgrades),
     example: 'require_for_vpn_upgrades: true',
+  },
+  {
+    key: 'approvals.operations.<operation>',
+    description:
+      'the approval rule of one operation: `four-eyes` (a second person approves), a role that may run it alone (`admin`, `operator`…), or `none`; operations that always need approval cannot be lowered',
+    default: 'the operation’s own default (see Roles and approvals)',
+    example: 'tenants.token: admin',
   },
   {
     key: 'audit.retention_days',

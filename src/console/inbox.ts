@@ -59,6 +59,9 @@ export class ConsoleInbox {
         ? this.write.view(viewOfMessage(message.text, message.blocks))
         : this.write.text(message.text);
       this.io.print(`  ↳ in the thread of “${about}”:\n${indent(body, '    ')}`);
+      // A reply with buttons (e.g. Reveal, after an approval) offers them like any message.
+      if (message.blocks)
+        this.handlers.buttons(viewOfMessage(message.text, message.blocks), message.ts, false);
       return;
     }
     const view = viewOfMessage(message.text, message.blocks);

@@ -1,6 +1,6 @@
 // How the console writes: Slack's markup made plain (text.ts does most of it), user ids shown as the
 // console's user names, the few emoji codes fwbot uses shown as emoji, and thread replies indented.
-import { plainMarkup, renderText } from '../render/text.js';
+import { plainMrkdwn, renderText } from '../render/text.js';
 import type { View } from '../render/view.js';
 
 export interface ConsoleUser {
@@ -34,9 +34,9 @@ export class ConsoleWriter {
     this.#names = new Map(users.map((user) => [user.id, user.name]));
   }
 
-  /** Slack text (mrkdwn, mentions, emoji codes) as terminal text. */
+  /** Slack text (mrkdwn as Slack receives it: mentions, escapes, emoji codes) as terminal text. */
   text(text: string): string {
-    return this.#people(plainMarkup(text)).replace(/:[a-z0-9_+-]+:/g, (code) => EMOJI[code] ?? code);
+    return this.#people(plainMrkdwn(text)).replace(/:[a-z0-9_+-]+:/g, (code) => EMOJI[code] ?? code);
   }
 
   /** A view as text with numbered buttons (src/render/text.ts), people and emoji made readable. */

@@ -2,47 +2,38 @@
 // grammar, the one permission check, then one of the paths — a secret behind a "Reveal" choice, the
 // approval gate for what the policy sends there, the tenant-creation queue, or the operation itself,
 // whose outcome is shown privately or announced in the console's channel and followed by the tracker.
-import type { App } from '@slack/bolt';
 import type { Logger } from 'pino';
-import type { ApprovalGate, SccClients, TenantCreationQueue, Tracker } from '../dispatch/ports.js';
-import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import type { Catalogue } from '../catalogue/index.js';
-import type {
-  Operation,
-  OperationContext,
-  OperationServices,
-  Outcome,
-  RawArgs,
-} from '../catalogue/operation.js';
-import { usageLine } from '../catalogue/usage.js';
-import { currentLogContext } from '../observability/logContext.js';
-import type { FwbotMetrics } from '../observability/metrics.js';
-import type { AccessControl } from '../policy/access.js';
-import type { Confirm, View } from '../render/view.js';
-import { sharedSnapshot } from '../slack/actions/share.js';
+import type { Operation, Outcome } from '../catalogue/operation.js';
+import type { Invocation as Dispatch, Dispatched, Dispatcher } from '../dispatch/dispatcher.js';
 import { explainError } from '../dispatch/errors.js';
+import type { Tracker } from '../dispatch/ports.js';
 import { extractProfileFlag, splitProfile } from '../dispatch/profileFlag.js';
 import { newRequestId, type RequestContext } from '../dispatch/request.js';
-import { producesSecret } from '../slack/run.js';
-import { createsTenant } from '../slack/tenantCreation.js';
+import { currentLogContext } from '../observability/logContext.js';
+import type { FwbotMetrics } from '../observability/metrics.js';
+import { sharedSnapshot } from '../render/shared.js';
+import type { Confirm, View } from '../render/view.js';
 import type { ConsoleSlack } from './consoleSlack.js';
 import { FormAbandoned, fillForm, type Prompter } from './forms.js';
 import type { ConsoleUser, ConsoleWriter } from './output.js';
 
+/** What the console needs of the approvals: the card's buttons, pressed by the acting user. */
+export interface ConsoleApprovals {
+  press(
+    action: { id: string; value: string },
+    who: { userId: string; card?: { channel: string; ts: string } },
+    askReason: () => Promise<string | undefined>,
+  ): Promise<string | undefined> | undefined;
+}
+
 export interface ConsoleDeps {
   catalogue: Catalogue;
-  access: AccessControl;
-  scc: SccClients;
+  /** The same dispatcher as Slack's: roles, approvals, reveals, queues and audit are decided there. */
+  dispatcher: Dispatcher;
   tracker: Tracker;
-  approvals: ApprovalGate;
-  /** Which operations go to the approval gate (the policy's rule); default: the destructive ones. */
-  requiresApproval?: (op: Operation) => boolean;
-  /** Tenant creations queue behind SCC's limit when the queue runs, as on Slack. */
-  tenantCreation?: TenantCreationQueue;
-  /** The app the approvals' listeners are registered on (see interactions.ts). */
-  bolt: Pick<App, 'processEvent'>;
+  approvals: ConsoleApprovals;
   slack: ConsoleSlack;
-  services?: OperationServices;
   log: Logger;
   users: readonly ConsoleUser[];
   /** The console's one channel. */
@@ -65,10 +56,12 @@ export interface ChoiceSink {
 
 export interface Invocation {
   op: Operation;
-  raw: RawArgs;
+  raw: Dispatch['raw'];
   commandText: string;
   profile?: string | undefined;
+  /** The grammar asked for the form (no arguments, or an operation that always opens it). */
   form?: boolean;
+  entry: Dispatch['entry'];
 }
 
 export class ConsoleRunner {
@@ -113,7 +106,14 @@ export class ConsoleRunner {
       const { text: rest, profile } = extractProfileFlag(text);
       const parsed = this.#deps.catalogue.parse(rest);
       const commandText = `/fw ${text}`;
-      invocation = { op: parsed.op, raw: parsed.raw, commandText, profile, form: parsed.modal };
+      invocation = {
+        op: parsed.op,
+        raw: parsed.raw,
+        commandText,
+        profile,
+        form: parsed.modal,
+        entry: 'command',
+      };
     } catch (error) {
       this.fail(error, this.request(undefined));
       return;
@@ -121,86 +121,57 @@ export class ConsoleRunner {
     await this.perform(invocation);
   }
 
-  #context(request: RequestContext, profile: string): OperationContext {
-    const { services } = this.#deps;
-    return {
-      scc: this.#deps.scc.get(profile),
-      profile,
-      actor: request.actor,
-      requestId: request.requestId,
-      log: request.log,
-      ...(services ? { services } : {}),
-    };
-  }
-
-  /** Runs an invocation end to end; every failure is said to the user, never thrown. */
+  /** Runs an invocation end to end through the dispatcher; every failure is said to the user, never thrown. */
   async perform(invocation: Invocation): Promise<void> {
     const { op, commandText, profile } = invocation;
     const request = this.request(op);
+    const { dispatcher } = this.#deps;
     try {
-      const access = await this.#deps.access.authorize({
-        userId: request.actor.userId,
-        channelId: request.actor.channelId,
-        needs: op.role,
-        action: `\`fw ${op.words.join(' ')}\``,
-        profileOverride: profile,
-      });
-      const ctx = this.#context(request, access.profile);
-      const raw = invocation.form ? await fillForm(this.#io, op, ctx, invocation.raw) : invocation.raw;
-      const issues = op.validate(raw);
-      if (issues.length > 0) throw new UsageError(op.id, issues, usageLine(op, 'fw'));
-      if (producesSecret(op)) {
-        this.#offerReveal(op, raw, ctx);
-        return;
+      let raw = invocation.raw;
+      let entry = invocation.entry;
+      if (invocation.form) {
+        const access = await dispatcher.authorize(request, op, profile);
+        raw = await fillForm(this.#io, op, dispatcher.context(request, access.profile), raw);
+        entry = 'form';
       }
-      const { requiresApproval, tenantCreation } = this.#deps;
-      if (requiresApproval ? requiresApproval(op) : op.destructive) {
-        request.log.info('destructive: asking for approval');
-        await this.#deps.approvals.request({ operation: op, raw, ctx, commandText });
+      const result = await dispatcher.dispatch(
+        { op, raw, commandText, profileOverride: profile, entry },
+        request,
+      );
+      await this.#deliver(result, request);
+    } catch (error) {
+      this.fail(error, request);
+    }
+  }
+
+  async #deliver(result: Dispatched, request: RequestContext): Promise<void> {
+    switch (result.kind) {
+      case 'outcome':
+        return this.#show(result.outcome, result.profile, request);
+      case 'approval':
         this.#io.print(
           `Asked for approval: someone else with the approver role must approve it on the card (try /as ${this.#approverHint()}).`,
         );
         return;
-      }
-      if (tenantCreation && createsTenant(op)) {
-        await this.#queueTenant(tenantCreation, raw, access.profile, request);
+      case 'reveal':
+        this.#offerReveal(result.view, result.grantId);
+        return;
+      case 'queued': {
+        const line = result.announcement;
+        const root = this.#deps.slack.post(this.#deps.channelId, line.summary);
+        this.#io.print(`fwbot in #console:\n${this.#write.view(line)}`);
+        const queued = await result.enqueue({
+          channelId: this.#deps.channelId,
+          threadTs: root.ts,
+          requesterId: request.actor.userId,
+          profile: result.profile,
+        });
+        request.log.info({ place: queued.place }, 'queued');
         return;
       }
-      request.log.info({ profile: access.profile }, 'running');
-      await this.#show(await op.execute(ctx, raw), access.profile, request);
-    } catch (error) {
-      this.fail(error, request, op);
+      case 'confirm':
+        throw new Error('the console has approvers; a call came back asking for --yes');
     }
-  }
-
-  /** As on Slack: announced, then queued with the announcement as its thread; the queue reports there. */
-  async #queueTenant(
-    queue: TenantCreationQueue,
-    raw: RawArgs,
-    profile: string,
-    request: RequestContext,
-  ): Promise<void> {
-    const field = (name: string) => {
-      const value = raw[name];
-      return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-    };
-    const tenantName = field('name');
-    if (tenantName === undefined) throw new Error('tenant creation without a name');
-    const line = `<@${request.actor.userId}> asked to create tenant *${tenantName}*.`;
-    const root = this.#deps.slack.post(this.#deps.channelId, line);
-    this.#io.print(`fwbot in #console:\n${this.#write.text(line)}`);
-    const queued = await queue.enqueue({
-      tenantName,
-      displayName: field('display-name'),
-      salesOrderNumber: field('sales-order'),
-      thread: {
-        channelId: this.#deps.channelId,
-        threadTs: root.ts,
-        requesterId: request.actor.userId,
-        profile,
-      },
-    });
-    request.log.info({ place: queued.place }, 'tenant creation queued');
   }
 
   #approverHint(): string {
@@ -211,13 +182,11 @@ export class ConsoleRunner {
   }
 
   /** Says what went wrong, as the Slack surface would (internal errors only by reference). */
-  fail(error: unknown, request: RequestContext, op?: Operation): void {
+  fail(error: unknown, request: RequestContext): void {
     if (error instanceof FormAbandoned) {
       this.#io.print(`Form closed: ${error.message}; nothing was run.`);
       return;
     }
-    if (error instanceof PermissionError && op)
-      this.#deps.metrics?.commands.inc({ operation: op.id, outcome: 'denied' });
     // The console takes commands without `/fw`, so usage lines and hints are shown without it too.
     const explained = explainError(error, request);
     this.#io.print(this.#write.text(explained.text.replace(/`\/fw /g, '`')));
@@ -244,43 +213,41 @@ export class ConsoleRunner {
     this.#choices.offerView(view, undefined);
   }
 
-  #offerReveal(op: Operation, raw: RawArgs, ctx: OperationContext): void {
-    this.#io.print(
-      `${op.summary}: the token is shown once, only here; fwbot does not store it. Choose 1 when you are ready to copy it.\n[1] Reveal token`,
-    );
-    this.#choices.offer([
-      {
-        label: 'Reveal token',
-        run: async () => {
-          const outcome = await op.execute(ctx, raw);
-          if (!outcome.secretView) throw new Error(`${op.id} produced no secret view`);
-          this.#io.print(this.#write.view(outcome.secretView));
-          this.#io.print('(Shown once: fwbot keeps no copy. Generate a new one if it is lost.)');
-        },
-      },
-    ]);
+  #offerReveal(offer: View, grantId: string): void {
+    this.#io.print(this.#write.view(offer));
+    this.#choices.offer([{ label: 'Reveal token', run: () => this.reveal(grantId) }]);
+  }
+
+  /** A Reveal button (an offer, or one posted after an approval): the grant is used once, by its requester. */
+  async reveal(grantId: string): Promise<void> {
+    const request = this.request(undefined);
+    try {
+      const revealed = await this.#deps.dispatcher.reveal(grantId, request);
+      this.#io.print(this.#write.view(revealed.secretView));
+      this.#io.print('(Shown once: fwbot keeps no copy. Generate a new one if it is lost.)');
+      const { outcome } = revealed;
+      if (outcome.view.visibility === 'in_channel' || outcome.track.length > 0)
+        await this.#show(outcome, revealed.profile, request);
+    } catch (error) {
+      this.fail(error, request);
+    }
   }
 
   /** "Share in channel": the read runs again and its snapshot is shown as posted in the channel. */
   async share(value: string): Promise<void> {
     const { value: commandText, profile } = splitProfile(value);
-    const parsed = this.#deps.catalogue.parse(commandText.replace(/^\/?fw\s+/, ''));
-    const request = this.request(parsed.op);
+    const request = this.request(undefined);
     try {
-      if (parsed.op.role !== 'viewer' || parsed.op.destructive)
-        throw new UserError('Only read results can be shared this way.');
-      const access = await this.#deps.access.authorize({
-        userId: request.actor.userId,
-        channelId: request.actor.channelId,
-        needs: parsed.op.role,
-        action: `\`fw ${parsed.op.words.join(' ')}\``,
-        profileOverride: profile,
-      });
-      const outcome = await parsed.op.execute(this.#context(request, access.profile), parsed.raw);
-      const snapshot = sharedSnapshot(outcome.view, request.actor.userId, commandText);
+      const parsed = this.#deps.catalogue.parse(commandText.replace(/^\/?fw\s+/, ''));
+      const result = await this.#deps.dispatcher.dispatch(
+        { op: parsed.op, raw: parsed.raw, commandText, profileOverride: profile, entry: 'share' },
+        request,
+      );
+      if (result.kind !== 'outcome') throw new Error('a share came back as something other than a read');
+      const snapshot = sharedSnapshot(result.outcome.view, request.actor.userId, commandText);
       this.#io.print(`fwbot in #console:\n${this.#write.view(snapshot)}`);
     } catch (error) {
-      this.fail(error, request, parsed.op);
+      this.fail(error, request);
     }
   }
 }

@@ -3,15 +3,15 @@
 // a number presses that button of the last message that had buttons. What the workers and approvals post
 // arrives through the console's stand-in Slack (inbox.ts) as it happens.
 import { UserError } from '../catalogue/errors.js';
+import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
+import { splitProfile } from '../dispatch/profileFlag.js';
+import { newRequestId } from '../dispatch/request.js';
 import { withLogContext } from '../observability/logContext.js';
 import { decodePageState, PAGE_ACTION, SHARE_ACTION } from '../render/paging.js';
 import { numberedButtons } from '../render/text.js';
 import type { Button, View } from '../render/view.js';
-import { splitProfile } from '../dispatch/profileFlag.js';
-import { newRequestId } from '../dispatch/request.js';
 import type { Prompter } from './forms.js';
 import { ConsoleInbox } from './inbox.js';
-import { answerModal, clickButton } from './interactions.js';
 import { type ConsoleUser, ConsoleWriter } from './output.js';
 import { type Choice, type ConsoleDeps, ConsoleRunner } from './runner.js';
 
@@ -157,6 +157,7 @@ export class ConsoleSession {
             raw: page.raw,
             commandText: `/fw ${op.words.join(' ')}`,
             profile,
+            entry: 'page',
           });
         },
       };
@@ -165,16 +166,26 @@ export class ConsoleSession {
     if (messageTs === undefined) {
       return { ...base, run: async () => this.#io.print('That button does nothing in the console.') };
     }
-    // Buttons of messages other parts of fwbot posted (approval cards): their own listeners decide, and
-    // a modal the click opens (a reason to reject) is asked as prompts.
+    if (action.id.replace(/:\d+$/, '') === REVEAL_ACTION)
+      return { ...base, run: () => this.#runner.reveal(action.value) };
+    // The approval card's buttons: the approvals' own decisions, with the acting user's roles.
     return {
       ...base,
       run: async () => {
-        const who = { userId: this.#user.id, channelId: this.#deps.channelId };
-        await clickButton(this.#deps.bolt, who, { ts: messageTs }, action);
-        for (let modal = this.#inbox.nextModal(); modal; modal = this.#inbox.nextModal()) {
-          await answerModal(this.#deps.bolt, this.#io, who, modal.view);
+        const who = { userId: this.#user.id, card: { channel: this.#deps.channelId, ts: messageTs } };
+        const askReason = async () => {
+          const answer = await this.#io.ask('  Reason (optional, shown on the card): ');
+          return answer?.trim() ? answer.trim() : undefined;
+        };
+        const pressed = this.#deps.approvals.press(action, who, askReason);
+        if (!pressed) {
+          this.#io.print('That button does nothing in the console.');
+          return;
         }
+        const answer = await pressed;
+        // As Slack would show it: privately, to the one who pressed.
+        if (answer)
+          this.#io.print(`(only @${this.#write.name(this.#user.id)} sees this) ${this.#write.text(answer)}`);
       },
     };
   }

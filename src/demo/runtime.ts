@@ -3,21 +3,22 @@
 // the permission check, the instrumented catalogue, and the readiness checks and shutdown steps that go
 // with them. Workers and approvals talk to the console's stand-in Slack; with real Slack credentials their
 // calls about other channels go to Slack (ConsoleSlack.routingFetch).
-import type { App } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { ApprovalGate, TenantCreationQueue, Tracker } from '../dispatch/ports.js';
 import { createSccClients, type OwnedSccClients } from '../app/sccClients.js';
 import { fwbotCatalogue } from '../app/surface.js';
 import { type Approvals, createApprovals } from '../approvals/approvals.js';
 import { authorizerFrom } from '../approvals/authorizer.js';
-import { type ApprovalSettings, requiresApproval } from '../approvals/settings.js';
+import type { ApprovalSettings } from '../approvals/settings.js';
 import type { Catalogue } from '../catalogue/index.js';
-import type { Operation, OperationServices } from '../catalogue/operation.js';
+import type { OperationServices } from '../catalogue/operation.js';
 import type { RolePolicy, SccProfile } from '../config.js';
 import type { ConsoleSlack } from '../console/consoleSlack.js';
-import { createConsoleBolt } from '../console/interactions.js';
 import type { ConsoleDeps } from '../console/runner.js';
+import { Dispatcher } from '../dispatch/dispatcher.js';
+import { governanceOf } from '../dispatch/governance.js';
+import type { Tracker } from '../dispatch/ports.js';
+import { RedisRevealGrants } from '../dispatch/reveals.js';
 import { DEFAULT_PREFIX } from '../jobs/keys.js';
 import { startWorkers, type Workers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
@@ -27,6 +28,7 @@ import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../obser
 import { observeQueues } from '../observability/queues.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
 import { AccessControl } from '../policy/access.js';
+import { RedisDeduper } from '../slack/dedupe.js';
 
 export interface RuntimeOptions {
   redisUrl: string;
@@ -54,14 +56,12 @@ export interface Runtime {
   /** The surfaces' SCC clients (the workers have their own, without retries). */
   clients: OwnedSccClients;
   tracker: Tracker;
-  gate: ApprovalGate;
-  /** The approval policy's rule: destructive operations, and VPN upgrades when the policy says so. */
-  requiresApproval: (op: Operation) => boolean;
-  tenantCreation: TenantCreationQueue;
+  /** Every surface's calls go through it: roles, approvals, reveals, queues, audit. */
+  dispatcher: Dispatcher;
   approvals: Approvals;
   services: OperationServices;
-  /** The in-process Bolt app the approvals' listeners are registered on, for the console's clicks. */
-  consoleBolt: App;
+  /** Drops Slack's second deliveries of one interaction (shared with the approvals' listeners). */
+  dedupe: RedisDeduper;
   redis: Redis;
   readinessChecks: ReadinessCheck[];
   /** In order: stop the workers (jobs in hand finish), the approvals, the observers, Redis, SCC. */
@@ -75,14 +75,9 @@ export function consoleDeps(
 ): ConsoleDeps {
   return {
     catalogue: runtime.catalogue,
-    access: runtime.access,
-    scc: runtime.clients,
+    dispatcher: runtime.dispatcher,
     tracker: runtime.tracker,
-    approvals: runtime.gate,
-    requiresApproval: runtime.requiresApproval,
-    tenantCreation: runtime.tenantCreation,
-    bolt: runtime.consoleBolt,
-    services: runtime.services,
+    approvals: runtime.approvals,
     ...extra,
   };
 }
@@ -116,8 +111,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     profiles: clients.names(),
   });
   const catalogue = fwbotCatalogue(metrics);
+  const governance = governanceOf(catalogue.operations, options.approvalSettings.operations);
   const approvalsSlack = consoleSlack.client({ real: options.realSlack });
   observeSlackClient(approvalsSlack, metrics);
+  const reveals = new RedisRevealGrants(redis, `${prefix}:`);
+  const dedupe = new RedisDeduper(redis, `${prefix}:slack:seen:`);
   const approvals = createApprovals({
     redis,
     prefix: `${prefix}:`,
@@ -126,12 +124,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     lookup: (id) => catalogue.get(id),
     tracker,
     authorizer: authorizerFrom(access),
+    reveals,
+    dedupe,
     settings: options.approvalSettings,
     logger: log,
     secrets: options.secrets,
   });
-  const consoleBolt = createConsoleBolt(consoleSlack, log);
-  approvals.register(consoleBolt);
   await approvals.recover();
   approvals.startSweeper();
   const observer = observeQueues({
@@ -141,18 +139,29 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     metrics,
     log,
   });
+  const services: OperationServices = { audit: approvals.audit, watches: workers.jobs.watches };
   const audit = tailAudit({ redisUrl: options.redisUrl, streamKey: `${prefix}:audit`, metrics, log });
   return {
     catalogue,
     access,
     clients,
     tracker,
-    gate: instrumentGate(approvals.gate, metrics),
-    requiresApproval: (op) => requiresApproval(op, options.approvalSettings),
-    tenantCreation: { enqueue: (request) => workers.jobs.enqueueTenantCreation(request) },
+    dispatcher: new Dispatcher({
+      access,
+      scc: clients,
+      lookup: (id) => catalogue.get(id),
+      governance,
+      approvals: instrumentGate(approvals.gate, metrics),
+      reveals,
+      audit: approvals.audit,
+      tenantCreation: { enqueue: (request) => workers.jobs.enqueueTenantCreation(request) },
+      services,
+      metrics,
+      log,
+    }),
     approvals,
-    services: { audit: approvals.audit, watches: workers.jobs.watches },
-    consoleBolt,
+    services,
+    dedupe,
     redis,
     readinessChecks: [redisCheck(redis), ...sccChecks(clients)],
     shutdownSteps: () => [

@@ -3,13 +3,11 @@
 // health routes share Bolt's server). The approvals' card buttons are registered on this app too.
 import type { Logger } from 'pino';
 import type { SlackConfig } from '../config.js';
-import { DEFAULT_PREFIX } from '../jobs/keys.js';
 import { slackApiCheck } from '../observability/health.js';
 import type { HttpSide } from '../observability/httpSide.js';
 import { instrumentBolt } from '../observability/instrument.js';
 import { type FwbotMetrics, observeSlackClient } from '../observability/metrics.js';
 import { createFwbotApp } from '../slack/app.js';
-import { RedisDeduper } from '../slack/dedupe.js';
 import type { Runtime } from './runtime.js';
 
 export interface DemoSlack {
@@ -37,10 +35,8 @@ export async function startDemoSlack(options: DemoSlackOptions): Promise<DemoSla
       scc: runtime.clients,
       access: runtime.access,
       tracker: runtime.tracker,
-      approvals: runtime.gate,
-      tenantCreation: runtime.tenantCreation,
-      requiresApproval: runtime.requiresApproval,
-      dedupe: new RedisDeduper(runtime.redis, `${DEFAULT_PREFIX}:slack:seen:`),
+      dispatcher: runtime.dispatcher,
+      dedupe: runtime.dedupe,
       log: log.child({ component: 'slack' }),
       metrics,
       services: runtime.services,

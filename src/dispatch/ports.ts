@@ -1,7 +1,15 @@
-// The seams between the surfaces (Slack, console, CLI) and the machinery behind them: following
-// asynchronous outcomes (src/jobs/) and approving destructive operations (src/approvals/).
-// Surfaces depend on these interfaces only, so each side can be built and tested on its own.
-import type { Operation, OperationContext, RawArgs, TrackRequest } from '../catalogue/operation.js';
+// The seams between the dispatcher and the machinery behind it: following asynchronous outcomes
+// (src/jobs/), approving governed operations (src/approvals/), the audit trail, and one SCC client per
+// profile. The dispatcher and the surfaces depend on these interfaces only, so each side can be built and
+// tested on its own.
+import type {
+  Operation,
+  OperationContext,
+  RawArgs,
+  Role,
+  TargetDescription,
+  TrackRequest,
+} from '../catalogue/operation.js';
 import type { SccClient } from '../scc/client.js';
 
 /** Where an outcome is reported: the thread of the message that started the work. */
@@ -22,17 +30,49 @@ export interface Tracker {
 
 export interface ApprovalRequestInput {
   operation: Operation;
-  /** Raw arguments exactly as they will be executed once approved. */
+  /** Raw arguments exactly as they will be executed once approved (bound to the target's UUIDs). */
   raw: RawArgs;
+  /** The target as resolved now: the facts the approver judges and the execution is compared with. */
+  target: { facts: unknown; description: TargetDescription };
   /** The requester's context (profile client, actor, logger). */
   ctx: OperationContext;
   /** What the requester typed, for the card and the audit trail. */
   commandText: string;
+  /** The role the request needed: the requester must still hold it when it is decided and run. */
+  role: Role;
 }
 
-/** Turns a destructive operation into an approval request that someone else decides. */
+/** Turns a governed call into an approval request that someone else decides. */
 export interface ApprovalGate {
-  request(input: ApprovalRequestInput): Promise<void>;
+  request(input: ApprovalRequestInput): Promise<{ approvalId: string }>;
+}
+
+export const AUDIT_ACTIONS = [
+  'requested',
+  'approved',
+  'rejected',
+  'cancelled',
+  'expired',
+  'refused',
+  'executed',
+  'failed',
+  'aborted',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** One line of the audit trail. Never holds a secret (the trail redacts what looks like one, too). */
+export interface AuditEntry {
+  actor: string;
+  action: AuditAction;
+  operationId: string;
+  target: string;
+  outcome: string;
+  approvalId?: string | undefined;
+  transactionUid?: string | undefined;
+}
+
+export interface AuditSink {
+  record(entry: AuditEntry): Promise<void>;
 }
 
 /** A tenant creation to queue: SCC creates at most one tenant every 30 seconds per account. */

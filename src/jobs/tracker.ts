@@ -2,8 +2,8 @@
 // tracking job polls the followed thing. The job id is derived from profile, kind and SCC id, so the
 // same transaction followed from two threads is polled once and both threads are told.
 import type { JobsOptions as BullJobsOptions } from 'bullmq';
-import type { ThreadRef, Tracker } from '../dispatch/ports.js';
 import type { TrackRequest } from '../catalogue/operation.js';
+import type { ThreadRef, Tracker } from '../dispatch/ports.js';
 import type { JobsCore } from './core.js';
 import { trackJobId } from './keys.js';
 import { ThreadRefSchema, type TrackJobData, TrackRequestSchema } from './payloads.js';

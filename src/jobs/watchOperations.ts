@@ -7,6 +7,7 @@ import { UserError } from '../catalogue/errors.js';
 import type { OperationContext, Param, WatchRegistry } from '../catalogue/operation.js';
 import { defineOperation } from '../catalogue/operation.js';
 import { SLACK_CHANNEL_ID } from '../config/slackIds.js';
+import { channelMention } from '../render/mrkdwn.js';
 import type { View } from '../render/view.js';
 
 const CHANNEL: Param = {
@@ -50,9 +51,11 @@ export const vpnWatch = defineOperation({
   params: [CHANNEL],
   args: WatchArgs,
   role: 'operator',
-  destructive: false,
+  approval: 'never',
   scc: [],
   examples: ['vpn watch', 'vpn watch #netops'],
+  // Another channel is told from now on: the requester needs the role there too, on the same profile.
+  otherChannel: (args) => args.channel,
   run: async (ctx, args) => {
     const channelId = args.channel ?? ctx.actor.channelId;
     const { created } = await registry(ctx).watch({
@@ -66,8 +69,8 @@ export const vpnWatch = defineOperation({
   render: ({ created, channelId, profile }) =>
     reply(
       created
-        ? `<#${channelId}> now hears about every VPN client upgrade run of profile \`${profile}\` that ends, including runs started outside Slack.`
-        : `<#${channelId}> already hears about the upgrade runs of profile \`${profile}\`.`,
+        ? `${channelMention(channelId)} now hears about every VPN client upgrade run of profile \`${profile}\` that ends, including runs started outside Slack.`
+        : `${channelMention(channelId)} already hears about the upgrade runs of profile \`${profile}\`.`,
     ),
 });
 
@@ -79,9 +82,10 @@ export const vpnUnwatch = defineOperation({
   params: [CHANNEL],
   args: WatchArgs,
   role: 'operator',
-  destructive: false,
+  approval: 'never',
   scc: [],
   examples: ['vpn unwatch', 'vpn unwatch #netops'],
+  otherChannel: (args) => args.channel,
   run: async (ctx, args) => {
     const channelId = args.channel ?? ctx.actor.channelId;
     const { removed } = await registry(ctx).unwatch(channelId, ctx.profile);
@@ -90,8 +94,8 @@ export const vpnUnwatch = defineOperation({
   render: ({ removed, channelId, profile }) =>
     reply(
       removed
-        ? `<#${channelId}> no longer hears about the upgrade runs of profile \`${profile}\`.`
-        : `<#${channelId}> was not watching the upgrade runs of profile \`${profile}\`.`,
+        ? `${channelMention(channelId)} no longer hears about the upgrade runs of profile \`${profile}\`.`
+        : `${channelMention(channelId)} was not watching the upgrade runs of profile \`${profile}\`.`,
     ),
 });
 

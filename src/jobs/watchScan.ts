@@ -4,8 +4,8 @@
 // announcement itself is an exactly-once post keyed by profile, run and channel, so two scans racing
 // (two worker processes, a scan repeated after a crash) still announce once.
 import type { Processor } from 'bullmq';
-import type { SccClients } from '../dispatch/ports.js';
 import type { UpgradeWatch } from '../catalogue/operation.js';
+import type { SccClients } from '../dispatch/ports.js';
 import type { SecureClientUpgradeRunDto } from '../scc/generated/models.js';
 import type { JobsCore } from './core.js';
 import { isUpgradeTerminal, watchAnnouncement } from './messages.js';

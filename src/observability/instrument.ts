@@ -2,13 +2,14 @@
 // operations record `fwbot_commands_total` around execute(), an approval gate that records requests, and
 // a Bolt app whose acks are timed. Every surface (Slack, console, CLI, the approvals executor) runs
 // operations through the catalogue, so one decorator covers them all.
-import type { ApprovalGate } from '../dispatch/ports.js';
+
 import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation } from '../catalogue/operation.js';
 import { SccUserError } from '../catalogue/sccErrors.js';
-import { SccError } from '../scc/errors.js';
+import type { ApprovalGate } from '../dispatch/ports.js';
 import { newRequestId } from '../dispatch/request.js';
+import { SccError } from '../scc/errors.js';
 import { withLogContext } from './logContext.js';
 import type { CommandOutcome, FwbotMetrics } from './metrics.js';
 
@@ -59,14 +60,15 @@ export function instrumentCatalogue(catalogue: Catalogue, metrics: FwbotMetrics)
   };
 }
 
-/** The gate, counting destructive commands sent for approval (and those refused on the way). */
+/** The gate, counting governed calls sent for approval (and those refused on the way). */
 export function instrumentGate(gate: ApprovalGate, metrics: FwbotMetrics): ApprovalGate {
   return {
     async request(input) {
       const operation = input.operation.id;
       try {
-        await gate.request(input);
+        const requested = await gate.request(input);
         metrics.commands.inc({ operation, outcome: 'approval_requested' });
+        return requested;
       } catch (error) {
         metrics.commands.inc({ operation, outcome: failureOutcome(error) });
         throw error;

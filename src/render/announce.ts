@@ -1,6 +1,6 @@
 // Announcements of changes, posted in the channel: who asked for what, and the SCC transaction that
 // follows it. Tracking the transaction to its end is the tracking queue's job; this says where it starts.
-import type { RenderMeta } from '../catalogue/operation.js';
+import type { RenderMeta } from '../catalogue/types.js';
 import type { CdoTransaction } from '../scc/generated/models.js';
 import { fieldBlocks, humanEnum } from './format.js';
 import { userMention } from './mrkdwn.js';

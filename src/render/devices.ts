@@ -1,6 +1,7 @@
 // The device directory: names, kinds and UUIDs side by side (people type names; SCC speaks UUIDs).
-import type { RenderMeta } from '../catalogue/operation.js';
+
 import { deviceKind } from '../catalogue/resolve.js';
+import type { RenderMeta } from '../catalogue/types.js';
 import type { Device } from '../scc/generated/models.js';
 import { humanEnum } from './format.js';
 import { listView } from './list.js';

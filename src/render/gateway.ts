@@ -1,6 +1,6 @@
 // Views of the FMC command gateway: the supported endpoint patterns, and a device's answer, its body
 // pretty-printed as JSON (the Block Kit renderer uploads it as a file when it is too long for a message).
-import type { RenderMeta } from '../catalogue/operation.js';
+import type { RenderMeta } from '../catalogue/types.js';
 import type { CommandResponse } from '../scc/generated/models.js';
 import { mention } from './announce.js';
 import { code, fieldBlocks, show } from './format.js';

@@ -1,6 +1,6 @@
 // Views of ASA interfaces: the list (all kinds or one), one interface in detail with its subinterfaces,
 // and the announcements of creates, edits and deletes.
-import type { RenderMeta } from '../catalogue/operation.js';
+
 import {
   INTERFACE_KIND_NAMES,
   type InterfaceKind,
@@ -8,6 +8,7 @@ import {
   type ResolvedDevice,
   type ResolvedInterface,
 } from '../catalogue/resolve.js';
+import type { RenderMeta } from '../catalogue/types.js';
 import type { AsaInterface, InterfaceIpv4Address } from '../scc/generated/models.js';
 import { announcement } from './announce.js';
 import { fieldBlocks, humanEnum, NONE, table } from './format.js';
@@ -211,18 +212,25 @@ export function renderInterfaceChanged(
   return { ...view, blocks: [...view.blocks, list] };
 }
 
+/** An interface deleted in SCC, as its facts were read just before the call. */
 export function renderInterfaceDeleted(
-  device: ResolvedDevice,
-  target: ResolvedInterface,
+  deleted: {
+    uid: string;
+    kind: InterfaceKind;
+    name: string | null;
+    hardwareName: string | null;
+    device: { uid: string; name: string };
+  },
   meta: RenderMeta,
 ): View {
+  const label = interfaceLabel({ uid: deleted.uid, name: deleted.name, hardwareName: deleted.hardwareName });
   return announcement(
     {
-      sentence: `deleted ${INTERFACE_KIND_NAMES[target.kind]} *${target.label}* on ${device.name}`,
+      sentence: `deleted ${INTERFACE_KIND_NAMES[deleted.kind]} *${label}* on ${deleted.device.name}`,
       tense: 'done',
       details: [
-        ['Interface UUID', target.uid],
-        ['Device UUID', device.uid],
+        ['Interface UUID', deleted.uid],
+        ['Device UUID', deleted.device.uid],
       ],
     },
     meta,

@@ -1,6 +1,6 @@
 // The shape every list view shares: a line saying what is shown (which page of how many, for which
 // query), the table, a hint for the next step, and the paging buttons.
-import type { RenderMeta } from '../catalogue/operation.js';
+import type { RenderMeta } from '../catalogue/types.js';
 import { code, table } from './format.js';
 import { type PageInfo, pageButtons, pageRange } from './paging.js';
 import type { View, ViewBlock } from './view.js';

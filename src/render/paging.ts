@@ -3,7 +3,7 @@
 // and any bot process can answer the click. "Share in channel" carries the command text.
 import { z } from 'zod';
 import { UserError } from '../catalogue/errors.js';
-import type { RawArgs, RenderMeta } from '../catalogue/operation.js';
+import type { RawArgs, RenderMeta } from '../catalogue/types.js';
 import type { Button } from './view.js';
 
 /** Rows per page: well inside Slack's limits, and still readable on a phone. */

@@ -1,8 +1,9 @@
 // Views of the MSP portal: tenant lists and details, users, and the private view of a generated token.
-import type { RenderMeta } from '../catalogue/operation.js';
+import type { Actor, RenderMeta } from '../catalogue/types.js';
 import type { ApiTokenInfo, MspManagedTenantDto, User } from '../scc/generated/models.js';
 import { code, fieldBlocks, humanEnum, show, time } from './format.js';
 import { listView } from './list.js';
+import { userMention } from './mrkdwn.js';
 import type { PageInfo } from './paging.js';
 import type { View, ViewBlock } from './view.js';
 
@@ -81,7 +82,11 @@ export function renderUserList(
 }
 
 /** The token itself: for the requester's eyes only, in a modal, once. */
-export function renderApiToken(tenant: MspManagedTenantDto, apiUserUid: string, token: ApiTokenInfo): View {
+export function renderApiToken(
+  tenant: Pick<MspManagedTenantDto, 'name' | 'displayName'>,
+  apiUserUid: string,
+  token: ApiTokenInfo,
+): View {
   const blocks: ViewBlock[] = [
     { kind: 'header', text: 'New API token' },
     { kind: 'text', text: `For API-only user ${code(apiUserUid)} of tenant ${tenantLabel(tenant)}.` },
@@ -92,4 +97,20 @@ export function renderApiToken(tenant: MspManagedTenantDto, apiUserUid: string, 
     },
   ];
   return { summary: `New API token for ${tenant.name}`, blocks, visibility: 'ephemeral' };
+}
+
+/** The channel's announcement of a tenant creation that waits in fwbot's queue (SCC's 30-second limit). */
+export function renderTenantCreationQueued(tenantName: string, actor: Actor): View {
+  const line = `${userMention(actor.userId)} asked to create tenant *${tenantName}*.`;
+  return {
+    summary: line.replace(/\*/g, ''),
+    blocks: [
+      { kind: 'text', text: line },
+      {
+        kind: 'context',
+        text: 'SCC creates at most one tenant every 30 seconds, so the creation is queued; fwbot reports here when it starts and when SCC is done.',
+      },
+    ],
+    visibility: 'in_channel',
+  };
 }

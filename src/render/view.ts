@@ -33,7 +33,7 @@ export interface Field {
 
 export type ViewBlock =
   | { kind: 'header'; text: string }
-  /** Markdown-ish text: *bold*, `code`, <@U123> mentions; renderers escape what they must. */
+  /** Markdown-ish text: *bold*, `code`, mentions made by userMention/channelMention (render/mrkdwn.ts); renderers escape the rest. */
   | { kind: 'text'; text: string }
   | { kind: 'fields'; fields: Field[] }
   /** A table: Block Kit shows it as a monospace block, the console aligns columns. */

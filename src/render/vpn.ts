@@ -1,7 +1,8 @@
 // Views of Secure Client (the VPN client): packages on a device, compatible versions, upgrade runs and
 // their progress, and the announcement of an upgrade.
-import type { RenderMeta } from '../catalogue/operation.js';
+
 import type { ResolvedDevice } from '../catalogue/resolve.js';
+import type { RenderMeta } from '../catalogue/types.js';
 import type {
   CompatibleSecureClientVersionDto,
   SecureClientPackageDto,

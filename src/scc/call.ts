@@ -48,6 +48,23 @@ export interface PaginateOptions {
   pageSize?: number;
   /** Refuses to go on after this many pages, against a server that never says it is done. */
   maxPages?: number;
+  /**
+   * A lookup's budget: more items than `items`, or more pages than `pages`, throws PagingBudgetExceeded
+   * (the caller asks the user to narrow it) instead of reading without end.
+   */
+  budget?: { items: number; pages: number };
+}
+
+/** A bounded read found more than its budget: the question is too broad, not the server at fault. */
+export class PagingBudgetExceeded extends Error {
+  override readonly name = 'PagingBudgetExceeded';
+  constructor(
+    readonly operationId: string,
+    readonly items: number,
+    readonly pages: number,
+  ) {
+    super(`${operationId}: more than ${items} items or ${pages} pages`);
+  }
 }
 
 export interface SccCaller {
@@ -120,7 +137,11 @@ export function createCaller(http: SccHttp, timeouts: TimeoutOptions): SccCaller
     const maxPages = options.maxPages ?? 10_000;
     let offset = Number(query.offset ?? 0);
     let previous: string | undefined;
+    let yielded = 0;
+    const { budget } = options;
     for (let page = 1; ; page++) {
+      if (budget && page > budget.pages)
+        throw new PagingBudgetExceeded(operationId, budget.items, budget.pages);
       const response = await callLoose(operationId, { ...params, query: { ...query, limit, offset } });
       const status = response.status;
       // Every paged operation answers a page model (test/scc/paginate.test.ts checks it); read it as one.
@@ -142,6 +163,9 @@ export function createCaller(http: SccHttp, timeouts: TimeoutOptions): SccCaller
       const fingerprint = JSON.stringify(items);
       if (fingerprint === previous) throw stuck(`the server sent the same page again at offset ${offset}`);
       previous = fingerprint;
+      yielded += items.length;
+      if (budget && yielded > budget.items)
+        throw new PagingBudgetExceeded(operationId, budget.items, budget.pages);
       yield* items as PageItem<Id>[];
       offset += items.length;
       const finished = typeof data.count === 'number' ? offset >= data.count : items.length < limit;

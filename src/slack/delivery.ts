@@ -3,11 +3,11 @@
 // in). Views are rendered here with blocks.ts; output too long for a message is uploaded as a file —
 // into the requester's direct messages for private answers, so a private result never lands in a channel.
 
-import type { Tracker } from '../dispatch/ports.js';
 import type { TrackRequest } from '../catalogue/operation.js';
+import type { Tracker } from '../dispatch/ports.js';
+import type { RequestContext } from '../dispatch/request.js';
 import { type AttachedFile, type RenderedMessage, renderBlocks } from '../render/blocks.js';
 import type { View } from '../render/view.js';
-import type { RequestContext } from '../dispatch/request.js';
 import { cannotPostThere, slackErrorCode } from '../slackApi/errors.js';
 import type { SlackApi } from '../slackApi/slackApi.js';
 

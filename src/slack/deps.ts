@@ -1,9 +1,10 @@
 // What the Slack surface needs from the rest of fwbot, passed in (never reached for as globals), so tests
 // run the real Bolt app with a simulator, a fake Slack server and stand-in trackers and approval gates.
 import type { Logger } from 'pino';
-import type { ApprovalGate, SccClients, TenantCreationQueue, Tracker } from '../dispatch/ports.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation, OperationServices } from '../catalogue/operation.js';
+import type { Dispatcher } from '../dispatch/dispatcher.js';
+import type { SccClients, Tracker } from '../dispatch/ports.js';
 import type { CommandIntake } from '../jobs/commandQueue.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import type { AccessControl } from '../policy/access.js';
@@ -20,15 +21,11 @@ export interface FwbotDeps {
   access: AccessControl;
   /** Follows 202 answers to their end in the announcement's thread (issue 5). */
   tracker: Tracker;
-  /** Queues tenant creations behind SCC's one-per-30-seconds limit; without it they run directly. */
-  tenantCreation?: TenantCreationQueue;
-  /** Takes destructive operations (issue 6). */
-  approvals: ApprovalGate;
   /**
-   * Whether an operation must wait for an approval: destructive ones always; others when the policy says
-   * so (e.g. VPN client upgrades). Defaults to `op.destructive`.
+   * Applies each operation's declaration (role, approval, reveal, queue, audit) for every call; the
+   * surface only delivers what it returns (src/dispatch/dispatcher.ts).
    */
-  requiresApproval?: (op: Operation) => boolean;
+  dispatcher: Dispatcher;
   /**
    * Hands /fw commands that open no modal to the command workers through Redis (the bot always has one).
    * Without it they run in this process after the ack (tests of the surface, the console's twin paths).

@@ -3,14 +3,16 @@
 // Only verified requests reach these (signature or Socket Mode), so `user.id` can be trusted.
 import { z } from 'zod';
 import type { Actor } from '../catalogue/operation.js';
+import { stripSentinels } from '../render/mrkdwn.js';
 
 const Id = z.string().min(1).max(64);
 
 /**
  * Text a person typed. Slack can deliver a lone surrogate (half of a broken emoji), which is not valid
  * UTF-16 and makes encodeURIComponent throw further in; it becomes U+FFFD here, where Slack text enters.
+ * The characters fwbot wraps its own mentions in are dropped, so typed text can never make one.
  */
-const TypedText = z.string().transform((text) => text.toWellFormed());
+const TypedText = z.string().transform((text) => stripSentinels(text.toWellFormed()));
 
 export const SlashCommand = z.object({
   command: z.string(),

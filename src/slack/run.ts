@@ -1,83 +1,18 @@
-// Running an operation for a Slack user, after ack(): the permission check (always first, before any SCC
-// call), then one of three paths — destructive operations go to the approval gate, operations that
-// produce a secret offer a "Reveal" button (the secret is only ever shown in a modal), the rest run and
-// their outcome is delivered (reads privately, changes announced in the channel and followed).
-import { PermissionError, UsageError } from '../catalogue/errors.js';
-import type { Operation, OperationContext, Outcome, RawArgs } from '../catalogue/operation.js';
-import { COMMAND, usageLine } from '../catalogue/usage.js';
-import type { Access } from '../policy/access.js';
-import type { Button, View } from '../render/view.js';
-import type { SccOperationId } from '../scc/operationTypes.js';
-import { encodeReveal, REVEAL_ACTION } from './actions/revealValue.js';
-import type { Delivery } from './delivery.js';
-import type { SurfaceDeps } from './deps.js';
+// Delivering, in Slack, what the dispatcher decided for a call (src/dispatch/dispatcher.ts): an outcome
+// (reads privately, changes announced in the channel and followed in their thread), an approval card
+// (posted by the approvals service), a private Reveal offer, or a queued request announced first so the
+// queue can report in its thread. Every failure becomes a private answer to the requester.
+import type { Outcome } from '../catalogue/operation.js';
+import type { Dispatched, Invocation } from '../dispatch/dispatcher.js';
 import { errorView, explainError } from '../dispatch/errors.js';
 import { withProfile } from '../dispatch/profileFlag.js';
 import type { RequestContext } from '../dispatch/request.js';
-import { createsTenant, queueTenantCreation } from './tenantCreation.js';
+import type { Delivery } from './delivery.js';
+import type { SurfaceDeps } from './deps.js';
 
-/** SCC operations whose answer is a credential: their results are shown only in a modal, once. */
-const SECRET_SCC_OPERATIONS: ReadonlySet<SccOperationId> = new Set<SccOperationId>([
-  'generateApiTokenForUserInTenant',
-]);
+export type { Invocation } from '../dispatch/dispatcher.js';
 
-export function producesSecret(op: Operation): boolean {
-  return op.scc.some((id) => SECRET_SCC_OPERATIONS.has(id));
-}
-
-export interface Invocation {
-  op: Operation;
-  raw: RawArgs;
-  /** What the user typed (or the equivalent command line), for approvals and logs. */
-  commandText: string;
-  /** `--profile NAME`, an admin's choice of another profile than the channel's. */
-  profileOverride?: string | undefined;
-}
-
-/** The one permission check, in terms of an operation; a refusal is counted as the command's outcome. */
-export async function authorize(
-  deps: SurfaceDeps,
-  request: RequestContext,
-  op: Operation,
-  profileOverride?: string,
-): Promise<Access> {
-  try {
-    return await deps.access.authorize({
-      userId: request.actor.userId,
-      channelId: request.actor.channelId,
-      needs: op.role,
-      action: `\`${[COMMAND, ...op.words].join(' ')}\``,
-      profileOverride,
-    });
-  } catch (error) {
-    // Only refusals: a bad profile name is a UserError the user fixes, not a denial.
-    if (error instanceof PermissionError) deps.metrics?.commands.inc({ operation: op.id, outcome: 'denied' });
-    throw error;
-  }
-}
-
-export function operationContext(
-  deps: SurfaceDeps,
-  request: RequestContext,
-  profile: string,
-): OperationContext {
-  return {
-    scc: deps.scc.get(profile),
-    profile,
-    actor: request.actor,
-    requestId: request.requestId,
-    log: request.log,
-    ...(deps.services ? { services: deps.services } : {}),
-  };
-}
-
-/** The operation's validation as a UsageError with its usage line (before anything is sent anywhere). */
-export function checkArguments(op: Operation, raw: RawArgs): void {
-  const issues = op.validate(raw);
-  if (issues.length > 0) throw new UsageError(op.id, issues, usageLine(op));
-}
-
-/** Runs an invocation end to end; every failure becomes a private answer to the requester. */
+/** Runs an invocation through the dispatcher and delivers its result; never throws. */
 export async function perform(
   deps: SurfaceDeps,
   request: RequestContext,
@@ -85,33 +20,52 @@ export async function perform(
   invocation: Invocation,
   options: { replace?: boolean } = {},
 ): Promise<void> {
-  const { op, raw, profileOverride } = invocation;
   try {
-    const access = await authorize(deps, request, op, profileOverride);
-    if (producesSecret(op)) {
-      checkArguments(op, raw);
-      request.log.info({ operationId: op.id }, 'offering to reveal a secret');
-      await delivery.privately(revealOffer(op, raw, profileOverride, request));
-      return;
-    }
-    const ctx = operationContext(deps, request, access.profile);
-    if (deps.requiresApproval ? deps.requiresApproval(op) : op.destructive) {
-      checkArguments(op, raw);
-      request.log.info({ operationId: op.id }, 'asking for approval');
-      await deps.approvals.request({ operation: op, raw, ctx, commandText: invocation.commandText });
-      return;
-    }
-    if (deps.tenantCreation && createsTenant(op)) {
-      checkArguments(op, raw);
-      request.log.info({ operationId: op.id, profile: access.profile }, 'queueing');
-      await queueTenantCreation(deps, request, delivery, raw, access.profile);
-      return;
-    }
-    request.log.info({ operationId: op.id, profile: access.profile }, 'running');
-    const outcome = await op.execute(ctx, raw);
-    await deliverOutcome(deps, request, delivery, outcome, access.profile, { ...options, profileOverride });
+    const result = await deps.dispatcher.dispatch(invocation, request);
+    await deliver(deps, request, delivery, result, {
+      ...options,
+      profileOverride: invocation.profileOverride,
+    });
   } catch (error) {
     await delivery.privately(errorView(explainError(error, request)));
+  }
+}
+
+async function deliver(
+  deps: SurfaceDeps,
+  request: RequestContext,
+  delivery: Delivery,
+  result: Dispatched,
+  options: { replace?: boolean; profileOverride?: string | undefined },
+): Promise<void> {
+  switch (result.kind) {
+    case 'outcome':
+      return deliverOutcome(deps, request, delivery, result.outcome, result.profile, options);
+    case 'approval':
+      // The approvals service posted the card in the channel; the card is the answer.
+      request.log.info({ approvalId: result.approvalId }, 'approval requested');
+      return;
+    case 'reveal':
+      return delivery.privately(result.view);
+    case 'queued': {
+      const ts = await delivery.post(withProfile(result.announcement, options.profileOverride));
+      if (ts === undefined) {
+        const note =
+          'fwbot is not a member of this channel, so it has no thread to report the queued request in. ' +
+          'Invite it (`/invite @fwbot`) and ask again; nothing was done.';
+        return delivery.privately({
+          summary: note,
+          blocks: [{ kind: 'text', text: note }],
+          visibility: 'ephemeral',
+        });
+      }
+      const { channelId, userId } = request.actor;
+      await result.enqueue({ channelId, threadTs: ts, requesterId: userId, profile: result.profile });
+      return;
+    }
+    case 'confirm':
+      // Only surfaces without approvers get this (the CLI); Slack always has the approvals service.
+      throw new Error('a Slack call came back asking for --yes');
   }
 }
 
@@ -133,20 +87,4 @@ export async function deliverOutcome(
     return;
   }
   await delivery.privately(view, { replace: options.replace ?? false });
-}
-
-function revealOffer(op: Operation, raw: RawArgs, profile: string | undefined, request: RequestContext): View {
-  const value = encodeReveal({ operationId: op.id, raw, profile, requester: request.actor.userId });
-  const button: Button = { label: 'Reveal token', style: 'primary', action: { id: REVEAL_ACTION, value } };
-  const text =
-    `*${op.summary}*: the token is shown once, only to you, in a private window; fwbot does not store it. ` +
-    'Press the button when you are ready to copy it.';
-  return {
-    summary: `${op.summary}: press Reveal to see it privately`,
-    blocks: [
-      { kind: 'text', text },
-      { kind: 'actions', buttons: [button] },
-    ],
-    visibility: 'ephemeral',
-  };
 }

@@ -3,94 +3,107 @@
 import { describe, expect, it } from 'vitest';
 import { renderCard } from '../../src/approvals/card.js';
 import type { ApprovalRecord, ApprovalRequest } from '../../src/approvals/record.js';
-import type { TargetSnapshot } from '../../src/approvals/snapshot.js';
+import { interfacesDelete } from '../../src/catalogue/interfaces.js';
+import type { InterfaceFacts } from '../../src/catalogue/interfaceTarget.js';
+import type { Operation } from '../../src/catalogue/operation.js';
+import { tenantsRemove } from '../../src/catalogue/tenants.js';
+import type { TenantFacts } from '../../src/catalogue/tenantTarget.js';
+import { tenantsUsersRemove } from '../../src/catalogue/tenantUsers.js';
 import { renderBlocks } from '../../src/render/blocks.js';
 import { expectCardGolden } from './support/golden.js';
-
-const COMMANDS: Record<TargetSnapshot['kind'], string> = {
-  interface: '/fw interfaces delete asa-hq-01 uplink',
-  tenant: '/fw tenants remove globex-apj',
-  tenantUsers: '/fw tenants users remove contoso-eu ana@contoso.example hiro@contoso.example',
-  devices: '/fw vpn upgrade ftd-edge-01 --version 5.1.2',
-};
 
 const CREATED = Date.parse('2025-06-02T09:00:00Z');
 const NOW = CREATED + 5 * 60_000;
 
-const etherChannel: TargetSnapshot = {
-  kind: 'interface',
-  device: { uid: '524eeca3-7b08-4039-9063-aae9a153ec5f', name: 'asa-hq-01' },
-  interface: {
-    uid: '717fd5db-d089-4055-8be1-b4bff75057d1',
-    type: 'ETHER_CHANNEL_INTERFACE',
-    name: 'uplink',
-    hardwareName: 'Port-channel1',
-    vlanId: null,
-    subInterfaceId: null,
-    members: ['GigabitEthernet1/4', 'GigabitEthernet1/5'],
-    parent: null,
-    ipv4: '10.2.0.1/24',
-    ipv6: [],
-    subinterfaces: ['servers (Port-channel1.300) VLAN 300'],
-  },
+/** A target as the operation itself resolves and describes it. */
+interface Target {
+  op: Operation;
+  command: string;
+  facts: unknown;
+}
+
+const device = { uid: '524eeca3-7b08-4039-9063-aae9a153ec5f', name: 'asa-hq-01' };
+
+const etherChannelFacts: InterfaceFacts = {
+  device,
+  uid: '717fd5db-d089-4055-8be1-b4bff75057d1',
+  kind: 'etherchannel',
+  name: 'uplink',
+  hardwareName: 'Port-channel1',
+  vlanId: null,
+  subInterfaceId: null,
+  members: [
+    { uid: 'a1', name: 'GigabitEthernet1/4' },
+    { uid: 'a2', name: 'GigabitEthernet1/5' },
+  ],
+  parent: null,
+  ipv4: '10.2.0.1/24',
+  ipv6: [],
+  subinterfaces: ['servers (Port-channel1.300) VLAN 300'],
 };
 
-const subinterface: TargetSnapshot = {
-  kind: 'interface',
-  device: { uid: '524eeca3-7b08-4039-9063-aae9a153ec5f', name: 'asa-hq-01' },
-  interface: {
+const etherChannel: Target = {
+  op: interfacesDelete,
+  command: '/fw interfaces delete asa-hq-01 uplink',
+  facts: etherChannelFacts,
+};
+
+const subinterface: Target = {
+  op: interfacesDelete,
+  command: '/fw interfaces delete asa-hq-01 uplink',
+  facts: {
+    device,
     uid: '11111111-2222-4333-8444-555555555555',
-    type: 'SUB_INTERFACE',
+    kind: 'subinterface',
     name: 'voice',
     hardwareName: 'GigabitEthernet1/2.200',
     vlanId: 200,
     subInterfaceId: 200,
     members: [],
-    parent: 'GigabitEthernet1/2',
+    parent: { uid: 'p2', name: 'GigabitEthernet1/2' },
     ipv4: '10.1.200.1/24',
     ipv6: ['2001:db8:200::1/64'],
     subinterfaces: [],
+  } satisfies InterfaceFacts,
+};
+
+const globex: TenantFacts = {
+  uid: '9d1c8f50-1111-4222-8333-444444444444',
+  name: 'globex-apj',
+  displayName: 'Globex Asia Pacific',
+  deviceCount: 32,
+};
+
+const tenant: Target = {
+  op: tenantsRemove,
+  command: '/fw tenants remove globex-apj',
+  facts: { tenant: globex },
+};
+
+const users: Target = {
+  op: tenantsUsersRemove,
+  command: '/fw tenants users remove contoso-eu ana@contoso.example hiro@contoso.example',
+  facts: {
+    tenant: { ...globex, name: 'contoso-eu', displayName: 'Contoso Europe', deviceCount: 2 },
+    usernames: ['ana@contoso.example', 'hiro@contoso.example'],
   },
 };
 
-const tenant: TargetSnapshot = {
-  kind: 'tenant',
-  tenant: {
-    uid: '9d1c8f50-1111-4222-8333-444444444444',
-    name: 'globex-apj',
-    displayName: 'Globex Asia Pacific',
-    deviceCount: 32,
-  },
-};
-
-const users: TargetSnapshot = {
-  kind: 'tenantUsers',
-  tenant: {
-    uid: '9d1c8f50-1111-4222-8333-444444444444',
-    name: 'contoso-eu',
-    displayName: 'Contoso Europe',
-    deviceCount: 2,
-  },
-  usernames: ['ana@contoso.example', 'hiro@contoso.example'],
-};
-
-function record(target: TargetSnapshot, extra: Partial<ApprovalRecord> = {}): ApprovalRecord {
+function record(target: Target, extra: Partial<ApprovalRecord> = {}): ApprovalRecord {
+  const describe = target.op.target?.describe;
+  if (!describe) throw new Error(`${target.op.id} declares no target`);
   const request: ApprovalRequest = {
     id: 'ap-0123456789',
-    operationId:
-      target.kind === 'interface'
-        ? 'interfaces.delete'
-        : target.kind === 'tenant'
-          ? 'tenants.remove'
-          : 'tenants.users.remove',
+    operationId: target.op.id,
     raw: {},
-    commandText: COMMANDS[target.kind],
+    commandText: target.command,
     profile: 'default',
     requesterId: 'U0ALICE',
     channelId: 'C0OPS',
     createdAt: CREATED,
     expiresAt: CREATED + 30 * 60_000,
-    target,
+    role: 'operator',
+    target: { facts: target.facts, description: describe(target.facts) },
   };
   return { request, state: 'pending', attempts: 0, ...extra };
 }
@@ -145,9 +158,9 @@ describe('approvals: the card', () => {
   });
 
   it('keeps an SCC name from pinging anyone or forging a link', () => {
-    const hostile: TargetSnapshot = {
+    const hostile: Target = {
       ...tenant,
-      tenant: { ...tenant.tenant, name: 'acme <!channel> <https://evil.example|click>' },
+      facts: { tenant: { ...globex, name: 'acme <!channel> <https://evil.example|click>' } },
     };
 
     const { blocks } = renderBlocks(renderCard(record(hostile), NOW));

@@ -60,7 +60,7 @@ describe('approvals: exactly once, and only what was approved', () => {
     await env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card);
 
     expect(await env.driver.threadReply(card)).toContain(
-      'Nothing was deleted: the interface no longer exists on asa-hq-01.',
+      'Nothing was run: the interface no longer exists on asa-hq-01.',
     );
     expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(1); // the removal above, by the test itself
   });

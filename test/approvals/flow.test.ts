@@ -197,14 +197,14 @@ describe('approvals: the flow', () => {
   });
 
   it('puts VPN client upgrades behind an approval when the policy says so', async () => {
-    const strict = await env.startBot({ requireForVpnUpgrades: true });
+    const strict = await env.startBot({ operations: { 'vpn.upgrade': 'four-eyes' } });
     const card = await env.driver.ask(
       strict.eventsUrl,
       'vpn upgrade asa-hq-01 asa-dc-03 --version 5.1.8.105',
       USERS.alice,
     );
     const text = textOf(card.blocks);
-    expect(text).toContain('asks to *upgrade the VPN client on 2 device(s): to version 5.1.8.105*');
+    expect(text).toContain('asks to *upgrade Secure Client to `5.1.8.105` on 2 devices*');
     expect(text).toContain('*Devices*\nasa-hq-01, asa-dc-03');
     expect(await env.sccCalls('triggerSecureClientUpgrade')).toBe(0);
 
@@ -252,8 +252,13 @@ describe('approvals: the flow', () => {
     const asked = env.bot.approvals.gate.request({
       operation: interfacesDelete,
       raw: { device: 'asa-hq-01', interface: 'iot' },
+      target: {
+        facts: {},
+        description: { action: 'delete iot', line: 'iot on asa-hq-01', fields: [], warnings: [] },
+      },
       ctx,
       commandText: '/fw interfaces delete asa-hq-01 iot',
+      role: 'operator',
     });
 
     await expect(asked).rejects.toThrow(PermissionError);

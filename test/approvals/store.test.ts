@@ -25,13 +25,21 @@ function request(id: string): ApprovalRequest {
     channelId: 'C0OPS',
     createdAt: T0,
     expiresAt: T0 + 30 * 60_000,
+    role: 'operator',
     target: {
-      kind: 'tenant',
-      tenant: {
-        uid: '9d1c8f50-1111-4222-8333-444444444444',
-        name: 'globex-apj',
-        displayName: 'Globex',
-        deviceCount: 3,
+      facts: {
+        tenant: {
+          uid: '9d1c8f50-1111-4222-8333-444444444444',
+          name: 'globex-apj',
+          displayName: 'Globex',
+          deviceCount: 3,
+        },
+      },
+      description: {
+        action: 'remove tenant `globex-apj`',
+        line: 'tenant globex-apj',
+        fields: [],
+        warnings: [],
       },
     },
   };

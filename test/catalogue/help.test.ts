@@ -31,7 +31,7 @@ describe('help', () => {
   it('says which role a command needs, and whether it waits for approval', () => {
     const text = renderText(catalogue.help('interfaces delete'));
     expect(text).toContain(
-      'Needs the operator role. Destructive: it runs only after another person approves it.',
+      'Needs the operator role. It runs only after another person approves it.',
     );
   });
 

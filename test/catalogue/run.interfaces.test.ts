@@ -182,8 +182,10 @@ describe('interfaces: changes', () => {
 
   it('describes a deletion target by UUID, for the approval card', async () => {
     const { op, raw } = catalogue.parse('interfaces delete hq Vlan20');
-    const target = await op.target?.(h.context(), raw);
-    expect(target?.summary).toBe('Delete VLAN interface iot (Vlan20) on asa-hq-01');
+    const target = await op.target?.resolve(h.context(), raw);
+    expect(op.target?.describe(target?.facts).action).toBe(
+      'delete the VLAN interface `iot (Vlan20)` on `asa-hq-01`',
+    );
     expect(target?.raw).toEqual({
       device: h.sim.deviceUid('asa-hq-01'),
       interface: uidOf('asa-hq-01', 'Vlan20'),

@@ -81,15 +81,17 @@ describe('tenants: changes', () => {
 
   it('describes the tenant a removal would act on, pinned to its UUID', async () => {
     const { op, raw } = catalogue.parse('tenants remove initech');
-    const target = await op.target?.(h.context(), raw);
-    expect(target).toEqual({
-      summary: 'Remove tenant *initech-aus* (Initech Australia) from the MSP portal',
+    const target = await op.target?.resolve(h.context(), raw);
+    expect(target?.raw).toEqual({ tenant: h.sim.tenantUid('initech-aus') });
+    expect(op.target?.describe(target?.facts)).toEqual({
+      action: 'remove tenant `initech-aus` from the MSP portal',
+      line: 'tenant initech-aus',
       fields: [
         { label: 'Tenant', value: 'initech-aus' },
-        { label: 'UUID', value: h.sim.tenantUid('initech-aus') },
-        { label: 'Region', value: 'AUS' },
+        { label: 'Display name', value: 'Initech Australia' },
+        { label: 'Devices in tenant', value: expect.any(String) },
       ],
-      raw: { tenant: h.sim.tenantUid('initech-aus') },
+      warnings: expect.any(Array),
     });
   });
 

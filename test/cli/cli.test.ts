@@ -87,7 +87,7 @@ describe('fwbot CLI', () => {
     const refused = await fwbot(['interfaces', 'delete', 'asa-hq-01', 'Vlan20']);
     expect(refused.code).toBe(EXIT.confirm);
     expect(refused.stderr).toMatch(
-      /Not done: this would delete VLAN interface iot \(Vlan20\) on asa-hq-01\./,
+      /Not done: this would delete the VLAN interface iot \(Vlan20\) on asa-hq-01\./,
     );
     expect(refused.stderr).toMatch(/--yes/);
     expect((await fwbot(['interfaces', 'asa-hq-01'])).stdout).toMatch(/\bVlan20\b/);

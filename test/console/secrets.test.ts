@@ -31,10 +31,18 @@ describe('logs', () => {
   it('carry request ids and no token, whatever the flow', async () => {
     const secrets: string[] = [rig.sim.tokens.superAdmin];
 
-    // A generated API token, revealed once in the console.
-    const offer = await rig.type('tenants token contoso-eu dbe1f18e-b536-4260-ba7b-ed8d9dc7bac5');
-    expect(offer).toMatch(/\[1\] Reveal token/);
+    // A generated API token: asked by alice, approved by bob, revealed once to alice.
+    const before = rig.terminal.output.length;
+    await rig.type('tenants token contoso-eu dbe1f18e-b536-4260-ba7b-ed8d9dc7bac5');
+    await rig.terminal.waitFor(/\[1\] Approve/, before);
+    await rig.type('/as bob');
+    const approving = rig.terminal.output.length;
+    rig.terminal.answer('y');
+    await rig.type('1');
+    await rig.terminal.waitFor(/\[1\] Reveal token/, approving);
+    await rig.type('/as alice');
     const revealed = await rig.type('1');
+    if (process.env.SHOW_OUTPUT) console.log(rig.terminal.output.join('\n'));
     const generated = /eyJ[\w-]+\.[\w-]+\.[\w-]+/.exec(revealed)?.[0];
     expect(generated).toBeDefined();
     secrets.push(generated ?? '');

@@ -57,7 +57,7 @@ describe('console', () => {
   it('refuses a change to a viewer, naming the role', async () => {
     await rig.type('/as carol');
     const out = await rig.type('tenants create acme-nope');
-    expect(out).toMatch(/⛔ `fw tenants create` needs the \*?operator\*? role/);
+    expect(out).toMatch(/⛔ `tenants create` needs the \*?operator\*? role/);
     await rig.type('/as alice');
   });
 

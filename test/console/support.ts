@@ -94,7 +94,7 @@ export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<
     approvalSettings: {
       expiryMinutes: 30,
       allowSelfApproval: false,
-      requireForVpnUpgrades: false,
+      operations: {},
       auditRetentionDays: 1,
       executionLeaseMs: 60_000,
     },

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import type { ThreadRef } from '../../src/dispatch/ports.js';
 import type { TrackRequest, UpgradeWatch } from '../../src/catalogue/operation.js';
+import type { ThreadRef } from '../../src/dispatch/ports.js';
 import type { ThreadRefSchema, TrackRequestData, UpgradeWatchSchema } from '../../src/jobs/payloads.js';
 import { DEFAULT_SCHEDULE, pollDelayMs, resolveSchedule, transientDelayMs } from '../../src/jobs/schedule.js';
 

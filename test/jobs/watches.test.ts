@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationContext } from '../../src/catalogue/operation.js';
 import { channelIdOf, vpnUnwatch, vpnWatch } from '../../src/jobs/watchOperations.js';
+import { channelMention } from '../../src/render/mrkdwn.js';
 import { createHarness, driveUntil, eventType, nextCall, quietLog, text } from './support/harness.js';
 
 describe('watching VPN client upgrade runs', () => {
@@ -122,7 +123,7 @@ describe('the /fw vpn watch and unwatch operations', () => {
     const again = await vpnWatch.execute(ctx, { channel: 'C0THERE001' });
 
     expect(here.view.summary).toContain(
-      '<#C0HERE0001> now hears about every VPN client upgrade run of profile `default`',
+      `${channelMention('C0HERE0001')} now hears about every VPN client upgrade run of profile \`default\``,
     );
     expect(there.view.visibility).toBe('in_channel');
     expect(again.view.summary).toContain('already hears');

@@ -63,11 +63,13 @@ describe('/metrics', () => {
     const show = catalogue.parse('tenants show no-such-tenant');
     await expect(show.op.execute(ctx, show.raw)).rejects.toThrow();
     const remove = catalogue.parse('tenants remove acme-eu');
-    await instrumentGate({ request: async () => {} }, metrics).request({
+    await instrumentGate({ request: async () => ({ approvalId: 'ap-1' }) }, metrics).request({
       operation: remove.op,
       raw: remove.raw,
+      target: { facts: {}, description: { action: 'remove', line: 'acme-eu', fields: [], warnings: [] } },
       ctx,
       commandText: '/fw tenants remove acme-eu',
+      role: 'operator',
     });
 
     // Ack latency: the wrapped processEvent times the ack the listener calls.

@@ -3,9 +3,9 @@
 // line finds every line of that request, the SCC client's included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/app/logger.js';
+import { beginRequest } from '../../src/dispatch/request.js';
 import { withLogContext } from '../../src/observability/logContext.js';
 import { createMetrics } from '../../src/observability/metrics.js';
-import { beginRequest } from '../../src/dispatch/request.js';
 import { blocksText, type Harness, startHarness, USERS } from '../slack/support/harness.js';
 
 const BROKEN_CHANNEL = 'C0BROKEN001';

@@ -4,6 +4,9 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { sccClientsFrom } from '../../src/app/sccClients.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
+import { Dispatcher } from '../../src/dispatch/dispatcher.js';
+import { governanceOf } from '../../src/dispatch/governance.js';
+import { MemoryRevealGrants } from '../../src/dispatch/reveals.js';
 import { AccessControl } from '../../src/policy/access.js';
 import { createFwbotApp } from '../../src/slack/app.js';
 import { MemoryDeduper } from '../../src/slack/dedupe.js';
@@ -11,12 +14,24 @@ import type { FwbotDeps } from '../../src/slack/deps.js';
 import { RecordingGate, RecordingTracker } from './support/harness.js';
 
 function deps(): FwbotDeps {
+  const catalogue = createCatalogue();
+  const access = new AccessControl({ policy: null, channels: new Map(), profiles: [] });
+  const scc = sccClientsFrom(new Map());
+  const log = pino({ level: 'silent' });
   return {
-    catalogue: createCatalogue(),
-    scc: sccClientsFrom(new Map()),
-    access: new AccessControl({ policy: null, channels: new Map(), profiles: [] }),
+    catalogue,
+    scc,
+    access,
     tracker: new RecordingTracker(),
-    approvals: new RecordingGate(),
+    dispatcher: new Dispatcher({
+      access,
+      scc,
+      lookup: (id) => catalogue.get(id),
+      governance: governanceOf(catalogue.operations, {}),
+      approvals: new RecordingGate(),
+      reveals: new MemoryRevealGrants(),
+      log,
+    }),
     dedupe: new MemoryDeduper(),
     log: pino({ level: 'silent' }),
   };

@@ -2,7 +2,7 @@
 // Bolt app, the simulator answering, and what the user or the channel sees. Reads answer privately;
 // changes are announced in the channel and their 202s handed to the tracker; destructive operations go
 // to the approval gate. The last test fails if an operation of the catalogue has no case here.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import { blocksText, buttonsOf, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
 import { type FieldValue, submissionPayload } from './support/modals.js';
@@ -58,10 +58,13 @@ describe('every operation through Slack', () => {
     return blocksText(post.args);
   }
 
-  /** A destructive operation: handed to the approval gate with its raw arguments, nothing run. */
+  /**
+   * A governed operation: its target resolved, then handed to the approval gate with its raw arguments
+   * bound to the target's UUIDs; nothing run.
+   */
   async function destructive(id: string, text: string): Promise<Record<string, unknown>> {
     const { responseUrl } = await h.command(text, { userId: USERS.operator });
-    await h.waitForLog('asking for approval');
+    await vi.waitFor(() => expect(h.gate.requests.length).toBeGreaterThan(0), { timeout: 10_000 });
     expect(h.gate.requests.map((r) => r.operation.id)).toEqual([id]);
     expect(
       h.slack
@@ -111,18 +114,26 @@ describe('every operation through Slack', () => {
   });
 
   it('tenants remove (destructive)', async () => {
-    expect(await destructive('tenants.remove', 'tenants remove hooli-uae')).toEqual({ tenant: 'hooli-uae' });
+    expect(await destructive('tenants.remove', 'tenants remove hooli-uae')).toEqual({
+      tenant: h.sim.tenantUid('hooli-uae'),
+    });
   });
 
-  it('tenants users add (form)', async () => {
-    const text = await form('tenants.users.add', 'tenants users add contoso-eu', {
+  it('tenants users add (form, then a second person approves)', async () => {
+    const triggerId = newTriggerId();
+    await h.command('tenants users add contoso-eu', { userId: USERS.operator, triggerId });
+    const modal = await h.openedModal(triggerId);
+    const values = {
       tenant: 'contoso-eu',
       username: 'new.person@contoso.example\nother.person@contoso.example',
       role: 'read-only',
       'api-only': false,
-    });
-    expect(text).toContain('contoso-eu');
-    expect(h.sim.requestLog.list({ operationId: 'addUsersToTenantInMspPortal' })).toHaveLength(1);
+    };
+    expect((await h.interact(submissionPayload(modal, USERS.operator, values))).body).toBe('');
+    await vi.waitFor(() => expect(h.gate.requests.length).toBeGreaterThan(0), { timeout: 10_000 });
+    expect(h.gate.requests[0]?.operation.id).toBe('tenants.users.add');
+    expect(h.gate.requests[0]?.raw).toMatchObject({ tenant: h.sim.tenantUid('contoso-eu'), role: 'ROLE_READ_ONLY' });
+    expect(h.sim.requestLog.list({ operationId: 'addUsersToTenantInMspPortal' })).toHaveLength(0);
   });
 
   it('tenants users remove (destructive)', async () => {
@@ -130,15 +141,17 @@ describe('every operation through Slack', () => {
       'tenants.users.remove',
       'tenants users remove contoso-eu a@contoso.example b@contoso.example',
     );
-    expect(raw).toEqual({ tenant: 'contoso-eu', username: ['a@contoso.example', 'b@contoso.example'] });
+    expect(raw).toEqual({
+      tenant: h.sim.tenantUid('contoso-eu'),
+      username: ['a@contoso.example', 'b@contoso.example'],
+    });
   });
 
-  it('tenants token (offers a private Reveal button)', async () => {
+  it('tenants token (a second person approves, then a private Reveal button)', async () => {
     const user = h.sim.state.tenants.get(h.sim.tenantUid('contoso-eu'))?.users.find((u) => u.apiOnly);
-    const { responseUrl } = await h.command(`tenants token contoso-eu ${user?.uid}`, {
-      userId: USERS.operator,
-    });
-    expect(buttonsOf((await h.reply(responseUrl)).args).map((b) => b.label)).toEqual(['Reveal token']);
+    const raw = await destructive('tenants.token', `tenants token contoso-eu ${user?.uid}`);
+    expect(raw).toEqual({ tenant: h.sim.tenantUid('contoso-eu'), 'api-user': user?.uid });
+    expect(h.sim.requestLog.list({ operationId: 'generateApiTokenForUserInTenant' })).toHaveLength(0);
   });
 
   it('tenants mcd enable / cdfmc provision', async () => {
@@ -195,8 +208,8 @@ describe('every operation through Slack', () => {
 
   it('interfaces delete (destructive)', async () => {
     expect(await destructive('interfaces.delete', 'interfaces delete asa-hq-01 guest')).toEqual({
-      device: 'asa-hq-01',
-      interface: 'guest',
+      device: h.sim.deviceUid('asa-hq-01'),
+      interface: uidOf('asa-hq-01', 'Vlan10'),
     });
   });
 

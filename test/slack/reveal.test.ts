@@ -1,6 +1,8 @@
 // Generated API tokens: the command offers a "Reveal token" button; the click opens a modal at once
 // ("Generating…", the trigger id lives 3 seconds), then the token is generated and the modal updated.
-// The token never appears in a channel, a thread, a response_url post, or a log line.
+// The token never appears in a channel, a thread, a response_url post, or a log line. `tenants token`
+// waits for a second person by default; here the policy lowers it to the operator role, which is what
+// offers the button at once (the approved path is tested in test/approvals/ and the console).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   blocksText,
@@ -15,7 +17,7 @@ import {
 describe('token reveal', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ approvalRules: { 'tenants.token': 'operator' } });
   });
   afterAll(async () => {
     await h.stop();
@@ -80,6 +82,30 @@ describe('token reveal', () => {
     expect(textOf(updated.args)).toMatch(/SCC refused the request \(400 /);
   });
 
+  it('reveals once: a second click on the same button generates nothing', async () => {
+    const { reveal } = await offer();
+    await h.interact(clickPayload(reveal ?? { actionId: '' }, USERS.operator, h.slack.responseUrl()));
+    await h.slack.waitFor((c) => c.method === 'views.update');
+    const again = h.slack.responseUrl();
+    await h.interact(clickPayload(reveal ?? { actionId: '' }, USERS.operator, again));
+    expect(blocksText((await h.reply(again)).args)).toMatch(/already used or has expired/);
+    expect(h.sim.requestLog.list({ operationId: 'generateApiTokenForUserInTenant' })).toHaveLength(1);
+  });
+
+  it('runs nothing a button value names: a forged value naming an operation and its arguments', async () => {
+    const forged = JSON.stringify({
+      v: 1,
+      o: 'interfaces.delete',
+      a: { device: 'asa-hq-01', interface: 'Vlan20' },
+      u: USERS.operator,
+    });
+    const url = h.slack.responseUrl();
+    await h.interact(clickPayload({ actionId: 'fw.reveal:0', value: forged }, USERS.operator, url));
+    expect(blocksText((await h.reply(url)).args)).toMatch(/not one fwbot made/);
+    expect(h.slack.callsTo('views.open')).toHaveLength(0);
+    expect(h.sim.requestLog.list().filter((e) => e.method === 'DELETE')).toHaveLength(0);
+  });
+
   it('refuses the button to anyone but the requester', async () => {
     const { reveal } = await offer();
     const url = h.slack.responseUrl();
@@ -87,5 +113,14 @@ describe('token reveal', () => {
     expect(blocksText((await h.reply(url)).args)).toBe('Only the person who asked can reveal it.');
     expect(h.slack.callsTo('views.open')).toHaveLength(0);
     expect(h.sim.requestLog.list({ operationId: 'generateApiTokenForUserInTenant' })).toHaveLength(0);
+  });
+
+  it('audits a token made without a second person because the policy lowered the rule', async () => {
+    const { reveal } = await offer();
+    await h.interact(clickPayload(reveal ?? { actionId: '' }, USERS.operator, h.slack.responseUrl()));
+    await h.slack.waitFor((c) => c.method === 'views.update');
+    const record = h.audit.find((r) => r.operationId === 'tenants.token');
+    expect(record).toMatchObject({ actor: USERS.operator, action: 'executed' });
+    expect(JSON.stringify(h.audit)).not.toMatch(/eyJ/);
   });
 });

@@ -1,9 +1,9 @@
 // Routing decided outside the catalogue: with the tracking queue offering it, `/fw tenants create` is
 // announced and queued behind SCC's one-per-30-seconds limit; and the approval policy may put a
 // non-destructive operation (VPN client upgrades) behind an approval.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TenantCreationQueue, TenantCreationRequest } from '../../src/dispatch/ports.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PermissionError } from '../../src/catalogue/errors.js';
+import type { TenantCreationQueue, TenantCreationRequest } from '../../src/dispatch/ports.js';
 import { blocksText, CHANNEL, type Harness, startHarness, USERS } from './support/harness.js';
 
 class RecordingQueue implements TenantCreationQueue {
@@ -30,7 +30,7 @@ describe('queued tenant creation', () => {
     });
     const post = await h.slack.waitFor((c) => c.method === 'chat.postMessage');
     expect(blocksText(post.args)).toContain(`<@${USERS.operator}> asked to create tenant *acme-queued*.`);
-    await h.waitForLog('tenant creation queued');
+    await h.waitForLog('"msg":"queued"');
     const ts = [...h.slack.messages().keys()][0]?.split('/')[1];
     expect(queue.requests).toEqual([
       {
@@ -53,7 +53,7 @@ describe('queued tenant creation', () => {
 describe('approval policy beyond destructive operations', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ requiresApproval: (op) => op.destructive || op.id === 'vpn.upgrade' });
+    h = await startHarness({ approvalRules: { 'vpn.upgrade': 'four-eyes' } });
   });
   afterAll(async () => {
     await h.stop();
@@ -61,9 +61,9 @@ describe('approval policy beyond destructive operations', () => {
 
   it('sends a VPN client upgrade to the approval gate when the policy says so', async () => {
     await h.command('vpn upgrade ftd-edge-01 --version 5.1.15.287', { userId: USERS.operator });
-    await h.waitForLog('asking for approval');
+    await vi.waitFor(() => expect(h.gate.requests.length).toBeGreaterThan(0), { timeout: 10_000 });
     expect(h.gate.requests.map((r) => [r.operation.id, r.raw])).toEqual([
-      ['vpn.upgrade', { device: ['ftd-edge-01'], version: '5.1.15.287' }],
+      ['vpn.upgrade', { device: [h.sim.deviceUid('ftd-edge-01')], version: '5.1.15.287' }],
     ]);
     expect(h.sim.requestLog.list({ operationId: 'triggerFtdSecureClientUpgrade' })).toHaveLength(0);
   });
@@ -92,7 +92,7 @@ describe('a destructive command always gets one answer', () => {
       'Asking for a destructive operation needs the operator role here.',
       'operator',
     );
-    const { responseUrl } = await h.command('tenants remove acme-eu', { userId: USERS.operator });
+    const { responseUrl } = await h.command('tenants remove contoso-eu', { userId: USERS.operator });
     const reply = await h.reply(responseUrl);
     expect(reply.args.response_type).toBe('ephemeral');
     expect(blocksText(reply.args)).toContain('needs the operator role here');
@@ -100,7 +100,7 @@ describe('a destructive command always gets one answer', () => {
 
   it('answers privately, with a reference, when the approval card cannot be posted', async () => {
     refusal = new Error('not_in_channel');
-    const { responseUrl } = await h.command('interfaces delete asa-hq-01 inside', { userId: USERS.operator });
+    const { responseUrl } = await h.command('interfaces delete asa-hq-01 Vlan20', { userId: USERS.operator });
     expect(blocksText((await h.reply(responseUrl)).args)).toMatch(/went wrong inside fwbot \(ref \w+\)/);
   });
 });

@@ -1,10 +1,10 @@
 // What every button listener does first: ack, parse the payload, drop a second delivery of the same
 // click (trigger ids are unique per interaction), and set up the request context and the reply channel.
 import type { AckFn } from '@slack/bolt';
+import { beginRequest, type RequestContext } from '../../dispatch/request.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
 import { BlockActions, buttonOf } from '../payloads.js';
-import { beginRequest, type RequestContext } from '../../dispatch/request.js';
 import type { Listeners } from '../router.js';
 
 export interface ButtonClick {

@@ -4,10 +4,10 @@
 
 import { UserError } from '../../catalogue/errors.js';
 import { commandLine } from '../../catalogue/usage.js';
-import { decodePageState, PAGE_ACTION } from '../../render/paging.js';
-import type { SurfaceDeps } from '../deps.js';
 import { errorView, explainError } from '../../dispatch/errors.js';
 import { splitProfile } from '../../dispatch/profileFlag.js';
+import { decodePageState, PAGE_ACTION } from '../../render/paging.js';
+import type { SurfaceDeps } from '../deps.js';
 import type { Listeners } from '../router.js';
 import { perform } from '../run.js';
 import { onButton } from './interaction.js';
@@ -25,7 +25,13 @@ export function registerPaging(app: Listeners, deps: SurfaceDeps): void {
         deps,
         request,
         delivery,
-        { op, raw: state.raw, commandText: commandLine(op, state.raw), profileOverride: profile },
+        {
+          op,
+          raw: state.raw,
+          commandText: commandLine(op, state.raw),
+          profileOverride: profile,
+          entry: 'page',
+        },
         { replace: true },
       );
     } catch (error) {

@@ -3,15 +3,16 @@
 // lines and refusals come back privately. A command that carries a token is refused unread and unlogged.
 // With a command intake (the bot always has one), commands that open no modal are handed to the command
 // workers through Redis instead of running here (jobs/commandQueue.ts); runCommand is what they run.
-import { currentLogContext } from '../../observability/logContext.js';
+
+import { errorView, explainError } from '../../dispatch/errors.js';
+import { extractProfileFlag } from '../../dispatch/profileFlag.js';
+import { beginRequest } from '../../dispatch/request.js';
 import type { CommandIntake } from '../../jobs/commandQueue.js';
+import { currentLogContext } from '../../observability/logContext.js';
 import { CREDENTIAL_REFUSAL, containsCredential } from '../commandSecrets.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
-import { errorView, explainError } from '../../dispatch/errors.js';
 import { actorOf, SlashCommand } from '../payloads.js';
-import { extractProfileFlag } from '../../dispatch/profileFlag.js';
-import { beginRequest } from '../../dispatch/request.js';
 import type { Listeners } from '../router.js';
 import { perform } from '../run.js';
 import { openOperationModal } from '../views/open.js';
@@ -137,6 +138,7 @@ export async function runCommand(
       raw: parsed.raw,
       commandText: `${FW_COMMAND} ${command.text}`.trim(),
       profileOverride: profile,
+      entry: 'command' as const,
     };
     if (parsed.modal) {
       await openOperationModal(deps, request, {

@@ -3,10 +3,9 @@
 // (which needs SCC, e.g. the interface's kind) opens as "Loading…" and is replaced (views.update with
 // the view's hash) once SCC has answered.
 import type { Operation, RawArgs } from '../../catalogue/operation.js';
-import type { SurfaceDeps } from '../deps.js';
 import { explainError } from '../../dispatch/errors.js';
 import type { RequestContext } from '../../dispatch/request.js';
-import { authorize, operationContext } from '../run.js';
+import type { SurfaceDeps } from '../deps.js';
 import { encodeMetadata } from './metadata.js';
 import { operationModal, textNotice } from './modal.js';
 
@@ -34,7 +33,7 @@ export async function openOperationModal(
   const { op, raw } = modal;
   const spec = op.modal;
   if (!spec) throw new Error(`${op.id} has no modal`);
-  const access = await authorize(deps, request, op, modal.profileOverride);
+  const access = await deps.dispatcher.authorize(request, op, modal.profileOverride);
   const prefilled = withoutSecrets(op, raw);
   const metadata = encodeMetadata({
     operationId: op.id,
@@ -51,7 +50,7 @@ export async function openOperationModal(
   }
   const opened = await deps.slack.openView(modal.triggerId, textNotice(spec.title, ':hourglass: Loading…'));
   try {
-    const fitted = await fields(operationContext(deps, request, access.profile), prefilled);
+    const fitted = await fields(deps.dispatcher.context(request, access.profile), prefilled);
     await deps.slack.updateView(opened.id, operationModal(spec, fitted, prefilled, metadata), opened.hash);
     request.log.info({ operationId: op.id, fields: fitted.length }, 'opened the fitted form');
   } catch (error) {

@@ -7,10 +7,10 @@
 
 import type { Operation, RawArgs } from '../../catalogue/operation.js';
 import { commandLine } from '../../catalogue/usage.js';
+import { beginRequest } from '../../dispatch/request.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
 import { ViewSubmission } from '../payloads.js';
-import { beginRequest } from '../../dispatch/request.js';
 import type { Listeners } from '../router.js';
 import { perform } from '../run.js';
 import { decodeMetadata } from './metadata.js';
@@ -59,6 +59,7 @@ export function registerModalSubmissions(app: Listeners, deps: SurfaceDeps): voi
       raw,
       commandText: commandTextOf(op, raw, fields),
       profileOverride: meta.profileOverride,
+      entry: 'form',
     });
   });
 }

@@ -1,24 +1,26 @@
 // One fwbot process as far as approvals go: a real Bolt app in HTTP mode (signature checks on), the
-// approvals service registered on it, an SCC client, its own Redis connection. `/fw` is wired the way
-// the Slack surface wires it: grammar → role check → destructive ? gate.request : execute. Used in the
+// approvals service registered on it, an SCC client, its own Redis connection. `/fw` goes through the
+// real dispatcher (grammar → role check → the operation's declared fate), as on the Slack surface. Used in the
 // test process (several at once stand for several bot processes) and by the child process of the crash
 // tests.
 import { App, HTTPReceiver } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import type { SccClients, ThreadRef, Tracker } from '../../../src/dispatch/ports.js';
 import { type Approvals, createApprovals } from '../../../src/approvals/approvals.js';
-import {
-  ApprovalSettings,
-  type ApprovalSettingsInput,
-  requiresApproval,
-} from '../../../src/approvals/settings.js';
+import { authorizerFrom } from '../../../src/approvals/authorizer.js';
+import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/approvals/settings.js';
 import { UserError } from '../../../src/catalogue/errors.js';
-import type { OperationContext, TrackRequest } from '../../../src/catalogue/operation.js';
+import type { TrackRequest } from '../../../src/catalogue/operation.js';
+import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
+import { governanceOf } from '../../../src/dispatch/governance.js';
+import type { SccClients, ThreadRef, Tracker } from '../../../src/dispatch/ports.js';
+import { RedisRevealGrants } from '../../../src/dispatch/reveals.js';
+import type { AccessControl } from '../../../src/policy/access.js';
 import { renderBlocks } from '../../../src/render/blocks.js';
 import { createSccClient, type SccClient } from '../../../src/scc/client.js';
+import { MemoryDeduper } from '../../../src/slack/dedupe.js';
 import { freePort } from '../../support/redisServer.js';
-import { BOT_TOKEN, CATALOGUE, lookup, policyAuthorizer, SIGNING_SECRET } from './world.js';
+import { BOT_TOKEN, CATALOGUE, lookup, policyAccess, SIGNING_SECRET } from './world.js';
 
 export interface BotOptions {
   redisUrl: string;
@@ -28,6 +30,8 @@ export interface BotOptions {
   sccToken: string;
   clock?: () => number;
   settings?: ApprovalSettingsInput;
+  /** Who holds which role (default: world.ts's POLICY); tests change it to take a role away. */
+  access?: AccessControl;
 }
 
 /** Records what the tracking queue was handed (the queue itself is src/jobs/'s and tested there). */
@@ -87,7 +91,9 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const tracker = new RecordingTracker();
   const receiver = new HTTPReceiver({ signingSecret: SIGNING_SECRET });
   const app = new App({ token: BOT_TOKEN, receiver, clientOptions: { slackApiUrl: options.slackApiUrl } });
-  const authorizer = policyAuthorizer();
+  const access = options.access ?? policyAccess();
+  const authorizer = authorizerFrom(access);
+  const reveals = new RedisRevealGrants(redis, options.prefix);
   const approvals = createApprovals({
     redis,
     prefix: options.prefix,
@@ -96,6 +102,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     lookup,
     tracker,
     authorizer,
+    reveals,
+    dedupe: new MemoryDeduper(),
     settings: options.settings ?? {},
     logger,
     clock: options.clock,
@@ -104,31 +112,37 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   approvals.register(app);
   const settings = ApprovalSettings.parse(options.settings ?? {});
 
+  const dispatcher = new Dispatcher({
+    access,
+    scc: clients,
+    lookup,
+    governance: governanceOf(CATALOGUE.operations, settings.operations),
+    approvals: approvals.gate,
+    reveals,
+    audit: approvals.audit,
+    services: { audit: approvals.audit },
+    log: logger,
+  });
+
   app.command('/fw', async ({ ack, command, respond }) => {
     await ack();
-    const ctx: OperationContext = {
-      scc,
-      profile: 'default',
-      actor: { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id },
+    const request = {
       requestId: `req-${Date.now()}`,
+      actor: { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id },
       log: logger,
-      services: { audit: approvals.audit },
     };
     try {
       const { op, raw } = CATALOGUE.parse(command.text);
-      const allowed = await authorizer({
-        userId: command.user_id,
-        role: op.role,
-        channelId: command.channel_id,
-      });
-      if (!allowed) throw new UserError(`This needs the ${op.role} role.`);
-      if (requiresApproval(op, settings)) {
-        await approvals.gate.request({ operation: op, raw, ctx, commandText: `/fw ${command.text}` });
+      const result = await dispatcher.dispatch(
+        { op, raw, commandText: `/fw ${command.text}`, entry: 'command' },
+        request,
+      );
+      if (result.kind === 'approval') {
         await respond({ text: 'Asked for approval.' });
         return;
       }
-      const outcome = await op.execute(ctx, raw);
-      const { text, blocks } = renderBlocks(outcome.view);
+      if (result.kind !== 'outcome') throw new Error(`unexpected ${result.kind}`);
+      const { text, blocks } = renderBlocks(result.outcome.view);
       await respond({ text, blocks });
     } catch (error) {
       await respond({ text: error instanceof UserError ? error.message : `failed: ${String(error)}` });

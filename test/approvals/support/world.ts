@@ -46,8 +46,12 @@ export const POLICY: RolePolicy = {
 };
 
 /** The real policy module's check, as approvals take it. */
+export function policyAccess(policy: RolePolicy = POLICY): AccessControl {
+  return new AccessControl({ policy, channels: new Map(), profiles: ['default'] });
+}
+
 export function policyAuthorizer(): Authorizer {
-  return authorizerFrom(new AccessControl({ policy: POLICY, channels: new Map(), profiles: ['default'] }));
+  return authorizerFrom(policyAccess());
 }
 
 /** The real registry, with /fw audit added as the service adds it. */

@@ -4,17 +4,23 @@
 // gate that record what they are handed; and every log line captured, to check what never reaches it.
 import { EventEmitter } from 'node:events';
 import { createLogger } from '../../../src/app/logger.js';
-import type {
-  ApprovalGate,
-  ApprovalRequestInput,
-  TenantCreationQueue,
-  ThreadRef,
-  Tracker,
-} from '../../../src/dispatch/ports.js';
 import { sccClientsFrom } from '../../../src/app/sccClients.js';
 import { createCatalogue } from '../../../src/catalogue/index.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
 import type { RoleGrants, RolePolicy } from '../../../src/config/policy.js';
+import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
+import { governanceOf } from '../../../src/dispatch/governance.js';
+import type {
+  ApprovalGate,
+  ApprovalRequestInput,
+  AuditEntry,
+  AuditSink,
+  TenantCreationQueue,
+  ThreadRef,
+  Tracker,
+} from '../../../src/dispatch/ports.js';
+import { MemoryRevealGrants } from '../../../src/dispatch/reveals.js';
+import type { CommandIntake } from '../../../src/jobs/commandQueue.js';
 import { instrumentBolt, instrumentCatalogue } from '../../../src/observability/instrument.js';
 import { contextualDestination } from '../../../src/observability/logContext.js';
 import type { FwbotMetrics } from '../../../src/observability/metrics.js';
@@ -22,11 +28,15 @@ import { AccessControl } from '../../../src/policy/access.js';
 import { UserGroupDirectory } from '../../../src/policy/userGroups.js';
 import { createSccClient, type SccClient } from '../../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
-import { createFwbotApp, type FwbotApp } from '../../../src/slack/app.js';
-import type { CommandIntake } from '../../../src/jobs/commandQueue.js';
+import { createFwbotApp, type FwbotApp, type SlackSettings } from '../../../src/slack/app.js';
 import { MemoryDeduper } from '../../../src/slack/dedupe.js';
 import { type FwbotDeps, type SurfaceDeps, surfaceOf } from '../../../src/slack/deps.js';
-import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';
+import {
+  type FakeSlack,
+  type FakeSlackOptions,
+  type RecordedCall,
+  startFakeSlack,
+} from '../../support/fakeSlack.js';
 import { freePort } from '../../support/redisServer.js';
 import {
   interactionBody,
@@ -90,8 +100,9 @@ export class RecordingTracker implements Tracker {
 
 export class RecordingGate implements ApprovalGate {
   readonly requests: ApprovalRequestInput[] = [];
-  async request(input: ApprovalRequestInput): Promise<void> {
+  async request(input: ApprovalRequestInput): Promise<{ approvalId: string }> {
     this.requests.push(input);
+    return { approvalId: `ap-recorded-${this.requests.length}` };
   }
 }
 
@@ -100,7 +111,10 @@ export interface HarnessOptions {
   tracker?: Tracker;
   approvals?: ApprovalGate;
   tenantCreation?: TenantCreationQueue;
-  requiresApproval?: FwbotDeps['requiresApproval'];
+  /** The policy file's `approvals.operations` (e.g. `{ 'vpn.upgrade': 'four-eyes' }`). */
+  approvalRules?: Record<string, string>;
+  /** Where audited calls are recorded (default: a recording sink, `audit`). */
+  audit?: AuditSink;
   optionsDeadlineMs?: number;
   /**
    * Wires the app as the bot does (src/app/bot.ts): the catalogue instrumented, acks timed under a log
@@ -116,6 +130,10 @@ export interface HarnessOptions {
   baseUrls?: Record<string, string>;
   /** Hands /fw commands to command workers through Redis, as the bot does (commandQueue.ts). */
   commandIntake?: CommandIntake;
+  /** The workspace binding's settings (configured ids, the audit of refusals). */
+  workspace?: SlackSettings['workspace'];
+  /** What the fake Slack's auth.test says about the bot token (its team by default: T0FAKE). */
+  fakeSlack?: Pick<FakeSlackOptions, 'teamId' | 'enterpriseId' | 'appId'>;
 }
 
 export interface CommandOptions {
@@ -135,6 +153,8 @@ export interface Harness {
   eventsUrl: string;
   tracker: RecordingTracker;
   gate: RecordingGate;
+  /** The audit records the dispatcher wrote (when no other sink was given). */
+  audit: AuditEntry[];
   logs: string[];
   /** Resolves with the first log line (past or future) that contains `text`. */
   waitForLog(text: string, timeoutMs?: number): Promise<string>;
@@ -160,7 +180,10 @@ export function newTriggerId(): string {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const slack = await startFakeSlack({ userGroups: { [OPERATORS_GROUP]: [USERS.groupMember] } });
+  const slack = await startFakeSlack({
+    ...options.fakeSlack,
+    userGroups: { [OPERATORS_GROUP]: [USERS.groupMember] },
+  });
   const sim = await startSimulator({ port: 0, clock: 'manual' });
   const logs: string[] = [];
   const logEvents = new EventEmitter();
@@ -210,14 +233,28 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   );
   const tracker = new RecordingTracker();
   const gate = new RecordingGate();
+  const catalogue = options.metrics
+    ? instrumentCatalogue(createCatalogue(), options.metrics)
+    : createCatalogue();
+  const audit: AuditEntry[] = [];
+  const dispatcher = new Dispatcher({
+    access,
+    scc,
+    lookup: (id) => catalogue.get(id),
+    governance: governanceOf(catalogue.operations, options.approvalRules ?? {}),
+    approvals: options.approvals ?? gate,
+    reveals: new MemoryRevealGrants(),
+    audit: options.audit ?? { record: async (entry) => void audit.push(entry) },
+    ...(options.tenantCreation ? { tenantCreation: options.tenantCreation } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    log,
+  });
   const deps: FwbotDeps = {
-    catalogue: options.metrics ? instrumentCatalogue(createCatalogue(), options.metrics) : createCatalogue(),
+    catalogue,
     scc,
     access,
     tracker: options.tracker ?? tracker,
-    approvals: options.approvals ?? gate,
-    ...(options.tenantCreation ? { tenantCreation: options.tenantCreation } : {}),
-    ...(options.requiresApproval ? { requiresApproval: options.requiresApproval } : {}),
+    dispatcher,
     dedupe: new MemoryDeduper(),
     log,
     ...(options.optionsDeadlineMs ? { optionsDeadlineMs: options.optionsDeadlineMs } : {}),
@@ -231,6 +268,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     signingSecret: SIGNING_SECRET,
     port,
     slackApiUrl: proxy?.apiUrl ?? slack.apiUrl,
+    ...(options.workspace ? { workspace: options.workspace } : {}),
   });
   if (options.metrics) instrumentBolt(app.app, options.metrics);
   slackApiForGroups.current = app;
@@ -245,6 +283,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     eventsUrl,
     tracker,
     gate,
+    audit,
     logs,
     waitForLog(text, timeoutMs = 5000) {
       const seen = logs.find((line) => line.includes(text));

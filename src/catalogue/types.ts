@@ -1,0 +1,62 @@
+// The plain data the catalogue speaks in: roles, parameters, raw arguments, who acts, what a renderer may
+// know. A leaf module (nothing but the role list imported), so the renderers, the usage lines and the
+// errors can name these types without importing the operation machinery that uses them.
+export { type Role, roles as ROLES } from '../config/policy.js';
+
+export type Area = 'help' | 'devices' | 'tenants' | 'interfaces' | 'reports' | 'gateway' | 'vpn' | 'audit';
+
+/**
+ * How a parameter is written. `device`, `tenant` and `interface` accept a name or a UUID and are
+ * resolved at run time (through the inventory, the tenant list or the device's interfaces).
+ */
+export type ParamKind =
+  | 'word'
+  | 'query' // the rest of the line: no colon → wildcard search on the name, with a colon → Lucene
+  | 'device'
+  | 'tenant'
+  | 'interface'
+  | 'uuid'
+  | 'int'
+  | 'json'
+  | 'choice';
+
+export interface Param {
+  name: string;
+  kind: ParamKind;
+  description: string;
+  optional?: boolean;
+  /** Takes every remaining word (e.g. `<username…>`); only the last positional may be variadic. */
+  variadic?: boolean;
+  /** Written `--name value` (or `--name` alone when `boolean`), in any position. */
+  flag?: boolean;
+  boolean?: boolean;
+  choices?: readonly string[];
+  /** Accepted by the grammar but left out of usage lines and help (e.g. `--offset`, set by paging). */
+  hidden?: boolean;
+}
+
+/** Raw arguments as the grammar or a modal binds them, before the operation's zod schema types them. */
+export type RawArgs = Record<string, string | string[] | boolean | undefined>;
+
+/** A problem with one argument (or with the whole command when `arg` is undefined). */
+export interface ArgIssue {
+  arg: string | undefined;
+  message: string;
+}
+
+/** Who acts, and where: a Slack user in a channel, a console user, or the CLI's operator. */
+export interface Actor {
+  userId: string;
+  channelId: string;
+  teamId?: string | undefined;
+}
+
+/**
+ * What a renderer may know besides the result and the typed arguments: plain data, so renderers stay
+ * pure. Paging buttons need the operation id and the raw arguments; announcements name the requester.
+ */
+export interface RenderMeta {
+  operationId: string;
+  raw: RawArgs;
+  actor: Actor;
+}

@@ -1,0 +1,388 @@
+// The one place where an operation's declaration is applied (src/catalogue/operation.ts), for every
+// surface: Slack, the console and the CLI hand it an invocation and deliver what it returns. In order:
+// the entry (a button or form may reach only what the declaration allows), the role (in this channel, and
+// in the other channel an operation acts on), the arguments, then the operation's fate: a second person's
+// approval, a reveal offered privately, a queue, or a run — audited where the declaration or the policy
+// says so. Refusals are thrown as the errors src/dispatch/errors.ts turns into sentences.
+import type { Logger } from 'pino';
+import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
+import type {
+  Actor,
+  Entry,
+  Operation,
+  OperationContext,
+  OperationServices,
+  Outcome,
+  RawArgs,
+  TargetDescription,
+} from '../catalogue/operation.js';
+import { COMMAND, usageLine } from '../catalogue/usage.js';
+import type { FwbotMetrics } from '../observability/metrics.js';
+import type { Access, AccessControl } from '../policy/access.js';
+import { channelMention } from '../render/mrkdwn.js';
+import type { Button, View } from '../render/view.js';
+import { CREDENTIAL_REFUSAL, containsCredential } from '../slack/commandSecrets.js';
+import type { Governance } from './governance.js';
+import type { ApprovalGate, AuditSink, SccClients, TenantCreationQueue, ThreadRef } from './ports.js';
+import type { RequestContext } from './request.js';
+import type { RevealGrant, RevealGrants } from './reveals.js';
+import { readTargetAgain } from './target.js';
+
+/** The action id of a Reveal button; its value is a grant id, nothing else. */
+export const REVEAL_ACTION = 'fw.reveal';
+
+export interface Invocation {
+  op: Operation;
+  raw: RawArgs;
+  /** What the user typed (or the equivalent command line), for approvals, audit and logs. */
+  commandText: string;
+  /** `--profile NAME`, an admin's choice of another profile than the channel's. */
+  profileOverride?: string | undefined;
+  /** How the call arrived: a typed command, a form, a paging or share button. */
+  entry: Entry;
+  /** The CLI's `--yes`: a governed call runs when the surface has no approvers (see DispatcherDeps). */
+  confirmed?: boolean;
+}
+
+export type Dispatched =
+  /** It ran: show the view (privately, or announced and followed when it changed something). */
+  | { kind: 'outcome'; outcome: Outcome; profile: string }
+  /** A card was posted; someone else decides. */
+  | { kind: 'approval'; approvalId: string }
+  /** Offer this view privately: its button reveals the secret once (`dispatcher.reveal`). */
+  | { kind: 'reveal'; view: View; grantId: string }
+  /** Announce this view, then hand the request to the queue with the announcement as its thread. */
+  | {
+      kind: 'queued';
+      announcement: View;
+      profile: string;
+      enqueue(thread: ThreadRef): Promise<{ place: number }>;
+    }
+  /** The CLI without `--yes`: nothing ran; this is what would happen. */
+  | { kind: 'confirm'; description: TargetDescription };
+
+export interface Revealed {
+  /** Shown once, in a modal or on the terminal; never posted, logged or stored. */
+  secretView: View;
+  /** What the channel may learn (that a token was made), and what to follow. */
+  outcome: Outcome;
+  profile: string;
+}
+
+export interface DispatcherDeps {
+  access: AccessControl;
+  scc: SccClients;
+  /** The catalogue's registry: a grant or an approval names an operation by id. */
+  lookup: (operationId: string) => Operation | undefined;
+  /** The approval rule of each operation in this deployment (src/dispatch/governance.ts). */
+  governance: (op: Operation) => Governance;
+  /**
+   * Takes four-eyes calls. Without it (the CLI: one person, their own SCC token) a governed call says what
+   * it would do and runs only when the invocation is `confirmed`.
+   */
+  approvals?: ApprovalGate;
+  reveals: RevealGrants;
+  audit?: AuditSink;
+  tenantCreation?: TenantCreationQueue;
+  services?: OperationServices;
+  metrics?: FwbotMetrics;
+  log: Logger;
+}
+
+function commandWords(op: Operation): string {
+  return `\`${[COMMAND, ...op.words].join(' ')}\``;
+}
+
+export class Dispatcher {
+  readonly #deps: DispatcherDeps;
+
+  constructor(deps: DispatcherDeps) {
+    this.#deps = deps;
+  }
+
+  get governance(): (op: Operation) => Governance {
+    return this.#deps.governance;
+  }
+
+  /** The operation's context on a profile, as every run gets it. */
+  context(request: RequestContext, profile: string): OperationContext {
+    const { services } = this.#deps;
+    return {
+      scc: this.#deps.scc.get(profile),
+      profile,
+      actor: request.actor,
+      requestId: request.requestId,
+      log: request.log,
+      ...(services ? { services } : {}),
+    };
+  }
+
+  /** The role check, in this channel (a refusal is counted as the command's outcome). */
+  async authorize(request: RequestContext, op: Operation, profileOverride?: string): Promise<Access> {
+    return this.#authorize(request.actor, op, op.role, profileOverride);
+  }
+
+  async #authorize(actor: Actor, op: Operation, role: Operation['role'], profileOverride?: string) {
+    try {
+      return await this.#deps.access.authorize({
+        userId: actor.userId,
+        channelId: actor.channelId,
+        needs: role,
+        action: commandWords(op),
+        profileOverride,
+      });
+    } catch (error) {
+      // Only refusals: a bad profile name is a UserError the user fixes, not a denial.
+      if (error instanceof PermissionError)
+        this.#deps.metrics?.commands.inc({ operation: op.id, outcome: 'denied' });
+      throw error;
+    }
+  }
+
+  async dispatch(invocation: Invocation, request: RequestContext): Promise<Dispatched> {
+    const { op, raw, commandText, profileOverride, entry } = invocation;
+    const log = request.log;
+    if (!op.entries.has(entry)) {
+      await this.#audit(
+        request.actor,
+        op,
+        'refused',
+        commandText,
+        `refused: ${op.id} cannot be reached by a ${entry}`,
+      );
+      throw new UserError('That button cannot run this; type the command instead.');
+    }
+    // Console and CLI lines reach here as typed; Slack's front has withheld such text already.
+    if (containsCredential(commandText)) throw new UserError(CREDENTIAL_REFUSAL);
+    const access = await this.#authorize(request.actor, op, op.role, profileOverride);
+    const issues = op.validate(raw);
+    if (issues.length > 0) throw new UsageError(op.id, issues, usageLine(op));
+    await this.#checkOtherChannel(request, op, raw, access.profile);
+    const ctx = this.context(request, access.profile);
+    const rule: Governance = op.governed(raw) ? this.#deps.governance(op) : { kind: 'none' };
+
+    if (rule.kind === 'four-eyes') {
+      const target = op.target;
+      if (!target) throw new Error(`${op.id} is governed but declares no target`);
+      const resolved = await target.resolve(ctx, raw);
+      const description = target.describe(resolved.facts);
+      const { approvals } = this.#deps;
+      if (approvals) {
+        log.info({ operationId: op.id }, 'asking for approval');
+        const { approvalId } = await approvals.request({
+          operation: op,
+          raw: resolved.raw,
+          target: { facts: resolved.facts, description },
+          ctx,
+          commandText,
+          role: op.role,
+        });
+        return { kind: 'approval', approvalId };
+      }
+      if (!invocation.confirmed) return { kind: 'confirm', description };
+      return this.#run(
+        ctx,
+        op,
+        resolved.raw,
+        resolved.facts,
+        description,
+        commandText,
+        'confirmed with --yes',
+      );
+    }
+
+    if (rule.kind === 'role') {
+      // The policy lets holders of this role run it alone: checked, then audited like an approval would be.
+      await this.#authorize(request.actor, op, rule.role, profileOverride);
+    }
+
+    if (op.revealsSecret) {
+      const grant: RevealGrant = {
+        operationId: op.id,
+        raw: storable(raw),
+        profile: access.profile,
+        requesterId: request.actor.userId,
+        channelId: request.actor.channelId,
+        ...(request.actor.teamId ? { teamId: request.actor.teamId } : {}),
+      };
+      const grantId = await this.#deps.reveals.create(grant);
+      log.info({ operationId: op.id }, 'offering to reveal a secret');
+      return { kind: 'reveal', grantId, view: revealOffer(op.summary, grantId) };
+    }
+
+    const queue = op.queue;
+    const { tenantCreation } = this.#deps;
+    if (queue && tenantCreation) {
+      const request_ = queue.request(raw);
+      const announcement = queue.announce(raw, request.actor);
+      log.info({ operationId: op.id, profile: access.profile }, 'queueing');
+      return {
+        kind: 'queued',
+        announcement,
+        profile: access.profile,
+        enqueue: async (thread) => {
+          const queued = await tenantCreation.enqueue({ ...request_, thread });
+          log.info({ place: queued.place }, 'queued');
+          return queued;
+        },
+      };
+    }
+
+    const audited = op.auditEveryCall || rule.kind === 'role';
+    if (audited && op.target) {
+      const resolved = await op.target.resolve(ctx, raw);
+      const description = op.target.describe(resolved.facts);
+      const why =
+        rule.kind === 'role' ? `run without a second person (policy: ${rule.role} role)` : 'audited call';
+      return this.#run(ctx, op, resolved.raw, resolved.facts, description, commandText, why);
+    }
+    log.info({ operationId: op.id, profile: access.profile }, 'running');
+    return { kind: 'outcome', outcome: await op.execute(ctx, raw), profile: access.profile };
+  }
+
+  /** Runs a resolved call and writes its audit record (what ran, on what, and how it ended). */
+  async #run(
+    ctx: OperationContext,
+    op: Operation,
+    raw: RawArgs,
+    facts: unknown,
+    description: TargetDescription,
+    commandText: string,
+    why: string,
+  ): Promise<Dispatched> {
+    ctx.log.info({ operationId: op.id, profile: ctx.profile, why }, 'running');
+    try {
+      const outcome = await op.execute(ctx, raw, facts);
+      await this.#audit(
+        ctx.actor,
+        op,
+        'executed',
+        description.line,
+        `${why}: ${outcome.view.summary}`,
+        outcome,
+      );
+      return { kind: 'outcome', outcome, profile: ctx.profile };
+    } catch (error) {
+      const said = error instanceof Error ? error.message : String(error);
+      await this.#audit(ctx.actor, op, 'failed', description.line, `${why}: ${said} (${commandText})`);
+      throw error;
+    }
+  }
+
+  async #audit(
+    actor: Actor,
+    op: Operation,
+    action: 'executed' | 'failed' | 'refused',
+    target: string,
+    outcome: string,
+    result?: Outcome,
+  ): Promise<void> {
+    const transaction = result?.track[0];
+    await this.#deps.audit?.record({
+      actor: actor.userId,
+      action,
+      operationId: op.id,
+      target,
+      outcome,
+      transactionUid: transaction
+        ? 'transactionUid' in transaction
+          ? transaction.transactionUid
+          : transaction.requestId
+        : undefined,
+    });
+  }
+
+  /** An operation acting on another channel: the requester needs the role there, on the same profile. */
+  async #checkOtherChannel(request: RequestContext, op: Operation, raw: RawArgs, profile: string) {
+    const other = op.otherChannel(raw);
+    if (other === undefined || other === request.actor.channelId) return;
+    const there = await this.#authorize({ ...request.actor, channelId: other }, op, op.role);
+    if (there.profile !== profile) {
+      throw new PermissionError(
+        `${channelMention(other)} uses the SCC profile \`${there.profile}\`, not \`${profile}\` like this channel; run ${commandWords(op)} there instead.`,
+        op.role,
+      );
+    }
+  }
+
+  /** Whether this person may use this Reveal button now (before a modal is opened for it). */
+  async mayReveal(grantId: string, request: RequestContext): Promise<void> {
+    await this.#deps.reveals.check(grantId, request.actor.userId);
+  }
+
+  /**
+   * A Reveal click: the grant (only its requester may use it, once), the role checked again, the target
+   * read again when the grant carries one, then the call. Its secret goes to the caller only.
+   */
+  async reveal(grantId: string, request: RequestContext): Promise<Revealed> {
+    const grant = await this.#deps.reveals.take(grantId, request.actor.userId);
+    const op = this.#lookupSecret(grant.operationId);
+    const actor: Actor = { userId: grant.requesterId, channelId: grant.channelId, teamId: grant.teamId };
+    const access = await this.#authorize(actor, op, op.role);
+    const rule: Governance = op.governed(grant.raw) ? this.#deps.governance(op) : { kind: 'none' };
+    if (rule.kind === 'role') await this.#authorize(actor, op, rule.role);
+    if (rule.kind === 'four-eyes' && !grant.approvalId)
+      throw new UserError('This now needs a second person’s approval; run the command again to ask for it.');
+    if (access.profile !== grant.profile) {
+      throw new UserError(
+        `This channel now uses the SCC profile \`${access.profile}\`, not \`${grant.profile}\`; run the command again.`,
+      );
+    }
+    const ctx = this.context({ ...request, actor }, grant.profile);
+    let facts: unknown;
+    if (grant.facts !== undefined && op.target) {
+      const read = await readTargetAgain(op, ctx, grant.facts);
+      if (!read.ok) throw new UserError(`Nothing was generated: ${read.why}`);
+      facts = read.facts;
+    }
+    request.log.info({ operationId: op.id }, 'generating a secret for the requester only');
+    const outcome = await op.execute(ctx, grant.raw, facts);
+    if (!outcome.secretView) throw new Error(`${op.id} produced no secret view`);
+    if (grant.approvalId || op.governed(grant.raw)) {
+      await this.#deps.audit?.record({
+        actor: actor.userId,
+        action: 'executed',
+        operationId: op.id,
+        target: op.target && facts !== undefined ? op.target.describe(facts).line : op.summary,
+        outcome: 'secret revealed once to the requester (fwbot keeps no copy)',
+        approvalId: grant.approvalId,
+      });
+    }
+    const { secretView, ...rest } = outcome;
+    return { secretView, outcome: rest, profile: grant.profile };
+  }
+
+  #lookupSecret(id: string): Operation {
+    const op = this.#deps.lookup(id);
+    if (!op?.revealsSecret)
+      throw new UserError('This button comes from a command fwbot no longer has; run it again.');
+    return op;
+  }
+}
+
+/** Raw arguments as stored: `undefined` (an absent optional) is simply left out. */
+export function storable(raw: RawArgs): Record<string, string | string[] | boolean> {
+  const out: Record<string, string | string[] | boolean> = {};
+  for (const [name, value] of Object.entries(raw)) if (value !== undefined) out[name] = value;
+  return out;
+}
+
+/** The private offer: the secret is made only when its one requester presses the button. */
+export function revealOffer(summary: string, grantId: string): View {
+  const button: Button = {
+    label: 'Reveal token',
+    style: 'primary',
+    action: { id: REVEAL_ACTION, value: grantId },
+  };
+  const text =
+    `*${summary}*: the token is shown once, only to you, in a private window; fwbot does not store it. ` +
+    'Press the button when you are ready to copy it.';
+  return {
+    summary: `${summary}: press Reveal to see it privately`,
+    blocks: [
+      { kind: 'text', text },
+      { kind: 'actions', buttons: [button] },
+    ],
+    visibility: 'ephemeral',
+  };
+}
