@@ -42,13 +42,27 @@ export type { ApprovalSettings, AuditSettings, ProfilesFileKey } from './config/
 export { profilesFileKeys } from './config/profilesFileSchema.js';
 export { REDACTED, Secret } from './config/secret.js';
 
+/** SLACK_TEAM_ID, SLACK_ENTERPRISE_ID, SLACK_APP_ID: the workspace fwbot serves, where configured. */
+export interface SlackWorkspace {
+  readonly teamId: string | undefined;
+  readonly enterpriseId: string | undefined;
+  readonly appId: string | undefined;
+}
+
 export type SlackConfig =
-  | { readonly mode: 'socket'; readonly botToken: Secret; readonly appToken: Secret; readonly apiUrl: string }
+  | {
+      readonly mode: 'socket';
+      readonly botToken: Secret;
+      readonly appToken: Secret;
+      readonly apiUrl: string;
+      readonly workspace?: SlackWorkspace;
+    }
   | {
       readonly mode: 'http';
       readonly botToken: Secret;
       readonly signingSecret: Secret;
       readonly apiUrl: string;
+      readonly workspace?: SlackWorkspace;
     }
   | { readonly mode: 'disabled'; readonly apiUrl: string };
 
@@ -191,11 +205,17 @@ function slackConfig(values: EnvValues, enabled: boolean): SlackConfig {
   const botToken = values.SLACK_BOT_TOKEN;
   // When Slack is enabled, missingSettings has already refused a bot token or a mode that is missing.
   if (!enabled || botToken === undefined) return Object.freeze({ mode: 'disabled', apiUrl });
+  const workspace: SlackWorkspace = Object.freeze({
+    teamId: values.SLACK_TEAM_ID,
+    enterpriseId: values.SLACK_ENTERPRISE_ID,
+    appId: values.SLACK_APP_ID,
+  });
   if (values.SLACK_APP_TOKEN !== undefined) {
-    return Object.freeze({ mode: 'socket', botToken, appToken: values.SLACK_APP_TOKEN, apiUrl });
+    return Object.freeze({ mode: 'socket', botToken, appToken: values.SLACK_APP_TOKEN, apiUrl, workspace });
   }
   if (values.SLACK_SIGNING_SECRET !== undefined) {
-    return Object.freeze({ mode: 'http', botToken, signingSecret: values.SLACK_SIGNING_SECRET, apiUrl });
+    const signingSecret = values.SLACK_SIGNING_SECRET;
+    return Object.freeze({ mode: 'http', botToken, signingSecret, apiUrl, workspace });
   }
   return Object.freeze({ mode: 'disabled', apiUrl });
 }

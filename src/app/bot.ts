@@ -6,6 +6,7 @@
 // everything in order. main.ts is only the process around this.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { AuditTrail } from '../approvals/audit.js';
 import type { Config } from '../config.js';
 import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../jobs/commandQueue.js';
 import { DEFAULT_PREFIX } from '../jobs/keys.js';
@@ -129,6 +130,16 @@ export async function startBot(
       slackApiUrl,
       // HTTP mode: the same server as /slack/events. Socket Mode: Bolt serves them on PORT too.
       customRoutes: http.routes,
+      // Requests from another workspace or app are refused, and each refusal goes to the audit trail.
+      workspace: {
+        ...slackConfig.workspace,
+        audit: new AuditTrail({
+          redis,
+          prefix: `${REDIS_PREFIX}:`,
+          retentionDays: config.audit.retentionDays,
+          clock: Date.now,
+        }),
+      },
     },
   );
   instrumentBolt(fwbot.app, metrics);

@@ -6,6 +6,7 @@ import { checkSccToken, checkSigningSecret, checkSlackAppToken, checkSlackBotTok
 import { checkRedisUrl, checkRegion, checkSccBaseUrl, checkSlackApiUrl, sccRegions } from './endpoints.js';
 import { accept, type Checked, type ConfigIssue, refuse } from './issues.js';
 import { Secret } from './secret.js';
+import { SLACK_APP_ID, SLACK_ENTERPRISE_ID, SLACK_TEAM_ID } from './slackIds.js';
 
 /** One row of the configuration reference. */
 export interface ConfigVariable {
@@ -62,6 +63,10 @@ function integerBetween(min: number, max: number): (raw: string) => Checked<numb
     const value = Number(raw);
     return value >= min && value <= max ? accept(value) : refuse(`must be from ${min} to ${max}`);
   };
+}
+
+function slackId(shape: RegExp, what: string): (raw: string) => Checked<string> {
+  return (raw) => (shape.test(raw) ? accept(raw) : refuse(`must be ${what}`));
 }
 
 function checkSwitch(raw: string): Checked<boolean> {
@@ -176,6 +181,41 @@ const variables = {
     },
     'https://slack.com/api/',
     checkSlackApiUrl,
+  ),
+  SLACK_TEAM_ID: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: 'T0123ABCDEF',
+      description:
+        'The Slack workspace fwbot serves: requests from any other team_id are refused and audited. Unset: the ' +
+        "bot token's own workspace (auth.test at start-up).",
+      secret: false,
+    },
+    slackId(SLACK_TEAM_ID, 'a Slack workspace id: T and 8 to 20 upper-case letters or digits'),
+  ),
+  SLACK_ENTERPRISE_ID: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: 'E0123ABCDEF',
+      description:
+        'The Enterprise Grid organization fwbot serves: requests from any other enterprise_id are refused and ' +
+        'audited. Set alone (without SLACK_TEAM_ID) for an org-wide install: then every workspace of the ' +
+        "organization is served. Unset: the bot token's own organization when it has one (auth.test).",
+      secret: false,
+    },
+    slackId(SLACK_ENTERPRISE_ID, 'a Slack organization id: E and 8 to 20 upper-case letters or digits'),
+  ),
+  SLACK_APP_ID: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: 'A0123ABCDEF',
+      description:
+        'The Slack app fwbot is (Basic Information → App ID): requests with any other api_app_id are refused ' +
+        'and audited. Unset, the app id is checked only if auth.test reports it, which its documented answer ' +
+        'for a bot token does not (bots.info would, but needs the users:read scope fwbot does not ask for).',
+      secret: false,
+    },
+    slackId(SLACK_APP_ID, 'a Slack app id: A and 8 to 20 upper-case letters or digits'),
   ),
   REDIS_URL: defaultedVariable(
     {

@@ -14,6 +14,7 @@ import { withinRequestWindow } from './requestWindow.js';
 import { refuseForeignResponseUrls, responseUrlCheck } from './responseUrl.js';
 import { SlackRouter } from './router.js';
 import * as views from './views/index.js';
+import { type BoundWorkspace, type RefusalAudit, workspaceBinding } from './workspaceBinding.js';
 
 export interface SlackSettings {
   botToken: string;
@@ -27,6 +28,11 @@ export interface SlackSettings {
   slackApiUrl?: string | undefined;
   /** Extra HTTP routes (health, metrics), served in both modes. */
   customRoutes?: CustomRoute[];
+  /**
+   * The workspace served (SLACK_TEAM_ID, SLACK_ENTERPRISE_ID, SLACK_APP_ID; unset ones from the bot
+   * token's auth.test at start), and where refusals of requests from elsewhere are audited.
+   */
+  workspace?: (BoundWorkspace & { audit?: RefusalAudit | undefined }) | undefined;
 }
 
 export interface FwbotApp {
@@ -77,9 +83,13 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
     );
     app = new App({ token: settings.botToken, receiver, logger, clientOptions, ...lean });
   }
-  // In front of every listener: answers go only to Slack's own response URLs.
-  app.use(refuseForeignResponseUrls(responseUrlCheck(settings.slackApiUrl), deps.log));
   const slack = new SlackApi(app.client);
+  // In front of every listener: only the workspace fwbot serves, and answers only to Slack's own response URLs.
+  const { audit, ...configured } = settings.workspace ?? {};
+  const whoAmI = () => slack.authTest();
+  const workspace = workspaceBinding({ whoAmI, configured, audit, log: deps.log });
+  app.use(workspace.middleware);
+  app.use(refuseForeignResponseUrls(responseUrlCheck(settings.slackApiUrl), deps.log));
   const surface = surfaceOf(deps, slack);
   const router = new SlackRouter(deps.log);
   commands.register(router, surface);
@@ -96,6 +106,8 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
     slack,
     mode,
     async start() {
+      // Which workspace to serve is known before the first request is taken, or fwbot does not start.
+      await workspace.bound();
       if (mode === 'http') await app.start(settings.port ?? 3000);
       else await app.start();
     },

@@ -24,7 +24,15 @@ interface RateLimitRule {
 }
 
 export interface FakeSlackOptions {
+  /** The workspace the bot token belongs to, as auth.test says (default T0FAKE, as the tests' payloads). */
   teamId?: string;
+  /** An Enterprise Grid organization for auth.test to report (none by default). */
+  enterpriseId?: string;
+  /**
+   * An app id for auth.test to report. Slack's documented answer for a bot token has none, so by default
+   * the fake has none either; the tests' payloads carry api_app_id A0FWBOT.
+   */
+  appId?: string;
   botUserId?: string;
   botId?: string;
   /** User-group id → member user ids, answered by usergroups.users.list. */
@@ -116,6 +124,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           team_id: teamId,
           user_id: botUserId,
           bot_id: botId,
+          ...(options.enterpriseId === undefined ? {} : { enterprise_id: options.enterpriseId }),
+          ...(options.appId === undefined ? {} : { app_id: options.appId }),
         };
       case 'chat.postMessage': {
         if (!channel) return { ok: false, error: 'channel_not_found' };
