@@ -21,7 +21,7 @@ import type { FwbotMetrics } from '../observability/metrics.js';
 import type { Access, AccessControl } from '../policy/access.js';
 import { channelMention } from '../render/mrkdwn.js';
 import type { Button, View } from '../render/view.js';
-import { CREDENTIAL_REFUSAL, containsCredential } from '../slack/commandSecrets.js';
+import { CREDENTIAL_REFUSAL, containsCredential } from './commandSecrets.js';
 import type { Governance } from './governance.js';
 import type { ApprovalGate, AuditSink, SccClients, TenantCreationQueue, ThreadRef } from './ports.js';
 import type { RequestContext } from './request.js';

@@ -7,6 +7,7 @@
 // requests and parsing bodies belong to request.ts and call.ts.
 import { createRequire } from 'node:module';
 import { type Dispatcher, Pool, request } from 'undici';
+import { stripSentinels } from '../render/mrkdwn.js';
 import {
   type AttemptOutcome,
   DEFAULT_RETRY,
@@ -287,7 +288,9 @@ type AttemptResult =
 function parseJson(text: string): { body: unknown; json: boolean } {
   if (text.trim() === '') return { body: undefined, json: true };
   try {
-    return { body: JSON.parse(text) as unknown, json: true };
+    // SCC's strings are shown in Slack: the characters fwbot wraps its own mentions in are dropped here,
+    // where they enter, so no name or message from SCC can make a live mention (render/mrkdwn.ts).
+    return { body: JSON.parse(text, withoutSentinels) as unknown, json: true };
   } catch {
     return { body: text, json: false };
   }
@@ -321,4 +324,8 @@ function packageVersion(): string {
   } catch {
     return '0.0.0';
   }
+}
+
+function withoutSentinels(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? stripSentinels(value) : value;
 }

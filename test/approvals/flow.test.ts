@@ -264,4 +264,21 @@ describe('approvals: the flow', () => {
     await expect(asked).rejects.toThrow(PermissionError);
     expect(env.slack.callsTo('chat.postMessage')).toHaveLength(before);
   });
+
+  it('reads SCC a bounded number of times for one approved delete, from the request to the outcome', async () => {
+    // Last in this file: it deletes iot, which earlier tests ask about.
+    const since = env.sim.requestLog.total;
+    const card = await ask('interfaces delete asa-hq-01 iot');
+    const beforeCard = env.sim.requestLog.list({ since }).map((e) => e.operationId);
+    await click('approve', USERS.bob, card);
+    await env.driver.threadReply(card);
+    const all = env.sim.requestLog.list({ since }).map((e) => e.operationId);
+
+    // The request: the device by name, then its five interface lists at once (two rounds); the
+    // execution: the interface again by UUID, then the one DELETE.
+    expect(beforeCard).toEqual(expect.arrayContaining(['getDevices', 'getAsaVlanInterfaces']));
+    expect(beforeCard).toHaveLength(6);
+    expect(all.slice(beforeCard.length)).toEqual(['getAsaVlanInterface', 'deleteAsaVlanInterface']);
+    if (process.env.SHOW_COUNTS) console.log(`approved delete: ${all.length} SCC calls`, all);
+  });
 });

@@ -46,9 +46,11 @@ const LAYERING: readonly Layering[] = [
     area: 'console',
     mayNotImport: ['slack'],
     why: 'the console delivers what the dispatcher decides, without Slack internals',
-    // Pending the dispatcher (issue 12): the console still runs commands through the Slack surface's
-    // modules. Remove `pending` once `crossings(graph, 'console', ['slack'])` is empty.
-    pending: true,
+  },
+  {
+    area: 'dispatch',
+    mayNotImport: ['slack', 'console', 'cli', 'app', 'approvals', 'jobs'],
+    why: 'the dispatcher is platform-neutral: the surfaces and the services behind its ports depend on it',
   },
 ];
 

@@ -98,6 +98,31 @@ describe('fwbot CLI', () => {
     expect((await fwbot(['interfaces', 'asa-hq-01'])).stdout).not.toMatch(/\bVlan20\b/);
   });
 
+  it('refuses a command that carries something like a token, as Slack does (same dispatcher)', async () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl';
+    const since = sim.requestLog.total;
+    const run = await fwbot(['tenants', 'show', jwt]);
+    expect(run.code).toBe(EXIT.usage);
+    expect(run.stderr).toMatch(/looks like it contains an API token/);
+    expect(run.stderr).not.toContain(jwt);
+    expect(sim.requestLog.list({ since })).toHaveLength(0);
+  });
+
+  it('asks for --yes before a call Slack would send to a second person (a gateway POST)', async () => {
+    const since = sim.requestLog.total;
+    const run = await fwbot([
+      'gateway',
+      'run',
+      'cdfmc-acme',
+      'POST',
+      '/api/fmc_config/v1/domain/d/object/networks',
+      '{"name":"x"}',
+    ]);
+    expect(run.code).toBe(EXIT.confirm);
+    expect(run.stderr).toMatch(/Not done: this would send `?POST \/api\/fmc_config/);
+    expect(sim.requestLog.list({ since }).map((e) => e.operationId)).not.toContain('executeDeviceCommand');
+  });
+
   it('passes arguments with spaces and flags through to the grammar', async () => {
     const run = await fwbot(['tenants', 'create', 'acme-cli', '--display-name', 'Acme CLI']);
     expect(run.code).toBe(EXIT.ok);

@@ -54,6 +54,14 @@ describe('console', () => {
     expect(rig.sim.requestLog.list({ operationId: 'triggerFtdSecureClientUpgrade' })).toHaveLength(1);
   });
 
+  it('refuses a line that carries something like a token, as Slack does (same dispatcher)', async () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl';
+    const since = rig.sim.requestLog.total;
+    const out = await rig.type(`tenants show ${jwt}`);
+    expect(out).toMatch(/looks like it contains an API token/);
+    expect(rig.sim.requestLog.list({ since })).toHaveLength(0);
+  });
+
   it('refuses a change to a viewer, naming the role', async () => {
     await rig.type('/as carol');
     const out = await rig.type('tenants create acme-nope');

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { looksLikeCredential } from '../../src/config/credentials.js';
-import { containsCredential } from '../../src/slack/commandSecrets.js';
+import { containsCredential } from '../../src/dispatch/commandSecrets.js';
 
 /** The detector as it was before the rewrite (quadratic on runs like `eyJ-eyJ-…`): the reference. */
 const PREVIOUS_SHAPES = [

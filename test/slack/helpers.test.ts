@@ -2,8 +2,8 @@
 // arguments and issues → field errors (or a notice when no field can carry them), private_metadata, and retry deduplication on real Redis.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/index.js';
+import { containsCredential } from '../../src/dispatch/commandSecrets.js';
 import { addProfile, extractProfileFlag, splitProfile, withProfile } from '../../src/dispatch/profileFlag.js';
-import { containsCredential } from '../../src/slack/commandSecrets.js';
 import { MemoryDeduper, RedisDeduper } from '../../src/slack/dedupe.js';
 import { decodeMetadata, encodeMetadata } from '../../src/slack/views/metadata.js';
 import { fieldErrors, rawFromState, submissionRefusal } from '../../src/slack/views/values.js';

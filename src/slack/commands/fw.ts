@@ -4,12 +4,12 @@
 // With a command intake (the bot always has one), commands that open no modal are handed to the command
 // workers through Redis instead of running here (jobs/commandQueue.ts); runCommand is what they run.
 
+import { CREDENTIAL_REFUSAL, containsCredential } from '../../dispatch/commandSecrets.js';
 import { errorView, explainError } from '../../dispatch/errors.js';
 import { extractProfileFlag } from '../../dispatch/profileFlag.js';
 import { beginRequest } from '../../dispatch/request.js';
 import type { CommandIntake } from '../../jobs/commandQueue.js';
 import { currentLogContext } from '../../observability/logContext.js';
-import { CREDENTIAL_REFUSAL, containsCredential } from '../commandSecrets.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
 import { actorOf, SlashCommand } from '../payloads.js';

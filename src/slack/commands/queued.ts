@@ -3,12 +3,12 @@
 // decide whether a command interrupted by a dying worker may run again (only when it only reads), and
 // tell the requester when it will not.
 import type { Operation } from '../../catalogue/operation.js';
+import { containsCredential } from '../../dispatch/commandSecrets.js';
 import { extractProfileFlag } from '../../dispatch/profileFlag.js';
 import { beginRequest } from '../../dispatch/request.js';
 import type { QueuedCommandHandler } from '../../jobs/commandQueue.js';
 import type { QueuedCommand } from '../../jobs/payloads.js';
 import { sccOperations } from '../../scc/operationTypes.js';
-import { containsCredential } from '../commandSecrets.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
 import { actorOf, type SlashCommand } from '../payloads.js';

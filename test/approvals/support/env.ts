@@ -2,6 +2,7 @@
 // the run's Redis, a driven clock, and one bot process (more on demand, sharing Redis and the simulator).
 
 import type { ApprovalSettingsInput } from '../../../src/approvals/settings.js';
+import type { AccessControl } from '../../../src/policy/access.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
 import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
@@ -36,7 +37,10 @@ export interface ApprovalsEnv {
   stop(): Promise<void>;
 }
 
-export async function startEnv(settings: ApprovalSettingsInput = {}): Promise<ApprovalsEnv> {
+export async function startEnv(
+  settings: ApprovalSettingsInput = {},
+  options: { access?: AccessControl } = {},
+): Promise<ApprovalsEnv> {
   const slack = await startFakeSlack();
   const sim = await startSimulator({ port: 0, clock: 'manual' });
   const prefix = uniquePrefix('approvals');
@@ -51,6 +55,7 @@ export async function startEnv(settings: ApprovalSettingsInput = {}): Promise<Ap
       sccToken: sim.tokens.superAdmin,
       clock,
       settings: extra,
+      ...(options.access ? { access: options.access } : {}),
     });
     bots.push(bot);
     return bot;

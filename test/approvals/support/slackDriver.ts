@@ -98,7 +98,14 @@ export class SlackDriver {
   }
 
   /** Clicks a button of the card as `user`, exactly as Slack posts a block_actions payload. */
-  async click(eventsUrl: string, button: CardButton, user: string, card: Card): Promise<number> {
+  async click(
+    eventsUrl: string,
+    button: CardButton,
+    user: string,
+    card: Card,
+    /** The same trigger id again is what Slack's retries and Socket Mode redeliveries send. */
+    triggerId = `trigger-${user}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+  ): Promise<number> {
     const element = buttonsOf(card.blocks).find((b) => b.action_id?.startsWith(`fw.approval.${button}`));
     if (!element?.action_id || element.value === undefined)
       throw new Error(`the card has no ${button} button`);
@@ -110,7 +117,7 @@ export class SlackDriver {
       channel: { id: card.channel, name: 'ops' },
       container: { type: 'message', message_ts: card.ts, channel_id: card.channel, is_ephemeral: false },
       message: { type: 'message', ts: card.ts, text: 'Approval needed', blocks: card.blocks },
-      trigger_id: `trigger-${user}-${Date.now()}`,
+      trigger_id: triggerId,
       response_url: this.slack.responseUrl(),
       actions: [
         {

@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { createLogger } from '../../../src/app/logger.js';
 import { sccClientsFrom } from '../../../src/app/sccClients.js';
 import { createCatalogue } from '../../../src/catalogue/index.js';
-import type { TrackRequest } from '../../../src/catalogue/operation.js';
+import type { Operation, OperationServices, TrackRequest } from '../../../src/catalogue/operation.js';
 import type { RoleGrants, RolePolicy } from '../../../src/config/policy.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
@@ -115,6 +115,10 @@ export interface HarnessOptions {
   approvalRules?: Record<string, string>;
   /** Where audited calls are recorded (default: a recording sink, `audit`). */
   audit?: AuditSink;
+  /** Redis-backed services some operations use (watches), as the bot passes them. */
+  services?: OperationServices;
+  /** Operations the bot adds to the catalogue (audit, VPN watches: src/app/surface.ts). */
+  extraOperations?: readonly Operation[];
   optionsDeadlineMs?: number;
   /**
    * Wires the app as the bot does (src/app/bot.ts): the catalogue instrumented, acks timed under a log
@@ -233,9 +237,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   );
   const tracker = new RecordingTracker();
   const gate = new RecordingGate();
-  const catalogue = options.metrics
-    ? instrumentCatalogue(createCatalogue(), options.metrics)
-    : createCatalogue();
+  const base = createCatalogue({ extra: options.extraOperations ?? [] });
+  const catalogue = options.metrics ? instrumentCatalogue(base, options.metrics) : base;
   const audit: AuditEntry[] = [];
   const dispatcher = new Dispatcher({
     access,
@@ -247,6 +250,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     audit: options.audit ?? { record: async (entry) => void audit.push(entry) },
     ...(options.tenantCreation ? { tenantCreation: options.tenantCreation } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.services ? { services: options.services } : {}),
     log,
   });
   const deps: FwbotDeps = {
