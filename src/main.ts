@@ -28,6 +28,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // Problems only the running bot can see (an approval rule naming no operation) are configuration too.
+  if (error instanceof ConfigError) {
+    process.stderr.write(`fwbot cannot start: the configuration has problems.\n${error.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`fwbot failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { renderDeviceList } from '../render/devices.js';
 import { pageInfo } from '../render/list.js';
 import { listArgs, OFFSET, pageQuery, queryParam } from './common.js';
-import { defineOperation } from './operation.js';
+import { defineOperation, type Operation } from './operation.js';
 
 export const devicesList = defineOperation({
   id: 'devices',
@@ -22,3 +22,6 @@ export const devicesList = defineOperation({
   render: (data, args, meta) =>
     renderDeviceList(data.items ?? [], pageInfo(data, pageQuery(args)), args.query, meta),
 });
+
+/** Devices: this area's operations, in the order help and the README list them (index.ts). */
+export const DEVICE_OPERATIONS: readonly Operation[] = [devicesList];

@@ -6,7 +6,7 @@ import { renderCommandPatterns, renderCommandResponse } from '../render/gateway.
 import type { CommandResponse } from '../scc/generated/models.js';
 import { flag, optionalText, text, uuid } from './args.js';
 import { compareDevices, DeviceFacts, deviceFacts, rereadDevice } from './deviceTarget.js';
-import { defineOperation, type TrackRequest } from './operation.js';
+import { defineOperation, type Operation, type TrackRequest } from './operation.js';
 import { resolveDevice } from './resolve.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -175,3 +175,6 @@ export const gatewayResult = defineOperation({
     (await ctx.scc.call('getDeviceCommandResponse', { path: { requestId: args['request-id'] } })).data,
   render: (response, _args, meta) => renderCommandResponse(response, undefined, meta),
 });
+
+/** The FMC command gateway: this area's operations, in the order help and the README list them (index.ts). */
+export const GATEWAY_OPERATIONS: readonly Operation[] = [gatewayCommands, gatewayRun, gatewayResult];

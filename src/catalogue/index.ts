@@ -5,64 +5,32 @@
 // errors a user may see (errors.ts, sccErrors.ts), usage lines (usage.ts) and the argument helpers that
 // form fields and option lookups use (args.ts, query.ts, resolve.ts). test/architecture/ holds it to that.
 import type { View } from '../render/view.js';
-import { devicesList } from './devices.js';
-import { gatewayCommands, gatewayResult, gatewayRun } from './gateway.js';
+import { DEVICE_OPERATIONS } from './devices.js';
+import { GATEWAY_OPERATIONS } from './gateway.js';
 import { createGrammar, type ParsedCommand, wantsModal } from './grammar.js';
 import { commandTable, defineHelpOperation, helpOverview, helpTopic } from './help.js';
-import {
-  interfacesCreateEtherchannel,
-  interfacesCreateSubinterface,
-  interfacesCreateVlan,
-  interfacesEdit,
-} from './interfaceChanges.js';
-import { interfacesDelete, interfacesList, interfacesShow } from './interfaces.js';
+import { INTERFACE_CHANGE_OPERATIONS } from './interfaceChanges.js';
+import { INTERFACE_OPERATIONS } from './interfaces.js';
 import type { Operation, RawArgs } from './operation.js';
-import { reportsList } from './reports.js';
-import {
-  tenantsAdd,
-  tenantsCdfmcProvision,
-  tenantsCreate,
-  tenantsList,
-  tenantsMcdEnable,
-  tenantsRemove,
-  tenantsShow,
-} from './tenants.js';
-import { tenantsToken, tenantsUsers, tenantsUsersAdd, tenantsUsersRemove } from './tenantUsers.js';
+import { REPORT_OPERATIONS } from './reports.js';
+import { TENANT_OPERATIONS } from './tenants.js';
+import { TENANT_USER_OPERATIONS } from './tenantUsers.js';
 import { COMMAND, commandLine, usageLine } from './usage.js';
-import { vpnPackage, vpnPackages, vpnRun, vpnRunFields, vpnRuns, vpnUpgrade, vpnVersions } from './vpn.js';
+import { VPN_OPERATIONS } from './vpn.js';
 
-/** Every operation except help, in the order help and the README list them. */
+/**
+ * Every operation except help, area by area. An operation is added where it is declared: its area
+ * file's list (and its renderer); nothing here names it.
+ */
 export const AREA_OPERATIONS: readonly Operation[] = [
-  devicesList,
-  tenantsList,
-  tenantsShow,
-  tenantsCreate,
-  tenantsAdd,
-  tenantsRemove,
-  tenantsUsers,
-  tenantsUsersAdd,
-  tenantsUsersRemove,
-  tenantsToken,
-  tenantsMcdEnable,
-  tenantsCdfmcProvision,
-  interfacesList,
-  interfacesShow,
-  interfacesCreateEtherchannel,
-  interfacesCreateSubinterface,
-  interfacesCreateVlan,
-  interfacesEdit,
-  interfacesDelete,
-  reportsList,
-  gatewayCommands,
-  gatewayRun,
-  gatewayResult,
-  vpnPackages,
-  vpnPackage,
-  vpnVersions,
-  vpnUpgrade,
-  vpnRuns,
-  vpnRun,
-  vpnRunFields,
+  ...DEVICE_OPERATIONS,
+  ...TENANT_OPERATIONS,
+  ...TENANT_USER_OPERATIONS,
+  ...INTERFACE_OPERATIONS,
+  ...INTERFACE_CHANGE_OPERATIONS,
+  ...REPORT_OPERATIONS,
+  ...GATEWAY_OPERATIONS,
+  ...VPN_OPERATIONS,
 ];
 
 export interface Catalogue {

@@ -27,7 +27,13 @@ import {
   VLAN_INTERFACE_RANGE,
 } from './interfaceFields.js';
 import { ASA_ONLY, namesByUid } from './interfaces.js';
-import { defineOperation, type ModalField, type OperationContext, type RawArgs } from './operation.js';
+import {
+  defineOperation,
+  type ModalField,
+  type Operation,
+  type OperationContext,
+  type RawArgs,
+} from './operation.js';
 import {
   INTERFACE_KIND_NAMES,
   listDeviceInterfaces,
@@ -337,3 +343,11 @@ export const interfacesEdit = defineOperation({
     );
   },
 });
+
+/** Creating and changing ASA interfaces: this area's operations, in the order help and the README list them (index.ts). */
+export const INTERFACE_CHANGE_OPERATIONS: readonly Operation[] = [
+  interfacesCreateEtherchannel,
+  interfacesCreateSubinterface,
+  interfacesCreateVlan,
+  interfacesEdit,
+];

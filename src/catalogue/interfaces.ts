@@ -15,7 +15,7 @@ import {
   interfaceFacts,
   rereadInterface,
 } from './interfaceTarget.js';
-import { defineOperation, type OperationContext } from './operation.js';
+import { defineOperation, type Operation, type OperationContext } from './operation.js';
 import {
   boundedPaginate,
   type DeviceRequirement,
@@ -183,3 +183,6 @@ export const interfacesDelete = defineOperation({
   },
   render: (facts, _args, meta) => renderInterfaceDeleted(facts, meta),
 });
+
+/** Reading and deleting ASA interfaces: this area's operations, in the order help and the README list them (index.ts). */
+export const INTERFACE_OPERATIONS: readonly Operation[] = [interfacesList, interfacesShow, interfacesDelete];

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { pageInfo } from '../render/list.js';
 import { REPORTS_PAGE_SIZE, renderReports } from '../render/reports.js';
 import { listArgs, OFFSET, pageQuery, queryParam } from './common.js';
-import { defineOperation } from './operation.js';
+import { defineOperation, type Operation } from './operation.js';
 
 export const reportsList = defineOperation({
   id: 'reports',
@@ -26,3 +26,6 @@ export const reportsList = defineOperation({
       meta,
     ),
 });
+
+/** Event-search reports: this area's operations, in the order help and the README list them (index.ts). */
+export const REPORT_OPERATIONS: readonly Operation[] = [reportsList];

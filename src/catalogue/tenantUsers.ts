@@ -9,7 +9,7 @@ import { renderApiToken, renderUserList, tenantLabel } from '../render/tenants.j
 import { UserRoleValues } from '../scc/generated/inputs.js';
 import { choice, flag, list, text, uuid } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam, TENANT, transactionTrack } from './common.js';
-import { defineOperation, type TargetRead } from './operation.js';
+import { defineOperation, type Operation, type TargetRead } from './operation.js';
 import { resolveTenant } from './resolve.js';
 import { compareTenants, rereadTenant, resolveTenantFacts, TenantFacts } from './tenantTarget.js';
 
@@ -309,3 +309,11 @@ async function rereadUsersTenant(
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
+
+/** Tenants' users and API tokens: this area's operations, in the order help and the README list them (index.ts). */
+export const TENANT_USER_OPERATIONS: readonly Operation[] = [
+  tenantsUsers,
+  tenantsUsersAdd,
+  tenantsUsersRemove,
+  tenantsToken,
+];

@@ -12,7 +12,7 @@ import {
 } from '../render/tenants.js';
 import { flag, optionalText, text, uuid } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam, TENANT, transactionTrack } from './common.js';
-import { defineOperation } from './operation.js';
+import { defineOperation, type Operation } from './operation.js';
 import { resolveTenant } from './resolve.js';
 import { compareTenants, rereadTenant, resolveTenantFacts, TenantFacts } from './tenantTarget.js';
 
@@ -357,3 +357,14 @@ export const tenantsCdfmcProvision = defineOperation({
         ]
       : [],
 });
+
+/** Tenants of the MSP portal: this area's operations, in the order help and the README list them (index.ts). */
+export const TENANT_OPERATIONS: readonly Operation[] = [
+  tenantsList,
+  tenantsShow,
+  tenantsCreate,
+  tenantsAdd,
+  tenantsRemove,
+  tenantsMcdEnable,
+  tenantsCdfmcProvision,
+];

@@ -18,7 +18,7 @@ import { list, offset, optionalText, text, unique, uuid } from './args.js';
 import { DEVICE, listArgs, OFFSET, pageQuery, queryParam } from './common.js';
 import { compareDevices, DeviceFacts, deviceFacts, rereadDevice } from './deviceTarget.js';
 import { UserError } from './errors.js';
-import { defineOperation } from './operation.js';
+import { defineOperation, type Operation } from './operation.js';
 import { type DeviceRequirement, type ResolvedDevice, resolveDevice, resolveDevices } from './resolve.js';
 
 const VPN_DEVICE: DeviceRequirement = {
@@ -306,3 +306,14 @@ export const vpnRunFields = defineOperation({
   run: async (ctx) => (await ctx.scc.call('getSecureClientUpgradeRunsAttributeValues', {})).data,
   render: (values) => renderRunFields(values),
 });
+
+/** Secure Client: this area's operations, in the order help and the README list them (index.ts). */
+export const VPN_OPERATIONS: readonly Operation[] = [
+  vpnPackages,
+  vpnPackage,
+  vpnVersions,
+  vpnUpgrade,
+  vpnRuns,
+  vpnRun,
+  vpnRunFields,
+];

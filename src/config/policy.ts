@@ -8,8 +8,8 @@ export type Role = (typeof roles)[number];
 
 export const roleDescriptions: Readonly<Record<Role, string>> = {
   viewer: 'runs read-only operations',
-  operator: 'runs operations that change SCC (destructive ones still wait for an approver); includes viewer',
-  approver: 'approves or rejects destructive requests made by someone else; includes viewer',
+  operator: 'runs operations that change SCC (governed ones still wait for an approver); includes viewer',
+  approver: 'approves or rejects requests made by someone else; includes viewer',
   admin: 'everything, including choosing another profile than the channel’s; includes every other role',
 };
 

@@ -234,7 +234,7 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
   },
   {
     key: 'approvals.allow_self_approval',
-    description: 'whether the requester may approve their own destructive request',
+    description: 'whether the requester may approve their own request',
     default: String(defaultApprovals.allowSelfApproval),
     example: 'allow_self_approval: false',
   },
@@ -248,8 +248,8 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
     key: 'approvals.operations.<operation>',
     description:
       'the approval rule of one operation: `four-eyes` (a second person approves), a role that may run it alone (`admin`, `operator`…), or `none`; operations that always need approval cannot be lowered',
-    default: 'the operation’s own default (see Roles and approvals)',
-    example: 'tenants.token: admin',
+    default: 'the operation’s own rule (see Approvals)',
+    example: 'operations: { tenants.token: admin }',
   },
   {
     key: 'audit.retention_days',
@@ -265,6 +265,7 @@ export function keyPattern(path: readonly PropertyKey[]): string {
   if (keys[0] === 'profiles' && keys.length > 1) keys[1] = '<name>';
   if (keys[0] === 'channels' && keys.length > 1) keys[1] = '<channel>';
   if (keys[0] === 'policy' && keys[1] === 'channels' && keys.length > 2) keys[2] = '<channel>';
+  if (keys[0] === 'approvals' && keys[1] === 'operations' && keys.length > 2) keys[2] = '<operation>';
   return keys.join('.');
 }
 

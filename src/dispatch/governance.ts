@@ -4,6 +4,7 @@
 // can never lower an operation that always needs approval, nor govern one that declares no target.
 import type { ApprovalRule, Operation, Role } from '../catalogue/operation.js';
 import { ROLES } from '../catalogue/types.js';
+import { ConfigError, type ConfigIssue } from '../config/issues.js';
 
 export type Governance =
   /** A second person with the approver role approves it. */
@@ -12,8 +13,6 @@ export type Governance =
   | { readonly kind: 'role'; readonly role: Role }
   /** The operation's own role check only. */
   | { readonly kind: 'none' };
-
-export class GovernanceConfigError extends Error {}
 
 const FOUR_EYES: Governance = { kind: 'four-eyes' };
 const NONE: Governance = { kind: 'none' };
@@ -41,21 +40,21 @@ export function governanceOf(
 ): (op: Pick<Operation, 'id' | 'approval'>) => Governance {
   const byId = new Map(operations.map((op) => [op.id, op]));
   const rules = new Map<string, Governance>();
-  const problems: string[] = [];
+  const problems: ConfigIssue[] = [];
   for (const [id, word] of Object.entries(configured)) {
     const op = byId.get(id);
     const rule = fromWord(word);
-    const key = `approvals.operations.${id}`;
-    if (!op) problems.push(`${key}: fwbot has no operation ${id} (see /fw help).`);
-    else if (!rule)
-      problems.push(`${key}: “${word}” is not four-eyes, none or a role (${ROLES.join(', ')}).`);
+    const problem = (text: string) =>
+      problems.push({ source: 'FWBOT_PROFILES', key: `approvals.operations.${id}`, problem: text });
+    if (!op) problem(`fwbot has no operation ${id} (see /fw help)`);
+    else if (!rule) problem(`is not four-eyes, none or a role (${ROLES.join(', ')})`);
     else if (op.approval === 'always' && rule.kind !== 'four-eyes')
-      problems.push(`${key}: ${id} always needs a second person's approval; the policy cannot lower it.`);
+      problem(`${id} always needs a second person's approval; the policy cannot lower it`);
     else if (op.approval === 'never' && rule.kind !== 'none')
-      problems.push(`${key}: ${id} is not a governed operation (it changes neither a firewall nor access).`);
+      problem(`${id} is not a governed operation (it changes neither a firewall nor anyone's access)`);
     else rules.set(id, rule);
   }
-  if (problems.length > 0) throw new GovernanceConfigError(problems.join('\n'));
+  if (problems.length > 0) throw new ConfigError(problems);
   return (op) => rules.get(op.id) ?? byDefault(op.approval);
 }
 

@@ -100,6 +100,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // Problems only the running worker can see (an approval rule naming no operation) are configuration too.
+  if (error instanceof ConfigError) {
+    process.stderr.write(`fwbot worker cannot start: the configuration has problems.\n${error.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(
     `fwbot worker failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
   );

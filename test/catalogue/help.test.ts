@@ -30,9 +30,7 @@ describe('help', () => {
 
   it('says which role a command needs, and whether it waits for approval', () => {
     const text = renderText(catalogue.help('interfaces delete'));
-    expect(text).toContain(
-      'Needs the operator role. It runs only after another person approves it.',
-    );
+    expect(text).toContain('Needs the operator role. It runs only after another person approves it.');
   });
 
   it('suggests the nearest topics for an unknown one', () => {

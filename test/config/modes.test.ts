@@ -162,6 +162,7 @@ describe('the Config object', () => {
       expiryMinutes: 30,
       allowSelfApproval: false,
       requireForVpnUpgrades: false,
+      operations: {},
     });
     expect(config.audit).toEqual({ retentionDays: 90 });
     expect(config.profilesFile).toBeUndefined();

@@ -59,6 +59,7 @@ describe('a good profiles file', () => {
       expiryMinutes: 30,
       allowSelfApproval: false,
       requireForVpnUpgrades: true,
+      operations: { 'vpn.upgrade': 'four-eyes' },
     });
     expect(config.audit).toEqual({ retentionDays: 90 });
   });
@@ -389,6 +390,7 @@ describe('approvals and audit', () => {
       expiryMinutes: 120,
       allowSelfApproval: true,
       requireForVpnUpgrades: false,
+      operations: {},
     });
     expect(config.audit).toEqual({ retentionDays: 365 });
   });

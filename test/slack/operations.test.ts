@@ -4,7 +4,7 @@
 // to the approval gate. The last test fails if an operation of the catalogue has no case here.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/index.js';
-import { blocksText, buttonsOf, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
+import { blocksText, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
 import { type FieldValue, submissionPayload } from './support/modals.js';
 
 describe('every operation through Slack', () => {
@@ -132,7 +132,10 @@ describe('every operation through Slack', () => {
     expect((await h.interact(submissionPayload(modal, USERS.operator, values))).body).toBe('');
     await vi.waitFor(() => expect(h.gate.requests.length).toBeGreaterThan(0), { timeout: 10_000 });
     expect(h.gate.requests[0]?.operation.id).toBe('tenants.users.add');
-    expect(h.gate.requests[0]?.raw).toMatchObject({ tenant: h.sim.tenantUid('contoso-eu'), role: 'ROLE_READ_ONLY' });
+    expect(h.gate.requests[0]?.raw).toMatchObject({
+      tenant: h.sim.tenantUid('contoso-eu'),
+      role: 'ROLE_READ_ONLY',
+    });
     expect(h.sim.requestLog.list({ operationId: 'addUsersToTenantInMspPortal' })).toHaveLength(0);
   });
 

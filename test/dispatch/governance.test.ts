@@ -1,0 +1,62 @@
+// The approval rule of each operation in a deployment: its declaration, with what the policy file's
+// `approvals.operations` says; refused at start-up with the key named when the file asks for what the
+// declaration does not allow.
+import { describe, expect, it } from 'vitest';
+import { auditOperation } from '../../src/approvals/auditOperation.js';
+import { createCatalogue } from '../../src/catalogue/index.js';
+import { ConfigError } from '../../src/config/issues.js';
+import { governanceOf } from '../../src/dispatch/governance.js';
+import { watchOperations } from '../../src/jobs/watchOperations.js';
+
+const catalogue = createCatalogue({ extra: [auditOperation, ...watchOperations] });
+const op = (id: string) => {
+  const found = catalogue.get(id);
+  if (!found) throw new Error(id);
+  return found;
+};
+
+describe('governance: declarations and the policy file', () => {
+  it('applies the declared defaults when the file says nothing', () => {
+    const rule = governanceOf(catalogue.operations, {});
+    expect(rule(op('interfaces.delete'))).toEqual({ kind: 'four-eyes' });
+    expect(rule(op('tenants.token'))).toEqual({ kind: 'four-eyes' });
+    expect(rule(op('tenants.users.add'))).toEqual({ kind: 'four-eyes' });
+    expect(rule(op('gateway.run'))).toEqual({ kind: 'four-eyes' });
+    expect(rule(op('vpn.upgrade'))).toEqual({ kind: 'none' });
+    expect(rule(op('tenants.list'))).toEqual({ kind: 'none' });
+  });
+
+  it('lets the file lower a four-eyes default to a role or none, and raise a none default', () => {
+    const rule = governanceOf(catalogue.operations, {
+      'tenants.token': 'admin',
+      'gateway.run': 'none',
+      'vpn.upgrade': 'four-eyes',
+    });
+    expect(rule(op('tenants.token'))).toEqual({ kind: 'role', role: 'admin' });
+    expect(rule(op('gateway.run'))).toEqual({ kind: 'none' });
+    expect(rule(op('vpn.upgrade'))).toEqual({ kind: 'four-eyes' });
+  });
+
+  it('refuses, naming each key, what the declarations do not allow', () => {
+    const attempt = () =>
+      governanceOf(catalogue.operations, {
+        'interfaces.delete': 'admin',
+        'tenants.list': 'four-eyes',
+        'tenants.nuke': 'none',
+        'tenants.token': 'boss',
+      });
+    expect(attempt).toThrow(ConfigError);
+    const message = (() => {
+      try {
+        attempt();
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toContain('approvals.operations.interfaces.delete: interfaces.delete always needs');
+    expect(message).toContain('approvals.operations.tenants.list: tenants.list is not a governed operation');
+    expect(message).toContain('approvals.operations.tenants.nuke: fwbot has no operation tenants.nuke');
+    expect(message).toContain('approvals.operations.tenants.token: is not four-eyes, none or a role');
+  });
+});
