@@ -6,7 +6,6 @@
 // everything in order. main.ts is only the process around this.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { AuditTrail } from '../approvals/audit.js';
 import type { Config } from '../config.js';
 import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../jobs/commandQueue.js';
 import { DEFAULT_PREFIX } from '../jobs/keys.js';
@@ -133,12 +132,7 @@ export async function startBot(
       // Requests from another workspace or app are refused, and each refusal goes to the audit trail.
       workspace: {
         ...slackConfig.workspace,
-        audit: new AuditTrail({
-          redis,
-          prefix: `${REDIS_PREFIX}:`,
-          retentionDays: config.audit.retentionDays,
-          clock: Date.now,
-        }),
+        audit: approvals.audit,
       },
     },
   );

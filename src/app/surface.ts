@@ -8,11 +8,13 @@ import type { Logger } from 'pino';
 import { type Approvals, createApprovals } from '../approvals/approvals.js';
 import { auditOperation } from '../approvals/auditOperation.js';
 import { authorizerFrom } from '../approvals/authorizer.js';
-import { approvalSettingsFrom } from '../approvals/settings.js';
+import { type ApprovalSettings, approvalSettingsFrom } from '../approvals/settings.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
+import type { OperationServices } from '../catalogue/operation.js';
 import type { Config } from '../config.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
+import type { SccClients } from '../dispatch/ports.js';
 import { RedisRevealGrants } from '../dispatch/reveals.js';
 import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
 import type { Jobs } from '../jobs/workers.js';
@@ -54,6 +56,61 @@ export function fwbotCatalogue(metrics: FwbotMetrics): Catalogue {
   return instrumentCatalogue(createCatalogue({ extra: [auditOperation, vpnWatch, vpnUnwatch] }), metrics);
 }
 
+/**
+ * What governs a running fwbot's calls (bot, worker, demo): the approvals service, one-time reveal
+ * grants, the Slack deduper they share with the surface, the Redis-backed services, and the dispatcher
+ * that applies every operation's declaration with them. A policy entry that names no operation, or lowers
+ * one that always needs approval, stops the start here (ConfigError).
+ */
+export function startGovernance(parts: {
+  redis: Redis;
+  prefix: string;
+  slack: webApi.WebClient;
+  clients: SccClients;
+  access: AccessControl;
+  catalogue: Catalogue;
+  jobs: Pick<Jobs, 'tracker' | 'watches' | 'enqueueTenantCreation'>;
+  settings: ApprovalSettings;
+  secrets: readonly string[];
+  metrics: FwbotMetrics;
+  log: Logger;
+}): { approvals: Approvals; dispatcher: Dispatcher; dedupe: RedisDeduper; services: OperationServices } {
+  const { redis, prefix, access, catalogue, jobs, settings, metrics, log } = parts;
+  const governance = governanceOf(catalogue.operations, settings.operations);
+  const reveals = new RedisRevealGrants(redis, `${prefix}:`);
+  const dedupe = new RedisDeduper(redis, `${prefix}:slack:seen:`);
+  const lookup = (id: string) => catalogue.get(id);
+  const approvals = createApprovals({
+    redis,
+    prefix: `${prefix}:`,
+    slack: parts.slack,
+    clients: parts.clients,
+    lookup,
+    tracker: jobs.tracker,
+    authorizer: authorizerFrom(access),
+    reveals,
+    dedupe,
+    settings,
+    logger: log,
+    secrets: parts.secrets,
+  });
+  const services: OperationServices = { watches: jobs.watches, audit: approvals.audit };
+  const dispatcher = new Dispatcher({
+    access,
+    scc: parts.clients,
+    lookup,
+    governance,
+    approvals: instrumentGate(approvals.gate, metrics),
+    reveals,
+    audit: approvals.audit,
+    tenantCreation: { enqueue: (request) => jobs.enqueueTenantCreation(request) },
+    services,
+    metrics,
+    log,
+  });
+  return { approvals, dispatcher, dedupe, services };
+}
+
 export function buildSurface(options: SurfaceOptions): Surface {
   const { config, log, redis, prefix, jobs, metrics } = options;
   const { slack } = config;
@@ -79,35 +136,16 @@ export function buildSurface(options: SurfaceOptions): Surface {
     ...(slack.mode === 'http' ? [slack.signingSecret.reveal()] : [slack.appToken.reveal()]),
     ...[...config.profiles.values()].map((profile) => profile.token.reveal()),
   ];
-  // A policy entry that names no operation, or lowers one that always needs approval, stops the start here.
-  const governance = governanceOf(catalogue.operations, settings.operations);
-  const reveals = new RedisRevealGrants(redis, `${prefix}:`);
-  const dedupe = new RedisDeduper(redis, `${prefix}:slack:seen:`);
-  const approvals = createApprovals({
+  const { approvals, dispatcher, dedupe, services } = startGovernance({
     redis,
-    prefix: `${prefix}:`,
+    prefix,
     slack: slackClient,
     clients,
-    lookup: (id) => catalogue.get(id),
-    tracker: jobs.tracker,
-    authorizer: authorizerFrom(access),
-    reveals,
-    dedupe,
-    settings,
-    logger: log,
-    secrets,
-  });
-  const services = { watches: jobs.watches, audit: approvals.audit };
-  const dispatcher = new Dispatcher({
     access,
-    scc: clients,
-    lookup: (id) => catalogue.get(id),
-    governance,
-    approvals: instrumentGate(approvals.gate, metrics),
-    reveals,
-    audit: approvals.audit,
-    tenantCreation: { enqueue: (request) => jobs.enqueueTenantCreation(request) },
-    services,
+    catalogue,
+    jobs,
+    settings,
+    secrets,
     metrics,
     log,
   });

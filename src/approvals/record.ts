@@ -2,6 +2,7 @@
 // one hash: the immutable request (JSON in the `request` field) and the fields the state machine changes.
 import { z } from 'zod';
 import { ROLES } from '../catalogue/types.js';
+import { StoredCall } from '../dispatch/reveals.js';
 
 export const APPROVAL_STATES = [
   'pending',
@@ -19,9 +20,6 @@ export type ApprovalState = z.infer<typeof ApprovalState>;
 /** States from which nothing moves any more. */
 export const FINAL_STATES: readonly ApprovalState[] = ['done', 'failed', 'rejected', 'expired', 'cancelled'];
 
-const RawArgValue = z.union([z.string(), z.array(z.string()), z.boolean()]);
-export const StoredRawArgs = z.record(z.string(), RawArgValue);
-
 export const TargetDescription = z.object({
   action: z.string(),
   line: z.string(),
@@ -30,16 +28,9 @@ export const TargetDescription = z.object({
 });
 
 /** What was asked, by whom, on what: fixed when the request is made. */
-export const ApprovalRequest = z.object({
+export const ApprovalRequest = StoredCall.extend({
   id: z.string().min(1),
-  operationId: z.string().min(1),
-  /** The raw arguments exactly as they run once approved. */
-  raw: StoredRawArgs,
   commandText: z.string(),
-  profile: z.string().min(1),
-  requesterId: z.string().min(1),
-  channelId: z.string().min(1),
-  teamId: z.string().optional(),
   createdAt: z.number().int(),
   expiresAt: z.number().int(),
   /** The role the request needed: the requester must still hold it when it is decided and run. */

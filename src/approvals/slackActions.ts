@@ -153,7 +153,7 @@ export function registerApprovalListeners(
     await answer(parsed.channel, parsed.who.userId, () => decisions.cancel(parsed.id, parsed.who));
   });
 
-  app.action(actionPattern(REJECT_ACTION), async ({ ack, body, client }) => {
+  app.action(actionPattern(REJECT_ACTION), async ({ ack, body }) => {
     await ack();
     const parsed = await once(body, 'reject');
     if (!parsed) return;
@@ -162,7 +162,7 @@ export function registerApprovalListeners(
       const refusal = await decisions.mayReject(id, who);
       if (refusal) return refusal;
       const metadata: RejectModalMetadata = { id, channel, ts: who.card?.ts };
-      await client.views.open({ trigger_id: click.trigger_id, view: rejectModal(metadata) });
+      await notifier.openModal(click.trigger_id, rejectModal(metadata));
       return undefined;
     });
   });

@@ -10,6 +10,7 @@ import { UserError } from './errors.js';
 import type { TargetDescription, TargetRead } from './operation.js';
 import {
   boundedPaginate,
+  INTERFACE_GET,
   INTERFACE_KIND_NAMES,
   INTERFACE_KINDS,
   type InterfaceKind,
@@ -38,14 +39,6 @@ export const InterfaceFacts = z.object({
   subinterfaces: z.array(z.string()),
 });
 export type InterfaceFacts = z.infer<typeof InterfaceFacts>;
-
-const GET_ONE = {
-  physical: 'getAsaPhysicalInterface',
-  etherchannel: 'getAsaEtherChannelInterface',
-  subinterface: 'getAsaSubInterface',
-  vlan: 'getAsaVlanInterface',
-  vti: 'getAsaVirtualTunnelInterface',
-} as const;
 
 /** `255.255.255.0` → `24`; anything that is not a contiguous dotted mask is shown as given. */
 function prefixLength(netmask: string): string {
@@ -142,7 +135,7 @@ export async function rereadInterface(
   const path = { deviceUid: before.device.uid, interfaceUid: before.uid };
   let iface: AsaInterface;
   try {
-    iface = (await scc.call(GET_ONE[before.kind], { path })).data;
+    iface = (await scc.call(INTERFACE_GET[before.kind], { path })).data;
   } catch (error) {
     if (isNotFound(error))
       return { found: false, reason: `the interface no longer exists on ${before.device.name}` };

@@ -19,6 +19,7 @@ import { defineOperation, type Operation, type OperationContext } from './operat
 import {
   boundedPaginate,
   type DeviceRequirement,
+  INTERFACE_GET,
   INTERFACE_KINDS,
   INTERFACE_LISTS,
   listDeviceInterfaces,
@@ -36,14 +37,6 @@ export const ASA_ONLY: DeviceRequirement = {
   kinds: ['asa'],
   why: 'interfaces are managed here on ASAs only',
 };
-
-const GET_ONE = {
-  physical: 'getAsaPhysicalInterface',
-  etherchannel: 'getAsaEtherChannelInterface',
-  subinterface: 'getAsaSubInterface',
-  vlan: 'getAsaVlanInterface',
-  vti: 'getAsaVirtualTunnelInterface',
-} as const;
 
 const DELETE_ONE = {
   etherchannel: 'deleteAsaEtherChannelInterface',
@@ -126,14 +119,14 @@ export const interfacesShow = defineOperation({
   args: z.object({ device: text(), interface: text() }),
   role: 'viewer',
   approval: 'never',
-  scc: [...Object.values(GET_ONE), 'getAsaInterfaceSubInterfaces'],
+  scc: [...Object.values(INTERFACE_GET), 'getAsaInterfaceSubInterfaces'],
   examples: ['interfaces show asa-hq-01 inside', 'interfaces show asa-hq-01 GigabitEthernet1/2'],
   run: async (ctx, args) => {
     const device = await resolveDevice(ctx.scc, args.device, ASA_ONLY);
     const all = await listDeviceInterfaces(ctx.scc, device.uid);
     const found = await resolveInterface(ctx.scc, device, args.interface, all);
     const path = { deviceUid: device.uid, interfaceUid: found.uid };
-    const { data: iface } = await ctx.scc.call(GET_ONE[found.kind], { path });
+    const { data: iface } = await ctx.scc.call(INTERFACE_GET[found.kind], { path });
     if (found.kind !== 'physical' && found.kind !== 'etherchannel') {
       return { device, kind: found.kind, iface, known: namesByUid(all) };
     }

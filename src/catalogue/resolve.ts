@@ -205,6 +205,15 @@ export const INTERFACE_LISTS = {
   vti: 'getAsaVirtualTunnelInterfaces',
 } as const;
 
+/** The read of one interface, by kind (by UUID). */
+export const INTERFACE_GET = {
+  physical: 'getAsaPhysicalInterface',
+  etherchannel: 'getAsaEtherChannelInterface',
+  subinterface: 'getAsaSubInterface',
+  vlan: 'getAsaVlanInterface',
+  vti: 'getAsaVirtualTunnelInterface',
+} as const;
+
 const INTERFACE_TYPES: Readonly<Record<string, InterfaceKind>> = {
   PHYSICAL_INTERFACE: 'physical',
   ETHER_CHANNEL_INTERFACE: 'etherchannel',

@@ -6,29 +6,25 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createSccClients, type OwnedSccClients } from '../app/sccClients.js';
-import { fwbotCatalogue } from '../app/surface.js';
-import { type Approvals, createApprovals } from '../approvals/approvals.js';
-import { authorizerFrom } from '../approvals/authorizer.js';
-import type { ApprovalSettings } from '../approvals/settings.js';
+import { fwbotCatalogue, startGovernance } from '../app/surface.js';
+import type { Approvals } from '../approvals/approvals.js';
+import { ApprovalSettings } from '../approvals/settings.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { OperationServices } from '../catalogue/operation.js';
 import type { RolePolicy, SccProfile } from '../config.js';
 import type { ConsoleSlack } from '../console/consoleSlack.js';
 import type { ConsoleDeps } from '../console/runner.js';
-import { Dispatcher } from '../dispatch/dispatcher.js';
-import { governanceOf } from '../dispatch/governance.js';
+import type { Dispatcher } from '../dispatch/dispatcher.js';
 import type { Tracker } from '../dispatch/ports.js';
-import { RedisRevealGrants } from '../dispatch/reveals.js';
 import { DEFAULT_PREFIX } from '../jobs/keys.js';
 import { startWorkers, type Workers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, redisCheck, sccChecks } from '../observability/health.js';
-import { instrumentGate } from '../observability/instrument.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import { observeQueues } from '../observability/queues.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
 import { AccessControl } from '../policy/access.js';
-import { RedisDeduper } from '../slack/dedupe.js';
+import type { RedisDeduper } from '../slack/dedupe.js';
 
 export interface RuntimeOptions {
   redisUrl: string;
@@ -111,24 +107,20 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     profiles: clients.names(),
   });
   const catalogue = fwbotCatalogue(metrics);
-  const governance = governanceOf(catalogue.operations, options.approvalSettings.operations);
   const approvalsSlack = consoleSlack.client({ real: options.realSlack });
   observeSlackClient(approvalsSlack, metrics);
-  const reveals = new RedisRevealGrants(redis, `${prefix}:`);
-  const dedupe = new RedisDeduper(redis, `${prefix}:slack:seen:`);
-  const approvals = createApprovals({
+  const { approvals, dispatcher, dedupe, services } = startGovernance({
     redis,
-    prefix: `${prefix}:`,
+    prefix,
     slack: approvalsSlack,
     clients,
-    lookup: (id) => catalogue.get(id),
-    tracker,
-    authorizer: authorizerFrom(access),
-    reveals,
-    dedupe,
-    settings: options.approvalSettings,
-    logger: log,
+    access,
+    catalogue,
+    jobs: workers.jobs,
+    settings: ApprovalSettings.parse(options.approvalSettings),
     secrets: options.secrets,
+    metrics,
+    log,
   });
   await approvals.recover();
   approvals.startSweeper();
@@ -139,26 +131,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     metrics,
     log,
   });
-  const services: OperationServices = { audit: approvals.audit, watches: workers.jobs.watches };
   const audit = tailAudit({ redisUrl: options.redisUrl, streamKey: `${prefix}:audit`, metrics, log });
   return {
     catalogue,
     access,
     clients,
     tracker,
-    dispatcher: new Dispatcher({
-      access,
-      scc: clients,
-      lookup: (id) => catalogue.get(id),
-      governance,
-      approvals: instrumentGate(approvals.gate, metrics),
-      reveals,
-      audit: approvals.audit,
-      tenantCreation: { enqueue: (request) => workers.jobs.enqueueTenantCreation(request) },
-      services,
-      metrics,
-      log,
-    }),
+    dispatcher,
     approvals,
     services,
     dedupe,

@@ -48,6 +48,8 @@ export async function startDemoSlack(options: DemoSlackOptions): Promise<DemoSla
       signingSecret: slack.mode === 'http' ? slack.signingSecret.reveal() : undefined,
       port: options.port,
       slackApiUrl: slack.apiUrl,
+      // Only the bot token's own workspace (or the configured one); refusals go to the audit trail.
+      workspace: { ...slack.workspace, audit: runtime.approvals.audit },
       // HTTP mode: one server for Slack and the health routes. Socket Mode: the demo serves them itself.
       ...(slack.mode === 'http' ? { customRoutes: http.routes } : {}),
     },

@@ -72,7 +72,7 @@ export interface AuditEntry {
 }
 
 export interface AuditSink {
-  record(entry: AuditEntry): Promise<void>;
+  record(entry: AuditEntry): Promise<unknown>;
 }
 
 /** A tenant creation to queue: SCC creates at most one tenant every 30 seconds per account. */

@@ -9,13 +9,21 @@ import { UserError } from '../catalogue/errors.js';
 
 const RawValue = z.union([z.string(), z.array(z.string()), z.boolean()]);
 
-export const RevealGrant = z.object({
+/** Raw arguments as they are kept (in Redis, in a grant): an absent optional is simply left out. */
+export const StoredRawArgs = z.record(z.string(), RawValue);
+
+/** A call as it is kept to run later: which operation, with what, on which profile, for whom, where. */
+export const StoredCall = z.object({
   operationId: z.string().min(1),
-  raw: z.record(z.string(), RawValue),
+  /** The raw arguments exactly as they run (bound to the target's UUIDs where it has one). */
+  raw: StoredRawArgs,
   profile: z.string().min(1),
   requesterId: z.string().min(1),
   channelId: z.string().min(1),
   teamId: z.string().optional(),
+});
+
+export const RevealGrant = StoredCall.extend({
   /** The target as approved (or resolved), when the operation declares one: re-read before it runs. */
   facts: z.unknown().optional(),
   /** The approval that allowed it, if one did. */

@@ -12,9 +12,10 @@
 //
 // What running a command means belongs to whoever starts the workers (the Slack surface today, the
 // dispatcher tomorrow): they hand in a QueuedCommandHandler, so this module knows queues, not surfaces.
-import { Queue, Worker } from 'bullmq';
+import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { z } from 'zod';
 import { withLogContext } from '../observability/logContext.js';
 import { QUEUE } from './keys.js';
 import { CommandIntakeBatch, type CommandOutcome, QueuedCommand } from './payloads.js';
@@ -153,6 +154,12 @@ export async function startCommandWorkers(options: CommandWorkersOptions): Promi
     connection: redis,
     prefix,
   });
+  /** A job's data as its schema reads it; an unreadable job is logged (by id, never its data) and dropped. */
+  const readable = <T>(schema: z.ZodType<T>, job: Job, what: string): T | undefined => {
+    const parsed = schema.safeParse(job.data);
+    if (!parsed.success) log.error({ jobId: job.id }, `${what} was dropped`);
+    return parsed.success ? parsed.data : undefined;
+  };
   const base = {
     connection: redis,
     prefix,
@@ -163,14 +170,15 @@ export async function startCommandWorkers(options: CommandWorkersOptions): Promi
   const intake = new Worker<CommandIntakeBatch, void, 'batch'>(
     QUEUE.commandIntake,
     async (job) => {
-      const parsed = CommandIntakeBatch.safeParse(job.data);
-      if (!parsed.success) {
-        log.error({ jobId: job.id }, 'command intake: a batch that is not a list of commands was dropped');
-        return;
-      }
+      const batch = readable(
+        CommandIntakeBatch,
+        job,
+        'command intake: a batch that is not a list of commands',
+      );
+      if (!batch) return;
       // Job ids make this idempotent: a batch handled twice, or a command delivered twice, adds nothing.
       await commands.addBulk(
-        parsed.data.commands.map((command) => ({
+        batch.commands.map((command) => ({
           name: 'command',
           data: command,
           opts: {
@@ -188,12 +196,8 @@ export async function startCommandWorkers(options: CommandWorkersOptions): Promi
   const runner = new Worker<QueuedCommand, CommandOutcome, 'command'>(
     QUEUE.commands,
     async (job) => {
-      const parsed = QueuedCommand.safeParse(job.data);
-      if (!parsed.success) {
-        log.error({ jobId: job.id }, 'a queued command that fwbot cannot read was dropped');
-        return 'unreadable';
-      }
-      const command = parsed.data;
+      const command = readable(QueuedCommand, job, 'a queued command that fwbot cannot read');
+      if (!command) return 'unreadable';
       const context: Record<string, string> =
         command.eventId === undefined ? {} : { eventId: command.eventId };
       return withLogContext(context, async (): Promise<CommandOutcome> => {

@@ -13,6 +13,7 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { AuditSink } from '../dispatch/ports.js';
 import { kindOf } from './responseUrl.js';
 
 /** The workspace fwbot serves; an identifier left undefined is not checked. */
@@ -22,17 +23,8 @@ export interface BoundWorkspace {
   readonly appId?: string | undefined;
 }
 
-/** Where a refused request is recorded: the audit trail (approvals/audit.ts) takes this entry. */
-export interface RefusalAudit {
-  record(entry: {
-    actor: string;
-    action: 'refused';
-    operationId: string;
-    target: string;
-    outcome: string;
-    approvalId: string;
-  }): Promise<unknown>;
-}
+/** Where a refused request is recorded: the deployment's audit trail (src/dispatch/ports.ts). */
+export type RefusalAudit = AuditSink;
 
 /** Who the bot token is, as auth.test says (SlackApi.authTest). */
 export interface TokenIdentity {
