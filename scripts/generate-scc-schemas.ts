@@ -1,5 +1,5 @@
 // Generates src/scc/generated/{models,inputs,operations}.ts from the vendor's OpenAPI description in
-// ../shared/reference/scc-openapi-subset.yaml. The reference is the contract: field names, enums,
+// ../shared/reference/scc-openapi-{subset,changes,msp}.yaml. The reference is the contract: field names, enums,
 // constraints and status codes are taken from it, never typed by hand. Run: npm run generate:scc
 //
 // Two flavours of each schema, because the two directions deserve different strictness:
@@ -55,7 +55,17 @@ type Mode = 'model' | 'input';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
-const specPath = process.env.SCC_OPENAPI ?? resolve(root, '../shared/reference/scc-openapi-subset.yaml');
+/**
+ * The vendor file comes in three cuts of one commit (the brief's 51 operations, the 8 of staged changes and
+ * deploys, the 11 of MSP reach); they share identical component schemas and no path, so they merge into
+ * one description. SCC_OPENAPI names other files instead (comma-separated).
+ */
+const specPaths = (
+  process.env.SCC_OPENAPI?.split(',') ??
+  ['scc-openapi-subset.yaml', 'scc-openapi-changes.yaml', 'scc-openapi-msp.yaml'].map((file) =>
+    resolve(root, '../shared/reference', file),
+  )
+).map((path) => path.trim());
 const outDir = join(root, 'src/scc/generated');
 
 /**
@@ -135,6 +145,9 @@ function objectFor(schema: JsonSchema, mode: Mode, name: string | undefined): st
       if (override) return `  ${key}: ${override},`;
       let zod = zodFor(prop, mode);
       if (!required.has(key)) zod += mode === 'input' ? '.optional()' : '.nullish()';
+      // A schema that contains itself (a change item's children) refers to itself through a getter,
+      // which zod reads lazily and types recursively.
+      if (name && refsOf(prop, new Set()).has(name)) return `  get ${key}() {\n    return ${zod};\n  },`;
       return `  ${key}: ${zod},`;
     });
     const ctor = mode === 'input' ? 'z.object' : 'z.looseObject';
@@ -155,7 +168,7 @@ function refsOf(schema: JsonSchema | undefined, acc: Set<string>): Set<string> {
   return acc;
 }
 
-/** Dependencies first, so every `const` is defined before use (the reference has no cycles). */
+/** Dependencies first, so every `const` is defined before use (only direct self-references occur). */
 function topoSort(schemas: Record<string, JsonSchema>, names: Iterable<string>): string[] {
   const order: string[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
@@ -165,7 +178,9 @@ function topoSort(schemas: Record<string, JsonSchema>, names: Iterable<string>):
     state.set(name, 'visiting');
     const schema = schemas[name];
     if (!schema) throw new Error(`unknown schema ${name}`);
-    for (const dep of [...refsOf({ ...schema, $ref: undefined }, new Set())].sort()) visit(dep);
+    // Itself excepted: a self-reference is written as a getter (objectFor).
+    const deps = [...refsOf({ ...schema, $ref: undefined }, new Set())].filter((dep) => dep !== name);
+    for (const dep of deps.sort()) visit(dep);
     state.set(name, 'done');
     order.push(name);
   };
@@ -273,11 +288,32 @@ function operationsModule(paths: Record<string, Record<string, Operation>>): str
   return lines.join('\n');
 }
 
+interface Spec {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, JsonSchema> };
+}
+
+/** The cuts as one description; a path or a schema defined twice differently is an error, never a choice. */
+async function mergedSpec(paths: readonly string[]): Promise<Spec> {
+  const merged: Spec = { paths: {}, components: { schemas: {} } };
+  for (const path of paths) {
+    const spec = parse(await readFile(path, 'utf8')) as Spec;
+    for (const [route, item] of Object.entries(spec.paths)) {
+      if (merged.paths[route]) throw new Error(`${path}: ${route} is described in two files`);
+      merged.paths[route] = item;
+    }
+    for (const [name, schema] of Object.entries(spec.components.schemas)) {
+      const known = merged.components.schemas[name];
+      if (known && JSON.stringify(known) !== JSON.stringify(schema))
+        throw new Error(`${path}: schema ${name} differs from the one in an earlier file`);
+      merged.components.schemas[name] = schema;
+    }
+  }
+  return merged;
+}
+
 async function main(): Promise<void> {
-  const spec = parse(await readFile(specPath, 'utf8')) as {
-    paths: Record<string, Record<string, Operation>>;
-    components: { schemas: Record<string, JsonSchema> };
-  };
+  const spec = await mergedSpec(specPaths);
   const schemas = spec.components.schemas;
   const inputRoots = new Set<string>();
   for (const item of Object.values(spec.paths)) {

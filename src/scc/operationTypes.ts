@@ -1,8 +1,8 @@
 // Types derived from the generated operation table: what each of the 51 SCC operations takes and returns.
 // The generic `SccClient.call` and every area module are typed through these, so a field renamed in the
 // reference is a compile error everywhere it is used.
-import type { z } from 'zod';
-import type * as Model from './generated/models.js';
+import { z } from 'zod';
+import * as Model from './generated/models.js';
 import { type SccOperationId, sccOperations } from './generated/operations.js';
 
 export type { SccOperationId };
@@ -17,7 +17,14 @@ type Ops = typeof sccOperations;
 export interface SchemaOverrides {
   executeDeviceCommand: { 200: typeof Model.CommandResponse };
   getDeviceCommandResponse: { 200: typeof Model.CommandResponse };
+  getChangesDeployedInDeploymentRun: { 200: typeof DeployedChanges };
 }
+
+/**
+ * The reference declares this list's items as `oneOf` two overlapping objects beside a stray `type: string`
+ * (nothing could match it); items are ASA or FTD change items, told apart by `deploymentType`.
+ */
+export const DeployedChanges = z.array(z.union([Model.AsaChangeItemDto, Model.FtdChangeItemDto]));
 
 type ResponseTable<Id extends SccOperationId> = Id extends keyof SchemaOverrides
   ? SchemaOverrides[Id]

@@ -1,14 +1,16 @@
 // Which zod model the client parses a response with, by operation and status: the generated table, plus the
-// two gateway operations the reference gives examples but no schema for (SchemaOverrides), plus SCC's error
+// operations the reference gives no usable schema for (SchemaOverrides: the two gateway operations, the
+// changes deployed in a run), plus SCC's error
 // bodies. The contract test checks the reference's examples against exactly these choices.
 import type { z } from 'zod';
 import * as Model from './generated/models.js';
-import type { SccOperationId, SchemaOverrides } from './operationTypes.js';
+import { DeployedChanges, type SccOperationId, type SchemaOverrides } from './operationTypes.js';
 import { operationRow } from './request.js';
 
 const overrides: { [Id in keyof SchemaOverrides]: SchemaOverrides[Id] } = {
   executeDeviceCommand: { 200: Model.CommandResponse },
   getDeviceCommandResponse: { 200: Model.CommandResponse },
+  getChangesDeployedInDeploymentRun: { 200: DeployedChanges },
 };
 
 /** The success statuses of an operation and their models (null: no body, e.g. 204). */

@@ -46,8 +46,8 @@ if (skipReason) process.stdout.write(`contract helper: ${skipReason}\n`);
   };
 
   describe('operations', () => {
-    it('lists the 51 operations and their routes', () => {
-      expect(c().listOperationIds()).toHaveLength(51);
+    it('lists the 70 operations of the three cuts and their routes', () => {
+      expect(c().listOperationIds()).toHaveLength(70);
       expect(c().route('getDevice')).toEqual({ method: 'GET', path: '/v1/inventory/devices/{deviceUid}' });
     });
 
@@ -154,6 +154,24 @@ if (skipReason) process.stdout.write(`contract helper: ${skipReason}\n`);
   });
 
   describe('validateResponse', () => {
+    it('reads deployed changes by their deploymentType (the documented correction of a self-contradiction)', () => {
+      const asa = {
+        deploymentType: 'ASA_DEVICE_DEPLOY',
+        deviceUid: UID,
+        initialConfig: 'a',
+        deployedConfig: 'b',
+      };
+      const ftd = { deploymentType: 'FTD_DEVICE_DEPLOY', changeType: 'UPDATE', name: 'outside' };
+
+      expect(c().validateResponse('getChangesDeployedInDeploymentRun', 200, [asa, ftd])).toEqual([]);
+      expect(
+        c().validateResponse('getChangesDeployedInDeploymentRun', 200, [{ ...asa, initialConfig: 5 }]),
+      ).toContain('body/0/initialConfig must be string');
+      expect(
+        c().validateResponse('getChangesDeployedInDeploymentRun', 200, [{ ...ftd, changeType: 'MOVE' }]),
+      ).not.toEqual([]);
+    });
+
     it('checks a success body against its schema', () => {
       expect(
         c().validateResponse('getMspManagedTenant', 200, {

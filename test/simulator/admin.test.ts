@@ -176,7 +176,10 @@ describe('reset, clock and tokens', () => {
     expect((index.routes as { path: string }[]).map((r) => r.path)).toContain('/_sim/faults');
     const state = obj(await api('GET', '/_sim/state', { token: null }));
     expect(state).toMatchObject({ seed: 'default', tokens: { superAdmin: 'sim-super-admin' } });
-    expect((state.devices as unknown[]).length).toBe(7);
+    // The portal's seven devices and those of the managed (and associated) tenants.
+    const devices = (state.devices as { name: string }[]).map((d) => d.name);
+    expect(devices).toHaveLength(sim.state.devices.size);
+    expect(devices).toEqual(expect.arrayContaining(['asa-hq-01', 'cdfmc-acme', 'nw-asa-hq', 'stark-asa-01']));
     expect((await api('GET', '/_sim/nothing', { token: null })).status).toBe(404);
   });
 });

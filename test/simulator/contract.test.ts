@@ -1,7 +1,7 @@
-// The simulator against the vendor's OpenAPI reference: fwbot's own SCC client calls all 51 operations on
+// The simulator against the vendor's OpenAPI reference: fwbot's own SCC client calls all 70 operations on
 // the simulator through a recording proxy, and every answer as it went over the wire (status and raw
 // body) is checked with the same validator as the client's contract test. Prints
-// `simulator contract: 51/51 operations, 0 violations`; skips, saying why, when ../shared is absent.
+// `simulator contract: 70/70 operations, 0 violations`; skips, saying why, when ../shared is absent.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,7 +90,7 @@ describe('simulator contract', () => {
   });
 
   it.skipIf(skip !== undefined)(
-    skip ?? 'answers all 51 operations as the reference describes them',
+    skip ?? 'answers all 70 operations as the reference describes them',
     async () => {
       const scc = client();
       const asa = sim.deviceUid('asa-hq-01');
@@ -168,6 +168,43 @@ describe('simulator contract', () => {
       await scc.call('getAsaVirtualTunnelInterface', {
         path: { deviceUid: asa, interfaceUid: iface('asa-hq-01', 'Tunnel1') },
       });
+
+      // Staged changes and deploys (scc-openapi-changes.yaml): the interface changes above are staged on
+      // asa-hq-01; calculate and read the commands, deploy it with a device that has nothing pending
+      // (SKIPPED), read the run while it runs and once done, what was deployed, and read configuration.
+      const branch = sim.deviceUid('asa-branch-02');
+      await scc.call('getAsaConfiguration', { path: { deviceUid: asa } });
+      const commandsCalculation = await scc.call('calculateAsaCommandsToApplyPendingChanges', {
+        path: { deviceUid: asa },
+      });
+      sim.clock.advance(5_000);
+      await scc.call('getTransaction', {
+        path: { transactionUid: String(commandsCalculation.data.transactionUid) },
+      });
+      await scc.call('getAsaCommandsToApplyPendingChanges', { path: { deviceUid: asa } });
+      const deployment = await scc.call('deployChangesToMultipleAsaDevices', {
+        body: { deviceUids: [asa, branch], description: 'contract', deploymentNotes: 'CHG-1' },
+      });
+      const deploymentRunUid = String(deployment.data.entityUid);
+      sim.clock.advance(8_000);
+      await scc.call('getDeviceDeploymentRun', { path: { deploymentRunUid } });
+      sim.clock.advance(2 * 60_000);
+      await scc.call('getDeviceDeploymentRun', { path: { deploymentRunUid } });
+      await scc.call('getDeviceDeploymentRuns', {
+        query: { q: 'deploymentRunStatus:DEPLOY_*', sort: ['submissionTime:DESC'] },
+      });
+      for (const deviceUid of [asa, branch]) {
+        await scc.call('getChangesDeployedInDeploymentRun', { path: { deploymentRunUid, deviceUid } });
+      }
+      await scc.call('readAsaDeviceConfiguration', { path: { deviceUid: branch } });
+      const changeRefusals = await Promise.allSettled([
+        scc.call('getAsaCommandsToApplyPendingChanges', { path: { deviceUid: sim.deviceUid('asa-dc-03') } }),
+        scc.call('getDeviceDeploymentRun', {
+          path: { deploymentRunUid: '00000000-0000-4000-8000-000000000000' },
+        }),
+        scc.call('deployChangesToMultipleAsaDevices', { body: { deviceUids: [ftd] } }),
+      ]);
+      expect(changeRefusals.every((s) => s.status === 'rejected')).toBe(true);
 
       // Secure Client: packages (the FTD one whose filename cannot be parsed), versions, upgrades and runs
       const asaPackages = await scc.call('getAsaSecureClientPackages', { path: { deviceUid: asa } });
@@ -272,6 +309,75 @@ describe('simulator contract', () => {
       const tenantClient = client(sim.mintTenantToken(globex));
       await tenantClient.call('getTransaction', { path: { transactionUid: targetUid } });
 
+      // MSP portal beyond the brief (scc-openapi-msp.yaml): devices and Secure Client across managed
+      // tenants (results read while running and once finished), API-only users, revoke, and refusals.
+      const mspAsas = [sim.deviceUid('nw-asa-hq'), sim.deviceUid('globex-asa-01')];
+      await scc.call('getMspManagedDevices', {
+        query: { q: 'deviceType:ASA', sort: ['name:ASC'], limit: 5 },
+      });
+      await scc.call('getMspManagedDevice', { path: { deviceUid: sim.deviceUid('nw-asa-hq') } });
+      await scc.call('getMspDeviceSecureClientPackages', {
+        path: { deviceUid: sim.deviceUid('nw-asa-hq') },
+        query: { q: 'os:WINDOWS', sort: ['fileName:ASC'] },
+      });
+      const calculation = await scc.call('calculateMspCompatibleSecureClientVersions', {
+        body: { deviceUids: mspAsas },
+      });
+      const compatibilityInfoUid = String(calculation.data.entityUid);
+      await scc.call('getMspCompatibleSecureClientVersions', { path: { compatibilityInfoUid } });
+      const mspUpgrade = await scc.call('upgradeMspManagedAsaSecureClientPackages', {
+        body: {
+          deviceUids: mspAsas,
+          version: '5.1.8.105',
+          name: 'contract-msp',
+          platforms: [{ os: 'WINDOWS', cpuArchitecture: 'X86_64' }],
+        },
+      });
+      const mspRunUid = String(mspUpgrade.data.entityUid);
+      await scc.call('getMspSecureClientUpgradeRun', { path: { upgradeRunUid: mspRunUid } });
+      const invalidUpgrade = await scc.call('upgradeMspManagedAsaSecureClientPackages', {
+        body: { deviceUids: [sim.deviceUid('globex-asa-02')], version: '5.1.2.42' },
+      });
+      sim.clock.advance(15 * 60_000);
+      await scc.call('getMspCompatibleSecureClientVersions', { path: { compatibilityInfoUid } });
+      await scc.call('getMspSecureClientUpgradeRun', { path: { upgradeRunUid: mspRunUid } });
+      await scc.call('getMspSecureClientUpgradeRun', {
+        path: { upgradeRunUid: String(invalidUpgrade.data.entityUid) },
+      });
+      await scc.call('getMspSecureClientUpgradeRuns', {
+        query: { q: 'upgradeRunStatus:DONE*', sort: ['submissionTime:DESC'], limit: 10 },
+      });
+      await scc.call('getMspSecureClientUpgradeRunsAttributeValues', {});
+      await scc.call('getApiOnlyUsersInMspManagedTenant', {
+        path: { tenantUid: northwind },
+        query: { q: 'name:*automation', limit: 10 },
+      });
+      await scc.call('revokeTenantFromMspPortal', { path: { tenantUid: sim.tenantUid('initech-aus') } });
+      const mspRefusals = await Promise.allSettled([
+        scc.call('getMspManagedDevice', { path: { deviceUid: '00000000-0000-4000-8000-000000000000' } }),
+        scc.call('calculateMspCompatibleSecureClientVersions', {
+          body: { deviceUids: ['00000000-0000-4000-8000-000000000000'] },
+        }),
+        scc.call('upgradeMspManagedAsaSecureClientPackages', {
+          body: { deviceUids: mspAsas, version: '0.0.1' },
+        }),
+        client('sim-read-only').call('upgradeMspManagedAsaSecureClientPackages', {
+          body: { deviceUids: mspAsas, version: '5.1.8.105' },
+        }),
+        scc.call('getMspSecureClientUpgradeRun', {
+          path: { upgradeRunUid: '00000000-0000-4000-8000-000000000000' },
+        }),
+        scc.call('getMspCompatibleSecureClientVersions', {
+          path: { compatibilityInfoUid: '00000000-0000-4000-8000-000000000000' },
+        }),
+        scc.call('revokeTenantFromMspPortal', { path: { tenantUid: sim.tenantUid('wayne-eu') } }),
+        client('sim-admin').call('revokeTenantFromMspPortal', { path: { tenantUid: northwind } }),
+        tenantClient.call('getMspDeviceSecureClientPackages', {
+          path: { deviceUid: sim.deviceUid('nw-asa-hq') },
+        }),
+      ]);
+      expect(mspRefusals.every((s) => s.status === 'rejected')).toBe(true);
+
       // A few refusals on operations that declare them: still CommonApiError bodies. (createTenant's 429
       // is not among its declared statuses, so the duplicate is sent after the 30-second limit.)
       sim.clock.advance(30_000);
@@ -304,7 +410,7 @@ describe('simulator contract', () => {
       );
       expect(violations).toEqual([]);
       expect(missing).toEqual([]);
-      expect(covered.size).toBe(51);
+      expect(covered.size).toBe(70);
     },
   );
 });

@@ -1,7 +1,9 @@
-// The SCC OpenAPI reference as an executable contract for tests: loads
-// ../shared/reference/scc-openapi-subset.yaml, compiles its schemas with ajv and answers "is this request /
-// response one the reference allows?" as a list of violations (empty = valid). Shared by the client's and the
-// simulator's contract tests, so both sides are held to the same file and neither copies it.
+// The SCC OpenAPI reference as an executable contract for tests: loads the vendor's three cuts in
+// ../shared/reference/ (scc-openapi-subset.yaml, -changes.yaml, -msp.yaml; one vendor commit, no path in
+// common, identical shared schemas) as one description, as the generator does, compiles its schemas with
+// ajv and answers "is this request / response one the reference allows?" as a list of violations (empty =
+// valid). Shared by the client's and the simulator's contract tests, so both sides are held to the same
+// files and neither copies them.
 //
 // The reference is not part of the repository (users' clones do not have it): callers ask
 // `contractSkipReason()` first and skip with that message when it is absent.
@@ -13,10 +15,42 @@ import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const REFERENCE_DIR = resolve(repoRoot, '../shared/reference');
+export const REFERENCE_FILES = [
+  'scc-openapi-subset.yaml',
+  'scc-openapi-changes.yaml',
+  'scc-openapi-msp.yaml',
+];
 
-/** Where the reference lives: beside the repository, or wherever SCC_OPENAPI points (as for the generator). */
-export const REFERENCE_PATH =
-  process.env.SCC_OPENAPI ?? resolve(repoRoot, '../shared/reference/scc-openapi-subset.yaml');
+/** Where the reference lives: beside the repository, or the files SCC_OPENAPI names (comma-separated), as for the generator. */
+export const REFERENCE_PATHS: readonly string[] =
+  process.env.SCC_OPENAPI?.split(',').map((p) => p.trim()) ??
+  REFERENCE_FILES.map((file) => resolve(REFERENCE_DIR, file));
+/** The first (main) file of the reference, for messages. */
+export const REFERENCE_PATH = REFERENCE_PATHS[0] ?? resolve(REFERENCE_DIR, REFERENCE_FILES[0] ?? '');
+
+/**
+ * Where the vendor's file contradicts itself so that no real answer can pass, the contract holds the
+ * sensible reading instead, and says so (README, "SCC simulator"):
+ * getChangesDeployedInDeploymentRun's 200 declares its items as `oneOf: [FtdChangeItemDto, AsaChangeItemDto]`
+ * with a stray `type: string` beside it, and the two alternatives overlap (no required fields; both
+ * `deploymentType` enums list ASA_DEVICE_DEPLOY), so only an empty list validates. The description says the
+ * `deploymentType` field on each item identifies which shape it is: the contract checks each item against
+ * AsaChangeItemDto when it says ASA_DEVICE_DEPLOY, else against FtdChangeItemDto.
+ */
+export const SCHEMA_CORRECTIONS = [
+  {
+    operationId: 'getChangesDeployedInDeploymentRun',
+    status: '200',
+    flaw: 'items are `oneOf` two overlapping object schemas beside a stray `type: string`: only [] validates',
+    items: {
+      if: { properties: { deploymentType: { const: 'ASA_DEVICE_DEPLOY' } }, required: ['deploymentType'] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if / then / else, not a promise
+      then: { $ref: '#/components/schemas/AsaChangeItemDto' },
+      else: { $ref: '#/components/schemas/FtdChangeItemDto' },
+    },
+  },
+] as const;
 
 /** One broken rule, readable on its own: `query.deviceUids/0: must match format "uuid"`. */
 export type Violation = string;
@@ -58,26 +92,83 @@ export interface OpenApiContract {
 }
 
 /** Undefined when the reference is readable; otherwise the message a test prints when it skips. */
-export function contractSkipReason(path: string = REFERENCE_PATH): string | undefined {
-  if (existsSync(path)) return undefined;
+export function contractSkipReason(path: string | readonly string[] = REFERENCE_PATHS): string | undefined {
+  const paths = typeof path === 'string' ? [path] : path;
+  const missing = paths.find((p) => !existsSync(p));
+  if (missing === undefined) return undefined;
   const shown =
-    path === REFERENCE_PATH && !process.env.SCC_OPENAPI
-      ? '../shared/reference/scc-openapi-subset.yaml'
-      : path;
+    paths === REFERENCE_PATHS && !process.env.SCC_OPENAPI
+      ? `../shared/reference/${missing.split('/').pop() ?? ''}`
+      : missing;
   return `skipped: ${shown} not found (the SCC OpenAPI reference is not part of the repository)`;
 }
 
 const cache = new Map<string, OpenApiContract>();
 
-/** Loads and compiles the reference once per path. Throws with the skip reason when it is absent. */
-export function loadOpenApiContract(path: string = REFERENCE_PATH): OpenApiContract {
-  const cached = cache.get(path);
+/** Loads, merges and compiles the reference once per set of files. Throws with the skip reason when absent. */
+export function loadOpenApiContract(path: string | readonly string[] = REFERENCE_PATHS): OpenApiContract {
+  const paths = typeof path === 'string' ? [path] : [...path];
+  const key = paths.join(',');
+  const cached = cache.get(key);
   if (cached) return cached;
-  const reason = contractSkipReason(path);
+  const reason = contractSkipReason(paths);
   if (reason) throw new Error(reason);
-  const contract = buildContract(parse(readFileSync(path, 'utf8')) as OpenApiDocument);
-  cache.set(path, contract);
+  const doc = mergeDocuments(paths.map((p) => [p, parse(readFileSync(p, 'utf8')) as OpenApiDocument]));
+  const contract = buildContract(correct(doc));
+  cache.set(key, contract);
   return contract;
+}
+
+/** The cuts as one description; a path, schema or response defined twice differently is an error. */
+function mergeDocuments(docs: readonly (readonly [string, OpenApiDocument])[]): OpenApiDocument {
+  const merged: OpenApiDocument = { paths: {}, components: { schemas: {}, responses: {} } };
+  const mergeInto = <T>(target: Record<string, T>, source: Record<string, T>, what: string, file: string) => {
+    for (const [name, value] of Object.entries(source)) {
+      const known = target[name];
+      if (known !== undefined && JSON.stringify(known) !== JSON.stringify(value))
+        throw new Error(`${file}: ${what} ${name} differs from the one in an earlier file`);
+      target[name] = value;
+    }
+  };
+  for (const [file, doc] of docs) {
+    for (const [route, item] of Object.entries(doc.paths)) {
+      if (merged.paths[route]) throw new Error(`${file}: ${route} is described in two files`);
+      merged.paths[route] = item;
+    }
+    mergeInto(merged.components.schemas, doc.components.schemas, 'schema', file);
+    mergeInto(merged.components.responses ?? {}, doc.components.responses ?? {}, 'response', file);
+  }
+  return merged;
+}
+
+/**
+ * Applies SCHEMA_CORRECTIONS where the flaw is present (a vendor fix makes them no-ops), and drops repeated
+ * enum values (AsaChangeItemDto, FtdChangeItemDto and MspSecureClientUpgradeCompatibilityInfoDto list one
+ * twice, which JSON Schema forbids and ajv refuses; the set of allowed values is the same).
+ */
+function correct(doc: OpenApiDocument): OpenApiDocument {
+  const dedupeEnums = (value: unknown): void => {
+    if (Array.isArray(value)) for (const inner of value) dedupeEnums(inner);
+    if (!isSchema(value)) return;
+    if (Array.isArray(value.enum)) value.enum = [...new Set(value.enum)];
+    for (const [key, inner] of Object.entries(value))
+      if (key !== 'example' && key !== 'enum') dedupeEnums(inner);
+  };
+  dedupeEnums(doc.components.schemas);
+  dedupeEnums(doc.paths);
+  for (const correction of SCHEMA_CORRECTIONS) {
+    for (const item of Object.values(doc.paths)) {
+      for (const operation of Object.values(item)) {
+        if (Array.isArray(operation) || operation.operationId !== correction.operationId) continue;
+        const schema = jsonMedia(operation.responses[correction.status]?.content ?? {})?.schema;
+        const items = schema?.items;
+        if (schema && isSchema(items) && Array.isArray(items.oneOf) && items.type === 'string') {
+          schema.items = structuredClone(correction.items) as unknown as JsonSchema;
+        }
+      }
+    }
+  }
+  return doc;
 }
 
 // Convenience forms over the default reference, for tests that only need one call.

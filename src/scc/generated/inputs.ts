@@ -6,6 +6,14 @@ function uniqueItems(items: readonly unknown[]): boolean {
   return new Set(items.map((item) => JSON.stringify(item))).size === items.length;
 }
 
+export const AsaMultiDeviceDeploymentInput = z.object({
+  deploymentNotes: z.string().optional(),
+  description: z.string().optional(),
+  deviceUids: z.array(z.guid()).min(1).max(50).refine(uniqueItems, { message: 'items must be unique' }),
+  forceDeployUnsupportedCommands: z.boolean().optional(),
+});
+export type AsaMultiDeviceDeploymentInput = z.infer<typeof AsaMultiDeviceDeploymentInput>;
+
 export const Command = z.object({
   body: z.string().nullable().optional(),
   link: z.string().min(1),
@@ -147,6 +155,13 @@ export const MspAddUsersToTenantInput = z.object({
 });
 export type MspAddUsersToTenantInput = z.infer<typeof MspAddUsersToTenantInput>;
 
+export const MspCalculateCompatibleSecureClientVersionsInput = z.object({
+  deviceUids: z.array(z.guid()).min(1).refine(uniqueItems, { message: 'items must be unique' }),
+});
+export type MspCalculateCompatibleSecureClientVersionsInput = z.infer<
+  typeof MspCalculateCompatibleSecureClientVersionsInput
+>;
+
 export const MspCreateTenantInput = z.object({
   displayName: z.string().optional(),
   salesOrderNumber: z.string().optional(),
@@ -161,6 +176,20 @@ export const MspDeleteUsersFromTenantInput = z.object({
   usernames: z.array(z.string()).max(50),
 });
 export type MspDeleteUsersFromTenantInput = z.infer<typeof MspDeleteUsersFromTenantInput>;
+
+export const MspSecureClientPlatform = z.object({
+  cpuArchitecture: z.enum(['ARM64', 'X86_64', 'UNIVERSAL']),
+  os: z.enum(['LINUX', 'MACOS', 'WINDOWS']),
+});
+export type MspSecureClientPlatform = z.infer<typeof MspSecureClientPlatform>;
+
+export const MspUpgradeSecureClientPackagesInput = z.object({
+  deviceUids: z.array(z.guid()).min(1).refine(uniqueItems, { message: 'items must be unique' }),
+  name: z.string().optional(),
+  platforms: z.array(MspSecureClientPlatform).optional(),
+  version: z.string().min(1),
+});
+export type MspUpgradeSecureClientPackagesInput = z.infer<typeof MspUpgradeSecureClientPackagesInput>;
 
 export const SpeedType = z.enum(['AUTO', 'TEN', 'HUNDRED', 'THOUSAND', 'TEN_THOUSAND']);
 export type SpeedType = z.infer<typeof SpeedType>;

@@ -14,6 +14,29 @@ export const ApiTokenInfo = z.looseObject({
 });
 export type ApiTokenInfo = z.infer<typeof ApiTokenInfo>;
 
+export const AsaChangeItemDto = z.looseObject({
+  deployedConfig: z.string().nullish(),
+  deploymentRunUid: z.string().nullish(),
+  deploymentType: openEnum(['FTD_DEVICE_DEPLOY', 'ASA_DEVICE_DEPLOY', 'ASA_DEVICE_DEPLOY']).nullish(),
+  deviceUid: z.string().nullish(),
+  initialConfig: z.string().nullish(),
+  uid: z.string().nullish(),
+});
+export type AsaChangeItemDto = z.infer<typeof AsaChangeItemDto>;
+
+export const AsaConfig = z.looseObject({
+  configOnCloud: z.string().nullish(),
+  configOnDevice: z.string().nullish(),
+});
+export type AsaConfig = z.infer<typeof AsaConfig>;
+
+export const AsaConfigCommandsDto = z.looseObject({
+  configCommands: z.array(z.string()).nullish(),
+  deviceUid: z.string().nullish(),
+  status: openEnum(['SUCCESS', 'UNSUPPORTED_COMMANDS', 'ERROR']).nullish(),
+});
+export type AsaConfigCommandsDto = z.infer<typeof AsaConfigCommandsDto>;
+
 export const AsaFailoverMate = z.looseObject({
   chassisSerial: z.string().nullish(),
   failoverState: z.string().nullish(),
@@ -159,6 +182,14 @@ export const AsaInterfacePage = z.looseObject({
   offset: z.number().int().nullish(),
 });
 export type AsaInterfacePage = z.infer<typeof AsaInterfacePage>;
+
+export const AsaMultiDeviceDeploymentInput = z.looseObject({
+  deploymentNotes: z.string().nullish(),
+  description: z.string().nullish(),
+  deviceUids: z.array(z.string()),
+  forceDeployUnsupportedCommands: z.boolean().nullish(),
+});
+export type AsaMultiDeviceDeploymentInput = z.infer<typeof AsaMultiDeviceDeploymentInput>;
 
 export const AuthenticationError = z.looseObject({
   error: z.string().nullish(),
@@ -328,6 +359,15 @@ export const CompatibleSecureClientVersionDto = z.looseObject({
 });
 export type CompatibleSecureClientVersionDto = z.infer<typeof CompatibleSecureClientVersionDto>;
 
+export const CompletionStatusDto = z.looseObject({
+  completedAt: z.string().nullish(),
+  message: z.string().nullish(),
+  name: z.string().nullish(),
+  nodeType: openEnum(['HA_PRIMARY', 'HA_SECONDARY', 'CLUSTER_CONTROL', 'CLUSTER_DATA']).nullish(),
+  percentageComplete: z.number().nullish(),
+});
+export type CompletionStatusDto = z.infer<typeof CompletionStatusDto>;
+
 export const ConfigState = openEnum(['NO_CONFIG', 'SYNCED', 'NOT_SYNCED', 'UNKNOWN']);
 export type ConfigState = z.infer<typeof ConfigState>;
 
@@ -384,6 +424,63 @@ export const Deployed = z.looseObject({
   domainSettings: z.array(DomainSettings).nullish(),
 });
 export type Deployed = z.infer<typeof Deployed>;
+
+export const ErrorDetails = z.looseObject({
+  code: z.string().nullish(),
+  description: z.string().nullish(),
+  details: z.record(z.string(), z.string()).nullish(),
+  severity: z.string().nullish(),
+});
+export type ErrorDetails = z.infer<typeof ErrorDetails>;
+
+export const DeviceDeploymentStatusDto = z.looseObject({
+  completionStatus: CompletionStatusDto.nullish(),
+  errorDetails: z.array(ErrorDetails).nullish(),
+  errorMsg: z.string().nullish(),
+  name: z.string().nullish(),
+  status: openEnum(['IN_PROGRESS', 'DONE', 'WARNING', 'ERROR', 'SKIPPED']).nullish(),
+  uid: z.string().nullish(),
+});
+export type DeviceDeploymentStatusDto = z.infer<typeof DeviceDeploymentStatusDto>;
+
+export const DeploymentRunDto = z.looseObject({
+  deployerUsername: z.string().nullish(),
+  deploymentRunStatus: openEnum([
+    'PENDING',
+    'VALIDATING_DEVICES',
+    'DEPLOYING',
+    'DEPLOY_COMPLETED',
+    'DEPLOY_FAILED',
+  ]).nullish(),
+  deploymentType: openEnum(['FTD_DEVICE_DEPLOY', 'ASA_DEVICE_DEPLOY']).nullish(),
+  description: z.string().nullish(),
+  deviceDeploymentStatuses: z.array(DeviceDeploymentStatusDto).nullish(),
+  deviceUids: z.array(z.string()).nullish(),
+  errorDetails: z.array(ErrorDetails).nullish(),
+  errorMsg: z.string().nullish(),
+  failureReason: openEnum([
+    'VALIDATION_FAILED',
+    'WARNINGS_REJECTED',
+    'TRIGGER_ERROR',
+    'DEVICE_DEPLOY_FAILED',
+    'DEVICE_DEPLOY_COMPLETED_WITH_WARNINGS',
+  ]).nullish(),
+  ignoreWarnings: z.boolean().nullish(),
+  lastUpdatedTime: z.string().nullish(),
+  name: z.string().nullish(),
+  submissionTime: z.string().nullish(),
+  transactionUid: z.string().nullish(),
+  uid: z.string().nullish(),
+});
+export type DeploymentRunDto = z.infer<typeof DeploymentRunDto>;
+
+export const DeploymentRunDtoPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(DeploymentRunDto).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type DeploymentRunDtoPage = z.infer<typeof DeploymentRunDtoPage>;
 
 export const DeviceMaintenanceWindow = z.looseObject({
   currentEnd: z.string().nullish(),
@@ -744,6 +841,49 @@ export const EtherChannelInterfacePatchInput = z.looseObject({
 });
 export type EtherChannelInterfacePatchInput = z.infer<typeof EtherChannelInterfacePatchInput>;
 
+export const Reference = z.looseObject({
+  fieldName: z.string().nullish(),
+  name: z.string().nullish(),
+  type: z.string().nullish(),
+});
+export type Reference = z.infer<typeof Reference>;
+
+export const UpdatedValue = z.looseObject({
+  fieldName: z.string().nullish(),
+  newValue: z.string().nullish(),
+  oldValue: z.string().nullish(),
+});
+export type UpdatedValue = z.infer<typeof UpdatedValue>;
+
+export const Value = z.looseObject({
+  fieldName: z.string().nullish(),
+  value: z.string().nullish(),
+});
+export type Value = z.infer<typeof Value>;
+
+export const FtdChangeItemDto = z.looseObject({
+  addedReferences: z.array(Reference).nullish(),
+  addedValues: z.array(Value).nullish(),
+  changeItemType: openEnum(['ENTITY_CHANGE', 'GROUPING_HEADER']).nullish(),
+  changeType: openEnum(['ADD', 'DELETE', 'UPDATE', 'NOCHANGE']).nullish(),
+  get children() {
+    return z.array(FtdChangeItemDto).nullish();
+  },
+  deletedReferences: z.array(Reference).nullish(),
+  deletedValues: z.array(Value).nullish(),
+  deploymentType: openEnum(['FTD_DEVICE_DEPLOY', 'ASA_DEVICE_DEPLOY', 'FTD_DEVICE_DEPLOY']).nullish(),
+  deviceUid: z.string().nullish(),
+  entityType: z.string().nullish(),
+  entityUid: z.string().nullish(),
+  errorMsg: z.string().nullish(),
+  lastUpdatedByUsers: z.array(z.string()).nullish(),
+  name: z.string().nullish(),
+  parentUid: z.string().nullish(),
+  uid: z.string().nullish(),
+  updatedValues: z.array(UpdatedValue).nullish(),
+});
+export type FtdChangeItemDto = z.infer<typeof FtdChangeItemDto>;
+
 export const SecureClientPackageDto = z.looseObject({
   cpuArchitecture: openEnum(['ARM64', 'X86_64', 'UNIVERSAL']).nullish(),
   deviceUid: z.string(),
@@ -761,6 +901,18 @@ export const FtdSecureClientPackagesPage = z.looseObject({
   offset: z.number().int().nullish(),
 });
 export type FtdSecureClientPackagesPage = z.infer<typeof FtdSecureClientPackagesPage>;
+
+export const ManagedTenantUpgradeDto = z.looseObject({
+  errorMsg: z.string().nullable().nullish(),
+  managedTenantDisplayName: z.string().nullish(),
+  managedTenantUid: z.string().nullish(),
+  transactionStatus: openEnum(['PENDING', 'IN_PROGRESS', 'CANCELLED', 'DONE', 'ERROR']).nullish(),
+  transactionUid: z.string().nullable().nullish(),
+  upgradeRunStatus: z.string().nullable().nullish(),
+  upgradeRunStepPercentageComplete: z.number().nullable().nullish(),
+  upgradeRunUid: z.string().nullable().nullish(),
+});
+export type ManagedTenantUpgradeDto = z.infer<typeof ManagedTenantUpgradeDto>;
 
 export const MspAddTenantInput = z.looseObject({
   apiToken: z.string(),
@@ -806,6 +958,13 @@ export const MspAddUsersToTenantInput = z.looseObject({
 });
 export type MspAddUsersToTenantInput = z.infer<typeof MspAddUsersToTenantInput>;
 
+export const MspCalculateCompatibleSecureClientVersionsInput = z.looseObject({
+  deviceUids: z.array(z.string()),
+});
+export type MspCalculateCompatibleSecureClientVersionsInput = z.infer<
+  typeof MspCalculateCompatibleSecureClientVersionsInput
+>;
+
 export const MspCreateTenantInput = z.looseObject({
   displayName: z.string().nullish(),
   salesOrderNumber: z.string().nullish(),
@@ -817,6 +976,53 @@ export const MspDeleteUsersFromTenantInput = z.looseObject({
   usernames: z.array(z.string()),
 });
 export type MspDeleteUsersFromTenantInput = z.infer<typeof MspDeleteUsersFromTenantInput>;
+
+export const MspManagedDevice = z.looseObject({
+  address: z.string().nullish(),
+  asaFailoverMate: AsaFailoverMate.nullish(),
+  asaFailoverMode: AsaFailoverMode.nullish(),
+  asaFailoverState: z.string().nullish(),
+  asdmVersion: z.string().nullish(),
+  certificateExpiryDate: z.string().nullish(),
+  chassisSerial: z.string().nullish(),
+  configState: ConfigState.nullish(),
+  conflictDetectionState: ConflictDetectionState.nullish(),
+  connectivityState: ConnectivityState.nullish(),
+  connectorType: ConnectorType.nullish(),
+  contextMode: openEnum(['MULTI_CONTEXT_ADMIN', 'MULTI_CONTEXT_NON_ADMIN', 'SINGLE_CONTEXT']).nullish(),
+  deviceMaintenanceWindow: DeviceMaintenanceWindow.nullish(),
+  deviceRecordOnFmc: FmcDeviceRecord.nullish(),
+  deviceRoles: z.array(DeviceRole).nullish(),
+  deviceType: EntityType.nullish(),
+  firewallMode: z.string().nullish(),
+  ftdClusterInfo: FtdClusterInfo.nullish(),
+  ftdHaInfo: FtdHaInfo.nullish(),
+  hardwareModel: z.string().nullish(),
+  labels: Labels.nullish(),
+  managedSccOrganizationUid: z.string().nullish(),
+  managedTenantDisplayName: z.string().nullish(),
+  managedTenantName: z.string().nullish(),
+  managedTenantRegion: z.string().nullish(),
+  managedTenantUid: z.string().nullish(),
+  merakiPhysicalDevices: z.array(MerakiPhysicalDevice).nullish(),
+  modelNumber: z.string().nullish(),
+  name: z.string(),
+  raVpnCertificateExpiryDate: z.string().nullish(),
+  redundancyMode: openEnum(['HA', 'CLUSTER', 'STANDALONE']).nullish(),
+  serial: z.string().nullish(),
+  softwareVersion: z.string().nullish(),
+  tenantUid: z.string().nullish(),
+  uid: z.string().nullish(),
+});
+export type MspManagedDevice = z.infer<typeof MspManagedDevice>;
+
+export const MspManagedDevicePage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(MspManagedDevice).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type MspManagedDevicePage = z.infer<typeof MspManagedDevicePage>;
 
 export const MspManagedTenantVirtualAccountDto = z.looseObject({
   complianceStatus: openEnum(['IN_COMPLIANCE', 'OUT_OF_COMPLIANCE', 'UNKNOWN']).nullish(),
@@ -863,6 +1069,110 @@ export const MspManagedTenantDtoPage = z.looseObject({
   offset: z.number().int().nullish(),
 });
 export type MspManagedTenantDtoPage = z.infer<typeof MspManagedTenantDtoPage>;
+
+export const MspSecureClientPackageDto = z.looseObject({
+  cpuArchitecture: openEnum(['ARM64', 'X86_64', 'UNIVERSAL']).nullish(),
+  deviceUid: z.string().nullish(),
+  fileName: z.string().nullish(),
+  os: openEnum(['LINUX', 'MACOS', 'WINDOWS']).nullish(),
+  uid: z.string().nullish(),
+  version: z.string().nullish(),
+});
+export type MspSecureClientPackageDto = z.infer<typeof MspSecureClientPackageDto>;
+
+export const MspSecureClientPackagesPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(MspSecureClientPackageDto).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type MspSecureClientPackagesPage = z.infer<typeof MspSecureClientPackagesPage>;
+
+export const MspSecureClientPlatform = z.looseObject({
+  cpuArchitecture: openEnum(['ARM64', 'X86_64', 'UNIVERSAL']),
+  os: openEnum(['LINUX', 'MACOS', 'WINDOWS']),
+});
+export type MspSecureClientPlatform = z.infer<typeof MspSecureClientPlatform>;
+
+export const MspSecureClientUpgradeCompatibilityInfoDto = z.looseObject({
+  compatibleVersions: z.array(CompatibleSecureClientVersionDto).nullable().nullish(),
+  errorMessage: z.string().nullable().nullish(),
+  status: openEnum(['DONE', 'IN_PROGRESS', 'ERROR', 'IN_PROGRESS', 'DONE', 'ERROR']),
+  uid: z.string(),
+});
+export type MspSecureClientUpgradeCompatibilityInfoDto = z.infer<
+  typeof MspSecureClientUpgradeCompatibilityInfoDto
+>;
+
+export const UpgradedDeviceDto = z.looseObject({
+  errorMsg: z.string().nullish(),
+  name: z.string().nullish(),
+  status: openEnum(['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'CLEANUP_FAILED']).nullish(),
+  uid: z.string().nullish(),
+});
+export type UpgradedDeviceDto = z.infer<typeof UpgradedDeviceDto>;
+
+export const MspSecureClientUpgradeRunDto = z.looseObject({
+  devices: z.array(UpgradedDeviceDto).nullish(),
+  errorMsg: z.string().nullish(),
+  lastUpdatedTime: z.string().nullish(),
+  managedTenantUpgrades: z.array(ManagedTenantUpgradeDto).nullish(),
+  name: z.string().nullish(),
+  percentageComplete: z.number().nullable().nullish(),
+  secureClientVersion: z.string().nullish(),
+  submissionTime: z.string().nullish(),
+  transactionUid: z.string().nullish(),
+  uid: z.string().nullish(),
+  upgradeRunStatus: openEnum([
+    'VALIDATING_INPUTS',
+    'UPLOADING_IMAGES',
+    'PERFORMING_UPGRADE',
+    'DONE',
+    'DONE_WITH_DEVICE_WARNINGS',
+    'DONE_WITH_DEVICE_ERRORS',
+    'ERROR',
+  ]).nullish(),
+  upgradeRunType: openEnum(['ASA_SECURE_CLIENT_UPGRADE', 'FTD_SECURE_CLIENT_UPGRADE']).nullish(),
+  username: z.string().nullish(),
+});
+export type MspSecureClientUpgradeRunDto = z.infer<typeof MspSecureClientUpgradeRunDto>;
+
+export const MspSecureClientUpgradeRunPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(MspSecureClientUpgradeRunDto).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type MspSecureClientUpgradeRunPage = z.infer<typeof MspSecureClientUpgradeRunPage>;
+
+export const MspSecureClientUpgradeRunsAttributeValues = z.looseObject({
+  upgradeRunStatuses: z
+    .array(
+      openEnum([
+        'VALIDATING_INPUTS',
+        'UPLOADING_IMAGES',
+        'PERFORMING_UPGRADE',
+        'DONE',
+        'DONE_WITH_DEVICE_WARNINGS',
+        'DONE_WITH_DEVICE_ERRORS',
+        'ERROR',
+      ]),
+    )
+    .nullish(),
+  upgradeRunTypes: z.array(openEnum(['ASA_SECURE_CLIENT_UPGRADE', 'FTD_SECURE_CLIENT_UPGRADE'])).nullish(),
+  users: z.array(z.string()).nullish(),
+});
+export type MspSecureClientUpgradeRunsAttributeValues = z.infer<
+  typeof MspSecureClientUpgradeRunsAttributeValues
+>;
+
+export const MspUpgradeSecureClientPackagesInput = z.looseObject({
+  deviceUids: z.array(z.string()),
+  name: z.string().nullish(),
+  platforms: z.array(MspSecureClientPlatform).nullish(),
+  version: z.string(),
+});
+export type MspUpgradeSecureClientPackagesInput = z.infer<typeof MspUpgradeSecureClientPackagesInput>;
 
 export const Page = z.looseObject({
   count: z.number().int().nullish(),
@@ -943,14 +1253,6 @@ export const SecureClientUpgradeRunAttributeValues = z.looseObject({
   users: z.array(z.string()).nullish(),
 });
 export type SecureClientUpgradeRunAttributeValues = z.infer<typeof SecureClientUpgradeRunAttributeValues>;
-
-export const UpgradedDeviceDto = z.looseObject({
-  errorMsg: z.string().nullish(),
-  name: z.string().nullish(),
-  status: openEnum(['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'CLEANUP_FAILED']).nullish(),
-  uid: z.string().nullish(),
-});
-export type UpgradedDeviceDto = z.infer<typeof UpgradedDeviceDto>;
 
 export const SecureClientUpgradeRunDto = z.looseObject({
   devices: z.array(UpgradedDeviceDto).nullish(),

@@ -1,6 +1,7 @@
 // The /_sim/ admin routes (no authentication; for tests, benchmarks and demos): world summary, reset
-// to the seed, simulated clock, tenant tokens, request log, fault rules, and the presigned report
-// downloads that event-search reports link to.
+// to the seed, simulated clock, tenant tokens, request log, fault rules, device injections (an
+// out-of-band change on an ASA, a device going offline), and the presigned report downloads that
+// event-search reports link to.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { downloadReport } from '../api/reports.js';
@@ -11,6 +12,8 @@ import { issueDetails } from '../http/input.js';
 import { Router } from '../http/router.js';
 import { errorResponse, type RequestTarget, send } from '../http/server.js';
 import { iso, type SimRuntime } from '../runtime.js';
+import { changeOutOfBand } from '../state/asaConfig.js';
+import type { DeviceRecord } from '../state/model.js';
 import { DEMO_TOKENS } from '../state/seedTenants.js';
 import { type FaultInjector, FaultRuleInput } from './faults.js';
 import type { RequestLog } from './requestLog.js';
@@ -41,6 +44,16 @@ const AdvanceInput = z
   })
   .strict();
 const TokenInput = z.object({ tenantUid: z.string().min(1) }).strict();
+const OutOfBandInput = z
+  .object({
+    hardwareName: z.string().min(1).optional(),
+    description: z.string().max(200).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+const ConnectivityInput = z
+  .object({ connectivityState: z.enum(['ONLINE', 'UNREACHABLE', 'BAD_CREDENTIALS', 'UNKNOWN']) })
+  .strict();
 
 async function parse<S extends z.ZodType>(request: AdminRequest, schema: S): Promise<z.output<S>> {
   const raw = (await request.body()) ?? {};
@@ -70,6 +83,12 @@ export const ADMIN_ROUTES = [
   ],
   ['DELETE', '/_sim/faults', 'remove every fault rule'],
   ['DELETE', '/_sim/faults/{id}', 'remove one fault rule'],
+  [
+    'POST',
+    '/_sim/devices/{device}/out-of-band',
+    "change an ASA's running config behind SCC's back (CONFLICT_DETECTED): {hardwareName?, description?, enabled?}",
+  ],
+  ['POST', '/_sim/devices/{device}/connectivity', "set a device's connectivityState: {connectivityState}"],
   ['GET', '/_sim/downloads/{reportUid}/{file}', 'presigned report download (X-Amz-* query)'],
 ] as const;
 
@@ -130,6 +149,35 @@ export function createAdmin(deps: AdminDeps) {
   add('DELETE', '/_sim/requests', () => {
     log.clear();
     return { status: 204 };
+  });
+  const deviceOf = (r: AdminRequest): DeviceRecord => {
+    const key = (r.params.device ?? '').toLowerCase();
+    for (const d of sim.state.devices.values())
+      if (d.device.uid === key || d.device.name.toLowerCase() === key) return d;
+    throw notFound(`No device ${r.params.device ?? ''}`);
+  };
+  add('POST', '/_sim/devices/{device}/out-of-band', async (r) => {
+    const device = deviceOf(r);
+    const input = await parse(r, OutOfBandInput);
+    if (device.kind !== 'ASA') throw invalidInput(`${device.device.name} is not an ASA`);
+    const changed = changeOutOfBand(sim.state, device, input);
+    if (changed === undefined)
+      throw notFound(`${device.device.name} has no interface ${input.hardwareName ?? ''}`);
+    return {
+      status: 200,
+      body: {
+        device: device.device.name,
+        hardwareName: changed.hardwareName,
+        conflictDetectionState: device.device.conflictDetectionState,
+        configState: device.device.configState,
+      },
+    };
+  });
+  add('POST', '/_sim/devices/{device}/connectivity', async (r) => {
+    const device = deviceOf(r);
+    const input = await parse(r, ConnectivityInput);
+    device.device.connectivityState = input.connectivityState;
+    return { status: 200, body: { device: device.device.name, connectivityState: input.connectivityState } };
   });
   add('GET', '/_sim/faults', () => ({ status: 200, body: { items: faults.list() } }));
   add('POST', '/_sim/faults', async (r) => {
@@ -212,6 +260,7 @@ function summary(sim: SimRuntime) {
     counts: {
       transactions: state.transactions.size,
       upgradeRuns: state.upgradeRuns.size,
+      deploymentRuns: state.deploymentRuns.size,
       gatewayRequests: state.gatewayRequests.size,
       interfaces: state.interfaces.size,
       packages: state.packages.size,

@@ -1,6 +1,7 @@
 // ASA interface operations: read every kind, create / modify / delete EtherChannels, subinterfaces and
 // VLAN interfaces, modify physical interfaces (never create or delete them), and only read virtual
-// tunnel interfaces. Every change runs the ASA's checks in interfaceRules.ts first.
+// tunnel interfaces. Every change runs the ASA's checks in interfaceRules.ts first, and is staged: it edits
+// SCC's copy of the configuration, which reads answer, and reaches the device only on deploy.
 
 import * as Input from '../../scc/generated/inputs.js';
 import type * as Model from '../../scc/generated/models.js';
@@ -9,6 +10,7 @@ import { type ErrorDetails, invalidInput, notFound } from '../errors.js';
 import type { Handler, OperationHandlers, RequestContext } from '../http/context.js';
 import { describe, requireBody, uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
+import { configChanged } from '../state/asaConfig.js';
 import type { DeviceRecord, InterfaceKind, InterfaceRecord } from '../state/model.js';
 import { deviceOfKind } from './devices.js';
 import {
@@ -67,6 +69,15 @@ function fail(details: ErrorDetails): void {
     throw invalidInput(`Interface rejected by the device: ${describe(details)}`, details);
 }
 
+/**
+ * Every change lands in SCC's copy only (staged): the device's running configuration changes on deploy,
+ * and the device is NOT_SYNCED meanwhile.
+ */
+function staged(ctx: RequestContext, device: DeviceRecord, status: 200 | 201, record: InterfaceRecord) {
+  configChanged(ctx.state, device);
+  return { status, body: dto(record) };
+}
+
 /** Copies the fields a body sets onto a record; `undefined` leaves a field alone. */
 function apply(record: InterfaceRecord, fields: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(fields))
@@ -104,6 +115,7 @@ function remove(
     const record = interfaceOf(ctx, device, kind);
     before?.(ctx, record, interfacesOf(ctx, device));
     ctx.state.interfaces.delete(record.uid);
+    configChanged(ctx.state, device);
     return { status: 204 };
   };
 }
@@ -144,7 +156,7 @@ const createEtherChannel: Handler = (ctx) => {
     if (port !== undefined) port.etherChannelGroupUid = record.uid;
   }
   ctx.state.interfaces.set(record.uid, record);
-  return { status: 201, body: dto(record) };
+  return staged(ctx, device, 201, record);
 };
 
 const modifyEtherChannel: Handler = (ctx) => {
@@ -169,7 +181,7 @@ const modifyEtherChannel: Handler = (ctx) => {
     }
   }
   apply(record, input);
-  return { status: 200, body: dto(record) };
+  return staged(ctx, device, 200, record);
 };
 
 const deleteEtherChannel = remove('ETHER_CHANNEL_INTERFACE', (ctx, record, all) => {
@@ -222,7 +234,7 @@ const createSubInterface: Handler = (ctx) => {
   };
   apply(record, { ...input, securityLevel: input.securityLevel ?? defaultSecurityLevel(input.name) });
   ctx.state.interfaces.set(record.uid, record);
-  return { status: 201, body: dto(record) };
+  return staged(ctx, device, 201, record);
 };
 
 const modifySubInterface: Handler = (ctx) => {
@@ -234,7 +246,7 @@ const modifySubInterface: Handler = (ctx) => {
   checkCommon(details, interfacesOf(ctx, device), input, record);
   fail(details);
   apply(record, input);
-  return { status: 200, body: dto(record) };
+  return staged(ctx, device, 200, record);
 };
 
 const listParentSubInterfaces: Handler = (ctx) => {
@@ -276,7 +288,7 @@ const createVlan: Handler = (ctx) => {
   };
   apply(record, { ...input, securityLevel: input.securityLevel ?? defaultSecurityLevel(input.name) });
   ctx.state.interfaces.set(record.uid, record);
-  return { status: 201, body: dto(record) };
+  return staged(ctx, device, 201, record);
 };
 
 const modifyVlan: Handler = (ctx) => {
@@ -290,7 +302,7 @@ const modifyVlan: Handler = (ctx) => {
   checkCommon(details, all, input, record);
   fail(details);
   apply(record, input);
-  return { status: 200, body: dto(record) };
+  return staged(ctx, device, 200, record);
 };
 
 const modifyPhysical: Handler = (ctx) => {
@@ -310,7 +322,7 @@ const modifyPhysical: Handler = (ctx) => {
   fail(details);
   apply(record, input);
   if (input.mtu !== undefined && record.runtimeData) record.runtimeData.mtu = input.mtu;
-  return { status: 200, body: dto(record) };
+  return staged(ctx, device, 200, record);
 };
 
 export const interfaceHandlers = {

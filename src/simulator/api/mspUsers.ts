@@ -1,4 +1,5 @@
-// Users of MSP-managed tenants: list the human users, add or remove up to 50 at a time (asynchronous,
+// Users of MSP-managed tenants: list the human users and, separately, the API-only ones (the only way
+// to learn the UID a token is generated for), add or remove up to 50 at a time (asynchronous,
 // with a transaction), and generate API tokens for API-only users (400 for anyone else).
 
 import * as Input from '../../scc/generated/inputs.js';
@@ -26,6 +27,13 @@ const userFields: FieldTable<Model.User> = {
 export const getHumanUsersInMspManagedTenant: Handler = (ctx) => {
   const tenant = managedTenant(ctx);
   const users = tenant.users.filter((u) => !u.apiOnly).map(userDto);
+  return { status: 200, body: listPage(ctx.query, users, { fields: userFields, search: true }) };
+};
+
+export const getApiOnlyUsersInMspManagedTenant: Handler = (ctx) => {
+  const tenant = managedTenant(ctx);
+  const users = tenant.users.filter((u) => u.apiOnly).map(userDto);
+  // The reference declares `q` but no `sort` for this list.
   return { status: 200, body: listPage(ctx.query, users, { fields: userFields, search: true }) };
 };
 

@@ -1,9 +1,12 @@
 // One handler per SCC operation, keyed by the reference's operationId; the server mounts each at the
 // method and path the generated operation table gives, so routes cannot drift from the reference.
 import type { OperationHandlers } from '../http/context.js';
+import { changeHandlers } from './changes.js';
+import { deploymentHandlers } from './deployments.js';
 import { getDevice, getDevices } from './devices.js';
 import { executeDeviceCommand, getDeviceCommandResponse, getDeviceCommands } from './gateway.js';
 import { interfaceHandlers } from './interfaces.js';
+import { mspHandlers } from './mspHandlers.js';
 import {
   addUsersToTenantInMspPortal,
   deleteUsersFromTenantInMspPortal,
@@ -48,7 +51,10 @@ export const operationHandlers: OperationHandlers = {
   generateApiTokenForUserInTenant,
   getMspManagedTenant,
   provisionCdFmcForTenantInMspPortal,
+  ...mspHandlers,
   ...interfaceHandlers,
+  ...changeHandlers,
+  ...deploymentHandlers,
   ...secureClientHandlers,
   getSecureClientUpgradeRun,
   getSecureClientUpgradeRuns,

@@ -47,6 +47,7 @@ const TERMINAL = new Set<UpgradeRunStatus>([
   'DONE_WITH_DEVICE_ERRORS',
   'ERROR',
 ]);
+export const isTerminalRunStatus = (status: UpgradeRunStatus): boolean => TERMINAL.has(status);
 
 export function upgradeRunDto(run: UpgradeRunRecord, now: number): Model.SecureClientUpgradeRunDto {
   const terminal = TERMINAL.has(run.status);
@@ -173,25 +174,29 @@ function trigger(kind: 'ASA' | 'FTD', type: UpgradeRunType): Handler {
 export const triggerSecureClientUpgrade = trigger('ASA', 'ASA_SECURE_CLIENT_UPGRADE');
 export const triggerFtdSecureClientUpgrade = trigger('FTD', 'FTD_SECURE_CLIENT_UPGRADE');
 
-interface RunRequest {
+export interface RunRequest {
   type: UpgradeRunType;
   version: string;
   platforms: Platform[];
   devices: DeviceRecord[];
   name: string | undefined;
+  /** The tenant the run belongs to and who started it (default: the caller's); MSP upgrades set both. */
+  tenantUid?: string;
+  username?: string;
 }
 
 /** Documented trigger: a run whose name contains "fail" fails while uploading images (run ERROR). */
 const runFailsUpload = (name: string) => name.toLowerCase().includes('fail');
 
-function startRun(ctx: RequestContext, request: RunRequest): UpgradeRunRecord {
+export function startRun(ctx: RequestContext, request: RunRequest): UpgradeRunRecord {
   const { sim, state } = ctx;
   const now = ctx.now;
+  const tenantUid = request.tenantUid ?? ctx.principal.tenant.uid;
   const steps = request.type === 'ASA_SECURE_CLIENT_UPGRADE' ? ASA_STEPS : FTD_STEPS;
   const durations = steps.map(() => state.rng.int(STEP_MS.min, STEP_MS.max));
   const uid = state.rng.uuid();
   const tx = openTransaction(sim, {
-    tenantUid: ctx.principal.tenant.uid,
+    tenantUid,
     type: 'UPGRADE_SECURE_CLIENT_PACKAGES',
     entityUid: uid,
     entityUrl: `${sim.baseUrl}/v1/inventory/devices/secure-client/upgrades/runs/${uid}`,
@@ -199,12 +204,12 @@ function startRun(ctx: RequestContext, request: RunRequest): UpgradeRunRecord {
   });
   const run: UpgradeRunRecord = {
     uid,
-    tenantUid: ctx.principal.tenant.uid,
+    tenantUid,
     name: request.name ?? `secure-client-${request.version}-${uid.slice(0, 8)}`,
     type: request.type,
     version: request.version,
     platforms: request.platforms,
-    username: ctx.principal.username,
+    username: request.username ?? ctx.principal.username,
     transactionUid: tx.uid,
     submissionTime: now,
     lastUpdatedTime: now,

@@ -1,6 +1,7 @@
 // The shape of the simulated world: tenants and their users, tokens, the device inventory, ASA
-// interfaces, Secure Client packages and runs, transactions, gateway requests, reports and the FMC
-// behind the gateway. Records reuse the generated SCC models where the record is what the API returns.
+// interfaces (SCC's copy and the device's running copy), Secure Client packages and runs, deployment
+// runs, transactions, gateway requests, reports and the FMC behind the gateway. Records reuse the
+// generated SCC models where the record is what the API returns.
 import type * as Input from '../../scc/generated/inputs.js';
 import type * as Model from '../../scc/generated/models.js';
 import type { SeededRandom } from '../random.js';
@@ -166,6 +167,69 @@ export interface TransactionRecord {
   errorDetails?: Record<string, string>;
 }
 
+export type ConfigCommandsStatus = 'SUCCESS' | 'UNSUPPORTED_COMMANDS' | 'ERROR';
+
+/** The result of calculateAsaCommandsToApplyPendingChanges, cached briefly (then 404). */
+export interface CalculatedCommands {
+  status: ConfigCommandsStatus;
+  commands: string[];
+  /** Simulated time after which the result is gone. */
+  expiresAt: number;
+}
+
+/**
+ * An ASA's two configurations. SCC's copy is the device's interfaces in `SimState.interfaces` (what
+ * interface reads answer and interface changes edit); `onDevice` is the running configuration, changed only
+ * by a deploy (or out of band). `configState` on the device record says whether the two differ.
+ */
+export interface AsaConfigRecord {
+  deviceUid: string;
+  onDevice: InterfaceRecord[];
+  calculated?: CalculatedCommands;
+}
+
+export type DeploymentRunStatus =
+  | 'PENDING'
+  | 'VALIDATING_DEVICES'
+  | 'DEPLOYING'
+  | 'DEPLOY_COMPLETED'
+  | 'DEPLOY_FAILED';
+export type DeviceDeploymentStatus = 'IN_PROGRESS' | 'DONE' | 'WARNING' | 'ERROR' | 'SKIPPED';
+export type DeploymentFailureReason = NonNullable<Model.DeploymentRunDto['failureReason']>;
+
+export interface DeviceDeploymentRecord {
+  uid: string;
+  name: string;
+  status: DeviceDeploymentStatus;
+  errorMsg?: string;
+  errorDetails?: Model.ErrorDetails[];
+  /** The device's progress message (completionStatus.message). */
+  message?: string;
+  /** When this device's deploy started and how long it takes (percentageComplete comes from these). */
+  startedAt?: number;
+  durationMs?: number;
+  completedAt?: number;
+  /** What getChangesDeployedInDeploymentRun answers for the device, once its snapshot was taken. */
+  change?: { uid: string; initialConfig: string | null; deployedConfig: string | null };
+}
+
+export interface DeploymentRunRecord {
+  uid: string;
+  tenantUid: string;
+  name: string;
+  description?: string;
+  deploymentNotes?: string;
+  deployerUsername: string;
+  forceDeployUnsupportedCommands: boolean;
+  transactionUid: string;
+  submissionTime: number;
+  lastUpdatedTime: number;
+  status: DeploymentRunStatus;
+  failureReason?: DeploymentFailureReason;
+  errorMsg?: string;
+  devices: DeviceDeploymentRecord[];
+}
+
 export interface DeviceAnswer {
   responseStatus: 'SUCCESS' | 'ERROR';
   /** One FMC response body per command, in order. */
@@ -232,6 +296,9 @@ export interface SimState {
   transactions: Map<string, TransactionRecord>;
   gatewayRequests: Map<string, GatewayRequestRecord>;
   reports: Map<string, ReportRecord>;
+  /** Per ASA: the device's running configuration and the cached pending commands. */
+  asaConfigs: Map<string, AsaConfigRecord>;
+  deploymentRuns: Map<string, DeploymentRunRecord>;
   fmc: FmcState;
   /** Simulated time of the last accepted tenant creation (30 s limit) and how many the portal made. */
   lastTenantCreationAt?: number;

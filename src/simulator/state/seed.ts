@@ -1,8 +1,10 @@
 // Builds the simulated world for a seed name: the same name always yields the same tenants, UIDs,
 // devices, interfaces, packages, runs and reports. Everything else starts empty.
 import { SeededRandom } from '../random.js';
+import { seedAsaConfigs } from './asaConfig.js';
 import type { SimState, TokenRecord } from './model.js';
 import { seedInventory } from './seedInventory.js';
+import { seedMspWorld } from './seedMsp.js';
 import { CATALOGUE, seedFmc, seedPackages, seedReports, seedUpgradeRuns } from './seedSecureClient.js';
 import { DEMO_TOKENS, PORTAL_USERS, seedTenants } from './seedTenants.js';
 
@@ -45,7 +47,7 @@ export function seedState(seed: string, startTime: number): SimState {
     },
   ];
 
-  return {
+  const state: SimState = {
     seed,
     startTime,
     portalUid: portal.uid,
@@ -59,9 +61,13 @@ export function seedState(seed: string, startTime: number): SimState {
     transactions: new Map(),
     gatewayRequests: new Map(),
     reports: new Map(reports.map((r) => [r.uid, r])),
+    asaConfigs: new Map(seedAsaConfigs(devices, interfaces).map((c) => [c.deviceUid, c])),
+    deploymentRuns: new Map(),
     fmc,
     tenantsCreated: 0,
     pendingTenantNames: new Set(),
     rng: new SeededRandom(`runtime:${seed}`),
   };
+  seedMspWorld(state);
+  return state;
 }
