@@ -89,6 +89,8 @@ export interface Config {
   readonly http: { readonly port: number; readonly metricsPort: number | undefined };
   /** BOT_WORKERS: whether the bot process runs the workers too (commands, tracking, notifications). */
   readonly botWorkers: boolean;
+  /** STAGED_REMINDER_MINUTES: when a change staged through fwbot and not deployed is recalled in its thread. */
+  readonly stagedReminderMinutes: number;
   readonly logLevel: LogLevel;
   /** The FWBOT_PROFILES path, if one was given. */
   readonly profilesFile: string | undefined;
@@ -240,6 +242,8 @@ class LoadedConfig implements Config {
   readonly redis: RedisConfig;
   readonly http: { readonly port: number; readonly metricsPort: number | undefined };
   readonly botWorkers: boolean;
+  /** STAGED_REMINDER_MINUTES: when a change staged through fwbot and not deployed is recalled in its thread. */
+  readonly stagedReminderMinutes: number;
   readonly logLevel: LogLevel;
   readonly profilesFile: string | undefined;
 
@@ -261,6 +265,7 @@ class LoadedConfig implements Config {
     this.redis = Object.freeze({ url: new Secret(values.REDIS_URL.url), display: values.REDIS_URL.display });
     this.http = Object.freeze({ port: values.PORT, metricsPort: values.METRICS_PORT });
     this.botWorkers = values.BOT_WORKERS;
+    this.stagedReminderMinutes = values.STAGED_REMINDER_MINUTES;
     this.logLevel = values.LOG_LEVEL;
     this.profilesFile = profilesFile;
     Object.freeze(this);
@@ -290,6 +295,7 @@ class LoadedConfig implements Config {
       redis: this.redis,
       http: this.http,
       botWorkers: this.botWorkers,
+      stagedReminderMinutes: this.stagedReminderMinutes,
       logLevel: this.logLevel,
       profilesFile: this.profilesFile,
     };

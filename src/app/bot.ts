@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../jobs/commandQueue.js';
 import { DEFAULT_PREFIX } from '../jobs/keys.js';
-import { DEFAULT_SCHEDULE } from '../jobs/schedule.js';
+import { DEFAULT_SCHEDULE, scheduleFromConfig } from '../jobs/schedule.js';
 import { createJobs, createWorkerSlackClient, type Jobs, startWorkers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, redisCheck, sccChecks, slackApiCheck } from '../observability/health.js';
@@ -91,6 +91,7 @@ export async function startBot(
       clients: workerClients,
       slack: workerSlack,
       logger: log.child({ component: 'jobs' }),
+      schedule: scheduleFromConfig(config),
     });
     jobs = workers.jobs;
     closeWorkers = async () => {
@@ -98,7 +99,12 @@ export async function startBot(
       await workerClients.close();
     };
   } else {
-    jobs = createJobs({ redisUrl, prefix: REDIS_PREFIX, logger: log.child({ component: 'jobs' }) });
+    jobs = createJobs({
+      redisUrl,
+      prefix: REDIS_PREFIX,
+      logger: log.child({ component: 'jobs' }),
+      schedule: scheduleFromConfig(config),
+    });
     closeWorkers = () => jobs.close();
   }
   const surface = buildSurface({ config, log, redis, prefix: REDIS_PREFIX, jobs, metrics });

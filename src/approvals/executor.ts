@@ -5,7 +5,7 @@
 // runs them; after it, the re-read tells whether the call took effect (the target is gone) or not.
 import type { Logger } from 'pino';
 import { UserError } from '../catalogue/errors.js';
-import type { Operation, OperationContext } from '../catalogue/operation.js';
+import { type Operation, type OperationContext, sccIdOf } from '../catalogue/operation.js';
 import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
 import type { SccClients, Tracker } from '../dispatch/ports.js';
 import type { RevealGrants } from '../dispatch/reveals.js';
@@ -106,9 +106,7 @@ export class ApprovalExecutor {
       target: record.request.target.description.line,
       outcome: result.note,
       approvalId: id,
-      transactionUid: result.outcome.track.map((t) =>
-        'transactionUid' in t ? t.transactionUid : t.requestId,
-      )[0],
+      transactionUid: result.outcome.track.map(sccIdOf).find((uid) => uid !== undefined),
     });
     try {
       await this.notify(id);

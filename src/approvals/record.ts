@@ -25,6 +25,7 @@ export const TargetDescription = z.object({
   line: z.string(),
   fields: z.array(z.object({ label: z.string(), value: z.string() })),
   warnings: z.array(z.string()),
+  code: z.string().optional(),
 });
 
 /** What was asked, by whom, on what: fixed when the request is made. */
@@ -96,6 +97,14 @@ export const StoredTrackRequest = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('gateway'), requestId: z.string(), deviceUid: z.string(), label: z.string() }),
   z.object({ kind: z.literal('upgradeRun'), transactionUid: z.string(), label: z.string() }),
+  z.object({ kind: z.literal('deployment'), transactionUid: z.string(), label: z.string() }),
+  z.object({
+    kind: z.literal('staged'),
+    deviceUid: z.string(),
+    deviceName: z.string(),
+    stagedAt: z.number(),
+    label: z.string(),
+  }),
 ]);
 
 /** The result of an execution, kept until it is posted in the card's thread. */

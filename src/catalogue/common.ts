@@ -54,6 +54,11 @@ export function pageQuery(
 }
 
 /** A 202 answer to follow on the tracking queue (none when SCC sent no transaction UID). */
+/** A change staged on an ASA: the thread is reminded once if it is still not deployed later. */
+export function stagedTrack(device: { uid: string; name: string }, label: string): TrackRequest[] {
+  return [{ kind: 'staged', deviceUid: device.uid, deviceName: device.name, stagedAt: Date.now(), label }];
+}
+
 export function transactionTrack(transaction: CdoTransaction, label: string): TrackRequest[] {
   const uid = transaction.transactionUid;
   return uid ? [{ kind: 'transaction', transactionUid: uid, label }] : [];

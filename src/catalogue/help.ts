@@ -17,6 +17,11 @@ export const AREAS: readonly { area: Area; title: string; blurb: string }[] = [
     title: 'Interfaces',
     blurb: 'ASA interfaces: physical, EtherChannel, subinterface, VLAN, VTI',
   },
+  {
+    area: 'changes',
+    title: 'Changes',
+    blurb: 'what is staged on an ASA, deploying it (with approval), discarding it, past deployments',
+  },
   { area: 'reports', title: 'Reports', blurb: 'event-search reports, with download links' },
   { area: 'gateway', title: 'Gateway', blurb: 'direct requests to a cloud-delivered FMC' },
   { area: 'vpn', title: 'VPN', blurb: 'Secure Client packages, compatible versions and upgrades' },

@@ -5,6 +5,7 @@
 // errors a user may see (errors.ts, sccErrors.ts), usage lines (usage.ts) and the argument helpers that
 // form fields and option lookups use (args.ts, query.ts, resolve.ts). test/architecture/ holds it to that.
 import type { View } from '../render/view.js';
+import { CHANGE_OPERATIONS } from './changes.js';
 import { DEVICE_OPERATIONS } from './devices.js';
 import { GATEWAY_OPERATIONS } from './gateway.js';
 import { createGrammar, type ParsedCommand, wantsModal } from './grammar.js';
@@ -28,6 +29,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...TENANT_USER_OPERATIONS,
   ...INTERFACE_OPERATIONS,
   ...INTERFACE_CHANGE_OPERATIONS,
+  ...CHANGE_OPERATIONS,
   ...REPORT_OPERATIONS,
   ...GATEWAY_OPERATIONS,
   ...VPN_OPERATIONS,

@@ -10,7 +10,7 @@ import {
 } from '../render/interfaces.js';
 import type { AsaInterface } from '../scc/generated/models.js';
 import { int, list, optionalInt, text } from './args.js';
-import { DEVICE, INTERFACE } from './common.js';
+import { DEVICE, INTERFACE, stagedTrack } from './common.js';
 import { UserError } from './errors.js';
 import {
   commonBody,
@@ -36,6 +36,7 @@ import {
 } from './operation.js';
 import {
   INTERFACE_KIND_NAMES,
+  interfaceLabel,
   listDeviceInterfaces,
   type ResolvedDevice,
   type ResolvedInterface,
@@ -131,6 +132,7 @@ export const interfacesCreateEtherchannel = defineOperation({
     });
     return { device, created: data, names: namesByUid(all) };
   },
+  track: ({ device, created }) => stagedTrack(device, `${interfaceLabel(created)} on ${device.name}`),
   render: ({ device, created, names }, _args, meta) =>
     renderInterfaceCreated(device, 'etherchannel', created, names, meta),
 });
@@ -210,6 +212,7 @@ export const interfacesCreateSubinterface = defineOperation({
     const { data } = await ctx.scc.call('createAsaSubInterface', { path, body });
     return { device, created: data, names: namesByUid(all) };
   },
+  track: ({ device, created }) => stagedTrack(device, `${interfaceLabel(created)} on ${device.name}`),
   render: ({ device, created, names }, _args, meta) =>
     renderInterfaceCreated(device, 'subinterface', created, names, meta),
 });
@@ -240,6 +243,7 @@ export const interfacesCreateVlan = defineOperation({
     const { data } = await ctx.scc.call('createAsaVlanInterface', { path: { deviceUid: device.uid }, body });
     return { device, created: data, names: new Map<string, string>() };
   },
+  track: ({ device, created }) => stagedTrack(device, `${interfaceLabel(created)} on ${device.name}`),
   render: ({ device, created, names }, _args, meta) =>
     renderInterfaceCreated(device, 'vlan', created, names, meta),
 });
@@ -332,6 +336,7 @@ export const interfacesEdit = defineOperation({
     const { data } = await ctx.scc.call(MODIFY[kind], { path, body });
     return { device, kind, found, after: data, names: namesByUid(all) };
   },
+  track: ({ device, found }) => stagedTrack(device, `${found.label} on ${device.name}`),
   render: ({ device, kind, found, after, names }, _args, meta) => {
     const lookup = (uid: string | null | undefined) => (uid ? (names.get(uid) ?? uid) : '—');
     return renderInterfaceChanged(

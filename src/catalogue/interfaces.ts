@@ -6,11 +6,12 @@ import { renderInterface, renderInterfaceDeleted, renderInterfaceList } from '..
 import { pageInfo } from '../render/list.js';
 import { PAGE_SIZE } from '../render/paging.js';
 import { text } from './args.js';
-import { DEVICE, INTERFACE, listArgs, OFFSET, pageQuery, queryParam } from './common.js';
+import { DEVICE, INTERFACE, listArgs, OFFSET, pageQuery, queryParam, stagedTrack } from './common.js';
 import {
   checkDeletable,
   compareInterfaces,
   describeDeletion,
+  factsLabel,
   InterfaceFacts,
   interfaceFacts,
   rereadInterface,
@@ -174,6 +175,7 @@ export const interfacesDelete = defineOperation({
     });
     return facts;
   },
+  track: (facts) => stagedTrack(facts.device, `deletion of ${factsLabel(facts)} on ${facts.device.name}`),
   render: (facts, _args, meta) => renderInterfaceDeleted(facts, meta),
 });
 

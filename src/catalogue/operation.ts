@@ -23,7 +23,21 @@ export type TrackRequest =
   /** Two legs: the portal transaction, then TRANSACTION_UID_IN_TARGET_TENANT on the target tenant. */
   | { kind: 'cdfmc'; transactionUid: string; tenantUid: string; tenantName: string; label: string }
   | { kind: 'gateway'; requestId: string; deviceUid: string; label: string }
-  | { kind: 'upgradeRun'; transactionUid: string; label: string };
+  | { kind: 'upgradeRun'; transactionUid: string; label: string }
+  /** A deploy: its transaction names no run; the run is found by its transactionUid and followed to its end. */
+  | { kind: 'deployment'; transactionUid: string; label: string }
+  /**
+   * A change staged on an ASA: if the device is still NOT_SYNCED after the reminder time, the thread is
+   * reminded once that it is not deployed. `stagedAt` tells two changes of one device apart.
+   */
+  | { kind: 'staged'; deviceUid: string; deviceName: string; stagedAt: number; label: string };
+
+/** The SCC id a follow is about (a transaction or a gateway request), for the audit trail. */
+export function sccIdOf(track: TrackRequest): string | undefined {
+  if (track.kind === 'gateway') return track.requestId;
+  if (track.kind === 'staged') return undefined;
+  return track.transactionUid;
+}
 
 export interface ModalOption {
   label: string;
@@ -140,6 +154,8 @@ export interface TargetDescription {
   fields: { label: string; value: string }[];
   /** What else goes with it (dependents, a credential that stops working): shown before the buttons. */
   warnings: string[];
+  /** Exact text the approver must see as it is (the ASA commands a deploy runs), shown as a code block. */
+  code?: string | undefined;
 }
 
 /** A fresh read of a target by its UUIDs: what it is now, or why it is gone. */
@@ -216,6 +232,11 @@ export interface OperationSpec<A, R, F = undefined> {
   /** The call acts on another channel than the one it is typed in (role and profile are checked there too). */
   otherChannel?(args: A): string | undefined;
   queue?: QueueSpec<A>;
+  /**
+   * Other views offer it as a button that carries its command line (e.g. "Preview commands" under an
+   * interface change); a click is dispatched like the typed command, with the clicker's roles.
+   */
+  offeredAsButton?: boolean;
   run(ctx: OperationContext, args: A, target: F): Promise<R>;
   render(result: R, args: A, meta: RenderMeta): View;
   track?(result: R, args: A): TrackRequest[];
@@ -224,7 +245,7 @@ export interface OperationSpec<A, R, F = undefined> {
 }
 
 /** The ways a call reaches the dispatcher; an operation is reachable only by the ones its declaration allows. */
-export type Entry = 'command' | 'form' | 'page' | 'share' | 'reveal';
+export type Entry = 'command' | 'form' | 'page' | 'share' | 'reveal' | 'button';
 
 /** An operation's target with its types erased: facts travel as JSON and are parsed at each use. */
 export interface ErasedTarget {
@@ -327,6 +348,7 @@ function entriesOf(spec: OperationSpec<unknown, unknown, unknown>, readsOnly: bo
   // "Share in channel" re-runs the call in the channel: only plain reads.
   if (readsOnly && spec.role === 'viewer' && !spec.secret) entries.add('share');
   if (spec.secret) entries.add('reveal');
+  if (spec.offeredAsButton) entries.add('button');
   return entries;
 }
 

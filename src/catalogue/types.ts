@@ -3,7 +3,16 @@
 // errors can name these types without importing the operation machinery that uses them.
 export { type Role, roles as ROLES } from '../config/policy.js';
 
-export type Area = 'help' | 'devices' | 'tenants' | 'interfaces' | 'reports' | 'gateway' | 'vpn' | 'audit';
+export type Area =
+  | 'help'
+  | 'devices'
+  | 'tenants'
+  | 'interfaces'
+  | 'changes'
+  | 'reports'
+  | 'gateway'
+  | 'vpn'
+  | 'audit';
 
 /**
  * How a parameter is written. `device`, `tenant` and `interface` accept a name or a UUID and are

@@ -214,8 +214,8 @@ async function runCommand(
       const { description } = result;
       io.stderr(`Not done: this would ${description.action.replace(/`/g, '')}.`);
       for (const field of description.fields) io.stderr(`  ${field.label}: ${field.value}`);
-      for (const warning of description.warnings)
-        io.stderr(`  ${warning.replace(/^:warning: /, 'Warning: ')}`);
+      for (const warning of description.warnings) io.stderr(`  ${warning.replace(/^:\w+: /, 'Warning: ')}`);
+      if (description.code) io.stderr(description.code.replace(/^/gm, '    '));
       io.stderr('Run it again with --yes to do it.');
       return EXIT.confirm;
     }

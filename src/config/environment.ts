@@ -266,6 +266,18 @@ const variables = {
     'on',
     checkSwitch,
   ),
+  STAGED_REMINDER_MINUTES: defaultedVariable(
+    {
+      requiredWhen: 'never',
+      example: '120',
+      description:
+        'Minutes after an interface change made through fwbot before its thread is reminded, once, that the ' +
+        'device still has not been deployed (its configState is NOT_SYNCED), 1–10080.',
+      secret: false,
+    },
+    '60',
+    integerBetween(1, 10_080),
+  ),
   LOG_LEVEL: defaultedVariable(
     {
       requiredWhen: 'never',

@@ -99,6 +99,20 @@ export class ConsoleRunner {
     return { requestId, actor, log };
   }
 
+  /** A button that runs a command line (see src/slack/actions/command.ts): dispatched as a `button` entry. */
+  async button(value: string): Promise<void> {
+    let invocation: Invocation;
+    try {
+      const { text, profile } = extractProfileFlag(value.replace(/^\/?fw\s+/, ''));
+      const parsed = this.#deps.catalogue.parse(text);
+      invocation = { op: parsed.op, raw: parsed.raw, commandText: `/fw ${text}`, profile, entry: 'button' };
+    } catch (error) {
+      this.fail(error, this.request(undefined));
+      return;
+    }
+    await this.perform(invocation);
+  }
+
   /** A typed command line (without `/fw`). */
   async command(text: string): Promise<void> {
     let invocation: Invocation;

@@ -7,7 +7,7 @@ import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
 import { splitProfile } from '../dispatch/profileFlag.js';
 import { newRequestId } from '../dispatch/request.js';
 import { withLogContext } from '../observability/logContext.js';
-import { decodePageState, PAGE_ACTION, SHARE_ACTION } from '../render/paging.js';
+import { COMMAND_ACTION, decodePageState, PAGE_ACTION, SHARE_ACTION } from '../render/paging.js';
 import { numberedButtons } from '../render/text.js';
 import type { Button, View } from '../render/view.js';
 import type { Prompter } from './forms.js';
@@ -163,6 +163,7 @@ export class ConsoleSession {
       };
     }
     if (action.id === SHARE_ACTION) return { ...base, run: () => this.#runner.share(action.value) };
+    if (action.id === COMMAND_ACTION) return { ...base, run: () => this.#runner.button(action.value) };
     if (messageTs === undefined) {
       return { ...base, run: async () => this.#io.print('That button does nothing in the console.') };
     }

@@ -11,6 +11,7 @@ import { type Config, ConfigError, loadConfig, type RolePolicy, type SccProfile 
 import { ConsoleSlack } from '../console/consoleSlack.js';
 import { ConsoleSession } from '../console/session.js';
 import { Terminal } from '../console/terminal.js';
+import { scheduleFromConfig } from '../jobs/schedule.js';
 import type { ReadinessCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { contextualDestination } from '../observability/logContext.js';
@@ -125,6 +126,7 @@ async function run(
     policy,
     approvalSettings: approvalSettingsFrom(config),
     sccTimeoutMs: config.scc.timeoutMs,
+    schedule: scheduleFromConfig(config),
     log,
     metrics,
     consoleSlack,

@@ -6,15 +6,16 @@
 // says so. Refusals are thrown as the errors src/dispatch/errors.ts turns into sentences.
 import type { Logger } from 'pino';
 import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
-import type {
-  Actor,
-  Entry,
-  Operation,
-  OperationContext,
-  OperationServices,
-  Outcome,
-  RawArgs,
-  TargetDescription,
+import {
+  type Actor,
+  type Entry,
+  type Operation,
+  type OperationContext,
+  type OperationServices,
+  type Outcome,
+  type RawArgs,
+  sccIdOf,
+  type TargetDescription,
 } from '../catalogue/operation.js';
 import { COMMAND, usageLine } from '../catalogue/usage.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
@@ -277,18 +278,13 @@ export class Dispatcher {
     outcome: string,
     result?: Outcome,
   ): Promise<void> {
-    const transaction = result?.track[0];
     await this.#deps.audit?.record({
       actor: actor.userId,
       action,
       operationId: op.id,
       target,
       outcome,
-      transactionUid: transaction
-        ? 'transactionUid' in transaction
-          ? transaction.transactionUid
-          : transaction.requestId
-        : undefined,
+      transactionUid: result?.track.map(sccIdOf).find((uid) => uid !== undefined),
     });
   }
 

@@ -14,6 +14,7 @@ import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { createMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
 import { DEFAULT_PREFIX as PREFIX } from './keys.js';
+import { scheduleFromConfig } from './schedule.js';
 import { createWorkerSlackClient, startWorkers } from './workers.js';
 
 function isAddressInUse(error: unknown): boolean {
@@ -79,7 +80,14 @@ async function main(): Promise<void> {
 
   const slack = createWorkerSlackClient(config.slack.botToken.reveal(), config.slack.apiUrl);
   observeSlackClient(slack, metrics);
-  const workers = await startWorkers({ redisUrl, prefix: PREFIX, clients, slack, logger: log });
+  const workers = await startWorkers({
+    redisUrl,
+    prefix: PREFIX,
+    clients,
+    slack,
+    logger: log,
+    schedule: scheduleFromConfig(config),
+  });
   // Queued commands run here as they would in the bot: same catalogue, policy, approvals and tracker.
   const surface = buildSurface({ config, log, redis, prefix: PREFIX, jobs: workers.jobs, metrics });
   const commands = await startCommandRunners({ redisUrl, prefix: PREFIX, deps: surface.surfaceDeps, log });

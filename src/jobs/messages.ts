@@ -7,7 +7,12 @@
 // can ping anyone or forge a link; the one live mention is the requester's. Strings this module made
 // (an Outcome's text, a progress line) are already mrkdwn and are not escaped again.
 import { escapeAll, escapeMrkdwn, userMention } from '../render/mrkdwn.js';
-import type { CdoTransaction, CommandResponse, SecureClientUpgradeRunDto } from '../scc/generated/models.js';
+import type {
+  CdoTransaction,
+  CommandResponse,
+  DeploymentRunDto,
+  SecureClientUpgradeRunDto,
+} from '../scc/generated/models.js';
 import type { Outcome, Subscriber } from './payloads.js';
 
 /** Room for a device answer inside one message, with the sentences around it. */
@@ -191,6 +196,65 @@ export function gatewayOutcome(requestId: string, answer: CommandResponse): Outc
     const shown =
       body === undefined || body === null ? '' : `\n${codeBlock(prettyAnswer(body), ANSWER_LIMIT, whole)}`;
     return { status: 'failed', text: `the command failed${said}${shown}` };
+  }
+  return undefined;
+}
+
+// --- Deploys to ASAs ---
+
+export const DEPLOYMENT_WAITING = 'waiting for SCC to start the deployment run.';
+
+/** PENDING → "pending". */
+function words(status: string | null | undefined): string {
+  return escapeAll((status ?? 'unknown').toLowerCase().replace(/_/g, ' '));
+}
+
+function deploymentDevices(run: DeploymentRunDto): string {
+  const devices = run.deviceDeploymentStatuses ?? [];
+  if (devices.length === 0) return '';
+  const lines = devices.map((device) => {
+    const name = device.name ?? device.uid ?? 'unnamed device';
+    const result =
+      device.status === 'SKIPPED' ? 'SKIPPED (nothing was pending)' : (device.status ?? 'UNKNOWN');
+    const error = device.errorMsg ? ` — ${device.errorMsg}` : '';
+    return escapeAll(`• ${name}: ${result}${error}`);
+  });
+  return `\n${lines.join('\n')}`;
+}
+
+export function deploymentProgress(run: DeploymentRunDto): string {
+  const count = run.deviceDeploymentStatuses?.length ?? run.deviceUids?.length ?? 0;
+  const devices = count > 0 ? `, ${count} device${count === 1 ? '' : 's'}` : '';
+  return `deployment run \`${escapeAll(run.uid ?? '?')}\`: ${words(run.deploymentRunStatus)}${devices}.`;
+}
+
+export function deploymentGoneOutcome(runUid: string): Outcome {
+  return {
+    status: 'unknown',
+    text: `outcome unknown: SCC no longer knows deployment run \`${escapeAll(runUid)}\`. Check the deployments in SCC.`,
+  };
+}
+
+/** The run's end, each device's result, and where to read what was deployed; undefined while it runs. */
+export function deploymentOutcome(run: DeploymentRunDto): Outcome | undefined {
+  const uid = escapeAll(run.uid ?? '?');
+  const read = `\nWhat was deployed: \`/fw deployments show ${uid}\`.`;
+  const error = run.errorMsg ? ` SCC says: ${sentence(run.errorMsg)}` : '';
+  if (run.deploymentRunStatus === 'DEPLOY_COMPLETED') {
+    const warned = (run.deviceDeploymentStatuses ?? []).some((d) => d.status === 'WARNING');
+    return {
+      status: 'succeeded',
+      text: `deployed${warned ? ', with warnings' : ''}: the changes are on the devices now (run \`${uid}\`).${deploymentDevices(run)}${read}`,
+      progressText: deploymentProgress(run),
+    };
+  }
+  if (run.deploymentRunStatus === 'DEPLOY_FAILED') {
+    const why = run.failureReason ? ` (${words(run.failureReason)})` : '';
+    return {
+      status: 'failed',
+      text: `the deploy failed${why} (run \`${uid}\`).${error}${deploymentDevices(run)}${read}`,
+      progressText: deploymentProgress(run),
+    };
   }
   return undefined;
 }

@@ -20,6 +20,14 @@ export const TrackRequestSchema = z.discriminatedUnion('kind', [
     label: z.string(),
   }),
   z.object({ kind: z.literal('upgradeRun'), transactionUid: z.string().min(1), label: z.string() }),
+  z.object({ kind: z.literal('deployment'), transactionUid: z.string().min(1), label: z.string() }),
+  z.object({
+    kind: z.literal('staged'),
+    deviceUid: z.string().min(1),
+    deviceName: z.string(),
+    stagedAt: z.number().int(),
+    label: z.string(),
+  }),
 ]);
 export type TrackRequestData = z.infer<typeof TrackRequestSchema>;
 
@@ -50,7 +58,7 @@ export const TrackState = z.object({
   target: z
     .object({ transactionUid: z.string().min(1), profile: z.string().min(1), tenantName: z.string() })
     .optional(),
-  /** Upgrade runs: the run's uid once it has been found by its transaction. */
+  /** Upgrade runs and deployment runs: the run's uid once it has been found by its transaction. */
   runUid: z.string().optional(),
 });
 export type TrackState = z.infer<typeof TrackState>;
@@ -69,6 +77,8 @@ export const Outcome = z.object({
   text: z.string(),
   /** The last text of the progress message, for kinds that keep one (upgrade runs). */
   progressText: z.string().optional(),
+  /** Nothing to tell (a staged change that was deployed before its reminder): settled, not posted. */
+  quiet: z.boolean().optional(),
 });
 export type Outcome = z.infer<typeof Outcome>;
 

@@ -29,7 +29,7 @@ export const PollSchedule = z
   });
 export type PollSchedule = z.infer<typeof PollSchedule>;
 
-export const TrackKind = z.enum(['transaction', 'cdfmc', 'gateway', 'upgradeRun']);
+export const TrackKind = z.enum(['transaction', 'cdfmc', 'gateway', 'upgradeRun', 'deployment', 'staged']);
 export type TrackKind = z.infer<typeof TrackKind>;
 
 export const Schedule = z.object({
@@ -38,6 +38,9 @@ export const Schedule = z.object({
     cdfmc: PollSchedule,
     gateway: PollSchedule,
     upgradeRun: PollSchedule,
+    deployment: PollSchedule,
+    /** The first step only starts the wait; firstDelayMs is the reminder time (STAGED_REMINDER_MINUTES). */
+    staged: PollSchedule,
   }),
   /** Consecutive transient failures (5xx, 429, network) tolerated before fwbot gives up on a job. */
   maxTransientFailures: z.number().int().positive(),
@@ -86,6 +89,11 @@ const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
+/** How a staged change is followed: one wait of `afterMs`, then one read of the device. */
+export function stagedReminder(afterMs: number): PollSchedule {
+  return { firstDelayMs: afterMs, factor: 1, capMs: afterMs, deadlineMs: 3 * afterMs };
+}
+
 export const DEFAULT_SCHEDULE: Schedule = {
   poll: {
     // Tuned on `npm run bench` (tracking): transactions finishing anywhere from 1 s to 10 min. Against a
@@ -104,6 +112,9 @@ export const DEFAULT_SCHEDULE: Schedule = {
     // A device answers in seconds or not at all; the gateway itself gives up after 70 s.
     gateway: { firstDelayMs: 1 * SECOND, factor: 1.5, capMs: 10 * SECOND, deadlineMs: 15 * MINUTE },
     upgradeRun: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 30 * SECOND, deadlineMs: 12 * HOUR },
+    // A deploy writes a few lines to each device: seconds to minutes, at most 50 devices at once.
+    deployment: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 20 * SECOND, deadlineMs: 2 * HOUR },
+    staged: stagedReminder(60 * MINUTE),
   },
   maxTransientFailures: 8,
   transientBaseMs: 2 * SECOND,
@@ -139,6 +150,11 @@ export interface ScheduleOverrides {
   tenantCreation?: Partial<Schedule['tenantCreation']>;
   workers?: Partial<Schedule['workers']>;
   retentionMs?: number;
+}
+
+/** What the configuration changes in the schedule: the reminder time of staged changes. */
+export function scheduleFromConfig(config: { stagedReminderMinutes: number }): ScheduleOverrides {
+  return { poll: { staged: stagedReminder(config.stagedReminderMinutes * MINUTE) } };
 }
 
 export function resolveSchedule(

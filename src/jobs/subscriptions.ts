@@ -77,6 +77,7 @@ export class Subscriptions {
 
   /** Queues the final reply of each subscriber; repeated calls add nothing (job ids and posted marks). */
   async tell(trackId: string, outcome: Outcome, subscribers: readonly Subscriber[]): Promise<void> {
+    if (outcome.quiet) return;
     const jobs = subscribers.map((subscriber) => {
       const key = subscriberNotificationKey(trackId, subscriber, 'final');
       const data: NotifyJobData = {

@@ -19,6 +19,8 @@ import { classifySccError } from './sccFailures.js';
 import { pollDelayMs, type Schedule, transientDelayMs } from './schedule.js';
 import type { SlackNotifier } from './slackNotifier.js';
 import { stepCdfmc } from './steps/cdfmc.js';
+import { stepDeployment } from './steps/deployment.js';
+import { stepStaged } from './steps/staged.js';
 import type { StepContext, StepResult, TenantProfileResolver } from './steps/step.js';
 import { stepGateway, stepTransaction } from './steps/transaction.js';
 import { stepUpgradeRun } from './steps/upgradeRun.js';
@@ -46,6 +48,10 @@ export function describeFollowed(request: TrackJob['request']): string {
       return `gateway request \`${request.requestId}\``;
     case 'upgradeRun':
       return `the upgrade started by transaction \`${request.transactionUid}\``;
+    case 'deployment':
+      return `the deploy started by transaction \`${request.transactionUid}\``;
+    case 'staged':
+      return `the change staged on ${request.deviceName}`;
   }
 }
 
@@ -60,6 +66,10 @@ function runStep(ctx: StepContext, job: TrackJob): Promise<StepResult> {
       return stepGateway(ctx, request, state);
     case 'upgradeRun':
       return stepUpgradeRun(ctx, request, state);
+    case 'deployment':
+      return stepDeployment(ctx, request, state);
+    case 'staged':
+      return stepStaged(ctx, request, state);
   }
 }
 

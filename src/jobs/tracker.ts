@@ -10,7 +10,9 @@ import { ThreadRefSchema, type TrackJobData, TrackRequestSchema } from './payloa
 
 /** The SCC id that identifies what a request follows. */
 export function followedId(request: TrackRequest): string {
-  return request.kind === 'gateway' ? request.requestId : request.transactionUid;
+  if (request.kind === 'gateway') return request.requestId;
+  if (request.kind === 'staged') return `${request.deviceUid}:${request.stagedAt}`;
+  return request.transactionUid;
 }
 
 export class QueueTracker implements Tracker {

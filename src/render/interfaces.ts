@@ -11,6 +11,7 @@ import {
 import type { RenderMeta } from '../catalogue/types.js';
 import type { AsaInterface, InterfaceIpv4Address } from '../scc/generated/models.js';
 import { announcement } from './announce.js';
+import { stagedNote, withStagedButtons } from './changes.js';
 import { fieldBlocks, humanEnum, NONE, table } from './format.js';
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
@@ -159,14 +160,16 @@ export function renderInterfaceCreated(
   const fields = interfaceFields(created, kind, lookup).filter(
     ([label]) => label !== 'Kind' && label !== 'State',
   );
-  return announcement(
+  const view = announcement(
     {
-      sentence: `created ${INTERFACE_KIND_NAMES[kind]} *${interfaceLabel(created)}* on ${device.name}`,
+      sentence: `staged the creation of ${INTERFACE_KIND_NAMES[kind]} *${interfaceLabel(created)}* on ${device.name}`,
       tense: 'done',
       details: fields,
+      next: stagedNote(device.name),
     },
     meta,
   );
+  return withStagedButtons(view, device.name);
 }
 
 /** One line per changed field: `MTU: 1500 → 9000`. */
@@ -202,14 +205,20 @@ export function renderInterfaceChanged(
   meta: RenderMeta,
 ): View {
   const view = announcement(
-    { sentence: `changed ${INTERFACE_KIND_NAMES[kind]} *${label}* on ${device.name}`, tense: 'done' },
+    {
+      sentence: `staged a change of ${INTERFACE_KIND_NAMES[kind]} *${label}* on ${device.name}`,
+      tense: 'done',
+    },
     meta,
   );
   const list: ViewBlock = {
     kind: 'text',
     text: changes.length ? changes.join('\n') : 'SCC reports no difference.',
   };
-  return { ...view, blocks: [...view.blocks, list] };
+  return withStagedButtons(
+    { ...view, blocks: [...view.blocks, list, { kind: 'context', text: stagedNote(device.name) }] },
+    device.name,
+  );
 }
 
 /** An interface deleted in SCC, as its facts were read just before the call. */
@@ -224,15 +233,17 @@ export function renderInterfaceDeleted(
   meta: RenderMeta,
 ): View {
   const label = interfaceLabel({ uid: deleted.uid, name: deleted.name, hardwareName: deleted.hardwareName });
-  return announcement(
+  const view = announcement(
     {
-      sentence: `deleted ${INTERFACE_KIND_NAMES[deleted.kind]} *${label}* on ${deleted.device.name}`,
+      sentence: `staged the deletion of ${INTERFACE_KIND_NAMES[deleted.kind]} *${label}* on ${deleted.device.name}`,
       tense: 'done',
       details: [
         ['Interface UUID', deleted.uid],
         ['Device UUID', deleted.device.uid],
       ],
+      next: stagedNote(deleted.device.name),
     },
     meta,
   );
+  return withStagedButtons(view, deleted.device.name);
 }

@@ -13,6 +13,13 @@ export const MAX_ACTION_VALUE = 2000;
 
 export const PAGE_ACTION = 'fw.page';
 export const SHARE_ACTION = 'fw.share';
+/** A button that runs a command line as if typed (only operations that declare `offeredAsButton`). */
+export const COMMAND_ACTION = 'fw.command';
+
+export function commandButton(label: string, commandText: string, style?: 'primary' | 'danger') {
+  if (commandText.length > MAX_ACTION_VALUE) return undefined;
+  return { label, action: { id: COMMAND_ACTION, value: commandText }, ...(style ? { style } : {}) };
+}
 
 export interface PageState {
   operationId: string;

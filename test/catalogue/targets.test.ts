@@ -93,6 +93,8 @@ describe('declarations: governance next to run()', () => {
 
     expect(rules).toEqual({
       'interfaces.delete': 'always',
+      deploy: 'always',
+      discard: 'always',
       'tenants.remove': 'always',
       'tenants.users.remove': 'always',
       'tenants.users.add': { default: 'four-eyes' },

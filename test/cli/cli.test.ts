@@ -94,7 +94,7 @@ describe('fwbot CLI', () => {
 
     const done = await fwbot(['--yes', 'interfaces', 'delete', 'asa-hq-01', 'Vlan20']);
     expect(done.code).toBe(EXIT.ok);
-    expect(done.stdout).toMatch(/deleted VLAN interface iot \(Vlan20\) on asa-hq-01/);
+    expect(done.stdout).toMatch(/staged the deletion of VLAN interface iot \(Vlan20\) on asa-hq-01/);
     expect((await fwbot(['interfaces', 'asa-hq-01'])).stdout).not.toMatch(/\bVlan20\b/);
   });
 
@@ -121,6 +121,35 @@ describe('fwbot CLI', () => {
     expect(run.code).toBe(EXIT.confirm);
     expect(run.stderr).toMatch(/Not done: this would send `?POST \/api\/fmc_config/);
     expect(sim.requestLog.list({ since }).map((e) => e.operationId)).not.toContain('executeDeviceCommand');
+  });
+
+  it('stages a delete, shows the exact commands a deploy would run, and deploys them with --yes', async () => {
+    const drive = async <T>(work: Promise<T>): Promise<T> => {
+      let done = false;
+      const watched = work.finally(() => {
+        done = true;
+      });
+      watched.catch(() => undefined);
+      for (let i = 0; i < 400 && !done; i += 1) {
+        sim.clock.advance(2_000);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return watched;
+    };
+    expect((await fwbot(['--yes', 'interfaces', 'delete', 'asa-hq-01', 'Vlan20'])).code).toBe(EXIT.ok);
+
+    const asked = await drive(fwbot(['deploy', 'asa-hq-01']));
+    expect(asked.code).toBe(EXIT.confirm);
+    expect(asked.stderr).toContain(
+      'Not done: this would deploy the staged changes of asa-hq-01 to the device.',
+    );
+    expect(asked.stderr).toContain('    no interface Vlan20');
+    expect(sim.requestLog.list({ operationId: 'deployChangesToMultipleAsaDevices' })).toHaveLength(0);
+
+    const done = await drive(fwbot(['--yes', 'deploy', 'asa-hq-01']));
+    expect(done.code).toBe(EXIT.ok);
+    expect(done.stdout).toContain('asked to deploy the staged changes of asa-hq-01');
+    expect(sim.requestLog.list({ operationId: 'deployChangesToMultipleAsaDevices' })).toHaveLength(1);
   });
 
   it('passes arguments with spaces and flags through to the grammar', async () => {

@@ -97,6 +97,7 @@ describe('the environment variables table', () => {
       REDIS_URL: config.redis.display,
       PORT: String(config.http.port),
       BOT_WORKERS: config.botWorkers ? 'on' : 'off',
+      STAGED_REMINDER_MINUTES: String(config.stagedReminderMinutes),
       LOG_LEVEL: config.logLevel,
     };
     const defaults = configVariables.filter((variable) => variable.default !== undefined);

@@ -91,11 +91,46 @@ describe('console', () => {
     const from = rig.terminal.output.length;
     rig.terminal.answer('y');
     await rig.type('1');
-    const done = await rig.terminal.waitFor(/deleted VLAN interface iot \(Vlan20\) on asa-hq-01/, from);
+    const done = await rig.terminal.waitFor(
+      /staged the deletion of VLAN interface iot \(Vlan20\) on asa-hq-01/,
+      from,
+    );
     expect(done).toMatch(/fwbot updated a message in #console/);
     expect(done).toMatch(/[Aa]pproved by @bob/);
     const listing = await rig.type('interfaces asa-hq-01');
     expect(listing).not.toMatch(/\bVlan20\b/);
+    await rig.type('/as alice');
+  });
+
+  it('deploys the staged delete once someone else approves the exact commands, and reports each device', async () => {
+    const drive = async <T>(work: Promise<T>): Promise<T> => {
+      let done = false;
+      const watched = work.finally(() => {
+        done = true;
+      });
+      watched.catch(() => undefined);
+      for (let i = 0; i < 600 && !done; i += 1) {
+        rig.sim.clock.advance(2_000);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return watched;
+    };
+    const before = rig.terminal.output.length;
+    const preview = await drive(rig.type('changes asa-hq-01'));
+    expect(preview).toMatch(/no interface Vlan20/);
+    await drive(rig.type('deploy asa-hq-01'));
+    const card = await rig.terminal.waitFor(/\[1\] Approve/, before);
+    expect(card).toMatch(/no interface Vlan20/);
+
+    await rig.type('/as bob');
+    const from = rig.terminal.output.length;
+    rig.terminal.answer('y');
+    // Approving runs the deploy here: it reads the pending commands again first (SCC calculates them).
+    await drive(rig.type('1'));
+    const reported = await drive(
+      rig.terminal.waitFor(/deployed: the changes are on the devices now/, from, 20_000),
+    );
+    expect(reported).toMatch(/asa-hq-01: DONE/);
     await rig.type('/as alice');
   });
 

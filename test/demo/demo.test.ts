@@ -93,7 +93,10 @@ describe.runIf(redisServerAvailable())('npm run demo', () => {
     from = run.type('1');
     await run.waitFor(/Approve this request\?.*\(y\/N\) $/, from);
     from = run.type('y');
-    const approved = await run.waitFor(/@alice deleted VLAN interface iot \(Vlan20\) on asa-hq-01/, from);
+    const approved = await run.waitFor(
+      /@alice staged the deletion of VLAN interface iot \(Vlan20\) on asa-hq-01/,
+      from,
+    );
     expect(approved).toMatch(/Approved by @bob/);
 
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);

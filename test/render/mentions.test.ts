@@ -100,7 +100,7 @@ describe('mentions in Slack messages', () => {
     );
     expect(liveMarkup(message)).toEqual(['<@U0ENGINEER>', '<@U0ENGINEER>']);
     expect(message.text).toBe(
-      '<@U0ENGINEER> deleted VLAN interface &lt;!channel&gt; (Vlan20) on &lt;@U0ATTACK&gt;.',
+      '<@U0ENGINEER> staged the deletion of VLAN interface &lt;!channel&gt; (Vlan20) on &lt;@U0ATTACK&gt;.',
     );
   });
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { UpgradeWatch, WatchRegistry } from '../../src/catalogue/operation.js';
 import type { RoleGrants } from '../../src/config/policy.js';
 import { vpnUnwatch, vpnWatch } from '../../src/jobs/watchOperations.js';
-import { encodePageState, PAGE_ACTION, SHARE_ACTION } from '../../src/render/paging.js';
+import { COMMAND_ACTION, encodePageState, PAGE_ACTION, SHARE_ACTION } from '../../src/render/paging.js';
 import {
   blocksText,
   CHANNEL,
@@ -84,6 +84,19 @@ describe('governance: privileged calls and what buttons can reach', () => {
     const value = encodePageState('tenants.remove', { tenant: 'contoso-eu' }, 0) ?? '';
     await h.interact(clickPayload({ actionId: `${PAGE_ACTION}:0`, value }, USERS.operator, url));
     expect(blocksText((await h.reply(url)).args)).toMatch(/cannot run this/);
+    expect(h.gate.requests).toHaveLength(0);
+  });
+
+  it('runs a command button only for operations offered as buttons, and with the clicker’s roles', async () => {
+    const refused = h.slack.responseUrl();
+    const value = 'tenants remove contoso-eu';
+    await h.interact(clickPayload({ actionId: `${COMMAND_ACTION}:0`, value }, USERS.operator, refused));
+    expect(blocksText((await h.reply(refused)).args)).toMatch(/cannot run this/);
+    const viewer = h.slack.responseUrl();
+    await h.interact(
+      clickPayload({ actionId: `${COMMAND_ACTION}:1`, value: 'deploy asa-hq-01' }, USERS.viewer, viewer),
+    );
+    expect(blocksText((await h.reply(viewer)).args)).toMatch(/needs the \*operator\* role/);
     expect(h.gate.requests).toHaveLength(0);
   });
 

@@ -216,6 +216,56 @@ describe('every operation through Slack', () => {
     });
   });
 
+  /** Moves simulated time on while `work` waits for SCC (a calculation of pending commands). */
+  async function driving<T>(work: Promise<T>): Promise<T> {
+    let done = false;
+    const watched = work.finally(() => {
+      done = true;
+    });
+    watched.catch(() => undefined);
+    for (let i = 0; i < 400 && !done; i += 1) {
+      h.sim.clock.advance(2_000);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return watched;
+  }
+
+  async function stageDelete(device: string, hardwareName: string): Promise<void> {
+    const scc = h.clients.get('default');
+    await scc?.call('deleteAsaVlanInterface', {
+      path: { deviceUid: h.sim.deviceUid(device), interfaceUid: uidOf(device, hardwareName) },
+    });
+  }
+
+  it('changes / deploy / discard / deployments (staged changes reach the device)', async () => {
+    await stageDelete('asa-hq-01', 'Vlan20');
+    expect(await driving(read('changes', 'changes asa-hq-01'))).toContain('no interface Vlan20');
+
+    const raw = await driving(destructive('deploy', 'deploy asa-hq-01'));
+    expect(raw).toEqual({ device: [h.sim.deviceUid('asa-hq-01')], 'force-unsupported': false });
+    h.gate.requests.length = 0;
+    h.slack.reset();
+    expect(await driving(destructive('discard', 'discard asa-hq-01'))).toEqual({
+      device: h.sim.deviceUid('asa-hq-01'),
+    });
+
+    const scc = h.clients.get('default');
+    if (!scc) throw new Error('no default client');
+    const { data: tx } = await scc.call('deployChangesToMultipleAsaDevices', {
+      body: { deviceUids: [h.sim.deviceUid('asa-hq-01')] },
+    });
+    for (let i = 0; i < 30; i += 1) h.sim.clock.advance(5_000);
+    h.slack.reset();
+    expect(await read('deployments', 'deployments')).toContain('deploy completed');
+    const { data: runs } = await scc.call('getDeviceDeploymentRuns', {
+      query: { q: `transactionUid:"${tx.transactionUid}"` },
+    });
+    h.slack.reset();
+    expect(await read('deployments.show', `deployments show ${runs.items?.[0]?.uid}`)).toContain(
+      'Deployed to',
+    );
+  });
+
   it('reports', async () => {
     expect(await read('reports', 'reports intrusion')).toContain('intrusion-events-daily');
   });

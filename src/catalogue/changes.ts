@@ -1,0 +1,403 @@
+// Staged changes and deploys. In SCC an interface change is only staged in SCC's copy of the ASA's
+// configuration; it reaches the device when it is deployed (../shared/reference/README.md, "How SCC
+// applies changes to an ASA"). `changes` shows the exact ASA commands a deploy would run, `deploy` runs
+// them after a second person approves exactly those commands, `discard` throws the staged changes away
+// (read configuration), and `deployments` lists what was deployed.
+import { z } from 'zod';
+import { announcement } from '../render/announce.js';
+import {
+  type PendingChanges,
+  renderDeployment,
+  renderDeploymentList,
+  renderPendingChanges,
+} from '../render/changes.js';
+import { code } from '../render/format.js';
+import { pageInfo } from '../render/list.js';
+import { AsaChangeItemDto } from '../scc/generated/models.js';
+import { flag, list, optionalText, text, unique, uuid } from './args.js';
+import { DEVICE, listArgs, OFFSET, pageQuery, queryParam, transactionTrack } from './common.js';
+import { compareDevices, DeviceFacts, deviceFacts, rereadDevice } from './deviceTarget.js';
+import { UserError } from './errors.js';
+import { defineOperation, type Operation, type OperationContext, type TargetRead } from './operation.js';
+import { type DeviceRequirement, resolveDevice, resolveDevices } from './resolve.js';
+import { isNotFound } from './sccErrors.js';
+
+const ASA: DeviceRequirement = { kinds: ['asa'], why: 'staged changes and deploys are for ASAs here' };
+
+/** SCC keeps calculated commands briefly; the calculation itself takes seconds. */
+const CALCULATION = { intervalMs: 250, maxIntervalMs: 2_000, maxWaitMs: 60_000 } as const;
+
+const CommandsFacts = z.object({
+  status: z.enum(['SUCCESS', 'UNSUPPORTED_COMMANDS', 'ERROR', 'UNKNOWN']),
+  commands: z.array(z.string()),
+});
+type CommandsFacts = z.infer<typeof CommandsFacts>;
+
+/**
+ * The exact commands a deploy would run on one ASA: asks SCC to calculate them (a transaction), follows
+ * it, then reads them while SCC still has them cached.
+ */
+export async function pendingCommands(ctx: OperationContext, deviceUid: string): Promise<CommandsFacts> {
+  // SCC drops its calculation when either copy of the configuration changes (a deploy ending, another
+  // change): a 404 right after a finished calculation means it was overtaken, so it is calculated again.
+  for (let attempt = 1; ; attempt += 1) {
+    await calculate(ctx, deviceUid);
+    try {
+      const { data } = await ctx.scc.call('getAsaCommandsToApplyPendingChanges', { path: { deviceUid } });
+      const known =
+        data.status === 'SUCCESS' || data.status === 'UNSUPPORTED_COMMANDS' || data.status === 'ERROR';
+      return {
+        status: known ? (data.status as CommandsFacts['status']) : 'UNKNOWN',
+        commands: data.configCommands ?? [],
+      };
+    } catch (error) {
+      if (attempt >= 3 || !isNotFound(error)) throw error;
+    }
+  }
+}
+
+async function calculate(ctx: OperationContext, deviceUid: string): Promise<void> {
+  const { data: transaction } = await ctx.scc.call('calculateAsaCommandsToApplyPendingChanges', {
+    path: { deviceUid },
+  });
+  if (!transaction.transactionUid) return;
+  const ended = await ctx.scc.transactions.follow(transaction.transactionUid, {
+    ...CALCULATION,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  if (ended.cdoTransactionStatus !== 'DONE') {
+    const said = ended.errorMessage ? `: ${ended.errorMessage}` : '';
+    throw new UserError(
+      `SCC could not calculate the pending commands (${ended.cdoTransactionStatus}${said}).`,
+    );
+  }
+}
+
+async function pendingOf(ctx: OperationContext, typed: string): Promise<PendingChanges> {
+  const found = await resolveDevice(ctx.scc, typed, ASA);
+  const [{ data: config }, pending] = await Promise.all([
+    ctx.scc.call('getAsaConfiguration', { path: { deviceUid: found.uid } }),
+    pendingCommands(ctx, found.uid),
+  ]);
+  return {
+    device: { uid: found.uid, name: found.name },
+    configState: found.device.configState ?? null,
+    conflict: found.device.conflictDetectionState === 'CONFLICT_DETECTED',
+    staged: (config.configOnCloud ?? '') !== (config.configOnDevice ?? ''),
+    ...pending,
+  };
+}
+
+export const changesShow = defineOperation({
+  id: 'changes',
+  words: ['changes'],
+  area: 'changes',
+  summary: 'Show what is staged on an ASA: the exact commands a deploy would run',
+  params: [DEVICE],
+  args: z.object({ device: text() }),
+  role: 'viewer',
+  approval: 'never',
+  scc: [
+    'getDevices',
+    'getDevice',
+    'getAsaConfiguration',
+    'calculateAsaCommandsToApplyPendingChanges',
+    'getTransaction',
+    'getAsaCommandsToApplyPendingChanges',
+  ],
+  examples: ['changes asa-hq-01'],
+  offeredAsButton: true,
+  run: (ctx, args) => pendingOf(ctx, args.device),
+  render: (pending, _args, meta) => renderPendingChanges(pending, meta),
+});
+
+const DeployFacts = z.object({
+  devices: z.array(DeviceFacts.extend({ pending: CommandsFacts })).min(1),
+  force: z.boolean(),
+  description: z.string().nullable(),
+});
+type DeployFacts = z.infer<typeof DeployFacts>;
+
+async function rereadPending(ctx: OperationContext, facts: DeployFacts): Promise<TargetRead<DeployFacts>> {
+  const devices: DeployFacts['devices'] = [];
+  for (const before of facts.devices) {
+    const read = await rereadDevice(ctx.scc, before);
+    if (!read.found) return read;
+    devices.push({ ...read.facts, pending: await pendingCommands(ctx, before.uid) });
+  }
+  return { found: true, facts: { ...facts, devices } };
+}
+
+function compareDeploys(before: DeployFacts, after: DeployFacts): string[] {
+  return before.devices.flatMap((device, i) => {
+    const now = after.devices[i];
+    if (!now) return [`${device.name} is missing`];
+    const changed = compareDevices(device, now);
+    if (device.pending.status !== now.pending.status)
+      changed.push(`${device.name}: SCC now says ${now.pending.status}, not ${device.pending.status}`);
+    if (device.pending.commands.join('\n') !== now.pending.commands.join('\n'))
+      changed.push(
+        `${device.name}: the pending commands changed (${device.pending.commands.length} approved, ${now.pending.commands.length} now)`,
+      );
+    return changed;
+  });
+}
+
+function commandsText(facts: DeployFacts): string {
+  return facts.devices
+    .map(
+      (d) =>
+        `! ${d.name}\n${d.pending.commands.length > 0 ? d.pending.commands.join('\n') : '! nothing pending'}`,
+    )
+    .join('\n');
+}
+
+export const deploy = defineOperation({
+  id: 'deploy',
+  words: ['deploy'],
+  area: 'changes',
+  summary: 'Deploy the staged changes of ASAs to the devices (after a second person approves the commands)',
+  params: [
+    { name: 'device', kind: 'device', variadic: true, description: 'ASA names or UUIDs, up to 50' },
+    { name: 'description', kind: 'word', flag: true, optional: true, description: 'what the deploy is for' },
+    {
+      name: 'force-unsupported',
+      kind: 'word',
+      flag: true,
+      boolean: true,
+      description: 'apply the whole configuration where commands are unsupported (drops every connection)',
+    },
+  ],
+  args: z
+    .object({
+      device: list({ min: 1, max: 50, what: 'devices' }),
+      description: optionalText(),
+      'force-unsupported': flag(),
+    })
+    .refine((args) => unique(args.device) === undefined, {
+      path: ['device'],
+      message: 'names a device twice.',
+    }),
+  role: 'operator',
+  // It changes what the firewalls run: always a second person, who sees the exact commands.
+  approval: 'always',
+  scc: [
+    'getDevices',
+    'getDevice',
+    'calculateAsaCommandsToApplyPendingChanges',
+    'getTransaction',
+    'getAsaCommandsToApplyPendingChanges',
+    'deployChangesToMultipleAsaDevices',
+  ],
+  examples: ['deploy asa-hq-01', 'deploy asa-hq-01 asa-dc-03 --description "guest VLAN removal"'],
+  offeredAsButton: true,
+  target: {
+    facts: DeployFacts,
+    resolve: async (ctx, args) => {
+      const found = await resolveDevices(ctx.scc, args.device, ASA);
+      const devices = await Promise.all(
+        found.map(async (d) => ({ ...deviceFacts(d), pending: await pendingCommands(ctx, d.uid) })),
+      );
+      if (devices.every((d) => d.pending.commands.length === 0 && d.pending.status === 'SUCCESS'))
+        throw new UserError(
+          `Nothing is staged on ${devices.map((d) => d.name).join(', ')}: there is nothing to deploy.`,
+        );
+      const force = args['force-unsupported'];
+      return {
+        facts: { devices, force, description: args.description ?? null },
+        raw: {
+          device: devices.map((d) => d.uid),
+          ...(args.description ? { description: args.description } : {}),
+          'force-unsupported': force,
+        },
+      };
+    },
+    reread: rereadPending,
+    compare: compareDeploys,
+    describe: (facts) => {
+      const unsupported = facts.devices.filter((d) => d.pending.status === 'UNSUPPORTED_COMMANDS');
+      const failed = facts.devices.filter((d) => d.pending.status === 'ERROR');
+      const warnings: string[] = [];
+      if (unsupported.length > 0 && facts.force)
+        warnings.push(
+          `:rotating_light: *Full configuration apply* on ${unsupported.map((d) => d.name).join(', ')}: some commands cannot be applied line by line, so SCC will write the whole configuration, which *drops every active connection through the device*.`,
+        );
+      else if (unsupported.length > 0)
+        warnings.push(
+          `:warning: ${unsupported.map((d) => d.name).join(', ')}: some commands cannot be applied line by line; SCC skips them (ask with --force-unsupported to apply the whole configuration, which drops every connection).`,
+        );
+      if (failed.length > 0)
+        warnings.push(
+          `:warning: SCC could not calculate the commands of ${failed.map((d) => d.name).join(', ')}.`,
+        );
+      const names = facts.devices.map((d) => d.name);
+      return {
+        action: `deploy the staged changes of ${names.length === 1 ? code(names[0] ?? '') : `${names.length} ASAs`} to the device${names.length === 1 ? '' : 's'}`,
+        line: `deploy to ${names.join(', ')}`,
+        fields: [
+          ...facts.devices.map((d) => ({
+            label: d.name,
+            value: `${d.pending.commands.length} command${d.pending.commands.length === 1 ? '' : 's'} (${d.pending.status})`,
+          })),
+          ...(facts.description ? [{ label: 'Description', value: facts.description }] : []),
+        ],
+        warnings,
+        code: commandsText(facts),
+      };
+    },
+  },
+  run: async (ctx, _args, facts) => {
+    const { data } = await ctx.scc.call('deployChangesToMultipleAsaDevices', {
+      body: {
+        deviceUids: facts.devices.map((d) => d.uid),
+        ...(facts.description ? { description: facts.description } : {}),
+        ...(facts.force ? { forceDeployUnsupportedCommands: true } : {}),
+      },
+    });
+    return { facts, transaction: data };
+  },
+  render: ({ facts, transaction }, _args, meta) =>
+    announcement(
+      {
+        sentence: `deploy the staged changes of ${facts.devices.map((d) => d.name).join(', ')}`,
+        tense: 'asked',
+        transaction,
+        next: 'fwbot follows the deployment run and reports each device’s result here.',
+      },
+      meta,
+    ),
+  track: ({ facts, transaction }) =>
+    transaction.transactionUid
+      ? [
+          {
+            kind: 'deployment',
+            transactionUid: transaction.transactionUid,
+            label: `deploy to ${facts.devices.map((d) => d.name).join(', ')}`,
+          },
+        ]
+      : [],
+});
+
+export const discard = defineOperation({
+  id: 'discard',
+  words: ['discard'],
+  area: 'changes',
+  summary: 'Throw away what is staged on an ASA: SCC reads the device’s configuration again',
+  params: [DEVICE],
+  args: z.object({ device: text() }),
+  role: 'operator',
+  // Staged work, possibly other people's, is lost: a second person looks at what goes first.
+  approval: 'always',
+  scc: [
+    'getDevices',
+    'getDevice',
+    'calculateAsaCommandsToApplyPendingChanges',
+    'getTransaction',
+    'getAsaCommandsToApplyPendingChanges',
+    'readAsaDeviceConfiguration',
+  ],
+  examples: ['discard asa-hq-01'],
+  offeredAsButton: true,
+  target: {
+    facts: z.object({ device: DeviceFacts.extend({ pending: CommandsFacts }) }),
+    resolve: async (ctx, args) => {
+      const found = await resolveDevice(ctx.scc, args.device, ASA);
+      const device = { ...deviceFacts(found), pending: await pendingCommands(ctx, found.uid) };
+      return { facts: { device }, raw: { device: device.uid } };
+    },
+    reread: async (ctx, facts) => {
+      const read = await rereadPending(ctx, { devices: [facts.device], force: false, description: null });
+      const [device] = read.found ? read.facts.devices : [];
+      if (!read.found) return read;
+      return device ? { found: true, facts: { device } } : { found: false, reason: 'the device is gone' };
+    },
+    compare: (before, after) =>
+      compareDeploys(
+        { devices: [before.device], force: false, description: null },
+        { devices: [after.device], force: false, description: null },
+      ),
+    describe: ({ device }) => ({
+      action: `discard the staged changes of ${code(device.name)} (SCC reads the device’s configuration again)`,
+      line: `staged changes of ${device.name}`,
+      fields: [{ label: 'Lost', value: `${device.pending.commands.length} pending command(s)` }],
+      warnings: [':warning: Everything staged on it is lost, whoever staged it (SCC UI, API, fwbot).'],
+      code: commandsText({ devices: [device], force: false, description: null }),
+    }),
+  },
+  run: async (ctx, _args, { device }) => {
+    const { data } = await ctx.scc.call('readAsaDeviceConfiguration', { path: { deviceUid: device.uid } });
+    return { device, transaction: data };
+  },
+  render: ({ device, transaction }, _args, meta) =>
+    announcement(
+      { sentence: `discard the staged changes of ${device.name}`, tense: 'asked', transaction },
+      meta,
+    ),
+  track: ({ device, transaction }) =>
+    transactionTrack(transaction, `discard the staged changes of ${device.name}`),
+});
+
+export const deploymentsList = defineOperation({
+  id: 'deployments',
+  words: ['deployments'],
+  area: 'changes',
+  summary: 'List deployment runs, newest first',
+  params: [queryParam('deployment run'), OFFSET],
+  args: z.object(listArgs),
+  role: 'viewer',
+  approval: 'never',
+  scc: ['getDeviceDeploymentRuns'],
+  examples: ['deployments', 'deployments deploymentRunStatus:DEPLOY_FAILED'],
+  run: async (ctx, args) =>
+    (
+      await ctx.scc.call('getDeviceDeploymentRuns', {
+        query: { ...pageQuery(args), sort: ['submissionTime:DESC'] },
+      })
+    ).data,
+  render: (data, args, meta) =>
+    renderDeploymentList(data.items ?? [], pageInfo(data, pageQuery(args)), args.query, meta),
+});
+
+export const deploymentsShow = defineOperation({
+  id: 'deployments.show',
+  words: ['deployments', 'show'],
+  area: 'changes',
+  summary: 'Show one deployment run: each device’s result and what was deployed to it',
+  params: [{ name: 'run', kind: 'uuid', description: 'the deployment run’s UUID' }],
+  args: z.object({ run: uuid() }),
+  role: 'viewer',
+  approval: 'never',
+  scc: ['getDeviceDeploymentRun', 'getChangesDeployedInDeploymentRun'],
+  examples: ['deployments show 3fa85f64-5717-4562-b3fc-2c963f66afa6'],
+  run: async (ctx, args) => {
+    const { data: run } = await ctx.scc.call('getDeviceDeploymentRun', {
+      path: { deploymentRunUid: args.run },
+    });
+    const deviceUids = run.deviceUids?.length
+      ? run.deviceUids
+      : (run.deviceDeploymentStatuses ?? []).flatMap((d) => (d.uid ? [d.uid] : []));
+    const changes = await Promise.all(
+      deviceUids.map(async (deviceUid) => {
+        const { data } = await ctx.scc.call('getChangesDeployedInDeploymentRun', {
+          path: { deploymentRunUid: args.run, deviceUid },
+        });
+        // FTD and ASA items share the list; for an ASA, each carries the initial and the deployed config.
+        const items = data.flatMap((item) =>
+          item.deploymentType === 'ASA_DEVICE_DEPLOY' ? [AsaChangeItemDto.parse(item)] : [],
+        );
+        return { deviceUid, items };
+      }),
+    );
+    return { run, changes };
+  },
+  render: ({ run, changes }, _args, meta) => renderDeployment(run, changes, meta),
+});
+
+/** Staged changes and deploys: this area's operations, in the order help and the README list them. */
+export const CHANGE_OPERATIONS: readonly Operation[] = [
+  changesShow,
+  deploy,
+  discard,
+  deploymentsList,
+  deploymentsShow,
+];

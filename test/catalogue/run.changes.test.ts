@@ -1,0 +1,90 @@
+// Staged changes and deploys against the simulator: what `changes` shows after a staged delete, what a
+// deploy sends, discarding, and the deployment runs. Simulated time moves on while an operation waits
+// for SCC's calculation (a transaction), as it would on its own in real time.
+import { describe, expect, it } from 'vitest';
+import { catalogue, useSimulator } from './harness.js';
+
+describe('changes and deploys', () => {
+  const h = useSimulator();
+
+  /** Moves simulated time on while `work` waits for SCC. */
+  async function driving<T>(work: Promise<T>): Promise<T> {
+    let done = false;
+    const watched = work.finally(() => {
+      done = true;
+    });
+    // Awaited below; until then its rejection is not unhandled.
+    watched.catch(() => undefined);
+    for (let i = 0; i < 400 && !done; i += 1) {
+      h.sim.clock.advance(2_000);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return watched;
+  }
+  const run = (text: string) => driving(h.run(text));
+
+  it('says nothing is staged on a synced device', async () => {
+    const outcome = await run('changes asa-branch-02');
+    expect(outcome.view.summary).toBe('asa-branch-02: 0 pending commands');
+  });
+
+  it('shows the exact commands a staged delete would run, and offers the next steps', async () => {
+    const deleted = await run('interfaces delete asa-hq-01 Vlan20');
+    const buttons = deleted.view.blocks.flatMap((b) => (b.kind === 'actions' ? b.buttons : []));
+    expect(buttons.map((b) => b.label)).toEqual(['Preview commands', 'Deploy…', 'Discard…']);
+    expect(deleted.view.summary).toContain('staged the deletion of VLAN interface iot (Vlan20)');
+
+    const pending = await run('changes asa-hq-01');
+    h.golden('changes', pending);
+    const code = pending.view.blocks.find((b) => b.kind === 'code');
+    expect(code?.kind === 'code' ? code.text : '').toContain('no interface Vlan20');
+  });
+
+  it('deploys: one call with the devices by UUID, followed as a deployment run', async () => {
+    await run('interfaces delete asa-hq-01 Vlan20');
+    const outcome = await run('deploy asa-hq-01 --description "remove iot"');
+    h.golden('deploy', outcome);
+    expect(outcome.track).toMatchObject([{ kind: 'deployment', label: 'deploy to asa-hq-01' }]);
+    const calls = h.sim.requestLog.list({ operationId: 'deployChangesToMultipleAsaDevices' });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('refuses to deploy where nothing is staged', async () => {
+    await expect(run('deploy asa-branch-02')).rejects.toThrow(/Nothing is staged on asa-branch-02/);
+  });
+
+  it('discards what is staged by reading the configuration again', async () => {
+    await run('interfaces delete asa-hq-01 Vlan20');
+    const outcome = await run('discard asa-hq-01');
+    h.golden('discard', outcome);
+    expect(h.sim.requestLog.list({ operationId: 'readAsaDeviceConfiguration' })).toHaveLength(1);
+  });
+
+  it('lists deployment runs and shows what one deployed', async () => {
+    await run('interfaces delete asa-hq-01 Vlan20');
+    const deployed = await run('deploy asa-hq-01');
+    const transactionUid = deployed.track[0]?.kind === 'deployment' ? deployed.track[0].transactionUid : '';
+    // Let the run finish, then find it by its transaction as the tracker does.
+    for (let i = 0; i < 60; i += 1) h.sim.clock.advance(5_000);
+    const list = await run(`deployments transactionUid:"${transactionUid}"`);
+    h.golden('deployments', list);
+    const { data } = await h.client().call('getDeviceDeploymentRuns', {
+      query: { q: `transactionUid:"${transactionUid}"` },
+    });
+    const runUid = data.items?.[0]?.uid ?? '';
+    expect(JSON.stringify(list.view.blocks)).toContain(runUid);
+    const shown = await run(`deployments show ${runUid}`);
+    h.golden('deployments.show', shown);
+    expect(JSON.stringify(shown.view.blocks)).not.toContain('interface Vlan20\\n');
+  });
+
+  it('keeps the command catalogue and this file in step', () => {
+    expect(catalogue.operations.filter((op) => op.area === 'changes').map((op) => op.id)).toEqual([
+      'changes',
+      'deploy',
+      'discard',
+      'deployments',
+      'deployments.show',
+    ]);
+  });
+});

@@ -1,0 +1,69 @@
+// A change staged on an ASA and not deployed: the thread where it was made is reminded once, after the
+// reminder time (the test schedule's 200 ms), that traffic is unchanged; a device deployed (or never
+// changed) by then gets nothing. The wait is a delayed job in Redis, so it survives restarts.
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { JobKeys, normalisePrefix, trackJobId } from '../../src/jobs/keys.js';
+import { followedId } from '../../src/jobs/tracker.js';
+import { redisUrl } from '../support/testRedis.js';
+import { createHarness, finalReply, postsIn, text, thread } from './support/harness.js';
+
+describe('reminding of staged changes', () => {
+  let h: Awaited<ReturnType<typeof createHarness>>;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    redis = new Redis(redisUrl());
+  });
+  afterEach(async () => {
+    await h.stopWorkers();
+  });
+  afterAll(async () => {
+    await redis.quit();
+    await h.close();
+  });
+
+  it('reminds once when the device is still not deployed, and says nothing when it is in sync', async () => {
+    const { workers, clients, prefix } = await h.start();
+    const scc = clients.get('default');
+    const hq = h.sim.deviceUid('asa-hq-01');
+    const vlan20 = [...h.sim.state.interfaces.values()].find(
+      (i) => i.deviceUid === hq && i.hardwareName === 'Vlan20',
+    );
+    await scc.call('deleteAsaVlanInterface', { path: { deviceUid: hq, interfaceUid: String(vlan20?.uid) } });
+    const staged = thread();
+    const synced = thread();
+    const stagedAt = Date.now();
+    await workers.jobs.tracker.follow(
+      {
+        kind: 'staged',
+        deviceUid: hq,
+        deviceName: 'asa-hq-01',
+        stagedAt,
+        label: 'deletion of iot (Vlan20) on asa-hq-01',
+      },
+      staged,
+    );
+    const branch = {
+      kind: 'staged' as const,
+      deviceUid: h.sim.deviceUid('asa-branch-02'),
+      deviceName: 'asa-branch-02',
+      stagedAt,
+      label: 'a change on asa-branch-02',
+    };
+    await workers.jobs.tracker.follow(branch, synced);
+
+    const reminder = await finalReply(h.slack, staged);
+    expect(text(reminder)).toMatch(
+      /^<@U0ALICE> \*deletion of iot \(Vlan20\) on asa-hq-01\*: still only staged: asa-hq-01 has not been deployed/,
+    );
+    expect(text(reminder)).toContain('`/fw deploy asa-hq-01`');
+
+    const keys = new JobKeys(normalisePrefix(prefix));
+    const settled = keys.outcome(trackJobId('default', 'staged', followedId(branch)));
+    await vi.waitFor(async () => expect(await redis.get(settled)).not.toBeNull(), { timeout: 10_000 });
+    expect(postsIn(h.slack, synced)).toEqual([]);
+    expect(postsIn(h.slack, staged)).toHaveLength(1);
+  });
+});
