@@ -97,6 +97,7 @@ export const StoredTrackRequest = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('gateway'), requestId: z.string(), deviceUid: z.string(), label: z.string() }),
   z.object({ kind: z.literal('upgradeRun'), transactionUid: z.string(), label: z.string() }),
+  z.object({ kind: z.literal('mspUpgradeRun'), transactionUid: z.string(), label: z.string() }),
   z.object({ kind: z.literal('deployment'), transactionUid: z.string(), label: z.string() }),
   z.object({
     kind: z.literal('staged'),

@@ -25,6 +25,11 @@ export const AREAS: readonly { area: Area; title: string; blurb: string }[] = [
   { area: 'reports', title: 'Reports', blurb: 'event-search reports, with download links' },
   { area: 'gateway', title: 'Gateway', blurb: 'direct requests to a cloud-delivered FMC' },
   { area: 'vpn', title: 'VPN', blurb: 'Secure Client packages, compatible versions and upgrades' },
+  {
+    area: 'msp',
+    title: 'MSP',
+    blurb: 'devices and Secure Client upgrades across every managed tenant',
+  },
   { area: 'audit', title: 'Audit', blurb: 'who asked for and approved what' },
   { area: 'help', title: 'Help', blurb: 'this help' },
 ];

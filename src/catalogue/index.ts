@@ -12,6 +12,7 @@ import { createGrammar, type ParsedCommand, wantsModal } from './grammar.js';
 import { commandTable, defineHelpOperation, helpOverview, helpTopic } from './help.js';
 import { INTERFACE_CHANGE_OPERATIONS } from './interfaceChanges.js';
 import { INTERFACE_OPERATIONS } from './interfaces.js';
+import { MSP_OPERATIONS } from './msp.js';
 import type { Operation, RawArgs } from './operation.js';
 import { REPORT_OPERATIONS } from './reports.js';
 import { TENANT_OPERATIONS } from './tenants.js';
@@ -33,6 +34,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...REPORT_OPERATIONS,
   ...GATEWAY_OPERATIONS,
   ...VPN_OPERATIONS,
+  ...MSP_OPERATIONS,
 ];
 
 export interface Catalogue {

@@ -24,6 +24,8 @@ export type TrackRequest =
   | { kind: 'cdfmc'; transactionUid: string; tenantUid: string; tenantName: string; label: string }
   | { kind: 'gateway'; requestId: string; deviceUid: string; label: string }
   | { kind: 'upgradeRun'; transactionUid: string; label: string }
+  /** A Secure Client upgrade across managed tenants: the MSP run, found by its transactionUid. */
+  | { kind: 'mspUpgradeRun'; transactionUid: string; label: string }
   /** A deploy: its transaction names no run; the run is found by its transactionUid and followed to its end. */
   | { kind: 'deployment'; transactionUid: string; label: string }
   /**

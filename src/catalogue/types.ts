@@ -12,6 +12,7 @@ export type Area =
   | 'reports'
   | 'gateway'
   | 'vpn'
+  | 'msp'
   | 'audit';
 
 /**

@@ -11,6 +11,7 @@ import type {
   CdoTransaction,
   CommandResponse,
   DeploymentRunDto,
+  MspSecureClientUpgradeRunDto,
   SecureClientUpgradeRunDto,
 } from '../scc/generated/models.js';
 import type { Outcome, Subscriber } from './payloads.js';
@@ -372,3 +373,102 @@ export function gatewayGoneOutcome(requestId: string): Outcome {
     text: `outcome unknown: SCC no longer knows gateway request \`${escapeAll(requestId)}\`, so fwbot cannot show the device's answer.`,
   };
 }
+// --- Secure Client upgrades across managed tenants (MSP runs) ---
+
+/** Each device's tenant, as the MSP inventory names it (devices it no longer lists are left out). */
+export type DeviceTenants = Record<string, { tenantUid: string; tenantName: string }>;
+
+export const MSP_UPGRADE_WAITING = 'waiting for SCC to start the upgrade run across tenants.';
+
+const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+
+/** The run's devices grouped by tenant (tenant uid → name and devices), in the order SCC lists them. */
+function devicesByTenant(run: MspSecureClientUpgradeRunDto, tenants: DeviceTenants) {
+  const groups = new Map<string, { name: string; devices: NonNullable<typeof run.devices> }>();
+  for (const device of run.devices ?? []) {
+    const tenant = tenants[device.uid ?? ''];
+    const key = tenant?.tenantUid ?? '';
+    const group = groups.get(key) ?? { name: tenant?.tenantName ?? 'tenant unknown', devices: [] };
+    group.devices.push(device);
+    groups.set(key, group);
+  }
+  return groups;
+}
+
+/** Progress in words: the run as a whole, then one line per tenant (its devices, stage and progress). */
+export function mspUpgradeProgress(run: MspSecureClientUpgradeRunDto, tenants: DeviceTenants): string {
+  const groups = devicesByTenant(run, tenants);
+  const legs = run.managedTenantUpgrades ?? [];
+  const devices = run.devices?.length ?? 0;
+  const head =
+    `upgrade ${runName(run)} across ${plural(Math.max(groups.size, legs.length), 'tenant')}: ` +
+    `${percent(run)}, ${humanStatus(run.upgradeRunStatus)}, ${plural(devices, 'device')}.`;
+  const lines = [...groups].map(([tenantUid, group]) => {
+    const leg = legs.find((l) => l.managedTenantUid === tenantUid);
+    const stage = leg?.upgradeRunStatus ? humanStatus(leg.upgradeRunStatus) : 'not started';
+    const step =
+      typeof leg?.upgradeRunStepPercentageComplete === 'number'
+        ? ` ${Math.round(Math.min(1, Math.max(0, leg.upgradeRunStepPercentageComplete)) * 100)}%`
+        : '';
+    const done = group.devices.filter((d) => d.status !== 'PENDING' && d.status !== 'IN_PROGRESS').length;
+    return `• ${escapeAll(group.name)}: ${plural(group.devices.length, 'device')}, ${done} finished, ${stage}${step}`;
+  });
+  return lines.length === 0 ? head : `${head}\n${lines.join('\n')}`;
+}
+
+/** Every device's result, grouped by tenant, with each tenant's own error. */
+function tenantDeviceLines(run: MspSecureClientUpgradeRunDto, tenants: DeviceTenants): string {
+  const legs = run.managedTenantUpgrades ?? [];
+  const blocks = [...devicesByTenant(run, tenants)].map(([tenantUid, group]) => {
+    const leg = legs.find((l) => l.managedTenantUid === tenantUid);
+    const error = leg?.errorMsg ? ` — ${escapeAll(leg.errorMsg)}` : '';
+    const lines = group.devices.map((device) => {
+      const name = device.name ?? device.uid ?? 'unnamed device';
+      const why = device.errorMsg ? ` — ${device.errorMsg}` : '';
+      return escapeAll(`  • ${name}: ${device.status ?? 'UNKNOWN'}${why}`);
+    });
+    return `*${escapeAll(group.name)}*${error}\n${lines.join('\n')}`;
+  });
+  return blocks.length === 0 ? '' : `\n${blocks.join('\n')}`;
+}
+
+export function mspUpgradeRunGoneOutcome(runUid: string): Outcome {
+  return {
+    status: 'unknown',
+    text: `outcome unknown: SCC no longer knows the upgrade run across tenants \`${escapeAll(runUid)}\`. Check the MSP upgrade runs in SCC.`,
+  };
+}
+
+/** The run's end and each device's result grouped by tenant; undefined while it runs. */
+export function mspUpgradeOutcome(
+  run: MspSecureClientUpgradeRunDto,
+  tenants: DeviceTenants,
+): Outcome | undefined {
+  const ending = UPGRADE_ENDINGS[run.upgradeRunStatus ?? ''];
+  if (!ending) return undefined;
+  const error = run.errorMsg ? ` SCC says: ${sentence(run.errorMsg)}` : '';
+  const uid = escapeAll(run.uid ?? '?');
+  return {
+    status: ending.status,
+    text:
+      `upgrade ${runName(run)} ${ending.words} (${escapeAll(run.upgradeRunStatus ?? '')}).${error}` +
+      `${tenantDeviceLines(run, tenants)}\nThe whole run: \`/fw msp vpn run ${uid}\`.`,
+    progressText: mspUpgradeProgress(run, tenants),
+  };
+}
+
+/** A watched channel's announcement of an MSP run that ended. */
+export function mspWatchAnnouncement(
+  profile: string,
+  run: MspSecureClientUpgradeRunDto,
+  tenants: DeviceTenants,
+): string {
+  const ending = UPGRADE_ENDINGS[run.upgradeRunStatus ?? '']?.words ?? 'ended';
+  const who = run.username ? `, started by ${escapeAll(run.username)}` : '';
+  const error = run.errorMsg ? ` SCC says: ${sentence(run.errorMsg)}` : '';
+  return (
+    `A VPN client upgrade run across tenants ended (profile \`${escapeAll(profile)}\`${who}): ${runName(run)} ` +
+    `${ending} (${escapeAll(run.upgradeRunStatus ?? '')}).${error}${tenantDeviceLines(run, tenants)}`
+  );
+}
+

@@ -20,6 +20,7 @@ export const TrackRequestSchema = z.discriminatedUnion('kind', [
     label: z.string(),
   }),
   z.object({ kind: z.literal('upgradeRun'), transactionUid: z.string().min(1), label: z.string() }),
+  z.object({ kind: z.literal('mspUpgradeRun'), transactionUid: z.string().min(1), label: z.string() }),
   z.object({ kind: z.literal('deployment'), transactionUid: z.string().min(1), label: z.string() }),
   z.object({
     kind: z.literal('staged'),
@@ -60,6 +61,10 @@ export const TrackState = z.object({
     .optional(),
   /** Upgrade runs and deployment runs: the run's uid once it has been found by its transaction. */
   runUid: z.string().optional(),
+  /** MSP upgrade runs: each device's tenant (read once when the run is found), for per-tenant words. */
+  deviceTenants: z
+    .record(z.string(), z.object({ tenantUid: z.string(), tenantName: z.string() }))
+    .optional(),
 });
 export type TrackState = z.infer<typeof TrackState>;
 

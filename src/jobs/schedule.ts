@@ -29,7 +29,15 @@ export const PollSchedule = z
   });
 export type PollSchedule = z.infer<typeof PollSchedule>;
 
-export const TrackKind = z.enum(['transaction', 'cdfmc', 'gateway', 'upgradeRun', 'deployment', 'staged']);
+export const TrackKind = z.enum([
+  'transaction',
+  'cdfmc',
+  'gateway',
+  'upgradeRun',
+  'deployment',
+  'staged',
+  'mspUpgradeRun',
+]);
 export type TrackKind = z.infer<typeof TrackKind>;
 
 export const Schedule = z.object({
@@ -41,6 +49,7 @@ export const Schedule = z.object({
     deployment: PollSchedule,
     /** The first step only starts the wait; firstDelayMs is the reminder time (STAGED_REMINDER_MINUTES). */
     staged: PollSchedule,
+    mspUpgradeRun: PollSchedule,
   }),
   /** Consecutive transient failures (5xx, 429, network) tolerated before fwbot gives up on a job. */
   maxTransientFailures: z.number().int().positive(),
@@ -115,6 +124,8 @@ export const DEFAULT_SCHEDULE: Schedule = {
     // A deploy writes a few lines to each device: seconds to minutes, at most 50 devices at once.
     deployment: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 20 * SECOND, deadlineMs: 2 * HOUR },
     staged: stagedReminder(60 * MINUTE),
+    // Upgrades across tenants run as long as their slowest tenant: paced like single-tenant runs.
+    mspUpgradeRun: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 30 * SECOND, deadlineMs: 12 * HOUR },
   },
   maxTransientFailures: 8,
   transientBaseMs: 2 * SECOND,

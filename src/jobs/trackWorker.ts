@@ -20,6 +20,7 @@ import { pollDelayMs, type Schedule, transientDelayMs } from './schedule.js';
 import type { SlackNotifier } from './slackNotifier.js';
 import { stepCdfmc } from './steps/cdfmc.js';
 import { stepDeployment } from './steps/deployment.js';
+import { stepMspUpgradeRun } from './steps/mspUpgradeRun.js';
 import { stepStaged } from './steps/staged.js';
 import type { StepContext, StepResult, TenantProfileResolver } from './steps/step.js';
 import { stepGateway, stepTransaction } from './steps/transaction.js';
@@ -50,6 +51,8 @@ export function describeFollowed(request: TrackJob['request']): string {
       return `the upgrade started by transaction \`${request.transactionUid}\``;
     case 'deployment':
       return `the deploy started by transaction \`${request.transactionUid}\``;
+    case 'mspUpgradeRun':
+      return `the upgrade across tenants started by transaction \`${request.transactionUid}\``;
     case 'staged':
       return `the change staged on ${request.deviceName}`;
   }
@@ -70,6 +73,8 @@ function runStep(ctx: StepContext, job: TrackJob): Promise<StepResult> {
       return stepDeployment(ctx, request, state);
     case 'staged':
       return stepStaged(ctx, request, state);
+    case 'mspUpgradeRun':
+      return stepMspUpgradeRun(ctx, request, state);
   }
 }
 

@@ -320,6 +320,41 @@ describe('every operation through Slack', () => {
     expect(await read('vpn.run-fields', 'vpn run-fields')).toMatch(/upgradeRunStatus|status/i);
   });
 
+  it('msp devices / vpn versions (across tenants)', async () => {
+    const devices = await read('msp.devices', 'msp devices managedTenantName:globex-apj');
+    expect(devices).toContain('globex-asa-02');
+    expect(devices).not.toContain('nw-asa-hq');
+    h.slack.reset();
+    expect(await driving(read('msp.vpn.versions', 'msp vpn versions nw-asa-hq globex-asa-01'))).toContain(
+      '5.1.8.105',
+    );
+  });
+
+  it('msp vpn upgrade (a second person approves, by default)', async () => {
+    const raw = await destructive(
+      'msp.vpn.upgrade',
+      'msp vpn upgrade nw-asa-hq globex-asa-01 --version 5.1.8.105 --name e2e-msp',
+    );
+    expect(raw).toEqual({
+      device: [h.sim.deviceUid('nw-asa-hq'), h.sim.deviceUid('globex-asa-01')],
+      version: '5.1.8.105',
+      name: 'e2e-msp',
+    });
+    expect(h.sim.requestLog.list({ operationId: 'upgradeMspManagedAsaSecureClientPackages' })).toHaveLength(
+      0,
+    );
+  });
+
+  it('msp vpn runs / run / run-fields', async () => {
+    expect(await read('msp.vpn.runs', 'msp vpn runs')).toContain('msp-apac-rollout');
+    const { data } = (await h.clients.get('default')?.call('getMspSecureClientUpgradeRuns', {
+      query: { q: 'name:msp-spring-refresh' },
+    })) ?? { data: undefined };
+    const uid = data?.items?.[0]?.uid;
+    expect(await read('msp.vpn.run', `msp vpn run ${uid}`)).toContain('msp-spring-refresh');
+    expect(await read('msp.vpn.run-fields', 'msp vpn run-fields')).toContain('DONE_WITH_DEVICE_ERRORS');
+  });
+
   it('covers every operation of the catalogue', () => {
     // What fwbot itself logged as run, sent for approval or offered for reveal: not a list kept by hand.
     const handled = new Set(

@@ -10,6 +10,7 @@ export const TEST_SCHEDULE: ScheduleOverrides = {
     upgradeRun: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
     deployment: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
     staged: { firstDelayMs: 200, factor: 1, capMs: 200, deadlineMs: 60_000 },
+    mspUpgradeRun: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
   },
   maxTransientFailures: 4,
   transientBaseMs: 5,
