@@ -111,8 +111,11 @@ function unknownCommand(words: string[], typed: string, node: WordNode, command:
 /** Whether the parsed command should open its modal rather than run (see ModalSpec.when). */
 export function wantsModal(op: Operation, raw: RawArgs): boolean {
   if (!op.modal) return false;
-  if (op.modal.when === 'always') return true;
-  return Object.values(raw).every((value) => value === undefined);
+  if (op.modal.when === 'empty') return Object.values(raw).every((value) => value === undefined);
+  // `incomplete`: any flag means "from the text" (its mistakes are usage errors, not a form); without
+  // one, the form opens unless the positionals already make a call the operation accepts.
+  const flagged = op.params.some((param) => param.flag && !param.hidden && raw[param.name] !== undefined);
+  return !flagged && op.validate(raw).length > 0;
 }
 
 /** A required positional may be left to the modal when the modal has a field of that name. */

@@ -59,8 +59,8 @@ function roleNote(op: Operation): string {
 
 function modalNote(op: Operation): string | undefined {
   if (!op.modal) return undefined;
-  return op.modal.when === 'always'
-    ? 'Opens a form (what you typed is filled in).'
+  return op.modal.when === 'incomplete'
+    ? 'Without flags, and without all it needs, it opens a form (what you typed is filled in).'
     : 'Without arguments it opens a form.';
 }
 
@@ -152,7 +152,11 @@ function notes(op: Operation): string {
       : op.approval !== 'never' && op.approval.default === 'four-eyes'
         ? 'waits for approval by default'
         : undefined,
-    op.modal?.when === 'always' ? 'form' : op.modal ? 'form when given no arguments' : undefined,
+    op.modal?.when === 'incomplete'
+      ? 'form when given no flags and not all it needs'
+      : op.modal
+        ? 'form when given no arguments'
+        : undefined,
   ];
   return notes.filter((note) => note !== undefined).join('; ');
 }

@@ -1,6 +1,9 @@
-// Creating and editing ASA interfaces. Each comes with a form: the create forms offer only what the device
-// can take (free ports as EtherChannel members, possible parents for a subinterface); the edit form is
-// fitted to the interface's kind and filled with its current values, and only what changed is sent.
+// Creating and editing ASA interfaces, from the text or from a form. Every form field is also a flag with
+// the same name and rule (interfaceFields.ts), so a script or the CLI needs no form; the form opens when
+// the command names only its target (ModalSpec.when `incomplete`). The create forms offer only what the
+// device can take (free ports as EtherChannel members, possible parents for a subinterface); the edit form
+// is fitted to the interface's kind and filled with its current values. Either way an edit sends only
+// the settings that differ from the interface's current ones.
 import { z } from 'zod';
 import {
   describeChanges,
@@ -13,14 +16,17 @@ import { int, list, optionalInt, text } from './args.js';
 import { DEVICE, INTERFACE, stagedTrack } from './common.js';
 import { UserError } from './errors.js';
 import {
+  COMMON_FLAGS,
   commonBody,
   commonFields,
   commonSettings,
   ETHERCHANNEL_ID_RANGE,
   freePorts,
   interfaceOptions,
+  LACP_FLAG,
   LACP_MODES,
   lacpMode,
+  MEMBERS_FLAG,
   rawText,
   SUBINTERFACE_ID_RANGE,
   SUBINTERFACE_VLAN_RANGE,
@@ -75,7 +81,19 @@ export const interfacesCreateEtherchannel = defineOperation({
   words: ['interfaces', 'create', 'etherchannel'],
   area: 'interfaces',
   summary: 'Create an EtherChannel on an ASA from free physical ports',
-  params: [DEVICE],
+  params: [
+    DEVICE,
+    { ...MEMBERS_FLAG, optional: false },
+    {
+      name: 'etherchannel-id',
+      kind: 'int',
+      flag: true,
+      optional: true,
+      description: 'EtherChannel ID, 1–48 (default: the lowest free one)',
+    },
+    LACP_FLAG,
+    ...COMMON_FLAGS,
+  ],
   args: z.object({
     device: text(),
     'etherchannel-id': optionalInt(...ETHERCHANNEL_ID_RANGE),
@@ -86,11 +104,14 @@ export const interfacesCreateEtherchannel = defineOperation({
   role: 'operator',
   approval: 'never',
   scc: ['createAsaEtherChannelInterface'],
-  examples: ['interfaces create etherchannel asa-hq-01'],
+  examples: [
+    'interfaces create etherchannel asa-hq-01',
+    'interfaces create etherchannel asa-hq-01 --members GigabitEthernet0/3,GigabitEthernet0/4 --lacp-mode active --name uplink --ipv4 10.40.0.1/24',
+  ],
   modal: {
     title: 'New EtherChannel',
     submit: 'Create',
-    when: 'always',
+    when: 'incomplete',
     fields: async (ctx, prefilled) => {
       const { device, all } = await deviceAndInterfaces(ctx, prefilled);
       const free = freePorts(all);
@@ -154,6 +175,20 @@ export const interfacesCreateSubinterface = defineOperation({
       optional: true,
       description: 'the physical or EtherChannel interface it is on',
     },
+    {
+      name: 'subinterface-id',
+      kind: 'int',
+      flag: true,
+      description: 'the number after the dot (Gi1/2.100), 1–4294967295',
+    },
+    {
+      name: 'vlan',
+      kind: 'int',
+      flag: true,
+      optional: true,
+      description: 'the VLAN ID it tags, 1–4094',
+    },
+    ...COMMON_FLAGS,
   ],
   args: z.object({
     device: text(),
@@ -165,11 +200,15 @@ export const interfacesCreateSubinterface = defineOperation({
   role: 'operator',
   approval: 'never',
   scc: ['createAsaSubInterface'],
-  examples: ['interfaces create subinterface asa-hq-01', 'interfaces create subinterface asa-hq-01 inside'],
+  examples: [
+    'interfaces create subinterface asa-hq-01',
+    'interfaces create subinterface asa-hq-01 inside',
+    'interfaces create subinterface asa-hq-01 inside --subinterface-id 100 --vlan 100 --name dmz --ipv4 10.100.0.1/24',
+  ],
   modal: {
     title: 'New subinterface',
     submit: 'Create',
-    when: 'always',
+    when: 'incomplete',
     fields: async (ctx, prefilled) => {
       const { device, all } = await deviceAndInterfaces(ctx, prefilled);
       const typed = rawText(prefilled, 'parent');
@@ -222,16 +261,23 @@ export const interfacesCreateVlan = defineOperation({
   words: ['interfaces', 'create', 'vlan'],
   area: 'interfaces',
   summary: 'Create a VLAN interface on an ASA',
-  params: [DEVICE],
+  params: [
+    DEVICE,
+    { name: 'vlan-id', kind: 'int', flag: true, description: 'the VLAN ID, 1–4070' },
+    ...COMMON_FLAGS,
+  ],
   args: z.object({ device: text(), 'vlan-id': int(...VLAN_INTERFACE_RANGE), ...commonSettings }),
   role: 'operator',
   approval: 'never',
   scc: ['createAsaVlanInterface'],
-  examples: ['interfaces create vlan asa-branch-02'],
+  examples: [
+    'interfaces create vlan asa-branch-02',
+    'interfaces create vlan asa-hq-01 --vlan-id 30 --name guest --ipv4 10.30.0.1/24 --security-level 20',
+  ],
   modal: {
     title: 'New VLAN interface',
     submit: 'Create',
-    when: 'always',
+    when: 'incomplete',
     fields: async (ctx, prefilled) => {
       await deviceAndInterfaces(ctx, prefilled);
       return [{ name: 'vlan-id', label: 'VLAN ID (1–4070)', input: 'number' }, ...commonFields()];
@@ -265,7 +311,22 @@ async function editable(ctx: OperationContext, typedDevice: string, typedInterfa
   return { device, all, found, kind: found.kind };
 }
 
-/** Only what differs from the current interface, so an untouched form field changes nothing. */
+/** The settings an edit may change: one at least must be given (from the text; the form gives them all). */
+const EDIT_SETTINGS = [
+  'name',
+  'ipv4',
+  'security-level',
+  'mtu',
+  'description',
+  'enabled',
+  'lacp-mode',
+  'members',
+] as const;
+
+/**
+ * Only what differs from the current interface, so an untouched form field changes nothing; from the text,
+ * settings not given are not in `body` at all, so they stay as they are.
+ */
 function changedOnly(current: AsaInterface, body: Record<string, unknown>): Record<string, unknown> {
   const same = (key: string, value: unknown): boolean => {
     if (key === 'ipv4') return ipv4Text(value as AsaInterface['ipv4']) === ipv4Text(current.ipv4);
@@ -282,22 +343,30 @@ export const interfacesEdit = defineOperation({
   words: ['interfaces', 'edit'],
   area: 'interfaces',
   summary: 'Change an interface of an ASA (the form fits its kind)',
-  params: [DEVICE, INTERFACE],
-  args: z.object({
-    device: text(),
-    interface: text(),
-    ...commonSettings,
-    'lacp-mode': lacpMode,
-    members: members().optional(),
-  }),
+  params: [DEVICE, INTERFACE, ...COMMON_FLAGS, LACP_FLAG, MEMBERS_FLAG],
+  args: z
+    .object({
+      device: text(),
+      interface: text(),
+      ...commonSettings,
+      'lacp-mode': lacpMode,
+      members: members().optional(),
+    })
+    .refine((args) => EDIT_SETTINGS.some((name) => args[name] !== undefined), {
+      message: `give at least one setting to change: ${EDIT_SETTINGS.map((name) => `--${name}`).join(', ')}.`,
+    }),
   role: 'operator',
   approval: 'never',
   scc: Object.values(MODIFY),
-  examples: ['interfaces edit asa-hq-01 inside', 'interfaces edit asa-hq-01 Port-channel1'],
+  examples: [
+    'interfaces edit asa-hq-01 inside',
+    'interfaces edit asa-hq-01 inside --mtu 9000',
+    'interfaces edit asa-hq-01 Port-channel1 --lacp-mode passive',
+  ],
   modal: {
     title: 'Edit interface',
     submit: 'Save',
-    when: 'always',
+    when: 'incomplete',
     fields: async (ctx, prefilled) => {
       const { all, found } = await editable(
         ctx,
@@ -321,6 +390,13 @@ export const interfacesEdit = defineOperation({
   },
   run: async (ctx, args) => {
     const { device, all, found, kind } = await editable(ctx, args.device, args.interface);
+    // The form shows these only for an EtherChannel; typed for another kind, they are a mistake to say.
+    const channelOnly = (['lacp-mode', 'members'] as const).filter((name) => args[name] !== undefined);
+    if (kind !== 'etherchannel' && channelOnly.length > 0) {
+      throw new UserError(
+        `${channelOnly.map((name) => `--${name}`).join(' and ')} apply to EtherChannels only; ${found.label} is a ${INTERFACE_KIND_NAMES[kind]}.`,
+      );
+    }
     const ports =
       args.members && kind === 'etherchannel' ? await resolveAll(ctx, device, args.members, all) : undefined;
     const wanted = {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ipv4Text } from '../render/interfaces.js';
 import type { AsaInterface } from '../scc/generated/models.js';
 import { choice, optionalBoolean, optionalInt, optionalText } from './args.js';
-import type { ModalField, ModalOption, RawArgs } from './operation.js';
+import type { ModalField, ModalOption, Param, RawArgs } from './operation.js';
 import type { ResolvedInterface } from './resolve.js';
 
 export const MTU_RANGE = [64, 9198] as const;
@@ -92,6 +92,36 @@ export function commonBody(args: CommonSettings) {
 }
 
 export const lacpMode = choice(LACP_MODES, { optional: true });
+
+/** A form field's flag: the same argument, written `--name value` (so a script needs no form). */
+function settingFlag(
+  name: string,
+  kind: Param['kind'],
+  description: string,
+  extra: Partial<Param> = {},
+): Param {
+  return { name, kind, flag: true, optional: true, description, ...extra };
+}
+
+/** Flags of the common settings, one per field of commonFields (same names, same rules). */
+export const COMMON_FLAGS: readonly Param[] = [
+  settingFlag('name', 'word', 'the interface name (nameif), e.g. guest'),
+  settingFlag('ipv4', 'word', 'IPv4 address: 10.30.0.1/24, "10.30.0.1 255.255.255.0" or dhcp'),
+  settingFlag('security-level', 'int', 'security level, 0–100'),
+  settingFlag('mtu', 'int', 'MTU, 64–9198'),
+  settingFlag('description', 'word', 'a description'),
+  settingFlag('enabled', 'word', 'enabled (--enabled=false disables it)', { boolean: true }),
+];
+
+export const LACP_FLAG = settingFlag('lacp-mode', 'choice', 'LACP mode', {
+  choices: LACP_MODES.map((mode) => mode.toLowerCase()),
+});
+
+export const MEMBERS_FLAG = settingFlag(
+  'members',
+  'word',
+  'member ports, comma-separated names or UUIDs (GigabitEthernet0/3,GigabitEthernet0/4)',
+);
 
 /** Form fields of the common settings, filled with an interface's current values when editing. */
 export function commonFields(current?: AsaInterface): ModalField[] {

@@ -83,11 +83,17 @@ export interface ModalSpec {
     | readonly ModalField[]
     | ((ctx: OperationContext, prefilled: RawArgs) => Promise<readonly ModalField[]>);
   /**
-   * `empty`: opened when the command has no arguments; `always`: the command opens its form, prefilled
-   * with what was typed. The grammar decides (ParsedCommand.modal); a required argument may be left to
-   * the form only when `fields` is a fixed list holding a field of that name.
+   * When a typed command opens the form instead of running from its text (every field is also a
+   * positional or a `--flag`, so the form is a convenience, never the only way). The grammar decides
+   * (ParsedCommand.modal, see wantsModal):
+   * - `empty`: the form opens when nothing follows the command's words;
+   * - `incomplete`: the form opens, prefilled with what was typed, when the command gives no flag and
+   *   its arguments are not enough to run (the operation's own validation refuses them), e.g. only the
+   *   device to create an interface on. A flag, or everything the operation needs, runs from the text.
+   * A required argument may be left to the form only when `fields` is a fixed list holding a field of
+   * that name.
    */
-  when: 'empty' | 'always';
+  when: 'empty' | 'incomplete';
 }
 
 /** Everything an operation may use; handlers never reach for globals. */

@@ -109,7 +109,7 @@ export const tenantsUsersAdd = defineOperation({
   modal: {
     title: 'Add users to a tenant',
     submit: 'Add users',
-    when: 'always',
+    when: 'incomplete',
     fields: [
       { name: 'tenant', label: 'Tenant', input: 'tenant' },
       {

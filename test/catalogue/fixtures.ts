@@ -106,7 +106,7 @@ export const fixtureOperations: Operation[] = [
     modal: {
       title: 'Add users',
       submit: 'Add',
-      when: 'always',
+      when: 'incomplete',
       fields: [
         { name: 'tenant', label: 'Tenant', input: 'tenant' },
         { name: 'username', label: 'Users', input: 'multiline' },

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError, UserError } from '../../src/catalogue/errors.js';
 import { createGrammar } from '../../src/catalogue/grammar.js';
+import { createCatalogue } from '../../src/catalogue/index.js';
+import type { ModalField } from '../../src/catalogue/operation.js';
 import { tokenize } from '../../src/catalogue/tokens.js';
 import { fixtureCatalogue } from './fixtures.js';
 
@@ -208,7 +210,7 @@ describe('grammar: modals', () => {
     expect(parse('vpn upgrade').modal).toBe(true);
   });
 
-  it('opens an `always` modal prefilled, letting it fill arguments its fields cover', () => {
+  it('opens an `incomplete` modal prefilled, letting it fill arguments its fields cover', () => {
     expect(parse('tenants users add acme')).toEqual({
       id: 'tenants.users.add',
       raw: { tenant: 'acme' },
@@ -217,7 +219,77 @@ describe('grammar: modals', () => {
     expect(parse('tenants users add')).toEqual({ id: 'tenants.users.add', raw: {}, modal: true });
   });
 
+  it('runs an `incomplete` command from the text once it gives all the operation needs', () => {
+    expect(parse('tenants users add acme bob@x.example')).toEqual({
+      id: 'tenants.users.add',
+      raw: { tenant: 'acme', username: ['bob@x.example'] },
+      modal: false,
+    });
+  });
+
   it('still asks for arguments a modal cannot fill', () => {
     expect(failure('tenants users remove acme').message).toBe('username: missing usernames.');
+  });
+});
+
+describe('grammar: forms or flags (the real catalogue)', () => {
+  const real = createCatalogue();
+  const decide = (text: string) => {
+    const { op, raw, modal } = real.parse(text);
+    return { id: op.id, raw, modal };
+  };
+
+  it('opens an interface form when only the target is typed, as before', () => {
+    expect(decide('interfaces create vlan asa-hq-01').modal).toBe(true);
+    expect(decide('interfaces create etherchannel asa-hq-01').modal).toBe(true);
+    expect(decide('interfaces create subinterface asa-hq-01 inside').modal).toBe(true);
+    expect(decide('interfaces edit asa-hq-01 inside').modal).toBe(true);
+  });
+
+  it('runs from the text as soon as one field flag is given', () => {
+    expect(
+      decide('interfaces create vlan asa-hq-01 --vlan-id 30 --name guest --ipv4 10.30.0.1/24 --enabled'),
+    ).toEqual({
+      id: 'interfaces.create.vlan',
+      raw: { device: 'asa-hq-01', 'vlan-id': '30', name: 'guest', ipv4: '10.30.0.1/24', enabled: true },
+      modal: false,
+    });
+    expect(decide('interfaces edit asa-hq-01 inside --mtu 9000')).toEqual({
+      id: 'interfaces.edit',
+      raw: { device: 'asa-hq-01', interface: 'inside', mtu: '9000' },
+      modal: false,
+    });
+    expect(decide('interfaces edit asa-hq-01 inside --enabled=false').raw.enabled).toBe(false);
+    expect(
+      decide('interfaces create etherchannel asa-hq-01 --members Gi1/6,Gi1/7 --lacp-mode PASSIVE').raw,
+    ).toEqual({ device: 'asa-hq-01', members: 'Gi1/6,Gi1/7', 'lacp-mode': 'passive' });
+    // A flag with a bad value is still "from the text": the operation's rule answers, not a form.
+    expect(decide('interfaces create vlan asa-hq-01 --vlan-id 5000').modal).toBe(false);
+  });
+
+  it('refuses an unknown flag with did-you-mean and the usage line', () => {
+    const error = (() => {
+      try {
+        real.parse('interfaces edit asa-hq-01 inside --mut 9000');
+      } catch (caught) {
+        return caught;
+      }
+      throw new Error('parsed');
+    })();
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe('unknown flag --mut. Did you mean --mtu?');
+    expect((error as UsageError).usage).toMatch(/^\/fw interfaces edit <device> <interface> \[--name …\]/);
+  });
+
+  it('gives every form field with a fixed list a param of the same name, secrets excepted', () => {
+    for (const op of real.operations) {
+      const fields = op.modal?.fields;
+      if (!Array.isArray(fields)) continue;
+      const names = new Set(op.params.map((param) => param.name));
+      const missing = fields
+        .filter((field: ModalField) => field.input !== 'secret' && !names.has(field.name))
+        .map((field: ModalField) => field.name);
+      expect(missing, op.id).toEqual([]);
+    }
   });
 });

@@ -103,6 +103,79 @@ describe('interfaces: forms', () => {
   });
 });
 
+describe('interfaces: from the text, without a form', () => {
+  const posts = () => h.sim.requestLog.list().filter((e) => e.method === 'POST' || e.method === 'PATCH');
+
+  it('creates a VLAN interface from flags alone', async () => {
+    const text =
+      'interfaces create vlan asa-hq-01 --vlan-id 30 --name visitors --ipv4 10.30.0.1/24 --security-level 20 --description "Guest Wi-Fi"';
+    expect(catalogue.parse(text).modal).toBe(false);
+    const outcome = await h.run(text);
+    h.golden('interfaces.create.vlan.text', outcome);
+    expect(renderText(outcome.view)).toContain('10.30.0.1/24');
+  });
+
+  it('creates an EtherChannel from members named with commas', async () => {
+    const outcome = await h.run(
+      'interfaces create etherchannel asa-hq-01 --members GigabitEthernet1/6,GigabitEthernet1/7 --lacp-mode passive --etherchannel-id 5 --name backup',
+    );
+    const created = [...h.sim.state.interfaces.values()].find((i) => i.name === 'backup');
+    expect(created?.memberInterfaces?.sort()).toEqual(
+      [uidOf('asa-hq-01', 'GigabitEthernet1/6'), uidOf('asa-hq-01', 'GigabitEthernet1/7')].sort(),
+    );
+    expect(created?.lacpMode).toBe('PASSIVE');
+    expect(renderText(outcome.view)).toContain('Port-channel5');
+  });
+
+  it('creates a subinterface on its parent named in the command', async () => {
+    const outcome = await h.run(
+      'interfaces create subinterface asa-branch-02 inside --subinterface-id 31 --vlan 31 --name scanners',
+    );
+    expect(renderText(outcome.view)).toMatch(/scanners/);
+  });
+
+  it('edits only the settings given, leaving the others as they are', async () => {
+    const uid = uidOf('asa-hq-01', 'GigabitEthernet1/2');
+    const before = structuredClone(h.sim.state.interfaces.get(uid));
+    const outcome = await h.run('interfaces edit asa-hq-01 inside --mtu 9000');
+    h.golden('interfaces.edit.text', outcome);
+    expect(renderText(outcome.view)).toContain('MTU: 1500 → 9000');
+    const after = h.sim.state.interfaces.get(uid);
+    expect(after?.mtu).toBe(9000);
+    expect(after).toMatchObject({
+      name: before?.name,
+      ipv4: before?.ipv4,
+      securityLevel: before?.securityLevel,
+      enabled: before?.enabled,
+    });
+  });
+
+  it('refuses an edit that names no setting, and EtherChannel settings on another kind', async () => {
+    await expect(h.run('interfaces edit asa-hq-01 inside')).rejects.toThrow(
+      /give at least one setting to change: --name, --ipv4, --security-level, --mtu, --description, --enabled, --lacp-mode, --members\./,
+    );
+    await expect(h.run('interfaces edit asa-hq-01 inside --lacp-mode active')).rejects.toThrow(
+      '--lacp-mode apply to EtherChannels only; inside (GigabitEthernet1/2) is a physical interface.',
+    );
+    expect(posts()).toEqual([]);
+  });
+
+  it('gives missing and bad values the usage line, before SCC sees anything', async () => {
+    const missing = h.run('interfaces create vlan asa-hq-01 --name guest');
+    await expect(missing).rejects.toThrow('vlan-id: is required.');
+    await expect(missing).rejects.toMatchObject({
+      usage: expect.stringMatching(/^\/fw interfaces create vlan <device> --vlan-id … \[--name …\]/),
+    });
+    await expect(h.run('interfaces create vlan asa-hq-01 --vlan-id 30 --mtu 10000')).rejects.toThrow(
+      'mtu: must be a whole number from 64 to 9198.',
+    );
+    await expect(h.run('interfaces create etherchannel asa-hq-01 --name x')).rejects.toThrow(
+      'members: needs at least 1 member interfaces.',
+    );
+    expect(posts()).toEqual([]);
+  });
+});
+
 describe('interfaces: changes', () => {
   const form = (raw: RawArgs) => ({ raw });
 

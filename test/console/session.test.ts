@@ -151,6 +151,25 @@ describe('console', () => {
     await rig.type('/as alice');
   });
 
+  it('creates and edits an interface from a typed line, asking nothing', async () => {
+    const asked = rig.terminal.questions.length;
+    const created = await rig.type(
+      'interfaces create vlan asa-branch-02 --vlan-id 44 --name kiosk --ipv4 10.44.0.1/24',
+    );
+    expect(created).toMatch(/@alice staged the creation of VLAN interface kiosk \(Vlan44\) on asa-branch-02/);
+    const edited = await rig.type('interfaces edit asa-branch-02 kiosk --mtu 9000 --description lobby');
+    expect(edited).toMatch(/MTU: 1500 → 9000/);
+    expect(rig.terminal.questions.length).toBe(asked);
+  });
+
+  it('asks the edit form when only the interface is typed, filled with its values', async () => {
+    // Enter keeps each value: name, IPv4, security level, then a new MTU, description, enabled.
+    rig.terminal.answer('', '', '', '1400', '', '');
+    const out = await rig.type('interfaces edit asa-branch-02 kiosk');
+    expect(rig.terminal.questions.some((q) => /MTU .*\[9000\]/.test(q))).toBe(true);
+    expect(out).toMatch(/MTU: 9000 → 1400/);
+  });
+
   it('counts the commands it ran, by operation and outcome', async () => {
     const text = await rig.metrics.text();
     expect(text).toMatch(/fwbot_commands_total\{operation="tenants\.list",outcome="ok"\} [1-9]/);

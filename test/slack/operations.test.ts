@@ -209,6 +209,19 @@ describe('every operation through Slack', () => {
     expect(h.sim.requestLog.list({ operationId: 'modifyAsaPhysicalInterface' })).toHaveLength(1);
   });
 
+  it('interfaces create / edit from the text: flags, and no form opened', async () => {
+    const created = await change(
+      'interfaces.create.vlan',
+      'interfaces create vlan asa-hq-01 --vlan-id 41 --name lobby --ipv4 10.41.0.1/24 --security-level 30',
+    );
+    expect(created).toContain('lobby (Vlan41)');
+    h.slack.reset();
+    h.tracker.follows.length = 0;
+    expect(await change('interfaces.edit', 'interfaces edit asa-hq-01 dmz --mtu 9000')).toContain('9000');
+    expect(h.sim.requestLog.list({ operationId: 'modifyAsaPhysicalInterface' })).toHaveLength(1);
+    expect(h.slack.calls.filter((c) => c.method === 'views.open')).toEqual([]);
+  });
+
   it('interfaces delete (destructive)', async () => {
     expect(await destructive('interfaces.delete', 'interfaces delete asa-hq-01 guest')).toEqual({
       device: h.sim.deviceUid('asa-hq-01'),
