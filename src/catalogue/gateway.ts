@@ -1,8 +1,9 @@
-// The FMC command gateway: the supported request patterns, a request sent to a cloud-delivered FMC (wait
-// for the answer, up to 70 s, or `--async`), and the answer to an earlier request.
+// The FMC command gateway: the supported request patterns, the FMC's domain UUID (which every
+// configuration path, /api/fmc_config/v1/domain/<domain>/…, needs), a request sent to a cloud-delivered
+// FMC (wait for the answer, up to 70 s, or `--async`), and the answer to an earlier request.
 import { z } from 'zod';
 import { code } from '../render/format.js';
-import { renderCommandPatterns, renderCommandResponse } from '../render/gateway.js';
+import { renderCommandPatterns, renderCommandResponse, renderFmcDomain } from '../render/gateway.js';
 import type { CommandResponse } from '../scc/generated/models.js';
 import { flag, optionalText, text, uuid } from './args.js';
 import { compareDevices, DeviceFacts, deviceFacts, rereadDevice } from './deviceTarget.js';
@@ -24,6 +25,35 @@ export const gatewayCommands = defineOperation({
   examples: ['gateway commands'],
   run: async (ctx) => (await ctx.scc.call('getDeviceCommands', {})).data,
   render: (response) => renderCommandPatterns(response),
+});
+
+const FMC_ONLY = {
+  kinds: ['fmc'],
+  why: 'the gateway sends requests to a Firewall Management Center',
+} as const;
+
+/**
+ * SCC's device record of an FMC names its domain (`fmcDomainUid`, "FMC device managers only" in the
+ * reference): read there, it costs one GET, needs no request through the gateway, and is the domain SCC
+ * itself manages the FMC in.
+ */
+export const gatewayDomain = defineOperation({
+  id: 'gateway.domain',
+  words: ['gateway', 'domain'],
+  area: 'gateway',
+  summary: 'Show the domain UUID of an FMC, which its configuration paths need',
+  params: [{ name: 'fmc-device', kind: 'device', description: 'the FMC: name or UUID' }],
+  args: z.object({ 'fmc-device': text() }),
+  role: 'viewer',
+  approval: 'never',
+  scc: ['getDevice'],
+  examples: ['gateway domain cdfmc-acme'],
+  run: async (ctx, args) => {
+    const found = await resolveDevice(ctx.scc, args['fmc-device'], FMC_ONLY);
+    const { data } = await ctx.scc.call('getDevice', { path: { deviceUid: found.uid } });
+    return { deviceName: found.name, deviceUid: found.uid, domainUid: data.fmcDomainUid ?? undefined };
+  },
+  render: (domain) => renderFmcDomain(domain),
 });
 
 /** A JSON body, checked here so a typo is caught before the FMC sees it; sent compact. */
@@ -96,6 +126,7 @@ export const gatewayRun = defineOperation({
   examples: [
     'gateway run cdfmc-acme GET /api/fmc_platform/v1/info/serverversion',
     'gateway run cdfmc-acme POST /api/fmc_config/v1/domain/<domain>/object/networks {"name":"lab","value":"10.9.0.0/16"}',
+    // <domain>: `gateway domain cdfmc-acme` shows it.
   ],
   target: {
     facts: z.object({
@@ -105,10 +136,7 @@ export const gatewayRun = defineOperation({
       body: z.string().nullable(),
     }),
     resolve: async (ctx, args) => {
-      const device = await resolveDevice(ctx.scc, args['fmc-device'], {
-        kinds: ['fmc'],
-        why: 'the gateway sends requests to a Firewall Management Center',
-      });
+      const device = await resolveDevice(ctx.scc, args['fmc-device'], FMC_ONLY);
       return {
         facts: {
           device: deviceFacts(device),
@@ -177,4 +205,9 @@ export const gatewayResult = defineOperation({
 });
 
 /** The FMC command gateway: this area's operations, in the order help and the README list them (index.ts). */
-export const GATEWAY_OPERATIONS: readonly Operation[] = [gatewayCommands, gatewayRun, gatewayResult];
+export const GATEWAY_OPERATIONS: readonly Operation[] = [
+  gatewayCommands,
+  gatewayDomain,
+  gatewayRun,
+  gatewayResult,
+];

@@ -1,5 +1,6 @@
-// Views of the FMC command gateway: the supported endpoint patterns, and a device's answer, its body
-// pretty-printed as JSON (the Block Kit renderer uploads it as a file when it is too long for a message).
+// Views of the FMC command gateway: the supported endpoint patterns, an FMC's domain (the UUID its
+// configuration paths need), and a device's answer, its body pretty-printed as JSON (the Block Kit
+// renderer uploads it as a file when it is too long for a message).
 import type { RenderMeta } from '../catalogue/types.js';
 import type { CommandResponse } from '../scc/generated/models.js';
 import { mention } from './announce.js';
@@ -116,5 +117,46 @@ export function renderCommandResponse(
     summary: `${title}: ${show(response.status)}`,
     blocks,
     visibility: changes ? 'in_channel' : 'ephemeral',
+  };
+}
+
+export interface FmcDomain {
+  deviceName: string;
+  deviceUid: string;
+  /** SCC's `fmcDomainUid` of the FMC's device record; absent when SCC does not know it (yet). */
+  domainUid: string | undefined;
+}
+
+/** The domain UUID of an FMC and a link that uses it, ready to copy into `gateway run`. */
+export function renderFmcDomain(domain: FmcDomain): View {
+  const title = `Domain of the FMC ${domain.deviceName}`;
+  if (domain.domainUid === undefined) {
+    return {
+      summary: `${title}: not known`,
+      blocks: [
+        {
+          kind: 'text',
+          text: `*${title}*\nSCC's record of ${domain.deviceName} names no FMC domain (\`fmcDomainUid\`), so fwbot cannot tell it. It may not be provisioned yet: \`/fw devices ${domain.deviceName}\` shows its state.`,
+        },
+      ],
+      visibility: 'ephemeral',
+    };
+  }
+  const link = `/api/fmc_config/v1/domain/${domain.domainUid}/object/networks`;
+  return {
+    summary: `${title}: ${domain.domainUid}`,
+    blocks: [
+      { kind: 'text', text: `*${title}*` },
+      ...fieldBlocks([
+        ['Domain UUID', domain.domainUid],
+        ['FMC', `${domain.deviceName} (${domain.deviceUid})`],
+      ]),
+      { kind: 'code', text: domain.domainUid },
+      {
+        kind: 'context',
+        text: `Configuration paths take it after \`/domain/\`: \`/fw gateway run ${domain.deviceName} GET ${link}\``,
+      },
+    ],
+    visibility: 'ephemeral',
   };
 }

@@ -63,6 +63,14 @@ describe('gateway', () => {
     h.golden('gateway.commands', await h.run('gateway commands'));
   });
 
+  it('shows the domain UUID of an FMC from its device record, ready for a link', async () => {
+    const outcome = await h.run('gateway domain cdfmc-acme');
+    h.golden('gateway.domain', outcome);
+    expect(renderText(outcome.view)).toContain(`/api/fmc_config/v1/domain/${DOMAIN}/object/networks`);
+    expect(h.sim.requestLog.list({ operationId: 'executeDeviceCommand' })).toHaveLength(0);
+    await expect(h.run('gateway domain asa-hq-01')).rejects.toThrow(/Firewall Management Center/);
+  });
+
   it('waits for the device and shows its answer as pretty JSON', async () => {
     const outcome = await runParked(
       'gateway run cdfmc-acme GET /api/fmc_platform/v1/info/serverversion',

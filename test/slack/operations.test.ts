@@ -287,6 +287,9 @@ describe('every operation through Slack', () => {
     expect(await read('gateway.commands', 'gateway commands')).toContain(
       '/api/fmc_platform/v1/info/serverversion',
     );
+    expect(await read('gateway.domain', 'gateway domain cdfmc-acme')).toContain(
+      '/api/fmc_config/v1/domain/e276abec-e0f2-11e3-8169-6d9ed49b625f/',
+    );
     // Synchronous: SCC waits for the device, which answers when simulated time moves on.
     const { responseUrl } = await h.command(
       'gateway run cdfmc-acme GET /api/fmc_platform/v1/info/serverversion',
