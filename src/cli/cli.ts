@@ -3,16 +3,20 @@
 // token, so they hold every role and nobody else approves: calls that need a second person's approval on
 // Slack say what they would do and run only with --yes. The same dispatcher as Slack's decides everything
 // else (credential-looking text refused, arguments, secrets). Exit codes tell failures apart (see EXIT).
+// Every form field is also a flag, so any command runs from argv alone; a command that would open its form
+// on Slack asks the form's fields on a terminal (secrets without echo), and a form's secret field (a
+// tenant's API token) is never an argument: it is typed at that prompt or read from stdin (`--<field>-stdin`).
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import type { Logger } from 'pino';
 import { createLogger } from '../app/logger.js';
 import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
-import type { Operation, Outcome, RawArgs } from '../catalogue/operation.js';
+import type { ModalField, Operation, Outcome, RawArgs } from '../catalogue/operation.js';
 import { SccUserError } from '../catalogue/sccErrors.js';
 import { quoteToken } from '../catalogue/usage.js';
 import { type Config, ConfigError, type Environment, loadConfig } from '../config.js';
+import { FormAbandoned, fillForm, type Prompter } from '../console/forms.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
 import type { RequestContext } from '../dispatch/request.js';
@@ -48,6 +52,13 @@ export interface CliOptions {
   io: CliIo;
   /** Where logs go (JSON lines); default stderr at LOG_LEVEL, or `warn` when it is unset. */
   log?: Logger;
+  /**
+   * Prompts on a terminal (secrets without echo), opened only when a command needs its form; absent
+   * when stdin is not a terminal (then a form's fields must come as flags, a secret from stdin).
+   */
+  prompter?: () => Prompter & { close(): void };
+  /** All of stdin, for `--<field>-stdin` (a secret piped in, never on the command line). */
+  readStdin?: () => Promise<string>;
 }
 
 interface CliFlags {
@@ -55,16 +66,22 @@ interface CliFlags {
   yes: boolean;
   help: boolean;
   profile: string | undefined;
+  /** Secret form fields to read from stdin (`--api-token-stdin` → `api-token`). */
+  stdin: string[];
   words: string[];
 }
 
-const USAGE = `usage: fwbot [--json] [--yes] [--profile NAME] <command> [arguments]
+const USAGE = `usage: fwbot [--json] [--yes] [--profile NAME] [--FIELD-stdin] <command> [arguments]
 
 Runs one fwbot command against SCC (the same commands as /fw in Slack) and prints the result.
   --json           print SCC's answer as JSON instead of the text view
   --yes, -y        run a call that needs approval on Slack (without it, fwbot says what it would do and stops)
   --profile NAME   use another SCC profile than \`default\` (FWBOT_PROFILES)
-  --help, -h       this text and the list of commands
+  --FIELD-stdin    read a secret field from stdin, e.g. \`fwbot tenants add --api-token-stdin < token.txt\`
+  --help, -h       this text and the list of commands; after a command, that command's help
+
+Every form field is also a flag (\`fwbot interfaces edit asa-hq-01 inside --mtu 9000\`). A command that
+opens a form on Slack asks its fields here when stdin is a terminal (secrets are not echoed).
 
 Configuration: SCC_API_TOKEN with SCC_REGION or SCC_BASE_URL, or FWBOT_PROFILES (see the README).
 Exit codes: 0 ok · 1 internal error · 2 usage or configuration · 3 SCC refused the token ·
@@ -72,10 +89,12 @@ Exit codes: 0 ok · 1 internal error · 2 usage or configuration · 3 SCC refuse
 
 /** Our own flags anywhere before `--`; everything else is the command, passed on to the grammar. */
 export function parseCliArgs(argv: readonly string[]): CliFlags {
-  const flags: CliFlags = { json: false, yes: false, help: false, profile: undefined, words: [] };
+  const flags: CliFlags = { json: false, yes: false, help: false, profile: undefined, stdin: [], words: [] };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
-    if (arg === '--json') flags.json = true;
+    const stdinField = /^--([a-z][a-z0-9-]*)-stdin$/.exec(arg)?.[1];
+    if (stdinField !== undefined) flags.stdin.push(stdinField);
+    else if (arg === '--json') flags.json = true;
     else if (arg === '--yes' || arg === '-y') flags.yes = true;
     else if (arg === '--help' || arg === '-h') flags.help = true;
     else if (arg.startsWith('--profile=')) flags.profile = arg.slice('--profile='.length);
@@ -105,6 +124,7 @@ export function terminalView(view: View): View {
 
 function exitCodeOf(error: unknown): number {
   if (error instanceof PermissionError) return EXIT.permission;
+  if (error instanceof FormAbandoned) return EXIT.usage;
   const scc = error instanceof SccUserError ? error.cause : error;
   if (scc instanceof SccApiError && (scc.status === 401 || scc.status === 403)) return EXIT.permission;
   if (error instanceof SccUserError || error instanceof SccError) return EXIT.scc;
@@ -115,6 +135,7 @@ function exitCodeOf(error: unknown): number {
 function messageOf(error: unknown): string {
   if (error instanceof UsageError) return `${error.message}${error.usage ? `\nusage: ${error.usage}` : ''}`;
   if (error instanceof UserError) return error.message;
+  if (error instanceof FormAbandoned) return `Nothing was done: ${error.message}.`;
   if (error instanceof SccError) return error.userMessage();
   return `fwbot failed: ${error instanceof Error ? error.message : String(error)}`;
 }
@@ -140,6 +161,7 @@ function clientFor(config: Config, profile: string, log: Logger): SccClient {
     token: settings.token.reveal(),
     profile,
     timeouts: { defaultMs: config.scc.timeoutMs },
+    ...(settings.lacks ? { lacks: settings.lacks } : {}),
     logger: log.child({ component: 'scc', profile }),
   });
 }
@@ -182,15 +204,26 @@ function cliDispatcher(
 
 const CLI_CHANNEL = 'cli';
 
+/** What the command line asked for, and how its arguments arrive (typed, piped secrets, or a form). */
+interface CliCall {
+  op: Operation;
+  raw: RawArgs;
+  text: string;
+  /** Ask the operation's form on the terminal before running (the command gave nothing it needs). */
+  form: boolean;
+  /** Some arguments came another way than the command line (stdin, the form): a `form` entry. */
+  viaForm: boolean;
+}
+
 async function runCommand(
   catalogue: Catalogue,
-  op: Operation,
-  raw: RawArgs,
-  text: string,
+  call: CliCall,
   flags: CliFlags,
   options: CliOptions,
   config: Config,
 ): Promise<number> {
+  const { op, text } = call;
+  let { raw } = call;
   const { io } = options;
   const requestId = randomBytes(6).toString('hex');
   const log = (
@@ -206,8 +239,18 @@ async function runCommand(
   const request: RequestContext = { requestId, actor: { userId: user, channelId: CLI_CHANNEL }, log };
   const dispatcher = cliDispatcher(user, profile, scc, catalogue, config.approvals.operations, log);
   try {
+    if (call.form) {
+      const prompter = options.prompter?.();
+      if (!prompter) throw new Error('a form needs a terminal'); // runCli checked there is one
+      try {
+        raw = await fillForm(prompter, op, dispatcher.context(request, profile), raw);
+      } finally {
+        prompter.close();
+      }
+    }
+    const entry = call.form || call.viaForm ? 'form' : 'command';
     const result = await dispatcher.dispatch(
-      { op, raw, commandText: `fwbot ${text}`, entry: 'command', confirmed: flags.yes },
+      { op, raw, commandText: `fwbot ${text}`, entry, confirmed: flags.yes },
       request,
     );
     if (result.kind === 'confirm') {
@@ -248,14 +291,17 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
   const catalogue = createCatalogue({ command: 'fwbot' });
   try {
     const flags = parseCliArgs(argv);
+    if (flags.help && flags.words.length > 0) {
+      // `fwbot interfaces edit --help`: that command's help, its flags in the usage line.
+      io.stdout(renderText(terminalView(catalogue.help(flags.words.join(' ')))).trimEnd());
+      return EXIT.ok;
+    }
     if (flags.help || flags.words.length === 0) {
       io.stdout(`${USAGE}\n\n${renderText(terminalView(catalogue.help())).trimEnd()}`);
       return flags.help ? EXIT.ok : EXIT.usage;
     }
     const text = flags.words.map(quoteToken).join(' ');
-    const { op, raw } = catalogue.parse(text);
-    const issues = op.validate(raw);
-    if (issues.length > 0) throw new UsageError(op.id, issues, catalogue.usage(op));
+    const call = await argumentsOf(catalogue, text, flags, options);
     let config: Config;
     try {
       config = loadConfig(options.env, { require: { scc: true } });
@@ -264,9 +310,64 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
       io.stderr(`fwbot cannot run: the configuration has problems.\n${error.message}`);
       return EXIT.usage;
     }
-    return await runCommand(catalogue, op, raw, text, flags, options, config);
+    return await runCommand(catalogue, call, flags, options, config);
   } catch (error) {
     io.stderr(messageOf(error));
     return exitCodeOf(error);
   }
+}
+
+/** A form's fields that are never typed on a command line (a tenant's API token). */
+function secretFields(op: Operation): ModalField[] {
+  const fields = op.modal?.fields;
+  return Array.isArray(fields) ? fields.filter((field: ModalField) => field.input === 'secret') : [];
+}
+
+/**
+ * The command's arguments, checked before any configuration is read: from argv, plus the secrets piped
+ * in with `--<field>-stdin`. A command that would open its form asks it when there is a terminal;
+ * otherwise what is missing is a usage error that names the flags (and how to pipe a secret).
+ */
+async function argumentsOf(
+  catalogue: Catalogue,
+  text: string,
+  flags: CliFlags,
+  options: CliOptions,
+): Promise<CliCall> {
+  const parsed = catalogue.parse(text);
+  const { op } = parsed;
+  const raw: RawArgs = { ...parsed.raw };
+  const secrets = secretFields(op);
+  for (const name of flags.stdin) {
+    if (!secrets.some((field) => field.name === name)) {
+      const known = secrets.map((field) => `--${field.name}-stdin`);
+      const hint = known.length > 0 ? ` It reads ${known.join(', ')}.` : ' It reads no secret from stdin.';
+      throw new UsageError(
+        op.id,
+        [{ arg: undefined, message: `unknown flag --${name}-stdin.${hint}` }],
+        catalogue.usage(op),
+      );
+    }
+    raw[name] = await readSecret(options, name);
+  }
+  const piped = flags.stdin.length > 0;
+  if (parsed.modal && !piped && options.prompter) return { op, raw, text, form: true, viaForm: true };
+  const issues = op.validate(raw);
+  if (issues.length > 0) {
+    const ways = secrets.filter((field) => raw[field.name] === undefined);
+    const notes = ways.map((field) => ({
+      arg: field.name,
+      message: `is never typed on the command line: pipe it with --${field.name}-stdin, or run fwbot on a terminal to be asked for it (not echoed).`,
+    }));
+    throw new UsageError(op.id, [...issues, ...notes], catalogue.usage(op));
+  }
+  return { op, raw, text, form: false, viaForm: piped };
+}
+
+/** The first line of stdin: a secret piped in (`< token.txt`, `pass show … |`), never echoed. */
+async function readSecret(options: CliOptions, name: string): Promise<string> {
+  if (!options.readStdin) throw new UserError(`--${name}-stdin: there is no stdin to read.`);
+  const value = (await options.readStdin()).split(/\r?\n/)[0]?.trim() ?? '';
+  if (value === '') throw new UserError(`--${name}-stdin: stdin held nothing.`);
+  return value;
 }

@@ -1,9 +1,17 @@
-// The `fwbot` command (package.json bin → bin/fwbot.js → here): runs the CLI on this process's arguments
-// and environment and exits with its code once every connection is closed.
+// The `fwbot` command (package.json bin → bin/fwbot.js → here): runs the CLI on this process's arguments,
+// environment and terminal (forms asked on it, secrets piped on stdin) and exits with its code once every
+// connection is closed.
+import { text } from 'node:stream/consumers';
+import { Terminal } from '../console/terminal.js';
 import { runCli } from './cli.js';
 
 runCli(process.argv.slice(2), {
   env: process.env,
+  // Prompts go to stderr, so `--json` output on stdout stays clean; only on a terminal.
+  ...(process.stdin.isTTY
+    ? { prompter: () => new Terminal({ input: process.stdin, output: process.stderr }) }
+    : {}),
+  readStdin: () => text(process.stdin),
   io: {
     stdout: (text) => process.stdout.write(`${text}\n`),
     stderr: (text) => process.stderr.write(`${text}\n`),

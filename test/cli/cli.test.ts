@@ -30,13 +30,36 @@ describe('fwbot CLI', () => {
     ...extra,
   });
 
-  async function fwbot(argv: string[], extraEnv: Record<string, string | undefined> = {}): Promise<Run> {
+  /** A terminal that answers the form's prompts in order and records each question and its echo flag. */
+  function terminal(answers: string[]) {
+    const asked: { question: string; secret: boolean }[] = [];
+    let closed = false;
+    const prompter = () => ({
+      ask: async (question: string, options: { secret?: boolean } = {}) => {
+        asked.push({ question, secret: options.secret === true });
+        return answers.shift();
+      },
+      print: () => undefined,
+      close: () => {
+        closed = true;
+      },
+    });
+    return { prompter, asked, closed: () => closed };
+  }
+
+  async function fwbot(
+    argv: string[],
+    extraEnv: Record<string, string | undefined> = {},
+    input: { stdin?: string; prompter?: ReturnType<typeof terminal>['prompter'] } = {},
+  ): Promise<Run> {
     const stdout: string[] = [];
     const stderr: string[] = [];
     const code = await runCli(argv, {
       env: env(extraEnv),
       io: { stdout: (t) => stdout.push(t), stderr: (t) => stderr.push(t) },
       log: pino({ level: 'silent' }),
+      ...(input.stdin === undefined ? {} : { readStdin: async () => input.stdin ?? '' }),
+      ...(input.prompter ? { prompter: input.prompter } : {}),
     });
     return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
   }
@@ -158,6 +181,95 @@ describe('fwbot CLI', () => {
     expect(run.stdout).toMatch(/create tenant acme-cli/);
     expect(run.stdout).toMatch(/Display name:\s+Acme CLI/);
     expect(run.stderr).toMatch(/SCC goes on working on it/);
+  });
+
+  it('creates and edits an interface from argv alone (every form field is a flag)', async () => {
+    const created = await fwbot([
+      'interfaces',
+      'create',
+      'vlan',
+      'asa-hq-01',
+      '--vlan-id',
+      '30',
+      '--name',
+      'visitors',
+      '--ipv4',
+      '10.30.0.1/24',
+    ]);
+    expect(created.code).toBe(EXIT.ok);
+    expect(created.stdout).toMatch(/staged the creation of VLAN interface visitors \(Vlan30\) on asa-hq-01/);
+    const edited = await fwbot(['interfaces', 'edit', 'asa-hq-01', 'visitors', '--mtu', '9000']);
+    expect(edited.code).toBe(EXIT.ok);
+    expect(edited.stdout).toContain('MTU: 1500 → 9000');
+    expect(sim.requestLog.list({ operationId: 'modifyAsaVlanInterface' })).toHaveLength(1);
+  });
+
+  it('says what a form would have asked when there is no terminal, with the usage line', async () => {
+    const since = sim.requestLog.total;
+    const run = await fwbot(['interfaces', 'edit', 'asa-hq-01', 'inside'], { SCC_API_TOKEN: undefined });
+    expect(run.code).toBe(EXIT.usage);
+    expect(run.stderr).toMatch(/give at least one setting to change: --name, --ipv4/);
+    expect(run.stderr).toMatch(/usage: fwbot interfaces edit <device> <interface> \[--name …\]/);
+    const typo = await fwbot(['interfaces', 'edit', 'asa-hq-01', 'inside', '--mut', '9000']);
+    expect(typo.code).toBe(EXIT.usage);
+    expect(typo.stderr).toMatch(/unknown flag --mut\. Did you mean --mtu\?/);
+    expect(sim.requestLog.list({ since })).toHaveLength(0);
+  });
+
+  it('asks the form on a terminal when the command names only its target', async () => {
+    const tty = terminal(['', '', '', '1400', '', '']);
+    const run = await fwbot(['interfaces', 'edit', 'asa-hq-01', 'inside'], {}, { prompter: tty.prompter });
+    expect(run.code).toBe(EXIT.ok);
+    expect(tty.asked.map((a) => a.question).join('\n')).toMatch(/MTU \(64–9198\).*\[1500\]/);
+    expect(run.stdout).toContain('MTU: 1500 → 1400');
+    expect(tty.closed()).toBe(true);
+  });
+
+  it('lists a command’s flags with --help after it', async () => {
+    const run = await fwbot(['interfaces', 'create', 'vlan', '--help'], { SCC_API_TOKEN: undefined });
+    expect(run.code).toBe(EXIT.ok);
+    expect(run.stdout).toMatch(/fwbot interfaces create vlan <device> --vlan-id … \[--name …\] \[--ipv4 …\]/);
+  });
+
+  describe('a tenant’s API token (a secret form field)', () => {
+    it('reads it from stdin with --api-token-stdin, never from argv, and never prints it', async () => {
+      const token = sim.mintTenantToken(sim.tenantUid('tyrell-apj'));
+      const run = await fwbot(['tenants', 'add', '--api-token-stdin'], {}, { stdin: `${token}\n` });
+      expect(run.code).toBe(EXIT.ok);
+      expect(sim.requestLog.list({ operationId: 'addMspTenant' })).toHaveLength(1);
+      expect(`${run.stdout}${run.stderr}`).not.toContain(token);
+    });
+
+    it('asks for it without echo on a terminal', async () => {
+      const token = sim.mintTenantToken(sim.tenantUid('tyrell-apj'));
+      const tty = terminal([token]);
+      const run = await fwbot(['tenants', 'add'], {}, { prompter: tty.prompter });
+      expect(run.code).toBe(EXIT.ok);
+      expect(tty.asked).toEqual([{ question: expect.stringMatching(/API token/), secret: true }]);
+      expect(`${run.stdout}${run.stderr}`).not.toContain(token);
+    });
+
+    it('says how to give it when there is neither a terminal nor stdin, and refuses a stray -stdin flag', async () => {
+      const missing = await fwbot(['tenants', 'add'], { SCC_API_TOKEN: undefined });
+      expect(missing.code).toBe(EXIT.usage);
+      expect(missing.stderr).toMatch(
+        /api-token: is never typed on the command line: pipe it with --api-token-stdin/,
+      );
+      const stray = await fwbot(
+        ['tenants', 'list', '--api-token-stdin'],
+        { SCC_API_TOKEN: undefined },
+        { stdin: 'x' },
+      );
+      expect(stray.code).toBe(EXIT.usage);
+      expect(stray.stderr).toMatch(/unknown flag --api-token-stdin\. It reads no secret from stdin\./);
+      const empty = await fwbot(
+        ['tenants', 'add', '--api-token-stdin'],
+        { SCC_API_TOKEN: undefined },
+        { stdin: '\n' },
+      );
+      expect(empty.code).toBe(EXIT.usage);
+      expect(empty.stderr).toMatch(/--api-token-stdin: stdin held nothing\./);
+    });
   });
 
   it('runs through bin/fwbot.js with its exit code', async () => {
