@@ -39,6 +39,7 @@ export function createSccClients(
         ...(options.timeoutMs ? { timeouts: { defaultMs: options.timeoutMs } } : {}),
         ...(options.retries === false ? { retry: { maxAttempts: 1 } } : {}),
         ...(options.onCall ? { onCall: options.onCall } : {}),
+        ...(profile.lacks ? { lacks: profile.lacks } : {}),
         logger: options.log.child({ component: 'scc', profile: name }),
       }),
     );

@@ -87,7 +87,19 @@ export const StoredView = z.object({
 
 /** What the tracking queue follows (TrackRequest of src/catalogue/operation.ts). */
 export const StoredTrackRequest = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('transaction'), transactionUid: z.string(), label: z.string() }),
+  z.object({
+    kind: z.literal('transaction'),
+    transactionUid: z.string(),
+    label: z.string(),
+    afterDone: z
+      .object({
+        kind: z.literal('apiUsers'),
+        tenantUid: z.string(),
+        tenantName: z.string(),
+        usernames: z.array(z.string()),
+      })
+      .optional(),
+  }),
   z.object({
     kind: z.literal('cdfmc'),
     transactionUid: z.string(),

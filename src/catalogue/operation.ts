@@ -19,7 +19,7 @@ export { ROLES } from './types.js';
 
 /** What to follow when SCC answers 202 (the tracking queue's input; see src/jobs/). */
 export type TrackRequest =
-  | { kind: 'transaction'; transactionUid: string; label: string }
+  | { kind: 'transaction'; transactionUid: string; label: string; afterDone?: TransactionFollowUp }
   /** Two legs: the portal transaction, then TRANSACTION_UID_IN_TARGET_TENANT on the target tenant. */
   | { kind: 'cdfmc'; transactionUid: string; tenantUid: string; tenantName: string; label: string }
   | { kind: 'gateway'; requestId: string; deviceUid: string; label: string }
@@ -33,6 +33,17 @@ export type TrackRequest =
    * reminded once that it is not deployed. `stagedAt` tells two changes of one device apart.
    */
   | { kind: 'staged'; deviceUid: string; deviceName: string; stagedAt: number; label: string };
+
+/**
+ * A read made once a followed transaction ends DONE, whose answer completes the outcome: the API-only
+ * users an add created, named with the UUIDs SCC gave them (a token is generated for a UUID).
+ */
+export interface TransactionFollowUp {
+  kind: 'apiUsers';
+  tenantUid: string;
+  tenantName: string;
+  usernames: string[];
+}
 
 /** The SCC id a follow is about (a transaction or a gateway request), for the audit trail. */
 export function sccIdOf(track: TrackRequest): string | undefined {

@@ -3,7 +3,7 @@
 // out exactly one. Several candidates answer with the choices; none says what was searched. Nothing is
 // cached across requests: the inventory changes under us, and any bot process may serve the next click.
 import { type PagedOperationId, type PageItem, PagingBudgetExceeded, type SccCaller } from '../scc/call.js';
-import type { AsaInterface, Device, MspManagedTenantDto } from '../scc/generated/models.js';
+import type { AsaInterface, Device, MspManagedTenantDto, User } from '../scc/generated/models.js';
 import type { CallParams } from '../scc/operationTypes.js';
 import { isUuid } from './args.js';
 import { UserError } from './errors.js';
@@ -183,6 +183,55 @@ export async function resolveTenant(scc: SccReader, typed: string): Promise<MspM
     );
   throw new UserError(
     `No tenant named “${text}” in the MSP portal (searched ${tenants.length} tenants by name and display name).`,
+  );
+}
+
+/** An API-only user of a tenant: the UUID a token is generated for, and the name people know it by. */
+export interface ResolvedApiUser {
+  uid: string;
+  name: string;
+  user: User;
+}
+
+/** Every API-only user of a tenant (SCC's user list leaves them out; they have their own list). */
+export async function listApiOnlyUsers(scc: SccReader, tenantUid: string): Promise<ResolvedApiUser[]> {
+  const users: User[] = await boundedPaginate(
+    scc,
+    'getApiOnlyUsersInMspManagedTenant',
+    { path: { tenantUid } },
+    'API-only users in the tenant',
+  );
+  return users.flatMap((user) => (user.uid ? [{ uid: user.uid, name: user.name ?? user.uid, user }] : []));
+}
+
+/**
+ * An API-only user of `tenant` by name or UUID. SCC reads API-only users only as a list (no read by
+ * UUID), so a UUID is looked up in that list too: the answer always carries the user's name.
+ */
+export async function resolveApiUser(
+  scc: SccReader,
+  tenant: { uid: string; name: string },
+  typed: string,
+): Promise<ResolvedApiUser> {
+  const text = typed.trim();
+  const all = await listApiOnlyUsers(scc, tenant.uid);
+  if (isUuid(text)) {
+    const found = all.find((u) => u.uid.toLowerCase() === text.toLowerCase());
+    if (found) return found;
+    throw new UserError(`Tenant ${tenant.name} has no API-only user with the UUID ${text}.`);
+  }
+  const candidates = match(text, all, (u) => [u.user.name]);
+  const [only] = candidates;
+  if (candidates.length === 1 && only) return only;
+  if (candidates.length > 1)
+    throw ambiguous(
+      text,
+      `API-only users of ${tenant.name}`,
+      candidates.map((u) => u.name),
+    );
+  throw new UserError(
+    `Tenant ${tenant.name} has no API-only user named “${text}” (searched ${all.length} API-only users by name; ` +
+      `\`/fw tenants users ${tenant.name} --api-only\` lists them).`,
   );
 }
 

@@ -1,16 +1,23 @@
-// Users of the MSP portal's tenants: list, add (up to 50, one role, API-only or people), remove, and
-// API tokens for API-only users (shown once, privately).
+// Users of the MSP portal's tenants: list (people, or API-only users with their UUIDs), add (up to 50,
+// one role, API-only or people; added API-only users are named with their UUIDs once SCC made them),
+// remove, and API tokens for API-only users, named or by UUID (shown once, privately).
 import { z } from 'zod';
 import { announcement } from '../render/announce.js';
 import { code, humanEnum } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
 import { userMention } from '../render/mrkdwn.js';
-import { renderApiToken, renderUserList, tenantLabel } from '../render/tenants.js';
+import {
+  apiUserLabel,
+  renderApiToken,
+  renderApiUserList,
+  renderUserList,
+  tenantLabel,
+} from '../render/tenants.js';
 import { UserRoleValues } from '../scc/generated/inputs.js';
-import { choice, flag, list, text, uuid } from './args.js';
+import { choice, flag, list, text } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam, TENANT, transactionTrack } from './common.js';
-import { defineOperation, type Operation, type TargetRead } from './operation.js';
-import { resolveTenant } from './resolve.js';
+import { defineOperation, type Operation, type TargetRead, type TrackRequest } from './operation.js';
+import { listApiOnlyUsers, resolveApiUser, resolveTenant } from './resolve.js';
 import { compareTenants, rereadTenant, resolveTenantFacts, TenantFacts } from './tenantTarget.js';
 
 /** SCC takes at most 50 users per call, to add or to remove. */
@@ -40,23 +47,43 @@ export const tenantsUsers = defineOperation({
   id: 'tenants.users',
   words: ['tenants', 'users'],
   area: 'tenants',
-  summary: 'List the people who use a tenant',
-  params: [TENANT, queryParam('user'), OFFSET],
-  args: z.object({ tenant: text(), ...listArgs }),
+  summary: 'List the people who use a tenant, or (--api-only) its API-only users with their UUIDs',
+  params: [
+    TENANT,
+    queryParam('user'),
+    {
+      name: 'api-only',
+      kind: 'word',
+      flag: true,
+      boolean: true,
+      description: 'list the API-only users (for automation) and their UUIDs instead of people',
+    },
+    OFFSET,
+  ],
+  args: z.object({ tenant: text(), ...listArgs, 'api-only': flag() }),
   role: 'viewer',
   approval: 'never',
-  scc: ['getHumanUsersInMspManagedTenant'],
-  examples: ['tenants users contoso-eu', 'tenants users contoso-eu alice'],
+  scc: ['getHumanUsersInMspManagedTenant', 'getApiOnlyUsersInMspManagedTenant'],
+  examples: [
+    'tenants users contoso-eu',
+    'tenants users contoso-eu alice',
+    'tenants users contoso-eu --api-only',
+  ],
   run: async (ctx, args) => {
     const tenant = await resolveTenant(ctx.scc, args.tenant);
-    const { data } = await ctx.scc.call('getHumanUsersInMspManagedTenant', {
-      path: { tenantUid: tenant.uid },
-      query: pageQuery(args),
-    });
+    // SCC lists people and API-only users apart; the portal's own user list shows people only.
+    const list = args['api-only'] ? 'getApiOnlyUsersInMspManagedTenant' : 'getHumanUsersInMspManagedTenant';
+    const { data } = await ctx.scc.call(list, { path: { tenantUid: tenant.uid }, query: pageQuery(args) });
     return { tenant, data };
   },
   render: ({ tenant, data }, args, meta) =>
-    renderUserList(tenant, data.items ?? [], pageInfo(data, pageQuery(args)), args.query, meta),
+    (args['api-only'] ? renderApiUserList : renderUserList)(
+      tenant,
+      data.items ?? [],
+      pageInfo(data, pageQuery(args)),
+      args.query,
+      meta,
+    ),
 });
 
 export const tenantsUsersAdd = defineOperation({
@@ -179,11 +206,20 @@ export const tenantsUsersAdd = defineOperation({
           ['Users', args.username.join(', ')],
           ['API-only', args['api-only']],
         ],
+        ...(args['api-only']
+          ? {
+              next: 'fwbot follows the transaction and, when SCC is done, names each new API-only user here with its UUID.',
+            }
+          : {}),
       },
       meta,
     ),
-  track: ({ tenant, transaction }, args) =>
-    transactionTrack(transaction, `add ${count(args.username.length, 'user')} to ${tenant.name}`),
+  track: ({ tenant, transaction }, args) => {
+    const label = `add ${count(args.username.length, 'user')} to ${tenant.name}`;
+    return args['api-only']
+      ? apiUsersTrack(transaction.transactionUid, tenant, args.username, label)
+      : transactionTrack(transaction, label);
+  },
 });
 
 export const tenantsUsersRemove = defineOperation({
@@ -236,62 +272,122 @@ export const tenantsUsersRemove = defineOperation({
     transactionTrack(transaction, `remove ${count(args.username.length, 'user')} from ${tenant.name}`),
 });
 
+const TokenFacts = z.object({
+  tenant: TenantFacts,
+  /** The API-only user's UUID. */
+  apiUser: z.string(),
+  /** Its name, as SCC lists it (absent in approvals asked for before names were resolved). */
+  apiUserName: z.string().optional(),
+});
+type TokenFacts = z.infer<typeof TokenFacts>;
+
 export const tenantsToken = defineOperation({
   id: 'tenants.token',
   words: ['tenants', 'token'],
   area: 'tenants',
   summary: 'Generate an API token for an API-only user of a tenant (shown once, only to you)',
-  params: [TENANT, { name: 'api-user', kind: 'uuid', description: 'UUID of the API-only user' }],
-  args: z.object({ tenant: text(), 'api-user': uuid() }),
+  params: [
+    TENANT,
+    {
+      name: 'api-user',
+      kind: 'word',
+      description: 'name or UUID of the API-only user (`tenants users <tenant> --api-only` lists them)',
+    },
+  ],
+  args: z.object({ tenant: text(), 'api-user': text() }),
   role: 'operator',
   // It mints a credential with the API user's roles and revokes the previous one.
   approval: { default: 'four-eyes' },
-  scc: ['generateApiTokenForUserInTenant', 'getMspManagedTenant'],
-  examples: ['tenants token contoso-eu 3fa85f64-5717-4562-b3fc-2c963f66afa6'],
+  scc: ['generateApiTokenForUserInTenant', 'getMspManagedTenant', 'getApiOnlyUsersInMspManagedTenant'],
+  examples: [
+    'tenants token contoso-eu contoso-eu-automation',
+    'tenants token contoso-eu 3fa85f64-5717-4562-b3fc-2c963f66afa6',
+  ],
   target: {
-    facts: z.object({ tenant: TenantFacts, apiUser: z.string() }),
+    facts: TokenFacts,
     resolve: async (ctx, args) => {
       const tenant = await resolveTenantFacts(ctx, args.tenant);
+      const apiUser = await resolveApiUser(ctx.scc, tenant, args['api-user']);
       return {
-        facts: { tenant, apiUser: args['api-user'] },
-        raw: { tenant: tenant.uid, 'api-user': args['api-user'] },
+        facts: { tenant, apiUser: apiUser.uid, apiUserName: apiUser.name },
+        raw: { tenant: tenant.uid, 'api-user': apiUser.uid },
       };
     },
-    reread: async (ctx, facts) => {
-      const read = await rereadTenant(ctx.scc, facts.tenant);
-      return read.found ? { found: true, facts: { ...facts, tenant: read.facts } } : read;
-    },
-    compare: (before, after) => compareTenants(before.tenant, after.tenant),
-    describe: ({ tenant, apiUser }) => ({
-      action: `generate a new API token for API-only user ${code(apiUser)} of tenant ${code(tenant.name)}`,
-      line: `API-only user ${apiUser} of tenant ${tenant.name}`,
+    reread: rereadTokenTarget,
+    compare: (before, after) => [
+      ...compareTenants(before.tenant, after.tenant),
+      ...(before.apiUserName !== undefined && before.apiUserName !== after.apiUserName
+        ? [`the API-only user's name changed from ${before.apiUserName} to ${after.apiUserName ?? 'none'}`]
+        : []),
+    ],
+    describe: ({ tenant, apiUser, apiUserName }) => ({
+      action: `generate a new API token for API-only user ${code(apiUserName ?? apiUser)} of tenant ${code(tenant.name)}`,
+      line: `API-only user ${apiUserName ? `${apiUserName} (${apiUser})` : apiUser} of tenant ${tenant.name}`,
       fields: [
         { label: 'Tenant', value: `${tenant.name} (${tenant.uid})` },
-        { label: 'API-only user', value: apiUser },
+        { label: 'API-only user', value: apiUserName ? `${apiUserName} (${apiUser})` : apiUser },
       ],
       warnings: [
         ':warning: The new token carries the API user’s roles, and the token it had before stops working.',
       ],
     }),
   },
-  run: async (ctx, _args, { tenant, apiUser }) => {
+  run: async (ctx, _args, { tenant, apiUser, apiUserName }) => {
     const { data } = await ctx.scc.call('generateApiTokenForUserInTenant', {
       path: { tenantUid: tenant.uid, apiUserUid: apiUser },
     });
-    return { tenant, token: data };
+    return { tenant, apiUser: { uid: apiUser, name: apiUserName }, token: data };
   },
   // The channel learns that a token was made, never the token: that goes to the secret view only.
-  render: ({ tenant }, args, meta) =>
+  render: ({ tenant, apiUser }, _args, meta) =>
     announcement(
       {
-        sentence: `generated a new API token for API-only user ${code(args['api-user'])} of tenant ${tenantLabel(tenant)}`,
+        sentence: `generated a new API token for API-only user ${apiUserLabel(apiUser)} of tenant ${tenantLabel(tenant)}`,
         tense: 'done',
         next: `The token was shown once, privately, to ${userMention(meta.actor.userId)}. fwbot keeps no copy.`,
       },
       meta,
     ),
-  secret: ({ tenant, token }, args) => renderApiToken(tenant, args['api-user'], token),
+  secret: ({ tenant, apiUser, token }) => renderApiToken(tenant, apiUser, token),
 });
+
+/** The tenant and its API-only user read again by UUID: a user deleted meanwhile stops the call. */
+async function rereadTokenTarget(
+  ctx: { scc: Parameters<typeof rereadTenant>[0] },
+  facts: TokenFacts,
+): Promise<TargetRead<TokenFacts>> {
+  const read = await rereadTenant(ctx.scc, facts.tenant);
+  if (!read.found) return read;
+  const users = await listApiOnlyUsers(ctx.scc, facts.tenant.uid);
+  const user = users.find((u) => u.uid === facts.apiUser);
+  if (!user) {
+    const who = facts.apiUserName ?? facts.apiUser;
+    return { found: false, reason: `API-only user ${who} is no longer in tenant ${facts.tenant.name}` };
+  }
+  return {
+    found: true,
+    facts: {
+      tenant: read.facts,
+      apiUser: user.uid,
+      apiUserName: facts.apiUserName === undefined ? undefined : user.name,
+    },
+  };
+}
+
+/**
+ * Following an add of API-only users: the transaction, then one read of the tenant's API-only users, so
+ * the outcome names each new user with the UUID SCC gave it (none when SCC sent no transaction UID).
+ */
+function apiUsersTrack(
+  transactionUid: string | null | undefined,
+  tenant: TenantFacts,
+  usernames: string[],
+  label: string,
+): TrackRequest[] {
+  if (!transactionUid) return [];
+  const afterDone = { kind: 'apiUsers' as const, tenantUid: tenant.uid, tenantName: tenant.name, usernames };
+  return [{ kind: 'transaction', transactionUid, label, afterDone }];
+}
 
 /** The raw arguments bound to the tenant's UUID, so an approved call acts on what the approver saw. */
 function rawUsers(args: { username: string[] }, tenantUid: string) {

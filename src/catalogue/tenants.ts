@@ -1,5 +1,6 @@
-// MSP portal tenants: list, show, create, add (by API token or as an associated tenant), remove,
-// multicloud defense and cdFMC. Users and API tokens are in tenantUsers.ts.
+// MSP portal tenants: list, show, create, add (by API token or as an associated tenant), remove
+// (revoked from the portal, not deleted), multicloud defense and cdFMC. Users and API tokens are in
+// tenantUsers.ts. Calls the vendor deprecated stay reachable, and their help and outcome say so.
 import { z } from 'zod';
 import { announcement } from '../render/announce.js';
 import { code } from '../render/format.js';
@@ -151,11 +152,18 @@ export const tenantsCreate = defineOperation({
   track: (transaction, args) => transactionTrack(transaction, `create tenant ${args.name}`),
 });
 
+/** Said in the help and the outcome of the calls Cisco deprecated, with what to use instead where there is something. */
+const ADD_BY_UUID_DEPRECATED =
+  'Adding a tenant by UUID uses a call Cisco has deprecated (addTenantToMspPortal); add it with its API token instead: `/fw tenants add` opens the form.';
+const MCD_DEPRECATED =
+  'Cisco has deprecated this call (enableMulticloudDefenseForTenantInMspPortal) and names no replacement in the API; it may stop working.';
+
 export const tenantsAdd = defineOperation({
   id: 'tenants.add',
   words: ['tenants', 'add'],
   area: 'tenants',
-  summary: 'Add a tenant to the MSP portal: by its API token, or by UUID if you belong to it',
+  summary:
+    'Add a tenant to the MSP portal: by its API token, or by UUID if you belong to it (Cisco deprecated adding by UUID)',
   params: [
     {
       name: 'tenant-uid',
@@ -212,6 +220,7 @@ export const tenantsAdd = defineOperation({
             sentence: `add tenant \`${result.tenantUid}\` to the MSP portal`,
             tense: 'asked',
             transaction: result.transaction,
+            next: `fwbot follows the transaction and reports here when SCC is done. ${ADD_BY_UUID_DEPRECATED}`,
           },
           meta,
         ),
@@ -223,12 +232,13 @@ export const tenantsRemove = defineOperation({
   id: 'tenants.remove',
   words: ['tenants', 'remove'],
   area: 'tenants',
-  summary: 'Remove a tenant from the MSP portal',
+  summary: 'Remove a tenant from the MSP portal (revoked from the portal; the tenant itself is not deleted)',
   params: [TENANT],
   args: z.object({ tenant: text() }),
   role: 'operator',
   approval: 'always',
-  scc: ['removeTenantFromMspPortal'],
+  // The deprecated DELETE only where a profile says its SCC lacks the revoke (legacy_tenant_removal).
+  scc: ['revokeTenantFromMspPortal', 'removeTenantFromMspPortal', 'getMspManagedTenant'],
   examples: ['tenants remove globex-apj'],
   target: {
     facts: z.object({ tenant: TenantFacts }),
@@ -252,34 +262,59 @@ export const tenantsRemove = defineOperation({
           value: tenant.deviceCount === null ? 'unknown' : String(tenant.deviceCount),
         },
       ],
-      warnings: tenant.deviceCount
-        ? [
-            `:warning: The tenant manages ${tenant.deviceCount} device(s); the portal loses access to all of them.`,
-          ]
-        : [],
+      warnings: [
+        ':information_source: This removes the tenant from the MSP portal; it does not delete the tenant. Its devices, users and tokens stay, and it can be added back. Deleting a tenant is done by Cisco TAC.',
+        ...(tenant.deviceCount
+          ? [
+              `:warning: The tenant manages ${tenant.deviceCount} device(s); the portal loses access to all of them.`,
+            ]
+          : []),
+      ],
     }),
+    // Gone from the portal means the call took effect. A revoke still running when fwbot restarted leaves
+    // the tenant listed, and the call is sent again: revoking twice ends the same way as once.
     removes: true,
   },
   run: async (ctx, _args, { tenant }) => {
-    await ctx.scc.call('removeTenantFromMspPortal', { path: { tenantUid: tenant.uid } });
-    return tenant;
+    if (!ctx.scc.offers('revokeTenantFromMspPortal')) {
+      await ctx.scc.call('removeTenantFromMspPortal', { path: { tenantUid: tenant.uid } });
+      return { tenant, via: 'legacy' as const };
+    }
+    const { data } = await ctx.scc.call('revokeTenantFromMspPortal', { path: { tenantUid: tenant.uid } });
+    return { tenant, via: 'revoke' as const, transaction: data };
   },
-  render: (tenant, _args, meta) =>
-    announcement(
-      {
-        sentence: `removed tenant ${tenantLabel(tenant)} from the MSP portal`,
-        tense: 'done',
-        details: [['UUID', tenant.uid]],
-      },
-      meta,
-    ),
+  render: (result, _args, meta) =>
+    result.via === 'revoke'
+      ? announcement(
+          {
+            sentence: `remove tenant ${tenantLabel(result.tenant)} from the MSP portal`,
+            tense: 'asked',
+            transaction: result.transaction,
+            details: [['UUID', result.tenant.uid]],
+            next: 'SCC revokes the portal’s management of the tenant; the tenant itself is not deleted. fwbot follows the transaction and reports here when SCC is done.',
+          },
+          meta,
+        )
+      : announcement(
+          {
+            sentence: `removed tenant ${tenantLabel(result.tenant)} from the MSP portal`,
+            tense: 'done',
+            details: [['UUID', result.tenant.uid]],
+            next: 'The tenant itself is not deleted. This profile’s SCC has no revoke call, so fwbot used the removal Cisco has deprecated (legacy_tenant_removal).',
+          },
+          meta,
+        ),
+  track: (result) =>
+    result.via === 'revoke'
+      ? transactionTrack(result.transaction, `remove tenant ${result.tenant.name} from the MSP portal`)
+      : [],
 });
 
 export const tenantsMcdEnable = defineOperation({
   id: 'tenants.mcd.enable',
   words: ['tenants', 'mcd', 'enable'],
   area: 'tenants',
-  summary: 'Enable Multicloud Defense for a tenant',
+  summary: 'Enable Multicloud Defense for a tenant (deprecated by Cisco)',
   params: [TENANT],
   args: z.object({ tenant: text() }),
   role: 'operator',
@@ -299,6 +334,7 @@ export const tenantsMcdEnable = defineOperation({
         sentence: `enable Multicloud Defense for tenant ${tenantLabel(tenant)}`,
         tense: 'asked',
         transaction,
+        next: `fwbot follows the transaction and reports here when SCC is done. ${MCD_DEPRECATED}`,
       },
       meta,
     ),

@@ -1,6 +1,7 @@
 // Where fwbot connects: SCC regions and their base URLs, the SCC profile (endpoint + token) a client is
 // made from, and the rules for URLs given by hand (SCC base URL, Slack Web API URL, Redis URL). Plain
 // http is allowed only to loopback addresses, because these connections carry bearer tokens.
+import type { SccOperationId } from '../scc/operationTypes.js';
 import { baseUrlForRegion, SCC_REGION_NAMES, type SccRegion } from '../scc/regions.js';
 import { accept, type Checked, refuse } from './issues.js';
 import type { Secret } from './secret.js';
@@ -22,6 +23,11 @@ export interface SccProfile {
   readonly region?: SccRegion;
   /** `env`: the `default` profile from SCC_API_TOKEN; `file`: a profile of the FWBOT_PROFILES file. */
   readonly source: 'env' | 'file';
+  /**
+   * SCC operations the profile says its SCC does not have yet (`legacy_tenant_removal`): its client
+   * answers `offers(…)` with false for them, and operations fall back to the older call.
+   */
+  readonly lacks?: readonly SccOperationId[];
 }
 
 function isSccRegion(text: string): text is SccRegion {

@@ -296,6 +296,9 @@ class ProfilesFileReader {
           token,
           tokenVariable: profile.token_env,
           source: 'file' as const,
+          ...(profile.legacy_tenant_removal === true
+            ? { lacks: ['revokeTenantFromMspPortal' as const] }
+            : {}),
         }),
       );
     }

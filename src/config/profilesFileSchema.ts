@@ -81,6 +81,7 @@ const ProfileSchema = closedObject({
   region: checkedString(checkRegion).optional(),
   base_url: checkedString(checkSccBaseUrl).optional(),
   token_env: tokenEnv,
+  legacy_tenant_removal: z.boolean().optional(),
 }).superRefine(
   (profile, ctx) => {
     const hasRegion = profile.region !== undefined;
@@ -217,6 +218,13 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
     description: 'name of the environment variable that holds the profile’s SCC API token',
     default: undefined,
     example: 'token_env: ACME_SCC_TOKEN',
+  },
+  {
+    key: 'profiles.<name>.legacy_tenant_removal',
+    description:
+      'the profile’s SCC lacks revokeTenantFromMspPortal: `tenants remove` uses the deprecated DELETE there (answered at once, not followed)',
+    default: 'false',
+    example: 'legacy_tenant_removal: true',
   },
   {
     key: 'channels.<channel>',

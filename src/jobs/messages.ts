@@ -73,6 +73,37 @@ export function transactionOutcome(rawUid: string, tx: CdoTransaction): Outcome 
   }
 }
 
+/**
+ * A transaction that added API-only users ended DONE: each one named with the UUID SCC gave it (what a
+ * token is generated for). `listed` is SCC's list of them, or undefined when the tenant could not be read.
+ */
+export function newApiUsersOutcome(
+  rawUid: string,
+  tenantName: string,
+  usernames: readonly string[],
+  listed: readonly { name?: string | null; uid?: string | null }[] | undefined,
+): Outcome {
+  const uid = escapeAll(rawUid);
+  const tenant = escapeAll(tenantName);
+  const done = `done. SCC finished transaction \`${uid}\``;
+  if (listed === undefined) {
+    return {
+      status: 'succeeded',
+      text: `${done}, but the tenant's API-only users could not be read afterwards: \`/fw tenants users ${tenant} --api-only\` lists them with their UUIDs.`,
+    };
+  }
+  const lines = usernames.map((name) => {
+    const user = listed.find((u) => (u.name ?? '').toLowerCase() === name.toLowerCase());
+    const what = user?.uid ? `\`${escapeAll(user.uid)}\`` : 'not listed by SCC yet';
+    return `• ${escapeAll(name)}: ${what}`;
+  });
+  const token = `\`/fw tenants token ${tenant} ${escapeAll('<api-user>')}\` generates a token for one of them (by name or UUID).`;
+  return {
+    status: 'succeeded',
+    text: `${done}. API-only users of tenant *${tenant}* and their UUIDs:\n${lines.join('\n')}\n${token}`,
+  };
+}
+
 export function expiredOutcome(what: string): Outcome {
   return {
     status: 'unknown',

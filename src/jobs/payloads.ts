@@ -4,8 +4,21 @@
 import { z } from 'zod';
 
 /** What to follow; mirrors TrackRequest in src/catalogue/operation.ts (a test keeps them in step). */
+/** A read once a transaction ends DONE (TransactionFollowUp in src/catalogue/operation.ts). */
+export const TransactionFollowUpSchema = z.object({
+  kind: z.literal('apiUsers'),
+  tenantUid: z.string().min(1),
+  tenantName: z.string(),
+  usernames: z.array(z.string()).min(1),
+});
+
 export const TrackRequestSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('transaction'), transactionUid: z.string().min(1), label: z.string() }),
+  z.object({
+    kind: z.literal('transaction'),
+    transactionUid: z.string().min(1),
+    label: z.string(),
+    afterDone: TransactionFollowUpSchema.optional(),
+  }),
   z.object({
     kind: z.literal('cdfmc'),
     transactionUid: z.string().min(1),
@@ -61,6 +74,10 @@ export const TrackState = z.object({
     .optional(),
   /** Upgrade runs and deployment runs: the run's uid once it has been found by its transaction. */
   runUid: z.string().optional(),
+  /** Staged changes: the calculation of the device's pending commands being followed. */
+  calculation: z.string().optional(),
+  /** A transaction with a read after it (`afterDone`): it ended DONE, and that read comes next. */
+  transactionDone: z.boolean().optional(),
   /** MSP upgrade runs: each device's tenant (read once when the run is found), for per-tenant words. */
   deviceTenants: z
     .record(z.string(), z.object({ tenantUid: z.string(), tenantName: z.string() }))

@@ -7,6 +7,7 @@ import { createDevicesArea, type DevicesArea } from './devices.js';
 import { createGatewayArea, type GatewayArea } from './gateway.js';
 import { createSccHttp, type SccCallEvent, type SccHttpOptions, type SccLogger } from './http.js';
 import { createInterfacesArea, type InterfacesArea } from './interfaces.js';
+import type { SccOperationId } from './operationTypes.js';
 import { createReportsArea, type ReportsArea } from './reports.js';
 import { createSecureClientArea, type SecureClientArea } from './secureClient.js';
 import { createTenantsArea, type TenantsArea } from './tenants.js';
@@ -38,6 +39,8 @@ export interface SccClientOptions {
   maxResponseBytes?: number;
   onCall?: (event: SccCallEvent) => void;
   logger?: SccLogger;
+  /** Operations this SCC does not have yet (a profile says so): `offers` answers false for them. */
+  lacks?: readonly SccOperationId[];
 }
 
 export interface SccClient extends SccCaller {
@@ -52,6 +55,11 @@ export interface SccClient extends SccCaller {
   readonly reports: ReportsArea;
   readonly transactions: TransactionsArea;
   readonly devices: DevicesArea;
+  /**
+   * Whether this SCC has the operation (false only for those its profile says it lacks), so an operation
+   * can fall back to the older call a vendor deprecated, without knowing about profiles.
+   */
+  offers(operationId: SccOperationId): boolean;
   /** Closes the client's connection pool. */
   close(): Promise<void>;
 }
@@ -73,6 +81,7 @@ export function createSccClient(options: SccClientOptions): SccClient {
     logger: options.logger,
   });
   const caller = createCaller(http, timeouts);
+  const lacking = new Set<SccOperationId>(options.lacks ?? []);
   return {
     profile: options.profile,
     baseUrl: options.baseUrl,
@@ -86,6 +95,7 @@ export function createSccClient(options: SccClientOptions): SccClient {
     reports: createReportsArea(caller),
     transactions: createTransactionsArea(caller),
     devices: createDevicesArea(caller),
+    offers: (operationId) => !lacking.has(operationId),
     close: () => http.close(),
   };
 }

@@ -96,7 +96,7 @@ describe('approvals: the flow', () => {
     await click('approve', USERS.carol, card);
 
     expect(await env.driver.ephemeral(USERS.carol)).toContain('you need the approver role');
-    expect(await env.sccCalls('removeTenantFromMspPortal')).toBe(0);
+    expect(await env.sccCalls('revokeTenantFromMspPortal')).toBe(0);
     expect(buttonsOf(env.driver.current(card).blocks)).toHaveLength(3);
   });
 

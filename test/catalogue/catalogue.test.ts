@@ -42,6 +42,17 @@ describe('the catalogue covers the product brief', () => {
   });
 
   it.skipIf(!haveReference)(
+    'reaches the MSP cut’s API-only users and tenant revocation (issue 14, parts 1 and 2)',
+    () => {
+      const reached = new Set<string>(catalogue.operations.flatMap((op) => op.scc));
+      const msp = operationIdsOf(CUTS.msp);
+      const parts = ['getApiOnlyUsersInMspManagedTenant', 'revokeTenantFromMspPortal'];
+      expect(parts.filter((id) => !msp.has(id))).toEqual([]);
+      expect(parts.filter((id) => !reached.has(id))).toEqual([]);
+    },
+  );
+
+  it.skipIf(!haveReference)(
     'names only operations of the reference (../shared/reference, three cuts)',
     () => {
       const inReference = new Set(Object.values(CUTS).flatMap((path) => [...operationIdsOf(path)]));

@@ -97,6 +97,10 @@ describe('every operation through Slack', () => {
     expect(await read('tenants.list', 'tenants list contoso')).toContain('Contoso Europe');
     expect(await read('tenants.show', 'tenants show contoso-eu')).toContain(h.sim.tenantUid('contoso-eu'));
     expect(await read('tenants.users', 'tenants users contoso-eu')).toContain('super.admin@acme-msp.example');
+    const apiUser = h.sim.state.tenants.get(h.sim.tenantUid('contoso-eu'))?.users.find((u) => u.apiOnly);
+    expect(await read('tenants.users', 'tenants users contoso-eu --api-only')).toContain(
+      String(apiUser?.uid),
+    );
   });
 
   it('tenants create', async () => {
@@ -150,10 +154,14 @@ describe('every operation through Slack', () => {
     });
   });
 
-  it('tenants token (a second person approves, then a private Reveal button)', async () => {
+  it('tenants token (the API user by name; a second person approves, then a private Reveal button)', async () => {
     const user = h.sim.state.tenants.get(h.sim.tenantUid('contoso-eu'))?.users.find((u) => u.apiOnly);
-    const raw = await destructive('tenants.token', `tenants token contoso-eu ${user?.uid}`);
+    const raw = await destructive('tenants.token', `tenants token contoso-eu ${user?.username}`);
     expect(raw).toEqual({ tenant: h.sim.tenantUid('contoso-eu'), 'api-user': user?.uid });
+    expect(h.gate.requests[0]?.target.description.fields).toContainEqual({
+      label: 'API-only user',
+      value: `${user?.username} (${user?.uid})`,
+    });
     expect(h.sim.requestLog.list({ operationId: 'generateApiTokenForUserInTenant' })).toHaveLength(0);
   });
 

@@ -1,11 +1,19 @@
-// Following a plain 202 Transaction, and a command sent through the device gateway.
+// Following a plain 202 Transaction (with, for some, one read once it is DONE), and a command sent
+// through the device gateway.
 import { expiredOutcome, gatewayGoneOutcome, gatewayOutcome, transactionOutcome } from '../messages.js';
+import { stepNewApiUsers } from './apiUsers.js';
 import { end, type Step, unlessGone } from './step.js';
 
 export const stepTransaction: Step<'transaction'> = async (ctx, request, state) => {
   const uid = request.transactionUid;
+  const afterDone = request.afterDone;
+  if (afterDone && state.transactionDone) return stepNewApiUsers(ctx, uid, afterDone);
   const transaction = await unlessGone(() => ctx.client.transactions.get(uid));
   if (!transaction) return end(expiredOutcome(`transaction \`${uid}\``));
+  // The read that completes the outcome is the next step's: each step makes one read.
+  if (afterDone && transaction.cdoTransactionStatus === 'DONE') {
+    return { kind: 'continue', state: { ...state, transactionDone: true, lastStatus: undefined } };
+  }
   const outcome = transactionOutcome(uid, transaction);
   if (outcome) return end(outcome);
   return { kind: 'continue', state: { ...state, lastStatus: transaction.cdoTransactionStatus ?? undefined } };
