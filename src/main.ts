@@ -3,6 +3,7 @@
 
 import { startBot } from './app/bot.js';
 import { processLogger } from './app/logger.js';
+import { checkRedis, EXIT_REDIS_UNREACHABLE, RedisUnreachable } from './app/redisCheck.js';
 import { ConfigError, loadConfig } from './config.js';
 import { installGracefulShutdown, type ShutdownStep } from './observability/shutdown.js';
 
@@ -23,11 +24,17 @@ async function main(): Promise<void> {
   // Installed before starting, so a signal during start-up is handled too; the bot's steps join once it runs.
   const steps: ShutdownStep[] = [];
   installGracefulShutdown({ log, steps });
+  // One sentence and exit 3 within seconds when Redis is not there, instead of retrying forever.
+  await checkRedis(config.redis.url.reveal(), config.redis.display);
   const bot = await startBot(config, log);
   steps.push(...bot.shutdownSteps());
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof RedisUnreachable) {
+    process.stderr.write(`fwbot cannot start: ${error.message}\n`);
+    process.exit(EXIT_REDIS_UNREACHABLE);
+  }
   // Problems only the running bot can see (an approval rule naming no operation) are configuration too.
   if (error instanceof ConfigError) {
     process.stderr.write(`fwbot cannot start: the configuration has problems.\n${error.message}\n`);

@@ -105,6 +105,7 @@ export function startGovernance(parts: {
     audit: approvals.audit,
     tenantCreation: { enqueue: (request) => jobs.enqueueTenantCreation(request) },
     services,
+    policy: { deployWithChange: settings.deployWithChange },
     metrics,
     log,
   });

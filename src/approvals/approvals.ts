@@ -114,6 +114,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
     tracker: options.tracker,
     authorizer: options.authorizer,
     reveals: options.reveals,
+    policy: { deployWithChange: settings.deployWithChange },
     clock,
     leaseMs: settings.executionLeaseMs,
     executorId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,

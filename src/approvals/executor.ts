@@ -5,7 +5,12 @@
 // runs them; after it, the re-read tells whether the call took effect (the target is gone) or not.
 import type { Logger } from 'pino';
 import { UserError } from '../catalogue/errors.js';
-import { type Operation, type OperationContext, sccIdOf } from '../catalogue/operation.js';
+import {
+  type Operation,
+  type OperationContext,
+  type OperationPolicy,
+  sccIdOf,
+} from '../catalogue/operation.js';
 import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
 import type { SccClients, Tracker } from '../dispatch/ports.js';
 import type { RevealGrants } from '../dispatch/reveals.js';
@@ -31,6 +36,8 @@ export interface ExecutorDeps {
   authorizer: Authorizer;
   /** Approved secret-producing calls become a Reveal button for the requester (src/dispatch/reveals.ts). */
   reveals: RevealGrants;
+  /** What the policy file decides for some operations, as the dispatcher passes it at request time. */
+  policy?: OperationPolicy;
   clock: () => number;
   leaseMs: number;
   /** Identifies this process in claims, so a takeover fences the previous holder out. */
@@ -156,6 +163,7 @@ export class ApprovalExecutor {
       actor: { userId: request.requesterId, channelId: request.channelId, teamId: request.teamId },
       requestId: request.id,
       log: this.#deps.log.child({ approvalId: request.id, operationId: request.operationId }),
+      ...(this.#deps.policy ? { policy: this.#deps.policy } : {}),
     };
     let read: Awaited<ReturnType<typeof readTargetAgain>>;
     try {

@@ -18,6 +18,8 @@ export const ApprovalSettings = z.object({
     .default(30),
   /** Small teams may let the requester approve their own request; off unless someone decides otherwise. */
   allowSelfApproval: z.boolean().default(false),
+  /** An approved interface deletion is deployed with it when nothing else is pending on the device. */
+  deployWithChange: z.boolean().default(false),
   /**
    * Per operation id: `four-eyes`, `none` or a role (see src/dispatch/governance.ts, which checks them
    * against the catalogue). `approvals.require_for_vpn_upgrades` arrives here as `vpn.upgrade: four-eyes`.
@@ -42,6 +44,7 @@ export function approvalSettingsFrom(config: {
   return ApprovalSettings.parse({
     expiryMinutes: config.approvals.expiryMinutes,
     allowSelfApproval: config.approvals.allowSelfApproval,
+    deployWithChange: config.approvals.deployWithChange,
     operations: { ...config.approvals.operations },
     auditRetentionDays: config.audit.retentionDays,
   });

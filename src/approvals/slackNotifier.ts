@@ -25,12 +25,18 @@ export class SlackNotifier {
   }
 
   async postCard(channel: string, card: View): Promise<CardLocation> {
-    const { text, blocks } = renderBlocks(card);
-    return this.#slack.postMessage(channel, { text, blocks });
+    // A card whose exact text (a long list of ASA commands) does not fit attaches it in its thread, so the
+    // approver reads every line before deciding.
+    const { text, blocks, files } = renderBlocks(card, { fileNote: () => 'in this card’s thread' });
+    const posted = await this.#slack.postMessage(channel, { text, blocks });
+    for (const file of files) {
+      await this.#slack.uploadFile({ channel: posted.channel, threadTs: posted.ts, ...file });
+    }
+    return posted;
   }
 
   async updateCard(card: CardLocation, view: View): Promise<void> {
-    const { text, blocks } = renderBlocks(view);
+    const { text, blocks } = renderBlocks(view, { fileNote: () => 'in this card’s thread' });
     await this.#slack.update(card.channel, card.ts, { text, blocks });
   }
 

@@ -2,10 +2,12 @@
 // second person; its target is interfaceTarget.ts). Creates and edits, which come with forms, are in
 // interfaceChanges.ts. Every command here checks the device is an ASA.
 import { z } from 'zod';
+import { code } from '../render/format.js';
 import { renderInterface, renderInterfaceDeleted, renderInterfaceList } from '../render/interfaces.js';
 import { pageInfo } from '../render/list.js';
 import { PAGE_SIZE } from '../render/paging.js';
 import { text } from './args.js';
+import { pendingCommands } from './changes.js';
 import { DEVICE, INTERFACE, listArgs, OFFSET, pageQuery, queryParam, stagedTrack } from './common.js';
 import {
   checkDeletable,
@@ -142,6 +144,23 @@ export const interfacesShow = defineOperation({
   render: (detail) => renderInterface(detail),
 });
 
+/**
+ * Whether an approved deletion is deployed with it (the policy file's approvals.deploy_with_change): only
+ * when nothing else is pending on the device, or the deploy would push other people's changes unseen.
+ */
+const DeletionFacts = InterfaceFacts.extend({
+  deploy: z.enum(['off', 'with-change', 'separately']).default('off'),
+});
+
+async function deployPlan(
+  ctx: OperationContext,
+  deviceUid: string,
+): Promise<'off' | 'with-change' | 'separately'> {
+  if (!ctx.policy?.deployWithChange) return 'off';
+  const pending = await pendingCommands(ctx, deviceUid);
+  return pending.commands.length === 0 && pending.status === 'SUCCESS' ? 'with-change' : 'separately';
+}
+
 export const interfacesDelete = defineOperation({
   id: 'interfaces.delete',
   words: ['interfaces', 'delete'],
@@ -151,21 +170,66 @@ export const interfacesDelete = defineOperation({
   args: z.object({ device: text(), interface: text() }),
   role: 'operator',
   approval: 'always',
-  scc: Object.values(DELETE_ONE),
+  scc: [
+    ...Object.values(DELETE_ONE),
+    // With approvals.deploy_with_change: what else is pending, and the deploy.
+    'calculateAsaCommandsToApplyPendingChanges',
+    'getTransaction',
+    'getAsaCommandsToApplyPendingChanges',
+    'deployChangesToMultipleAsaDevices',
+  ],
   examples: ['interfaces delete asa-hq-01 Vlan20'],
   target: {
-    facts: InterfaceFacts,
+    facts: DeletionFacts,
     resolve: async (ctx, args) => {
       const device = await resolveDevice(ctx.scc, args.device, ASA_ONLY);
       const all = await listDeviceInterfaces(ctx.scc, device.uid);
       const found = await resolveInterface(ctx.scc, device, args.interface, all);
       checkDeletable(found);
       const facts = interfaceFacts({ uid: device.uid, name: device.name }, found, all);
-      return { facts, raw: { device: device.uid, interface: found.uid } };
+      return {
+        facts: { ...facts, deploy: await deployPlan(ctx, device.uid) },
+        raw: { device: device.uid, interface: found.uid },
+      };
     },
-    reread: (ctx, facts) => rereadInterface(ctx.scc, facts),
-    compare: compareInterfaces,
-    describe: describeDeletion,
+    reread: async (ctx, before) => {
+      const read = await rereadInterface(ctx.scc, before);
+      if (!read.found) return read;
+      // Deployed with it only while nothing else is pending on the device; otherwise the change is told.
+      const deploy =
+        before.deploy === 'with-change' ? await deployPlan(ctx, before.device.uid) : before.deploy;
+      return { found: true, facts: { ...read.facts, deploy } };
+    },
+    compare: (before, after) => [
+      ...compareInterfaces(before, after),
+      ...(before.deploy === 'with-change' && after.deploy !== 'with-change'
+        ? [
+            `other changes were staged on ${after.device.name} since the request, so it would no longer deploy only this deletion`,
+          ]
+        : []),
+    ],
+    describe: (facts) => {
+      const base = describeDeletion(facts);
+      const device = code(facts.device.name);
+      if (facts.deploy === 'with-change')
+        return {
+          ...base,
+          action: `${base.action} and deploy it to the device`,
+          warnings: [
+            ...base.warnings,
+            `:rocket: Nothing else is pending on ${device}: once approved, the deletion is deployed to the device right away.`,
+          ],
+        };
+      if (facts.deploy === 'separately')
+        return {
+          ...base,
+          warnings: [
+            ...base.warnings,
+            `Other changes are pending on ${device}, so this approval only stages the deletion: \`/fw deploy ${facts.device.name}\` shows and deploys all of them.`,
+          ],
+        };
+      return base;
+    },
     removes: true,
   },
   run: async (ctx, _args, facts) => {
@@ -173,10 +237,23 @@ export const interfacesDelete = defineOperation({
     await ctx.scc.call(DELETE_ONE[facts.kind], {
       path: { deviceUid: facts.device.uid, interfaceUid: facts.uid },
     });
-    return facts;
+    if (facts.deploy !== 'with-change') return { facts };
+    const { data } = await ctx.scc.call('deployChangesToMultipleAsaDevices', {
+      body: { deviceUids: [facts.device.uid], description: `fwbot: delete ${factsLabel(facts)}` },
+    });
+    return { facts, deployment: data };
   },
-  track: (facts) => stagedTrack(facts.device, `deletion of ${factsLabel(facts)} on ${facts.device.name}`),
-  render: (facts, _args, meta) => renderInterfaceDeleted(facts, meta),
+  track: ({ facts, deployment }) =>
+    deployment?.transactionUid
+      ? [
+          {
+            kind: 'deployment',
+            transactionUid: deployment.transactionUid,
+            label: `deploy to ${facts.device.name}`,
+          },
+        ]
+      : stagedTrack(facts.device, `deletion of ${factsLabel(facts)} on ${facts.device.name}`),
+  render: ({ facts, deployment }, _args, meta) => renderInterfaceDeleted(facts, meta, deployment),
 });
 
 /** Reading and deleting ASA interfaces: this area's operations, in the order help and the README list them (index.ts). */

@@ -117,6 +117,14 @@ export interface OperationContext {
   signal?: AbortSignal;
   /** Services behind Redis that a few operations need (watches, audit); absent where not running. */
   services?: OperationServices;
+  /** What the deployment's policy file decides for some operations (absent: the defaults). */
+  policy?: OperationPolicy;
+}
+
+/** Settings of the policy file that change what an operation does (src/approvals/settings.ts). */
+export interface OperationPolicy {
+  /** An approved interface deletion is deployed with it when nothing else is pending on the device. */
+  deployWithChange?: boolean;
 }
 
 /** A channel that hears about every VPN client upgrade run that ends (issue 5). */

@@ -310,6 +310,7 @@ class ProfilesFileReader {
       approvals: Object.freeze({
         expiryMinutes: approvals.expiry_minutes ?? defaultApprovals.expiryMinutes,
         allowSelfApproval: approvals.allow_self_approval ?? defaultApprovals.allowSelfApproval,
+        deployWithChange: approvals.deploy_with_change ?? defaultApprovals.deployWithChange,
         requireForVpnUpgrades: approvals.require_for_vpn_upgrades ?? defaultApprovals.requireForVpnUpgrades,
         // The older switch is the same rule as `operations: { vpn.upgrade: four-eyes }`.
         operations: Object.freeze({

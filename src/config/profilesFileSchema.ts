@@ -125,6 +125,7 @@ export const AUDIT_RETENTION_MAX_DAYS = 3_650;
 const ApprovalsSchema = closedObject({
   expiry_minutes: z.number().int().min(1).max(APPROVAL_EXPIRY_MAX_MINUTES).optional(),
   allow_self_approval: z.boolean().optional(),
+  deploy_with_change: z.boolean().optional(),
   require_for_vpn_upgrades: z.boolean().optional(),
   /** Per operation id: `four-eyes`, `none`, or a role that may run it alone (e.g. `admin`). */
   operations: z
@@ -153,6 +154,11 @@ export interface ApprovalSettings {
   readonly expiryMinutes: number;
   /** Whether the requester may approve their own request. */
   readonly allowSelfApproval: boolean;
+  /**
+   * An approved interface deletion on a device with nothing else pending is staged and deployed as one
+   * approved unit (off: it is only staged, and deployed with its own approval).
+   */
+  readonly deployWithChange: boolean;
   /** Whether Secure Client (VPN) upgrades need an approval like destructive operations. */
   readonly requireForVpnUpgrades: boolean;
   /**
@@ -170,6 +176,7 @@ export interface AuditSettings {
 export const defaultApprovals: ApprovalSettings = Object.freeze({
   expiryMinutes: 30,
   allowSelfApproval: false,
+  deployWithChange: false,
   requireForVpnUpgrades: false,
   operations: Object.freeze({}),
 });
@@ -245,6 +252,13 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
     description: 'whether the requester may approve their own request',
     default: String(defaultApprovals.allowSelfApproval),
     example: 'allow_self_approval: false',
+  },
+  {
+    key: 'approvals.deploy_with_change',
+    description:
+      'whether an approved interface deletion on an ASA with nothing else pending is also deployed, as one approved unit (the card says so); with other pending changes it is only staged',
+    default: String(defaultApprovals.deployWithChange),
+    example: 'deploy_with_change: true',
   },
   {
     key: 'approvals.require_for_vpn_upgrades',

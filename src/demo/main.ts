@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createLogger } from '../app/logger.js';
+import { EXIT_REDIS_UNREACHABLE, RedisUnreachable } from '../app/redisCheck.js';
 import { approvalSettingsFrom } from '../approvals/settings.js';
 import { type Config, ConfigError, loadConfig, type RolePolicy, type SccProfile } from '../config.js';
 import { ConsoleSlack } from '../console/consoleSlack.js';
@@ -204,6 +205,10 @@ async function run(
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof RedisUnreachable) {
+    process.stderr.write(`fwbot demo cannot start: ${error.message}\n`);
+    process.exit(EXIT_REDIS_UNREACHABLE);
+  }
   if (error instanceof DemoSetupError) {
     process.stderr.write(`${error.message}\n`);
     process.exit(3);

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { checkRedis } from '../app/redisCheck.js';
 
 export interface DemoRedis {
   url: string;
@@ -96,7 +97,11 @@ export interface DemoRedisOptions {
 }
 
 export async function ensureDemoRedis(options: DemoRedisOptions): Promise<DemoRedis> {
-  if (options.url) return { url: options.url, owned: false, stop: async () => {} };
+  if (options.url) {
+    // A Redis of the user's: one sentence and exit 3 within seconds when it is not there (demo main).
+    await checkRedis(options.url, redactedUrl(options.url));
+    return { url: options.url, owned: false, stop: async () => {} };
+  }
   if (!hasCommand('redis-server')) installRedisIfPossible(options.say);
   const dataDir = resolve(options.dataDir ?? '.fwbot/redis');
   mkdirSync(dataDir, { recursive: true });
@@ -120,4 +125,15 @@ export async function ensureDemoRedis(options: DemoRedisOptions): Promise<DemoRe
       await exited;
     },
   };
+}
+
+/** The URL as it may be shown: no password. */
+function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'REDIS_URL';
+  }
 }

@@ -11,6 +11,7 @@ import {
   type Entry,
   type Operation,
   type OperationContext,
+  type OperationPolicy,
   type OperationServices,
   type Outcome,
   type RawArgs,
@@ -86,6 +87,8 @@ export interface DispatcherDeps {
   audit?: AuditSink;
   tenantCreation?: TenantCreationQueue;
   services?: OperationServices;
+  /** What the policy file decides for some operations (e.g. deploying an approved deletion with it). */
+  policy?: OperationPolicy;
   metrics?: FwbotMetrics;
   log: Logger;
 }
@@ -107,7 +110,7 @@ export class Dispatcher {
 
   /** The operation's context on a profile, as every run gets it. */
   context(request: RequestContext, profile: string): OperationContext {
-    const { services } = this.#deps;
+    const { services, policy } = this.#deps;
     return {
       scc: this.#deps.scc.get(profile),
       profile,
@@ -115,6 +118,7 @@ export class Dispatcher {
       requestId: request.requestId,
       log: request.log,
       ...(services ? { services } : {}),
+      ...(policy ? { policy } : {}),
     };
   }
 

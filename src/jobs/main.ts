@@ -6,6 +6,7 @@
 import { Redis } from 'ioredis';
 import { startCommandRunners } from '../app/bot.js';
 import { processLogger } from '../app/logger.js';
+import { checkRedis, EXIT_REDIS_UNREACHABLE, RedisUnreachable } from '../app/redisCheck.js';
 import { createSccClients } from '../app/sccClients.js';
 import { buildSurface } from '../app/surface.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
     onCall: sccCallRecorder(metrics),
   });
   const redisUrl = config.redis.url.reveal();
+  // One sentence and exit 3 within seconds when Redis is not there, instead of retrying forever.
+  await checkRedis(redisUrl, config.redis.display);
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const http = createHttpSide({
     port: config.http.port,
@@ -108,6 +111,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof RedisUnreachable) {
+    process.stderr.write(`fwbot worker cannot start: ${error.message}\n`);
+    process.exit(EXIT_REDIS_UNREACHABLE);
+  }
   // Problems only the running worker can see (an approval rule naming no operation) are configuration too.
   if (error instanceof ConfigError) {
     process.stderr.write(`fwbot worker cannot start: the configuration has problems.\n${error.message}\n`);

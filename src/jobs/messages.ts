@@ -379,31 +379,6 @@ export function watchAnnouncement(profile: string, run: SecureClientUpgradeRunDt
   );
 }
 
-// --- tenant creation ---
-
-export function tenantQueuedNote(tenantName: string, place: number, expectedStart: Date): string {
-  const ahead = place - 1;
-  const waiting = ahead === 0 ? 'none ahead of it' : `${ahead} ahead of it`;
-  return (
-    `The creation of tenant *${escapeAll(tenantName)}* is queued: place ${place} (${waiting}). SCC creates at most one ` +
-    `tenant every 30 seconds, so it should start around ${expectedStart.toISOString().slice(11, 19)} UTC.`
-  );
-}
-
-export function tenantStartedNote(tenantName: string, transactionUid: string): string {
-  return `SCC accepted the creation of tenant *${escapeAll(tenantName)}* (transaction \`${escapeAll(transactionUid)}\`); following it.`;
-}
-
-export function tenantRefusedText(requesterId: string, tenantName: string, sccSays: string): string {
-  return `${mention(requesterId)} *create tenant ${escapeAll(tenantName)}*: not created. ${escapeAll(sccSays)}`;
-}
-
-export function gatewayGoneOutcome(requestId: string): Outcome {
-  return {
-    status: 'unknown',
-    text: `outcome unknown: SCC no longer knows gateway request \`${escapeAll(requestId)}\`, so fwbot cannot show the device's answer.`,
-  };
-}
 // --- Secure Client upgrades across managed tenants (MSP runs) ---
 
 /** Each device's tenant, as the MSP inventory names it (devices it no longer lists are left out). */
@@ -503,3 +478,28 @@ export function mspWatchAnnouncement(
   );
 }
 
+// --- tenant creation ---
+
+export function tenantQueuedNote(tenantName: string, place: number, expectedStart: Date): string {
+  const ahead = place - 1;
+  const waiting = ahead === 0 ? 'none ahead of it' : `${ahead} ahead of it`;
+  return (
+    `The creation of tenant *${escapeAll(tenantName)}* is queued: place ${place} (${waiting}). SCC creates at most one ` +
+    `tenant every 30 seconds, so it should start around ${expectedStart.toISOString().slice(11, 19)} UTC.`
+  );
+}
+
+export function tenantStartedNote(tenantName: string, transactionUid: string): string {
+  return `SCC accepted the creation of tenant *${escapeAll(tenantName)}* (transaction \`${escapeAll(transactionUid)}\`); following it.`;
+}
+
+export function tenantRefusedText(requesterId: string, tenantName: string, sccSays: string): string {
+  return `${mention(requesterId)} *create tenant ${escapeAll(tenantName)}*: not created. ${escapeAll(sccSays)}`;
+}
+
+export function gatewayGoneOutcome(requestId: string): Outcome {
+  return {
+    status: 'unknown',
+    text: `outcome unknown: SCC no longer knows gateway request \`${escapeAll(requestId)}\`, so fwbot cannot show the device's answer.`,
+  };
+}

@@ -79,9 +79,7 @@ export const TrackState = z.object({
   /** A transaction with a read after it (`afterDone`): it ended DONE, and that read comes next. */
   transactionDone: z.boolean().optional(),
   /** MSP upgrade runs: each device's tenant (read once when the run is found), for per-tenant words. */
-  deviceTenants: z
-    .record(z.string(), z.object({ tenantUid: z.string(), tenantName: z.string() }))
-    .optional(),
+  deviceTenants: z.record(z.string(), z.object({ tenantUid: z.string(), tenantName: z.string() })).optional(),
 });
 export type TrackState = z.infer<typeof TrackState>;
 

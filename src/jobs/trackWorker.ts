@@ -163,7 +163,8 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
       if (result.note) await queueNote(deps, trackId, subscribers, result.note);
       if (result.progress) await showProgress(deps, trackId, subscribers, result.progress);
     }
-    return again(job, token, { ...data, state: next }, pollDelayMs(poll, next.step, undefined, elapsed));
+    const delay = result.delayMs ?? pollDelayMs(poll, next.step, undefined, elapsed);
+    return again(job, token, { ...data, state: next }, delay);
   };
 }
 

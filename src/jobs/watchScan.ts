@@ -6,10 +6,12 @@
 import type { Processor } from 'bullmq';
 import type { UpgradeWatch } from '../catalogue/operation.js';
 import type { SccClients } from '../dispatch/ports.js';
-import type { SecureClientUpgradeRunDto } from '../scc/generated/models.js';
+import { SccApiError } from '../scc/errors.js';
+import type { MspSecureClientUpgradeRunDto, SecureClientUpgradeRunDto } from '../scc/generated/models.js';
 import type { JobsCore } from './core.js';
-import { isUpgradeTerminal, watchAnnouncement } from './messages.js';
+import { isUpgradeTerminal, mspWatchAnnouncement, watchAnnouncement } from './messages.js';
 import type { NotifyJobData } from './payloads.js';
+import { readDeviceTenants } from './steps/mspUpgradeRun.js';
 import type { RedisWatchRegistry } from './watches.js';
 
 export const WATCH_SCHEDULER_ID = 'fwbot-watch-scan';
@@ -18,7 +20,11 @@ export const WATCH_SCHEDULER_ID = 'fwbot-watch-scan';
 const REMEMBERED_PER_SCAN = 20;
 
 /** Whether a watch hears about a run: it has been through a scan, or was created before the run ended. */
-export function watchHears(watch: UpgradeWatch, baselined: boolean, run: SecureClientUpgradeRunDto): boolean {
+export function watchHears(
+  watch: UpgradeWatch,
+  baselined: boolean,
+  run: Pick<SecureClientUpgradeRunDto, 'lastUpdatedTime'>,
+): boolean {
   if (baselined) return true;
   const ended = Date.parse(run.lastUpdatedTime ?? '');
   const created = Date.parse(watch.createdAt);
@@ -57,11 +63,59 @@ export function createWatchScanProcessor(
       await redis.zadd(announcedKey, Date.now(), run.uid);
       announced += messages.length;
     }
+    announced += await scanAcrossTenants(profile, watches, baselined, announcedKey);
     await redis.zremrangebyrank(announcedKey, 0, -(schedule.watch.scanRuns * REMEMBERED_PER_SCAN + 1));
     await registry.markBaselined(
       profile,
       watches.map((watch) => watch.channelId),
     );
+    return announced;
+  };
+
+  /**
+   * Upgrade runs across tenants (an MSP portal's own): only a portal's token may read them, so a profile
+   * that is not one (403) is skipped quietly. Each ended run is announced with its devices by tenant.
+   */
+  const scanAcrossTenants = async (
+    profile: string,
+    watches: readonly UpgradeWatch[],
+    baselined: ReadonlySet<string>,
+    announcedKey: string,
+  ): Promise<number> => {
+    const scc = clients.get(profile);
+    let runs: readonly MspSecureClientUpgradeRunDto[];
+    try {
+      const { data } = await scc.call('getMspSecureClientUpgradeRuns', {
+        query: { limit: schedule.watch.scanRuns, sort: ['lastUpdatedTime:DESC'] },
+      });
+      runs = data.items ?? [];
+    } catch (error) {
+      if (error instanceof SccApiError && (error.status === 403 || error.status === 401)) return 0;
+      throw error;
+    }
+    let announced = 0;
+    for (const run of runs) {
+      if (!run.uid || !isUpgradeTerminal(run.upgradeRunStatus)) continue;
+      const memo = `msp:${run.uid}`;
+      if ((await redis.zscore(announcedKey, memo)) !== null) continue;
+      const hearing = watches.filter((watch) => watchHears(watch, baselined.has(watch.channelId), run));
+      const tenants =
+        hearing.length > 0
+          ? await readDeviceTenants(
+              scc,
+              (run.devices ?? []).flatMap((d) => (d.uid ? [d.uid] : [])),
+            )
+          : {};
+      const messages: NotifyJobData[] = hearing.map((watch) => ({
+        key: `watch|${profile}|${memo}|${watch.channelId}`,
+        channelId: watch.channelId,
+        text: mspWatchAnnouncement(profile, run, tenants),
+        eventType: 'fwbot_watch',
+      }));
+      await core.notify(messages);
+      await redis.zadd(announcedKey, Date.now(), memo);
+      announced += messages.length;
+    }
     return announced;
   };
 

@@ -9,7 +9,7 @@ import {
   type ResolvedInterface,
 } from '../catalogue/resolve.js';
 import type { RenderMeta } from '../catalogue/types.js';
-import type { AsaInterface, InterfaceIpv4Address } from '../scc/generated/models.js';
+import type { AsaInterface, CdoTransaction, InterfaceIpv4Address } from '../scc/generated/models.js';
 import { announcement } from './announce.js';
 import { stagedNote, withStagedButtons } from './changes.js';
 import { fieldBlocks, humanEnum, NONE, table } from './format.js';
@@ -231,8 +231,25 @@ export function renderInterfaceDeleted(
     device: { uid: string; name: string };
   },
   meta: RenderMeta,
+  /** The deploy started with it (approvals.deploy_with_change), when there was one. */
+  deployment?: CdoTransaction,
 ): View {
   const label = interfaceLabel({ uid: deleted.uid, name: deleted.name, hardwareName: deleted.hardwareName });
+  if (deployment) {
+    return announcement(
+      {
+        sentence: `deleted ${INTERFACE_KIND_NAMES[deleted.kind]} *${label}* in SCC and asked SCC to deploy it to ${deleted.device.name}`,
+        tense: 'done',
+        details: [
+          ['Interface UUID', deleted.uid],
+          ['Device UUID', deleted.device.uid],
+        ],
+        transaction: deployment,
+        next: 'Nothing else was pending on the device, so the deletion was approved together with its deploy. fwbot follows the deployment run and reports here when it is on the device.',
+      },
+      meta,
+    );
+  }
   const view = announcement(
     {
       sentence: `staged the deletion of ${INTERFACE_KIND_NAMES[deleted.kind]} *${label}* on ${deleted.device.name}`,

@@ -48,6 +48,7 @@ describe('approvals: staged changes reach the device through an approved deploy'
     const preview = await command('changes asa-hq-01', USERS.carol);
     expect(preview).toContain('no interface Vlan10');
 
+    const since = env.sim.requestLog.total;
     const card = await ask('deploy asa-hq-01 --description "remove the guest VLAN"');
     expect(textOf(card.blocks)).toContain('no interface Vlan10');
     expect(textOf(card.blocks)).toContain('asks to *deploy the staged changes of `asa-hq-01` to the device*');
@@ -57,6 +58,12 @@ describe('approvals: staged changes reach the device through an approved deploy'
     const followed = await driving(env.bot.tracker.followedIn(card.ts));
     expect(followed.request.kind).toBe('deployment');
     expect(await env.sccCalls('deployChangesToMultipleAsaDevices')).toBe(1);
+    // From the request to the deploy call: the device and a calculation (calculate, follow, read) before
+    // the card, the device and a calculation again before deploying, then the deploy.
+    const calls = env.sim.requestLog.list({ since }).map((e) => e.operationId);
+    if (process.env.SHOW_COUNTS) console.log(`deploy: ${calls.length} SCC calls`, calls);
+    expect(calls.filter((id) => id === 'deployChangesToMultipleAsaDevices')).toHaveLength(1);
+    expect(calls.at(-1)).toBe('deployChangesToMultipleAsaDevices');
   });
 
   it('deploys nothing when the pending commands changed after the card was posted', async () => {
@@ -76,6 +83,60 @@ describe('approvals: staged changes reach the device through an approved deploy'
     await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
     const reply = await driving(env.driver.threadReply(card, (t) => t.includes('Nothing was run')));
     expect(reply).toMatch(/the pending commands changed/);
+    expect(await env.sccCalls('deployChangesToMultipleAsaDevices')).toBe(1); // the first test's only
+  });
+});
+
+describe('approvals: a deletion deployed with it (approvals.deploy_with_change)', () => {
+  let env: ApprovalsEnv;
+
+  beforeAll(async () => {
+    env = await startEnv({ deployWithChange: true });
+  });
+  afterAll(async () => {
+    await env.stop();
+  });
+
+  async function driving<T>(work: Promise<T>): Promise<T> {
+    let done = false;
+    const watched = work.finally(() => {
+      done = true;
+    });
+    watched.catch(() => undefined);
+    for (let i = 0; i < 400 && !done; i += 1) {
+      env.sim.clock.advance(2_000);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return watched;
+  }
+  const ask = (text: string) => driving(env.driver.ask(env.bot.eventsUrl, text, USERS.alice));
+
+  it('deletes and deploys as one approved unit when nothing else is pending on the device', async () => {
+    const card = await ask('interfaces delete asa-branch-02 printers');
+    expect(textOf(card.blocks)).toContain('and deploy it to the device*');
+    expect(textOf(card.blocks)).toContain('Nothing else is pending on `asa-branch-02`');
+
+    await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
+    const followed = await driving(env.bot.tracker.followedIn(card.ts));
+    expect(followed.request).toMatchObject({ kind: 'deployment', label: 'deploy to asa-branch-02' });
+    expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(1);
+    expect(await env.sccCalls('deployChangesToMultipleAsaDevices')).toBe(1);
+  });
+
+  it('only stages it when other changes are pending there, and says why', async () => {
+    const hq = env.sim.deviceUid('asa-hq-01');
+    const sub = [...env.sim.state.interfaces.values()].find(
+      (i) => i.deviceUid === hq && i.interfaceType === 'SUB_INTERFACE',
+    );
+    await env.bot.scc.call('deleteAsaSubInterface', {
+      path: { deviceUid: hq, interfaceUid: String(sub?.uid) },
+    });
+    const card = await ask('interfaces delete asa-hq-01 guest');
+    expect(textOf(card.blocks)).toContain('Other changes are pending on `asa-hq-01`');
+
+    await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
+    const followed = await driving(env.bot.tracker.followedIn(card.ts));
+    expect(followed.request.kind).toBe('staged');
     expect(await env.sccCalls('deployChangesToMultipleAsaDevices')).toBe(1); // the first test's only
   });
 });

@@ -49,6 +49,22 @@ describe('changes and deploys', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('warns before approval that forcing unsupported commands drops every connection', async () => {
+    // Renaming an interface cannot be applied line by line (the simulator answers UNSUPPORTED_COMMANDS).
+    await driving(h.run('interfaces edit asa-hq-01 dmz', { raw: { name: 'dmz2' } }));
+    const { op, raw } = catalogue.parse('deploy asa-hq-01 --force-unsupported');
+    const resolved = await driving(
+      op.target?.resolve(h.context(), raw) ?? Promise.reject(new Error('no target')),
+    );
+    const described = op.target?.describe(resolved.facts);
+    expect(described?.warnings.join(' ')).toMatch(/Full configuration apply.*drops every active connection/);
+    const plain = catalogue.parse('deploy asa-hq-01');
+    const skipped = await driving(
+      plain.op.target?.resolve(h.context(), plain.raw) ?? Promise.reject(new Error('no target')),
+    );
+    expect(plain.op.target?.describe(skipped.facts).warnings.join(' ')).toMatch(/SCC skips them/);
+  });
+
   it('refuses to deploy where nothing is staged', async () => {
     await expect(run('deploy asa-branch-02')).rejects.toThrow(/Nothing is staged on asa-branch-02/);
   });

@@ -100,6 +100,7 @@ describe('declarations: governance next to run()', () => {
       'tenants.users.add': { default: 'four-eyes' },
       'tenants.token': { default: 'four-eyes' },
       'gateway.run': { default: 'four-eyes' },
+      'msp.vpn.upgrade': { default: 'four-eyes' },
       'vpn.upgrade': { default: 'none' },
     });
   });

@@ -162,6 +162,7 @@ describe('the Config object', () => {
       expiryMinutes: 30,
       allowSelfApproval: false,
       requireForVpnUpgrades: false,
+      deployWithChange: false,
       operations: {},
     });
     expect(config.audit).toEqual({ retentionDays: 90 });

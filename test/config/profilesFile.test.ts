@@ -59,6 +59,7 @@ describe('a good profiles file', () => {
       expiryMinutes: 30,
       allowSelfApproval: false,
       requireForVpnUpgrades: true,
+      deployWithChange: false,
       operations: { 'vpn.upgrade': 'four-eyes' },
     });
     expect(config.audit).toEqual({ retentionDays: 90 });
@@ -390,6 +391,7 @@ describe('approvals and audit', () => {
       expiryMinutes: 120,
       allowSelfApproval: true,
       requireForVpnUpgrades: false,
+      deployWithChange: false,
       operations: {},
     });
     expect(config.audit).toEqual({ retentionDays: 365 });

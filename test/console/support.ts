@@ -95,6 +95,7 @@ export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<
       expiryMinutes: 30,
       allowSelfApproval: false,
       operations: {},
+      deployWithChange: false,
       auditRetentionDays: 1,
       executionLeaseMs: 60_000,
     },

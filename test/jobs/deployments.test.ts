@@ -66,4 +66,32 @@ describe('tracking deploys', () => {
     const { data: device } = await scc.call('getDevice', { path: { deviceUid: hq } });
     expect(device.configState).toBe('SYNCED');
   });
+
+  it('reports a device that fails, by name, and says the deploy failed', async () => {
+    const { workers, clients } = await h.start();
+    const scc = clients.get('default');
+    const hq = h.sim.deviceUid('asa-hq-01');
+    await scc.call('deleteAsaVlanInterface', {
+      path: { deviceUid: hq, interfaceUid: vlanUid('asa-hq-01', 'Vlan20') },
+    });
+    const offline = await fetch(`${h.sim.url}/_sim/devices/asa-hq-01/connectivity`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ connectivityState: 'UNREACHABLE' }),
+    });
+    expect(offline.status).toBe(200);
+    const { data: tx } = await scc.call('deployChangesToMultipleAsaDevices', { body: { deviceUids: [hq] } });
+    const where = thread();
+
+    await workers.jobs.tracker.follow(
+      { kind: 'deployment', transactionUid: String(tx.transactionUid), label: 'deploy to asa-hq-01' },
+      where,
+    );
+    const reply = await driveUntil(h.sim, clients, finalReply(h.slack, where), 8_000);
+
+    expect(text(reply)).toMatch(/\*deploy to asa-hq-01\*: the deploy failed/);
+    expect(text(reply)).toContain('• asa-hq-01: ERROR');
+    const { data: device } = await scc.call('getDevice', { path: { deviceUid: hq } });
+    expect(device.configState).toBe('NOT_SYNCED');
+  });
 });

@@ -1,12 +1,13 @@
-// A change staged on an ASA and not deployed: the thread where it was made is reminded once, after the
-// reminder time (the test schedule's 200 ms), that traffic is unchanged; a device deployed (or never
-// changed) by then gets nothing. The wait is a delayed job in Redis, so it survives restarts.
+// A change staged on an ASA: its thread is told at once how many commands a deploy would now run, and, if
+// the device is still not deployed after the reminder time (the test schedule's 200 ms), reminded once
+// that traffic is unchanged; a device deployed (or never changed) by then gets nothing. The waits are
+// delayed jobs in Redis, so they survive restarts.
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JobKeys, normalisePrefix, trackJobId } from '../../src/jobs/keys.js';
 import { followedId } from '../../src/jobs/tracker.js';
 import { redisUrl } from '../support/testRedis.js';
-import { createHarness, finalReply, postsIn, text, thread } from './support/harness.js';
+import { createHarness, driveUntil, finalReply, postsIn, text, thread } from './support/harness.js';
 
 describe('reminding of staged changes', () => {
   let h: Awaited<ReturnType<typeof createHarness>>;
@@ -54,7 +55,7 @@ describe('reminding of staged changes', () => {
     };
     await workers.jobs.tracker.follow(branch, synced);
 
-    const reminder = await finalReply(h.slack, staged);
+    const reminder = await driveUntil(h.sim, clients, finalReply(h.slack, staged), 1_000);
     expect(text(reminder)).toMatch(
       /^<@U0ALICE> \*deletion of iot \(Vlan20\) on asa-hq-01\*: still only staged: asa-hq-01 has not been deployed/,
     );
@@ -64,6 +65,11 @@ describe('reminding of staged changes', () => {
     const settled = keys.outcome(trackJobId('default', 'staged', followedId(branch)));
     await vi.waitFor(async () => expect(await redis.get(settled)).not.toBeNull(), { timeout: 10_000 });
     expect(postsIn(h.slack, synced)).toEqual([]);
-    expect(postsIn(h.slack, staged)).toHaveLength(1);
+    // Right after the change, how many commands a deploy would now run; later, the one reminder.
+    const posts = postsIn(h.slack, staged).map(text);
+    expect(posts).toHaveLength(2);
+    expect(posts[0]).toMatch(
+      /asa-hq-01 now has 1 pending command \(a deploy runs all of them, whoever staged them\)/,
+    );
   });
 });

@@ -63,6 +63,37 @@ describe('watching VPN client upgrade runs', () => {
     expect(text(call)).toContain('• asa-dc-03: CLEANUP_FAILED');
   });
 
+  it('announces a run across tenants too (an MSP portal profile), with its devices by tenant', async () => {
+    const { workers, clients } = await h.start();
+    await workers.jobs.watches.watch({
+      channelId: 'C0WATCHMSP',
+      profile: 'default',
+      createdBy: 'U0ADMIN',
+      createdAt: new Date(h.sim.clock.now()).toISOString(),
+    });
+    await afterAFullScan(clients);
+    expect(announcementsIn('C0WATCHMSP')).toHaveLength(0); // the seeded cross-tenant runs are not news
+
+    await clients.get('default').call('upgradeMspManagedAsaSecureClientPackages', {
+      body: {
+        deviceUids: ['nw-asa-hq', 'globex-asa-01'].map((d) => h.sim.deviceUid(d)),
+        version: '5.1.8.105',
+        name: 'msp day',
+      },
+    });
+    const announced = h.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' && call.args.channel === 'C0WATCHMSP' && call.status === 200,
+    );
+    const call = await driveUntil(h.sim, clients, announced, 20_000);
+    await afterAFullScan(clients);
+
+    expect(announcementsIn('C0WATCHMSP')).toHaveLength(1);
+    expect(text(call)).toContain('A VPN client upgrade run across tenants ended (profile `default`');
+    expect(text(call)).toContain('*msp day*');
+    expect(text(call)).toMatch(/\*northwind[^*]*\*\n {2}• nw-asa-hq: /);
+  });
+
   it('stops announcing in a channel that unwatched, while others still hear', async () => {
     const { workers, clients } = await h.start();
     const createdAt = new Date(h.sim.clock.now()).toISOString();

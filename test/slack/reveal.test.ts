@@ -71,7 +71,7 @@ describe('token reveal', () => {
     expect(h.logs.join('\n')).not.toContain(String(token));
   });
 
-  it('shows an SCC refusal in the modal (a user who is not API-only)', async () => {
+  it('says in the modal why nothing was generated (a user who is not API-only)', async () => {
     const human = h.sim.state.tenants.get(h.sim.tenantUid('contoso-eu'))?.users.find((u) => !u.apiOnly);
     const { responseUrl } = await h.command(`tenants token contoso-eu ${human?.uid}`, {
       userId: USERS.operator,
@@ -79,7 +79,8 @@ describe('token reveal', () => {
     const reveal = buttonsOf((await h.reply(responseUrl)).args).find((b) => b.label === 'Reveal token');
     await h.interact(clickPayload(reveal ?? { actionId: '' }, USERS.operator, h.slack.responseUrl()));
     const updated = await h.slack.waitFor((c) => c.method === 'views.update');
-    expect(textOf(updated.args)).toMatch(/SCC refused the request \(400 /);
+    expect(textOf(updated.args)).toMatch(/Tenant contoso-eu has no API-only user with the UUID/);
+    expect(h.sim.requestLog.list({ operationId: 'generateApiTokenForUserInTenant' })).toHaveLength(0);
   });
 
   it('reveals once: a second click on the same button generates nothing', async () => {

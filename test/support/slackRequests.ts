@@ -7,6 +7,8 @@ export interface SignedRequestOptions {
   timestamp?: number;
   /** Replace the computed signature (forged requests). `null` sends no signature headers at all. */
   signature?: string | null;
+  /** More headers, as Slack sends them (e.g. `x-slack-retry-num` on a retry). */
+  headers?: Record<string, string>;
 }
 
 export function slackSignature(signingSecret: string, timestamp: number, body: string): string {
@@ -26,7 +28,10 @@ export async function postSigned(
   options: SignedRequestOptions = {},
 ): Promise<SlackHttpResponse> {
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    ...options.headers,
+  };
   if (options.signature !== null) {
     headers['x-slack-request-timestamp'] = String(timestamp);
     headers['x-slack-signature'] = options.signature ?? slackSignature(signingSecret, timestamp, body);

@@ -1,18 +1,56 @@
-// A change staged on an ASA, followed only to remind: the first step starts the wait (the schedule's
-// first delay is the reminder time), the second reads the device once. Still NOT_SYNCED: the thread is
-// reminded, once, that the change is not on the device. Deployed (or discarded) in the meantime: nothing
-// is said. The wait lives in the queue, so it survives restarts.
+// A change staged on an ASA. Right after it: SCC calculates the device's pending commands (a transaction,
+// followed every second), and the thread is told how many a deploy would now run, since a deploy pushes
+// everything staged on the device, whoever staged it. Then the long wait (the schedule's first delay is
+// the reminder time), and one read of the device: still NOT_SYNCED, the thread is reminded once that the
+// change is not on the device; deployed or discarded in the meantime, nothing is said. The waits live
+// in the queue, so they survive restarts.
 import { escapeAll } from '../../render/mrkdwn.js';
+import { isTransactionFinished } from '../../scc/transactions.js';
 import { end, type Step, unlessGone } from './step.js';
 
+/** How often the calculation is read, and for how long it is worth waiting for (SCC takes seconds). */
+const CALCULATION_POLL_MS = 1_000;
+const CALCULATION_PATIENCE_MS = 2 * 60_000;
+
 export const stepStaged: Step<'staged'> = async (ctx, request, state) => {
-  if (state.step === 0) return { kind: 'continue', state: { ...state, lastStatus: 'waiting' } };
-  const device = await unlessGone(
-    async () => (await ctx.client.call('getDevice', { path: { deviceUid: request.deviceUid } })).data,
-  );
+  const name = escapeAll(request.deviceName);
+  const path = { deviceUid: request.deviceUid };
+  if (state.step === 0) {
+    const { data } = await ctx.client.call('calculateAsaCommandsToApplyPendingChanges', { path });
+    if (!data.transactionUid) return { kind: 'continue', state: { ...state, lastStatus: 'waiting' } };
+    return {
+      kind: 'continue',
+      state: { ...state, calculation: data.transactionUid, lastStatus: 'calculating' },
+      delayMs: CALCULATION_POLL_MS,
+    };
+  }
+  if (state.calculation) {
+    const waited = ctx.now - state.startedAt;
+    const transaction = await unlessGone(() => ctx.client.transactions.get(state.calculation ?? ''));
+    const stillRunning = transaction !== undefined && !isTransactionFinished(transaction);
+    if (stillRunning && waited < CALCULATION_PATIENCE_MS)
+      return { kind: 'continue', state, delayMs: CALCULATION_POLL_MS };
+    const waiting = { ...state, calculation: undefined, lastStatus: 'waiting' };
+    if (transaction?.cdoTransactionStatus !== 'DONE') return { kind: 'continue', state: waiting };
+    const commands = await unlessGone(
+      async () => (await ctx.client.call('getAsaCommandsToApplyPendingChanges', { path })).data,
+    );
+    const count = commands?.configCommands?.length ?? 0;
+    if (count === 0) return { kind: 'continue', state: waiting };
+    return {
+      kind: 'continue',
+      state: waiting,
+      note: {
+        id: 'pending',
+        text:
+          `${name} now has ${count} pending command${count === 1 ? '' : 's'} (a deploy runs all of them, whoever ` +
+          `staged them): \`/fw changes ${name}\` shows them.`,
+      },
+    };
+  }
+  const device = await unlessGone(async () => (await ctx.client.call('getDevice', { path })).data);
   if (device?.configState !== 'NOT_SYNCED')
     return end({ status: 'succeeded', text: 'deployed.', quiet: true });
-  const name = escapeAll(request.deviceName);
   const minutes = Math.round((ctx.now - state.startedAt) / 60_000);
   return end({
     status: 'succeeded',

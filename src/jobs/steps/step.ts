@@ -33,6 +33,8 @@ export type StepResult =
       progress?: string;
       /** Said once in every thread (e.g. the second leg of a cdFMC provisioning has begun). */
       note?: { id: string; text: string };
+      /** When the next step should run, instead of the kind's schedule (a short wait inside a long one). */
+      delayMs?: number;
     }
   | { kind: 'end'; outcome: Outcome };
 

@@ -29,18 +29,20 @@ export function registerFwCommand(app: Listeners, deps: SurfaceDeps): void {
       return;
     }
     const command = parsed.data;
+    // Socket Mode numbers every delivery (`retry_attempt: 0` is the first); only a positive one is a retry.
+    const retryNum = context.retryNum ? context.retryNum : undefined;
     if (deps.commandIntake) {
       const withheld = containsCredential(command.text);
       if (withheld || !opensModal(deps, command.text)) {
-        await handOver(deps, deps.commandIntake, command, context.retryNum, withheld);
+        await handOver(deps, deps.commandIntake, command, retryNum, withheld);
         return;
       }
     }
     if (!(await deps.dedupe.firstSight(`trigger:${command.trigger_id}`))) {
-      deps.log.info({ retryNum: context.retryNum }, 'slash command seen before (Slack retry); not run again');
+      deps.log.info({ retryNum }, 'slash command seen before (Slack retry); not run again');
       return;
     }
-    await runCommand(deps, command, { retryNum: context.retryNum });
+    await runCommand(deps, command, { retryNum });
   });
 }
 

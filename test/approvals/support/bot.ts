@@ -121,6 +121,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     reveals,
     audit: approvals.audit,
     services: { audit: approvals.audit },
+    policy: { deployWithChange: settings.deployWithChange },
     log: logger,
   });
 

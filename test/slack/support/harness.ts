@@ -319,7 +319,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         channelId: command.channelId ?? CHANNEL,
         triggerId: command.triggerId ?? newTriggerId(),
       });
-      const http = await postSigned(eventsUrl, SIGNING_SECRET, body, command.signed);
+      const signed = command.headers ? { ...command.signed, headers: command.headers } : command.signed;
+      const http = await postSigned(eventsUrl, SIGNING_SECRET, body, signed);
       return { http, responseUrl };
     },
     async openedModal(triggerId) {

@@ -1,0 +1,49 @@
+// At start-up, a Redis that is not there, not Redis, or refuses the password ends the start with one
+// sentence (the bot, the worker and the demo exit 3 with it), instead of ioredis retrying forever.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkRedis, RedisUnreachable } from '../../src/app/redisCheck.js';
+import { freePort } from '../support/redisServer.js';
+import { redisUrl } from '../support/testRedis.js';
+
+describe('checking Redis at start-up', () => {
+  let http: Server;
+  let httpUrl: string;
+  beforeAll(async () => {
+    http = createServer((_req, res) => res.end('hello'));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    httpUrl = `redis://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => http.close(resolve));
+  });
+
+  it('passes when Redis answers', async () => {
+    await expect(checkRedis(redisUrl(), 'the test Redis')).resolves.toBeUndefined();
+  });
+
+  it('says nothing answers on a closed port', async () => {
+    const where = `redis://127.0.0.1:${await freePort()}`;
+    const failed = checkRedis(where, where);
+    await expect(failed).rejects.toBeInstanceOf(RedisUnreachable);
+    await expect(failed).rejects.toThrow(`Nothing answers at ${where}: is Redis running there`);
+  });
+
+  it('says what answers is not Redis (an HTTP server)', async () => {
+    await expect(checkRedis(httpUrl, httpUrl, 2_000)).rejects.toThrow(/is not Redis|did not answer in time/);
+  });
+
+  it('says the host is unknown', async () => {
+    await expect(
+      checkRedis('redis://no-such-host.invalid:6379', 'redis://no-such-host.invalid:6379'),
+    ).rejects.toThrow(/not known|could not be used|did not answer/);
+  });
+
+  it('says the credentials were refused', async () => {
+    const url = new URL(redisUrl());
+    url.username = 'nobody';
+    url.password = 'wrong';
+    await expect(checkRedis(url.toString(), 'the test Redis')).rejects.toThrow(/refused the credentials/);
+  });
+});
