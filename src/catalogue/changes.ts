@@ -24,6 +24,15 @@ import { isNotFound } from './sccErrors.js';
 
 const ASA: DeviceRequirement = { kinds: ['asa'], why: 'staged changes and deploys are for ASAs here' };
 
+/** What finding a device and its pending commands reads (every operation of this area does). */
+const PENDING_READS = [
+  'getDevices',
+  'getDevice',
+  'calculateAsaCommandsToApplyPendingChanges',
+  'getTransaction',
+  'getAsaCommandsToApplyPendingChanges',
+] as const;
+
 /** SCC keeps calculated commands briefly; the calculation itself takes seconds. */
 const CALCULATION = { intervalMs: 250, maxIntervalMs: 2_000, maxWaitMs: 60_000 } as const;
 
@@ -97,14 +106,7 @@ export const changesShow = defineOperation({
   args: z.object({ device: text() }),
   role: 'viewer',
   approval: 'never',
-  scc: [
-    'getDevices',
-    'getDevice',
-    'getAsaConfiguration',
-    'calculateAsaCommandsToApplyPendingChanges',
-    'getTransaction',
-    'getAsaCommandsToApplyPendingChanges',
-  ],
+  scc: [...PENDING_READS, 'getAsaConfiguration'],
   examples: ['changes asa-hq-01'],
   offeredAsButton: true,
   run: (ctx, args) => pendingOf(ctx, args.device),
@@ -181,14 +183,7 @@ export const deploy = defineOperation({
   role: 'operator',
   // It changes what the firewalls run: always a second person, who sees the exact commands.
   approval: 'always',
-  scc: [
-    'getDevices',
-    'getDevice',
-    'calculateAsaCommandsToApplyPendingChanges',
-    'getTransaction',
-    'getAsaCommandsToApplyPendingChanges',
-    'deployChangesToMultipleAsaDevices',
-  ],
+  scc: [...PENDING_READS, 'deployChangesToMultipleAsaDevices'],
   examples: ['deploy asa-hq-01', 'deploy asa-hq-01 asa-dc-03 --description "guest VLAN removal"'],
   offeredAsButton: true,
   target: {
@@ -288,14 +283,7 @@ export const discard = defineOperation({
   role: 'operator',
   // Staged work, possibly other people's, is lost: a second person looks at what goes first.
   approval: 'always',
-  scc: [
-    'getDevices',
-    'getDevice',
-    'calculateAsaCommandsToApplyPendingChanges',
-    'getTransaction',
-    'getAsaCommandsToApplyPendingChanges',
-    'readAsaDeviceConfiguration',
-  ],
+  scc: [...PENDING_READS, 'readAsaDeviceConfiguration'],
   examples: ['discard asa-hq-01'],
   offeredAsButton: true,
   target: {

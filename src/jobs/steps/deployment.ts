@@ -7,10 +7,8 @@ import {
   deploymentGoneOutcome,
   deploymentOutcome,
   deploymentProgress,
-  expiredOutcome,
-  transactionOutcome,
 } from '../messages.js';
-import { end, type Step, unlessGone } from './step.js';
+import { end, type Step, unlessGone, untilTheRunExists } from './step.js';
 
 export const stepDeployment: Step<'deployment'> = async (ctx, request, state) => {
   const scc = ctx.client;
@@ -29,18 +27,8 @@ export const stepDeployment: Step<'deployment'> = async (ctx, request, state) =>
     run = data.items?.find((item) => item.transactionUid === request.transactionUid && item.uid);
     runUid = run?.uid ?? undefined;
   }
-  if (!run || !runUid) {
-    // No run yet: SCC may still be validating the deploy, or its transaction may already have failed.
-    const transaction = await unlessGone(() => scc.transactions.get(request.transactionUid));
-    if (!transaction) return end(expiredOutcome(`transaction \`${request.transactionUid}\``));
-    const outcome = transactionOutcome(request.transactionUid, transaction);
-    if (outcome && outcome.status !== 'succeeded') return end(outcome);
-    return {
-      kind: 'continue',
-      state: { ...state, lastStatus: transaction.cdoTransactionStatus ?? undefined },
-      progress: DEPLOYMENT_WAITING,
-    };
-  }
+  // No run yet: SCC may still be accepting the request, or its transaction may already have failed.
+  if (!run || !runUid) return untilTheRunExists(ctx, request.transactionUid, state, DEPLOYMENT_WAITING);
   const outcome = deploymentOutcome(run);
   if (outcome) return end(outcome);
   return {

@@ -6,15 +6,13 @@ import type { SccClient } from '../../scc/client.js';
 import type { MspSecureClientUpgradeRunDto } from '../../scc/generated/models.js';
 import {
   type DeviceTenants,
-  expiredOutcome,
   isUpgradeTerminal,
   MSP_UPGRADE_WAITING,
   mspUpgradeOutcome,
   mspUpgradeProgress,
   mspUpgradeRunGoneOutcome,
-  transactionOutcome,
 } from '../messages.js';
-import { end, type Step, unlessGone } from './step.js';
+import { end, type Step, unlessGone, untilTheRunExists } from './step.js';
 
 /** Devices asked about per inventory read (SCC's MSP upgrades take at most 50 devices per tenant). */
 const DEVICES_PER_READ = 50;
@@ -58,18 +56,8 @@ export const stepMspUpgradeRun: Step<'mspUpgradeRun'> = async (ctx, request, sta
     run = data.items?.find((item) => item.transactionUid === request.transactionUid && item.uid);
     runUid = run?.uid ?? undefined;
   }
-  if (!run || !runUid) {
-    // No run yet: SCC may still be accepting the request, or its transaction may already have failed.
-    const transaction = await unlessGone(() => scc.transactions.get(request.transactionUid));
-    if (!transaction) return end(expiredOutcome(`transaction \`${request.transactionUid}\``));
-    const outcome = transactionOutcome(request.transactionUid, transaction);
-    if (outcome && outcome.status !== 'succeeded') return end(outcome);
-    return {
-      kind: 'continue',
-      state: { ...state, lastStatus: transaction.cdoTransactionStatus ?? undefined },
-      progress: MSP_UPGRADE_WAITING,
-    };
-  }
+  // No run yet: SCC may still be accepting the request, or its transaction may already have failed.
+  if (!run || !runUid) return untilTheRunExists(ctx, request.transactionUid, state, MSP_UPGRADE_WAITING);
   const deviceTenants =
     state.deviceTenants ??
     (await readDeviceTenants(

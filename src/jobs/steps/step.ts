@@ -3,6 +3,7 @@
 // note in the threads, or the final outcome.
 import type { SccClients } from '../../dispatch/ports.js';
 import type { SccClient } from '../../scc/client.js';
+import { expiredOutcome, transactionOutcome } from '../messages.js';
 import type { Outcome, TrackRequestData, TrackState } from '../payloads.js';
 import { classifySccError } from '../sccFailures.js';
 
@@ -54,4 +55,25 @@ export async function unlessGone<T>(read: () => Promise<T>): Promise<T | undefin
     if (classifySccError(error).kind === 'notFound') return undefined;
     throw error;
   }
+}
+
+/**
+ * A run that SCC has not created yet (upgrade runs, deployment runs): its transaction says whether it is
+ * still being accepted (go on waiting, saying `waiting`), failed (the end), or is no longer kept.
+ */
+export async function untilTheRunExists(
+  ctx: StepContext,
+  transactionUid: string,
+  state: TrackState,
+  waiting: string,
+): Promise<StepResult> {
+  const transaction = await unlessGone(() => ctx.client.transactions.get(transactionUid));
+  if (!transaction) return end(expiredOutcome(`transaction \`${transactionUid}\``));
+  const outcome = transactionOutcome(transactionUid, transaction);
+  if (outcome && outcome.status !== 'succeeded') return end(outcome);
+  return {
+    kind: 'continue',
+    state: { ...state, lastStatus: transaction.cdoTransactionStatus ?? undefined },
+    progress: waiting,
+  };
 }

@@ -3,15 +3,13 @@
 
 import type { SecureClientUpgradeRunDto } from '../../scc/generated/models.js';
 import {
-  expiredOutcome,
   isUpgradeTerminal,
-  transactionOutcome,
   UPGRADE_WAITING,
   upgradeOutcome,
   upgradeProgress,
   upgradeRunGoneOutcome,
 } from '../messages.js';
-import { end, type Step, unlessGone } from './step.js';
+import { end, type Step, unlessGone, untilTheRunExists } from './step.js';
 
 export const stepUpgradeRun: Step<'upgradeRun'> = async (ctx, request, state) => {
   const secureClient = ctx.client.secureClient;
@@ -26,18 +24,8 @@ export const stepUpgradeRun: Step<'upgradeRun'> = async (ctx, request, state) =>
     run = page.items?.find((item) => item.transactionUid === request.transactionUid && item.uid);
     runUid = run?.uid ?? undefined;
   }
-  if (!run || !runUid) {
-    // No run yet: SCC may still be validating the trigger, or its transaction may already have failed.
-    const transaction = await unlessGone(() => ctx.client.transactions.get(request.transactionUid));
-    if (!transaction) return end(expiredOutcome(`transaction \`${request.transactionUid}\``));
-    const outcome = transactionOutcome(request.transactionUid, transaction);
-    if (outcome && outcome.status !== 'succeeded') return end(outcome);
-    return {
-      kind: 'continue',
-      state: { ...state, lastStatus: transaction.cdoTransactionStatus ?? undefined },
-      progress: UPGRADE_WAITING,
-    };
-  }
+  // No run yet: SCC may still be accepting the request, or its transaction may already have failed.
+  if (!run || !runUid) return untilTheRunExists(ctx, request.transactionUid, state, UPGRADE_WAITING);
   if (isUpgradeTerminal(run.upgradeRunStatus)) {
     const outcome = upgradeOutcome(run);
     if (outcome) return end(outcome);
