@@ -71,6 +71,16 @@ export interface RedisConfig {
   readonly url: Secret;
   /** The URL with the password masked, for logs. */
   readonly display: string;
+  /** TLS, or clear text to loopback, a private address or (REDIS_ALLOW_PLAINTEXT=on) anywhere else. */
+  readonly transport: 'tls' | 'loopback' | 'private' | 'public';
+  /** REDIS_ALLOW_PLAINTEXT: clear text to a public address or DNS name was allowed explicitly. */
+  readonly allowPlaintext: boolean;
+}
+
+/** What a process says at start-up about a Redis it reaches in clear text beyond loopback (or undefined). */
+export function redisPlaintextWarning(redis: RedisConfig): string | undefined {
+  if (redis.transport === 'tls' || redis.transport === 'loopback') return undefined;
+  return `Redis at ${redis.display} is reached in clear text (redis://): its traffic, the password included, is readable on that network; use rediss:// where you can.`;
 }
 
 export interface Config {
@@ -262,7 +272,12 @@ class LoadedConfig implements Config {
     this.approvals = file?.approvals ?? defaultApprovals;
     this.audit = file?.audit ?? defaultAudit;
     this.slack = slackConfig(values, slackIsEnabled);
-    this.redis = Object.freeze({ url: new Secret(values.REDIS_URL.url), display: values.REDIS_URL.display });
+    this.redis = Object.freeze({
+      url: new Secret(values.REDIS_URL.url),
+      display: values.REDIS_URL.display,
+      transport: values.REDIS_URL.transport,
+      allowPlaintext: values.REDIS_ALLOW_PLAINTEXT,
+    });
     this.http = Object.freeze({ port: values.PORT, metricsPort: values.METRICS_PORT });
     this.botWorkers = values.BOT_WORKERS;
     this.stagedReminderMinutes = values.STAGED_REMINDER_MINUTES;

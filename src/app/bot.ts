@@ -6,7 +6,7 @@
 // everything in order. main.ts is only the process around this.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import { type Config, redisPlaintextWarning } from '../config.js';
 import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../jobs/commandQueue.js';
 import { DEFAULT_PREFIX } from '../jobs/keys.js';
 import { DEFAULT_SCHEDULE, scheduleFromConfig } from '../jobs/schedule.js';
@@ -72,6 +72,8 @@ export async function startBot(
 
   const metrics = createMetrics();
   const redisUrl = config.redis.url.reveal();
+  const plaintext = redisPlaintextWarning(config.redis);
+  if (plaintext) log.warn(plaintext);
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   let jobs: Jobs;
   let closeWorkers: () => Promise<void>;

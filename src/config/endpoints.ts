@@ -109,6 +109,26 @@ export interface RedisEndpoint {
   readonly url: string;
   /** The URL with any password masked, for logs and status pages. */
   readonly display: string;
+  /**
+   * How the connection travels: TLS (rediss://), or clear text to loopback, to a private address (a
+   * warning at start-up), or to any other address (refused unless REDIS_ALLOW_PLAINTEXT=on).
+   */
+  readonly transport: 'tls' | 'loopback' | 'private' | 'public';
+}
+
+/**
+ * RFC 1918 and unique-local / link-local IPv6 addresses, and single-label host names (a container's or
+ * a LAN's own name, e.g. compose's `redis`): networks the operator owns, where clear text is their call.
+ */
+export function isPrivateHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
+  }
+  if (host.includes(':')) return /^f[cd][0-9a-f]{0,2}:/.test(host) || /^fe[89ab][0-9a-f]?:/.test(host);
+  return !host.includes('.');
 }
 
 export function checkRedisUrl(raw: string): Checked<RedisEndpoint> {
@@ -125,5 +145,13 @@ export function checkRedisUrl(raw: string): Checked<RedisEndpoint> {
   if (!/^(\/\d*)?$/.test(url.pathname)) return refuse('may end only with a database number, such as /0');
   const masked = new URL(url.href);
   if (masked.password !== '') masked.password = '***';
-  return accept({ url: url.href, display: masked.href });
+  const transport =
+    url.protocol === 'rediss:'
+      ? 'tls'
+      : isLoopbackHost(url.hostname)
+        ? 'loopback'
+        : isPrivateHost(url.hostname)
+          ? 'private'
+          : 'public';
+  return accept({ url: url.href, display: masked.href, transport });
 }

@@ -229,6 +229,19 @@ const variables = {
     'redis://127.0.0.1:6379',
     checkRedisUrl,
   ),
+  REDIS_ALLOW_PLAINTEXT: defaultedVariable(
+    {
+      requiredWhen: 'never',
+      example: 'on',
+      description:
+        'Whether a redis:// (clear text) REDIS_URL may point at a public address or a DNS name: `on` or `off`. ' +
+        'Clear text is accepted to loopback, and to private addresses and single-label hosts with a warning; ' +
+        'anywhere else use rediss://, or turn this on if that network is yours.',
+      secret: false,
+    },
+    'off',
+    checkSwitch,
+  ),
   PORT: defaultedVariable(
     {
       requiredWhen: 'never',
@@ -372,14 +385,22 @@ export function slackEnabled(snapshot: EnvSnapshot, require: Requirements): bool
 
 /** Settings that are each valid but cannot go together: two servers cannot listen on one port. */
 export function conflictingSettings(values: EnvValues): ConfigIssue[] {
-  if (values.METRICS_PORT === undefined || values.METRICS_PORT !== values.PORT) return [];
-  return [
-    {
+  const issues: ConfigIssue[] = [];
+  if (values.METRICS_PORT !== undefined && values.METRICS_PORT === values.PORT)
+    issues.push({
       source: 'METRICS_PORT',
       problem: `is PORT's port (${values.PORT}); /metrics needs a port of its own, or leave METRICS_PORT unset`,
       example: exampleFor('METRICS_PORT'),
-    },
-  ];
+    });
+  if (values.REDIS_URL.transport === 'public' && !values.REDIS_ALLOW_PLAINTEXT)
+    issues.push({
+      source: 'REDIS_URL',
+      problem:
+        "is redis:// (clear text) to an address that is not loopback or private: fwbot's state and the password " +
+        'would cross that network unencrypted; use rediss://, or set REDIS_ALLOW_PLAINTEXT=on if the network is yours',
+      example: exampleFor('REDIS_URL'),
+    });
+  return issues;
 }
 
 /** Settings missing for what this process runs (values that are set but wrong are parseEnvironment's). */

@@ -9,7 +9,7 @@ import { processLogger } from '../app/logger.js';
 import { checkRedis, EXIT_REDIS_UNREACHABLE, RedisUnreachable } from '../app/redisCheck.js';
 import { createSccClients } from '../app/sccClients.js';
 import { buildSurface } from '../app/surface.js';
-import { type Config, ConfigError, loadConfig } from '../config.js';
+import { type Config, ConfigError, loadConfig, redisPlaintextWarning } from '../config.js';
 import { redisCheck, sccChecks } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { createMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
@@ -72,6 +72,8 @@ async function main(): Promise<void> {
   const redisUrl = config.redis.url.reveal();
   // One sentence and exit 3 within seconds when Redis is not there, instead of retrying forever.
   await checkRedis(redisUrl, config.redis.display);
+  const plaintext = redisPlaintextWarning(config.redis);
+  if (plaintext) log.warn(plaintext);
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const http = createHttpSide({
     port: config.http.port,

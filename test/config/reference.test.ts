@@ -95,6 +95,7 @@ describe('the environment variables table', () => {
       SCC_TIMEOUT_MS: String(config.scc.timeoutMs),
       SLACK_API_URL: config.slack.apiUrl,
       REDIS_URL: config.redis.display,
+      REDIS_ALLOW_PLAINTEXT: config.redis.allowPlaintext ? 'on' : 'off',
       PORT: String(config.http.port),
       BOT_WORKERS: config.botWorkers ? 'on' : 'off',
       STAGED_REMINDER_MINUTES: String(config.stagedReminderMinutes),
