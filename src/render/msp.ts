@@ -11,7 +11,7 @@ import { fieldBlocks, humanEnum, NONE, percent, table, time } from './format.js'
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
 import type { View, ViewBlock } from './view.js';
-import { platforms } from './vpn.js';
+import { platforms, runFieldsView } from './vpn.js';
 
 /** A device of a managed tenant as a target names it. */
 export interface MspDeviceFacts {
@@ -182,21 +182,10 @@ export function renderMspRun(run: MspSecureClientUpgradeRunDto): View {
 }
 
 export function renderMspRunFields(values: MspSecureClientUpgradeRunsAttributeValues): View {
-  const line = (items: readonly string[] | null | undefined) => (items?.length ? items.join(', ') : NONE);
-  const blocks: ViewBlock[] = [
-    { kind: 'text', text: '*Values to search upgrade runs across tenants by*' },
-    {
-      kind: 'text',
-      text: [
-        `\`upgradeRunStatus\`: ${line(values.upgradeRunStatuses)}`,
-        `\`upgradeRunType\`: ${line(values.upgradeRunTypes)}`,
-        `\`username\`: ${line(values.users)}`,
-      ].join('\n'),
-    },
-    {
-      kind: 'context',
-      text: 'For example `/fw msp vpn runs upgradeRunStatus:DONE_WITH_DEVICE_ERRORS`, or by tenant: `managedTenantDisplayName:Globex*`.',
-    },
-  ];
-  return { summary: 'Upgrade run across tenants search values', blocks, visibility: 'ephemeral' };
+  return runFieldsView(values, {
+    what: 'upgrade runs across tenants',
+    example:
+      'For example `/fw msp vpn runs upgradeRunStatus:DONE_WITH_DEVICE_ERRORS`, or by tenant: `managedTenantDisplayName:Globex*`.',
+    summary: 'Upgrade run across tenants search values',
+  });
 }

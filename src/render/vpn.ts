@@ -174,9 +174,21 @@ export function renderRun(run: SecureClientUpgradeRunDto): View {
 }
 
 export function renderRunFields(values: SecureClientUpgradeRunAttributeValues): View {
+  return runFieldsView(values, {
+    what: 'upgrade runs',
+    example: 'For example `/fw vpn runs upgradeRunStatus:DONE_WITH_DEVICE_ERRORS`.',
+    summary: 'Upgrade run search values',
+  });
+}
+
+/** The values upgrade runs can be searched by (single-tenant and across tenants alike). */
+export function runFieldsView(
+  values: Pick<SecureClientUpgradeRunAttributeValues, 'upgradeRunStatuses' | 'upgradeRunTypes' | 'users'>,
+  words: { what: string; example: string; summary: string },
+): View {
   const line = (items: readonly string[] | null | undefined) => (items?.length ? items.join(', ') : NONE);
   const blocks: ViewBlock[] = [
-    { kind: 'text', text: '*Values to search upgrade runs by*' },
+    { kind: 'text', text: `*Values to search ${words.what} by*` },
     {
       kind: 'text',
       text: [
@@ -185,7 +197,7 @@ export function renderRunFields(values: SecureClientUpgradeRunAttributeValues): 
         `\`username\`: ${line(values.users)}`,
       ].join('\n'),
     },
-    { kind: 'context', text: 'For example `/fw vpn runs upgradeRunStatus:DONE_WITH_DEVICE_ERRORS`.' },
+    { kind: 'context', text: words.example },
   ];
-  return { summary: 'Upgrade run search values', blocks, visibility: 'ephemeral' };
+  return { summary: words.summary, blocks, visibility: 'ephemeral' };
 }
