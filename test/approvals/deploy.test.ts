@@ -3,6 +3,7 @@
 // someone else approves, makes one deploy call that the tracking queue follows. Signed requests into a
 // real Bolt app, the simulator's staging model behind the real client, real Redis.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driveClock } from '../support/driveClock.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
 import { textOf } from './support/slackDriver.js';
 import { USERS } from './support/world.js';
@@ -18,19 +19,7 @@ describe('approvals: staged changes reach the device through an approved deploy'
   });
 
   /** Moves simulated time on while `work` waits for SCC (a calculation is a transaction). */
-  async function driving<T>(work: Promise<T>): Promise<T> {
-    let done = false;
-    const watched = work.finally(() => {
-      done = true;
-    });
-    // Awaited below; until then its rejection is not unhandled.
-    watched.catch(() => undefined);
-    for (let i = 0; i < 400 && !done; i += 1) {
-      env.sim.clock.advance(2_000);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    return watched;
-  }
+  const driving = <T>(work: Promise<T>): Promise<T> => driveClock(env.sim.clock, work);
 
   const command = async (text: string, user: string = USERS.alice) =>
     textOf((await driving(env.driver.commandReply(env.bot.eventsUrl, text, user))).blocks);
@@ -97,18 +86,7 @@ describe('approvals: a deletion deployed with it (approvals.deploy_with_change)'
     await env.stop();
   });
 
-  async function driving<T>(work: Promise<T>): Promise<T> {
-    let done = false;
-    const watched = work.finally(() => {
-      done = true;
-    });
-    watched.catch(() => undefined);
-    for (let i = 0; i < 400 && !done; i += 1) {
-      env.sim.clock.advance(2_000);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    return watched;
-  }
+  const driving = <T>(work: Promise<T>): Promise<T> => driveClock(env.sim.clock, work);
   const ask = (text: string) => driving(env.driver.ask(env.bot.eventsUrl, text, USERS.alice));
 
   it('deletes and deploys as one approved unit when nothing else is pending on the device', async () => {

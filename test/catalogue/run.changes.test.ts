@@ -3,25 +3,14 @@
 // for SCC's calculation (a transaction), as it would on its own in real time.
 import { describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/catalogue/operation.js';
+import { driveClock } from '../support/driveClock.js';
 import { catalogue, useSimulator } from './harness.js';
 
 describe('changes and deploys', () => {
   const h = useSimulator();
 
   /** Moves simulated time on while `work` waits for SCC. */
-  async function driving<T>(work: Promise<T>): Promise<T> {
-    let done = false;
-    const watched = work.finally(() => {
-      done = true;
-    });
-    // Awaited below; until then its rejection is not unhandled.
-    watched.catch(() => undefined);
-    for (let i = 0; i < 400 && !done; i += 1) {
-      h.sim.clock.advance(2_000);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    return watched;
-  }
+  const driving = <T>(work: Promise<T>): Promise<T> => driveClock(h.sim.clock, work, { pauseMs: 10 });
   const run = (text: string) => driving(h.run(text));
 
   /** A view with ISO times replaced: they follow simulated time, which moves while tests wait. */

@@ -5,23 +5,13 @@ import { describe, expect, it } from 'vitest';
 import type { SccReader } from '../../src/catalogue/resolve.js';
 import { renderText } from '../../src/render/text.js';
 import { mspWorld } from '../../src/simulator/state/mspWorld.js';
+import { driveClock } from '../support/driveClock.js';
 import { catalogue, useSimulator } from './harness.js';
 
 const h = useSimulator();
 
 /** Moves simulated time on while `work` waits for SCC. */
-async function driving<T>(work: Promise<T>): Promise<T> {
-  let done = false;
-  const watched = work.finally(() => {
-    done = true;
-  });
-  watched.catch(() => undefined);
-  for (let i = 0; i < 400 && !done; i += 1) {
-    h.sim.clock.advance(2_000);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return watched;
-}
+const driving = <T>(work: Promise<T>): Promise<T> => driveClock(h.sim.clock, work, { pauseMs: 10 });
 
 function mspRunNamed(name: string): string {
   const found = [...mspWorld(h.sim.state).runs.values()].find((r) => r.name === name);

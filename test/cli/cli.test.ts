@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT, runCli } from '../../src/cli/cli.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
+import { driveClock } from '../support/driveClock.js';
 
 interface Run {
   code: number;
@@ -147,18 +148,7 @@ describe('fwbot CLI', () => {
   });
 
   it('stages a delete, shows the exact commands a deploy would run, and deploys them with --yes', async () => {
-    const drive = async <T>(work: Promise<T>): Promise<T> => {
-      let done = false;
-      const watched = work.finally(() => {
-        done = true;
-      });
-      watched.catch(() => undefined);
-      for (let i = 0; i < 400 && !done; i += 1) {
-        sim.clock.advance(2_000);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      return watched;
-    };
+    const drive = <T>(work: Promise<T>): Promise<T> => driveClock(sim.clock, work);
     expect((await fwbot(['--yes', 'interfaces', 'delete', 'asa-hq-01', 'Vlan20'])).code).toBe(EXIT.ok);
 
     const asked = await drive(fwbot(['deploy', 'asa-hq-01']));

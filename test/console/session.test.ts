@@ -2,6 +2,7 @@
 // outcome arrive in its thread, asking for an interface delete as an operator and approving it as
 // someone else, with the refusals the policy makes on the way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driveClock } from '../support/driveClock.js';
 import { type ConsoleRig, startConsoleRig } from './support.js';
 
 describe('console', () => {
@@ -103,18 +104,7 @@ describe('console', () => {
   });
 
   it('deploys the staged delete once someone else approves the exact commands, and reports each device', async () => {
-    const drive = async <T>(work: Promise<T>): Promise<T> => {
-      let done = false;
-      const watched = work.finally(() => {
-        done = true;
-      });
-      watched.catch(() => undefined);
-      for (let i = 0; i < 600 && !done; i += 1) {
-        rig.sim.clock.advance(2_000);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      return watched;
-    };
+    const drive = <T>(work: Promise<T>): Promise<T> => driveClock(rig.sim.clock, work, { maxSteps: 600 });
     const before = rig.terminal.output.length;
     const preview = await drive(rig.type('changes asa-hq-01'));
     expect(preview).toMatch(/no interface Vlan20/);

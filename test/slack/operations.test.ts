@@ -4,6 +4,7 @@
 // to the approval gate. The last test fails if an operation of the catalogue has no case here.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/index.js';
+import { driveClock } from '../support/driveClock.js';
 import { blocksText, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
 import { type FieldValue, submissionPayload } from './support/modals.js';
 
@@ -238,18 +239,7 @@ describe('every operation through Slack', () => {
   });
 
   /** Moves simulated time on while `work` waits for SCC (a calculation of pending commands). */
-  async function driving<T>(work: Promise<T>): Promise<T> {
-    let done = false;
-    const watched = work.finally(() => {
-      done = true;
-    });
-    watched.catch(() => undefined);
-    for (let i = 0; i < 400 && !done; i += 1) {
-      h.sim.clock.advance(2_000);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    return watched;
-  }
+  const driving = <T>(work: Promise<T>): Promise<T> => driveClock(h.sim.clock, work);
 
   async function stageDelete(device: string, hardwareName: string): Promise<void> {
     const scc = h.clients.get('default');

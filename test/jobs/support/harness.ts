@@ -12,6 +12,7 @@ import {
 } from '../../../src/jobs/workers.js';
 import { createSccClient, type SccCallEvent, type SccClient } from '../../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
+import { driveClock } from '../../support/driveClock.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';
 import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
 import { TEST_SCHEDULE } from './schedule.js';
@@ -87,15 +88,11 @@ export async function driveUntil<T>(
   stepMs: number,
   maxSteps = 500,
 ): Promise<T> {
-  let settled = false;
-  const watched = done.finally(() => {
-    settled = true;
+  return driveClock(sim.clock, done, {
+    stepMs,
+    maxSteps,
+    pause: () => nextCall(clients).catch(() => undefined),
   });
-  for (let step = 0; step < maxSteps && !settled; step += 1) {
-    sim.clock.advance(stepMs);
-    await Promise.race([watched, nextCall(clients).catch(() => undefined)]);
-  }
-  return watched;
 }
 
 export const quietLog = pino({ level: process.env.FWBOT_TEST_LOG ?? 'silent' });
