@@ -7,11 +7,11 @@ import type {
   MspSecureClientUpgradeRunDto,
   MspSecureClientUpgradeRunsAttributeValues,
 } from '../scc/generated/models.js';
-import { fieldBlocks, humanEnum, NONE, percent, table, time } from './format.js';
+import { humanEnum, NONE, percent, table, time } from './format.js';
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
 import type { View, ViewBlock } from './view.js';
-import { platforms, runFieldsView } from './vpn.js';
+import { platforms, runDevices, runFieldsView, runHead } from './vpn.js';
 
 /** A device of a managed tenant as a target names it. */
 export interface MspDeviceFacts {
@@ -134,20 +134,7 @@ export function renderMspRuns(
 }
 
 export function renderMspRun(run: MspSecureClientUpgradeRunDto): View {
-  const blocks: ViewBlock[] = [
-    { kind: 'header', text: run.name || `Upgrade run ${run.uid ?? ''}` },
-    ...fieldBlocks([
-      ['Status', humanEnum(run.upgradeRunStatus)],
-      ['Done', percent(run.percentageComplete)],
-      ['Version', run.secureClientVersion],
-      ['Started by', run.username],
-      ['Submitted', time(run.submissionTime)],
-      ['Last update', time(run.lastUpdatedTime)],
-      ['Error', run.errorMsg],
-      ['UUID', run.uid],
-      ['Transaction', run.transactionUid],
-    ]),
-  ];
+  const blocks: ViewBlock[] = runHead(run);
   const tenants = run.managedTenantUpgrades ?? [];
   if (tenants.length > 0) {
     blocks.push(
@@ -164,16 +151,7 @@ export function renderMspRun(run: MspSecureClientUpgradeRunDto): View {
       ),
     );
   }
-  const devices = run.devices ?? [];
-  if (devices.length > 0) {
-    blocks.push(
-      table(
-        ['Device', 'Status', 'Error'],
-        devices.map((d) => [d.name ?? d.uid, humanEnum(d.status), d.errorMsg]),
-        [undefined, undefined, 120],
-      ),
-    );
-  }
+  blocks.push(...runDevices(run.devices));
   return {
     summary: `Upgrade run across tenants ${run.name ?? run.uid ?? ''}: ${humanEnum(run.upgradeRunStatus)}`,
     blocks,

@@ -140,14 +140,33 @@ export function renderRuns(
   );
 }
 
-export function renderRun(run: SecureClientUpgradeRunDto): View {
-  const blocks: ViewBlock[] = [
+type RunFacts = Pick<
+  SecureClientUpgradeRunDto,
+  | 'name'
+  | 'uid'
+  | 'upgradeRunStatus'
+  | 'percentageComplete'
+  | 'secureClientVersion'
+  | 'username'
+  | 'submissionTime'
+  | 'lastUpdatedTime'
+  | 'errorMsg'
+  | 'transactionUid'
+>;
+type RunDevice = Pick<
+  NonNullable<SecureClientUpgradeRunDto['devices']>[number],
+  'name' | 'uid' | 'status' | 'errorMsg'
+>;
+
+/** The header and facts of one upgrade run, single-tenant or across tenants; `more` follow the version. */
+export function runHead(run: RunFacts, more: [label: string, value: unknown][] = []): ViewBlock[] {
+  return [
     { kind: 'header', text: run.name || `Upgrade run ${run.uid ?? ''}` },
     ...fieldBlocks([
       ['Status', humanEnum(run.upgradeRunStatus)],
       ['Done', percent(run.percentageComplete)],
       ['Version', run.secureClientVersion],
-      ['Type', humanEnum(run.upgradeRunType)],
+      ...more,
       ['Started by', run.username],
       ['Submitted', time(run.submissionTime)],
       ['Last update', time(run.lastUpdatedTime)],
@@ -156,16 +175,25 @@ export function renderRun(run: SecureClientUpgradeRunDto): View {
       ['Transaction', run.transactionUid],
     ]),
   ];
-  const devices = run.devices ?? [];
-  if (devices.length > 0) {
-    blocks.push(
-      table(
-        ['Device', 'Status', 'Error'],
-        devices.map((d) => [d.name ?? d.uid, humanEnum(d.status), d.errorMsg]),
-        [undefined, undefined, 120],
-      ),
-    );
-  }
+}
+
+/** The devices of one upgrade run and how each went; nothing when the run names none. */
+export function runDevices(devices: readonly RunDevice[] | null | undefined): ViewBlock[] {
+  if (!devices?.length) return [];
+  return [
+    table(
+      ['Device', 'Status', 'Error'],
+      devices.map((d) => [d.name ?? d.uid, humanEnum(d.status), d.errorMsg]),
+      [undefined, undefined, 120],
+    ),
+  ];
+}
+
+export function renderRun(run: SecureClientUpgradeRunDto): View {
+  const blocks: ViewBlock[] = [
+    ...runHead(run, [['Type', humanEnum(run.upgradeRunType)]]),
+    ...runDevices(run.devices),
+  ];
   return {
     summary: `Upgrade run ${run.name ?? run.uid ?? ''}: ${humanEnum(run.upgradeRunStatus)}`,
     blocks,
