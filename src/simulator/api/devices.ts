@@ -8,7 +8,8 @@ import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import type { DeviceKind, DeviceRecord } from '../state/model.js';
 
-const deviceFields: FieldTable<Model.Device> = {
+/** What a device list searches and sorts by; the MSP's list across tenants adds the tenant's. */
+export const deviceFields: FieldTable<Model.Device> = {
   uid: { kind: 'string', get: (d) => d.uid },
   name: { kind: 'string', get: (d) => d.name },
   deviceType: { kind: 'string', get: (d) => d.deviceType },

@@ -10,6 +10,7 @@ import type { Handler, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import type { DeviceRecord, Region, TenantRecord } from '../state/model.js';
+import { deviceFields } from './devices.js';
 import { packageDto, packagesOf } from './secureClient.js';
 
 export interface ManagedDevice {
@@ -90,20 +91,7 @@ export function mspDeviceDto({ record, tenant }: ManagedDevice): Model.MspManage
 }
 
 const mspDeviceFields: FieldTable<Model.MspManagedDevice> = {
-  uid: { kind: 'string', get: (d) => d.uid },
-  name: { kind: 'string', get: (d) => d.name },
-  deviceType: { kind: 'string', get: (d) => d.deviceType },
-  connectivityState: { kind: 'string', get: (d) => d.connectivityState },
-  configState: { kind: 'string', get: (d) => d.configState },
-  softwareVersion: { kind: 'string', get: (d) => d.softwareVersion },
-  serial: { kind: 'string', get: (d) => d.serial },
-  address: { kind: 'string', get: (d) => d.address },
-  hardwareModel: { kind: 'string', get: (d) => d.hardwareModel },
-  modelNumber: { kind: 'string', get: (d) => d.modelNumber },
-  redundancyMode: { kind: 'string', get: (d) => d.redundancyMode },
-  deviceRoles: { kind: 'string', get: (d) => d.deviceRoles ?? [] },
-  labels: { kind: 'string', get: (d) => d.labels?.ungroupedLabels ?? [] },
-  certificateExpiryDate: { kind: 'date', get: (d) => d.certificateExpiryDate },
+  ...deviceFields,
   managedTenantUid: { kind: 'string', get: (d) => d.managedTenantUid },
   managedTenantName: { kind: 'string', get: (d) => d.managedTenantName },
   managedTenantDisplayName: { kind: 'string', get: (d) => d.managedTenantDisplayName },
