@@ -92,6 +92,15 @@ function interfaceLines(i: InterfaceRecord, all: readonly InterfaceRecord[]): Li
     typeof i.etherChannelGroupUid === 'string'
       ? all.find((c) => c.uid === i.etherChannelGroupUid)
       : undefined;
+  /** Name, security level and address, or the lines that clear them. */
+  const routed = () => {
+    set('nameif', name === undefined ? 'no nameif' : `nameif ${name}`);
+    set(
+      'security-level',
+      name === undefined ? 'no security-level' : `security-level ${i.securityLevel ?? 0}`,
+    );
+    set('ip address', ipLine(i) ?? 'no ip address');
+  };
   switch (i.interfaceType) {
     case 'PHYSICAL_INTERFACE': {
       if (channel !== undefined) {
@@ -104,14 +113,8 @@ function interfaceLines(i: InterfaceRecord, all: readonly InterfaceRecord[]): Li
       if (vlan !== undefined) set('switchport', `switchport access vlan ${vlan.vlanId ?? 0}`);
       if (i.managementOnly) set('management-only', 'management-only');
       if (i.enabled === false) set('shutdown', 'shutdown');
-      if (channel === undefined) {
-        set('nameif', name === undefined ? 'no nameif' : `nameif ${name}`);
-        set(
-          'security-level',
-          name === undefined ? 'no security-level' : `security-level ${i.securityLevel ?? 0}`,
-        );
-        set('ip address', ipLine(i) ?? 'no ip address');
-      }
+      // A member of an EtherChannel takes its name and address from the channel.
+      if (channel === undefined) routed();
       break;
     }
     case 'ETHER_CHANNEL_INTERFACE':
@@ -121,12 +124,7 @@ function interfaceLines(i: InterfaceRecord, all: readonly InterfaceRecord[]): Li
       if (i.interfaceType === 'ETHER_CHANNEL_INTERFACE') set('lacp', 'lacp max-bundle 8');
       if (i.managementOnly) set('management-only', 'management-only');
       if (i.enabled === false) set('shutdown', 'shutdown');
-      set('nameif', name === undefined ? 'no nameif' : `nameif ${name}`);
-      set(
-        'security-level',
-        name === undefined ? 'no security-level' : `security-level ${i.securityLevel ?? 0}`,
-      );
-      set('ip address', ipLine(i) ?? 'no ip address');
+      routed();
       break;
     }
     case 'VIRTUAL_TUNNEL_INTERFACE': {
