@@ -10,6 +10,7 @@ import { tenantsRemove } from '../../src/catalogue/tenants.js';
 import type { TenantFacts } from '../../src/catalogue/tenantTarget.js';
 import { tenantsUsersRemove } from '../../src/catalogue/tenantUsers.js';
 import { renderBlocks } from '../../src/render/blocks.js';
+import { mrkdwnIn } from '../support/blockTexts.js';
 import { expectCardGolden } from './support/golden.js';
 
 const CREATED = Date.parse('2025-06-02T09:00:00Z');
@@ -166,17 +167,9 @@ describe('approvals: the card', () => {
     const { blocks } = renderBlocks(renderCard(record(hostile), NOW));
 
     // Slack reads markup only in mrkdwn text; plain_text (headers, the confirm dialog) shows it as typed.
-    const markdown = mrkdwnTexts(blocks).join('\n');
+    const markdown = mrkdwnIn(blocks).join('\n');
     expect(markdown).toContain('acme &lt;!channel&gt; &lt;https://evil.example|click&gt;');
     expect(markdown).not.toContain('<!channel>');
     expect(markdown).not.toContain('<https://evil.example');
   });
 });
-
-function mrkdwnTexts(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(mrkdwnTexts);
-  if (value === null || typeof value !== 'object') return [];
-  const object = value as Record<string, unknown>;
-  const own = object.type === 'mrkdwn' && typeof object.text === 'string' ? [object.text] : [];
-  return [...own, ...Object.values(object).flatMap(mrkdwnTexts)];
-}

@@ -6,6 +6,7 @@ import { type RenderedMessage, renderBlocks } from '../../src/render/blocks.js';
 import { channelMention, userMention } from '../../src/render/mrkdwn.js';
 import type { Button, View, ViewBlock } from '../../src/render/view.js';
 import { assertWithinSlackLimits } from '../slack/support/blockLimits.js';
+import { blockTexts, mrkdwnIn } from '../support/blockTexts.js';
 
 /** mulberry32: small, deterministic, good enough to spread test cases. */
 function random(seed: number): () => number {
@@ -119,32 +120,12 @@ function generator(seed: number) {
 
 /** The text Slack reads as mrkdwn: every mrkdwn text object, and the notification text. */
 function mrkdwnTexts(message: RenderedMessage): string[] {
-  const found: string[] = [message.text];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (node !== null && typeof node === 'object') {
-      const record = node as Record<string, unknown>;
-      if (record.type === 'mrkdwn' && typeof record.text === 'string') found.push(record.text);
-      Object.values(record).forEach(walk);
-    }
-  };
-  walk(message.blocks);
-  return found;
+  return [message.text, ...mrkdwnIn(message.blocks)];
 }
 
 /** Everything people read: every text object (plain_text and mrkdwn), the notification text, files. */
 function shownTexts(message: RenderedMessage): string[] {
-  const found: string[] = [message.text, ...message.files.map((file) => file.content)];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (node !== null && typeof node === 'object') {
-      const record = node as Record<string, unknown>;
-      if (typeof record.text === 'string') found.push(record.text);
-      Object.values(record).forEach(walk);
-    }
-  };
-  walk(message.blocks);
-  return found;
+  return [message.text, ...message.files.map((file) => file.content), ...blockTexts(message.blocks)];
 }
 
 describe('renderBlocks on generated views', () => {

@@ -15,6 +15,7 @@ import {
 import { renderTenant, renderTenantList } from '../../src/render/tenants.js';
 import { plainMrkdwn, renderText } from '../../src/render/text.js';
 import type { View } from '../../src/render/view.js';
+import { mrkdwnIn } from '../support/blockTexts.js';
 
 const HOSTILE = '<@U0ATTACK> <!channel> <#C0SECRET> <!subteam^S0ALL> <https://evil.example|docs>';
 /** What the catalogue passes a renderer besides the result. */
@@ -28,17 +29,7 @@ const meta: RenderMeta = {
 
 /** The text Slack reads as mrkdwn: the notification text and every mrkdwn text object. */
 function mrkdwnTexts(message: RenderedMessage): string[] {
-  const found: string[] = [message.text];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (node !== null && typeof node === 'object') {
-      const record = node as Record<string, unknown>;
-      if (record.type === 'mrkdwn' && typeof record.text === 'string') found.push(record.text);
-      Object.values(record).forEach(walk);
-    }
-  };
-  walk(message.blocks);
-  return found;
+  return [message.text, ...mrkdwnIn(message.blocks)];
 }
 
 /** Every piece of live Slack markup (`<…>`) in what Slack parses, notification text first. */
