@@ -4,7 +4,7 @@
 import type * as Model from '../../scc/generated/models.js';
 import { requireWrite } from '../auth.js';
 import { notFound } from '../errors.js';
-import type { Handler, OperationHandlers } from '../http/context.js';
+import type { Handler, OperationHandlers, RequestContext, SimResponse } from '../http/context.js';
 import { commandsOf } from '../state/asaCli.js';
 import {
   asaConfigOf,
@@ -13,8 +13,9 @@ import {
   pendingBlocks,
   readRunningConfig,
 } from '../state/asaConfig.js';
+import type { DeviceRecord, TransactionType } from '../state/model.js';
 import { deviceOfKind } from './devices.js';
-import { accepted, startTransaction } from './transactions.js';
+import { accepted, startTransaction, type TransactionOutcome } from './transactions.js';
 
 /** Calculation: 1 s pending, 3 s running. */
 export const CALCULATION_MS = { pending: 1_000, running: 3_000 } as const;
@@ -34,30 +35,41 @@ const getAsaConfiguration: Handler = (ctx) => {
   return { status: 200, body };
 };
 
-const calculateAsaCommandsToApplyPendingChanges: Handler = (ctx) => {
+/**
+ * Work SCC does on the ASA a path names, for a caller who may write: answered 202 with its transaction,
+ * which spends `timing` pending then running, and ends as `finish` decides.
+ */
+function asaTransaction(
+  ctx: RequestContext,
+  type: TransactionType,
+  timing: { pending: number; running: number },
+  finish: (device: DeviceRecord) => TransactionOutcome,
+): SimResponse {
   requireWrite(ctx.principal);
   const device = deviceOfKind(ctx, 'ASA');
-  const { sim, state } = ctx;
-  const tx = startTransaction(sim, {
+  const tx = startTransaction(ctx.sim, {
     tenantUid: ctx.principal.tenant.uid,
-    type: 'CALCULATE_ASA_CONFIG_COMMANDS',
+    type,
     entityUid: device.device.uid,
-    entityUrl: deviceUrl(sim.baseUrl, device.device.uid),
-    pendingMs: CALCULATION_MS.pending,
-    runningMs: CALCULATION_MS.running,
-    finish: () => {
-      // The commands of SCC's copy as it is when the calculation finishes.
-      const blocks = pendingBlocks(state, device);
-      asaConfigOf(state, device.device.uid).calculated = {
-        status: blocks.some((b) => b.unsupported) ? 'UNSUPPORTED_COMMANDS' : 'SUCCESS',
-        commands: commandsOf(blocks),
-        expiresAt: sim.clock.now() + PENDING_COMMANDS_TTL_MS,
-      };
-      return { ok: true };
-    },
+    entityUrl: deviceUrl(ctx.sim.baseUrl, device.device.uid),
+    pendingMs: timing.pending,
+    runningMs: timing.running,
+    finish: () => finish(device),
   });
-  return accepted(sim, tx);
-};
+  return accepted(ctx.sim, tx);
+}
+
+const calculateAsaCommandsToApplyPendingChanges: Handler = (ctx) =>
+  asaTransaction(ctx, 'CALCULATE_ASA_CONFIG_COMMANDS', CALCULATION_MS, (device) => {
+    // The commands of SCC's copy as it is when the calculation finishes.
+    const blocks = pendingBlocks(ctx.state, device);
+    asaConfigOf(ctx.state, device.device.uid).calculated = {
+      status: blocks.some((b) => b.unsupported) ? 'UNSUPPORTED_COMMANDS' : 'SUCCESS',
+      commands: commandsOf(blocks),
+      expiresAt: ctx.sim.clock.now() + PENDING_COMMANDS_TTL_MS,
+    };
+    return { ok: true };
+  });
 
 const getAsaCommandsToApplyPendingChanges: Handler = (ctx) => {
   const device = deviceOfKind(ctx, 'ASA');
@@ -81,32 +93,19 @@ const getAsaCommandsToApplyPendingChanges: Handler = (ctx) => {
   return { status: 200, body };
 };
 
-const readAsaDeviceConfiguration: Handler = (ctx) => {
-  requireWrite(ctx.principal);
-  const device = deviceOfKind(ctx, 'ASA');
-  const { sim, state } = ctx;
-  const tx = startTransaction(sim, {
-    tenantUid: ctx.principal.tenant.uid,
-    type: 'READ_ASA',
-    entityUid: device.device.uid,
-    entityUrl: deviceUrl(sim.baseUrl, device.device.uid),
-    pendingMs: READ_MS.pending,
-    runningMs: READ_MS.running,
-    finish: () => {
-      const connectivity = device.device.connectivityState ?? 'UNKNOWN';
-      if (connectivity !== 'ONLINE') {
-        return {
-          ok: false,
-          errorMessage: `Could not read the configuration of ${device.device.name}: the device is ${connectivity}`,
-          errorDetails: { [device.device.uid]: `connectivityState ${connectivity}` },
-        };
-      }
-      readRunningConfig(state, device);
-      return { ok: true };
-    },
+const readAsaDeviceConfiguration: Handler = (ctx) =>
+  asaTransaction(ctx, 'READ_ASA', READ_MS, (device) => {
+    const connectivity = device.device.connectivityState ?? 'UNKNOWN';
+    if (connectivity !== 'ONLINE') {
+      return {
+        ok: false,
+        errorMessage: `Could not read the configuration of ${device.device.name}: the device is ${connectivity}`,
+        errorDetails: { [device.device.uid]: `connectivityState ${connectivity}` },
+      };
+    }
+    readRunningConfig(ctx.state, device);
+    return { ok: true };
   });
-  return accepted(sim, tx);
-};
 
 export const changeHandlers = {
   getAsaConfiguration,
