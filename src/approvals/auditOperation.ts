@@ -66,6 +66,7 @@ export const auditOperation = defineOperation({
   id: 'audit',
   words: ['audit'],
   area: 'audit',
+  failure: 'Could not read the audit trail',
   summary: 'The latest approval decisions and executions (admins only)',
   params: [
     {

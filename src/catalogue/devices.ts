@@ -9,6 +9,7 @@ export const devicesList = defineOperation({
   id: 'devices',
   words: ['devices'],
   area: 'devices',
+  failure: 'Could not list the devices',
   summary: 'List the devices of the inventory, with their UUIDs',
   params: [queryParam('device'), OFFSET],
   args: z.object(listArgs),

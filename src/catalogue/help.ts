@@ -206,6 +206,7 @@ export function defineHelpOperation(
     id: 'help',
     words: ['help'],
     area: 'help',
+    failure: 'Could not show the help',
     summary: 'Show the commands, or the details of one',
     params: [
       {

@@ -80,6 +80,7 @@ export const interfacesCreateEtherchannel = defineOperation({
   id: 'interfaces.create.etherchannel',
   words: ['interfaces', 'create', 'etherchannel'],
   area: 'interfaces',
+  failure: 'Could not create the EtherChannel',
   summary: 'Create an EtherChannel on an ASA from free physical ports',
   params: [
     DEVICE,
@@ -106,7 +107,7 @@ export const interfacesCreateEtherchannel = defineOperation({
   scc: ['createAsaEtherChannelInterface'],
   examples: [
     'interfaces create etherchannel asa-hq-01',
-    'interfaces create etherchannel asa-hq-01 --members GigabitEthernet0/3,GigabitEthernet0/4 --lacp-mode active --name uplink --ipv4 10.40.0.1/24',
+    'interfaces create etherchannel asa-hq-01 --members GigabitEthernet1/6,GigabitEthernet1/7 --lacp-mode active --name uplink --ipv4 10.40.0.1/24',
   ],
   modal: {
     title: 'New EtherChannel',
@@ -166,6 +167,7 @@ export const interfacesCreateSubinterface = defineOperation({
   id: 'interfaces.create.subinterface',
   words: ['interfaces', 'create', 'subinterface'],
   area: 'interfaces',
+  failure: 'Could not create the subinterface',
   summary: 'Create a subinterface (a VLAN on a physical port or EtherChannel) on an ASA',
   params: [
     DEVICE,
@@ -260,6 +262,7 @@ export const interfacesCreateVlan = defineOperation({
   id: 'interfaces.create.vlan',
   words: ['interfaces', 'create', 'vlan'],
   area: 'interfaces',
+  failure: 'Could not create the VLAN interface',
   summary: 'Create a VLAN interface on an ASA',
   params: [
     DEVICE,
@@ -342,6 +345,7 @@ export const interfacesEdit = defineOperation({
   id: 'interfaces.edit',
   words: ['interfaces', 'edit'],
   area: 'interfaces',
+  failure: 'Could not change the interface',
   summary: 'Change an interface of an ASA (the form fits its kind)',
   params: [DEVICE, INTERFACE, ...COMMON_FLAGS, LACP_FLAG, MEMBERS_FLAG],
   args: z

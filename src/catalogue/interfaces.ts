@@ -56,6 +56,7 @@ export const interfacesList = defineOperation({
   id: 'interfaces',
   words: ['interfaces'],
   area: 'interfaces',
+  failure: 'Could not list the interfaces',
   summary: 'List the interfaces of an ASA, of all kinds or of one',
   params: [
     DEVICE,
@@ -117,6 +118,7 @@ export const interfacesShow = defineOperation({
   id: 'interfaces.show',
   words: ['interfaces', 'show'],
   area: 'interfaces',
+  failure: 'Could not show the interface',
   summary: 'Show one interface of an ASA, with its subinterfaces',
   params: [DEVICE, INTERFACE],
   args: z.object({ device: text(), interface: text() }),
@@ -165,6 +167,7 @@ export const interfacesDelete = defineOperation({
   id: 'interfaces.delete',
   words: ['interfaces', 'delete'],
   area: 'interfaces',
+  failure: 'Could not delete the interface',
   summary: 'Delete an EtherChannel, VLAN or subinterface of an ASA',
   params: [DEVICE, INTERFACE],
   args: z.object({ device: text(), interface: text() }),

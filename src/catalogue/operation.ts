@@ -237,6 +237,12 @@ export interface OperationSpec<A, R, F = undefined> {
   words: readonly string[];
   area: Area;
   summary: string;
+  /**
+   * What failed, as the opening of the sentence a user reads when SCC refuses or fails: `Could not list
+   * the devices`. SCC's own answer (status, errorCode, errorMsg) follows it. Required, so that no operation
+   * is left to a sentence stitched from its summary.
+   */
+  failure: string;
   params: readonly Param[];
   /** Types the raw arguments; its issues name the argument (→ usage errors, modal field errors). */
   args: z.ZodType<A, RawArgs>;
@@ -289,6 +295,8 @@ export interface Operation {
   readonly words: readonly string[];
   readonly area: Area;
   readonly summary: string;
+  /** The opening of the sentence shown when the operation fails (see OperationSpec.failure). */
+  readonly failure: string;
   readonly params: readonly Param[];
   readonly role: Role;
   readonly approval: ApprovalRule;
@@ -384,6 +392,10 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
   const governedByRule = spec.approval !== 'never';
   if ((governedByRule || spec.auditEveryCall) && !spec.target)
     throw new Error(`${spec.id}: a governed or audited operation must declare its target`);
+  if (!/^Could not \S(.*[^.])?$/.test(spec.failure))
+    throw new Error(
+      `${spec.id}: its failure sentence opens with "Could not" and leaves the full stop to SCC's answer`,
+    );
   if (spec.secret && spec.queue) throw new Error(`${spec.id}: a secret cannot go through a queue`);
   const readsOnly =
     spec.approval === 'never' &&
@@ -397,6 +409,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
     words: spec.words,
     area: spec.area,
     summary: spec.summary,
+    failure: spec.failure,
     params: spec.params,
     role: spec.role,
     approval: spec.approval,
@@ -434,7 +447,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
         }
         result = await spec.run(ctx, typed, current);
       } catch (error) {
-        throw explainFailure(error, spec.summary);
+        throw explainFailure(error, spec.failure);
       }
       const rendered = spec.render(result, typed, { operationId: spec.id, raw, actor: ctx.actor });
       return {
@@ -455,7 +468,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
           try {
             return await target.resolve(ctx, typed);
           } catch (error) {
-            throw explainFailure(error, spec.summary);
+            throw explainFailure(error, spec.failure);
           }
         },
         async reread(ctx: OperationContext, facts: unknown) {

@@ -9,6 +9,7 @@ export const reportsList = defineOperation({
   id: 'reports',
   words: ['reports'],
   area: 'reports',
+  failure: 'Could not list the reports',
   summary: 'List event-search reports, with download links for finished ones',
   params: [queryParam('report'), OFFSET],
   args: z.object(listArgs),

@@ -25,16 +25,13 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof SccApiError && error.status === 404;
 }
 
-/** "Create a tenant (one every 30 seconds)" → "create a tenant": remarks are for help, not for errors. */
-function task(summary: string): string {
-  const text = summary.replace(/\s*\([^)]*\)\s*$/, '');
-  return text.charAt(0).toLowerCase() + text.slice(1);
-}
-
-/** The error to throw for a failure while doing `what` (an operation's summary, e.g. "Create a tenant"). */
-export function explainFailure(error: unknown, what: string): unknown {
+/**
+ * The error to throw for a failure of an operation: its declared `failure` ("Could not list the devices")
+ * followed by what SCC answered.
+ */
+export function explainFailure(error: unknown, failure: string): unknown {
   if (error instanceof SccApiError || (error instanceof SccError && error.safeForUser)) {
-    return new SccUserError(`Could not ${task(what)}. ${error.userMessage()}`, error);
+    return new SccUserError(`${failure}. ${error.userMessage()}`, error);
   }
   return error;
 }

@@ -47,6 +47,7 @@ export const tenantsUsers = defineOperation({
   id: 'tenants.users',
   words: ['tenants', 'users'],
   area: 'tenants',
+  failure: 'Could not list the users of the tenant',
   summary: 'List the people who use a tenant, or (--api-only) its API-only users with their UUIDs',
   params: [
     TENANT,
@@ -90,6 +91,7 @@ export const tenantsUsersAdd = defineOperation({
   id: 'tenants.users.add',
   words: ['tenants', 'users', 'add'],
   area: 'tenants',
+  failure: 'Could not add the users to the tenant',
   summary: 'Add users to a tenant, all with one role (up to 50 at a time)',
   params: [
     TENANT,
@@ -226,6 +228,7 @@ export const tenantsUsersRemove = defineOperation({
   id: 'tenants.users.remove',
   words: ['tenants', 'users', 'remove'],
   area: 'tenants',
+  failure: 'Could not remove the users from the tenant',
   summary: 'Remove users from a tenant (up to 50 at a time)',
   params: [TENANT, USERNAMES],
   args: z.object({ tenant: text(), username: list({ min: 1, max: MAX_USERS, what: 'users' }) }),
@@ -285,6 +288,7 @@ export const tenantsToken = defineOperation({
   id: 'tenants.token',
   words: ['tenants', 'token'],
   area: 'tenants',
+  failure: 'Could not generate an API token',
   summary: 'Generate an API token for an API-only user of a tenant (shown once, only to you)',
   params: [
     TENANT,

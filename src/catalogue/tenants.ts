@@ -24,6 +24,7 @@ export const tenantsList = defineOperation({
   id: 'tenants.list',
   words: ['tenants', 'list'],
   area: 'tenants',
+  failure: 'Could not list the tenants',
   summary: 'List the tenants of the MSP portal',
   params: [queryParam('tenant'), OFFSET],
   args: z.object(listArgs),
@@ -44,6 +45,7 @@ export const tenantsShow = defineOperation({
   id: 'tenants.show',
   words: ['tenants', 'show'],
   area: 'tenants',
+  failure: 'Could not show the tenant',
   summary: 'Show one tenant of the MSP portal',
   params: [TENANT],
   args: z.object({ tenant: text() }),
@@ -63,6 +65,7 @@ export const tenantsCreate = defineOperation({
   id: 'tenants.create',
   words: ['tenants', 'create'],
   area: 'tenants',
+  failure: 'Could not create the tenant',
   summary: 'Create a tenant in the MSP portal (one every 30 seconds)',
   params: [
     {
@@ -162,6 +165,7 @@ export const tenantsAdd = defineOperation({
   id: 'tenants.add',
   words: ['tenants', 'add'],
   area: 'tenants',
+  failure: 'Could not add the tenant to the MSP portal',
   summary:
     'Add a tenant to the MSP portal: by its API token, or by UUID if you belong to it (Cisco deprecated adding by UUID)',
   params: [
@@ -232,6 +236,7 @@ export const tenantsRemove = defineOperation({
   id: 'tenants.remove',
   words: ['tenants', 'remove'],
   area: 'tenants',
+  failure: 'Could not remove the tenant from the MSP portal',
   summary: 'Remove a tenant from the MSP portal (revoked from the portal; the tenant itself is not deleted)',
   params: [TENANT],
   args: z.object({ tenant: text() }),
@@ -314,6 +319,7 @@ export const tenantsMcdEnable = defineOperation({
   id: 'tenants.mcd.enable',
   words: ['tenants', 'mcd', 'enable'],
   area: 'tenants',
+  failure: 'Could not enable Multicloud Defense',
   summary: 'Enable Multicloud Defense for a tenant (deprecated by Cisco)',
   params: [TENANT],
   args: z.object({ tenant: text() }),
@@ -346,6 +352,7 @@ export const tenantsCdfmcProvision = defineOperation({
   id: 'tenants.cdfmc.provision',
   words: ['tenants', 'cdfmc', 'provision'],
   area: 'tenants',
+  failure: 'Could not provision the cloud-delivered FMC',
   summary: 'Provision a cloud-delivered FMC for a tenant',
   params: [
     TENANT,

@@ -15,6 +15,7 @@ export const fixtureOperations: Operation[] = [
     id: 'tenants.list',
     words: ['tenants', 'list'],
     area: 'tenants',
+    failure: 'Could not tenants list',
     summary: 'List tenants',
     params: [
       { name: 'query', kind: 'query', optional: true, description: 'search' },
@@ -30,6 +31,7 @@ export const fixtureOperations: Operation[] = [
     id: 'tenants.create',
     words: ['tenants', 'create'],
     area: 'tenants',
+    failure: 'Could not tenants create',
     summary: 'Create a tenant',
     params: [
       { name: 'name', kind: 'word', optional: true, description: 'tenant name' },
@@ -52,6 +54,7 @@ export const fixtureOperations: Operation[] = [
     id: 'tenants.users',
     words: ['tenants', 'users'],
     area: 'tenants',
+    failure: 'Could not tenants users',
     summary: 'List users',
     params: [
       { name: 'tenant', kind: 'tenant', description: 'tenant name or UUID' },
@@ -67,6 +70,7 @@ export const fixtureOperations: Operation[] = [
     id: 'tenants.users.remove',
     words: ['tenants', 'users', 'remove'],
     area: 'tenants',
+    failure: 'Could not tenants users remove',
     summary: 'Remove users',
     params: [
       { name: 'tenant', kind: 'tenant', description: 'tenant name or UUID' },
@@ -94,6 +98,7 @@ export const fixtureOperations: Operation[] = [
     id: 'tenants.users.add',
     words: ['tenants', 'users', 'add'],
     area: 'tenants',
+    failure: 'Could not tenants users add',
     summary: 'Add users',
     params: [
       { name: 'tenant', kind: 'tenant', description: 'tenant name or UUID' },
@@ -118,6 +123,7 @@ export const fixtureOperations: Operation[] = [
     id: 'interfaces',
     words: ['interfaces'],
     area: 'interfaces',
+    failure: 'Could not interfaces',
     summary: 'List interfaces',
     params: [
       { name: 'device', kind: 'device', description: 'device name or UUID' },
@@ -140,6 +146,7 @@ export const fixtureOperations: Operation[] = [
     id: 'interfaces.show',
     words: ['interfaces', 'show'],
     area: 'interfaces',
+    failure: 'Could not interfaces show',
     summary: 'Show an interface',
     params: [
       { name: 'device', kind: 'device', description: 'device name or UUID' },
@@ -155,6 +162,7 @@ export const fixtureOperations: Operation[] = [
     id: 'gateway.run',
     words: ['gateway', 'run'],
     area: 'gateway',
+    failure: 'Could not gateway run',
     summary: 'Send a request',
     params: [
       { name: 'device', kind: 'device', description: 'FMC' },
@@ -178,6 +186,7 @@ export const fixtureOperations: Operation[] = [
     id: 'vpn.upgrade',
     words: ['vpn', 'upgrade'],
     area: 'vpn',
+    failure: 'Could not vpn upgrade',
     summary: 'Upgrade',
     params: [
       { name: 'device', kind: 'device', variadic: true, optional: true, description: 'devices' },

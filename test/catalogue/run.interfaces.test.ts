@@ -249,7 +249,7 @@ describe('interfaces: changes', () => {
 
   it('passes SCC’s refusal on as a sentence (a name already in use)', async () => {
     await expect(h.run('interfaces edit asa-hq-01 dmz', form({ name: 'inside' }))).rejects.toThrow(
-      /^Could not change an interface of an ASA\. SCC refused the request \(400 INVALID_INPUT\)/,
+      /^Could not change the interface\. SCC refused the request \(400 INVALID_INPUT\)/,
     );
   });
 

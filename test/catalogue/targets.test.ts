@@ -118,6 +118,7 @@ describe('declarations: governance next to run()', () => {
         id: 'x.delete',
         words: ['x', 'delete'],
         area: 'tenants',
+        failure: 'Could not x delete',
         summary: 'Delete x',
         params: [],
         args: z.object({}),

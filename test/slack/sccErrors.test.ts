@@ -33,14 +33,14 @@ describe('SCC errors as users see them', () => {
   it('400: a search on a field SCC cannot search', async () => {
     const text = await ask('devices nosuchfield:x');
     expect(text).toMatch(
-      /^Could not list the devices .* SCC refused the request \(400 INVALID_INPUT\): Field 'nosuchfield' is not searchable\. Searchable fields: uid, name, /,
+      /^Could not list the devices\. SCC refused the request \(400 INVALID_INPUT\): Field 'nosuchfield' is not searchable\. Searchable fields: uid, name, /,
     );
   });
 
   it('403: a change with a read-only token', async () => {
     const text = await ask('tenants mcd enable globex-apj --profile readonly');
     expect(text).toBe(
-      'Could not enable Multicloud Defense for a tenant. SCC refused the request (403 FORBIDDEN): User ' +
+      'Could not enable Multicloud Defense. SCC refused the request (403 FORBIDDEN): User ' +
         'auditor@acme-msp.example has a read-only role and cannot make changes',
     );
   });
@@ -55,7 +55,7 @@ describe('SCC errors as users see them', () => {
   it('409: a tenant name that is taken', async () => {
     const text = await ask('tenants create contoso-eu');
     expect(text).toMatch(
-      /^Could not create a tenant.* SCC refused the request \(409 CONFLICT\): A tenant named contoso-eu already exists$/,
+      /^Could not create the tenant\. SCC refused the request \(409 CONFLICT\): A tenant named contoso-eu already exists$/,
     );
   });
 

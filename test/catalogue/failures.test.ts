@@ -1,0 +1,85 @@
+// Every operation's failure as its user reads it, checked against golden files like its success: each
+// SCC call the operation declares answers 500 (the simulator's fault rules), so the sentence is the
+// operation's declared `failure` followed by SCC's answer. Operations that call no SCC (help, watches,
+// audit) have no such failure.
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineOperation } from '../../src/catalogue/operation.js';
+import { SccUserError } from '../../src/catalogue/sccErrors.js';
+import { errorView, explainError } from '../../src/dispatch/errors.js';
+import { renderText } from '../../src/render/text.js';
+import { sccOperations } from '../../src/scc/operationTypes.js';
+import { expectGoldenFile } from '../render/golden.js';
+import { ACTOR, catalogue, useSimulator } from './harness.js';
+
+const h = useSimulator();
+const calling = catalogue.operations.filter((op) => op.scc.length > 0);
+
+/** The first example that runs from its text (not one that opens a form). */
+function runnableExample(id: string): string {
+  const op = catalogue.get(id);
+  const example = op?.examples.find((text) => {
+    const parsed = catalogue.parse(text);
+    return !parsed.modal && parsed.op.validate(parsed.raw).length === 0;
+  });
+  if (!example) throw new Error(`${id} has no example that runs from its text`);
+  return example;
+}
+
+describe('failure sentences', () => {
+  it('covers every operation that calls SCC', () => {
+    expect(calling.length).toBeGreaterThan(40);
+  });
+
+  it('gives each operation a sentence of its own, not its summary', () => {
+    const sentences = catalogue.operations.map((op) => op.failure);
+    expect(new Set(sentences).size).toBe(sentences.length);
+    for (const op of catalogue.operations) expect(op.failure, op.id).not.toContain(op.summary.toLowerCase());
+  });
+
+  it('refuses a declaration whose failure is not a sentence opening', () => {
+    const declare = (failure: string) =>
+      defineOperation({
+        id: 'x',
+        words: ['x'],
+        area: 'help',
+        failure,
+        summary: 'X',
+        params: [],
+        args: z.object({}),
+        role: 'viewer',
+        approval: 'never',
+        scc: [],
+        run: async () => undefined,
+        render: () => ({ summary: '', blocks: [], visibility: 'ephemeral' }),
+      });
+    expect(() => declare('Could not list the devices.')).toThrow(/full stop/);
+    expect(() => declare('List the devices')).toThrow(/Could not/);
+    expect(declare('Could not x').failure).toBe('Could not x');
+  });
+
+  it.each(calling.map((op) => op.id))('%s: its declared failure, then what SCC said', async (id) => {
+    const op = catalogue.get(id);
+    if (!op) throw new Error(`no operation ${id}`);
+    for (const sccId of op.scc) {
+      const { method, path } = sccOperations[sccId];
+      h.sim.faults.add({ path: path.replace(/\{[^}]+\}/g, '*'), method, status: 500 });
+    }
+    const example = runnableExample(id);
+    const error = await h.run(example).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+    expect(error, example).toBeInstanceOf(SccUserError);
+    const shown = explainError(error, {
+      requestId: 'req-test',
+      actor: ACTOR,
+      log: pino({ level: 'silent' }),
+    });
+    expect(shown.text.startsWith(`${op.failure}. SCC could not handle the request (500`)).toBe(true);
+    expect(shown.text).not.toMatch(/\.\.|\.;|, with their|: by /);
+    expectGoldenFile(`${id}.failure.txt`, `/fw ${example}\n${renderText(errorView(shown))}`);
+  });
+});
