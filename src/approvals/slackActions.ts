@@ -85,7 +85,7 @@ export function rejectModal(metadata: RejectModalMetadata) {
         type: 'input' as const,
         block_id: REASON_BLOCK,
         optional: true,
-        label: { type: 'plain_text' as const, text: 'Reason (optional, shown on the card)' },
+        label: { type: 'plain_text' as const, text: 'Reason (shown on the card)' },
         element: {
           type: 'plain_text_input' as const,
           action_id: REASON_INPUT,

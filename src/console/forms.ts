@@ -43,16 +43,22 @@ function splitList(answer: string): string[] {
     .filter((part) => part !== '');
 }
 
+/** "optional" once: a label or hint that already says so gets no second one. */
+function fieldNotes(field: ModalField): string {
+  const saysOptional = /\boptional\b/i.test(`${field.label} ${field.hint ?? ''}`);
+  return [field.optional && !saysOptional ? 'optional' : undefined, field.hint].filter(Boolean).join('; ');
+}
+
 /** Asks one field; undefined means "left empty". */
-async function askField(
+export async function askField(
   io: Prompter,
   field: ModalField,
-  prefilled: RawArgs,
+  prefilled: RawArgs = {},
   problem?: string,
 ): Promise<string | string[] | boolean | undefined> {
   if (problem) io.print(`  ! ${field.label}: ${problem}`);
   const shown = field.input === 'secret' ? undefined : initialText(field, prefilled);
-  const notes = [field.optional ? 'optional' : undefined, field.hint].filter(Boolean).join('; ');
+  const notes = fieldNotes(field);
   if (field.options && (field.input === 'select' || field.input === 'multi_select')) {
     io.print(field.options.map((o, i) => `    ${i + 1}) ${o.label}`).join('\n'));
   }

@@ -3,6 +3,7 @@
 // a number presses that button of the last message that had buttons. What the workers and approvals post
 // arrives through the console's stand-in Slack (inbox.ts) as it happens.
 import { UserError } from '../catalogue/errors.js';
+import type { ModalField } from '../catalogue/operation.js';
 import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
 import { splitProfile } from '../dispatch/profileFlag.js';
 import { newRequestId } from '../dispatch/request.js';
@@ -10,7 +11,7 @@ import { withLogContext } from '../observability/logContext.js';
 import { COMMAND_ACTION, decodePageState, PAGE_ACTION, SHARE_ACTION } from '../render/paging.js';
 import { numberedButtons } from '../render/text.js';
 import type { Button, View } from '../render/view.js';
-import type { Prompter } from './forms.js';
+import { askField, type Prompter } from './forms.js';
 import { ConsoleInbox } from './inbox.js';
 import { type ConsoleUser, ConsoleWriter } from './output.js';
 import { type Choice, type ConsoleDeps, ConsoleRunner } from './runner.js';
@@ -25,6 +26,14 @@ const HELP = [
   '  <number>     press that button of the last message that had buttons',
   '  /quit        leave (Ctrl-D works too)',
 ].join('\n');
+
+/** The reject reason, asked like Slack's reject modal asks it (Slack adds "(optional)" itself; so does askField). */
+const REASON_FIELD: ModalField = {
+  name: 'reason',
+  label: 'Reason (shown on the card)',
+  input: 'text',
+  optional: true,
+};
 
 export class ConsoleSession {
   readonly #deps: ConsoleDeps;
@@ -175,8 +184,8 @@ export class ConsoleSession {
       run: async () => {
         const who = { userId: this.#user.id, card: { channel: this.#deps.channelId, ts: messageTs } };
         const askReason = async () => {
-          const answer = await this.#io.ask('  Reason (optional, shown on the card): ');
-          return answer?.trim() ? answer.trim() : undefined;
+          const answer = await askField(this.#io, REASON_FIELD);
+          return typeof answer === 'string' ? answer : undefined;
         };
         const pressed = this.#deps.approvals.press(action, who, askReason);
         if (!pressed) {

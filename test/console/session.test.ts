@@ -137,7 +137,8 @@ describe('console', () => {
       from,
     );
     expect(rejected).toMatch(/Rejected by @bob at .*: not during the audit/);
-    expect(rig.terminal.questions.at(-1)).toMatch(/Reason/);
+    // Asked as Slack's reject modal asks it, and said optional once.
+    expect(rig.terminal.questions.at(-1)).toBe('  Reason (shown on the card) (optional): ');
     await rig.type('/as alice');
   });
 
