@@ -1,7 +1,13 @@
 // Modals become prompts: an operation's form (ModalSpec) is asked field by field — options numbered,
 // checkboxes as yes/no, secret fields read without echo — and the answers become raw arguments, checked
 // by the operation's own validation; fields it refuses are asked again with the reason.
-import type { ModalField, Operation, OperationContext, RawArgs } from '../catalogue/operation.js';
+import type {
+  ModalField,
+  ModalOption,
+  Operation,
+  OperationContext,
+  RawArgs,
+} from '../catalogue/operation.js';
 
 export interface Prompter {
   /** One line of input; undefined when the input has ended. */
@@ -16,19 +22,68 @@ export class FormAbandoned extends Error {
 
 const ROUNDS = 3;
 
-function initialText(field: ModalField, prefilled: RawArgs): string | undefined {
-  const value = prefilled[field.name] ?? field.initial;
-  if (value === undefined) return undefined;
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  return Array.isArray(value) ? value.join(', ') : String(value);
+function pickOption(field: ModalField, answer: string): ModalOption | undefined {
+  const options = field.options ?? [];
+  const byNumber = /^\d+$/.test(answer) ? options[Number(answer) - 1] : undefined;
+  if (byNumber) return byNumber;
+  const lowered = answer.toLowerCase();
+  return options.find((o) => o.value.toLowerCase() === lowered || o.label.toLowerCase() === lowered);
 }
 
 function pick(field: ModalField, answer: string): string | undefined {
+  return pickOption(field, answer)?.value;
+}
+
+/** A yes/no answer, in the words the grammar takes for booleans (args.ts optionalBoolean). */
+function yesNo(answer: string): boolean | undefined {
+  const word = answer.trim().toLowerCase();
+  if (/^(y|yes|true|on|1|enabled?)$/.test(word)) return true;
+  if (/^(n|no|false|off|0|disabled?)$/.test(word)) return false;
+  return undefined;
+}
+
+/** How to type an option so that pick() finds it again: its label, or its number when the label is ambiguous. */
+function optionAnswer(field: ModalField, option: ModalOption): string {
   const options = field.options ?? [];
-  const byNumber = /^\d+$/.test(answer) ? options[Number(answer) - 1] : undefined;
-  if (byNumber) return byNumber.value;
-  const lowered = answer.toLowerCase();
-  return options.find((o) => o.value.toLowerCase() === lowered || o.label.toLowerCase() === lowered)?.value;
+  const label = option.label.toLowerCase();
+  const unique =
+    options.filter((o) => o.label.toLowerCase() === label || o.value.toLowerCase() === label).length === 1;
+  return unique && !/^\d+$/.test(label) && !label.includes(',')
+    ? option.label
+    : String(options.indexOf(option) + 1);
+}
+
+/** A value (typed on the command line, or the form's own initial value) as the answer that field takes. */
+function answerOf(field: ModalField, value: RawArgs[string] | ModalField['initial']): string | undefined {
+  if (value === undefined) return undefined;
+  switch (field.input) {
+    case 'checkbox': {
+      const yes = typeof value === 'boolean' ? value : yesNo(String(value));
+      return yes === undefined ? undefined : yes ? 'yes' : 'no';
+    }
+    case 'select': {
+      const option = typeof value === 'string' ? pickOption(field, value) : undefined;
+      return option && optionAnswer(field, option);
+    }
+    case 'multi_select': {
+      const values = typeof value === 'string' ? splitList(value) : Array.isArray(value) ? value : [];
+      const options = values.map((v) => pickOption(field, v));
+      if (values.length === 0 || !options.every((o) => o !== undefined)) return undefined;
+      return options.map((o) => optionAnswer(field, o)).join(', ');
+    }
+    default:
+      if (typeof value === 'boolean') return value ? 'yes' : 'no';
+      return Array.isArray(value) ? value.join(', ') : String(value);
+  }
+}
+
+/**
+ * The default shown in brackets, which Enter keeps: what was typed for the field if the field takes it,
+ * otherwise the form's own initial value (a typed parent port name is not one of a select's options, but
+ * the operation resolved it to the option it set as initial).
+ */
+function initialText(field: ModalField, prefilled: RawArgs): string | undefined {
+  return answerOf(field, prefilled[field.name]) ?? answerOf(field, field.initial);
 }
 
 /** Fields Slack shows as menus searching SCC (external selects). */
@@ -75,8 +130,12 @@ export async function askField(
       continue;
     }
     switch (field.input) {
-      case 'checkbox':
-        return /^(y|yes|true|1)$/i.test(answer);
+      case 'checkbox': {
+        const yes = yesNo(answer);
+        if (yes !== undefined) return yes;
+        io.print('  ! answer y or n.');
+        continue;
+      }
       case 'select': {
         const value = pick(field, answer);
         if (value !== undefined) return value;
