@@ -4,20 +4,21 @@
 // /slack/events). With BOT_WORKERS=on (the default) the workers run in this process too; with off it is a
 // front that only answers Slack, and `npm run worker` processes do the work. Returns a handle that stops
 // everything in order. main.ts is only the process around this.
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { type Config, redisPlaintextWarning } from '../config.js';
 import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../jobs/commandQueue.js';
-import { DEFAULT_PREFIX } from '../jobs/keys.js';
+import { DEFAULT_PREFIX, slotPrefix } from '../jobs/keys.js';
 import { DEFAULT_SCHEDULE, scheduleFromConfig } from '../jobs/schedule.js';
 import { createJobs, createWorkerSlackClient, type Jobs, startWorkers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
-import { type ReadinessCheck, redisCheck, sccChecks, slackApiCheck } from '../observability/health.js';
+import { type ReadinessCheck, sccChecks, slackApiCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { instrumentBolt } from '../observability/instrument.js';
 import { createMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import { observeQueues } from '../observability/queues.js';
+import { RedisHealth } from '../observability/redisHealth.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
+import { connectRedis, isCluster, type RedisTarget } from '../redis/connection.js';
 import { createFwbotApp, type FwbotApp } from '../slack/app.js';
 import { runCommand } from '../slack/commands/fw.js';
 import { slashCommandHandler } from '../slack/commands/queued.js';
@@ -41,10 +42,11 @@ export interface RunningBot {
 
 /** The queued /fw commands' workers, with the bot's schedule; used by the bot and by `npm run worker`. */
 export function startCommandRunners(options: {
-  redisUrl: string;
+  redisUrl: RedisTarget;
   prefix: string;
   deps: SurfaceDeps;
   log: Logger;
+  redisHealth?: RedisHealth;
 }): Promise<CommandWorkers> {
   const { workers } = DEFAULT_SCHEDULE;
   const { deps, ...queue } = options;
@@ -63,7 +65,7 @@ export async function startBot(
   log: Logger,
   options: StartBotOptions = {},
 ): Promise<RunningBot> {
-  const REDIS_PREFIX = options.redisPrefix ?? DEFAULT_PREFIX;
+  const REDIS_PREFIX = slotPrefix(options.redisPrefix ?? DEFAULT_PREFIX, isCluster(config.redis));
   const slackConfig = config.slack;
   if (slackConfig.mode === 'disabled')
     throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
@@ -71,10 +73,13 @@ export async function startBot(
   const slackApiUrl = slackConfig.apiUrl;
 
   const metrics = createMetrics();
-  const redisUrl = config.redis.url.reveal();
+  const redisUrl = config.redis;
   const plaintext = redisPlaintextWarning(config.redis);
   if (plaintext) log.warn(plaintext);
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const redis = connectRedis(redisUrl);
+  // One view of Redis for every connection of this process: a line per change of state, not per retry.
+  const redisHealth = new RedisHealth({ log, where: config.redis.display });
+  redisHealth.watch('bot', redis);
   let jobs: Jobs;
   let closeWorkers: () => Promise<void>;
   if (config.botWorkers) {
@@ -94,6 +99,7 @@ export async function startBot(
       slack: workerSlack,
       logger: log.child({ component: 'jobs' }),
       schedule: scheduleFromConfig(config),
+      redisHealth,
     });
     jobs = workers.jobs;
     closeWorkers = async () => {
@@ -106,19 +112,26 @@ export async function startBot(
       prefix: REDIS_PREFIX,
       logger: log.child({ component: 'jobs' }),
       schedule: scheduleFromConfig(config),
+      redisHealth,
     });
     closeWorkers = () => jobs.close();
   }
   const surface = buildSurface({ config, log, redis, prefix: REDIS_PREFIX, jobs, metrics });
   const { approvals, clients } = surface;
-  const intake = createCommandIntake({ redisUrl, prefix: REDIS_PREFIX, log });
+  const intake = createCommandIntake({ redisUrl, prefix: REDIS_PREFIX, log, redisHealth });
   await intake.ready();
   const commandWorkers = config.botWorkers
-    ? await startCommandRunners({ redisUrl, prefix: REDIS_PREFIX, deps: surface.surfaceDeps, log })
+    ? await startCommandRunners({
+        redisUrl,
+        prefix: REDIS_PREFIX,
+        deps: surface.surfaceDeps,
+        log,
+        redisHealth,
+      })
     : undefined;
 
   // Read at each probe: the Slack check joins once the app exists.
-  const readinessChecks: ReadinessCheck[] = [redisCheck(redis), ...sccChecks(clients)];
+  const readinessChecks: ReadinessCheck[] = [redisHealth.readinessCheck(redis), ...sccChecks(clients)];
   const http = createHttpSide({
     port: config.http.port,
     metricsPort: config.http.metricsPort,
@@ -147,8 +160,15 @@ export async function startBot(
   instrumentBolt(fwbot.app, metrics);
   observeSlackClient(fwbot.app.client, metrics);
   readinessChecks.push(slackApiCheck(fwbot.app.client));
-  const queues = observeQueues({ redisUrl, prefix: REDIS_PREFIX, profiles: clients.names(), metrics, log });
-  const audit = tailAudit({ redisUrl, streamKey: `${REDIS_PREFIX}:audit`, metrics, log });
+  const queues = observeQueues({
+    redisUrl,
+    prefix: REDIS_PREFIX,
+    profiles: clients.names(),
+    metrics,
+    log,
+    redisHealth,
+  });
+  const audit = tailAudit({ redisUrl, streamKey: `${REDIS_PREFIX}:audit`, metrics, log, redisHealth });
   await fwbot.start();
   // METRICS_PORT: /metrics on a server of its own, not among the routes of the port Slack reaches.
   if (config.http.metricsPort !== undefined) await http.listenMetrics();

@@ -2,7 +2,7 @@
 // that is not there (closed port, unknown host), refuses the password, or is not Redis at all (an HTTP
 // server answers "Protocol error, got H") ends the start with one sentence naming what failed and what to
 // do, instead of ioredis retrying forever and printing a stack trace per attempt.
-import { Redis } from 'ioredis';
+import { connectRedis, type RedisTarget } from '../redis/connection.js';
 
 /** The exit code of a process that could not reach its Redis at start-up (README, "Operations"). */
 export const EXIT_REDIS_UNREACHABLE = 3;
@@ -11,7 +11,8 @@ export class RedisUnreachable extends Error {
   override readonly name = 'RedisUnreachable';
 }
 
-function sentence(error: unknown, where: string): string {
+/** What went wrong with the Redis at `where`, as one sentence that says what to do. */
+export function describeRedisFailure(error: unknown, where: string): string {
   const text = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string }).code;
   if (code === 'ECONNREFUSED')
@@ -31,12 +32,13 @@ function sentence(error: unknown, where: string): string {
  * Resolves when Redis answers PING within `timeoutMs`; otherwise rejects with a RedisUnreachable whose
  * message is one sentence (no stack, no password: `where` is the URL as REDIS_URL shows it, redacted).
  */
-export async function checkRedis(url: string, where: string, timeoutMs = 5_000): Promise<void> {
-  const redis = new Redis(url, {
+export async function checkRedis(target: RedisTarget, where: string, timeoutMs = 5_000): Promise<void> {
+  const redis = connectRedis(target, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
+    sentinelRetryStrategy: () => null,
     // The PING below is the check: its answer (or the parser's complaint) says what is listening.
     enableReadyCheck: false,
   });
@@ -54,7 +56,7 @@ export async function checkRedis(url: string, where: string, timeoutMs = 5_000):
     const telling = [last, error].find((e) =>
       /Protocol error|WRONGPASS|NOAUTH|ECONNREFUSED|ENOTFOUND/.test(String(e)),
     );
-    throw new RedisUnreachable(sentence(telling ?? last ?? error, where));
+    throw new RedisUnreachable(describeRedisFailure(telling ?? last ?? error, where));
   } finally {
     clearTimeout(timer);
     redis.disconnect();

@@ -20,7 +20,7 @@ import { createMetrics } from '../observability/metrics.js';
 import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
 import { type SimulatorHandle, startSimulator } from '../simulator/index.js';
 import { CONSOLE_CHANNEL, chooseDemoPolicy, DEMO_USERS, simulatorProfile } from './defaults.js';
-import { DemoSetupError, ensureDemoRedis } from './redis.js';
+import { DemoSetupError, ensureDemoRedis, redactedUrl } from './redis.js';
 import { consoleDeps, startRuntime } from './runtime.js';
 import { type DemoSlack, startDemoSlack } from './slack.js';
 
@@ -122,6 +122,7 @@ async function run(
   if (slackConfig.mode !== 'disabled') secrets.push(slackConfig.botToken.reveal());
   const runtime = await startRuntime({
     redisUrl: redis.url,
+    redisDisplay: redactedUrl(redis.url),
     profiles,
     channelProfiles: config.channelProfiles,
     policy,

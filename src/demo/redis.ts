@@ -128,7 +128,7 @@ export async function ensureDemoRedis(options: DemoRedisOptions): Promise<DemoRe
 }
 
 /** The URL as it may be shown: no password. */
-function redactedUrl(url: string): string {
+export function redactedUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';

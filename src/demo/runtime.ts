@@ -19,15 +19,18 @@ import type { Tracker } from '../dispatch/ports.js';
 import { DEFAULT_PREFIX } from '../jobs/keys.js';
 import { startWorkers, type Workers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
-import { type ReadinessCheck, redisCheck, sccChecks } from '../observability/health.js';
+import { type ReadinessCheck, sccChecks } from '../observability/health.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import { observeQueues } from '../observability/queues.js';
+import { RedisHealth } from '../observability/redisHealth.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
 import { AccessControl } from '../policy/access.js';
 import type { RedisDeduper } from '../slack/dedupe.js';
 
 export interface RuntimeOptions {
   redisUrl: string;
+  /** REDIS_URL as shown to people (no password), for the sentences about a lost Redis. */
+  redisDisplay?: string;
   profiles: ReadonlyMap<string, SccProfile>;
   channelProfiles: ReadonlyMap<string, string>;
   policy: RolePolicy | null;
@@ -91,7 +94,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   const workerSlack = consoleSlack.client({ workers: true, real: options.realSlack });
   observeSlackClient(workerSlack, metrics);
+  // One view of Redis for every connection of this process: a line per change of state, not per retry.
+  const redisHealth = new RedisHealth({ log, where: options.redisDisplay ?? 'the demo Redis' });
   const workers: Workers = await startWorkers({
+    redisHealth,
     redisUrl: options.redisUrl,
     prefix,
     clients: workerClients,
@@ -101,6 +107,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   const tracker = workers.jobs.tracker;
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  redisHealth.watch('demo', redis);
   const access = new AccessControl({
     policy: options.policy,
     channels: options.channelProfiles,
@@ -130,8 +137,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     profiles: clients.names(),
     metrics,
     log,
+    redisHealth,
   });
-  const audit = tailAudit({ redisUrl: options.redisUrl, streamKey: `${prefix}:audit`, metrics, log });
+  const audit = tailAudit({
+    redisUrl: options.redisUrl,
+    streamKey: `${prefix}:audit`,
+    metrics,
+    log,
+    redisHealth,
+  });
   return {
     catalogue,
     access,
@@ -142,7 +156,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     services,
     dedupe,
     redis,
-    readinessChecks: [redisCheck(redis), ...sccChecks(clients)],
+    readinessChecks: [redisHealth.readinessCheck(redis), ...sccChecks(clients)],
     shutdownSteps: () => [
       { name: 'workers', run: () => workers.close() },
       { name: 'approvals', run: () => approvals.close() },

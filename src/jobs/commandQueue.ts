@@ -12,11 +12,13 @@
 //
 // What running a command means belongs to whoever starts the workers (the Slack surface today, the
 // dispatcher tomorrow): they hand in a QueuedCommandHandler, so this module knows queues, not surfaces.
+
 import { type Job, Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { withLogContext } from '../observability/logContext.js';
+import { RedisHealth } from '../observability/redisHealth.js';
+import { connectRedis, type RedisTarget } from '../redis/connection.js';
 import { QUEUE } from './keys.js';
 import { CommandIntakeBatch, type CommandOutcome, QueuedCommand } from './payloads.js';
 
@@ -45,10 +47,12 @@ export interface CommandIntake {
 }
 
 export interface CommandIntakeOptions {
-  redisUrl: string;
+  redisUrl: RedisTarget;
   /** Key prefix of the deployment (`fwbot`). */
   prefix: string;
   log: Logger;
+  /** The process's view of Redis; without one, the intake keeps its own. */
+  redisHealth?: RedisHealth;
 }
 
 /**
@@ -57,16 +61,18 @@ export interface CommandIntakeOptions {
  * after they were told it failed.
  */
 export function createCommandIntake(options: CommandIntakeOptions): CommandIntake {
-  const redis = new Redis(options.redisUrl, {
+  const redis = connectRedis(options.redisUrl, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     enableAutoPipelining: true,
   });
-  redis.on('error', (error) => options.log.warn({ err: error }, 'command intake: Redis connection error'));
+  const health = options.redisHealth ?? new RedisHealth({ log: options.log, where: 'Redis' });
+  health.watch('command intake', redis);
   const queue = new Queue<CommandIntakeBatch, void, 'batch'>(QUEUE.commandIntake, {
     connection: redis,
     prefix: options.prefix,
   });
+  health.absorb('queue command intake', queue);
   let batch: QueuedCommand[] = [];
   let written: Promise<void> | undefined;
   const inFlight = new Set<Promise<void>>();
@@ -131,7 +137,7 @@ export interface QueuedCommandHandler {
 }
 
 export interface CommandWorkersOptions {
-  redisUrl: string;
+  redisUrl: RedisTarget;
   prefix: string;
   /** Runs the commands, and answers for the ones it will not run again. */
   handler: QueuedCommandHandler;
@@ -141,6 +147,8 @@ export interface CommandWorkersOptions {
   lockDurationMs: number;
   stalledIntervalMs: number;
   log: Logger;
+  /** The process's view of Redis; without one, the workers keep their own. */
+  redisHealth?: RedisHealth;
 }
 
 export interface CommandWorkers {
@@ -149,11 +157,14 @@ export interface CommandWorkers {
 
 export async function startCommandWorkers(options: CommandWorkersOptions): Promise<CommandWorkers> {
   const { handler, log, prefix } = options;
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const redis = connectRedis(options.redisUrl);
+  const health = options.redisHealth ?? new RedisHealth({ log, where: 'Redis' });
+  health.watch('command workers', redis);
   const commands = new Queue<QueuedCommand, CommandOutcome, 'command'>(QUEUE.commands, {
     connection: redis,
     prefix,
   });
+  health.absorb('queue commands', commands);
   /** A job's data as its schema reads it; an unreadable job is logged (by id, never its data) and dropped. */
   const readable = <T>(schema: z.ZodType<T>, job: Job, what: string): T | undefined => {
     const parsed = schema.safeParse(job.data);
@@ -217,7 +228,7 @@ export async function startCommandWorkers(options: CommandWorkersOptions): Promi
     ['intake', intake],
     ['commands', runner],
   ] as const) {
-    worker.on('error', (error) => log.error({ err: error, queue: name }, 'command worker error'));
+    health.absorb(`command worker ${name}`, worker);
     worker.on('failed', (job, error) =>
       log.error({ err: error, jobId: job?.id, queue: name }, 'a queued command failed'),
     );

@@ -1,29 +1,33 @@
 // The Redis side shared by the bot (which queues work) and the workers (which do it): one connection,
 // the queues, and the stores beside them. Created once per process; `close()` releases it all.
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
-import { JobKeys, normalisePrefix, QUEUE, tenantQueueName } from './keys.js';
+import { RedisHealth } from '../observability/redisHealth.js';
+import { connectRedis, isCluster, type RedisClient, type RedisTarget } from '../redis/connection.js';
+import { JobKeys, normalisePrefix, QUEUE, slotPrefix, tenantQueueName } from './keys.js';
 import type { NotifyJobData } from './payloads.js';
 import { resolveSchedule, type Schedule, type ScheduleOverrides } from './schedule.js';
 import { notifyJob, Subscriptions } from './subscriptions.js';
 
 export interface JobsOptions {
-  /** redis://… of the Redis that holds the queues (REDIS_URL). */
-  redisUrl: string;
-  /** Key prefix of this deployment (default `fwbot`); every test uses its own. */
+  /** The Redis that holds the queues: a redis:// URL, or the configuration's deployment (Sentinel, Cluster). */
+  redisUrl: RedisTarget;
+  /** Key prefix of this deployment (default `fwbot`; on a cluster in a hash tag, `{fwbot}`); every test uses its own. */
   prefix?: string;
   /** Timings; tests pass milliseconds. Defaults: DEFAULT_SCHEDULE. */
   schedule?: ScheduleOverrides;
   logger?: Logger;
+  /** The process's view of Redis: this module's connection and queues report to it. */
+  redisHealth?: RedisHealth;
 }
 
 export interface JobsCore {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   readonly keys: JobKeys;
   readonly schedule: Schedule;
   readonly log: Logger;
+  readonly redisHealth: RedisHealth;
   readonly trackQueue: Queue;
   readonly notifyQueue: Queue;
   readonly watchQueue: Queue;
@@ -34,21 +38,23 @@ export interface JobsCore {
   close(): Promise<void>;
 }
 
-/** BullMQ needs `maxRetriesPerRequest: null` so blocking calls survive a reconnect instead of failing. */
-export function connectRedis(redisUrl: string): Redis {
-  return new Redis(redisUrl, { maxRetriesPerRequest: null });
-}
-
 export function createJobsCore(options: JobsOptions): JobsCore {
-  const prefix = normalisePrefix(options.prefix);
+  const prefix = slotPrefix(normalisePrefix(options.prefix), isCluster(options.redisUrl));
   const schedule = resolveSchedule(options.schedule);
   const log = options.logger ?? pino({ name: 'fwbot-jobs', level: process.env.LOG_LEVEL ?? 'info' });
+  const redisHealth = options.redisHealth ?? new RedisHealth({ log, where: 'Redis' });
   const redis = connectRedis(options.redisUrl);
+  redisHealth.watch('jobs', redis);
   const keys = new JobKeys(prefix);
   const queueOptions = { connection: redis, prefix };
-  const trackQueue = new Queue(QUEUE.track, queueOptions);
-  const notifyQueue = new Queue(QUEUE.notify, queueOptions);
-  const watchQueue = new Queue(QUEUE.watch, queueOptions);
+  const newQueue = (name: string): Queue => {
+    const queue = new Queue(name, queueOptions);
+    redisHealth.absorb(`queue ${name}`, queue);
+    return queue;
+  };
+  const trackQueue = newQueue(QUEUE.track);
+  const notifyQueue = newQueue(QUEUE.notify);
+  const watchQueue = newQueue(QUEUE.watch);
   const tenantQueues = new Map<string, Queue>();
   const subscriptions = new Subscriptions(redis, keys, notifyQueue, schedule, log);
 
@@ -58,6 +64,7 @@ export function createJobsCore(options: JobsOptions): JobsCore {
     keys,
     schedule,
     log,
+    redisHealth,
     trackQueue,
     notifyQueue,
     watchQueue,
@@ -65,7 +72,7 @@ export function createJobsCore(options: JobsOptions): JobsCore {
     tenantQueue(profile) {
       let queue = tenantQueues.get(profile);
       if (!queue) {
-        queue = new Queue(tenantQueueName(profile), queueOptions);
+        queue = newQueue(tenantQueueName(profile));
         tenantQueues.set(profile, queue);
       }
       return queue;

@@ -3,18 +3,19 @@
 // that reaches the same Redis. Serves /healthz, /readyz and /metrics on PORT as the bot does (so each
 // process on one host needs a PORT of its own). SIGTERM / SIGINT let the jobs in hand finish before the
 // process exits.
-import { Redis } from 'ioredis';
 import { startCommandRunners } from '../app/bot.js';
 import { processLogger } from '../app/logger.js';
 import { checkRedis, EXIT_REDIS_UNREACHABLE, RedisUnreachable } from '../app/redisCheck.js';
 import { createSccClients } from '../app/sccClients.js';
 import { buildSurface } from '../app/surface.js';
 import { type Config, ConfigError, loadConfig, redisPlaintextWarning } from '../config.js';
-import { redisCheck, sccChecks } from '../observability/health.js';
+import { sccChecks } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { createMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
+import { RedisHealth } from '../observability/redisHealth.js';
 import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
-import { DEFAULT_PREFIX as PREFIX } from './keys.js';
+import { connectRedis, isCluster } from '../redis/connection.js';
+import { DEFAULT_PREFIX, slotPrefix } from './keys.js';
 import { scheduleFromConfig } from './schedule.js';
 import { createWorkerSlackClient, startWorkers } from './workers.js';
 
@@ -69,15 +70,19 @@ async function main(): Promise<void> {
     retries: false,
     onCall: sccCallRecorder(metrics),
   });
-  const redisUrl = config.redis.url.reveal();
+  const redisUrl = config.redis;
+  const PREFIX = slotPrefix(DEFAULT_PREFIX, isCluster(redisUrl));
   // One sentence and exit 3 within seconds when Redis is not there, instead of retrying forever.
   await checkRedis(redisUrl, config.redis.display);
   const plaintext = redisPlaintextWarning(config.redis);
   if (plaintext) log.warn(plaintext);
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const redis = connectRedis(redisUrl);
+  // One view of Redis for every connection of this process: a line per change of state, not per retry.
+  const redisHealth = new RedisHealth({ log, where: config.redis.display });
+  redisHealth.watch('worker', redis);
   const http = createHttpSide({
     port: config.http.port,
-    readinessChecks: [redisCheck(redis), ...sccChecks(clients)],
+    readinessChecks: [redisHealth.readinessCheck(redis), ...sccChecks(clients)],
     metrics,
     log,
   });
@@ -92,10 +97,17 @@ async function main(): Promise<void> {
     slack,
     logger: log,
     schedule: scheduleFromConfig(config),
+    redisHealth,
   });
   // Queued commands run here as they would in the bot: same catalogue, policy, approvals and tracker.
   const surface = buildSurface({ config, log, redis, prefix: PREFIX, jobs: workers.jobs, metrics });
-  const commands = await startCommandRunners({ redisUrl, prefix: PREFIX, deps: surface.surfaceDeps, log });
+  const commands = await startCommandRunners({
+    redisUrl,
+    prefix: PREFIX,
+    deps: surface.surfaceDeps,
+    log,
+    redisHealth,
+  });
   log.info(
     { redis: config.redis.display, profiles: clients.names(), port: config.http.port },
     'worker ready',

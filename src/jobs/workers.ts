@@ -9,6 +9,7 @@ import type { SccClients, Tracker } from '../dispatch/ports.js';
 import { SlackApi } from '../slackApi/slackApi.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
 import { QUEUE, tenantQueueName } from './keys.js';
+import { DurationHistory } from './learningStore.js';
 import { gaveUpOutcome } from './messages.js';
 import { createNotifyProcessor } from './notifyWorker.js';
 import { TrackJobData } from './payloads.js';
@@ -120,7 +121,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
   const workers: Worker[] = [];
   const start = (queue: string, processor: Processor, extra: Partial<WorkerOptions> = {}): Worker => {
     const worker = new Worker(queue, processor, { ...base, ...extra });
-    worker.on('error', (error) => log.error({ err: error, queue }, 'worker error'));
+    core.redisHealth.absorb(`worker ${queue}`, worker);
     workers.push(worker);
     return worker;
   };
@@ -134,6 +135,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
       clients: options.clients,
       resolveTenantProfile: options.resolveTenantProfile ?? profileByTenant(options.clients),
       schedule,
+      durations: new DurationHistory(redis, core.keys, schedule.learning),
       log,
     }),
     { concurrency: schedule.workers.trackConcurrency },

@@ -1,23 +1,27 @@
 // Approvals by outcome, for /metrics: the approvals module writes one audit record per request, decision
 // and execution (src/approvals/audit.ts), so the metric reads that stream instead of asking the module for
 // hooks. Like the queue events, every process sees every record: take `max` across instances.
-import { Redis } from 'ioredis';
+
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { connectRedis, type RedisTarget } from '../redis/connection.js';
 import type { FwbotMetrics } from './metrics.js';
+import { isRedisConnectionError, RedisHealth } from './redisHealth.js';
 
 const StreamReply = z
   .array(z.tuple([z.string(), z.array(z.tuple([z.string(), z.array(z.string())]))]))
   .nullable();
 
 export interface AuditTailOptions {
-  redisUrl: string;
+  redisUrl: RedisTarget;
   /** The audit stream's key: the approvals prefix + `audit` (AuditTrail.key). */
   streamKey: string;
   metrics: FwbotMetrics;
   log: Logger;
   /** How long one blocking read waits before looping (and noticing close()). Default 5 s. */
   blockMs?: number;
+  /** The process's view of Redis; without one, the tail keeps its own. */
+  redisHealth?: RedisHealth;
 }
 
 export interface AuditTail {
@@ -33,8 +37,9 @@ function actionOf(fields: readonly string[]): string | undefined {
 export function tailAudit(options: AuditTailOptions): AuditTail {
   const { metrics, log, streamKey } = options;
   const blockMs = options.blockMs ?? 5_000;
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  redis.on('error', (error) => log.debug({ err: error }, 'audit tail: Redis error'));
+  const redis = connectRedis(options.redisUrl);
+  const health = options.redisHealth ?? new RedisHealth({ log, where: 'Redis' });
+  health.watch('audit tail', redis);
   let closed = false;
   // From now, by the clock: only records written while this process runs are counted.
   let lastId = `${Date.now() - 1}-0`;
@@ -54,7 +59,8 @@ export function tailAudit(options: AuditTailOptions): AuditTail {
         }
       } catch (error) {
         if (closed) return;
-        log.warn({ err: error }, 'audit tail: read failed; retrying');
+        // While Redis is away the health view has said so once; a line per retry would flood the log.
+        if (!isRedisConnectionError(error)) log.warn({ err: error }, 'audit tail: read failed; retrying');
         await new Promise((resolve) => setTimeout(resolve, 1_000).unref());
       }
     }

@@ -2,12 +2,14 @@
 // counts); outcomes are counted from BullMQ's event streams (QueueEvents), which every process sees in
 // full: each process reports the deployment's outcomes since it started, so dashboards should take
 // `max` across instances rather than `sum` (see the README's operations section).
+
 import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { normalisePrefix, QUEUE, tenantQueueName } from '../jobs/keys.js';
 import { COMMAND_OUTCOMES } from '../jobs/payloads.js';
+import { connectRedis, type RedisTarget } from '../redis/connection.js';
 import type { FwbotMetrics, QueueDepth } from './metrics.js';
+import { RedisHealth } from './redisHealth.js';
 
 /** The states worth watching: work waiting, in hand, or parked until later. */
 export const DEPTH_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
@@ -22,7 +24,7 @@ const RETURNED_OUTCOMES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 ]);
 
 export interface QueueObserverOptions {
-  redisUrl: string;
+  redisUrl: RedisTarget;
   /** The jobs' key prefix (default `fwbot`, as in src/jobs). */
   prefix?: string;
   /** SCC profiles: each has its own tenant-creation queue. */
@@ -31,6 +33,8 @@ export interface QueueObserverOptions {
   log: Logger;
   /** A scrape never waits longer than this for Redis. Default 2 s. */
   timeoutMs?: number;
+  /** The process's view of Redis; without one, the observer keeps its own. */
+  redisHealth?: RedisHealth;
 }
 
 export interface QueueObserver {
@@ -75,12 +79,17 @@ export function observeQueues(options: QueueObserverOptions): QueueObserver {
     ...tenantQueues.keys(),
   ];
   // One plain connection for the counts; each QueueEvents needs a blocking connection of its own.
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
-  redis.on('error', (error) => log.debug({ err: error }, 'queue metrics: Redis error'));
-  const queues = names.map((name) => ({ name, queue: new Queue(name, { connection: redis, prefix }) }));
+  const redis = connectRedis(options.redisUrl, { lazyConnect: false });
+  const health = options.redisHealth ?? new RedisHealth({ log, where: 'Redis' });
+  health.watch('queue metrics', redis);
+  const queues = names.map((name) => {
+    const queue = new Queue(name, { connection: redis, prefix });
+    health.absorb(`queue metrics ${name}`, queue);
+    return { name, queue };
+  });
   const events = names.map((name) => {
-    const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-    connection.on('error', (error) => log.debug({ err: error, queue: name }, 'queue events: Redis error'));
+    const connection = connectRedis(options.redisUrl);
+    health.watch(`queue events ${name}`, connection);
     // From now, by the clock: '$' would miss events that land before the first read begins.
     const stream = new QueueEvents(name, { connection, prefix, lastEventId: `${Date.now() - 1}-0` });
     const queue = labelFor(name, tenantQueues);
@@ -90,7 +99,7 @@ export function observeQueues(options: QueueObserverOptions): QueueObserver {
     stream.on('failed', () => {
       metrics.jobOutcomes.inc({ queue, outcome: 'failed' });
     });
-    stream.on('error', (error) => log.debug({ err: error, queue: name }, 'queue events error'));
+    health.absorb(`queue events ${name}`, stream);
     return { stream, connection };
   });
 
