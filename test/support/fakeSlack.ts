@@ -61,6 +61,14 @@ export interface FakeSlack {
   /** Answers every held call (a caller that has gone away simply misses it). Returns how many were held. */
   releaseHeld(): number;
   setUserGroups(groups: Record<string, string[]>): void;
+  /**
+   * Answers calls of a method the fake does not know itself with `answer(args, token)` (recorded like any
+   * other call), e.g. apps.connections.open for the fake Socket Mode server (fakeSocketMode.ts).
+   */
+  serve(
+    method: string,
+    answer: (args: Record<string, unknown>, token: string | undefined) => Record<string, unknown>,
+  ): void;
   reset(): void;
   stop(): Promise<void>;
 }
@@ -101,6 +109,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const holds = new Map<string, number>();
   const held: Array<() => void> = [];
   const messages = new Map<string, Record<string, unknown>>();
+  const served = new Map<
+    string,
+    (args: Record<string, unknown>, token: string | undefined) => Record<string, unknown>
+  >();
   const events = new EventEmitter();
   events.setMaxListeners(0);
   let tsCounter = 1_700_000_000;
@@ -112,7 +124,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     return `${tsCounter}.000100`;
   };
 
-  function answer(method: string, args: Record<string, unknown>): Record<string, unknown> {
+  function answer(
+    method: string,
+    args: Record<string, unknown>,
+    token: string | undefined,
+  ): Record<string, unknown> {
     const channel = typeof args.channel === 'string' ? args.channel : undefined;
     switch (method) {
       case 'auth.test':
@@ -203,7 +219,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       case 'files.completeUploadExternal':
         return { ok: true, files: (args.files as unknown[] | undefined) ?? [] };
       default:
-        return { ok: false, error: 'unknown_method' };
+        return served.get(method)?.(args, token) ?? { ok: false, error: 'unknown_method' };
     }
   }
 
@@ -257,7 +273,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         .end(JSON.stringify({ ok: false, error: 'ratelimited' }));
       return;
     }
-    const body = answer(method, args);
+    const body = answer(method, args, token ?? bodyToken);
     record({ method, args, token: token ?? bodyToken, status: 200, at: Date.now() });
     const send = () => {
       if (res.destroyed || res.writableEnded) return;
@@ -322,6 +338,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     setUserGroups(groups) {
       userGroups = { ...groups };
+    },
+    serve(method, answerCall) {
+      served.set(method, answerCall);
     },
     reset() {
       calls.length = 0;
