@@ -1,6 +1,7 @@
 // The Bolt app: HTTP mode (signed requests at /slack/events, signature checked by Bolt's HTTPReceiver,
 // timestamps outside ±5 minutes refused in front of it by requestWindow.ts, bodies over 1 MiB by
-// bodyLimit.ts) or Socket Mode when an app-level token is given. This file only builds and wires; the
+// bodyLimit.ts) or Socket Mode when an app-level token is given (socketMode.ts: reconnects at once when
+// Slack asks for a new connection). This file only builds and wires; the
 // listeners live by surface in commands/, actions/, views/ and options/.
 import { App, type CustomRoute, HTTPReceiver } from '@slack/bolt';
 import { SlackApi } from '../slackApi/slackApi.js';
@@ -13,6 +14,7 @@ import * as options from './options/index.js';
 import { withinRequestWindow } from './requestWindow.js';
 import { refuseForeignResponseUrls, responseUrlCheck } from './responseUrl.js';
 import { SlackRouter } from './router.js';
+import { socketModeReceiver } from './socketMode.js';
 import * as views from './views/index.js';
 import { type BoundWorkspace, type RefusalAudit, workspaceBinding } from './workspaceBinding.js';
 
@@ -24,8 +26,10 @@ export interface SlackSettings {
   appToken?: string | undefined;
   /** HTTP mode: where /slack/events listens. Socket Mode: where customRoutes listen, if any. */
   port?: number | undefined;
-  /** Points the Web API client elsewhere (tests, proxies). */
+  /** Points the Web API client elsewhere (tests, proxies); in Socket Mode apps.connections.open too. */
   slackApiUrl?: string | undefined;
+  /** Socket Mode: how long a pong may take before the connection is taken for dead (default 5 s). */
+  pongTimeoutMs?: number | undefined;
   /** Extra HTTP routes (health, metrics), served in both modes. */
   customRoutes?: CustomRoute[];
   /**
@@ -56,15 +60,16 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
   let mode: FwbotApp['mode'];
   if (settings.appToken) {
     mode = 'socket';
-    app = new App({
-      token: settings.botToken,
+    const receiver = socketModeReceiver({
       appToken: settings.appToken,
-      socketMode: true,
       logger,
-      ...lean,
-      clientOptions,
-      ...(customRoutes.length > 0 ? { customRoutes, installerOptions: { port: settings.port } } : {}),
+      log: deps.log,
+      slackApiUrl: settings.slackApiUrl,
+      customRoutes,
+      port: settings.port,
+      pongTimeoutMs: settings.pongTimeoutMs,
     });
+    app = new App({ token: settings.botToken, receiver, logger, clientOptions, ...lean });
   } else {
     mode = 'http';
     if (!settings.signingSecret) throw new Error('HTTP mode needs the Slack signing secret');

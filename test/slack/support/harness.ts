@@ -37,6 +37,11 @@ import {
   type RecordedCall,
   startFakeSlack,
 } from '../../support/fakeSlack.js';
+import {
+  type FakeSocketMode,
+  type FakeSocketModeOptions,
+  startFakeSocketMode,
+} from '../../support/fakeSocketMode.js';
 import { freePort } from '../../support/redisServer.js';
 import {
   interactionBody,
@@ -138,6 +143,11 @@ export interface HarnessOptions {
   workspace?: SlackSettings['workspace'];
   /** What the fake Slack's auth.test says about the bot token (its team by default: T0FAKE). */
   fakeSlack?: Pick<FakeSlackOptions, 'teamId' | 'enterpriseId' | 'appId'>;
+  /**
+   * Socket Mode instead of HTTP: the app connects to a fake Socket Mode server on the fake Slack (`socket`),
+   * and envelopes are sent there (command() and interact() post to HTTP mode only).
+   */
+  socketMode?: FakeSocketModeOptions & { pongTimeoutMs?: number };
 }
 
 export interface CommandOptions {
@@ -150,6 +160,8 @@ export interface CommandOptions {
 
 export interface Harness {
   slack: FakeSlack;
+  /** The fake Socket Mode server, with the socketMode option. */
+  socket: FakeSocketMode | undefined;
   sim: SimulatorHandle;
   app: FwbotApp;
   /** What the surface runs on, with the app's Slack API: what a command worker needs. */
@@ -267,9 +279,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
   const port = await freePort();
   const proxy = options.notMemberOf ? await startMembershipProxy(slack.url, options.notMemberOf) : undefined;
+  const socket = options.socketMode ? await startFakeSocketMode(slack, options.socketMode) : undefined;
   const app = createFwbotApp(deps, {
     botToken: BOT_TOKEN,
-    signingSecret: SIGNING_SECRET,
+    ...(socket
+      ? { appToken: socket.appToken, pongTimeoutMs: options.socketMode?.pongTimeoutMs }
+      : { signingSecret: SIGNING_SECRET }),
     port,
     slackApiUrl: proxy?.apiUrl ?? slack.apiUrl,
     ...(options.workspace ? { workspace: options.workspace } : {}),
@@ -281,6 +296,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   return {
     slack,
+    socket,
     sim,
     app,
     surfaceDeps: surfaceOf(deps, app.slack),
@@ -343,6 +359,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async stop() {
       await app.stop();
+      await socket?.stop();
       await proxy?.stop();
       await Promise.all([...clients.values()].map((client) => client.close()));
       await sim.stop();
