@@ -1,7 +1,7 @@
 // Benchmark 2, tracking efficiency: the same thousand transactions followed by fwbot's schedule and, at
 // the same time on the same simulator, Redis and fake Slack, by naive fixed-interval pollers. The
 // transactions finish at log-uniformly spread simulated times between 1 s and 10 min. The simulator's
-// clock runs `speed` times faster than the wall and every schedule is compressed by the same factor, so
+// work runs `speed` times faster than SCC's and every schedule is compressed by the same factor, so
 // ten simulated minutes take 10/speed real minutes and the figures read in simulated (production) time.
 // The naive pollers run through fwbot's own queue and notifier with a fixed delay (factor 1): only the
 // schedule differs. Each variant has its own worker process and key prefix.
@@ -138,7 +138,7 @@ export async function benchTracking(options: TrackingOptions): Promise<Table> {
     for (const [index, offset] of offsets.entries()) {
       for (const [v, variant] of variants.entries()) {
         const thread = benchThread(index * variants.length + v, CHANNELS);
-        const finishAt = world.sim.clock.now() + offset;
+        const finishAt = world.sim.clock.now() + world.sim.clock.span(offset);
         const uid = plantTransaction(world.sim, finishAt);
         variant.followed.push({ uid, thread, finishAt });
         await variant.jobs?.tracker.follow(
@@ -155,10 +155,10 @@ export async function benchTracking(options: TrackingOptions): Promise<Table> {
     );
     await replies.until(threads, deadline, 200, 'tracking');
     scc.stop();
-    // Real time ↔ simulated time, read together: the simulator's clock is wall time × speed.
+    // The simulator's clock is the wall clock (its work `speed` times shorter), read together with Date.now.
     const refReal = Date.now();
     const refSim = world.sim.clock.now();
-    const realAt = (simMs: number) => refReal + (simMs - refSim) / speed;
+    const realAt = (simMs: number) => refReal + (simMs - refSim);
 
     const rows = variants.map((variant) => {
       const delays: number[] = [];

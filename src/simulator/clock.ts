@@ -1,6 +1,9 @@
 // Simulated time. Everything that takes time in the simulator (transactions, device answers, upgrade
 // runs, rate limits, expiry) is an event on this clock. A manual clock moves only when told to, so tests
-// never sleep; a real clock follows wall time, optionally faster (`speed`), for demos and benchmarks.
+// never sleep; a real clock is the wall clock, for demos and benchmarks. A real clock's `speed` makes
+// SCC's work faster, not time: every duration the simulator imposes is `span(ms)` long, `speed` times
+// shorter, while its timestamps stay what the wall clock says. So a run that takes 20 s at ×10 ends 2 s
+// after it was submitted, by the wall clock, and nothing the simulator reports is ever in the future.
 import { performance } from 'node:perf_hooks';
 
 export type ClockMode = 'manual' | 'real';
@@ -13,8 +16,9 @@ interface ScheduledEvent {
 
 export interface SimClock {
   readonly mode: ClockMode;
+  /** How many times faster than SCC's the simulator's work goes (1 on a manual clock). */
   readonly speed: number;
-  /** Simulated time, epoch milliseconds. */
+  /** Simulated time, epoch milliseconds (the wall clock's on a real clock, unless advanced). */
   now(): number;
   /** Moves simulated time forward by `ms`, running every event that falls due on the way, in order. */
   advance(ms: number): void;
@@ -24,8 +28,8 @@ export interface SimClock {
   runDue(): void;
   /** Drops every pending event and puts simulated time back to `to` (used by reset). */
   reset(to: number): void;
-  /** Real milliseconds that correspond to `simulatedMs` of simulated time. */
-  toRealMs(simulatedMs: number): number;
+  /** How long SCC work (or a wait, or an expiry) of `ms` lasts on this clock: `ms / speed`, whole ms. */
+  span(ms: number): number;
   close(): void;
 }
 
@@ -48,14 +52,14 @@ export function createClock(options: ClockOptions): SimClock {
   if (!(speed > 0) || !Number.isFinite(speed)) throw new Error(`clock speed must be > 0, got ${speed}`);
   const { mode } = options;
   let base = options.start;
-  let realBase = wall();
+  let wallBase = wall();
   let manualNow = options.start;
   let seq = 0;
   let events: ScheduledEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
   let running = false;
 
-  const now = (): number => (mode === 'manual' ? manualNow : Math.floor(base + (wall() - realBase) * speed));
+  const now = (): number => (mode === 'manual' ? manualNow : Math.floor(base + (wall() - wallBase)));
 
   const insert = (event: ScheduledEvent): void => {
     // Binary insert keeps events ordered by time, then by scheduling order.
@@ -95,7 +99,7 @@ export function createClock(options: ClockOptions): SimClock {
     timer = undefined;
     const first = events[0];
     if (first === undefined) return;
-    const delay = Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil((first.at - now()) / speed)));
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, first.at - now()));
     timer = setTimeout(() => {
       timer = undefined;
       runUntil(now());
@@ -137,11 +141,11 @@ export function createClock(options: ClockOptions): SimClock {
       events = [];
       base = to;
       manualNow = to;
-      realBase = wall();
+      wallBase = wall();
       arm();
     },
-    toRealMs(simulatedMs) {
-      return simulatedMs / speed;
+    span(ms) {
+      return Math.round(ms / speed);
     },
     close() {
       if (timer !== undefined) clearTimeout(timer);

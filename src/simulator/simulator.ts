@@ -21,11 +21,15 @@ export interface StartSimulatorOptions {
   host?: string;
   /** Seed name: the same name always yields the same world. Default "default". */
   seed?: string;
-  /** Simulated milliseconds per real millisecond on a real clock (ignored by a manual clock). */
+  /**
+   * On a real clock, how many times faster than SCC's the work goes (transactions, runs, waits, expiries);
+   * the times it reports stay the wall clock's. Ignored by a manual clock.
+   */
   speed?: number;
-  /** 'manual' (default): time moves only through clock.advance(); 'real': it follows wall time × speed. */
+  /** 'manual' (default): time moves only through clock.advance(); 'real': it is the wall clock. */
   clock?: ClockMode;
-  /** Simulated start time (epoch ms). Default: a fixed date for a manual clock, now for a real one. */
+  /** Simulated start time (epoch ms). Default: a fixed date for a manual clock, now for a real one (and a
+   * reset of a real clock starts again from now, so its times stay the wall clock's). */
   startTime?: number;
   /** The wall time a real clock follows (see ClockOptions.wall); tests only. */
   wall?: () => number;
@@ -42,6 +46,8 @@ export interface SimulatorHandle {
     now(): number;
     /** Moves simulated time forward; pending work (transactions, device answers, runs) progresses. */
     advance(ms: number): void;
+    /** How long SCC work of `ms` lasts here: `ms / speed` (see SimClock.span). */
+    span(ms: number): number;
   };
   /** The current world (a new object after reset). */
   readonly state: SimState;
@@ -61,8 +67,8 @@ export interface SimulatorHandle {
 
 export async function startSimulator(options: StartSimulatorOptions = {}): Promise<SimulatorHandle> {
   const mode = options.clock ?? 'manual';
-  const startTime =
-    options.startTime ?? (mode === 'manual' ? DEFAULT_START_TIME : Math.floor(Date.now() / 1000) * 1000);
+  // A real clock starts from the wall clock's now and keeps to it (see clock.ts).
+  const startTime = options.startTime ?? (mode === 'manual' ? DEFAULT_START_TIME : Date.now());
   let seed = options.seed ?? DEFAULT_SEED;
   const clock = createClock({
     mode,
@@ -82,8 +88,9 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
   const reset = (newSeed?: string): void => {
     seed = newSeed ?? seed;
     sim.parked.releaseAll();
-    clock.reset(startTime);
-    sim.state = seedState(seed, startTime);
+    const from = mode === 'real' && options.startTime === undefined ? Date.now() : startTime;
+    clock.reset(from);
+    sim.state = seedState(seed, from);
     faults.clear(seed);
     log.clear();
   };
@@ -128,6 +135,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
       speed: clock.speed,
       now: () => clock.now(),
       advance: (ms) => clock.advance(ms),
+      span: (ms) => clock.span(ms),
     },
     get state() {
       return sim.state;

@@ -1,8 +1,10 @@
 // Simulated time: a manual clock that moves only when advanced and runs due events in order, a real clock
-// that runs `speed` times faster than wall time, and the standalone entry point that serves on one.
+// that is the wall clock with SCC's work `speed` times shorter (so nothing it reports is in the future, and
+// a watch compares like with like), and the standalone entry point that serves on one.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
+import { watchHears } from '../../src/jobs/watchScan.js';
 import { createClock } from '../../src/simulator/clock.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { call, obj, str } from './support.js';
@@ -44,13 +46,61 @@ describe('manual clock', () => {
 });
 
 describe('real clock', () => {
-  it('runs `speed` times faster than wall time and fires events on its own', async () => {
-    const clock = createClock({ mode: 'real', start: 0, speed: 1_000 });
-    const fired = new Promise<number>((resolve) => clock.schedule(2_000, () => resolve(clock.now())));
-    const at = await fired;
-    expect(at).toBeGreaterThanOrEqual(2_000);
-    expect(clock.toRealMs(2_000)).toBe(2);
+  it('keeps wall time at any speed; only the spans of work are `speed` times shorter', () => {
+    let wallMs = 500;
+    const clock = createClock({ mode: 'real', start: 1_000_000, speed: 1_000, wall: () => wallMs });
+    wallMs += 7_000;
+    expect(clock.now()).toBe(1_007_000);
+    expect(clock.span(20_000)).toBe(20);
+    expect(createClock({ mode: 'manual', start: 0 }).span(20_000)).toBe(20_000);
     clock.close();
+  });
+
+  it('fires events on its own', async () => {
+    const clock = createClock({ mode: 'real', start: 0, speed: 1_000 });
+    const due = clock.now() + clock.span(2_000);
+    const at = await new Promise<number>((resolve) => clock.schedule(due, () => resolve(clock.now())));
+    expect(at).toBeGreaterThanOrEqual(due);
+    clock.close();
+  });
+
+  it('reports no time later than the wall clock at ×1000, so a watch started after a run ended does not hear it', async () => {
+    const sim = await startSimulator({ clock: 'real', speed: 1_000 });
+    const api = (method: string, path: string, body?: unknown) =>
+      call(sim.url, method, path, body === undefined ? {} : { body });
+    /** Every time in a body, checked against the wall clock read once the answer is in. */
+    const timesOf = (body: Record<string, unknown>) =>
+      ['submissionTime', 'lastUpdatedTime'].map((field) => Date.parse(str(body[field])));
+    try {
+      const before = { channelId: 'C0BEFORE', profile: 'default', createdBy: 'U0', createdAt: '' };
+      before.createdAt = new Date().toISOString();
+      const started = obj(
+        await api('POST', '/v1/inventory/devices/asas/secure-client/upgrades', {
+          deviceUids: [sim.deviceUid('asa-hq-01')],
+          version: '5.1.15.287',
+        }),
+      );
+      expect(Math.max(...timesOf(started))).toBeLessThanOrEqual(Date.now());
+      // Fourteen steps of 5–20 simulated seconds: well under a second of wall time at ×1000.
+      const ended = await vi.waitFor(
+        async () => {
+          const run = obj(
+            await api('GET', `/v1/inventory/devices/secure-client/upgrades/runs/${str(started.entityUid)}`),
+          );
+          const wall = Date.now();
+          for (const time of timesOf(run)) expect(time).toBeLessThanOrEqual(wall);
+          expect(run.upgradeRunStatus).toBe('DONE');
+          return run;
+        },
+        { timeout: 30_000, interval: 20 },
+      );
+      expect(sim.clock.now()).toBeLessThanOrEqual(Date.now());
+      const after = { ...before, channelId: 'C0AFTER', createdAt: new Date().toISOString() };
+      expect(watchHears(before, false, ended)).toBe(true);
+      expect(watchHears(after, false, ended)).toBe(false);
+    } finally {
+      await sim.stop();
+    }
   });
 
   it('drives a simulator without any manual advance (×1000)', async () => {

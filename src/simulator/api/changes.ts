@@ -66,7 +66,7 @@ const calculateAsaCommandsToApplyPendingChanges: Handler = (ctx) =>
     asaConfigOf(ctx.state, device.device.uid).calculated = {
       status: blocks.some((b) => b.unsupported) ? 'UNSUPPORTED_COMMANDS' : 'SUCCESS',
       commands: commandsOf(blocks),
-      expiresAt: ctx.sim.clock.now() + PENDING_COMMANDS_TTL_MS,
+      expiresAt: ctx.sim.clock.now() + ctx.sim.clock.span(PENDING_COMMANDS_TTL_MS),
     };
     return { ok: true };
   });

@@ -200,14 +200,14 @@ const deployChangesToMultipleAsaDevices: Handler = (ctx) => {
   state.deploymentRuns.set(uid, run);
 
   const live = () => sim.state === state && !TERMINAL.has(run.status);
-  const validatingAt = ctx.now + DEPLOY_MS.pending;
+  const validatingAt = ctx.now + sim.clock.span(DEPLOY_MS.pending);
   sim.clock.schedule(validatingAt, () => {
     if (!live()) return;
     run.status = 'VALIDATING_DEVICES';
     run.lastUpdatedTime = validatingAt;
     updateTransaction(sim, tx, { status: 'IN_PROGRESS' });
   });
-  sim.clock.schedule(validatingAt + DEPLOY_MS.validating, () => {
+  sim.clock.schedule(validatingAt + sim.clock.span(DEPLOY_MS.validating), () => {
     if (live()) validateAndDeploy(sim, run, devices);
   });
   return accepted(sim, tx);
@@ -283,9 +283,11 @@ function validateAndDeploy(
   const state0 = state;
   for (const plan of plans) {
     const commands = plan.blocks.reduce((n, b) => n + b.commands.length + b.globalCommands.length, 0);
-    const durationMs = plan.fullConfig
-      ? DEPLOY_MS.fullConfig
-      : Math.min(DEPLOY_MS.deviceMax, DEPLOY_MS.deviceBase + DEPLOY_MS.perCommand * commands);
+    const durationMs = sim.clock.span(
+      plan.fullConfig
+        ? DEPLOY_MS.fullConfig
+        : Math.min(DEPLOY_MS.deviceMax, DEPLOY_MS.deviceBase + DEPLOY_MS.perCommand * commands),
+    );
     plan.entry.startedAt = now;
     plan.entry.durationMs = durationMs;
     plan.entry.message = plan.fullConfig

@@ -71,7 +71,7 @@ export const executeDeviceCommand: Handler = (ctx) => {
     tenantUid: ctx.principal.tenant.uid,
     deviceUid: device.device.uid,
     submittedAt: ctx.now,
-    readyAt: ctx.now + commandDuration(state.seed, input.request.commands),
+    readyAt: ctx.now + sim.clock.span(commandDuration(state.seed, input.request.commands)),
   };
   state.gatewayRequests.set(requestId, request);
   // The device does the work when it gets to it, so its effects land at readyAt.
@@ -88,7 +88,7 @@ export const executeDeviceCommand: Handler = (ctx) => {
 /** Parks the HTTP request on the simulated clock until the device answers or the hard limit passes. */
 function waitForDevice(ctx: RequestContext, request: GatewayRequestRecord): Promise<SimResponse> {
   const { sim } = ctx;
-  const deadline = Math.min(request.readyAt, request.submittedAt + GATEWAY_HARD_LIMIT_MS);
+  const deadline = Math.min(request.readyAt, request.submittedAt + sim.clock.span(GATEWAY_HARD_LIMIT_MS));
   return new Promise((resolve) => {
     const cancel = sim.clock.schedule(deadline, () => {
       unpark();
@@ -121,7 +121,7 @@ function waitForDevice(ctx: RequestContext, request: GatewayRequestRecord): Prom
 export const getDeviceCommandResponse: Handler = (ctx) => {
   const id = (ctx.params.requestId ?? '').toLowerCase();
   const request = ctx.state.gatewayRequests.get(id);
-  if (request !== undefined && ctx.now >= request.readyAt + GATEWAY_ANSWER_TTL_MS)
+  if (request !== undefined && ctx.now >= request.readyAt + ctx.sim.clock.span(GATEWAY_ANSWER_TTL_MS))
     ctx.state.gatewayRequests.delete(id);
   else if (request !== undefined && request.tenantUid === ctx.principal.tenant.uid) {
     return { status: 200, body: respondedBody(ctx.sim, request) };

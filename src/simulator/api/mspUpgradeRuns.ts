@@ -320,8 +320,8 @@ export const upgradeMspManagedAsaSecureClientPackages: Handler = (ctx) => {
       tenantUid,
       displayName: devices[0]?.tenant.displayName ?? '',
     }));
-    const validatedAt = ctx.now + state.rng.int(VALIDATION_MS.min, VALIDATION_MS.max);
-    sim.clock.schedule(ctx.now + 1_000, () => {
+    const validatedAt = ctx.now + sim.clock.span(state.rng.int(VALIDATION_MS.min, VALIDATION_MS.max));
+    sim.clock.schedule(ctx.now + sim.clock.span(1_000), () => {
       if (sim.state === state && tx.status === 'PENDING')
         updateTransaction(sim, tx, { status: 'IN_PROGRESS' });
     });
@@ -373,8 +373,8 @@ export const upgradeMspManagedAsaSecureClientPackages: Handler = (ctx) => {
   }
   const tick = (): void => {
     if (sim.state !== state || settle(sim, run)) return;
-    sim.clock.schedule(sim.clock.now() + SETTLE_EVERY_MS, tick);
+    sim.clock.schedule(sim.clock.now() + sim.clock.span(SETTLE_EVERY_MS), tick);
   };
-  sim.clock.schedule(ctx.now + SETTLE_EVERY_MS, tick);
+  sim.clock.schedule(ctx.now + sim.clock.span(SETTLE_EVERY_MS), tick);
   return { status: 202, body: transactionDto(sim, tx) };
 };

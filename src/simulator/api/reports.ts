@@ -39,7 +39,7 @@ function presign(sim: SimRuntime, report: ReportRecord): { url: string; expiresA
   });
   return {
     url: `${sim.baseUrl}${DOWNLOAD_PREFIX}${report.uid}/${report.name}.csv?${query}`,
-    expiresAt: iso(now + DOWNLOAD_URL_TTL_S * 1000),
+    expiresAt: iso(now + sim.clock.span(DOWNLOAD_URL_TTL_S * 1000)),
   };
 }
 
@@ -101,7 +101,7 @@ export function downloadReport(sim: SimRuntime, pathname: string, query: URLSear
   const signedAt = Date.parse(
     date.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'),
   );
-  if (!(sim.clock.now() < signedAt + expires * 1000))
+  if (!(sim.clock.now() < signedAt + sim.clock.span(expires * 1000)))
     return s3Error(403, 'AccessDenied', 'Request has expired');
   return {
     status: 200,

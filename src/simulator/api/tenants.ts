@@ -56,10 +56,10 @@ export const createTenant: Handler = (ctx) => {
     );
   }
   const last = state.lastTenantCreationAt;
-  if (last !== undefined && ctx.now - last < TENANT_CREATION_INTERVAL_MS) {
-    const waitMs = TENANT_CREATION_INTERVAL_MS - (ctx.now - last);
-    // Retry-After is in real seconds: at --speed N the wait is N times shorter.
-    const seconds = Math.max(1, Math.ceil(ctx.sim.clock.toRealMs(waitMs) / 1000));
+  // At --speed N the 30 s are N times shorter, and Retry-After (whole seconds) says so.
+  const interval = ctx.sim.clock.span(TENANT_CREATION_INTERVAL_MS);
+  if (last !== undefined && ctx.now - last < interval) {
+    const seconds = Math.max(1, Math.ceil((interval - (ctx.now - last)) / 1000));
     throw tooManyRequests('You can create no more than 1 tenant every 30 seconds', seconds);
   }
   const taken =

@@ -70,12 +70,12 @@ export function updateTransaction(
 export function startTransaction(sim: SimRuntime, plan: TransactionPlan): TransactionRecord {
   const tx = openTransaction(sim, plan);
   const state = sim.state;
-  const startedAt = tx.submissionTime + plan.pendingMs;
+  const startedAt = tx.submissionTime + sim.clock.span(plan.pendingMs);
   sim.clock.schedule(startedAt, () => {
     if (sim.state !== state) return;
     updateTransaction(sim, tx, { status: 'IN_PROGRESS' });
   });
-  sim.clock.schedule(startedAt + plan.runningMs, () => {
+  sim.clock.schedule(startedAt + sim.clock.span(plan.runningMs), () => {
     if (sim.state !== state) return;
     const outcome = plan.finish();
     if (outcome.ok) {
@@ -123,7 +123,7 @@ const isFinished = (status: TransactionStatus) =>
 export const getTransaction: Handler = (ctx: RequestContext) => {
   const uid = uuidParam(ctx, 'transactionUid');
   const tx = ctx.state.transactions.get(uid);
-  if (tx !== undefined && ctx.now >= tx.lastUpdatedTime + TRANSACTION_TTL_MS) {
+  if (tx !== undefined && ctx.now >= tx.lastUpdatedTime + ctx.sim.clock.span(TRANSACTION_TTL_MS)) {
     // Deleted two hours after its last update, like SCC.
     ctx.state.transactions.delete(uid);
   } else if (tx !== undefined && tx.tenantUid === ctx.principal.tenant.uid) {

@@ -193,7 +193,7 @@ export function startRun(ctx: RequestContext, request: RunRequest): UpgradeRunRe
   const now = ctx.now;
   const tenantUid = request.tenantUid ?? ctx.principal.tenant.uid;
   const steps = request.type === 'ASA_SECURE_CLIENT_UPGRADE' ? ASA_STEPS : FTD_STEPS;
-  const durations = steps.map(() => state.rng.int(STEP_MS.min, STEP_MS.max));
+  const durations = steps.map(() => sim.clock.span(state.rng.int(STEP_MS.min, STEP_MS.max)));
   const uid = state.rng.uuid();
   const tx = openTransaction(sim, {
     tenantUid,
