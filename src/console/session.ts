@@ -11,6 +11,8 @@ import { withLogContext } from '../observability/logContext.js';
 import { COMMAND_ACTION, decodePageState, PAGE_ACTION, SHARE_ACTION } from '../render/paging.js';
 import { numberedButtons } from '../render/text.js';
 import type { Button, View } from '../render/view.js';
+import { ApprovalCards } from './approvalCards.js';
+import { APPROVAL_COMMANDS, APPROVAL_HELP, ApprovalCommands } from './approvalCommands.js';
 import { askField, type Prompter } from './forms.js';
 import { ConsoleInbox } from './inbox.js';
 import { type ConsoleUser, ConsoleWriter } from './output.js';
@@ -24,6 +26,7 @@ const HELP = [
   '  /users       who is who, and what each may do',
   '  /whoami      who you are now',
   '  <number>     press that button of the last message that had buttons',
+  APPROVAL_HELP,
   '  /quit        leave (Ctrl-D works too)',
 ].join('\n');
 
@@ -41,6 +44,8 @@ export class ConsoleSession {
   readonly #write: ConsoleWriter;
   readonly #runner: ConsoleRunner;
   readonly #inbox: ConsoleInbox;
+  readonly #cards = new ApprovalCards();
+  readonly #approvalCommands: ApprovalCommands;
   #user: ConsoleUser;
   #choices: Choice[] = [];
   /** The message the current choices came from (its edit replaces them). */
@@ -62,6 +67,12 @@ export class ConsoleSession {
     });
     this.#inbox = new ConsoleInbox(deps.slack, deps.channelId, io, this.#write, {
       buttons: (view, messageTs, edited) => {
+        const card = this.#cards.seen(view, messageTs);
+        if (card) {
+          this.#io.print(
+            `(approval #${card.number}: /approve ${card.number} or /reject ${card.number} [reason] at any time; /approvals lists the pending ones)`,
+          );
+        }
         if (!edited) this.#offerView(view, messageTs);
         else if (this.#choicesFrom === messageTs) {
           // A decided card loses its buttons: so do the choices.
@@ -69,6 +80,10 @@ export class ConsoleSession {
           this.#offerView(view, messageTs);
         }
       },
+    });
+    this.#approvalCommands = new ApprovalCommands(this.#cards, io, this.#write, {
+      press: (button, messageTs, reason) => this.#press(this.#choiceFor(button, messageTs, reason)),
+      offer: (card) => this.#offerView(card.view, card.messageTs),
     });
   }
 
@@ -103,8 +118,13 @@ export class ConsoleSession {
       await this.#choose(Number(text));
       return 'ok';
     }
-    const [word = '', ...rest] = text.split(/\s+/);
-    switch (word.toLowerCase()) {
+    const [typed = '', ...rest] = text.split(/\s+/);
+    const word = typed.toLowerCase();
+    if ((APPROVAL_COMMANDS as readonly string[]).includes(word)) {
+      await this.#approvalCommands.run(word, rest);
+      return 'ok';
+    }
+    switch (word) {
       case '/quit':
       case '/exit':
         return 'quit';
@@ -148,7 +168,8 @@ export class ConsoleSession {
     this.#choicesFrom = messageTs;
   }
 
-  #choiceFor(button: Button, messageTs: string | undefined): Choice {
+  /** A button as a choice; `reason` answers a reject's question in advance (/reject <n> <reason>). */
+  #choiceFor(button: Button, messageTs: string | undefined, reason?: string): Choice {
     const base = { label: button.label, ...(button.confirm ? { confirm: button.confirm } : {}) };
     const { action, url } = button;
     if (url !== undefined) return { ...base, run: async () => this.#io.print(`Open: ${url}`) };
@@ -184,6 +205,7 @@ export class ConsoleSession {
       run: async () => {
         const who = { userId: this.#user.id, card: { channel: this.#deps.channelId, ts: messageTs } };
         const askReason = async () => {
+          if (reason !== undefined) return reason;
           const answer = await askField(this.#io, REASON_FIELD);
           return typeof answer === 'string' ? answer : undefined;
         };
@@ -207,6 +229,11 @@ export class ConsoleSession {
       this.#io.print(count === 0 ? 'No buttons to press.' : `Choose 1–${count}.`);
       return;
     }
+    await this.#press(choice);
+  }
+
+  /** Presses a choice: its confirmation first, as Slack asks it; every failure is said, never thrown. */
+  async #press(choice: Choice): Promise<void> {
     if (choice.confirm) {
       const { title, text, deny } = choice.confirm;
       const answer = await this.#io.ask(`${title}: ${this.#write.text(text)} (y/N) `);

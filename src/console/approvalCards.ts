@@ -1,0 +1,118 @@
+// The approval cards the console has seen in its channel, numbered in the order they arrived (#1, #2 …)
+// so that any of them can be acted on by number (/approve 2), not only the last message's buttons. A
+// card's number never changes; its view follows the card's edits, so a decided or expired card, which
+// loses its buttons, is no longer pending. Acting is pressing the card's own button (see session.ts).
+import { APPROVE_ACTION, CANCEL_ACTION, REJECT_ACTION } from '../approvals/card.js';
+import { actionBaseId } from '../render/blocks.js';
+import type { Button, View } from '../render/view.js';
+
+export type CardAction = 'approve' | 'reject' | 'cancel';
+
+const ACTION_IDS: Record<CardAction, string> = {
+  approve: APPROVE_ACTION,
+  reject: REJECT_ACTION,
+  cancel: CANCEL_ACTION,
+};
+
+export interface ApprovalCard {
+  number: number;
+  /** The card's message (its buttons are pressed with it). */
+  messageTs: string;
+  /** The card as it reads now (Block Kit read back by blockView.ts: mrkdwn as Slack received it). */
+  view: View;
+  /** When the console received it (console clock). */
+  arrivedAt: number;
+}
+
+/** What a card says, read from the card itself (src/approvals/card.ts writes it). */
+export interface CardFacts {
+  /** "delete the VLAN interface iot (Vlan20) on asa-hq-01" (mrkdwn). */
+  action: string;
+  /** `<@U0ALICE>` as the card writes it. */
+  requester?: string;
+  /** "15:32 UTC" */
+  expires?: string;
+  command?: string;
+  /** The card's last line once decided ("Approved by … at …"). */
+  status?: string;
+}
+
+function buttons(view: View): Button[] {
+  return view.blocks.flatMap((block) => (block.kind === 'actions' ? block.buttons : []));
+}
+
+function isCardButton(button: Button): boolean {
+  const id = button.action ? actionBaseId(button.action.id) : '';
+  return Object.values(ACTION_IDS).includes(id);
+}
+
+/** The card's button for an action, while the card is pending. */
+export function cardButton(card: ApprovalCard, action: CardAction): Button | undefined {
+  return buttons(card.view).find((b) => b.action && actionBaseId(b.action.id) === ACTION_IDS[action]);
+}
+
+export function isPending(card: ApprovalCard): boolean {
+  return cardButton(card, 'approve') !== undefined;
+}
+
+export function cardFacts(card: ApprovalCard): CardFacts {
+  const texts = card.view.blocks.flatMap((block) => (block.kind === 'text' ? [block.text] : []));
+  const asks = texts.map((text) => /^(<@[A-Z0-9]+>) asks to \*([\s\S]+)\*\.$/.exec(text)).find(Boolean);
+  const context = card.view.blocks.find((block) => block.kind === 'context')?.text ?? '';
+  const part = (pattern: RegExp) =>
+    context
+      .split(' · ')
+      .map((piece) => pattern.exec(piece)?.[1])
+      .find((found) => found !== undefined);
+  const facts: CardFacts = { action: asks?.[2] ?? card.view.summary };
+  const requester = asks?.[1] ?? part(/^requested by (<@[A-Z0-9]+>)/);
+  if (requester) facts.requester = requester;
+  const expires = part(/^expires (.+)$/);
+  if (expires) facts.expires = expires;
+  const command = part(/^Command: `(.+)`$/);
+  if (command) facts.command = command;
+  if (!isPending(card)) {
+    const last = texts.at(-1);
+    if (last) facts.status = last;
+  }
+  return facts;
+}
+
+export class ApprovalCards {
+  readonly #cards: ApprovalCard[] = [];
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  /** A message arrived or was edited: a new approval card gets the next number, a known one its new view. */
+  seen(view: View, messageTs: string): ApprovalCard | undefined {
+    const known = this.#cards.find((card) => card.messageTs === messageTs);
+    if (known) {
+      known.view = view;
+      return undefined;
+    }
+    if (!buttons(view).some(isCardButton)) return undefined;
+    const card = { number: this.#cards.length + 1, messageTs, view, arrivedAt: this.#now() };
+    this.#cards.push(card);
+    return card;
+  }
+
+  get(number: number): ApprovalCard | undefined {
+    return this.#cards[number - 1];
+  }
+
+  /** Pending cards, oldest first. */
+  pending(): ApprovalCard[] {
+    return this.#cards.filter(isPending);
+  }
+
+  /** "just now", "4 min ago", "2 h 5 min ago" */
+  age(card: ApprovalCard): string {
+    const minutes = Math.floor((this.#now() - card.arrivedAt) / 60_000);
+    if (minutes < 1) return 'just now';
+    if (minutes < 60) return `${minutes} min ago`;
+    return `${Math.floor(minutes / 60)} h ${minutes % 60} min ago`;
+  }
+}
