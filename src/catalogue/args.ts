@@ -92,7 +92,11 @@ export function optionalBoolean() {
 export function list(options: { min?: number; max?: number; what?: string } = {}) {
   const what = options.what ?? 'values';
   let schema = z.array(z.string());
-  if (options.min !== undefined) schema = schema.min(options.min, `needs at least ${options.min} ${what}.`);
+  if (options.min !== undefined)
+    schema = schema.min(
+      options.min,
+      options.min === 1 ? 'needs at least one.' : `needs at least ${options.min} ${what}.`,
+    );
   if (options.max !== undefined) schema = schema.max(options.max, `takes at most ${options.max} ${what}.`);
   return fromRaw((value) => {
     const items = typeof value === 'string' ? value.split(/[\n,]/) : Array.isArray(value) ? value : [];

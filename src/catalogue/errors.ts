@@ -25,11 +25,30 @@ export class UsageError extends UserError {
   readonly usage: string | undefined;
 
   constructor(operationId: string, issues: readonly ArgIssue[], usage?: string) {
-    super(issues.map((i) => (i.arg ? `${i.arg}: ${i.message}` : i.message)).join('; '));
+    super(issues.map(issueSentence).join(' '));
     this.operationId = operationId;
     this.issues = issues;
     this.usage = usage;
   }
+}
+
+/** Messages that say something of their argument ("is required.", "must be a UUID …"). */
+const PREDICATE = /^(is|are|must|needs|takes|may|has|cannot|should)\b/;
+
+/**
+ * One problem as a sentence that names its argument as the usage line writes it: "Missing `tenant`:
+ * tenant name, display name or UUID.", "`run-uid` must be a UUID such as …", "Too many arguments: …".
+ * Several problems are several sentences, never clauses stitched with ";".
+ */
+export function issueSentence(issue: ArgIssue): string {
+  const text = issue.message.trim();
+  const ended = /[.?!]\)?$/.test(text) ? text : `${text}.`;
+  const missing = /^missing (.*)$/s.exec(ended);
+  if (issue.arg && missing) return `Missing \`${issue.arg}\`: ${missing[1]}`;
+  // "--name needs a value." names its flag already.
+  if (issue.arg && !ended.startsWith(`--${issue.arg}`))
+    return PREDICATE.test(ended) ? `\`${issue.arg}\` ${ended}` : `\`${issue.arg}\`: ${ended}`;
+  return ended.charAt(0).toUpperCase() + ended.slice(1);
 }
 
 /** The caller lacks the role the operation needs. */

@@ -44,7 +44,7 @@ export const gatewayDomain = defineOperation({
   area: 'gateway',
   failure: 'Could not read the FMC’s domain UUID',
   summary: 'Show the domain UUID of an FMC, which its configuration paths need',
-  params: [{ name: 'fmc-device', kind: 'device', description: 'the FMC: name or UUID' }],
+  params: [{ name: 'fmc-device', kind: 'device', description: 'the FMC, by name or UUID' }],
   args: z.object({ 'fmc-device': text() }),
   role: 'viewer',
   approval: 'never',
@@ -91,7 +91,7 @@ export const gatewayRun = defineOperation({
   failure: 'Could not send the request to the FMC',
   summary: 'Send a request to a cloud-delivered FMC and show its answer',
   params: [
-    { name: 'fmc-device', kind: 'device', description: 'the FMC: name or UUID' },
+    { name: 'fmc-device', kind: 'device', description: 'the FMC, by name or UUID' },
     { name: 'method', kind: 'choice', choices: HTTP_METHODS, description: 'HTTP method' },
     {
       name: 'link',

@@ -28,7 +28,8 @@ describe('argument rules', () => {
   it('splits lists given as lines, commas or words, dropping blanks', () => {
     expect(list().parse('a@x.example\n b@x.example ,\n\n')).toEqual(['a@x.example', 'b@x.example']);
     expect(list().parse(['a', ' '])).toEqual(['a']);
-    expect(issue(list({ min: 1, what: 'devices' }), '')).toBe('needs at least 1 devices.');
+    expect(issue(list({ min: 1, what: 'devices' }), '')).toBe('needs at least one.');
+    expect(issue(list({ min: 2, what: 'devices' }), 'a')).toBe('needs at least 2 devices.');
   });
 
   it('checks UUIDs with an example of a good one', () => {

@@ -97,7 +97,7 @@ describe('grammar: arguments', () => {
 
   it('takes a near-miss of a keyword for a typo, but not a name that extends it', () => {
     expect(failure('interfaces asa1 vlna').message).toBe(
-      'kind: did you mean “vlan”? (To search for “vlna”, quote it.)',
+      '`kind`: did you mean “vlan”? (To search for “vlna”, quote it.)',
     );
     expect(parse('interfaces asa1 vlan10').raw).toEqual({ device: 'asa1', query: 'vlan10' });
   });
@@ -165,19 +165,17 @@ describe('grammar: arguments', () => {
   it('names an unknown flag and suggests the nearest', () => {
     const error = failure('tenants create acme --display acme');
     expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe('unknown flag --display. Did you mean --display-name?');
+    expect(error.message).toBe('Unknown flag --display. Did you mean --display-name?');
   });
 
   it('lists the flags when an unknown one is not close to any', () => {
     expect(failure('tenants create acme --zzz').message).toBe(
-      'unknown flag --zzz. Flags: --display-name, --trial.',
+      'Unknown flag --zzz. Flags: --display-name, --trial.',
     );
   });
 
   it('refuses a flag without its value, given twice, or a boolean with a value', () => {
-    expect(failure('tenants create acme --display-name').message).toBe(
-      'display-name: --display-name needs a value.',
-    );
+    expect(failure('tenants create acme --display-name').message).toBe('--display-name needs a value.');
     expect(failure('tenants create a --display-name x --display-name y').message).toContain('is given twice');
     expect(failure('tenants create a --trial=maybe').message).toContain('takes no value');
   });
@@ -185,20 +183,20 @@ describe('grammar: arguments', () => {
   it('gives a missing argument the usage line of the command', () => {
     const error = failure('interfaces show asa1');
     expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe('interface: missing interface name or UUID.');
+    expect(error.message).toBe('Missing `interface`: interface name or UUID.');
     expect((error as UsageError).usage).toBe('/fw interfaces show <device> <interface>');
   });
 
   it('refuses a wrong choice with the nearest one', () => {
     expect(failure('gateway run fmc FETCH /x').message).toBe(
-      'method: “FETCH” is not one of GET, POST, PUT, DELETE.',
+      '`method`: “FETCH” is not one of GET, POST, PUT, DELETE.',
     );
     expect(failure('gateway run fmc GTE /x').message).toContain('Did you mean “GET”?');
   });
 
   it('refuses extra arguments', () => {
     expect(failure('interfaces show asa1 inside extra').message).toBe(
-      'too many arguments: extra. (Quote a value that has spaces.)',
+      'Too many arguments: extra. (Quote a value that has spaces.)',
     );
   });
 });
@@ -228,7 +226,7 @@ describe('grammar: modals', () => {
   });
 
   it('still asks for arguments a modal cannot fill', () => {
-    expect(failure('tenants users remove acme').message).toBe('username: missing usernames.');
+    expect(failure('tenants users remove acme').message).toBe('Missing `username`: usernames.');
   });
 });
 
@@ -277,7 +275,7 @@ describe('grammar: forms or flags (the real catalogue)', () => {
       throw new Error('parsed');
     })();
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).message).toBe('unknown flag --mut. Did you mean --mtu?');
+    expect((error as UsageError).message).toBe('Unknown flag --mut. Did you mean --mtu?');
     expect((error as UsageError).usage).toMatch(/^\/fw interfaces edit <device> <interface> \[--name …\]/);
   });
 

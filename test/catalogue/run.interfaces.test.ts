@@ -152,7 +152,7 @@ describe('interfaces: from the text, without a form', () => {
 
   it('refuses an edit that names no setting, and EtherChannel settings on another kind', async () => {
     await expect(h.run('interfaces edit asa-hq-01 inside')).rejects.toThrow(
-      /give at least one setting to change: --name, --ipv4, --security-level, --mtu, --description, --enabled, --lacp-mode, --members\./,
+      /Give at least one setting to change: --name, --ipv4, --security-level, --mtu, --description, --enabled, --lacp-mode, --members\./,
     );
     await expect(h.run('interfaces edit asa-hq-01 inside --lacp-mode active')).rejects.toThrow(
       '--lacp-mode apply to EtherChannels only; inside (GigabitEthernet1/2) is a physical interface.',
@@ -162,15 +162,15 @@ describe('interfaces: from the text, without a form', () => {
 
   it('gives missing and bad values the usage line, before SCC sees anything', async () => {
     const missing = h.run('interfaces create vlan asa-hq-01 --name guest');
-    await expect(missing).rejects.toThrow('vlan-id: is required.');
+    await expect(missing).rejects.toThrow('`vlan-id` is required.');
     await expect(missing).rejects.toMatchObject({
       usage: expect.stringMatching(/^\/fw interfaces create vlan <device> --vlan-id … \[--name …\]/),
     });
     await expect(h.run('interfaces create vlan asa-hq-01 --vlan-id 30 --mtu 10000')).rejects.toThrow(
-      'mtu: must be a whole number from 64 to 9198.',
+      '`mtu` must be a whole number from 64 to 9198.',
     );
     await expect(h.run('interfaces create etherchannel asa-hq-01 --name x')).rejects.toThrow(
-      'members: needs at least 1 member interfaces.',
+      '`members` needs at least one.',
     );
     expect(posts()).toEqual([]);
   });
@@ -214,7 +214,7 @@ describe('interfaces: changes', () => {
 
   it('checks ranges from the reference before SCC sees them', async () => {
     await expect(h.run('interfaces create vlan asa-branch-02', form({ 'vlan-id': '4071' }))).rejects.toThrow(
-      'vlan-id: must be a whole number from 1 to 4070.',
+      '`vlan-id` must be a whole number from 1 to 4070.',
     );
     await expect(
       h.run(
@@ -222,12 +222,12 @@ describe('interfaces: changes', () => {
         form({ 'vlan-id': '40', mtu: '63', 'security-level': '101' }),
       ),
     ).rejects.toThrow(
-      'security-level: must be a whole number from 0 to 100.; mtu: must be a whole number from 64 to 9198.',
+      '`security-level` must be a whole number from 0 to 100. `mtu` must be a whole number from 64 to 9198.',
     );
     await expect(
       h.run('interfaces create vlan asa-branch-02', form({ 'vlan-id': '40', ipv4: '10.1.1.1/33' })),
     ).rejects.toThrow(
-      'ipv4: must be an address with its prefix (10.1.0.1/24), an address and a netmask, or dhcp.',
+      '`ipv4` must be an address with its prefix (10.1.0.1/24), an address and a netmask, or dhcp.',
     );
     expect(h.sim.requestLog.list().filter((e) => e.method === 'POST')).toEqual([]);
   });

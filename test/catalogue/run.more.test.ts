@@ -119,7 +119,7 @@ describe('gateway', () => {
 
   it('refuses a JSON body that does not parse, before sending it', async () => {
     await expect(h.run('gateway run cdfmc POST /api/x {"name": }')).rejects.toThrow(
-      /^json-body: is not valid JSON/,
+      /^`json-body` is not valid JSON/,
     );
   });
 

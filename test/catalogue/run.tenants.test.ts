@@ -52,7 +52,7 @@ describe('tenants: changes', () => {
 
   it('refuses a tenant name outside the pattern before calling SCC', async () => {
     await expect(h.run('tenants create "acme eu"')).rejects.toThrow(
-      'name: may hold only letters, digits, - and _, at most 50 of them.',
+      '`name` may hold only letters, digits, - and _, at most 50 of them.',
     );
     expect(h.sim.requestLog.list()).toEqual([]);
   });
@@ -77,7 +77,7 @@ describe('tenants: changes', () => {
   it('refuses both a UUID and a token, and neither', async () => {
     const uid = h.sim.tenantUid('stark-us');
     await expect(h.run(`tenants add ${uid}`, { raw: { 'api-token': 'x' } })).rejects.toThrow(
-      'give either a tenant UUID or, in the form, an API token.',
+      'Give either a tenant UUID or, in the form, an API token.',
     );
   });
 
@@ -162,7 +162,7 @@ describe('tenants: changes', () => {
   it('refuses more than 50 users at once', async () => {
     const many = Array.from({ length: 51 }, (_, i) => `u${i}@x.example`).join('\n');
     await expect(h.run('tenants users add northwind', { raw: { username: many } })).rejects.toThrow(
-      'username: takes at most 50 users.',
+      '`username` takes at most 50 users.',
     );
   });
 

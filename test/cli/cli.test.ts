@@ -198,11 +198,11 @@ describe('fwbot CLI', () => {
     const since = sim.requestLog.total;
     const run = await fwbot(['interfaces', 'edit', 'asa-hq-01', 'inside'], { SCC_API_TOKEN: undefined });
     expect(run.code).toBe(EXIT.usage);
-    expect(run.stderr).toMatch(/give at least one setting to change: --name, --ipv4/);
+    expect(run.stderr).toMatch(/Give at least one setting to change: --name, --ipv4/);
     expect(run.stderr).toMatch(/usage: fwbot interfaces edit <device> <interface> \[--name …\]/);
     const typo = await fwbot(['interfaces', 'edit', 'asa-hq-01', 'inside', '--mut', '9000']);
     expect(typo.code).toBe(EXIT.usage);
-    expect(typo.stderr).toMatch(/unknown flag --mut\. Did you mean --mtu\?/);
+    expect(typo.stderr).toMatch(/Unknown flag --mut\. Did you mean --mtu\?/);
     expect(sim.requestLog.list({ since })).toHaveLength(0);
   });
 
@@ -243,7 +243,7 @@ describe('fwbot CLI', () => {
       const missing = await fwbot(['tenants', 'add'], { SCC_API_TOKEN: undefined });
       expect(missing.code).toBe(EXIT.usage);
       expect(missing.stderr).toMatch(
-        /api-token: is never typed on the command line: pipe it with --api-token-stdin/,
+        /`api-token` is never typed on the command line: pipe it with --api-token-stdin/,
       );
       const stray = await fwbot(
         ['tenants', 'list', '--api-token-stdin'],
@@ -251,7 +251,7 @@ describe('fwbot CLI', () => {
         { stdin: 'x' },
       );
       expect(stray.code).toBe(EXIT.usage);
-      expect(stray.stderr).toMatch(/unknown flag --api-token-stdin\. It reads no secret from stdin\./);
+      expect(stray.stderr).toMatch(/Unknown flag --api-token-stdin\. It reads no secret from stdin\./);
       const empty = await fwbot(
         ['tenants', 'add', '--api-token-stdin'],
         { SCC_API_TOKEN: undefined },

@@ -58,7 +58,7 @@ describe('/fw language through Slack', () => {
 
   it('answers a missing argument with the usage line', async () => {
     expect(await ask('tenants show')).toBe(
-      'tenant: missing tenant name, display name or UUID.\nUsage: `/fw tenants show &lt;tenant&gt;`',
+      'Missing `tenant`: tenant name, display name or UUID.\nUsage: `/fw tenants show &lt;tenant&gt;`',
     );
   });
 
