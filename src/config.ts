@@ -14,6 +14,7 @@ import {
   missingSettings,
   parseEnvironment,
   type Requirements,
+  redisDeploymentIssues,
   secretVariableNames,
   slackEnabled,
   snapshotEnvironment,
@@ -28,6 +29,12 @@ import {
   defaultApprovals,
   defaultAudit,
 } from './config/profilesFileSchema.js';
+import {
+  deploymentDisplay,
+  nodesTransport,
+  type RedisDeployment,
+  type RedisTransport,
+} from './config/redisDeployment.js';
 import { Secret } from './config/secret.js';
 
 export type { SccProfile, SccRegion } from './config/endpoints.js';
@@ -40,6 +47,7 @@ export type { PolicySubject, Principal, Role, RoleGrants, RolePolicy } from './c
 export { EVERYONE, roleDescriptions, roles, rolesOf } from './config/policy.js';
 export type { ApprovalSettings, AuditSettings, ProfilesFileKey } from './config/profilesFileSchema.js';
 export { profilesFileKeys } from './config/profilesFileSchema.js';
+export type { RedisDeployment, RedisNode } from './config/redisDeployment.js';
 export { REDACTED, Secret } from './config/secret.js';
 
 /** SLACK_TEAM_ID, SLACK_ENTERPRISE_ID, SLACK_APP_ID: the workspace fwbot serves, where configured. */
@@ -67,20 +75,54 @@ export type SlackConfig =
   | { readonly mode: 'disabled'; readonly apiUrl: string };
 
 export interface RedisConfig {
-  /** May hold a password. */
-  readonly url: Secret;
-  /** The URL with the password masked, for logs. */
+  /** One server (REDIS_URL), Sentinel (REDIS_SENTINELS) or Cluster (REDIS_CLUSTER_NODES); secrets wrapped. */
+  readonly deployment: RedisDeployment;
+  /** The deployment with any password masked, for logs. */
   readonly display: string;
   /** TLS, or clear text to loopback, a private address or (REDIS_ALLOW_PLAINTEXT=on) anywhere else. */
-  readonly transport: 'tls' | 'loopback' | 'private' | 'public';
+  readonly transport: RedisTransport;
   /** REDIS_ALLOW_PLAINTEXT: clear text to a public address or DNS name was allowed explicitly. */
   readonly allowPlaintext: boolean;
+  /** REDIS_WAIT_REPLICAS (resolved): replicas that must acknowledge a transition before fwbot acts on it. */
+  readonly waitReplicas: number;
+  /** REDIS_WAIT_TIMEOUT_MS: how long to wait for them. */
+  readonly waitTimeoutMs: number;
 }
 
 /** What a process says at start-up about a Redis it reaches in clear text beyond loopback (or undefined). */
 export function redisPlaintextWarning(redis: RedisConfig): string | undefined {
   if (redis.transport === 'tls' || redis.transport === 'loopback') return undefined;
-  return `Redis at ${redis.display} is reached in clear text (redis://): its traffic, the password included, is readable on that network; use rediss:// where you can.`;
+  const fix = redis.deployment.kind === 'single' ? 'use rediss://' : 'set REDIS_TLS=on';
+  return `Redis at ${redis.display} is reached in clear text: its traffic, the password included, is readable on that network; ${fix} where you can.`;
+}
+
+function redisConfig(values: EnvValues): RedisConfig {
+  const common = {
+    allowPlaintext: values.REDIS_ALLOW_PLAINTEXT,
+    waitTimeoutMs: values.REDIS_WAIT_TIMEOUT_MS,
+  };
+  const tls = values.REDIS_TLS ?? false;
+  const nodes = values.REDIS_SENTINELS ?? values.REDIS_CLUSTER_NODES;
+  let deployment: RedisDeployment;
+  if (values.REDIS_SENTINELS !== undefined)
+    deployment = {
+      kind: 'sentinel',
+      sentinels: values.REDIS_SENTINELS,
+      masterName: values.REDIS_SENTINEL_MASTER ?? 'mymaster',
+      password: values.REDIS_PASSWORD,
+      sentinelPassword: values.REDIS_SENTINEL_PASSWORD,
+      tls,
+    };
+  else if (values.REDIS_CLUSTER_NODES !== undefined)
+    deployment = { kind: 'cluster', nodes: values.REDIS_CLUSTER_NODES, password: values.REDIS_PASSWORD, tls };
+  else deployment = { kind: 'single', url: new Secret(values.REDIS_URL.url) };
+  return Object.freeze({
+    ...common,
+    deployment: Object.freeze(deployment),
+    display: deploymentDisplay(deployment, values.REDIS_URL.display),
+    transport: nodes === undefined ? values.REDIS_URL.transport : nodesTransport(nodes, tls),
+    waitReplicas: values.REDIS_WAIT_REPLICAS ?? (deployment.kind === 'single' ? 0 : 1),
+  });
 }
 
 export interface Config {
@@ -142,7 +184,8 @@ export function loadConfig(env: Environment = process.env, options: LoadConfigOp
         });
 
   envIssues.push(...missingSettings(snapshot, require, file?.definesProfiles ?? false));
-  if (parsed.ok) envIssues.push(...conflictingSettings(parsed.values));
+  if (parsed.ok)
+    envIssues.push(...conflictingSettings(parsed.values), ...redisDeploymentIssues(snapshot, parsed.values));
   const fileIssues = [...(file?.issues ?? [])].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   // Environment problems first, in the order the README lists the variables, then the file's by line.
   envIssues.sort((a, b) => variableOrder(a.source) - variableOrder(b.source));
@@ -272,12 +315,7 @@ class LoadedConfig implements Config {
     this.approvals = file?.approvals ?? defaultApprovals;
     this.audit = file?.audit ?? defaultAudit;
     this.slack = slackConfig(values, slackIsEnabled);
-    this.redis = Object.freeze({
-      url: new Secret(values.REDIS_URL.url),
-      display: values.REDIS_URL.display,
-      transport: values.REDIS_URL.transport,
-      allowPlaintext: values.REDIS_ALLOW_PLAINTEXT,
-    });
+    this.redis = redisConfig(values);
     this.http = Object.freeze({ port: values.PORT, metricsPort: values.METRICS_PORT });
     this.botWorkers = values.BOT_WORKERS;
     this.stagedReminderMinutes = values.STAGED_REMINDER_MINUTES;

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const steps: ShutdownStep[] = [];
   installGracefulShutdown({ log, steps });
   // One sentence and exit 3 within seconds when Redis is not there, instead of retrying forever.
-  await checkRedis(config.redis.url.reveal(), config.redis.display);
+  await checkRedis(config.redis, config.redis.display);
   const bot = await startBot(config, log);
   steps.push(...bot.shutdownSteps());
 }

@@ -3,7 +3,6 @@
 // client per profile, the role policy with its user-group directory, the catalogue, the approval service,
 // and the FwbotDeps object the Slack surface runs on.
 import { webApi } from '@slack/bolt';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { type Approvals, createApprovals } from '../approvals/approvals.js';
 import { auditOperation } from '../approvals/auditOperation.js';
@@ -22,6 +21,7 @@ import { instrumentCatalogue, instrumentGate } from '../observability/instrument
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import { AccessControl } from '../policy/access.js';
 import { UserGroupDirectory } from '../policy/userGroups.js';
+import type { RedisClient } from '../redis/connection.js';
 import { RedisDeduper } from '../slack/dedupe.js';
 import { type FwbotDeps, type SurfaceDeps, surfaceOf } from '../slack/deps.js';
 import { SlackApi } from '../slackApi/slackApi.js';
@@ -31,7 +31,7 @@ export interface SurfaceOptions {
   config: Config;
   log: Logger;
   /** The deployment's Redis (approvals, audit, retry marks). */
-  redis: Redis;
+  redis: RedisClient;
   /** Key prefix of the deployment, e.g. `fwbot`. */
   prefix: string;
   /** The queues' producer side: tracking, watches, tenant creation. */
@@ -63,7 +63,7 @@ export function fwbotCatalogue(metrics: FwbotMetrics): Catalogue {
  * one that always needs approval, stops the start here (ConfigError).
  */
 export function startGovernance(parts: {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   slack: webApi.WebClient;
   clients: SccClients;

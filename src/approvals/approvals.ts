@@ -4,11 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { webApi } from '@slack/bolt';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AuditReader, Operation } from '../catalogue/operation.js';
 import type { ApprovalGate, AuditSink, SccClients, Tracker } from '../dispatch/ports.js';
 import type { RevealGrants } from '../dispatch/reveals.js';
+import type { RedisClient } from '../redis/connection.js';
 import type { Deduper } from '../slack/dedupe.js';
 import type { Listeners } from '../slack/router.js';
 import { AuditTrail } from './audit.js';
@@ -24,7 +24,7 @@ import { SlackNotifier } from './slackNotifier.js';
 import { ApprovalStore } from './store.js';
 
 export interface ApprovalsOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Key prefix shared by every process of one deployment, e.g. `fwbot:`. */
   prefix: string;
   slack: webApi.WebClient;

@@ -2,10 +2,11 @@
 // transaction), trimmed by age. Stream ids come from the injected clock, so retention is "older than N
 // days" by the same time the records carry. Every text is redacted before it is written: command texts
 // and SCC error messages are typed or echoed by people and systems that may paste a token.
-import type { Redis } from 'ioredis';
+
 import { z } from 'zod';
 import type { AuditReader, AuditRecord } from '../catalogue/operation.js';
 import { AUDIT_ACTIONS, type AuditEntry } from '../dispatch/ports.js';
+import type { RedisClient } from '../redis/connection.js';
 import { createRedactor, type Redact } from '../scc/redaction.js';
 import { runScript, scriptOf } from './scripts.js';
 
@@ -45,7 +46,7 @@ return redis.call('XADD', KEYS[1], 'MINID', ARGV[2], string.format('%d-*', ms), 
 `);
 
 export interface AuditTrailOptions {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   retentionDays: number;
   clock: () => number;
@@ -54,7 +55,7 @@ export interface AuditTrailOptions {
 }
 
 export class AuditTrail implements AuditReader {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #key: string;
   readonly #retentionMs: number;
   readonly #clock: () => number;

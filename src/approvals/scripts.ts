@@ -2,7 +2,8 @@
 // clicking, sweeping or recovering at once exactly one sees each transition succeed; the others learn
 // the state they lost to. Times come from the caller's clock so tests can drive expiry and leases.
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
+import { replicated } from '../redis/replication.js';
 
 export interface LuaScript {
   source: string;
@@ -13,9 +14,25 @@ export function scriptOf(source: string): LuaScript {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
-/** Runs a script by its digest, loading it on first use (after a Redis restart too). */
+/**
+ * Runs a script by its digest, loading it on first use (after a Redis restart too). Every script here is a
+ * transition fwbot acts on, so its result is returned only once the replicas the connection asks for hold
+ * it (src/redis/replication.ts). Its keys must share one hash slot on a cluster (src/jobs/keys.ts).
+ */
 export async function runScript(
-  redis: Redis,
+  redis: RedisClient,
+  lua: LuaScript,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+): Promise<unknown> {
+  const result = await evaluate(redis, lua, keys, args);
+  const first = keys[0];
+  if (first !== undefined) await replicated(redis, first);
+  return result;
+}
+
+async function evaluate(
+  redis: RedisClient,
   lua: LuaScript,
   keys: readonly string[],
   args: readonly (string | number)[],

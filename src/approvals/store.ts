@@ -7,8 +7,9 @@
 //   approvals:active     zset id → when a recovery pass may look at it: approved requests (after a grace
 //                        left to the approving process), executing ones (when their lease ends), finished
 //                        ones not yet reported
-import type { Redis } from 'ioredis';
+
 import { z } from 'zod';
+import type { RedisClient } from '../redis/connection.js';
 import {
   ApprovalHash,
   type ApprovalRecord,
@@ -49,7 +50,7 @@ export type ClaimResult =
   | { claimed: false; state: string };
 
 export interface ApprovalStoreOptions {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   /** How long final records stay readable (late clicks, the card's history). */
   retentionMs: number;
@@ -58,7 +59,7 @@ export interface ApprovalStoreOptions {
 }
 
 export class ApprovalStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #prefix: string;
   readonly #retentionMs: number;
   readonly #claimGraceMs: number;

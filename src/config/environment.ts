@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { checkSccToken, checkSigningSecret, checkSlackAppToken, checkSlackBotToken } from './credentials.js';
 import { checkRedisUrl, checkRegion, checkSccBaseUrl, checkSlackApiUrl, sccRegions } from './endpoints.js';
 import { accept, type Checked, type ConfigIssue, refuse } from './issues.js';
+import { checkNodeList, nodesTransport } from './redisDeployment.js';
 import { Secret } from './secret.js';
 import { SLACK_APP_ID, SLACK_ENTERPRISE_ID, SLACK_TEAM_ID } from './slackIds.js';
 
@@ -242,6 +243,95 @@ const variables = {
     'off',
     checkSwitch,
   ),
+  REDIS_SENTINELS: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: '10.0.0.11:26379,10.0.0.12:26379,10.0.0.13:26379',
+      description:
+        'Redis behind Sentinel: the sentinels as host:port pairs, comma-separated. fwbot asks them for the ' +
+        'primary of REDIS_SENTINEL_MASTER and follows a failover. Instead of REDIS_URL (leave it unset).',
+      secret: false,
+    },
+    checkNodeList,
+  ),
+  REDIS_SENTINEL_MASTER: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: 'fwbot',
+      description:
+        'The name the sentinels monitor the primary under. Unset: `mymaster`. Only with REDIS_SENTINELS.',
+      secret: false,
+    },
+    (raw) =>
+      /^[\w.-]{1,64}$/.test(raw)
+        ? accept(raw)
+        : refuse<string>('must be a Sentinel master name: letters, digits, . _ -'),
+  ),
+  REDIS_SENTINEL_PASSWORD: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: 's3ntinel-pa55',
+      description:
+        "The sentinels' own password (their `requirepass`), when they have one. Only with REDIS_SENTINELS.",
+      secret: true,
+    },
+    secret((raw) => accept(raw)),
+  ),
+  REDIS_CLUSTER_NODES: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: '10.0.0.21:6379,10.0.0.22:6379,10.0.0.23:6379',
+      description:
+        'Redis Cluster: some of its nodes as host:port pairs, comma-separated (fwbot learns the rest from them). ' +
+        'Instead of REDIS_URL (leave it unset). fwbot then keeps all its keys under the hash tag `{fwbot}`.',
+      secret: false,
+    },
+    checkNodeList,
+  ),
+  REDIS_PASSWORD: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: 'data-pa55word',
+      description:
+        'Password of the Redis data nodes with REDIS_SENTINELS or REDIS_CLUSTER_NODES (with REDIS_URL it goes in the URL).',
+      secret: true,
+    },
+    secret((raw) => accept(raw)),
+  ),
+  REDIS_TLS: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: 'on',
+      description:
+        'TLS to every node (and sentinel) with REDIS_SENTINELS or REDIS_CLUSTER_NODES: `on` or `off`. Unset: ' +
+        '`off`, under the same clear-text rule as a redis:// REDIS_URL, applied to each address given.',
+      secret: false,
+    },
+    checkSwitch,
+  ),
+  REDIS_WAIT_REPLICAS: optionalVariable(
+    {
+      requiredWhen: 'never',
+      example: '1',
+      description:
+        'How many replicas must acknowledge (WAIT) an approval transition or an exactly-once mark before fwbot ' +
+        'acts on it (0–5). Unset: 1 with REDIS_SENTINELS or REDIS_CLUSTER_NODES, 0 with REDIS_URL.',
+      secret: false,
+    },
+    integerBetween(0, 5),
+  ),
+  REDIS_WAIT_TIMEOUT_MS: defaultedVariable(
+    {
+      requiredWhen: 'never',
+      example: '2000',
+      description:
+        'How long fwbot waits for those acknowledgements, in milliseconds (1–60000); when they do not come ' +
+        'it does not act, and says so.',
+      secret: false,
+    },
+    '1000',
+    integerBetween(1, 60_000),
+  ),
   PORT: defaultedVariable(
     {
       requiredWhen: 'never',
@@ -400,6 +490,61 @@ export function conflictingSettings(values: EnvValues): ConfigIssue[] {
         'would cross that network unencrypted; use rediss://, or set REDIS_ALLOW_PLAINTEXT=on if the network is yours',
       example: exampleFor('REDIS_URL'),
     });
+  return issues;
+}
+
+const SENTINEL_ONLY = ['REDIS_SENTINEL_MASTER', 'REDIS_SENTINEL_PASSWORD'] as const;
+const NODE_LIST_ONLY = ['REDIS_PASSWORD', 'REDIS_TLS'] as const;
+
+/**
+ * One Redis deployment at a time: REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES, and the settings that
+ * belong to another form refused rather than silently ignored. Clear text to a public address is refused
+ * for a node list as for REDIS_URL.
+ */
+export function redisDeploymentIssues(snapshot: EnvSnapshot, values: EnvValues): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const sentinels = isSet(snapshot, 'REDIS_SENTINELS');
+  const cluster = isSet(snapshot, 'REDIS_CLUSTER_NODES');
+  if (sentinels && cluster)
+    issues.push({
+      source: 'REDIS_CLUSTER_NODES',
+      problem: 'is set together with REDIS_SENTINELS; fwbot uses one Redis deployment: keep one of the two',
+      example: exampleFor('REDIS_CLUSTER_NODES'),
+    });
+  const list = sentinels ? 'REDIS_SENTINELS' : cluster ? 'REDIS_CLUSTER_NODES' : undefined;
+  if (list !== undefined && isSet(snapshot, 'REDIS_URL'))
+    issues.push({
+      source: 'REDIS_URL',
+      problem: `is set together with ${list}; the nodes come from ${list}: unset REDIS_URL (the password goes in REDIS_PASSWORD, TLS in REDIS_TLS)`,
+      example: exampleFor(list),
+    });
+  if (!sentinels)
+    for (const name of SENTINEL_ONLY.filter((n) => isSet(snapshot, n)))
+      issues.push({
+        source: name,
+        problem: 'is set but REDIS_SENTINELS is not; it only applies to Redis behind Sentinel',
+        example: exampleFor('REDIS_SENTINELS'),
+      });
+  if (list === undefined)
+    for (const name of NODE_LIST_ONLY.filter((n) => isSet(snapshot, n)))
+      issues.push({
+        source: name,
+        problem:
+          'is set but neither REDIS_SENTINELS nor REDIS_CLUSTER_NODES is; with REDIS_URL put the password in the URL and use rediss:// for TLS',
+        example: exampleFor('REDIS_URL'),
+      });
+  const nodes = values.REDIS_SENTINELS ?? values.REDIS_CLUSTER_NODES;
+  if (list !== undefined && nodes !== undefined && !values.REDIS_ALLOW_PLAINTEXT) {
+    const exposed = nodesTransport(nodes, values.REDIS_TLS ?? false) === 'public';
+    if (exposed)
+      issues.push({
+        source: list,
+        problem:
+          "names an address that is not loopback or private, without TLS: fwbot's state and the password " +
+          'would cross that network unencrypted; set REDIS_TLS=on, or REDIS_ALLOW_PLAINTEXT=on if the network is yours',
+        example: exampleFor(list),
+      });
+  }
   return issues;
 }
 

@@ -3,9 +3,9 @@
 // arguments, on which profile, is what the grant says, never what a button value names. Grants live in
 // Redis on the bot (any process may serve the click) and in memory in the console.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { UserError } from '../catalogue/errors.js';
+import type { RedisClient } from '../redis/connection.js';
 
 const RawValue = z.union([z.string(), z.array(z.string()), z.boolean()]);
 
@@ -57,7 +57,7 @@ function check(id: string): void {
 
 export class RedisRevealGrants implements RevealGrants {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 

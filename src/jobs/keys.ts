@@ -37,6 +37,17 @@ export function normalisePrefix(prefix: string | undefined): string {
   return text.endsWith(':') ? text.slice(0, -1) : text;
 }
 
+/**
+ * On a Redis Cluster every key fwbot and BullMQ use must sit in one hash slot: Lua scripts and MULTI touch
+ * several keys (an approval and its indexes, a job and its queue's lists). A prefix in braces is a hash
+ * tag, so `{fwbot}` puts them all in the slot of `fwbot`. Elsewhere the prefix is left as it is: changing it
+ * would orphan an existing install's queued jobs and approvals.
+ */
+export function slotPrefix(prefix: string, cluster: boolean): string {
+  if (!cluster || /\{[^}]+\}/.test(prefix)) return prefix;
+  return `{${prefix}}`;
+}
+
 /** The Redis keys of one deployment. */
 export class JobKeys {
   constructor(readonly prefix: string) {}

@@ -6,9 +6,11 @@
 // accepted the earlier attempt (the process may have died between Slack's answer and Redis), so it reads
 // the thread (or channel) back with `include_all_metadata` and posts only when no message carries the
 // key. Slack's 429 and definite refusals prove nothing was posted, so they clear the mark.
+
 import { createHash, randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { RedisClient } from '../redis/connection.js';
+import { replicated } from '../redis/replication.js';
 import { classifySlackError, SlackRefused } from '../slackApi/errors.js';
 import type { MessagesRead, SlackApi } from '../slackApi/slackApi.js';
 import type { JobKeys } from './keys.js';
@@ -50,7 +52,7 @@ export class SlackNotifier {
 
   constructor(
     private readonly slack: SlackApi,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: JobKeys,
     private readonly schedule: Schedule,
     private readonly log: Logger,
@@ -106,6 +108,8 @@ export class SlackNotifier {
     );
     if (wait > 0) throw new RetryLater(wait, `pacing posts to ${request.channelId}`);
     await this.redis.set(postingKey, String(Date.now()), 'PX', ttlMs);
+    // On a replica too before the post: a promoted replica without it would post again rather than look.
+    await replicated(this.redis, postingKey);
     let ts: string;
     try {
       const message = {
@@ -117,6 +121,7 @@ export class SlackNotifier {
       throw await this.failed(error, 'chat.postMessage', request.channelId, postingKey);
     }
     await this.redis.set(postedKey, ts, 'PX', ttlMs);
+    await replicated(this.redis, postedKey);
     return { ts, posted: true };
   }
 

@@ -1,7 +1,7 @@
 // Slack's pace per channel, shared by every worker process through Redis: a call into a channel reserves
 // the next free slot or learns how long to wait. Redis's own clock decides, so workers on hosts whose
 // clocks differ still agree.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import type { JobKeys } from './keys.js';
 
 // Returns 0 and books the slot when it is free, else the milliseconds until it is.
@@ -25,7 +25,7 @@ return 0`;
 
 export class SlackPace {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: JobKeys,
   ) {}
 

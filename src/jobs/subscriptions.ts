@@ -3,8 +3,8 @@
 // a subscriber is added before the outcome is read, an outcome is recorded before the subscribers are
 // read, so either the finishing worker sees the new subscriber or the subscriber sees the outcome.
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { RedisClient } from '../redis/connection.js';
 import { type JobKeys, notificationJobId, subscriberKey } from './keys.js';
 import { finalReply, statusLine } from './messages.js';
 import { type NotifyJobData, Outcome, parseStored, Subscriber } from './payloads.js';
@@ -17,7 +17,7 @@ export function subscriberNotificationKey(trackId: string, subscriber: Subscribe
 
 export class Subscriptions {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: JobKeys,
     private readonly notifyQueue: Queue,
     private readonly schedule: Schedule,

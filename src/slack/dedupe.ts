@@ -3,7 +3,7 @@
 // retry may reach another one; so the first sight of an interaction's trigger id is recorded in Redis
 // (SET NX with a TTL) and later sights are acknowledged and dropped. A memory version serves a single
 // process and tests.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 
 export interface Deduper {
   /** True the first time `key` is seen within `ttlSeconds`, false afterwards. */
@@ -15,7 +15,7 @@ const DEFAULT_TTL_SECONDS = 600;
 
 export class RedisDeduper implements Deduper {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix = 'fwbot:slack:seen:',
   ) {}
 

@@ -184,13 +184,17 @@ describe('LOG_LEVEL', () => {
 describe('REDIS_URL', () => {
   it('defaults to the local Redis', () => {
     const { redis } = loadConfig({});
-    expect(redis.url.reveal()).toBe('redis://127.0.0.1:6379');
+    expect(redis.deployment.kind === 'single' && redis.deployment.url.reveal()).toBe(
+      'redis://127.0.0.1:6379',
+    );
     expect(redis.display).toBe('redis://127.0.0.1:6379');
   });
 
   it('accepts TLS and a password, masking the password in the display form', () => {
     const { redis } = loadConfig({ REDIS_URL: `rediss://:${fake.redisPassword}@redis.internal:6380/2` });
-    expect(redis.url.reveal()).toBe(`rediss://:${fake.redisPassword}@redis.internal:6380/2`);
+    expect(redis.deployment.kind === 'single' && redis.deployment.url.reveal()).toBe(
+      `rediss://:${fake.redisPassword}@redis.internal:6380/2`,
+    );
     expect(redis.display).toBe('rediss://:***@redis.internal:6380/2');
   });
 

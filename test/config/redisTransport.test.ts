@@ -30,7 +30,7 @@ describe('REDIS_URL in clear text', () => {
 
   it('warns at start-up for clear text beyond loopback, and not otherwise', () => {
     const warning = redisPlaintextWarning(loadConfig({ REDIS_URL: 'redis://:secret@10.1.2.3:6379' }).redis);
-    expect(warning).toMatch(/clear text \(redis:\/\/\)/);
+    expect(warning).toMatch(/clear text: .*use rediss:\/\//);
     expect(warning).not.toContain('secret');
     expect(redisPlaintextWarning(loadConfig({}).redis)).toBeUndefined();
     expect(

@@ -76,7 +76,10 @@ describe('a loaded Config', () => {
         acme: { baseUrl: 'https://api.eu.security.cisco.com/firewall' },
       },
       slack: { mode: 'socket', botToken: REDACTED },
-      redis: { url: REDACTED, display: 'rediss://:***@redis.internal:6380/0' },
+      redis: {
+        deployment: { kind: 'single', url: REDACTED },
+        display: 'rediss://:***@redis.internal:6380/0',
+      },
     });
     expect(inspected).toContain("'acme' =>");
   });
