@@ -111,6 +111,11 @@ export class JobKeys {
     return this.key('announced', safe(profile));
   }
 
+  /** List, newest first: how long one type of SCC transaction took on one profile (learning.ts). */
+  durations(profile: string, transactionType: string): string {
+    return this.key('durations', safe(profile), safe(transactionType));
+  }
+
   /** When the last tenant creation of a profile started (ms), for the expected start of queued ones. */
   tenantLastStart(profile: string): string {
     return this.key('tenant-last-start', safe(profile));

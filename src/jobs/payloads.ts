@@ -76,6 +76,8 @@ export const TrackState = z.object({
   runUid: z.string().optional(),
   /** Staged changes: the calculation of the device's pending commands being followed. */
   calculation: z.string().optional(),
+  /** The SCC transaction type of a followed transaction, once read: what its schedule is learned by. */
+  transactionType: z.string().optional(),
   /** A transaction with a read after it (`afterDone`): it ended DONE, and that read comes next. */
   transactionDone: z.boolean().optional(),
   /** MSP upgrade runs: each device's tenant (read once when the run is found), for per-tenant words. */

@@ -40,6 +40,30 @@ export const TrackKind = z.enum([
 ]);
 export type TrackKind = z.infer<typeof TrackKind>;
 
+/** Learning how long work takes, and polling where it is likely to end (src/jobs/learning.ts). */
+export const Learning = z.object({
+  /** Off: every kind polls on its schedule alone (what the benchmark compares against). */
+  enabled: z.boolean(),
+  /** Durations kept per (profile, transaction type): the newest. */
+  keep: z.number().int().positive().max(1_000),
+  /** A duration's weight halves with every this many newer ones, so a slower SCC is soon noticed. */
+  halfLife: z.number().positive(),
+  /** Fewer durations than this: the schedule alone. */
+  minSamples: z.number().int().positive(),
+  /**
+   * Reads the learned schedule may spend on a kind of work, as a multiple of what the schedule alone
+   * would spend on the same durations: 1 never costs SCC more reads than without learning.
+   */
+  readBudget: z.number().positive(),
+  /** Never two polls closer than this. */
+  minGapMs: z.number().int().positive(),
+  /** A kind of work not seen for this long is forgotten (its durations expire in Redis). */
+  forgetAfterMs: z.number().int().positive(),
+  /** How long a worker uses the durations it read before reading them again. */
+  refreshMs: z.number().int().positive(),
+});
+export type Learning = z.infer<typeof Learning>;
+
 export const Schedule = z.object({
   poll: z.object({
     transaction: PollSchedule,
@@ -51,6 +75,7 @@ export const Schedule = z.object({
     staged: PollSchedule,
     mspUpgradeRun: PollSchedule,
   }),
+  learning: Learning,
   /** Consecutive transient failures (5xx, 429, network) tolerated before fwbot gives up on a job. */
   maxTransientFailures: z.number().int().positive(),
   /** Backoff between transient failures: base·2^(n-1), capped; SCC's Retry-After wins when longer. */
@@ -127,6 +152,17 @@ export const DEFAULT_SCHEDULE: Schedule = {
     // Upgrades across tenants run as long as their slowest tenant: paced like single-tenant runs.
     mspUpgradeRun: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 30 * SECOND, deadlineMs: 12 * HOUR },
   },
+  // Tuned on `npm run bench` (tracking, mixed workload): bench/RESULTS.md has the figures.
+  learning: {
+    enabled: true,
+    keep: 40,
+    halfLife: 20,
+    minSamples: 5,
+    readBudget: 1,
+    minGapMs: 1 * SECOND,
+    forgetAfterMs: 30 * 24 * HOUR,
+    refreshMs: 5 * SECOND,
+  },
   maxTransientFailures: 8,
   transientBaseMs: 2 * SECOND,
   transientCapMs: 5 * MINUTE,
@@ -153,6 +189,7 @@ export const DEFAULT_SCHEDULE: Schedule = {
 /** A partial schedule over the defaults, one level deep per section (what tests and config override). */
 export interface ScheduleOverrides {
   poll?: Partial<Record<TrackKind, Partial<PollSchedule>>>;
+  learning?: Partial<Learning>;
   maxTransientFailures?: number;
   transientBaseMs?: number;
   transientCapMs?: number;
@@ -178,6 +215,7 @@ export function resolveSchedule(
     ...base,
     ...overrides,
     poll,
+    learning: { ...base.learning, ...overrides.learning },
     slack: { ...base.slack, ...overrides.slack },
     watch: { ...base.watch, ...overrides.watch },
     tenantCreation: { ...base.tenantCreation, ...overrides.tenantCreation },

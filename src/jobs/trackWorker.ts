@@ -7,6 +7,8 @@ import { DelayedError, type Job, type Processor, UnrecoverableError } from 'bull
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { SccClients } from '../dispatch/ports.js';
+import { nextPollDelayMs } from './learning.js';
+import type { DurationHistory } from './learningStore.js';
 import { deadlineOutcome, gaveUpOutcome, malformedOutcome, refusedOutcome, statusLine } from './messages.js';
 import {
   type NotifyJobData,
@@ -16,7 +18,7 @@ import {
   TrackJobData,
 } from './payloads.js';
 import { classifySccError } from './sccFailures.js';
-import { pollDelayMs, type Schedule, transientDelayMs } from './schedule.js';
+import { type Schedule, transientDelayMs } from './schedule.js';
 import type { SlackNotifier } from './slackNotifier.js';
 import { stepCdfmc } from './steps/cdfmc.js';
 import { stepDeployment } from './steps/deployment.js';
@@ -35,6 +37,8 @@ export interface TrackWorkerDeps {
   clients: SccClients;
   resolveTenantProfile: TenantProfileResolver;
   schedule: Schedule;
+  /** What fwbot has learned of how long each type of transaction takes (absent: the schedule alone). */
+  durations?: DurationHistory;
   log: Logger;
 }
 
@@ -152,6 +156,7 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
       return again(job, token, { ...data, state: { ...state, failures } }, delay);
     }
 
+    if (result.took) await learn(deps, profile, result.took);
     if (result.kind === 'end') return finish(trackId, result.outcome);
     // The deadline is checked after a poll, not before: workers that were down past it still look once.
     const elapsed = now - result.state.legStartedAt;
@@ -163,9 +168,37 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
       if (result.note) await queueNote(deps, trackId, subscribers, result.note);
       if (result.progress) await showProgress(deps, trackId, subscribers, result.progress);
     }
-    const delay = result.delayMs ?? pollDelayMs(poll, next.step, undefined, elapsed);
+    const delay = result.delayMs ?? (await nextDelay(deps, profile, request.kind, next));
     return again(job, token, { ...data, state: next }, delay);
   };
+}
+
+/** A transaction's duration joins what every worker polls that type by; a failure to record is no failure. */
+async function learn(
+  deps: TrackWorkerDeps,
+  profile: string,
+  took: { transactionType: string; durationMs: number },
+): Promise<void> {
+  try {
+    await deps.durations?.record(profile, took.transactionType, took.durationMs);
+  } catch (error) {
+    deps.log.debug({ err: error, profile, type: took.transactionType }, 'duration not recorded');
+  }
+}
+
+/** The schedule's next delay, or the learned one for a transaction whose type fwbot has seen end. */
+async function nextDelay(
+  deps: TrackWorkerDeps,
+  profile: string,
+  kind: TrackJob['request']['kind'],
+  state: TrackJob['state'],
+): Promise<number> {
+  const poll = deps.schedule.poll[kind];
+  // Counted after the read: the plan's times are from when following began.
+  const elapsedMs = Date.now() - state.legStartedAt;
+  const type = kind === 'transaction' ? state.transactionType : undefined;
+  const plan = type && deps.durations ? await deps.durations.plan(profile, type, poll) : undefined;
+  return nextPollDelayMs({ poll, learn: deps.schedule.learning, step: state.step, elapsedMs, plan });
 }
 
 async function queueNote(

@@ -26,9 +26,16 @@ export interface StepContext {
   now: number;
 }
 
+/** How long a transaction SCC has finished took, by its own timestamps: what the schedule learns from. */
+export interface Took {
+  transactionType: string;
+  durationMs: number;
+}
+
 export type StepResult =
   | {
       kind: 'continue';
+      took?: Took;
       state: TrackState;
       /** Progress in words, shown in the thread's one progress message (kinds that keep one). */
       progress?: string;
@@ -37,9 +44,24 @@ export type StepResult =
       /** When the next step should run, instead of the kind's schedule (a short wait inside a long one). */
       delayMs?: number;
     }
-  | { kind: 'end'; outcome: Outcome };
+  | { kind: 'end'; outcome: Outcome; took?: Took };
 
-export const end = (outcome: Outcome): StepResult => ({ kind: 'end', outcome });
+export const end = (outcome: Outcome, took?: Took): StepResult =>
+  took ? { kind: 'end', outcome, took } : { kind: 'end', outcome };
+
+/** How long a DONE transaction took (submitted to last updated), when SCC says. */
+export function tookOf(transaction: {
+  cdoTransactionStatus?: string | null | undefined;
+  transactionType?: string | null | undefined;
+  submissionTime?: string | null | undefined;
+  lastUpdatedTime?: string | null | undefined;
+}): Took | undefined {
+  const { transactionType, submissionTime, lastUpdatedTime } = transaction;
+  if (transaction.cdoTransactionStatus !== 'DONE' || !transactionType || !submissionTime || !lastUpdatedTime)
+    return undefined;
+  const durationMs = Date.parse(lastUpdatedTime) - Date.parse(submissionTime);
+  return durationMs > 0 ? { transactionType, durationMs } : undefined;
+}
 
 export type Step<K extends TrackRequestData['kind']> = (
   ctx: StepContext,

@@ -2,7 +2,7 @@
 // through the device gateway.
 import { expiredOutcome, gatewayGoneOutcome, gatewayOutcome, transactionOutcome } from '../messages.js';
 import { stepNewApiUsers } from './apiUsers.js';
-import { end, type Step, unlessGone } from './step.js';
+import { end, type Step, tookOf, unlessGone } from './step.js';
 
 export const stepTransaction: Step<'transaction'> = async (ctx, request, state) => {
   const uid = request.transactionUid;
@@ -10,13 +10,23 @@ export const stepTransaction: Step<'transaction'> = async (ctx, request, state) 
   if (afterDone && state.transactionDone) return stepNewApiUsers(ctx, uid, afterDone);
   const transaction = await unlessGone(() => ctx.client.transactions.get(uid));
   if (!transaction) return end(expiredOutcome(`transaction \`${uid}\``));
+  const took = tookOf(transaction);
   // The read that completes the outcome is the next step's: each step makes one read.
   if (afterDone && transaction.cdoTransactionStatus === 'DONE') {
-    return { kind: 'continue', state: { ...state, transactionDone: true, lastStatus: undefined } };
+    const done = { ...state, transactionDone: true, lastStatus: undefined };
+    return took ? { kind: 'continue', state: done, took } : { kind: 'continue', state: done };
   }
   const outcome = transactionOutcome(uid, transaction);
-  if (outcome) return end(outcome);
-  return { kind: 'continue', state: { ...state, lastStatus: transaction.cdoTransactionStatus ?? undefined } };
+  if (outcome) return end(outcome, took);
+  const transactionType = transaction.transactionType ?? state.transactionType;
+  return {
+    kind: 'continue',
+    state: {
+      ...state,
+      lastStatus: transaction.cdoTransactionStatus ?? undefined,
+      ...(transactionType ? { transactionType } : {}),
+    },
+  };
 };
 
 /** `pending` and `timeout` (SCC stopped waiting, the device may still answer) both mean: ask again. */

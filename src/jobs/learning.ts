@@ -1,0 +1,205 @@
+// How long SCC's work takes, learned from what fwbot has followed to the end, and where to poll next
+// because of it (issue 18). Pure: durations in, poll times out; the Redis side is learningStore.ts.
+//
+// The durations of one kind of work on one SCC (profile, transaction type) are kept newest first, and a
+// duration's weight halves with every `halfLife` newer ones, so a slower SCC outweighs the past within a
+// few transactions. From them a smoothed distribution (a kernel estimate on log-durations: work takes
+// "seconds" or "minutes", so the smoothing scales with the duration): S(t), the share still running at
+// t, and f(t), the share ending around t. A poll at t costs a read for every transaction still running,
+// S(t); if each second a finished transaction waits is worth c reads, the gap that balances the two is
+// √(2·S(t) / (c·f(t))) (the classic inspection-spacing result): short where work is likely to end, long
+// where it is not, and shorter as the distribution narrows. c is the highest whose polls cost, on the
+// learned durations, no more reads than the schedule alone would (times `readBudget`): learning spends
+// the same reads where the work ends instead of where it does not. Every gap stays between `minGapMs`
+// and the kind's cap (the late cap once past lateAfterMs), never longer than the schedule alone allows.
+// Work slower than anything learned (past the plan) is polled with the schedule's own growth from the end
+// of the plan, up to the cap.
+import { type Learning, type PollSchedule, pollDelayMs } from './schedule.js';
+
+/** A share of work below which the plan ends: past it, the work is slower than anything learned. */
+const TAIL = 0.002;
+const MIN_BANDWIDTH = 0.02;
+
+/** The learned distribution of durations (ms), smoothed: share still running at t, density at t. */
+export interface LearnedDistribution {
+  survival(t: number): number;
+  density(t: number): number;
+  /** The longest duration learned, widened by the smoothing. */
+  readonly upperMs: number;
+}
+
+/** Error function (Abramowitz–Stegun 7.1.26, |error| < 1.5e-7): enough to place polls. */
+function erf(x: number): number {
+  const sign = x < 0 ? -1 : 1;
+  const a = Math.abs(x);
+  const t = 1 / (1 + 0.3275911 * a);
+  const poly =
+    t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  return sign * (1 - poly * Math.exp(-a * a));
+}
+
+const normalCdf = (z: number) => 0.5 * (1 + erf(z / Math.SQRT2));
+const normalPdf = (z: number) => Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI);
+
+/**
+ * The distribution of `newestFirst` durations (ms, positive), each weighted 2^(−rank/halfLife): a
+ * Gaussian kernel on log-durations, its bandwidth Silverman's rule on the weighted spread.
+ */
+export function learnedDistribution(newestFirst: readonly number[], halfLife: number): LearnedDistribution {
+  const logs = newestFirst.filter((ms) => ms > 0).map((ms) => Math.log(ms));
+  const weights = logs.map((_, rank) => 2 ** (-rank / halfLife));
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  const mean = logs.reduce((sum, y, i) => sum + (weights[i] ?? 0) * y, 0) / total;
+  const variance = logs.reduce((sum, y, i) => sum + (weights[i] ?? 0) * (y - mean) ** 2, 0) / total;
+  // The effective number of durations, so that old ones with little weight do not narrow the kernel.
+  const effective = total ** 2 / weights.reduce((sum, w) => sum + w * w, 0);
+  const h = Math.max(MIN_BANDWIDTH, 1.06 * Math.sqrt(variance) * effective ** -0.2);
+  const survival = (t: number) => {
+    if (t <= 0) return 1;
+    const y = Math.log(t);
+    return logs.reduce((sum, x, i) => sum + (weights[i] ?? 0) * (1 - normalCdf((y - x) / h)), 0) / total;
+  };
+  const density = (t: number) => {
+    if (t <= 0) return 0;
+    const y = Math.log(t);
+    const inLog = logs.reduce((sum, x, i) => sum + (weights[i] ?? 0) * normalPdf((y - x) / h), 0) / total / h;
+    return inLog / t;
+  };
+  return { survival, density, upperMs: Math.exp(Math.max(...logs) + 3 * h) };
+}
+
+/** The cap of a schedule at `elapsedMs`: the late cap once past lateAfterMs. */
+function capAt(poll: PollSchedule, elapsedMs: number): number {
+  const late = poll.lateAfterMs !== undefined && elapsedMs >= poll.lateAfterMs;
+  return late ? (poll.lateCapMs ?? poll.capMs) : poll.capMs;
+}
+
+/** The range searched for the worth of a second of delay, in reads. */
+const DELAY_COST = { min: 0.05, max: 100 } as const;
+const SEARCH_STEPS = 14;
+
+/**
+ * Poll times (ms after following began, the first poll at 0 not included) for a learned distribution
+ * when a second of delay is worth `delayCost` reads, up to where almost all of the work has ended.
+ */
+export function placePolls(
+  learned: LearnedDistribution,
+  poll: PollSchedule,
+  minGapMs: number,
+  delayCost: number,
+): number[] {
+  // The balanced gap at s, in ms (densities are per ms, delayCost per second of delay).
+  const balanced = (s: number) => {
+    const density = learned.density(s);
+    if (density <= 0) return Number.POSITIVE_INFINITY;
+    return Math.sqrt((2000 * learned.survival(s)) / (delayCost * density));
+  };
+  const times: number[] = [];
+  let at = 0;
+  while (learned.survival(at) > TAIL && at < learned.upperMs && at < poll.deadlineMs) {
+    const cap = capAt(poll, at);
+    // A gap is kept no longer than the balance anywhere it spans: a poll never steps over where work is
+    // likely to end.
+    const probe = minGapMs / 2;
+    let gap = minGapMs;
+    let tightest = Number.POSITIVE_INFINITY;
+    for (let ahead = probe; ahead <= cap; ahead += probe) {
+      tightest = Math.min(tightest, balanced(at + ahead));
+      if (ahead > tightest) break;
+      gap = Math.max(minGapMs, ahead);
+    }
+    at += Math.round(Math.min(cap, gap));
+    times.push(at);
+  }
+  return times;
+}
+
+/** SCC reads to see work of `durationMs` ended, the first poll at 0 included, delays from `next`. */
+export function readsFor(durationMs: number, next: (step: number, elapsedMs: number) => number): number {
+  let at = 0;
+  let reads = 1;
+  for (let step = 1; at < durationMs; step += 1) {
+    at += Math.max(1, next(step, at));
+    reads += 1;
+  }
+  return reads;
+}
+
+/**
+ * Poll times (ms after following began, the first poll at 0 not included) for work whose learned
+ * durations are `newestFirst` (SCC ms); undefined when too little is known (the schedule alone decides).
+ * The worth of a second of delay is the highest whose polls, on the learned durations (weighted as in
+ * the distribution), cost no more than `readBudget` times the reads of the schedule alone.
+ */
+export function learnedPollTimes(
+  newestFirst: readonly number[],
+  poll: PollSchedule,
+  learn: Learning,
+): number[] | undefined {
+  const durations = newestFirst.slice(0, learn.keep).filter((ms) => Number.isFinite(ms) && ms > 0);
+  if (!learn.enabled || durations.length < learn.minSamples) return undefined;
+  const learned = learnedDistribution(durations, learn.halfLife);
+  const weights = durations.map((_, rank) => 2 ** (-rank / learn.halfLife));
+  const weighted = (reads: (ms: number) => number) =>
+    durations.reduce((sum, ms, i) => sum + (weights[i] ?? 0) * reads(ms), 0);
+  const budget =
+    learn.readBudget * weighted((ms) => readsFor(ms, (step, at) => pollDelayMs(poll, step, undefined, at)));
+  let low: number = DELAY_COST.min;
+  let high: number = DELAY_COST.max;
+  let best = placePolls(learned, poll, learn.minGapMs, low);
+  for (let i = 0; i < SEARCH_STEPS; i += 1) {
+    const cost = Math.sqrt(low * high);
+    const plan = placePolls(learned, poll, learn.minGapMs, cost);
+    const reads = weighted((ms) =>
+      readsFor(
+        ms,
+        (step, at) => plannedDelay(plan, poll, learn, at) ?? pollDelayMs(poll, step, undefined, at),
+      ),
+    );
+    if (reads <= budget) {
+      low = cost;
+      best = plan;
+    } else high = cost;
+  }
+  return best;
+}
+
+export interface NextPoll {
+  poll: PollSchedule;
+  learn: Learning;
+  /** Polls made so far (1 after the first). */
+  step: number;
+  /** Since following (this leg) began, now. */
+  elapsedMs: number;
+  /** Learned durations of this kind of work on this SCC, newest first; absent when none. */
+  durations?: readonly number[] | undefined;
+  /** SCC's Retry-After, when it gave one: it wins when longer. */
+  retryAfterMs?: number | undefined;
+  /** The plan for `durations`, when the caller has it already (learnedPollTimes of the same). */
+  plan?: readonly number[] | undefined;
+}
+
+/** The delay before the next poll: the learned plan when there is one, the schedule otherwise. */
+export function nextPollDelayMs(next: NextPoll): number {
+  const { poll, learn, step, elapsedMs, retryAfterMs } = next;
+  const plan = next.plan ?? learnedPollTimes(next.durations ?? [], poll, learn);
+  const planned = plan === undefined ? undefined : plannedDelay(plan, poll, learn, elapsedMs);
+  const delay = planned ?? pollDelayMs(poll, step, undefined, elapsedMs);
+  return Math.max(delay, retryAfterMs ?? 0);
+}
+
+function plannedDelay(
+  plan: readonly number[],
+  poll: PollSchedule,
+  learn: Learning,
+  elapsedMs: number,
+): number | undefined {
+  if (plan.length === 0) return undefined;
+  // A poll that ran a little late skips the planned times it has passed, and those too close to it.
+  const nextAt = plan.find((at) => at >= elapsedMs + learn.minGapMs / 2);
+  if (nextAt !== undefined) return Math.min(nextAt - elapsedMs, capAt(poll, elapsedMs));
+  // Slower than anything learned: today's growth, counted from the end of the plan.
+  const over = elapsedMs - (plan.at(-1) ?? 0);
+  const grown = Math.max(poll.firstDelayMs, over * (poll.factor - 1));
+  return Math.min(capAt(poll, elapsedMs), Math.round(grown));
+}
