@@ -1,7 +1,9 @@
 // `npm run demo`: fwbot on one machine with no account anywhere — the SCC simulator in process (unless
 // an SCC profile is configured), a Redis (REDIS_URL, or a redis-server of its own under ./.fwbot/), the
 // workers, the approvals and the terminal console; with Slack credentials in the environment the same
-// bot also joins the workspace. Logs go to ./.fwbot/fwbot.log so the terminal stays a chat.
+// bot also joins the workspace. The simulator's world is kept in ./.fwbot/ across restarts, as the
+// approvals and watches in Redis that refer to it are. Logs go to ./.fwbot/fwbot.log so the terminal
+// stays a chat.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
@@ -19,12 +21,15 @@ import { contextualDestination } from '../observability/logContext.js';
 import { createMetrics } from '../observability/metrics.js';
 import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
 import { type SimulatorHandle, startSimulator } from '../simulator/index.js';
+import type { WorldOrigin } from '../simulator/state/saved.js';
 import { CONSOLE_CHANNEL, chooseDemoPolicy, DEMO_USERS, simulatorProfile } from './defaults.js';
 import { DemoSetupError, ensureDemoRedis, redactedUrl } from './redis.js';
 import { consoleDeps, startRuntime } from './runtime.js';
 import { type DemoSlack, startDemoSlack } from './slack.js';
 
 const STATE_DIR = '.fwbot';
+/** The simulator's world, kept across restarts like the approvals and watches in Redis that refer to it. */
+const WORLD_FILE = `${STATE_DIR}/simulator-world.v8`;
 
 function say(line = ''): void {
   process.stdout.write(`${line}\n`);
@@ -50,6 +55,18 @@ function demoSpeed(): number {
     process.exit(2);
   }
   return speed;
+}
+
+/** Where the simulator's world came from, in one line of the start banner. */
+function worldLine(world: WorldOrigin): string {
+  const restart = `kept in ${WORLD_FILE} across restarts (delete it to start again from the seed)`;
+  if (world.kind === 'seeded') {
+    const why = world.discarded === undefined ? '' : ` (the saved one was not restored: ${world.discarded})`;
+    return `new from the seed${why}, ${restart}`;
+  }
+  const saved = new Date(world.savedAt).toISOString().slice(0, 16).replace('T', ' ');
+  const ended = world.interrupted === 0 ? '' : `; ${world.interrupted} still running then ended in ERROR`;
+  return `restored from ${WORLD_FILE}, saved ${saved} UTC${ended}`;
 }
 
 async function listenOrWarn(http: HttpSide, port: number): Promise<string> {
@@ -109,7 +126,7 @@ async function run(
   let sim: SimulatorHandle | undefined;
   let profiles: ReadonlyMap<string, SccProfile> = config.profiles;
   if (profiles.size === 0) {
-    sim = await startSimulator({ port: 0, clock: 'real', speed: demoSpeed() });
+    sim = await startSimulator({ port: 0, clock: 'real', speed: demoSpeed(), worldFile: WORLD_FILE });
     profiles = new Map([['default', simulatorProfile(sim.url)]]);
     const started = sim;
     steps.unshift({ name: 'simulator', run: () => started.stop() });
@@ -188,6 +205,7 @@ async function run(
     : `profiles ${[...profiles.keys()].join(', ')}`;
   say('fwbot demo');
   say(`  SCC:    ${scc}`);
+  if (sim) say(`  World:  ${worldLine(sim.world)}`);
   say(`  Redis:  ${redis.url}${redis.owned ? ` (data in ${redis.dataDir}, append-only)` : ''}`);
   say(
     `  Slack:  ${slack ? `connected (${slack.mode === 'socket' ? 'Socket Mode' : 'HTTP'}); try /fw help in a channel` : 'not connected (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN to join a workspace)'}`,

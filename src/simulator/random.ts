@@ -21,6 +21,15 @@ export class SeededRandom {
     this.state = hashString(seed) || 0x9e3779b9;
   }
 
+  /** Where the sequence is: a world saved and restored goes on from here (state/saved.ts). */
+  get position(): number {
+    return this.state;
+  }
+
+  set position(value: number) {
+    this.state = value >>> 0;
+  }
+
   /** A float in [0, 1). */
   next(): number {
     this.state = (this.state + 0x6d2b79f5) >>> 0;

@@ -11,6 +11,7 @@ import { type ClockMode, createClock } from './clock.js';
 import { createFront } from './http/server.js';
 import { ParkedRequests, type SimRuntime } from './runtime.js';
 import type { SimState } from './state/model.js';
+import { keepWorld, openWorldFile, type WorldOrigin } from './state/saved.js';
 import { DEFAULT_SEED, DEFAULT_START_TIME, seedState } from './state/seed.js';
 import { DEMO_TOKENS } from './state/seedTenants.js';
 
@@ -33,6 +34,11 @@ export interface StartSimulatorOptions {
   startTime?: number;
   /** The wall time a real clock follows (see ClockOptions.wall); tests only. */
   wall?: () => number;
+  /**
+   * Keeps the world in this file: restored from it at start (work that was in flight then ends in ERROR),
+   * written to it whenever it changes and on stop. A file of another seed or shape is replaced.
+   */
+  worldFile?: string;
 }
 
 export interface SimulatorHandle {
@@ -51,6 +57,8 @@ export interface SimulatorHandle {
   };
   /** The current world (a new object after reset). */
   readonly state: SimState;
+  /** Where the world at start came from: the seed, or the world file. */
+  readonly world: WorldOrigin;
   readonly faults: FaultInjector;
   readonly requestLog: RequestLog;
   /** A token acting as an API-only super-admin of that tenant (e.g. for the cdFMC second leg). */
@@ -76,9 +84,14 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     speed: mode === 'real' ? (options.speed ?? 1) : 1,
     ...(options.wall ? { wall: options.wall } : {}),
   });
+  const opened =
+    options.worldFile === undefined
+      ? { state: undefined, origin: { kind: 'seeded' } as const }
+      : openWorldFile(options.worldFile, seed, startTime);
+  const world: WorldOrigin = opened.origin;
   const sim: SimRuntime = {
     clock,
-    state: seedState(seed, startTime),
+    state: opened.state ?? seedState(seed, startTime),
     baseUrl: '',
     parked: new ParkedRequests(),
   };
@@ -112,6 +125,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
       resolve();
     });
   });
+  const keeper = options.worldFile === undefined ? undefined : keepWorld(options.worldFile, () => sim.state);
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   sim.baseUrl = `http://${host}:${address.port}`;
@@ -140,6 +154,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     get state() {
       return sim.state;
     },
+    world,
     faults,
     requestLog: log,
     mintTenantToken: (tenantUid) => mintTenantToken(sim.state, tenantUid),
@@ -150,6 +165,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     stop: async () => {
       sim.parked.releaseAll();
       clock.close();
+      keeper?.stop();
       const closed = new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),
       );

@@ -135,6 +135,56 @@ describe.runIf(redisServerAvailable())('npm run demo', () => {
     expect(existsSync(join(dir, '.fwbot', 'redis', 'appendonlydir'))).toBe(true);
   }, 90_000);
 
+  it('keeps the simulator’s world across a restart: a tenant made and an interface deleted on approval', async () => {
+    const home = mkdtempSync(join(dir, 'restart-'));
+    const start = async () => {
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        PORT: String(await freePort()),
+        FWBOT_DEMO_SPEED: '1000',
+      };
+      const run = new Demo(
+        spawn(process.execPath, ['--import', tsx, demo], { cwd: home, env, stdio: 'pipe' }),
+      );
+      return { run, banner: await run.waitFor(/alice> $/) };
+    };
+    const stop = async (run: Demo) => {
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+    };
+
+    const first = await start();
+    expect(first.banner).toMatch(
+      /World: +new from the seed, kept in \.fwbot\/simulator-world\.v8 across restarts/,
+    );
+    let from = first.run.type('tenants create acme-kept');
+    await first.run.waitFor(/done\. SCC finished transaction/, from);
+    from = first.run.type('interfaces delete asa-hq-01 Vlan20');
+    await first.run.waitFor(/Asked for approval/, from);
+    from = first.run.type('/as bob');
+    await first.run.waitFor(/bob> $/, from);
+    from = first.run.type('1');
+    await first.run.waitFor(/\(y\/N\) $/, from);
+    from = first.run.type('y');
+    await first.run.waitFor(/staged the deletion of VLAN interface iot \(Vlan20\)/, from);
+    await stop(first.run);
+
+    const second = await start();
+    try {
+      expect(second.banner).toMatch(
+        /World: +restored from \.fwbot\/simulator-world\.v8, saved \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
+      );
+      from = second.run.type('tenants list');
+      expect(await second.run.waitFor(/alice> $/, from)).toMatch(/acme-kept/);
+      from = second.run.type('interfaces asa-hq-01');
+      const interfaces = await second.run.waitFor(/alice> $/, from);
+      expect(interfaces).toMatch(/Vlan10/);
+      expect(interfaces).not.toMatch(/Vlan20/);
+    } finally {
+      await stop(second.run);
+    }
+  }, 120_000);
+
   it('says exactly what to install when redis-server is missing and it cannot install it', async () => {
     // Only node on PATH: no redis-server, and no apt-get to install it with.
     const bin = join(dir, 'only-node');
