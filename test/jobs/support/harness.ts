@@ -11,7 +11,11 @@ import {
   type Workers,
 } from '../../../src/jobs/workers.js';
 import { createSccClient, type SccCallEvent, type SccClient } from '../../../src/scc/client.js';
-import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
+import {
+  type SimulatorHandle,
+  type StartSimulatorOptions,
+  startSimulator,
+} from '../../../src/simulator/index.js';
 import { driveClock } from '../../support/driveClock.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';
 import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
@@ -99,11 +103,13 @@ export const quietLog = pino({ level: process.env.FWBOT_TEST_LOG ?? 'silent' });
 
 export interface HarnessOptions {
   profiles?: (sim: SimulatorHandle) => Record<string, string>;
+  /** A real clock instead of the manual one (the demo's), for tests of what wall time does. */
+  sim?: Pick<StartSimulatorOptions, 'clock' | 'speed'>;
 }
 
 /** One simulator and one fake Slack per test file; `start()` per test, on a fresh prefix. */
 export async function createHarness(options: HarnessOptions = {}) {
-  const sim = await startSimulator({ port: 0, clock: 'manual' });
+  const sim = await startSimulator({ port: 0, clock: 'manual', ...options.sim });
   const slack = await startFakeSlack();
   let clients = simClients(sim, options.profiles?.(sim) ?? { default: sim.tokens.superAdmin });
   const running: Workers[] = [];
