@@ -1,0 +1,127 @@
+// fwbot on Redis behind Sentinel (a primary, two replicas, three sentinels on loopback): the start-up
+// check speaks one sentence when no sentinel answers; an approval acknowledged by a replica is still
+// there after the primary is killed and a replica promoted; and a write no replica acknowledged is
+// refused with a sentence instead of acted on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkRedis, RedisUnreachable } from '../../src/app/redisCheck.js';
+import type { ApprovalRequest } from '../../src/approvals/record.js';
+import { ApprovalStore } from '../../src/approvals/store.js';
+import { loadConfig } from '../../src/config.js';
+import { connectRedis, type RedisClient } from '../../src/redis/connection.js';
+import { ReplicasMissing } from '../../src/redis/replication.js';
+import { freePort } from '../support/redisServer.js';
+import { type SentinelTopology, startSentinelTopology } from '../support/redisTopologies.js';
+import { redisUrl, uniquePrefix } from '../support/testRedis.js';
+
+const T0 = Date.parse('2025-06-02T09:00:00Z');
+const LEASE = 10_000;
+
+function request(id: string): ApprovalRequest {
+  return {
+    id,
+    operationId: 'interfaces.delete',
+    raw: { device: 'asa-branch-02', interface: 'printers' },
+    commandText: '/fw interfaces delete asa-branch-02 printers',
+    profile: 'default',
+    requesterId: 'U0ALICE',
+    channelId: 'C0OPS',
+    createdAt: T0,
+    expiresAt: T0 + 30 * 60_000,
+    role: 'operator',
+    target: {
+      facts: {},
+      description: { action: 'delete interface printers', line: 'printers', fields: [], warnings: [] },
+    },
+  };
+}
+
+describe('the start-up check with REDIS_SENTINELS', () => {
+  it('ends with one sentence when no sentinel answers', async () => {
+    const config = loadConfig({
+      REDIS_SENTINELS: `127.0.0.1:${await freePort()},127.0.0.1:${await freePort()}`,
+    });
+    const failure = await checkRedis(config.redis, config.redis.display, 2_000).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(RedisUnreachable);
+    const message = String((failure as Error).message);
+    expect(message).toContain(config.redis.display);
+    expect(message.split('\n')).toHaveLength(1);
+  });
+});
+
+describe('replica acknowledgement (REDIS_WAIT_REPLICAS)', () => {
+  it('refuses to act on a transition no replica holds, saying why', async () => {
+    const config = loadConfig({
+      REDIS_URL: redisUrl(),
+      REDIS_WAIT_REPLICAS: '1',
+      REDIS_WAIT_TIMEOUT_MS: '50',
+    });
+    const redis = connectRedis(config.redis);
+    try {
+      const store = new ApprovalStore({
+        redis,
+        prefix: uniquePrefix('wait'),
+        retentionMs: 60_000,
+        claimGraceMs: LEASE,
+      });
+      await expect(store.create(request('ap-wait1'))).resolves.toBeUndefined();
+      const refused = await store
+        .decide('ap-wait1', 'approved', T0, 'U0BOB')
+        .catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ReplicasMissing);
+      expect(String((refused as Error).message)).toMatch(
+        /confirmed this change on 0 of 1 replica\(s\) within 50 ms, so fwbot did not act on it/,
+      );
+    } finally {
+      await redis.quit();
+    }
+  });
+});
+
+describe('fwbot on Redis behind Sentinel', () => {
+  let topology: SentinelTopology;
+  let redis: RedisClient;
+
+  beforeAll(async () => {
+    topology = await startSentinelTopology({ replicas: 2 });
+    const config = loadConfig({
+      REDIS_SENTINELS: topology.sentinelList,
+      REDIS_SENTINEL_MASTER: topology.masterName,
+    });
+    redis = connectRedis(config.redis);
+    // The killed primary's connection errors until the sentinels name another; the commands wait meanwhile.
+    redis.on('error', () => undefined);
+  }, 60_000);
+
+  afterAll(async () => {
+    redis?.disconnect();
+    await topology?.stop();
+  });
+
+  it('keeps an acknowledged approval through a failover, and carries on with the promoted replica', async () => {
+    const store = new ApprovalStore({
+      redis,
+      prefix: uniquePrefix('sentinel'),
+      retentionMs: 60_000,
+      claimGraceMs: LEASE,
+    });
+    await store.create(request('ap-failover'));
+    const decided = await store.decide('ap-failover', 'approved', T0, 'U0BOB');
+    expect(decided.outcome).toBe('decided');
+
+    const before = await topology.primaryPort();
+    await topology.crash(before);
+    const deadline = Date.now() + 30_000;
+    while ((await topology.primaryPort()) === before && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await topology.primaryPort()).not.toBe(before);
+
+    // The same client, following the sentinels to the new primary: the approval is there, decided once.
+    expect((await store.get('ap-failover'))?.state).toBe('approved');
+    const again = await store.decide('ap-failover', 'rejected', T0 + 1, 'U0CAROL');
+    expect(again).toMatchObject({ outcome: 'refused', state: 'approved' });
+    expect(await store.claim('ap-failover', 'A', T0 + 2, LEASE)).toMatchObject({ claimed: true });
+  }, 60_000);
+});
