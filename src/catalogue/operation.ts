@@ -219,6 +219,11 @@ export interface QueueSpec<A> {
   };
   /** The channel's announcement; the queue reports in its thread. */
   announce(args: A, actor: Actor): View;
+  /**
+   * A read before anything is announced or queued: throws (a UserError) when SCC would certainly refuse the
+   * request later (e.g. a tenant name that is taken), so the requester hears it at once.
+   */
+  check?(ctx: OperationContext, args: A): Promise<void>;
 }
 
 /** The outcome of running an operation: what to show and what to follow. */
@@ -317,6 +322,8 @@ export interface Operation {
     readonly queue: QueueSpec<unknown>['queue'];
     request(raw: RawArgs): ReturnType<QueueSpec<unknown>['request']>;
     announce(raw: RawArgs, actor: Actor): View;
+    /** Refuses at once what SCC would refuse once its turn comes (see QueueSpec.check). */
+    check(ctx: OperationContext, raw: RawArgs): Promise<void>;
   };
   /** Checks raw arguments without running anything: an empty list means they are acceptable. */
   validate(raw: RawArgs): ArgIssue[];
@@ -487,6 +494,13 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
         queue: queue.queue,
         request: (raw: RawArgs) => queue.request(parseArgs(spec, raw)),
         announce: (raw: RawArgs, actor: Actor) => queue.announce(parseArgs(spec, raw), actor),
+        async check(ctx: OperationContext, raw: RawArgs) {
+          try {
+            await queue.check?.(ctx, parseArgs(spec, raw));
+          } catch (error) {
+            throw explainFailure(error, spec.failure);
+          }
+        },
       },
     });
   }

@@ -13,8 +13,9 @@ import {
 } from '../render/tenants.js';
 import { flag, optionalText, text, uuid } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam, TENANT, transactionTrack } from './common.js';
-import { defineOperation, type Operation } from './operation.js';
-import { resolveTenant } from './resolve.js';
+import { UserError } from './errors.js';
+import { defineOperation, type Operation, type OperationContext } from './operation.js';
+import { boundedPaginate, resolveTenant } from './resolve.js';
 import { compareTenants, rereadTenant, resolveTenantFacts, TenantFacts } from './tenantTarget.js';
 
 /** The reference's rule for tenant names (its pattern is not anchored in the file; this one is). */
@@ -61,6 +62,26 @@ export const tenantsShow = defineOperation({
   render: (tenant) => renderTenant(tenant),
 });
 
+/**
+ * SCC refuses a tenant name that is taken (409), comparing without regard to case, but only when the
+ * creation's turn comes, up to minutes after it was queued: a read of the portal's tenants says it now. A
+ * name taken outside the portal, or by a creation still under way, is left to SCC's 409.
+ */
+async function refuseTakenName(ctx: OperationContext, name: string): Promise<void> {
+  const tenants = await boundedPaginate(
+    ctx.scc,
+    'getMspManagedTenants',
+    { query: {} },
+    'tenants in the MSP portal',
+  );
+  const taken = tenants.find((tenant) => tenant.name?.toLowerCase() === name.toLowerCase());
+  if (!taken?.name) return;
+  const as = taken.name === name ? '' : ` as ${code(taken.name)} (SCC compares names without regard to case)`;
+  throw new UserError(
+    `A tenant named ${code(name)} already exists in the MSP portal${as}. Choose another name.`,
+  );
+}
+
 export const tenantsCreate = defineOperation({
   id: 'tenants.create',
   words: ['tenants', 'create'],
@@ -98,7 +119,7 @@ export const tenantsCreate = defineOperation({
   }),
   role: 'operator',
   approval: 'never',
-  scc: ['createTenant'],
+  scc: ['getMspManagedTenants', 'createTenant'],
   examples: ['tenants create', 'tenants create acme-eu --display-name "Acme Europe"'],
   modal: {
     title: 'Create a tenant',
@@ -130,8 +151,10 @@ export const tenantsCreate = defineOperation({
       salesOrderNumber: args['sales-order'],
     }),
     announce: (args, actor) => renderTenantCreationQueued(args.name, actor),
+    check: (ctx, args) => refuseTakenName(ctx, args.name),
   },
   run: async (ctx, args) => {
+    await refuseTakenName(ctx, args.name);
     const body = {
       tenantName: args.name,
       ...(args['display-name'] ? { displayName: args['display-name'] } : {}),

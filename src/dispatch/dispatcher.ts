@@ -218,6 +218,8 @@ export class Dispatcher {
     const queue = op.queue;
     const { tenantCreation } = this.#deps;
     if (queue && tenantCreation) {
+      // What SCC would refuse when the turn comes is refused now, before anything is announced.
+      await queue.check(ctx, raw);
       const request_ = queue.request(raw);
       const announcement = queue.announce(raw, request.actor);
       log.info({ operationId: op.id, profile: access.profile }, 'queueing');

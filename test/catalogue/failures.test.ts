@@ -1,6 +1,6 @@
-// Every operation's failure as its user reads it, checked against golden files like its success: each
-// SCC call the operation declares answers 500 (the simulator's fault rules), so the sentence is the
-// operation's declared `failure` followed by SCC's answer. Operations that call no SCC (help, watches,
+// Every operation's failure as its user reads it, checked against golden files like its success: the SCC
+// calls the operation declares answer 500 (the simulator's fault rules; a change's writes, a read's reads),
+// so the sentence is the operation's declared `failure` followed by SCC's answer. Operations that call no SCC (help, watches,
 // audit) have no such failure.
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -62,7 +62,9 @@ describe('failure sentences', () => {
   it.each(calling.map((op) => op.id))('%s: its declared failure, then what SCC said', async (id) => {
     const op = catalogue.get(id);
     if (!op) throw new Error(`no operation ${id}`);
-    for (const sccId of op.scc) {
+    // A change fails at its change (the reads before it pass); a read fails at its read.
+    const writes = op.scc.filter((sccId) => sccOperations[sccId].method !== 'GET');
+    for (const sccId of writes.length > 0 ? writes : op.scc) {
       const { method, path } = sccOperations[sccId];
       h.sim.faults.add({ path: path.replace(/\{[^}]+\}/g, '*'), method, status: 500 });
     }

@@ -41,10 +41,12 @@ describe('SCC errors as sentences', () => {
     );
   });
 
-  it('409: a tenant name that is taken', async () => {
-    const error = await failure('tenants create contoso-eu');
+  it('409: a tenant name taken outside the MSP portal, which the read before cannot see', async () => {
+    const error = await failure('tenants create stark-us');
     expect(error.status).toBe(409);
-    expect(error.message).toMatch(/SCC refused the request \(409 CONFLICT\): .*contoso-eu/);
+    expect(error.message).toBe(
+      'Could not create the tenant. SCC refused the request (409 CONFLICT): A tenant named stark-us already exists',
+    );
   });
 
   it('429: a second tenant within 30 seconds, saying when to try again', async () => {

@@ -148,7 +148,7 @@ describe('forms', () => {
     const { modal, responseUrl } = await open('tenants create');
     await submit(modal, { name: 'contoso-eu' });
     const reply = await h.reply(responseUrl);
-    expect(blocksText(reply.args)).toMatch(/409 CONFLICT\): A tenant named contoso-eu already exists$/);
+    expect(blocksText(reply.args)).toMatch(/A tenant named `contoso-eu` already exists in the MSP portal\./);
     expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
   });
 

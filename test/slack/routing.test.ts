@@ -48,6 +48,18 @@ describe('queued tenant creation', () => {
     expect(blocksText((await h.reply(responseUrl)).args)).toContain('Usage: `/fw tenants create');
     expect(queue.requests).toHaveLength(1);
   });
+
+  it('refuses a taken name at once, after a read, without announcing or queueing anything', async () => {
+    const posts = h.slack.callsTo('chat.postMessage').length;
+    const { responseUrl } = await h.command('tenants create CONTOSO-eu', { userId: USERS.operator });
+    expect(blocksText((await h.reply(responseUrl)).args)).toContain(
+      'A tenant named `CONTOSO-eu` already exists in the MSP portal as `contoso-eu`',
+    );
+    expect(queue.requests).toHaveLength(1);
+    expect(h.slack.callsTo('chat.postMessage')).toHaveLength(posts);
+    expect(h.sim.requestLog.list({ operationId: 'getMspManagedTenants' }).length).toBeGreaterThan(0);
+    expect(h.sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(0);
+  });
 });
 
 describe('approval policy beyond destructive operations', () => {

@@ -52,11 +52,12 @@ describe('SCC errors as users see them', () => {
     );
   });
 
-  it('409: a tenant name that is taken', async () => {
-    const text = await ask('tenants create contoso-eu');
-    expect(text).toMatch(
-      /^Could not create the tenant\. SCC refused the request \(409 CONFLICT\): A tenant named contoso-eu already exists$/,
+  it('a tenant name that is taken: refused before SCC is asked (not a 409 later)', async () => {
+    const text = await ask('tenants create Contoso-EU');
+    expect(text).toBe(
+      'A tenant named `Contoso-EU` already exists in the MSP portal as `contoso-eu` (SCC compares names without regard to case). Choose another name.',
     );
+    expect(h.sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(0);
   });
 
   it('429: SCC limiting the rate, with when to try again', async () => {
