@@ -2,7 +2,7 @@
 // of the runs that end after it was started and not of one that had ended before, because the times the
 // simulator reports and the bot's own now are the same clock.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHarness, eventType, nextCall, text } from '../jobs/support/harness.js';
+import { createHarness, nextCall, text, watchAnnouncements } from '../jobs/support/harness.js';
 
 describe('vpn watch on a real clock at ×1000', () => {
   let h: Awaited<ReturnType<typeof createHarness>>;
@@ -13,12 +13,7 @@ describe('vpn watch on a real clock at ×1000', () => {
     await h.close();
   });
 
-  const announcementsIn = (channel: string) =>
-    h.slack
-      .callsTo('chat.postMessage')
-      .filter(
-        (call) => call.status === 200 && call.args.channel === channel && eventType(call) === 'fwbot_watch',
-      );
+  const announcementsIn = (channel: string) => watchAnnouncements(h.slack, channel);
 
   it('does not announce a run that ended before the watch started, and announces one that ends after', async () => {
     const { workers, clients } = await h.start();

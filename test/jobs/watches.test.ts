@@ -2,7 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationContext } from '../../src/catalogue/operation.js';
 import { channelIdOf, vpnUnwatch, vpnWatch } from '../../src/jobs/watchOperations.js';
 import { channelMention } from '../../src/render/mrkdwn.js';
-import { createHarness, driveUntil, eventType, nextCall, quietLog, text } from './support/harness.js';
+import {
+  createHarness,
+  driveUntil,
+  nextCall,
+  quietLog,
+  text,
+  watchAnnouncements,
+} from './support/harness.js';
 
 describe('watching VPN client upgrade runs', () => {
   let h: Awaited<ReturnType<typeof createHarness>>;
@@ -17,12 +24,7 @@ describe('watching VPN client upgrade runs', () => {
     await h.close();
   });
 
-  const announcementsIn = (channel: string) =>
-    h.slack
-      .callsTo('chat.postMessage')
-      .filter(
-        (call) => call.status === 200 && call.args.channel === channel && eventType(call) === 'fwbot_watch',
-      );
+  const announcementsIn = (channel: string) => watchAnnouncements(h.slack, channel);
 
   /** Two scans begun after now: the first of them has finished by the time the second starts. */
   const afterAFullScan = async (clients: Parameters<typeof nextCall>[0]) => {

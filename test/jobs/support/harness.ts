@@ -189,6 +189,15 @@ export function finalReply(slack: FakeSlack, where: ThreadRef, timeoutMs = 10_00
   );
 }
 
+/** The watch announcements Slack accepted in `channel`. */
+export function watchAnnouncements(slack: FakeSlack, channel: string): RecordedCall[] {
+  return slack
+    .callsTo('chat.postMessage')
+    .filter(
+      (call) => call.status === 200 && call.args.channel === channel && eventType(call) === 'fwbot_watch',
+    );
+}
+
 export function eventType(call: RecordedCall): unknown {
   const metadata = call.args.metadata;
   return typeof metadata === 'object' && metadata !== null
