@@ -201,7 +201,7 @@ async function run(
   });
 
   const scc = sim
-    ? `simulator at ${sim.url} (×${sim.clock.speed} speed), profile default as sim-super-admin`
+    ? `simulator at ${sim.url} (its work ×${sim.clock.speed} faster than SCC’s, times on the wall clock), profile default as sim-super-admin`
     : `profiles ${[...profiles.keys()].join(', ')}`;
   say('fwbot demo');
   say(`  SCC:    ${scc}`);
