@@ -190,6 +190,14 @@ export class ApprovalExecutor {
         return success(view.summary, view, []);
       }
       if (!operation.target?.removes) {
+        // An operation that can find its own effect in SCC (a deploy's run) reports it and follows it.
+        const found = await operation.target
+          ?.interrupted?.(ctx, request.target.facts)
+          .catch((error: unknown) => {
+            ctx.log.warn({ err: error }, 'could not look for the interrupted call’s effect in SCC');
+            return undefined;
+          });
+        if (found) return success(found.view.summary, found.view, found.track);
         return failure(
           'Not run again: fwbot restarted while sending it.',
           `Check in SCC whether it happened (${request.target.description.line}), then ask again if it did not.`,

@@ -155,6 +155,11 @@ function commandsText(facts: DeployFacts): string {
     .join('\n');
 }
 
+/** Put in a deploy's description, so its run can be found again (and SCC shows which fwbot request it was). */
+function requestTag(requestId: string): string {
+  return `(fwbot request ${requestId})`;
+}
+
 export const deploy = defineOperation({
   id: 'deploy',
   words: ['deploy'],
@@ -185,7 +190,7 @@ export const deploy = defineOperation({
   role: 'operator',
   // It changes what the firewalls run: always a second person, who sees the exact commands.
   approval: 'always',
-  scc: [...PENDING_READS, 'deployChangesToMultipleAsaDevices'],
+  scc: [...PENDING_READS, 'deployChangesToMultipleAsaDevices', 'getDeviceDeploymentRuns'],
   examples: ['deploy asa-hq-01', 'deploy asa-hq-01 asa-dc-03 --description "guest VLAN removal"'],
   offeredAsButton: true,
   target: {
@@ -211,6 +216,26 @@ export const deploy = defineOperation({
     },
     reread: rereadPending,
     compare: compareDeploys,
+    // A deploy does not remove its target. Its run carries the request's id in the description, so after a
+    // crash while it was being sent, the newest runs say whether SCC took it.
+    interrupted: async (ctx, facts) => {
+      const { data } = await ctx.scc.call('getDeviceDeploymentRuns', {
+        query: { limit: '50', sort: ['submissionTime:DESC'] },
+      });
+      const tag = requestTag(ctx.requestId);
+      const run = data.items?.find((item) => item.description?.includes(tag) && item.transactionUid);
+      if (!run?.transactionUid) return undefined;
+      const label = `deploy to ${facts.devices.map((d) => d.name).join(', ')}`;
+      const text = `:white_check_mark: The deploy sent before fwbot restarted reached SCC (deployment run ${code(run.uid ?? run.transactionUid)}, ${run.deploymentRunStatus ?? 'status unknown'}); it was not sent again. fwbot follows it and reports each device’s result here.`;
+      return {
+        view: {
+          summary: `${label}: sent before fwbot restarted`,
+          blocks: [{ kind: 'text', text }],
+          visibility: 'in_channel',
+        },
+        track: [{ kind: 'deployment', transactionUid: run.transactionUid, label }],
+      };
+    },
     describe: (facts) => {
       const unsupported = facts.devices.filter((d) => d.pending.status === 'UNSUPPORTED_COMMANDS');
       const failed = facts.devices.filter((d) => d.pending.status === 'ERROR');
@@ -247,7 +272,7 @@ export const deploy = defineOperation({
     const { data } = await ctx.scc.call('deployChangesToMultipleAsaDevices', {
       body: {
         deviceUids: facts.devices.map((d) => d.uid),
-        ...(facts.description ? { description: facts.description } : {}),
+        description: [facts.description, requestTag(ctx.requestId)].filter(Boolean).join(' '),
         ...(facts.force ? { forceDeployUnsupportedCommands: true } : {}),
       },
     });

@@ -207,6 +207,12 @@ export interface TargetSpec<A, F> {
    * whether it took effect. Without it, an interrupted call is never repeated: a person checks first.
    */
   removes?: boolean;
+  /**
+   * For an operation that does not remove its target: after a call interrupted by a crash, looks in SCC
+   * for the call's effect (a deploy's run, found by the approval id it carries). The outcome to report
+   * when it is found; undefined when SCC shows nothing, and then nothing is sent again: a person checks.
+   */
+  interrupted?(ctx: OperationContext, facts: F): Promise<Pick<Outcome, 'view' | 'track'> | undefined>;
 }
 
 /** A request handed to a queue instead of running at once (SCC's one tenant creation every 30 s). */
@@ -292,6 +298,7 @@ export interface ErasedTarget {
   compare(before: unknown, after: unknown): string[];
   describe(facts: unknown): TargetDescription;
   readonly removes: boolean;
+  interrupted?(ctx: OperationContext, facts: unknown): Promise<Pick<Outcome, 'view' | 'track'> | undefined>;
 }
 
 /** A declared operation with its types erased, so one registry holds them all. */
@@ -484,6 +491,13 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
         compare: (before: unknown, after: unknown) =>
           target.compare(parseFacts(typedTarget, before, spec.id), parseFacts(typedTarget, after, spec.id)),
         describe: (facts: unknown) => target.describe(parseFacts(typedTarget, facts, spec.id)),
+        ...(target.interrupted
+          ? {
+              interrupted: (ctx: OperationContext, facts: unknown) =>
+                target.interrupted?.(ctx, parseFacts(typedTarget, facts, spec.id)) ??
+                Promise.resolve(undefined),
+            }
+          : {}),
       } satisfies ErasedTarget,
     });
   }

@@ -1,6 +1,7 @@
-// A proxy in front of the simulator that lets a test freeze a bot process in the middle of its SCC
-// DELETE: `hold` keeps the DELETE from ever reaching SCC, `forward` lets SCC carry it out but never
-// answers. Everything else passes through. `deletes` resolves when the first DELETE arrives.
+// A proxy in front of the simulator that lets a test freeze a bot process in the middle of one SCC call
+// (a DELETE unless `holds` picks another, e.g. the deploy's POST): `hold` keeps the call from ever
+// reaching SCC, `forward` lets SCC carry it out but never answers. Everything else passes through.
+// `deleteHeld` resolves when the first such call is held.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -8,7 +9,7 @@ export type HoldMode = 'hold' | 'forward';
 
 export interface HoldingProxy {
   url: string;
-  /** Resolves once a DELETE has been held (after SCC answered it, in `forward` mode). */
+  /** Resolves once the call has been held (after SCC answered it, in `forward` mode). */
   deleteHeld: Promise<void>;
   stop(): Promise<void>;
 }
@@ -19,7 +20,11 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startHoldingProxy(target: string, mode: HoldMode): Promise<HoldingProxy> {
+export async function startHoldingProxy(
+  target: string,
+  mode: HoldMode,
+  holds: (method: string, path: string) => boolean = (method) => method === 'DELETE',
+): Promise<HoldingProxy> {
   let held: () => void = () => undefined;
   const deleteHeld = new Promise<void>((resolve) => {
     held = resolve;
@@ -39,7 +44,7 @@ export async function startHoldingProxy(target: string, mode: HoldMode): Promise
   const server: Server = createServer((req, res) => {
     (async () => {
       const body = await bodyOf(req);
-      if (req.method === 'DELETE') {
+      if (holds(req.method ?? 'GET', req.url ?? '/')) {
         if (mode === 'forward') await forward(req, body);
         held();
         return; // never answered: the caller hangs until it dies
