@@ -4,8 +4,9 @@
 // the fast path of socketModeRefresh.ts can. The gap from `disconnect` to the new connection's `hello` is
 // printed for the README, never asserted.
 import { SocketModeReceiver } from '@slack/bolt';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refreshUnsupported } from '../../../src/slack/socketModeRefresh.js';
+import { reconnectAtOnceOnRefresh, refreshUnsupported } from '../../../src/slack/socketModeRefresh.js';
 import type { FakeSocketMode } from '../../support/fakeSocketMode.js';
 import { slashCommandBody } from '../../support/slackRequests.js';
 import { blocksText, CHANNEL, type Harness, newTriggerId, startHarness, USERS } from '../support/harness.js';
@@ -35,6 +36,17 @@ describe('Socket Mode: the library keeps the shape the fast reconnect relies on'
   it('has delayReconnectAttempt(next) and reads its messages through ws_message events', () => {
     const receiver = new SocketModeReceiver({ appToken: 'xapp-1-shape-check' });
     expect(refreshUnsupported(receiver.client)).toBeUndefined();
+  });
+
+  it('says so, and leaves the client as the library made it, when the shape has changed', () => {
+    const { client } = new SocketModeReceiver({ appToken: 'xapp-1-shape-check' });
+    Object.defineProperty(client, 'delayReconnectAttempt', { value: undefined });
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+
+    expect(reconnectAtOnceOnRefresh(client, log)).toBe(false);
+    expect(lines.join('')).toContain('@slack/socket-mode has no delayReconnectAttempt any more');
+    expect(client.listeners('ws_message')).toHaveLength(1);
   });
 });
 
