@@ -70,11 +70,22 @@ export async function placeInQueue(
   profile: string,
   jobId: string,
 ): Promise<{ place: number; expectedStart: Date }> {
-  const waiting = await core.tenantQueue(profile).getJobs(['waiting', 'prioritized'], 0, -1, true);
-  const index = waiting.findIndex((job) => job.id === jobId);
-  const ahead = index === -1 ? 0 : index;
-  const interval = core.schedule.tenantCreation.intervalMs;
+  const queue = core.tenantQueue(profile);
+  // The last start is read before the waiting jobs: read after, it could be this very job's start (a
+  // worker taking it between the two reads), and the job would be told to wait one more window.
   const lastStart = Number((await core.redis.get(core.keys.tenantLastStart(profile))) ?? 0);
+  const waiting = await queue.getJobs(['waiting', 'prioritized'], 0, -1, true);
+  const index = waiting.findIndex((job) => job.id === jobId);
+  if (index === -1) {
+    // No longer waiting: a worker took it between the add and this read. Counting a window after its own
+    // start (as for a job still waiting) made it 30 s late. A job SCC put off (429) starts when its delay
+    // ends.
+    const job = await queue.getJob(jobId);
+    const delayedUntil = job && (await job.isDelayed()) ? job.timestamp + job.delay : undefined;
+    return { place: 1, expectedStart: new Date(delayedUntil ?? job?.processedOn ?? Date.now()) };
+  }
+  const ahead = index;
+  const interval = core.schedule.tenantCreation.intervalMs;
   const nextFree = Math.max(Date.now(), lastStart + interval);
   return { place: ahead + 1, expectedStart: new Date(nextFree + ahead * interval) };
 }

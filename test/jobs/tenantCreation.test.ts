@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createJobsCore } from '../../src/jobs/core.js';
+import { placeInQueue } from '../../src/jobs/tenantCreation.js';
 import { createJobs } from '../../src/jobs/workers.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
 import {
@@ -79,6 +81,29 @@ describe('tenant creation behind the limiter', () => {
     expect(note && eventType(note)).toBe('fwbot_note');
     expect(note && text(note)).toMatch(
       /^The creation of tenant \*alpha-three\* is queued: place 3 \(2 ahead of it\)\. SCC creates at most one tenant every 30 seconds, so it should start around \d\d:\d\d:\d\d UTC\.$/,
+    );
+  });
+
+  it('does not tell a creation that has started to wait another window (it was 30 s late)', async () => {
+    // SCC's real 30 s: the first creation starts at once; a second would have to wait for the window.
+    const schedule = { ...TEST_SCHEDULE, tenantCreation: { intervalMs: 30_000 } };
+    const { workers, prefix } = await h.start({ schedule });
+    const core = createJobsCore({ redisUrl: redisUrl(), prefix, schedule, logger: quietLog });
+    const where = thread();
+
+    const queued = await workers.jobs.enqueueTenantCreation({ tenantName: 'acme-first', thread: where });
+    await h.slack.waitFor(
+      (call) => call.method === 'chat.postMessage' && text(call).startsWith('SCC accepted the creation'),
+    );
+    const later = await placeInQueue(core, 'default', `tenant-${queued.requestId}`);
+    await core.close();
+
+    // Whether the worker took the job before or after the place was read, its start is not in the future.
+    expect(queued.place).toBe(1);
+    expect(queued.expectedStart.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(later.expectedStart.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(postsIn(h.slack, where).map((call) => text(call))).not.toContainEqual(
+      expect.stringMatching(/is queued/),
     );
   });
 
