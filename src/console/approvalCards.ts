@@ -28,7 +28,7 @@ export interface ApprovalCard {
 export interface CardFacts {
   /** "delete the VLAN interface iot (Vlan20) on asa-hq-01" (mrkdwn). */
   action: string;
-  /** `<@U0ALICE>` as the card writes it. */
+  /** The requester's mention, as the card writes it. */
   requester?: string;
   /** "15:32 UTC" */
   expires?: string;
@@ -36,6 +36,9 @@ export interface CardFacts {
   /** The card's last line once decided ("Approved by … at …"). */
   status?: string;
 }
+
+/** A user mention as the card's View holds it (userMention: wrapped, see src/render/mrkdwn.ts). */
+const MENTION = '\uE000?<@[A-Z0-9]+>\uE001?';
 
 function buttons(view: View): Button[] {
   return view.blocks.flatMap((block) => (block.kind === 'actions' ? block.buttons : []));
@@ -57,7 +60,9 @@ export function isPending(card: ApprovalCard): boolean {
 
 export function cardFacts(card: ApprovalCard): CardFacts {
   const texts = card.view.blocks.flatMap((block) => (block.kind === 'text' ? [block.text] : []));
-  const asks = texts.map((text) => /^(<@[A-Z0-9]+>) asks to \*([\s\S]+)\*\.$/.exec(text)).find(Boolean);
+  const asks = texts
+    .map((text) => new RegExp(`^(${MENTION}) asks to \\*([\\s\\S]+)\\*\\.$`).exec(text))
+    .find(Boolean);
   const context = card.view.blocks.find((block) => block.kind === 'context')?.text ?? '';
   const part = (pattern: RegExp) =>
     context
@@ -65,7 +70,7 @@ export function cardFacts(card: ApprovalCard): CardFacts {
       .map((piece) => pattern.exec(piece)?.[1])
       .find((found) => found !== undefined);
   const facts: CardFacts = { action: asks?.[2] ?? card.view.summary };
-  const requester = asks?.[1] ?? part(/^requested by (<@[A-Z0-9]+>)/);
+  const requester = asks?.[1] ?? part(new RegExp(`^requested by (${MENTION})`));
   if (requester) facts.requester = requester;
   const expires = part(/^expires (.+)$/);
   if (expires) facts.expires = expires;

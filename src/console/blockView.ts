@@ -2,6 +2,7 @@
 // through its stand-in Slack — approval cards and their updates — are shown by the same text renderer
 // as everything else (src/render/text.ts), buttons numbered, action ids and values kept for the click.
 import { z } from 'zod';
+import { channelMention, userMention } from '../render/mrkdwn.js';
 import type { Button, Field, View, ViewBlock } from '../render/view.js';
 
 const TextObject = z.object({ text: z.string() });
@@ -30,16 +31,33 @@ const Block = z.looseObject({
   elements: z.array(z.looseObject({ type: z.string(), text: z.unknown().optional() })).optional(),
 });
 
-/** Slack escapes &, < and > in mrkdwn; the terminal shows them as typed. */
-export function unescapeMrkdwn(text: string): string {
+/** Slack escapes &, < and > in mrkdwn; the View holds them as typed. */
+function unescapeMrkdwn(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/**
+ * Mrkdwn as fwbot sent it back to the View text it came from (escapeMrkdwn undone): its live mentions made
+ * by userMention / channelMention again, everything else as typed. The console renders View text by
+ * escaping it again, so text from SCC that looks like markup (`&lt;@U1&gt;`) stays text.
+ */
+export function fromMrkdwn(text: string): string {
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(/<@([UW][A-Z0-9]{2,20})>|<#([CG][A-Z0-9]{2,20})>/g)) {
+    const [, user, channel] = match;
+    out += unescapeMrkdwn(text.slice(last, match.index));
+    out += user ? userMention(user) : channelMention(channel ?? '');
+    last = match.index + match[0].length;
+  }
+  return out + unescapeMrkdwn(text.slice(last));
 }
 
 /** `*Label*\nvalue` (how blocks.ts writes a field) → { label, value }. */
 function fieldOf(text: string): Field {
   const match = /^\*([^*]*)\*\n([\s\S]*)$/.exec(text);
-  if (!match) return { label: '', value: unescapeMrkdwn(text) };
-  return { label: unescapeMrkdwn(match[1] ?? ''), value: unescapeMrkdwn(match[2] ?? '') };
+  if (!match) return { label: '', value: fromMrkdwn(text) };
+  return { label: unescapeMrkdwn(match[1] ?? ''), value: fromMrkdwn(match[2] ?? '') };
 }
 
 function buttonsOf(elements: readonly unknown[]): Button[] {
@@ -55,7 +73,7 @@ function buttonsOf(elements: readonly unknown[]): Button[] {
     if (confirm !== undefined) {
       button.confirm = {
         title: confirm.title.text,
-        text: unescapeMrkdwn(confirm.text.text),
+        text: confirm.text.text,
         confirm: confirm.confirm.text,
         deny: confirm.deny.text,
         danger: confirm.style === 'danger',
@@ -70,7 +88,7 @@ function contextText(elements: readonly unknown[]): string {
   return elements
     .map((element) => TextObject.safeParse(element))
     .filter((parsed) => parsed.success)
-    .map((parsed) => unescapeMrkdwn(parsed.data.text))
+    .map((parsed) => fromMrkdwn(parsed.data.text))
     .join(' ');
 }
 
@@ -84,7 +102,7 @@ function viewBlocksOf(raw: unknown): ViewBlock[] {
       return block.text ? [{ kind: 'header', text: block.text.text }] : [];
     case 'section': {
       const out: ViewBlock[] = [];
-      if (block.text) out.push({ kind: 'text', text: unescapeMrkdwn(block.text.text) });
+      if (block.text) out.push({ kind: 'text', text: fromMrkdwn(block.text.text) });
       if (block.fields) out.push({ kind: 'fields', fields: block.fields.map((f) => fieldOf(f.text)) });
       return out;
     }
@@ -102,7 +120,7 @@ function viewBlocksOf(raw: unknown): ViewBlock[] {
 /** A posted message (text and optional blocks) as a View. */
 export function viewOfMessage(text: string, blocks: readonly unknown[] | undefined): View {
   const viewBlocks = (blocks ?? []).flatMap(viewBlocksOf);
-  const summary = unescapeMrkdwn(text);
+  const summary = fromMrkdwn(text);
   return {
     summary,
     blocks: viewBlocks.length > 0 ? viewBlocks : [{ kind: 'text', text: summary }],

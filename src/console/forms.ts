@@ -10,6 +10,8 @@ import type {
 } from '../catalogue/operation.js';
 
 export interface Prompter {
+  /** Whether what is printed may carry ANSI styles (a TTY that allows colour). */
+  readonly styled?: boolean;
   /** One line of input; undefined when the input has ended. */
   ask(question: string, options?: { secret?: boolean }): Promise<string | undefined>;
   print(text: string): void;

@@ -27,7 +27,7 @@ export class ConsoleInbox {
     const onPosted = (message: ConsoleMessage) => this.#posted(message);
     const onUpdated = (message: ConsoleMessage) => this.#updated(message);
     const onEphemeral = (note: { channel: string; user: string; text: string }) =>
-      this.io.print(`(only @${this.write.name(note.user)} sees this) ${this.write.text(note.text)}`);
+      this.io.print(`(only @${this.write.name(note.user)} sees this) ${this.write.received(note.text)}`);
     const onModal = (modal: ConsoleModal) => this.#modals.push(modal);
     slack.on('posted', onPosted);
     slack.on('updated', onUpdated);
@@ -54,10 +54,10 @@ export class ConsoleInbox {
     if (message.channel !== this.channelId) return;
     if (message.threadTs !== undefined) {
       const root = this.slack.message(message.channel, message.threadTs);
-      const about = root ? this.write.text(root.text).split('\n')[0]?.slice(0, 72) : message.threadTs;
+      const about = root ? this.write.plain(root.text).split('\n')[0]?.slice(0, 72) : message.threadTs;
       const body = message.blocks
         ? this.write.view(viewOfMessage(message.text, message.blocks))
-        : this.write.text(message.text);
+        : this.write.received(message.text);
       this.io.print(`  ↳ in the thread of “${about}”:\n${indent(body, '    ')}`);
       // A reply with buttons (e.g. Reveal, after an approval) offers them like any message.
       if (message.blocks)
@@ -72,7 +72,7 @@ export class ConsoleInbox {
   #updated(message: ConsoleMessage): void {
     if (message.channel !== this.channelId) return;
     if (!message.blocks) {
-      this.io.print(`  ↻ ${indent(this.write.text(message.text), '    ').trimStart()}`);
+      this.io.print(`  ↻ ${indent(this.write.received(message.text), '    ').trimStart()}`);
       return;
     }
     const view = viewOfMessage(message.text, message.blocks);

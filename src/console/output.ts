@@ -1,7 +1,10 @@
-// How the console writes: Slack's markup made plain (text.ts does most of it), user ids shown as the
-// console's user names, the few emoji codes fwbot uses shown as emoji, and thread replies indented.
-import { plainMrkdwn, renderText } from '../render/text.js';
+// How the console writes: Slack's markup rendered for a terminal (markup.ts: styled on a TTY, plain on a
+// pipe), views as text (src/render/text.ts) with that markup, user ids shown as the console's user names,
+// and thread replies indented.
+import { escapeMrkdwn, mentionsAsText } from '../render/mrkdwn.js';
+import { renderText } from '../render/text.js';
 import type { View } from '../render/view.js';
+import { EMOJI, PLAIN, renderMrkdwn, type TerminalStyle } from './markup.js';
 
 export interface ConsoleUser {
   /** What `/as` takes: `alice`. */
@@ -12,38 +15,37 @@ export interface ConsoleUser {
   roles: string;
 }
 
-const EMOJI: Record<string, string> = {
-  ':no_entry:': '⛔',
-  ':white_check_mark:': '✅',
-  ':heavy_check_mark:': '✔',
-  ':x:': '❌',
-  ':warning:': '⚠️',
-  ':hourglass:': '⌛',
-  ':hourglass_flowing_sand:': '⏳',
-  ':question:': '❓',
-  ':lock:': '🔒',
-  ':arrows_counterclockwise:': '🔄',
-  ':eyes:': '👀',
-  ':stop_sign:': '🛑',
-};
-
 export class ConsoleWriter {
   readonly #names: Map<string, string>;
+  readonly #style: TerminalStyle;
 
-  constructor(users: readonly ConsoleUser[]) {
+  constructor(users: readonly ConsoleUser[], style: TerminalStyle = PLAIN) {
     this.#names = new Map(users.map((user) => [user.id, user.name]));
+    this.#style = style;
   }
 
-  /** Slack text (mrkdwn as Slack receives it: mentions, escapes, emoji codes) as terminal text. */
+  /** Text as Slack received it (escaped mrkdwn: notes, edits, messages posted through the Web API). */
+  received(text: string): string {
+    return this.#people(renderMrkdwn(text, this.#style));
+  }
+
+  /** Text fwbot wrote (mrkdwn as a View holds it: mentions made by userMention, the rest as typed). */
   text(text: string): string {
-    return this.#people(plainMrkdwn(text)).replace(/:[a-z0-9_+-]+:/g, (code) => EMOJI[code] ?? code);
+    return this.received(escapeMrkdwn(text));
   }
 
-  /** A view as text with numbered buttons (src/render/text.ts), people and emoji made readable. */
+  /** Plain text (Slack's plain_text: confirmation dialogs): no markup, but names and emoji. */
+  plain(text: string): string {
+    return this.#people(mentionsAsText(text)).replace(/:([a-z0-9_+-]+):/g, (code, name: string) => {
+      return EMOJI[name] ?? code;
+    });
+  }
+
+  /** A view as text with numbered buttons (src/render/text.ts), its mrkdwn rendered, people readable. */
   view(view: View): string {
-    return this.#people(renderText(view))
-      .replace(/:[a-z0-9_+-]+:/g, (code) => EMOJI[code] ?? code)
-      .trimEnd();
+    return this.#people(
+      renderText(view, { markup: (text) => renderMrkdwn(escapeMrkdwn(text), this.#style) }),
+    ).trimEnd();
   }
 
   name(userId: string): string {

@@ -15,6 +15,7 @@ import { ApprovalCards } from './approvalCards.js';
 import { APPROVAL_COMMANDS, APPROVAL_HELP, ApprovalCommands } from './approvalCommands.js';
 import { askField, type Prompter } from './forms.js';
 import { ConsoleInbox } from './inbox.js';
+import { ANSI, PLAIN } from './markup.js';
 import { type ConsoleUser, ConsoleWriter } from './output.js';
 import { type Choice, type ConsoleDeps, ConsoleRunner } from './runner.js';
 
@@ -57,7 +58,7 @@ export class ConsoleSession {
     this.#deps = deps;
     this.#io = io;
     this.#user = first;
-    this.#write = new ConsoleWriter(deps.users);
+    this.#write = new ConsoleWriter(deps.users, io.styled ? ANSI : PLAIN);
     this.#runner = new ConsoleRunner(deps, io, this.#write, () => this.#user, {
       offerView: (view, messageTs) => this.#offerView(view, messageTs),
       offer: (choices) => {
@@ -236,7 +237,7 @@ export class ConsoleSession {
   async #press(choice: Choice): Promise<void> {
     if (choice.confirm) {
       const { title, text, deny } = choice.confirm;
-      const answer = await this.#io.ask(`${title}: ${this.#write.text(text)} (y/N) `);
+      const answer = await this.#io.ask(`${title}: ${this.#write.plain(text)} (y/N) `);
       if (!/^y(es)?$/i.test(answer?.trim() ?? '')) {
         this.#io.print(`${deny}.`);
         return;

@@ -4,10 +4,13 @@
 import { createInterface, type Interface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { Prompter } from './forms.js';
+import { ANSI, terminalStyle } from './markup.js';
 
 export interface TerminalStreams {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Where NO_COLOR and TERM are read (process.env unless given). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Output that can be muted while a secret is typed (readline echoes through it). */
@@ -28,6 +31,8 @@ export class Terminal implements Prompter {
   readonly #rl: Interface;
   readonly #output: MutableOutput;
   readonly #tty: boolean;
+  /** ANSI styles only on a TTY that allows colour (NO_COLOR, TERM=dumb). */
+  readonly styled: boolean;
   readonly #lines: string[] = [];
   #waiting: ((line: string | undefined) => void) | undefined;
   #closed = false;
@@ -36,6 +41,7 @@ export class Terminal implements Prompter {
 
   constructor(streams: TerminalStreams) {
     this.#tty = streams.output.isTTY === true;
+    this.styled = terminalStyle(this.#tty, streams.env) === ANSI;
     this.#output = new MutableOutput(streams.output);
     this.#rl = createInterface({ input: streams.input, output: this.#output, terminal: this.#tty });
     this.#rl.on('line', (line) => {

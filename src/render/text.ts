@@ -49,21 +49,26 @@ export function renderTable(columns: string[], rows: string[][]): string {
   return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-function renderBlock(block: ViewBlock, counter: { next: number }): string {
+/** How text, context and field values (mrkdwn) are shown: plainMarkup, or the console's terminal markup. */
+export interface TextOptions {
+  markup?: (text: string) => string;
+}
+
+function renderBlock(block: ViewBlock, counter: { next: number }, markup: (text: string) => string): string {
   switch (block.kind) {
     case 'header': {
       const text = mentionsAsText(block.text);
       return `${text}\n${'='.repeat(Math.min(width(text), 72))}`;
     }
     case 'text':
-      return plainMarkup(block.text);
+      return markup(block.text);
     case 'context':
-      return plainMarkup(block.text);
+      return markup(block.text);
     case 'fields': {
       const labels = block.fields.map((field) => mentionsAsText(field.label));
       const labelWidth = Math.max(0, ...labels.map(width));
       return block.fields
-        .map((field, i) => `${pad(`${labels[i]}:`, labelWidth + 1)} ${plainMarkup(field.value)}`)
+        .map((field, i) => `${pad(`${labels[i]}:`, labelWidth + 1)} ${markup(field.value)}`)
         .join('\n');
     }
     case 'table':
@@ -104,10 +109,11 @@ function mergeFields(blocks: readonly ViewBlock[]): ViewBlock[] {
   return out;
 }
 
-export function renderText(view: View): string {
+export function renderText(view: View, options: TextOptions = {}): string {
+  const markup = options.markup ?? plainMarkup;
   const counter = { next: 1 };
   const parts = mergeFields(view.blocks)
-    .map((block) => renderBlock(block, counter))
+    .map((block) => renderBlock(block, counter, markup))
     .filter((part) => part !== '');
-  return parts.length ? `${parts.join('\n\n')}\n` : `${plainMarkup(view.summary)}\n`;
+  return parts.length ? `${parts.join('\n\n')}\n` : `${markup(view.summary)}\n`;
 }

@@ -23,7 +23,7 @@ describe('console', () => {
 
   it('accepts /fw and fw in front of a command, and answers unknown words with did-you-mean', async () => {
     expect(await rig.type('/fw tenants list contoso')).toContain('contoso-eu');
-    expect(await rig.type('fw tenats list')).toMatch(/Did you mean `tenants`|Did you mean `tenants list`/);
+    expect(await rig.type('fw tenats list')).toMatch(/Did you mean tenants\?|Did you mean tenants list\?/);
   });
 
   it('creates a tenant through the queue, and reports the tracked outcome in its thread', async () => {
@@ -66,7 +66,7 @@ describe('console', () => {
   it('refuses a change to a viewer, naming the role', async () => {
     await rig.type('/as carol');
     const out = await rig.type('tenants create acme-nope');
-    expect(out).toMatch(/⛔ `tenants create` needs the \*?operator\*? role/);
+    expect(out).toMatch(/⛔ tenants create needs the operator role/);
     await rig.type('/as alice');
   });
 
@@ -110,7 +110,9 @@ describe('console', () => {
     expect(preview).toMatch(/no interface Vlan20/);
     await drive(rig.type('deploy asa-hq-01'));
     const card = await rig.terminal.waitFor(/\[1\] Approve/, before);
-    expect(card).toMatch(/no interface Vlan20/);
+    // The exact commands, as a code block: indented on lines of their own, without Slack's fences.
+    expect(card).toMatch(/\n {4}no interface Vlan20\n/);
+    expect(card).not.toContain('```');
 
     await rig.type('/as bob');
     const from = rig.terminal.output.length;

@@ -60,4 +60,18 @@ describe('console terminal', () => {
     expect(await terminal.next('> ')).toBe('two');
     expect(await terminal.next('> ')).toBeUndefined();
   });
+
+  it('allows ANSI styles only on a TTY, and not with NO_COLOR or TERM=dumb', () => {
+    const styled = (isTTY: boolean, env: NodeJS.ProcessEnv) => {
+      const screen = new Screen();
+      screen.isTTY = isTTY;
+      const terminal = new Terminal({ input: new PassThrough(), output: screen, env });
+      terminal.close();
+      return terminal.styled;
+    };
+    expect(styled(true, {})).toBe(true);
+    expect(styled(false, {})).toBe(false);
+    expect(styled(true, { NO_COLOR: '1' })).toBe(false);
+    expect(styled(true, { TERM: 'dumb' })).toBe(false);
+  });
 });
