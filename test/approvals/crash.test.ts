@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalStore } from '../../src/approvals/store.js';
 import { redisUrl } from '../support/testRedis.js';
-import { type ChildBot, startChildBot } from './support/childBot.js';
+import { type ChildBot, type ChildBots, childBots } from './support/childBot.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
 import { type HoldMode, startHoldingProxy } from './support/holdingProxy.js';
 import { USERS } from './support/world.js';
@@ -13,34 +13,22 @@ const LEASE_MS = 1_000;
 
 describe('approvals: a process killed after approval', () => {
   let env: ApprovalsEnv;
-  const children: ChildBot[] = [];
+  let children: ChildBots;
 
   beforeAll(async () => {
     env = await startEnv();
+    children = childBots(env, { redisUrl: redisUrl(), executionLeaseMs: LEASE_MS });
   });
 
   afterEach(async () => {
-    // Each test's processes end with it, so the next test's doomed process is the only one running.
-    for (const child of children.splice(0)) await child.kill('SIGTERM');
+    await children.stopAll();
   });
 
   afterAll(async () => {
     await env.stop();
   });
 
-  async function child(sccBaseUrl: string): Promise<ChildBot> {
-    const bot = await startChildBot({
-      redisUrl: redisUrl(),
-      prefix: env.prefix,
-      slackApiUrl: env.slack.apiUrl,
-      sccBaseUrl,
-      sccToken: env.sim.tokens.superAdmin,
-      executionLeaseMs: LEASE_MS,
-      sweepEveryMs: 100,
-    });
-    children.push(bot);
-    return bot;
-  }
+  const child = (sccBaseUrl: string): Promise<ChildBot> => children.start(sccBaseUrl);
 
   async function killMidDelete(mode: HoldMode, command: string) {
     const proxy = await startHoldingProxy(env.sim.url, mode);

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { driveClock } from '../support/driveClock.js';
 import { redisUrl } from '../support/testRedis.js';
-import { type ChildBot, startChildBot } from './support/childBot.js';
+import { type ChildBot, type ChildBots, childBots } from './support/childBot.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
 import { type HoldMode, startHoldingProxy } from './support/holdingProxy.js';
 import { buttonsOf } from './support/slackDriver.js';
@@ -17,14 +17,15 @@ const DEPLOY = 'deployChangesToMultipleAsaDevices';
 
 describe('approvals: a deploy is sent once', () => {
   let env: ApprovalsEnv;
-  const children: ChildBot[] = [];
+  let children: ChildBots;
   const driving = <T>(work: Promise<T>): Promise<T> => driveClock(env.sim.clock, work);
 
   beforeAll(async () => {
     env = await startEnv();
+    children = childBots(env, { redisUrl: redisUrl(), executionLeaseMs: LEASE_MS });
   });
   afterEach(async () => {
-    for (const child of children.splice(0)) await child.kill('SIGTERM');
+    await children.stopAll();
   });
   afterAll(async () => {
     await env.stop();
@@ -40,19 +41,7 @@ describe('approvals: a deploy is sent once', () => {
     await env.bot.scc.call('deleteAsaVlanInterface', { path: { deviceUid, interfaceUid: vlan.uid } });
   }
 
-  async function child(sccBaseUrl: string): Promise<ChildBot> {
-    const bot = await startChildBot({
-      redisUrl: redisUrl(),
-      prefix: env.prefix,
-      slackApiUrl: env.slack.apiUrl,
-      sccBaseUrl,
-      sccToken: env.sim.tokens.superAdmin,
-      executionLeaseMs: LEASE_MS,
-      sweepEveryMs: 100,
-    });
-    children.push(bot);
-    return bot;
-  }
+  const child = (sccBaseUrl: string): Promise<ChildBot> => children.start(sccBaseUrl);
 
   it('makes one deploy call of twenty simultaneous approvals across two processes, duplicates included', async () => {
     await stage('asa-branch-02', 'Vlan30');

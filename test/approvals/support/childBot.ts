@@ -56,3 +56,36 @@ export async function startChildBot(config: ChildBotConfig): Promise<ChildBot> {
     },
   };
 }
+
+/** Child bot processes on an approvals test world's Redis, Slack and prefix, each test ending its own. */
+export interface ChildBots {
+  /** A bot process whose SCC is `sccBaseUrl` (the simulator, or a proxy in front of it). */
+  start(sccBaseUrl: string): Promise<ChildBot>;
+  /** Ends every process started so far (SIGTERM), so the next test's doomed process is the only one. */
+  stopAll(): Promise<void>;
+}
+
+export function childBots(
+  env: { prefix: string; slack: { apiUrl: string }; sim: { tokens: { superAdmin: string } } },
+  options: { redisUrl: string; executionLeaseMs: number; sweepEveryMs?: number },
+): ChildBots {
+  const started: ChildBot[] = [];
+  return {
+    async start(sccBaseUrl) {
+      const bot = await startChildBot({
+        redisUrl: options.redisUrl,
+        prefix: env.prefix,
+        slackApiUrl: env.slack.apiUrl,
+        sccBaseUrl,
+        sccToken: env.sim.tokens.superAdmin,
+        executionLeaseMs: options.executionLeaseMs,
+        sweepEveryMs: options.sweepEveryMs ?? 100,
+      });
+      started.push(bot);
+      return bot;
+    },
+    async stopAll() {
+      for (const bot of started.splice(0)) await bot.kill('SIGTERM');
+    },
+  };
+}
