@@ -130,7 +130,7 @@ export class ConsoleSession {
       case '/exit':
         return 'quit';
       case '/help':
-        this.#io.print(HELP);
+        this.#io.print(this.#write.text(HELP));
         return 'ok';
       case '/users':
         this.#io.print(

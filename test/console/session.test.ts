@@ -21,6 +21,13 @@ describe('console', () => {
     expect(out).toContain('[1] Share in channel');
   });
 
+  it('lists the console commands in /help, its markup rendered', async () => {
+    const help = await rig.type('/help');
+    expect(help).toMatch(/after \/fw in Slack: help, tenants list, interfaces asa-hq-01\./);
+    expect(help).toMatch(/\/approve <n>, \/reject <n> \[reason\], \/cancel <n>/);
+    expect(help).not.toContain('`');
+  });
+
   it('accepts /fw and fw in front of a command, and answers unknown words with did-you-mean', async () => {
     expect(await rig.type('/fw tenants list contoso')).toContain('contoso-eu');
     expect(await rig.type('fw tenats list')).toMatch(/Did you mean tenants\?|Did you mean tenants list\?/);
