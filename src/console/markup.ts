@@ -98,34 +98,17 @@ function angle(inner: string, style: TerminalStyle): string | undefined {
 }
 
 // An emphasis mark opens after a start, a space or punctuation, and closes before an end, a space or
-// punctuation, with no space just inside and no line break between (as Slack reads them).
-const EMPHASIS: ReadonlyArray<[string, keyof TerminalStyle]> = [
-  ['*', 'bold'],
-  ['_', 'italic'],
-  ['~', 'strike'],
-];
-
-function emphasisPattern(mark: string): RegExp {
-  const m = mark === '*' ? '\\*' : mark;
-  return new RegExp(`(^|[^\\p{L}\\p{N}${m}])${m}(?=\\S)([^\\n]*?\\S)${m}(?=$|[^\\p{L}\\p{N}${m}])`, 'u');
-}
-const EMPHASIS_PATTERNS = EMPHASIS.map(([mark, kind]) => ({ pattern: emphasisPattern(mark), kind }));
+// punctuation, with no space just inside and no line break between (as Slack reads them). One pass, left
+// to right; what a mark holds is read again for the others (*bold _and italic_*).
+const EMPHASIS = /(^|[^\p{L}\p{N}*_~])([*_~])(?=\S)([^\n]*?\S)\2(?=$|[^\p{L}\p{N}*_~])/gu;
+const EMPHASIS_STYLE: Record<string, keyof TerminalStyle> = { '*': 'bold', _: 'italic', '~': 'strike' };
 
 function emphasize(text: string, style: TerminalStyle, pieces: Pieces): string {
-  let out = text;
-  for (;;) {
-    // The mark that opens first wins; what it holds is read for the others (*bold _and italic_*).
-    let first: { match: RegExpExecArray; kind: keyof TerminalStyle } | undefined;
-    for (const { pattern, kind } of EMPHASIS_PATTERNS) {
-      const match = pattern.exec(out);
-      if (match && (!first || match.index < first.match.index)) first = { match, kind };
-    }
-    if (!first) return out;
-    const { match, kind } = first;
-    const [whole, before = '', inner = ''] = match;
-    const rendered = style[kind](decode(emphasize(inner, style, pieces)));
-    out = out.slice(0, match.index) + before + pieces.hold(rendered) + out.slice(match.index + whole.length);
-  }
+  // replace() finds every match before it calls back, so the recursion may use the same expression.
+  return text.replace(EMPHASIS, (_whole, before: string, mark: string, inner: string) => {
+    const kind = EMPHASIS_STYLE[mark] ?? 'bold';
+    return before + pieces.hold(style[kind](decode(emphasize(inner, style, pieces))));
+  });
 }
 
 /** Text outside code blocks: inline code, then <…>, emoji, emphasis; entities last. */

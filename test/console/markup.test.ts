@@ -24,6 +24,8 @@ describe('console markup', () => {
       'snake_case_name, 2*3*4, a * b * c, * not bold*',
     );
     expect(plain('(*in brackets*)')).toBe('(in brackets)');
+    expect(ansi('*a* _b_')).toBe('\x1b[1ma\x1b[22m \x1b[3mb\x1b[23m');
+    expect(plain('*one\ntwo*')).toBe('*one\ntwo*');
   });
 
   it('shows `code` styled, or without backticks, and reads nothing inside it', () => {
