@@ -19,6 +19,8 @@ import { type Learning, type PollSchedule, pollDelayMs } from './schedule.js';
 /** A share of work below which the plan ends: past it, the work is slower than anything learned. */
 const TAIL = 0.002;
 const MIN_BANDWIDTH = 0.02;
+/** Points of the tabulated distribution. */
+const GRID = 200;
 
 /** The learned distribution of durations (ms), smoothed: share still running at t, density at t. */
 export interface LearnedDistribution {
@@ -54,18 +56,33 @@ export function learnedDistribution(newestFirst: readonly number[], halfLife: nu
   // The effective number of durations, so that old ones with little weight do not narrow the kernel.
   const effective = total ** 2 / weights.reduce((sum, w) => sum + w * w, 0);
   const h = Math.max(MIN_BANDWIDTH, 1.06 * Math.sqrt(variance) * effective ** -0.2);
-  const survival = (t: number) => {
-    if (t <= 0) return 1;
-    const y = Math.log(t);
-    return logs.reduce((sum, x, i) => sum + (weights[i] ?? 0) * (1 - normalCdf((y - x) / h)), 0) / total;
+  const exactSurvival = (y: number) =>
+    logs.reduce((sum, x, i) => sum + (weights[i] ?? 0) * (1 - normalCdf((y - x) / h)), 0) / total;
+  const exactDensity = (y: number) =>
+    logs.reduce((sum, x, i) => sum + (weights[i] ?? 0) * normalPdf((y - x) / h), 0) / total / h;
+  // Tabulated once on a grid of log-durations and interpolated: a plan asks thousands of times.
+  const from = Math.min(...logs) - 4 * h;
+  const to = Math.max(...logs) + 4 * h;
+  const step = (to - from) / (GRID - 1);
+  const grid = Array.from({ length: GRID }, (_, i) => from + i * step);
+  const survivals = grid.map(exactSurvival);
+  const densities = grid.map(exactDensity);
+  const lookup = (table: readonly number[], below: number, above: number) => (t: number) => {
+    if (t <= 0) return below;
+    const at = (Math.log(t) - from) / step;
+    if (at <= 0) return below;
+    if (at >= GRID - 1) return above;
+    const i = Math.floor(at);
+    const a = table[i] ?? 0;
+    return a + ((table[i + 1] ?? a) - a) * (at - i);
   };
-  const density = (t: number) => {
-    if (t <= 0) return 0;
-    const y = Math.log(t);
-    const inLog = logs.reduce((sum, x, i) => sum + (weights[i] ?? 0) * normalPdf((y - x) / h), 0) / total / h;
-    return inLog / t;
+  const survival = lookup(survivals, 1, 0);
+  const logDensity = lookup(densities, 0, 0);
+  return {
+    survival,
+    density: (t: number) => (t > 0 ? logDensity(t) / t : 0),
+    upperMs: Math.exp(Math.max(...logs) + 3 * h),
   };
-  return { survival, density, upperMs: Math.exp(Math.max(...logs) + 3 * h) };
 }
 
 /** The cap of a schedule at `elapsedMs`: the late cap once past lateAfterMs. */
@@ -76,7 +93,7 @@ function capAt(poll: PollSchedule, elapsedMs: number): number {
 
 /** The range searched for the worth of a second of delay, in reads. */
 const DELAY_COST = { min: 0.05, max: 100 } as const;
-const SEARCH_STEPS = 14;
+const SEARCH_STEPS = 10;
 
 /**
  * Poll times (ms after following began, the first poll at 0 not included) for a learned distribution
@@ -150,18 +167,35 @@ export function learnedPollTimes(
   for (let i = 0; i < SEARCH_STEPS; i += 1) {
     const cost = Math.sqrt(low * high);
     const plan = placePolls(learned, poll, learn.minGapMs, cost);
-    const reads = weighted((ms) =>
-      readsFor(
-        ms,
-        (step, at) => plannedDelay(plan, poll, learn, at) ?? pollDelayMs(poll, step, undefined, at),
-      ),
-    );
+    const reads = weighted((ms) => readsOnPlan(plan, ms, poll, learn));
     if (reads <= budget) {
       low = cost;
       best = plan;
     } else high = cost;
   }
   return best;
+}
+
+/**
+ * SCC reads to see work of `durationMs` ended when polled on `plan` (the first poll at 0 included): the
+ * plan's gaps are all at least minGapMs, so polls on time visit every planned time in turn.
+ */
+function readsOnPlan(plan: readonly number[], durationMs: number, poll: PollSchedule, learn: Learning) {
+  let low = 0;
+  let high = plan.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((plan[mid] ?? 0) >= durationMs) high = mid;
+    else low = mid + 1;
+  }
+  if (low < plan.length) return low + 2;
+  let at = plan.at(-1) ?? 0;
+  let reads = plan.length + 1;
+  while (at < durationMs) {
+    at += plannedDelay(plan, poll, learn, at) ?? poll.capMs;
+    reads += 1;
+  }
+  return reads;
 }
 
 export interface NextPoll {

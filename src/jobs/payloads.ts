@@ -76,6 +76,8 @@ export const TrackState = z.object({
   runUid: z.string().optional(),
   /** Staged changes: the calculation of the device's pending commands being followed. */
   calculation: z.string().optional(),
+  /** Runs: the read at which the run's progress last changed (fraction 0–1, ms since following began). */
+  progressSeen: z.object({ fraction: z.number(), atMs: z.number() }).optional(),
   /** The SCC transaction type of a followed transaction, once read: what its schedule is learned by. */
   transactionType: z.string().optional(),
   /** A transaction with a read after it (`afterDone`): it ended DONE, and that read comes next. */

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { SccClients } from '../dispatch/ports.js';
 import { nextPollDelayMs } from './learning.js';
+import { nextRunPollDelayMs, progressToKeep } from './learningRuns.js';
 import type { DurationHistory } from './learningStore.js';
 import { deadlineOutcome, gaveUpOutcome, malformedOutcome, refusedOutcome, statusLine } from './messages.js';
 import {
@@ -167,6 +168,28 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
       const subscribers = await subscriptions.subscribers(trackId);
       if (result.note) await queueNote(deps, trackId, subscribers, result.note);
       if (result.progress) await showProgress(deps, trackId, subscribers, result.progress);
+    }
+    if (result.fraction !== undefined) {
+      // A run that says how far it is: read where it should end when that is sooner than the schedule.
+      const at = Date.now() - next.legStartedAt;
+      const kept = next.progressSeen;
+      const seen = progressToKeep(kept, result.fraction, at);
+      const delay =
+        result.delayMs ??
+        nextRunPollDelayMs({
+          poll,
+          learn: schedule.learning,
+          step: next.step,
+          elapsedMs: at,
+          before: kept,
+          fraction: result.fraction,
+        });
+      return again(
+        job,
+        token,
+        { ...data, state: { ...next, ...(seen ? { progressSeen: seen } : {}) } },
+        delay,
+      );
     }
     const delay = result.delayMs ?? (await nextDelay(deps, profile, request.kind, next));
     return again(job, token, { ...data, state: next }, delay);

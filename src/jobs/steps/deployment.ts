@@ -2,6 +2,7 @@
 // transactionUid in the deployment runs, then read directly until it reaches DEPLOY_COMPLETED or
 // DEPLOY_FAILED. The thread keeps one progress message; the outcome names each device's result.
 import type { DeploymentRunDto } from '../../scc/generated/models.js';
+import { deploymentFraction } from '../learningRuns.js';
 import {
   DEPLOYMENT_WAITING,
   deploymentGoneOutcome,
@@ -31,9 +32,11 @@ export const stepDeployment: Step<'deployment'> = async (ctx, request, state) =>
   if (!run || !runUid) return untilTheRunExists(ctx, request.transactionUid, state, DEPLOYMENT_WAITING);
   const outcome = deploymentOutcome(run);
   if (outcome) return end(outcome);
+  const fraction = deploymentFraction(run);
   return {
     kind: 'continue',
     state: { ...state, runUid, lastStatus: run.deploymentRunStatus ?? undefined },
     progress: deploymentProgress(run),
+    ...(fraction === undefined ? {} : { fraction }),
   };
 };

@@ -4,6 +4,7 @@
 // so progress and the final reply speak tenant by tenant.
 import type { SccClient } from '../../scc/client.js';
 import type { MspSecureClientUpgradeRunDto } from '../../scc/generated/models.js';
+import { mspUpgradeRunFraction } from '../learningRuns.js';
 import {
   type DeviceTenants,
   isUpgradeTerminal,
@@ -68,9 +69,11 @@ export const stepMspUpgradeRun: Step<'mspUpgradeRun'> = async (ctx, request, sta
     const outcome = mspUpgradeOutcome(run, deviceTenants);
     if (outcome) return end(outcome);
   }
+  const fraction = mspUpgradeRunFraction(run);
   return {
     kind: 'continue',
     state: { ...state, runUid, deviceTenants, lastStatus: run.upgradeRunStatus ?? undefined },
     progress: mspUpgradeProgress(run, deviceTenants),
+    ...(fraction === undefined ? {} : { fraction }),
   };
 };

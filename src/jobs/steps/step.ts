@@ -36,6 +36,8 @@ export type StepResult =
   | {
       kind: 'continue';
       took?: Took;
+      /** How far a run is by SCC's own steps and percentages (0–1): when it should end (learningRuns.ts). */
+      fraction?: number;
       state: TrackState;
       /** Progress in words, shown in the thread's one progress message (kinds that keep one). */
       progress?: string;

@@ -2,6 +2,7 @@
 // found by its transactionUid in the runs list, then read directly until it reaches an end status.
 
 import type { SecureClientUpgradeRunDto } from '../../scc/generated/models.js';
+import { upgradeRunFraction } from '../learningRuns.js';
 import {
   isUpgradeTerminal,
   UPGRADE_WAITING,
@@ -30,9 +31,11 @@ export const stepUpgradeRun: Step<'upgradeRun'> = async (ctx, request, state) =>
     const outcome = upgradeOutcome(run);
     if (outcome) return end(outcome);
   }
+  const fraction = upgradeRunFraction(run);
   return {
     kind: 'continue',
     state: { ...state, runUid, lastStatus: run.upgradeRunStatus ?? undefined },
     progress: upgradeProgress(run),
+    ...(fraction === undefined ? {} : { fraction }),
   };
 };
