@@ -105,4 +105,15 @@ describe('console approvals by number', () => {
     expect(out).toMatch(/Approved by @bob/);
     expect(await rig.type('/approvals 7')).toMatch(/^There is no approval #7\. None is pending\./);
   });
+
+  it('lets the requester cancel by number', async () => {
+    await rig.type('/as alice');
+    const from = rig.terminal.output.length;
+    await rig.type('interfaces delete asa-hq-01 Vlan10');
+    await rig.terminal.waitFor(/\(approval #3:/, from);
+    const cancelled = rig.terminal.output.length;
+    await rig.type('/cancel 3');
+    await rig.terminal.waitFor(/✖️ Cancelled by @alice/, cancelled);
+    expect(await rig.type('/approvals')).toMatch(/^No approvals are pending/);
+  });
 });
