@@ -1,18 +1,34 @@
-// Benchmark 2, tracking efficiency: the same thousand transactions followed by fwbot's schedule and, at
-// the same time on the same simulator, Redis and fake Slack, by naive fixed-interval pollers. The
-// transactions finish at log-uniformly spread simulated times between 1 s and 10 min. The simulator's
-// work runs `speed` times faster than SCC's and every schedule is compressed by the same factor, so
-// ten simulated minutes take 10/speed real minutes and the figures read in simulated (production) time.
-// The naive pollers run through fwbot's own queue and notifier with a fixed delay (factor 1): only the
-// schedule differs. Each variant has its own worker process and key prefix.
+// Benchmark 2, tracking efficiency, on two workloads. Uniform: a thousand transactions finishing at
+// log-uniformly spread simulated times between 1 s and 10 min, all followed at once. Mixed (issue 18): a
+// thousand transactions of the kinds SCC runs, each with the duration the simulator gives its type
+// (bench/support/mixedWorkload.ts), arriving one after another. In each, fwbot's schedule and naive
+// fixed-interval pollers follow the same transactions at the same time on the same simulator, Redis and
+// fake Slack; fwbot learning (src/jobs/learning.ts) starts from a history of earlier transactions of the
+// same workload. The simulator's work runs `speed` times faster than SCC's and every schedule is
+// compressed by the same factor, so the figures read in simulated (production) time. The naive pollers run
+// through fwbot's own queue and notifier with a fixed delay (factor 1): only the schedule differs. Each
+// variant has its own worker process and key prefix.
 //
 // Measured per variant: delay from the moment a transaction finished to its final reply in the thread
 // (median, p95, max, in simulated seconds), SCC reads per transaction (from the simulator's request
 // log), and replies delivered / lost / duplicated.
 import type { ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
 import type { ThreadRef } from '../src/dispatch/ports.js';
-import { DEFAULT_SCHEDULE, type PollSchedule, type ScheduleOverrides } from '../src/jobs/schedule.js';
+import { JobKeys, normalisePrefix } from '../src/jobs/keys.js';
+import { learnedPollTimes, nextPollDelayMs, readsFor } from '../src/jobs/learning.js';
+import { DurationHistory } from '../src/jobs/learningStore.js';
+import {
+  DEFAULT_SCHEDULE,
+  type PollSchedule,
+  pollDelayMs,
+  resolveSchedule,
+  type ScheduleOverrides,
+} from '../src/jobs/schedule.js';
 import { createJobs, type Jobs } from '../src/jobs/workers.js';
+import type { TransactionRecord } from '../src/simulator/state/model.js';
+import { describeWorkTypes, drawWork, type Work } from './support/mixedWorkload.js';
 import { type PollingFigures, pollingFigures, pollTimes, readsBoundForP95 } from './support/pollingBound.js';
 import { mean, median, num, percentile, seededRandom, type Table } from './support/stats.js';
 import { compressedSchedule, silentLog, startWorkerProcess, stopWorkers } from './support/workers.js';
@@ -23,24 +39,49 @@ import {
   SccRequestTally,
   startWorld,
   threadKey,
+  type World,
 } from './support/world.js';
 
 export interface TrackingOptions {
+  /** The uniform workload. */
   transactions: number;
-  /** Simulated ms per real ms. */
+  /** How many times faster than SCC's the simulator's work goes. */
   speed: number;
   /** Fixed intervals of the naive pollers, simulated seconds. */
   naiveIntervalsS: readonly number[];
+  mixed?: MixedOptions;
   seed: number;
 }
 
-interface Variant {
+export interface MixedOptions {
+  transactions: number;
+  speed: number;
+  /** The transactions arrive evenly over this many simulated seconds. */
+  arrivalS: number;
+  naiveIntervalsS: readonly number[];
+  /** Earlier transactions of the same workload whose durations the learning workers start with. */
+  history: number;
+  /** Read budgets of the learning variants (1: no more reads than the schedule alone). */
+  readBudgets: readonly number[];
+}
+
+interface VariantSpec {
   name: string;
   schedule: ScheduleOverrides;
+  /** Learned durations to start with, per transaction type, oldest first (production ms). */
+  history?: readonly Work[];
+}
+
+interface Variant extends VariantSpec {
   jobs?: Jobs;
   worker?: ChildProcess;
   /** transaction uid → its thread, completion (sim ms) */
   followed: { uid: string; thread: ThreadRef; finishAt: number }[];
+}
+
+/** One transaction to follow: its type, duration and when it arrives (production ms after the start). */
+interface Planned extends Work {
+  arriveAtMs: number;
 }
 
 const MIN_S = 1;
@@ -85,46 +126,58 @@ function gapsOf(times: readonly number[]): number[] {
   return times.slice(1).map((at, i) => at - (times[i] ?? 0));
 }
 
-function baseSchedule() {
+/** The production schedule of transactions, with learning on (at `readBudget`) or off. */
+function baseSchedule(learning: { enabled: boolean; readBudget?: number }) {
   const { poll, slack, transientBaseMs, transientCapMs } = DEFAULT_SCHEDULE;
-  return { poll: poll.transaction, slack, transientBaseMs, transientCapMs };
+  const { minGapMs, refreshMs } = DEFAULT_SCHEDULE.learning;
+  return {
+    poll: poll.transaction,
+    slack,
+    transientBaseMs,
+    transientCapMs,
+    learning: { ...learning, minGapMs, refreshMs },
+  };
 }
 
-export async function benchTracking(options: TrackingOptions): Promise<Table> {
-  const { speed } = options;
-  const world = await startWorld({ sim: { clock: 'real', speed } });
-  const fwbot = compressedSchedule(baseSchedule(), speed);
-  const variants: Variant[] = [
+function naiveSchedule(seconds: number, speed: number): ScheduleOverrides {
+  const base = baseSchedule({ enabled: false });
+  return compressedSchedule(
     {
-      name: `fwbot's schedule (${describePoll(DEFAULT_SCHEDULE.poll.transaction)})`,
-      schedule: fwbot,
-      followed: [],
+      ...base,
+      poll: {
+        ...base.poll,
+        firstDelayMs: seconds * 1000,
+        factor: 1,
+        capMs: seconds * 1000,
+        lateAfterMs: undefined,
+        lateCapMs: undefined,
+      },
     },
-    ...options.naiveIntervalsS.map((seconds) => {
-      const fixed = {
-        ...baseSchedule(),
-        poll: {
-          ...baseSchedule().poll,
-          firstDelayMs: seconds * 1000,
-          factor: 1,
-          capMs: seconds * 1000,
-          lateAfterMs: undefined,
-          lateCapMs: undefined,
-        },
-      };
-      return { name: `naive, every ${seconds} s`, schedule: compressedSchedule(fixed, speed), followed: [] };
-    }),
-  ];
-  const random = seededRandom(options.seed);
-  // Log-uniform: as many transactions finish within the first 10 s as between 1 and 10 min.
-  const offsets = Array.from({ length: options.transactions }, () =>
-    Math.round(1000 * MIN_S * (MAX_S / MIN_S) ** random()),
+    speed,
   );
+}
+
+const learningName = (budget: number) =>
+  budget === 1 ? 'fwbot learning' : `fwbot learning, read budget ×${budget}`;
+
+/**
+ * Follows `planned` with every variant side by side, each in its own worker process on its own prefix,
+ * and returns the table rows: reads per transaction, delays, replies.
+ */
+async function runVariants(
+  label: string,
+  speed: number,
+  planned: readonly Planned[],
+  specs: readonly VariantSpec[],
+): Promise<string[][]> {
+  const world = await startWorld({ sim: { clock: 'real', speed } });
+  const variants: Variant[] = specs.map((spec) => ({ ...spec, followed: [] }));
   const scc = new SccRequestTally(world.sim).start(100);
   const replies = new ReplyTally(world.slack);
   try {
     for (const [i, variant] of variants.entries()) {
-      const prefix = `bench-track-${i}`;
+      const prefix = `bench-${label}-${i}`;
+      if (variant.history) await learnBeforehand(world, prefix, variant.history);
       variant.worker = await startWorkerProcess(world, { prefix, schedule: variant.schedule });
       variant.jobs = createJobs({
         redisUrl: world.redis.url,
@@ -135,11 +188,13 @@ export async function benchTracking(options: TrackingOptions): Promise<Table> {
     }
     // Each transaction is planted the moment it is followed, so every variant sees the same durations.
     const followStarted = Date.now();
-    for (const [index, offset] of offsets.entries()) {
+    for (const [index, work] of planned.entries()) {
+      const wait = followStarted + work.arriveAtMs / speed - Date.now();
+      if (wait > 0) await sleep(wait);
       for (const [v, variant] of variants.entries()) {
         const thread = benchThread(index * variants.length + v, CHANNELS);
-        const finishAt = world.sim.clock.now() + world.sim.clock.span(offset);
-        const uid = plantTransaction(world.sim, finishAt);
+        const finishAt = world.sim.clock.now() + world.sim.clock.span(work.durationMs);
+        const uid = plantTransaction(world.sim, finishAt, work.type as TransactionRecord['type']);
         variant.followed.push({ uid, thread, finishAt });
         await variant.jobs?.tracker.follow(
           { kind: 'transaction', transactionUid: uid, label: 'bench' },
@@ -148,19 +203,19 @@ export async function benchTracking(options: TrackingOptions): Promise<Table> {
       }
     }
     const threads = variants.flatMap((variant) => variant.followed.map((f) => f.thread));
-    const slowest = Math.max(...offsets) + 2 * 30_000;
-    const deadline = Date.now() + slowest / speed + 60_000;
+    const longest = Math.max(...planned.map((work) => work.durationMs));
+    const deadline = Date.now() + (longest + 2 * 60_000) / speed + 60_000;
     console.log(
-      `  [tracking] ${threads.length} followed in ${((Date.now() - followStarted) / 1000).toFixed(1)} s; the last finishes ${(Math.max(...offsets) / speed / 1000).toFixed(0)} s after it was followed`,
+      `  [${label}] ${threads.length} followed in ${((Date.now() - followStarted) / 1000).toFixed(1)} s; the longest takes ${(longest / speed / 1000).toFixed(0)} s`,
     );
-    await replies.until(threads, deadline, 200, 'tracking');
+    await replies.until(threads, deadline, 200, label);
     scc.stop();
     // The simulator's clock is the wall clock (its work `speed` times shorter), read together with Date.now.
     const refReal = Date.now();
     const refSim = world.sim.clock.now();
     const realAt = (simMs: number) => refReal + (simMs - refSim);
 
-    const rows = variants.map((variant) => {
+    return variants.map((variant) => {
       const delays: number[] = [];
       const delivery: number[] = [];
       const polls: number[] = [];
@@ -186,31 +241,171 @@ export async function benchTracking(options: TrackingOptions): Promise<Table> {
         `${account.delivered} / ${account.lost} / ${account.duplicated}`,
       ];
     });
-    const polling = pollingNote(options.naiveIntervalsS);
-    return {
-      title: `Tracking efficiency: ${options.transactions} transactions finishing between ${MIN_S} s and ${MAX_S / 60} min`,
-      notes: [
-        `Side by side in one run, each variant in its own worker process on its own prefix; simulator clock at ${speed}× wall time and every schedule compressed ${speed}×, so figures are in simulated (production) seconds. Real overheads are magnified ${speed}× too.`,
-        'Delay: from the instant the transaction became DONE to the final reply in its thread. SCC reads: GET /v1/transactions/{uid} per transaction, from the simulator request log.',
-        polling,
-      ],
-      headers: [
-        'schedule',
-        'SCC reads / tx',
-        'SCC reads',
-        'delay p50 s',
-        'delay mean s',
-        'delay p95 s',
-        'delay max s',
-        'poll→reply p50 ms (real)',
-        'delivered / lost / dup',
-      ],
-      rows,
-    };
   } finally {
     scc.stop();
     await Promise.all(variants.map((variant) => variant.jobs?.close()));
     await stopWorkers(variants.flatMap((variant) => (variant.worker ? [variant.worker] : [])));
     await world.stop();
   }
+}
+
+/**
+ * The warm-up: the durations of earlier transactions recorded in a learning variant's store, as its
+ * workers record a transaction they followed to DONE (by SCC's own timestamps, so the simulator's span).
+ */
+async function learnBeforehand(world: World, prefix: string, history: readonly Work[]) {
+  const redis = new Redis(world.redis.url);
+  try {
+    const store = new DurationHistory(redis, new JobKeys(normalisePrefix(prefix)), DEFAULT_SCHEDULE.learning);
+    for (const work of history)
+      await store.record('default', work.type, world.sim.clock.span(work.durationMs));
+  } finally {
+    await redis.quit();
+  }
+}
+
+const HEADERS = [
+  'schedule',
+  'SCC reads / tx',
+  'SCC reads',
+  'delay p50 s',
+  'delay mean s',
+  'delay p95 s',
+  'delay max s',
+  'poll→reply p50 ms (real)',
+  'delivered / lost / dup',
+] as const;
+
+const UNIFORM_TYPE = 'MSP_ENABLE_MULTICLOUD_DEFENSE';
+
+function logUniform(count: number, random: () => number): Work[] {
+  // As many transactions finish within the first 10 s as between 1 and 10 min.
+  return Array.from({ length: count }, () => ({
+    type: UNIFORM_TYPE,
+    durationMs: Math.round(1000 * MIN_S * (MAX_S / MIN_S) ** random()),
+  }));
+}
+
+async function uniformTable(options: TrackingOptions, random: () => number): Promise<Table> {
+  const { speed } = options;
+  const planned = logUniform(options.transactions, random).map((work) => ({ ...work, arriveAtMs: 0 }));
+  const history = logUniform(DEFAULT_SCHEDULE.learning.keep, random);
+  const specs: VariantSpec[] = [
+    {
+      name: `${learningName(1)} (from ${history.length} earlier durations)`,
+      schedule: compressedSchedule(baseSchedule({ enabled: true }), speed),
+      history,
+    },
+    {
+      name: `fwbot's schedule (${describePoll(DEFAULT_SCHEDULE.poll.transaction)})`,
+      schedule: compressedSchedule(baseSchedule({ enabled: false }), speed),
+    },
+    ...options.naiveIntervalsS.map((seconds) => ({
+      name: `naive, every ${seconds} s`,
+      schedule: naiveSchedule(seconds, speed),
+    })),
+  ];
+  const rows = await runVariants('uniform', speed, planned, specs);
+  return {
+    title: `Tracking efficiency, uniform: ${options.transactions} transactions finishing between ${MIN_S} s and ${MAX_S / 60} min`,
+    notes: [
+      `Side by side in one run, each variant in its own worker process on its own prefix; the simulator's work ${speed}× faster than SCC's and every schedule compressed ${speed}×, so figures are in simulated (production) seconds. Real overheads are magnified ${speed}× too. All transactions are followed at once.`,
+      'Delay: from the instant the transaction became DONE to the final reply in its thread. SCC reads: GET /v1/transactions/{uid} per transaction, from the simulator request log.',
+      `fwbot learning starts from the durations of ${history.length} earlier transactions of the same distribution (one type, so one history); there is nothing to learn here but the distribution itself, and its read budget holds it to the reads of the schedule alone.`,
+      pollingNote(options.naiveIntervalsS),
+    ],
+    headers: HEADERS,
+    rows,
+  };
+}
+
+/** Reads and delays of polling alone (no overhead) for `work`, each transaction's delays from `next`. */
+function computed(work: readonly Work[], next: (work: Work) => (step: number, at: number) => number) {
+  const reads: number[] = [];
+  const delays: number[] = [];
+  for (const item of work) {
+    const delay = next(item);
+    reads.push(readsFor(item.durationMs, delay));
+    let at = 0;
+    for (let step = 1; at < item.durationMs; step += 1) at += Math.max(1, delay(step, at));
+    delays.push((at - item.durationMs) / 1000);
+  }
+  return `${num(mean(reads), 1)} reads, p50 ${num(median(delays), 1)} s, p95 ${num(percentile(delays, 95), 1)} s`;
+}
+
+/** Per type, the newest `keep` durations of `history`, newest first: what a store holds after it. */
+function newestFirst(history: readonly Work[]): Map<string, number[]> {
+  const byType = new Map<string, number[]>();
+  for (const work of history) byType.set(work.type, [work.durationMs, ...(byType.get(work.type) ?? [])]);
+  for (const [type, list] of byType) byType.set(type, list.slice(0, DEFAULT_SCHEDULE.learning.keep));
+  return byType;
+}
+
+/** The fewest reads of any schedule that never leaves a gap longer than the cap: poll the cap apart. */
+function fewestCappedReads(work: readonly Work[], poll: PollSchedule): number {
+  const capAt = (at: number) =>
+    poll.lateAfterMs !== undefined && at >= poll.lateAfterMs ? (poll.lateCapMs ?? poll.capMs) : poll.capMs;
+  return mean(work.map((item) => readsFor(item.durationMs, (_step, at) => capAt(at))));
+}
+
+function mixedNotes(mixed: MixedOptions, work: readonly Work[], history: readonly Work[]): string[] {
+  const poll = DEFAULT_SCHEDULE.poll.transaction;
+  const learned = newestFirst(history);
+  const learning = (readBudget: number) => {
+    const learn = resolveSchedule({ learning: { readBudget } }).learning;
+    const plans = new Map([...learned].map(([type, list]) => [type, learnedPollTimes(list, poll, learn)]));
+    return computed(
+      work,
+      (item) => (step, at) =>
+        nextPollDelayMs({ poll, learn, step, elapsedMs: at, plan: plans.get(item.type) }),
+    );
+  };
+  const fixed = (seconds: number) => computed(work, () => () => seconds * 1000);
+  const budgets = [...new Set([...mixed.readBudgets, 1, 1.5, 2, 3])].sort((a, b) => a - b);
+  return [
+    `Side by side in one run, each variant in its own worker process on its own prefix; the simulator's work ${mixed.speed}× faster than SCC's and every schedule compressed ${mixed.speed}×, so figures are in simulated (production) seconds; real overheads are magnified ${mixed.speed}× too. The transactions arrive evenly over ${mixed.arrivalS / 60} simulated minutes.`,
+    `Work types, with the simulator's own durations (pending + running, uniform where it draws one): ${describeWorkTypes()}.`,
+    `Warm-up: before the run, each learning variant's store holds the durations of ${history.length} earlier transactions drawn from the same models (recorded through DurationHistory.record as a worker records a transaction it followed to DONE; the newest ${DEFAULT_SCHEDULE.learning.keep} per type are kept). The learning goes on during the run.`,
+    `Polling alone on these ${work.length} durations, computed with the planner itself (no Redis, worker or Slack overhead): ${budgets.map((b) => `${learningName(b)} ${learning(b)}`).join('; ')}; fwbot's schedule ${computed(work, () => (step, at) => pollDelayMs(poll, step, undefined, at))}; ${mixed.naiveIntervalsS.map((s) => `every ${s} s ${fixed(s)}`).join('; ')}.`,
+    `What no schedule can do here: never leaving a gap longer than fwbot's cap (${poll.capMs / 1000} s, ${(poll.lateCapMs ?? poll.capMs) / 1000} s after ${(poll.lateAfterMs ?? 0) / 60_000} min), as the issue requires, costs at least ${num(fewestCappedReads(work, poll), 2)} reads per transaction on this workload (polling the cap apart, whatever it learned), more than the 30 s poller's; and below the 2 s poller's p95 needs gaps under 2 s wherever work ends, which the read budgets above price. So one schedule strictly below every fixed poller on reads, p50 and p95 at once is out of reach on this mix; the rows say which it beats.`,
+  ];
+}
+
+async function mixedTable(mixed: MixedOptions, seed: number): Promise<Table> {
+  const random = seededRandom(seed);
+  const history = drawWork(mixed.history, random);
+  const work = drawWork(mixed.transactions, random);
+  const planned = work.map((item, i) => ({ ...item, arriveAtMs: (1000 * mixed.arrivalS * i) / work.length }));
+  const { speed } = mixed;
+  const specs: VariantSpec[] = [
+    ...mixed.readBudgets.map((readBudget) => ({
+      name: learningName(readBudget),
+      schedule: compressedSchedule(baseSchedule({ enabled: true, readBudget }), speed),
+      history,
+    })),
+    {
+      name: `fwbot's schedule (${describePoll(DEFAULT_SCHEDULE.poll.transaction)})`,
+      schedule: compressedSchedule(baseSchedule({ enabled: false }), speed),
+    },
+    ...mixed.naiveIntervalsS.map((seconds) => ({
+      name: `naive, every ${seconds} s`,
+      schedule: naiveSchedule(seconds, speed),
+    })),
+  ];
+  const rows = await runVariants('mixed', speed, planned, specs);
+  return {
+    title: `Tracking efficiency, mixed: ${mixed.transactions} transactions of ${new Set(work.map((w) => w.type)).size} kinds, after a warm-up of ${mixed.history}`,
+    notes: [
+      ...mixedNotes(mixed, work, history),
+      'Delay: from the instant the transaction became DONE to the final reply in its thread. SCC reads: GET /v1/transactions/{uid} per transaction, from the simulator request log.',
+    ],
+    headers: HEADERS,
+    rows,
+  };
+}
+
+export async function benchTracking(options: TrackingOptions): Promise<Table[]> {
+  const tables = [await uniformTable(options, seededRandom(options.seed))];
+  if (options.mixed) tables.push(await mixedTable(options.mixed, options.seed + 1));
+  return tables;
 }

@@ -60,6 +60,7 @@ export function compressedSchedule(
     slack: { postIntervalMs: number; updateIntervalMs: number; backoffMs: number };
     transientBaseMs: number;
     transientCapMs: number;
+    learning?: { enabled: boolean; readBudget?: number; minGapMs: number; refreshMs: number };
   },
   speed: number,
 ): ScheduleOverrides {
@@ -89,5 +90,15 @@ export function compressedSchedule(
     },
     transientBaseMs: d(base.transientBaseMs),
     transientCapMs: d(base.transientCapMs),
+    // Learning is written out always (off unless asked), so a variant never inherits the default's.
+    learning: base.learning
+      ? {
+          enabled: base.learning.enabled,
+          ...(base.learning.readBudget === undefined ? {} : { readBudget: base.learning.readBudget }),
+          minGapMs: d(base.learning.minGapMs),
+          // How often a worker re-reads what is learned is about the process, not SCC: not compressed.
+          refreshMs: base.learning.refreshMs,
+        }
+      : { enabled: false },
   };
 }

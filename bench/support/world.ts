@@ -46,16 +46,21 @@ export async function startWorld(
 /**
  * A transaction of the portal tenant that is IN_PROGRESS until simulated time `finishAt`, then DONE. Its
  * status is read from the clock when asked, so it finishes at that instant exactly, with no timer behind
- * it. `finishAt` may be a function, for a finish time decided after the transaction is followed.
+ * it. `finishAt` may be a function, for a finish time decided after the transaction is followed. Its SCC
+ * type is `type` (what fwbot learns durations by).
  */
-export function plantTransaction(sim: SimulatorHandle, finish: number | (() => number)): string {
+export function plantTransaction(
+  sim: SimulatorHandle,
+  finish: number | (() => number),
+  type: TransactionRecord['type'] = 'MSP_ENABLE_MULTICLOUD_DEFENSE',
+): string {
   const uid = randomUUID();
   const submittedAt = sim.clock.now();
   const finishAt = typeof finish === 'number' ? () => finish : finish;
   const record: TransactionRecord = {
     uid,
     tenantUid: sim.state.portalUid,
-    type: 'MSP_ENABLE_MULTICLOUD_DEFENSE',
+    type,
     get status() {
       return sim.clock.now() >= finishAt() ? 'DONE' : 'IN_PROGRESS';
     },
