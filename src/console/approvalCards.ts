@@ -39,6 +39,9 @@ export interface CardFacts {
 
 /** A user mention as the card's View holds it (userMention: wrapped, see src/render/mrkdwn.ts). */
 const MENTION = '\uE000?<@[A-Z0-9]+>\uE001?';
+/** The card's first sentence: `<requester> asks to *<what will happen>*.` */
+const ASKS = new RegExp(`^(${MENTION}) asks to \\*([\\s\\S]+)\\*\\.$`);
+const REQUESTED_BY = new RegExp(`^requested by (${MENTION})`);
 
 function buttons(view: View): Button[] {
   return view.blocks.flatMap((block) => (block.kind === 'actions' ? block.buttons : []));
@@ -60,9 +63,7 @@ export function isPending(card: ApprovalCard): boolean {
 
 export function cardFacts(card: ApprovalCard): CardFacts {
   const texts = card.view.blocks.flatMap((block) => (block.kind === 'text' ? [block.text] : []));
-  const asks = texts
-    .map((text) => new RegExp(`^(${MENTION}) asks to \\*([\\s\\S]+)\\*\\.$`).exec(text))
-    .find(Boolean);
+  const asks = texts.map((text) => ASKS.exec(text)).find(Boolean);
   const context = card.view.blocks.find((block) => block.kind === 'context')?.text ?? '';
   const part = (pattern: RegExp) =>
     context
@@ -70,7 +71,7 @@ export function cardFacts(card: ApprovalCard): CardFacts {
       .map((piece) => pattern.exec(piece)?.[1])
       .find((found) => found !== undefined);
   const facts: CardFacts = { action: asks?.[2] ?? card.view.summary };
-  const requester = asks?.[1] ?? part(new RegExp(`^requested by (${MENTION})`));
+  const requester = asks?.[1] ?? part(REQUESTED_BY);
   if (requester) facts.requester = requester;
   const expires = part(/^expires (.+)$/);
   if (expires) facts.expires = expires;
