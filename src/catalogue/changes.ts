@@ -11,7 +11,7 @@ import {
   renderDeploymentList,
   renderPendingChanges,
 } from '../render/changes.js';
-import { code } from '../render/format.js';
+import { code, counted } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
 import { AsaChangeItemDto } from '../scc/generated/models.js';
 import { flag, list, optionalText, text, unique, uuid } from './args.js';
@@ -335,7 +335,7 @@ export const discard = defineOperation({
     describe: ({ device }) => ({
       action: `discard the staged changes of ${code(device.name)} (SCC reads the device’s configuration again)`,
       line: `staged changes of ${device.name}`,
-      fields: [{ label: 'Lost', value: `${device.pending.commands.length} pending command(s)` }],
+      fields: [{ label: 'Lost', value: counted(device.pending.commands.length, 'pending command') }],
       warnings: [':warning: Everything staged on it is lost, whoever staged it (SCC UI, API, fwbot).'],
       code: commandsText({ devices: [device], force: false, description: null }),
     }),

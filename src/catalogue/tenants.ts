@@ -3,7 +3,7 @@
 // tenantUsers.ts. Calls the vendor deprecated stay reachable, and their help and outcome say so.
 import { z } from 'zod';
 import { announcement } from '../render/announce.js';
-import { code } from '../render/format.js';
+import { code, counted } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
 import {
   renderTenant,
@@ -294,7 +294,7 @@ export const tenantsRemove = defineOperation({
         ':information_source: This removes the tenant from the MSP portal; it does not delete the tenant. Its devices, users and tokens stay, and it can be added back. Deleting a tenant is done by Cisco TAC.',
         ...(tenant.deviceCount
           ? [
-              `:warning: The tenant manages ${tenant.deviceCount} device(s); the portal loses access to all of them.`,
+              `:warning: The tenant manages ${counted(tenant.deviceCount, 'device')}; the portal loses access to ${tenant.deviceCount === 1 ? 'that device' : 'all of them'}.`,
             ]
           : []),
       ],

@@ -78,6 +78,11 @@ export function humanEnum(value: string | null | undefined): string {
     .toLowerCase();
 }
 
+/** A count with its noun agreeing: `1 device`, `2 devices`, `3 pending commands` (never "device(s)"). */
+export function counted(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 export function code(text: string): string {
   return `\`${text.replace(/`/g, "'")}\``;
 }

@@ -106,7 +106,7 @@ describe('approvals: the flow', () => {
     const text = textOf(card.blocks);
     expect(text).toContain('asks to *remove tenant `globex-apj` from the MSP portal*');
     expect(text).toContain('*Devices in tenant*\n32');
-    expect(text).toContain('The tenant manages 32 device(s)');
+    expect(text).toContain('The tenant manages 32 devices');
   });
 
   it('rejects with a reason given in a small modal', async () => {

@@ -72,6 +72,19 @@ describe('SCC errors as sentences', () => {
     expect(error.message).not.toContain('applied');
   });
 
+  it('400: says why each device is not eligible for an upgrade, from the reasons SCC gives', async () => {
+    const one = await failure('vpn upgrade asa-branch-02 --version 5.1.15.287');
+    expect(one.message).toBe(
+      'Could not start the Secure Client upgrade. SCC refused the request (400 INVALID_INPUT): 1 device is not eligible for Secure Client 5.1.15.287: asa-branch-02. ' +
+        'asa-branch-02 runs ASA software 9.14.4; Secure Client 5.1.15.287 needs 9.18 or later.',
+    );
+    await h.run('vpn upgrade asa-hq-01 --version 5.1.15.287');
+    const two = await failure('vpn upgrade asa-hq-01 asa-branch-02 --version 5.1.15.287');
+    expect(two.message).toMatch(
+      /: 2 devices are not eligible for Secure Client 5\.1\.15\.287: asa-hq-01, asa-branch-02\. asa-hq-01 is already in a running Secure Client upgrade\. asa-branch-02 runs ASA software 9\.14\.4; /,
+    );
+  });
+
   it('keeps the client error as the cause, for the log', async () => {
     const error = await failure('gateway result 00000000-0000-4000-8000-000000000000');
     expect(error.cause).toMatchObject({ name: 'SccApiError', status: 404 });

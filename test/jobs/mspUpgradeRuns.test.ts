@@ -83,7 +83,7 @@ describe('tracking upgrade runs across tenants', () => {
     const reply = await driveUntil(h.sim, clients, finalReply(h.slack, where), 2_000);
 
     const said = text(reply);
-    expect(said).toContain('failed (ERROR). SCC says: 1 device(s) failed validation');
+    expect(said).toContain('failed (ERROR). SCC says: 1 device failed validation');
     expect(said).toContain('globex-asa-02: FAILED — Device is UNREACHABLE, not ONLINE');
     expect(said).toContain('nw-asa-hq: FAILED — Not upgraded: other devices of the run failed validation');
   });

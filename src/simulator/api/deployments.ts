@@ -162,7 +162,10 @@ function devicesToDeploy(ctx: RequestContext, uids: readonly string[]): DeviceRe
     }
   }
   if (Object.keys(details).length > 0) {
-    throw invalidInput(`${Object.keys(details).length} device(s) cannot be deployed`, details);
+    throw invalidInput(
+      `${Object.keys(details).length === 1 ? '1 device' : `${Object.keys(details).length} devices`} cannot be deployed`,
+      details,
+    );
   }
   return devices;
 }
@@ -292,7 +295,7 @@ function validateAndDeploy(
     plan.entry.durationMs = durationMs;
     plan.entry.message = plan.fullConfig
       ? 'Applying the full configuration'
-      : `Applying ${commands} command(s)`;
+      : `Applying ${commands} command${commands === 1 ? '' : 's'}`;
     sim.clock.schedule(now + durationMs, () => {
       if (sim.state !== state0 || TERMINAL.has(run.status)) return;
       applyPlan(sim, plan);
@@ -379,7 +382,7 @@ function endRun(sim: SimRuntime, run: DeploymentRunRecord): void {
   run.lastUpdatedTime = now;
   if (failed.length > 0) {
     run.failureReason = deployed ? 'DEVICE_DEPLOY_FAILED' : 'VALIDATION_FAILED';
-    run.errorMsg = `Deployment failed on ${failed.length} of ${run.devices.length} device(s): ${failed.map((d) => d.name).join(', ')}`;
+    run.errorMsg = `Deployment failed on ${failed.length} of ${run.devices.length} device${run.devices.length === 1 ? '' : 's'}: ${failed.map((d) => d.name).join(', ')}`;
   } else if (run.devices.some((d) => d.status === 'WARNING')) {
     run.failureReason = 'DEVICE_DEPLOY_COMPLETED_WITH_WARNINGS';
   }

@@ -94,7 +94,7 @@ export const calculateMspCompatibleSecureClientVersions: Handler = (ctx) => {
   const { found, unknown } = resolveDeviceSet(ctx, input.deviceUids);
   if (unknown.length > 0) {
     throw notFound(
-      `${unknown.length} device(s) are not in a tenant managed by this MSP portal: ${unknown.join(', ')}`,
+      `${unknown.length === 1 ? '1 device is' : `${unknown.length} devices are`} not in a tenant managed by this MSP portal: ${unknown.join(', ')}`,
       Object.fromEntries(unknown.map((uid) => [uid, { reason: 'device not found' }])),
     );
   }

@@ -345,7 +345,7 @@ export const upgradeMspManagedAsaSecureClientPackages: Handler = (ctx) => {
             : 'Not triggered: devices of other tenants failed validation';
       }
       run.status = 'ERROR';
-      run.errorMsg = `${failures.size} device(s) failed validation: ${describeFailures(reasons)}`;
+      run.errorMsg = `${failures.size === 1 ? '1 device' : `${failures.size} devices`} failed validation: ${describeFailures(reasons)}`;
       run.lastUpdatedTime = validatedAt;
       updateTransaction(sim, tx, { status: 'ERROR', errorMessage: run.errorMsg, errorDetails: reasons });
     });

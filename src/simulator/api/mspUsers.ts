@@ -74,7 +74,7 @@ export const addUsersToTenantInMspPortal: Handler = (ctx) => {
       if (existing.length > 0) {
         return {
           ok: false,
-          errorMessage: `${existing.length} user(s) already exist in tenant ${tenant.name}; no user was added`,
+          errorMessage: `${existing.length === 1 ? '1 user already exists' : `${existing.length} users already exist`} in tenant ${tenant.name}; no user was added`,
           errorDetails: Object.fromEntries(existing.map((u) => [u.username, 'already exists'])),
         };
       }
@@ -114,7 +114,7 @@ export const deleteUsersFromTenantInMspPortal: Handler = (ctx) => {
       if (unknown.length > 0) {
         return {
           ok: false,
-          errorMessage: `${unknown.length} user(s) are not in tenant ${tenant.name}; no user was removed`,
+          errorMessage: `${unknown.length === 1 ? '1 user is' : `${unknown.length} users are`} not in tenant ${tenant.name}; no user was removed`,
           errorDetails: Object.fromEntries(unknown.map((u) => [u, 'not found'])),
         };
       }

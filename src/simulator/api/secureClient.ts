@@ -70,7 +70,7 @@ export function incompatibility(device: DeviceRecord, version: CatalogueVersion)
   if (device.kind === 'FTD' && device.raVpnPolicyUid === undefined) return 'has no remote-access VPN policy';
   const min = device.kind === 'ASA' ? version.minAsa : version.minFtd;
   if (compareVersions(software, min) < 0) {
-    return `Secure Client ${version.version} needs ${device.kind} software ${min} or later (the device runs ${software})`;
+    return `runs ${device.kind} software ${software}; Secure Client ${version.version} needs ${min} or later`;
   }
   return undefined;
 }
@@ -114,7 +114,7 @@ export function devicesForSet(
   }
   if (Object.keys(details).length > 0) {
     throw invalidInput(
-      `${Object.keys(details).length} device(s) cannot be used here: ${Object.keys(details).join(', ')}`,
+      `${Object.keys(details).length === 1 ? '1 device' : `${Object.keys(details).length} devices`} cannot be used here: ${Object.keys(details).join(', ')}`,
       details,
     );
   }

@@ -160,7 +160,7 @@ function trigger(kind: 'ASA' | 'FTD', type: UpgradeRunType): Handler {
     if (Object.keys(details).length > 0) {
       const names = Object.values(details).map((d) => String(d.name));
       throw invalidInput(
-        `${names.length} device(s) are not eligible for Secure Client ${version.version}: ${names.join(', ')}`,
+        `${names.length === 1 ? '1 device is' : `${names.length} devices are`} not eligible for Secure Client ${version.version}: ${names.join(', ')}`,
         details,
       );
     }
