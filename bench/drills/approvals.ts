@@ -19,11 +19,43 @@ interface Element {
   value?: string;
 }
 
-function buttons(message: Record<string, unknown>): Element[] {
+export function buttons(message: Record<string, unknown>): Element[] {
   const blocks = Array.isArray(message.blocks)
     ? (message.blocks as { type?: string; elements?: Element[] }[])
     : [];
   return blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []);
+}
+
+/** A press of `button` on the approval card `card` (ts, as posted) by `user`, as Slack sends it. */
+export function clickBody(
+  user: string,
+  channel: string,
+  card: { ts: string; args: Record<string, unknown> },
+  button: Element,
+  i: number,
+  slackUrl: string,
+): string {
+  const { ts, args } = card;
+  return interactionBody({
+    type: 'block_actions',
+    user: { id: user, username: user.toLowerCase(), team_id: 'T0FAKE' },
+    api_app_id: 'A0FWBOT',
+    team: { id: 'T0FAKE', domain: 'fake' },
+    channel: { id: channel, name: 'ops' },
+    container: { type: 'message', message_ts: ts, channel_id: channel, is_ephemeral: false },
+    message: { type: 'message', ts, text: args.text, blocks: args.blocks },
+    trigger_id: `trigger-${user}-${i}`,
+    response_url: `${slackUrl}/response/click-${i}`,
+    actions: [
+      {
+        type: 'button',
+        action_id: button.action_id,
+        block_id: 'b',
+        value: button.value,
+        action_ts: String(Date.now() / 1000),
+      },
+    ],
+  });
 }
 
 export const approvalsDrill: Drill = {
@@ -75,26 +107,7 @@ export const approvalsDrill: Drill = {
         postSigned(
           (i % 2 === 0 ? first : second).eventsUrl,
           DRILL_SIGNING_SECRET,
-          interactionBody({
-            type: 'block_actions',
-            user: { id: user, username: user.toLowerCase(), team_id: 'T0FAKE' },
-            api_app_id: 'A0FWBOT',
-            team: { id: 'T0FAKE', domain: 'fake' },
-            channel: { id: CHANNEL, name: 'ops' },
-            container: { type: 'message', message_ts: ts, channel_id: CHANNEL, is_ephemeral: false },
-            message: { type: 'message', ts, text: card.args.text, blocks: card.args.blocks },
-            trigger_id: `trigger-${user}-${i}`,
-            response_url: `${world.slack.url}/response/click-${i}`,
-            actions: [
-              {
-                type: 'button',
-                action_id: approve.action_id,
-                block_id: 'b',
-                value: approve.value,
-                action_ts: String(Date.now() / 1000),
-              },
-            ],
-          }),
+          clickBody(user, CHANNEL, { ts, args: card.args }, approve, i, world.slack.url),
         );
       const statuses = await Promise.all(APPROVERS.map(click));
       did.push(

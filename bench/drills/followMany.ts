@@ -12,7 +12,7 @@ export interface Followed {
 }
 
 export async function followMany(
-  world: World,
+  world: Pick<World, 'sim'>,
   jobs: Jobs,
   count: number,
   window: { minMs: number; maxMs: number },

@@ -14,8 +14,8 @@ export interface FwbotProcess {
 }
 
 export async function startFwbot(
-  world: World,
-  options: { profilesFile?: string } = {},
+  world: Pick<World, 'sim' | 'slack'> & { redis?: { url: string } },
+  options: { profilesFile?: string; env?: Record<string, string> } = {},
 ): Promise<FwbotProcess> {
   const port = await freePort();
   const child = spawnTsx('src/main.ts', [], {
@@ -25,10 +25,12 @@ export async function startFwbot(
       SLACK_API_URL: world.slack.apiUrl,
       SCC_API_TOKEN: world.sim.tokens.superAdmin,
       SCC_BASE_URL: world.sim.url,
-      REDIS_URL: world.redis.url,
+      // Without the world's redis-server, options.env says where Redis is (REDIS_SENTINELS, …).
+      ...(world.redis ? { REDIS_URL: world.redis.url } : {}),
       PORT: String(port),
       LOG_LEVEL: 'warn',
       FWBOT_PROFILES: options.profilesFile ?? '',
+      ...options.env,
     },
   });
   // At LOG_LEVEL=warn the "running" line is not printed: wait for /healthz instead.

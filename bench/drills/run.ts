@@ -10,6 +10,7 @@ import { describeMachine, loadAverage, machineLines } from '../support/machine.j
 import { RESULTS_PATH, writeDrillsPart } from '../support/results.js';
 import { approvalsDrill } from './approvals.js';
 import type { Drill, DrillReport } from './drill.js';
+import { clusterDrill, sentinelDrill } from './failover.js';
 import { forgedDrill } from './forged.js';
 import { fuzzDrill } from './fuzz.js';
 import { killWorkerDrill } from './killWorker.js';
@@ -23,6 +24,8 @@ const DRILLS: readonly Drill[] = [
   sccFaultsDrill,
   slackRateLimitDrill,
   approvalsDrill,
+  sentinelDrill,
+  clusterDrill,
   fuzzDrill,
 
   forgedDrill,

@@ -172,10 +172,11 @@ export interface ClusterTopology {
   stop(): Promise<void>;
 }
 
-/** Three primaries, a replica each (`--cluster-replicas 1`), node timeout `nodeTimeoutMs`. */
+/** Three primaries with `replicas` replicas each (default 1), node timeout `nodeTimeoutMs`. */
 export async function startClusterTopology(
-  options: { nodeTimeoutMs?: number } = {},
+  options: { nodeTimeoutMs?: number; replicas?: number } = {},
 ): Promise<ClusterTopology> {
+  const replicas = options.replicas ?? 1;
   if (!redisServerAvailable()) throw new Error(REDIS_INSTALL_HINT);
   const root = await mkdtemp(join(tmpdir(), 'fwbot-cluster-'));
   const nodes: RedisNodeProcess[] = [];
@@ -192,10 +193,10 @@ export async function startClusterTopology(
       const replication = await Promise.all(alive().map((n) => cli(n.port, 'INFO', 'replication')));
       return replication
         .filter((info) => info.includes('role:master'))
-        .every((info) => /connected_slaves:0/.test(info) || /slave0:.*state=online/.test(info));
+        .every((info) => (info.match(/slave\d+:.*state=online/g) ?? []).length === replicas);
     });
   try {
-    for (let i = 0; i < 6; i += 1) {
+    for (let i = 0; i < 3 * (1 + replicas); i += 1) {
       const port = await freePort();
       nodes.push(
         await startNode(join(root, `node${i}`), port, [
@@ -215,7 +216,7 @@ export async function startClusterTopology(
         'create',
         ...nodes.map((n) => `127.0.0.1:${n.port}`),
         '--cluster-replicas',
-        '1',
+        String(replicas),
         '--cluster-yes',
       ],
       { timeout: 60_000 },
