@@ -9,6 +9,9 @@
 //   per channel. Nothing waits on the schedule or Slack's pace, so the time is the workers' capacity and
 //   the speed-up is what more worker processes buy on this machine.
 //
+// Workers run as `npm run worker` does, plain node on compiled JavaScript; one more run of the spread
+// workload puts one worker under tsx, as results before issue 18 did, to show what the loader adds.
+//
 // Measured per run: wall time until every thread has its final reply, SCC reads (simulator request log),
 // worker CPU per read (from /proc), worker resident memory (peak), Redis used_memory (INFO memory, before,
 // with everything queued, and the peak sampled during the run), lateness of the replies, and replies
@@ -45,6 +48,8 @@ export interface ScaleOptions {
 }
 
 const SPREAD_CHANNELS = 1_000;
+/** Issue 18: one worker holds 10,000 followed transactions within this resident memory. */
+const RSS_TARGET_MIB = 250;
 
 /** A workload: when each transaction finishes (ms after the workers start), and where its thread is. */
 interface Workload {
@@ -56,7 +61,8 @@ interface Workload {
 }
 
 interface ScaleRun {
-  workload: Workload['name'];
+  /** The workload's name, and how the workers ran when not as production does. */
+  workload: string;
   workers: number;
   seconds: number;
   reads: number;
@@ -84,9 +90,11 @@ async function runScale(
   count: number,
   workload: Workload,
   options: ScaleOptions,
+  /** Workers under tsx, as the results before issue 18 measured them, instead of compiled. */
+  tsx = false,
 ): Promise<ScaleRun> {
   const { offsets } = workload;
-  const prefix = `bench-scale-${workload.name}-${count}`;
+  const prefix = `bench-scale-${workload.name}-${count}${tsx ? '-tsx' : ''}`;
   const admin = new Redis(world.redis.url);
   const track = new Queue(QUEUE.track, {
     connection: { url: world.redis.url },
@@ -103,7 +111,7 @@ async function runScale(
     const followStarted = Date.now();
     for (const [index, offset] of offsets.entries()) {
       // Threads of their own per run: the reply tally reads every post the fake Slack has had.
-      const run = (workload.name === 'backlog' ? 10 : 0) + count;
+      const run = (workload.name === 'backlog' ? 10 : 0) + (tsx ? 20 : 0) + count;
       const thread = benchThread(run * 1_000_000 + index, workload.channels);
       // Finishes `offset` ms after the workers start: decided later, read when SCC is asked.
       const uid = plantTransaction(world.sim, () => start + offset);
@@ -121,7 +129,9 @@ async function runScale(
     await track.pause();
     children.push(
       ...(await Promise.all(
-        Array.from({ length: count }, () => startWorkerProcess(world, { prefix, schedule: {} })),
+        Array.from({ length: count }, () =>
+          startWorkerProcess(world, { prefix, schedule: {}, compiled: !tsx }),
+        ),
       )),
     );
     const pids = children.map(pidOf);
@@ -144,7 +154,7 @@ async function runScale(
       threads,
       startedReal + options.boundS * 1000,
       100,
-      `scale (${workload.name}), ${count} worker(s)`,
+      `scale (${workload.name}${tsx ? ', tsx' : ''}), ${count} worker(s)`,
     );
     const seconds = (Date.now() - startedReal) / 1000;
     clearInterval(sampler);
@@ -163,7 +173,7 @@ async function runScale(
       .filter(([path]) => path.startsWith('/v1/transactions/'))
       .reduce((sum, [, n]) => sum + n, 0);
     return {
-      workload: workload.name,
+      workload: `${workload.name}${tsx ? ' (tsx)' : ''}`,
       workers: count,
       seconds,
       reads,
@@ -209,6 +219,9 @@ export async function benchScale(options: ScaleOptions): Promise<Table> {
   try {
     for (const workload of workloads)
       for (const count of options.workers) runs.push(await runScale(world, count, workload, options));
+    // One worker under tsx, as earlier results measured it: what the loader adds to resident memory.
+    const spread = workloads[0];
+    if (spread) runs.push(await runScale(world, 1, spread, options, true));
   } finally {
     await world.stop();
   }
@@ -218,6 +231,7 @@ export async function benchScale(options: ScaleOptions): Promise<Table> {
     title: `Scale: ${num(options.transactions)} transactions followed at once`,
     notes: [
       `Production schedule and Slack pace; each run bounded to ${options.boundS} s. Simulator, fake Slack and this process share the machine with the workers and Redis. Two workloads. Spread: transactions finish evenly over the first ${options.finishWithinS} s after the workers start, threads over ${num(SPREAD_CHANNELS)} channels; the schedule bounds its time (the last to finish is next polled up to ${DEFAULT_SCHEDULE.poll.transaction.capMs / 1000} s later, so no number of workers ends it much before ${options.finishWithinS + DEFAULT_SCHEDULE.poll.transaction.capMs / 1000} s), and it shows whether the workers keep up. Backlog: every transaction has finished and its first poll is due when the workers start, one thread per channel: nothing waits on the schedule or Slack's pace, so its time is the workers' capacity and its speed-up what more worker processes buy on this machine.`,
+      `Worker processes run as \`npm run worker\` does: plain node on compiled JavaScript (the same sources, bundled by esbuild); the last row runs one under tsx, as results before issue 18 did (its loader thread adds resident memory a production worker does not have). Target for one worker holding ${num(options.transactions)} followed transactions: ${RSS_TARGET_MIB} MiB RSS.`,
       'Time: from the workers starting to the last final reply. CPU per read: worker CPU time (all processes) over SCC reads. Lateness: final reply after the transaction finished. Redis: used_memory before the run (earlier runs’ retained outcomes included), added by queueing every job, and the sampled peak (every 0.5 s) over before. CPU seconds during the run: all worker processes, redis-server, and the process holding the simulator and fake Slack; cores busy: their sum over the run time (the machine has 2 cores). Worker processes start with the queue paused, and the run is timed from when it resumes.',
     ],
     headers: [
@@ -228,7 +242,7 @@ export async function benchScale(options: ScaleOptions): Promise<Table> {
       'SCC reads',
       'reads/s',
       'CPU ms/read',
-      'worker RSS peak MiB',
+      `worker RSS peak MiB (target ${RSS_TARGET_MIB})`,
       'Redis MiB before / +queued / +peak',
       'CPU s workers / Redis / sim+Slack',
       'cores busy',

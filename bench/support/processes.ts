@@ -40,11 +40,14 @@ export interface SpawnOptions {
   nodeArgs?: readonly string[];
   /** Where the child's stdout goes besides the ready-line watcher; stderr is always passed through. */
   quiet?: boolean;
+  /** False: `file` is JavaScript, run by plain node without the tsx loader (as production runs). */
+  tsx?: boolean;
 }
 
 /** Starts a TypeScript entry point in its own Node process. */
 export function spawnTsx(file: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
-  const nodeArgs = [...(options.nodeArgs ?? []), '--import', 'tsx', file, ...args];
+  const loader = options.tsx === false ? [] : ['--import', 'tsx'];
+  const nodeArgs = [...(options.nodeArgs ?? []), ...loader, file, ...args];
   const env = { ...process.env, ...options.env };
   const pinned = options.cpu !== undefined && canPin();
   const child = pinned

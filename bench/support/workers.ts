@@ -1,6 +1,6 @@
 // Worker processes on a key prefix of their own (test/support/workerProcess.ts), and the producer side
 // (createJobs) that follows things for them: what a benchmark or drill starts, kills and restarts.
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import type { ScheduleOverrides } from '../../src/jobs/schedule.js';
@@ -19,10 +19,45 @@ export interface WorkerSpec {
   /** Overrides the simulator as SCC (e.g. a proxy in front of it). */
   sccUrl?: string;
   redisUrl?: string;
+  /**
+   * Run the worker as production does, compiled JavaScript on plain node, instead of under tsx (whose
+   * loader thread adds about 45 MB of resident memory a production worker does not have).
+   */
+  compiled?: boolean;
+}
+
+let compiledEntry: string | undefined;
+
+/** The worker entry bundled once into JavaScript (esbuild, the compiler under tsx), beside node_modules. */
+function compiledWorkerEntry(): string {
+  if (compiledEntry) return compiledEntry;
+  const out = fileURLToPath(
+    new URL('../../node_modules/.cache/fwbot-bench/workerProcess.mjs', import.meta.url),
+  );
+  const esbuild = fileURLToPath(new URL('../../node_modules/.bin/esbuild', import.meta.url));
+  const built = spawnSync(
+    esbuild,
+    [
+      WORKER_ENTRY,
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--packages=external',
+      '--target=node20',
+      `--outfile=${out}`,
+      '--log-level=warning',
+    ],
+    { stdio: 'inherit' },
+  );
+  if (built.status !== 0) throw new Error(`esbuild could not compile ${WORKER_ENTRY}`);
+  compiledEntry = out;
+  return out;
 }
 
 export async function startWorkerProcess(world: World, spec: WorkerSpec): Promise<ChildProcess> {
-  const child = spawnTsx(WORKER_ENTRY, [], {
+  const entry = spec.compiled ? compiledWorkerEntry() : WORKER_ENTRY;
+  const child = spawnTsx(entry, [], {
+    tsx: spec.compiled !== true,
     env: {
       REDIS_URL: spec.redisUrl ?? world.redis.url,
       PREFIX: spec.prefix,
