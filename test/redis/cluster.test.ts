@@ -9,6 +9,7 @@ import { ApprovalStore } from '../../src/approvals/store.js';
 import { loadConfig, type RedisConfig } from '../../src/config.js';
 import { slotPrefix } from '../../src/jobs/keys.js';
 import { connectRedis } from '../../src/redis/connection.js';
+import { TopologyWatch } from '../../src/redis/topology.js';
 import { createHarness, driveUntil, finalReply, postsIn, text, thread } from '../jobs/support/harness.js';
 import { type ClusterTopology, cli, startClusterTopology } from '../support/redisTopologies.js';
 import { uniquePrefix } from '../support/testRedis.js';
@@ -102,6 +103,16 @@ describe('fwbot on a Redis Cluster', () => {
     expect(keys.length).toBeGreaterThan(0);
     const slots = new Set(await Promise.all(keys.map((key) => cli(primary, 'CLUSTER', 'KEYSLOT', key))));
     expect(slots.size).toBe(1);
+  });
+
+  it('names the primary that holds the keys of a prefix, for readiness and metrics', async () => {
+    const watch = new TopologyWatch(redis, redisConfig, '{fwbot}');
+    expect(await watch.refresh()).toEqual({
+      kind: 'cluster',
+      node: `127.0.0.1:${await topology.primaryFor('{fwbot}')}`,
+      role: 'primary',
+      failovers: 0,
+    });
   });
 
   it('would refuse the same scripts without the hash tag: the keys would be in different slots', async () => {

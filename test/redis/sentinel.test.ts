@@ -2,6 +2,8 @@
 // check speaks one sentence when no sentinel answers; an approval acknowledged by a replica is still
 // there after the primary is killed and a replica promoted; and a write no replica acknowledged is
 // refused with a sentence instead of acted on.
+
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRedis, RedisUnreachable } from '../../src/app/redisCheck.js';
 import type { ApprovalRequest } from '../../src/approvals/record.js';
@@ -9,6 +11,7 @@ import { ApprovalStore } from '../../src/approvals/store.js';
 import { loadConfig } from '../../src/config.js';
 import { connectRedis, type RedisClient } from '../../src/redis/connection.js';
 import { ReplicasMissing } from '../../src/redis/replication.js';
+import { TopologyWatch } from '../../src/redis/topology.js';
 import { freePort } from '../support/redisServer.js';
 import { type SentinelTopology, startSentinelTopology } from '../support/redisTopologies.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
@@ -82,6 +85,7 @@ describe('replica acknowledgement (REDIS_WAIT_REPLICAS)', () => {
 describe('fwbot on Redis behind Sentinel', () => {
   let topology: SentinelTopology;
   let redis: RedisClient;
+  let watch: TopologyWatch;
 
   beforeAll(async () => {
     topology = await startSentinelTopology({ replicas: 2 });
@@ -92,6 +96,7 @@ describe('fwbot on Redis behind Sentinel', () => {
     redis = connectRedis(config.redis);
     // The killed primary's connection errors until the sentinels name another; the commands wait meanwhile.
     redis.on('error', () => undefined);
+    watch = new TopologyWatch(redis, config.redis, 'fwbot');
   }, 60_000);
 
   afterAll(async () => {
@@ -111,6 +116,12 @@ describe('fwbot on Redis behind Sentinel', () => {
     expect(decided.outcome).toBe('decided');
 
     const before = await topology.primaryPort();
+    expect(await watch.refresh()).toEqual({
+      kind: 'sentinel',
+      node: `127.0.0.1:${before}`,
+      role: 'primary',
+      failovers: 0,
+    });
     await topology.crash(before);
     const deadline = Date.now() + 30_000;
     while ((await topology.primaryPort()) === before && Date.now() < deadline) {
@@ -123,5 +134,20 @@ describe('fwbot on Redis behind Sentinel', () => {
     const again = await store.decide('ap-failover', 'rejected', T0 + 1, 'U0CAROL');
     expect(again).toMatchObject({ outcome: 'refused', state: 'approved' });
     expect(await store.claim('ap-failover', 'A', T0 + 2, LEASE)).toMatchObject({ claimed: true });
+
+    // Readiness and metrics see the new primary, and one failover.
+    const after = await watch.refresh();
+    expect(after).toEqual({
+      kind: 'sentinel',
+      node: `127.0.0.1:${await topology.primaryPort()}`,
+      role: 'primary',
+      failovers: 1,
+    });
+    expect(watch.describe()).toMatch(/^sentinel: primary 127\.0\.0\.1:\d+, 1 failover seen$/);
+    const registry = new Registry();
+    watch.register(registry);
+    const metrics = await registry.metrics();
+    expect(metrics).toContain('fwbot_redis_failovers_total 1');
+    expect(metrics).toMatch(/fwbot_redis_role\{kind="sentinel",role="primary",node="127\.0\.0\.1:\d+"\} 1/);
   }, 60_000);
 });
