@@ -19,6 +19,7 @@ import { observeQueues } from '../observability/queues.js';
 import { RedisHealth } from '../observability/redisHealth.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
 import { connectRedis, isCluster, type RedisTarget } from '../redis/connection.js';
+import { TopologyWatch } from '../redis/topology.js';
 import { createFwbotApp, type FwbotApp } from '../slack/app.js';
 import { runCommand } from '../slack/commands/fw.js';
 import { slashCommandHandler } from '../slack/commands/queued.js';
@@ -77,6 +78,8 @@ export async function startBot(
   const plaintext = redisPlaintextWarning(config.redis);
   if (plaintext) log.warn(plaintext);
   const redis = connectRedis(redisUrl);
+  const topology = new TopologyWatch(redis, config.redis, REDIS_PREFIX);
+  topology.register(metrics.registry);
   // One view of Redis for every connection of this process: a line per change of state, not per retry.
   const redisHealth = new RedisHealth({ log, where: config.redis.display });
   redisHealth.watch('bot', redis);
@@ -131,7 +134,11 @@ export async function startBot(
     : undefined;
 
   // Read at each probe: the Slack check joins once the app exists.
-  const readinessChecks: ReadinessCheck[] = [redisHealth.readinessCheck(redis), ...sccChecks(clients)];
+  const readinessChecks: ReadinessCheck[] = [
+    redisHealth.readinessCheck(redis),
+    topology.readinessCheck(),
+    ...sccChecks(clients),
+  ];
   const http = createHttpSide({
     port: config.http.port,
     metricsPort: config.http.metricsPort,

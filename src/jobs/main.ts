@@ -15,6 +15,7 @@ import { createMetrics, observeSlackClient, sccCallRecorder } from '../observabi
 import { RedisHealth } from '../observability/redisHealth.js';
 import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
 import { connectRedis, isCluster } from '../redis/connection.js';
+import { TopologyWatch } from '../redis/topology.js';
 import { DEFAULT_PREFIX, slotPrefix } from './keys.js';
 import { scheduleFromConfig } from './schedule.js';
 import { createWorkerSlackClient, startWorkers } from './workers.js';
@@ -77,12 +78,14 @@ async function main(): Promise<void> {
   const plaintext = redisPlaintextWarning(config.redis);
   if (plaintext) log.warn(plaintext);
   const redis = connectRedis(redisUrl);
+  const topology = new TopologyWatch(redis, redisUrl, PREFIX);
+  topology.register(metrics.registry);
   // One view of Redis for every connection of this process: a line per change of state, not per retry.
   const redisHealth = new RedisHealth({ log, where: config.redis.display });
   redisHealth.watch('worker', redis);
   const http = createHttpSide({
     port: config.http.port,
-    readinessChecks: [redisHealth.readinessCheck(redis), ...sccChecks(clients)],
+    readinessChecks: [redisHealth.readinessCheck(redis), topology.readinessCheck(), ...sccChecks(clients)],
     metrics,
     log,
   });

@@ -9,8 +9,11 @@ import type { FwbotMetrics } from './metrics.js';
 export interface ReadinessCheck {
   /** Short name shown in /readyz and in the `fwbot_ready{check}` series: `redis`, `scc:default`, `slack`. */
   readonly name: string;
-  /** Resolves when ready; throws (or rejects) with a reason a person can act on. */
-  check(signal: AbortSignal): Promise<void>;
+  /**
+   * Resolves when ready, optionally with one line on what it sees (shown as `detail`, e.g. the Redis
+   * topology); throws (or rejects) with a reason a person can act on.
+   */
+  check(signal: AbortSignal): Promise<unknown>;
 }
 
 export interface CheckResult {
@@ -56,8 +59,9 @@ async function runCheck(check: ReadinessCheck, timeoutMs: number): Promise<Check
     }, timeoutMs);
   });
   try {
-    await Promise.race([check.check(controller.signal), timeout]);
-    return { name: check.name, ok: true, ms: Math.round(performance.now() - started) };
+    const seen = await Promise.race([check.check(controller.signal), timeout]);
+    const detail = typeof seen === 'string' ? { detail: seen } : {};
+    return { name: check.name, ok: true, ...detail, ms: Math.round(performance.now() - started) };
   } catch (error) {
     return {
       name: check.name,

@@ -72,6 +72,24 @@ export class TopologyWatch {
     return `${kind}: ${role} ${node || '(not looked at yet)'}, ${failovers} failover${failovers === 1 ? '' : 's'} seen`;
   }
 
+  /**
+   * /readyz's `redis-topology` check: the line above while fwbot writes to a primary; not ready when the
+   * node in use has become a replica (its writes would be refused until the client follows the failover).
+   */
+  readinessCheck(): { name: string; check(): Promise<string> } {
+    return {
+      name: 'redis-topology',
+      check: async () => {
+        const { role, node } = await this.refresh();
+        if (role === 'replica')
+          throw new Error(
+            `the Redis node in use (${node}) is now a replica; fwbot is waiting to follow the failover`,
+          );
+        return this.describe();
+      },
+    };
+  }
+
   /** fwbot_redis_role{kind,role,node} (1 for the node in use) and fwbot_redis_failovers_total. */
   register(registry: Registry): void {
     const watch = this;

@@ -180,7 +180,9 @@ describe('npm run worker (src/jobs/main.ts)', () => {
       expect(health.status).toBe(200);
       expect(ready.status).toBe(200);
       expect(report.ready).toBe(true);
-      expect(report.checks.map((check) => check.name)).toEqual(['redis', 'scc:default']);
+      expect(report.checks.map((check) => check.name)).toEqual(['redis', 'redis-topology', 'scc:default']);
+      expect(metrics).toMatch(/fwbot_redis_role\{kind="single",role="primary",node="127\.0\.0\.1:\d+"\} 1/);
+      expect(metrics).toContain('fwbot_redis_failovers_total 0');
       // Series the bot's /metrics has too (test/observability): with BOT_WORKERS=off they live here.
       expect(metrics).toMatch(/fwbot_commands_total\{operation="devices",outcome="ok"\} 1/);
       expect(metrics).toMatch(/fwbot_scc_calls_total\{operation="getDevices",status="200"\} \d+/);

@@ -55,12 +55,15 @@ describe('the bot’s HTTP side', () => {
     it('reports ready with every dependency named, and counts commands and acks', async () => {
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(ready.status).toBe(200);
-      const body = (await ready.json()) as { checks: { name: string; ok: boolean }[] };
+      const body = (await ready.json()) as { checks: { name: string; ok: boolean; detail?: string }[] };
       expect(body.checks.map((c) => [c.name, c.ok])).toEqual([
         ['redis', true],
+        ['redis-topology', true],
         ['scc:default', true],
         ['slack', true],
       ]);
+      // The Redis topology: one server here; Sentinel and Cluster are in test/redis/.
+      expect(body.checks[1]?.detail).toMatch(/^single: primary 127\.0\.0\.1:\d+, 0 failovers seen$/);
 
       const responseUrl = slack.responseUrl();
       const request = slashCommandBody({ text: 'tenants list', responseUrl, userId: 'U0VIEWER01' });
