@@ -23,6 +23,10 @@ export function describeRedisFailure(error: unknown, where: string): string {
     return `Redis at ${where} refused the credentials: check the user and password in REDIS_URL.`;
   if (/Protocol error/i.test(text))
     return `What answers at ${where} is not Redis (it answered “${text}”): check the port in REDIS_URL.`;
+  if (/All sentinels are unreachable/i.test(text))
+    return `No sentinel answers for ${where}: are they running, on those ports? Check REDIS_SENTINELS.`;
+  if (/Failed to refresh slots cache|None of startup nodes is available/i.test(text))
+    return `No node of the ${where} answers as a cluster member: check REDIS_CLUSTER_NODES.`;
   if (/timed out|ETIMEDOUT|timeout/i.test(text))
     return `Redis at ${where} did not answer in time: check the address, and any firewall in between.`;
   return `Redis at ${where} could not be used: ${text}.`;

@@ -48,8 +48,9 @@ describe('the start-up check with REDIS_SENTINELS', () => {
     );
     expect(failure).toBeInstanceOf(RedisUnreachable);
     const message = String((failure as Error).message);
-    expect(message).toContain(config.redis.display);
-    expect(message.split('\n')).toHaveLength(1);
+    expect(message).toBe(
+      `No sentinel answers for ${config.redis.display}: are they running, on those ports? Check REDIS_SENTINELS.`,
+    );
   });
 });
 
@@ -150,4 +151,17 @@ describe('fwbot on Redis behind Sentinel', () => {
     expect(metrics).toContain('fwbot_redis_failovers_total 1');
     expect(metrics).toMatch(/fwbot_redis_role\{kind="sentinel",role="primary",node="127\.0\.0\.1:\d+"\} 1/);
   }, 60_000);
+});
+
+describe('the start-up check with REDIS_CLUSTER_NODES', () => {
+  it('ends with one sentence when no node answers', async () => {
+    const config = loadConfig({ REDIS_CLUSTER_NODES: `127.0.0.1:${await freePort()}` });
+    const failure = await checkRedis(config.redis, config.redis.display, 2_000).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(RedisUnreachable);
+    expect(String((failure as Error).message)).toBe(
+      `No node of the ${config.redis.display} answers as a cluster member: check REDIS_CLUSTER_NODES.`,
+    );
+  });
 });
