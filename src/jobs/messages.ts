@@ -7,6 +7,13 @@
 // can ping anyone or forge a link; the one live mention is the requester's. Strings this module made
 // (an Outcome's text, a progress line) are already mrkdwn and are not escaped again.
 import { escapeAll, escapeMrkdwn, userMention } from '../render/mrkdwn.js';
+import {
+  describeProgress,
+  mspRunProgress,
+  pipelineOf,
+  type RunProgress,
+  runProgress,
+} from '../render/upgradeProgress.js';
 import type {
   CdoTransaction,
   CommandResponse,
@@ -309,21 +316,30 @@ function humanStatus(status: string | null | undefined): string {
   return escapeAll((status ?? 'unknown').toLowerCase().replace(/_/g, ' '));
 }
 
-function percent(run: SecureClientUpgradeRunDto): string {
-  const fraction = run.percentageComplete ?? 0;
-  return `${Math.round(Math.min(1, Math.max(0, fraction)) * 100)}%`;
-}
-
 function runName(run: SecureClientUpgradeRunDto): string {
   const version = run.secureClientVersion ? ` to Secure Client ${escapeAll(run.secureClientVersion)}` : '';
   return `${run.name ? `*${escapeAll(run.name)}*` : `run \`${escapeAll(run.uid ?? '?')}\``}${version}`;
+}
+
+/**
+ * The step and the whole run, so the number never falls back at a new step: "step 6 of 14, uploading
+ * images 52%; overall 39%". A status outside the pipeline (ERROR) is said in words alone.
+ */
+function stepAndOverall(status: string | null | undefined, progress: RunProgress) {
+  const said = describeProgress(progress);
+  if (progress.kind === 'done') return `${humanStatus(status)}, ${escapeAll(said ?? '')}`;
+  return said === undefined ? humanStatus(status) : escapeAll(said);
 }
 
 /** Progress in words, without the label (each thread shows its own label in front). */
 export function upgradeProgress(run: SecureClientUpgradeRunDto): string {
   const count = run.devices?.length ?? 0;
   const devices = count > 0 ? `, ${count} device${count === 1 ? '' : 's'}` : '';
-  return `upgrade ${runName(run)}: ${percent(run)}, ${humanStatus(run.upgradeRunStatus)}${devices}.`;
+  const where = stepAndOverall(
+    run.upgradeRunStatus,
+    runProgress(run.upgradeRunStatus, run.percentageComplete, pipelineOf(run.upgradeRunType)),
+  );
+  return `upgrade ${runName(run)}: ${where}${devices}.`;
 }
 
 export function upgradeRunGoneOutcome(runUid: string): Outcome {
@@ -408,16 +424,19 @@ export function mspUpgradeProgress(run: MspSecureClientUpgradeRunDto, tenants: D
   const devices = run.devices?.length ?? 0;
   const head =
     `upgrade ${runName(run)} across ${plural(Math.max(groups.size, legs.length), 'tenant')}: ` +
-    `${percent(run)}, ${humanStatus(run.upgradeRunStatus)}, ${plural(devices, 'device')}.`;
+    `${stepAndOverall(run.upgradeRunStatus, mspRunProgress(run.upgradeRunStatus, run.percentageComplete, legs))}, ` +
+    `${plural(devices, 'device')}.`;
   const lines = [...groups].map(([tenantUid, group]) => {
     const leg = legs.find((l) => l.managedTenantUid === tenantUid);
-    const stage = leg?.upgradeRunStatus ? humanStatus(leg.upgradeRunStatus) : 'not started';
-    const step =
-      typeof leg?.upgradeRunStepPercentageComplete === 'number'
-        ? ` ${Math.round(Math.min(1, Math.max(0, leg.upgradeRunStepPercentageComplete)) * 100)}%`
-        : '';
+    // A tenant's own run walks the single-tenant steps (runs across tenants are of ASAs).
+    const stage = leg?.upgradeRunStatus
+      ? stepAndOverall(
+          leg.upgradeRunStatus,
+          runProgress(leg.upgradeRunStatus, leg.upgradeRunStepPercentageComplete, 'asa'),
+        )
+      : 'not started';
     const done = group.devices.filter((d) => d.status !== 'PENDING' && d.status !== 'IN_PROGRESS').length;
-    return `• ${escapeAll(group.name)}: ${plural(group.devices.length, 'device')}, ${done} finished, ${stage}${step}`;
+    return `• ${escapeAll(group.name)}: ${plural(group.devices.length, 'device')}, ${done} finished, ${stage}`;
   });
   return lines.length === 0 ? head : `${head}\n${lines.join('\n')}`;
 }

@@ -63,12 +63,6 @@ export function time(iso: string | null | undefined): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** A fraction 0.0–1.0 as a percentage. */
-export function percent(fraction: number | null | undefined): string {
-  if (fraction === undefined || fraction === null) return NONE;
-  return `${Math.round(fraction * 100)}%`;
-}
-
 /** `ROLE_READ_ONLY` → `read only`: SCC's enum names are for machines. */
 export function humanEnum(value: string | null | undefined): string {
   if (!value) return NONE;

@@ -7,9 +7,10 @@ import type {
   MspSecureClientUpgradeRunDto,
   MspSecureClientUpgradeRunsAttributeValues,
 } from '../scc/generated/models.js';
-import { humanEnum, NONE, percent, table, time } from './format.js';
+import { humanEnum, NONE, table, time } from './format.js';
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
+import { describeProgress, mspRunProgress, overallPercent, runProgress } from './upgradeProgress.js';
 import type { View, ViewBlock } from './view.js';
 import { platforms, runDevices, runFieldsView, runHead } from './vpn.js';
 
@@ -120,7 +121,9 @@ export function renderMspRuns(
         r.name,
         r.secureClientVersion,
         humanEnum(r.upgradeRunStatus),
-        percent(r.percentageComplete),
+        overallPercent(
+          mspRunProgress(r.upgradeRunStatus, r.percentageComplete, r.managedTenantUpgrades ?? []),
+        ),
         r.managedTenantUpgrades?.length ?? 0,
         r.devices?.length ?? 0,
         time(r.submissionTime),
@@ -134,16 +137,20 @@ export function renderMspRuns(
 }
 
 export function renderMspRun(run: MspSecureClientUpgradeRunDto): View {
-  const blocks: ViewBlock[] = runHead(run);
   const tenants = run.managedTenantUpgrades ?? [];
+  const blocks: ViewBlock[] = runHead(
+    run,
+    mspRunProgress(run.upgradeRunStatus, run.percentageComplete, tenants),
+  );
   if (tenants.length > 0) {
     blocks.push(
       table(
-        ['Tenant', 'Status', 'Step done', 'Tenant run', 'Error'],
+        ['Tenant', 'Status', 'Progress', 'Tenant run', 'Error'],
         tenants.map((t) => [
           t.managedTenantDisplayName ?? t.managedTenantUid,
           humanEnum(t.upgradeRunStatus ?? t.transactionStatus),
-          percent(t.upgradeRunStepPercentageComplete),
+          // A tenant's own run walks the single-tenant steps (runs across tenants are of ASAs).
+          describeProgress(runProgress(t.upgradeRunStatus, t.upgradeRunStepPercentageComplete, 'asa')),
           t.upgradeRunUid,
           t.errorMsg,
         ]),

@@ -9,9 +9,16 @@ import type {
   SecureClientUpgradeRunAttributeValues,
   SecureClientUpgradeRunDto,
 } from '../scc/generated/models.js';
-import { fieldBlocks, humanEnum, NONE, percent, table, time } from './format.js';
+import { fieldBlocks, humanEnum, NONE, table, time } from './format.js';
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
+import {
+  describeProgress,
+  overallPercent,
+  pipelineOf,
+  type RunProgress,
+  runProgress,
+} from './upgradeProgress.js';
 import type { View, ViewBlock } from './view.js';
 
 const OS_NAMES: Readonly<Record<string, string>> = { WINDOWS: 'Windows', MACOS: 'macOS', LINUX: 'Linux' };
@@ -129,7 +136,7 @@ export function renderRuns(
         r.name,
         r.secureClientVersion,
         humanEnum(r.upgradeRunStatus),
-        percent(r.percentageComplete),
+        overallPercent(runProgress(r.upgradeRunStatus, r.percentageComplete, pipelineOf(r.upgradeRunType))),
         time(r.submissionTime),
         r.uid,
       ]),
@@ -158,13 +165,20 @@ type RunDevice = Pick<
   'name' | 'uid' | 'status' | 'errorMsg'
 >;
 
-/** The header and facts of one upgrade run, single-tenant or across tenants; `more` follow the version. */
-export function runHead(run: RunFacts, more: [label: string, value: unknown][] = []): ViewBlock[] {
+/**
+ * The header and facts of one upgrade run, single-tenant or across tenants, with its progress (the step's
+ * and the run's, never the step's alone); `more` follow the version.
+ */
+export function runHead(
+  run: RunFacts,
+  progress: RunProgress,
+  more: [label: string, value: unknown][] = [],
+): ViewBlock[] {
   return [
     { kind: 'header', text: run.name || `Upgrade run ${run.uid ?? ''}` },
     ...fieldBlocks([
       ['Status', humanEnum(run.upgradeRunStatus)],
-      ['Done', percent(run.percentageComplete)],
+      ['Progress', describeProgress(progress)],
       ['Version', run.secureClientVersion],
       ...more,
       ['Started by', run.username],
@@ -191,7 +205,11 @@ export function runDevices(devices: readonly RunDevice[] | null | undefined): Vi
 
 export function renderRun(run: SecureClientUpgradeRunDto): View {
   const blocks: ViewBlock[] = [
-    ...runHead(run, [['Type', humanEnum(run.upgradeRunType)]]),
+    ...runHead(
+      run,
+      runProgress(run.upgradeRunStatus, run.percentageComplete, pipelineOf(run.upgradeRunType)),
+      [['Type', humanEnum(run.upgradeRunType)]],
+    ),
     ...runDevices(run.devices),
   ];
   return {

@@ -96,7 +96,7 @@ describe('what fwbot says in a thread', () => {
         '• asa-1: SUCCESS\n• asa-2: FAILED — No CLI result',
     );
     expect(outcome?.progressText).toBe(
-      'upgrade *spring* to Secure Client 5.1.8.105: 100%, done with device errors, 2 devices.',
+      'upgrade *spring* to Secure Client 5.1.8.105: done with device errors, overall 100%, 2 devices.',
     );
   });
 

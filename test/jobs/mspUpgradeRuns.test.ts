@@ -64,7 +64,15 @@ describe('tracking upgrade runs across tenants', () => {
     const statusTs = String(updates[0]?.args.ts);
     expect(updates.every((call) => call.args.ts === statusTs)).toBe(true);
     const texts = updates.map((call) => String(call.args.text));
-    expect(texts.some((t) => /across 3 tenants: \d{1,3}%, [a-z ]+, 3 devices\./.test(t))).toBe(true);
+    expect(
+      texts.some((t) =>
+        /across 3 tenants: step \d of 3, [a-z ]+( \d{1,3}%)?; overall \d{1,2}%, 3 devices\./.test(t),
+      ),
+    ).toBe(true);
+    const overall = texts
+      .flatMap((t) => /across 3 tenants: .*?overall (\d+)%/.exec(t)?.[1] ?? [])
+      .map(Number);
+    expect(overall).toEqual([...overall].sort((a, b) => a - b));
     expect(texts.some((t) => /• northwind-us: 1 device, \d finished, /.test(t))).toBe(true);
     const shown = h.slack.messages().get(`${where.channelId}/${statusTs}`);
     expect(String(shown?.text)).toContain('done with device errors');

@@ -86,7 +86,7 @@ describe('tracking VPN client upgrade runs', () => {
     },
   );
 
-  it('shows the percentage and the current step while the run goes on', async () => {
+  it('shows the current step and the whole run, whose percentage never falls back', async () => {
     const { workers, clients } = await h.start();
     const tx = await clients.get('default').secureClient.triggerAsaUpgrade({
       deviceUids: [h.sim.deviceUid('asa-hq-01')],
@@ -102,7 +102,13 @@ describe('tracking VPN client upgrade runs', () => {
     await driveUntil(h.sim, clients, finalReply(h.slack, where), 4_000);
 
     const texts = h.slack.callsTo('chat.update').map((call) => String(call.args.text));
-    expect(texts.some((t) => /: \d{1,2}%, uploading images, 1 device\./.test(t))).toBe(true);
-    expect(texts.some((t) => t.includes('validating ra vpn slot conflicts'))).toBe(true);
+    expect(
+      texts.some((t) => /: step 6 of 14, uploading images \d{1,3}%; overall \d{1,2}%, 1 device\./.test(t)),
+    ).toBe(true);
+    expect(texts.some((t) => t.includes('step 5 of 14, validating ra vpn slot conflicts'))).toBe(true);
+    const overall = texts.flatMap((t) => /overall (\d+)%/.exec(t)?.[1] ?? []).map(Number);
+    expect(overall.length).toBeGreaterThan(3);
+    expect(overall).toEqual([...overall].sort((a, b) => a - b));
+    expect(overall.at(-1)).toBe(100);
   });
 });

@@ -39,7 +39,9 @@ const ASA_STEPS: UpgradeRunStatus[] = [
   'DELETING_OLD_IMAGES',
 ];
 /** FTDs have no DNS check and nothing to write to memory: the FMC deploys the policy. */
-const FTD_STEPS = ASA_STEPS.filter((s) => !s.startsWith('CHECKING_ASA_DEVICES_DNS') && !s.includes('WRITE'));
+const FTD_STEPS = ASA_STEPS.filter(
+  (s) => !s.startsWith('CHECKING_ASA_DEVICES_DNS') && !/WRIT(E|ING)_/.test(s),
+);
 export const STEP_MS = { min: 5_000, max: 20_000 } as const;
 const TERMINAL = new Set<UpgradeRunStatus>([
   'DONE',
