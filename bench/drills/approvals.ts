@@ -26,6 +26,18 @@ export function buttons(message: Record<string, unknown>): Element[] {
   return blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []);
 }
 
+/** A profiles file in `dir` whose policy lets everyone read, `operator` change and `approvers` approve. */
+export async function writePolicy(
+  dir: string,
+  operator: string,
+  approvers: readonly string[],
+): Promise<string> {
+  const path = join(dir, 'profiles.yml');
+  const policy = ['policy:', '  workspace:', '    viewer: "*"', `    operator: [${operator}]`];
+  await writeFile(path, [...policy, `    approver: [${approvers.join(', ')}]`, ''].join('\n'));
+  return path;
+}
+
 /** A press of `button` on the approval card `card` (ts, as posted) by `user`, as Slack sends it. */
 export function clickBody(
   user: string,
@@ -63,18 +75,7 @@ export const approvalsDrill: Drill = {
   summary: '50 concurrent approvals of one delete, over two bot processes: one SCC call',
   async run() {
     const dir = await mkdtemp(join(tmpdir(), 'fwbot-drill-approvals-'));
-    const profiles = join(dir, 'profiles.yml');
-    await writeFile(
-      profiles,
-      [
-        'policy:',
-        '  workspace:',
-        '    viewer: "*"',
-        `    operator: [${REQUESTER}]`,
-        `    approver: [${APPROVERS.join(', ')}]`,
-        '',
-      ].join('\n'),
-    );
+    const profiles = await writePolicy(dir, REQUESTER, APPROVERS);
     const world = await startWorld();
     const bots = [
       await startFwbot(world, { profilesFile: profiles }),

@@ -5,7 +5,7 @@
 // replica is promoted. Afterwards: every transaction's outcome posted once, every approved deletion sent
 // to SCC once and reported once, the 10 others still pending, every command answered. The time from the
 // kill to the first write Redis accepted again is measured by a probe writing every 20 ms.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -25,7 +25,7 @@ import {
 import { postSigned, slashCommandBody } from '../../test/support/slackRequests.js';
 import { stopChild } from '../support/processes.js';
 import { ReplyTally } from '../support/world.js';
-import { buttons, clickBody } from './approvals.js';
+import { buttons, clickBody, writePolicy } from './approvals.js';
 import { DRILL_SCHEDULE, type Drill, type DrillReport, sleep, until } from './drill.js';
 import { followMany } from './followMany.js';
 import { DRILL_SIGNING_SECRET, startFwbot } from './fwbotProcess.js';
@@ -116,18 +116,7 @@ async function failoverRun(kind: 'sentinel' | 'cluster'): Promise<DrillReport> {
       await sccClient.interfaces.vlan.create(deviceUid, { vlanId: 600 + i, name });
       names.push(name);
     }
-    const profiles = join(dir, 'profiles.yml');
-    await writeFile(
-      profiles,
-      [
-        'policy:',
-        '  workspace:',
-        '    viewer: "*"',
-        `    operator: [${REQUESTER}]`,
-        `    approver: [${APPROVER}]`,
-        '',
-      ].join('\n'),
-    );
+    const profiles = await writePolicy(dir, REQUESTER, [APPROVER]);
     bot = await startFwbot(
       { sim, slack },
       { profilesFile: profiles, env: { ...topology.env, REDIS_WAIT_TIMEOUT_MS: '2000' } },

@@ -4,7 +4,6 @@
 // on are acknowledged by the slot's replica (WAIT through the slot's primary).
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../src/approvals/record.js';
 import { ApprovalStore } from '../../src/approvals/store.js';
 import { loadConfig, type RedisConfig } from '../../src/config.js';
 import { slotPrefix } from '../../src/jobs/keys.js';
@@ -13,33 +12,13 @@ import { TopologyWatch } from '../../src/redis/topology.js';
 import { createHarness, driveUntil, finalReply, postsIn, text, thread } from '../jobs/support/harness.js';
 import { type ClusterTopology, cli, startClusterTopology } from '../support/redisTopologies.js';
 import { uniquePrefix } from '../support/testRedis.js';
+import { deletionRequest, LEASE, T0 } from './deletion.js';
 
-const T0 = Date.parse('2025-06-02T09:00:00Z');
-const LEASE = 10_000;
 const outcome = {
   summary: 'Deleted.',
   view: { summary: 'Deleted.', blocks: [], visibility: 'in_channel' as const },
   track: [],
 };
-
-function request(id: string): ApprovalRequest {
-  return {
-    id,
-    operationId: 'interfaces.delete',
-    raw: { device: 'asa-branch-02', interface: 'printers' },
-    commandText: '/fw interfaces delete asa-branch-02 printers',
-    profile: 'default',
-    requesterId: 'U0ALICE',
-    channelId: 'C0OPS',
-    createdAt: T0,
-    expiresAt: T0 + 30 * 60_000,
-    role: 'operator',
-    target: {
-      facts: {},
-      description: { action: 'delete interface printers', line: 'printers', fields: [], warnings: [] },
-    },
-  };
-}
 
 /** Every key on every primary of the cluster that starts with `start`. */
 async function keysStartingWith(topology: ClusterTopology, start: string): Promise<string[]> {
@@ -73,7 +52,7 @@ describe('fwbot on a Redis Cluster', () => {
   it('runs the approval state machine, one transition per click, each acknowledged by a replica', async () => {
     const prefix = `${slotPrefix(uniquePrefix('approvals').slice(0, -1), true)}:`;
     const store = new ApprovalStore({ redis, prefix, retentionMs: 60_000, claimGraceMs: LEASE });
-    await store.create(request('ap-cluster1'));
+    await store.create(deletionRequest('ap-cluster1'));
     const decisions = await Promise.all(
       Array.from({ length: 12 }, (_, i) => store.decide('ap-cluster1', 'approved', T0, `U0APPR${i}`)),
     );
@@ -122,7 +101,9 @@ describe('fwbot on a Redis Cluster', () => {
       retentionMs: 60_000,
       claimGraceMs: LEASE,
     });
-    await expect(store.create(request('ap-untagged'))).rejects.toThrow(/CROSSSLOT|same slot|All keys/i);
+    await expect(store.create(deletionRequest('ap-untagged'))).rejects.toThrow(
+      /CROSSSLOT|same slot|All keys/i,
+    );
   });
 
   it('follows a transaction to its one final reply, with every job and mark in the prefix slot', async () => {

@@ -6,7 +6,6 @@
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRedis, RedisUnreachable } from '../../src/app/redisCheck.js';
-import type { ApprovalRequest } from '../../src/approvals/record.js';
 import { ApprovalStore } from '../../src/approvals/store.js';
 import { loadConfig } from '../../src/config.js';
 import { connectRedis, type RedisClient } from '../../src/redis/connection.js';
@@ -15,28 +14,7 @@ import { TopologyWatch } from '../../src/redis/topology.js';
 import { freePort } from '../support/redisServer.js';
 import { type SentinelTopology, startSentinelTopology } from '../support/redisTopologies.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
-
-const T0 = Date.parse('2025-06-02T09:00:00Z');
-const LEASE = 10_000;
-
-function request(id: string): ApprovalRequest {
-  return {
-    id,
-    operationId: 'interfaces.delete',
-    raw: { device: 'asa-branch-02', interface: 'printers' },
-    commandText: '/fw interfaces delete asa-branch-02 printers',
-    profile: 'default',
-    requesterId: 'U0ALICE',
-    channelId: 'C0OPS',
-    createdAt: T0,
-    expiresAt: T0 + 30 * 60_000,
-    role: 'operator',
-    target: {
-      facts: {},
-      description: { action: 'delete interface printers', line: 'printers', fields: [], warnings: [] },
-    },
-  };
-}
+import { deletionRequest, LEASE, T0 } from './deletion.js';
 
 describe('the start-up check with REDIS_SENTINELS', () => {
   it('ends with one sentence when no sentinel answers', async () => {
@@ -69,7 +47,7 @@ describe('replica acknowledgement (REDIS_WAIT_REPLICAS)', () => {
         retentionMs: 60_000,
         claimGraceMs: LEASE,
       });
-      await expect(store.create(request('ap-wait1'))).resolves.toBeUndefined();
+      await expect(store.create(deletionRequest('ap-wait1'))).resolves.toBeUndefined();
       const refused = await store
         .decide('ap-wait1', 'approved', T0, 'U0BOB')
         .catch((error: unknown) => error);
@@ -112,7 +90,7 @@ describe('fwbot on Redis behind Sentinel', () => {
       retentionMs: 60_000,
       claimGraceMs: LEASE,
     });
-    await store.create(request('ap-failover'));
+    await store.create(deletionRequest('ap-failover'));
     const decided = await store.decide('ap-failover', 'approved', T0, 'U0BOB');
     expect(decided.outcome).toBe('decided');
 
