@@ -17,7 +17,7 @@ import { APPROVE_ACTION, CANCEL_ACTION, REJECT_ACTION } from './card.js';
 import { ApprovalDecisions, type Clicker } from './decisions.js';
 import { ApprovalExecutor } from './executor.js';
 import { createGate } from './gate.js';
-import { ApprovalButtonValue } from './record.js';
+import { ApprovalButtonValue, type ApprovalRecord } from './record.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from './settings.js';
 import { registerApprovalListeners } from './slackActions.js';
 import { SlackNotifier } from './slackNotifier.js';
@@ -57,6 +57,11 @@ export interface Approvals {
     who: Clicker,
     askReason: () => Promise<string | undefined>,
   ): Promise<string | undefined> | undefined;
+  /**
+   * Requests still waiting for a decision, the soonest to expire first (at most 200): the console shows
+   * again the cards of a run before a restart, whose requests Redis kept.
+   */
+  pending(): Promise<ApprovalRecord[]>;
   /** One recovery pass (run it at start): approved requests not yet run, abandoned executions, unposted outcomes. */
   recover(): Promise<number>;
   /** One expiry pass: pending requests past their time become expired and their cards say so. */
@@ -169,6 +174,10 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
         if (refusal) return refusal;
         return decisions.reject(id, who, await askReason());
       })();
+    },
+    async pending() {
+      const records = await Promise.all((await store.pendingIds(clock(), 200)).map((id) => store.get(id)));
+      return records.filter((record): record is ApprovalRecord => record?.state === 'pending');
     },
     recover: () => executor.recover(BATCH),
     sweepExpired,

@@ -10,6 +10,7 @@
 
 import { z } from 'zod';
 import type { RedisClient } from '../redis/connection.js';
+import { replicated } from '../redis/replication.js';
 import {
   ApprovalHash,
   type ApprovalRecord,
@@ -99,6 +100,8 @@ export class ApprovalStore {
     if (!first || first[0] !== null || first[1] !== 1) {
       throw new Error(`approval ${request.id} could not be created (id taken or Redis refused)`);
     }
+    // The card is posted once this returns: a failover must not leave a card whose request is gone.
+    await replicated(this.#redis, this.key(request.id));
   }
 
   /** Remembers where the card was posted; the card is updated there on every decision. */
@@ -214,6 +217,11 @@ export class ApprovalStore {
 
   async noticed(id: string): Promise<void> {
     await runScript(this.#redis, noticedScript, [this.key(id), this.activeKey], [this.#retentionMs]);
+  }
+
+  /** Pending requests whose time is not up yet, the soonest to expire first (the console lists them). */
+  async pendingIds(now: number, limit: number): Promise<string[]> {
+    return this.#redis.zrangebyscore(this.pendingKey, `(${now}`, '+inf', 'LIMIT', 0, limit);
   }
 
   /** Pending requests whose time is up, oldest first. */

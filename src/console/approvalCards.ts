@@ -2,9 +2,11 @@
 // so that any of them can be acted on by number (/approve 2), not only the last message's buttons. A
 // card's number never changes; its view follows the card's edits, so a decided or expired card, which
 // loses its buttons, is no longer pending. Acting is pressing the card's own button (see session.ts).
-import { APPROVE_ACTION, CANCEL_ACTION, REJECT_ACTION } from '../approvals/card.js';
-import { actionBaseId } from '../render/blocks.js';
+import { APPROVE_ACTION, CANCEL_ACTION, REJECT_ACTION, renderCard } from '../approvals/card.js';
+import type { ApprovalRecord } from '../approvals/record.js';
+import { actionBaseId, renderBlocks } from '../render/blocks.js';
 import type { Button, View } from '../render/view.js';
+import type { ConsoleSlack } from './consoleSlack.js';
 
 export type CardAction = 'approve' | 'reject' | 'cancel';
 
@@ -121,4 +123,27 @@ export class ApprovalCards {
     if (minutes < 60) return `${minutes} min ago`;
     return `${Math.floor(minutes / 60)} h ${minutes % 60} min ago`;
   }
+}
+
+/**
+ * After a restart: the cards of requests Redis kept pending, posted in `channel` by an earlier run, are
+ * shown again in their own messages (so the approvals service's updates still reach them) and numbered
+ * like new ones. Returns how many.
+ */
+export async function restorePendingCards(
+  slack: ConsoleSlack,
+  approvals: { pending(): Promise<ApprovalRecord[]> },
+  channel: string,
+  now: number,
+): Promise<number> {
+  let restored = 0;
+  for (const record of await approvals.pending()) {
+    if (record.cardChannel !== channel || !record.cardTs || slack.message(channel, record.cardTs)) continue;
+    const { text, blocks } = renderBlocks(renderCard(record, now), {
+      fileNote: () => 'in this card’s thread',
+    });
+    slack.restore({ channel, ts: record.cardTs, text, blocks });
+    restored += 1;
+  }
+  return restored;
 }

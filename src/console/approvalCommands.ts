@@ -87,7 +87,7 @@ export class ApprovalCommands {
   #list(): void {
     const pending = this.cards.pending();
     if (pending.length === 0) {
-      this.io.print('No approvals are pending (of the cards posted in #console since the console started).');
+      this.io.print('No approvals are pending in #console.');
       return;
     }
     const lines = [`Pending approvals, oldest first (${pending.length}):`];

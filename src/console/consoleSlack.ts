@@ -67,11 +67,17 @@ export class ConsoleSlack extends EventEmitter<ConsoleSlackEvents> {
   readonly #messages = new Map<string, ConsoleMessage>();
   /** Console channels: calls about these are answered here when routing beside real Slack. */
   readonly #channels = new Set<string>();
-  #clock = 1_700_000_000;
+  /**
+   * The last ts given, in microseconds. From the wall clock, so a restarted console never gives again a
+   * ts an approval kept in Redis from an earlier run still points at (its card would be overwritten).
+   */
+  #lastTsUs = 0;
+  readonly #wallMs: () => number;
   #views = 0;
 
-  constructor(channels: readonly string[]) {
+  constructor(channels: readonly string[], wallMs: () => number = Date.now) {
     super();
+    this.#wallMs = wallMs;
     for (const channel of channels) this.#channels.add(channel);
   }
 
@@ -84,6 +90,16 @@ export class ConsoleSlack extends EventEmitter<ConsoleSlackEvents> {
     const message: ConsoleMessage = { channel, ts: this.#nextTs(), text: textValue, threadTs };
     this.#messages.set(`${channel}/${message.ts}`, message);
     return message;
+  }
+
+  /**
+   * A message of an earlier run shown again at its own ts (an approval card Redis kept across a restart),
+   * so later updates to it reach it; announced like a new post.
+   */
+  restore(message: Omit<ConsoleMessage, 'threadTs'>): void {
+    const kept: ConsoleMessage = { ...message };
+    this.#messages.set(`${message.channel}/${message.ts}`, kept);
+    this.emit('posted', kept);
   }
 
   message(channel: string, ts: string): ConsoleMessage | undefined {
@@ -190,7 +206,9 @@ export class ConsoleSlack extends EventEmitter<ConsoleSlackEvents> {
   }
 
   #nextTs(): string {
-    this.#clock += 1;
-    return `${this.#clock}.000100`;
+    // Slack's form: seconds, a dot, six digits; strictly increasing, however many in one microsecond.
+    this.#lastTsUs = Math.max(this.#lastTsUs + 1, Math.floor(this.#wallMs() * 1_000));
+    const seconds = Math.floor(this.#lastTsUs / 1_000_000);
+    return `${seconds}.${String(this.#lastTsUs % 1_000_000).padStart(6, '0')}`;
   }
 }

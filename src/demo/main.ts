@@ -11,6 +11,7 @@ import { createLogger } from '../app/logger.js';
 import { EXIT_REDIS_UNREACHABLE, RedisUnreachable } from '../app/redisCheck.js';
 import { approvalSettingsFrom } from '../approvals/settings.js';
 import { type Config, ConfigError, loadConfig, type RolePolicy, type SccProfile } from '../config.js';
+import { restorePendingCards } from '../console/approvalCards.js';
 import { ConsoleSlack } from '../console/consoleSlack.js';
 import { ConsoleSession } from '../console/session.js';
 import { Terminal } from '../console/terminal.js';
@@ -216,6 +217,12 @@ async function run(
   say('Try: tenants list · tenants create acme-demo · interfaces asa-hq-01');
   say('     interfaces delete asa-hq-01 Vlan20, then /as bob and press 1 to approve');
   say(session.greeting());
+  // Redis kept the requests of an earlier run that are still pending: their cards are shown again.
+  const restored = await restorePendingCards(consoleSlack, runtime.approvals, CONSOLE_CHANNEL, Date.now());
+  if (restored > 0)
+    say(
+      `${restored === 1 ? '1 approval is' : `${restored} approvals are`} still pending from before the restart: /approvals lists them.`,
+    );
 
   for (;;) {
     const line = await terminal.next(session.prompt);

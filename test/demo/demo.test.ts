@@ -167,6 +167,11 @@ describe.runIf(redisServerAvailable())('npm run demo', () => {
     await first.run.waitFor(/\(y\/N\) $/, from);
     from = first.run.type('y');
     await first.run.waitFor(/staged the deletion of VLAN interface iot \(Vlan20\)/, from);
+    // Left pending across the restart: Redis keeps the request, the console shows its card again.
+    from = first.run.type('/as alice');
+    await first.run.waitFor(/alice> $/, from);
+    from = first.run.type('interfaces delete asa-hq-01 Vlan10');
+    await first.run.waitFor(/Asked for approval/, from);
     await stop(first.run);
 
     const second = await start();
@@ -180,6 +185,22 @@ describe.runIf(redisServerAvailable())('npm run demo', () => {
       const interfaces = await second.run.waitFor(/alice> $/, from);
       expect(interfaces).toMatch(/Vlan10/);
       expect(interfaces).not.toMatch(/Vlan20/);
+
+      expect(second.banner).toMatch(/1 approval is still pending from before the restart/);
+      from = second.run.type('/approvals');
+      expect(await second.run.waitFor(/alice> $/, from)).toMatch(
+        /#1 .*delete the VLAN interface.*guest \(Vlan10\).*asa-hq-01/,
+      );
+      from = second.run.type('/as bob');
+      await second.run.waitFor(/bob> $/, from);
+      from = second.run.type('/approve 1');
+      await second.run.waitFor(/\(y\/N\) $/, from);
+      from = second.run.type('y');
+      await second.run.waitFor(/staged the deletion of VLAN interface guest \(Vlan10\)/, from);
+      // The earlier run's card is the one updated (its ts is not given again to a message of this run).
+      await second.run.waitFor(/✅ Approved by @bob at .*staged the deletion of VLAN interface guest/, from);
+      from = second.run.type('/approvals');
+      await second.run.waitFor(/No approvals are pending in #console\./, from);
     } finally {
       await stop(second.run);
     }
