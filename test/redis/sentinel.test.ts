@@ -40,14 +40,16 @@ describe('replica acknowledgement (REDIS_WAIT_REPLICAS)', () => {
       REDIS_WAIT_TIMEOUT_MS: '50',
     });
     const redis = connectRedis(config.redis);
+    const unguarded = connectRedis(redisUrl());
     try {
-      const store = new ApprovalStore({
-        redis,
-        prefix: uniquePrefix('wait'),
-        retentionMs: 60_000,
-        claimGraceMs: LEASE,
-      });
-      await expect(store.create(deletionRequest('ap-wait1'))).resolves.toBeUndefined();
+      const prefix = uniquePrefix('wait');
+      const options = { prefix, retentionMs: 60_000, claimGraceMs: LEASE };
+      const store = new ApprovalStore({ redis, ...options });
+      // A request is not created (so no card is posted) until a replica holds it.
+      const notCreated = await store.create(deletionRequest('ap-wait0')).catch((error: unknown) => error);
+      expect(notCreated).toBeInstanceOf(ReplicasMissing);
+
+      await new ApprovalStore({ redis: unguarded, ...options }).create(deletionRequest('ap-wait1'));
       const refused = await store
         .decide('ap-wait1', 'approved', T0, 'U0BOB')
         .catch((error: unknown) => error);
@@ -56,6 +58,7 @@ describe('replica acknowledgement (REDIS_WAIT_REPLICAS)', () => {
         /confirmed this change on 0 of 1 replica\(s\) within 50 ms, so fwbot did not act on it/,
       );
     } finally {
+      await unguarded.quit();
       await redis.quit();
     }
   });
