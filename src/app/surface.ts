@@ -69,7 +69,7 @@ export function startGovernance(parts: {
   clients: SccClients;
   access: AccessControl;
   catalogue: Catalogue;
-  jobs: Pick<Jobs, 'tracker' | 'watches' | 'enqueueTenantCreation'>;
+  jobs: Pick<Jobs, 'tracker' | 'watches' | 'enqueueTenantCreation' | 'reserveTenantName'>;
   settings: ApprovalSettings;
   secrets: readonly string[];
   metrics: FwbotMetrics;
@@ -103,7 +103,10 @@ export function startGovernance(parts: {
     approvals: instrumentGate(approvals.gate, metrics),
     reveals,
     audit: approvals.audit,
-    tenantCreation: { enqueue: (request) => jobs.enqueueTenantCreation(request) },
+    tenantCreation: {
+      reserve: (profile, tenantName) => jobs.reserveTenantName(profile, tenantName),
+      enqueue: (request) => jobs.enqueueTenantCreation(request),
+    },
     services,
     policy: { deployWithChange: settings.deployWithChange },
     metrics,

@@ -221,6 +221,11 @@ export class Dispatcher {
       // What SCC would refuse when the turn comes is refused now, before anything is announced.
       await queue.check(ctx, raw);
       const request_ = queue.request(raw);
+      const reserved = await tenantCreation.reserve(access.profile, request_.tenantName);
+      if (!reserved)
+        throw new UserError(
+          `A creation of tenant \`${request_.tenantName}\` is already queued or under way (names are compared without regard to case): its thread will say how it ends.`,
+        );
       const announcement = queue.announce(raw, request.actor);
       log.info({ operationId: op.id, profile: access.profile }, 'queueing');
       return {
@@ -228,7 +233,7 @@ export class Dispatcher {
         announcement,
         profile: access.profile,
         enqueue: async (thread) => {
-          const queued = await tenantCreation.enqueue({ ...request_, thread });
+          const queued = await tenantCreation.enqueue({ ...request_, thread, requestId: reserved.requestId });
           log.info({ place: queued.place }, 'queued');
           return queued;
         },

@@ -82,10 +82,18 @@ export interface TenantCreationRequest {
   salesOrderNumber?: string | undefined;
   /** Where the queue reports (its place, the start, the outcome); its profile creates the tenant. */
   thread: ThreadRef;
+  /** The request's id from reserve(), which holds its name; without one, enqueue reserves it itself. */
+  requestId?: string | undefined;
 }
 
 /** Queues tenant creations behind SCC's rate limit (src/jobs/); the queue creates and follows them. */
 export interface TenantCreationQueue {
+  /**
+   * Holds a tenant name (compared without regard to case, as SCC does) for one request, until its
+   * creation fails or a while after SCC accepted it: a second creation of the name queued meanwhile
+   * would only get SCC's 409 when its turn came. The request's id, or undefined when the name is held.
+   */
+  reserve(profile: string, tenantName: string): Promise<{ requestId: string } | undefined>;
   enqueue(request: TenantCreationRequest): Promise<{ place: number; expectedStart: Date }>;
 }
 

@@ -121,6 +121,12 @@ export class JobKeys {
     return this.key('tenant-last-start', safe(profile));
   }
 
+  /** The request holding a tenant name, lower-cased (TenantCreationQueue.reserve). */
+  tenantName(profile: string, tenantName: string): string {
+    // Encoded whole (not safe()'s lossy spelling): two names must never share a key.
+    return this.key('tenant-name', safe(profile), encodeURIComponent(tenantName.toLowerCase()));
+  }
+
   /** Set when a createTenant call may have reached SCC for one request (a retry then checks first). */
   tenantCalled(requestId: string): string {
     return this.key('tenant-called', requestId);

@@ -23,12 +23,44 @@ export interface QueuedTenantCreation {
 
 const jobIdOf = (requestId: string): string => `tenant-${requestId}`;
 
+/** How long a name stays held after SCC accepted its creation: by then the portal lists the tenant. */
+export const NAME_HELD_AFTER_ACCEPT_MS = 10 * 60_000;
+
+/**
+ * Holds `tenantName` (any case) for a new request until its creation fails, or for a while after SCC
+ * accepted it; undefined when another request holds it. Bounded by the retention, should a worker die.
+ */
+export async function reserveTenantName(
+  core: JobsCore,
+  profile: string,
+  tenantName: string,
+): Promise<{ requestId: string } | undefined> {
+  const requestId = randomUUID();
+  const held = await core.redis.set(
+    core.keys.tenantName(profile, tenantName),
+    requestId,
+    'PX',
+    core.schedule.retentionMs,
+    'NX',
+  );
+  return held === 'OK' ? { requestId } : undefined;
+}
+
+/** Lets go of a name this request held (and only if it still holds it). */
+async function releaseTenantName(core: JobsCore, profile: string, tenantName: string, requestId: string) {
+  const key = core.keys.tenantName(profile, tenantName);
+  if ((await core.redis.get(key)) === requestId) await core.redis.del(key);
+}
+
 export async function enqueueTenantCreation(
   core: JobsCore,
   request: TenantCreationRequest,
 ): Promise<QueuedTenantCreation> {
   const thread = ThreadRefSchema.parse(request.thread);
-  const requestId = randomUUID();
+  const requestId =
+    request.requestId ?? (await reserveTenantName(core, thread.profile, request.tenantName))?.requestId;
+  if (requestId === undefined)
+    throw new Error(`a creation of tenant ${request.tenantName} is already queued or under way`);
   const data = TenantCreationJobData.parse({
     profile: thread.profile,
     tenantName: request.tenantName,
@@ -135,15 +167,19 @@ export function createTenantProcessor({ core, clients, tracker }: TenantWorkerDe
       } catch (error) {
         const says = await whyNotCreated(job, token, error, earlier === 'calling');
         log.warn({ requestId, tenantName, err: error }, 'tenant not created');
+        await releaseTenantName(core, data.profile, tenantName, requestId);
         await say('final', tenantRefusedText(thread.requesterId, tenantName, says), 'fwbot_outcome');
         throw new UnrecoverableError(says);
       }
       if (!transactionUid) {
         const says = 'SCC accepted the request but named no transaction to follow; check `/fw tenants list`.';
+        await releaseTenantName(core, data.profile, tenantName, requestId);
         await say('final', tenantRefusedText(thread.requesterId, tenantName, says), 'fwbot_outcome');
         return 'no transaction';
       }
       await redis.set(calledKey, transactionUid, 'PX', ttlMs);
+      // SCC has it: the portal lists the name soon, and the read before queuing refuses it from then on.
+      await redis.pexpire(keys.tenantName(data.profile, tenantName), NAME_HELD_AFTER_ACCEPT_MS);
     }
     await say('started', tenantStartedNote(tenantName, transactionUid), 'fwbot_note');
     await tracker.follow(

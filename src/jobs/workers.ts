@@ -20,6 +20,7 @@ import {
   createTenantProcessor,
   enqueueTenantCreation,
   type QueuedTenantCreation,
+  reserveTenantName,
   type TenantCreationRequest,
 } from './tenantCreation.js';
 import { QueueTracker } from './tracker.js';
@@ -36,6 +37,8 @@ export interface Jobs {
   readonly watches: WatchRegistry;
   /** Queues a tenant creation (one per 30 s per profile) and says where it stands. */
   enqueueTenantCreation(request: TenantCreationRequest): Promise<QueuedTenantCreation>;
+  /** Holds a tenant name for one request (see TenantCreationQueue.reserve). */
+  reserveTenantName(profile: string, tenantName: string): Promise<{ requestId: string } | undefined>;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,7 @@ function jobsOver(core: JobsCore): Jobs & { readonly registry: RedisWatchRegistr
     watches: registry,
     registry,
     enqueueTenantCreation: (request) => enqueueTenantCreation(core, request),
+    reserveTenantName: (profile, tenantName) => reserveTenantName(core, profile, tenantName),
     close: () => core.close(),
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createJobsCore } from '../../src/jobs/core.js';
-import { placeInQueue } from '../../src/jobs/tenantCreation.js';
+import { NAME_HELD_AFTER_ACCEPT_MS, placeInQueue } from '../../src/jobs/tenantCreation.js';
 import { createJobs } from '../../src/jobs/workers.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
 import {
@@ -131,5 +131,45 @@ describe('tenant creation behind the limiter', () => {
       /^<@U0ALICE> \*create tenant globex-apj\*: not created\. SCC refused \(409 CONFLICT/,
     );
     expect(h.sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(1);
+  });
+
+  it('holds a name for one request at a time, lets go of it when SCC refuses, keeps it a while when SCC accepts', async () => {
+    const { workers, prefix } = await h.start();
+    const core = createJobsCore({ redisUrl: redisUrl(), prefix, logger: quietLog });
+    try {
+      const held = await workers.jobs.reserveTenantName('default', 'Globex-APJ');
+      expect(held).toBeDefined();
+      // Another request for the name, in any case, is refused while it is held; another profile is not.
+      expect(await workers.jobs.reserveTenantName('default', 'globex-apj')).toBeUndefined();
+      expect(await workers.jobs.reserveTenantName('other', 'globex-apj')).toBeDefined();
+      // Without a reservation of its own, an enqueue of a held name fails rather than queueing it twice.
+      await expect(
+        workers.jobs.enqueueTenantCreation({ tenantName: 'GLOBEX-apj', thread: thread() }),
+      ).rejects.toThrow(/already queued or under way/);
+
+      const refused = thread();
+      await workers.jobs.enqueueTenantCreation({
+        tenantName: 'Globex-APJ',
+        thread: refused,
+        requestId: held?.requestId,
+      });
+      expect(text(await finalReply(h.slack, refused))).toMatch(/not created\. SCC refused \(409 CONFLICT/);
+      expect(await core.redis.exists(core.keys.tenantName('default', 'globex-apj'))).toBe(0);
+      expect(await workers.jobs.reserveTenantName('default', 'globex-apj')).toBeDefined();
+
+      const accepted = thread();
+      await workers.jobs.enqueueTenantCreation({ tenantName: 'initech-new', thread: accepted });
+      await h.slack.waitFor(
+        (call) =>
+          call.method === 'chat.postMessage' &&
+          call.args.thread_ts === accepted.threadTs &&
+          text(call).startsWith('SCC accepted the creation'),
+      );
+      const ttl = await core.redis.pttl(core.keys.tenantName('default', 'initech-new'));
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(NAME_HELD_AFTER_ACCEPT_MS);
+    } finally {
+      await core.close();
+    }
   });
 });

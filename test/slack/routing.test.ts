@@ -8,6 +8,13 @@ import { blocksText, CHANNEL, type Harness, startHarness, USERS } from './suppor
 
 class RecordingQueue implements TenantCreationQueue {
   readonly requests: TenantCreationRequest[] = [];
+  readonly held = new Set<string>();
+  async reserve(profile: string, tenantName: string) {
+    const key = `${profile}/${tenantName.toLowerCase()}`;
+    if (this.held.has(key)) return undefined;
+    this.held.add(key);
+    return { requestId: `req-${this.held.size}` };
+  }
   async enqueue(request: TenantCreationRequest) {
     this.requests.push(request);
     return { place: this.requests.length, expectedStart: new Date() };
@@ -38,9 +45,20 @@ describe('queued tenant creation', () => {
         displayName: 'Acme Queued',
         salesOrderNumber: 'SO-1',
         thread: { channelId: CHANNEL, threadTs: ts, requesterId: USERS.operator, profile: 'default' },
+        requestId: 'req-1',
       },
     ]);
     expect(h.sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(0);
+  });
+
+  it('refuses at once a second creation of a name already queued, whatever its case', async () => {
+    const posts = h.slack.callsTo('chat.postMessage').length;
+    const { responseUrl } = await h.command('tenants create ACME-Queued', { userId: USERS.operator });
+    expect(blocksText((await h.reply(responseUrl)).args)).toContain(
+      'A creation of tenant `ACME-Queued` is already queued or under way',
+    );
+    expect(queue.requests).toHaveLength(1);
+    expect(h.slack.callsTo('chat.postMessage')).toHaveLength(posts);
   });
 
   it('still refuses a bad name before queueing anything', async () => {
