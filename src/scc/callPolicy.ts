@@ -99,13 +99,24 @@ export type RetryDecision =
 
 const NOT_APPLIED_TWICE = 'not retried because it may have been applied';
 
+/**
+ * SCC operations sent as POST that only compute an answer and change nothing (the reference's
+ * "Calculate …"): they are retried like reads, and a failure never says it "may have been applied".
+ */
+export const COMPUTING_POSTS: ReadonlySet<string> = new Set([
+  'calculateAsaCommandsToApplyPendingChanges',
+  'calculateMspCompatibleSecureClientVersions',
+]);
+
 export function decideRetry(
   method: string,
   outcome: AttemptOutcome,
   attempt: number,
   retry: RetryOptions,
+  operationId?: string,
 ): RetryDecision {
-  const read = method === 'GET' || method === 'HEAD';
+  const read =
+    method === 'GET' || method === 'HEAD' || (operationId !== undefined && COMPUTING_POSTS.has(operationId));
   const attemptsLeft = attempt < retry.maxAttempts;
   const exhausted = `gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}`;
 

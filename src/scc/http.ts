@@ -216,7 +216,7 @@ export function createSccHttp(options: SccHttpOptions): SccHttp {
           : result.kind === 'connection'
             ? { kind: 'connection', sent: result.sent }
             : { kind: result.kind };
-      const decision: RetryDecision = decideRetry(req.method, outcome, attempt, retry);
+      const decision: RetryDecision = decideRetry(req.method, outcome, attempt, retry, req.operationId);
       if (decision.retry) {
         logger?.warn(
           {

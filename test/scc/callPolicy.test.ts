@@ -1,8 +1,11 @@
 // The retry and timeout policy as pure rules: which failure is retried, after how long, and how long each
 // operation may take.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import {
   backoffDelayMs,
+  COMPUTING_POSTS,
   DEFAULT_RETRY,
   DEFAULT_TIMEOUTS,
   decideRetry,
@@ -10,6 +13,7 @@ import {
   type RetryOptions,
   timeoutFor,
 } from '../../src/scc/callPolicy.js';
+import { contractSkipReason, REFERENCE_PATHS } from '../support/openapiContract.js';
 
 const policy = (overrides: Partial<RetryOptions> = {}): RetryOptions => ({ ...DEFAULT_RETRY, ...overrides });
 
@@ -158,4 +162,40 @@ describe('timeouts', () => {
     expect(timeoutFor('getSearchReports', {}, timeouts, 5_000)).toBe(5_000);
     expect(timeoutFor('executeDeviceCommand', {}, timeouts, 1_000)).toBe(1_000);
   });
+});
+
+describe('POSTs that only compute', () => {
+  const retry = policy({ random: () => 0.5 });
+
+  it('are retried like reads and never said to have maybe been applied', () => {
+    const calculate = 'calculateAsaCommandsToApplyPendingChanges';
+    expect(decideRetry('POST', { kind: 'status', status: 500 }, 1, retry, calculate)).toMatchObject({
+      retry: true,
+    });
+    expect(decideRetry('POST', { kind: 'timeout' }, 4, retry, calculate)).toMatchObject({
+      retry: false,
+      mayHaveBeenProcessed: false,
+    });
+    // Any other POST changes something: not repeated, and it may have been applied.
+    expect(decideRetry('POST', { kind: 'timeout' }, 1, retry, 'createTenant')).toMatchObject({
+      retry: false,
+      mayHaveBeenProcessed: true,
+    });
+  });
+
+  const skip = contractSkipReason();
+  it.skipIf(skip !== undefined)(
+    `are POSTs of the reference that calculate ${skip ? `(${skip})` : ''}`,
+    () => {
+      const posts = new Map<string, string>();
+      for (const path of REFERENCE_PATHS) {
+        const spec = parse(readFileSync(path, 'utf8')) as {
+          paths: Record<string, Record<string, { operationId: string; summary?: string }>>;
+        };
+        for (const operations of Object.values(spec.paths))
+          if (operations.post) posts.set(operations.post.operationId, operations.post.summary ?? '');
+      }
+      for (const id of COMPUTING_POSTS) expect(posts.get(id), id).toMatch(/^Calculate /);
+    },
+  );
 });
