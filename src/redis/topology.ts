@@ -80,6 +80,8 @@ export class TopologyWatch {
     return {
       name: 'redis-topology',
       check: async () => {
+        // While the connection is down the Redis check says why; a ROLE now would only wait for it.
+        if (this.#client.status !== 'ready') return this.describe();
         const { role, node } = await this.refresh();
         if (role === 'replica')
           throw new Error(
