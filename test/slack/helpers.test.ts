@@ -99,7 +99,7 @@ describe('form values', () => {
     });
   });
 
-  it('puts issues under their fields, and others under the first field naming the argument', () => {
+  it('puts issues under their fields as sentences, and others under the first field naming the argument', () => {
     expect(
       fieldErrors(
         ['name', 'mtu'],
@@ -110,8 +110,8 @@ describe('form values', () => {
         ],
       ),
     ).toEqual({
-      'f.mtu': 'must be from 64 to 9198.',
-      'f.name': 'device: is required. give either a UUID or a token.',
+      'f.mtu': 'Must be from 64 to 9198.',
+      'f.name': '“device” is required. Give either a UUID or a token.',
     });
   });
 });
@@ -124,7 +124,7 @@ describe('refused form submissions', () => {
   it('answers with errors under the fields when there is a field to carry them', () => {
     expect(submissionRefusal(op, ['name'], issues)).toEqual({
       response_action: 'errors',
-      errors: { 'f.name': 'must be letters, digits and dashes.' },
+      errors: { 'f.name': 'Must be letters, digits and dashes.' },
     });
   });
 

@@ -2,6 +2,7 @@
 // validation issues → what Slack shows for them: per-field errors (`response_action: errors`, keyed by
 // block id), or a notice in place of the form when no field can carry them.
 import type { ModalView } from '@slack/types';
+import { issueSentence } from '../../catalogue/errors.js';
 import type { ArgIssue, Operation, RawArgs } from '../../catalogue/operation.js';
 import { usageLine } from '../../catalogue/usage.js';
 import type { InputState } from '../payloads.js';
@@ -62,7 +63,10 @@ export function fieldErrors(fields: readonly string[], issues: readonly ArgIssue
     const onField = issue.arg !== undefined && names.has(issue.arg);
     const target = onField ? issue.arg : first;
     if (target === undefined) continue;
-    const text = onField || issue.arg === undefined ? issue.message : `${issue.arg}: ${issue.message}`;
+    // Slack shows these as plain text: sentences, the argument in quotes where it is not the field's own.
+    const text = (
+      onField ? issueSentence({ arg: undefined, message: issue.message }) : issueSentence(issue)
+    ).replace(/`([^`]+)`/g, '“$1”');
     const key = fieldBlockId(target);
     const joined = errors[key] ? `${errors[key]} ${text}` : text;
     errors[key] = joined.length > ERROR_MAX ? `${joined.slice(0, ERROR_MAX - 1)}…` : joined;
