@@ -24,6 +24,7 @@ import { createFwbotApp, type FwbotApp } from '../slack/app.js';
 import { runCommand } from '../slack/commands/fw.js';
 import { slashCommandHandler } from '../slack/commands/queued.js';
 import type { SurfaceDeps } from '../slack/deps.js';
+import { redisVariables } from './redisCheck.js';
 import { createSccClients } from './sccClients.js';
 import { buildSurface } from './surface.js';
 
@@ -81,7 +82,11 @@ export async function startBot(
   const topology = new TopologyWatch(redis, config.redis, REDIS_PREFIX);
   topology.register(metrics.registry);
   // One view of Redis for every connection of this process: a line per change of state, not per retry.
-  const redisHealth = new RedisHealth({ log, where: config.redis.display });
+  const redisHealth = new RedisHealth({
+    log,
+    where: config.redis.display,
+    variables: redisVariables(config.redis),
+  });
   redisHealth.watch('bot', redis);
   let jobs: Jobs;
   let closeWorkers: () => Promise<void>;

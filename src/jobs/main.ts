@@ -5,7 +5,7 @@
 // process exits.
 import { startCommandRunners } from '../app/bot.js';
 import { processLogger } from '../app/logger.js';
-import { checkRedis, EXIT_REDIS_UNREACHABLE, RedisUnreachable } from '../app/redisCheck.js';
+import { checkRedis, EXIT_REDIS_UNREACHABLE, RedisUnreachable, redisVariables } from '../app/redisCheck.js';
 import { createSccClients } from '../app/sccClients.js';
 import { buildSurface } from '../app/surface.js';
 import { type Config, ConfigError, loadConfig, redisPlaintextWarning } from '../config.js';
@@ -81,7 +81,11 @@ async function main(): Promise<void> {
   const topology = new TopologyWatch(redis, redisUrl, PREFIX);
   topology.register(metrics.registry);
   // One view of Redis for every connection of this process: a line per change of state, not per retry.
-  const redisHealth = new RedisHealth({ log, where: config.redis.display });
+  const redisHealth = new RedisHealth({
+    log,
+    where: config.redis.display,
+    variables: redisVariables(config.redis),
+  });
   redisHealth.watch('worker', redis);
   const http = createHttpSide({
     port: config.http.port,

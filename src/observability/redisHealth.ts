@@ -7,7 +7,7 @@
 // to 5 min (with the next attempt's delay), one line when it is back (with how long it was away), and a
 // readiness check that answers with the same reason.
 import type { Logger } from 'pino';
-import { describeRedisFailure } from '../app/redisCheck.js';
+import { describeRedisFailure, type RedisVariables } from '../app/redisCheck.js';
 import type { ReadinessCheck, RedisLike } from './health.js';
 
 /** What an ioredis client emits as its connection changes (the subset watched). */
@@ -27,6 +27,8 @@ export interface RedisHealthOptions {
   log: Logger;
   /** REDIS_URL as fwbot shows it (redacted): sentences name it. */
   where: string;
+  /** The variables a sentence tells a person to check (default: REDIS_URL). */
+  variables?: RedisVariables;
   now?: () => number;
   /** First spacing of the "still reconnecting" lines; doubles up to `maxQuietMs`. Default 5 s. */
   quietMs?: number;
@@ -50,6 +52,7 @@ type State =
 export class RedisHealth {
   readonly #log: Logger;
   readonly #where: string;
+  readonly #variables: RedisVariables | undefined;
   readonly #now: () => number;
   readonly #quietMs: number;
   readonly #maxQuietMs: number;
@@ -63,6 +66,7 @@ export class RedisHealth {
   constructor(options: RedisHealthOptions) {
     this.#log = options.log;
     this.#where = options.where;
+    this.#variables = options.variables;
     this.#now = options.now ?? Date.now;
     this.#quietMs = options.quietMs ?? 5_000;
     this.#maxQuietMs = options.maxQuietMs ?? 300_000;
@@ -132,7 +136,7 @@ export class RedisHealth {
     if (state.kind === 'down') {
       // A new reason (the server came back refusing the password, say) is a change worth a line.
       if (error === undefined) return;
-      const reason = describeRedisFailure(error, this.#where);
+      const reason = describeRedisFailure(error, this.#where, this.#variables);
       if (reason !== state.reason) {
         state.reason = reason;
         this.#log.warn({ connection: name }, `Redis still unavailable, now: ${reason}`);
@@ -142,7 +146,7 @@ export class RedisHealth {
     // A connection closing on its own (quit at shutdown, BullMQ recycling a blocking client) is not an
     // outage until something says Redis cannot be reached.
     if (error === undefined) return;
-    const reason = describeRedisFailure(error, this.#where);
+    const reason = describeRedisFailure(error, this.#where, this.#variables);
     this.#state = { kind: 'down', since: this.#now(), reason, attempts: 0, byConnection: new Map() };
     this.#outages += 1;
     this.#quiet = this.#quietMs;

@@ -3,7 +3,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkRedis, RedisUnreachable } from '../../src/app/redisCheck.js';
+import {
+  checkRedis,
+  describeRedisFailure,
+  RedisUnreachable,
+  redisVariables,
+} from '../../src/app/redisCheck.js';
+import { loadConfig } from '../../src/config.js';
 import { freePort } from '../support/redisServer.js';
 import { redisUrl } from '../support/testRedis.js';
 
@@ -45,5 +51,32 @@ describe('checking Redis at start-up', () => {
     url.username = 'nobody';
     url.password = 'wrong';
     await expect(checkRedis(url.toString(), 'the test Redis')).rejects.toThrow(/refused the credentials/);
+  });
+});
+
+describe('the sentences name the variables of the deployment', () => {
+  const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.11:6379'), { code: 'ECONNREFUSED' });
+  const wrongPassword = new Error('WRONGPASS invalid username-password pair');
+
+  it('REDIS_URL for a single server', () => {
+    const variables = redisVariables(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redis);
+    expect(describeRedisFailure(refused, 'redis://127.0.0.1:6379', variables)).toMatch(
+      /point REDIS_URL at yours\.$/,
+    );
+    expect(describeRedisFailure(wrongPassword, 'redis://127.0.0.1:6379', variables)).toMatch(
+      /check the user and password in REDIS_URL\.$/,
+    );
+  });
+
+  it('REDIS_SENTINELS and REDIS_PASSWORD behind Sentinel, REDIS_CLUSTER_NODES for a cluster', () => {
+    const sentinel = redisVariables(loadConfig({ REDIS_SENTINELS: '10.0.0.11:26379,10.0.0.12:26379' }).redis);
+    expect(describeRedisFailure(refused, 'sentinels', sentinel)).toMatch(/point REDIS_SENTINELS at yours\.$/);
+    expect(describeRedisFailure(wrongPassword, 'sentinels', sentinel)).toMatch(/check the REDIS_PASSWORD\.$/);
+    const cluster = redisVariables(
+      loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.21:6379,10.0.0.22:6379' }).redis,
+    );
+    expect(describeRedisFailure(refused, 'cluster', cluster)).toMatch(
+      /point REDIS_CLUSTER_NODES at yours\.$/,
+    );
   });
 });
