@@ -3,41 +3,16 @@
 // its kind's schedule, unless at the pace it has kept since its progress last changed it would end
 // sooner; then the next read goes where it should end (never sooner than learning.minGapMs after the
 // last). Stalled progress, or none, leaves the schedule alone; SCC's Retry-After still wins.
+
+import { pipelineOf, type RunProgress as RunSteps, runProgress } from '../render/upgradeProgress.js';
 import type { DeploymentRunDto, SecureClientUpgradeRunDto } from '../scc/generated/models.js';
 import { type Learning, type PollSchedule, pollDelayMs } from './schedule.js';
 
-/** The steps of a Secure Client upgrade on ASAs, in SCC's order (upgradeRunStatus before the end). */
-const ASA_UPGRADE_STEPS = [
-  'VALIDATING_INPUTS',
-  'FETCHING_CURRENTLY_INSTALLED_PACKAGES',
-  'CHECKING_ASA_DEVICES_DNS',
-  'CHECKING_ASA_DEVICES_DNS_RESULTS',
-  'VALIDATING_RA_VPN_SLOT_CONFLICTS',
-  'UPLOADING_IMAGES',
-  'CHECKING_IMAGES_UPLOAD_RESULTS',
-  'REGISTERING_NEW_RA_VPN_IMAGES',
-  'CHECKING_REGISTER_NEW_RA_VPN_IMAGES_RESULTS',
-  'UNREGISTERING_OLD_RA_VPN_IMAGES',
-  'CHECKING_UNREGISTER_OLD_RA_VPN_IMAGES_RESULTS',
-  'WRITING_CHANGES_TO_MEMORY',
-  'CHECKING_WRITE_CHANGES_TO_MEMORY_RESULTS',
-  'DELETING_OLD_IMAGES',
-] as const;
-
-/** FTDs have no DNS checks and no check of the write to memory (as the simulator models them). */
-const FTD_UPGRADE_STEPS = ASA_UPGRADE_STEPS.filter(
-  (step) => !step.startsWith('CHECKING_ASA_DEVICES_DNS') && !step.includes('WRITE'),
-);
-
-/** The stages of an upgrade across tenants; its percentage is that of the stage. */
-const MSP_UPGRADE_STAGES = ['VALIDATING_INPUTS', 'UPLOADING_IMAGES', 'PERFORMING_UPGRADE'] as const;
-
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
-/** (steps done + the current step's share) / steps; undefined when the status is not a known step. */
-function stepFraction(steps: readonly string[], status: string | null | undefined, percentage: number) {
-  const index = steps.indexOf(status ?? '');
-  return index < 0 ? undefined : (index + clamp01(percentage)) / steps.length;
+/** The run's overall progress as its messages show it (render/upgradeProgress.ts), while it runs. */
+function overall(progress: RunSteps): number | undefined {
+  return progress.kind === 'step' ? progress.overall : undefined;
 }
 
 /** How far a Secure Client upgrade run is, by its step and the step's percentageComplete. */
@@ -46,8 +21,7 @@ export function upgradeRunFraction(
     upgradeRunType?: string | null | undefined;
   },
 ): number | undefined {
-  const steps = run.upgradeRunType === 'FTD_SECURE_CLIENT_UPGRADE' ? FTD_UPGRADE_STEPS : ASA_UPGRADE_STEPS;
-  return stepFraction(steps, run.upgradeRunStatus, run.percentageComplete ?? 0);
+  return overall(runProgress(run.upgradeRunStatus, run.percentageComplete, pipelineOf(run.upgradeRunType)));
 }
 
 /** How far an upgrade across tenants is, by its stage and the stage's percentageComplete. */
@@ -55,7 +29,7 @@ export function mspUpgradeRunFraction(run: {
   upgradeRunStatus?: string | null | undefined;
   percentageComplete?: number | null | undefined;
 }): number | undefined {
-  return stepFraction(MSP_UPGRADE_STAGES, run.upgradeRunStatus, run.percentageComplete ?? 0);
+  return overall(runProgress(run.upgradeRunStatus, run.percentageComplete, 'msp'));
 }
 
 /** How far a deploy is: nothing before DEPLOYING, then the mean of its devices' percentageComplete. */

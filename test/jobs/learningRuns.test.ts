@@ -17,14 +17,14 @@ describe('how far a run is', () => {
     expect(
       upgradeRunFraction({ upgradeRunStatus: 'DELETING_OLD_IMAGES', percentageComplete: 0.5 }),
     ).toBeCloseTo(13.5 / 14);
-    // FTD runs skip the DNS checks and the check of the write to memory: eleven steps.
+    // FTD runs skip the DNS checks and the write to memory: ten steps.
     expect(
       upgradeRunFraction({
         upgradeRunType: 'FTD_SECURE_CLIENT_UPGRADE',
         upgradeRunStatus: 'DELETING_OLD_IMAGES',
         percentageComplete: 0,
       }),
-    ).toBeCloseTo(10 / 11);
+    ).toBeCloseTo(9 / 10);
     expect(
       upgradeRunFraction({ upgradeRunStatus: 'SOMETHING_NEW', percentageComplete: 0.5 }),
     ).toBeUndefined();
