@@ -78,8 +78,9 @@ export async function stopWorkers(children: readonly ChildProcess[]): Promise<vo
 }
 
 /**
- * fwbot's default schedule with every duration divided by `speed`, for a simulator whose clock runs
- * `speed` times faster than the wall: the same shape of polling, compressed. Lock and stall timings stay
+ * fwbot's default schedule with every duration divided by `speed`, for a simulator whose work runs
+ * `speed` times faster than SCC's (its times stay the wall clock's): the same shape of polling,
+ * compressed. Lock and stall timings stay
  * as they are (they are about processes, not about SCC).
  */
 export function compressedSchedule(

@@ -20,7 +20,7 @@ export class ReplicasMissing extends Error {
     readonly key: string,
   ) {
     super(
-      `Redis confirmed this change on ${acknowledged} of ${policy.count} replica(s) within ${policy.timeoutMs} ms, ` +
+      `Redis confirmed this change on ${acknowledged} of ${policy.count === 1 ? '1 replica' : `${policy.count} replicas`} within ${policy.timeoutMs} ms, ` +
         'so fwbot did not act on it (a failover now could lose it); check that the replicas are up, or lower REDIS_WAIT_REPLICAS.',
     );
   }

@@ -55,7 +55,7 @@ describe('replica acknowledgement (REDIS_WAIT_REPLICAS)', () => {
         .catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(ReplicasMissing);
       expect(String((refused as Error).message)).toMatch(
-        /confirmed this change on 0 of 1 replica\(s\) within 50 ms, so fwbot did not act on it/,
+        /confirmed this change on 0 of 1 replica within 50 ms, so fwbot did not act on it/,
       );
     } finally {
       await unguarded.quit();
