@@ -1,17 +1,17 @@
 // `vpn watch` on the demo's simulator (a real clock, its work many times faster than SCC's): a watch hears
 // of the runs that end after it was started and not of one that had ended before, because the times the
 // simulator reports and the bot's own now are the same clock.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHarness, nextCall, text, watchAnnouncements } from '../jobs/support/harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import { type Harness, nextCall, text, useHarness, watchAnnouncements } from '../jobs/support/harness.js';
 
 describe('vpn watch on a real clock at ×1000', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
-  beforeAll(async () => {
-    h = await createHarness({ sim: { clock: 'real', speed: 1_000 } });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  let h: Harness;
+  useHarness(
+    (created) => {
+      h = created;
+    },
+    { sim: { clock: 'real', speed: 1_000 } },
+  );
 
   const announcementsIn = (channel: string) => watchAnnouncements(h.slack, channel);
 

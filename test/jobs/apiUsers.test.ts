@@ -1,20 +1,21 @@
 // Adding API-only users ends with their UUIDs: the tracking queue follows the add's transaction and, once
 // it is DONE, reads the tenant's API-only users once and names each new one with the UUID SCC gave it.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newApiUsersOutcome } from '../../src/jobs/messages.js';
-import { createHarness, driveUntil, finalReply, postsIn, text, thread } from './support/harness.js';
+import {
+  driveUntil,
+  finalReply,
+  type Harness,
+  postsIn,
+  text,
+  thread,
+  useHarness,
+} from './support/harness.js';
 
 describe('tracking an add of API-only users', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterEach(async () => {
-    await h.stopWorkers();
-  });
-  afterAll(async () => {
-    await h.close();
+  let h: Harness;
+  useHarness((created) => {
+    h = created;
   });
 
   it('names each new API-only user with its UUID once SCC is done, in one reply', async () => {

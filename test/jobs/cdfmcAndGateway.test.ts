@@ -1,33 +1,30 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FMC_DOMAIN_UID } from '../../src/simulator/state/seedInventory.js';
 import {
-  createHarness,
   driveUntil,
   eventType,
   finalReply,
+  type Harness,
   postsIn,
   text,
   thread,
+  useHarness,
 } from './support/harness.js';
 
 describe('tracking cdFMC provisioning in two legs', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
-
-  beforeAll(async () => {
-    // A profile for globex-apj (its own token), none for initech-aus.
-    h = await createHarness({
+  let h: Harness;
+  // A profile for globex-apj (its own token), none for initech-aus.
+  useHarness(
+    (created) => {
+      h = created;
+    },
+    {
       profiles: (sim) => ({
         default: sim.tokens.superAdmin,
         'globex-apj': sim.mintTenantToken(sim.tenantUid('globex-apj')),
       }),
-    });
-  });
-  afterEach(async () => {
-    await h.stopWorkers();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+    },
+  );
 
   it("follows the portal leg, then the target tenant's transaction with that tenant's profile", async () => {
     const { workers, clients } = await h.start();
@@ -90,16 +87,9 @@ describe('tracking cdFMC provisioning in two legs', () => {
 });
 
 describe('tracking gateway commands', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterEach(async () => {
-    await h.stopWorkers();
-  });
-  afterAll(async () => {
-    await h.close();
+  let h: Harness;
+  useHarness((created) => {
+    h = created;
   });
 
   it("posts the device's answer to an async command as pretty JSON", async () => {

@@ -1,28 +1,22 @@
 // Following a deploy to ASAs with the real tracking workers against the simulator: the run is found by the
 // deploy's transaction, one progress message is edited as it goes, and the reply names each device's
 // result (SKIPPED for a device with nothing staged).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  createHarness,
   driveUntil,
   eventType,
   finalReply,
+  type Harness,
   postsIn,
   text,
   thread,
+  useHarness,
 } from './support/harness.js';
 
 describe('tracking deploys', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterEach(async () => {
-    await h.stopWorkers();
-  });
-  afterAll(async () => {
-    await h.close();
+  let h: Harness;
+  useHarness((created) => {
+    h = created;
   });
 
   function vlanUid(device: string, hardwareName: string): string {

@@ -1,31 +1,30 @@
 import { Queue } from 'bullmq';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { JobKeys, normalisePrefix, QUEUE, subscriberKey } from '../../src/jobs/keys.js';
 import { connectRedis } from '../support/testRedis.js';
 import {
-  createHarness,
   driveUntil,
   finalReply,
+  type Harness,
   postsIn,
   TEST_SCHEDULE,
   text,
   thread,
+  useHarness,
 } from './support/harness.js';
 
 describe('when following goes wrong', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
+  let h: Harness;
   const redis = connectRedis();
-
-  beforeAll(async () => {
-    h = await createHarness({
+  useHarness(
+    (created) => {
+      h = created;
+    },
+    {
       profiles: (sim) => ({ default: sim.tokens.superAdmin, revoked: 'not-a-valid-token' }),
-    });
-  });
-  afterEach(async () => {
-    await h.stopWorkers();
-  });
+    },
+  );
   afterAll(async () => {
-    await h.close();
     await redis.quit();
   });
 

@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
 import { DurationHistory } from '../../src/jobs/learningStore.js';
 import { DEFAULT_SCHEDULE } from '../../src/jobs/schedule.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
-import { createHarness, driveUntil, finalReply, thread } from './support/harness.js';
+import { driveUntil, finalReply, type Harness, thread, useHarness } from './support/harness.js';
 
 const learn = DEFAULT_SCHEDULE.learning;
 const poll = DEFAULT_SCHEDULE.poll.transaction;
@@ -43,17 +43,12 @@ describe('the learned durations in Redis', () => {
 });
 
 describe('the tracking worker learning', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
+  let h: Harness;
   const redis = connectRedis();
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterEach(async () => {
-    await h.stopWorkers();
+  useHarness((created) => {
+    h = created;
   });
   afterAll(async () => {
-    await h.close();
     await redis.quit();
   });
 

@@ -1,28 +1,22 @@
 // Following a Secure Client upgrade across managed tenants with the real tracking workers against the
 // simulator: the MSP run is found by its transaction, one progress message per thread is edited in place
 // (with per-tenant counts), and the final reply gives each device's result grouped by tenant.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  createHarness,
   driveUntil,
   eventType,
   finalReply,
+  type Harness,
   postsIn,
   text,
   thread,
+  useHarness,
 } from './support/harness.js';
 
 describe('tracking upgrade runs across tenants', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterEach(async () => {
-    await h.stopWorkers();
-  });
-  afterAll(async () => {
-    await h.close();
+  let h: Harness;
+  useHarness((created) => {
+    h = created;
   });
 
   async function upgrade(devices: string[], version: string, name: string): Promise<string> {

@@ -1,17 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, driveUntil, finalReply, postsIn, text, thread } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import {
+  driveUntil,
+  finalReply,
+  type Harness,
+  postsIn,
+  text,
+  thread,
+  useHarness,
+} from './support/harness.js';
 
 describe('when Slack answers 429', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterEach(async () => {
-    await h.stopWorkers();
-  });
-  afterAll(async () => {
-    await h.close();
+  let h: Harness;
+  useHarness((created) => {
+    h = created;
   });
 
   it('delivers the final reply once, after the Retry-After wait, without holding a worker', async () => {

@@ -3,26 +3,31 @@
 // that traffic is unchanged; a device deployed (or never changed) by then gets nothing. The waits are
 // delayed jobs in Redis, so they survive restarts.
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JobKeys, normalisePrefix, trackJobId } from '../../src/jobs/keys.js';
 import { followedId } from '../../src/jobs/tracker.js';
 import { redisUrl } from '../support/testRedis.js';
-import { createHarness, driveUntil, finalReply, postsIn, text, thread } from './support/harness.js';
+import {
+  driveUntil,
+  finalReply,
+  type Harness,
+  postsIn,
+  text,
+  thread,
+  useHarness,
+} from './support/harness.js';
 
 describe('reminding of staged changes', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
+  let h: Harness;
   let redis: Redis;
-
-  beforeAll(async () => {
-    h = await createHarness();
-    redis = new Redis(redisUrl());
+  useHarness((created) => {
+    h = created;
   });
-  afterEach(async () => {
-    await h.stopWorkers();
+  beforeAll(() => {
+    redis = new Redis(redisUrl());
   });
   afterAll(async () => {
     await redis.quit();
-    await h.close();
   });
 
   it('reminds once when the device is still not deployed, and says nothing when it is in sync', async () => {

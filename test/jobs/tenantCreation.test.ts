@@ -1,31 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createJobsCore } from '../../src/jobs/core.js';
 import { NAME_HELD_AFTER_ACCEPT_MS, placeInQueue } from '../../src/jobs/tenantCreation.js';
 import { createJobs } from '../../src/jobs/workers.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
 import {
-  createHarness,
   driveUntil,
   eventType,
   finalReply,
+  type Harness,
   postsIn,
   quietLog,
   TEST_SCHEDULE,
   text,
   thread,
+  useHarness,
 } from './support/harness.js';
 
 describe('tenant creation behind the limiter', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterEach(async () => {
-    await h.stopWorkers();
-  });
-  afterAll(async () => {
-    await h.close();
+  let h: Harness;
+  useHarness((created) => {
+    h = created;
   });
 
   it('tells queued requests their place and expected start, then creates one per window, in order', async () => {

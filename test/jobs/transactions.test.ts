@@ -1,22 +1,25 @@
 import { Queue } from 'bullmq';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { normalisePrefix, QUEUE } from '../../src/jobs/keys.js';
 import { TrackJobData } from '../../src/jobs/payloads.js';
 import { connectRedis } from '../support/testRedis.js';
-import { createHarness, driveUntil, finalReply, postsIn, text, thread } from './support/harness.js';
+import {
+  driveUntil,
+  finalReply,
+  type Harness,
+  postsIn,
+  text,
+  thread,
+  useHarness,
+} from './support/harness.js';
 
 describe('tracking transactions', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
+  let h: Harness;
   const redis = connectRedis();
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterEach(async () => {
-    await h.stopWorkers();
+  useHarness((created) => {
+    h = created;
   });
   afterAll(async () => {
-    await h.close();
     await redis.quit();
   });
 

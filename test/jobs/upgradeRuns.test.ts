@@ -1,25 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  createHarness,
   driveUntil,
   eventType,
   finalReply,
+  type Harness,
   postsIn,
   text,
   thread,
+  useHarness,
 } from './support/harness.js';
 
 describe('tracking VPN client upgrade runs', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterEach(async () => {
-    await h.stopWorkers();
-  });
-  afterAll(async () => {
-    await h.close();
+  let h: Harness;
+  useHarness((created) => {
+    h = created;
   });
 
   const cases = [

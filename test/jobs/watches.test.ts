@@ -1,27 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OperationContext } from '../../src/catalogue/operation.js';
 import { channelIdOf, vpnUnwatch, vpnWatch } from '../../src/jobs/watchOperations.js';
 import { channelMention } from '../../src/render/mrkdwn.js';
 import {
-  createHarness,
   driveUntil,
+  type Harness,
   nextCall,
   quietLog,
   text,
+  useHarness,
   watchAnnouncements,
 } from './support/harness.js';
 
 describe('watching VPN client upgrade runs', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterEach(async () => {
-    await h.stopWorkers();
-  });
-  afterAll(async () => {
-    await h.close();
+  let h: Harness;
+  useHarness((created) => {
+    h = created;
   });
 
   const announcementsIn = (channel: string) => watchAnnouncements(h.slack, channel);
@@ -129,13 +123,9 @@ describe('watching VPN client upgrade runs', () => {
 });
 
 describe('the /fw vpn watch and unwatch operations', () => {
-  let h: Awaited<ReturnType<typeof createHarness>>;
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => {
-    await h.close();
+  let h: Harness;
+  useHarness((created) => {
+    h = created;
   });
 
   const context = (watches: OperationContext['services']): OperationContext => ({

@@ -3,6 +3,7 @@
 // sleeping), and workers started with a millisecond schedule on a prefix of their own.
 import { EventEmitter } from 'node:events';
 import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { SccClients, ThreadRef } from '../../../src/dispatch/ports.js';
 import {
   createWorkerSlackClient,
@@ -149,6 +150,26 @@ export async function createHarness(options: HarnessOptions = {}) {
       await sim.stop();
     },
   };
+}
+
+export type Harness = Awaited<ReturnType<typeof createHarness>>;
+
+/**
+ * The harness of one describe block: created before its tests (and handed to `use`, which keeps it),
+ * its workers stopped after each test, closed after them all.
+ */
+export function useHarness(use: (harness: Harness) => void, options: HarnessOptions = {}): void {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await createHarness(options);
+    use(harness);
+  });
+  afterEach(async () => {
+    await harness?.stopWorkers();
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
 }
 
 let threadCounter = 0;
