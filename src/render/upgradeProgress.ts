@@ -41,6 +41,11 @@ export function pipelineOf(upgradeRunType: string | null | undefined): Pipeline 
 
 const STEPS: Record<Pipeline, readonly string[]> = { asa: ASA_STEPS, ftd: FTD_STEPS, msp: MSP_STAGES };
 
+/** The statuses a pipeline walks, step 1 to n. */
+export function pipelineSteps(pipeline: Pipeline): readonly string[] {
+  return STEPS[pipeline];
+}
+
 export type RunProgress =
   | {
       kind: 'step';

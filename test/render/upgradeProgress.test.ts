@@ -3,6 +3,7 @@ import {
   describeProgress,
   mspRunProgress,
   overallPercent,
+  pipelineSteps,
   runProgress,
 } from '../../src/render/upgradeProgress.js';
 
@@ -33,12 +34,8 @@ describe('upgrade run progress', () => {
   });
 
   it('never falls back over every step of each pipeline, and reads 100% only when done', () => {
-    const pipelines = {
-      asa: runSteps('asa'),
-      ftd: runSteps('ftd'),
-      msp: runSteps('msp'),
-    };
-    for (const [pipeline, steps] of Object.entries(pipelines) as ['asa' | 'ftd' | 'msp', string[]][]) {
+    for (const pipeline of ['asa', 'ftd', 'msp'] as const) {
+      const steps = pipelineSteps(pipeline);
       const seen = steps.flatMap((status) =>
         [null, 0, 0.3, 0.99, 1].map((f) => overall(status, f, pipeline)),
       );
@@ -67,29 +64,3 @@ describe('upgrade run progress', () => {
     expect(describeProgress(runProgress('DONE', null, 'msp'))).toBe('overall 100%');
   });
 });
-
-/** The statuses a pipeline walks, found through the module itself (step 1 … n). */
-function runSteps(pipeline: 'asa' | 'ftd' | 'msp'): string[] {
-  const all = [
-    'VALIDATING_INPUTS',
-    'FETCHING_CURRENTLY_INSTALLED_PACKAGES',
-    'CHECKING_ASA_DEVICES_DNS',
-    'CHECKING_ASA_DEVICES_DNS_RESULTS',
-    'VALIDATING_RA_VPN_SLOT_CONFLICTS',
-    'UPLOADING_IMAGES',
-    'CHECKING_IMAGES_UPLOAD_RESULTS',
-    'REGISTERING_NEW_RA_VPN_IMAGES',
-    'CHECKING_REGISTER_NEW_RA_VPN_IMAGES_RESULTS',
-    'UNREGISTERING_OLD_RA_VPN_IMAGES',
-    'CHECKING_UNREGISTER_OLD_RA_VPN_IMAGES_RESULTS',
-    'WRITING_CHANGES_TO_MEMORY',
-    'CHECKING_WRITE_CHANGES_TO_MEMORY_RESULTS',
-    'DELETING_OLD_IMAGES',
-    'PERFORMING_UPGRADE',
-  ];
-  const walked = all
-    .map((status) => ({ status, progress: runProgress(status, 0, pipeline) }))
-    .filter((s) => s.progress.kind === 'step');
-  const order = (p: ReturnType<typeof runProgress>) => (p.kind === 'step' ? p.step : 0);
-  return walked.sort((a, b) => order(a.progress) - order(b.progress)).map((s) => s.status);
-}
