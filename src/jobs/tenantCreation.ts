@@ -27,8 +27,29 @@ const jobIdOf = (requestId: string): string => `tenant-${requestId}`;
 export const NAME_HELD_AFTER_ACCEPT_MS = 10 * 60_000;
 
 /**
- * Holds `tenantName` (any case) for a new request until its creation fails, or for a while after SCC
- * accepted it; undefined when another request holds it. Bounded by the retention, should a worker die.
+ * How long a reservation lasts until its request is queued: enough to post the announcement. A request
+ * that never gets queued (the post failed) lets go of its name after this, not after the retention.
+ */
+export const NAME_RESERVED_MS = 2 * 60_000;
+
+/** Holds a name for `requestId` for `ms` (again, if it holds it already); false when another request does. */
+async function holdTenantName(
+  core: JobsCore,
+  profile: string,
+  tenantName: string,
+  requestId: string,
+  ms: number,
+): Promise<boolean> {
+  const key = core.keys.tenantName(profile, tenantName);
+  if ((await core.redis.set(key, requestId, 'PX', ms, 'NX')) === 'OK') return true;
+  if ((await core.redis.get(key)) !== requestId) return false;
+  await core.redis.pexpire(key, ms);
+  return true;
+}
+
+/**
+ * Holds `tenantName` (any case) for a new request, briefly until it is queued; then until its creation
+ * fails, or for a while after SCC accepted it. Undefined when another request holds it.
  */
 export async function reserveTenantName(
   core: JobsCore,
@@ -36,14 +57,9 @@ export async function reserveTenantName(
   tenantName: string,
 ): Promise<{ requestId: string } | undefined> {
   const requestId = randomUUID();
-  const held = await core.redis.set(
-    core.keys.tenantName(profile, tenantName),
-    requestId,
-    'PX',
-    core.schedule.retentionMs,
-    'NX',
-  );
-  return held === 'OK' ? { requestId } : undefined;
+  return (await holdTenantName(core, profile, tenantName, requestId, NAME_RESERVED_MS))
+    ? { requestId }
+    : undefined;
 }
 
 /** Lets go of a name this request held (and only if it still holds it). */
@@ -57,9 +73,10 @@ export async function enqueueTenantCreation(
   request: TenantCreationRequest,
 ): Promise<QueuedTenantCreation> {
   const thread = ThreadRefSchema.parse(request.thread);
-  const requestId =
-    request.requestId ?? (await reserveTenantName(core, thread.profile, request.tenantName))?.requestId;
-  if (requestId === undefined)
+  const requestId = request.requestId ?? randomUUID();
+  // Queued, the name is held as long as the job may wait and run (bounded by the retention, should a
+  // worker die); the job lets go of it when SCC refuses, or shortens the hold when SCC accepts.
+  if (!(await holdTenantName(core, thread.profile, request.tenantName, requestId, core.schedule.retentionMs)))
     throw new Error(`a creation of tenant ${request.tenantName} is already queued or under way`);
   const data = TenantCreationJobData.parse({
     profile: thread.profile,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createJobsCore } from '../../src/jobs/core.js';
-import { NAME_HELD_AFTER_ACCEPT_MS, placeInQueue } from '../../src/jobs/tenantCreation.js';
+import { NAME_HELD_AFTER_ACCEPT_MS, NAME_RESERVED_MS, placeInQueue } from '../../src/jobs/tenantCreation.js';
 import { createJobs } from '../../src/jobs/workers.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
 import {
@@ -133,9 +133,22 @@ describe('tenant creation behind the limiter', () => {
     try {
       const held = await workers.jobs.reserveTenantName('default', 'Globex-APJ');
       expect(held).toBeDefined();
+      // Reserved briefly while the request is announced (a failed post must not hold it for days).
+      const nameKey = core.keys.tenantName('default', 'globex-apj');
+      expect(await core.redis.pttl(nameKey)).toBeLessThanOrEqual(NAME_RESERVED_MS);
       // Another request for the name, in any case, is refused while it is held; another profile is not.
       expect(await workers.jobs.reserveTenantName('default', 'globex-apj')).toBeUndefined();
-      expect(await workers.jobs.reserveTenantName('other', 'globex-apj')).toBeDefined();
+      const elsewhere = await workers.jobs.reserveTenantName('other', 'globex-apj');
+      expect(elsewhere).toBeDefined();
+      // Queued (on a profile no worker here serves, so it waits), it is held as long as a job may wait.
+      await workers.jobs.enqueueTenantCreation({
+        tenantName: 'globex-apj',
+        thread: thread('other'),
+        requestId: elsewhere?.requestId,
+      });
+      expect(await core.redis.pttl(core.keys.tenantName('other', 'globex-apj'))).toBeGreaterThan(
+        NAME_RESERVED_MS,
+      );
       // Without a reservation of its own, an enqueue of a held name fails rather than queueing it twice.
       await expect(
         workers.jobs.enqueueTenantCreation({ tenantName: 'GLOBEX-apj', thread: thread() }),
