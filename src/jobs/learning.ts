@@ -12,12 +12,27 @@
 // learned durations, no more reads than the schedule alone would (times `readBudget`): learning spends
 // the same reads where the work ends instead of where it does not. Every gap stays between `minGapMs`
 // and the kind's cap (the late cap once past lateAfterMs), never longer than the schedule alone allows.
-// Work slower than anything learned (past the plan) is polled with the schedule's own growth from the end
-// of the plan, up to the cap.
+//
+// Two rules keep learning from costing more than it saves (issue 18, the uniform workload):
+// - The plan ends at the first poll past the longest duration learned, or sooner where the smoothed
+//   distribution has only `PLAN_END` of the work still running. Work still running past the plan is
+//   slower than (nearly) everything learned, and what was learned says little about when it will end:
+//   from there it is read when the schedule alone would have read it (the schedule's own poll times,
+//   counted from when following began), so a straggler costs no more reads than without learning. This
+//   matters most when many transactions start together: the short ones end and are learned first, so
+//   the plans lean short, and a long transaction is always just past them. Re-planned densely at every
+//   new plan (the kernel's tail, then the schedule's growth restarted at the end of each plan), a
+//   long transaction cost up to three times the schedule's reads.
+// - A plan is used only when, on the learned durations themselves, it tells people sooner than the
+//   schedule alone by a clear margin (`MIN_GAIN` of the mean delay) and no later at the 95th percentile.
+//   Durations spread over everything from a second to ten minutes (the schedule's own design case) give a
+//   plan no better than the schedule: the schedule is kept.
 import { type Learning, type PollSchedule, pollDelayMs } from './schedule.js';
 
-/** A share of work below which the plan ends: past it, the work is slower than anything learned. */
-const TAIL = 0.002;
+/** The share of learned work still running at which the plan ends: past it, the schedule's own times. */
+const PLAN_END = 0.05;
+/** A plan must cut the mean delay on the learned durations at least this much (0.2: by a fifth). */
+const MIN_GAIN = 0.2;
 const MIN_BANDWIDTH = 0.02;
 /** Points of the tabulated distribution. */
 const GRID = 200;
@@ -104,6 +119,8 @@ export function placePolls(
   poll: PollSchedule,
   minGapMs: number,
   delayCost: number,
+  /** The plan ends at its first poll at or past this, or sooner where only PLAN_END is still running. */
+  endMs = Number.POSITIVE_INFINITY,
 ): number[] {
   // The balanced gap at s, in ms (densities are per ms, delayCost per second of delay).
   const balanced = (s: number) => {
@@ -113,7 +130,7 @@ export function placePolls(
   };
   const times: number[] = [];
   let at = 0;
-  while (learned.survival(at) > TAIL && at < learned.upperMs && at < poll.deadlineMs) {
+  while (learned.survival(at) > PLAN_END && at < Math.min(learned.upperMs, endMs) && at < poll.deadlineMs) {
     const cap = capAt(poll, at);
     // A gap is kept no longer than the balance anywhere it spans: a poll never steps over where work is
     // likely to end.
@@ -159,21 +176,65 @@ export function learnedPollTimes(
   const weights = durations.map((_, rank) => 2 ** (-rank / learn.halfLife));
   const weighted = (reads: (ms: number) => number) =>
     durations.reduce((sum, ms, i) => sum + (weights[i] ?? 0) * reads(ms), 0);
+  // No further than the first poll past the longest duration learned: beyond, nothing learned says
+  // when work ends (and when many start together, the longest learned is where the plan stops).
+  const endMs = Math.max(...durations);
   const budget =
     learn.readBudget * weighted((ms) => readsFor(ms, (step, at) => pollDelayMs(poll, step, undefined, at)));
   let low: number = DELAY_COST.min;
   let high: number = DELAY_COST.max;
-  let best = placePolls(learned, poll, learn.minGapMs, low);
+  let best = placePolls(learned, poll, learn.minGapMs, low, endMs);
   for (let i = 0; i < SEARCH_STEPS; i += 1) {
     const cost = Math.sqrt(low * high);
-    const plan = placePolls(learned, poll, learn.minGapMs, cost);
+    const plan = placePolls(learned, poll, learn.minGapMs, cost, endMs);
     const reads = weighted((ms) => readsOnPlan(plan, ms, poll, learn));
     if (reads <= budget) {
       low = cost;
       best = plan;
     } else high = cost;
   }
-  return best;
+  return worthIt(best, durations, weights, poll, learn) ? best : undefined;
+}
+
+/**
+ * Whether `plan` beats the schedule alone on the learned durations (weighted as in the distribution):
+ * a mean delay at least MIN_GAIN lower, and a 95th percentile no higher.
+ */
+function worthIt(
+  plan: readonly number[],
+  durations: readonly number[],
+  weights: readonly number[],
+  poll: PollSchedule,
+  learn: Learning,
+): boolean {
+  const alone = (step: number, at: number) => pollDelayMs(poll, step, undefined, at);
+  const planned = (step: number, at: number) => plannedDelay(plan, poll, learn, at) ?? alone(step, at);
+  const late = (next: (step: number, at: number) => number) => durations.map((ms) => seenAfter(ms, next));
+  const [withPlan, without] = [late(planned), late(alone)];
+  const mean = (values: readonly number[]) => values.reduce((sum, v, i) => sum + v * (weights[i] ?? 0), 0);
+  return (
+    mean(withPlan) <= (1 - MIN_GAIN) * mean(without) &&
+    weightedQuantile(withPlan, weights, 0.95) <= weightedQuantile(without, weights, 0.95)
+  );
+}
+
+/** How long after work of `durationMs` ended the poll that sees it comes, delays from `next`. */
+function seenAfter(durationMs: number, next: (step: number, elapsedMs: number) => number): number {
+  let at = 0;
+  for (let step = 1; at < durationMs; step += 1) at += Math.max(1, next(step, at));
+  return at - durationMs;
+}
+
+/** The smallest of `values` with at least share `p` of the weight at or below it. */
+function weightedQuantile(values: readonly number[], weights: readonly number[], p: number): number {
+  const order = values.map((_, i) => i).sort((a, b) => (values[a] ?? 0) - (values[b] ?? 0));
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  let below = 0;
+  for (const i of order) {
+    below += weights[i] ?? 0;
+    if (below >= p * total) return values[i] ?? 0;
+  }
+  return values[order.at(-1) ?? 0] ?? 0;
 }
 
 /**
@@ -232,8 +293,16 @@ function plannedDelay(
   // A poll that ran a little late skips the planned times it has passed, and those too close to it.
   const nextAt = plan.find((at) => at >= elapsedMs + learn.minGapMs / 2);
   if (nextAt !== undefined) return Math.min(nextAt - elapsedMs, capAt(poll, elapsedMs));
-  // Slower than anything learned: today's growth, counted from the end of the plan.
-  const over = elapsedMs - (plan.at(-1) ?? 0);
-  const grown = Math.max(poll.firstDelayMs, over * (poll.factor - 1));
-  return Math.min(capAt(poll, elapsedMs), Math.round(grown));
+  // Slower than nearly everything learned: when the schedule alone would read it next.
+  return Math.min(capAt(poll, elapsedMs), scheduledAfter(poll, elapsedMs, learn.minGapMs / 2) - elapsedMs);
+}
+
+/**
+ * The schedule alone's first poll time (ms since following began) at least `marginMs` after
+ * `elapsedMs`: where work past the learned plan is read, as it would have been without learning.
+ */
+function scheduledAfter(poll: PollSchedule, elapsedMs: number, marginMs = 0): number {
+  let at = 0;
+  for (let step = 1; at < elapsedMs + marginMs; step += 1) at += pollDelayMs(poll, step, undefined, at);
+  return at;
 }

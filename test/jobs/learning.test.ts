@@ -22,6 +22,16 @@ const today = (step: number, at: number) => pollDelayMs(poll, step, undefined, a
 const learned = (plan: readonly number[] | undefined) => (step: number, at: number) =>
   nextPollDelayMs({ poll, learn, step, elapsedMs: at, plan });
 
+/** Poll times (the first at 0) with delays from `next`, until one sees work of `durationMs` ended. */
+function pollTimes(next: (step: number, at: number) => number, durationMs: number): number[] {
+  const times = [0];
+  for (let step = 1; (times.at(-1) ?? 0) < durationMs; step += 1) {
+    const at = times.at(-1) ?? 0;
+    times.push(at + next(step, at));
+  }
+  return times;
+}
+
 const gaps = (times: readonly number[]) => times.map((at, i) => at - (i === 0 ? 0 : (times[i - 1] ?? 0)));
 const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
@@ -88,15 +98,83 @@ describe('the learned schedule', () => {
     expect(delay(after)).toBeLessThan(delay(before));
   });
 
-  it('keeps following work slower than anything learned, growing to the cap as the schedule does', () => {
+  it('reads work slower than nearly everything learned when the schedule alone would, the cap apart at most', () => {
     const plan = learnedPollTimes(spread(40, 4_000, 9_000), poll, learn) ?? [];
     const end = plan.at(-1) ?? 0;
+    expect(plan.length).toBeGreaterThan(0);
     const next = learned(plan);
-    const delays = [1, 2, 4, 8, 40].map((k) => next(plan.length + k, end + k * 2_000));
-    expect(delays.every((delay) => delay >= poll.firstDelayMs && delay <= poll.capMs)).toBe(true);
-    expect(delays.at(-1)).toBe(poll.capMs);
+    const alone = pollTimes(today, 30 * 60_000);
+    for (const durationMs of [30_000, 5 * 60_000, 20 * 60_000]) {
+      const polls = pollTimes(next, durationMs);
+      for (const [i, gap] of gaps(polls).entries())
+        expect(gap).toBeLessThanOrEqual(capAt(poll, polls[i - 1] ?? 0));
+      // Past the plan, the polls are the schedule's own: no more of them than without learning.
+      const past = polls.filter((at) => at > end);
+      expect(past.every((at) => alone.includes(at))).toBe(true);
+      expect(past.length).toBeLessThanOrEqual(
+        alone.filter((at) => at > end && at <= (polls.at(-1) ?? 0)).length,
+      );
+    }
     // Work that never ends is still looked at, the cap apart, until the deadline decides.
     expect(seenAfter(10 * 60_000, next)).toBeLessThanOrEqual(poll.capMs);
+  });
+
+  it('costs no more reads than the schedule alone when many transactions start together', () => {
+    // 300 transactions followed at once, durations log-uniform over 1 s–10 min: the short ones end first
+    // and become the newest durations, so every plan leans short of the long ones still running. Each
+    // poll uses the plan made from what had ended by the last re-read (every refreshMs), as a worker does.
+    let seed = 18;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const durations = Array.from({ length: 300 }, () => Math.round(1_000 * 600 ** random()));
+    const first = Array.from({ length: 40 }, () => Math.round(1_000 * 600 ** random()));
+    const follow = (learning: boolean) => {
+      let newestFirst = first;
+      let plan = learnedPollTimes(newestFirst, poll, learn);
+      let readAt = 0;
+      const due = durations.map((durationMs) => ({ durationMs, at: 0, step: 1 }));
+      let reads = 0;
+      let late = 0;
+      while (due.length > 0) {
+        due.sort((a, b) => a.at - b.at);
+        const next = due.shift();
+        if (!next) break;
+        reads += 1;
+        if (next.at >= next.durationMs) {
+          late += next.at - next.durationMs;
+          newestFirst = [next.durationMs, ...newestFirst].slice(0, learn.keep);
+          continue;
+        }
+        if (learning && next.at - readAt >= learn.refreshMs) {
+          plan = learnedPollTimes(newestFirst, poll, learn);
+          readAt = next.at;
+        }
+        const delay = learning
+          ? nextPollDelayMs({ poll, learn, step: next.step, elapsedMs: next.at, plan })
+          : pollDelayMs(poll, next.step, undefined, next.at);
+        due.push({ durationMs: next.durationMs, at: next.at + delay, step: next.step + 1 });
+      }
+      return { reads, late };
+    };
+    const [withLearning, alone] = [follow(true), follow(false)];
+    expect(withLearning.reads).toBeLessThanOrEqual(alone.reads);
+    expect(withLearning.late).toBeLessThanOrEqual(alone.late);
+  });
+
+  it('keeps the schedule alone when what it learned is spread over everything from a second to ten minutes', () => {
+    // Log-uniform over 1 s–10 min, the schedule's own design case: no plan beats it clearly.
+    const wide = Array.from({ length: 40 }, (_, i) => Math.round(1_000 * 600 ** (((i * 17) % 40) / 39)));
+    expect(learnedPollTimes(wide, poll, learn)).toBeUndefined();
+    for (const step of [1, 2, 3, 6]) {
+      const elapsedMs = step * 4_000;
+      expect(nextPollDelayMs({ poll, learn, step, elapsedMs, durations: wide })).toBe(
+        pollDelayMs(poll, step, undefined, elapsedMs),
+      );
+    }
+    // The same number of durations from one kind of work that takes about a minute: learned.
+    expect(learnedPollTimes(spread(40, 55_000, 65_000), poll, learn)).toBeDefined();
   });
 
   it("waits at least as long as SCC's Retry-After, learned plan or not", () => {
