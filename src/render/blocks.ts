@@ -1,8 +1,9 @@
 // View → Block Kit. The one place that knows Slack's size limits: every message or modal body it returns
 // is within them (block count, section and field lengths, button and confirm limits, total size), and
 // whatever had to be left out is said in the message ("37 more rows not shown"), never dropped silently.
-// Preformatted output too long for a message comes back as a file for the caller to upload.
-// Pure: no I/O, no clock, no randomness.
+// Preformatted output too long for a message comes back as a file for the caller to upload. The first
+// table of a message becomes Slack's native `data_table` (nativeTable.ts); modals and a second table get
+// monospace text. Pure: no I/O, no clock, no randomness.
 import type {
   ActionsBlock,
   ConfirmationDialog,
@@ -16,6 +17,7 @@ import type {
 } from '@slack/types';
 import { isLinkableUrl } from './format.js';
 import { escapeAll, escapeMrkdwn, mentionsAsText } from './mrkdwn.js';
+import { type NativeTable, nativeTable, tableChars } from './nativeTable.js';
 import type { Button, Confirm, Field, View, ViewBlock } from './view.js';
 
 /** Slack's documented limits (docs.slack.dev, Block Kit reference), in characters unless said otherwise. */
@@ -160,6 +162,8 @@ interface Piece {
   buttons: number;
   /** Actions are placed first so paging and share buttons survive a cut. */
   essential: boolean;
+  /** A native table: its rows can be cut to fit what room is left (the rest counted as missing). */
+  table?: NativeTable;
 }
 
 function section(text: string): SectionBlock {
@@ -335,12 +339,30 @@ function actionPieces(buttons: readonly Button[], counter: { next: number; dropp
   return pieces;
 }
 
-function piecesOf(
-  block: ViewBlock,
-  files: AttachedFile[],
-  counter: { next: number; dropped: number },
-  options: Required<RenderOptions>,
-): Piece[] {
+/** What rendering one view keeps track of across its blocks. */
+interface RenderState {
+  files: AttachedFile[];
+  counter: { next: number; dropped: number };
+  options: Required<RenderOptions>;
+  /** The view's summary: the caption of a table that names none. */
+  summary: string;
+  /** Slack allows one table block per message: set once the first is made. */
+  nativeUsed: boolean;
+}
+
+function tableBlockPieces(block: Extract<ViewBlock, { kind: 'table' }>, state: RenderState): Piece[] {
+  if (state.options.surface === 'message' && !state.nativeUsed) {
+    const table = nativeTable(block, block.caption ?? state.summary);
+    if (table) {
+      state.nativeUsed = true;
+      return [{ block: table.block, rows: table.shown, buttons: 0, essential: false, table }];
+    }
+  }
+  return tablePieces(block.columns, block.rows);
+}
+
+function piecesOf(block: ViewBlock, state: RenderState): Piece[] {
+  const { files, counter, options } = state;
   switch (block.kind) {
     case 'header': {
       if (block.text.trim() === '') return [];
@@ -352,7 +374,7 @@ function piecesOf(
     case 'fields':
       return fieldPieces(block.fields);
     case 'table':
-      return tablePieces(block.columns, block.rows);
+      return tableBlockPieces(block, state);
     case 'code':
       return codePieces(block.text, block.filename, files, options);
     case 'context':
@@ -366,12 +388,50 @@ function piecesOf(
   }
 }
 
+/**
+ * What a block costs of the message's ~12k budget. Slack counts text, with room for block structure
+ * (SLACK.md); a native table counts its cells' characters, as Slack's 10,000-character table limit does,
+ * every other block its whole JSON (an over-estimate that keeps the room for structure).
+ */
 function cost(block: KnownBlock): number {
-  return JSON.stringify(block).length;
+  return block.type === 'data_table' ? tableChars(block) : JSON.stringify(block).length;
 }
 
 function plural(n: number, word: string): string {
   return `${n} more ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** A native table cut to the rows that fit in `room` characters; none when not even one row fits. */
+function fitTable(piece: Piece, room: number): Piece | undefined {
+  const table = piece.table?.fit(room);
+  return table ? { ...piece, block: table.block, rows: table.shown, table } : undefined;
+}
+
+/**
+ * The message's `text`: what mobile notifications show (they read nothing else), and what a client that
+ * cannot draw a block has. The view's summary, then the names of the table's rows (its first column, the
+ * one the table marks as naming each row), as many as fit: "Tenants: 1–3 of 3 — acme, globex, initech".
+ * Nothing in it is live: names read `@U…`, and markup is escaped.
+ */
+function fallbackText(summary: string, table: NativeTable | undefined): string {
+  const max = SLACK_LIMITS.fallbackText;
+  const head = fitEscaped(summary.trim() === '' ? '—' : summary, max, escapeMrkdwn);
+  const names = (table?.names ?? []).map((name) => escapeAll(mentionsAsText(name)));
+  if (names.length === 0) return head;
+  const total = names.length + (table?.omitted ?? 0);
+  let text = `${head} — `;
+  let listed = 0;
+  for (const name of names) {
+    const rest = total - listed - 1;
+    const tail = rest > 0 ? `, … (${rest} more)` : '';
+    const next = `${text}${listed > 0 ? ', ' : ''}${name}`;
+    if (next.length + tail.length > max) break;
+    text = next;
+    listed += 1;
+  }
+  if (listed === 0) return head;
+  const rest = total - listed;
+  return rest > 0 ? `${text}, … (${rest} more)` : text;
 }
 
 /** Renders a view for a message (≤ 50 blocks) or a modal (≤ 100 blocks), within every limit. */
@@ -380,40 +440,49 @@ export function renderBlocks(view: View, options: RenderOptions = {}): RenderedM
     surface: options.surface ?? 'message',
     fileNote: options.fileNote ?? (() => 'to this conversation'),
   };
-  const files: AttachedFile[] = [];
-  const counter = { next: 0, dropped: 0 };
-  const pieces = view.blocks.flatMap((block) => piecesOf(block, files, counter, resolved));
-  const text = fitEscaped(
-    view.summary.trim() === '' ? '—' : view.summary,
-    SLACK_LIMITS.fallbackText,
-    escapeMrkdwn,
-  );
+  const state: RenderState = {
+    files: [],
+    counter: { next: 0, dropped: 0 },
+    options: resolved,
+    summary: view.summary,
+    nativeUsed: false,
+  };
+  const pieces = view.blocks.flatMap((block) => piecesOf(block, state));
+  const { files, counter } = state;
 
   const maxBlocks =
     (resolved.surface === 'modal' ? SLACK_LIMITS.modalBlocks : SLACK_LIMITS.messageBlocks) - 1;
-  let chars = SLACK_LIMITS.messageChars - NOTE_RESERVE - text.length;
+  // The fallback text is made last (it names the table's rows); its full allowance is kept for it.
+  let chars = SLACK_LIMITS.messageChars - NOTE_RESERVE - SLACK_LIMITS.fallbackText;
   let blocks = 0;
-  const kept = new Set<Piece>();
+  /** Each kept piece, as kept: a native table may be kept with fewer rows. */
+  const kept = new Map<Piece, Piece>();
   // Buttons first (paging must survive a cut), then the content in order until the budget runs out.
   for (const pass of [true, false]) {
     for (const piece of pieces) {
       if (piece.essential !== pass || blocks + 1 > maxBlocks) continue;
-      const size = cost(piece.block);
-      if (size > chars) continue;
-      kept.add(piece);
+      const fitted = cost(piece.block) <= chars ? piece : fitTable(piece, chars);
+      if (!fitted) continue;
+      kept.set(piece, fitted);
       blocks += 1;
-      chars -= size;
+      chars -= cost(fitted.block);
     }
   }
 
   const missing = { rows: 0, buttons: counter.dropped, blocks: 0 };
   for (const piece of pieces) {
-    if (kept.has(piece)) continue;
-    if (piece.rows > 0) missing.rows += piece.rows;
+    const shown = kept.get(piece);
+    if (shown) {
+      missing.rows += shown.table?.omitted ?? 0;
+      continue;
+    }
+    if (piece.rows > 0 || piece.table) missing.rows += piece.rows + (piece.table?.omitted ?? 0);
     else if (piece.buttons > 0) missing.buttons += piece.buttons;
     else missing.blocks += 1;
   }
-  const out = pieces.filter((piece) => kept.has(piece)).map((piece) => piece.block);
+  const shownPieces = pieces.flatMap((piece) => kept.get(piece) ?? []);
+  const out = shownPieces.map((piece) => piece.block);
+  const text = fallbackText(view.summary, shownPieces.find((piece) => piece.table)?.table);
   const parts = [
     missing.rows > 0 ? plural(missing.rows, 'row') : undefined,
     missing.blocks > 0 ? plural(missing.blocks, 'part') : undefined,

@@ -27,12 +27,21 @@ export function cell(value: unknown, max = MAX_CELL): string {
   return truncate(show(value).replace(/\s+/g, ' '), max);
 }
 
-/** A table block; `widths` overrides the cell limit per column (e.g. long file names). */
-export function table(columns: string[], rows: unknown[][], widths: (number | undefined)[] = []): ViewBlock {
+/**
+ * A table block; `widths` overrides the cell limit per column (e.g. long file names), `numeric` names the
+ * columns of numbers (Slack sorts them as numbers).
+ */
+export function table(
+  columns: string[],
+  rows: unknown[][],
+  widths: (number | undefined)[] = [],
+  numeric: number[] = [],
+): ViewBlock {
   return {
     kind: 'table',
     columns,
     rows: rows.map((row) => row.map((value, i) => cell(value, widths[i] ?? MAX_CELL))),
+    ...(numeric.length > 0 ? { numeric } : {}),
   };
 }
 

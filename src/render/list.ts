@@ -15,6 +15,8 @@ export interface ListViewSpec {
   rows: unknown[][];
   /** Per-column cell limits where the default is too short. */
   widths?: (number | undefined)[];
+  /** Columns (0-based) of numbers, e.g. a device count: Slack's table sorts them as numbers. */
+  numeric?: number[];
   /** The next step, e.g. "`/fw tenants show <tenant>` for details." */
   hint?: string;
   /** Said when there is nothing to show, e.g. "No tenants match." */
@@ -33,7 +35,7 @@ export function listView(spec: ListViewSpec, meta: RenderMeta): View {
     blocks.push({ kind: 'text', text: `*${spec.title}*${filter}: ${spec.empty}` });
   } else {
     blocks.push({ kind: 'text', text: `*${spec.title}*${filter}: ${range}` });
-    blocks.push(table(spec.columns, spec.rows, spec.widths));
+    blocks.push(table(spec.columns, spec.rows, spec.widths, spec.numeric));
   }
   blocks.push(...(spec.after ?? []));
   if (spec.hint && spec.page.shown > 0) blocks.push({ kind: 'context', text: spec.hint });

@@ -129,6 +129,7 @@ export function renderMspRuns(
         time(r.submissionTime),
         r.uid,
       ]),
+      numeric: [4, 5],
       hint: '`/fw msp vpn run <run-uid>` for one run, `/fw msp vpn run-fields` for the values to search by.',
       empty: 'no upgrade runs across tenants.',
     },

@@ -85,6 +85,7 @@ export function renderReports(
       query,
       columns: ['Name', 'Status', 'Created', 'Rows'],
       rows: reports.map((r) => [r.name, humanEnum(r.status), time(r.created), r.rows]),
+      numeric: [3],
       after,
       hint: 'Download links are presigned and expire: run the command again for fresh ones.',
       empty: 'no reports.',

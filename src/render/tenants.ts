@@ -26,6 +26,7 @@ export function renderTenantList(
       query,
       columns: ['Name', 'Display name', 'Region', 'Devices'],
       rows: tenants.map((t) => [t.name, t.displayName, t.region, t.deviceCount]),
+      numeric: [3],
       hint: '`/fw tenants show <tenant>` for details, `/fw tenants users <tenant>` for its users.',
       empty: 'no tenants.',
     },

@@ -36,8 +36,19 @@ export type ViewBlock =
   /** Markdown-ish text: *bold*, `code`, mentions made by userMention/channelMention (render/mrkdwn.ts); renderers escape the rest. */
   | { kind: 'text'; text: string }
   | { kind: 'fields'; fields: Field[] }
-  /** A table: Block Kit shows it as a monospace block, the console aligns columns. */
-  | { kind: 'table'; columns: string[]; rows: string[][] }
+  /**
+   * A table: Slack shows the first table of a message as a native table block (monospace text where it
+   * cannot: modals, a second table), the console aligns columns. The first column names the row.
+   */
+  | {
+      kind: 'table';
+      columns: string[];
+      rows: string[][];
+      /** What the table holds, for screen readers (the view's summary when absent). */
+      caption?: string;
+      /** Columns (0-based) that hold numbers: Slack sorts them as numbers; text renders them as any other. */
+      numeric?: number[];
+    }
   /** Preformatted text (device output, JSON); too long for a message → uploaded as a file. */
   | { kind: 'code'; text: string; filename?: string }
   | { kind: 'context'; text: string }

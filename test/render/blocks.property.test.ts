@@ -1,8 +1,9 @@
-// Property-style: hundreds of generated views, big and hostile (huge tables, long lines, markup in data,
-// too many buttons, surrogate pairs), each rendered for a message and for a modal and checked against
-// Slack's limits. Seeded, so a failure names the seed that reproduces it.
+// Property-style: hundreds of generated views, big and hostile (huge and wide tables, several tables,
+// empty and long cells, long lines, markup in data, too many buttons, surrogate pairs), each rendered for
+// a message (native table) and for a modal (monospace) and checked against Slack's limits, the table
+// blocks' own included (test/support/blockKitRules.ts). Seeded, so a failure names the seed that reproduces it.
 import { describe, expect, it } from 'vitest';
-import { type RenderedMessage, renderBlocks } from '../../src/render/blocks.js';
+import { type RenderedMessage, renderBlocks, SLACK_LIMITS } from '../../src/render/blocks.js';
 import { channelMention, userMention } from '../../src/render/mrkdwn.js';
 import type { Button, View, ViewBlock } from '../../src/render/view.js';
 import { assertWithinSlackLimits } from '../slack/support/blockLimits.js';
@@ -94,11 +95,16 @@ function generator(seed: number) {
           fields: Array.from({ length: int(25) }, () => ({ label: text(60), value: text(pick([10, 2500])) })),
         };
       case 3: {
-        const columns = Array.from({ length: 1 + int(12) }, () => text(20));
-        const rows = Array.from({ length: int(19) === 0 ? 3000 : pick([0, 3, 60, 400]) }, () =>
-          columns.map(() => text(pick([4, 12, 90]))),
+        // Up to 24 columns: past Slack's 20 a table stays monospace text.
+        const columns = Array.from({ length: 1 + int(int(3) === 0 ? 23 : 12) }, () => text(20));
+        const numeric = columns.flatMap((_, i) => (int(2) === 0 ? [i] : []));
+        const rows = Array.from({ length: int(19) === 0 ? 3000 : pick([0, 1, 3, 60, 101, 400]) }, () =>
+          columns.map((_, i) =>
+            numeric.includes(i) && int(1) === 0 ? String(int(99999) - 500) : text(pick([0, 4, 12, 90, 400])),
+          ),
         );
-        return { kind: 'table', columns, rows };
+        const caption = int(2) === 0 ? text(pick([0, 30, 600])) : undefined;
+        return { kind: 'table', columns, rows, numeric, ...(caption === undefined ? {} : { caption }) };
       }
       case 4:
         return { kind: 'code', text: text(pick([50, 4000, 40000])), filename: 'out.json' };
@@ -157,31 +163,60 @@ describe('renderBlocks on generated views', () => {
     }
   });
 
-  it('accounts for every table row: shown, or counted in the note', () => {
-    for (let seed = 1000; seed < 1040; seed += 1) {
+  it('accounts for every table row: shown (natively or as text), or counted in the note', () => {
+    for (let seed = 1000; seed < 1080; seed += 1) {
       const next = random(seed);
-      const rowCount = Math.floor(next() * 4000);
+      const counts = [Math.floor(next() * 4000), Math.floor(next() * 300)];
       const view: View = {
         summary: 'rows',
         blocks: [
           { kind: 'text', text: 'x'.repeat(Math.floor(next() * 5000)) },
-          {
-            kind: 'table',
-            columns: ['id', 'name'],
-            rows: Array.from({ length: rowCount }, (_, i) => [`#${i}`, `tenant-${i}`]),
-          },
+          ...counts.map(
+            (count, t): ViewBlock => ({
+              kind: 'table',
+              columns: ['id', 'name'],
+              rows: Array.from({ length: count }, (_, i) => [`#${t}.${i}`, `tenant-${'n'.repeat(i % 90)}`]),
+            }),
+          ),
         ],
         visibility: 'ephemeral',
       };
-      const message = renderBlocks(view);
-      const shown = message.blocks
-        .flatMap((b) => (b.type === 'section' && b.text ? b.text.text.split('\n') : []))
-        .filter((line) => line.startsWith('#')).length;
-      const note = message.blocks
-        .flatMap((b) => (b.type === 'context' ? b.elements.map((e) => ('text' in e ? e.text : '')) : []))
-        .join(' ');
-      const missing = Number(/(\d+) more rows?/.exec(note)?.[1] ?? '0');
-      expect(shown + missing, `seed ${seed}`).toBe(rowCount);
+      for (const surface of ['message', 'modal'] as const) {
+        const message = renderBlocks(view, { surface });
+        const monospace = message.blocks
+          .flatMap((b) => (b.type === 'section' && b.text ? b.text.text.split('\n') : []))
+          .filter((line) => line.startsWith('#')).length;
+        const native = message.blocks
+          .flatMap((b) => (b.type === 'data_table' ? b.rows.slice(1) : []))
+          .filter((row) => row[0] && 'text' in row[0] && row[0].text.startsWith('#')).length;
+        const note = message.blocks
+          .flatMap((b) => (b.type === 'context' ? b.elements.map((e) => ('text' in e ? e.text : '')) : []))
+          .join(' ');
+        const missing = Number(/(\d+) more rows?/.exec(note)?.[1] ?? '0');
+        expect(monospace + native + missing, `seed ${seed} (${surface})`).toBe(
+          counts.reduce((a, b) => a + b, 0),
+        );
+        expect(message.blocks.filter((b) => b.type === 'data_table').length).toBeLessThanOrEqual(
+          surface === 'message' ? 1 : 0,
+        );
+      }
+    }
+  });
+
+  it('starts the fallback text with the summary, then names the first row the native table shows', () => {
+    const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    for (let seed = 3000; seed < 3100; seed += 1) {
+      const message = renderBlocks({ ...generator(seed)(), summary: 'Summary' });
+      expect(message.text.length, `seed ${seed}`).toBeLessThanOrEqual(SLACK_LIMITS.fallbackText);
+      const table = message.blocks.find((b) => b.type === 'data_table');
+      if (table?.type !== 'data_table') {
+        expect(message.text, `seed ${seed}`).toBe('Summary');
+        continue;
+      }
+      const first = table.rows[1]?.[0];
+      const name = escaped(first && 'text' in first ? first.text : '');
+      if (name.length <= 200) expect(message.text.startsWith(`Summary — ${name}`), `seed ${seed}`).toBe(true);
+      else expect(message.text, `seed ${seed}`).toBe('Summary');
     }
   });
 });

@@ -1,12 +1,15 @@
-// Golden files for views: test/golden/<name>.json (the view model) and <name>.txt (its text rendering).
-// A test fails when either differs; `UPDATE_GOLDEN=1 npx vitest run …` rewrites them. A missing golden
+// Golden files for views: test/golden/<name>.json (the view model) and <name>.txt (its text rendering),
+// and for a view with a table <name>.slack.json (the Block Kit message Slack gets: its native table, its
+// fallback text), checked against Slack's limits too. A test fails when any differs; `UPDATE_GOLDEN=1 npx vitest run …` rewrites them. A missing golden
 // fails too (with the command that writes it), so a new view is always looked at once before it counts.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { renderBlocks } from '../../src/render/blocks.js';
 import { renderText } from '../../src/render/text.js';
 import type { View } from '../../src/render/view.js';
+import { assertWithinSlackLimits } from '../slack/support/blockLimits.js';
 
 export const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -30,7 +33,7 @@ function check(path: string, actual: string): void {
  * The view as JSON, with the characters that wrap an intended mention (render/mrkdwn.ts) written as the
  * escapes `\ue000` / `\ue001`, so a golden file shows which mentions are live and stays valid JSON.
  */
-function viewJson(view: View): string {
+function viewJson(view: unknown): string {
   return JSON.stringify(view, null, 2)
     .replace(/\uE000/g, '\\ue000')
     .replace(/\uE001/g, '\\ue001');
@@ -39,6 +42,12 @@ function viewJson(view: View): string {
 export function expectGolden(name: string, view: View, normalise: Normalise = (text) => text): void {
   check(join(GOLDEN_DIR, `${name}.json`), `${normalise(viewJson(view))}\n`);
   check(join(GOLDEN_DIR, `${name}.txt`), normalise(renderText(view)));
+  if (view.blocks.some((block) => block.kind === 'table')) {
+    const message = renderBlocks(view);
+    assertWithinSlackLimits(message, 'message');
+    const { text, blocks } = message;
+    check(join(GOLDEN_DIR, `${name}.slack.json`), `${normalise(viewJson({ text, blocks }))}\n`);
+  }
 }
 
 /** Any text as a golden file, e.g. the README's command table as `command-table.md`. */
