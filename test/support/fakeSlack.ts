@@ -2,10 +2,12 @@
 // and can be told to answer 429 with Retry-After (or to hold an answer back after acting on the call).
 // Point Bolt / @slack/web-api at it with `clientOptions: { slackApiUrl: fake.apiUrl }`. It also serves
 // `response_url` endpoints, and reads messages back (conversations.history / .replies, with metadata).
+// Messages and views whose blocks Slack would refuse (tables: blockKitRules.ts) are refused as Slack does.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { blockKitProblems, refusalCode } from './blockKitRules.js';
 
 export interface RecordedCall {
   /** Web API method (`chat.postMessage`) or `response_url` for posts to a response URL. */
@@ -73,6 +75,17 @@ export interface FakeSlack {
   stop(): Promise<void>;
 }
 
+/** What Slack would refuse in the blocks a call carries: a message's, or a modal's or Home tab's view. */
+function blockProblems(method: string, args: Record<string, unknown>): string[] {
+  if (method === 'chat.postMessage' || method === 'chat.update' || method === 'chat.postEphemeral')
+    return blockKitProblems(args.blocks, 'message');
+  if (method.startsWith('views.') && args.view !== null && typeof args.view === 'object') {
+    const view = args.view as Record<string, unknown>;
+    return blockKitProblems(view.blocks, view.type === 'home' ? 'home' : 'modal');
+  }
+  return [];
+}
+
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -130,6 +143,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     token: string | undefined,
   ): Record<string, unknown> {
     const channel = typeof args.channel === 'string' ? args.channel : undefined;
+    const problems = blockProblems(method, args);
+    if (problems.length > 0) return { ok: false, error: refusalCode(problems), errors: problems };
     switch (method) {
       case 'auth.test':
         return {
@@ -246,14 +261,18 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
     if (url.pathname.startsWith('/response/')) {
       const args = parseArgs(req.headers['content-type'], raw);
+      const problems = blockKitProblems(args.blocks, 'message');
+      const status = problems.length > 0 ? 400 : 200;
       record({
         method: 'response_url',
         args: { ...args, responseUrlId: url.pathname.slice(10) },
         token,
-        status: 200,
+        status,
         at: Date.now(),
       });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      res
+        .writeHead(status, { 'content-type': 'text/plain' })
+        .end(status === 200 ? 'ok' : refusalCode(problems));
       return;
     }
     const match = /^\/api\/([\w.]+)$/.exec(url.pathname);
