@@ -1,6 +1,7 @@
 // Block Kit (as src/render/blocks.ts writes it) back to the View model, so messages the console receives
 // through its stand-in Slack — approval cards and their updates — are shown by the same text renderer
 // as everything else (src/render/text.ts), buttons numbered, action ids and values kept for the click.
+// Native tables (`data_table`, `table`) come back as the View's table, every row.
 import { z } from 'zod';
 import { channelMention, userMention } from '../render/mrkdwn.js';
 import type { Button, Field, View, ViewBlock } from '../render/view.js';
@@ -30,6 +31,36 @@ const Block = z.looseObject({
   fields: z.array(TextObject).optional(),
   elements: z.array(z.looseObject({ type: z.string(), text: z.unknown().optional() })).optional(),
 });
+
+/** A table cell as Slack takes it: raw text or a number (shown by its text), or rich text (its texts). */
+const TableCell = z.union([
+  z.object({ type: z.enum(['raw_text', 'raw_number']), text: z.string() }),
+  z.looseObject({ type: z.literal('rich_text'), elements: z.array(z.unknown()) }),
+]);
+const TableBlock = z.looseObject({
+  type: z.enum(['table', 'data_table']),
+  rows: z.array(z.array(TableCell)).min(1),
+  caption: z.string().optional(),
+});
+
+/** Every `text` inside a rich_text cell, in order. */
+function richText(node: unknown): string {
+  if (Array.isArray(node)) return node.map(richText).join('');
+  if (node === null || typeof node !== 'object') return '';
+  const object = node as Record<string, unknown>;
+  return (typeof object.text === 'string' ? object.text : '') + richText(object.elements);
+}
+
+/** A native table (its first row the header) back to the View's table: every row kept. */
+function tableOf(raw: unknown): ViewBlock[] {
+  const parsed = TableBlock.safeParse(raw);
+  if (!parsed.success) return [];
+  const [header = [], ...rows] = parsed.data.rows.map((row) =>
+    row.map((cell) => ('text' in cell && typeof cell.text === 'string' ? cell.text : richText(cell))),
+  );
+  const caption = parsed.data.caption;
+  return [{ kind: 'table', columns: header, rows, ...(caption === undefined ? {} : { caption }) }];
+}
 
 /** Slack escapes &, < and > in mrkdwn; the View holds them as typed. */
 function unescapeMrkdwn(text: string): string {
@@ -112,6 +143,9 @@ function viewBlocksOf(raw: unknown): ViewBlock[] {
       return [{ kind: 'actions', buttons: buttonsOf(block.elements ?? []) }];
     case 'divider':
       return [{ kind: 'divider' }];
+    case 'table':
+    case 'data_table':
+      return tableOf(raw);
     default:
       return [];
   }

@@ -1,0 +1,56 @@
+// The console reads Block Kit back into views (approval cards and their updates arrive through its
+// stand-in Slack): native tables come back as tables, with every row the message carried.
+import { describe, expect, it } from 'vitest';
+import { viewOfMessage } from '../../src/console/blockView.js';
+import { renderBlocks } from '../../src/render/blocks.js';
+import { renderTable, renderText } from '../../src/render/text.js';
+import type { View } from '../../src/render/view.js';
+
+const rows = Array.from({ length: 40 }, (_, i) => [`asa-${i}`, String(i * 3), i % 2 ? 'ok' : '<x> & y']);
+
+const view: View = {
+  summary: 'Devices: 1–40 of 40',
+  visibility: 'ephemeral',
+  blocks: [
+    { kind: 'text', text: '*Devices*: 1–40 of 40' },
+    { kind: 'table', columns: ['Name', 'Count', 'Note'], rows, numeric: [1] },
+    { kind: 'table', columns: ['Second'], rows: [['kept as text']] },
+  ],
+};
+
+describe('viewOfMessage', () => {
+  it('reads a native table back as a table with its header and every row', () => {
+    const { text, blocks } = renderBlocks(view);
+    expect(blocks.map((b) => b.type)).toEqual(['section', 'data_table', 'section']);
+    const received = viewOfMessage(text, blocks);
+    const table = received.blocks.find((b) => b.kind === 'table');
+    expect(table).toEqual({
+      kind: 'table',
+      columns: ['Name', 'Count', 'Note'],
+      rows,
+      caption: 'Devices: 1–40 of 40',
+    });
+    const printed = renderText(received);
+    expect(printed).toContain(renderTable(['Name', 'Count', 'Note'], rows));
+    expect(printed).toContain('kept as text');
+  });
+
+  it('reads rich text cells by their text, and skips a table it cannot read', () => {
+    const received = viewOfMessage('t', [
+      {
+        type: 'table',
+        rows: [
+          [{ type: 'raw_text', text: 'Who' }],
+          [
+            {
+              type: 'rich_text',
+              elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'alice' }] }],
+            },
+          ],
+        ],
+      },
+      { type: 'data_table', rows: 'not rows' },
+    ]);
+    expect(received.blocks).toEqual([{ kind: 'table', columns: ['Who'], rows: [['alice']] }]);
+  });
+});
