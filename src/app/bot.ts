@@ -186,6 +186,8 @@ export async function startBot(
   if (config.http.metricsPort !== undefined) await http.listenMetrics();
   await approvals.recover();
   approvals.startSweeper();
+  // Scheduled Home updates are published by the bot processes (they have the Slack token and the data).
+  surface.home.start();
   log.info(
     {
       mode: fwbot.mode,
@@ -204,6 +206,7 @@ export async function startBot(
     { name: 'command intake', run: () => intake.close() },
     { name: 'commands', run: async () => void (await commandWorkers?.close()) },
     { name: 'approvals', run: () => approvals.close() },
+    { name: 'home', run: () => surface.home.close() },
     { name: 'workers', run: () => closeWorkers() },
     { name: 'metrics observers', run: async () => void (await Promise.all([queues.close(), audit.close()])) },
     { name: 'redis', run: async () => void (await redis.quit()) },

@@ -13,10 +13,11 @@ import type { OperationServices } from '../catalogue/operation.js';
 import type { Config } from '../config.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
-import type { SccClients } from '../dispatch/ports.js';
+import type { AuditEntry, SccClients } from '../dispatch/ports.js';
 import { RedisRevealGrants } from '../dispatch/reveals.js';
+import { createHome, type Home } from '../home/service.js';
 import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
-import type { Jobs } from '../jobs/workers.js';
+import { createWorkerSlackClient, type Jobs } from '../jobs/workers.js';
 import { instrumentCatalogue, instrumentGate } from '../observability/instrument.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import { AccessControl } from '../policy/access.js';
@@ -46,6 +47,8 @@ export interface Surface {
   approvals: Approvals;
   clients: OwnedSccClients;
   slackClient: webApi.WebClient;
+  /** Each person's App Home (start() its publisher where Slack events are answered). */
+  home: Home;
 }
 
 /**
@@ -74,8 +77,13 @@ export function startGovernance(parts: {
   secrets: readonly string[];
   metrics: FwbotMetrics;
   log: Logger;
+  /** The App Home: told of commands, follows, watches and approval changes (the bot; not the CLI). */
+  home?: Home;
 }): { approvals: Approvals; dispatcher: Dispatcher; dedupe: RedisDeduper; services: OperationServices } {
-  const { redis, prefix, access, catalogue, jobs, settings, metrics, log } = parts;
+  const { redis, prefix, access, catalogue, settings, metrics, log, home } = parts;
+  const jobs = home
+    ? { ...parts.jobs, tracker: home.tracker(parts.jobs.tracker), watches: home.watches(parts.jobs.watches) }
+    : parts.jobs;
   const governance = governanceOf(catalogue.operations, settings.operations);
   const reveals = new RedisRevealGrants(redis, `${prefix}:`);
   const dedupe = new RedisDeduper(redis, `${prefix}:slack:seen:`);
@@ -93,6 +101,7 @@ export function startGovernance(parts: {
     settings,
     logger: log,
     secrets: parts.secrets,
+    ...(home ? { onAudit: (entry: AuditEntry) => home.onAudit(entry) } : {}),
   });
   const services: OperationServices = { watches: jobs.watches, audit: approvals.audit };
   const dispatcher = new Dispatcher({
@@ -110,6 +119,7 @@ export function startGovernance(parts: {
     services,
     policy: { deployWithChange: settings.deployWithChange },
     metrics,
+    ...(home ? { history: home.recent } : {}),
     log,
   });
   return { approvals, dispatcher, dedupe, services };
@@ -140,6 +150,19 @@ export function buildSurface(options: SurfaceOptions): Surface {
     ...(slack.mode === 'http' ? [slack.signingSecret.reveal()] : [slack.appToken.reveal()]),
     ...[...config.profiles.values()].map((profile) => profile.token.reveal()),
   ];
+  const authorizer = authorizerFrom(access);
+  let approvalsMade: Approvals | undefined;
+  const home = createHome({
+    redis,
+    prefix,
+    // Publishes are paced by the Home itself: a 429 comes back at once instead of stalling the client.
+    slack: new SlackApi(createWorkerSlackClient(botToken, slack.apiUrl)),
+    pending: async () => (approvalsMade ? approvalsMade.pending() : []),
+    authorizer,
+    allowSelfApproval: settings.allowSelfApproval,
+    watches: jobs.watches,
+    log,
+  });
   const { approvals, dispatcher, dedupe, services } = startGovernance({
     redis,
     prefix,
@@ -152,19 +175,22 @@ export function buildSurface(options: SurfaceOptions): Surface {
     secrets,
     metrics,
     log,
+    home,
   });
+  approvalsMade = approvals;
   const deps: FwbotDeps = {
     catalogue,
     scc: clients,
     access,
-    tracker: jobs.tracker,
+    tracker: home.tracker(jobs.tracker),
     dispatcher,
     dedupe,
     log,
     metrics,
     services,
+    home,
     listeners: [(app) => approvals.register(app)],
   };
   const surfaceDeps = surfaceOf(deps, slackApi);
-  return { deps, surfaceDeps, approvals, clients, slackClient };
+  return { deps, surfaceDeps, approvals, clients, slackClient, home };
 }

@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { AuditReader, Operation } from '../catalogue/operation.js';
-import type { ApprovalGate, AuditSink, SccClients, Tracker } from '../dispatch/ports.js';
+import type { ApprovalGate, AuditEntry, AuditSink, SccClients, Tracker } from '../dispatch/ports.js';
 import type { RevealGrants } from '../dispatch/reveals.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { Deduper } from '../slack/dedupe.js';
@@ -42,6 +42,8 @@ export interface ApprovalsOptions {
   clock?: () => number;
   /** Known secret values (SCC and Slack tokens, signing secret) kept out of the audit trail. */
   secrets?: readonly string[];
+  /** Told after each audit record (every approval transition writes one): the App Homes refresh. */
+  onAudit?: (entry: AuditEntry) => void;
 }
 
 export interface Approvals {
@@ -108,6 +110,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
     retentionDays: settings.auditRetentionDays,
     clock,
     secrets: options.secrets,
+    onRecord: options.onAudit,
   });
   const notifier = new SlackNotifier(options.slack, log);
   const executor = new ApprovalExecutor({

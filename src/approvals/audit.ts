@@ -52,6 +52,8 @@ export interface AuditTrailOptions {
   clock: () => number;
   /** Known secret values (SCC and Slack tokens, signing secret) that must never be written. */
   secrets?: readonly string[];
+  /** Told after each record is written (the App Homes refresh on approval changes). */
+  onRecord?: (entry: AuditEntry) => void;
 }
 
 export class AuditTrail implements AuditReader {
@@ -60,12 +62,14 @@ export class AuditTrail implements AuditReader {
   readonly #retentionMs: number;
   readonly #clock: () => number;
   readonly #redact: Redact;
+  readonly #onRecord: ((entry: AuditEntry) => void) | undefined;
 
   constructor(options: AuditTrailOptions) {
     this.#redis = options.redis;
     this.#key = `${options.prefix}audit`;
     this.#retentionMs = options.retentionDays * DAY_MS;
     this.#clock = options.clock;
+    this.#onRecord = options.onRecord;
     const known = createRedactor(options.secrets ?? []);
     this.#redact = (text) =>
       known(text).replace(SLACK_TOKEN, '[REDACTED]').replace(NAMED_SECRET, '$1$2[REDACTED]');
@@ -99,6 +103,7 @@ export class AuditTrail implements AuditReader {
       [this.#key],
       [now, now - this.#retentionMs, ...Object.entries(fields).flat()],
     );
+    this.#onRecord?.(entry);
     return z.string().parse(id);
   }
 

@@ -31,7 +31,8 @@ export function buttonValue(id: string): string {
   return JSON.stringify({ v: 1, id });
 }
 
-function pendingButtons(request: ApprovalRequest): Button[] {
+/** The card's buttons while a request is pending (the App Home shows the same ones). */
+export function pendingButtons(request: ApprovalRequest): Button[] {
   const value = buttonValue(request.id);
   return [
     {

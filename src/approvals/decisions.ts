@@ -95,6 +95,15 @@ export class ApprovalDecisions {
     return result.expired ? EXPIRED : undefined;
   }
 
+  /**
+   * Where a request's card is (or the channel it was asked in): a click from the App Home has no channel
+   * of its own, so answers go there. Undefined when the request is no longer known.
+   */
+  async channelOf(id: string): Promise<string | undefined> {
+    const record = await this.#deps.store.get(id);
+    return record ? (record.cardChannel ?? record.request.channelId) : undefined;
+  }
+
   /** Called by the sweeper for a request whose time is up; true when this call expired it. */
   async expire(id: string): Promise<boolean> {
     const record = await this.#deps.store.get(id);

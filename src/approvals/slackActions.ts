@@ -45,21 +45,26 @@ function actionPattern(id: string): RegExp {
   return new RegExp(`^${id.replace(/\./g, '\\.')}(?::\\d+)?$`);
 }
 
+/**
+ * The click, its request id and who clicked. `channel` is the card's channel; a click on the App Home (a
+ * view, no channel, no message) has none, and `who.card` is then left out: the card's stored location is
+ * used, and answers go to the channel the request was asked in.
+ */
 function parseClick(
   body: unknown,
-): { click: ButtonClick; id: string; who: Clicker; channel: string } | undefined {
+): { click: ButtonClick; id: string; who: Clicker; channel: string | undefined } | undefined {
   const click = ButtonClick.safeParse(body);
   if (!click.success) return undefined;
   const [action] = click.data.actions;
   const value = ApprovalButtonValue.safeParse(safeJson(action?.value ?? ''));
+  if (!value.success) return undefined;
   const channel = click.data.channel?.id ?? click.data.container?.channel_id;
-  if (!value.success || !channel) return undefined;
   const ts = click.data.message?.ts ?? click.data.container?.message_ts;
   return {
     click: click.data,
     id: value.data.id,
     channel,
-    who: { userId: click.data.user.id, card: ts ? { channel, ts } : undefined },
+    who: { userId: click.data.user.id, card: channel && ts ? { channel, ts } : undefined },
   };
 }
 
@@ -116,7 +121,13 @@ export function registerApprovalListeners(
       log.warn(`${what} click with an unreadable payload`);
       return undefined;
     }
-    return (await dedupe.firstSight(`trigger:${parsed.click.trigger_id}`)) ? parsed : undefined;
+    if (!(await dedupe.firstSight(`trigger:${parsed.click.trigger_id}`))) return undefined;
+    const channel = parsed.channel ?? (await decisions.channelOf(parsed.id));
+    if (!channel) {
+      log.warn({ approvalId: parsed.id }, `${what} click from the Home on a request no longer known`);
+      return undefined;
+    }
+    return { ...parsed, channel };
   }
 
   /** Runs a decision after the ack; whatever it says goes privately to the clicker. */

@@ -23,9 +23,18 @@ import type { FwbotMetrics } from '../observability/metrics.js';
 import type { Access, AccessControl } from '../policy/access.js';
 import { channelMention } from '../render/mrkdwn.js';
 import type { Button, View } from '../render/view.js';
+import { SccError } from '../scc/errors.js';
 import { CREDENTIAL_REFUSAL, containsCredential } from './commandSecrets.js';
 import type { Governance } from './governance.js';
-import type { ApprovalGate, AuditSink, SccClients, TenantCreationQueue, ThreadRef } from './ports.js';
+import type {
+  ApprovalGate,
+  AuditSink,
+  CommandHistory,
+  CommandRecord,
+  SccClients,
+  TenantCreationQueue,
+  ThreadRef,
+} from './ports.js';
 import type { RequestContext } from './request.js';
 import type { RevealGrant, RevealGrants } from './reveals.js';
 import { readTargetAgain } from './target.js';
@@ -90,7 +99,36 @@ export interface DispatcherDeps {
   /** What the policy file decides for some operations (e.g. deploying an approved deletion with it). */
   policy?: OperationPolicy;
   metrics?: FwbotMetrics;
+  /** Notes how each typed or form command ended, per person (the App Home's "last commands"). */
+  history?: CommandHistory;
   log: Logger;
+}
+
+/** Entries that are a person's command (paging, sharing and buttons are not new commands). */
+const NOTED_ENTRIES: ReadonlySet<Entry> = new Set(['command', 'form']);
+
+function fateOf(dispatched: Dispatched): Pick<CommandRecord, 'outcome' | 'detail'> {
+  switch (dispatched.kind) {
+    case 'outcome':
+      return { outcome: 'ran', detail: dispatched.outcome.view.summary };
+    case 'approval':
+      return { outcome: 'approval', detail: `request ${dispatched.approvalId}` };
+    case 'reveal':
+      return { outcome: 'reveal', detail: dispatched.view.summary };
+    case 'queued':
+      return { outcome: 'queued', detail: dispatched.announcement.summary };
+    case 'confirm':
+      return { outcome: 'confirm', detail: dispatched.description.line };
+  }
+}
+
+/** A refusal or failure in a line a person may read (internal errors are not described). */
+function failureOf(error: unknown): Pick<CommandRecord, 'outcome' | 'detail'> {
+  if (error instanceof PermissionError) return { outcome: 'refused', detail: error.message };
+  if (error instanceof UserError) return { outcome: 'failed', detail: error.message };
+  if (error instanceof SccError && error.safeForUser)
+    return { outcome: 'failed', detail: error.userMessage() };
+  return { outcome: 'failed', detail: 'an error inside fwbot (see its log)' };
 }
 
 function commandWords(op: Operation): string {
@@ -144,7 +182,31 @@ export class Dispatcher {
     }
   }
 
+  /** Applies the declaration; a typed or form command's fate is noted in the person's history. */
   async dispatch(invocation: Invocation, request: RequestContext): Promise<Dispatched> {
+    const { history } = this.#deps;
+    if (!history || !NOTED_ENTRIES.has(invocation.entry)) return this.#dispatch(invocation, request);
+    // Text that looks like it holds a token is refused below and never kept.
+    const text = containsCredential(invocation.commandText)
+      ? '(withheld: it looked like it held a token)'
+      : invocation.commandText;
+    const note = (fate: Pick<CommandRecord, 'outcome' | 'detail'>) =>
+      history
+        .note({ userId: request.actor.userId, text, ...fate })
+        .catch((error: unknown) =>
+          request.log.warn({ err: error }, 'could not note the command in its history'),
+        );
+    try {
+      const dispatched = await this.#dispatch(invocation, request);
+      await note(fateOf(dispatched));
+      return dispatched;
+    } catch (error) {
+      await note(failureOf(error));
+      throw error;
+    }
+  }
+
+  async #dispatch(invocation: Invocation, request: RequestContext): Promise<Dispatched> {
     const { op, raw, commandText, profileOverride, entry } = invocation;
     const log = request.log;
     if (!op.entries.has(entry)) {

@@ -102,3 +102,17 @@ export interface SccClients {
   names(): string[];
   get(profile: string): SccClient;
 }
+
+/** How one dispatched command ended, in a word and a line (the App Home lists a person's last ten). */
+export interface CommandRecord {
+  userId: string;
+  /** The command as typed; withheld when it looked like it held a token. */
+  text: string;
+  outcome: 'ran' | 'approval' | 'reveal' | 'queued' | 'confirm' | 'refused' | 'failed';
+  detail: string;
+}
+
+/** Where the dispatcher notes each command's fate (src/home/recentCommands.ts keeps the last few per person). */
+export interface CommandHistory {
+  note(record: CommandRecord): Promise<void>;
+}

@@ -10,6 +10,7 @@ import { withinBodyLimit } from './bodyLimit.js';
 import { boltLogger } from './boltLogger.js';
 import * as commands from './commands/index.js';
 import { type FwbotDeps, surfaceOf } from './deps.js';
+import * as events from './events/index.js';
 import * as options from './options/index.js';
 import { withinRequestWindow } from './requestWindow.js';
 import { refuseForeignResponseUrls, responseUrlCheck } from './responseUrl.js';
@@ -53,8 +54,9 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
   const logger = boltLogger(deps.log);
   const clientOptions = settings.slackApiUrl ? { slackApiUrl: settings.slackApiUrl } : {};
   const customRoutes = settings.customRoutes ?? [];
-  // fwbot subscribes to no Events API events (manifest.yml) and keeps no conversation state, so Bolt's
-  // conversation store and its "ignore the bot's own messages" middleware would only cost every request.
+  // fwbot subscribes to no message events (only app_home_opened, manifest.yml) and keeps no conversation
+  // state, so Bolt's conversation store and its "ignore the bot's own messages" middleware would only cost
+  // every request.
   const lean = { convoStore: false, ignoreSelf: false } as const;
   let app: App;
   let mode: FwbotApp['mode'];
@@ -103,6 +105,8 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
   options.register(router, surface);
   for (const register of deps.listeners ?? []) register(router);
   router.attach(app);
+  // Events API events (the Home tab) pass the router and reach Bolt's own listeners.
+  events.register(app, surface);
   app.error(async (error) => {
     deps.log.error({ err: error }, 'unhandled error in a Slack listener');
   });

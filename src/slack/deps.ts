@@ -43,8 +43,16 @@ export interface FwbotDeps {
    * never reaches execute(), so the instrumented catalogue cannot see it.
    */
   metrics?: FwbotMetrics;
+  /** The App Home tab (src/home/): published when a person opens it. Absent: fwbot has no Home. */
+  home?: HomeSurface;
   /** How long a select-options lookup may take before answering with what it has (Slack waits 3 s). */
   optionsDeadlineMs?: number;
+}
+
+/** What the Slack surface asks of the App Home. */
+export interface HomeSurface {
+  /** The person opened their Home tab: publish it for them now (and keep it updated). */
+  opened(userId: string): Promise<unknown>;
 }
 
 /** What each surface's listeners get: the deps, the Slack API wrapper, and operations by id. */

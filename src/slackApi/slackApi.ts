@@ -6,7 +6,7 @@
 // uses. Answers are parsed with zod at this boundary. `respond()`/response_url posts need no scope and
 // are not Web API methods. A leaf: it knows nothing of Bolt listeners, queues or the catalogue, so the
 // surface, the approvals and the workers share it.
-import type { KnownBlock, View as ModalView } from '@slack/types';
+import type { HomeView, KnownBlock, View as ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 
@@ -25,6 +25,10 @@ export const slackMethodsUsed = {
   'conversations.replies': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
   'files.getUploadURLExternal': ['files:write'],
   'files.completeUploadExternal': ['files:write'],
+  // The App Home tab (src/home/): each person's own view, and which channels they are in (for the
+  // upgrade watches of those channels).
+  'views.publish': [],
+  'users.conversations': ['channels:read', 'groups:read'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type SlackMethod = keyof typeof slackMethodsUsed;
@@ -40,6 +44,10 @@ export function scopesUsed(): string[] {
 
 const Posted = z.object({ ts: z.string(), channel: z.string().optional() });
 const OpenedView = z.object({ view: z.object({ id: z.string(), hash: z.string().optional() }) });
+const Conversations = z.object({
+  channels: z.array(z.object({ id: z.string() })).default([]),
+  response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
+});
 const Members = z.object({ users: z.array(z.string()).default([]) });
 const OpenedConversation = z.object({ channel: z.object({ id: z.string() }) });
 const UploadUrl = z.object({ upload_url: z.string().url(), file_id: z.string() });
@@ -133,6 +141,32 @@ export class SlackApi {
   /** Replaces a modal; with `hash`, Slack refuses if the view changed meanwhile (no lost updates). */
   async updateView(viewId: string, view: ModalView, hash?: string): Promise<void> {
     await this.call('views.update', hash ? { view_id: viewId, view, hash } : { view_id: viewId, view });
+  }
+
+  /** Publishes one person's App Home (replacing what it showed). */
+  async publishHome(userId: string, view: HomeView): Promise<void> {
+    await this.call('views.publish', { user_id: userId, view });
+  }
+
+  /** The public and private channels a person is in (at most `pages` pages of 200). */
+  async userChannels(userId: string, pages = 5): Promise<string[]> {
+    const out: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < pages; page += 1) {
+      const answer = Conversations.parse(
+        await this.call('users.conversations', {
+          user: userId,
+          types: 'public_channel,private_channel',
+          exclude_archived: true,
+          limit: 200,
+          ...(cursor ? { cursor } : {}),
+        }),
+      );
+      out.push(...answer.channels.map((channel) => channel.id));
+      cursor = answer.response_metadata?.next_cursor || undefined;
+      if (!cursor) break;
+    }
+    return out;
   }
 
   async userGroupMembers(groupId: string): Promise<string[]> {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { FW_COMMAND } from '../../src/slack/commands/fw.js';
+import { EVENTS_LISTENED } from '../../src/slack/events/index.js';
 import { extraScopes, slackMethodsUsed } from '../../src/slackApi/slackApi.js';
 
 /** Bot scopes of the Web API methods fwbot may call (docs.slack.dev method reference). */
@@ -27,6 +28,8 @@ const METHOD_SCOPES: Record<string, readonly string[]> = {
   'files.getUploadURLExternal': ['files:write'],
   'files.completeUploadExternal': ['files:write'],
   'users.info': ['users:read'],
+  'views.publish': [],
+  'users.conversations': ['channels:read', 'groups:read'],
 };
 
 /** Web API families; `.users.` and friends also name arrays in the code, so only real methods count. */
@@ -66,14 +69,33 @@ function scannedMethods(): Map<string, string[]> {
   return found;
 }
 
+/** `.event('name'` anywhere in src/: the Events API events some listener is registered for. */
+function scannedEvents(): Set<string> {
+  const found = new Set<string>();
+  for (const file of sourceFiles('src')) {
+    for (const match of readFileSync(file, 'utf8').matchAll(/\.event\(\s*['"]([a-z_.]+)['"]/g))
+      if (match[1]) found.add(match[1]);
+  }
+  return found;
+}
+
 const manifest = parse(readFileSync('manifest.yml', 'utf8')) as {
   display_information: { name: string; description: string };
   features: {
+    app_home?: {
+      home_tab_enabled?: boolean;
+      messages_tab_enabled?: boolean;
+      messages_tab_read_only_enabled?: boolean;
+    };
     bot_user: { display_name: string; always_online: boolean };
     slash_commands: { command: string; description: string; usage_hint: string; should_escape: boolean }[];
   };
   oauth_config: { scopes: { bot: string[] } };
-  settings: { interactivity: { is_enabled: boolean }; socket_mode_enabled: boolean };
+  settings: {
+    interactivity: { is_enabled: boolean };
+    socket_mode_enabled: boolean;
+    event_subscriptions?: { bot_events?: string[] };
+  };
 };
 
 describe('manifest.yml', () => {
@@ -107,6 +129,22 @@ describe('manifest.yml', () => {
   it('agrees with the surface’s own table of methods and scopes', () => {
     for (const [method, scopes] of Object.entries(slackMethodsUsed))
       expect(METHOD_SCOPES[method]).toEqual(scopes);
+  });
+
+  it('subscribes to exactly the events the code listens to, and no others', () => {
+    const listened = scannedEvents();
+    // The table the app registers from names each listener's event; the scan finds them in the code.
+    expect([...listened].sort()).toEqual([...EVENTS_LISTENED].sort());
+    const subscribed = manifest.settings.event_subscriptions?.bot_events ?? [];
+    expect(new Set(subscribed).size, 'an event subscribed twice').toBe(subscribed.length);
+    expect([...subscribed].sort(), 'manifest bot_events against the listeners in src/').toEqual(
+      [...listened].sort(),
+    );
+  });
+
+  it('enables the Home tab the app_home_opened listener publishes', () => {
+    expect(manifest.settings.event_subscriptions?.bot_events).toContain('app_home_opened');
+    expect(manifest.features.app_home?.home_tab_enabled).toBe(true);
   });
 
   it('makes every Slack Web API call through src/slackApi/', () => {

@@ -1,0 +1,173 @@
+// When each person's App Home is published again, decided in Redis so any number of bot and worker
+// processes agree. Only people who opened their Home lately are tracked (a set with an expiry per person):
+// a change for anyone else costs one script call that does nothing. A change marks the person "due" at
+// max(now + debounce, last publish + interval) unless already due, so a burst of changes makes one
+// publish, and no Home is published more than once per interval. Claiming a due mark (just before the
+// data is read) removes it: a change after the claim marks the person due again, so the last change of a
+// burst is never lost. Times come from the caller's clock, so tests drive them.
+//
+// Keys under `<prefix>:home:`: `open` zset person → until when their Home counts as opened; `due` zset
+// person → when to publish; `last` hash person → when their Home was last claimed for publishing.
+import type { RedisClient } from '../redis/connection.js';
+
+export interface HomeTiming {
+  /** How long a change waits for others before the publish (a burst → one publish). */
+  debounceMs: number;
+  /** At most one publish per person per this long. */
+  intervalMs: number;
+  /** How long an opened Home keeps receiving updates after the person last opened it. */
+  openTtlMs: number;
+  /** A mark overdue this long lost its publish job (its process died): the next change schedules anew. */
+  lostAfterMs: number;
+}
+
+export const DEFAULT_HOME_TIMING: HomeTiming = {
+  debounceMs: 1_000,
+  intervalMs: 5_000,
+  openTtlMs: 7 * 24 * 60 * 60 * 1000,
+  lostAfterMs: 60_000,
+};
+
+// KEYS: open, due, last. ARGV: now, debounce, interval, lostAfter, '*' or user ids.
+// Returns user, dueAt, user, dueAt… for the marks this call made (each needs a publish job).
+const MARK = `
+local now = tonumber(ARGV[1])
+local users = {}
+if ARGV[5] == '*' then
+  users = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')
+else
+  for i = 5, #ARGV do
+    local u = ARGV[i]
+    local until_ = redis.call('ZSCORE', KEYS[1], u)
+    if until_ and tonumber(until_) > now then table.insert(users, u) end
+  end
+end
+local out = {}
+for _, u in ipairs(users) do
+  local due = redis.call('ZSCORE', KEYS[2], u)
+  if (not due) or (tonumber(due) + tonumber(ARGV[4]) < now) then
+    local last = tonumber(redis.call('HGET', KEYS[3], u) or '0')
+    local at = math.max(now + tonumber(ARGV[2]), last + tonumber(ARGV[3]))
+    redis.call('ZADD', KEYS[2], at, u)
+    table.insert(out, u)
+    table.insert(out, tostring(at))
+  end
+end
+return out`;
+
+// KEYS: due, last. ARGV: now, user, early. 1 = claimed (publish now); 0 = nothing due (someone else
+// claimed it); a negative number = due later, in that many ms.
+const CLAIM = `
+local now = tonumber(ARGV[1])
+local due = redis.call('ZSCORE', KEYS[1], ARGV[2])
+if not due then return 0 end
+if tonumber(due) > now + tonumber(ARGV[3]) then return -(tonumber(due) - now) end
+redis.call('ZREM', KEYS[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
+return 1`;
+
+// KEYS: open, due, last. ARGV: now, user, openUntil. Opening claims at once: the Home is published now.
+const OPEN = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+redis.call('ZREM', KEYS[2], ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[2], ARGV[1])
+return 1`;
+
+// KEYS: due. ARGV: at, user. A publish that has to wait (Slack's pace, a 429): due at `at`, or sooner if
+// a change already made it so. 1 when this call set the mark (a job must be queued for it).
+const RETRY = `
+local due = redis.call('ZSCORE', KEYS[1], ARGV[2])
+if due and tonumber(due) <= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+return 1`;
+
+/** A publish to schedule: this person's Home, at this time (ms since the epoch). */
+export interface DuePublish {
+  userId: string;
+  at: number;
+}
+
+export type Claim = { kind: 'publish' } | { kind: 'nothing' } | { kind: 'later'; inMs: number };
+
+/** Slack user ids only: they are field names and script arguments. */
+const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
+
+export class HomeChanges {
+  readonly #redis: RedisClient;
+  readonly #keys: { open: string; due: string; last: string };
+  readonly timing: HomeTiming;
+
+  constructor(redis: RedisClient, prefix: string, timing: Partial<HomeTiming> = {}) {
+    this.#redis = redis;
+    this.#keys = {
+      open: `${prefix}:home:open`,
+      due: `${prefix}:home:due`,
+      last: `${prefix}:home:last`,
+    };
+    this.timing = { ...DEFAULT_HOME_TIMING, ...timing };
+  }
+
+  /** The person opened their Home: it counts as opened for openTtlMs, and is to be published now. */
+  async opened(userId: string, now: number): Promise<void> {
+    if (!USER_ID.test(userId)) throw new Error(`not a Slack user id: ${userId}`);
+    const { open, due, last } = this.#keys;
+    await this.#redis.eval(
+      OPEN,
+      3,
+      open,
+      due,
+      last,
+      String(now),
+      userId,
+      String(now + this.timing.openTtlMs),
+    );
+  }
+
+  /** Whether this person opened their Home within openTtlMs. */
+  async isOpen(userId: string, now: number): Promise<boolean> {
+    const until = await this.#redis.zscore(this.#keys.open, userId);
+    return until !== null && Number(until) > now;
+  }
+
+  /**
+   * Something changed for these people ('everyone': everyone with an opened Home). Returns the publishes
+   * this call scheduled; people already due, or whose Home is not opened, add nothing.
+   */
+  async mark(users: readonly string[] | 'everyone', now: number): Promise<DuePublish[]> {
+    const ids = users === 'everyone' ? ['*'] : [...new Set(users)].filter((id) => USER_ID.test(id));
+    if (ids.length === 0) return [];
+    const { open, due, last } = this.#keys;
+    const { debounceMs, intervalMs, lostAfterMs } = this.timing;
+    const reply = (await this.#redis.eval(
+      MARK,
+      3,
+      open,
+      due,
+      last,
+      String(now),
+      String(debounceMs),
+      String(intervalMs),
+      String(lostAfterMs),
+      ...ids,
+    )) as string[];
+    const out: DuePublish[] = [];
+    for (let i = 0; i + 1 < reply.length; i += 2)
+      out.push({ userId: String(reply[i]), at: Number(reply[i + 1]) });
+    return out;
+  }
+
+  /** Takes a due mark just before publishing; `earlyMs` forgives a timer that fires a little early. */
+  async claim(userId: string, now: number, earlyMs = 250): Promise<Claim> {
+    const { due, last } = this.#keys;
+    const reply = Number(await this.#redis.eval(CLAIM, 2, due, last, String(now), userId, String(earlyMs)));
+    if (reply === 1) return { kind: 'publish' };
+    if (reply === 0) return { kind: 'nothing' };
+    return { kind: 'later', inMs: -reply };
+  }
+
+  /** A claimed publish that could not go (Slack's pace, a 429): due again at `at`. True if newly marked. */
+  async retry(userId: string, at: number): Promise<boolean> {
+    return Number(await this.#redis.eval(RETRY, 1, this.#keys.due, String(at), userId)) === 1;
+  }
+}

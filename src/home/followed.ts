@@ -1,0 +1,136 @@
+// Work each person started that fwbot follows, for their App Home. The tracker knows threads, not
+// people, so the Tracker is wrapped: every follow is also noted in a short per-person list in Redis (the
+// tracking job's id, what it is, where). Its state is read when the Home is built: the outcome the
+// tracking job recorded when it ended (src/jobs/subscriptions.ts), else the job's last status.
+import type { Queue } from 'bullmq';
+import { z } from 'zod';
+import type { TrackRequest } from '../catalogue/operation.js';
+import type { ThreadRef, Tracker } from '../dispatch/ports.js';
+import { type JobKeys, trackJobId } from '../jobs/keys.js';
+import { Outcome, TrackJobData } from '../jobs/payloads.js';
+import { followedId } from '../jobs/tracker.js';
+import type { RedisClient } from '../redis/connection.js';
+import type { FollowedWork } from './model.js';
+
+/** Entries kept per person; the Home shows fewer. */
+const KEPT = 30;
+const TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** Finished work stays on the Home this long. */
+const FINISHED_SHOWN_MS = 24 * 60 * 60 * 1000;
+
+const Noted = z.object({
+  trackId: z.string(),
+  kind: z.string(),
+  label: z.string(),
+  profile: z.string(),
+  channelId: z.string(),
+  since: z.number(),
+  device: z.string().optional(),
+});
+type Noted = z.infer<typeof Noted>;
+
+export class FollowedIndex {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  key(userId: string): string {
+    return `${this.prefix}:home:followed:${userId}`;
+  }
+
+  async note(request: TrackRequest, thread: ThreadRef): Promise<void> {
+    const entry: Noted = {
+      trackId: trackJobId(thread.profile, request.kind, followedId(request)),
+      kind: request.kind,
+      label: request.label,
+      profile: thread.profile,
+      channelId: thread.channelId,
+      since: this.clock(),
+      ...(request.kind === 'staged' ? { device: request.deviceName } : {}),
+    };
+    const key = this.key(thread.requesterId);
+    await this.redis
+      .multi()
+      .lpush(key, JSON.stringify(entry))
+      .ltrim(key, 0, KEPT - 1)
+      .pexpire(key, TTL_MS)
+      .exec();
+  }
+
+  /** Newest first, one entry per followed thing. */
+  async of(userId: string): Promise<Noted[]> {
+    const seen = new Set<string>();
+    const out: Noted[] = [];
+    for (const text of await this.redis.lrange(this.key(userId), 0, KEPT - 1)) {
+      let parsed: ReturnType<typeof Noted.safeParse>;
+      try {
+        parsed = Noted.safeParse(JSON.parse(text));
+      } catch {
+        continue;
+      }
+      if (!parsed.success || seen.has(parsed.data.trackId)) continue;
+      seen.add(parsed.data.trackId);
+      out.push(parsed.data);
+    }
+    return out;
+  }
+}
+
+/** A Tracker that also notes the follow for the requester's Home, and says their Home changed. */
+export function homeAwareTracker(
+  tracker: Tracker,
+  index: FollowedIndex,
+  changed: (userId: string) => void,
+): Tracker {
+  return {
+    async follow(request, thread) {
+      await tracker.follow(request, thread);
+      await index.note(request, thread);
+      changed(thread.requesterId);
+    },
+  };
+}
+
+/** Reads where each followed thing stands: its recorded outcome, else its tracking job's last status. */
+export class FollowedStates {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: JobKeys,
+    private readonly trackQueue: Pick<Queue, 'getJob'>,
+  ) {}
+
+  async of(noted: readonly Noted[], now: number): Promise<FollowedWork[]> {
+    const out: FollowedWork[] = [];
+    for (const entry of noted) {
+      const base = { ...entry };
+      const raw = await this.redis.get(this.keys.outcome(entry.trackId));
+      const outcome = raw === null ? undefined : Outcome.safeParse(safeJson(raw));
+      if (outcome?.success) {
+        if (now - entry.since > FINISHED_SHOWN_MS) continue;
+        // A staged change that ended quietly was deployed (or discarded) before its reminder: not pending.
+        out.push({ ...base, state: outcome.data.status, status: firstLine(outcome.data.text) });
+        continue;
+      }
+      const job = await this.trackQueue.getJob(entry.trackId);
+      if (!job) continue; // forgotten: neither a job nor an outcome is left
+      const data = TrackJobData.safeParse(job.data);
+      const status = data.success ? data.data.state.lastStatus : undefined;
+      out.push({ ...base, state: 'running', ...(status ? { status: `last seen ${status}` } : {}) });
+    }
+    return out;
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,166 @@
+// Publishing App Homes: at once when a person opens theirs, and after changes through the coalescing marks
+// of changes.ts. Each scheduled publish is a delayed BullMQ job (queue `fwbot-home`, id per person and due
+// time), so a mark made by a worker process or a process that then dies is still published by any bot
+// process. Slack's pace is shared through Redis (src/jobs/slackPace.ts): views.publish is Tier 4 (about
+// 100 a minute), so publishes are spaced workspace-wide, and a 429's Retry-After holds every process off;
+// a publish that has to wait is marked due again, never dropped.
+import { Queue, Worker } from 'bullmq';
+import type { Logger } from 'pino';
+import type { JobKeys } from '../jobs/keys.js';
+import { SlackPace } from '../jobs/slackPace.js';
+import type { RedisClient } from '../redis/connection.js';
+import { classifySlackError } from '../slackApi/errors.js';
+import type { SlackApi } from '../slackApi/slackApi.js';
+import { homeBlocks } from './blocks.js';
+import { type DuePublish, HomeChanges, type HomeTiming } from './changes.js';
+import type { HomeSources } from './sources.js';
+import { homeView } from './view.js';
+
+export const HOME_QUEUE = 'fwbot-home';
+/** views.publish is Tier 4 (~100 per minute per workspace). */
+export const PUBLISH_SPACING_MS = 600;
+const PACE_METHOD = 'views.publish';
+const PACE_SCOPE = 'workspace';
+
+export interface HomePublisherOptions {
+  redis: RedisClient;
+  /** The deployment's key prefix (BullMQ's too). */
+  prefix: string;
+  keys: JobKeys;
+  /** A client that throws on 429 (createWorkerSlackClient), so the pace decides when to try again. */
+  slack: Pick<SlackApi, 'publishHome'>;
+  sources: Pick<HomeSources, 'read'>;
+  log: Logger;
+  clock?: () => number;
+  timing?: Partial<HomeTiming>;
+  /** Spacing of publishes in the workspace (default PUBLISH_SPACING_MS). */
+  spacingMs?: number;
+}
+
+export type PublishResult = 'published' | 'waiting' | 'nothing';
+
+export class HomePublisher {
+  readonly changes: HomeChanges;
+  readonly #options: HomePublisherOptions;
+  readonly #queue: Queue;
+  readonly #pace: SlackPace;
+  readonly #clock: () => number;
+  #worker: Worker | undefined;
+  /** Publishes made by this process (for tests and the log). */
+  published = 0;
+
+  constructor(options: HomePublisherOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? Date.now;
+    this.changes = new HomeChanges(options.redis, options.prefix, options.timing);
+    this.#queue = new Queue(HOME_QUEUE, { connection: options.redis, prefix: options.prefix });
+    this.#pace = new SlackPace(options.redis, options.keys);
+  }
+
+  /** The person opened their Home: remembered (updates are pushed to them from now on), published now. */
+  async opened(userId: string): Promise<PublishResult> {
+    await this.changes.opened(userId, this.#clock());
+    return this.#publish(userId);
+  }
+
+  /** Something changed for these people; only opened Homes are scheduled. Never throws (logged). */
+  changed(users: readonly string[] | 'everyone'): Promise<void> {
+    return this.mark(users).then(
+      () => undefined,
+      (error: unknown) => this.#options.log.warn({ err: error }, 'could not schedule Home updates'),
+    );
+  }
+
+  async mark(users: readonly string[] | 'everyone'): Promise<DuePublish[]> {
+    const due = await this.changes.mark(users, this.#clock());
+    await this.#schedule(due);
+    return due;
+  }
+
+  /** Runs a due publish (the queue's job): claim the mark, then publish; a mark not yet due waits. */
+  async runDue(userId: string): Promise<PublishResult> {
+    const claim = await this.changes.claim(userId, this.#clock());
+    if (claim.kind === 'nothing') return 'nothing';
+    if (claim.kind === 'later') {
+      await this.#schedule([{ userId, at: this.#clock() + claim.inMs }]);
+      return 'waiting';
+    }
+    return this.#publish(userId);
+  }
+
+  /** After a claim: Slack's pace first, then build and publish; if it must wait, the mark comes back. */
+  async #publish(userId: string): Promise<PublishResult> {
+    const { slack, sources, log } = this.#options;
+    const wait = await this.#pace.reserve(
+      PACE_METHOD,
+      PACE_SCOPE,
+      this.#options.spacingMs ?? PUBLISH_SPACING_MS,
+    );
+    if (wait > 0) return this.#again(userId, wait);
+    const view = homeView(await sources.read(userId));
+    try {
+      await slack.publishHome(userId, homeBlocks(view));
+    } catch (error) {
+      const failure = classifySlackError(error);
+      if (failure.kind === 'rateLimited') {
+        const delay = failure.retryAfterMs ?? 1_000;
+        await this.#pace.holdOff(PACE_METHOD, PACE_SCOPE, delay);
+        log.info({ retryAfterMs: delay }, 'Slack rate-limited views.publish; the Home is published later');
+        return this.#again(userId, delay);
+      }
+      throw error;
+    }
+    this.published += 1;
+    return 'published';
+  }
+
+  async #again(userId: string, inMs: number): Promise<PublishResult> {
+    const at = this.#clock() + inMs;
+    if (await this.changes.retry(userId, at)) await this.#schedule([{ userId, at }]);
+    return 'waiting';
+  }
+
+  async #schedule(due: readonly DuePublish[]): Promise<void> {
+    if (due.length === 0) return;
+    const now = this.#clock();
+    await this.#queue.addBulk(
+      due.map(({ userId, at }) => ({
+        name: 'publish',
+        data: { userId },
+        opts: {
+          // One job per person and due time: a second schedule of the same publish adds nothing.
+          jobId: `home~${userId}~${at}`,
+          delay: Math.max(0, at - now),
+          attempts: 3,
+          backoff: { type: 'exponential', delay: 1_000 },
+          removeOnComplete: true,
+          removeOnFail: 100,
+        },
+      })),
+    );
+  }
+
+  /** Starts this process's share of the scheduled publishes. */
+  start(concurrency = 2): void {
+    if (this.#worker) return;
+    const { redis, prefix, log } = this.#options;
+    this.#worker = new Worker(
+      HOME_QUEUE,
+      async (job) => {
+        const userId = String((job.data as { userId?: unknown }).userId ?? '');
+        return this.runDue(userId);
+      },
+      { connection: redis, prefix, concurrency },
+    );
+    this.#worker.on('failed', (job, error) =>
+      log.warn({ err: error, jobId: job?.id }, 'a Home publish failed'),
+    );
+  }
+
+  async close(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (worker) await worker.close();
+    await this.#queue.close();
+  }
+}

@@ -1,0 +1,72 @@
+// Each person's last commands and how they ended, for the App Home: one small Redis list per person,
+// written by the dispatcher (every surface goes through it) and cut to the last ten on every write. The
+// text is redacted like the audit trail's, and the list expires after a quiet month.
+import { z } from 'zod';
+import type { CommandHistory, CommandRecord } from '../dispatch/ports.js';
+import type { RedisClient } from '../redis/connection.js';
+import type { RecentCommand } from './model.js';
+
+export const RECENT_COMMANDS = 10;
+const TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const MAX_TEXT = 300;
+
+const Stored = z.object({
+  at: z.number(),
+  text: z.string(),
+  outcome: z.enum(['ran', 'approval', 'reveal', 'queued', 'confirm', 'refused', 'failed']),
+  detail: z.string(),
+});
+
+export interface RecentCommandsOptions {
+  redis: RedisClient;
+  /** The deployment's key prefix, e.g. `fwbot`. */
+  prefix: string;
+  clock?: () => number;
+  /** Cleans a text before it is kept (the audit trail's redaction). */
+  clean?: (text: string) => string;
+  /** Told after each write: that person's Home has changed. */
+  changed?: (userId: string) => void;
+}
+
+export class RecentCommands implements CommandHistory {
+  readonly #options: RecentCommandsOptions;
+
+  constructor(options: RecentCommandsOptions) {
+    this.#options = options;
+  }
+
+  key(userId: string): string {
+    return `${this.#options.prefix}:home:recent:${userId}`;
+  }
+
+  async note(record: CommandRecord): Promise<void> {
+    const { redis, clock = Date.now, clean = (text: string) => text, changed } = this.#options;
+    const entry: RecentCommand = {
+      at: clock(),
+      text: clean(record.text).slice(0, MAX_TEXT),
+      outcome: record.outcome,
+      detail: clean(record.detail).slice(0, MAX_TEXT),
+    };
+    const key = this.key(record.userId);
+    await redis
+      .multi()
+      .lpush(key, JSON.stringify(entry))
+      .ltrim(key, 0, RECENT_COMMANDS - 1)
+      .pexpire(key, TTL_MS)
+      .exec();
+    changed?.(record.userId);
+  }
+
+  /** Newest first; an unreadable entry is skipped. */
+  async of(userId: string): Promise<RecentCommand[]> {
+    const raw = await this.#options.redis.lrange(this.key(userId), 0, RECENT_COMMANDS - 1);
+    return raw.flatMap((text) => {
+      try {
+        const parsed = Stored.safeParse(JSON.parse(text));
+        return parsed.success ? [parsed.data] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+}

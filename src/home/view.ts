@@ -1,0 +1,237 @@
+// One person's App Home as a View: pure, from HomeData. Each section has a cap; what does not fit is one
+// "…and N more" line, so the whole Home stays within Slack's 100 blocks for a Home tab (and within the
+// renderer's character budget) whatever Redis holds. The Approve / Reject / Cancel buttons are the
+// approval card's own (same action ids and values), so a click here goes to the card's handlers.
+import {
+  APPROVE_ACTION,
+  CANCEL_ACTION,
+  clockTime,
+  pendingButtons,
+  REJECT_ACTION,
+} from '../approvals/card.js';
+import type { ApprovalRecord } from '../approvals/record.js';
+import { channelMention, userMention } from '../render/mrkdwn.js';
+import type { View, ViewBlock } from '../render/view.js';
+import type { FollowedWork, HomeData, RecentCommand } from './model.js';
+
+/** Slack's limit for a Home tab; the renderer keeps one block for its own "not shown" note. */
+export const HOME_BLOCKS = 100;
+
+/** Items shown per section; the rest is counted in one line. Sum of the worst case: see homeBlockBudget. */
+export const HOME_CAPS = {
+  toDecide: 6,
+  myRequests: 5,
+  followed: 10,
+  staged: 5,
+  watches: 10,
+  recent: 10,
+} as const;
+
+/** Longest line of one item (an SCC label, a typed command), so no section outgrows its share. */
+const LINE = 200;
+
+function cut(text: string, max = LINE): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+const code = (text: string) => `\`${cut(text, 150).replace(/`/g, "'")}\``;
+
+function more(hidden: number, what: string): ViewBlock[] {
+  return hidden > 0 ? [{ kind: 'context', text: `…and ${hidden} more ${what}.` }] : [];
+}
+
+function section(title: string, empty: string, items: ViewBlock[][], hidden: number, what: string) {
+  const body: ViewBlock[] =
+    items.length === 0 ? [{ kind: 'context', text: empty }] : [...items.flat(), ...more(hidden, what)];
+  return [{ kind: 'divider' } as const, { kind: 'header', text: title } as const, ...body];
+}
+
+function approvalLine(record: ApprovalRecord, now: number, mine: boolean): string {
+  const { request } = record;
+  const who = mine ? 'You asked' : `${userMention(request.requesterId)} asks`;
+  return [
+    `${who} to *${cut(request.target.description.action)}*`,
+    `in ${channelMention(request.channelId)} · expires ${clockTime(request.expiresAt, now)} · profile ${cut(request.profile, 40)} · request ${request.id}`,
+  ].join('\n');
+}
+
+function toDecide(record: ApprovalRecord, now: number): ViewBlock[] {
+  const buttons = pendingButtons(record.request).filter(
+    (button) => button.action?.id === APPROVE_ACTION || button.action?.id === REJECT_ACTION,
+  );
+  return [
+    { kind: 'text', text: approvalLine(record, now, false) },
+    { kind: 'actions', buttons },
+  ];
+}
+
+function myRequest(record: ApprovalRecord, now: number): ViewBlock[] {
+  const buttons = pendingButtons(record.request)
+    .filter((button) => button.action?.id === CANCEL_ACTION)
+    .map((button) => ({ ...button, label: 'Cancel request' }));
+  return [
+    { kind: 'text', text: approvalLine(record, now, true) },
+    { kind: 'actions', buttons },
+  ];
+}
+
+const STATE_ICON: Record<FollowedWork['state'], string> = {
+  running: ':hourglass_flowing_sand:',
+  succeeded: ':white_check_mark:',
+  failed: ':x:',
+  unknown: ':grey_question:',
+  stopped: ':double_vertical_bar:',
+};
+
+function followedLine(work: FollowedWork, now: number): ViewBlock[] {
+  const state = work.state === 'running' ? 'running' : work.state;
+  const status = work.status ? ` · ${cut(work.status, 150)}` : '';
+  return [
+    {
+      kind: 'text',
+      text: `${STATE_ICON[work.state]} *${cut(work.label, 120)}* — ${state}${status}\nsince ${clockTime(work.since, now)} in ${channelMention(work.channelId)} · profile ${cut(work.profile, 40)}`,
+    },
+  ];
+}
+
+function stagedLine(work: FollowedWork, now: number): ViewBlock[] {
+  return [
+    {
+      kind: 'text',
+      text: `:pencil2: *${cut(work.device ?? work.label, 120)}* has changes staged since ${clockTime(work.since, now)}, not deployed yet (profile ${cut(work.profile, 40)}; \`/fw deploy\` sends them)`,
+    },
+  ];
+}
+
+const OUTCOME_ICON: Record<RecentCommand['outcome'], string> = {
+  ran: ':white_check_mark:',
+  approval: ':raised_hand:',
+  reveal: ':key:',
+  queued: ':inbox_tray:',
+  confirm: ':grey_question:',
+  refused: ':no_entry:',
+  failed: ':x:',
+};
+
+const OUTCOME_WORD: Record<RecentCommand['outcome'], string> = {
+  ran: 'ran',
+  approval: 'sent for approval',
+  reveal: 'token offered',
+  queued: 'queued',
+  confirm: 'not run (needs confirmation)',
+  refused: 'refused',
+  failed: 'failed',
+};
+
+function recentLine(command: RecentCommand, now: number): string {
+  const detail = command.detail ? `: ${cut(command.detail, 120)}` : '';
+  return `${OUTCOME_ICON[command.outcome]} ${code(command.text)} · ${clockTime(command.at, now)} · ${OUTCOME_WORD[command.outcome]}${detail}`;
+}
+
+/** Shown items and how many were left out. */
+function capped<T>(items: readonly T[], cap: number): { shown: T[]; hidden: number } {
+  return { shown: items.slice(0, cap), hidden: Math.max(0, items.length - cap) };
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The worst case of homeView in blocks, before Block Kit: two at the top, and per section a divider, a
+ * header, its items and one "more" line. A test checks it stays below HOME_BLOCKS.
+ */
+export function homeBlockBudget(): number {
+  const c = HOME_CAPS;
+  const sections = 6;
+  const items = c.toDecide * 2 + c.myRequests * 2 + c.followed + c.staged + 1 + c.recent;
+  return 2 + sections * 3 + items;
+}
+
+export function homeView(data: HomeData): View {
+  const { now } = data;
+  const decide = capped(data.toDecide, HOME_CAPS.toDecide);
+  const mine = capped(data.myRequests, HOME_CAPS.myRequests);
+  const staged = data.followed.filter((work) => work.kind === 'staged' && work.state === 'running');
+  const work = data.followed.filter((item) => item.kind !== 'staged');
+  const followed = capped(work, HOME_CAPS.followed);
+  const stagedShown = capped(staged, HOME_CAPS.staged);
+  const recent = capped(data.recent, HOME_CAPS.recent);
+
+  const blocks: ViewBlock[] = [
+    { kind: 'header', text: 'fwbot' },
+    {
+      kind: 'context',
+      text: `For ${userMention(data.userId)} · updated ${clockTime(now, now)} · type \`/fw help\` in a channel for commands`,
+    },
+    ...section(
+      'Waiting for your decision',
+      'No requests are waiting for you.',
+      decide.shown.map((record) => toDecide(record, now)),
+      decide.hidden,
+      'requests (oldest expire first)',
+    ),
+    ...section(
+      'Your requests',
+      'You have no requests waiting for approval.',
+      mine.shown.map((record) => myRequest(record, now)),
+      mine.hidden,
+      'of your requests',
+    ),
+    ...section(
+      'Work you are following',
+      'Nothing of yours is being followed.',
+      followed.shown.map((item) => followedLine(item, now)),
+      followed.hidden,
+      'followed items',
+    ),
+    ...section(
+      'Staged, not deployed',
+      'No device has changes of yours waiting for a deploy.',
+      stagedShown.shown.map((item) => stagedLine(item, now)),
+      stagedShown.hidden,
+      'devices',
+    ),
+    ...watchSection(data),
+    ...section(
+      'Your last commands',
+      'No commands yet.',
+      recent.shown.length > 0
+        ? [[{ kind: 'text', text: recent.shown.map((command) => recentLine(command, now)).join('\n') }]]
+        : [],
+      recent.hidden,
+      'commands',
+    ),
+  ];
+  const summary = [
+    `fwbot Home: ${plural(data.toDecide.length, 'request', 'requests')} waiting for your decision`,
+    `${plural(data.myRequests.length, 'request', 'requests')} of yours pending`,
+    `${plural(work.filter((item) => item.state === 'running').length, 'item', 'items')} running`,
+  ].join(', ');
+  return { summary, blocks, visibility: 'ephemeral' };
+}
+
+function watchSection(data: HomeData): ViewBlock[] {
+  if (data.watches === undefined) {
+    return section(
+      'Upgrade watches in your channels',
+      'fwbot could not read which channels you are in just now.',
+      [],
+      0,
+      'watches',
+    );
+  }
+  const watches = capped(data.watches, HOME_CAPS.watches);
+  const lines = watches.shown.map(
+    (watch) =>
+      `:eyes: ${channelMention(watch.channelId)} hears when VPN client upgrade runs of \`${cut(watch.profile, 40)}\` end (set by ${userMention(watch.createdBy)})`,
+  );
+  return section(
+    'Upgrade watches in your channels',
+    'None of your channels watches upgrade runs (`/fw vpn watch` starts one).',
+    lines.length > 0 ? [[{ kind: 'text', text: lines.join('\n') }]] : [],
+    watches.hidden,
+    'watches',
+  );
+}

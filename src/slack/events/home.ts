@@ -1,0 +1,29 @@
+// `app_home_opened`: the person looks at fwbot's Home tab, so it is published for them now, and from now on
+// changes that concern them update it (src/home/). The Messages tab fires the same event: ignored.
+import type { App } from '@slack/bolt';
+import { z } from 'zod';
+import type { SurfaceDeps } from '../deps.js';
+
+const HomeOpened = z.object({
+  type: z.literal('app_home_opened'),
+  user: z.string().regex(/^[UW][A-Z0-9]{2,20}$/),
+  tab: z.string().optional(),
+});
+
+export function registerHomeOpened(app: App, deps: SurfaceDeps): void {
+  app.event('app_home_opened', async ({ event }) => {
+    const home = deps.home;
+    if (!home) return;
+    const opened = HomeOpened.safeParse(event);
+    if (!opened.success) {
+      deps.log.warn('an app_home_opened event fwbot cannot read; ignored');
+      return;
+    }
+    if (opened.data.tab !== undefined && opened.data.tab !== 'home') return;
+    try {
+      await home.opened(opened.data.user);
+    } catch (error) {
+      deps.log.error({ err: error }, 'could not publish a Home that was opened');
+    }
+  });
+}
