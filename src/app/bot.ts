@@ -6,6 +6,7 @@
 // everything in order. main.ts is only the process around this.
 import type { Logger } from 'pino';
 import { type Config, redisPlaintextWarning } from '../config.js';
+import type { HomeTiming } from '../home/changes.js';
 import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../jobs/commandQueue.js';
 import { DEFAULT_PREFIX, slotPrefix } from '../jobs/keys.js';
 import { DEFAULT_SCHEDULE, scheduleFromConfig } from '../jobs/schedule.js';
@@ -31,6 +32,8 @@ import { buildSurface } from './surface.js';
 export interface StartBotOptions {
   /** Another key prefix in Redis (tests share one server). */
   redisPrefix?: string;
+  /** How App Home updates are coalesced (tests shorten the waits). */
+  homeTiming?: Partial<HomeTiming>;
 }
 
 export interface RunningBot {
@@ -124,7 +127,15 @@ export async function startBot(
     });
     closeWorkers = () => jobs.close();
   }
-  const surface = buildSurface({ config, log, redis, prefix: REDIS_PREFIX, jobs, metrics });
+  const surface = buildSurface({
+    config,
+    log,
+    redis,
+    prefix: REDIS_PREFIX,
+    jobs,
+    metrics,
+    ...(options.homeTiming ? { homeTiming: options.homeTiming } : {}),
+  });
   const { approvals, clients } = surface;
   const intake = createCommandIntake({ redisUrl, prefix: REDIS_PREFIX, log, redisHealth });
   await intake.ready();

@@ -15,6 +15,7 @@ import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
 import type { AuditEntry, SccClients } from '../dispatch/ports.js';
 import { RedisRevealGrants } from '../dispatch/reveals.js';
+import type { HomeTiming } from '../home/changes.js';
 import { createHome, type Home } from '../home/service.js';
 import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
 import { createWorkerSlackClient, type Jobs } from '../jobs/workers.js';
@@ -38,6 +39,8 @@ export interface SurfaceOptions {
   /** The queues' producer side: tracking, watches, tenant creation. */
   jobs: Jobs;
   metrics: FwbotMetrics;
+  /** The Home's coalescing (tests shorten it; DEFAULT_HOME_TIMING otherwise). */
+  homeTiming?: Partial<HomeTiming>;
 }
 
 export interface Surface {
@@ -162,6 +165,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     allowSelfApproval: settings.allowSelfApproval,
     watches: jobs.watches,
     log,
+    ...(options.homeTiming ? { timing: options.homeTiming } : {}),
   });
   const { approvals, dispatcher, dedupe, services } = startGovernance({
     redis,

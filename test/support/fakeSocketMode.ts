@@ -71,6 +71,11 @@ export interface FakeSocketMode {
   /** Delivers an interactive envelope: block_actions, view_submission, block_suggestion… */
   interactive(payload: Record<string, unknown>, retry?: Retry): Envelope;
   /**
+   * Delivers an Events API envelope: `payload` is the event callback as Slack posts it in HTTP mode
+   * (`type: 'event_callback'`, `event`, `team_id`, `api_app_id`…). Slack wants only the ack, no payload.
+   */
+  event(payload: Record<string, unknown>, retry?: Retry): Envelope;
+  /**
    * Sends an envelope on the connection Slack would use: the newest open one that was not asked to go.
    * Throws when there is none: Slack cannot deliver and the person sees the command fail.
    */
@@ -232,6 +237,11 @@ export async function startFakeSocketMode(
     },
     interactive(payload, retry) {
       const sent = envelope('interactive', payload, retry);
+      fake.deliver(sent);
+      return sent;
+    },
+    event(payload, retry) {
+      const sent = envelope('events_api', payload, retry);
       fake.deliver(sent);
       return sent;
     },
