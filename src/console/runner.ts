@@ -38,6 +38,8 @@ export interface ConsoleDeps {
   users: readonly ConsoleUser[];
   /** The console's one channel. */
   channelId: string;
+  /** Each person's App Home as a View (src/home/): the console's /home prints it. */
+  home?: { view(userId: string): Promise<View> };
   metrics?: FwbotMetrics;
 }
 

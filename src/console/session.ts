@@ -26,6 +26,7 @@ const HELP = [
   '  /as <user>   act as someone else (see /users), e.g. to approve a request',
   '  /users       who is who, and what each may do',
   '  /whoami      who you are now',
+  '  /home        your App Home, as Slack’s Home tab shows it (its buttons can be pressed)',
   '  <number>     press that button of the last message that had buttons',
   APPROVAL_HELP,
   '  /quit        leave (Ctrl-D works too)',
@@ -143,6 +144,9 @@ export class ConsoleSession {
       case '/as':
         this.#switchUser(rest.join(' '));
         return 'ok';
+      case '/home':
+        await this.#home();
+        return 'ok';
       default:
         await this.#runner.command(text.replace(/^\/?fw(\s+|$)/i, ''));
         return 'ok';
@@ -162,6 +166,20 @@ export class ConsoleSession {
     this.#io.print(`You are now @${user.name} (${user.roles}).`);
   }
 
+  /** The acting user's Home, as Slack's Home tab shows it; its approval buttons act as on the Home. */
+  async #home(): Promise<void> {
+    const home = this.#deps.home;
+    if (!home) {
+      this.#io.print('This console has no Home (it runs without Redis).');
+      return;
+    }
+    const view = await home.view(this.#user.id);
+    this.#io.print(this.#write.view(view));
+    const buttons = numberedButtons(view);
+    this.#choices = buttons.map((button) => this.#choiceFor(button, undefined, undefined, 'home'));
+    this.#choicesFrom = undefined;
+  }
+
   #offerView(view: View, messageTs: string | undefined): void {
     const buttons = numberedButtons(view);
     if (buttons.length === 0) return;
@@ -170,7 +188,12 @@ export class ConsoleSession {
   }
 
   /** A button as a choice; `reason` answers a reject's question in advance (/reject <n> <reason>). */
-  #choiceFor(button: Button, messageTs: string | undefined, reason?: string): Choice {
+  #choiceFor(
+    button: Button,
+    messageTs: string | undefined,
+    reason?: string,
+    from: 'message' | 'home' = 'message',
+  ): Choice {
     const base = { label: button.label, ...(button.confirm ? { confirm: button.confirm } : {}) };
     const { action, url } = button;
     if (url !== undefined) return { ...base, run: async () => this.#io.print(`Open: ${url}`) };
@@ -195,7 +218,7 @@ export class ConsoleSession {
     }
     if (action.id === SHARE_ACTION) return { ...base, run: () => this.#runner.share(action.value) };
     if (action.id === COMMAND_ACTION) return { ...base, run: () => this.#runner.button(action.value) };
-    if (messageTs === undefined) {
+    if (messageTs === undefined && from === 'message') {
       return { ...base, run: async () => this.#io.print('That button does nothing in the console.') };
     }
     if (action.id.replace(/:\d+$/, '') === REVEAL_ACTION)
@@ -204,7 +227,11 @@ export class ConsoleSession {
     return {
       ...base,
       run: async () => {
-        const who = { userId: this.#user.id, card: { channel: this.#deps.channelId, ts: messageTs } };
+        // From the Home there is no message: the decision finds the card where it was posted.
+        const who =
+          messageTs === undefined
+            ? { userId: this.#user.id }
+            : { userId: this.#user.id, card: { channel: this.#deps.channelId, ts: messageTs } };
         const askReason = async () => {
           if (reason !== undefined) return reason;
           const answer = await askField(this.#io, REASON_FIELD);

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { createSccClients, type OwnedSccClients } from '../app/sccClients.js';
 import { fwbotCatalogue, startGovernance } from '../app/surface.js';
 import type { Approvals } from '../approvals/approvals.js';
+import { authorizerFrom } from '../approvals/authorizer.js';
 import { ApprovalSettings } from '../approvals/settings.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { OperationServices } from '../catalogue/operation.js';
@@ -16,6 +17,7 @@ import type { ConsoleSlack } from '../console/consoleSlack.js';
 import type { ConsoleDeps } from '../console/runner.js';
 import type { Dispatcher } from '../dispatch/dispatcher.js';
 import type { Tracker } from '../dispatch/ports.js';
+import { createHome, type Home } from '../home/service.js';
 import { DEFAULT_PREFIX } from '../jobs/keys.js';
 import { startWorkers, type Workers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
@@ -26,6 +28,7 @@ import { RedisHealth } from '../observability/redisHealth.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
 import { AccessControl } from '../policy/access.js';
 import type { RedisDeduper } from '../slack/dedupe.js';
+import { SlackApi } from '../slackApi/slackApi.js';
 
 export interface RuntimeOptions {
   redisUrl: string;
@@ -61,6 +64,8 @@ export interface Runtime {
   services: OperationServices;
   /** Drops Slack's second deliveries of one interaction (shared with the approvals' listeners). */
   dedupe: RedisDeduper;
+  /** Each person's App Home, read by the console's /home (nothing is published from the demo). */
+  home: Home;
   redis: Redis;
   readinessChecks: ReadinessCheck[];
   /** In order: stop the workers (jobs in hand finish), the approvals, the observers, Redis, SCC. */
@@ -77,6 +82,7 @@ export function consoleDeps(
     dispatcher: runtime.dispatcher,
     tracker: runtime.tracker,
     approvals: runtime.approvals,
+    home: runtime.home,
     ...extra,
   };
 }
@@ -116,6 +122,20 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const catalogue = fwbotCatalogue(metrics);
   const approvalsSlack = consoleSlack.client({ real: options.realSlack });
   observeSlackClient(approvalsSlack, metrics);
+  const settings = ApprovalSettings.parse(options.approvalSettings);
+  let approvalsMade: Approvals | undefined;
+  const home = createHome({
+    redis,
+    prefix,
+    slack: new SlackApi(approvalsSlack),
+    pending: async () => (approvalsMade ? approvalsMade.pending() : []),
+    authorizer: authorizerFrom(access),
+    allowSelfApproval: settings.allowSelfApproval,
+    watches: workers.jobs.watches,
+    // The console has one channel and every console user is in it: its watches are everyone's.
+    channelsOf: async () => (await workers.jobs.watches.list()).map((watch) => watch.channelId),
+    log,
+  });
   const { approvals, dispatcher, dedupe, services } = startGovernance({
     redis,
     prefix,
@@ -124,11 +144,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     access,
     catalogue,
     jobs: workers.jobs,
-    settings: ApprovalSettings.parse(options.approvalSettings),
+    settings,
     secrets: options.secrets,
     metrics,
     log,
+    home,
   });
+  approvalsMade = approvals;
   await approvals.recover();
   approvals.startSweeper();
   const observer = observeQueues({
@@ -150,16 +172,19 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     catalogue,
     access,
     clients,
-    tracker,
+    // Follows from the console are noted for the follower's Home, as from Slack.
+    tracker: home.tracker(tracker),
     dispatcher,
     approvals,
     services,
     dedupe,
+    home,
     redis,
     readinessChecks: [redisHealth.readinessCheck(redis), ...sccChecks(clients)],
     shutdownSteps: () => [
       { name: 'workers', run: () => workers.close() },
       { name: 'approvals', run: () => approvals.close() },
+      { name: 'home', run: () => home.close() },
       {
         name: 'metrics observers',
         run: async () => void (await Promise.all([observer.close(), audit.close()])),
