@@ -6,7 +6,10 @@ import { UserError } from '../catalogue/errors.js';
 import type { RawArgs, RenderMeta } from '../catalogue/types.js';
 import type { Button } from './view.js';
 
-/** Rows per page: well inside Slack's limits, and still readable on a phone. */
+/**
+ * Rows per page fetched from SCC: well inside Slack's limits (a page of the widest list fits one native
+ * table, test/render/paging.test.ts), which shows them ten at a time; still readable on a phone.
+ */
 export const PAGE_SIZE = 25;
 /** Slack refuses button values over 2000 characters. */
 export const MAX_ACTION_VALUE = 2000;

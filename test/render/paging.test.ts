@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/catalogue/errors.js';
 import type { RenderMeta } from '../../src/catalogue/operation.js';
+import { renderBlocks } from '../../src/render/blocks.js';
 import { listView, pageInfo } from '../../src/render/list.js';
 import {
   decodePageState,
   encodePageState,
   MAX_ACTION_VALUE,
+  PAGE_SIZE,
   pageButtons,
   pageRange,
 } from '../../src/render/paging.js';
+import { assertWithinSlackLimits } from '../slack/support/blockLimits.js';
 
 const meta = (raw: RenderMeta['raw']): RenderMeta => ({
   operationId: 'tenants.users',
@@ -86,5 +89,41 @@ describe('paging buttons', () => {
       `${'x'.repeat(35)}…`,
       '3fa85f64-5717-4562-b3fc-2c963f66afa6',
     ]);
+  });
+});
+
+describe('a full list page in Slack', () => {
+  it('fits whole in one native table, with its paging buttons, even at its widest', () => {
+    // The widest list (upgrade runs across tenants: 8 columns), every cell as long as a list cell gets.
+    const columns = ['Name', 'Version', 'Status', 'Done', 'Tenants', 'Devices', 'Submitted', 'UUID'];
+    const rows = Array.from({ length: PAGE_SIZE }, (_, r) =>
+      columns.map((_, c) => `${r}-${c}-`.padEnd(60, 'x')),
+    );
+    const view = listView(
+      {
+        title: 'Secure Client upgrade runs across tenants',
+        page: { offset: PAGE_SIZE, limit: PAGE_SIZE, count: 500, shown: PAGE_SIZE },
+        query: 'upgradeRunStatus:DONE*',
+        columns,
+        rows,
+        numeric: [4, 5],
+        hint: 'hint',
+        empty: 'none',
+      },
+      meta({ query: 'upgradeRunStatus:DONE*' }),
+    );
+    const message = renderBlocks(view);
+    const table = message.blocks.find((b) => b.type === 'data_table');
+    expect(table?.type === 'data_table' && table.rows.length).toBe(PAGE_SIZE + 1);
+    expect(table?.type === 'data_table' && table.page_size).toBe(10);
+    const buttons = message.blocks.flatMap((b) => (b.type === 'actions' ? b.elements : []));
+    expect(buttons.map((b) => (b.type === 'button' ? b.text.text : ''))).toEqual([
+      'Previous page',
+      'Next page',
+    ]);
+    expect(message.blocks.some((b) => b.type === 'context' && JSON.stringify(b).includes('Not shown'))).toBe(
+      false,
+    );
+    assertWithinSlackLimits(message, 'message');
   });
 });
