@@ -18,6 +18,9 @@
 // - One table per message: Slack refuses a second with `invalid_attachments` / `only_one_table_allowed`,
 //   and data_table counts as a table (slackapi's slack-skills-plugin guidance; the reference pages do not
 //   say it). So a view's second table stays monospace text (blocks.ts).
+// - raw_text is literal: Slack shows `<@U…>`, `<https://…|…>` and bare URLs in it as typed (measured in a
+//   workspace, CopilotKit/CopilotKit#6481; the reference says only that raw_text "supports more basic
+//   characters"). So a cell from SCC cannot ping or link; mentions fwbot made read `@U…`.
 // - Notifications (changelog 2026-07-13, "Desktop notifications now pull text from blocks first"): mobile
 //   notifications use only the message's `text`, so that text names the table's rows (blocks.ts).
 // data_table rather than table: it pages within the message (a 25-row page of SCC reads ten at a time),
