@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import { type Config, redisPlaintextWarning } from '../config.js';
 import type { HomeTiming } from '../home/changes.js';
+import type { Home } from '../home/service.js';
 import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../jobs/commandQueue.js';
 import { DEFAULT_PREFIX, slotPrefix } from '../jobs/keys.js';
 import { DEFAULT_SCHEDULE, scheduleFromConfig } from '../jobs/schedule.js';
@@ -93,6 +94,9 @@ export async function startBot(
   redisHealth.watch('bot', redis);
   let jobs: Jobs;
   let closeWorkers: () => Promise<void>;
+  // Followed work that ends refreshes its requesters' Homes; the Home is built with the surface, below.
+  let home: Home | undefined;
+  const onSettled = (requesterIds: string[]) => void home?.publisher.changed(requesterIds);
   if (config.botWorkers) {
     // Workers poll with their own clients: no retries inside the client, the queue reschedules instead.
     const workerClients = createSccClients(config.profiles, {
@@ -111,6 +115,7 @@ export async function startBot(
       logger: log.child({ component: 'jobs' }),
       schedule: scheduleFromConfig(config),
       redisHealth,
+      onSettled,
     });
     jobs = workers.jobs;
     closeWorkers = async () => {
@@ -136,6 +141,7 @@ export async function startBot(
     metrics,
     ...(options.homeTiming ? { homeTiming: options.homeTiming } : {}),
   });
+  home = surface.home;
   const { approvals, clients } = surface;
   const intake = createCommandIntake({ redisUrl, prefix: REDIS_PREFIX, log, redisHealth });
   await intake.ready();

@@ -4,7 +4,7 @@
 // process. Slack's pace is shared through Redis (src/jobs/slackPace.ts): views.publish is Tier 4 (about
 // 100 a minute), so publishes are spaced workspace-wide, and a 429's Retry-After holds every process off;
 // a publish that has to wait is marked due again, never dropped.
-import { Queue, Worker } from 'bullmq';
+import { Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { JobKeys } from '../jobs/keys.js';
 import { SlackPace } from '../jobs/slackPace.js';
@@ -12,11 +12,12 @@ import type { RedisClient } from '../redis/connection.js';
 import { classifySlackError } from '../slackApi/errors.js';
 import type { SlackApi } from '../slackApi/slackApi.js';
 import { homeBlocks } from './blocks.js';
-import { type DuePublish, HomeChanges, type HomeTiming } from './changes.js';
+import type { DuePublish, HomeChanges, HomeTiming } from './changes.js';
+import { HOME_QUEUE, HomeSignals } from './signals.js';
 import type { HomeSources } from './sources.js';
 import { homeView } from './view.js';
 
-export const HOME_QUEUE = 'fwbot-home';
+export { HOME_QUEUE } from './signals.js';
 /** views.publish is Tier 4 (~100 per minute per workspace). */
 export const PUBLISH_SPACING_MS = 600;
 const PACE_METHOD = 'views.publish';
@@ -41,8 +42,8 @@ export type PublishResult = 'published' | 'waiting' | 'nothing';
 
 export class HomePublisher {
   readonly changes: HomeChanges;
+  readonly signals: HomeSignals;
   readonly #options: HomePublisherOptions;
-  readonly #queue: Queue;
   readonly #pace: SlackPace;
   readonly #clock: () => number;
   #worker: Worker | undefined;
@@ -52,8 +53,14 @@ export class HomePublisher {
   constructor(options: HomePublisherOptions) {
     this.#options = options;
     this.#clock = options.clock ?? Date.now;
-    this.changes = new HomeChanges(options.redis, options.prefix, options.timing);
-    this.#queue = new Queue(HOME_QUEUE, { connection: options.redis, prefix: options.prefix });
+    this.signals = new HomeSignals({
+      redis: options.redis,
+      prefix: options.prefix,
+      log: options.log,
+      clock: this.#clock,
+      ...(options.timing ? { timing: options.timing } : {}),
+    });
+    this.changes = this.signals.changes;
     this.#pace = new SlackPace(options.redis, options.keys);
   }
 
@@ -65,16 +72,11 @@ export class HomePublisher {
 
   /** Something changed for these people; only opened Homes are scheduled. Never throws (logged). */
   changed(users: readonly string[] | 'everyone'): Promise<void> {
-    return this.mark(users).then(
-      () => undefined,
-      (error: unknown) => this.#options.log.warn({ err: error }, 'could not schedule Home updates'),
-    );
+    return this.signals.changed(users);
   }
 
-  async mark(users: readonly string[] | 'everyone'): Promise<DuePublish[]> {
-    const due = await this.changes.mark(users, this.#clock());
-    await this.#schedule(due);
-    return due;
+  mark(users: readonly string[] | 'everyone'): Promise<DuePublish[]> {
+    return this.signals.mark(users);
   }
 
   /** Runs a due publish (the queue's job): claim the mark, then publish; a mark not yet due waits. */
@@ -82,7 +84,7 @@ export class HomePublisher {
     const claim = await this.changes.claim(userId, this.#clock());
     if (claim.kind === 'nothing') return 'nothing';
     if (claim.kind === 'later') {
-      await this.#schedule([{ userId, at: this.#clock() + claim.inMs }]);
+      await this.signals.schedule([{ userId, at: this.#clock() + claim.inMs }]);
       return 'waiting';
     }
     return this.#publish(userId);
@@ -116,28 +118,8 @@ export class HomePublisher {
 
   async #again(userId: string, inMs: number): Promise<PublishResult> {
     const at = this.#clock() + inMs;
-    if (await this.changes.retry(userId, at)) await this.#schedule([{ userId, at }]);
+    if (await this.changes.retry(userId, at)) await this.signals.schedule([{ userId, at }]);
     return 'waiting';
-  }
-
-  async #schedule(due: readonly DuePublish[]): Promise<void> {
-    if (due.length === 0) return;
-    const now = this.#clock();
-    await this.#queue.addBulk(
-      due.map(({ userId, at }) => ({
-        name: 'publish',
-        data: { userId },
-        opts: {
-          // One job per person and due time: a second schedule of the same publish adds nothing.
-          jobId: `home~${userId}~${at}`,
-          delay: Math.max(0, at - now),
-          attempts: 3,
-          backoff: { type: 'exponential', delay: 1_000 },
-          removeOnComplete: true,
-          removeOnFail: 100,
-        },
-      })),
-    );
   }
 
   /** Starts this process's share of the scheduled publishes. */
@@ -161,6 +143,6 @@ export class HomePublisher {
     const worker = this.#worker;
     this.#worker = undefined;
     if (worker) await worker.close();
-    await this.#queue.close();
+    await this.signals.close();
   }
 }

@@ -19,6 +19,8 @@ export interface JobsOptions {
   logger?: Logger;
   /** The process's view of Redis: this module's connection and queues report to it. */
   redisHealth?: RedisHealth;
+  /** Told who asked for a followed thing when it ends (the App Home refreshes theirs). */
+  onSettled?: (requesterIds: string[]) => void;
 }
 
 export interface JobsCore {
@@ -56,7 +58,7 @@ export function createJobsCore(options: JobsOptions): JobsCore {
   const notifyQueue = newQueue(QUEUE.notify);
   const watchQueue = newQueue(QUEUE.watch);
   const tenantQueues = new Map<string, Queue>();
-  const subscriptions = new Subscriptions(redis, keys, notifyQueue, schedule, log);
+  const subscriptions = new Subscriptions(redis, keys, notifyQueue, schedule, log, options.onSettled);
 
   return {
     redis,

@@ -9,6 +9,7 @@ import { checkRedis, EXIT_REDIS_UNREACHABLE, RedisUnreachable, redisVariables } 
 import { createSccClients } from '../app/sccClients.js';
 import { buildSurface } from '../app/surface.js';
 import { type Config, ConfigError, loadConfig, redisPlaintextWarning } from '../config.js';
+import type { Home } from '../home/service.js';
 import { sccChecks } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { createMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
@@ -97,6 +98,8 @@ async function main(): Promise<void> {
 
   const slack = createWorkerSlackClient(config.slack.botToken.reveal(), config.slack.apiUrl);
   observeSlackClient(slack, metrics);
+  // Followed work that ends here refreshes its requesters' App Homes (the bots publish them).
+  let home: Home | undefined;
   const workers = await startWorkers({
     redisUrl,
     prefix: PREFIX,
@@ -105,9 +108,11 @@ async function main(): Promise<void> {
     logger: log,
     schedule: scheduleFromConfig(config),
     redisHealth,
+    onSettled: (requesterIds) => void home?.publisher.changed(requesterIds),
   });
   // Queued commands run here as they would in the bot: same catalogue, policy, approvals and tracker.
   const surface = buildSurface({ config, log, redis, prefix: PREFIX, jobs: workers.jobs, metrics });
+  home = surface.home;
   const commands = await startCommandRunners({
     redisUrl,
     prefix: PREFIX,
@@ -124,6 +129,7 @@ async function main(): Promise<void> {
     { name: 'readiness', run: async () => http.drain() },
     { name: 'commands', run: () => commands.close() },
     { name: 'approvals', run: () => surface.approvals.close() },
+    { name: 'home', run: () => surface.home.close() },
     { name: 'workers', run: () => workers.close() },
     { name: 'redis', run: async () => void (await redis.quit()) },
     { name: 'scc', run: async () => void (await Promise.all([clients.close(), surface.clients.close()])) },

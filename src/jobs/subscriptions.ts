@@ -22,6 +22,8 @@ export class Subscriptions {
     private readonly notifyQueue: Queue,
     private readonly schedule: Schedule,
     private readonly log: Logger,
+    /** Told who asked for a followed thing once it has ended (their App Homes show its state). */
+    private readonly onSettled?: (requesterIds: string[]) => void,
   ) {}
 
   /** Adds a thread; returns the outcome when the thing has already ended (the caller then tells it). */
@@ -71,7 +73,9 @@ export class Subscriptions {
       .exec();
     const raw = results?.[1]?.[1];
     const effective = typeof raw === 'string' ? parseStored(Outcome, raw, key) : outcome;
-    await this.tell(trackId, effective, await this.subscribers(trackId));
+    const subscribers = await this.subscribers(trackId);
+    await this.tell(trackId, effective, subscribers);
+    this.onSettled?.([...new Set(subscribers.map((subscriber) => subscriber.thread.requesterId))]);
     return effective;
   }
 

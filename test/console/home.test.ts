@@ -39,6 +39,19 @@ describe('the console’s /home', () => {
       expect(printed).toContain(line);
   });
 
+  it('notes refusals too, and never keeps a command that looked like it held a token', async () => {
+    await rig.type('/as carol');
+    await rig.type('interfaces delete asa-hq-01 Vlan10');
+    await rig.type('tenants add xoxb-123456789012-secretsecret');
+    const out = await rig.type('/home');
+    expect(out).toMatch(/\(withheld: it looked like it held a token\) · \d\d:\d\d UTC · failed/);
+    expect(out).toMatch(/\/fw interfaces delete asa-hq-01 Vlan10 · \d\d:\d\d UTC · refused: /);
+    expect(out).not.toContain('xoxb-');
+    expect(out).not.toContain('secretsecret');
+    const stored = await rig.runtime.redis.lrange(rig.runtime.home.recent.key('U0DEMOCAROL'), 0, -1);
+    expect(stored.join('\n')).not.toContain('secretsecret');
+  });
+
   it('offers the approver Approve and Reject; Approve there decides the request', async () => {
     await rig.type('/as bob');
     const out = await rig.type('/home');
