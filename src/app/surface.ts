@@ -106,7 +106,11 @@ export function startGovernance(parts: {
     secrets: parts.secrets,
     ...(home ? { onAudit: (entry: AuditEntry) => home.onAudit(entry) } : {}),
   });
-  const services: OperationServices = { watches: jobs.watches, audit: approvals.audit };
+  const services: OperationServices = {
+    watches: jobs.watches,
+    audit: approvals.audit,
+    staging: approvals.staging,
+  };
   const dispatcher = new Dispatcher({
     access,
     scc: parts.clients,

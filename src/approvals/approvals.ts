@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
-import type { AuditReader, Operation } from '../catalogue/operation.js';
+import type { AuditReader, Operation, StagingLedger } from '../catalogue/operation.js';
 import type { ApprovalGate, AuditEntry, AuditSink, SccClients, Tracker } from '../dispatch/ports.js';
 import type { RevealGrants } from '../dispatch/reveals.js';
 import type { RedisClient } from '../redis/connection.js';
@@ -21,6 +21,7 @@ import { ApprovalButtonValue, type ApprovalRecord } from './record.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from './settings.js';
 import { registerApprovalListeners } from './slackActions.js';
 import { SlackNotifier } from './slackNotifier.js';
+import { RedisStagingLedger } from './staging.js';
 import { ApprovalStore } from './store.js';
 
 export interface ApprovalsOptions {
@@ -70,6 +71,8 @@ export interface Approvals {
   sweepExpired(): Promise<number>;
   /** The audit trail: read by `/fw audit`, written by the dispatcher for audited calls. */
   audit: AuditReader & AuditSink;
+  /** Who staged what on each ASA through fwbot (read by deploy cards). */
+  staging: StagingLedger;
   /** Runs both passes every `intervalMs` until close(). */
   startSweeper(intervalMs?: number): void;
   close(): Promise<void>;
@@ -112,10 +115,12 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
     secrets: options.secrets,
     onRecord: options.onAudit,
   });
+  const staging = new RedisStagingLedger(options.redis, options.prefix);
   const notifier = new SlackNotifier(options.slack, log);
   const executor = new ApprovalExecutor({
     store,
     audit,
+    services: { audit, staging },
     notifier,
     clients: options.clients,
     lookup: options.lookup,
@@ -190,6 +195,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
         await audit.record(entry);
       },
     },
+    staging,
     startSweeper(intervalMs = 15_000) {
       if (timer) return;
       timer = setInterval(pass, intervalMs);

@@ -84,8 +84,9 @@ export function renderCard(record: ApprovalRecord, now: number): View {
     { kind: 'text', text: `${userMention(request.requesterId)} asks to *${whatWillHappen(request)}*.` },
     { kind: 'fields', fields: request.target.description.fields },
   ];
-  const { warnings, code: exact } = request.target.description;
+  const { warnings, code: exact, notes } = request.target.description;
   if (exact) blocks.push({ kind: 'code', text: exact, filename: `${request.id}.txt` });
+  if (notes?.length) blocks.push({ kind: 'text', text: notes.join('\n') });
   if (warnings.length > 0) blocks.push({ kind: 'text', text: warnings.join('\n') });
   blocks.push({
     kind: 'context',

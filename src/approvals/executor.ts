@@ -9,6 +9,7 @@ import {
   type Operation,
   type OperationContext,
   type OperationPolicy,
+  type OperationServices,
   sccIdOf,
 } from '../catalogue/operation.js';
 import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
@@ -38,6 +39,8 @@ export interface ExecutorDeps {
   reveals: RevealGrants;
   /** What the policy file decides for some operations, as the dispatcher passes it at request time. */
   policy?: OperationPolicy;
+  /** The Redis-backed services operations use, as the dispatcher passes them (e.g. who staged what). */
+  services?: OperationServices;
   clock: () => number;
   leaseMs: number;
   /** Identifies this process in claims, so a takeover fences the previous holder out. */
@@ -164,6 +167,8 @@ export class ApprovalExecutor {
       requestId: request.id,
       log: this.#deps.log.child({ approvalId: request.id, operationId: request.operationId }),
       ...(this.#deps.policy ? { policy: this.#deps.policy } : {}),
+      ...(this.#deps.services ? { services: this.#deps.services } : {}),
+      ...(record.decidedBy ? { approvedBy: record.decidedBy } : {}),
     };
     let read: Awaited<ReturnType<typeof readTargetAgain>>;
     try {

@@ -26,6 +26,7 @@ export const TargetDescription = z.object({
   fields: z.array(z.object({ label: z.string(), value: z.string() })),
   warnings: z.array(z.string()),
   code: z.string().optional(),
+  notes: z.array(z.string()).optional(),
 });
 
 /** What was asked, by whom, on what: fixed when the request is made. */
@@ -117,6 +118,7 @@ export const StoredTrackRequest = z.discriminatedUnion('kind', [
     deviceName: z.string(),
     stagedAt: z.number(),
     label: z.string(),
+    counted: z.boolean().optional(),
   }),
 ]);
 

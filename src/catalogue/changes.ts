@@ -13,6 +13,7 @@ import {
 } from '../render/changes.js';
 import { code, counted } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
+import { userMention } from '../render/mrkdwn.js';
 import { AsaChangeItemDto } from '../scc/generated/models.js';
 import { flag, list, optionalText, text, unique, uuid } from './args.js';
 import { DEVICE, listArgs, OFFSET, pageQuery, queryParam, transactionTrack } from './common.js';
@@ -114,8 +115,141 @@ export const changesShow = defineOperation({
   render: (pending, _args, meta) => renderPendingChanges(pending, meta),
 });
 
+/** A change staged through fwbot that is still pending on the device (StagingLedger). */
+const StagedBy = z.object({
+  actor: z.string(),
+  what: z.string(),
+  at: z.number(),
+  approvedBy: z.string().optional(),
+});
+type StagedBy = z.infer<typeof StagedBy>;
+
+/** A device with what a deploy would run on it, and whose changes those are where fwbot knows. */
+const PendingDevice = DeviceFacts.extend({
+  pending: CommandsFacts,
+  // Null where fwbot cannot say (no ledger here, a failed read, a request stored before it remembered).
+  stagedBy: z.array(StagedBy).nullable().default(null),
+});
+type PendingDevice = z.infer<typeof PendingDevice>;
+
+/** At most this many of a device's staged changes are named on a card; the rest are counted. */
+const NAMED_STAGERS = 10;
+
+/** Top-level commands that set one interface's own setting by its name (`mtu iot 1500`). */
+const BY_NAMEIF = /^(?:no\s+)?(?:mtu|monitor-interface)\s+(\S+)/;
+
+/** The pending commands name the interface: `interface Vlan20`, `no interface Vlan20`, `mtu iot 1400`. */
+function commandsName(
+  commands: readonly string[],
+  change: { interfaceName: string; nameifs?: string[] },
+): boolean {
+  return commands.some((command) => {
+    const line = command.trim();
+    if (/^(?:no\s+)?interface\s+(\S+)/.exec(line)?.[1] === change.interfaceName) return true;
+    const nameif = BY_NAMEIF.exec(line)?.[1];
+    return nameif !== undefined && (change.nameifs ?? []).includes(nameif);
+  });
+}
+
+/** What SCC says each of fwbot's recent deploys did on each device: request id → device uid → status. */
+async function fwbotDeployResults(ctx: OperationContext): Promise<Map<string, Map<string, string>>> {
+  const results = new Map<string, Map<string, string>>();
+  const { data } = await ctx.scc.call('getDeviceDeploymentRuns', {
+    query: { limit: '50', sort: ['submissionTime:DESC'] },
+  });
+  for (const run of data.items ?? []) {
+    const requestId = /\(fwbot request (\S+)\)/.exec(run.description ?? '')?.[1];
+    if (!requestId) continue;
+    const byDevice = new Map<string, string>();
+    for (const device of run.deviceDeploymentStatuses ?? [])
+      if (device.uid) byDevice.set(device.uid, device.status ?? 'IN_PROGRESS');
+    results.set(requestId, byDevice);
+  }
+  return results;
+}
+
+/** A deploy put the device's staged changes on it: SCC says DONE or WARNING, or no longer lists the run. */
+function deployedThere(
+  results: Map<string, Map<string, string>>,
+  requestId: string,
+  deviceUid: string,
+): boolean {
+  const byDevice = results.get(requestId);
+  if (!byDevice) return true; // older than the newest runs SCC lists: long over
+  const status = byDevice.get(deviceUid);
+  return status === 'DONE' || status === 'WARNING';
+}
+
+/**
+ * Who staged what is pending on each device, as far as fwbot knows: the changes made through fwbot since
+ * the last of fwbot's deploys that succeeded there, whose interface the pending commands still name,
+ * oldest first. Deploys made outside fwbot (SCC UI) are not seen; the commands still rule out what they
+ * took away. Best effort: a card is never refused for it.
+ */
+async function whoStaged(
+  ctx: OperationContext,
+  devices: readonly { uid: string; pending: CommandsFacts }[],
+): Promise<Map<string, StagedBy[]>> {
+  const ledger = ctx.services?.staging;
+  const out = new Map<string, StagedBy[]>();
+  if (!ledger) return out;
+  try {
+    const remembered = await Promise.all(devices.map((d) => ledger.list(ctx.profile, d.uid)));
+    const anyMark = remembered.some((entries) => entries.some((entry) => 'deploy' in entry));
+    const results = anyMark ? await fwbotDeployResults(ctx) : new Map<string, Map<string, string>>();
+    devices.forEach((device, i) => {
+      const pending: StagedBy[] = [];
+      for (const entry of remembered[i] ?? []) {
+        if ('deploy' in entry) {
+          if (deployedThere(results, entry.requestId, device.uid)) break;
+          continue;
+        }
+        if (!commandsName(device.pending.commands, entry)) continue;
+        const { actor, what, at, approvedBy } = entry;
+        pending.unshift({ actor, what, at, ...(approvedBy ? { approvedBy } : {}) });
+      }
+      out.set(device.uid, pending);
+    });
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'who staged what not read');
+    return new Map();
+  }
+  return out;
+}
+
+/** The devices with their pending commands and who staged them. */
+async function pendingDevices(
+  ctx: OperationContext,
+  found: readonly { uid: string; name: string; kind: DeviceFacts['kind'] }[],
+): Promise<PendingDevice[]> {
+  const devices = await Promise.all(
+    found.map(async (d) => ({ ...deviceFacts(d), pending: await pendingCommands(ctx, d.uid) })),
+  );
+  const stagedBy = await whoStaged(ctx, devices);
+  return devices.map((d) => ({ ...d, stagedBy: stagedBy.get(d.uid) ?? null }));
+}
+
+/** The card's lines on who staged what: per device, fwbot's changes, and what fwbot did not stage. */
+function stagerNotes(devices: readonly PendingDevice[]): string[] {
+  return devices.flatMap((device) => {
+    if (device.pending.commands.length === 0 || device.stagedBy === null) return [];
+    const lines = device.stagedBy.slice(0, NAMED_STAGERS).map((change) => {
+      const approved = change.approvedBy ? `, approved by ${userMention(change.approvedBy)}` : '';
+      const when = new Date(change.at).toISOString().slice(0, 16).replace('T', ' ');
+      return `• ${userMention(change.actor)} ${change.what}${approved} (${when} UTC)`;
+    });
+    const more = device.stagedBy.length - NAMED_STAGERS;
+    if (more > 0) lines.push(`• and ${counted(more, 'more change')} through fwbot`);
+    const heading =
+      device.stagedBy.length === 0
+        ? `*${device.name}*: none of these changes was staged through fwbot (SCC UI, API, or before fwbot remembered it).`
+        : `*${device.name}*, staged through fwbot (the other pending commands, if any, were staged elsewhere: SCC UI, API):`;
+    return [heading, ...lines];
+  });
+}
+
 const DeployFacts = z.object({
-  devices: z.array(DeviceFacts.extend({ pending: CommandsFacts })).min(1),
+  devices: z.array(PendingDevice).min(1),
   force: z.boolean(),
   description: z.string().nullable(),
 });
@@ -126,7 +260,12 @@ async function rereadPending(ctx: OperationContext, facts: DeployFacts): Promise
   for (const before of facts.devices) {
     const read = await rereadDevice(ctx.scc, before);
     if (!read.found) return read;
-    devices.push({ ...read.facts, pending: await pendingCommands(ctx, before.uid) });
+    // Who staged them is what the approver saw; the commands are what is compared.
+    devices.push({
+      ...read.facts,
+      pending: await pendingCommands(ctx, before.uid),
+      stagedBy: before.stagedBy,
+    });
   }
   return { found: true, facts: { ...facts, devices } };
 }
@@ -196,10 +335,7 @@ export const deploy = defineOperation({
   target: {
     facts: DeployFacts,
     resolve: async (ctx, args) => {
-      const found = await resolveDevices(ctx.scc, args.device, ASA);
-      const devices = await Promise.all(
-        found.map(async (d) => ({ ...deviceFacts(d), pending: await pendingCommands(ctx, d.uid) })),
-      );
+      const devices = await pendingDevices(ctx, await resolveDevices(ctx.scc, args.device, ASA));
       if (devices.every((d) => d.pending.commands.length === 0 && d.pending.status === 'SUCCESS'))
         throw new UserError(
           `Nothing is staged on ${devices.map((d) => d.name).join(', ')}: there is nothing to deploy.`,
@@ -265,6 +401,7 @@ export const deploy = defineOperation({
         ],
         warnings,
         code: commandsText(facts),
+        notes: stagerNotes(facts.devices),
       };
     },
   },
@@ -276,6 +413,7 @@ export const deploy = defineOperation({
         ...(facts.force ? { forceDeployUnsupportedCommands: true } : {}),
       },
     });
+    await markDeploying(ctx, facts.devices);
     return { facts, transaction: data };
   },
   render: ({ facts, transaction }, _args, meta) =>
@@ -300,6 +438,27 @@ export const deploy = defineOperation({
       : [],
 });
 
+/** Who staged what before this deploy goes with it once SCC says it succeeded on the device. */
+async function markDeploying(ctx: OperationContext, devices: readonly { uid: string }[]): Promise<void> {
+  try {
+    for (const device of devices)
+      await ctx.services?.staging?.deploying(ctx.profile, device.uid, {
+        at: Date.now(),
+        requestId: ctx.requestId,
+      });
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'deploy not marked for who staged what');
+  }
+}
+
+async function forgetStaged(ctx: OperationContext, deviceUid: string): Promise<void> {
+  try {
+    await ctx.services?.staging?.forget(ctx.profile, deviceUid);
+  } catch (error) {
+    ctx.log.warn({ err: error, deviceUid }, 'who staged what not forgotten after a discard');
+  }
+}
+
 export const discard = defineOperation({
   id: 'discard',
   words: ['discard'],
@@ -311,14 +470,14 @@ export const discard = defineOperation({
   role: 'operator',
   // Staged work, possibly other people's, is lost: a second person looks at what goes first.
   approval: 'always',
-  scc: [...PENDING_READS, 'readAsaDeviceConfiguration'],
+  scc: [...PENDING_READS, 'getDeviceDeploymentRuns', 'readAsaDeviceConfiguration'],
   examples: ['discard asa-hq-01'],
   offeredAsButton: true,
   target: {
-    facts: z.object({ device: DeviceFacts.extend({ pending: CommandsFacts }) }),
+    facts: z.object({ device: PendingDevice }),
     resolve: async (ctx, args) => {
-      const found = await resolveDevice(ctx.scc, args.device, ASA);
-      const device = { ...deviceFacts(found), pending: await pendingCommands(ctx, found.uid) };
+      const [device] = await pendingDevices(ctx, [await resolveDevice(ctx.scc, args.device, ASA)]);
+      if (!device) throw new Error('a resolved device has no pending facts');
       return { facts: { device }, raw: { device: device.uid } };
     },
     reread: async (ctx, facts) => {
@@ -338,10 +497,13 @@ export const discard = defineOperation({
       fields: [{ label: 'Lost', value: counted(device.pending.commands.length, 'pending command') }],
       warnings: [':warning: Everything staged on it is lost, whoever staged it (SCC UI, API, fwbot).'],
       code: commandsText({ devices: [device], force: false, description: null }),
+      notes: stagerNotes([device]),
     }),
   },
   run: async (ctx, _args, { device }) => {
     const { data } = await ctx.scc.call('readAsaDeviceConfiguration', { path: { deviceUid: device.uid } });
+    // What fwbot remembered as staged there is thrown away with it.
+    await forgetStaged(ctx, device.uid);
     return { device, transaction: data };
   },
   render: ({ device, transaction }, _args, meta) =>

@@ -55,8 +55,25 @@ export function pageQuery(
 
 /** A 202 answer to follow on the tracking queue (none when SCC sent no transaction UID). */
 /** A change staged on an ASA: the thread is reminded once if it is still not deployed later. */
-export function stagedTrack(device: { uid: string; name: string }, label: string): TrackRequest[] {
-  return [{ kind: 'staged', deviceUid: device.uid, deviceName: device.name, stagedAt: Date.now(), label }];
+/**
+ * A change staged on an ASA, followed until it is deployed (one reminder if it is not). `counted`: its own
+ * message already said what is staged on the device, so the thread need not count the commands again.
+ */
+export function stagedTrack(
+  device: { uid: string; name: string },
+  label: string,
+  counted = false,
+): TrackRequest[] {
+  return [
+    {
+      kind: 'staged',
+      deviceUid: device.uid,
+      deviceName: device.name,
+      stagedAt: Date.now(),
+      label,
+      ...(counted ? { counted } : {}),
+    },
+  ];
 }
 
 export function transactionTrack(transaction: CdoTransaction, label: string): TrackRequest[] {

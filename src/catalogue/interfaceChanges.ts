@@ -39,9 +39,11 @@ import {
   type Operation,
   type OperationContext,
   type RawArgs,
+  type StagedChange,
 } from './operation.js';
 import {
   INTERFACE_KIND_NAMES,
+  type InterfaceKind,
   interfaceLabel,
   listDeviceInterfaces,
   type ResolvedDevice,
@@ -49,8 +51,36 @@ import {
   resolveDevice,
   resolveInterface,
 } from './resolve.js';
+import { readStaged, type StagedItem } from './stagedDiff.js';
 
 const MAX_MEMBERS = 16;
+
+/** Every change reads what is now staged on its device (stagedDiff.ts) right after the write. */
+const STAGED_READ = 'getAsaConfiguration';
+
+/** Who created what, for a deploy's card (StagingLedger). */
+function createdChange(
+  device: ResolvedDevice,
+  kind: InterfaceKind,
+  created: AsaInterface,
+): StagedChange | undefined {
+  if (!created.hardwareName) return undefined;
+  return {
+    deviceUid: device.uid,
+    interfaceName: created.hardwareName,
+    nameifs: created.name ? [created.name] : [],
+    what: `created ${INTERFACE_KIND_NAMES[kind]} ${interfaceLabel(created)}`,
+  };
+}
+
+/** A created interface is followed until its device is deployed. */
+function createdTrack<R extends { device: ResolvedDevice; created: AsaInterface; staged?: StagedItem[] }>({
+  device,
+  created,
+  staged,
+}: R) {
+  return stagedTrack(device, `${interfaceLabel(created)} on ${device.name}`, staged !== undefined);
+}
 const members = () => list({ min: 1, max: MAX_MEMBERS, what: 'member interfaces' });
 
 /** The ASA named in a form's prefilled arguments, and all its interfaces. */
@@ -104,7 +134,7 @@ export const interfacesCreateEtherchannel = defineOperation({
   }),
   role: 'operator',
   approval: 'never',
-  scc: ['createAsaEtherChannelInterface'],
+  scc: ['createAsaEtherChannelInterface', STAGED_READ],
   examples: [
     'interfaces create etherchannel asa-hq-01',
     'interfaces create etherchannel asa-hq-01 --members GigabitEthernet1/6,GigabitEthernet1/7 --lacp-mode active --name uplink --ipv4 10.40.0.1/24',
@@ -152,11 +182,12 @@ export const interfacesCreateEtherchannel = defineOperation({
       path: { deviceUid: device.uid },
       body,
     });
-    return { device, created: data, names: namesByUid(all) };
+    return { device, created: data, names: namesByUid(all), staged: await readStaged(ctx, device.uid) };
   },
-  track: ({ device, created }) => stagedTrack(device, `${interfaceLabel(created)} on ${device.name}`),
-  render: ({ device, created, names }, _args, meta) =>
-    renderInterfaceCreated(device, 'etherchannel', created, names, meta),
+  track: createdTrack,
+  stages: ({ device, created }) => createdChange(device, 'etherchannel', created),
+  render: ({ device, created, names, staged }, _args, meta) =>
+    renderInterfaceCreated(device, 'etherchannel', created, names, meta, staged),
 });
 
 const canParent = (i: ResolvedInterface) =>
@@ -201,7 +232,7 @@ export const interfacesCreateSubinterface = defineOperation({
   }),
   role: 'operator',
   approval: 'never',
-  scc: ['createAsaSubInterface'],
+  scc: ['createAsaSubInterface', STAGED_READ],
   examples: [
     'interfaces create subinterface asa-hq-01',
     'interfaces create subinterface asa-hq-01 inside',
@@ -251,11 +282,12 @@ export const interfacesCreateSubinterface = defineOperation({
     };
     const path = { deviceUid: device.uid, interfaceUid: parent.uid };
     const { data } = await ctx.scc.call('createAsaSubInterface', { path, body });
-    return { device, created: data, names: namesByUid(all) };
+    return { device, created: data, names: namesByUid(all), staged: await readStaged(ctx, device.uid) };
   },
-  track: ({ device, created }) => stagedTrack(device, `${interfaceLabel(created)} on ${device.name}`),
-  render: ({ device, created, names }, _args, meta) =>
-    renderInterfaceCreated(device, 'subinterface', created, names, meta),
+  track: createdTrack,
+  stages: ({ device, created }) => createdChange(device, 'subinterface', created),
+  render: ({ device, created, names, staged }, _args, meta) =>
+    renderInterfaceCreated(device, 'subinterface', created, names, meta, staged),
 });
 
 export const interfacesCreateVlan = defineOperation({
@@ -272,7 +304,7 @@ export const interfacesCreateVlan = defineOperation({
   args: z.object({ device: text(), 'vlan-id': int(...VLAN_INTERFACE_RANGE), ...commonSettings }),
   role: 'operator',
   approval: 'never',
-  scc: ['createAsaVlanInterface'],
+  scc: ['createAsaVlanInterface', STAGED_READ],
   examples: [
     'interfaces create vlan asa-branch-02',
     'interfaces create vlan asa-hq-01 --vlan-id 30 --name guest --ipv4 10.30.0.1/24 --security-level 20',
@@ -290,11 +322,13 @@ export const interfacesCreateVlan = defineOperation({
     const device = await resolveDevice(ctx.scc, args.device, ASA_ONLY);
     const body = { ...commonBody(args), vlanId: args['vlan-id'] };
     const { data } = await ctx.scc.call('createAsaVlanInterface', { path: { deviceUid: device.uid }, body });
-    return { device, created: data, names: new Map<string, string>() };
+    const staged = await readStaged(ctx, device.uid);
+    return { device, created: data, names: new Map<string, string>(), staged };
   },
-  track: ({ device, created }) => stagedTrack(device, `${interfaceLabel(created)} on ${device.name}`),
-  render: ({ device, created, names }, _args, meta) =>
-    renderInterfaceCreated(device, 'vlan', created, names, meta),
+  track: createdTrack,
+  stages: ({ device, created }) => createdChange(device, 'vlan', created),
+  render: ({ device, created, names, staged }, _args, meta) =>
+    renderInterfaceCreated(device, 'vlan', created, names, meta, staged),
 });
 
 const MODIFY = {
@@ -361,7 +395,7 @@ export const interfacesEdit = defineOperation({
     }),
   role: 'operator',
   approval: 'never',
-  scc: Object.values(MODIFY),
+  scc: [...Object.values(MODIFY), STAGED_READ],
   examples: [
     'interfaces edit asa-hq-01 inside',
     'interfaces edit asa-hq-01 inside --mtu 9000',
@@ -414,10 +448,23 @@ export const interfacesEdit = defineOperation({
     }
     const path = { deviceUid: device.uid, interfaceUid: found.uid };
     const { data } = await ctx.scc.call(MODIFY[kind], { path, body });
-    return { device, kind, found, after: data, names: namesByUid(all) };
+    const staged = await readStaged(ctx, device.uid);
+    return { device, kind, found, after: data, names: namesByUid(all), staged };
   },
-  track: ({ device, found }) => stagedTrack(device, `${found.label} on ${device.name}`),
-  render: ({ device, kind, found, after, names }, _args, meta) => {
+  track: ({ device, found, staged }) =>
+    stagedTrack(device, `${found.label} on ${device.name}`, staged !== undefined),
+  stages: ({ device, kind, found, after, names }) => {
+    if (!found.iface.hardwareName) return undefined;
+    const lookup = (uid: string | null | undefined) => (uid ? (names.get(uid) ?? uid) : '—');
+    const changes = describeChanges(found.iface, after, kind, lookup);
+    return {
+      deviceUid: device.uid,
+      interfaceName: found.iface.hardwareName,
+      nameifs: [found.iface.name, after.name].filter((name): name is string => Boolean(name)),
+      what: `changed ${INTERFACE_KIND_NAMES[kind]} ${found.label}${changes.length ? ` (${changes.join('; ')})` : ''}`,
+    };
+  },
+  render: ({ device, kind, found, after, names, staged }, _args, meta) => {
     const lookup = (uid: string | null | undefined) => (uid ? (names.get(uid) ?? uid) : '—');
     return renderInterfaceChanged(
       device,
@@ -425,6 +472,7 @@ export const interfacesEdit = defineOperation({
       found.label,
       describeChanges(found.iface, after, kind, lookup),
       meta,
+      staged,
     );
   },
 });

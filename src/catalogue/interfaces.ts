@@ -23,6 +23,7 @@ import {
   boundedPaginate,
   type DeviceRequirement,
   INTERFACE_GET,
+  INTERFACE_KIND_NAMES,
   INTERFACE_KINDS,
   INTERFACE_LISTS,
   listDeviceInterfaces,
@@ -32,6 +33,7 @@ import {
   resolveInterface,
   toResolved,
 } from './resolve.js';
+import { readStaged } from './stagedDiff.js';
 
 /** People know an interface by its name (`inside`) or its hardware name (`GigabitEthernet1/2`). */
 const INTERFACE_SEARCH = ['name', 'hardwareName'] as const;
@@ -180,6 +182,8 @@ export const interfacesDelete = defineOperation({
     'getTransaction',
     'getAsaCommandsToApplyPendingChanges',
     'deployChangesToMultipleAsaDevices',
+    // What is staged on the device after the deletion (stagedDiff.ts).
+    'getAsaConfiguration',
   ],
   examples: ['interfaces delete asa-hq-01 Vlan20'],
   target: {
@@ -240,13 +244,13 @@ export const interfacesDelete = defineOperation({
     await ctx.scc.call(DELETE_ONE[facts.kind], {
       path: { deviceUid: facts.device.uid, interfaceUid: facts.uid },
     });
-    if (facts.deploy !== 'with-change') return { facts };
+    if (facts.deploy !== 'with-change') return { facts, staged: await readStaged(ctx, facts.device.uid) };
     const { data } = await ctx.scc.call('deployChangesToMultipleAsaDevices', {
       body: { deviceUids: [facts.device.uid], description: `fwbot: delete ${factsLabel(facts)}` },
     });
     return { facts, deployment: data };
   },
-  track: ({ facts, deployment }) =>
+  track: ({ facts, deployment, staged }) =>
     deployment?.transactionUid
       ? [
           {
@@ -255,8 +259,23 @@ export const interfacesDelete = defineOperation({
             label: `deploy to ${facts.device.name}`,
           },
         ]
-      : stagedTrack(facts.device, `deletion of ${factsLabel(facts)} on ${facts.device.name}`),
-  render: ({ facts, deployment }, _args, meta) => renderInterfaceDeleted(facts, meta, deployment),
+      : stagedTrack(
+          facts.device,
+          `deletion of ${factsLabel(facts)} on ${facts.device.name}`,
+          staged !== undefined,
+        ),
+  // Deployed with it, it is on the device already: nothing is left staged to attribute.
+  stages: ({ facts, deployment }) =>
+    deployment || !facts.hardwareName
+      ? undefined
+      : {
+          deviceUid: facts.device.uid,
+          interfaceName: facts.hardwareName,
+          nameifs: facts.name ? [facts.name] : [],
+          what: `deleted ${INTERFACE_KIND_NAMES[facts.kind]} ${factsLabel(facts)}`,
+        },
+  render: ({ facts, deployment, staged }, _args, meta) =>
+    renderInterfaceDeleted(facts, meta, deployment, staged),
 });
 
 /** Reading and deleting ASA interfaces: this area's operations, in the order help and the README list them (index.ts). */

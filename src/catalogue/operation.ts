@@ -32,7 +32,15 @@ export type TrackRequest =
    * A change staged on an ASA: if the device is still NOT_SYNCED after the reminder time, the thread is
    * reminded once that it is not deployed. `stagedAt` tells two changes of one device apart.
    */
-  | { kind: 'staged'; deviceUid: string; deviceName: string; stagedAt: number; label: string };
+  | {
+      kind: 'staged';
+      deviceUid: string;
+      deviceName: string;
+      stagedAt: number;
+      label: string;
+      /** The change's message already said what is staged on the device. */
+      counted?: boolean;
+    };
 
 /**
  * A read made once a followed transaction ends DONE, whose answer completes the outcome: the API-only
@@ -119,6 +127,8 @@ export interface OperationContext {
   services?: OperationServices;
   /** What the deployment's policy file decides for some operations (absent: the defaults). */
   policy?: OperationPolicy;
+  /** Who approved the call, when it runs after an approval. */
+  approvedBy?: string;
 }
 
 /** Settings of the policy file that change what an operation does (src/approvals/settings.ts). */
@@ -158,9 +168,49 @@ export interface AuditReader {
   latest(count: number): Promise<AuditRecord[]>;
 }
 
+/** A change an operation staged on an ASA, as its `stages` declaration describes it. */
+export interface StagedChange {
+  deviceUid: string;
+  /** The interface's hardware name as ASA commands name it (`Vlan20`), to match the pending commands. */
+  interfaceName: string;
+  /** Its names (`nameif iot`), before and after the change: `mtu iot 1500` is a command of it too. */
+  nameifs?: string[];
+  /** Completes "@alice …": `deleted VLAN interface iot (Vlan20)`. */
+  what: string;
+}
+
+/** A staged change as remembered: who made it, when, and who approved it when someone did. */
+export interface StagedRecord extends StagedChange {
+  at: number;
+  actor: string;
+  approvedBy?: string;
+}
+
+/** A deploy fwbot sent for the device: the changes remembered before it went with it if it succeeded. */
+export interface DeployMark {
+  at: number;
+  /** The request whose id the deploy's description carries (`(fwbot request …)`), to find its run. */
+  requestId: string;
+}
+
+/**
+ * What fwbot staged on each ASA, per profile (src/approvals/staging.ts). SCC does not say who staged a
+ * change; this says it for the changes made through fwbot, so a deploy's approver sees whose they are.
+ */
+export interface StagingLedger {
+  record(profile: string, change: StagedRecord): Promise<void>;
+  /** A deploy of the device was sent (its outcome is read from SCC when it matters). */
+  deploying(profile: string, deviceUid: string, mark: DeployMark): Promise<void>;
+  /** Newest first, changes and deploys in the order they happened. */
+  list(profile: string, deviceUid: string): Promise<(StagedRecord | (DeployMark & { deploy: true }))[]>;
+  /** The staged changes were thrown away (read configuration): none of them is pending any more. */
+  forget(profile: string, deviceUid: string): Promise<void>;
+}
+
 export interface OperationServices {
   watches?: WatchRegistry;
   audit?: AuditReader;
+  staging?: StagingLedger;
 }
 
 /**
@@ -183,6 +233,8 @@ export interface TargetDescription {
   warnings: string[];
   /** Exact text the approver must see as it is (the ASA commands a deploy runs), shown as a code block. */
   code?: string | undefined;
+  /** What else the approver should know, one mrkdwn line each (who staged the changes a deploy pushes). */
+  notes?: string[] | undefined;
 }
 
 /** A fresh read of a target by its UUIDs: what it is now, or why it is gone. */
@@ -284,6 +336,11 @@ export interface OperationSpec<A, R, F = undefined> {
   run(ctx: OperationContext, args: A, target: F): Promise<R>;
   render(result: R, args: A, meta: RenderMeta): View;
   track?(result: R, args: A): TrackRequest[];
+  /**
+   * The call staged a change on an ASA (it reaches the device with a deploy): what to remember of it, so a
+   * deploy's card can say who staged what (see StagingLedger). Recorded wherever the call runs.
+   */
+  stages?(result: R, args: A): StagedChange | undefined;
   /** The result holds a secret: it is revealed once, privately (see Outcome.secretView), never posted. */
   secret?(result: R, args: A): View;
 }
@@ -401,6 +458,22 @@ function entriesOf(spec: OperationSpec<unknown, unknown, unknown>, readsOnly: bo
   return entries;
 }
 
+/** The call is made: a failure to remember who staged it is logged, never the call's failure. */
+async function rememberStaged(ctx: OperationContext, change: StagedChange | undefined): Promise<void> {
+  const ledger = ctx.services?.staging;
+  if (!change || !ledger) return;
+  try {
+    await ledger.record(ctx.profile, {
+      ...change,
+      at: Date.now(),
+      actor: ctx.actor.userId,
+      ...(ctx.approvedBy ? { approvedBy: ctx.approvedBy } : {}),
+    });
+  } catch (error) {
+    ctx.log.warn({ err: error, deviceUid: change.deviceUid }, 'staged change not remembered');
+  }
+}
+
 export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F>): Operation {
   const loose = spec as unknown as OperationSpec<unknown, unknown, unknown>;
   const governedByRule = spec.approval !== 'never';
@@ -463,6 +536,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
       } catch (error) {
         throw explainFailure(error, spec.failure);
       }
+      await rememberStaged(ctx, spec.stages?.(result, typed));
       const rendered = spec.render(result, typed, { operationId: spec.id, raw, actor: ctx.actor });
       return {
         view: entries.has('share') ? withShareButton(rendered, commandText(spec, raw)) : rendered,

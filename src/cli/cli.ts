@@ -22,6 +22,7 @@ import { governanceOf } from '../dispatch/governance.js';
 import type { RequestContext } from '../dispatch/request.js';
 import { MemoryRevealGrants } from '../dispatch/reveals.js';
 import { AccessControl } from '../policy/access.js';
+import { mentionsAsText } from '../render/mrkdwn.js';
 import { renderText } from '../render/text.js';
 import type { View, ViewBlock } from '../render/view.js';
 import { createSccClient, type SccClient } from '../scc/client.js';
@@ -259,6 +260,7 @@ async function runCommand(
       for (const field of description.fields) io.stderr(`  ${field.label}: ${field.value}`);
       for (const warning of description.warnings) io.stderr(`  ${warning.replace(/^:\w+: /, 'Warning: ')}`);
       if (description.code) io.stderr(description.code.replace(/^/gm, '    '));
+      for (const note of description.notes ?? []) io.stderr(`  ${mentionsAsText(note)}`);
       io.stderr('Run it again with --yes to do it.');
       return EXIT.confirm;
     }

@@ -41,6 +41,7 @@ export const TrackRequestSchema = z.discriminatedUnion('kind', [
     deviceName: z.string(),
     stagedAt: z.number().int(),
     label: z.string(),
+    counted: z.boolean().optional(),
   }),
 ]);
 export type TrackRequestData = z.infer<typeof TrackRequestSchema>;

@@ -1,8 +1,9 @@
 // Staged changes and deploys as views: what a deploy would run on an ASA, the deployment runs, and one
 // run with each device's result and what was deployed to it.
+import type { StagedItem } from '../catalogue/stagedDiff.js';
 import type { RenderMeta } from '../catalogue/types.js';
 import type { AsaChangeItemDto, DeploymentRunDto } from '../scc/generated/models.js';
-import { code, humanEnum } from './format.js';
+import { code, counted, humanEnum } from './format.js';
 import { listView } from './list.js';
 import { commandButton, type PageInfo } from './paging.js';
 import type { View, ViewBlock } from './view.js';
@@ -33,10 +34,30 @@ export function withStagedButtons(view: View, deviceName: string): View {
   return buttons ? { ...view, blocks: [...view.blocks, buttons] } : view;
 }
 
-/** The sentence every interface change ends with: it is staged, not on the device. */
-export function stagedNote(deviceName: string): string {
+/** At most this many staged items are named in a change's message; `/fw changes` shows everything. */
+const NAMED_ITEMS = 5;
+
+function stagedCount(deviceName: string, staged: readonly StagedItem[] | undefined): string {
+  if (staged === undefined)
+    return 'SCC did not say what else is staged on it, so the thread will say how many commands a deploy would now run.';
+  if (staged.length === 0)
+    return `SCC's copy of ${deviceName} now matches the device again: nothing is waiting for a deploy.`;
+  const named = staged.slice(0, NAMED_ITEMS).map((item) => `${item.what} (${item.change})`);
+  const more = staged.length > NAMED_ITEMS ? `, and ${staged.length - NAMED_ITEMS} more` : '';
+  return (
+    `A deploy of ${deviceName} would now push *${counted(staged.length, 'staged change')}*, ` +
+    `whoever made ${staged.length === 1 ? 'it' : 'them'}: ${named.join(', ')}${more}.`
+  );
+}
+
+/**
+ * The sentences every interface change ends with: it is staged, not on the device; what is now staged on
+ * the device (read right after the change; undefined when SCC could not say); and what to do next.
+ */
+export function stagedNote(deviceName: string, staged?: readonly StagedItem[]): string {
   return (
     `Staged in SCC, not yet on ${deviceName}: traffic is unchanged until it is deployed. ` +
+    `${stagedCount(deviceName, staged)} ` +
     `\`/fw changes ${deviceName}\` shows the commands a deploy would run; \`/fw deploy ${deviceName}\` asks to run them.`
   );
 }

@@ -8,6 +8,7 @@ import {
   type ResolvedDevice,
   type ResolvedInterface,
 } from '../catalogue/resolve.js';
+import type { StagedItem } from '../catalogue/stagedDiff.js';
 import type { RenderMeta } from '../catalogue/types.js';
 import type { AsaInterface, CdoTransaction, InterfaceIpv4Address } from '../scc/generated/models.js';
 import { announcement } from './announce.js';
@@ -155,6 +156,7 @@ export function renderInterfaceCreated(
   created: AsaInterface,
   names: ReadonlyMap<string, string>,
   meta: RenderMeta,
+  staged?: readonly StagedItem[],
 ): View {
   const lookup = (uid: string | null | undefined) => (uid ? (names.get(uid) ?? uid) : NONE);
   const fields = interfaceFields(created, kind, lookup).filter(
@@ -165,7 +167,7 @@ export function renderInterfaceCreated(
       sentence: `staged the creation of ${INTERFACE_KIND_NAMES[kind]} *${interfaceLabel(created)}* on ${device.name}`,
       tense: 'done',
       details: fields,
-      next: stagedNote(device.name),
+      next: stagedNote(device.name, staged),
     },
     meta,
   );
@@ -203,6 +205,7 @@ export function renderInterfaceChanged(
   label: string,
   changes: readonly string[],
   meta: RenderMeta,
+  staged?: readonly StagedItem[],
 ): View {
   const view = announcement(
     {
@@ -216,7 +219,7 @@ export function renderInterfaceChanged(
     text: changes.length ? changes.join('\n') : 'SCC reports no difference.',
   };
   return withStagedButtons(
-    { ...view, blocks: [...view.blocks, list, { kind: 'context', text: stagedNote(device.name) }] },
+    { ...view, blocks: [...view.blocks, list, { kind: 'context', text: stagedNote(device.name, staged) }] },
     device.name,
   );
 }
@@ -233,6 +236,7 @@ export function renderInterfaceDeleted(
   meta: RenderMeta,
   /** The deploy started with it (approvals.deploy_with_change), when there was one. */
   deployment?: CdoTransaction,
+  staged?: readonly StagedItem[],
 ): View {
   const label = interfaceLabel({ uid: deleted.uid, name: deleted.name, hardwareName: deleted.hardwareName });
   if (deployment) {
@@ -258,7 +262,7 @@ export function renderInterfaceDeleted(
         ['Interface UUID', deleted.uid],
         ['Device UUID', deleted.device.uid],
       ],
-      next: stagedNote(deleted.device.name),
+      next: stagedNote(deleted.device.name, staged),
     },
     meta,
   );

@@ -37,10 +37,19 @@ describe('approvals: staged changes reach the device through an approved deploy'
     const preview = await command('changes asa-hq-01', USERS.carol);
     expect(preview).toContain('no interface Vlan10');
 
+    // The change's own message says what a deploy of the device would now push.
+    expect(await env.driver.threadReply(deleteCard)).toMatch(
+      /A deploy of asa-hq-01 would now push \*1 staged change\*, whoever made it: interface Vlan10 \(removed\)/,
+    );
+
     const since = env.sim.requestLog.total;
     const card = await ask('deploy asa-hq-01 --description "remove the guest VLAN"');
     expect(textOf(card.blocks)).toContain('no interface Vlan10');
     expect(textOf(card.blocks)).toContain('asks to *deploy the staged changes of `asa-hq-01` to the device*');
+    // Who staged it, since SCC does not say: the requester of the deletion, and who approved it.
+    expect(textOf(card.blocks)).toMatch(
+      /<@U0ALICE> deleted VLAN interface guest \(Vlan10\), approved by <@U0BOB> \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)/,
+    );
 
     await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
     // The approver's click is acknowledged at once; the execution reads the target again (a calculation).
@@ -53,6 +62,48 @@ describe('approvals: staged changes reach the device through an approved deploy'
     if (process.env.SHOW_COUNTS) console.log(`deploy: ${calls.length} SCC calls`, calls);
     expect(calls.filter((id) => id === 'deployChangesToMultipleAsaDevices')).toHaveLength(1);
     expect(calls.at(-1)).toBe('deployChangesToMultipleAsaDevices');
+  });
+
+  it('names who staged each pending change on the card, and what fwbot did not stage', async () => {
+    env.sim.clock.advance(10 * 60_000); // the first test's deploy has long finished
+    const branch = env.sim.deviceUid('asa-branch-02');
+    // Alice creates a VLAN interface through fwbot (no approval needed), olga edits another one, and
+    // someone stages a third change straight through the API, as the SCC UI would.
+    await command('interfaces create vlan asa-branch-02 --vlan-id 77 --name lab77', USERS.alice);
+    await command('interfaces edit asa-branch-02 printers --mtu 1400', USERS.olga);
+    const staff = [...env.sim.state.interfaces.values()].find(
+      (i) => i.deviceUid === branch && i.name === 'staff',
+    );
+    await env.bot.scc.call('modifyAsaSubInterface', {
+      path: { deviceUid: branch, interfaceUid: String(staff?.uid) },
+      body: { mtu: 1300 },
+    });
+
+    const card = textOf((await ask('deploy asa-branch-02')).blocks);
+    expect(card).toMatch(/\*asa-branch-02\*, staged through fwbot/);
+    expect(card).toMatch(/<@U0ALICE> created VLAN interface lab77 \(Vlan77\)/);
+    expect(card).toMatch(/<@U0OLGA> changed VLAN interface printers \(Vlan\d+\) \(MTU: 1500 → 1400\)/);
+    // The change made outside fwbot is among the commands but named by nobody.
+    expect(card).toContain('mtu staff 1300');
+    const named = card.split('\n').filter((line) => line.startsWith('• '));
+    expect(named).toHaveLength(2);
+    expect(named.join('\n')).not.toContain('staff');
+  });
+
+  it('forgets who staged what once a deploy put it on the device', async () => {
+    const card = await ask('deploy asa-branch-02');
+    await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
+    await driving(env.bot.tracker.followedIn(card.ts));
+    env.sim.clock.advance(10 * 60_000); // the deploy ends in SCC
+    expect(await command('changes asa-branch-02')).toContain('Nothing is staged');
+
+    // The same interface changed again: only the new change is named, not olga's deployed one.
+    await command('interfaces edit asa-branch-02 printers --mtu 1350', USERS.alice);
+    const next = textOf((await ask('deploy asa-branch-02')).blocks);
+    const named = next.split('\n').filter((line) => line.startsWith('• '));
+    expect(named).toEqual([
+      expect.stringMatching(/^• <@U0ALICE> changed VLAN interface printers .*1400 → 1350/),
+    ]);
   });
 
   it('deploys nothing when the pending commands changed after the card was posted', async () => {
@@ -72,7 +123,7 @@ describe('approvals: staged changes reach the device through an approved deploy'
     await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
     const reply = await driving(env.driver.threadReply(card, (t) => t.includes('Nothing was run')));
     expect(reply).toMatch(/the pending commands changed/);
-    expect(await env.sccCalls('deployChangesToMultipleAsaDevices')).toBe(1); // the first test's only
+    expect(await env.sccCalls('deployChangesToMultipleAsaDevices')).toBe(2); // the earlier tests' only
   });
 });
 

@@ -275,10 +275,15 @@ describe('approvals: the flow', () => {
     const all = env.sim.requestLog.list({ since }).map((e) => e.operationId);
 
     // The request: the device by name, then its five interface lists at once (two rounds); the
-    // execution: the interface again by UUID, then the one DELETE.
+    // execution: the interface again by UUID, the one DELETE, then one read of the device's two copies of
+    // its configuration, so the outcome can say what is now staged on it.
     expect(beforeCard).toEqual(expect.arrayContaining(['getDevices', 'getAsaVlanInterfaces']));
     expect(beforeCard).toHaveLength(6);
-    expect(all.slice(beforeCard.length)).toEqual(['getAsaVlanInterface', 'deleteAsaVlanInterface']);
+    expect(all.slice(beforeCard.length)).toEqual([
+      'getAsaVlanInterface',
+      'deleteAsaVlanInterface',
+      'getAsaConfiguration',
+    ]);
     if (process.env.SHOW_COUNTS) console.log(`approved delete: ${all.length} SCC calls`, all);
   });
 });

@@ -77,4 +77,34 @@ describe('reminding of staged changes', () => {
       /asa-hq-01 now has 1 pending command \(a deploy runs all of them, whoever staged them\)/,
     );
   });
+
+  it('counts nothing again when the change’s own message said what is staged, and still reminds', async () => {
+    const { workers, clients } = await h.start();
+    const scc = clients.get('default');
+    const dc = h.sim.deviceUid('asa-dc-03');
+    const storage = [...h.sim.state.interfaces.values()].find(
+      (i) => i.deviceUid === dc && i.name === 'storage',
+    );
+    await scc.call('deleteAsaVlanInterface', { path: { deviceUid: dc, interfaceUid: String(storage?.uid) } });
+    const since = h.sim.requestLog.total;
+    const counted = thread();
+    await workers.jobs.tracker.follow(
+      {
+        kind: 'staged',
+        deviceUid: dc,
+        deviceName: 'asa-dc-03',
+        stagedAt: Date.now(),
+        label: 'deletion of storage on asa-dc-03',
+        counted: true,
+      },
+      counted,
+    );
+    const reminder = await driveUntil(h.sim, clients, finalReply(h.slack, counted), 1_000);
+    expect(text(reminder)).toContain('still only staged: asa-dc-03 has not been deployed');
+    // One post, the reminder; and no calculation was asked of SCC for it.
+    expect(postsIn(h.slack, counted)).toHaveLength(1);
+    const calls = h.sim.requestLog.list({ since }).map((e) => e.operationId);
+    expect(calls).not.toContain('calculateAsaCommandsToApplyPendingChanges');
+    expect(calls).toContain('getDevice');
+  });
 });

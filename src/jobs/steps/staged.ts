@@ -1,9 +1,10 @@
-// A change staged on an ASA. Right after it: SCC calculates the device's pending commands (a transaction,
-// followed every second), and the thread is told how many a deploy would now run, since a deploy pushes
-// everything staged on the device, whoever staged it. Then the long wait (the schedule's first delay is
-// the reminder time), and one read of the device: still NOT_SYNCED, the thread is reminded once that the
-// change is not on the device; deployed or discarded in the meantime, nothing is said. The waits live
-// in the queue, so they survive restarts.
+// A change staged on an ASA. Right after it, unless the change's own message already said what is staged
+// on the device (`counted`, read from SCC's two copies of the configuration): SCC calculates the device's
+// pending commands (a transaction, followed every second), and the thread is told how many a deploy would
+// now run, since a deploy pushes everything staged on the device, whoever staged it. Then the long wait
+// (the schedule's first delay is the reminder time), and one read of the device: still NOT_SYNCED, the
+// thread is reminded once that the change is not on the device; deployed or discarded in the meantime,
+// nothing is said. The waits live in the queue, so they survive restarts.
 import { escapeAll } from '../../render/mrkdwn.js';
 import { isTransactionFinished } from '../../scc/transactions.js';
 import { end, type Step, unlessGone } from './step.js';
@@ -15,6 +16,9 @@ const CALCULATION_PATIENCE_MS = 2 * 60_000;
 export const stepStaged: Step<'staged'> = async (ctx, request, state) => {
   const name = escapeAll(request.deviceName);
   const path = { deviceUid: request.deviceUid };
+  // The change's own message already said what is staged (`counted`): straight to the long wait.
+  if (state.step === 0 && request.counted)
+    return { kind: 'continue', state: { ...state, lastStatus: 'waiting' } };
   if (state.step === 0) {
     const { data } = await ctx.client.call('calculateAsaCommandsToApplyPendingChanges', { path });
     if (!data.transactionUid) return { kind: 'continue', state: { ...state, lastStatus: 'waiting' } };

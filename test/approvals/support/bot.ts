@@ -120,7 +120,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     approvals: approvals.gate,
     reveals,
     audit: approvals.audit,
-    services: { audit: approvals.audit },
+    services: { audit: approvals.audit, staging: approvals.staging },
     policy: { deployWithChange: settings.deployWithChange },
     log: logger,
   });
