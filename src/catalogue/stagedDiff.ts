@@ -7,12 +7,9 @@
 // without sub-lines that set one thing per name (`mtu inside 1500`) are keyed by their first two words, so
 // a changed value is one change, not one line removed and one added.
 import type { OperationContext } from './operation.js';
+import type { StagedItem } from './types.js';
 
-export interface StagedItem {
-  /** `interface Vlan20`, `mtu inside`. */
-  what: string;
-  change: 'new' | 'removed' | 'changed';
-}
+export type { StagedItem } from './types.js';
 
 /** Lines that carry no configuration: `: Saved`, `!` separators, the checksum, `end`, blank lines. */
 const NOT_CONFIG = /^(?::|!|Cryptochecksum:|end\s*$|\s*$)/;

@@ -70,3 +70,10 @@ export interface RenderMeta {
   raw: RawArgs;
   actor: Actor;
 }
+
+/** One item staged on an ASA, as its two copies of the configuration differ (stagedDiff.ts). */
+export interface StagedItem {
+  /** `interface Vlan20`, `mtu inside`. */
+  what: string;
+  change: 'new' | 'removed' | 'changed';
+}

@@ -1,7 +1,6 @@
 // Staged changes and deploys as views: what a deploy would run on an ASA, the deployment runs, and one
 // run with each device's result and what was deployed to it.
-import type { StagedItem } from '../catalogue/stagedDiff.js';
-import type { RenderMeta } from '../catalogue/types.js';
+import type { RenderMeta, StagedItem } from '../catalogue/types.js';
 import type { AsaChangeItemDto, DeploymentRunDto } from '../scc/generated/models.js';
 import { code, counted, humanEnum } from './format.js';
 import { listView } from './list.js';

@@ -8,8 +8,7 @@ import {
   type ResolvedDevice,
   type ResolvedInterface,
 } from '../catalogue/resolve.js';
-import type { StagedItem } from '../catalogue/stagedDiff.js';
-import type { RenderMeta } from '../catalogue/types.js';
+import type { RenderMeta, StagedItem } from '../catalogue/types.js';
 import type { AsaInterface, CdoTransaction, InterfaceIpv4Address } from '../scc/generated/models.js';
 import { announcement } from './announce.js';
 import { stagedNote, withStagedButtons } from './changes.js';
