@@ -139,6 +139,7 @@ export async function startBot(
     prefix: REDIS_PREFIX,
     jobs,
     metrics,
+    redisHealth,
     ...(options.homeTiming ? { homeTiming: options.homeTiming } : {}),
   });
   home = surface.home;

@@ -21,6 +21,7 @@ import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
 import { createWorkerSlackClient, type Jobs } from '../jobs/workers.js';
 import { instrumentCatalogue, instrumentGate } from '../observability/instrument.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
+import type { RedisHealth } from '../observability/redisHealth.js';
 import { AccessControl } from '../policy/access.js';
 import { UserGroupDirectory } from '../policy/userGroups.js';
 import type { RedisClient } from '../redis/connection.js';
@@ -41,6 +42,8 @@ export interface SurfaceOptions {
   metrics: FwbotMetrics;
   /** The Home's coalescing (tests shorten it; DEFAULT_HOME_TIMING otherwise). */
   homeTiming?: Partial<HomeTiming>;
+  /** The process's view of Redis: the Home's queues report their connection errors to it. */
+  redisHealth?: RedisHealth;
 }
 
 export interface Surface {
@@ -170,6 +173,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     watches: jobs.watches,
     log,
     ...(options.homeTiming ? { timing: options.homeTiming } : {}),
+    ...(options.redisHealth ? { absorb: options.redisHealth.absorb.bind(options.redisHealth) } : {}),
   });
   const { approvals, dispatcher, dedupe, services } = startGovernance({
     redis,

@@ -135,6 +135,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     // The console has one channel and every console user is in it: its watches are everyone's.
     channelsOf: async () => (await workers.jobs.watches.list()).map((watch) => watch.channelId),
     log,
+    absorb: redisHealth.absorb.bind(redisHealth),
   });
   const { approvals, dispatcher, dedupe, services } = startGovernance({
     redis,

@@ -13,7 +13,7 @@ import { classifySlackError } from '../slackApi/errors.js';
 import type { SlackApi } from '../slackApi/slackApi.js';
 import { homeBlocks } from './blocks.js';
 import type { DuePublish, HomeChanges, HomeTiming } from './changes.js';
-import { HOME_QUEUE, HomeSignals } from './signals.js';
+import { debugAbsorber, type ErrorAbsorber, HOME_QUEUE, HomeSignals } from './signals.js';
 import type { HomeSources } from './sources.js';
 import { homeView } from './view.js';
 
@@ -36,6 +36,8 @@ export interface HomePublisherOptions {
   timing?: Partial<HomeTiming>;
   /** Spacing of publishes in the workspace (default PUBLISH_SPACING_MS). */
   spacingMs?: number;
+  /** Where the queue's and worker's connection errors go (the process's RedisHealth). */
+  absorb?: ErrorAbsorber;
 }
 
 export type PublishResult = 'published' | 'waiting' | 'nothing';
@@ -59,6 +61,7 @@ export class HomePublisher {
       log: options.log,
       clock: this.#clock,
       ...(options.timing ? { timing: options.timing } : {}),
+      ...(options.absorb ? { absorb: options.absorb } : {}),
     });
     this.changes = this.signals.changes;
     this.#pace = new SlackPace(options.redis, options.keys);
@@ -134,6 +137,7 @@ export class HomePublisher {
       },
       { connection: redis, prefix, concurrency },
     );
+    (this.#options.absorb ?? debugAbsorber(log))(`worker ${HOME_QUEUE}`, this.#worker);
     this.#worker.on('failed', (job, error) =>
       log.warn({ err: error, jobId: job?.id }, 'a Home publish failed'),
     );

@@ -17,6 +17,7 @@ import type { HomeTiming } from './changes.js';
 import { FollowedIndex, FollowedStates, homeAwareTracker } from './followed.js';
 import { HomePublisher } from './publisher.js';
 import { RecentCommands } from './recentCommands.js';
+import { debugAbsorber, type ErrorAbsorber } from './signals.js';
 import { cachedChannels, HomeSources } from './sources.js';
 import { homeView } from './view.js';
 
@@ -39,6 +40,8 @@ export interface HomeOptions {
   clock?: () => number;
   timing?: Partial<HomeTiming>;
   spacingMs?: number;
+  /** Where its queues' connection errors go (the process's RedisHealth.absorb); else the debug log. */
+  absorb?: ErrorAbsorber;
 }
 
 export interface Home {
@@ -63,6 +66,8 @@ export function createHome(options: HomeOptions): Home {
   const clock = options.clock ?? Date.now;
   const keys = new JobKeys(prefix);
   const trackQueue = new Queue(QUEUE.track, { connection: redis, prefix });
+  const absorb = options.absorb ?? debugAbsorber(log);
+  absorb(`queue ${QUEUE.track} (home)`, trackQueue);
   let publisher: HomePublisher | undefined;
   const changed = (users: readonly string[] | 'everyone') => {
     void publisher?.changed(users);
@@ -100,6 +105,7 @@ export function createHome(options: HomeOptions): Home {
     clock,
     ...(options.timing ? { timing: options.timing } : {}),
     ...(options.spacingMs !== undefined ? { spacingMs: options.spacingMs } : {}),
+    absorb,
   });
   const own = publisher;
   return {

@@ -15,6 +15,20 @@ export interface HomeSignalsOptions {
   log: Logger;
   clock?: () => number;
   timing?: Partial<HomeTiming>;
+  /** Where the queue's connection errors go (the process's RedisHealth); by default the debug log. */
+  absorb?: ErrorAbsorber;
+}
+
+/** Takes the 'error' events of a queue or worker, so a Redis outage is reported once, not per object. */
+export type ErrorAbsorber = (
+  name: string,
+  emitter: { on(event: 'error', listener: (error: Error) => void): unknown },
+) => void;
+
+export function debugAbsorber(log: Logger): ErrorAbsorber {
+  return (name, emitter) => {
+    emitter.on('error', (error) => log.debug({ err: error, emitter: name }, 'Redis error'));
+  };
 }
 
 export class HomeSignals {
@@ -26,6 +40,7 @@ export class HomeSignals {
   constructor(options: HomeSignalsOptions) {
     this.changes = new HomeChanges(options.redis, options.prefix, options.timing);
     this.#queue = new Queue(HOME_QUEUE, { connection: options.redis, prefix: options.prefix });
+    (options.absorb ?? debugAbsorber(options.log))(`queue ${HOME_QUEUE}`, this.#queue);
     this.#clock = options.clock ?? Date.now;
     this.#log = options.log;
   }

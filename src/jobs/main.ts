@@ -111,7 +111,15 @@ async function main(): Promise<void> {
     onSettled: (requesterIds) => void home?.publisher.changed(requesterIds),
   });
   // Queued commands run here as they would in the bot: same catalogue, policy, approvals and tracker.
-  const surface = buildSurface({ config, log, redis, prefix: PREFIX, jobs: workers.jobs, metrics });
+  const surface = buildSurface({
+    config,
+    log,
+    redis,
+    prefix: PREFIX,
+    jobs: workers.jobs,
+    metrics,
+    redisHealth,
+  });
   home = surface.home;
   const commands = await startCommandRunners({
     redisUrl,
