@@ -11,9 +11,12 @@ const HomeOpened = z.object({
 });
 
 export function registerHomeOpened(app: App, deps: SurfaceDeps): void {
-  app.event('app_home_opened', async ({ event }) => {
+  app.event('app_home_opened', async ({ event, body }) => {
     const home = deps.home;
     if (!home) return;
+    // Slack delivers an event again when its ack was late (HTTP retries, Socket Mode redeliveries).
+    const eventId = (body as { event_id?: unknown }).event_id;
+    if (typeof eventId === 'string' && !(await deps.dedupe.firstSight(`event:${eventId}`))) return;
     const opened = HomeOpened.safeParse(event);
     if (!opened.success) {
       deps.log.warn('an app_home_opened event fwbot cannot read; ignored');
