@@ -26,10 +26,12 @@ export function failureOutcome(error: unknown): CommandOutcome {
 export function instrumentOperation(op: Operation, metrics: FwbotMetrics): Operation {
   return {
     ...op,
-    async execute(ctx, raw) {
+    // The facts a governed call was approved on are passed on: without them the operation resolves its
+    // target again and acts on what it finds then, not on what was read again and compared.
+    async execute(ctx, raw, facts) {
       const end = metrics.commandDuration.startTimer({ operation: op.id });
       try {
-        const outcome = await op.execute(ctx, raw);
+        const outcome = await op.execute(ctx, raw, facts);
         metrics.commands.inc({ operation: op.id, outcome: 'ok' });
         return outcome;
       } catch (error) {

@@ -6,6 +6,8 @@ import { type Authorizer, authorizerFrom } from '../../../src/approvals/authoriz
 import { createCatalogue } from '../../../src/catalogue/index.js';
 import type { Operation } from '../../../src/catalogue/operation.js';
 import type { RolePolicy } from '../../../src/config/policy.js';
+import { instrumentCatalogue } from '../../../src/observability/instrument.js';
+import { createMetrics } from '../../../src/observability/metrics.js';
 import { AccessControl } from '../../../src/policy/access.js';
 
 export const CHANNEL = 'C0OPS';
@@ -55,7 +57,8 @@ export function policyAuthorizer(): Authorizer {
 }
 
 /** The real registry, with /fw audit added as the service adds it. */
-export const CATALOGUE = createCatalogue({ extra: [auditOperation] });
+// Instrumented as every fwbot process runs it (src/app/bot.ts), so the tests see what production runs.
+export const CATALOGUE = instrumentCatalogue(createCatalogue({ extra: [auditOperation] }), createMetrics());
 
 export function lookup(operationId: string): Operation | undefined {
   return CATALOGUE.get(operationId);
