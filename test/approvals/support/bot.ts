@@ -32,6 +32,8 @@ export interface BotOptions {
   settings?: ApprovalSettingsInput;
   /** Who holds which role (default: world.ts's POLICY); tests change it to take a role away. */
   access?: AccessControl;
+  /** The real tracking queue, to follow what is recorded (default: only recorded). */
+  tracking?: Tracker;
 }
 
 /** Records what the tracking queue was handed (the queue itself is src/jobs/'s and tested there). */
@@ -43,6 +45,8 @@ export class RecordingTracker implements Tracker {
   attempts = 0;
 
   readonly #attemptWaiters: { count: number; resolve: () => void }[] = [];
+
+  constructor(private readonly forward?: Tracker) {}
 
   /** Resolves once `follow` has been called `count` times, failed calls included. */
   attempted(count: number): Promise<void> {
@@ -57,6 +61,7 @@ export class RecordingTracker implements Tracker {
       this.failures -= 1;
       throw new Error('tracking queue unavailable');
     }
+    await this.forward?.follow(request, thread);
     const followed = { request, thread };
     this.follows.push(followed);
     for (const waiter of this.#waiting.filter((w) => w.threadTs === thread.threadTs))
@@ -88,7 +93,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const scc = createSccClient({ baseUrl: options.sccBaseUrl, token: options.sccToken, profile: 'default' });
   const clients: SccClients = { names: () => ['default'], get: () => scc };
   const logger = pino({ level: process.env.APPROVALS_TEST_LOG ?? 'silent' });
-  const tracker = new RecordingTracker();
+  const tracker = new RecordingTracker(options.tracking);
   const receiver = new HTTPReceiver({ signingSecret: SIGNING_SECRET });
   const app = new App({ token: BOT_TOKEN, receiver, clientOptions: { slackApiUrl: options.slackApiUrl } });
   const access = options.access ?? policyAccess();

@@ -2,8 +2,10 @@
 // the run's Redis, a driven clock, and one bot process (more on demand, sharing Redis and the simulator).
 
 import type { ApprovalSettingsInput } from '../../../src/approvals/settings.js';
+import { createWorkerSlackClient, startWorkers } from '../../../src/jobs/workers.js';
 import type { AccessControl } from '../../../src/policy/access.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
+import { quietLog, simClients, TEST_SCHEDULE } from '../../jobs/support/harness.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
 import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
 import { type Bot, startBot } from './bot.js';
@@ -39,11 +41,23 @@ export interface ApprovalsEnv {
 
 export async function startEnv(
   settings: ApprovalSettingsInput = {},
-  options: { access?: AccessControl } = {},
+  options: { access?: AccessControl; realTracking?: boolean } = {},
 ): Promise<ApprovalsEnv> {
   const slack = await startFakeSlack();
   const sim = await startSimulator({ port: 0, clock: 'manual' });
   const prefix = uniquePrefix('approvals');
+  // The tracking workers of src/jobs/, on the same Redis prefix, simulator and Slack, when asked for.
+  const clients = options.realTracking ? simClients(sim, { default: sim.tokens.superAdmin }) : undefined;
+  const workers = clients
+    ? await startWorkers({
+        redisUrl: redisUrl(),
+        prefix,
+        clients,
+        slack: createWorkerSlackClient('xoxb-test', slack.apiUrl),
+        schedule: TEST_SCHEDULE,
+        logger: quietLog,
+      })
+    : undefined;
   const clock = manualClock();
   const bots: Bot[] = [];
   const launch = async (extra: ApprovalSettingsInput = settings) => {
@@ -56,6 +70,7 @@ export async function startEnv(
       clock,
       settings: extra,
       ...(options.access ? { access: options.access } : {}),
+      ...(workers ? { tracking: workers.jobs.tracker } : {}),
     });
     bots.push(bot);
     return bot;
@@ -72,6 +87,8 @@ export async function startEnv(
     sccCalls: (operationId) => sccCalls(sim.url, operationId),
     async stop() {
       for (const b of bots) await b.stop();
+      await workers?.close();
+      await clients?.close();
       await sim.stop();
       await slack.stop();
     },
