@@ -2,10 +2,9 @@
 // the run's Redis, a driven clock, and one bot process (more on demand, sharing Redis and the simulator).
 
 import type { ApprovalSettingsInput } from '../../../src/approvals/settings.js';
-import { createWorkerSlackClient, startWorkers } from '../../../src/jobs/workers.js';
 import type { AccessControl } from '../../../src/policy/access.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
-import { quietLog, simClients, TEST_SCHEDULE } from '../../jobs/support/harness.js';
+import { simClients, startTestWorkers } from '../../jobs/support/harness.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
 import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
 import { type Bot, startBot } from './bot.js';
@@ -48,16 +47,7 @@ export async function startEnv(
   const prefix = uniquePrefix('approvals');
   // The tracking workers of src/jobs/, on the same Redis prefix, simulator and Slack, when asked for.
   const clients = options.realTracking ? simClients(sim, { default: sim.tokens.superAdmin }) : undefined;
-  const workers = clients
-    ? await startWorkers({
-        redisUrl: redisUrl(),
-        prefix,
-        clients,
-        slack: createWorkerSlackClient('xoxb-test', slack.apiUrl),
-        schedule: TEST_SCHEDULE,
-        logger: quietLog,
-      })
-    : undefined;
+  const workers = clients ? await startTestWorkers(clients, slack.apiUrl, prefix) : undefined;
   const clock = manualClock();
   const bots: Bot[] = [];
   const launch = async (extra: ApprovalSettingsInput = settings) => {

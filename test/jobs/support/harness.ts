@@ -108,6 +108,24 @@ export interface HarnessOptions {
   sim?: Pick<StartSimulatorOptions, 'clock' | 'speed'>;
 }
 
+/** fwbot's tracking workers on the run's Redis, the tests' schedule and a quiet log. */
+export function startTestWorkers(
+  clients: SccClients,
+  slackApiUrl: string,
+  prefix: string,
+  extra: Partial<StartWorkersOptions> = {},
+): Promise<Workers> {
+  return startWorkers({
+    redisUrl: redisUrl(),
+    prefix,
+    clients,
+    slack: createWorkerSlackClient('xoxb-test', slackApiUrl),
+    schedule: TEST_SCHEDULE,
+    logger: quietLog,
+    ...extra,
+  });
+}
+
 /** One simulator and one fake Slack per test file; `start()` per test, on a fresh prefix. */
 export async function createHarness(options: HarnessOptions = {}) {
   const sim = await startSimulator({ port: 0, clock: 'manual', ...options.sim });
@@ -128,15 +146,7 @@ export async function createHarness(options: HarnessOptions = {}) {
       await clients.close();
       clients = simClients(sim, options.profiles?.(sim) ?? { default: sim.tokens.superAdmin });
       const prefix = uniquePrefix('jobs');
-      const workers = await startWorkers({
-        redisUrl: redisUrl(),
-        prefix,
-        clients,
-        slack: createWorkerSlackClient('xoxb-test', slack.apiUrl),
-        schedule: TEST_SCHEDULE,
-        logger: quietLog,
-        ...extra,
-      });
+      const workers = await startTestWorkers(clients, slack.apiUrl, prefix, extra);
       running.push(workers);
       return { workers, prefix, clients };
     },
