@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Authorizer } from '../approvals/authorizer.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 import type { WatchRegistry } from '../catalogue/operation.js';
+import type { RedisClient } from '../redis/connection.js';
 import type { FollowedIndex, FollowedStates } from './followed.js';
 import type { HomeData } from './model.js';
 import type { RecentCommands } from './recentCommands.js';
@@ -75,7 +76,7 @@ export class HomeSources {
 
 /** A person's channels from Slack, kept in Redis a few minutes (users.conversations is Tier 3). */
 export function cachedChannels(options: {
-  redis: import('../redis/connection.js').RedisClient;
+  redis: RedisClient;
   prefix: string;
   read: (userId: string) => Promise<string[]>;
   ttlMs?: number;
