@@ -13,7 +13,7 @@ import { type FakeSlack, type RecordedCall, startFakeSlack } from '../support/fa
 import { type FakeSocketMode, startFakeSocketMode } from '../support/fakeSocketMode.js';
 import { freePort } from '../support/redisServer.js';
 import { interactionBody, postSigned, slashCommandBody } from '../support/slackRequests.js';
-import { redisUrl, uniquePrefix } from '../support/testRedis.js';
+import { connectRedis, redisUrl, uniquePrefix } from '../support/testRedis.js';
 import { buttonsOf, newTriggerId, textOf } from './support/harness.js';
 
 // test/slack/fixtures/profiles.yml: everyone reads, one operator, one approver.
@@ -32,6 +32,7 @@ describe.each<Mode>(['http', 'socket'])('the App Home (%s mode)', (mode) => {
   let sim: SimulatorHandle;
   let bot: RunningBot;
   let eventsUrl = '';
+  let prefix = '';
 
   beforeAll(async () => {
     slack = await startFakeSlack();
@@ -59,8 +60,9 @@ describe.each<Mode>(['http', 'socket'])('the App Home (%s mode)', (mode) => {
       },
       { require: { slack: true, scc: true } },
     );
+    prefix = uniquePrefix(`home-${mode}`).slice(0, -1);
     bot = await startBot(config, pino({ level: 'silent' }), {
-      redisPrefix: uniquePrefix(`home-${mode}`).slice(0, -1),
+      redisPrefix: prefix,
       homeTiming: { debounceMs: 50, intervalMs: 300 },
     });
   });
@@ -215,6 +217,19 @@ describe.each<Mode>(['http', 'socket'])('the App Home (%s mode)', (mode) => {
     expect(update.args.channel).toBe(CHANNEL);
     await slack.waitFor((c) => c.method === 'chat.postMessage' && c.args.thread_ts === card.ts, 15_000);
     expect(sim.requestLog.list({ operationId: 'deleteAsaVlanInterface' })).toHaveLength(1);
+    // The same audit record as a click on the card: the approver approved this request.
+    const redis = connectRedis();
+    try {
+      const entries = await redis.xrange(`${prefix}:audit`, '-', '+');
+      const approved = entries
+        .map(([, fields]) =>
+          Object.fromEntries(fields.flatMap((_, i) => (i % 2 === 0 ? [[fields[i], fields[i + 1]]] : []))),
+        )
+        .filter((entry) => entry.action === 'approved' && entry.approvalId === card.id);
+      expect(approved.map((entry) => entry.actor)).toEqual([APPROVER]);
+    } finally {
+      await redis.quit();
+    }
     // And the approver's Home no longer offers it.
     await published(APPROVER, clicked, (view) => !says(`request ${card.id}`)(view));
     // Nothing was said privately: the approval went through.
