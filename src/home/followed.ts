@@ -109,7 +109,8 @@ export class FollowedStates {
       const outcome = raw === null ? undefined : Outcome.safeParse(safeJson(raw));
       if (outcome?.success) {
         if (now - entry.since > FINISHED_SHOWN_MS) continue;
-        // A staged change that ended quietly was deployed (or discarded) before its reminder: not pending.
+        // Ended with nothing to tell: a staged change deployed (or discarded) before its reminder.
+        if (outcome.data.quiet) continue;
         out.push({ ...base, state: outcome.data.status, status: firstLine(outcome.data.text) });
         continue;
       }

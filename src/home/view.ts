@@ -96,10 +96,15 @@ function followedLine(work: FollowedWork, now: number): ViewBlock[] {
 }
 
 function stagedLine(work: FollowedWork, now: number): ViewBlock[] {
+  const device = cut(work.device ?? work.label, 120);
+  const command = cut(work.device ?? '', 60).replace(/`/g, "'");
+  const next = command
+    ? `\`/fw changes ${command}\` shows what a deploy would run, \`/fw deploy ${command}\` asks to run it`
+    : '`/fw deploy` asks to run them';
   return [
     {
       kind: 'text',
-      text: `:pencil2: *${cut(work.device ?? work.label, 120)}* has changes staged since ${clockTime(work.since, now)}, not deployed yet (profile ${cut(work.profile, 40)}; \`/fw deploy\` sends them)`,
+      text: `:pencil2: *${device}*: changes of yours staged since ${clockTime(work.since, now)} in ${channelMention(work.channelId)}, not deployed yet (profile ${cut(work.profile, 40)}). ${next}.`,
     },
   ];
 }
@@ -153,7 +158,9 @@ export function homeView(data: HomeData): View {
   const { now } = data;
   const decide = capped(data.toDecide, HOME_CAPS.toDecide);
   const mine = capped(data.myRequests, HOME_CAPS.myRequests);
-  const staged = data.followed.filter((work) => work.kind === 'staged' && work.state === 'running');
+  // A staged change's follow ends quietly once deployed (and is then not read back), or with a reminder
+  // while the device still waits for a deploy: every staged entry left is still pending.
+  const staged = data.followed.filter((work) => work.kind === 'staged');
   const work = data.followed.filter((item) => item.kind !== 'staged');
   const followed = capped(work, HOME_CAPS.followed);
   const stagedShown = capped(staged, HOME_CAPS.staged);

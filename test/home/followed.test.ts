@@ -75,12 +75,24 @@ describe('followed work on the Home', () => {
     expect(await index.of(BOB)).toEqual([]);
   });
 
-  it('reads a running job’s last status, an ended one’s outcome, and drops what is forgotten or old', async () => {
+  it('reads a running job’s last status, an ended one’s outcome, and drops what is forgotten, quiet or old', async () => {
     const index = new FollowedIndex(redis, prefix, () => clock.now);
     const running: TrackRequest = { kind: 'upgradeRun', transactionUid: 'tx-run', label: 'Upgrade run' };
     const ended: TrackRequest = { kind: 'transaction', transactionUid: 'tx-done', label: 'Enable MCD' };
     const forgotten: TrackRequest = { kind: 'transaction', transactionUid: 'tx-gone', label: 'Gone' };
-    for (const request of [forgotten, ended, running]) await index.note(request, thread(ALICE));
+    const deployed: TrackRequest = {
+      kind: 'staged',
+      deviceUid: 'dev-1',
+      deviceName: 'asa-hq-01',
+      stagedAt: 7,
+      label: 'staged on asa-hq-01',
+    };
+    for (const request of [deployed, forgotten, ended, running]) await index.note(request, thread(ALICE));
+    // Deployed before its reminder: ended with nothing to tell, so no longer pending.
+    await redis.set(
+      keys.outcome(trackJobId('default', 'staged', 'dev-1:7')),
+      JSON.stringify({ status: 'succeeded', text: 'deployed.', quiet: true }),
+    );
     await trackQueue.add(
       'upgradeRun',
       {
