@@ -2,6 +2,7 @@
 // people, so the Tracker is wrapped: every follow is also noted in a short per-person list in Redis (the
 // tracking job's id, what it is, where). Its state is read when the Home is built: the outcome the
 // tracking job recorded when it ended (src/jobs/subscriptions.ts), else the job's last status.
+
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import type { TrackRequest } from '../catalogue/operation.js';
@@ -10,6 +11,7 @@ import { type JobKeys, trackJobId } from '../jobs/keys.js';
 import { Outcome, TrackJobData } from '../jobs/payloads.js';
 import { followedId } from '../jobs/tracker.js';
 import type { RedisClient } from '../redis/connection.js';
+import { plainMrkdwn } from '../render/text.js';
 import type { FollowedWork } from './model.js';
 
 /** Entries kept per person; the Home shows fewer. */
@@ -111,7 +113,8 @@ export class FollowedStates {
         if (now - entry.since > FINISHED_SHOWN_MS) continue;
         // Ended with nothing to tell: a staged change deployed (or discarded) before its reminder.
         if (outcome.data.quiet) continue;
-        out.push({ ...base, state: outcome.data.status, status: firstLine(outcome.data.text) });
+        // Stored as the thread's mrkdwn (escaped once); the Home's renderer escapes what it shows, so plain.
+        out.push({ ...base, state: outcome.data.status, status: plainMrkdwn(firstLine(outcome.data.text)) });
         continue;
       }
       const job = await this.trackQueue.getJob(entry.trackId);

@@ -104,14 +104,15 @@ describe('followed work on the Home', () => {
     );
     await redis.set(
       keys.outcome(trackJobId('default', 'transaction', 'tx-done')),
-      JSON.stringify({ status: 'succeeded', text: 'is done.\nMore detail.' }),
+      // Outcomes are stored as the mrkdwn the thread got: escaped once already.
+      JSON.stringify({ status: 'succeeded', text: 'is done: R&amp;D &lt;lab&gt; `x`.\nMore detail.' }),
     );
     const states = new FollowedStates(redis, keys, trackQueue);
 
     const now = await states.of(await index.of(ALICE), NOW);
     expect(now.map(({ label, state, status }) => ({ label, state, status }))).toEqual([
       { label: 'Upgrade run', state: 'running', status: 'last seen IN_PROGRESS' },
-      { label: 'Enable MCD', state: 'succeeded', status: 'is done.' },
+      { label: 'Enable MCD', state: 'succeeded', status: 'is done: R&D <lab> `x`.' },
     ]);
     // A day on, the ended one is no longer shown; the running one still is.
     const later = await states.of(await index.of(ALICE), NOW + 25 * 60 * 60_000);
