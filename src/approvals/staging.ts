@@ -2,7 +2,7 @@
 // everything staged on the device, whoever staged it; a deploy's approver should see whose changes go.
 // Every interface change declares what it staged (OperationSpec.stages), and the change is remembered
 // here whichever surface or process ran it. Keys under the prefix:
-//   staged:<profile>:<deviceUid>   list of JSON records, newest first, at most MAX_KEPT, kept RETENTION_MS
+//   staged:<profile>:<deviceUid>   list of JSON records, newest first, at most 100, kept 30 days
 //                                  after the last change of the device: the changes, and a mark for each
 //                                  deploy fwbot sent (by its request id, which the deploy's run carries)
 // A record says nothing about whether the change is still pending: the deploy card keeps those after the
@@ -10,10 +10,10 @@
 // name (catalogue/changes.ts).
 import { z } from 'zod';
 import type { DeployMark, StagedRecord, StagingLedger } from '../catalogue/operation.js';
+import { pushBounded, readBounded } from '../redis/boundedList.js';
 import type { RedisClient } from '../redis/connection.js';
 
-const MAX_KEPT = 100;
-const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+const KEPT = { max: 100, ttlMs: 30 * 24 * 60 * 60 * 1000 };
 
 const Mark = z.object({ deploy: z.literal(true), at: z.number(), requestId: z.string() });
 
@@ -49,26 +49,12 @@ export class RedisStagingLedger implements StagingLedger {
   }
 
   async #push(profile: string, deviceUid: string, entry: z.infer<typeof Stored>): Promise<void> {
-    const key = this.#key(profile, deviceUid);
-    await this.redis
-      .multi()
-      .lpush(key, JSON.stringify(entry))
-      .ltrim(key, 0, MAX_KEPT - 1)
-      .pexpire(key, RETENTION_MS)
-      .exec();
+    await pushBounded(this.redis, this.#key(profile, deviceUid), entry, KEPT);
   }
 
   async list(profile: string, deviceUid: string): Promise<z.infer<typeof Stored>[]> {
-    const items = await this.redis.lrange(this.#key(profile, deviceUid), 0, MAX_KEPT - 1);
     // A record that does not parse (written by another version) is left out, not a failure of the card.
-    return items.flatMap((item) => {
-      try {
-        const parsed = Stored.safeParse(JSON.parse(item));
-        return parsed.success ? [parsed.data] : [];
-      } catch {
-        return [];
-      }
-    });
+    return readBounded(this.redis, this.#key(profile, deviceUid), Stored, KEPT);
   }
 
   async forget(profile: string, deviceUid: string): Promise<void> {

@@ -10,13 +10,13 @@ import type { ThreadRef, Tracker } from '../dispatch/ports.js';
 import { type JobKeys, trackJobId } from '../jobs/keys.js';
 import { Outcome, TrackJobData } from '../jobs/payloads.js';
 import { followedId } from '../jobs/tracker.js';
+import { pushBounded, readBounded } from '../redis/boundedList.js';
 import type { RedisClient } from '../redis/connection.js';
 import { plainMrkdwn } from '../render/text.js';
 import type { FollowedWork } from './model.js';
 
 /** Entries kept per person; the Home shows fewer. */
-const KEPT = 30;
-const TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const LIST = { max: 30, ttlMs: 7 * 24 * 60 * 60 * 1000 };
 /** Finished work stays on the Home this long. */
 const FINISHED_SHOWN_MS = 24 * 60 * 60 * 1000;
 
@@ -52,31 +52,17 @@ export class FollowedIndex {
       since: this.clock(),
       ...(request.kind === 'staged' ? { device: request.deviceName } : {}),
     };
-    const key = this.key(thread.requesterId);
-    await this.redis
-      .multi()
-      .lpush(key, JSON.stringify(entry))
-      .ltrim(key, 0, KEPT - 1)
-      .pexpire(key, TTL_MS)
-      .exec();
+    await pushBounded(this.redis, this.key(thread.requesterId), entry, LIST);
   }
 
   /** Newest first, one entry per followed thing. */
   async of(userId: string): Promise<Noted[]> {
     const seen = new Set<string>();
-    const out: Noted[] = [];
-    for (const text of await this.redis.lrange(this.key(userId), 0, KEPT - 1)) {
-      let parsed: ReturnType<typeof Noted.safeParse>;
-      try {
-        parsed = Noted.safeParse(JSON.parse(text));
-      } catch {
-        continue;
-      }
-      if (!parsed.success || seen.has(parsed.data.trackId)) continue;
-      seen.add(parsed.data.trackId);
-      out.push(parsed.data);
-    }
-    return out;
+    return (await readBounded(this.redis, this.key(userId), Noted, LIST)).filter((noted) => {
+      if (seen.has(noted.trackId)) return false;
+      seen.add(noted.trackId);
+      return true;
+    });
   }
 }
 

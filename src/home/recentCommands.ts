@@ -3,11 +3,12 @@
 // text is redacted like the audit trail's, and the list expires after a quiet month.
 import { z } from 'zod';
 import type { CommandHistory, CommandRecord } from '../dispatch/ports.js';
+import { pushBounded, readBounded } from '../redis/boundedList.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { RecentCommand } from './model.js';
 
 export const RECENT_COMMANDS = 10;
-const TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const KEPT = { max: RECENT_COMMANDS, ttlMs: 30 * 24 * 60 * 60 * 1000 };
 const MAX_TEXT = 300;
 
 const Stored = z.object({
@@ -47,26 +48,12 @@ export class RecentCommands implements CommandHistory {
       outcome: record.outcome,
       detail: clean(record.detail).slice(0, MAX_TEXT),
     };
-    const key = this.key(record.userId);
-    await redis
-      .multi()
-      .lpush(key, JSON.stringify(entry))
-      .ltrim(key, 0, RECENT_COMMANDS - 1)
-      .pexpire(key, TTL_MS)
-      .exec();
+    await pushBounded(redis, this.key(record.userId), entry, KEPT);
     changed?.(record.userId);
   }
 
   /** Newest first; an unreadable entry is skipped. */
   async of(userId: string): Promise<RecentCommand[]> {
-    const raw = await this.#options.redis.lrange(this.key(userId), 0, RECENT_COMMANDS - 1);
-    return raw.flatMap((text) => {
-      try {
-        const parsed = Stored.safeParse(JSON.parse(text));
-        return parsed.success ? [parsed.data] : [];
-      } catch {
-        return [];
-      }
-    });
+    return readBounded(this.#options.redis, this.key(userId), Stored, KEPT);
   }
 }
