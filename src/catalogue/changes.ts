@@ -22,6 +22,7 @@ import { UserError } from './errors.js';
 import { defineOperation, type Operation, type OperationContext, type TargetRead } from './operation.js';
 import { type DeviceRequirement, resolveDevice, resolveDevices } from './resolve.js';
 import { isNotFound } from './sccErrors.js';
+import { OF_AN_INTERFACE } from './stagedDiff.js';
 
 const ASA: DeviceRequirement = { kinds: ['asa'], why: 'staged changes and deploys are for ASAs here' };
 
@@ -135,8 +136,8 @@ type PendingDevice = z.infer<typeof PendingDevice>;
 /** At most this many of a device's staged changes are named on a card; the rest are counted. */
 const NAMED_STAGERS = 10;
 
-/** Top-level commands that set one interface's own setting by its name (`mtu iot 1500`). */
-const BY_NAMEIF = /^(?:no\s+)?(?:mtu|monitor-interface)\s+(\S+)/;
+/** A top-level command that sets one interface's own setting by its name (`mtu iot 1500`), and the name. */
+const BY_NAMEIF = new RegExp(`^(?:no\\s+)?(?:${[...OF_AN_INTERFACE].join('|')})\\s+(\\S+)`);
 
 /** The pending commands name the interface: `interface Vlan20`, `no interface Vlan20`, `mtu iot 1400`. */
 function commandsName(
@@ -154,11 +155,8 @@ function commandsName(
 /** What SCC says each of fwbot's recent deploys did on each device: request id → device uid → status. */
 async function fwbotDeployResults(ctx: OperationContext): Promise<Map<string, Map<string, string>>> {
   const results = new Map<string, Map<string, string>>();
-  const { data } = await ctx.scc.call('getDeviceDeploymentRuns', {
-    query: { limit: '50', sort: ['submissionTime:DESC'] },
-  });
-  for (const run of data.items ?? []) {
-    const requestId = /\(fwbot request (\S+)\)/.exec(run.description ?? '')?.[1];
+  for (const run of await newestDeployRuns(ctx)) {
+    const requestId = taggedRequest(run.description);
     if (!requestId) continue;
     const byDevice = new Map<string, string>();
     for (const device of run.deviceDeploymentStatuses ?? [])
@@ -299,6 +297,19 @@ function requestTag(requestId: string): string {
   return `(fwbot request ${requestId})`;
 }
 
+/** The fwbot request a run's description names: the last tag, since fwbot appends its own (requestTag). */
+function taggedRequest(description: string | null | undefined): string | undefined {
+  return [...(description ?? '').matchAll(/\(fwbot request (\S+)\)/g)].at(-1)?.[1];
+}
+
+/** The newest deployment runs, where fwbot looks for its own deploys by their tag. */
+async function newestDeployRuns(ctx: OperationContext) {
+  const { data } = await ctx.scc.call('getDeviceDeploymentRuns', {
+    query: { limit: '50', sort: ['submissionTime:DESC'] },
+  });
+  return data.items ?? [];
+}
+
 export const deploy = defineOperation({
   id: 'deploy',
   words: ['deploy'],
@@ -355,11 +366,9 @@ export const deploy = defineOperation({
     // A deploy does not remove its target. Its run carries the request's id in the description, so after a
     // crash while it was being sent, the newest runs say whether SCC took it.
     interrupted: async (ctx, facts) => {
-      const { data } = await ctx.scc.call('getDeviceDeploymentRuns', {
-        query: { limit: '50', sort: ['submissionTime:DESC'] },
-      });
-      const tag = requestTag(ctx.requestId);
-      const run = data.items?.find((item) => item.description?.includes(tag) && item.transactionUid);
+      const run = (await newestDeployRuns(ctx)).find(
+        (item) => taggedRequest(item.description) === ctx.requestId && item.transactionUid,
+      );
       if (!run?.transactionUid) return undefined;
       const label = `deploy to ${facts.devices.map((d) => d.name).join(', ')}`;
       const text = `:white_check_mark: The deploy sent before fwbot restarted reached SCC (deployment run ${code(run.uid ?? run.transactionUid)}, ${run.deploymentRunStatus ?? 'status unknown'}); it was not sent again. fwbot follows it and reports each device’s result here.`;

@@ -15,7 +15,7 @@ export type { StagedItem } from './types.js';
 const NOT_CONFIG = /^(?::|!|Cryptochecksum:|end\s*$|\s*$)/;
 
 /** Top-level commands that set one interface's own setting, naming it by its nameif (`mtu iot 1500`). */
-const OF_AN_INTERFACE = new Set(['mtu', 'monitor-interface']);
+export const OF_AN_INTERFACE: ReadonlySet<string> = new Set(['mtu', 'monitor-interface']);
 
 /** Each interface's name (`nameif iot`) → its stanza's key (`interface Vlan20`). */
 function interfacesByName(configs: readonly string[]): Map<string, string> {
