@@ -5,7 +5,7 @@
 // front that only answers Slack, and `npm run worker` processes do the work. Returns a handle that stops
 // everything in order. main.ts is only the process around this.
 import type { Logger } from 'pino';
-import { type Config, redisPlaintextWarning } from '../config.js';
+import type { Config } from '../config.js';
 import type { HomeTiming } from '../home/changes.js';
 import type { Home } from '../home/service.js';
 import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../jobs/commandQueue.js';
@@ -18,15 +18,14 @@ import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { instrumentBolt } from '../observability/instrument.js';
 import { createMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import { observeQueues } from '../observability/queues.js';
-import { RedisHealth } from '../observability/redisHealth.js';
+import type { RedisHealth } from '../observability/redisHealth.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
-import { connectRedis, isCluster, type RedisTarget } from '../redis/connection.js';
-import { TopologyWatch } from '../redis/topology.js';
+import { isCluster, type RedisTarget } from '../redis/connection.js';
 import { createFwbotApp, type FwbotApp } from '../slack/app.js';
 import { runCommand } from '../slack/commands/fw.js';
 import { slashCommandHandler } from '../slack/commands/queued.js';
 import type { SurfaceDeps } from '../slack/deps.js';
-import { redisVariables } from './redisCheck.js';
+import { openProcessRedis } from './processRedis.js';
 import { createSccClients } from './sccClients.js';
 import { buildSurface } from './surface.js';
 
@@ -80,18 +79,12 @@ export async function startBot(
 
   const metrics = createMetrics();
   const redisUrl = config.redis;
-  const plaintext = redisPlaintextWarning(config.redis);
-  if (plaintext) log.warn(plaintext);
-  const redis = connectRedis(redisUrl);
-  const topology = new TopologyWatch(redis, config.redis, REDIS_PREFIX);
-  topology.register(metrics.registry);
-  // One view of Redis for every connection of this process: a line per change of state, not per retry.
-  const redisHealth = new RedisHealth({
+  const { redis, topology, redisHealth } = openProcessRedis(config.redis, {
+    name: 'bot',
+    prefix: REDIS_PREFIX,
+    metrics,
     log,
-    where: config.redis.display,
-    variables: redisVariables(config.redis),
   });
-  redisHealth.watch('bot', redis);
   let jobs: Jobs;
   let closeWorkers: () => Promise<void>;
   // Followed work that ends refreshes its requesters' Homes; the Home is built with the surface, below.

@@ -5,18 +5,17 @@
 // process exits.
 import { startCommandRunners } from '../app/bot.js';
 import { processLogger } from '../app/logger.js';
-import { checkRedis, EXIT_REDIS_UNREACHABLE, RedisUnreachable, redisVariables } from '../app/redisCheck.js';
+import { openProcessRedis } from '../app/processRedis.js';
+import { checkRedis, EXIT_REDIS_UNREACHABLE, RedisUnreachable } from '../app/redisCheck.js';
 import { createSccClients } from '../app/sccClients.js';
 import { buildSurface } from '../app/surface.js';
-import { type Config, ConfigError, loadConfig, redisPlaintextWarning } from '../config.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
 import type { Home } from '../home/service.js';
 import { sccChecks } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { createMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
-import { RedisHealth } from '../observability/redisHealth.js';
 import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
-import { connectRedis, isCluster } from '../redis/connection.js';
-import { TopologyWatch } from '../redis/topology.js';
+import { isCluster } from '../redis/connection.js';
 import { DEFAULT_PREFIX, slotPrefix } from './keys.js';
 import { scheduleFromConfig } from './schedule.js';
 import { createWorkerSlackClient, startWorkers } from './workers.js';
@@ -76,18 +75,12 @@ async function main(): Promise<void> {
   const PREFIX = slotPrefix(DEFAULT_PREFIX, isCluster(redisUrl));
   // One sentence and exit 3 within seconds when Redis is not there, instead of retrying forever.
   await checkRedis(redisUrl, config.redis.display);
-  const plaintext = redisPlaintextWarning(config.redis);
-  if (plaintext) log.warn(plaintext);
-  const redis = connectRedis(redisUrl);
-  const topology = new TopologyWatch(redis, redisUrl, PREFIX);
-  topology.register(metrics.registry);
-  // One view of Redis for every connection of this process: a line per change of state, not per retry.
-  const redisHealth = new RedisHealth({
+  const { redis, topology, redisHealth } = openProcessRedis(config.redis, {
+    name: 'worker',
+    prefix: PREFIX,
+    metrics,
     log,
-    where: config.redis.display,
-    variables: redisVariables(config.redis),
   });
-  redisHealth.watch('worker', redis);
   const http = createHttpSide({
     port: config.http.port,
     readinessChecks: [redisHealth.readinessCheck(redis), topology.readinessCheck(), ...sccChecks(clients)],
