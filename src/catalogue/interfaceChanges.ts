@@ -51,12 +51,9 @@ import {
   resolveDevice,
   resolveInterface,
 } from './resolve.js';
-import { readStaged, type StagedItem } from './stagedDiff.js';
+import { readStaged, STAGED_READ, type StagedItem } from './stagedDiff.js';
 
 const MAX_MEMBERS = 16;
-
-/** Every change reads what is now staged on its device (stagedDiff.ts) right after the write. */
-const STAGED_READ = 'getAsaConfiguration';
 
 /** Who created what, for a deploy's card (StagingLedger). */
 function createdChange(

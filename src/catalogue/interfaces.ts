@@ -33,7 +33,7 @@ import {
   resolveInterface,
   toResolved,
 } from './resolve.js';
-import { readStaged } from './stagedDiff.js';
+import { readStaged, STAGED_READ } from './stagedDiff.js';
 
 /** People know an interface by its name (`inside`) or its hardware name (`GigabitEthernet1/2`). */
 const INTERFACE_SEARCH = ['name', 'hardwareName'] as const;
@@ -183,7 +183,7 @@ export const interfacesDelete = defineOperation({
     'getAsaCommandsToApplyPendingChanges',
     'deployChangesToMultipleAsaDevices',
     // What is staged on the device after the deletion (stagedDiff.ts).
-    'getAsaConfiguration',
+    STAGED_READ,
   ],
   examples: ['interfaces delete asa-hq-01 Vlan20'],
   target: {

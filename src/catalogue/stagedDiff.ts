@@ -72,6 +72,9 @@ export function stagedItems(configOnCloud: string, configOnDevice: string): Stag
   return out;
 }
 
+/** The SCC operation readStaged calls, for the `scc` declaration of every operation that uses it. */
+export const STAGED_READ = 'getAsaConfiguration' as const;
+
 /**
  * What is staged on the device right after a change, or undefined when SCC could not say: the change is
  * made by then, so a failed read must not turn it into a failure.
@@ -81,7 +84,7 @@ export async function readStaged(
   deviceUid: string,
 ): Promise<StagedItem[] | undefined> {
   try {
-    const { data } = await ctx.scc.call('getAsaConfiguration', { path: { deviceUid } });
+    const { data } = await ctx.scc.call(STAGED_READ, { path: { deviceUid } });
     return stagedItems(data.configOnCloud ?? '', data.configOnDevice ?? '');
   } catch (error) {
     ctx.log.warn({ err: error, deviceUid }, 'staged configuration not read after the change');
