@@ -4,6 +4,7 @@
 // read (and the plan made from it) for `refreshMs`, so following many transactions of one type costs one
 // read of the list per refresh, not one per poll.
 import type { Cluster, Redis } from 'ioredis';
+import { pushBounded } from '../redis/boundedList.js';
 import type { JobKeys } from './keys.js';
 import { learnedPollTimes } from './learning.js';
 import type { Learning, PollSchedule } from './schedule.js';
@@ -28,13 +29,10 @@ export class DurationHistory {
   /** Records how long one transaction took (SCC's own timestamps: submitted to last updated). */
   async record(profile: string, transactionType: string, durationMs: number): Promise<void> {
     if (!this.learn.enabled || !(durationMs > 0)) return;
-    const key = this.keys.durations(profile, transactionType);
-    await this.redis
-      .multi()
-      .lpush(key, String(Math.round(durationMs)))
-      .ltrim(key, 0, this.learn.keep - 1)
-      .pexpire(key, this.learn.forgetAfterMs)
-      .exec();
+    await pushBounded(this.redis, this.keys.durations(profile, transactionType), Math.round(durationMs), {
+      max: this.learn.keep,
+      ttlMs: this.learn.forgetAfterMs,
+    });
   }
 
   /** The durations learned for a type on a profile, newest first (read at most once per refresh). */
