@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { optionalInt } from '../catalogue/args.js';
 import { UserError } from '../catalogue/errors.js';
 import { type AuditRecord, defineOperation } from '../catalogue/operation.js';
+import { counted } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
 import type { View } from '../render/view.js';
 
@@ -47,7 +48,7 @@ export function renderAudit(records: readonly AuditRecord[], asked: number): Vie
       visibility: 'ephemeral',
     };
   }
-  const summary = `The latest ${records.length} audit record${records.length === 1 ? '' : 's'}`;
+  const summary = `The latest ${counted(records.length, 'audit record')}`;
   return {
     summary,
     blocks: [

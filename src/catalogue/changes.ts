@@ -404,7 +404,7 @@ export const deploy = defineOperation({
         fields: [
           ...facts.devices.map((d) => ({
             label: d.name,
-            value: `${d.pending.commands.length} command${d.pending.commands.length === 1 ? '' : 's'} (${d.pending.status})`,
+            value: `${counted(d.pending.commands.length, 'command')} (${d.pending.status})`,
           })),
           ...(facts.description ? [{ label: 'Description', value: facts.description }] : []),
         ],

@@ -5,7 +5,7 @@
 // per-device conditions SCC would otherwise report only after an asynchronous validation, before calling.
 import { z } from 'zod';
 import { announcement } from '../render/announce.js';
-import { code } from '../render/format.js';
+import { code, counted } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
 import {
   type MspDeviceFacts,
@@ -277,8 +277,7 @@ async function rereadMspDevice(scc: SccReader, before: MspDeviceFacts): Promise<
 
 function spread(devices: readonly MspDeviceFacts[]): string {
   const tenants = tenantGroups(devices).length;
-  const many = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-  return `${many(devices.length, 'device')} in ${many(tenants, 'tenant')}`;
+  return `${counted(devices.length, 'device')} in ${counted(tenants, 'tenant')}`;
 }
 
 export const mspVpnUpgrade = defineOperation({

@@ -3,7 +3,7 @@
 // remove, and API tokens for API-only users, named or by UUID (shown once, privately).
 import { z } from 'zod';
 import { announcement } from '../render/announce.js';
-import { code, humanEnum } from '../render/format.js';
+import { code, counted, humanEnum } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
 import { userMention } from '../render/mrkdwn.js';
 import {
@@ -174,8 +174,8 @@ export const tenantsUsersAdd = defineOperation({
     },
     compare: (before, after) => compareTenants(before.tenant, after.tenant),
     describe: ({ tenant, usernames, role, apiOnly }) => ({
-      action: `add ${count(usernames.length, 'user')} to tenant ${code(tenant.name)} as ${humanEnum(role)}`,
-      line: `${count(usernames.length, 'user')} of tenant ${tenant.name} as ${humanEnum(role)}`,
+      action: `add ${counted(usernames.length, 'user')} to tenant ${code(tenant.name)} as ${humanEnum(role)}`,
+      line: `${counted(usernames.length, 'user')} of tenant ${tenant.name} as ${humanEnum(role)}`,
       fields: [
         { label: 'Tenant', value: `${tenant.name} (${tenant.uid})` },
         { label: 'Users', value: usernames.join(', ') },
@@ -201,7 +201,7 @@ export const tenantsUsersAdd = defineOperation({
   render: ({ tenant, role, transaction }, args, meta) =>
     announcement(
       {
-        sentence: `add ${count(args.username.length, 'user')} to tenant ${tenantLabel(tenant)} as ${humanEnum(role)}`,
+        sentence: `add ${counted(args.username.length, 'user')} to tenant ${tenantLabel(tenant)} as ${humanEnum(role)}`,
         tense: 'asked',
         transaction,
         details: [
@@ -217,7 +217,7 @@ export const tenantsUsersAdd = defineOperation({
       meta,
     ),
   track: ({ tenant, transaction }, args) => {
-    const label = `add ${count(args.username.length, 'user')} to ${tenant.name}`;
+    const label = `add ${counted(args.username.length, 'user')} to ${tenant.name}`;
     return args['api-only']
       ? apiUsersTrack(transaction.transactionUid, tenant, args.username, label)
       : transactionTrack(transaction, label);
@@ -245,7 +245,7 @@ export const tenantsUsersRemove = defineOperation({
     reread: rereadUsersTenant,
     compare: (before, after) => compareTenants(before.tenant, after.tenant),
     describe: ({ tenant, usernames }) => ({
-      action: `remove ${count(usernames.length, 'user')} from tenant ${code(tenant.name)}`,
+      action: `remove ${counted(usernames.length, 'user')} from tenant ${code(tenant.name)}`,
       line: `${usernames.join(', ')} in tenant ${tenant.name}`,
       fields: [
         { label: 'Tenant', value: tenant.name },
@@ -264,7 +264,7 @@ export const tenantsUsersRemove = defineOperation({
   render: ({ tenant, transaction }, args, meta) =>
     announcement(
       {
-        sentence: `remove ${count(args.username.length, 'user')} from tenant ${tenantLabel(tenant)}`,
+        sentence: `remove ${counted(args.username.length, 'user')} from tenant ${tenantLabel(tenant)}`,
         tense: 'asked',
         transaction,
         details: [['Users', args.username.join(', ')]],
@@ -272,7 +272,7 @@ export const tenantsUsersRemove = defineOperation({
       meta,
     ),
   track: ({ tenant, transaction }, args) =>
-    transactionTrack(transaction, `remove ${count(args.username.length, 'user')} from ${tenant.name}`),
+    transactionTrack(transaction, `remove ${counted(args.username.length, 'user')} from ${tenant.name}`),
 });
 
 const TokenFacts = z.object({
@@ -404,10 +404,6 @@ async function rereadUsersTenant(
 ): Promise<TargetRead<UsersFacts>> {
   const read = await rereadTenant(ctx.scc, facts.tenant);
   return read.found ? { found: true, facts: { ...facts, tenant: read.facts } } : read;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** Tenants' users and API tokens: this area's operations, in the order help and the README list them (index.ts). */

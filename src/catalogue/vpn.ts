@@ -2,7 +2,7 @@
 // SCC keeps ASA and FTD apart (one operation each); these commands pick by the device's kind.
 import { z } from 'zod';
 import { announcement } from '../render/announce.js';
-import { code } from '../render/format.js';
+import { code, counted } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
 import { PAGE_SIZE } from '../render/paging.js';
 import {
@@ -255,7 +255,7 @@ export const vpnUpgrade = defineOperation({
           {
             kind: 'upgradeRun',
             transactionUid: transaction.transactionUid,
-            label: `upgrade Secure Client to ${args.version} on ${found.length} device${found.length === 1 ? '' : 's'}`,
+            label: `upgrade Secure Client to ${args.version} on ${counted(found.length, 'device')}`,
           },
         ]
       : [],

@@ -6,6 +6,7 @@
 // (SCC's names, statuses and error messages, labels, tenant names, error texts) is escaped here, so none
 // can ping anyone or forge a link; the one live mention is the requester's. Strings this module made
 // (an Outcome's text, a progress line) are already mrkdwn and are not escaped again.
+import { counted } from '../render/format.js';
 import { escapeAll, escapeMrkdwn, userMention } from '../render/mrkdwn.js';
 import {
   describeProgress,
@@ -263,7 +264,7 @@ function deploymentDevices(run: DeploymentRunDto): string {
 
 export function deploymentProgress(run: DeploymentRunDto): string {
   const count = run.deviceDeploymentStatuses?.length ?? run.deviceUids?.length ?? 0;
-  const devices = count > 0 ? `, ${count} device${count === 1 ? '' : 's'}` : '';
+  const devices = count > 0 ? `, ${counted(count, 'device')}` : '';
   return `deployment run \`${escapeAll(run.uid ?? '?')}\`: ${words(run.deploymentRunStatus)}${devices}.`;
 }
 
@@ -334,7 +335,7 @@ function stepAndOverall(status: string | null | undefined, progress: RunProgress
 /** Progress in words, without the label (each thread shows its own label in front). */
 export function upgradeProgress(run: SecureClientUpgradeRunDto): string {
   const count = run.devices?.length ?? 0;
-  const devices = count > 0 ? `, ${count} device${count === 1 ? '' : 's'}` : '';
+  const devices = count > 0 ? `, ${counted(count, 'device')}` : '';
   const where = stepAndOverall(
     run.upgradeRunStatus,
     runProgress(run.upgradeRunStatus, run.percentageComplete, pipelineOf(run.upgradeRunType)),
@@ -402,8 +403,6 @@ export type DeviceTenants = Record<string, { tenantUid: string; tenantName: stri
 
 export const MSP_UPGRADE_WAITING = 'waiting for SCC to start the upgrade run across tenants.';
 
-const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
-
 /** The run's devices grouped by tenant (tenant uid → name and devices), in the order SCC lists them. */
 function devicesByTenant(run: MspSecureClientUpgradeRunDto, tenants: DeviceTenants) {
   const groups = new Map<string, { name: string; devices: NonNullable<typeof run.devices> }>();
@@ -423,9 +422,9 @@ export function mspUpgradeProgress(run: MspSecureClientUpgradeRunDto, tenants: D
   const legs = run.managedTenantUpgrades ?? [];
   const devices = run.devices?.length ?? 0;
   const head =
-    `upgrade ${runName(run)} across ${plural(Math.max(groups.size, legs.length), 'tenant')}: ` +
+    `upgrade ${runName(run)} across ${counted(Math.max(groups.size, legs.length), 'tenant')}: ` +
     `${stepAndOverall(run.upgradeRunStatus, mspRunProgress(run.upgradeRunStatus, run.percentageComplete, legs))}, ` +
-    `${plural(devices, 'device')}.`;
+    `${counted(devices, 'device')}.`;
   const lines = [...groups].map(([tenantUid, group]) => {
     const leg = legs.find((l) => l.managedTenantUid === tenantUid);
     // A tenant's own run walks the single-tenant steps (runs across tenants are of ASAs).
@@ -436,7 +435,7 @@ export function mspUpgradeProgress(run: MspSecureClientUpgradeRunDto, tenants: D
         )
       : 'not started';
     const done = group.devices.filter((d) => d.status !== 'PENDING' && d.status !== 'IN_PROGRESS').length;
-    return `• ${escapeAll(group.name)}: ${plural(group.devices.length, 'device')}, ${done} finished, ${stage}`;
+    return `• ${escapeAll(group.name)}: ${counted(group.devices.length, 'device')}, ${done} finished, ${stage}`;
   });
   return lines.length === 0 ? head : `${head}\n${lines.join('\n')}`;
 }

@@ -98,7 +98,7 @@ export function renderPendingChanges(pending: PendingChanges, _meta: RenderMeta)
       text: ':warning: SCC detected a change made on the device itself (conflict detected): a deploy would overwrite it.',
     });
   return {
-    summary: `${device.name}: ${commands.length} pending command${commands.length === 1 ? '' : 's'}`,
+    summary: `${device.name}: ${counted(commands.length, 'pending command')}`,
     blocks,
     visibility: 'ephemeral',
   };

@@ -7,7 +7,7 @@ import type {
   MspSecureClientUpgradeRunDto,
   MspSecureClientUpgradeRunsAttributeValues,
 } from '../scc/generated/models.js';
-import { humanEnum, NONE, table, time } from './format.js';
+import { counted, humanEnum, NONE, table, time } from './format.js';
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
 import { describeProgress, mspRunProgress, overallPercent, runProgress } from './upgradeProgress.js';
@@ -82,7 +82,7 @@ export function renderMspVersions(
   const blocks: ViewBlock[] = [
     {
       kind: 'text',
-      text: `*Secure Client versions for ${devices.length} device${devices.length === 1 ? '' : 's'} in ${groups.length} tenant${groups.length === 1 ? '' : 's'}*\n${who}`,
+      text: `*Secure Client versions for ${counted(devices.length, 'device')} in ${counted(groups.length, 'tenant')}*\n${who}`,
     },
   ];
   if (shown.length === 0) {

@@ -5,6 +5,7 @@
 // (the schedule's first delay is the reminder time), and one read of the device: still NOT_SYNCED, the
 // thread is reminded once that the change is not on the device; deployed or discarded in the meantime,
 // nothing is said. The waits live in the queue, so they survive restarts.
+import { counted } from '../../render/format.js';
 import { escapeAll } from '../../render/mrkdwn.js';
 import { isTransactionFinished } from '../../scc/transactions.js';
 import { end, type Step, unlessGone } from './step.js';
@@ -47,7 +48,7 @@ export const stepStaged: Step<'staged'> = async (ctx, request, state) => {
       note: {
         id: 'pending',
         text:
-          `${name} now has ${count} pending command${count === 1 ? '' : 's'} (a deploy runs all of them, whoever ` +
+          `${name} now has ${counted(count, 'pending command')} (a deploy runs all of them, whoever ` +
           `staged them): \`/fw changes ${name}\` shows them.`,
       },
     };
@@ -59,7 +60,7 @@ export const stepStaged: Step<'staged'> = async (ctx, request, state) => {
   return end({
     status: 'succeeded',
     text:
-      `still only staged: ${name} has not been deployed for ${minutes} minute${minutes === 1 ? '' : 's'}, so traffic ` +
+      `still only staged: ${name} has not been deployed for ${counted(minutes, 'minute')}, so traffic ` +
       `is unchanged. \`/fw changes ${name}\` shows what a deploy would run; \`/fw deploy ${name}\` asks to run it.`,
   });
 };
