@@ -116,6 +116,20 @@ export class JobKeys {
     return this.key('durations', safe(profile), safe(transactionType));
   }
 
+  /**
+   * Sorted set of the transactions of one type on one profile being followed now: member the tracking
+   * job, score how long it had run when last seen running (ms since following began). What is still
+   * running is evidence the learned durations cannot give (learning.ts, contradicted).
+   */
+  running(profile: string, transactionType: string): string {
+    return this.key('running', safe(profile), safe(transactionType));
+  }
+
+  /** The same transactions, scored by when each was last seen (epoch ms): those no longer followed age out. */
+  runningSeenAt(profile: string, transactionType: string): string {
+    return this.key('running-seen-at', safe(profile), safe(transactionType));
+  }
+
   /** When the last tenant creation of a profile started (ms), for the expected start of queued ones. */
   tenantLastStart(profile: string): string {
     return this.key('tenant-last-start', safe(profile));

@@ -27,6 +27,13 @@
 //   schedule alone by a clear margin (`MIN_GAIN` of the mean delay) and no later at the 95th percentile.
 //   Durations spread over everything from a second to ten minutes (the schedule's own design case) give a
 //   plan no better than the schedule: the schedule is kept.
+// - Learned durations are those that have ended, and when many transactions of a type start close
+//   together, the short ones end first: what has been learned then says the type is shorter than it is.
+//   The transactions of the type still running say otherwise, and so does any of them seen running past
+//   nearly everything learned. When more of them have been seen running past the learned 95th percentile
+//   than PLAN_END of all the evidence (learned and running), what was learned is contradicted, and the
+//   schedule alone decides until it no longer is (`contradicted`). The same rule notices a type that has
+//   become slower before the first slow transaction ends.
 import { type Learning, type PollSchedule, pollDelayMs } from './schedule.js';
 
 /** The share of learned work still running at which the plan ends: past it, the schedule's own times. */
@@ -64,7 +71,7 @@ const normalPdf = (z: number) => Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI)
  */
 export function learnedDistribution(newestFirst: readonly number[], halfLife: number): LearnedDistribution {
   const logs = newestFirst.filter((ms) => ms > 0).map((ms) => Math.log(ms));
-  const weights = logs.map((_, rank) => 2 ** (-rank / halfLife));
+  const weights = recencyWeights(logs.length, halfLife);
   const total = weights.reduce((sum, w) => sum + w, 0);
   const mean = logs.reduce((sum, y, i) => sum + (weights[i] ?? 0) * y, 0) / total;
   const variance = logs.reduce((sum, y, i) => sum + (weights[i] ?? 0) * (y - mean) ** 2, 0) / total;
@@ -99,6 +106,30 @@ export function learnedDistribution(newestFirst: readonly number[], halfLife: nu
     upperMs: Math.exp(Math.max(...logs) + 3 * h),
   };
 }
+
+/**
+ * The learned durations' 95th percentile, weighted as in the distribution: a transaction seen running past
+ * it is evidence against them. Undefined when nothing is learned.
+ */
+export function learnedTailMs(newestFirst: readonly number[], learn: Learning): number | undefined {
+  const durations = usable(newestFirst, learn);
+  if (durations.length === 0) return undefined;
+  return weightedQuantile(durations, recencyWeights(durations.length, learn.halfLife), 1 - PLAN_END);
+}
+
+/**
+ * Whether the transactions still running contradict what was learned: more of them seen running past the
+ * learned tail (learnedTailMs) than PLAN_END of all the evidence, the `learned` durations and those.
+ */
+export function contradicted(learned: number, runningPastTail: number): boolean {
+  return runningPastTail > PLAN_END * (learned + runningPastTail);
+}
+
+const usable = (newestFirst: readonly number[], learn: Learning) =>
+  newestFirst.slice(0, learn.keep).filter((ms) => Number.isFinite(ms) && ms > 0);
+
+const recencyWeights = (count: number, halfLife: number) =>
+  Array.from({ length: count }, (_, rank) => 2 ** (-rank / halfLife));
 
 /** The cap of a schedule at `elapsedMs`: the late cap once past lateAfterMs. */
 function capAt(poll: PollSchedule, elapsedMs: number): number {
@@ -170,10 +201,10 @@ export function learnedPollTimes(
   poll: PollSchedule,
   learn: Learning,
 ): number[] | undefined {
-  const durations = newestFirst.slice(0, learn.keep).filter((ms) => Number.isFinite(ms) && ms > 0);
+  const durations = usable(newestFirst, learn);
   if (!learn.enabled || durations.length < learn.minSamples) return undefined;
   const learned = learnedDistribution(durations, learn.halfLife);
-  const weights = durations.map((_, rank) => 2 ** (-rank / learn.halfLife));
+  const weights = recencyWeights(durations.length, learn.halfLife);
   const weighted = (reads: (ms: number) => number) =>
     durations.reduce((sum, ms, i) => sum + (weights[i] ?? 0) * reads(ms), 0);
   // No further than the first poll past the longest duration learned: beyond, nothing learned says

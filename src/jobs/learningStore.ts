@@ -1,18 +1,29 @@
 // Where the learned durations live: one Redis list per (profile, transaction type), newest first, trimmed
 // to `keep` and forgotten after `forgetAfterMs` without a new one. Every worker records into it and reads
-// from it, so what one worker has followed to the end shapes how all of them poll. A worker keeps what it
-// read (and the plan made from it) for `refreshMs`, so following many transactions of one type costs one
-// read of the list per refresh, not one per poll.
+// from it, so what one worker has followed to the end shapes how all of them poll. Beside it, the
+// transactions of the type being followed now, each with how long it had run when last seen running: what
+// is still running can contradict what has ended (learning.ts, contradicted). A worker keeps what it read
+// (and the plan made from it) for `refreshMs`, so following many transactions of one type costs a couple
+// of reads per refresh, not one per poll.
 import type { Cluster, Redis } from 'ioredis';
 import { pushBounded } from '../redis/boundedList.js';
 import type { JobKeys } from './keys.js';
-import { learnedPollTimes } from './learning.js';
+import { contradicted, learnedPollTimes, learnedTailMs } from './learning.js';
 import type { Learning, PollSchedule } from './schedule.js';
+
+/**
+ * A transaction not seen running for this long is no longer followed (its job ended without saying so,
+ * or was removed): longer than any gap between two polls of a followed transaction (60 s late, 5 min
+ * after transient failures).
+ */
+const RUNNING_STALE_MS = 15 * 60_000;
 
 interface Known {
   readAt: number;
   raw: string;
   durations: number[];
+  /** Transactions of the type seen running past the learned tail when read. */
+  runningPastTail: number;
   /** The plan for these durations, per schedule it was made for (computed when first needed). */
   plans: Map<PollSchedule, number[] | undefined>;
 }
@@ -24,6 +35,7 @@ export class DurationHistory {
     private readonly redis: Redis | Cluster,
     private readonly keys: JobKeys,
     private readonly learn: Learning,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Records how long one transaction took (SCC's own timestamps: submitted to last updated). */
@@ -35,32 +47,77 @@ export class DurationHistory {
     });
   }
 
+  /** A followed transaction was seen still running, `elapsedMs` after following began. */
+  async running(profile: string, transactionType: string, trackId: string, elapsedMs: number): Promise<void> {
+    if (!this.learn.enabled) return;
+    const [running, seenAt] = this.runningKeys(profile, transactionType);
+    // One transaction per key (the two may live on different nodes of a cluster), sent together.
+    await Promise.all([
+      this.redis
+        .multi()
+        .zadd(running, Math.max(0, Math.round(elapsedMs)), trackId)
+        .pexpire(running, RUNNING_STALE_MS)
+        .exec(),
+      this.redis.multi().zadd(seenAt, this.now(), trackId).pexpire(seenAt, RUNNING_STALE_MS).exec(),
+    ]);
+  }
+
+  /** A followed transaction is no longer followed (it ended, whatever the end). */
+  async stopped(profile: string, transactionType: string, trackId: string): Promise<void> {
+    const [running, seenAt] = this.runningKeys(profile, transactionType);
+    await Promise.all([this.redis.zrem(running, trackId), this.redis.zrem(seenAt, trackId)]);
+  }
+
   /** The durations learned for a type on a profile, newest first (read at most once per refresh). */
   async durations(profile: string, transactionType: string): Promise<readonly number[]> {
     return (await this.current(profile, transactionType)).durations;
   }
 
-  /** The learned poll times for a type on a profile under `poll`; undefined while too little is known. */
+  /**
+   * The learned poll times for a type on a profile under `poll`; undefined while too little is known, or
+   * while the transactions still running contradict what was learned.
+   */
   async plan(profile: string, transactionType: string, poll: PollSchedule): Promise<number[] | undefined> {
     if (!this.learn.enabled) return undefined;
     const known = await this.current(profile, transactionType);
+    if (contradicted(known.durations.length, known.runningPastTail)) return undefined;
     if (!known.plans.has(poll)) known.plans.set(poll, learnedPollTimes(known.durations, poll, this.learn));
     return known.plans.get(poll);
   }
 
+  private runningKeys(profile: string, transactionType: string): [string, string] {
+    return [this.keys.running(profile, transactionType), this.keys.runningSeenAt(profile, transactionType)];
+  }
+
+  /** How many followed transactions of the type were last seen running past `tailMs`. */
+  private async runningPast(profile: string, transactionType: string, tailMs: number): Promise<number> {
+    const [running, seenAt] = this.runningKeys(profile, transactionType);
+    const stale = await this.redis.zrangebyscore(seenAt, '-inf', this.now() - RUNNING_STALE_MS);
+    if (stale.length > 0) {
+      await Promise.all([this.redis.zrem(running, ...stale), this.redis.zrem(seenAt, ...stale)]);
+    }
+    return this.redis.zcount(running, `(${tailMs}`, '+inf');
+  }
+
   private async current(profile: string, transactionType: string): Promise<Known> {
     const key = this.keys.durations(profile, transactionType);
-    const now = Date.now();
+    const now = this.now();
     const cached = this.known.get(key);
     if (cached && now - cached.readAt < this.learn.refreshMs) return cached;
     const list = await this.redis.lrange(key, 0, this.learn.keep - 1);
     const raw = list.join(',');
+    const durations =
+      cached && cached.raw === raw
+        ? cached.durations
+        : list.map(Number).filter((ms) => Number.isFinite(ms) && ms > 0);
+    const tail = learnedTailMs(durations, this.learn);
+    const runningPastTail = tail === undefined ? 0 : await this.runningPast(profile, transactionType, tail);
     if (cached && cached.raw === raw) {
       cached.readAt = now;
+      cached.runningPastTail = runningPastTail;
       return cached;
     }
-    const durations = list.map(Number).filter((ms) => Number.isFinite(ms) && ms > 0);
-    const fresh: Known = { readAt: now, raw, durations, plans: new Map() };
+    const fresh: Known = { readAt: now, raw, durations, runningPastTail, plans: new Map() };
     this.known.set(key, fresh);
     return fresh;
   }

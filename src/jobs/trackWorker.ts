@@ -86,7 +86,8 @@ function runStep(ctx: StepContext, job: TrackJob): Promise<StepResult> {
 export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
   const { subscriptions, schedule, log } = deps;
 
-  const finish = async (trackId: string, outcome: Outcome): Promise<string> => {
+  const finish = async (trackId: string, outcome: Outcome, data?: TrackJob): Promise<string> => {
+    if (data) await stopRunning(deps, trackId, data);
     const settled = await subscriptions.settle(trackId, outcome);
     log.info({ trackId, status: settled.status }, 'followed work ended');
     return settled.status;
@@ -145,24 +146,24 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
     } catch (error) {
       const failure = classifySccError(error);
       if (failure.kind !== 'transient') {
-        await finish(trackId, refusedOutcome(what, failure.sccSays));
+        await finish(trackId, refusedOutcome(what, failure.sccSays), data);
         throw new UnrecoverableError(`${what}: ${failure.sccSays}`);
       }
       const failures = state.failures + 1;
       log.warn({ trackId, failures, reason: failure.reason }, 'transient failure while following');
       if (failures >= schedule.maxTransientFailures) {
-        return finish(trackId, gaveUpOutcome(what, failures, failure.reason));
+        return finish(trackId, gaveUpOutcome(what, failures, failure.reason), data);
       }
       const delay = transientDelayMs(schedule, failures, failure.retryAfterMs);
       return again(job, token, { ...data, state: { ...state, failures } }, delay);
     }
 
-    if (result.took) await learn(deps, profile, result.took);
-    if (result.kind === 'end') return finish(trackId, result.outcome);
+    if (result.took) await learn(deps, profile, trackId, result.took);
+    if (result.kind === 'end') return finish(trackId, result.outcome, data);
     // The deadline is checked after a poll, not before: workers that were down past it still look once.
     const elapsed = now - result.state.legStartedAt;
     if (elapsed > poll.deadlineMs)
-      return finish(trackId, deadlineOutcome(what, elapsed, result.state.lastStatus));
+      return finish(trackId, deadlineOutcome(what, elapsed, result.state.lastStatus), data);
     const next = { ...result.state, step: result.state.step + 1, failures: 0 };
     if (result.note || result.progress) {
       const subscribers = await subscriptions.subscribers(trackId);
@@ -191,21 +192,54 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
         delay,
       );
     }
+    if (request.kind === 'transaction') await seenRunning(deps, profile, trackId, next, elapsed);
     const delay = result.delayMs ?? (await nextDelay(deps, profile, request.kind, next));
     return again(job, token, { ...data, state: next }, delay);
   };
 }
 
-/** A transaction's duration joins what every worker polls that type by; a failure to record is no failure. */
+/**
+ * A transaction's duration joins what every worker polls that type by, and it is no longer running; a
+ * failure to record is no failure.
+ */
 async function learn(
   deps: TrackWorkerDeps,
   profile: string,
+  trackId: string,
   took: { transactionType: string; durationMs: number },
 ): Promise<void> {
   try {
     await deps.durations?.record(profile, took.transactionType, took.durationMs);
+    await deps.durations?.stopped(profile, took.transactionType, trackId);
   } catch (error) {
     deps.log.debug({ err: error, profile, type: took.transactionType }, 'duration not recorded');
+  }
+}
+
+/** A transaction of a known type still running after this read (not one DONE awaiting its last read). */
+async function seenRunning(
+  deps: TrackWorkerDeps,
+  profile: string,
+  trackId: string,
+  state: TrackJob['state'],
+  elapsedMs: number,
+): Promise<void> {
+  if (!state.transactionType || state.transactionDone) return;
+  try {
+    await deps.durations?.running(profile, state.transactionType, trackId, elapsedMs);
+  } catch (error) {
+    deps.log.debug({ err: error, profile, type: state.transactionType }, 'running transaction not noted');
+  }
+}
+
+/** Whatever the end, a followed transaction no longer counts as running. */
+async function stopRunning(deps: TrackWorkerDeps, trackId: string, data: TrackJob): Promise<void> {
+  const type = data.request.kind === 'transaction' ? data.state.transactionType : undefined;
+  if (!type) return;
+  try {
+    await deps.durations?.stopped(data.profile, type, trackId);
+  } catch (error) {
+    deps.log.debug({ err: error, trackId, type }, 'running transaction not forgotten');
   }
 }
 
