@@ -87,9 +87,10 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
   const { subscriptions, schedule, log } = deps;
 
   const finish = async (trackId: string, outcome: Outcome, data?: TrackJob): Promise<string> => {
-    if (data) await stopRunning(deps, trackId, data);
     const settled = await subscriptions.settle(trackId, outcome);
     log.info({ trackId, status: settled.status }, 'followed work ended');
+    // After the outcome is queued, so that nothing stands between the end and the reply.
+    if (data) await stopRunning(deps, trackId, data);
     return settled.status;
   };
 
@@ -158,8 +159,13 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
       return again(job, token, { ...data, state: { ...state, failures } }, delay);
     }
 
-    if (result.took) await learn(deps, profile, trackId, result.took);
-    if (result.kind === 'end') return finish(trackId, result.outcome, data);
+    if (result.kind === 'end') {
+      // The outcome first: learning from it does not delay the reply.
+      const status = await finish(trackId, result.outcome, data);
+      if (result.took) await learn(deps, profile, result.took);
+      return status;
+    }
+    if (result.took) await learn(deps, profile, result.took);
     // The deadline is checked after a poll, not before: workers that were down past it still look once.
     const elapsed = now - result.state.legStartedAt;
     if (elapsed > poll.deadlineMs)
@@ -192,25 +198,25 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
         delay,
       );
     }
-    if (request.kind === 'transaction') await seenRunning(deps, profile, trackId, next, elapsed);
-    const delay = result.delayMs ?? (await nextDelay(deps, profile, request.kind, next));
+    const [delay] = await Promise.all([
+      result.delayMs ?? nextDelay(deps, profile, request.kind, next),
+      request.kind === 'transaction' ? seenRunning(deps, profile, trackId, next, elapsed) : undefined,
+    ]);
     return again(job, token, { ...data, state: next }, delay);
   };
 }
 
 /**
- * A transaction's duration joins what every worker polls that type by, and it is no longer running; a
- * failure to record is no failure.
+ * A transaction's duration joins what every worker polls that type by (it stops counting as running when
+ * it is finished, stopRunning); a failure to record is no failure.
  */
 async function learn(
   deps: TrackWorkerDeps,
   profile: string,
-  trackId: string,
   took: { transactionType: string; durationMs: number },
 ): Promise<void> {
   try {
     await deps.durations?.record(profile, took.transactionType, took.durationMs);
-    await deps.durations?.stopped(profile, took.transactionType, trackId);
   } catch (error) {
     deps.log.debug({ err: error, profile, type: took.transactionType }, 'duration not recorded');
   }
