@@ -329,7 +329,7 @@ function uniformLearningNote(history: readonly Work[]): string {
     plan === undefined
       ? 'on them the best plan its read budget allows is not clearly better than the schedule alone (it must cut the mean delay by a fifth and not raise the 95th percentile), so learning keeps the schedule alone'
       : `on them it plans ${plan.length} polls up to ${num((plan.at(-1) ?? 0) / 1000, 0)} s`;
-  return `fwbot learning starts from the durations of ${history.length} earlier transactions of the same distribution (one type, so one history); there is nothing to learn here but the distribution itself: ${verdict}. During the run the short transactions end first and become the newest durations; a transaction still running past what they cover is read when the schedule alone would read it.`;
+  return `fwbot learning starts from the durations of ${history.length} earlier transactions of the same distribution (one type, so one history); there is nothing to learn here but the distribution itself: ${verdict}. During the run the short transactions end first and become the newest durations, but the long ones are seen still running past them, and while more than 5 % of the evidence is such, what was learned is contradicted and the schedule alone decides (src/jobs/learning.ts, contradicted); a transaction still running past a plan is read when the schedule alone would read it.`;
 }
 
 /** Reads and delays of polling alone (no overhead) for `work`, each transaction's delays from `next`. */
