@@ -51,21 +51,20 @@ export class DurationHistory {
   async running(profile: string, transactionType: string, trackId: string, elapsedMs: number): Promise<void> {
     if (!this.learn.enabled) return;
     const [running, seenAt] = this.runningKeys(profile, transactionType);
-    // One transaction per key (the two may live on different nodes of a cluster), sent together.
-    await Promise.all([
-      this.redis
-        .multi()
-        .zadd(running, Math.max(0, Math.round(elapsedMs)), trackId)
-        .pexpire(running, RUNNING_STALE_MS)
-        .exec(),
-      this.redis.multi().zadd(seenAt, this.now(), trackId).pexpire(seenAt, RUNNING_STALE_MS).exec(),
-    ]);
+    // One round trip: every key of a deployment shares its prefix's hash tag on a cluster (keys.ts).
+    await this.redis
+      .multi()
+      .zadd(running, Math.max(0, Math.round(elapsedMs)), trackId)
+      .pexpire(running, RUNNING_STALE_MS)
+      .zadd(seenAt, this.now(), trackId)
+      .pexpire(seenAt, RUNNING_STALE_MS)
+      .exec();
   }
 
   /** A followed transaction is no longer followed (it ended, whatever the end). */
   async stopped(profile: string, transactionType: string, trackId: string): Promise<void> {
     const [running, seenAt] = this.runningKeys(profile, transactionType);
-    await Promise.all([this.redis.zrem(running, trackId), this.redis.zrem(seenAt, trackId)]);
+    await this.redis.multi().zrem(running, trackId).zrem(seenAt, trackId).exec();
   }
 
   /** The durations learned for a type on a profile, newest first (read at most once per refresh). */
@@ -94,7 +93,11 @@ export class DurationHistory {
     const [running, seenAt] = this.runningKeys(profile, transactionType);
     const stale = await this.redis.zrangebyscore(seenAt, '-inf', this.now() - RUNNING_STALE_MS);
     if (stale.length > 0) {
-      await Promise.all([this.redis.zrem(running, ...stale), this.redis.zrem(seenAt, ...stale)]);
+      await this.redis
+        .multi()
+        .zrem(running, ...stale)
+        .zrem(seenAt, ...stale)
+        .exec();
     }
     return this.redis.zcount(running, `(${tailMs}`, '+inf');
   }
