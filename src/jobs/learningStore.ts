@@ -63,6 +63,8 @@ export class DurationHistory {
 
   /** A followed transaction is no longer followed (it ended, whatever the end). */
   async stopped(profile: string, transactionType: string, trackId: string): Promise<void> {
+    // Learning off: nothing was noted (what an earlier configuration noted ages out with its keys).
+    if (!this.learn.enabled) return;
     const [running, seenAt] = this.runningKeys(profile, transactionType);
     await this.redis.multi().zrem(running, trackId).zrem(seenAt, trackId).exec();
   }
