@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { AuditReader, Operation, StagingLedger } from '../catalogue/operation.js';
 import type { ApprovalGate, AuditEntry, AuditSink, SccClients, Tracker } from '../dispatch/ports.js';
 import type { RevealGrants } from '../dispatch/reveals.js';
+import { jsonValue } from '../json.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { Deduper } from '../slack/dedupe.js';
 import type { Listeners } from '../slack/router.js';
@@ -88,13 +89,6 @@ function cardAction(actionId: string): 'approve' | 'reject' | 'cancel' | undefin
   return undefined;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 const BATCH = 100;
 
 export function createApprovals(options: ApprovalsOptions): Approvals {
@@ -172,7 +166,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
     press(action, who, askReason) {
       const decide = cardAction(action.id);
       if (!decide) return undefined;
-      const value = ApprovalButtonValue.safeParse(parseJson(action.value));
+      const value = ApprovalButtonValue.safeParse(jsonValue(action.value));
       if (!value.success) return Promise.resolve('That button is not one fwbot made.');
       const { id } = value.data;
       if (decide === 'approve') return decisions.approve(id, who);

@@ -5,6 +5,7 @@
 
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { jsonValue } from '../json.js';
 import type { Deduper } from '../slack/dedupe.js';
 import type { Listeners } from '../slack/router.js';
 import {
@@ -56,7 +57,7 @@ function parseClick(
   const click = ButtonClick.safeParse(body);
   if (!click.success) return undefined;
   const [action] = click.data.actions;
-  const value = ApprovalButtonValue.safeParse(safeJson(action?.value ?? ''));
+  const value = ApprovalButtonValue.safeParse(jsonValue(action?.value ?? ''));
   if (!value.success) return undefined;
   const channel = click.data.channel?.id ?? click.data.container?.channel_id;
   const ts = click.data.message?.ts ?? click.data.container?.message_ts;
@@ -66,14 +67,6 @@ function parseClick(
     channel,
     who: { userId: click.data.user.id, card: channel && ts ? { channel, ts } : undefined },
   };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The small modal asking why; the reason is optional. */
@@ -182,7 +175,7 @@ export function registerApprovalListeners(
     await ack();
     const submission = ReasonSubmission.safeParse(body);
     const metadata = submission.success
-      ? RejectModalMetadata.safeParse(safeJson(submission.data.view.private_metadata))
+      ? RejectModalMetadata.safeParse(jsonValue(submission.data.view.private_metadata))
       : undefined;
     if (!submission.success || !metadata?.success)
       return log.warn('reject reason with an unreadable payload');

@@ -10,6 +10,7 @@ import type { ThreadRef, Tracker } from '../dispatch/ports.js';
 import { type JobKeys, trackJobId } from '../jobs/keys.js';
 import { Outcome, TrackJobData } from '../jobs/payloads.js';
 import { followedId } from '../jobs/tracker.js';
+import { jsonValue } from '../json.js';
 import { pushBounded, readBounded } from '../redis/boundedList.js';
 import type { RedisClient } from '../redis/connection.js';
 import { plainMrkdwn } from '../render/text.js';
@@ -94,7 +95,7 @@ export class FollowedStates {
     for (const entry of noted) {
       const base = { ...entry };
       const raw = await this.redis.get(this.keys.outcome(entry.trackId));
-      const outcome = raw === null ? undefined : Outcome.safeParse(safeJson(raw));
+      const outcome = raw === null ? undefined : Outcome.safeParse(jsonValue(raw));
       if (outcome?.success) {
         if (now - entry.since > FINISHED_SHOWN_MS) continue;
         // Ended with nothing to tell: a staged change deployed (or discarded) before its reminder.
@@ -115,12 +116,4 @@ export class FollowedStates {
 
 function firstLine(text: string): string {
   return text.split('\n')[0] ?? '';
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Authorizer } from '../approvals/authorizer.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 import type { WatchRegistry } from '../catalogue/operation.js';
+import { jsonValue } from '../json.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { FollowedIndex, FollowedStates } from './followed.js';
 import type { HomeData } from './model.js';
@@ -85,14 +86,9 @@ export function cachedChannels(options: {
   return async (userId) => {
     const key = `${options.prefix}:home:channels:${userId}`;
     const cached = await options.redis.get(key);
-    if (cached !== null) {
-      try {
-        const parsed: unknown = JSON.parse(cached);
-        if (Array.isArray(parsed) && parsed.every((id) => typeof id === 'string')) return parsed;
-      } catch {
-        // read it again below
-      }
-    }
+    // Unreadable or not a list of ids: read it again from Slack.
+    const parsed = cached === null ? undefined : jsonValue(cached);
+    if (Array.isArray(parsed) && parsed.every((id) => typeof id === 'string')) return parsed;
     const channels = await options.read(userId);
     await options.redis.set(key, JSON.stringify(channels), 'PX', ttl);
     return channels;
