@@ -115,7 +115,8 @@ export class DurationHistory {
       cached && cached.raw === raw
         ? cached.durations
         : list.map(Number).filter((ms) => Number.isFinite(ms) && ms > 0);
-    const tail = learnedTailMs(durations, this.learn);
+    // Too few durations for a plan: there is nothing for running transactions to contradict.
+    const tail = durations.length >= this.learn.minSamples ? learnedTailMs(durations, this.learn) : undefined;
     const runningPastTail = tail === undefined ? 0 : await this.runningPast(profile, transactionType, tail);
     if (cached && cached.raw === raw) {
       cached.readAt = now;
