@@ -11,7 +11,7 @@ import {
   renderDeploymentList,
   renderPendingChanges,
 } from '../render/changes.js';
-import { code, counted } from '../render/format.js';
+import { code, counted, time } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
 import { userMention } from '../render/mrkdwn.js';
 import { AsaChangeItemDto } from '../scc/generated/models.js';
@@ -233,8 +233,7 @@ function stagerNotes(devices: readonly PendingDevice[]): string[] {
     if (device.pending.commands.length === 0 || device.stagedBy === null) return [];
     const lines = device.stagedBy.slice(0, NAMED_STAGERS).map((change) => {
       const approved = change.approvedBy ? `, approved by ${userMention(change.approvedBy)}` : '';
-      const when = new Date(change.at).toISOString().slice(0, 16).replace('T', ' ');
-      return `• ${userMention(change.actor)} ${change.what}${approved} (${when} UTC)`;
+      return `• ${userMention(change.actor)} ${change.what}${approved} (${time(new Date(change.at).toISOString())})`;
     });
     const more = device.stagedBy.length - NAMED_STAGERS;
     if (more > 0) lines.push(`• and ${counted(more, 'more change')} through fwbot`);
