@@ -2,6 +2,7 @@
 // after a decision the same card without buttons and with the decision. Pure: the Slack side's
 // renderBlocks turns it into Block Kit.
 
+import { code } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
 import type { Button, View, ViewBlock } from '../render/view.js';
 import type { ApprovalRecord, ApprovalRequest } from './record.js';
@@ -12,8 +13,6 @@ export const CANCEL_ACTION = 'fw.approval.cancel';
 export const REJECT_MODAL = 'fw.approval.reject_reason';
 export const REASON_BLOCK = 'reason';
 export const REASON_INPUT = 'reason_text';
-
-const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 
 /** The sentence at the top of the card: what will happen if someone approves (the operation's own words). */
 export function whatWillHappen(request: ApprovalRequest): string {

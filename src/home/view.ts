@@ -10,6 +10,7 @@ import {
   REJECT_ACTION,
 } from '../approvals/card.js';
 import type { ApprovalRecord } from '../approvals/record.js';
+import { code } from '../render/format.js';
 import { channelMention, userMention } from '../render/mrkdwn.js';
 import type { View, ViewBlock } from '../render/view.js';
 import type { FollowedWork, HomeData, RecentCommand } from './model.js';
@@ -35,7 +36,8 @@ function cut(text: string, max = LINE): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-const code = (text: string) => `\`${cut(text, 150).replace(/`/g, "'")}\``;
+/** A typed command as code, cut to fit its line. */
+const typed = (text: string) => code(cut(text, 150));
 
 function more(hidden: number, what: string): ViewBlock[] {
   return hidden > 0 ? [{ kind: 'context', text: `…and ${hidden} more ${what}.` }] : [];
@@ -131,7 +133,7 @@ const OUTCOME_WORD: Record<RecentCommand['outcome'], string> = {
 
 function recentLine(command: RecentCommand, now: number): string {
   const detail = command.detail ? `: ${cut(command.detail, 120)}` : '';
-  return `${OUTCOME_ICON[command.outcome]} ${code(command.text)} · ${clockTime(command.at, now)} · ${OUTCOME_WORD[command.outcome]}${detail}`;
+  return `${OUTCOME_ICON[command.outcome]} ${typed(command.text)} · ${clockTime(command.at, now)} · ${OUTCOME_WORD[command.outcome]}${detail}`;
 }
 
 /** Shown items and how many were left out. */
