@@ -27,6 +27,7 @@
 // sorts and filters, and carries the caption and row header that screen readers use; table adds only
 // column alignment, which a client-sorted table does not need.
 import type { DataTableBlock, RawNumberElement, RawTextElement } from '@slack/types';
+import { truncate } from './format.js';
 import { mentionsAsText } from './mrkdwn.js';
 import type { ViewBlock } from './view.js';
 
@@ -43,7 +44,6 @@ export const TABLE_LIMITS = {
   caption: 300,
 } as const;
 
-const ELLIPSIS = '…';
 const NUMBER = /^-?\d+(?:\.\d+)?$/;
 
 type Cell = RawTextElement | RawNumberElement;
@@ -61,14 +61,9 @@ export interface NativeTable {
   fit(chars: number): NativeTable | undefined;
 }
 
-function cut(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}${ELLIPSIS}`;
-}
-
 /** A cell's text as Slack shows it: one line, mentions as `@U…` (raw text is never parsed), never empty. */
 function cellText(raw: string, max: number): string {
-  const text = cut(mentionsAsText(raw).replace(/\s+/g, ' ').trim(), max);
+  const text = truncate(mentionsAsText(raw).replace(/\s+/g, ' ').trim(), max);
   return text === '' ? '—' : text;
 }
 
