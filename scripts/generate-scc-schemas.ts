@@ -7,65 +7,17 @@
 //   adds values), formats not enforced (its own examples break them). Required fields stay required.
 // - inputs (request bodies): closed enums, patterns anchored, lengths, ranges and item counts enforced,
 //   so bad input is refused before any call is made.
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
-
-interface JsonSchema {
-  $ref?: string;
-  type?: string;
-  enum?: string[];
-  format?: string;
-  pattern?: string;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
-  nullable?: boolean;
-  items?: JsonSchema;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: JsonSchema | boolean;
-}
-
-interface Parameter {
-  name: string;
-  in: 'path' | 'query' | 'header';
-  required?: boolean;
-  schema: JsonSchema;
-}
-
-interface MediaType {
-  schema?: JsonSchema;
-}
-
-interface Operation {
-  operationId: string;
-  parameters?: Parameter[];
-  requestBody?: { required?: boolean; content: Record<string, MediaType> };
-  responses: Record<string, { $ref?: string; content?: Record<string, MediaType> }>;
-  summary?: string;
-}
+import { clientCutPaths, type JsonSchema, mergedSpec, type Operation, refName } from './scc-reference.js';
 
 type Mode = 'model' | 'input';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
-/**
- * The vendor file comes in three cuts of one commit (the brief's 51 operations, the 8 of staged changes and
- * deploys, the 11 of MSP reach); they share identical component schemas and no path, so they merge into
- * one description. SCC_OPENAPI names other files instead (comma-separated).
- */
-const specPaths = (
-  process.env.SCC_OPENAPI?.split(',') ??
-  ['scc-openapi-subset.yaml', 'scc-openapi-changes.yaml', 'scc-openapi-msp.yaml'].map((file) =>
-    resolve(root, '../shared/reference', file),
-  )
-).map((path) => path.trim());
+/** The three cuts of one vendor commit (scc-reference.ts), or the files SCC_OPENAPI names. */
+const specPaths = clientCutPaths();
 const outDir = join(root, 'src/scc/generated');
 
 /**
@@ -80,12 +32,6 @@ const MODEL_OVERRIDES: Record<string, Record<string, string>> = {
 function anchored(pattern: string): string {
   const body = pattern.startsWith('^') ? pattern.slice(1) : pattern;
   return `^(?:${body.endsWith('$') ? body.slice(0, -1) : body})$`;
-}
-
-function refName(ref: string): string {
-  const name = ref.split('/').pop();
-  if (!name) throw new Error(`bad $ref ${ref}`);
-  return name;
 }
 
 function zodFor(schema: JsonSchema, mode: Mode): string {
@@ -258,7 +204,7 @@ function operationsModule(paths: Record<string, Record<string, Operation>>): str
       const query = params
         .filter((p) => p.in === 'query')
         .map((p) => {
-          const array = p.schema.type === 'array';
+          const array = p.schema?.type === 'array';
           return `{ name: ${JSON.stringify(p.name)}, required: ${Boolean(p.required)}, array: ${array} }`;
         });
       const bodySchema = op.requestBody?.content['application/json']?.schema;
@@ -286,30 +232,6 @@ function operationsModule(paths: Record<string, Record<string, Operation>>): str
   lines.push('} as const;', '', 'export type SccOperationId = keyof typeof sccOperations;', '');
   lines.push(`export const sccOperationIds = ${JSON.stringify(ids.sort())} as const;`, '');
   return lines.join('\n');
-}
-
-interface Spec {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, JsonSchema> };
-}
-
-/** The cuts as one description; a path or a schema defined twice differently is an error, never a choice. */
-async function mergedSpec(paths: readonly string[]): Promise<Spec> {
-  const merged: Spec = { paths: {}, components: { schemas: {} } };
-  for (const path of paths) {
-    const spec = parse(await readFile(path, 'utf8')) as Spec;
-    for (const [route, item] of Object.entries(spec.paths)) {
-      if (merged.paths[route]) throw new Error(`${path}: ${route} is described in two files`);
-      merged.paths[route] = item;
-    }
-    for (const [name, schema] of Object.entries(spec.components.schemas)) {
-      const known = merged.components.schemas[name];
-      if (known && JSON.stringify(known) !== JSON.stringify(schema))
-        throw new Error(`${path}: schema ${name} differs from the one in an earlier file`);
-      merged.components.schemas[name] = schema;
-    }
-  }
-  return merged;
 }
 
 async function main(): Promise<void> {
