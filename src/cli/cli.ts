@@ -266,17 +266,24 @@ async function runCommand(
     }
     let outcome: Outcome;
     let secretView: View | undefined;
-    if (result.kind === 'outcome') outcome = result.outcome;
-    else if (result.kind === 'reveal') {
+    if (result.kind === 'outcome') {
+      // A governed secret (four-eyes, confirmed with --yes) ran at once: its secret came with the outcome.
+      ({ secretView, ...outcome } = result.outcome);
+    } else if (result.kind === 'reveal') {
+      // The one person at the terminal is the requester: the grant is used at once, by them.
       const revealed = await dispatcher.reveal(result.grantId, request);
       outcome = revealed.outcome;
       secretView = revealed.secretView;
     } else throw new Error(`the CLI cannot deliver a ${result.kind} result`);
     if (flags.json) {
       io.stdout(`${JSON.stringify(outcome.result ?? null, null, 2)}`);
+    } else if (secretView) {
+      // The secret once, on the terminal of the person holding the SCC token, then what a channel would
+      // have learnt (that it was shown once, privately), which is true by then. Never logged.
+      io.stdout(renderText(terminalView(secretView)).trimEnd());
+      io.stdout(`\n${renderText(terminalView(outcome.view)).trimEnd()}`);
     } else {
       io.stdout(renderText(terminalView(outcome.view)).trimEnd());
-      if (secretView) io.stdout(renderText(terminalView(secretView)).trimEnd());
     }
     const followUp = describeFollowUp(outcome);
     if (followUp) io.stderr(followUp);

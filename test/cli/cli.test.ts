@@ -65,6 +65,26 @@ describe('fwbot CLI', () => {
     return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
   }
 
+  /** The real `fwbot` process (bin/fwbot.js), with the simulator's URL and token and `extra` in its env. */
+  async function fwbotProcess(argv: string[], extra: Record<string, string> = {}): Promise<Run> {
+    const bin = fileURLToPath(new URL('../../bin/fwbot.js', import.meta.url));
+    const child = spawn(process.execPath, [bin, ...argv], {
+      env: { PATH: process.env.PATH, SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin, ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // 'close', not 'exit': both streams are read to their end by then.
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code: code ?? -1, stdout, stderr };
+  }
+
   it('prints a read as the text view, without Slack-only buttons', async () => {
     const run = await fwbot(['tenants', 'list']);
     expect(run.code).toBe(EXIT.ok);
@@ -259,6 +279,45 @@ describe('fwbot CLI', () => {
       );
       expect(empty.code).toBe(EXIT.usage);
       expect(empty.stderr).toMatch(/--api-token-stdin: stdin held nothing\./);
+    });
+  });
+
+  describe('a generated API token (a secret SCC shows once)', () => {
+    const argv = ['tenants', 'token', 'contoso-eu', 'contoso-eu-automation'];
+    const generated = () =>
+      [...sim.state.tokens.values()].filter(
+        (t) => t.source === 'generated' && t.username === 'contoso-eu-automation',
+      );
+
+    it('asks for --yes first, and nothing is generated', async () => {
+      const asked = await fwbot(argv);
+      expect(asked.code).toBe(EXIT.confirm);
+      expect(asked.stderr).toMatch(/Not done: this would generate a new API token for API-only user/);
+      expect(asked.stdout).toBe('');
+      expect(sim.requestLog.list({ operationId: 'generateApiTokenForUserInTenant' })).toHaveLength(0);
+      expect(generated()).toEqual([]);
+    });
+
+    it('prints the token SCC minted once on stdout with --yes (never logged), and the token works', async () => {
+      // The real process, logging at debug to stderr: what a person sees, and all fwbot would log.
+      const run = await fwbotProcess(['--yes', ...argv], { LOG_LEVEL: 'debug' });
+      expect(run.code).toBe(EXIT.ok);
+      const [minted, ...others] = generated();
+      expect(others).toEqual([]);
+      const token = minted?.token ?? 'no token was minted';
+      expect(run.stdout.split(token)).toHaveLength(2);
+      // stderr holds fwbot's debug log of the call (so "never logged" is checked), not the token.
+      expect(run.stderr).toContain('"operationId":"generateApiTokenForUserInTenant"');
+      expect(run.stderr).not.toContain(token);
+      // The sentences around it are true: it is shown here, once, and the one after it says so.
+      expect(run.stdout).toMatch(/^New API token\n/);
+      expect(run.stdout).toContain('Copy it now: fwbot shows it this once and keeps no copy.');
+      expect(run.stdout.indexOf('The token was shown once, privately')).toBeGreaterThan(
+        run.stdout.indexOf(token),
+      );
+      // It is SCC's new token for that user: it authenticates (and the old one was revoked by SCC).
+      const withIt = await fwbot(['devices'], { SCC_API_TOKEN: token });
+      expect(withIt.code).toBe(EXIT.ok);
     });
   });
 
