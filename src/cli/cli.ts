@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { createLogger } from '../app/logger.js';
 import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
-import type { ModalField, Operation, Outcome, RawArgs } from '../catalogue/operation.js';
+import type { ModalField, Operation, Outcome, RawArgs, TrackRequest } from '../catalogue/operation.js';
 import { SccUserError } from '../catalogue/sccErrors.js';
 import { quoteToken } from '../catalogue/usage.js';
 import { type Config, ConfigError, type Environment, loadConfig } from '../config.js';
@@ -135,7 +135,7 @@ function exitCodeOf(error: unknown): number {
 
 function messageOf(error: unknown): string {
   if (error instanceof UsageError) return `${error.message}${error.usage ? `\nusage: ${error.usage}` : ''}`;
-  if (error instanceof UserError) return error.message;
+  if (error instanceof UserError) return terminalText(error.message);
   if (error instanceof FormAbandoned) return `Nothing was done: ${error.message}.`;
   if (error instanceof SccError) return error.userMessage();
   return `fwbot failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -167,10 +167,27 @@ function clientFor(config: Config, profile: string, log: Logger): SccClient {
   });
 }
 
-function describeFollowUp(outcome: { track: readonly { label: string }[] }): string | undefined {
-  if (outcome.track.length === 0) return undefined;
-  const what = outcome.track.map((t) => t.label).join('; ');
-  return `SCC goes on working on it (${what}). The CLI does not wait; /fw in Slack or \`npm run demo\` follow it to the end.`;
+/**
+ * What SCC still does after the command returned (on Slack, a thread reports its end; here nothing does).
+ * A staged change is not such work: it waits on the ASA until a deploy, and its view already says so in
+ * the words Slack uses (render/changes.ts stagedNote: staged, not on the device, what a deploy would push,
+ * `fwbot changes <asa>`).
+ */
+function describeFollowUp(track: readonly TrackRequest[]): string | undefined {
+  const working = track.filter((t) => t.kind !== 'staged');
+  if (working.length === 0) return undefined;
+  const what = working.map((t) => t.label).join('; ');
+  return `SCC goes on working on it (${what}); the CLI does not follow it, so nothing more is reported here.`;
+}
+
+/** Hints written for Slack name its slash command (`/fw changes …`); on the terminal the command is fwbot. */
+export function terminalText(text: string): string {
+  return text.replace(/`\/fw(?=[ `])/g, '`fwbot');
+}
+
+/** A view as the terminal prints it. */
+function printable(view: View): string {
+  return terminalText(renderText(terminalView(view)).trimEnd());
 }
 
 /**
@@ -280,12 +297,12 @@ async function runCommand(
     } else if (secretView) {
       // The secret once, on the terminal of the person holding the SCC token, then what a channel would
       // have learnt (that it was shown once, privately), which is true by then. Never logged.
-      io.stdout(renderText(terminalView(secretView)).trimEnd());
-      io.stdout(`\n${renderText(terminalView(outcome.view)).trimEnd()}`);
+      io.stdout(printable(secretView));
+      io.stdout(`\n${printable(outcome.view)}`);
     } else {
-      io.stdout(renderText(terminalView(outcome.view)).trimEnd());
+      io.stdout(printable(outcome.view));
     }
-    const followUp = describeFollowUp(outcome);
+    const followUp = describeFollowUp(outcome.track);
     if (followUp) io.stderr(followUp);
     return EXIT.ok;
   } finally {

@@ -38,7 +38,8 @@ const NAMED_ITEMS = 5;
 
 function stagedCount(deviceName: string, staged: readonly StagedItem[] | undefined): string {
   if (staged === undefined)
-    return 'SCC did not say what else is staged on it, so the thread will say how many commands a deploy would now run.';
+    // Said the same on every surface: the CLI has no thread to count the commands in later.
+    return 'SCC did not say what else is staged on it.';
   if (staged.length === 0)
     return `SCC's copy of ${deviceName} now matches the device again: nothing is waiting for a deploy.`;
   const named = staged.slice(0, NAMED_ITEMS).map((item) => `${item.what} (${item.change})`);

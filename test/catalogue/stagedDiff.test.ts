@@ -68,8 +68,9 @@ describe('what an interface change says is staged on its device', () => {
       'A deploy of asa-hq-01 would now push *7 staged changes*, whoever made them: interface Vlan0 (new), interface Vlan1 (new), interface Vlan2 (new), interface Vlan3 (new), interface Vlan4 (new), and 2 more.',
     );
     expect(stagedNote('asa-hq-01', [])).toContain('now matches the device again');
+    // No promise of a count in a thread: the CLI prints the same note and has no thread.
     expect(stagedNote('asa-hq-01', undefined)).toContain(
-      'SCC did not say what else is staged on it, so the thread will say how many commands',
+      'SCC did not say what else is staged on it. `/fw changes asa-hq-01` shows the commands a deploy would run',
     );
   });
 });

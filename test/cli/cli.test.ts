@@ -190,7 +190,10 @@ describe('fwbot CLI', () => {
     expect(run.code).toBe(EXIT.ok);
     expect(run.stdout).toMatch(/create tenant acme-cli/);
     expect(run.stdout).toMatch(/Display name:\s+Acme CLI/);
-    expect(run.stderr).toMatch(/SCC goes on working on it/);
+    // The transaction goes on in SCC; nothing on a terminal follows it (Slack's thread does).
+    expect(run.stderr).toBe(
+      'SCC goes on working on it (create tenant acme-cli); the CLI does not follow it, so nothing more is reported here.',
+    );
   });
 
   it('creates and edits an interface from argv alone (every form field is a flag)', async () => {
@@ -212,6 +215,36 @@ describe('fwbot CLI', () => {
     expect(edited.code).toBe(EXIT.ok);
     expect(edited.stdout).toContain('MTU: 1500 → 9000');
     expect(sim.requestLog.list({ operationId: 'modifyAsaVlanInterface' })).toHaveLength(1);
+  });
+
+  it('says a created or edited interface is staged and not on the device, in Slack’s words, with fwbot’s commands', async () => {
+    const created = await fwbot([
+      'interfaces',
+      'create',
+      'vlan',
+      'asa-hq-01',
+      '--vlan-id',
+      '30',
+      '--name',
+      'lab',
+    ]);
+    expect(created.code).toBe(EXIT.ok);
+    // render/changes.ts stagedNote, as Slack's message says it: staged, not on the device, the count.
+    expect(created.stdout).toContain(
+      'Staged in SCC, not yet on asa-hq-01: traffic is unchanged until it is deployed. ' +
+        'A deploy of asa-hq-01 would now push 1 staged change, whoever made it: interface Vlan30 (new). ' +
+        '`fwbot changes asa-hq-01` shows the commands a deploy would run; `fwbot deploy asa-hq-01` asks to run them.',
+    );
+    // A staged change is not work SCC goes on with, and the terminal names no slash command.
+    expect(created.stderr).toBe('');
+    expect(created.stdout).not.toContain('/fw');
+
+    const edited = await fwbot(['interfaces', 'edit', 'asa-hq-01', 'lab', '--mtu', '9000']);
+    expect(edited.code).toBe(EXIT.ok);
+    expect(edited.stdout).toContain('Staged in SCC, not yet on asa-hq-01');
+    expect(edited.stdout).toContain('A deploy of asa-hq-01 would now push 1 staged change');
+    expect(edited.stdout).toContain('`fwbot changes asa-hq-01` shows the commands a deploy would run');
+    expect(edited.stderr).toBe('');
   });
 
   it('says what a form would have asked when there is no terminal, with the usage line', async () => {
