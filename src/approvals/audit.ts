@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import type { AuditReader, AuditRecord } from '../catalogue/operation.js';
+import { redactCommandText } from '../dispatch/commandSecrets.js';
 import { AUDIT_ACTIONS, type AuditEntry } from '../dispatch/ports.js';
 import type { RedisClient } from '../redis/connection.js';
 import { createRedactor, type Redact } from '../scc/redaction.js';
@@ -28,10 +29,6 @@ const StreamEntries = z.array(z.tuple([z.string(), z.array(z.string())]));
 /** Longer texts are cut: the audit trail says what happened, the thread has the detail. */
 const MAX_FIELD = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-// Slack tokens (bot, user, app-level, config) and things written as key=value secrets.
-const SLACK_TOKEN = /\bx(?:ox[abposre]|app)-[A-Za-z0-9-]{8,}/g;
-const NAMED_SECRET = /\b(token|secret|password|api[_-]?key)(\s*[=:]\s*)("[^"]*"|\S+)/gi;
 
 // XADD with an id from the caller's clock, never below the stream's top (two processes' clocks differ by
 // a little), trimming everything older than the cutoff in the same step.
@@ -71,8 +68,7 @@ export class AuditTrail implements AuditReader {
     this.#clock = options.clock;
     this.#onRecord = options.onRecord;
     const known = createRedactor(options.secrets ?? []);
-    this.#redact = (text) =>
-      known(text).replace(SLACK_TOKEN, '[REDACTED]').replace(NAMED_SECRET, '$1$2[REDACTED]');
+    this.#redact = (text) => redactCommandText(known(text));
   }
 
   get key(): string {

@@ -2,6 +2,7 @@
 // written by the dispatcher (every surface goes through it) and cut to the last ten on every write. The
 // text is redacted like the audit trail's, and the list expires after a quiet month.
 import { z } from 'zod';
+import { redactCommandText } from '../dispatch/commandSecrets.js';
 import type { CommandHistory, CommandRecord } from '../dispatch/ports.js';
 import { pushBounded, readBounded } from '../redis/boundedList.js';
 import type { RedisClient } from '../redis/connection.js';
@@ -23,7 +24,7 @@ export interface RecentCommandsOptions {
   /** The deployment's key prefix, e.g. `fwbot`. */
   prefix: string;
   clock?: () => number;
-  /** Cleans a text before it is kept (the audit trail's redaction). */
+  /** Cleans a text before it is kept (default: the command-text redaction the audit trail also applies). */
   clean?: (text: string) => string;
   /** Told after each write: that person's Home has changed. */
   changed?: (userId: string) => void;
@@ -41,7 +42,7 @@ export class RecentCommands implements CommandHistory {
   }
 
   async note(record: CommandRecord): Promise<void> {
-    const { redis, clock = Date.now, clean = (text: string) => text, changed } = this.#options;
+    const { redis, clock = Date.now, clean = redactCommandText, changed } = this.#options;
     const entry: RecentCommand = {
       at: clock(),
       text: clean(record.text).slice(0, MAX_TEXT),

@@ -16,6 +16,7 @@
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import { redactCommandText } from '../dispatch/commandSecrets.js';
 import { withLogContext } from '../observability/logContext.js';
 import { RedisHealth } from '../observability/redisHealth.js';
 import { connectRedis, type RedisTarget } from '../redis/connection.js';
@@ -204,6 +205,18 @@ export async function startCommandWorkers(options: CommandWorkersOptions): Promi
     { ...base, concurrency: 4 },
   );
 
+  /**
+   * A finished command stays in Redis for the dedupe window: from then on it keeps its text as the logs do,
+   * with any value named as a secret redacted (a worker that dies mid-run leaves it whole, to decide on).
+   */
+  const forgetSecrets = async (job: Job<QueuedCommand>, command: QueuedCommand) => {
+    const text = redactCommandText(command.text);
+    if (text === command.text) return;
+    await job
+      .updateData({ ...command, text })
+      .catch((error: unknown) => log.warn({ err: error }, 'could not redact a finished command’s text'));
+  };
+
   const runner = new Worker<QueuedCommand, CommandOutcome, 'command'>(
     QUEUE.commands,
     async (job) => {
@@ -217,7 +230,11 @@ export async function startCommandWorkers(options: CommandWorkersOptions): Promi
           await handler.tellInterrupted(command);
           return 'interrupted';
         }
-        await handler.run(command);
+        try {
+          await handler.run(command);
+        } finally {
+          await forgetSecrets(job, command);
+        }
         return 'ran';
       });
     },

@@ -4,7 +4,7 @@
 // With a command intake (the bot always has one), commands that open no modal are handed to the command
 // workers through Redis instead of running here (jobs/commandQueue.ts); runCommand is what they run.
 
-import { CREDENTIAL_REFUSAL, containsCredential } from '../../dispatch/commandSecrets.js';
+import { CREDENTIAL_REFUSAL, containsCredential, redactCommandText } from '../../dispatch/commandSecrets.js';
 import { errorView, explainError } from '../../dispatch/errors.js';
 import { extractProfileFlag } from '../../dispatch/profileFlag.js';
 import { beginRequest } from '../../dispatch/request.js';
@@ -86,7 +86,7 @@ async function handOver(
     await intake.submit(queued);
   } catch (error) {
     const request = beginRequest(deps.log, 'command', actorOf(command), {
-      text: queued.withheld ? '[withheld]' : queued.text,
+      text: queued.withheld ? '[withheld]' : redactCommandText(queued.text),
     });
     request.log.error({ err: error }, 'could not queue a command');
     const text =
@@ -114,12 +114,12 @@ export async function runCommand(
   const { retryNum } = options;
   const actor = actorOf(command);
   const secret = options.withheld === true || containsCredential(command.text);
-  // The text is logged only when it cannot hold a token.
+  // The text is logged only when it cannot hold a token, and with any value named as a secret redacted.
   const request = beginRequest(
     deps.log,
     'command',
     actor,
-    secret ? { text: '[withheld]' } : { text: command.text },
+    secret ? { text: '[withheld]' } : { text: redactCommandText(command.text) },
   );
   if (retryNum !== undefined) request.log.info({ retryNum }, 'first delivery arrived as a retry');
   const delivery = new Delivery(deps.slack, request, command.response_url);

@@ -3,7 +3,7 @@
 // decide whether a command interrupted by a dying worker may run again (only when it only reads), and
 // tell the requester when it will not.
 import type { Operation } from '../../catalogue/operation.js';
-import { containsCredential } from '../../dispatch/commandSecrets.js';
+import { containsCredential, redactCommandText } from '../../dispatch/commandSecrets.js';
 import { extractProfileFlag } from '../../dispatch/profileFlag.js';
 import { beginRequest } from '../../dispatch/request.js';
 import type { QueuedCommandHandler } from '../../jobs/commandQueue.js';
@@ -81,12 +81,13 @@ export function slashCommandHandler(deps: SurfaceDeps, run: RunSlashCommand): Qu
       }
     },
     async tellInterrupted(command) {
+      const shown = redactCommandText(command.text);
       const request = beginRequest(deps.log, 'command', actorOf(slashCommandOf(command)), {
-        text: command.text,
+        text: shown,
       });
       request.log.warn('a command that makes changes was interrupted by a stopped worker; not run again');
       const text =
-        `:warning: fwbot was interrupted while running \`/fw ${command.text}\` (a worker stopped), so it ` +
+        `:warning: fwbot was interrupted while running \`/fw ${shown}\` (a worker stopped), so it ` +
         'did not run it again: it may or may not have taken effect. Check the current state before running it again.';
       await new Delivery(deps.slack, request, command.responseUrl).privately({
         summary: 'A command was interrupted; it was not run again.',
