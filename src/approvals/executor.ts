@@ -266,6 +266,7 @@ export class ApprovalExecutor {
       ...(request.teamId ? { teamId: request.teamId } : {}),
       facts,
       approvalId: request.id,
+      ...(record.decidedBy ? { approvedBy: record.decidedBy } : {}),
     });
     const summary = 'Approved: the requester can reveal it once.';
     const view: View = {

@@ -21,11 +21,11 @@ import {
 import { COMMAND, usageLine } from '../catalogue/usage.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import type { Access, AccessControl } from '../policy/access.js';
-import { channelMention } from '../render/mrkdwn.js';
+import { channelMention, userMention } from '../render/mrkdwn.js';
 import type { Button, View } from '../render/view.js';
 import { SccError } from '../scc/errors.js';
-import { CREDENTIAL_REFUSAL, containsCredential } from './commandSecrets.js';
-import type { Governance } from './governance.js';
+import { CREDENTIAL_REFUSAL, containsCredential, redactCommandText } from './commandSecrets.js';
+import { FOUR_EYES, type Governance, NONE } from './governance.js';
 import type {
   ApprovalGate,
   AuditSink,
@@ -186,10 +186,11 @@ export class Dispatcher {
   async dispatch(invocation: Invocation, request: RequestContext): Promise<Dispatched> {
     const { history } = this.#deps;
     if (!history || !NOTED_ENTRIES.has(invocation.entry)) return this.#dispatch(invocation, request);
-    // Text that looks like it holds a token is refused below and never kept.
+    // Text that looks like it holds a token is refused below and never kept; a value named as a secret
+    // (`token=…`) is kept redacted.
     const text = containsCredential(invocation.commandText)
       ? '(withheld: it looked like it held a token)'
-      : invocation.commandText;
+      : redactCommandText(invocation.commandText);
     const note = (fate: Pick<CommandRecord, 'outcome' | 'detail'>) =>
       history
         .note({ userId: request.actor.userId, text, ...fate })
@@ -226,7 +227,7 @@ export class Dispatcher {
     if (issues.length > 0) throw new UsageError(op.id, issues, usageLine(op));
     await this.#checkOtherChannel(request, op, raw, access.profile);
     const ctx = this.context(request, access.profile);
-    const rule: Governance = op.governed(raw) ? this.#deps.governance(op) : { kind: 'none' };
+    const rule = await this.#ruleFor(request.actor, op, raw);
 
     if (rule.kind === 'four-eyes') {
       const target = op.target;
@@ -256,11 +257,6 @@ export class Dispatcher {
         commandText,
         'confirmed with --yes',
       );
-    }
-
-    if (rule.kind === 'role') {
-      // The policy lets holders of this role run it alone: checked, then audited like an approval would be.
-      await this.#authorize(request.actor, op, rule.role, profileOverride);
     }
 
     if (op.revealsSecret) {
@@ -312,6 +308,18 @@ export class Dispatcher {
     }
     log.info({ operationId: op.id, profile: access.profile }, 'running');
     return { kind: 'outcome', outcome: await op.execute(ctx, raw), profile: access.profile };
+  }
+
+  /**
+   * The rule that applies to this person's call. A policy that lets holders of a role run an operation
+   * alone (`approvals.operations.<id>: admin`) does not shut out the others who may ask for it: without
+   * that role, the call goes to a second person as four-eyes would.
+   */
+  async #ruleFor(actor: Actor, op: Operation, raw: RawArgs): Promise<Governance> {
+    if (!op.governed(raw)) return NONE;
+    const rule = this.#deps.governance(op);
+    if (rule.kind !== 'role') return rule;
+    return (await this.#deps.access.holds(actor.userId, actor.channelId, rule.role)) ? rule : FOUR_EYES;
   }
 
   /** Runs a resolved call and writes its audit record (what ran, on what, and how it ended). */
@@ -388,10 +396,10 @@ export class Dispatcher {
     const op = this.#lookupSecret(grant.operationId);
     const actor: Actor = { userId: grant.requesterId, channelId: grant.channelId, teamId: grant.teamId };
     const access = await this.#authorize(actor, op, op.role);
-    const rule: Governance = op.governed(grant.raw) ? this.#deps.governance(op) : { kind: 'none' };
-    if (rule.kind === 'role') await this.#authorize(actor, op, rule.role);
+    const rule = await this.#ruleFor(actor, op, grant.raw);
     if (rule.kind === 'four-eyes' && !grant.approvalId)
       throw new UserError('This now needs a second person’s approval; run the command again to ask for it.');
+    if (grant.approvalId) await this.#checkApprover(grant, op);
     if (access.profile !== grant.profile) {
       throw new UserError(
         `This channel now uses the SCC profile \`${access.profile}\`, not \`${grant.profile}\`; run the command again.`,
@@ -419,6 +427,30 @@ export class Dispatcher {
     }
     const { secretView, ...rest } = outcome;
     return { secretView, outcome: rest, profile: grant.profile };
+  }
+
+  /**
+   * An approved grant is used only while its approver still holds the approver role in the channel, checked
+   * right before the call as the approval executor checks it: a policy changed since the approval (or a
+   * restart with another one) takes effect on the Reveal button too. A grant that does not name its approver
+   * (made by an older fwbot) is refused the same way: nobody can be checked.
+   */
+  async #checkApprover(grant: RevealGrant, op: Operation): Promise<void> {
+    const approver = grant.approvedBy;
+    const holds =
+      approver !== undefined && (await this.#deps.access.holds(approver, grant.channelId, 'approver'));
+    if (holds) return;
+    const who = approver === undefined ? 'Its approver' : `${userMention(approver)}, who approved,`;
+    const why = `${who} no longer holds the approver role here`;
+    await this.#deps.audit?.record({
+      actor: grant.requesterId,
+      action: 'aborted',
+      operationId: op.id,
+      target: op.summary,
+      outcome: `Nothing was generated: ${why}.`,
+      approvalId: grant.approvalId,
+    });
+    throw new UserError(`Nothing was generated: ${why}. Run the command again to ask for a new approval.`);
   }
 
   #lookupSecret(id: string): Operation {

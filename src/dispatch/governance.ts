@@ -14,8 +14,8 @@ export type Governance =
   /** The operation's own role check only. */
   | { readonly kind: 'none' };
 
-const FOUR_EYES: Governance = { kind: 'four-eyes' };
-const NONE: Governance = { kind: 'none' };
+export const FOUR_EYES: Governance = { kind: 'four-eyes' };
+export const NONE: Governance = { kind: 'none' };
 
 function fromWord(word: string): Governance | undefined {
   if (word === 'four-eyes') return FOUR_EYES;

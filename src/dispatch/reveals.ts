@@ -28,6 +28,8 @@ export const RevealGrant = StoredCall.extend({
   facts: z.unknown().optional(),
   /** The approval that allowed it, if one did. */
   approvalId: z.string().optional(),
+  /** Who approved it: they must still hold the approver role when the button is pressed. */
+  approvedBy: z.string().optional(),
 });
 export type RevealGrant = z.infer<typeof RevealGrant>;
 
