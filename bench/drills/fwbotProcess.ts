@@ -15,10 +15,11 @@ export interface FwbotProcess {
 
 export async function startFwbot(
   world: Pick<World, 'sim' | 'slack'> & { redis?: { url: string } },
-  options: { profilesFile?: string; env?: Record<string, string> } = {},
+  options: { profilesFile?: string; env?: Record<string, string>; entry?: string } = {},
 ): Promise<FwbotProcess> {
   const port = await freePort();
-  const child = spawnTsx('src/main.ts', [], {
+  // Another checkout's entry (bench/unverifiedFlood.ts compares against an older commit).
+  const child = spawnTsx(options.entry ?? 'src/main.ts', [], {
     env: {
       SLACK_BOT_TOKEN: 'xoxb-drill-token',
       SLACK_SIGNING_SECRET: DRILL_SIGNING_SECRET,

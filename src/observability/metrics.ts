@@ -40,6 +40,12 @@ export interface FwbotMetrics {
   readonly slackRateLimitSeconds: Counter<'method'>;
   /** `fwbot_ready{check}`: 1 when the last readiness check passed. */
   readonly readiness: Gauge<'check'>;
+  /** `fwbot_slack_requests_refused_total{reason}`: HTTP-mode requests refused before Bolt read them. */
+  readonly slackRequestsRefused: Counter<'reason'>;
+  /** `fwbot_slack_unverified_body_bytes`: bytes reserved by request bodies being read, not yet verified. */
+  readonly slackUnverifiedBodyBytes: Gauge;
+  /** `fwbot_unhandled_rejections_total`: promise rejections nothing handled (the process kept serving). */
+  readonly unhandledRejections: Counter;
   /** Where `fwbot_queue_jobs` is read from at each scrape (see queues.ts); none until set. */
   setQueueDepthSource(source: QueueDepthSource | undefined): void;
   /** Prometheus text exposition of every series. */
@@ -142,6 +148,22 @@ export function createMetrics(options: MetricsOptions = {}): FwbotMetrics {
       name: 'fwbot_ready',
       help: 'Result of the last readiness check by dependency: 1 passed, 0 failed.',
       labelNames: ['check'],
+      registers,
+    }),
+    slackRequestsRefused: new Counter({
+      name: 'fwbot_slack_requests_refused_total',
+      help: 'HTTP-mode requests refused before their body was verified: unsigned, too_large, busy, slow, unreadable.',
+      labelNames: ['reason'],
+      registers,
+    }),
+    slackUnverifiedBodyBytes: new Gauge({
+      name: 'fwbot_slack_unverified_body_bytes',
+      help: 'Bytes reserved by HTTP-mode request bodies being read and not yet verified (bounded per process).',
+      registers,
+    }),
+    unhandledRejections: new Counter({
+      name: 'fwbot_unhandled_rejections_total',
+      help: 'Promise rejections nothing handled; each is logged once and the process keeps serving.',
       registers,
     }),
     setQueueDepthSource(source) {

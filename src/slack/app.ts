@@ -1,12 +1,12 @@
 // The Bolt app: HTTP mode (signed requests at /slack/events, signature checked by Bolt's HTTPReceiver,
-// timestamps outside ±5 minutes refused in front of it by requestWindow.ts, bodies over 1 MiB by
-// bodyLimit.ts) or Socket Mode when an app-level token is given (socketMode.ts: reconnects at once when
+// timestamps outside ±5 minutes refused in front of it by requestWindow.ts, unsigned, oversized, slow or
+// too many bodies at once by bodyLimit.ts) or Socket Mode when an app-level token is given (socketMode.ts: reconnects at once when
 // Slack asks for a new connection). This file only builds and wires; the
 // listeners live by surface in commands/, actions/, views/ and options/.
 import { App, type CustomRoute, HTTPReceiver } from '@slack/bolt';
 import { SlackApi } from '../slackApi/slackApi.js';
 import * as actions from './actions/index.js';
-import { withinBodyLimit } from './bodyLimit.js';
+import { type BodyLimits, withinBodyLimits } from './bodyLimit.js';
 import { boltLogger } from './boltLogger.js';
 import * as commands from './commands/index.js';
 import { type FwbotDeps, surfaceOf } from './deps.js';
@@ -31,6 +31,8 @@ export interface SlackSettings {
   slackApiUrl?: string | undefined;
   /** Socket Mode: how long a pong may take before the connection is taken for dead (default 5 s). */
   pongTimeoutMs?: number | undefined;
+  /** HTTP mode: what unverified request bodies may cost (bodyLimit.ts; its defaults when unset). */
+  bodyLimits?: Partial<BodyLimits> | undefined;
   /** Extra HTTP routes (health, metrics), served in both modes. */
   customRoutes?: CustomRoute[];
   /**
@@ -85,7 +87,12 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
     // wrapping it puts the future-date check and the body size limit in front of Bolt's verification
     // without forking Bolt.
     receiver.requestListener = withinRequestWindow(
-      withinBodyLimit(receiver.requestListener, deps.log),
+      withinBodyLimits(receiver.requestListener, {
+        log: deps.log,
+        path: EVENTS_PATH,
+        limits: settings.bodyLimits,
+        metrics: deps.metrics,
+      }),
       deps.log,
     );
     app = new App({ token: settings.botToken, receiver, logger, clientOptions, ...lean });

@@ -148,6 +148,8 @@ export interface HarnessOptions {
    * and envelopes are sent there (command() and interact() post to HTTP mode only).
    */
   socketMode?: FakeSocketModeOptions & { pongTimeoutMs?: number };
+  /** HTTP mode: what unverified bodies may cost (src/slack/bodyLimit.ts), e.g. a short read timeout. */
+  bodyLimits?: SlackSettings['bodyLimits'];
 }
 
 export interface CommandOptions {
@@ -288,6 +290,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     port,
     slackApiUrl: proxy?.apiUrl ?? slack.apiUrl,
     ...(options.workspace ? { workspace: options.workspace } : {}),
+    ...(options.bodyLimits ? { bodyLimits: options.bodyLimits } : {}),
   });
   if (options.metrics) instrumentBolt(app.app, options.metrics);
   slackApiForGroups.current = app;
