@@ -1,8 +1,9 @@
-// The MSP's upgrade day: devices across every managed tenant, the Secure Client versions every selected
-// tenant offers, one Secure Client upgrade across tenants (after a second person approves it) and the
-// runs of such upgrades. SCC's cross-tenant operations take ASAs only, at most 50 devices per managed
-// tenant, each once (../shared/reference/scc-openapi-msp.yaml); fwbot enforces those limits, and the
-// per-device conditions SCC would otherwise report only after an asynchronous validation, before calling.
+// The MSP's upgrade day: devices across every managed tenant, the Secure Client packages on one of them,
+// the Secure Client versions every selected tenant offers, one Secure Client upgrade across tenants (after
+// a second person approves it) and the runs of such upgrades. SCC's cross-tenant operations take ASAs
+// only, at most 50 devices per managed tenant, each once (../shared/reference/scc-openapi-msp.yaml); fwbot
+// enforces those limits, and the per-device conditions SCC would otherwise report only after an
+// asynchronous validation, before calling.
 import { z } from 'zod';
 import { announcement } from '../render/announce.js';
 import { code, counted } from '../render/format.js';
@@ -10,14 +11,16 @@ import { pageInfo } from '../render/list.js';
 import {
   type MspDeviceFacts,
   renderMspDevices,
+  renderMspPackages,
   renderMspRun,
   renderMspRunFields,
   renderMspRuns,
   renderMspVersions,
   tenantGroups,
 } from '../render/msp.js';
+import { PAGE_SIZE } from '../render/paging.js';
 import type { CdoTransaction, MspManagedDevice } from '../scc/generated/models.js';
-import { isUuid, list, optionalText, text, uuid } from './args.js';
+import { isUuid, list, offset, optionalText, text, uuid } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam } from './common.js';
 import { UserError } from './errors.js';
 import { defineOperation, type Operation, type OperationContext, type TargetRead } from './operation.js';
@@ -112,6 +115,26 @@ async function select(scc: SccReader, typed: string): Promise<{ typed: string; f
   throw new UserError(
     `No device named “${word}” in the tenants of the MSP portal (searched device names containing it).`,
   );
+}
+
+/**
+ * One device of a managed tenant, by name or UUID, as `select` finds it (a query selects many, so it is
+ * refused here). Only ASAs and FTDs have Secure Client packages; SCC answers 405 for the others.
+ */
+async function selectPackageHolder(scc: SccReader, typed: string): Promise<MspManagedDevice> {
+  if (typed.includes(':'))
+    throw new UserError(
+      `\`msp vpn packages\` takes one device, by name or UUID, not a query (\`${typed}\`).`,
+    );
+  const { found } = await select(scc, typed);
+  const [device] = found;
+  if (!device) throw new Error(`no device was selected by “${typed}”`); // select() found one or threw
+  const type = device.deviceType ?? '';
+  if (type !== 'ASA' && !type.endsWith('FTD'))
+    throw new UserError(
+      `${where(device)} is ${type || 'of an unknown type'}: only ASAs and FTDs have Secure Client packages.`,
+    );
+  return device;
 }
 
 /** Why SCC would refuse a device in a cross-tenant Secure Client request (the reference's list). */
@@ -223,6 +246,34 @@ export const mspDevices = defineOperation({
   },
   render: (data, args, meta) =>
     renderMspDevices(data.items ?? [], pageInfo(data, pageQuery(args)), args.query, meta),
+});
+
+export const mspVpnPackages = defineOperation({
+  id: 'msp.vpn.packages',
+  words: ['msp', 'vpn', 'packages'],
+  area: 'msp',
+  failure: 'Could not list the Secure Client packages of the managed device',
+  summary: 'List the Secure Client packages on an ASA or FTD of a managed tenant',
+  params: [
+    { name: 'device', kind: 'word', description: 'name or UUID of a device of a managed tenant' },
+    OFFSET,
+  ],
+  args: z.object({ device: text(), offset: offset() }),
+  role: 'viewer',
+  approval: 'never',
+  scc: ['getMspManagedDevices', 'getMspManagedDevice', 'getMspDeviceSecureClientPackages'],
+  examples: ['msp vpn packages nw-asa-hq', 'msp vpn packages hooli-ftd-01'],
+  run: async (ctx, args) => {
+    const device = await selectPackageHolder(ctx.scc, args.device);
+    const query = { limit: PAGE_SIZE, offset: args.offset };
+    const { data } = await ctx.scc.call('getMspDeviceSecureClientPackages', {
+      path: { deviceUid: factsOf(device).uid },
+      query,
+    });
+    return { device, data, query };
+  },
+  render: ({ device, data, query }, _args, meta) =>
+    renderMspPackages(device, data.items ?? [], pageInfo(data, query), meta),
 });
 
 export const mspVpnVersions = defineOperation({
@@ -443,6 +494,7 @@ export const mspVpnRunFields = defineOperation({
 /** The MSP portal's cross-tenant operations, in the order help and the README list them (index.ts). */
 export const MSP_OPERATIONS: readonly Operation[] = [
   mspDevices,
+  mspVpnPackages,
   mspVpnVersions,
   mspVpnUpgrade,
   mspVpnRuns,

@@ -1,9 +1,11 @@
-// Views of the MSP portal's cross-tenant work: devices of every managed tenant, the Secure Client versions
-// every selected tenant offers, and upgrade runs across tenants (tenant by tenant, device by device).
+// Views of the MSP portal's cross-tenant work: devices of every managed tenant, the Secure Client packages
+// on one of them, the Secure Client versions every selected tenant offers, and upgrade runs across tenants
+// (tenant by tenant, device by device).
 import type { RenderMeta } from '../catalogue/types.js';
 import type {
   CompatibleSecureClientVersionDto,
   MspManagedDevice,
+  MspSecureClientPackageDto,
   MspSecureClientUpgradeRunDto,
   MspSecureClientUpgradeRunsAttributeValues,
 } from '../scc/generated/models.js';
@@ -12,7 +14,7 @@ import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
 import { describeProgress, mspRunProgress, overallPercent, runProgress } from './upgradeProgress.js';
 import type { View, ViewBlock } from './view.js';
-import { platforms, runDevices, runFieldsView, runHead } from './vpn.js';
+import { platform, platforms, runDevices, runFieldsView, runHead } from './vpn.js';
 
 /** A device of a managed tenant as a target names it. */
 export interface MspDeviceFacts {
@@ -63,6 +65,32 @@ export function renderMspDevices(
       ]),
       hint: '`/fw msp vpn versions <device…>` for the Secure Client versions ASAs across tenants can take.',
       empty: 'no devices.',
+    },
+    meta,
+  );
+}
+
+/** The Secure Client packages installed on one device of a managed tenant. */
+export function renderMspPackages(
+  device: MspManagedDevice,
+  packages: readonly MspSecureClientPackageDto[],
+  page: PageInfo,
+  meta: RenderMeta,
+): View {
+  const tenant = device.managedTenantName ?? device.managedTenantDisplayName ?? '?';
+  const asa = device.deviceType === 'ASA';
+  return listView(
+    {
+      title: `Secure Client packages on ${device.name} (${tenant})`,
+      page,
+      columns: ['File', 'Version', 'Platform', 'UUID'],
+      rows: packages.map((p) => [p.fileName, p.version, platform(p), p.uid]),
+      widths: [64],
+      // Upgrades across tenants take ASAs only (the reference's cross-tenant operations).
+      ...(asa ? { hint: '`/fw msp vpn versions <device…>` for the versions it can be upgraded to.' } : {}),
+      empty: asa
+        ? 'none installed.'
+        : 'none. An FTD lists the packages of its remote-access VPN policy, and it may have no policy.',
     },
     meta,
   );

@@ -1,6 +1,6 @@
-// The MSP's upgrade day against the simulator: devices across tenants, the versions every selected tenant
-// offers (an asynchronous calculation, followed while simulated time is driven), one upgrade across
-// tenants, its runs, and the limits fwbot enforces before SCC is called.
+// The MSP's upgrade day against the simulator: devices across tenants, one device's packages, the versions
+// every selected tenant offers (an asynchronous calculation, followed while simulated time is driven), one
+// upgrade across tenants, its runs, and the limits fwbot enforces before SCC is called.
 import { describe, expect, it } from 'vitest';
 import type { SccReader } from '../../src/catalogue/resolve.js';
 import { renderText } from '../../src/render/text.js';
@@ -34,6 +34,44 @@ describe('msp: devices across tenants', () => {
     const text = renderText((await h.run('msp devices managedTenantName:hooli-uae')).view);
     expect(text).toContain('hooli-asa-01');
     expect(text).not.toContain('nw-asa-hq');
+  });
+});
+
+describe('msp: Secure Client packages on one managed device', () => {
+  it('lists the packages SCC has for an ASA of a managed tenant, found by name', async () => {
+    const outcome = await h.run('msp vpn packages nw-asa-hq');
+    h.golden('msp.vpn.packages', outcome);
+    const text = renderText(outcome.view);
+    expect(text).toContain('Secure Client packages on nw-asa-hq (northwind-us): 1–2 of 2');
+    expect(text).toContain('cisco-secure-client-macos-5.0.05040-webdeploy-k9.pkg');
+    const calls = h.sim.requestLog.list({ operationId: 'getMspDeviceSecureClientPackages' });
+    expect(calls.map((call) => call.path)).toEqual([
+      `/v1/msp/inventory/devices/${h.sim.deviceUid('nw-asa-hq')}/packages`,
+    ]);
+  });
+
+  it('takes a UUID too, and pages an FTD’s packages like the others', async () => {
+    const uid = h.sim.deviceUid('nw-ftd-edge');
+    const text = renderText((await h.run(`msp vpn packages ${uid}`)).view);
+    expect(text).toContain('Secure Client packages on nw-ftd-edge (northwind-us): 1–1 of 1');
+    const empty = renderText((await h.run('msp vpn packages hooli-ftd-01')).view);
+    expect(empty).toContain('An FTD lists the packages of its remote-access VPN policy');
+  });
+
+  it('refuses a query, a device outside the portal, and a device without Secure Client, before asking', async () => {
+    await expect(h.run('msp vpn packages deviceType:ASA')).rejects.toThrow(
+      '`msp vpn packages` takes one device, by name or UUID, not a query (`deviceType:ASA`).',
+    );
+    await expect(h.run('msp vpn packages stark-asa-01')).rejects.toThrow(
+      'No device named “stark-asa-01” in the tenants of the MSP portal',
+    );
+    const record = [...h.sim.state.devices.values()].find((d) => d.device.name === 'nw-ftd-edge');
+    if (!record) throw new Error('no nw-ftd-edge in the seed');
+    record.device.deviceType = 'CDFMC';
+    await expect(h.run('msp vpn packages nw-ftd-edge')).rejects.toThrow(
+      'nw-ftd-edge (northwind-us) is CDFMC: only ASAs and FTDs have Secure Client packages.',
+    );
+    expect(h.sim.requestLog.list({ operationId: 'getMspDeviceSecureClientPackages' })).toHaveLength(0);
   });
 });
 

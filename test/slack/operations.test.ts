@@ -334,10 +334,14 @@ describe('every operation through Slack', () => {
     expect(await read('vpn.run-fields', 'vpn run-fields')).toMatch(/upgradeRunStatus|status/i);
   });
 
-  it('msp devices / vpn versions (across tenants)', async () => {
+  it('msp devices / vpn packages / vpn versions (across tenants)', async () => {
     const devices = await read('msp.devices', 'msp devices managedTenantName:globex-apj');
     expect(devices).toContain('globex-asa-02');
     expect(devices).not.toContain('nw-asa-hq');
+    h.slack.reset();
+    expect(await read('msp.vpn.packages', 'msp vpn packages nw-asa-hq')).toContain(
+      'cisco-secure-client-win-5.0.05040-webdeploy-k9.pkg',
+    );
     h.slack.reset();
     expect(await driving(read('msp.vpn.versions', 'msp vpn versions nw-asa-hq globex-asa-01'))).toContain(
       '5.1.8.105',
