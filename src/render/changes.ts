@@ -2,7 +2,7 @@
 // run with each device's result and what was deployed to it.
 import type { RenderMeta, StagedItem } from '../catalogue/types.js';
 import type { AsaChangeItemDto, DeploymentRunDto } from '../scc/generated/models.js';
-import { code, counted, humanEnum } from './format.js';
+import { code, counted, humanEnum, time } from './format.js';
 import { listView } from './list.js';
 import { commandButton, type PageInfo } from './paging.js';
 import type { View, ViewBlock } from './view.js';
@@ -124,7 +124,7 @@ export function renderDeploymentList(
       query,
       columns: ['Submitted', 'Status', 'By', 'Devices', 'Run'],
       rows: runs.map((run) => [
-        run.submissionTime,
+        time(run.submissionTime),
         humanEnum(run.deploymentRunStatus),
         run.deployerUsername,
         deviceResults(run),
@@ -153,7 +153,7 @@ export function renderDeployment(
       fields: [
         { label: 'Status', value: humanEnum(run.deploymentRunStatus) },
         { label: 'By', value: run.deployerUsername ?? 'unknown' },
-        { label: 'Submitted', value: run.submissionTime ?? 'unknown' },
+        { label: 'Submitted', value: time(run.submissionTime) },
         ...(run.description ? [{ label: 'Description', value: run.description }] : []),
         ...(run.failureReason ? [{ label: 'Failure', value: humanEnum(run.failureReason) }] : []),
       ],

@@ -13,10 +13,13 @@ describe('changes and deploys', () => {
   const driving = <T>(work: Promise<T>): Promise<T> => driveClock(h.sim.clock, work, { pauseMs: 10 });
   const run = (text: string) => driving(h.run(text));
 
-  /** A view with ISO times replaced: they follow simulated time, which moves while tests wait. */
+  /**
+   * A view with its times ('2026-11-25 17:32 UTC', render/format.ts time()) replaced: they follow simulated
+   * time, which moves while tests wait. A raw ISO time would stay, and fail the golden.
+   */
   function withoutTimes(view: Outcome['view']): Outcome['view'] {
     return JSON.parse(
-      JSON.stringify(view).replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'),
+      JSON.stringify(view).replace(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/g, '<time>'),
     ) as Outcome['view'];
   }
 
@@ -80,6 +83,8 @@ describe('changes and deploys', () => {
     // Let the run finish, then find it by its transaction as the tracker does.
     for (let i = 0; i < 60; i += 1) h.sim.clock.advance(5_000);
     const list = await run(`deployments transactionUid:"${transactionUid}"`);
+    // Times read as everywhere else (render/format.ts time()), never SCC's raw ISO text.
+    expect(JSON.stringify(list.view)).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
     // Submission times depend on how far simulated time moved while the calculation was awaited.
     h.golden('deployments', withoutTimes(list.view));
     const { data } = await h.client().call('getDeviceDeploymentRuns', {
@@ -88,6 +93,12 @@ describe('changes and deploys', () => {
     const runUid = data.items?.[0]?.uid ?? '';
     expect(JSON.stringify(list.view.blocks)).toContain(runUid);
     const shown = await run(`deployments show ${runUid}`);
+    expect(shown.view.blocks).toContainEqual({
+      kind: 'fields',
+      fields: expect.arrayContaining([
+        { label: 'Submitted', value: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/) },
+      ]),
+    });
     h.golden('deployments.show', withoutTimes(shown.view));
     expect(JSON.stringify(shown.view.blocks)).not.toContain('interface Vlan20\\n');
   });
