@@ -349,9 +349,11 @@ const variables = {
       requiredWhen: 'never',
       example: '9464',
       description:
-        "The bot's /metrics on a port of its own (a server on 0.0.0.0 that answers nothing else), so the public " +
-        'PORT need not expose it: PORT then answers /metrics with 404, and /healthz and /readyz stay on PORT. ' +
-        'Must differ from PORT (1–65535). Unset: /metrics is on PORT.',
+        "/metrics and the detailed /readyz (each check's reason, which may name hosts and ports) on a port of " +
+        'their own (a server on 0.0.0.0 that answers nothing else), in the bot and in each worker, so the public ' +
+        'PORT need not expose them: PORT then answers /metrics with 404, and its /healthz and /readyz stay (that ' +
+        '/readyz names the checks and whether each passes, nothing more). Must differ from PORT (1–65535). ' +
+        "Unset: /metrics is on PORT, and the checks' reasons are only logged.",
       secret: false,
     },
     integerBetween(1, 65_535),

@@ -70,12 +70,22 @@ function worldLine(world: WorldOrigin): string {
   return `restored from ${WORLD_FILE}, saved ${saved} UTC${ended}`;
 }
 
-async function listenOrWarn(http: HttpSide, port: number): Promise<string> {
+async function listenOrWarn(http: HttpSide, port: number, metricsPort: number | undefined): Promise<string> {
   try {
     const bound = await http.listen();
-    return `http://127.0.0.1:${bound}/healthz · /readyz · /metrics`;
+    return `http://127.0.0.1:${bound}/healthz · /readyz${metricsPort === undefined ? ' · /metrics' : ''}`;
   } catch (error) {
     return `not served (port ${port}: ${error instanceof Error ? error.message : String(error)}; set PORT)`;
+  }
+}
+
+/** METRICS_PORT: /metrics and the detailed /readyz on a server of their own, in one line of the banner. */
+async function listenMetricsOrWarn(http: HttpSide, metricsPort: number): Promise<string> {
+  try {
+    const bound = await http.listenMetrics();
+    return `http://127.0.0.1:${bound}/metrics · /readyz (with each check's reason)`;
+  } catch (error) {
+    return `not served (METRICS_PORT ${metricsPort}: ${error instanceof Error ? error.message : String(error)})`;
   }
 }
 
@@ -159,7 +169,8 @@ async function run(
   // Read at each probe: the Slack check joins once the Slack app exists.
   const readinessChecks: ReadinessCheck[] = [...runtime.readinessChecks];
   steps.unshift(...runtime.shutdownSteps());
-  const http = createHttpSide({ port: config.http.port, readinessChecks, metrics, log });
+  const { metricsPort } = config.http;
+  const http = createHttpSide({ port: config.http.port, metricsPort, readinessChecks, metrics, log });
   steps.push({ name: 'http', run: () => http.close() });
   let slack: DemoSlack | undefined;
   if (slackConfig.mode !== 'disabled') {
@@ -180,7 +191,8 @@ async function run(
   const health =
     slack?.mode === 'http'
       ? `on the Slack app's port ${config.http.port}`
-      : await listenOrWarn(http, config.http.port);
+      : await listenOrWarn(http, config.http.port, metricsPort);
+  const details = metricsPort === undefined ? undefined : await listenMetricsOrWarn(http, metricsPort);
 
   const terminal = new Terminal({ input: process.stdin, output: process.stdout });
   const session = new ConsoleSession(
@@ -212,6 +224,7 @@ async function run(
     `  Slack:  ${slack ? `connected (${slack.mode === 'socket' ? 'Socket Mode' : 'HTTP'}); try /fw help in a channel` : 'not connected (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN to join a workspace)'}`,
   );
   say(`  Health: ${health}`);
+  if (details) say(`  Metrics: ${details}`);
   say(`  Logs:   ${logFile}`);
   say();
   say('Try: tenants list · tenants create acme-demo · interfaces asa-hq-01');

@@ -1,8 +1,8 @@
 // `npm run worker`: the workers without the Slack front: queued /fw commands, tracking, notifications,
 // watches and tenant creations. Reads the same environment as the bot; start as many as you like, anywhere
 // that reaches the same Redis. Serves /healthz, /readyz and /metrics on PORT as the bot does (so each
-// process on one host needs a PORT of its own). SIGTERM / SIGINT let the jobs in hand finish before the
-// process exits.
+// process on one host needs a PORT of its own), or /metrics and the detailed /readyz on METRICS_PORT when
+// it is set. SIGTERM / SIGINT let the jobs in hand finish before the process exits.
 import { startCommandRunners } from '../app/bot.js';
 import { processLogger } from '../app/logger.js';
 import { openProcessRedis } from '../app/processRedis.js';
@@ -25,20 +25,32 @@ function isAddressInUse(error: unknown): boolean {
 }
 
 /**
- * Serves the probes, or ends the process (exit 2) when PORT is taken. Called before any job is taken, so a
- * worker that cannot be probed stops with nothing in hand; the usual cause is a second process on one host
- * left on the default PORT.
+ * Serves the probes (and METRICS_PORT's server), or ends the process (exit 2) when a port is taken. Called
+ * before any job is taken, so a worker that cannot be probed stops with nothing in hand; the usual cause
+ * is a second process on one host left on the default PORT, or on the bot's METRICS_PORT.
  */
-async function serveProbes(http: HttpSide, port: number): Promise<void> {
+async function serveProbes(http: HttpSide, ports: Config['http']): Promise<void> {
+  const taken = (what: string, variable: string, port: number, example: string): never => {
+    process.stderr.write(
+      `fwbot worker cannot serve ${what}: ${variable} ${port} is already in use on this host. ` +
+        `Give each process on one host its own ${variable} (${example}).\n`,
+    );
+    return process.exit(2);
+  };
   try {
     await http.listen();
   } catch (error) {
     if (!isAddressInUse(error)) throw error;
-    process.stderr.write(
-      `fwbot worker cannot serve /healthz, /readyz and /metrics: PORT ${port} is already in use on this host. ` +
-        'Give each process on one host its own PORT (e.g. PORT=3000 for the bot, PORT=3001 for a worker).\n',
-    );
-    process.exit(2);
+    const what = ports.metricsPort === undefined ? '/healthz, /readyz and /metrics' : '/healthz and /readyz';
+    taken(what, 'PORT', ports.port, 'e.g. PORT=3000 for the bot, PORT=3001 for a worker');
+  }
+  if (ports.metricsPort === undefined) return;
+  try {
+    await http.listenMetrics();
+  } catch (error) {
+    if (!isAddressInUse(error)) throw error;
+    await http.close();
+    taken('/metrics', 'METRICS_PORT', ports.metricsPort, 'e.g. 9464 for the bot, 9465 for a worker');
   }
 }
 
@@ -83,11 +95,12 @@ async function main(): Promise<void> {
   });
   const http = createHttpSide({
     port: config.http.port,
+    metricsPort: config.http.metricsPort,
     readinessChecks: [redisHealth.readinessCheck(redis), topology.readinessCheck(), ...sccChecks(clients)],
     metrics,
     log,
   });
-  await serveProbes(http, config.http.port);
+  await serveProbes(http, config.http);
 
   const slack = createWorkerSlackClient(config.slack.botToken.reveal(), config.slack.apiUrl);
   observeSlackClient(slack, metrics);

@@ -2,6 +2,9 @@
 // check that resolves or throws with a reason; they run in parallel, each within a time limit, so a
 // hung dependency makes /readyz answer "not ready" quickly instead of hanging the probe. Checks that
 // cost a remote call (SCC, Slack's auth.test) are cached briefly: orchestrators probe every few seconds.
+// A reason may name hosts, ports and errors, so it is shown only where operators look (httpSide.ts), and
+// logged (with the reason) when a check starts failing, and when it passes again.
+import type { Logger } from 'pino';
 import type { SccClients } from '../dispatch/ports.js';
 import { SlackApi, type WebApiClient } from '../slackApi/slackApi.js';
 import type { FwbotMetrics } from './metrics.js';
@@ -19,7 +22,10 @@ export interface ReadinessCheck {
 export interface CheckResult {
   name: string;
   ok: boolean;
-  /** The reason when not ok. Never holds a secret: checks say what failed, not with which credentials. */
+  /**
+   * The reason when not ok, or what a passing check sees. Never holds a secret (checks say what failed, not
+   * with which credentials), but may name hosts and ports: not for the public port.
+   */
   detail?: string;
   ms: number;
 }
@@ -42,6 +48,8 @@ export interface ReadinessOptions {
   /** Limit for each check. Default 2 s: well inside a probe's usual timeout. */
   timeoutMs?: number;
   metrics?: FwbotMetrics;
+  /** Where a check that starts failing (with its reason) or passes again is said. */
+  log?: Logger;
 }
 
 function reasonOf(error: unknown): string {
@@ -79,11 +87,31 @@ export function createReadiness(
   options: ReadinessOptions = {},
 ): Readiness {
   const timeoutMs = options.timeoutMs ?? 2_000;
+  const { log } = options;
   let draining = false;
+  /** The checks failing at the last evaluation: a change either way is said once. */
+  const failing = new Set<string>();
+  const noteChange = (result: CheckResult) => {
+    // Only the change is logged: a reason can change at every probe (counters, seconds away).
+    if (result.ok) {
+      if (failing.delete(result.name))
+        log?.info({ check: result.name }, `readiness: ${result.name} passes again`);
+      return;
+    }
+    if (failing.has(result.name)) return;
+    failing.add(result.name);
+    log?.warn(
+      { check: result.name },
+      `readiness: ${result.name} fails: ${result.detail ?? 'no reason given'}`,
+    );
+  };
   return {
     async evaluate() {
       const results = await Promise.all(checks.map((check) => runCheck(check, timeoutMs)));
-      for (const result of results) options.metrics?.readiness.set({ check: result.name }, result.ok ? 1 : 0);
+      for (const result of results) {
+        options.metrics?.readiness.set({ check: result.name }, result.ok ? 1 : 0);
+        noteChange(result);
+      }
       return { ready: !draining && results.every((r) => r.ok), draining, checks: results };
     },
     drain() {

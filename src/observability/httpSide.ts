@@ -1,14 +1,18 @@
 // The HTTP side of a fwbot process: /healthz (the process is up), /readyz (its dependencies answer, and it
 // is not draining) and /metrics (Prometheus text). In Slack's HTTP mode the routes are handed to Bolt's
 // receiver as customRoutes, so one server serves Slack and operations; in Socket Mode (and in worker-only
-// or demo processes) `listen()` starts a small server of its own on PORT. With a metrics port
-// (METRICS_PORT) /metrics leaves those routes and is served only by `listenMetrics()`'s own server there,
-// so the port Slack reaches need not expose it.
+// or demo processes) `listen()` starts a small server of its own on PORT.
+//
+// What each port says: PORT may be reachable by anyone (in HTTP mode it is Slack's), so its /readyz
+// answers only whether the process is ready and each check's name with ok or not — no host, port or
+// error text. With a metrics port (METRICS_PORT) `listenMetrics()` serves /metrics and the detailed
+// /readyz (each check's reason and timing) there, and /metrics leaves PORT. Without one, the details are
+// served nowhere; a check that starts failing is logged with its reason, and again when it passes (health.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { createReadiness, type Readiness, type ReadinessCheck } from './health.js';
+import { createReadiness, type Readiness, type ReadinessCheck, type ReadinessReport } from './health.js';
 import type { FwbotMetrics } from './metrics.js';
 
 export const HEALTH_PATH = '/healthz';
@@ -18,7 +22,7 @@ export const METRICS_PATH = '/metrics';
 export interface HttpSideOptions {
   /** Where `listen()` serves (Socket Mode, workers, demo); unused when Bolt serves the routes. */
   port: number;
-  /** Where `listenMetrics()` serves /metrics, which then is not among the other routes. */
+  /** Where `listenMetrics()` serves /metrics and the detailed /readyz; /metrics then leaves PORT. */
   metricsPort?: number | undefined;
   /** Default 0.0.0.0: probes come from outside the container. */
   host?: string;
@@ -37,7 +41,7 @@ export interface HttpSide {
   handle(req: IncomingMessage, res: ServerResponse): boolean;
   /** Starts a server of its own; resolves with the port it listens on (useful with port 0). */
   listen(): Promise<number>;
-  /** Starts the /metrics server on the metrics port; resolves with its port. Needs `metricsPort`. */
+  /** Starts the server of /metrics and the detailed /readyz on the metrics port; resolves with its port. */
   listenMetrics(): Promise<number>;
   /** Marks the process not ready (shutdown began); /healthz keeps answering. */
   drain(): void;
@@ -53,9 +57,28 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   send(res, status, 'application/json; charset=utf-8', `${JSON.stringify(body)}\n`);
 }
 
+/** What /readyz says on PORT: ready or not, draining or not, and each check's name with ok or not. */
+export interface PublicReadiness {
+  ready: boolean;
+  draining: boolean;
+  checks: { name: string; ok: boolean }[];
+}
+
+export function publicReadiness(report: ReadinessReport): PublicReadiness {
+  return {
+    ready: report.ready,
+    draining: report.draining,
+    checks: report.checks.map(({ name, ok }) => ({ name, ok })),
+  };
+}
+
 export function createHttpSide(options: HttpSideOptions): HttpSide {
   const readiness =
-    options.readiness ?? createReadiness(options.readinessChecks ?? [], { metrics: options.metrics });
+    options.readiness ??
+    createReadiness(options.readinessChecks ?? [], {
+      metrics: options.metrics,
+      ...(options.log ? { log: options.log } : {}),
+    });
   const startedAt = Date.now();
   const { metrics, log } = options;
   const separateMetrics = options.metricsPort !== undefined;
@@ -66,15 +89,18 @@ export function createHttpSide(options: HttpSideOptions): HttpSide {
     json(res, 200, { status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) });
   };
 
-  const readyz = (_req: IncomingMessage, res: ServerResponse): void => {
-    readiness.evaluate().then(
-      (report) => json(res, report.ready ? 200 : 503, report),
-      (error: unknown) => {
-        log?.error({ err: error }, 'readiness evaluation failed');
-        json(res, 503, { ready: false, error: 'readiness evaluation failed' });
-      },
-    );
-  };
+  /** /readyz: the whole report on the metrics port, what PORT may say elsewhere. */
+  const readyzOf =
+    (detailed: boolean) =>
+    (_req: IncomingMessage, res: ServerResponse): void => {
+      readiness.evaluate().then(
+        (report) => json(res, report.ready ? 200 : 503, detailed ? report : publicReadiness(report)),
+        (error: unknown) => {
+          log?.error({ err: error }, 'readiness evaluation failed');
+          json(res, 503, { ready: false, error: 'readiness evaluation failed' });
+        },
+      );
+    };
 
   const metricsRoute = (_req: IncomingMessage, res: ServerResponse): void => {
     metrics.text().then(
@@ -89,7 +115,7 @@ export function createHttpSide(options: HttpSideOptions): HttpSide {
   type Route = (req: IncomingMessage, res: ServerResponse) => void;
   const table: Record<string, Route> = {
     [HEALTH_PATH]: healthz,
-    [READY_PATH]: readyz,
+    [READY_PATH]: readyzOf(false),
     ...(separateMetrics ? {} : { [METRICS_PATH]: metricsRoute }),
   };
 
@@ -152,9 +178,12 @@ export function createHttpSide(options: HttpSideOptions): HttpSide {
     async listenMetrics() {
       if (options.metricsPort === undefined) throw new Error('no metrics port is configured');
       if (metricsServer) throw new Error('the metrics server is already listening');
-      metricsServer = await serve(handlerOf({ [METRICS_PATH]: metricsRoute }), options.metricsPort);
+      metricsServer = await serve(
+        handlerOf({ [METRICS_PATH]: metricsRoute, [READY_PATH]: readyzOf(true) }),
+        options.metricsPort,
+      );
       const port = portOf(metricsServer);
-      log?.info({ port }, 'metrics listening');
+      log?.info({ port }, 'metrics and detailed readiness listening');
       return port;
     },
     drain: () => readiness.drain(),

@@ -33,9 +33,10 @@ describe('npm run worker (src/jobs/main.ts)', () => {
   const started: ChildProcess[] = [];
 
   /** The real entry, as `npm run worker` starts it, on this run's Redis, simulator and fake Slack. */
-  function startWorker(port: number): WorkerProcess {
+  function startWorker(port: number, more: Record<string, string> = {}): WorkerProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
       env: {
+        ...more,
         PATH: process.env.PATH,
         REDIS_URL: redisServer.url,
         SCC_BASE_URL: sim.url,
@@ -208,4 +209,35 @@ describe('npm run worker (src/jobs/main.ts)', () => {
       expect((await get('/healthz')).status).toBe(200);
     }, 20_000);
   });
+
+  it('with METRICS_PORT: PORT says only which checks pass; the reasons and /metrics are on METRICS_PORT', async () => {
+    const port = await freePort();
+    const metricsPort = await freePort();
+    const worker = startWorker(port, { METRICS_PORT: String(metricsPort) });
+    await worker.ready();
+    try {
+      const open = await (await fetch(`http://127.0.0.1:${port}/readyz`)).text();
+      const detailed = (await (await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).json()) as {
+        checks: { name: string; detail?: string }[];
+      };
+      const openMetrics = await fetch(`http://127.0.0.1:${port}/metrics`);
+      const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+
+      expect(JSON.parse(open)).toEqual({
+        ready: true,
+        draining: false,
+        checks: ['redis', 'redis-topology', 'scc:default'].map((name) => ({ name, ok: true })),
+      });
+      expect(open).not.toContain('127.0.0.1');
+      expect(detailed.checks.find((c) => c.name === 'redis-topology')?.detail).toMatch(
+        /^single: primary 127\.0\.0\.1:\d+/,
+      );
+      expect(openMetrics.status).toBe(404);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toContain('fwbot_ready{check="redis"} 1');
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+  }, 20_000);
 });

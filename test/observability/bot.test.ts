@@ -62,8 +62,8 @@ describe('the bot’s HTTP side', () => {
         ['scc:default', true],
         ['slack', true],
       ]);
-      // The Redis topology: one server here; Sentinel and Cluster are in test/redis/.
-      expect(body.checks[1]?.detail).toMatch(/^single: primary 127\.0\.0\.1:\d+, 0 failovers seen$/);
+      // Without METRICS_PORT the reasons (the Redis node, errors) are served nowhere: metricsPort.test.ts.
+      expect(body.checks.some((c) => 'detail' in c)).toBe(false);
 
       const responseUrl = slack.responseUrl();
       const request = slashCommandBody({ text: 'tenants list', responseUrl, userId: 'U0VIEWER01' });

@@ -1,5 +1,5 @@
 // METRICS_PORT (issue 12, item 9): /metrics on a port of its own, so the port Slack reaches need not
-// expose it. The bot as `npm start` assembles it (HTTP mode, Bolt serving /slack/events and the probes on
+// expose it; the detailed /readyz is served there too, PORT's says only which checks pass (issue 24, item 7). The bot as `npm start` assembles it (HTTP mode, Bolt serving /slack/events and the probes on
 // PORT), a Socket-Mode-like HTTP side of its own, and the setting's checks.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,12 +62,28 @@ describe('METRICS_PORT in the bot (HTTP mode)', () => {
     expect(await statusOf(`http://127.0.0.1:${port}/metrics`)).toBe(404);
   });
 
-  it('keeps /healthz and /readyz on PORT, and serves nothing else on METRICS_PORT', async () => {
+  it('keeps /healthz and /readyz on PORT, and serves only /metrics and /readyz on METRICS_PORT', async () => {
     expect(await statusOf(`http://127.0.0.1:${port}/healthz`)).toBe(200);
     expect(await statusOf(`http://127.0.0.1:${port}/readyz`)).toBe(200);
     expect(await statusOf(`http://127.0.0.1:${metricsPort}/healthz`)).toBe(404);
-    expect(await statusOf(`http://127.0.0.1:${metricsPort}/readyz`)).toBe(404);
+    expect(await statusOf(`http://127.0.0.1:${metricsPort}/readyz`)).toBe(200);
     expect(await statusOf(`http://127.0.0.1:${metricsPort}/slack/events`)).toBe(404);
+  });
+
+  it('says on PORT only which checks pass; the Redis node and the reasons only on METRICS_PORT', async () => {
+    const open = await (await fetch(`http://127.0.0.1:${port}/readyz`)).text();
+    const detailed = (await (await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).json()) as {
+      checks: { name: string; ok: boolean; detail?: string; ms: number }[];
+    };
+
+    expect(JSON.parse(open)).toEqual({
+      ready: true,
+      draining: false,
+      checks: ['redis', 'redis-topology', 'scc:default', 'slack'].map((name) => ({ name, ok: true })),
+    });
+    expect(open).not.toContain('127.0.0.1');
+    const topology = detailed.checks.find((check) => check.name === 'redis-topology');
+    expect(topology?.detail).toMatch(/^single: primary 127\.0\.0\.1:\d+, 0 failovers seen$/);
   });
 });
 
@@ -82,6 +98,7 @@ describe('the HTTP side with a metrics port (its own servers, as in Socket Mode)
       expect(await statusOf(`http://127.0.0.1:${port}/metrics`)).toBe(404);
       expect(await statusOf(`http://127.0.0.1:${metricsPort}/metrics`)).toBe(200);
       expect(await statusOf(`http://127.0.0.1:${metricsPort}/healthz`)).toBe(404);
+      expect(await statusOf(`http://127.0.0.1:${metricsPort}/readyz`)).toBe(200);
     } finally {
       await http.close();
     }

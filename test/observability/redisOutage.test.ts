@@ -1,7 +1,8 @@
 // A whole fwbot process (the demo: bot surfaces, workers, queue observers, audit tail) loses its Redis
 // and gets it back. Before RedisHealth, 20 s without Redis printed 2,214 lines of ioredis and BullMQ
 // stack traces on stderr and 270 "worker error" lines in the log; now: nothing on stderr, a handful of
-// lines in the log, /readyz 503 with the reason while it lasts and 200 once Redis is back.
+// lines in the log, /readyz 503 with the reason while it lasts (on METRICS_PORT; PORT's names no host) and
+// 200 once Redis is back.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ interface Readiness {
 }
 
 async function readyz(port: number): Promise<{ status: number; body: Readiness } | undefined> {
+  // Polled on METRICS_PORT, which answers the reasons (PORT's /readyz only names the checks).
   try {
     const response = await fetch(`http://127.0.0.1:${port}/readyz`);
     return { status: response.status, body: (await response.json()) as Readiness };
@@ -49,10 +51,12 @@ describe.runIf(redisServerAvailable())('a running fwbot whose Redis goes away an
   it('says so in a few log lines and /readyz, prints nothing on stderr, and is ready again after', async () => {
     const redisPort = await freePort();
     let redis = await startRedisServer({ port: redisPort });
+    const publicPort = await freePort();
     const port = await freePort();
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
-      PORT: String(port),
+      PORT: String(publicPort),
+      METRICS_PORT: String(port),
       REDIS_URL: redis.url,
       FWBOT_DEMO_SPEED: '1000',
     };
@@ -79,6 +83,11 @@ describe.runIf(redisServerAvailable())('a running fwbot whose Redis goes away an
           `^Redis lost \\d+ s ago, reconnecting \\(\\d+ attempts so far\\): Nothing answers at ${redis.url}`,
         ),
       );
+      const open = await (await fetch(`http://127.0.0.1:${publicPort}/readyz`)).text();
+      expect(open).not.toContain(redis.url.replace('redis://', ''));
+      const openBody = JSON.parse(open) as Readiness;
+      expect(openBody.ready).toBe(false);
+      expect(openBody.checks.find((c) => c.name === 'redis')).toEqual({ name: 'redis', ok: false });
       // Long enough for dozens of reconnect attempts by each of the process's connections.
       await new Promise((resolve) => setTimeout(resolve, 8_000));
       redis = await startRedisServer({ port: redisPort });
@@ -89,7 +98,14 @@ describe.runIf(redisServerAvailable())('a running fwbot whose Redis goes away an
         .split('\n')
         .filter(Boolean)
         .map((line) => (JSON.parse(line) as { msg: string }).msg);
-      const about = messages.filter((m) => /Redis|worker error|queue/i.test(m));
+      // Readiness says once that a check fails and once that it passes again (redis, redis-topology).
+      const readiness = messages.filter((m) => m.startsWith('readiness:'));
+      expect(readiness.filter((m) => m.startsWith('readiness: redis fails: '))).toHaveLength(1);
+      expect(readiness.filter((m) => m === 'readiness: redis passes again')).toHaveLength(1);
+      expect(readiness.length).toBeLessThanOrEqual(4);
+      const about = messages.filter(
+        (m) => !m.startsWith('readiness:') && /Redis|worker error|queue/i.test(m),
+      );
       expect(about.filter((m) => m.startsWith('Redis lost'))).toHaveLength(1);
       expect(about.filter((m) => m.startsWith('Redis is back'))).toHaveLength(1);
       expect(about.filter((m) => m.startsWith('Redis: reconnecting')).length).toBeLessThanOrEqual(3);
