@@ -1,9 +1,10 @@
 // The registry: every operation of fwbot, and what the surfaces derive from it (the grammar, help, the
 // README's command table). Code outside src/catalogue/ reaches operations only through it (by id, or by
 // parsing command text), never through an area's file, the grammar or help; besides this module it may
-// import only the shapes and helpers operations share: the declaration (operation.ts, types.ts), the
-// errors a user may see (errors.ts, sccErrors.ts), usage lines (usage.ts) and the argument helpers that
-// form fields and option lookups use (args.ts, query.ts, resolve.ts). test/architecture/ holds it to that.
+// import only the shapes and helpers operations share: the declaration (operation.ts, types.ts), a form's
+// fields as shown (forms.ts), the errors a user may see (errors.ts, sccErrors.ts), usage lines (usage.ts)
+// and the argument helpers that form fields and option lookups use (args.ts, query.ts, resolve.ts).
+// test/architecture/ holds it to that.
 import type { View } from '../render/view.js';
 import { CHANGE_OPERATIONS } from './changes.js';
 import { DEVICE_OPERATIONS } from './devices.js';

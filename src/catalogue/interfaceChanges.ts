@@ -142,16 +142,14 @@ export const interfacesCreateEtherchannel = defineOperation({
     when: 'incomplete',
     fields: async (ctx, prefilled) => {
       const { device, all } = await deviceAndInterfaces(ctx, prefilled);
-      const free = freePorts(all);
-      if (free.length === 0)
-        throw new UserError(`${device.name} has no free physical ports for an EtherChannel.`);
       return [
         {
           // Only this ASA's free ports, few and device-local (see interfaceOptions): a static list.
           name: 'members',
           label: 'Member interfaces',
           input: 'multi_select',
-          options: interfaceOptions(free),
+          options: interfaceOptions(freePorts(all)),
+          none: `${device.name} has no free physical port for an EtherChannel (a free port is a data port with no name, in no other EtherChannel and without subinterfaces).`,
         },
         {
           name: 'etherchannel-id',
@@ -250,6 +248,7 @@ export const interfacesCreateSubinterface = defineOperation({
           label: 'Parent interface',
           input: 'select',
           options: interfaceOptions(all.filter(canParent)),
+          none: `${device.name} has no interface that can carry a subinterface: no data port outside an EtherChannel, and no EtherChannel.`,
           initial: chosen?.uid,
         },
         {
@@ -418,6 +417,7 @@ export const interfacesEdit = defineOperation({
           label: 'Member interfaces',
           input: 'multi_select',
           options: interfaceOptions(freePorts(all, found.uid)),
+          none: `${found.label} has no member port and the ASA no free one to give it, so this form cannot be filled; change its other settings with the command's flags (\`/fw interfaces edit <device> <interface> --mtu …\`).`,
           initial: found.iface.memberInterfaces ?? [],
         },
       ];

@@ -84,6 +84,11 @@ export interface ModalField {
   hint?: string;
   placeholder?: string;
   options?: readonly ModalOption[];
+  /**
+   * Selects: why the form cannot be filled when this field, required, has no option to offer (one sentence
+   * for the person, e.g. that the ASA has no free port); see catalogue/forms.ts.
+   */
+  none?: string;
   initial?: string | readonly string[] | boolean;
   /** External selects (`device`, `tenant`, `interface`): several may be picked (e.g. an upgrade's devices). */
   multiple?: boolean;

@@ -1,6 +1,8 @@
-// Modals become prompts: an operation's form (ModalSpec) is asked field by field — options numbered,
+// Modals become prompts: an operation's form (ModalSpec, as catalogue/forms.ts shows it: each option once,
+// and a form that cannot be filled refused with why) is asked field by field — options numbered,
 // checkboxes as yes/no, secret fields read without echo — and the answers become raw arguments, checked
 // by the operation's own validation; fields it refuses are asked again with the reason.
+import { formFields } from '../catalogue/forms.js';
 import type {
   ModalField,
   ModalOption,
@@ -162,18 +164,10 @@ export async function askField(
   throw new FormAbandoned(`${field.label} was left empty`);
 }
 
-async function fieldsOf(
-  op: Operation,
-  ctx: OperationContext,
-  prefilled: RawArgs,
-): Promise<readonly ModalField[]> {
-  const fields = op.modal?.fields ?? [];
-  return typeof fields === 'function' ? fields(ctx, prefilled) : fields;
-}
-
 /**
  * Fills an operation's form by asking; resolves with raw arguments the operation accepts. Throws
- * FormAbandoned when the user gives up, or when the answers are still refused after a few rounds.
+ * FormAbandoned when the user gives up, or when the answers are still refused after a few rounds, and
+ * the form's reason (a UserError) before asking anything when it cannot be filled (catalogue/forms.ts).
  */
 export async function fillForm(
   io: Prompter,
@@ -181,7 +175,7 @@ export async function fillForm(
   ctx: OperationContext,
   prefilled: RawArgs,
 ): Promise<RawArgs> {
-  const fields = await fieldsOf(op, ctx, prefilled);
+  const fields = op.modal ? await formFields(op.modal, ctx, prefilled) : [];
   const title = op.modal?.title ?? op.summary;
   io.print(`${title} — answer each field (Enter keeps the value in brackets).`);
   const raw: RawArgs = { ...prefilled };

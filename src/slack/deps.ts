@@ -47,6 +47,11 @@ export interface FwbotDeps {
   home?: HomeSurface;
   /** How long a select-options lookup may take before answering with what it has (Slack waits 3 s). */
   optionsDeadlineMs?: number;
+  /**
+   * How long a form fitted to what it edits waits for SCC before opening as "Loading…" (views/open.ts,
+   * default 1 s); 0 opens "Loading…" at once.
+   */
+  formDeadlineMs?: number;
 }
 
 /** What the Slack surface asks of the App Home. */

@@ -268,6 +268,30 @@ describe('fwbot CLI', () => {
     expect(tty.closed()).toBe(true);
   });
 
+  it('says why a form cannot be filled before asking anything (an ASA with no free port)', async () => {
+    // asa-branch-02 left with its management port, VLAN and VTI: nothing can carry a subinterface.
+    const deviceUid = sim.deviceUid('asa-branch-02');
+    for (const [uid, iface] of sim.state.interfaces) {
+      const port =
+        (iface.interfaceType === 'PHYSICAL_INTERFACE' && !iface.managementInterface) ||
+        iface.interfaceType === 'ETHER_CHANNEL_INTERFACE' ||
+        iface.interfaceType === 'SUB_INTERFACE';
+      if (iface.deviceUid === deviceUid && port) sim.state.interfaces.delete(uid);
+    }
+    const tty = terminal([]);
+    const run = await fwbot(
+      ['interfaces', 'create', 'subinterface', 'asa-branch-02'],
+      {},
+      { prompter: tty.prompter },
+    );
+    expect(run.code).toBe(EXIT.usage);
+    expect(run.stderr).toBe(
+      'asa-branch-02 has no interface that can carry a subinterface: no data port outside an EtherChannel, and no EtherChannel.',
+    );
+    expect(tty.asked).toEqual([]);
+    expect(sim.requestLog.list({ operationId: 'createAsaSubInterface' })).toHaveLength(0);
+  });
+
   it('lists a command’s flags with --help after it', async () => {
     const run = await fwbot(['interfaces', 'create', 'vlan', '--help'], { SCC_API_TOKEN: undefined });
     expect(run.code).toBe(EXIT.ok);

@@ -193,3 +193,100 @@ describe('forms', () => {
     expect(h.sim.requestLog.list({ operationId: 'triggerSecureClientUpgrade' })).toHaveLength(0);
   });
 });
+
+/** Leaves an ASA without a port a subinterface or an EtherChannel could use (management, VLAN, VTI only). */
+function withoutFreePorts(h: Harness, deviceName: string): void {
+  const deviceUid = h.sim.deviceUid(deviceName);
+  for (const [uid, iface] of h.sim.state.interfaces) {
+    const usable =
+      (iface.interfaceType === 'PHYSICAL_INTERFACE' && !iface.managementInterface) ||
+      iface.interfaceType === 'ETHER_CHANNEL_INTERFACE' ||
+      iface.interfaceType === 'SUB_INTERFACE';
+    if (iface.deviceUid === deviceUid && usable) h.sim.state.interfaces.delete(uid);
+  }
+}
+
+describe('forms that cannot be filled', () => {
+  describe('when SCC answers before the form opens', () => {
+    let h: Harness;
+    beforeAll(async () => {
+      // A deadline no machine reaches: the form is fitted before anything opens, on every run.
+      h = await startHarness({ formDeadlineMs: 60_000 });
+    });
+    afterAll(async () => {
+      await h.stop();
+    });
+    beforeEach(() => {
+      h.sim.reset();
+      h.slack.reset();
+    });
+
+    it('says in one sentence why a subinterface or EtherChannel form cannot be filled, and opens nothing', async () => {
+      withoutFreePorts(h, 'asa-branch-02');
+      const cases: [string, string][] = [
+        [
+          'interfaces create subinterface asa-branch-02',
+          'asa-branch-02 has no interface that can carry a subinterface: no data port outside an EtherChannel, and no EtherChannel.',
+        ],
+        [
+          'interfaces create etherchannel asa-branch-02',
+          'asa-branch-02 has no free physical port for an EtherChannel',
+        ],
+      ];
+      for (const [text, sentence] of cases) {
+        const { http, responseUrl } = await h.command(text, { userId: USERS.operator });
+        expect(http.status).toBe(200);
+        const reply = await h.reply(responseUrl);
+        expect(reply.args.response_type).toBe('ephemeral');
+        expect(blocksText(reply.args)).toContain(sentence);
+      }
+      expect(h.slack.callsTo('views.open')).toEqual([]);
+      expect(h.slack.callsTo('views.update')).toEqual([]);
+    });
+
+    it('opens a fitted form at once, in one call, when its selects have options', async () => {
+      const triggerId = newTriggerId();
+      await h.command('interfaces create subinterface asa-hq-01', { userId: USERS.operator, triggerId });
+      const opened = await h.slack.waitFor(
+        (c) => c.method === 'views.open' && c.args.trigger_id === triggerId,
+      );
+      expect(fieldNames(opened.args.view as Record<string, unknown>)).toContain('parent');
+      expect(opened.status).toBe(200);
+      expect(h.slack.callsTo('views.update')).toEqual([]);
+    });
+  });
+
+  describe('when SCC answers after the form opened as “Loading…”', () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await startHarness({ formDeadlineMs: 0 });
+    });
+    afterAll(async () => {
+      await h.stop();
+    });
+    beforeEach(() => {
+      h.sim.reset();
+      h.slack.reset();
+    });
+
+    it('replaces “Loading…” with the sentence, never with a select Slack would refuse', async () => {
+      withoutFreePorts(h, 'asa-branch-02');
+      const triggerId = newTriggerId();
+      await h.command('interfaces create subinterface asa-branch-02', { userId: USERS.operator, triggerId });
+      const updated = await h.slack.waitFor((c) => c.method === 'views.update');
+      expect(updated.status).toBe(200);
+      const view = updated.args.view as Record<string, unknown>;
+      expect(view.callback_id).toBe('fw.notice');
+      expect(blocksText(view)).toContain('asa-branch-02 has no interface that can carry a subinterface');
+      expect(h.slack.calls.filter((c) => c.status !== 200)).toEqual([]);
+    });
+
+    it('replaces “Loading…” with the fitted form when it can be filled', async () => {
+      const triggerId = newTriggerId();
+      await h.command('interfaces create subinterface asa-hq-01', { userId: USERS.operator, triggerId });
+      const modal = await h.openedModal(triggerId);
+      expect(fieldNames(modal.view)).toContain('parent');
+      expect(h.slack.callsTo('views.open')).toHaveLength(1);
+    });
+  });
+});

@@ -1,9 +1,13 @@
-// Slack's rules for table blocks and message size, as plain checks that return what Slack would refuse
-// (empty when it would accept). Written from Slack's reference pages, not from the renderer: the fake
-// Web API (fakeSlack.ts) answers `invalid_blocks` with these, and blockLimits.ts asserts them.
+// Slack's rules for table blocks, static selects and message size, as plain checks that return what Slack
+// would refuse (empty when it would accept). Written from Slack's reference pages, not from the renderer:
+// the fake Web API (fakeSlack.ts) answers `invalid_blocks` (`invalid_arguments` for a select) with these,
+// and blockLimits.ts asserts them.
 // Sources (docs.slack.dev, read 2026-11-25): /reference/block-kit/blocks (tables in messages and Home tabs,
 // not modals; 50 blocks per message, 100 in modals and Home), /reference/block-kit/blocks/table-block,
 // /reference/block-kit/blocks/data-table-block; one table per message (`only_one_table_allowed`).
+// Read 2026-11-26: /reference/block-kit/block-elements/select-menu-element and multi-select-menu-element
+// (a static select needs `options` or `option_groups`, at most 100 options), /reference/block-kit/
+// composition-objects/option-object (an option's `value` identifies it: unique within its menu).
 
 export const TABLE_RULES = {
   messageBlocks: 50,
@@ -119,6 +123,56 @@ function checkTable(block: Json, where: string, errors: string[]): number {
   return chars;
 }
 
+/** Static selects list their options in the payload; external ones get theirs from the app. */
+const STATIC_SELECTS = new Set(['static_select', 'multi_static_select']);
+export const SELECT_RULES = { maxOptions: 100 } as const;
+
+/** The elements a block holds, by where: an input's element, a section's accessory, an actions block's. */
+function elementsOf(block: Json): [where: string, element: unknown][] {
+  const listed: unknown[] = Array.isArray(block.elements) ? block.elements : [];
+  return [
+    ['element', block.element],
+    ['accessory', block.accessory],
+    ...listed.map((element, k): [string, unknown] => [`elements[${k}]`, element]),
+  ];
+}
+
+/** Checks one static select: at least one option, at most 100, each value once in the menu. */
+function checkSelect(element: Json, where: string, errors: string[]): void {
+  const groups = Array.isArray(element.option_groups) ? element.option_groups : undefined;
+  const options: unknown[] = groups
+    ? groups.flatMap((group: unknown) =>
+        isObject(group) && Array.isArray(group.options) ? group.options : [],
+      )
+    : Array.isArray(element.options)
+      ? element.options
+      : [];
+  if (options.length === 0) errors.push(`${where}: a ${String(element.type)} needs at least one option`);
+  if (options.length > SELECT_RULES.maxOptions)
+    errors.push(
+      `${where}: ${options.length} options in a ${String(element.type)} (at most ${SELECT_RULES.maxOptions})`,
+    );
+  const values = options.map((option) => (isObject(option) ? option.value : undefined));
+  const repeated = values.filter((value, i) => values.indexOf(value) !== i);
+  if (repeated.length > 0)
+    errors.push(
+      `${where}: option values repeat in a ${String(element.type)}: ${[...new Set(repeated)].join(', ')}`,
+    );
+}
+
+/** Problems of the static selects in some blocks (forms, and any message that carries a menu). */
+function selectProblems(blocks: readonly unknown[]): string[] {
+  const errors: string[] = [];
+  blocks.forEach((block: unknown, i) => {
+    if (!isObject(block)) return;
+    for (const [where, element] of elementsOf(block)) {
+      if (isObject(element) && typeof element.type === 'string' && STATIC_SELECTS.has(element.type))
+        checkSelect(element, `blocks[${i}].${where}`, errors);
+    }
+  });
+  return errors;
+}
+
 /**
  * What Slack would refuse in the blocks of a message (`surface: 'message'`) or a view (`modal`, `home`).
  * The one-table rule reads `only_one_table_allowed`, as Slack names it.
@@ -142,6 +196,7 @@ export function blockKitProblems(blocks: unknown, surface: 'message' | 'modal' |
     tables += 1;
     chars += checkTable(block, where, errors);
   });
+  errors.push(...selectProblems(blocks));
   if (surface === 'message' && tables > 1) errors.push('only_one_table_allowed');
   if (surface === 'message' && tables > 1 && chars > TABLE_RULES.cellChars)
     errors.push(`message: ${chars} characters across its table cells (at most ${TABLE_RULES.cellChars})`);
@@ -150,5 +205,8 @@ export function blockKitProblems(blocks: unknown, surface: 'message' | 'modal' |
 
 /** Slack's error code for a refused message: the one-table rule comes back as `invalid_attachments`. */
 export function refusalCode(problems: readonly string[]): string {
-  return problems.includes('only_one_table_allowed') ? 'invalid_attachments' : 'invalid_blocks';
+  if (problems.includes('only_one_table_allowed')) return 'invalid_attachments';
+  // A view with a menu Slack cannot show is refused as a bad argument (views.open / views.update).
+  if (problems.some((problem) => /_select/.test(problem))) return 'invalid_arguments';
+  return 'invalid_blocks';
 }

@@ -1,5 +1,5 @@
-// The fake Web API refuses table blocks as Slack does (blockKitRules.ts), so a test that sends a message
-// Slack would refuse fails there; what the renderer makes is accepted.
+// The fake Web API refuses table blocks and static selects as Slack does (blockKitRules.ts), so a test that
+// sends a message or a view Slack would refuse fails there; what the renderer makes is accepted.
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderBlocks } from '../../src/render/blocks.js';
@@ -130,5 +130,71 @@ describe('the fake Slack Web API and table blocks', () => {
     });
     expect(res.status).toBe(400);
     expect(await res.text()).toBe('invalid_attachments');
+  });
+});
+
+describe('the fake Slack Web API and static selects', () => {
+  let slack: FakeSlack;
+  let client: WebClient;
+
+  beforeAll(async () => {
+    slack = await startFakeSlack();
+    client = new WebClient('xoxb-test', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+  });
+
+  afterAll(async () => {
+    await slack.stop();
+  });
+
+  const option = (value: string) => ({ text: { type: 'plain_text', text: value }, value });
+  const form = (element: Record<string, unknown>) => ({
+    type: 'modal' as const,
+    title: { type: 'plain_text' as const, text: 'm' },
+    blocks: [
+      { type: 'input', block_id: 'f.parent', label: { type: 'plain_text', text: 'Parent' }, element },
+    ] as never,
+  });
+
+  it('refuses a select with no option, and one that offers a value twice, as Slack does', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ type: 'static_select', action_id: 'value', options: [] }, /needs at least one option/],
+      [{ type: 'multi_static_select', action_id: 'value', options: [] }, /needs at least one option/],
+      [
+        { type: 'static_select', action_id: 'value', options: [option('a'), option('b'), option('a')] },
+        /option values repeat in a static_select: a/,
+      ],
+      [
+        {
+          type: 'multi_static_select',
+          action_id: 'value',
+          option_groups: [
+            { label: { type: 'plain_text', text: 'g1' }, options: [option('a')] },
+            { label: { type: 'plain_text', text: 'g2' }, options: [option('a')] },
+          ],
+        },
+        /option values repeat/,
+      ],
+    ];
+    for (const [element, problem] of cases) {
+      const refused = await client.views.open({ trigger_id: 't', view: form(element) }).then(
+        () => undefined,
+        (error: { data: Record<string, unknown> }) => error.data,
+      );
+      expect(refused?.error).toBe('invalid_arguments');
+      expect(((refused?.errors ?? []) as string[]).join('\n')).toMatch(problem);
+    }
+  });
+
+  it('accepts a select with distinct options, and an external select (its options come later)', async () => {
+    const accepted = await client.views.open({
+      trigger_id: 't',
+      view: form({ type: 'static_select', action_id: 'value', options: [option('a'), option('b')] }),
+    });
+    expect(accepted.ok).toBe(true);
+    const external = await client.views.open({
+      trigger_id: 't',
+      view: form({ type: 'external_select', action_id: 'value', min_query_length: 0 }),
+    });
+    expect(external.ok).toBe(true);
   });
 });

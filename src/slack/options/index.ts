@@ -5,6 +5,7 @@
 import type { AckFn } from '@slack/bolt';
 import type { PlainTextOption } from '@slack/types';
 import { isUuid } from '../../catalogue/args.js';
+import { uniqueOptions } from '../../catalogue/forms.js';
 import type { ModalField } from '../../catalogue/operation.js';
 import { toLucene } from '../../catalogue/query.js';
 import { INTERFACE_KIND_NAMES, listDeviceInterfaces, resolveDevice } from '../../catalogue/resolve.js';
@@ -137,7 +138,8 @@ export function register(app: Listeners, deps: SurfaceDeps): void {
         );
         if (found === 'late') request.log.warn('options lookup passed its deadline; answered with none');
         else {
-          options = found
+          // A lookup read page by page may meet one item twice: each value is offered once.
+          options = uniqueOptions(found)
             .map((choice) => selectOption(choice.label, choice.value))
             .filter((option): option is PlainTextOption => option !== undefined)
             .slice(0, SLACK_LIMITS.options);

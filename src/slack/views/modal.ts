@@ -10,6 +10,7 @@ import type {
   ModalView,
   PlainTextOption,
 } from '@slack/types';
+import { uniqueOptions } from '../../catalogue/forms.js';
 import type { ModalField, ModalSpec, RawArgs } from '../../catalogue/operation.js';
 import { plainText, renderBlocks, SLACK_LIMITS, selectOption } from '../../render/blocks.js';
 import type { View } from '../../render/view.js';
@@ -54,7 +55,8 @@ function asList(value: string | readonly string[] | boolean | undefined): string
 }
 
 function staticOptions(field: ModalField): PlainTextOption[] {
-  return (field.options ?? [])
+  // Each value once, whoever built the field (Slack's option values identify the choice).
+  return uniqueOptions(field.options ?? [])
     .map((option) => selectOption(option.label, option.value))
     .filter((option): option is PlainTextOption => option !== undefined)
     .slice(0, SLACK_LIMITS.options);

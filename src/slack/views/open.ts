@@ -1,13 +1,23 @@
 // Opening an operation's modal from /fw. The trigger id is valid for 3 seconds and once, so views.open
-// runs right after the permission check: a fixed form opens directly; a form fitted to what is edited
-// (which needs SCC, e.g. the interface's kind) opens as "Loading…" and is replaced (views.update with
-// the view's hash) once SCC has answered.
-import type { Operation, RawArgs } from '../../catalogue/operation.js';
+// runs right after the permission check. A fixed form opens directly. A form fitted to what is edited
+// (which needs SCC, e.g. the interface's kind) opens directly too when SCC answers within a second; a form
+// that cannot be filled (catalogue/forms.ts: a select with nothing to choose) then opens nothing, and the
+// person is told why like any refusal. When SCC is slower, the form opens as "Loading…" before the trigger
+// id expires and is replaced (views.update with the view's hash) once SCC has answered, by the form or by
+// the reason it cannot be filled.
+import { formFields, showableFields } from '../../catalogue/forms.js';
+import type { ModalField, Operation, RawArgs } from '../../catalogue/operation.js';
 import { explainError } from '../../dispatch/errors.js';
 import type { RequestContext } from '../../dispatch/request.js';
 import type { SurfaceDeps } from '../deps.js';
 import { encodeMetadata } from './metadata.js';
 import { operationModal, textNotice } from './modal.js';
+
+/**
+ * How long a fitted form waits for SCC before opening as "Loading…": the trigger id lives 3 s from when
+ * Slack sent the command, and views.open itself must reach Slack within them.
+ */
+export const FORM_DEADLINE_MS = 1_000;
 
 export interface ModalRequest {
   op: Operation;
@@ -25,6 +35,26 @@ function withoutSecrets(op: Operation, raw: RawArgs): RawArgs {
   return Object.fromEntries(Object.entries(raw).filter(([name]) => !secret.has(name)));
 }
 
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** How `work` ended if it ended within `ms`; undefined if it is still going (it goes on regardless). */
+async function settledWithin<T>(work: Promise<T>, ms: number): Promise<Settled<T> | undefined> {
+  if (ms <= 0) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  const settled = work.then(
+    (value): Settled<T> => ({ ok: true, value }),
+    (error: unknown): Settled<T> => ({ ok: false, error }),
+  );
+  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Opens the operation's form for the command's trigger id. A form that cannot be filled, found before
+ * anything opened, is thrown (a UserError) for the caller to answer privately like any refusal.
+ */
 export async function openOperationModal(
   deps: SurfaceDeps,
   request: RequestContext,
@@ -42,15 +72,21 @@ export async function openOperationModal(
     prefilled,
     responseUrl: modal.responseUrl,
   });
-  const fields = spec.fields;
-  if (typeof fields !== 'function') {
+  const open = async (fields: readonly ModalField[]) => {
     await deps.slack.openView(modal.triggerId, operationModal(spec, fields, prefilled, metadata));
-    request.log.info({ operationId: op.id }, 'opened the form');
+    request.log.info({ operationId: op.id, fields: fields.length }, 'opened the form');
+  };
+  if (typeof spec.fields !== 'function') {
+    await open(showableFields(spec.fields));
     return;
   }
+  const fitting = formFields(spec, deps.dispatcher.context(request, access.profile), prefilled);
+  const early = await settledWithin(fitting, deps.formDeadlineMs ?? FORM_DEADLINE_MS);
+  if (early?.ok) return open(early.value);
+  if (early) throw early.error;
   const opened = await deps.slack.openView(modal.triggerId, textNotice(spec.title, ':hourglass: Loading…'));
   try {
-    const fitted = await fields(deps.dispatcher.context(request, access.profile), prefilled);
+    const fitted = await fitting;
     await deps.slack.updateView(opened.id, operationModal(spec, fitted, prefilled, metadata), opened.hash);
     request.log.info({ operationId: op.id, fields: fitted.length }, 'opened the fitted form');
   } catch (error) {

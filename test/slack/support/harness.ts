@@ -125,6 +125,8 @@ export interface HarnessOptions {
   /** Operations the bot adds to the catalogue (audit, VPN watches: src/app/surface.ts). */
   extraOperations?: readonly Operation[];
   optionsDeadlineMs?: number;
+  /** How long a fitted form waits for SCC before opening as "Loading…" (0: at once). */
+  formDeadlineMs?: number;
   /**
    * Wires the app as the bot does (src/app/bot.ts): the catalogue instrumented, acks timed under a log
    * context with an event id, and permission refusals counted.
@@ -276,6 +278,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     dedupe: new MemoryDeduper(),
     log,
     ...(options.optionsDeadlineMs ? { optionsDeadlineMs: options.optionsDeadlineMs } : {}),
+    ...(options.formDeadlineMs !== undefined ? { formDeadlineMs: options.formDeadlineMs } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.commandIntake ? { commandIntake: options.commandIntake } : {}),
   };
