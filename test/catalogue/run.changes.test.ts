@@ -3,6 +3,7 @@
 // for SCC's calculation (a transaction), as it would on its own in real time.
 import { describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/catalogue/operation.js';
+import { renderText } from '../../src/render/text.js';
 import { driveClock } from '../support/driveClock.js';
 import { catalogue, useSimulator } from './harness.js';
 
@@ -101,6 +102,25 @@ describe('changes and deploys', () => {
     });
     h.golden('deployments.show', withoutTimes(shown.view));
     expect(JSON.stringify(shown.view.blocks)).not.toContain('interface Vlan20\\n');
+  });
+
+  it('reads and shows a finished run whose device statuses carry no completedAt (the newest reference drops it)', async () => {
+    await run('interfaces delete asa-hq-01 Vlan20');
+    const deployed = await run('deploy asa-hq-01');
+    const transactionUid = deployed.track[0]?.kind === 'deployment' ? deployed.track[0].transactionUid : '';
+    for (let i = 0; i < 60; i += 1) h.sim.clock.advance(5_000);
+    const record = [...h.sim.state.deploymentRuns.values()].find((r) => r.transactionUid === transactionUid);
+    if (!record) throw new Error('the deploy made no run');
+    // The simulator omits what it does not hold: SCC as the newest reference describes it.
+    for (const device of record.devices) delete device.completedAt;
+    const { data } = await h
+      .client()
+      .call('getDeviceDeploymentRun', { path: { deploymentRunUid: record.uid } });
+    expect(data.deviceDeploymentStatuses?.[0]?.completionStatus).not.toHaveProperty('completedAt');
+    const shown = renderText((await run(`deployments show ${record.uid}`)).view);
+    expect(shown).toContain('asa-hq-01: DONE');
+    const listed = renderText((await run(`deployments transactionUid:"${transactionUid}"`)).view);
+    expect(listed).toContain('asa-hq-01: DONE');
   });
 
   it('keeps the command catalogue and this file in step', () => {
