@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ROLES } from '../catalogue/types.js';
 import { StoredCall } from '../dispatch/reveals.js';
+import { TrackRequestSchema } from '../follow/index.js';
 
 export const APPROVAL_STATES = [
   'pending',
@@ -86,42 +87,6 @@ export const StoredView = z.object({
   ),
 });
 
-/** What the tracking queue follows (TrackRequest of src/catalogue/operation.ts). */
-export const StoredTrackRequest = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('transaction'),
-    transactionUid: z.string(),
-    label: z.string(),
-    afterDone: z
-      .object({
-        kind: z.literal('apiUsers'),
-        tenantUid: z.string(),
-        tenantName: z.string(),
-        usernames: z.array(z.string()),
-      })
-      .optional(),
-  }),
-  z.object({
-    kind: z.literal('cdfmc'),
-    transactionUid: z.string(),
-    tenantUid: z.string(),
-    tenantName: z.string(),
-    label: z.string(),
-  }),
-  z.object({ kind: z.literal('gateway'), requestId: z.string(), deviceUid: z.string(), label: z.string() }),
-  z.object({ kind: z.literal('upgradeRun'), transactionUid: z.string(), label: z.string() }),
-  z.object({ kind: z.literal('mspUpgradeRun'), transactionUid: z.string(), label: z.string() }),
-  z.object({ kind: z.literal('deployment'), transactionUid: z.string(), label: z.string() }),
-  z.object({
-    kind: z.literal('staged'),
-    deviceUid: z.string(),
-    deviceName: z.string(),
-    stagedAt: z.number(),
-    label: z.string(),
-    counted: z.boolean().optional(),
-  }),
-]);
-
 /** The result of an execution, kept until it is posted in the card's thread. */
 export const ExecutionOutcome = z.object({
   /** One line for the card and the audit trail. */
@@ -129,7 +94,7 @@ export const ExecutionOutcome = z.object({
   /** What to post in the thread: the operation's own rendering, or what went wrong. */
   view: StoredView,
   /** Handed to the tracking queue when SCC answered 202. */
-  track: z.array(StoredTrackRequest).default([]),
+  track: z.array(TrackRequestSchema).default([]),
 });
 export type ExecutionOutcome = z.infer<typeof ExecutionOutcome>;
 

@@ -5,6 +5,7 @@
 // (src/dispatch/) applies these declarations for every surface; nothing else decides them.
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import type { TrackRequest } from '../follow/index.js';
 import { shareButton } from '../render/paging.js';
 import type { View } from '../render/view.js';
 import type { SccClient } from '../scc/client.js';
@@ -14,51 +15,10 @@ import { explainFailure } from './sccErrors.js';
 import type { Actor, Area, ArgIssue, Param, RawArgs, RenderMeta, Role } from './types.js';
 import { commandText, usageLine } from './usage.js';
 
+export { sccIdOf, type TrackRequest } from '../follow/index.js';
+export type { TransactionFollowUp } from '../follow/transaction.js';
 export type { Actor, Area, ArgIssue, Param, ParamKind, RawArgs, RenderMeta, Role } from './types.js';
 export { ROLES } from './types.js';
-
-/** What to follow when SCC answers 202 (the tracking queue's input; see src/jobs/). */
-export type TrackRequest =
-  | { kind: 'transaction'; transactionUid: string; label: string; afterDone?: TransactionFollowUp }
-  /** Two legs: the portal transaction, then TRANSACTION_UID_IN_TARGET_TENANT on the target tenant. */
-  | { kind: 'cdfmc'; transactionUid: string; tenantUid: string; tenantName: string; label: string }
-  | { kind: 'gateway'; requestId: string; deviceUid: string; label: string }
-  | { kind: 'upgradeRun'; transactionUid: string; label: string }
-  /** A Secure Client upgrade across managed tenants: the MSP run, found by its transactionUid. */
-  | { kind: 'mspUpgradeRun'; transactionUid: string; label: string }
-  /** A deploy: its transaction names no run; the run is found by its transactionUid and followed to its end. */
-  | { kind: 'deployment'; transactionUid: string; label: string }
-  /**
-   * A change staged on an ASA: if the device is still NOT_SYNCED after the reminder time, the thread is
-   * reminded once that it is not deployed. `stagedAt` tells two changes of one device apart.
-   */
-  | {
-      kind: 'staged';
-      deviceUid: string;
-      deviceName: string;
-      stagedAt: number;
-      label: string;
-      /** The change's message already said what is staged on the device. */
-      counted?: boolean;
-    };
-
-/**
- * A read made once a followed transaction ends DONE, whose answer completes the outcome: the API-only
- * users an add created, named with the UUIDs SCC gave them (a token is generated for a UUID).
- */
-export interface TransactionFollowUp {
-  kind: 'apiUsers';
-  tenantUid: string;
-  tenantName: string;
-  usernames: string[];
-}
-
-/** The SCC id a follow is about (a transaction or a gateway request), for the audit trail. */
-export function sccIdOf(track: TrackRequest): string | undefined {
-  if (track.kind === 'gateway') return track.requestId;
-  if (track.kind === 'staged') return undefined;
-  return track.transactionUid;
-}
 
 export interface ModalOption {
   label: string;

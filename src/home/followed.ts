@@ -5,11 +5,9 @@
 
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
-import type { TrackRequest } from '../catalogue/operation.js';
 import type { ThreadRef, Tracker } from '../dispatch/ports.js';
+import { followedId, Outcome, parseTrackJob, type TrackRequest } from '../follow/index.js';
 import { type JobKeys, trackJobId } from '../jobs/keys.js';
-import { Outcome, TrackJobData } from '../jobs/payloads.js';
-import { followedId } from '../jobs/tracker.js';
 import { jsonValue } from '../json.js';
 import { pushBounded, readBounded } from '../redis/boundedList.js';
 import type { RedisClient } from '../redis/connection.js';
@@ -106,7 +104,7 @@ export class FollowedStates {
       }
       const job = await this.trackQueue.getJob(entry.trackId);
       if (!job) continue; // forgotten: neither a job nor an outcome is left
-      const data = TrackJobData.safeParse(job.data);
+      const data = parseTrackJob(job.data);
       const status = data.success ? data.data.state.lastStatus : undefined;
       out.push({ ...base, state: 'running', ...(status ? { status: `last seen ${status}` } : {}) });
     }

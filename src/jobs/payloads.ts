@@ -3,49 +3,6 @@
 // with a clear reason instead of being half-understood).
 import { z } from 'zod';
 
-/** What to follow; mirrors TrackRequest in src/catalogue/operation.ts (a test keeps them in step). */
-/** A read once a transaction ends DONE (TransactionFollowUp in src/catalogue/operation.ts). */
-export const TransactionFollowUpSchema = z.object({
-  kind: z.literal('apiUsers'),
-  tenantUid: z.string().min(1),
-  tenantName: z.string(),
-  usernames: z.array(z.string()).min(1),
-});
-
-export const TrackRequestSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('transaction'),
-    transactionUid: z.string().min(1),
-    label: z.string(),
-    afterDone: TransactionFollowUpSchema.optional(),
-  }),
-  z.object({
-    kind: z.literal('cdfmc'),
-    transactionUid: z.string().min(1),
-    tenantUid: z.string().min(1),
-    tenantName: z.string(),
-    label: z.string(),
-  }),
-  z.object({
-    kind: z.literal('gateway'),
-    requestId: z.string().min(1),
-    deviceUid: z.string().min(1),
-    label: z.string(),
-  }),
-  z.object({ kind: z.literal('upgradeRun'), transactionUid: z.string().min(1), label: z.string() }),
-  z.object({ kind: z.literal('mspUpgradeRun'), transactionUid: z.string().min(1), label: z.string() }),
-  z.object({ kind: z.literal('deployment'), transactionUid: z.string().min(1), label: z.string() }),
-  z.object({
-    kind: z.literal('staged'),
-    deviceUid: z.string().min(1),
-    deviceName: z.string(),
-    stagedAt: z.number().int(),
-    label: z.string(),
-    counted: z.boolean().optional(),
-  }),
-]);
-export type TrackRequestData = z.infer<typeof TrackRequestSchema>;
-
 /** Where an outcome goes (mirrors ThreadRef in src/dispatch/ports.ts). */
 export const ThreadRefSchema = z.object({
   channelId: z.string().min(1),
@@ -57,55 +14,6 @@ export const ThreadRefSchema = z.object({
 /** One thread waiting for a followed thing, and what that thread calls it. */
 export const Subscriber = z.object({ thread: ThreadRefSchema, label: z.string() });
 export type Subscriber = z.infer<typeof Subscriber>;
-
-/** Where a tracking job is in its work; saved with the job after every step. */
-export const TrackState = z.object({
-  /** Polls made so far. */
-  step: z.number().int().nonnegative(),
-  /** Consecutive transient failures (reset by any answer from SCC). */
-  failures: z.number().int().nonnegative(),
-  /** When following began (ms); the deadline counts from here, or from the start of the current leg. */
-  startedAt: z.number(),
-  legStartedAt: z.number(),
-  /** The last status seen, to say how far it got when fwbot stops. */
-  lastStatus: z.string().optional(),
-  /** cdFMC: the second leg, once the portal transaction has named it. */
-  target: z
-    .object({ transactionUid: z.string().min(1), profile: z.string().min(1), tenantName: z.string() })
-    .optional(),
-  /** Upgrade runs and deployment runs: the run's uid once it has been found by its transaction. */
-  runUid: z.string().optional(),
-  /** Staged changes: the calculation of the device's pending commands being followed. */
-  calculation: z.string().optional(),
-  /** Runs: the read at which the run's progress last changed (fraction 0–1, ms since following began). */
-  progressSeen: z.object({ fraction: z.number(), atMs: z.number() }).optional(),
-  /** The SCC transaction type of a followed transaction, once read: what its schedule is learned by. */
-  transactionType: z.string().optional(),
-  /** A transaction with a read after it (`afterDone`): it ended DONE, and that read comes next. */
-  transactionDone: z.boolean().optional(),
-  /** MSP upgrade runs: each device's tenant (read once when the run is found), for per-tenant words. */
-  deviceTenants: z.record(z.string(), z.object({ tenantUid: z.string(), tenantName: z.string() })).optional(),
-});
-export type TrackState = z.infer<typeof TrackState>;
-
-export const TrackJobData = z.object({
-  profile: z.string().min(1),
-  request: TrackRequestSchema,
-  state: TrackState,
-});
-export type TrackJobData = z.infer<typeof TrackJobData>;
-
-/** How a followed thing ended, as every subscriber will be told. */
-export const Outcome = z.object({
-  status: z.enum(['succeeded', 'failed', 'unknown', 'stopped']),
-  /** Plain sentences, said after the subscriber's own label. */
-  text: z.string(),
-  /** The last text of the progress message, for kinds that keep one (upgrade runs). */
-  progressText: z.string().optional(),
-  /** Nothing to tell (a staged change that was deployed before its reminder): settled, not posted. */
-  quiet: z.boolean().optional(),
-});
-export type Outcome = z.infer<typeof Outcome>;
 
 export const EVENT_TYPES = ['fwbot_outcome', 'fwbot_note', 'fwbot_status', 'fwbot_watch'] as const;
 export const EventType = z.enum(EVENT_TYPES);

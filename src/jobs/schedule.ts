@@ -2,43 +2,16 @@
 // injected into the workers, so tests run the same machinery with millisecond timings and production
 // uses the defaults below (the README's schedule table is written from them).
 import { z } from 'zod';
+import {
+  configuredPollSchedules,
+  type FollowSettings,
+  PollSchedule,
+  pollSchedules,
+  TRACK_KINDS,
+  type TrackKind,
+} from '../follow/index.js';
 
-/** Polling of one kind of work: fast at first, growing to a cap, given up after a deadline. */
-export const PollSchedule = z
-  .object({
-    /** Delay before the second poll (the first runs as soon as a worker picks the job up). */
-    firstDelayMs: z.number().int().positive(),
-    /** Each following delay is the previous one times this factor… */
-    factor: z.number().min(1),
-    /** …up to this cap. */
-    capMs: z.number().int().positive(),
-    /**
-     * Work still running this long after following began is a straggler: from then on the delays may
-     * grow to `lateCapMs` instead, so hours-long work does not cost a read every `capMs`.
-     */
-    lateAfterMs: z.number().int().positive().optional(),
-    lateCapMs: z.number().int().positive().optional(),
-    /** Wall time after which fwbot stops following and says so in the thread. */
-    deadlineMs: z.number().int().positive(),
-  })
-  .refine((poll) => (poll.lateAfterMs === undefined) === (poll.lateCapMs === undefined), {
-    message: 'lateAfterMs and lateCapMs go together',
-  })
-  .refine((poll) => poll.lateCapMs === undefined || poll.lateCapMs >= poll.capMs, {
-    message: 'lateCapMs must be at least capMs',
-  });
-export type PollSchedule = z.infer<typeof PollSchedule>;
-
-export const TrackKind = z.enum([
-  'transaction',
-  'cdfmc',
-  'gateway',
-  'upgradeRun',
-  'deployment',
-  'staged',
-  'mspUpgradeRun',
-]);
-export type TrackKind = z.infer<typeof TrackKind>;
+export { PollSchedule, type TrackKind };
 
 /** Learning how long work takes, and polling where it is likely to end (src/jobs/learning.ts). */
 export const Learning = z.object({
@@ -65,16 +38,8 @@ export const Learning = z.object({
 export type Learning = z.infer<typeof Learning>;
 
 export const Schedule = z.object({
-  poll: z.object({
-    transaction: PollSchedule,
-    cdfmc: PollSchedule,
-    gateway: PollSchedule,
-    upgradeRun: PollSchedule,
-    deployment: PollSchedule,
-    /** The first step only starts the wait; firstDelayMs is the reminder time (STAGED_REMINDER_MINUTES). */
-    staged: PollSchedule,
-    mspUpgradeRun: PollSchedule,
-  }),
+  /** How each kind of followed work is read (each kind declares its own, src/follow/). */
+  poll: z.record(z.enum(TRACK_KINDS), PollSchedule),
   learning: Learning,
   /** Consecutive transient failures (5xx, 429, network) tolerated before fwbot gives up on a job. */
   maxTransientFailures: z.number().int().positive(),
@@ -123,35 +88,8 @@ const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-/** How a staged change is followed: one wait of `afterMs`, then one read of the device. */
-export function stagedReminder(afterMs: number): PollSchedule {
-  return { firstDelayMs: afterMs, factor: 1, capMs: afterMs, deadlineMs: 3 * afterMs };
-}
-
 export const DEFAULT_SCHEDULE: Schedule = {
-  poll: {
-    // Tuned on `npm run bench` (tracking): transactions finishing anywhere from 1 s to 10 min. Against a
-    // poller every 10 s it makes fewer reads with a lower median and mean delay; the 12 s cap keeps its
-    // p95 near that poller's (bench/RESULTS.md has the figures, and what matching that p95 would cost).
-    transaction: {
-      firstDelayMs: 3 * SECOND,
-      factor: 2,
-      capMs: 12 * SECOND,
-      lateAfterMs: 10 * MINUTE,
-      lateCapMs: 60 * SECOND,
-      deadlineMs: 6 * HOUR,
-    },
-    // cdFMC provisioning takes tens of minutes: poll more gently, and each leg gets the whole deadline.
-    cdfmc: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 60 * SECOND, deadlineMs: 6 * HOUR },
-    // A device answers in seconds or not at all; the gateway itself gives up after 70 s.
-    gateway: { firstDelayMs: 1 * SECOND, factor: 1.5, capMs: 10 * SECOND, deadlineMs: 15 * MINUTE },
-    upgradeRun: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 30 * SECOND, deadlineMs: 12 * HOUR },
-    // A deploy writes a few lines to each device: seconds to minutes, at most 50 devices at once.
-    deployment: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 20 * SECOND, deadlineMs: 2 * HOUR },
-    staged: stagedReminder(60 * MINUTE),
-    // Upgrades across tenants run as long as their slowest tenant: paced like single-tenant runs.
-    mspUpgradeRun: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 30 * SECOND, deadlineMs: 12 * HOUR },
-  },
+  poll: pollSchedules(),
   // Tuned on `npm run bench` (tracking, mixed workload): bench/RESULTS.md has the figures.
   learning: {
     enabled: true,
@@ -200,9 +138,9 @@ export interface ScheduleOverrides {
   retentionMs?: number;
 }
 
-/** What the configuration changes in the schedule: the reminder time of staged changes. */
-export function scheduleFromConfig(config: { stagedReminderMinutes: number }): ScheduleOverrides {
-  return { poll: { staged: stagedReminder(config.stagedReminderMinutes * MINUTE) } };
+/** What the configuration changes in the schedule: the poll schedules some kinds take from a setting. */
+export function scheduleFromConfig(config: FollowSettings): ScheduleOverrides {
+  return { poll: configuredPollSchedules(config) };
 }
 
 export function resolveSchedule(
@@ -210,7 +148,7 @@ export function resolveSchedule(
   base: Schedule = DEFAULT_SCHEDULE,
 ): Schedule {
   const poll = { ...base.poll };
-  for (const kind of TrackKind.options) poll[kind] = { ...base.poll[kind], ...overrides.poll?.[kind] };
+  for (const kind of TRACK_KINDS) poll[kind] = { ...base.poll[kind], ...overrides.poll?.[kind] };
   return Schedule.parse({
     ...base,
     ...overrides,

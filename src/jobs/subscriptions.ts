@@ -4,10 +4,12 @@
 // read, so either the finishing worker sees the new subscriber or the subscriber sees the outcome.
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
+import { Outcome } from '../follow/index.js';
+import { statusLine } from '../follow/words.js';
 import type { RedisClient } from '../redis/connection.js';
 import { type JobKeys, notificationJobId, subscriberKey } from './keys.js';
-import { finalReply, statusLine } from './messages.js';
-import { type NotifyJobData, Outcome, parseStored, Subscriber } from './payloads.js';
+import { finalReply } from './messages.js';
+import { type NotifyJobData, parseStored, Subscriber } from './payloads.js';
 import type { Schedule } from './schedule.js';
 
 /** The notification key of one subscriber's message about one followed thing. */

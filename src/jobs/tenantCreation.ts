@@ -6,11 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, type Processor, UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 import type { SccClients, TenantCreationRequest, Tracker } from '../dispatch/ports.js';
+import { classifySccError } from '../follow/failures.js';
 import { SccApiError, SccNetworkError } from '../scc/errors.js';
 import type { JobsCore } from './core.js';
 import { tenantQueuedNote, tenantRefusedText, tenantStartedNote } from './messages.js';
 import { type EventType, TenantCreationJobData, ThreadRefSchema } from './payloads.js';
-import { classifySccError } from './sccFailures.js';
 
 export type { TenantCreationRequest };
 

@@ -7,27 +7,30 @@ import { DelayedError, type Job, type Processor, UnrecoverableError } from 'bull
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { SccClients } from '../dispatch/ports.js';
+import { classifySccError } from '../follow/failures.js';
+import {
+  describeFollowed,
+  kindOf,
+  type Outcome,
+  parseTrackJob,
+  type StepContext,
+  type TenantProfileResolver,
+  type TrackJob,
+  type TrackKind,
+} from '../follow/index.js';
+import {
+  deadlineOutcome,
+  gaveUpOutcome,
+  malformedOutcome,
+  refusedOutcome,
+  statusLine,
+} from '../follow/words.js';
 import { nextPollDelayMs } from './learning.js';
 import { nextRunPollDelayMs, progressToKeep } from './learningRuns.js';
 import type { DurationHistory } from './learningStore.js';
-import { deadlineOutcome, gaveUpOutcome, malformedOutcome, refusedOutcome, statusLine } from './messages.js';
-import {
-  type NotifyJobData,
-  type Outcome,
-  type Subscriber,
-  type TrackJobData as TrackJob,
-  TrackJobData,
-} from './payloads.js';
-import { classifySccError } from './sccFailures.js';
+import type { NotifyJobData, Subscriber } from './payloads.js';
 import { type Schedule, transientDelayMs } from './schedule.js';
 import type { SlackNotifier } from './slackNotifier.js';
-import { stepCdfmc } from './steps/cdfmc.js';
-import { stepDeployment } from './steps/deployment.js';
-import { stepMspUpgradeRun } from './steps/mspUpgradeRun.js';
-import { stepStaged } from './steps/staged.js';
-import type { StepContext, StepResult, TenantProfileResolver } from './steps/step.js';
-import { stepGateway, stepTransaction } from './steps/transaction.js';
-import { stepUpgradeRun } from './steps/upgradeRun.js';
 import { type Subscriptions, subscriberNotificationKey } from './subscriptions.js';
 
 export interface TrackWorkerDeps {
@@ -41,46 +44,6 @@ export interface TrackWorkerDeps {
   /** What fwbot has learned of how long each type of transaction takes (absent: the schedule alone). */
   durations?: DurationHistory;
   log: Logger;
-}
-
-/** How the thread names the followed thing when fwbot has to speak about following it. */
-export function describeFollowed(request: TrackJob['request']): string {
-  switch (request.kind) {
-    case 'transaction':
-      return `transaction \`${request.transactionUid}\``;
-    case 'cdfmc':
-      return `the cdFMC provisioning of tenant *${request.tenantName}* (transaction \`${request.transactionUid}\`)`;
-    case 'gateway':
-      return `gateway request \`${request.requestId}\``;
-    case 'upgradeRun':
-      return `the upgrade started by transaction \`${request.transactionUid}\``;
-    case 'deployment':
-      return `the deploy started by transaction \`${request.transactionUid}\``;
-    case 'mspUpgradeRun':
-      return `the upgrade across tenants started by transaction \`${request.transactionUid}\``;
-    case 'staged':
-      return `the change staged on ${request.deviceName}`;
-  }
-}
-
-function runStep(ctx: StepContext, job: TrackJob): Promise<StepResult> {
-  const { request, state } = job;
-  switch (request.kind) {
-    case 'transaction':
-      return stepTransaction(ctx, request, state);
-    case 'cdfmc':
-      return stepCdfmc(ctx, request, state);
-    case 'gateway':
-      return stepGateway(ctx, request, state);
-    case 'upgradeRun':
-      return stepUpgradeRun(ctx, request, state);
-    case 'deployment':
-      return stepDeployment(ctx, request, state);
-    case 'staged':
-      return stepStaged(ctx, request, state);
-    case 'mspUpgradeRun':
-      return stepMspUpgradeRun(ctx, request, state);
-  }
 }
 
 export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
@@ -115,7 +78,7 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
       await subscriptions.tell(trackId, recorded, await subscriptions.subscribers(trackId));
       return recorded.status;
     }
-    const parsed = TrackJobData.safeParse(job.data);
+    const parsed = parseTrackJob(job.data);
     if (!parsed.success) {
       const reason = z.prettifyError(parsed.error);
       await finish(trackId, malformedOutcome(reason.split('\n')[0] ?? 'unreadable data'));
@@ -123,6 +86,7 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
     }
     const data = parsed.data;
     const { profile, request, state } = data;
+    const kind = kindOf(request.kind);
     const what = describeFollowed(request);
     const poll = schedule.poll[request.kind];
     const now = Date.now();
@@ -134,16 +98,16 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
       throw new UnrecoverableError(`unknown profile ${profile}`);
     }
 
-    let result: StepResult;
+    let result: Awaited<ReturnType<typeof kind.step>>;
     try {
       const ctx: StepContext = {
         profile,
         client: deps.clients.get(profile),
-        clients: deps.clients,
+        clientOf: (other) => deps.clients.get(other),
         resolveTenantProfile: deps.resolveTenantProfile,
         now,
       };
-      result = await runStep(ctx, data);
+      result = await kind.step(ctx, request, state);
     } catch (error) {
       const failure = classifySccError(error);
       if (failure.kind !== 'transient') {
@@ -200,7 +164,7 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
     }
     const [delay] = await Promise.all([
       result.delayMs ?? nextDelay(deps, profile, request.kind, next),
-      request.kind === 'transaction' ? seenRunning(deps, profile, trackId, next, elapsed) : undefined,
+      seenRunning(deps, profile, trackId, data, next, elapsed),
     ]);
     return again(job, token, { ...data, state: next }, delay);
   };
@@ -222,25 +186,33 @@ async function learn(
   }
 }
 
-/** A transaction of a known type still running after this read (not one DONE awaiting its last read). */
+/** The type whose durations plan this job's reads, when its kind learns them and the type is known. */
+function learnedType(request: TrackJob['request'], state: TrackJob['state']): string | undefined {
+  return kindOf(request.kind).learns?.type(state);
+}
+
+/** Work of a known type still running after this read (for a transaction: not one DONE awaiting its last read). */
 async function seenRunning(
   deps: TrackWorkerDeps,
   profile: string,
   trackId: string,
+  data: TrackJob,
   state: TrackJob['state'],
   elapsedMs: number,
 ): Promise<void> {
-  if (!state.transactionType || state.transactionDone) return;
+  const learns = kindOf(data.request.kind).learns;
+  const type = learns?.type(state);
+  if (!type || !learns?.running(state)) return;
   try {
-    await deps.durations?.running(profile, state.transactionType, trackId, elapsedMs);
+    await deps.durations?.running(profile, type, trackId, elapsedMs);
   } catch (error) {
-    deps.log.debug({ err: error, profile, type: state.transactionType }, 'running transaction not noted');
+    deps.log.debug({ err: error, profile, type }, 'running transaction not noted');
   }
 }
 
-/** Whatever the end, a followed transaction no longer counts as running. */
+/** Whatever the end, followed work no longer counts as running. */
 async function stopRunning(deps: TrackWorkerDeps, trackId: string, data: TrackJob): Promise<void> {
-  const type = data.request.kind === 'transaction' ? data.state.transactionType : undefined;
+  const type = learnedType(data.request, data.state);
   if (!type) return;
   try {
     await deps.durations?.stopped(data.profile, type, trackId);
@@ -249,17 +221,17 @@ async function stopRunning(deps: TrackWorkerDeps, trackId: string, data: TrackJo
   }
 }
 
-/** The schedule's next delay, or the learned one for a transaction whose type fwbot has seen end. */
+/** The schedule's next delay, or the learned one for work whose type fwbot has seen end. */
 async function nextDelay(
   deps: TrackWorkerDeps,
   profile: string,
-  kind: TrackJob['request']['kind'],
+  kind: TrackKind,
   state: TrackJob['state'],
 ): Promise<number> {
   const poll = deps.schedule.poll[kind];
   // Counted after the read: the plan's times are from when following began.
   const elapsedMs = Date.now() - state.legStartedAt;
-  const type = kind === 'transaction' ? state.transactionType : undefined;
+  const type = kindOf(kind).learns?.type(state);
   const plan = type && deps.durations ? await deps.durations.plan(profile, type, poll) : undefined;
   return nextPollDelayMs({ poll, learn: deps.schedule.learning, step: state.step, elapsedMs, plan });
 }

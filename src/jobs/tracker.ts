@@ -2,18 +2,11 @@
 // tracking job polls the followed thing. The job id is derived from profile, kind and SCC id, so the
 // same transaction followed from two threads is polled once and both threads are told.
 import type { JobsOptions as BullJobsOptions } from 'bullmq';
-import type { TrackRequest } from '../catalogue/operation.js';
 import type { ThreadRef, Tracker } from '../dispatch/ports.js';
+import { followedId, type TrackJob, type TrackRequest, TrackRequestSchema } from '../follow/index.js';
 import type { JobsCore } from './core.js';
 import { trackJobId } from './keys.js';
-import { ThreadRefSchema, type TrackJobData, TrackRequestSchema } from './payloads.js';
-
-/** The SCC id that identifies what a request follows. */
-export function followedId(request: TrackRequest): string {
-  if (request.kind === 'gateway') return request.requestId;
-  if (request.kind === 'staged') return `${request.deviceUid}:${request.stagedAt}`;
-  return request.transactionUid;
-}
+import { ThreadRefSchema } from './payloads.js';
 
 export class QueueTracker implements Tracker {
   constructor(private readonly core: JobsCore) {}
@@ -31,7 +24,7 @@ export class QueueTracker implements Tracker {
       return;
     }
     const now = Date.now();
-    const data: TrackJobData = {
+    const data: TrackJob = {
       profile: where.profile,
       request: typed,
       state: { step: 0, failures: 0, startedAt: now, legStartedAt: now },

@@ -6,12 +6,12 @@
 import type { Processor } from 'bullmq';
 import type { UpgradeWatch } from '../catalogue/operation.js';
 import type { SccClients } from '../dispatch/ports.js';
+import { mspWatchAnnouncement, readDeviceTenants } from '../follow/mspUpgradeRun.js';
+import { isUpgradeTerminal, watchAnnouncement } from '../follow/upgradeWords.js';
 import { SccApiError } from '../scc/errors.js';
 import type { MspSecureClientUpgradeRunDto, SecureClientUpgradeRunDto } from '../scc/generated/models.js';
 import type { JobsCore } from './core.js';
-import { isUpgradeTerminal, mspWatchAnnouncement, watchAnnouncement } from './messages.js';
 import type { NotifyJobData } from './payloads.js';
-import { readDeviceTenants } from './steps/mspUpgradeRun.js';
 import type { RedisWatchRegistry } from './watches.js';
 
 export const WATCH_SCHEDULER_ID = 'fwbot-watch-scan';

@@ -6,16 +6,15 @@ import { webApi } from '@slack/bolt';
 import { type Processor, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { WatchRegistry } from '../catalogue/operation.js';
 import type { SccClients, Tracker } from '../dispatch/ports.js';
+import { classifySccError } from '../follow/failures.js';
+import { describeFollowed, parseTrackJob, type TenantProfileResolver } from '../follow/index.js';
+import { gaveUpOutcome } from '../follow/words.js';
 import { SlackApi } from '../slackApi/slackApi.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
 import { QUEUE, tenantQueueName } from './keys.js';
 import { DurationHistory } from './learningStore.js';
-import { gaveUpOutcome } from './messages.js';
 import { createNotifyProcessor } from './notifyWorker.js';
-import { TrackJobData } from './payloads.js';
-import { classifySccError } from './sccFailures.js';
 import { SlackNotifier } from './slackNotifier.js';
-import type { TenantProfileResolver } from './steps/step.js';
 import {
   createTenantProcessor,
   enqueueTenantCreation,
@@ -24,7 +23,7 @@ import {
   type TenantCreationRequest,
 } from './tenantCreation.js';
 import { QueueTracker } from './tracker.js';
-import { createTrackProcessor, describeFollowed } from './trackWorker.js';
+import { createTrackProcessor } from './trackWorker.js';
 import { RedisWatchRegistry } from './watches.js';
 import { createWatchScanProcessor, WATCH_SCHEDULER_ID } from './watchScan.js';
 
@@ -150,7 +149,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
     if (!job?.id) return;
     const spent = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
     if (!spent) return;
-    const parsed = TrackJobData.safeParse(job.data);
+    const parsed = parseTrackJob(job.data);
     const what = parsed.success ? describeFollowed(parsed.data.request) : 'this';
     core.subscriptions
       .settle(job.id, gaveUpOutcome(what, job.attemptsMade, error.message))

@@ -1,7 +1,7 @@
 // Adding API-only users ends with their UUIDs: the tracking queue follows the add's transaction and, once
 // it is DONE, reads the tenant's API-only users once and names each new one with the UUID SCC gave it.
 import { describe, expect, it } from 'vitest';
-import { newApiUsersOutcome } from '../../src/jobs/messages.js';
+import { newApiUsersOutcome } from '../../src/follow/transaction.js';
 import {
   driveUntil,
   finalReply,

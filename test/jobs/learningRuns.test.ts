@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  deploymentFraction,
-  mspUpgradeRunFraction,
-  nextRunPollDelayMs,
-  progressToKeep,
-  upgradeRunFraction,
-} from '../../src/jobs/learningRuns.js';
+import { deploymentFraction } from '../../src/follow/deployment.js';
+import { mspUpgradeRunFraction, upgradeRunFraction } from '../../src/follow/upgradeWords.js';
+import { nextRunPollDelayMs, progressToKeep } from '../../src/jobs/learningRuns.js';
 import { DEFAULT_SCHEDULE, pollDelayMs } from '../../src/jobs/schedule.js';
 
 const poll = DEFAULT_SCHEDULE.poll.upgradeRun;

@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ANSWER_LIMIT,
-  cdfmcCannotFollow,
-  cdfmcSecondLegNote,
-  codeBlock,
+  cannotFollowOutcome as cdfmcCannotFollow,
+  secondLegNote as cdfmcSecondLegNote,
+  onTenant,
+} from '../../src/follow/cdfmc.js';
+import { ANSWER_LIMIT, codeBlock, gatewayOutcome } from '../../src/follow/gateway.js';
+import { upgradeOutcome, upgradeRunGoneOutcome } from '../../src/follow/upgradeRun.js';
+import { upgradeProgress, watchAnnouncement } from '../../src/follow/upgradeWords.js';
+import {
   deadlineOutcome,
   duration,
   expiredOutcome,
-  finalReply,
-  gatewayOutcome,
   gaveUpOutcome,
-  onTenant,
   refusedOutcome,
   statusLine,
+  transactionOutcome,
+} from '../../src/follow/words.js';
+import {
+  finalReply,
   tenantQueuedNote,
   tenantRefusedText,
   tenantStartedNote,
-  transactionOutcome,
-  upgradeOutcome,
-  upgradeProgress,
-  upgradeRunGoneOutcome,
-  watchAnnouncement,
 } from '../../src/jobs/messages.js';
 import type { SecureClientUpgradeRunDto } from '../../src/scc/generated/models.js';
 

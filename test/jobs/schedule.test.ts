@@ -1,8 +1,9 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import type { TrackRequest, UpgradeWatch } from '../../src/catalogue/operation.js';
+import type { UpgradeWatch } from '../../src/catalogue/operation.js';
 import type { ThreadRef } from '../../src/dispatch/ports.js';
-import type { ThreadRefSchema, TrackRequestData, UpgradeWatchSchema } from '../../src/jobs/payloads.js';
+import { FOLLOW_KINDS } from '../../src/follow/index.js';
+import type { ThreadRefSchema, UpgradeWatchSchema } from '../../src/jobs/payloads.js';
 import { DEFAULT_SCHEDULE, pollDelayMs, resolveSchedule, transientDelayMs } from '../../src/jobs/schedule.js';
 
 describe('the tracking schedule', () => {
@@ -58,8 +59,11 @@ describe('the tracking schedule', () => {
 });
 
 describe('the payload schemas', () => {
-  it('mirror the seams they carry (TrackRequest, ThreadRef, UpgradeWatch)', () => {
-    expectTypeOf<TrackRequestData>().toEqualTypeOf<TrackRequest>();
+  it('give every kind of followed work the poll schedule it declares', () => {
+    for (const kind of FOLLOW_KINDS) expect(DEFAULT_SCHEDULE.poll[kind.kind]).toEqual(kind.poll);
+  });
+
+  it('mirror the seams they carry (ThreadRef, UpgradeWatch)', () => {
     expectTypeOf<z.infer<typeof ThreadRefSchema>>().toEqualTypeOf<ThreadRef>();
     expectTypeOf<z.infer<typeof UpgradeWatchSchema>>().toEqualTypeOf<UpgradeWatch>();
   });

@@ -4,8 +4,8 @@
 // delayed jobs in Redis, so they survive restarts.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { followedId } from '../../src/follow/index.js';
 import { JobKeys, normalisePrefix, trackJobId } from '../../src/jobs/keys.js';
-import { followedId } from '../../src/jobs/tracker.js';
 import { redisUrl } from '../support/testRedis.js';
 import {
   driveUntil,

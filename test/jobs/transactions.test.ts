@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseTrackJob } from '../../src/follow/index.js';
 import { normalisePrefix, QUEUE } from '../../src/jobs/keys.js';
-import { TrackJobData } from '../../src/jobs/payloads.js';
 import { connectRedis } from '../support/testRedis.js';
 import {
   driveUntil,
@@ -93,7 +93,9 @@ describe('tracking transactions', () => {
     await queue.close();
     expect(jobs).toHaveLength(1);
     // One stream: every poll is one step of that single job (the last poll ended it).
-    const data = TrackJobData.parse(jobs[0]?.data);
+    const parsed = parseTrackJob(jobs[0]?.data);
+    if (!parsed.success) throw parsed.error;
+    const data = parsed.data;
     const steps = data.state.step;
     expect(polls(uid)).toBe(steps + 1);
     expect(postsIn(h.slack, first)).toHaveLength(1);

@@ -2,7 +2,7 @@
 // without bound (issue 12, item 8 and 9): against a real local server, with a declared length and
 // streamed without one, and never retried.
 import { afterEach, describe, expect, it } from 'vitest';
-import { classifySccError } from '../../src/jobs/sccFailures.js';
+import { classifySccError } from '../../src/follow/failures.js';
 import { SccResponseTooLargeError } from '../../src/scc/errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type SccCallEvent } from '../../src/scc/http.js';
 import { clientOf, DEVICE, type FakeScc, inOrder, startFakeScc } from './fakeScc.js';

@@ -1,6 +1,6 @@
-// What an error from the SCC client means for a tracking job: the thing is gone (404), SCC refuses for
-// good (other 4xx, an answer fwbot cannot read), or try again later (429, 5xx, network, anything
-// unexpected), honouring SCC's Retry-After.
+// What an error from the SCC client means for work done later (a tracking job, a queued call): the thing
+// is gone (404), SCC refuses for good (other 4xx, an answer fwbot cannot read), or try again later (429,
+// 5xx, network, anything unexpected), honouring SCC's Retry-After.
 import {
   SccApiError,
   SccError,
