@@ -1,10 +1,14 @@
 // `npm start`: the fwbot process. Loads the configuration (every problem listed at once, exit code 2),
-// starts the bot (see app/bot.ts), and stops cleanly on SIGTERM / SIGINT.
+// starts the bot (see app/bot.ts), and stops cleanly on SIGTERM / SIGINT. A promise rejection nothing
+// handled is logged and counted and the bot keeps serving; an exception nothing caught stops it
+// (observability/processFaults.ts).
 
 import { startBot } from './app/bot.js';
 import { processLogger } from './app/logger.js';
 import { checkRedis, EXIT_REDIS_UNREACHABLE, RedisUnreachable } from './app/redisCheck.js';
 import { ConfigError, loadConfig } from './config.js';
+import { createMetrics } from './observability/metrics.js';
+import { installProcessFaults } from './observability/processFaults.js';
 import { installGracefulShutdown, type ShutdownStep } from './observability/shutdown.js';
 
 async function main(): Promise<void> {
@@ -23,10 +27,17 @@ async function main(): Promise<void> {
   // SIGTERM / SIGINT: not ready, no new Slack events, jobs in hand finish, connections close; bounded.
   // Installed before starting, so a signal during start-up is handled too; the bot's steps join once it runs.
   const steps: ShutdownStep[] = [];
-  installGracefulShutdown({ log, steps });
+  const shutdown = installGracefulShutdown({ log, steps });
+  const metrics = createMetrics();
+  installProcessFaults({
+    kind: 'keep-serving',
+    log,
+    metrics,
+    stop: (reason) => void shutdown.shutdown(reason, true).catch(() => process.exit(1)),
+  });
   // One sentence and exit 3 within seconds when Redis is not there, instead of retrying forever.
   await checkRedis(config.redis, config.redis.display);
-  const bot = await startBot(config, log);
+  const bot = await startBot(config, log, { metrics });
   steps.push(...bot.shutdownSteps());
 }
 

@@ -16,7 +16,12 @@ import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, sccChecks, slackApiCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { instrumentBolt } from '../observability/instrument.js';
-import { createMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
+import {
+  createMetrics,
+  type FwbotMetrics,
+  observeSlackClient,
+  sccCallRecorder,
+} from '../observability/metrics.js';
 import { observeQueues } from '../observability/queues.js';
 import type { RedisHealth } from '../observability/redisHealth.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
@@ -34,6 +39,8 @@ export interface StartBotOptions {
   redisPrefix?: string;
   /** How App Home updates are coalesced (tests shorten the waits). */
   homeTiming?: Partial<HomeTiming>;
+  /** The process's registry, when the process counts in it too (main.ts: unhandled rejections). */
+  metrics?: FwbotMetrics;
 }
 
 export interface RunningBot {
@@ -77,7 +84,7 @@ export async function startBot(
   const botToken = slackConfig.botToken.reveal();
   const slackApiUrl = slackConfig.apiUrl;
 
-  const metrics = createMetrics();
+  const metrics = options.metrics ?? createMetrics();
   const redisUrl = config.redis;
   const { redis, topology, redisHealth } = openProcessRedis(config.redis, {
     name: 'bot',

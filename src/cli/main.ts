@@ -1,9 +1,17 @@
 // The `fwbot` command (package.json bin → bin/fwbot.js → here): runs the CLI on this process's arguments,
 // environment and terminal (forms asked on it, secrets piped on stdin) and exits with its code once every
-// connection is closed.
+// connection is closed. A rejection or exception nothing handled ends it with one sentence on stderr and
+// the internal-failure code (observability/processFaults.ts).
 import { text } from 'node:stream/consumers';
 import { Terminal } from '../console/terminal.js';
-import { runCli } from './cli.js';
+import { installProcessFaults } from '../observability/processFaults.js';
+import { EXIT, runCli } from './cli.js';
+
+installProcessFaults({
+  kind: 'exit',
+  say: (line) => process.stderr.write(`${line}\n`),
+  code: EXIT.internal,
+});
 
 runCli(process.argv.slice(2), {
   env: process.env,

@@ -3,7 +3,7 @@
 // workers, the approvals and the terminal console; with Slack credentials in the environment the same
 // bot also joins the workspace. The simulator's world is kept in ./.fwbot/ across restarts, as the
 // approvals and watches in Redis that refer to it are. Logs go to ./.fwbot/fwbot.log so the terminal
-// stays a chat.
+// stays a chat; so does a promise rejection nothing handled (observability/processFaults.ts).
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
@@ -19,7 +19,8 @@ import { scheduleFromConfig } from '../jobs/schedule.js';
 import type { ReadinessCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { contextualDestination } from '../observability/logContext.js';
-import { createMetrics } from '../observability/metrics.js';
+import { createMetrics, type FwbotMetrics } from '../observability/metrics.js';
+import { installProcessFaults } from '../observability/processFaults.js';
 import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
 import { type SimulatorHandle, startSimulator } from '../simulator/index.js';
 import type { WorldOrigin } from '../simulator/state/saved.js';
@@ -113,8 +114,19 @@ async function main(): Promise<void> {
   // front as it starts, so parts stop in the reverse order they started.
   const steps: ShutdownStep[] = [];
   const shutdown = installGracefulShutdown({ log, steps });
+  // A rejection nothing handled goes to the log file and the metrics; the console carries on.
+  const metrics = createMetrics();
+  installProcessFaults({
+    kind: 'keep-serving',
+    log,
+    metrics,
+    stop: (reason) => {
+      process.stderr.write(`fwbot demo is stopping: ${reason} (the details are in ${logFile})\n`);
+      void shutdown.shutdown(reason, true).catch(() => process.exit(1));
+    },
+  });
   try {
-    await run(config, policy, log, steps, logFile);
+    await run(config, policy, { log, metrics }, steps, logFile);
   } catch (error) {
     // Whatever started (a redis-server child above all) is stopped before the error is reported.
     shutdown.dispose();
@@ -128,12 +140,10 @@ async function main(): Promise<void> {
 async function run(
   config: Config,
   policy: RolePolicy,
-  log: Logger,
+  { log, metrics }: { log: Logger; metrics: FwbotMetrics },
   steps: ShutdownStep[],
   logFile: string,
 ): Promise<void> {
-  const metrics = createMetrics();
-
   let sim: SimulatorHandle | undefined;
   let profiles: ReadonlyMap<string, SccProfile> = config.profiles;
   if (profiles.size === 0) {

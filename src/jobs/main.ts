@@ -2,7 +2,9 @@
 // watches and tenant creations. Reads the same environment as the bot; start as many as you like, anywhere
 // that reaches the same Redis. Serves /healthz, /readyz and /metrics on PORT as the bot does (so each
 // process on one host needs a PORT of its own), or /metrics and the detailed /readyz on METRICS_PORT when
-// it is set. SIGTERM / SIGINT let the jobs in hand finish before the process exits.
+// it is set. SIGTERM / SIGINT let the jobs in hand finish before the process exits. A promise rejection
+// nothing handled is logged and counted and the worker keeps working; an exception nothing caught stops
+// it (observability/processFaults.ts).
 import { startCommandRunners } from '../app/bot.js';
 import { processLogger } from '../app/logger.js';
 import { openProcessRedis } from '../app/processRedis.js';
@@ -14,6 +16,7 @@ import type { Home } from '../home/service.js';
 import { sccChecks } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { createMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
+import { installProcessFaults } from '../observability/processFaults.js';
 import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
 import { isCluster } from '../redis/connection.js';
 import { DEFAULT_PREFIX, slotPrefix } from './keys.js';
@@ -68,14 +71,20 @@ async function main(): Promise<void> {
   // The bot's logger (JSON lines, secrets redacted) and its bounded drain on SIGTERM.
   const log = processLogger(config.logLevel).child({ component: 'worker' });
   const steps: ShutdownStep[] = [];
-  installGracefulShutdown({ log, steps });
+  const shutdown = installGracefulShutdown({ log, steps });
+  // One registry for everything this process does: with BOT_WORKERS=off the queued commands' counters, the
+  // workers' SCC calls and their Slack rate-limit waits exist only here.
+  const metrics = createMetrics();
+  installProcessFaults({
+    kind: 'keep-serving',
+    log,
+    metrics,
+    stop: (reason) => void shutdown.shutdown(reason, true).catch(() => process.exit(1)),
+  });
   if (config.slack.mode === 'disabled') {
     log.fatal('Slack is not configured: workers need SLACK_BOT_TOKEN to report in threads');
     process.exit(2);
   }
-  // One registry for everything this process does: with BOT_WORKERS=off the queued commands' counters, the
-  // workers' SCC calls and their Slack rate-limit waits exist only here.
-  const metrics = createMetrics();
   // No retries inside the clients: the queue reschedules a failed poll instead of sleeping on it.
   const clients = createSccClients(config.profiles, {
     timeoutMs: config.scc.timeoutMs,

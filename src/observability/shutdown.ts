@@ -33,8 +33,11 @@ export interface GracefulShutdownOptions {
 }
 
 export interface GracefulShutdown {
-  /** Runs the shutdown (as a signal would) and resolves with the exit code it used. */
-  shutdown(reason: string): Promise<number>;
+  /**
+   * Runs the shutdown (as a signal would) and resolves with the exit code it used: 1 when a step failed or
+   * the bound passed, or when `failed` (the process stops because something went wrong), else 0.
+   */
+  shutdown(reason: string, failed?: boolean): Promise<number>;
   readonly stopping: boolean;
   /** Stops listening for signals (tests; a process that hands over to another handler). */
   dispose(): void;
@@ -63,7 +66,7 @@ export function installGracefulShutdown(options: GracefulShutdownOptions): Grace
     return clean;
   };
 
-  const shutdown = (reason: string): Promise<number> => {
+  const shutdown = (reason: string, failed = false): Promise<number> => {
     if (running) return running;
     log.info({ reason, timeoutMs }, 'shutting down: no new work, finishing what is in hand');
     running = (async () => {
@@ -78,7 +81,7 @@ export function installGracefulShutdown(options: GracefulShutdownOptions): Grace
         log.error({ timeoutMs }, 'shutdown did not finish in time; exiting with work still in hand');
         code = 1;
       } else {
-        code = result ? 0 : 1;
+        code = result && !failed ? 0 : 1;
         log.info({ code }, 'stopped');
       }
       exit(code);

@@ -1,8 +1,11 @@
 // `npm run simulator -- --port 4010 [--speed N] [--seed NAME] [--host H] [--clock real|manual]`: runs the
 // SCC simulator standalone, prints its base URL, the demo tokens and the seeded inventory, and serves
-// until SIGINT / SIGTERM.
+// until SIGINT / SIGTERM. A promise rejection nothing handled is one line on stderr and it keeps serving
+// (its world lives in memory); an exception nothing caught ends it with exit 1
+// (observability/processFaults.ts).
 import { parseArgs } from 'node:util';
-import { startSimulator } from './simulator.js';
+import { installProcessFaults } from '../observability/processFaults.js';
+import { type SimulatorHandle, startSimulator } from './simulator.js';
 
 const USAGE = `usage: npm run simulator -- [--port 4010] [--host 127.0.0.1] [--speed 1] [--seed default] [--clock real|manual]`;
 
@@ -10,6 +13,23 @@ function fail(message: string): never {
   console.error(`simulator: ${message}\n${USAGE}`);
   process.exit(2);
 }
+
+let running: SimulatorHandle | undefined;
+
+installProcessFaults({
+  kind: 'keep-serving',
+  log: {
+    error: (_fields, message) => console.error(`simulator: ${message}`),
+    fatal: (_fields, message) => console.error(`simulator: ${message}`),
+  },
+  stop: () => {
+    const stopping = running?.stop() ?? Promise.resolve();
+    stopping.then(
+      () => process.exit(1),
+      () => process.exit(1),
+    );
+  },
+});
 
 async function main(): Promise<void> {
   let values: { port?: string; host?: string; speed?: string; seed?: string; clock?: string; help?: boolean };
@@ -47,6 +67,7 @@ async function main(): Promise<void> {
     seed: values.seed ?? 'default',
     clock: values.clock,
   });
+  running = sim;
   const devices = [...sim.state.devices.values()].map(
     (d) => `    ${d.device.name.padEnd(14)} ${d.device.deviceType.padEnd(18)} ${d.device.uid}`,
   );
