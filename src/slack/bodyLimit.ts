@@ -35,8 +35,9 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = {
   // a modal's view_submission, app_home_opened). Slack refuses views over 250 kB (`view_too_large`,
   // docs.slack.dev: views.open, views.update, views.push, views.publish), and fwbot keeps its Home under
   // that (home/blocks.ts). Interactions arrive form-encoded (`payload=<JSON>`), which makes Block Kit JSON
-  // 1.6 to 1.8 times longer (measured on the golden Home and tables in test/golden/): about 450 kB for a
-  // view at Slack's limit, plus its state. Slash commands and events are a few kilobytes.
+  // 1.6 to 1.8 times longer (measured on the golden Home and tables in test/golden/): 390 to 450 kB for a
+  // view at Slack's limit (fwbot's own Home blocks: 386 kB), plus its state. Slash commands and events
+  // are a few kilobytes.
   requestBytes: 512 * 1024,
   // Sixteen bodies at the limit at once, or some 1,600 ordinary ones: more than one workspace's people
   // click at one instant, and a bound on what a flood can make the process hold.

@@ -4,6 +4,7 @@
 // being read at once share one budget, and a request that does not fit is refused at once with 503; the
 // budget comes back when they close or finish; a body that does not arrive in time is cut off with 408.
 // Nothing runs for any of them, and a genuine command still works.
+import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMetrics, type FwbotMetrics } from '../../src/observability/metrics.js';
@@ -156,9 +157,21 @@ describe('the request body limit (HTTP mode)', () => {
   const slackCalls = () => h.slack.calls.filter((call) => call.method !== 'auth.test');
 
   it('is far below 1 MiB, and above what a view at Slack’s 250 kB limit takes form-encoded', () => {
+    // fwbot's own Home blocks, repeated up to Slack's view_too_large limit, as an interaction carries them.
+    const home = JSON.parse(readFileSync(new URL('../golden/home.blocks.json', import.meta.url), 'utf8')) as {
+      blocks: unknown[];
+    };
+    const blocks: unknown[] = [];
+    while (JSON.stringify({ type: 'home', blocks: [...blocks, ...home.blocks] }).length <= 250_000)
+      blocks.push(...home.blocks);
+    const view = { type: 'home', blocks };
+    const payload = new URLSearchParams({
+      payload: JSON.stringify({ type: 'block_actions', view }),
+    }).toString();
+
     expect(LIMIT).toBeLessThan(1024 * 1024);
-    const view = JSON.stringify({ type: 'home', blocks: [{ type: 'section', text: 'x'.repeat(250_000) }] });
-    expect(new URLSearchParams({ payload: view }).toString().length).toBeLessThan(LIMIT);
+    expect(JSON.stringify(view).length).toBeGreaterThan(240_000);
+    expect(payload.length).toBeLessThan(LIMIT);
   });
 
   it('refuses a request without Slack’s signature headers before its body is sent, and runs nothing', async () => {
