@@ -15,9 +15,10 @@ import type {
   SectionBlock,
   Button as SlackButton,
 } from '@slack/types';
-import { isLinkableUrl } from './format.js';
-import { escapeAll, escapeMrkdwn, mentionsAsText } from './mrkdwn.js';
+import { cellText, isLinkableUrl } from './format.js';
+import { EMOJI_CODE, escapeAll, escapeMrkdwn, mapLiterals, mentionsAsText } from './mrkdwn.js';
 import { type NativeTable, nativeTable, tableChars } from './nativeTable.js';
+import { revealInvisible } from './untrusted.js';
 import type { Button, Confirm, Field, View, ViewBlock } from './view.js';
 
 /** Slack's documented limits (docs.slack.dev, Block Kit reference), in characters unless said otherwise. */
@@ -88,15 +89,46 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, end)}${ELLIPSIS}`;
 }
 
-/** Escapes for a code fence: nothing is live there (mentions read `@U…`), and ``` cannot close it early. */
+/**
+ * Escapes for a code fence: nothing is live there (mentions read `@U…`), ``` cannot close it early, and
+ * characters a reader cannot see (a right-to-left override in a device's output) show as escapes; line
+ * breaks and tabs are the output's own layout and stay.
+ */
 function escapeCode(text: string): string {
-  return escapeAll(mentionsAsText(text)).replace(/```/g, '`\u200b``');
+  return escapeFence(revealInvisible(mentionsAsText(text), { keepLines: true }).text);
 }
 
-/** Plain text within `max` characters (mentions read `@U…`); Slack refuses empty text objects, so empty becomes a dash. */
+/** Escapes text already made visible (a monospace table's cells) for a code fence. */
+function escapeFence(text: string): string {
+  return escapeAll(text).replace(/```/g, '`\u200b``');
+}
+
+/** Whether a literal run (a value from outside) holds an emoji code, which plain_text would show as an emoji. */
+function literalEmoji(raw: string): boolean {
+  let found = false;
+  mapLiterals(
+    raw,
+    (run) => {
+      found ||= EMOJI_CODE.test(run);
+      return '';
+    },
+    () => '',
+  );
+  return found;
+}
+
+/**
+ * Plain text within `max` characters (mentions read `@U…`, characters a reader cannot see as escapes);
+ * Slack refuses empty text objects, so empty becomes a dash. A value from outside that holds an emoji
+ * code turns the text's emoji off, so the code shows as typed.
+ */
 export function plainText(raw: string, max: number): PlainTextElement {
-  const text = mentionsAsText(raw);
-  return { type: 'plain_text', text: text.trim() === '' ? '—' : truncate(text, max), emoji: true };
+  const { text } = revealInvisible(mentionsAsText(raw));
+  return {
+    type: 'plain_text',
+    text: text.trim() === '' ? '—' : truncate(text, max),
+    emoji: !literalEmoji(raw),
+  };
 }
 
 /** A select option within Slack's limits; returns undefined when the value itself cannot fit. */
@@ -199,7 +231,7 @@ function fieldPieces(fields: readonly Field[]): Piece[] {
 }
 
 function cell(value: string): string {
-  return truncate(value.replace(/\s+/g, ' ').trim(), MAX_CELL);
+  return cellText(mentionsAsText(value), MAX_CELL);
 }
 
 /** A table as monospace sections; the header is repeated in each so every section reads on its own. */
@@ -213,7 +245,8 @@ function tablePieces(columns: readonly string[], rows: readonly (readonly string
       .join('  ')
       .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  const top = `${fitEscaped(line(head), 1000, escapeCode)}\n${fitEscaped(rule, 1000, escapeCode)}`;
+  // Cells went through cell(): nothing in them is hidden or a mention any more.
+  const top = `${fitEscaped(line(head), 1000, escapeFence)}\n${fitEscaped(rule, 1000, escapeFence)}`;
   const room = SLACK_LIMITS.sectionText - top.length - 2 * FENCE.length - 3;
   const pieces: Piece[] = [];
   let current: string[] = [];
@@ -226,7 +259,7 @@ function tablePieces(columns: readonly string[], rows: readonly (readonly string
   };
   for (const row of body) {
     // A row wider than a whole section is cut visibly rather than split across sections.
-    const text = fitEscaped(line(row), Math.max(1, room), escapeCode);
+    const text = fitEscaped(line(row), Math.max(1, room), escapeFence);
     if (current.length > 0 && length + text.length + 1 > room) flush();
     current.push(text);
     length += text.length + 1;

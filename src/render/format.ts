@@ -1,6 +1,9 @@
 // Small formatting rules shared by the area renderers: how a missing value, a flag, a time or a long cell
-// looks. Kept in one place so every view reads the same way.
+// looks. Kept in one place so every view reads the same way. Values from SCC go through untrusted() here
+// (render/untrusted.ts): field values, table cells and code spans made by these helpers are shown as typed.
 import { isLoopbackHost } from '../config/endpoints.js';
+import { mentionsAsText } from './mrkdwn.js';
+import { HIDDEN_MARK, HIDDEN_NOTE, revealInvisible, untrusted } from './untrusted.js';
 import type { Field, ViewBlock } from './view.js';
 
 /** Table cells longer than this are cut with an ellipsis; a UUID (36) still fits whole. */
@@ -9,9 +12,22 @@ export const MAX_CELL = 36;
 export const MAX_FIELD = 300;
 export const NONE = '—';
 
+/** Cuts `text` to at most `max` code points, the last one an ellipsis when cut; never splits a surrogate pair. */
 export function truncate(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+  // No more UTF-16 units than `max` means no more code points either: nothing to cut (most cells).
+  if (text.length <= max) return text;
+  // Walks code points only as far as needed: cells and fields are cut often, and some are long.
+  let points = 0;
+  let cut = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    if (points === max - 1) cut = i;
+    points += 1;
+    if (points > max) return `${text.slice(0, cut)}…`;
+    const unit = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i += 1;
+  }
+  return text;
 }
 
 /** A value as text: missing → "—", booleans → yes/no, arrays joined. */
@@ -24,7 +40,19 @@ export function show(value: unknown): string {
 }
 
 export function cell(value: unknown, max = MAX_CELL): string {
-  return truncate(show(value).replace(/\s+/g, ' '), max);
+  return cellText(show(value), max);
+}
+
+/**
+ * A table cell as shown: one line, characters a reader cannot see escaped (`\n`, `\u202E`) with a ⚠ after
+ * the cell, other runs of whitespace as one space, within `max` characters (cut with an ellipsis, the ⚠
+ * kept). The renderers apply it again to every cell, whoever made the table; it changes nothing the second time.
+ */
+export function cellText(raw: string, max: number): string {
+  const { text, hidden } = revealInvisible(raw);
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (!hidden) return truncate(line, max);
+  return `${truncate(line, Math.max(1, max - HIDDEN_MARK.length - 1))} ${HIDDEN_MARK}`;
 }
 
 /**
@@ -49,7 +77,7 @@ export function table(
 export function fields(entries: [label: string, value: unknown][]): ViewBlock {
   const kept: Field[] = entries
     .filter(([, value]) => show(value) !== NONE)
-    .map(([label, value]) => ({ label, value: truncate(show(value), MAX_FIELD) }));
+    .map(([label, value]) => ({ label, value: untrusted(truncate(show(value), MAX_FIELD)) }));
   return { kind: 'fields', fields: kept };
 }
 
@@ -86,8 +114,15 @@ export function counted(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+/**
+ * Text as a code span, which Slack and the console show as typed (no markup, emoji or links inside).
+ * Nothing in the text can end the span early: a backtick shows as `ˋ` (U+02CB), and a line break or
+ * another invisible character as its escape, with HIDDEN_NOTE after the span.
+ */
 export function code(text: string): string {
-  return `\`${text.replace(/`/g, "'")}\``;
+  const { text: shown, hidden } = revealInvisible(mentionsAsText(text));
+  const span = `\`${shown.replace(/`/g, 'ˋ')}\``;
+  return hidden ? `${span} ${HIDDEN_NOTE}` : span;
 }
 
 /**

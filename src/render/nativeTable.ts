@@ -20,14 +20,17 @@
 //   say it). So a view's second table stays monospace text (blocks.ts).
 // - raw_text is literal: Slack shows `<@U…>`, `<https://…|…>` and bare URLs in it as typed (measured in a
 //   workspace, CopilotKit/CopilotKit#6481; the reference says only that raw_text "supports more basic
-//   characters"). So a cell from SCC cannot ping or link; mentions fwbot made read `@U…`.
+//   characters"). That is one measurement of an undocumented behaviour, so cells do not rely on it: the
+//   angle brackets of anything Slack could read as a mention, a special or a link (`<@…>`, `<#…>`, `<!…>`,
+//   `<scheme:…>`) show as ‹ and › (escaping them as entities would show `&lt;` if raw_text is as literal as
+//   measured). Mentions fwbot made read `@U…`; characters a reader cannot see are escaped (format's cellText).
 // - Notifications (changelog 2026-07-13, "Desktop notifications now pull text from blocks first"): mobile
 //   notifications use only the message's `text`, so that text names the table's rows (blocks.ts).
 // data_table rather than table: it pages within the message (a 25-row page of SCC reads ten at a time),
 // sorts and filters, and carries the caption and row header that screen readers use; table adds only
 // column alignment, which a client-sorted table does not need.
 import type { DataTableBlock, RawNumberElement, RawTextElement } from '@slack/types';
-import { truncate } from './format.js';
+import { cellText as shownCell } from './format.js';
 import { mentionsAsText } from './mrkdwn.js';
 import type { ViewBlock } from './view.js';
 
@@ -61,9 +64,28 @@ export interface NativeTable {
   fit(chars: number): NativeTable | undefined;
 }
 
-/** A cell's text as Slack shows it: one line, mentions as `@U…` (raw text is never parsed), never empty. */
+/** `<@U…>`, `<#C…>`, `<!channel>`, `<https://…|…>`: what Slack could read as a token, whatever the cell type. */
+const SLACK_TOKEN = /<([@#!]|[a-z][a-z0-9+.-]*:)([^<>]*)>/gi;
+/** What opens one, closed or not. */
+const TOKEN_OPEN = /<(?=[@#!]|[a-z][a-z0-9+.-]*:)/gi;
+
+/** Slack's tokens broken: `‹@U0123›`; a `<` that would open one shows as `‹` even unclosed. */
+function breakTokens(text: string): string {
+  let out = text;
+  // Breaking an inner token can leave an outer one whole (`<!channel <@U1> >`): again until none is left.
+  for (let before = ''; before !== out; ) {
+    before = out;
+    out = out.replace(SLACK_TOKEN, '‹$1$2›');
+  }
+  return out.replace(TOKEN_OPEN, '‹');
+}
+
+/**
+ * A cell's text as Slack shows it: one line, mentions as `@U…`, Slack's tokens broken, never empty.
+ * `<` and `>` elsewhere (`a < b`) are kept.
+ */
 function cellText(raw: string, max: number): string {
-  const text = truncate(mentionsAsText(raw).replace(/\s+/g, ' ').trim(), max);
+  const text = breakTokens(shownCell(mentionsAsText(raw), max));
   return text === '' ? '—' : text;
 }
 

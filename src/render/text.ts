@@ -1,17 +1,36 @@
 // View → plain text for the terminal console and the CLI: aligned tables, `Label: value` fields and
 // numbered buttons ("[1] Next page") that the console maps back with `numberedButtons`. Mentions made by
-// userMention / channelMention read `@U…` / `#C…` (a terminal pings nobody).
-import { mentionsAsText } from './mrkdwn.js';
+// userMention / channelMention read `@U…` / `#C…` (a terminal pings nobody); values from outside
+// (render/untrusted.ts) and code spans show as typed, never read as markup.
+import { cellText } from './format.js';
+import { mapLiterals, mentionsAsText } from './mrkdwn.js';
+import { revealInvisible } from './untrusted.js';
 import type { Button, View, ViewBlock } from './view.js';
+
+/** Stands for a held piece while the rest is read (fwbot's reserved characters; input cannot bring them). */
+const HOLE = /\uE006(\d+)\uE007/g;
 
 /** The buttons of a view in the order `renderText` numbers them (1-based in the text). */
 export function numberedButtons(view: View): Button[] {
   return view.blocks.flatMap((block) => (block.kind === 'actions' ? block.buttons : []));
 }
 
-/** Slack's markup, made plain: mentions and links become readable, bold and italics lose their marks. */
+/**
+ * Slack's markup, made plain: mentions and links become readable, bold and italics lose their marks.
+ * Values from outside and code spans are held aside while the markup is read, so what they hold shows
+ * as typed (a device named `*x*` keeps its stars).
+ */
 export function plainMarkup(text: string): string {
-  return mentionsAsText(text)
+  const held: string[] = [];
+  const hold = (piece: string) => `\uE006${held.push(piece) - 1}\uE007`;
+  const marked = mapLiterals(text, hold, (rest) =>
+    mentionsAsText(rest).replace(/`[^`\n]+`/g, (code) => hold(code)),
+  );
+  return readMarkup(marked).replace(HOLE, (_m, i: string) => held[Number(i)] ?? '');
+}
+
+function readMarkup(text: string): string {
+  return text
     .replace(/<@([A-Z0-9]+)(?:\|[^>]*)?>/g, '@$1')
     .replace(/<#([A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, name?: string) => `#${name ?? id}`)
     .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2 ($1)')
@@ -27,6 +46,11 @@ export function plainMarkup(text: string): string {
  */
 export function plainMrkdwn(text: string): string {
   return plainMarkup(text).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** A cell as the console aligns it: one line, nothing hidden (render/format's cellText), never cut. */
+function tableCell(raw: string): string {
+  return cellText(mentionsAsText(raw), Number.MAX_SAFE_INTEGER);
 }
 
 function width(text: string): number {
@@ -57,7 +81,7 @@ export interface TextOptions {
 function renderBlock(block: ViewBlock, counter: { next: number }, markup: (text: string) => string): string {
   switch (block.kind) {
     case 'header': {
-      const text = mentionsAsText(block.text);
+      const { text } = revealInvisible(mentionsAsText(block.text));
       return `${text}\n${'='.repeat(Math.min(width(text), 72))}`;
     }
     case 'text':
@@ -73,12 +97,12 @@ function renderBlock(block: ViewBlock, counter: { next: number }, markup: (text:
     }
     case 'table':
       return renderTable(
-        block.columns.map(mentionsAsText),
-        block.rows.map((row) => row.map(mentionsAsText)),
+        block.columns.map(tableCell),
+        block.rows.map((row) => row.map(tableCell)),
       );
     case 'code':
-      return mentionsAsText(block.text)
-        .split('\n')
+      return revealInvisible(mentionsAsText(block.text), { keepLines: true })
+        .text.split('\n')
         .map((line) => `    ${line}`)
         .join('\n');
     case 'actions':

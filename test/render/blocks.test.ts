@@ -177,14 +177,23 @@ describe('renderBlocks', () => {
       assertWithinSlackLimits(message, 'message');
     });
 
-    it('shows mentions in cells as text: a raw cell pings nobody', () => {
+    it('shows mentions in cells as text, and breaks Slack tokens from data: a raw cell pings nobody', () => {
       const message = renderBlocks({
         summary: 's',
-        blocks: [{ kind: 'table', columns: ['By'], rows: [[`${userMention('U012ABC')} & <!channel>`]] }],
+        blocks: [
+          {
+            kind: 'table',
+            columns: ['By', 'Note'],
+            rows: [[`${userMention('U012ABC')} & <!channel>`, '<https://evil.example|docs> if a < b > c']],
+          },
+        ],
         visibility: 'ephemeral',
       });
-      expect(nativeRows(message)).toEqual([['@U012ABC & <!channel>']]);
-      expect(message.text).toBe('s — @U012ABC &amp; &lt;!channel&gt;');
+      // Not left to raw_text being literal: Slack's tokens from data are broken (‹ ›), other angles kept.
+      expect(nativeRows(message)).toEqual([
+        ['@U012ABC & ‹!channel›', '‹https://evil.example|docs› if a < b > c'],
+      ]);
+      expect(message.text).toBe('s — @U012ABC &amp; ‹!channel›');
     });
 
     it('keeps one table per message: the second is monospace text, and Slack would accept the message', () => {

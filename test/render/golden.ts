@@ -30,13 +30,15 @@ function check(path: string, actual: string): void {
 }
 
 /**
- * The view as JSON, with the characters that wrap an intended mention (render/mrkdwn.ts) written as the
- * escapes `\ue000` / `\ue001`, so a golden file shows which mentions are live and stays valid JSON.
+ * The view as JSON, with fwbot's mark characters (render/mrkdwn.ts: `\ue000`/`\ue001` around an intended
+ * mention, `\ue004`/`\ue005` around a value shown as typed) written as escapes, so a golden file shows
+ * which mentions are live and which values are marked, and stays valid JSON.
  */
 function viewJson(view: unknown): string {
-  return JSON.stringify(view, null, 2)
-    .replace(/\uE000/g, '\\ue000')
-    .replace(/\uE001/g, '\\ue001');
+  return JSON.stringify(view, null, 2).replace(
+    /[\uE000-\uE00F]/g,
+    (mark) => `\\u${mark.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function expectGolden(name: string, view: View, normalise: Normalise = (text) => text): void {

@@ -139,7 +139,7 @@ describe('mentions in Slack messages', () => {
     const text = allText(message);
     expect(liveMarkup(message)).toEqual([]);
     expect(text).toContain('Asked by @U0ALICE');
-    expect(text).toContain('&lt;@U0ATTACK&gt;');
+    expect(text).toContain('‹@U0ATTACK›'); // a native table cell: the token is broken
     expect(text).toContain('@U0ALICE &lt;!channel&gt;');
     expect(text).toContain('Ask @U0ALICE');
     expect(text).not.toMatch(/[\uE000\uE001]/);
