@@ -6,6 +6,7 @@ import { UserError } from '../catalogue/errors.js';
 import { type AuditRecord, defineOperation } from '../catalogue/operation.js';
 import { counted } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
+import { untrusted } from '../render/untrusted.js';
 import type { View } from '../render/view.js';
 
 export const AUDIT_DEFAULT_COUNT = 20;
@@ -32,8 +33,9 @@ export function auditLine(record: AuditRecord): string {
   const when = `${record.at.slice(0, 10)} ${record.at.slice(11, 19)} UTC`;
   const parts = [
     `${ACTION_ICONS[record.action] ?? '•'} \`${when}\` ${who(record.actor)} *${record.action}* \`${record.operationId}\``,
-    record.target,
-    record.outcome,
+    // What the trail recorded from SCC or people (a target's name, a reject reason) is shown as typed.
+    untrusted(record.target),
+    untrusted(record.outcome),
     record.transactionUid ? `transaction \`${record.transactionUid}\`` : undefined,
     record.approvalId ? `request \`${record.approvalId}\`` : undefined,
   ];

@@ -1,9 +1,11 @@
 // The approval card as a View: what exactly will happen, on what, who asked, until when, and the buttons;
 // after a decision the same card without buttons and with the decision. Pure: the Slack side's
-// renderBlocks turns it into Block Kit.
+// renderBlocks turns it into Block Kit. What came from SCC or was typed (the target's facts, the command,
+// a reason) goes in through untrusted() or code() (render/untrusted.ts), so it cannot dress up the card.
 
 import { code } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
+import { codeAsLiteral, untrusted } from '../render/untrusted.js';
 import type { Button, View, ViewBlock } from '../render/view.js';
 import type { ApprovalRecord, ApprovalRequest } from './record.js';
 
@@ -40,7 +42,7 @@ export function pendingButtons(request: ApprovalRequest): Button[] {
       action: { id: APPROVE_ACTION, value },
       confirm: {
         title: 'Approve this request?',
-        text: `fwbot will ${whatWillHappen(request).replace(/`/g, '')} right away. This cannot be undone.`,
+        text: `fwbot will ${codeAsLiteral(whatWillHappen(request))} right away. This cannot be undone.`,
         confirm: 'Approve and run',
         deny: 'Back',
         danger: true,
@@ -67,7 +69,7 @@ export function statusLine(record: ApprovalRecord, now: number): string {
     case 'failed':
       return `:x: Approved by ${by}${at}. ${record.outcome?.summary ?? 'It failed.'} See the thread.`;
     case 'rejected':
-      return `:no_entry: Rejected by ${by}${at}${record.reason ? `: ${record.reason}` : '.'}`;
+      return `:no_entry: Rejected by ${by}${at}${record.reason ? `: ${untrusted(record.reason)}` : '.'}`;
     case 'cancelled':
       return `:heavy_multiplication_x: Cancelled by ${by}${at}.`;
     case 'expired':
@@ -81,7 +83,14 @@ export function renderCard(record: ApprovalRecord, now: number): View {
   const blocks: ViewBlock[] = [
     { kind: 'header', text: record.state === 'pending' ? 'Approval needed' : 'Approval request' },
     { kind: 'text', text: `${userMention(request.requesterId)} asks to *${whatWillHappen(request)}*.` },
-    { kind: 'fields', fields: request.target.description.fields },
+    // The target's facts as read from SCC (or typed), a device's name even as a label: each shown as typed.
+    {
+      kind: 'fields',
+      fields: request.target.description.fields.map(({ label, value }) => ({
+        label: untrusted(label),
+        value: untrusted(value),
+      })),
+    },
   ];
   const { warnings, code: exact, notes } = request.target.description;
   if (exact) blocks.push({ kind: 'code', text: exact, filename: `${request.id}.txt` });
@@ -105,7 +114,7 @@ export function renderCard(record: ApprovalRecord, now: number): View {
   }
   const summary =
     record.state === 'pending'
-      ? `Approval needed: ${userMention(request.requesterId)} asks to ${whatWillHappen(request).replace(/`/g, '')}`
+      ? `Approval needed: ${userMention(request.requesterId)} asks to ${codeAsLiteral(whatWillHappen(request))}`
       : `Approval request ${request.id}: ${record.state}`;
   return { summary, blocks, visibility: 'in_channel' };
 }

@@ -3,6 +3,7 @@
 // clicked come back as text; the Slack handlers deliver them privately.
 import type { Logger } from 'pino';
 import { userMention } from '../render/mrkdwn.js';
+import { untrusted } from '../render/untrusted.js';
 import type { AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
@@ -206,7 +207,7 @@ export class ApprovalDecisions {
     const card = await this.#cardOf(decided, who);
     if (card) await this.#updateCard(card, decided);
     if (decision === 'rejected' && card) {
-      const text = `${userMention(decided.request.requesterId)}, your request was rejected by ${userMention(who.userId)}${reason ? `: ${reason}` : '.'}`;
+      const text = `${userMention(decided.request.requesterId)}, your request was rejected by ${userMention(who.userId)}${reason ? `: ${untrusted(reason)}` : '.'}`;
       await this.#deps.notifier
         .postInThread(card, { summary: text, blocks: [{ kind: 'text', text }], visibility: 'in_channel' })
         .catch((error: unknown) =>

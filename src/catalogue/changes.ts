@@ -14,6 +14,7 @@ import {
 import { code, counted, time } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
 import { userMention } from '../render/mrkdwn.js';
+import { untrusted } from '../render/untrusted.js';
 import { AsaChangeItemDto } from '../scc/generated/models.js';
 import { flag, list, optionalText, text, unique, uuid } from './args.js';
 import { DEVICE, listArgs, OFFSET, pageQuery, queryParam, transactionTrack } from './common.js';
@@ -233,14 +234,14 @@ function stagerNotes(devices: readonly PendingDevice[]): string[] {
     if (device.pending.commands.length === 0 || device.stagedBy === null) return [];
     const lines = device.stagedBy.slice(0, NAMED_STAGERS).map((change) => {
       const approved = change.approvedBy ? `, approved by ${userMention(change.approvedBy)}` : '';
-      return `• ${userMention(change.actor)} ${change.what}${approved} (${time(new Date(change.at).toISOString())})`;
+      return `• ${userMention(change.actor)} ${untrusted(change.what)}${approved} (${time(new Date(change.at).toISOString())})`;
     });
     const more = device.stagedBy.length - NAMED_STAGERS;
     if (more > 0) lines.push(`• and ${counted(more, 'more change')} through fwbot`);
     const heading =
       device.stagedBy.length === 0
-        ? `*${device.name}*: none of these changes was staged through fwbot (SCC UI, API, or before fwbot remembered it).`
-        : `*${device.name}*, staged through fwbot (the other pending commands, if any, were staged elsewhere: SCC UI, API):`;
+        ? `*${untrusted(device.name)}*: none of these changes was staged through fwbot (SCC UI, API, or before fwbot remembered it).`
+        : `*${untrusted(device.name)}*, staged through fwbot (the other pending commands, if any, were staged elsewhere: SCC UI, API):`;
     return [heading, ...lines];
   });
 }
@@ -386,20 +387,20 @@ export const deploy = defineOperation({
       const warnings: string[] = [];
       if (unsupported.length > 0 && facts.force)
         warnings.push(
-          `:rotating_light: *Full configuration apply* on ${unsupported.map((d) => d.name).join(', ')}: some commands cannot be applied line by line, so SCC will write the whole configuration, which *drops every active connection through the device*.`,
+          `:rotating_light: *Full configuration apply* on ${unsupported.map((d) => untrusted(d.name)).join(', ')}: some commands cannot be applied line by line, so SCC will write the whole configuration, which *drops every active connection through the device*.`,
         );
       else if (unsupported.length > 0)
         warnings.push(
-          `:warning: ${unsupported.map((d) => d.name).join(', ')}: some commands cannot be applied line by line; SCC skips them (ask with --force-unsupported to apply the whole configuration, which drops every connection).`,
+          `:warning: ${unsupported.map((d) => untrusted(d.name)).join(', ')}: some commands cannot be applied line by line; SCC skips them (ask with --force-unsupported to apply the whole configuration, which drops every connection).`,
         );
       if (failed.length > 0)
         warnings.push(
-          `:warning: SCC could not calculate the commands of ${failed.map((d) => d.name).join(', ')}.`,
+          `:warning: SCC could not calculate the commands of ${failed.map((d) => untrusted(d.name)).join(', ')}.`,
         );
       const names = facts.devices.map((d) => d.name);
       return {
         action: `deploy the staged changes of ${names.length === 1 ? code(names[0] ?? '') : `${names.length} ASAs`} to the device${names.length === 1 ? '' : 's'}`,
-        line: `deploy to ${names.join(', ')}`,
+        line: `deploy to ${names.map(untrusted).join(', ')}`,
         fields: [
           ...facts.devices.map((d) => ({
             label: d.name,
@@ -501,7 +502,7 @@ export const discard = defineOperation({
       ),
     describe: ({ device }) => ({
       action: `discard the staged changes of ${code(device.name)} (SCC reads the device’s configuration again)`,
-      line: `staged changes of ${device.name}`,
+      line: `staged changes of ${untrusted(device.name)}`,
       fields: [{ label: 'Lost', value: counted(device.pending.commands.length, 'pending command') }],
       warnings: [':warning: Everything staged on it is lost, whoever staged it (SCC UI, API, fwbot).'],
       code: commandsText({ devices: [device], force: false, description: null }),

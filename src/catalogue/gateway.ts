@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { code } from '../render/format.js';
 import { renderCommandPatterns, renderCommandResponse, renderFmcDomain } from '../render/gateway.js';
+import { untrusted } from '../render/untrusted.js';
 import type { CommandResponse } from '../scc/generated/models.js';
 import { flag, optionalText, text, uuid } from './args.js';
 import { compareDevices, DeviceFacts, deviceFacts, rereadDevice } from './deviceTarget.js';
@@ -163,7 +164,7 @@ export const gatewayRun = defineOperation({
     compare: (before, after) => compareDevices(before.device, after.device),
     describe: ({ device, method, link, body }) => ({
       action: `send ${code(`${method} ${link}`)} to the FMC ${code(device.name)}`,
-      line: `${method} ${link} on FMC ${device.name}`,
+      line: `${method} ${untrusted(link)} on FMC ${untrusted(device.name)}`,
       fields: [
         { label: 'FMC', value: `${device.name} (${device.uid})` },
         { label: 'Request', value: `${method} ${link}` },

@@ -5,6 +5,7 @@
 // comparison is by identity; their names are for people.
 import { z } from 'zod';
 import { code } from '../render/format.js';
+import { untrusted } from '../render/untrusted.js';
 import type { AsaInterface } from '../scc/generated/models.js';
 import { UserError } from './errors.js';
 import type { TargetDescription, TargetRead } from './operation.js';
@@ -211,7 +212,11 @@ export function compareInterfaces(before: InterfaceFacts, after: InterfaceFacts)
   ];
 }
 
-/** The card's description of deleting the interface: its facts, and what goes with it. */
+/**
+ * The card's description of deleting the interface: its facts, and what goes with it. Names read from
+ * SCC go into sentences through code() or untrusted() (render/untrusted.ts); field values are shown as
+ * values by the card.
+ */
 export function describeDeletion(facts: InterfaceFacts): TargetDescription {
   const kind = KIND_WORDS[facts.kind];
   const label = factsLabel(facts);
@@ -229,14 +234,16 @@ export function describeDeletion(facts: InterfaceFacts): TargetDescription {
   if (facts.ipv6.length > 0) fields.push({ label: 'IPv6', value: facts.ipv6.join(', ') });
   const warnings: string[] = [];
   if (facts.subinterfaces.length > 0)
-    warnings.push(`:warning: Its subinterfaces depend on it: ${facts.subinterfaces.join(', ')}.`);
+    warnings.push(
+      `:warning: Its subinterfaces depend on it: ${facts.subinterfaces.map(untrusted).join(', ')}.`,
+    );
   if (facts.members.length > 0)
     warnings.push(
-      `:warning: Its member ports are freed from the EtherChannel: ${names(facts.members).join(', ')}.`,
+      `:warning: Its member ports are freed from the EtherChannel: ${names(facts.members).map(untrusted).join(', ')}.`,
     );
   return {
     action: `delete the ${kind} ${code(label)} on ${code(facts.device.name)}`,
-    line: `${kind} ${label} on ${facts.device.name}`,
+    line: `${kind} ${untrusted(label)} on ${untrusted(facts.device.name)}`,
     fields,
     warnings,
   };

@@ -232,7 +232,7 @@ export const interfacesDelete = defineOperation({
           ...base,
           warnings: [
             ...base.warnings,
-            `Other changes are pending on ${device}, so this approval only stages the deletion: \`/fw deploy ${facts.device.name}\` shows and deploys all of them.`,
+            `Other changes are pending on ${device}, so this approval only stages the deletion: ${code(`/fw deploy ${facts.device.name}`)} shows and deploys all of them.`,
           ],
         };
       return base;

@@ -19,6 +19,7 @@ import {
   tenantGroups,
 } from '../render/msp.js';
 import { PAGE_SIZE } from '../render/paging.js';
+import { untrusted } from '../render/untrusted.js';
 import type { CdoTransaction, MspManagedDevice } from '../scc/generated/models.js';
 import { isUuid, list, offset, optionalText, text, uuid } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam } from './common.js';
@@ -392,13 +393,14 @@ export const mspVpnUpgrade = defineOperation({
       }),
     describe: ({ devices: chosen, version, name }) => ({
       action: `upgrade Secure Client to ${code(version)} on ${spread(chosen)}`,
-      line: `Secure Client ${version} on ${chosen.map((d) => `${d.name} (${d.tenantName})`).join(', ')}`,
+      line: `Secure Client ${untrusted(version)} on ${chosen.map((d) => untrusted(`${d.name} (${d.tenantName})`)).join(', ')}`,
       fields: [
         {
+          // One value on one line: the card shows a field value as typed, line breaks as `\n`.
           label: 'Tenants',
           value: tenantGroups(chosen)
             .map((g) => `${g.tenantName}: ${g.devices.length} (${g.devices.map((d) => d.name).join(', ')})`)
-            .join('\n'),
+            .join('; '),
         },
         { label: 'Version', value: version },
         ...(name === null ? [] : [{ label: 'Run name', value: name }]),

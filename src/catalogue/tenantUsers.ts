@@ -13,6 +13,7 @@ import {
   renderUserList,
   tenantLabel,
 } from '../render/tenants.js';
+import { untrusted } from '../render/untrusted.js';
 import { UserRoleValues } from '../scc/generated/inputs.js';
 import { choice, flag, list, text } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam, TENANT, transactionTrack } from './common.js';
@@ -175,7 +176,7 @@ export const tenantsUsersAdd = defineOperation({
     compare: (before, after) => compareTenants(before.tenant, after.tenant),
     describe: ({ tenant, usernames, role, apiOnly }) => ({
       action: `add ${counted(usernames.length, 'user')} to tenant ${code(tenant.name)} as ${humanEnum(role)}`,
-      line: `${counted(usernames.length, 'user')} of tenant ${tenant.name} as ${humanEnum(role)}`,
+      line: `${counted(usernames.length, 'user')} of tenant ${untrusted(tenant.name)} as ${humanEnum(role)}`,
       fields: [
         { label: 'Tenant', value: `${tenant.name} (${tenant.uid})` },
         { label: 'Users', value: usernames.join(', ') },
@@ -246,7 +247,7 @@ export const tenantsUsersRemove = defineOperation({
     compare: (before, after) => compareTenants(before.tenant, after.tenant),
     describe: ({ tenant, usernames }) => ({
       action: `remove ${counted(usernames.length, 'user')} from tenant ${code(tenant.name)}`,
-      line: `${usernames.join(', ')} in tenant ${tenant.name}`,
+      line: `${usernames.map(untrusted).join(', ')} in tenant ${untrusted(tenant.name)}`,
       fields: [
         { label: 'Tenant', value: tenant.name },
         { label: 'Usernames', value: usernames.join(', ') },
@@ -326,7 +327,7 @@ export const tenantsToken = defineOperation({
     ],
     describe: ({ tenant, apiUser, apiUserName }) => ({
       action: `generate a new API token for API-only user ${code(apiUserName ?? apiUser)} of tenant ${code(tenant.name)}`,
-      line: `API-only user ${apiUserName ? `${apiUserName} (${apiUser})` : apiUser} of tenant ${tenant.name}`,
+      line: `API-only user ${untrusted(apiUserName ? `${apiUserName} (${apiUser})` : apiUser)} of tenant ${untrusted(tenant.name)}`,
       fields: [
         { label: 'Tenant', value: `${tenant.name} (${tenant.uid})` },
         { label: 'API-only user', value: apiUserName ? `${apiUserName} (${apiUser})` : apiUser },

@@ -11,6 +11,7 @@ import {
   renderTenantList,
   tenantLabel,
 } from '../render/tenants.js';
+import { untrusted } from '../render/untrusted.js';
 import { flag, optionalText, text, uuid } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam, TENANT, transactionTrack } from './common.js';
 import { UserError } from './errors.js';
@@ -281,7 +282,7 @@ export const tenantsRemove = defineOperation({
     compare: (before, after) => compareTenants(before.tenant, after.tenant),
     describe: ({ tenant }) => ({
       action: `remove tenant ${code(tenant.name)} from the MSP portal`,
-      line: `tenant ${tenant.name}`,
+      line: `tenant ${untrusted(tenant.name)}`,
       fields: [
         { label: 'Tenant', value: tenant.name },
         { label: 'Display name', value: tenant.displayName },

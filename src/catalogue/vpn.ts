@@ -5,6 +5,7 @@ import { announcement } from '../render/announce.js';
 import { code, counted } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
 import { PAGE_SIZE } from '../render/paging.js';
+import { untrusted } from '../render/untrusted.js';
 import {
   renderPackage,
   renderPackages,
@@ -217,7 +218,7 @@ export const vpnUpgrade = defineOperation({
       }),
     describe: ({ devices, version, name }) => ({
       action: `upgrade Secure Client to ${code(version)} on ${devices.length === 1 ? code(devices[0]?.name ?? '') : `${devices.length} devices`}`,
-      line: `Secure Client ${version} on ${devices.map((d) => d.name).join(', ')}`,
+      line: `Secure Client ${untrusted(version)} on ${devices.map((d) => untrusted(d.name)).join(', ')}`,
       fields: [
         { label: 'Devices', value: devices.map((d) => d.name).join(', ') },
         { label: 'Version', value: version },

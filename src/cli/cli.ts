@@ -22,8 +22,9 @@ import { governanceOf } from '../dispatch/governance.js';
 import type { RequestContext } from '../dispatch/request.js';
 import { MemoryRevealGrants } from '../dispatch/reveals.js';
 import { AccessControl } from '../policy/access.js';
-import { mentionsAsText } from '../render/mrkdwn.js';
-import { renderText } from '../render/text.js';
+import { stripSentinels } from '../render/mrkdwn.js';
+import { plainMarkup, renderText } from '../render/text.js';
+import { codeAsLiteral, revealInvisible, untrusted } from '../render/untrusted.js';
 import type { View, ViewBlock } from '../render/view.js';
 import { createSccClient, type SccClient } from '../scc/client.js';
 import { SccApiError, SccError } from '../scc/errors.js';
@@ -273,11 +274,15 @@ async function runCommand(
     );
     if (result.kind === 'confirm') {
       const { description } = result;
-      io.stderr(`Not done: this would ${description.action.replace(/`/g, '')}.`);
-      for (const field of description.fields) io.stderr(`  ${field.label}: ${field.value}`);
-      for (const warning of description.warnings) io.stderr(`  ${warning.replace(/^:\w+: /, 'Warning: ')}`);
-      if (description.code) io.stderr(description.code.replace(/^/gm, '    '));
-      for (const note of description.notes ?? []) io.stderr(`  ${mentionsAsText(note)}`);
+      // As the approval card shows it (values from SCC or typed as typed, render/untrusted.ts), made plain.
+      io.stderr(`Not done: this would ${plainMarkup(codeAsLiteral(description.action))}.`);
+      for (const field of description.fields)
+        io.stderr(`  ${plainMarkup(untrusted(field.label))}: ${plainMarkup(untrusted(field.value))}`);
+      for (const warning of description.warnings)
+        io.stderr(`  ${plainMarkup(warning.replace(/^:\w+: /, 'Warning: '))}`);
+      if (description.code)
+        io.stderr(revealInvisible(description.code, { keepLines: true }).text.replace(/^/gm, '    '));
+      for (const note of description.notes ?? []) io.stderr(`  ${plainMarkup(note)}`);
       io.stderr('Run it again with --yes to do it.');
       return EXIT.confirm;
     }
@@ -316,7 +321,8 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
   // No Redis here, so the commands that read it (audit, watches) are the bot's, not the CLI's.
   const catalogue = createCatalogue({ command: 'fwbot' });
   try {
-    const flags = parseCliArgs(argv);
+    // Where the command line enters: fwbot's mark characters go (render/mrkdwn.ts), as from Slack and the console.
+    const flags = parseCliArgs(argv.map(stripSentinels));
     if (flags.help && flags.words.length > 0) {
       // `fwbot interfaces edit --help`: that command's help, its flags in the usage line.
       io.stdout(renderText(terminalView(catalogue.help(flags.words.join(' ')))).trimEnd());

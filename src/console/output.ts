@@ -1,7 +1,7 @@
 // How the console writes: Slack's markup rendered for a terminal (markup.ts: styled on a TTY, plain on a
 // pipe), views as text (src/render/text.ts) with that markup, user ids shown as the console's user names,
 // and thread replies indented.
-import { escapeMrkdwn, mentionsAsText } from '../render/mrkdwn.js';
+import { escapeMrkdwn, mapLiterals, mentionsAsText } from '../render/mrkdwn.js';
 import { renderText } from '../render/text.js';
 import type { View } from '../render/view.js';
 import { EMOJI, PLAIN, renderMrkdwn, type TerminalStyle } from './markup.js';
@@ -34,11 +34,11 @@ export class ConsoleWriter {
     return this.received(escapeMrkdwn(text));
   }
 
-  /** Plain text (Slack's plain_text: confirmation dialogs): no markup, but names and emoji. */
+  /** Plain text (Slack's plain_text: confirmation dialogs): no markup, but names and emoji; values from outside as typed. */
   plain(text: string): string {
-    return this.#people(mentionsAsText(text)).replace(/:([a-z0-9_+-]+):/g, (code, name: string) => {
-      return EMOJI[name] ?? code;
-    });
+    const emoji = (rest: string) =>
+      mentionsAsText(rest).replace(/:([a-z0-9_+-]+):/g, (code, name: string) => EMOJI[name] ?? code);
+    return this.#people(mapLiterals(text, (run) => run, emoji));
   }
 
   /** A view as text with numbered buttons (src/render/text.ts), its mrkdwn rendered, people readable. */

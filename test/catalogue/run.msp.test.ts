@@ -170,7 +170,8 @@ describe('msp: upgrade across tenants', () => {
     expect(card?.action).toBe('upgrade Secure Client to `5.1.8.105` on 3 devices in 2 tenants');
     expect(card?.fields[0]).toEqual({
       label: 'Tenants',
-      value: 'northwind-us: 2 (nw-asa-hq, nw-asa-branch)\nglobex-apj: 1 (globex-asa-01)',
+      // One line: a field value is shown as typed, so a line break would read `\n`.
+      value: 'northwind-us: 2 (nw-asa-hq, nw-asa-branch); globex-apj: 1 (globex-asa-01)',
     });
     // The stored command is bound to the UUIDs.
     expect(resolved?.raw.device).toEqual([

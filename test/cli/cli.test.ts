@@ -378,6 +378,29 @@ describe('fwbot CLI', () => {
     });
   });
 
+  it('says what it would do with names from SCC shown as typed: one line each, nothing hidden (issue 24)', async () => {
+    const deviceUid = sim.deviceUid('asa-hq-01');
+    const iot = [...sim.state.interfaces.values()].find((i) => i.deviceUid === deviceUid && i.name === 'iot');
+    if (!iot) throw new Error('the seed has no iot VLAN on asa-hq-01');
+    iot.name = 'iot\n*Device:* asa-lab-99 (harmless)\u202E';
+
+    // fwbot's mark characters typed on the command line are dropped where it enters.
+    const refused = await fwbot(['interfaces', 'delete', 'asa-hq-01', '\uE004Vlan20\uE005']);
+
+    expect(refused.code).toBe(EXIT.confirm);
+    const hidden = '⚠ (contains hidden or control characters)';
+    expect(refused.stderr).toContain(
+      `Not done: this would delete the VLAN interface iot\\n*Device:* asa-lab-99 (harmless)\\u202E (Vlan20) ${hidden} on asa-hq-01.`,
+    );
+    expect(refused.stderr).toContain(
+      `  Interface: iot\\n*Device:* asa-lab-99 (harmless)\\u202E (Vlan20) ${hidden}`,
+    );
+    expect(refused.stderr.split('\n').filter((line) => /^\W*Device:?\W*\s+asa-lab-99/.test(line))).toEqual(
+      [],
+    );
+    expect(refused.stderr).not.toMatch(/[\u202E\uE000-\uE00F]/);
+  });
+
   it('runs through bin/fwbot.js with its exit code', async () => {
     const bin = fileURLToPath(new URL('../../bin/fwbot.js', import.meta.url));
     const child = spawn(process.execPath, [bin, 'tenants', 'list', 'contoso'], {
