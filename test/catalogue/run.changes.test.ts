@@ -12,7 +12,12 @@ describe('changes and deploys', () => {
 
   /** Moves simulated time on while `work` waits for SCC. */
   const driving = <T>(work: Promise<T>): Promise<T> => driveClock(h.sim.clock, work, { pauseMs: 10 });
-  const run = (text: string) => driving(h.run(text));
+  /** The operations this file ran, so its last test can tell that each one of the area was. */
+  const ran = new Set<string>();
+  const run = (text: string) => {
+    ran.add(catalogue.parse(text).op.id);
+    return driving(h.run(text));
+  };
 
   /**
    * A view with its times ('2026-11-25 17:32 UTC', render/format.ts time()) replaced: they follow simulated
@@ -123,13 +128,8 @@ describe('changes and deploys', () => {
     expect(listed).toContain('asa-hq-01: DONE');
   });
 
-  it('keeps the command catalogue and this file in step', () => {
-    expect(catalogue.operations.filter((op) => op.area === 'changes').map((op) => op.id)).toEqual([
-      'changes',
-      'deploy',
-      'discard',
-      'deployments',
-      'deployments.show',
-    ]);
+  it('runs every operation of the changes area', () => {
+    const area = catalogue.operations.filter((op) => op.area === 'changes').map((op) => op.id);
+    expect(area.filter((id) => !ran.has(id))).toEqual([]);
   });
 });

@@ -16,6 +16,25 @@ const op = (id: string) => {
 };
 
 describe('governance: declarations and the policy file', () => {
+  it('gives every operation, when the file says nothing, the rule its declaration names', () => {
+    const rule = governanceOf(catalogue.operations, {});
+    for (const operation of catalogue.operations) {
+      const { approval } = operation;
+      const fourEyes =
+        approval === 'always' || (typeof approval === 'object' && approval.default === 'four-eyes');
+      expect(rule(operation), operation.id).toEqual({ kind: fourEyes ? 'four-eyes' : 'none' });
+    }
+  });
+
+  it('lets the file change exactly the operations governed by policy, and refuses it every other one', () => {
+    for (const operation of catalogue.operations) {
+      const { id, approval } = operation;
+      const change = () => governanceOf(catalogue.operations, { [id]: 'admin' })(operation);
+      if (typeof approval === 'object') expect(change(), id).toEqual({ kind: 'role', role: 'admin' });
+      else expect(change, id).toThrow(ConfigError);
+    }
+  });
+
   it('applies the declared defaults when the file says nothing', () => {
     const rule = governanceOf(catalogue.operations, {});
     expect(rule(op('interfaces.delete'))).toEqual({ kind: 'four-eyes' });

@@ -41,7 +41,7 @@ describe('paged operations', () => {
       sccOperations[id].query.some((param) => param.name === 'offset'),
     );
 
-    expect(paged).toHaveLength(20);
+    expect(paged).toContain('getDevices');
     for (const id of paged) {
       const page = successResponses(id)[200];
       expect(page?.safeParse({ count: 0, limit: 50, offset: 0, items: [] }).success, id).toBe(true);

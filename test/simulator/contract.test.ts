@@ -1,7 +1,7 @@
-// The simulator against the vendor's OpenAPI reference: fwbot's own SCC client calls all 70 operations on
-// the simulator through a recording proxy, and every answer as it went over the wire (status and raw
+// The simulator against the vendor's OpenAPI reference: fwbot's own SCC client calls every operation it
+// has on the simulator through a recording proxy, and every answer as it went over the wire (status and raw
 // body) is checked with the same validator as the client's contract test. Prints
-// `simulator contract: 70/70 operations, 0 violations`; skips, saying why, when ../shared is absent.
+// `simulator contract: N/N operations, 0 violations`; skips, saying why, when ../shared is absent.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,7 +90,7 @@ describe('simulator contract', () => {
   });
 
   it.skipIf(skip !== undefined)(
-    skip ?? 'answers all 70 operations as the reference describes them',
+    skip ?? 'answers every operation of the client as the reference describes it',
     async () => {
       const scc = client();
       const asa = sim.deviceUid('asa-hq-01');
@@ -309,7 +309,7 @@ describe('simulator contract', () => {
       const tenantClient = client(sim.mintTenantToken(globex));
       await tenantClient.call('getTransaction', { path: { transactionUid: targetUid } });
 
-      // MSP portal beyond the brief (scc-openapi-msp.yaml): devices and Secure Client across managed
+      // MSP portal reach (scc-openapi-msp.yaml): devices and Secure Client across managed
       // tenants (results read while running and once finished), API-only users, revoke, and refusals.
       const mspAsas = [sim.deviceUid('nw-asa-hq'), sim.deviceUid('globex-asa-01')];
       await scc.call('getMspManagedDevices', {
@@ -410,7 +410,6 @@ describe('simulator contract', () => {
       );
       expect(violations).toEqual([]);
       expect(missing).toEqual([]);
-      expect(covered.size).toBe(70);
     },
   );
 });

@@ -1,7 +1,7 @@
-// The MSP operations beyond the brief: devices across managed tenants (with their tenant), their Secure
-// Client packages, the asynchronous cross-tenant compatibility calculation (an intersection over devices
-// and tenants), cross-tenant upgrades (one run per tenant, aggregated), revoking a tenant (asynchronous,
-// the tenant survives), and the API-only users the human-user list leaves out.
+// The MSP portal's reach (scc-openapi-msp.yaml): devices across managed tenants (with their tenant), their
+// Secure Client packages, the asynchronous cross-tenant compatibility calculation (an intersection over
+// devices and tenants), cross-tenant upgrades (one run per tenant, aggregated), revoking a tenant
+// (asynchronous, the tenant survives), and the API-only users the human-user list leaves out.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SimulatorHandle } from '../../src/simulator/index.js';
 import { type CallOptions, items, obj, type RawResponse, simulator, str } from './support.js';
