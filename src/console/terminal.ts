@@ -3,6 +3,7 @@
 // and secret prompts that echo nothing. Works the same on a pipe (tests, scripts), minus the redraw.
 import { createInterface, type Interface } from 'node:readline';
 import { Writable } from 'node:stream';
+import { stripSentinels } from '../render/mrkdwn.js';
 import type { Prompter } from './forms.js';
 import { ANSI, terminalStyle } from './markup.js';
 
@@ -44,7 +45,9 @@ export class Terminal implements Prompter {
     this.styled = terminalStyle(this.#tty, streams.env) === ANSI;
     this.#output = new MutableOutput(streams.output);
     this.#rl = createInterface({ input: streams.input, output: this.#output, terminal: this.#tty });
-    this.#rl.on('line', (line) => {
+    this.#rl.on('line', (typed) => {
+      // Where typed text enters the console and the CLI's prompts: fwbot's mark characters go (render/mrkdwn.ts).
+      const line = stripSentinels(typed);
       const waiting = this.#waiting;
       this.#waiting = undefined;
       if (waiting) waiting(line);

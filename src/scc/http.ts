@@ -152,7 +152,10 @@ export function createSccHttp(options: SccHttpOptions): SccHttp {
         bodyTimeout: req.timeoutMs,
       });
       status = response.statusCode;
-      const text = await response.body.text();
+      // SCC's text is shown to people: fwbot's mark characters (render/mrkdwn.ts) are dropped where it
+      // enters, from the raw text here (error bodies, answers that are not JSON) and from every string
+      // JSON escapes decode to in parseJson.
+      const text = stripSentinels(await response.body.text());
       const durationMs = performance.now() - started;
       emit({ ...fields, status: response.statusCode, outcome: 'response', durationMs });
       logger?.debug(
@@ -288,8 +291,9 @@ type AttemptResult =
 function parseJson(text: string): { body: unknown; json: boolean } {
   if (text.trim() === '') return { body: undefined, json: true };
   try {
-    // SCC's strings are shown in Slack: the characters fwbot wraps its own mentions in are dropped here,
-    // where they enter, so no name or message from SCC can make a live mention (render/mrkdwn.ts).
+    // SCC's strings are shown in Slack: the characters fwbot marks its own mentions and literal values
+    // with are dropped here, where they enter (a `\ue000` escape decodes to one), so no name or message
+    // from SCC can make a live mention or pass for a value fwbot marked (render/mrkdwn.ts).
     return { body: JSON.parse(text, withoutSentinels) as unknown, json: true };
   } catch {
     return { body: text, json: false };

@@ -8,11 +8,34 @@ import { stripSentinels } from '../render/mrkdwn.js';
 const Id = z.string().min(1).max(64);
 
 /**
+ * Drops the characters fwbot marks its own mentions and literal values with (render/mrkdwn.ts) from every
+ * string of an interaction's payload, in place: command text, modal values (a reject reason too), select
+ * values, button values, private metadata. The router calls it once for every interaction, before any
+ * listener reads the payload (Bolt hands listeners parts of this same object), so no listener's own
+ * schema can let one through: nothing typed can make a live mention or pass for a value fwbot marked.
+ */
+export function stripPayloadMarks(node: unknown): void {
+  if (Array.isArray(node)) {
+    node.forEach((item, i) => {
+      if (typeof item === 'string') node[i] = stripSentinels(item);
+      else stripPayloadMarks(item);
+    });
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const object = node as Record<string, unknown>;
+  for (const [key, value] of Object.entries(object)) {
+    if (typeof value === 'string') object[key] = stripSentinels(value);
+    else stripPayloadMarks(value);
+  }
+}
+
+/**
  * Text a person typed. Slack can deliver a lone surrogate (half of a broken emoji), which is not valid
  * UTF-16 and makes encodeURIComponent throw further in; it becomes U+FFFD here, where Slack text enters.
- * The characters fwbot wraps its own mentions in are dropped, so typed text can never make one.
+ * fwbot's marks were already dropped from the whole payload (stripPayloadMarks, by the router).
  */
-const TypedText = z.string().transform((text) => stripSentinels(text.toWellFormed()));
+const TypedText = z.string().transform((text) => text.toWellFormed());
 
 export const SlashCommand = z.object({
   command: z.string(),

@@ -2,7 +2,8 @@
 // callback id behind one Bolt global middleware instead of one Bolt listener each. Bolt runs the matching middleware of every
 // registered listener for every request, slash commands included; measured on this machine, twelve extra
 // listeners cut a bare Bolt app's acknowledgements per second by about 28 %. Handlers get Bolt's own
-// listener arguments (the middleware sees the same ack, body, payload and client).
+// listener arguments (the middleware sees the same ack, body, payload and client). Every request's payload
+// loses fwbot's mark characters here first (payloads.ts stripPayloadMarks), the one place Slack's text enters.
 import type {
   AllMiddlewareArgs,
   App,
@@ -12,6 +13,7 @@ import type {
   SlackViewMiddlewareArgs,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { stripPayloadMarks } from './payloads.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 type ActionArgs = SlackActionMiddlewareArgs & AllMiddlewareArgs;
@@ -73,6 +75,7 @@ export class SlackRouter implements Listeners {
    */
   attach(app: App): void {
     app.use(async (args) => {
+      stripPayloadMarks(args.body);
       const { command, type } = args.body as { command?: unknown; type?: unknown };
       if (typeof command === 'string') {
         const slash = args as CommandArgs;

@@ -38,6 +38,18 @@ describe('console terminal', () => {
     terminal.close();
   });
 
+  it('drops fwbot’s mark characters from what is typed: a line, or an answer to a question', async () => {
+    const input = new PassThrough();
+    const screen = new Screen();
+    screen.isTTY = false;
+    const terminal = new Terminal({ input, output: screen });
+    input.write('/reject 1 \uE000<@U0VICTIM>\uE001 \uE004*x*\uE005\n');
+    input.write('\uE000<#C0SECRET>\uE001 because\n');
+    expect(await terminal.next('alice> ')).toBe('/reject 1 <@U0VICTIM> *x*');
+    expect(await terminal.ask('Reason: ')).toBe('<#C0SECRET> because');
+    terminal.close();
+  });
+
   it('writes a reply that arrives while waiting at the prompt above the prompt', async () => {
     const { input, screen, terminal } = tty();
     const line = terminal.next('alice> ');
