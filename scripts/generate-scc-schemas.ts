@@ -16,7 +16,7 @@ type Mode = 'model' | 'input';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
-/** The three cuts of one vendor commit (scc-reference.ts), or the files SCC_OPENAPI names. */
+/** The cuts the client is generated from (scc-reference.ts), or the files SCC_OPENAPI names. */
 const specPaths = clientCutPaths();
 const outDir = join(root, 'src/scc/generated');
 

@@ -13,9 +13,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const REFERENCE_DIR = resolve(root, '../shared/reference');
 
 /**
- * The cuts the client is generated from (the brief's 51 operations, the 8 of staged changes and deploys,
- * the 11 of MSP reach); they share identical component schemas and no path, so they merge into one
- * description.
+ * The cuts the client is generated from (-subset: the operations behind fwbot's commands, with the
+ * transaction and inventory reads that following work and naming devices need; -changes: staged changes
+ * and deploys; -msp: the MSP portal's reach); they share identical component schemas and no path, so they
+ * merge into one description.
  */
 export const CLIENT_CUTS = ['scc-openapi-subset.yaml', 'scc-openapi-changes.yaml', 'scc-openapi-msp.yaml'];
 

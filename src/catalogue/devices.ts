@@ -15,7 +15,8 @@ export const devicesList = defineOperation({
   args: z.object(listArgs),
   role: 'viewer',
   approval: 'never',
-  // getDevices is not one of the brief's 48, but the directory is what makes names usable.
+  // getDevices came into the reference to turn device names into UUIDs; listing the directory is what makes
+  // names usable to people.
   scc: ['getDevices'],
   examples: ['devices', 'devices asa', 'devices deviceType:ASA AND connectivityState:ONLINE'],
   run: async (ctx, args) =>

@@ -1,7 +1,7 @@
 // The console: a terminal chat with fwbot, like the shell adapters of Hubot or Errbot. Lines are fwbot
-// commands (run by runner.ts exactly as /fw runs them on Slack) or console commands (/as, /users …);
-// a number presses that button of the last message that had buttons. What the workers and approvals post
-// arrives through the console's stand-in Slack (inbox.ts) as it happens.
+// commands (runner.ts hands them to the same dispatcher as /fw on Slack) or console commands (/as,
+// /users …); a number presses that button of the last message that had buttons. What the workers and
+// approvals post arrives through the console's stand-in Slack (inbox.ts) as it happens.
 import { UserError } from '../catalogue/errors.js';
 import type { ModalField } from '../catalogue/operation.js';
 import { REVEAL_ACTION } from '../dispatch/dispatcher.js';

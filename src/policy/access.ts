@@ -1,5 +1,6 @@
-// Who may run what, where, against which SCC profile: the one check every Slack entry point (command,
-// button, modal, select options) makes before any SCC call. Roles come from the configured policy
+// Who may run what, where, against which SCC profile: the one check made before any SCC call, on every
+// surface. The dispatcher makes it for commands, buttons and forms (Slack, the console, the CLI); Slack's
+// select-option lookups, which run no operation, make it themselves. Roles come from the configured policy
 // (config/policy.ts: grants to user ids, user-group ids or everyone, workspace-wide or per channel); the
 // channel's binding picks the profile; `--profile` is an admin's override. With no policy configured,
 // everyone may read and nobody may change anything. Refusals name the role needed and how to get it.

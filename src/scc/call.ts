@@ -1,6 +1,6 @@
 // The generic core every area module is built on: `call(operationId, params)` (build the request, send it,
 // parse the answer with the model of its status) and `paginate(operationId, params)` (every item of every
-// page). Driven entirely by the generated operation table, so all 51 operations behave alike.
+// page). Driven entirely by the generated operation table, so every operation behaves alike.
 import type { z } from 'zod';
 import { type TimeoutOptions, timeoutFor } from './callPolicy.js';
 import { SccResponseError } from './errors.js';

@@ -1,4 +1,4 @@
-// Types derived from the generated operation table: what each of the 51 SCC operations takes and returns.
+// Types derived from the generated operation table: what each SCC operation takes and returns.
 // The generic `SccClient.call` and every area module are typed through these, so a field renamed in the
 // reference is a compile error everywhere it is used.
 import { z } from 'zod';

@@ -26,8 +26,8 @@ export interface SecureClientArea {
     options?: CallOptions,
   ): Promise<Model.SecureClientPackageDto>;
   /**
-   * Versions compatible with every one of 1–50 appliances. The product brief calls the argument
-   * `device_uids` (the vendor's Python SDK does); on the wire it is the repeated `deviceUids` parameter.
+   * Versions compatible with every one of 1–50 appliances. The vendor's Python SDK calls the argument
+   * `device_uids`; on the wire it is the repeated `deviceUids` parameter.
    */
   asaCompatibleVersions(
     deviceUids: readonly string[],

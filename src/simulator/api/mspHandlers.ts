@@ -1,5 +1,5 @@
-// The MSP portal operations beyond the brief (../shared/reference/scc-openapi-msp.yaml): devices and
-// Secure Client across managed tenants, revoking a tenant, and the API-only users of a tenant.
+// The MSP portal's reach (../shared/reference/scc-openapi-msp.yaml): devices and Secure Client across
+// managed tenants, revoking a tenant, and the API-only users of a tenant.
 import { getMspDeviceSecureClientPackages, getMspManagedDevice, getMspManagedDevices } from './mspDevices.js';
 import {
   calculateMspCompatibleSecureClientVersions,

@@ -28,7 +28,7 @@ export interface SimResponse {
 
 export type Handler = (ctx: RequestContext) => SimResponse | Promise<SimResponse>;
 
-/** One handler per SCC operation: the compiler checks that all 51 are served. */
+/** One handler per SCC operation: the compiler checks that every operation of the client is served. */
 export type OperationHandlers = Record<SccOperationId, Handler>;
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): SimResponse =>

@@ -1,8 +1,8 @@
 // A submitted /fw form. Validation is the operation's own (no SCC call), so it runs before the ack and
 // its issues come back as errors under the fields (`response_action: errors`), or as a notice replacing
-// a form that has no field to carry them. A valid form is acked (closing it), then run like a typed
-// command: permission check, approval or execution, and the answer to the requester through the
-// command's response_url. Field values are never logged (a form may hold a token); only the names of
+// a form that has no field to carry them. A valid form is acked (closing it), then handed to the
+// dispatcher like a typed command (src/slack/run.ts), and what it decided reaches the requester through
+// the command's response_url. Field values are never logged (a form may hold a token); only the names of
 // the fields are.
 
 import type { Operation, RawArgs } from '../../catalogue/operation.js';
