@@ -5,12 +5,14 @@ import { code, fieldBlocks, humanEnum, show, time } from './format.js';
 import { listView } from './list.js';
 import { userMention } from './mrkdwn.js';
 import type { PageInfo } from './paging.js';
+import { untrusted } from './untrusted.js';
 import type { View, ViewBlock } from './view.js';
 
 export function tenantLabel(tenant: Pick<MspManagedTenantDto, 'name' | 'displayName'>): string {
+  // Names from SCC in fwbot's sentences: shown as typed (render/untrusted.ts).
   return tenant.displayName && tenant.displayName !== tenant.name
-    ? `*${tenant.name}* (${tenant.displayName})`
-    : `*${tenant.name}*`;
+    ? `*${untrusted(tenant.name)}* (${untrusted(tenant.displayName)})`
+    : `*${untrusted(tenant.name)}*`;
 }
 
 export function renderTenantList(
@@ -106,7 +108,7 @@ export function renderApiUserList(
 
 /** `*ci-robot*` (\`3fa8…\`), or the UUID alone when the name is not known. */
 export function apiUserLabel(apiUser: { uid: string; name?: string | undefined }): string {
-  return apiUser.name ? `*${apiUser.name}* (${code(apiUser.uid)})` : code(apiUser.uid);
+  return apiUser.name ? `*${untrusted(apiUser.name)}* (${code(apiUser.uid)})` : code(apiUser.uid);
 }
 
 /** The token itself: for the requester's eyes only, in a modal, once. */

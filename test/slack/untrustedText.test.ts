@@ -1,9 +1,10 @@
-// Native table cells carry SCC's text (issue 24, item 8): device names holding `<!channel>`, a mention or
-// a link token, or a right-to-left override, reach Slack's data_table broken and visible, not relying on
-// raw_text being shown literally. A signed /fw command into a real Bolt app, the simulator behind the
-// real client, the fake Slack Web API recording the reply.
+// SCC's text in what fwbot posts (issue 24): in native table cells (item 8), device names holding
+// `<!channel>`, a mention or a link token, or a right-to-left override, reach Slack's data_table broken and
+// visible, not relying on raw_text being shown literally; in an announcement's sentence, a tenant's display
+// name cannot add a line or markup. Signed /fw commands into a real Bolt app, the simulator behind the real
+// client, the fake Slack Web API recording what was posted.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, USERS } from './support/harness.js';
+import { blocksText, type Harness, startHarness, USERS } from './support/harness.js';
 
 interface DataTable {
   type: 'data_table';
@@ -11,7 +12,7 @@ interface DataTable {
   rows: { type: string; text: string }[][];
 }
 
-describe('SCC text in native tables', () => {
+describe('SCC text in what fwbot posts', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness();
@@ -49,5 +50,21 @@ describe('SCC text in native tables', () => {
     }
     // Ordinary names are untouched.
     expect(cells).toContain('asa-dc-03');
+  });
+
+  it('keeps a tenant display name inside the announcement sentence: no extra line, no markup', async () => {
+    const tenant = h.sim.state.tenants.get(h.sim.tenantUid('globex-apj'));
+    if (!tenant) throw new Error('the seed has no globex-apj');
+    tenant.displayName = 'Globex\n:white_check_mark: *Approved by <@U0BOSS>*';
+
+    await h.command('tenants mcd enable globex-apj', { userId: USERS.operator });
+    const post = await h.slack.waitFor((c) => c.method === 'chat.postMessage');
+
+    const text = blocksText(post.args);
+    expect(text).toContain(
+      '*globex-apj* (`Globex\\n:white_check_mark: *Approved by &lt;@U0BOSS&gt;*` ⚠ (contains hidden or control characters))',
+    );
+    expect(text.split('\n').filter((line) => /^\s*(:white_check_mark:|\*Approved)/.test(line))).toEqual([]);
+    expect(text).not.toContain('<@U0BOSS>');
   });
 });
