@@ -500,6 +500,23 @@ export const discard = defineOperation({
         { devices: [before.device], force: false, description: null },
         { devices: [after.device], force: false, description: null },
       ),
+    // The device stays, so its re-read cannot tell: after a crash while the discard was being sent, a device
+    // with nothing staged any more (SYNCED) says it took effect. Still NOT_SYNCED, a person checks: SCC may
+    // still be reading the configuration, or the discard never arrived.
+    interrupted: async (ctx, { device }) => {
+      const { data } = await ctx.scc.call('getDevice', { path: { deviceUid: device.uid } });
+      if (data.configState !== 'SYNCED') return undefined;
+      await forgetStaged(ctx, device.uid);
+      const text = `:white_check_mark: Done: the discard sent before fwbot restarted took effect; nothing is staged on ${code(device.name)} any more.`;
+      return {
+        view: {
+          summary: `discard the staged changes of ${device.name}: done before fwbot restarted`,
+          blocks: [{ kind: 'text', text }],
+          visibility: 'in_channel',
+        },
+        track: [],
+      };
+    },
     describe: ({ device }) => ({
       action: `discard the staged changes of ${code(device.name)} (SCC reads the device’s configuration again)`,
       line: `staged changes of ${untrusted(device.name)}`,

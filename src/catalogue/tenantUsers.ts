@@ -17,7 +17,14 @@ import { untrusted } from '../render/untrusted.js';
 import { UserRoleValues } from '../scc/generated/inputs.js';
 import { choice, flag, list, text } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam, TENANT, transactionTrack } from './common.js';
-import { defineOperation, type Operation, type TargetRead, type TrackRequest } from './operation.js';
+import {
+  defineOperation,
+  type Operation,
+  type OperationContext,
+  type TargetRead,
+  type TrackRequest,
+} from './operation.js';
+import { exactLucene } from './query.js';
 import { listApiOnlyUsers, resolveApiUser, resolveTenant } from './resolve.js';
 import { compareTenants, rereadTenant, resolveTenantFacts, TenantFacts } from './tenantTarget.js';
 
@@ -235,7 +242,12 @@ export const tenantsUsersRemove = defineOperation({
   args: z.object({ tenant: text(), username: list({ min: 1, max: MAX_USERS, what: 'users' }) }),
   role: 'operator',
   approval: 'always',
-  scc: ['deleteUsersFromTenantInMspPortal', 'getMspManagedTenant'],
+  scc: [
+    'deleteUsersFromTenantInMspPortal',
+    'getMspManagedTenant',
+    'getHumanUsersInMspManagedTenant',
+    'getApiOnlyUsersInMspManagedTenant',
+  ],
   examples: ['tenants users remove contoso-eu ana@contoso.example'],
   target: {
     facts: UsersFacts,
@@ -245,6 +257,21 @@ export const tenantsUsersRemove = defineOperation({
     },
     reread: rereadUsersTenant,
     compare: (before, after) => compareTenants(before.tenant, after.tenant),
+    // The tenant stays, so its re-read cannot tell: after a crash while the removal was being sent, the
+    // tenant's users say whether it took effect (none of the names is listed any more).
+    interrupted: async (ctx, { tenant, usernames }) => {
+      const left = await usersNamed(ctx, tenant.uid, usernames);
+      if (left.length > 0) return undefined;
+      const text = `:white_check_mark: Done: the removal sent before fwbot restarted took effect; none of ${usernames.map(code).join(', ')} is a user of tenant ${code(tenant.name)} any more.`;
+      return {
+        view: {
+          summary: `remove ${counted(usernames.length, 'user')} from ${tenant.name}: done before fwbot restarted`,
+          blocks: [{ kind: 'text', text }],
+          visibility: 'in_channel',
+        },
+        track: [],
+      };
+    },
     describe: ({ tenant, usernames }) => ({
       action: `remove ${counted(usernames.length, 'user')} from tenant ${code(tenant.name)}`,
       line: `${usernames.map(untrusted).join(', ')} in tenant ${untrusted(tenant.name)}`,
@@ -395,6 +422,25 @@ function apiUsersTrack(
 }
 
 /** The raw arguments bound to the tenant's UUID, so an approved call acts on what the approver saw. */
+/** Which of these usernames the tenant still has, human or API-only (names compared without regard to case). */
+async function usersNamed(
+  ctx: OperationContext,
+  tenantUid: string,
+  usernames: readonly string[],
+): Promise<string[]> {
+  // SCC removes at most 50 users at a time, so one page of up to 200 of each list holds every name asked for.
+  const query = { q: usernames.map((name) => exactLucene('name', name)).join(' OR '), limit: 200 };
+  const path = { tenantUid };
+  const [humans, apiOnly] = await Promise.all([
+    ctx.scc.call('getHumanUsersInMspManagedTenant', { path, query }),
+    ctx.scc.call('getApiOnlyUsersInMspManagedTenant', { path, query }),
+  ]);
+  const listed = new Set(
+    [...(humans.data.items ?? []), ...(apiOnly.data.items ?? [])].map((u) => (u.name ?? '').toLowerCase()),
+  );
+  return usernames.filter((name) => listed.has(name.toLowerCase()));
+}
+
 function rawUsers(args: { username: string[] }, tenantUid: string) {
   return { tenant: tenantUid, username: args.username };
 }
