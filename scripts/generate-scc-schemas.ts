@@ -1,24 +1,38 @@
-// Generates src/scc/generated/{models,inputs,operations}.ts from the vendor's OpenAPI description in
-// ../shared/reference/scc-openapi-{subset,changes,msp}.yaml. The reference is the contract: field names, enums,
-// constraints and status codes are taken from it, never typed by hand. Run: npm run generate:scc
+// Generates src/scc/generated/{models,inputs,operations}.ts from the vendor's OpenAPI description, then
+// formats them with biome. The reference is the contract: field names, enums, constraints and status codes
+// are taken from it, never typed by hand.
+//   npm run generate:scc                               the reference cuts beside the project (scc-reference.ts)
+//   npm run generate:scc -- <openapi.yaml> [more…]     the vendor's files instead (several are merged)
+// SCC_OPENAPI (comma-separated files) also replaces the default. docs/developing/scc-client.md says where the
+// vendor's files come from.
 //
 // Two flavours of each schema, because the two directions deserve different strictness:
 // - models (responses): unknown fields kept, optional fields may be null, enum values open (the vendor
 //   adds values), formats not enforced (its own examples break them). Required fields stay required.
 // - inputs (request bodies): closed enums, patterns anchored, lengths, ranges and item counts enforced,
 //   so bad input is refused before any call is made.
+import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clientCutPaths, type JsonSchema, mergedSpec, type Operation, refName } from './scc-reference.js';
+import {
+  type JsonSchema,
+  mergedSpec,
+  type Operation,
+  ReferenceFileError,
+  refName,
+  specPathsFrom,
+} from './scc-reference.js';
 
 type Mode = 'model' | 'input';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
-/** The cuts the client is generated from (scc-reference.ts), or the files SCC_OPENAPI names. */
-const specPaths = clientCutPaths();
 const outDir = join(root, 'src/scc/generated');
+
+const USAGE = `usage: npm run generate:scc [-- <openapi.yaml> [more files of the same description…]]
+Writes src/scc/generated/ from the vendor's OpenAPI files (merged), by default the reference cuts beside the
+project (SCC_OPENAPI, comma-separated, names others).`;
 
 /**
  * Documented flaws of the vendor file (see ../shared/reference/README.md), corrected here and nowhere else.
@@ -234,8 +248,24 @@ function operationsModule(paths: Record<string, Record<string, Operation>>): str
   return lines.join('\n');
 }
 
-async function main(): Promise<void> {
-  const spec = await mergedSpec(specPaths);
+async function main(args: readonly string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const options = args.filter((arg) => arg.startsWith('-'));
+  if (options.length > 0) {
+    process.stderr.write(`generate-scc: unknown option ${options.join(', ')}.\n${USAGE}\n`);
+    return 2;
+  }
+  let spec: Awaited<ReturnType<typeof mergedSpec>>;
+  try {
+    spec = await mergedSpec(specPathsFrom(args));
+  } catch (error) {
+    if (!(error instanceof ReferenceFileError)) throw error;
+    process.stderr.write(`generate-scc: ${error.message}.\n`);
+    return 2;
+  }
   const schemas = spec.components.schemas;
   const inputRoots = new Set<string>();
   for (const item of Object.values(spec.paths)) {
@@ -247,7 +277,14 @@ async function main(): Promise<void> {
   await writeFile(join(outDir, 'models.ts'), schemaModule(schemas, Object.keys(schemas), 'model'));
   await writeFile(join(outDir, 'inputs.ts'), schemaModule(schemas, closure(schemas, inputRoots), 'input'));
   await writeFile(join(outDir, 'operations.ts'), operationsModule(spec.paths));
+  // Formatted here rather than by a second command in package.json, so `npm run generate:scc -- file.yaml`
+  // hands its arguments to this script alone.
+  execFileSync(join(root, 'node_modules/.bin/biome'), ['check', '--write', '--unsafe', outDir], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   process.stdout.write(`generated ${Object.keys(schemas).length} models and the operation table\n`);
+  return 0;
 }
 
-await main();
+process.exitCode = await main(process.argv.slice(2));

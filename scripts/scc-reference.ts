@@ -31,6 +31,18 @@ export function clientCutPaths(): string[] {
 }
 
 /**
+ * The vendor's OpenAPI files a script was given as arguments, resolved from the directory it was run in
+ * (npm runs scripts from the project's root and keeps the caller's directory in INIT_CWD); without any,
+ * the reference cuts beside the project (clientCutPaths).
+ */
+export function specPathsFrom(
+  args: readonly string[],
+  cwd = process.env.INIT_CWD ?? process.cwd(),
+): string[] {
+  return args.length > 0 ? args.map((path) => resolve(cwd, path)) : clientCutPaths();
+}
+
+/**
  * Every cut of the vendor commit fwbot is built against (scc-openapi-*.yaml), or SCC_OPENAPI's files;
  * undefined when the reference folder is absent (a user's clone).
  */
