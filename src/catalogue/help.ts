@@ -38,7 +38,7 @@ const LANGUAGE_NOTES = [
   'Devices, tenants and interfaces take a name or a UUID.',
   'A query without a colon searches names (`acme` finds `acme-eu`); with a colon it is Lucene (`region:EU AND name:acme*`).',
   'Quote an argument that has spaces, or one that looks like a command word: `"show"`.',
-  'Changes are announced in the channel; destructive ones wait for someone else to approve.',
+  'Changes are announced in the channel; governed ones (deletes, removals, deploys, tokens, access, FMC writes) wait for someone else to approve.',
 ];
 
 /** What the declaration says about approval, in words (the policy file may change `{ default }` rules). */
