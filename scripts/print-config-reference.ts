@@ -1,5 +1,6 @@
-// Prints the README's configuration reference, generated from src/config/: the environment variables
-// table by default, or the whole "Configuration" section with --section.
+// Prints the configuration reference, generated from src/config/ (npm run docs writes it into
+// docs/operating/configuration.md): the environment variables table by default, or the whole
+// "Configuration" section with --section.
 //   npx tsx scripts/print-config-reference.ts [--section]
 import { renderConfigurationSection, renderVariablesTable } from '../src/config/reference.js';
 

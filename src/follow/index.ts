@@ -2,7 +2,7 @@
 // `track()` returns TrackRequests; the tracking queue (src/jobs/) parses them with TrackRequestSchema,
 // keys its jobs with followedId(), parses its jobs with parseTrackJob() and runs a kind's step through
 // kindOf(); an approval keeps them with the same schema; the audit trail records sccIdOf(). Adding a kind
-// is adding its file and its line below (docs/developing/follow-kind.md).
+// is adding its file and its line below (docs/developing/add-a-follow-kind.md).
 import { z } from 'zod';
 import { cdfmc } from './cdfmc.js';
 import { deployment } from './deployment.js';
