@@ -11,7 +11,14 @@ import type { Home } from '../home/service.js';
 import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../jobs/commandQueue.js';
 import { DEFAULT_PREFIX, slotPrefix } from '../jobs/keys.js';
 import { DEFAULT_SCHEDULE, scheduleFromConfig } from '../jobs/schedule.js';
-import { createJobs, createWorkerSlackClient, type Jobs, startWorkers } from '../jobs/workers.js';
+import {
+  createJobs,
+  createWorkerSlackClient,
+  declaredQueues,
+  type Jobs,
+  startWorkers,
+  type Workers,
+} from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, sccChecks, slackApiCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
@@ -94,6 +101,8 @@ export async function startBot(
   });
   let jobs: Jobs;
   let closeWorkers: () => Promise<void>;
+  // Queued calls run with the surface's catalogue and governance, built below: their workers start then.
+  let runQueuedCalls: Workers['runQueuedCalls'] | undefined;
   // Followed work that ends refreshes its requesters' Homes; the Home is built with the surface, below.
   let home: Home | undefined;
   const onSettled = (requesterIds: string[]) => void home?.publisher.changed(requesterIds);
@@ -118,6 +127,7 @@ export async function startBot(
       onSettled,
     });
     jobs = workers.jobs;
+    runQueuedCalls = (deps) => workers.runQueuedCalls(deps);
     closeWorkers = async () => {
       await workers.close();
       await workerClients.close();
@@ -143,6 +153,7 @@ export async function startBot(
     ...(options.homeTiming ? { homeTiming: options.homeTiming } : {}),
   });
   home = surface.home;
+  await runQueuedCalls?.(surface.queuedCalls);
   const { approvals, clients } = surface;
   const intake = createCommandIntake({ redisUrl, prefix: REDIS_PREFIX, log, redisHealth });
   await intake.ready();
@@ -194,6 +205,7 @@ export async function startBot(
     redisUrl,
     prefix: REDIS_PREFIX,
     profiles: clients.names(),
+    queues: declaredQueues(surface.deps.catalogue.operations).map((queue) => queue.name),
     metrics,
     log,
     redisHealth,

@@ -18,7 +18,7 @@ import { RedisRevealGrants } from '../dispatch/reveals.js';
 import type { HomeTiming } from '../home/changes.js';
 import { createHome, type Home } from '../home/service.js';
 import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
-import { createWorkerSlackClient, type Jobs } from '../jobs/workers.js';
+import { createWorkerSlackClient, type Jobs, type QueuedCallsDeps } from '../jobs/workers.js';
 import { instrumentCatalogue, instrumentGate } from '../observability/instrument.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import type { RedisHealth } from '../observability/redisHealth.js';
@@ -37,7 +37,7 @@ export interface SurfaceOptions {
   redis: RedisClient;
   /** Key prefix of the deployment, e.g. `fwbot`. */
   prefix: string;
-  /** The queues' producer side: tracking, watches, tenant creation. */
+  /** The queues' producer side: tracking, watches, operations' queues. */
   jobs: Jobs;
   metrics: FwbotMetrics;
   /** The Home's coalescing (tests shorten it; DEFAULT_HOME_TIMING otherwise). */
@@ -55,6 +55,8 @@ export interface Surface {
   slackClient: webApi.WebClient;
   /** Each person's App Home (start() its publisher where Slack events are answered). */
   home: Home;
+  /** What a process's queued-call workers run calls with (Workers.runQueuedCalls). */
+  queuedCalls: QueuedCallsDeps;
 }
 
 /**
@@ -67,8 +69,8 @@ export function fwbotCatalogue(metrics: FwbotMetrics): Catalogue {
 
 /**
  * What governs a running fwbot's calls (bot, worker, demo): the approvals service, one-time reveal
- * grants, the Slack deduper they share with the surface, the Redis-backed services, and the dispatcher
- * that applies every operation's declaration with them. A policy entry that names no operation, or lowers
+ * grants, the Slack deduper they share with the surface, the Redis-backed services, the dispatcher that
+ * applies every operation's declaration with them, and what queued calls run with where workers run them. A policy entry that names no operation, or lowers
  * one that always needs approval, stops the start here (ConfigError).
  */
 export function startGovernance(parts: {
@@ -78,14 +80,20 @@ export function startGovernance(parts: {
   clients: SccClients;
   access: AccessControl;
   catalogue: Catalogue;
-  jobs: Pick<Jobs, 'tracker' | 'watches' | 'enqueueTenantCreation' | 'reserveTenantName'>;
+  jobs: Pick<Jobs, 'tracker' | 'watches' | 'queue'>;
   settings: ApprovalSettings;
   secrets: readonly string[];
   metrics: FwbotMetrics;
   log: Logger;
   /** The App Home: told of commands, follows, watches and approval changes (the bot; not the CLI). */
   home?: Home;
-}): { approvals: Approvals; dispatcher: Dispatcher; dedupe: RedisDeduper; services: OperationServices } {
+}): {
+  approvals: Approvals;
+  dispatcher: Dispatcher;
+  dedupe: RedisDeduper;
+  services: OperationServices;
+  queuedCalls: QueuedCallsDeps;
+} {
   const { redis, prefix, access, catalogue, settings, metrics, log, home } = parts;
   const jobs = home
     ? { ...parts.jobs, tracker: home.tracker(parts.jobs.tracker), watches: home.watches(parts.jobs.watches) }
@@ -114,6 +122,7 @@ export function startGovernance(parts: {
     audit: approvals.audit,
     staging: approvals.staging,
   };
+  const policy = { deployWithChange: settings.deployWithChange };
   const dispatcher = new Dispatcher({
     access,
     scc: parts.clients,
@@ -122,17 +131,24 @@ export function startGovernance(parts: {
     approvals: instrumentGate(approvals.gate, metrics),
     reveals,
     audit: approvals.audit,
-    tenantCreation: {
-      reserve: (profile, tenantName) => jobs.reserveTenantName(profile, tenantName),
-      enqueue: (request) => jobs.enqueueTenantCreation(request),
-    },
+    queue: jobs.queue,
     services,
-    policy: { deployWithChange: settings.deployWithChange },
+    policy,
     metrics,
     ...(home ? { history: home.recent } : {}),
     log,
   });
-  return { approvals, dispatcher, dedupe, services };
+  // Queued calls run as the dispatcher would run them: same catalogue, roles, services, policy and audit.
+  const queuedCalls: QueuedCallsDeps = {
+    operations: catalogue.operations,
+    lookup,
+    access,
+    services,
+    policy,
+    audit: approvals.audit,
+    tracker: jobs.tracker,
+  };
+  return { approvals, dispatcher, dedupe, services, queuedCalls };
 }
 
 export function buildSurface(options: SurfaceOptions): Surface {
@@ -175,7 +191,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     ...(options.homeTiming ? { timing: options.homeTiming } : {}),
     ...(options.redisHealth ? { absorb: options.redisHealth.absorb.bind(options.redisHealth) } : {}),
   });
-  const { approvals, dispatcher, dedupe, services } = startGovernance({
+  const { approvals, dispatcher, dedupe, services, queuedCalls } = startGovernance({
     redis,
     prefix,
     slack: slackClient,
@@ -204,5 +220,5 @@ export function buildSurface(options: SurfaceOptions): Surface {
     listeners: [(app) => approvals.register(app)],
   };
   const surfaceDeps = surfaceOf(deps, slackApi);
-  return { deps, surfaceDeps, approvals, clients, slackClient, home };
+  return { deps, surfaceDeps, approvals, clients, slackClient, home, queuedCalls };
 }

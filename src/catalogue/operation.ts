@@ -232,21 +232,77 @@ export interface TargetSpec<A, F> {
   interrupted?(ctx: OperationContext, facts: F): Promise<Pick<Outcome, 'view' | 'track'> | undefined>;
 }
 
-/** A request handed to a queue instead of running at once (SCC's one tenant creation every 30 s). */
+/** At most `max` calls start in any `perMs` (BullMQ's limiter), per profile: SCC's limits are per account. */
+export interface QueueLimit {
+  max: number;
+  perMs: number;
+}
+
+/**
+ * What no two calls of one queue may share on a profile while queued or under way (e.g. a tenant name): a
+ * second call would only meet SCC's refusal when its turn came, so it is refused when it is asked for.
+ */
+export interface QueueKey<A> {
+  of(args: A): string;
+  /** How two keys are compared: `ignore-case` where SCC compares without regard to case (tenant names). */
+  compare: 'exact' | 'ignore-case';
+  /** The refusal when another call holds the key, in View text. */
+  taken(args: A): string;
+  /**
+   * How long the key stays held once SCC accepted a call: until SCC's own records show it (the portal lists
+   * the tenant), after which the operation's `check` refuses a second call.
+   */
+  heldAfterAcceptMs: number;
+}
+
+/** What the queue says in a call's thread, in View text. */
+export interface QueueWords<A> {
+  /** The call, as the thread names it: `the creation of tenant *acme*`. */
+  call(args: A): string;
+  /** Why calls wait, one clause: `SCC creates at most one tenant every 30 seconds`. */
+  pace: string;
+  /** Where a person sees whether a call took effect, as an order: ``Check `/fw tenants list` ``. */
+  check: string;
+}
+
+/**
+ * A queue that paces or serialises an operation's calls (SCC creates at most one tenant every 30 seconds).
+ * Where queues run, a call is announced in the channel and waits its turn; the queue's worker checks the
+ * requester's role again, then runs the operation's own `execute`, and reports in the announcement's thread.
+ * Where none runs (the CLI), the call runs at once after `check`.
+ */
 export interface QueueSpec<A> {
-  queue: 'tenant-creation';
-  request(args: A): {
-    tenantName: string;
-    displayName?: string | undefined;
-    salesOrderNumber?: string | undefined;
-  };
+  /** The queue: one per (name, profile). Operations naming the same queue share its limit. */
+  name: string;
+  limit: QueueLimit;
+  key?: QueueKey<A>;
+  /**
+   * A worker died while its call may have reached SCC: `call-again` when SCC refuses a repeated call with
+   * 409 (a name is unique), which then means the earlier attempt probably took effect; `ask-a-person`
+   * otherwise: nothing is sent again, and the thread asks a person to check.
+   */
+  afterInterruption: 'call-again' | 'ask-a-person';
+  words: QueueWords<A>;
   /** The channel's announcement; the queue reports in its thread. */
   announce(args: A, actor: Actor): View;
   /**
-   * A read before anything is announced or queued: throws (a UserError) when SCC would certainly refuse the
-   * request later (e.g. a tenant name that is taken), so the requester hears it at once.
+   * A read before anything is announced, queued or run: throws (a UserError) when SCC would certainly refuse
+   * the call (e.g. a tenant name that is taken), so the requester hears it at once.
    */
   check?(ctx: OperationContext, args: A): Promise<void>;
+}
+
+/** An operation's queue with its types erased: raw arguments are parsed at each use. */
+export interface ErasedQueue {
+  readonly name: string;
+  readonly limit: QueueLimit;
+  readonly afterInterruption: QueueSpec<unknown>['afterInterruption'];
+  /** The call's key as compared (lower-cased when case is ignored), with its declaration; none if undeclared. */
+  key(raw: RawArgs): { value: string; taken: string; heldAfterAcceptMs: number } | undefined;
+  words(raw: RawArgs): { call: string; pace: string; check: string };
+  announce(raw: RawArgs, actor: Actor): View;
+  /** Refuses at once what SCC would refuse once its turn comes (see QueueSpec.check). */
+  check(ctx: OperationContext, raw: RawArgs): Promise<void>;
 }
 
 /** The outcome of running an operation: what to show and what to follow. */
@@ -347,13 +403,7 @@ export interface Operation {
   readonly examples: readonly string[];
   readonly modal?: ModalSpec;
   readonly target?: ErasedTarget;
-  readonly queue?: {
-    readonly queue: QueueSpec<unknown>['queue'];
-    request(raw: RawArgs): ReturnType<QueueSpec<unknown>['request']>;
-    announce(raw: RawArgs, actor: Actor): View;
-    /** Refuses at once what SCC would refuse once its turn comes (see QueueSpec.check). */
-    check(ctx: OperationContext, raw: RawArgs): Promise<void>;
-  };
+  readonly queue?: ErasedQueue;
   /** Checks raw arguments without running anything: an empty list means they are acceptable. */
   validate(raw: RawArgs): ArgIssue[];
   /** Whether this call is governed by the approval rule (see OperationSpec.governs). */
@@ -449,6 +499,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
       `${spec.id}: its failure sentence opens with "Could not" and leaves the full stop to SCC's answer`,
     );
   if (spec.secret && spec.queue) throw new Error(`${spec.id}: a secret cannot go through a queue`);
+  if (spec.queue) checkQueue(spec.id, spec.queue, spec.modal);
   const readsOnly =
     spec.approval === 'never' &&
     !spec.queue &&
@@ -541,21 +592,48 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
     });
   }
   const queue = spec.queue;
-  if (queue) {
-    Object.assign(operation, {
-      queue: {
-        queue: queue.queue,
-        request: (raw: RawArgs) => queue.request(parseArgs(spec, raw)),
-        announce: (raw: RawArgs, actor: Actor) => queue.announce(parseArgs(spec, raw), actor),
-        async check(ctx: OperationContext, raw: RawArgs) {
-          try {
-            await queue.check?.(ctx, parseArgs(spec, raw));
-          } catch (error) {
-            throw explainFailure(error, spec.failure);
-          }
-        },
-      },
-    });
-  }
+  if (queue) Object.assign(operation, { queue: eraseQueue(spec, queue) });
   return operation;
+}
+
+/** A queue's declaration, checked when the catalogue is built. */
+function checkQueue(id: string, queue: QueueSpec<never>, modal: ModalSpec | undefined): void {
+  if (!/^[a-z][a-z0-9-]*$/.test(queue.name))
+    throw new Error(`${id}: a queue's name is lower-case words joined by hyphens`);
+  const { max, perMs } = queue.limit;
+  if (!Number.isInteger(max) || max < 1 || !Number.isInteger(perMs) || perMs < 1)
+    throw new Error(`${id}: a queue's limit is a whole number of calls per whole number of milliseconds`);
+  // A queued call waits in Redis with its arguments: a secret typed into the form would wait there too.
+  if (modal && typeof modal.fields !== 'function' && modal.fields.some((field) => field.input === 'secret'))
+    throw new Error(`${id}: a queued call cannot take a secret (it waits in Redis with its arguments)`);
+}
+
+function eraseQueue<A>(spec: OperationSpec<A, unknown, unknown>, queue: QueueSpec<A>): ErasedQueue {
+  const { key, words } = queue;
+  return {
+    name: queue.name,
+    limit: queue.limit,
+    afterInterruption: queue.afterInterruption,
+    key(raw) {
+      if (!key) return undefined;
+      const args = parseArgs(spec, raw);
+      const value = key.of(args);
+      return {
+        value: key.compare === 'ignore-case' ? value.toLowerCase() : value,
+        taken: key.taken(args),
+        heldAfterAcceptMs: key.heldAfterAcceptMs,
+      };
+    },
+    words(raw) {
+      return { call: words.call(parseArgs(spec, raw)), pace: words.pace, check: words.check };
+    },
+    announce: (raw, actor) => queue.announce(parseArgs(spec, raw), actor),
+    async check(ctx, raw) {
+      try {
+        await queue.check?.(ctx, parseArgs(spec, raw));
+      } catch (error) {
+        throw explainFailure(error, spec.failure);
+      }
+    },
+  };
 }

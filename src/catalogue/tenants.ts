@@ -65,8 +65,9 @@ export const tenantsShow = defineOperation({
 
 /**
  * SCC refuses a tenant name that is taken (409), comparing without regard to case, but only when the
- * creation's turn comes, up to minutes after it was queued: a read of the portal's tenants says it now. A
- * name taken outside the portal, or by a creation still under way, is left to SCC's 409.
+ * creation's turn comes, up to minutes after it was queued: a read of the portal's tenants says it now
+ * (the dispatcher reads it before queuing, and before a direct run). A name taken outside the portal, or
+ * by a creation still under way, is left to SCC's 409.
  */
 async function refuseTakenName(ctx: OperationContext, name: string): Promise<void> {
   const tenants = await boundedPaginate(
@@ -145,17 +146,27 @@ export const tenantsCreate = defineOperation({
   },
   // SCC creates at most one tenant every 30 seconds: where the queue runs, creations wait their turn in it.
   queue: {
-    queue: 'tenant-creation',
-    request: (args) => ({
-      tenantName: args.name,
-      displayName: args['display-name'],
-      salesOrderNumber: args['sales-order'],
-    }),
+    name: 'tenant-creation',
+    limit: { max: 1, perMs: 30_000 },
+    key: {
+      of: (args) => args.name,
+      compare: 'ignore-case',
+      taken: (args) =>
+        `A creation of tenant \`${args.name}\` is already queued or under way (names are compared without regard to case): its thread will say how it ends.`,
+      // By then the portal lists the tenant, and the read before queuing refuses the name.
+      heldAfterAcceptMs: 10 * 60_000,
+    },
+    // SCC refuses a second tenant of the same name (409): calling again after a crash creates none twice.
+    afterInterruption: 'call-again',
+    words: {
+      call: (args) => `the creation of tenant *${args.name}*`,
+      pace: 'SCC creates at most one tenant every 30 seconds',
+      check: 'Check `/fw tenants list`',
+    },
     announce: (args, actor) => renderTenantCreationQueued(args.name, actor),
     check: (ctx, args) => refuseTakenName(ctx, args.name),
   },
   run: async (ctx, args) => {
-    await refuseTakenName(ctx, args.name);
     const body = {
       tenantName: args.name,
       ...(args['display-name'] ? { displayName: args['display-name'] } : {}),

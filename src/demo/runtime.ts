@@ -19,7 +19,7 @@ import type { Dispatcher } from '../dispatch/dispatcher.js';
 import type { Tracker } from '../dispatch/ports.js';
 import { createHome, type Home } from '../home/service.js';
 import { DEFAULT_PREFIX } from '../jobs/keys.js';
-import { startWorkers, type Workers } from '../jobs/workers.js';
+import { declaredQueues, startWorkers, type Workers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, sccChecks } from '../observability/health.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
@@ -137,7 +137,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     log,
     absorb: redisHealth.absorb.bind(redisHealth),
   });
-  const { approvals, dispatcher, dedupe, services } = startGovernance({
+  const { approvals, dispatcher, dedupe, services, queuedCalls } = startGovernance({
     redis,
     prefix,
     slack: approvalsSlack,
@@ -152,12 +152,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     home,
   });
   approvalsMade = approvals;
+  await workers.runQueuedCalls(queuedCalls);
   await approvals.recover();
   approvals.startSweeper();
   const observer = observeQueues({
     redisUrl: options.redisUrl,
     prefix,
     profiles: clients.names(),
+    queues: declaredQueues(catalogue.operations).map((queue) => queue.name),
     metrics,
     log,
     redisHealth,

@@ -9,6 +9,7 @@ import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import {
   type Actor,
   type Entry,
+  type ErasedQueue,
   type Operation,
   type OperationContext,
   type OperationPolicy,
@@ -25,14 +26,16 @@ import { channelMention, userMention } from '../render/mrkdwn.js';
 import type { Button, View } from '../render/view.js';
 import { SccError } from '../scc/errors.js';
 import { CREDENTIAL_REFUSAL, containsCredential, redactCommandText } from './commandSecrets.js';
+import { operationContext } from './context.js';
 import { FOUR_EYES, type Governance, NONE } from './governance.js';
 import type {
   ApprovalGate,
   AuditSink,
   CommandHistory,
   CommandRecord,
+  OperationQueue,
+  QueuedPlace,
   SccClients,
-  TenantCreationQueue,
   ThreadRef,
 } from './ports.js';
 import type { RequestContext } from './request.js';
@@ -67,7 +70,7 @@ export type Dispatched =
       kind: 'queued';
       announcement: View;
       profile: string;
-      enqueue(thread: ThreadRef): Promise<{ place: number }>;
+      enqueue(thread: ThreadRef): Promise<QueuedPlace>;
     }
   /** The CLI without `--yes`: nothing ran; this is what would happen. */
   | { kind: 'confirm'; description: TargetDescription };
@@ -94,7 +97,8 @@ export interface DispatcherDeps {
   approvals?: ApprovalGate;
   reveals: RevealGrants;
   audit?: AuditSink;
-  tenantCreation?: TenantCreationQueue;
+  /** Takes calls of operations that declare a queue; without it (the CLI) they run at once. */
+  queue?: OperationQueue;
   services?: OperationServices;
   /** What the policy file decides for some operations (e.g. deploying an approved deletion with it). */
   policy?: OperationPolicy;
@@ -148,16 +152,7 @@ export class Dispatcher {
 
   /** The operation's context on a profile, as every run gets it. */
   context(request: RequestContext, profile: string): OperationContext {
-    const { services, policy } = this.#deps;
-    return {
-      scc: this.#deps.scc.get(profile),
-      profile,
-      actor: request.actor,
-      requestId: request.requestId,
-      log: request.log,
-      ...(services ? { services } : {}),
-      ...(policy ? { policy } : {}),
-    };
+    return operationContext(this.#deps, request, profile);
   }
 
   /** The role check, in this channel (a refusal is counted as the command's outcome). */
@@ -273,41 +268,59 @@ export class Dispatcher {
       return { kind: 'reveal', grantId, view: revealOffer(op.summary, grantId) };
     }
 
-    const queue = op.queue;
-    const { tenantCreation } = this.#deps;
-    if (queue && tenantCreation) {
-      // What SCC would refuse when the turn comes is refused now, before anything is announced.
-      await queue.check(ctx, raw);
-      const request_ = queue.request(raw);
-      const reserved = await tenantCreation.reserve(access.profile, request_.tenantName);
-      if (!reserved)
-        throw new UserError(
-          `A creation of tenant \`${request_.tenantName}\` is already queued or under way (names are compared without regard to case): its thread will say how it ends.`,
-        );
-      const announcement = queue.announce(raw, request.actor);
-      log.info({ operationId: op.id, profile: access.profile }, 'queueing');
-      return {
-        kind: 'queued',
-        announcement,
-        profile: access.profile,
-        enqueue: async (thread) => {
-          const queued = await tenantCreation.enqueue({ ...request_, thread, requestId: reserved.requestId });
-          log.info({ place: queued.place }, 'queued');
-          return queued;
-        },
-      };
+    const audited = op.auditEveryCall || rule.kind === 'role';
+    const why =
+      rule.kind === 'role' ? `run without a second person (policy: ${rule.role} role)` : 'audited call';
+    if (op.queue) {
+      // What SCC would refuse when the turn comes is refused now, before anything is announced or run.
+      await op.queue.check(ctx, raw);
+      const { queue } = this.#deps;
+      if (queue) return this.#queue(queue, op, op.queue, raw, ctx, audited ? why : undefined);
     }
 
-    const audited = op.auditEveryCall || rule.kind === 'role';
     if (audited && op.target) {
       const resolved = await op.target.resolve(ctx, raw);
       const description = op.target.describe(resolved.facts);
-      const why =
-        rule.kind === 'role' ? `run without a second person (policy: ${rule.role} role)` : 'audited call';
       return this.#run(ctx, op, resolved.raw, resolved.facts, description, commandText, why);
     }
     log.info({ operationId: op.id, profile: access.profile }, 'running');
     return { kind: 'outcome', outcome: await op.execute(ctx, raw), profile: access.profile };
+  }
+
+  /**
+   * Hands a call to its operation's queue: the call's declared key is held (a call with a key another one
+   * holds is refused now, in the declaration's words), and the surface posts the announcement, in whose
+   * thread the call is queued. An audited call is bound to its target now and audited when it runs.
+   */
+  async #queue(
+    queue: OperationQueue,
+    op: Operation,
+    declared: ErasedQueue,
+    asked: RawArgs,
+    ctx: OperationContext,
+    audited: string | undefined,
+  ): Promise<Dispatched> {
+    let raw = asked;
+    let target: { facts: unknown; line: string } | undefined;
+    if (audited && op.target) {
+      const resolved = await op.target.resolve(ctx, asked);
+      raw = resolved.raw;
+      target = { facts: resolved.facts, line: op.target.describe(resolved.facts).line };
+    }
+    const reserved = await queue.reserve(op, ctx.profile, raw);
+    if (!reserved) throw new UserError(declared.key(raw)?.taken ?? 'This call is already queued.');
+    ctx.log.info({ operationId: op.id, profile: ctx.profile }, 'queueing');
+    return {
+      kind: 'queued',
+      announcement: declared.announce(raw, ctx.actor),
+      profile: ctx.profile,
+      enqueue: async (thread) => {
+        const call = { raw: storable(raw), requester: ctx.actor, thread, requestId: reserved.requestId };
+        const queued = await queue.enqueue(op, { ...call, target, audited });
+        ctx.log.info({ place: queued.place }, 'queued');
+        return queued;
+      },
+    };
   }
 
   /**

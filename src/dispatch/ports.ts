@@ -1,8 +1,9 @@
-// The seams between the dispatcher and the machinery behind it: following asynchronous outcomes
-// (src/jobs/), approving governed operations (src/approvals/), the audit trail, and one SCC client per
-// profile. The dispatcher and the surfaces depend on these interfaces only, so each side can be built and
-// tested on its own.
+// The seams between the dispatcher and the machinery behind it: following asynchronous outcomes and
+// queueing paced calls (src/jobs/), approving governed operations (src/approvals/), the audit trail, and
+// one SCC client per profile. The dispatcher and the surfaces depend on these interfaces only, so each side
+// can be built and tested on its own.
 import type {
+  Actor,
   Operation,
   OperationContext,
   RawArgs,
@@ -75,26 +76,52 @@ export interface AuditSink {
   record(entry: AuditEntry): Promise<unknown>;
 }
 
-/** A tenant creation to queue: SCC creates at most one tenant every 30 seconds per account. */
-export interface TenantCreationRequest {
-  tenantName: string;
-  displayName?: string | undefined;
-  salesOrderNumber?: string | undefined;
-  /** Where the queue reports (its place, the start, the outcome); its profile creates the tenant. */
+/**
+ * A call handed to its operation's queue (see QueueSpec in src/catalogue/operation.ts): what the queue's
+ * worker needs to run it later, for the person who asked, and to report in its thread.
+ */
+export interface QueuedCall {
+  /** The raw arguments exactly as they will run (bound to the target's UUIDs where it has one). */
+  raw: Record<string, string | string[] | boolean>;
+  /** Who asked, where: their role is checked there again right before the call. */
+  requester: Actor;
+  /** Where the queue reports (its place, the outcome); its profile runs the call. */
   thread: ThreadRef;
-  /** The request's id from reserve(), which holds its name; without one, enqueue reserves it itself. */
-  requestId?: string | undefined;
+  /**
+   * The call's id: the job's, and the key holder's (see OperationQueue.reserve). An approved call uses the
+   * approval's id, so the approval handing it over twice queues it once.
+   */
+  requestId: string;
+  /** The target as resolved (and approved): read again right before the call, which stops if it changed. */
+  target?: { facts: unknown; line: string } | undefined;
+  /** The approval that lets it run: its approver must still hold the approver role when the turn comes. */
+  approval?: { id: string; approvedBy: string } | undefined;
+  /** Why the call leaves an audit record when it runs (approved, or governed and run alone); none: no record. */
+  audited?: string | undefined;
 }
 
-/** Queues tenant creations behind SCC's rate limit (src/jobs/); the queue creates and follows them. */
-export interface TenantCreationQueue {
+/** Where a queued call stands: 1 = next to start. */
+export interface QueuedPlace {
+  place: number;
+  expectedStart: Date;
+}
+
+/** Queues calls of operations that declare a queue (src/jobs/operationQueue.ts runs them). */
+export interface OperationQueue {
   /**
-   * Holds a tenant name (compared without regard to case, as SCC does) for one request, until its
-   * creation fails or a while after SCC accepted it: a second creation of the name queued meanwhile
-   * would only get SCC's 409 when its turn came. The request's id, or undefined when the name is held.
+   * Holds the call's declared key (a name SCC keeps unique, say) on the profile for one request, briefly until it is
+   * queued: a second call with that key queued meanwhile would only meet SCC's refusal when its turn came.
+   * The request's id (`requestId` when given: holding again what it holds already is fine), or undefined
+   * when another request holds the key.
    */
-  reserve(profile: string, tenantName: string): Promise<{ requestId: string } | undefined>;
-  enqueue(request: TenantCreationRequest): Promise<{ place: number; expectedStart: Date }>;
+  reserve(
+    op: Operation,
+    profile: string,
+    raw: RawArgs,
+    requestId?: string,
+  ): Promise<{ requestId: string } | undefined>;
+  /** Queues the call (once per request id) and says where it stands; its thread hears the same when it waits. */
+  enqueue(op: Operation, call: QueuedCall): Promise<QueuedPlace>;
 }
 
 /** One SCC client per configured profile; nothing global. */

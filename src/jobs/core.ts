@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { type Logger, pino } from 'pino';
 import { RedisHealth } from '../observability/redisHealth.js';
 import { connectRedis, isCluster, type RedisClient, type RedisTarget } from '../redis/connection.js';
-import { JobKeys, normalisePrefix, QUEUE, slotPrefix, tenantQueueName } from './keys.js';
+import { JobKeys, normalisePrefix, operationQueueName, QUEUE, slotPrefix } from './keys.js';
 import type { NotifyJobData } from './payloads.js';
 import { resolveSchedule, type Schedule, type ScheduleOverrides } from './schedule.js';
 import { notifyJob, Subscriptions } from './subscriptions.js';
@@ -34,7 +34,8 @@ export interface JobsCore {
   readonly notifyQueue: Queue;
   readonly watchQueue: Queue;
   readonly subscriptions: Subscriptions;
-  tenantQueue(profile: string): Queue;
+  /** The BullMQ queue of one declared operation queue on one profile (src/jobs/operationQueue.ts). */
+  callQueue(queue: string, profile: string): Queue;
   /** Queues messages to post exactly once (repeats with the same key add nothing). */
   notify(messages: readonly NotifyJobData[]): Promise<void>;
   close(): Promise<void>;
@@ -57,7 +58,7 @@ export function createJobsCore(options: JobsOptions): JobsCore {
   const trackQueue = newQueue(QUEUE.track);
   const notifyQueue = newQueue(QUEUE.notify);
   const watchQueue = newQueue(QUEUE.watch);
-  const tenantQueues = new Map<string, Queue>();
+  const callQueues = new Map<string, Queue>();
   const subscriptions = new Subscriptions(redis, keys, notifyQueue, schedule, log, options.onSettled);
 
   return {
@@ -71,11 +72,12 @@ export function createJobsCore(options: JobsOptions): JobsCore {
     notifyQueue,
     watchQueue,
     subscriptions,
-    tenantQueue(profile) {
-      let queue = tenantQueues.get(profile);
+    callQueue(name, profile) {
+      const queueName = operationQueueName(name, profile);
+      let queue = callQueues.get(queueName);
       if (!queue) {
-        queue = newQueue(tenantQueueName(profile));
-        tenantQueues.set(profile, queue);
+        queue = newQueue(queueName);
+        callQueues.set(queueName, queue);
       }
       return queue;
     },
@@ -83,7 +85,7 @@ export function createJobsCore(options: JobsOptions): JobsCore {
       if (messages.length > 0) await notifyQueue.addBulk(messages.map((data) => notifyJob(data, schedule)));
     },
     async close() {
-      const queues = [trackQueue, notifyQueue, watchQueue, ...tenantQueues.values()];
+      const queues = [trackQueue, notifyQueue, watchQueue, ...callQueues.values()];
       await Promise.all(queues.map((queue) => queue.close()));
       // The queues were given this connection, so closing it is ours to do.
       await redis.quit().catch(() => redis.disconnect());

@@ -18,11 +18,14 @@ function safe(text: string): string {
   return encodeURIComponent(text).replace(/[%:.]/g, '_');
 }
 
-/** One tenant-creation queue per profile: BullMQ's limiter is per queue, SCC's rule is per account. */
-export function tenantQueueName(profile: string): string {
+/**
+ * One BullMQ queue per declared operation queue and profile (src/jobs/operationQueue.ts): BullMQ's limiter
+ * is per queue, SCC's limits are per account.
+ */
+export function operationQueueName(queue: string, profile: string): string {
   // A hash keeps two profiles whose safe spellings collide apart.
   const digest = createHash('sha256').update(profile).digest('hex').slice(0, 8);
-  return `fwbot-tenants-${safe(profile)}-${digest}`;
+  return `fwbot-q-${safe(queue)}-${safe(profile)}-${digest}`;
 }
 
 /**
@@ -130,20 +133,23 @@ export class JobKeys {
     return this.key('running-seen-at', safe(profile), safe(transactionType));
   }
 
-  /** When the last tenant creation of a profile started (ms), for the expected start of queued ones. */
-  tenantLastStart(profile: string): string {
-    return this.key('tenant-last-start', safe(profile));
+  /** List, newest first: when the latest calls of a queue started on a profile (ms), for expected starts. */
+  queueStarts(queue: string, profile: string): string {
+    return this.key('queue-starts', safe(queue), safe(profile));
   }
 
-  /** The request holding a tenant name, lower-cased (TenantCreationQueue.reserve). */
-  tenantName(profile: string, tenantName: string): string {
-    // Encoded whole (not safe()'s lossy spelling): two names must never share a key.
-    return this.key('tenant-name', safe(profile), encodeURIComponent(tenantName.toLowerCase()));
+  /** The request holding a queue's key on a profile, as the declaration compares it (OperationQueue.reserve). */
+  queueKey(queue: string, profile: string, key: string): string {
+    // Encoded whole (not safe()'s lossy spelling): two keys must never share a Redis key.
+    return this.key('queue-key', safe(queue), safe(profile), encodeURIComponent(key));
   }
 
-  /** Set when a createTenant call may have reached SCC for one request (a retry then checks first). */
-  tenantCalled(requestId: string): string {
-    return this.key('tenant-called', requestId);
+  /**
+   * One queued call: `calling` while its call may be reaching SCC, then the outcome to deliver (JSON), so a
+   * job run again after a crash never calls twice.
+   */
+  queuedCall(queue: string, requestId: string): string {
+    return this.key('queued-call', safe(queue), safe(requestId));
   }
 }
 

@@ -1,10 +1,10 @@
 // `npm run worker`: the workers without the Slack front: queued /fw commands, tracking, notifications,
-// watches and tenant creations. Reads the same environment as the bot; start as many as you like, anywhere
-// that reaches the same Redis. Serves /healthz, /readyz and /metrics on PORT as the bot does (so each
-// process on one host needs a PORT of its own), or /metrics and the detailed /readyz on METRICS_PORT when
-// it is set. SIGTERM / SIGINT let the jobs in hand finish before the process exits. A promise rejection
-// nothing handled is logged and counted and the worker keeps working; an exception nothing caught stops
-// it (observability/processFaults.ts).
+// watches and the operations' queues. Reads the same environment as the bot; start as many as you like,
+// anywhere that reaches the same Redis. Serves /healthz, /readyz and /metrics on PORT as the bot does (so
+// each process on one host needs a PORT of its own), or /metrics and the detailed /readyz on METRICS_PORT
+// when it is set. SIGTERM / SIGINT let the jobs in hand finish before the process exits. A promise
+// rejection nothing handled is logged and counted and the worker keeps working; an exception nothing
+// caught stops it (observability/processFaults.ts).
 import { startCommandRunners } from '../app/bot.js';
 import { processLogger } from '../app/logger.js';
 import { openProcessRedis } from '../app/processRedis.js';
@@ -136,6 +136,7 @@ async function main(): Promise<void> {
     redisHealth,
   });
   home = surface.home;
+  await workers.runQueuedCalls(surface.queuedCalls);
   const commands = await startCommandRunners({
     redisUrl,
     prefix: PREFIX,

@@ -1,7 +1,7 @@
 // The words of the jobs themselves, outside any one kind of followed work (whose words live with the kind,
-// src/follow/): the final reply that tells a thread how its followed work ended, and a queued tenant
-// creation's notes. Final mrkdwn: every string given is escaped here; the one live mention is the
-// requester's.
+// src/follow/): the final reply that tells a thread how its followed work ended, and a queued call's notes.
+// Final mrkdwn: every string given is escaped here; the live mentions are the requester's and those fwbot
+// made in a queued call's words (who lost a role).
 import type { Outcome } from '../follow/index.js';
 import { escapeAll, escapeMrkdwn, userMention } from '../render/mrkdwn.js';
 import type { Subscriber } from './payloads.js';
@@ -15,21 +15,34 @@ export function finalReply(subscriber: Subscriber, outcome: Outcome): string {
   return `${mention(subscriber.thread.requesterId)} *${escapeAll(subscriber.label)}*: ${outcome.text}`;
 }
 
-// --- tenant creation ---
+// --- queued calls (src/jobs/operationQueue.ts) ---
+// The words are the operation's queue declaration's, in View text (a mention fwbot made stays live, markup
+// of fwbot's own such as *bold* stays): escaped here as the Block Kit renderer escapes a view's text.
 
-export function tenantQueuedNote(tenantName: string, place: number, expectedStart: Date): string {
+/** The words a queued call is told in, from its operation's declaration (ErasedQueue.words). */
+export interface QueuedCallWords {
+  call: string;
+  pace: string;
+  check: string;
+}
+
+function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function queuedNote(words: QueuedCallWords, place: number, expectedStart: Date): string {
   const ahead = place - 1;
   const waiting = ahead === 0 ? 'none ahead of it' : `${ahead} ahead of it`;
-  return (
-    `The creation of tenant *${escapeAll(tenantName)}* is queued: place ${place} (${waiting}). SCC creates at most one ` +
-    `tenant every 30 seconds, so it should start around ${expectedStart.toISOString().slice(11, 19)} UTC.`
+  return escapeMrkdwn(
+    `${capital(words.call)} is queued: place ${place} (${waiting}). ${words.pace}, so it should start ` +
+      `around ${expectedStart.toISOString().slice(11, 19)} UTC.`,
   );
 }
 
-export function tenantStartedNote(tenantName: string, transactionUid: string): string {
-  return `SCC accepted the creation of tenant *${escapeAll(tenantName)}* (transaction \`${escapeAll(transactionUid)}\`); following it.`;
-}
-
-export function tenantRefusedText(requesterId: string, tenantName: string, sccSays: string): string {
-  return `${mention(requesterId)} *create tenant ${escapeAll(tenantName)}*: not created. ${escapeAll(sccSays)}`;
+/**
+ * The last word on a queued call that did not run to its outcome: `how` it ended (`not done`, `outcome
+ * unknown`), and why, in View text (SCC's words in it are escaped like the rest).
+ */
+export function queuedCallEnded(requesterId: string, call: string, how: string, why: string): string {
+  return `${mention(requesterId)} ${escapeMrkdwn(`${capital(call)}: ${how}. ${why}`)}`;
 }

@@ -1,7 +1,10 @@
 // The typed payloads of every queue and of the records kept beside them in Redis. Each is a zod schema:
 // job data and Redis values are parsed when read (a job written by an older or broken version is refused
 // with a clear reason instead of being half-understood).
+import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
+import { StoredRawArgs } from '../dispatch/reveals.js';
+import { TrackRequestSchema } from '../follow/index.js';
 
 /** Where an outcome goes (mirrors ThreadRef in src/dispatch/ports.ts). */
 export const ThreadRefSchema = z.object({
@@ -19,6 +22,13 @@ export const EVENT_TYPES = ['fwbot_outcome', 'fwbot_note', 'fwbot_status', 'fwbo
 export const EventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventType>;
 
+/** A Block Kit block as render/blocks.ts made it, kept as JSON until it is posted. */
+const RenderedBlock = z.custom<KnownBlock>(
+  (value) =>
+    typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string',
+  'a Block Kit block',
+);
+
 /** One message to post exactly once, and optionally a progress message to settle before it. */
 export const NotifyJobData = z.object({
   /** Idempotency key: at most one message with this key is ever accepted by Slack. */
@@ -27,22 +37,41 @@ export const NotifyJobData = z.object({
   /** Absent for messages at the top of a channel (watch announcements). */
   threadTs: z.string().optional(),
   text: z.string().min(1),
+  /** A rendered view (e.g. a queued call's outcome); `text` is then its fallback. */
+  blocks: z.array(RenderedBlock).optional(),
   eventType: EventType,
   /** The progress message (by its own notification key) is edited to this text first. */
   settleStatus: z.object({ key: z.string().min(1), text: z.string().min(1) }).optional(),
 });
 export type NotifyJobData = z.infer<typeof NotifyJobData>;
 
-export const TenantCreationJobData = z.object({
-  profile: z.string().min(1),
-  tenantName: z.string().min(1),
-  displayName: z.string().optional(),
-  salesOrderNumber: z.string().optional(),
+/** A call waiting in its operation's queue (QueuedCall in src/dispatch/ports.ts, with the operation's id). */
+export const QueuedCallJob = z.object({
+  operationId: z.string().min(1),
+  raw: StoredRawArgs,
+  requester: z.object({
+    userId: z.string().min(1),
+    channelId: z.string().min(1),
+    teamId: z.string().optional(),
+  }),
   thread: ThreadRefSchema,
-  /** A stable id of this request, for its notifications and the "may have been called" mark. */
+  /** A stable id of this call: its job's, its notifications', its key's holder and its "calling" mark's. */
   requestId: z.string().min(1),
+  target: z.object({ facts: z.unknown(), line: z.string() }).optional(),
+  approval: z.object({ id: z.string().min(1), approvedBy: z.string().min(1) }).optional(),
+  audited: z.string().optional(),
 });
-export type TenantCreationJobData = z.infer<typeof TenantCreationJobData>;
+export type QueuedCallJob = z.infer<typeof QueuedCallJob>;
+
+/** A queued call's outcome once SCC accepted it, kept until delivered: a job run again only delivers it. */
+export const RecordedOutcome = z.object({
+  summary: z.string(),
+  /** The outcome's view, rendered for the thread. */
+  text: z.string().min(1),
+  blocks: z.array(RenderedBlock),
+  track: z.array(TrackRequestSchema),
+});
+export type RecordedOutcome = z.infer<typeof RecordedOutcome>;
 
 /** A /fw command as queued: what a command worker needs to run it and answer the requester. */
 export const QueuedCommand = z.object({

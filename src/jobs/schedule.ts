@@ -63,10 +63,17 @@ export const Schedule = z.object({
     /** How many of the most recently updated runs one scan reads. */
     scanRuns: z.number().int().positive().max(200),
   }),
-  tenantCreation: z.object({
-    /** SCC creates at most one tenant per 30 seconds: one job per this window, per profile. */
-    intervalMs: z.number().int().positive(),
-  }),
+  /**
+   * Limits of operation queues by queue name, over what each operation declares (QueueSpec.limit): tests
+   * shorten a window here; production runs the declarations.
+   */
+  queues: z.record(
+    z.string(),
+    z.object({
+      max: z.number().int().positive().optional(),
+      perMs: z.number().int().positive().optional(),
+    }),
+  ),
   workers: z.object({
     /** Jobs in flight per worker process on the tracking queue (each is one short HTTP call). */
     trackConcurrency: z.number().int().positive(),
@@ -112,7 +119,7 @@ export const DEFAULT_SCHEDULE: Schedule = {
     lockMs: 60 * SECOND,
   },
   watch: { scanEveryMs: 1 * MINUTE, scanRuns: 50 },
-  tenantCreation: { intervalMs: 30 * SECOND },
+  queues: {},
   workers: {
     trackConcurrency: 20,
     notifyConcurrency: 5,
@@ -133,7 +140,7 @@ export interface ScheduleOverrides {
   transientCapMs?: number;
   slack?: Partial<Schedule['slack']>;
   watch?: Partial<Schedule['watch']>;
-  tenantCreation?: Partial<Schedule['tenantCreation']>;
+  queues?: Schedule['queues'];
   workers?: Partial<Schedule['workers']>;
   retentionMs?: number;
 }
@@ -156,7 +163,7 @@ export function resolveSchedule(
     learning: { ...base.learning, ...overrides.learning },
     slack: { ...base.slack, ...overrides.slack },
     watch: { ...base.watch, ...overrides.watch },
-    tenantCreation: { ...base.tenantCreation, ...overrides.tenantCreation },
+    queues: { ...base.queues, ...overrides.queues },
     workers: { ...base.workers, ...overrides.workers },
   });
 }

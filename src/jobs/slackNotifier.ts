@@ -8,6 +8,7 @@
 // key. Slack's 429 and definite refusals prove nothing was posted, so they clear the mark.
 
 import { createHash, randomUUID } from 'node:crypto';
+import type { KnownBlock } from '@slack/types';
 import type { Logger } from 'pino';
 import type { RedisClient } from '../redis/connection.js';
 import { replicated } from '../redis/replication.js';
@@ -34,6 +35,8 @@ export interface PostRequest {
   channelId: string;
   threadTs?: string | undefined;
   text: string;
+  /** Block Kit to post, `text` being its fallback (a queued call's outcome); plain text otherwise. */
+  blocks?: KnownBlock[] | undefined;
   eventType: EventType;
 }
 
@@ -114,6 +117,7 @@ export class SlackNotifier {
     try {
       const message = {
         text: request.text,
+        ...(request.blocks ? { blocks: request.blocks } : {}),
         metadata: { event_type: request.eventType, event_payload: { key: metadataKey(request.key) } },
       };
       ts = (await this.slack.postMessage(request.channelId, message, request.threadTs)).ts;

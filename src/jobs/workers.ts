@@ -1,43 +1,42 @@
 // The public face of src/jobs: `createJobs` for the side that queues work (the bot: Tracker, watches,
-// tenant creation) and `startWorkers` for the side that does it. Workers run inside the bot process or
+// operations' queues) and `startWorkers` for the side that does it. Workers run inside the bot process or
 // alone (`npm run worker`), any number of them: all state is in Redis, BullMQ hands each job to one
 // worker at a time, and a killed worker's jobs are picked up by the others.
 import { webApi } from '@slack/bolt';
 import { type Processor, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { WatchRegistry } from '../catalogue/operation.js';
-import type { SccClients, Tracker } from '../dispatch/ports.js';
+import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
 import { describeFollowed, parseTrackJob, type TenantProfileResolver } from '../follow/index.js';
 import { gaveUpOutcome } from '../follow/words.js';
 import { SlackApi } from '../slackApi/slackApi.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
-import { QUEUE, tenantQueueName } from './keys.js';
+import { operationQueueName, QUEUE } from './keys.js';
 import { DurationHistory } from './learningStore.js';
 import { createNotifyProcessor } from './notifyWorker.js';
-import { SlackNotifier } from './slackNotifier.js';
 import {
-  createTenantProcessor,
-  enqueueTenantCreation,
-  type QueuedTenantCreation,
-  reserveTenantName,
-  type TenantCreationRequest,
-} from './tenantCreation.js';
+  createQueuedCallProcessor,
+  declaredQueues,
+  enqueueCall,
+  type QueuedCallsDeps,
+  queueLimit,
+  reserveCall,
+} from './operationQueue.js';
+import { SlackNotifier } from './slackNotifier.js';
 import { QueueTracker } from './tracker.js';
 import { createTrackProcessor } from './trackWorker.js';
 import { RedisWatchRegistry } from './watches.js';
 import { createWatchScanProcessor, WATCH_SCHEDULER_ID } from './watchScan.js';
 
 export type { JobsOptions } from './core.js';
-export type { QueuedTenantCreation, TenantCreationRequest } from './tenantCreation.js';
+export { declaredQueues, type QueuedCallsDeps } from './operationQueue.js';
 
 /** What the bot uses to hand work to the workers. */
 export interface Jobs {
   readonly tracker: Tracker;
   readonly watches: WatchRegistry;
-  /** Queues a tenant creation (one per 30 s per profile) and says where it stands. */
-  enqueueTenantCreation(request: TenantCreationRequest): Promise<QueuedTenantCreation>;
-  /** Holds a tenant name for one request (see TenantCreationQueue.reserve). */
-  reserveTenantName(profile: string, tenantName: string): Promise<{ requestId: string } | undefined>;
+  /** Takes the calls of operations that declare a queue (src/jobs/operationQueue.ts). */
+  readonly queue: OperationQueue;
   close(): Promise<void>;
 }
 
@@ -47,8 +46,10 @@ function jobsOver(core: JobsCore): Jobs & { readonly registry: RedisWatchRegistr
     tracker: new QueueTracker(core),
     watches: registry,
     registry,
-    enqueueTenantCreation: (request) => enqueueTenantCreation(core, request),
-    reserveTenantName: (profile, tenantName) => reserveTenantName(core, profile, tenantName),
+    queue: {
+      reserve: (op, profile, raw, requestId) => reserveCall(core, op, profile, raw, requestId),
+      enqueue: (op, call) => enqueueCall(core, op, call),
+    },
     close: () => core.close(),
   };
 }
@@ -83,6 +84,12 @@ export interface StartWorkersOptions extends JobsOptions {
 export interface Workers {
   /** The producer side over the same connection, for a bot that runs its workers in process. */
   readonly jobs: Jobs;
+  /**
+   * Starts a worker for each queue the operations declare, on each profile. Apart from startWorkers because
+   * running a call needs the catalogue and what the dispatcher runs calls with (roles, services), which
+   * are built over these jobs. Once per process.
+   */
+  runQueuedCalls(deps: QueuedCallsDeps): Promise<void>;
   /** Stops taking jobs, lets the ones in hand finish, and closes every connection. */
   close(): Promise<void>;
 }
@@ -161,16 +168,6 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
     concurrency: schedule.workers.notifyConcurrency,
   });
   start(QUEUE.watch, createWatchScanProcessor(core, jobs.registry, options.clients), { concurrency: 1 });
-  for (const profile of options.clients.names()) {
-    start(
-      tenantQueueName(profile),
-      createTenantProcessor({ core, clients: options.clients, tracker: jobs.tracker }),
-      {
-        // SCC's rule, as BullMQ's limiter: one job starts per window, across every worker on this queue.
-        limiter: { max: 1, duration: schedule.tenantCreation.intervalMs },
-      },
-    );
-  }
   // Idempotent across workers: every process upserts the same scheduler.
   await core.watchQueue.upsertJobScheduler(
     WATCH_SCHEDULER_ID,
@@ -180,8 +177,30 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   log.info({ prefix, workers: workers.length }, 'fwbot workers started');
 
+  let queuesStarted = false;
   return {
     jobs,
+    async runQueuedCalls(deps) {
+      if (queuesStarted) throw new Error('the queued calls already have their workers');
+      queuesStarted = true;
+      const processor = createQueuedCallProcessor({
+        ...deps,
+        core,
+        clients: options.clients,
+        tracker: deps.tracker ?? jobs.tracker,
+      });
+      const started: Worker[] = [];
+      for (const queue of declaredQueues(deps.operations)) {
+        const { max, perMs } = queueLimit(schedule, queue);
+        for (const profile of options.clients.names()) {
+          // SCC's rule as BullMQ's limiter: `max` calls start per window, across every worker on this queue.
+          const limiter = { max, duration: perMs };
+          started.push(start(operationQueueName(queue.name, profile), processor, { limiter }));
+        }
+      }
+      await Promise.all(started.map((worker) => worker.waitUntilReady()));
+      log.info({ queues: started.length }, 'fwbot queued-call workers started');
+    },
     async close() {
       await Promise.all(workers.map((worker) => worker.close()));
       await core.close();

@@ -5,7 +5,7 @@
 
 import { Queue, QueueEvents } from 'bullmq';
 import type { Logger } from 'pino';
-import { normalisePrefix, QUEUE, tenantQueueName } from '../jobs/keys.js';
+import { normalisePrefix, operationQueueName, QUEUE } from '../jobs/keys.js';
 import { COMMAND_OUTCOMES } from '../jobs/payloads.js';
 import { connectRedis, type RedisTarget } from '../redis/connection.js';
 import type { FwbotMetrics, QueueDepth } from './metrics.js';
@@ -27,8 +27,10 @@ export interface QueueObserverOptions {
   redisUrl: RedisTarget;
   /** The jobs' key prefix (default `fwbot`, as in src/jobs). */
   prefix?: string;
-  /** SCC profiles: each has its own tenant-creation queue. */
+  /** SCC profiles: each declared operation queue has its own queue per profile. */
   profiles: readonly string[];
+  /** The queues the catalogue's operations declare (src/jobs/operationQueue.ts declaredQueues), by name. */
+  queues?: readonly string[];
   metrics: FwbotMetrics;
   log: Logger;
   /** A scrape never waits longer than this for Redis. Default 2 s. */
@@ -43,11 +45,12 @@ export interface QueueObserver {
   close(): Promise<void>;
 }
 
-/** A short label for a queue: `track`, `notify`, `watch`, `commands`, `commands-intake`, `tenants:<profile>`. */
-function labelFor(name: string, profiles: ReadonlyMap<string, string>): string {
-  const profile = profiles.get(name);
-  if (profile !== undefined) return `tenants:${profile}`;
-  return name.replace(/^fwbot-/, '');
+/**
+ * A short label for a queue: `track`, `notify`, `watch`, `commands`, `commands-intake`, and an operation
+ * queue's `<queue>:<profile>` (`tenant-creation:default`).
+ */
+function labelFor(name: string, operationQueues: ReadonlyMap<string, string>): string {
+  return operationQueues.get(name) ?? name.replace(/^fwbot-/, '');
 }
 
 /** The outcome label of a finished job: the outcome it returned where its queue has them, else `completed`. */
@@ -69,14 +72,18 @@ export function observeQueues(options: QueueObserverOptions): QueueObserver {
   const prefix = normalisePrefix(options.prefix);
   const { metrics, log } = options;
   const timeoutMs = options.timeoutMs ?? 2_000;
-  const tenantQueues = new Map(options.profiles.map((profile) => [tenantQueueName(profile), profile]));
+  const operationQueues = new Map(
+    (options.queues ?? []).flatMap((queue) =>
+      options.profiles.map((profile) => [operationQueueName(queue, profile), `${queue}:${profile}`] as const),
+    ),
+  );
   const names = [
     QUEUE.track,
     QUEUE.notify,
     QUEUE.watch,
     QUEUE.commandIntake,
     QUEUE.commands,
-    ...tenantQueues.keys(),
+    ...operationQueues.keys(),
   ];
   // One plain connection for the counts; each QueueEvents needs a blocking connection of its own.
   const redis = connectRedis(options.redisUrl, { lazyConnect: false });
@@ -92,7 +99,7 @@ export function observeQueues(options: QueueObserverOptions): QueueObserver {
     health.watch(`queue events ${name}`, connection);
     // From now, by the clock: '$' would miss events that land before the first read begins.
     const stream = new QueueEvents(name, { connection, prefix, lastEventId: `${Date.now() - 1}-0` });
-    const queue = labelFor(name, tenantQueues);
+    const queue = labelFor(name, operationQueues);
     stream.on('completed', ({ returnvalue }) => {
       metrics.jobOutcomes.inc({ queue, outcome: completedOutcome(name, returnvalue) });
     });
@@ -111,7 +118,7 @@ export function observeQueues(options: QueueObserverOptions): QueueObserver {
       queues.map(async ({ name, queue }) => {
         const counts = await queue.getJobCounts(...DEPTH_STATES);
         for (const state of DEPTH_STATES) {
-          readings.push({ queue: labelFor(name, tenantQueues), state, count: counts[state] ?? 0 });
+          readings.push({ queue: labelFor(name, operationQueues), state, count: counts[state] ?? 0 });
         }
       }),
     );

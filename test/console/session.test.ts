@@ -37,8 +37,10 @@ describe('console', () => {
   it('creates a tenant through the queue, and reports the tracked outcome in its thread', async () => {
     const out = await rig.type('tenants create acme-console --display-name "Acme Console"');
     expect(out).toMatch(/fwbot in #console:\n@alice asked to create tenant acme-console/);
-    const accepted = await rig.terminal.waitFor(/SCC accepted the creation of tenant acme-console/);
+    // When its turn comes, the outcome's view in the announcement's thread: the transaction SCC started.
+    const accepted = await rig.terminal.waitFor(/fwbot follows the transaction and reports here/);
     expect(accepted).toMatch(/↳ in the thread of “@alice asked to create tenant acme-console/);
+    expect(accepted).toMatch(/ {4}Display name: Acme Console\n.*\n {4}Transaction: +[0-9a-f-]{36}\n/);
     const from = rig.terminal.output.length;
     rig.sim.clock.advance(5 * 60_000);
     const done = await rig.terminal.waitFor(/done\. SCC finished transaction/, from);

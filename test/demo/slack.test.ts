@@ -88,7 +88,7 @@ describe('demo with Slack credentials', () => {
       (call) =>
         call.method === 'chat.postMessage' &&
         typeof call.args.thread_ts === 'string' &&
-        /SCC accepted the creation of tenant \*acme-slack\*/.test(String(call.args.text)),
+        /asked to create tenant acme-slack/.test(String(call.args.text)),
     );
     expect(reply.token).toBe(BOT_TOKEN);
     expect(rig.terminal.since(before)).not.toContain('acme-slack');

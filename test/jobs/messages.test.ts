@@ -16,12 +16,7 @@ import {
   statusLine,
   transactionOutcome,
 } from '../../src/follow/words.js';
-import {
-  finalReply,
-  tenantQueuedNote,
-  tenantRefusedText,
-  tenantStartedNote,
-} from '../../src/jobs/messages.js';
+import { finalReply, queuedCallEnded, queuedNote } from '../../src/jobs/messages.js';
 import type { SecureClientUpgradeRunDto } from '../../src/scc/generated/models.js';
 
 const subscriber = {
@@ -169,8 +164,11 @@ describe('what fwbot says in a thread, when SCC or a person wrote part of it', (
       onTenant(HOSTILE, { status: 'succeeded', text: 'done.' }).text,
       upgradeRunGoneOutcome(HOSTILE).text,
       statusLine(HOSTILE, 'waiting.'),
-      tenantQueuedNote(HOSTILE, 2, new Date(0)),
-      tenantStartedNote(HOSTILE, HOSTILE),
+      queuedNote(
+        { call: `the creation of tenant *${HOSTILE}*`, pace: HOSTILE, check: HOSTILE },
+        2,
+        new Date(0),
+      ),
       gatewayOutcome(HOSTILE, { status: 'failed', message: HOSTILE, data: { responseStatus: HOSTILE } })
         ?.text ?? '',
     ];
@@ -212,11 +210,25 @@ describe('what fwbot says in a thread, when SCC or a person wrote part of it', (
     expect(upgradeOutcome(run)?.text).toContain(`• &lt;#C0DEV&gt;: &lt;!everyone&gt; — ${ESCAPED}`);
   });
 
-  it("keeps the requester's mention live when SCC refuses a queued tenant, and escapes the rest", () => {
-    const text = tenantRefusedText('U0ALICE', '<!channel>', `SCC refused the request: ${HOSTILE}`);
+  it("keeps the requester's mention live when SCC refuses a queued call, and escapes the rest", () => {
+    const call = 'the creation of tenant *<!channel>*';
+    const text = queuedCallEnded('U0ALICE', call, 'not done', `SCC refused the request: ${HOSTILE}`);
     expect(live(text)).toEqual(['<@U0ALICE>']);
     expect(text).toBe(
-      `<@U0ALICE> *create tenant &lt;!channel&gt;*: not created. SCC refused the request: ${ESCAPED}`,
+      `<@U0ALICE> The creation of tenant *&lt;!channel&gt;*: not done. SCC refused the request: ${ESCAPED}`,
     );
+  });
+
+  it('tells a queued call its place and when it should start, in the words its queue declares', () => {
+    const words = {
+      call: 'the creation of tenant *alpha-three*',
+      pace: 'SCC creates at most one tenant every 30 seconds',
+      check: 'Check `/fw tenants list`',
+    };
+    expect(queuedNote(words, 3, new Date('2026-01-01T10:00:30Z'))).toBe(
+      'The creation of tenant *alpha-three* is queued: place 3 (2 ahead of it). SCC creates at most one ' +
+        'tenant every 30 seconds, so it should start around 10:00:30 UTC.',
+    );
+    expect(queuedNote(words, 1, new Date(0))).toContain('place 1 (none ahead of it)');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type { UpgradeWatch } from '../../src/catalogue/operation.js';
+import { tenantsCreate } from '../../src/catalogue/tenants.js';
 import type { ThreadRef } from '../../src/dispatch/ports.js';
 import { FOLLOW_KINDS } from '../../src/follow/index.js';
 import type { ThreadRefSchema, UpgradeWatchSchema } from '../../src/jobs/payloads.js';
@@ -53,7 +54,9 @@ describe('the tracking schedule', () => {
   });
 
   it('matches SCC: one tenant per 30 s, transactions kept two hours, so polls stay well under that', () => {
-    expect(DEFAULT_SCHEDULE.tenantCreation.intervalMs).toBe(30_000);
+    // The limit is tenant creation's declaration; the schedule overrides no queue's by default.
+    expect(tenantsCreate.queue?.limit).toEqual({ max: 1, perMs: 30_000 });
+    expect(DEFAULT_SCHEDULE.queues).toEqual({});
     for (const poll of Object.values(DEFAULT_SCHEDULE.poll)) expect(poll.capMs).toBeLessThan(2 * 3_600_000);
   });
 });

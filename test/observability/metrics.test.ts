@@ -83,7 +83,14 @@ describe('/metrics', () => {
 
     // Queues: a tracking job that ends "succeeded", and one left waiting.
     const prefix = uniquePrefix('metrics').replace(/:$/, '');
-    const observer = observeQueues({ redisUrl: redisUrl(), prefix, profiles: ['default'], metrics, log });
+    const observer = observeQueues({
+      redisUrl: redisUrl(),
+      prefix,
+      profiles: ['default'],
+      queues: ['tenant-creation'],
+      metrics,
+      log,
+    });
     await observer.ready();
     const connection = connectRedis();
     const queue = new Queue(QUEUE.track, { connection, prefix });
@@ -149,7 +156,7 @@ describe('/metrics', () => {
       /fwbot_scc_call_duration_seconds_bucket\{le="[^"]+",operation="getMspManagedTenants"\}/,
     );
     expect(text).toMatch(/fwbot_queue_jobs\{queue="track",state="waiting"\} 1/);
-    expect(text).toMatch(/fwbot_queue_jobs\{queue="tenants:default",state="waiting"\} 0/);
+    expect(text).toMatch(/fwbot_queue_jobs\{queue="tenant-creation:default",state="waiting"\} 0/);
     expect(text).toMatch(/fwbot_job_outcomes_total\{queue="track",outcome="succeeded"\} 1/);
     expect(text).toMatch(/fwbot_approvals_total\{outcome="approved"\} 1/);
     expect(text).toMatch(/fwbot_slack_rate_limit_waits_total\{method="chat\.postMessage"\} 1/);

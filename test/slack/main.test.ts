@@ -124,7 +124,7 @@ describe('the assembled bot', () => {
     );
   });
 
-  it('queues a tenant creation behind SCC’s limit and reports its start in the announcement’s thread', async () => {
+  it('queues a tenant creation behind SCC’s limit and posts its outcome in the announcement’s thread', async () => {
     await command('tenants create acme-main');
     const announcement = await slack.waitFor(
       (c) =>
@@ -133,14 +133,12 @@ describe('the assembled bot', () => {
     const ts = [...slack.messages().entries()]
       .find(([, m]) => m.text === announcement.args.text)?.[0]
       .split('/')[1];
+    // Its turn: the operation's own outcome (who asked, the transaction SCC started) in the thread.
     const started = await slack.waitFor(
-      (c) =>
-        c.method === 'chat.postMessage' &&
-        c.args.thread_ts === ts &&
-        String(c.args.text).includes('SCC accepted'),
+      (c) => c.method === 'chat.postMessage' && c.args.thread_ts === ts && Array.isArray(c.args.blocks),
       20_000,
     );
-    expect(String(started.args.text)).toContain('acme-main');
+    expect(blocksText(started.args)).toContain('asked to create tenant *acme-main*');
     expect(sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(1);
   });
 

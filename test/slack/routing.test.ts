@@ -3,20 +3,22 @@
 // non-destructive operation (VPN client upgrades) behind an approval.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PermissionError } from '../../src/catalogue/errors.js';
-import type { TenantCreationQueue, TenantCreationRequest } from '../../src/dispatch/ports.js';
+import type { Operation, RawArgs } from '../../src/catalogue/operation.js';
+import type { OperationQueue, QueuedCall } from '../../src/dispatch/ports.js';
 import { blocksText, CHANNEL, type Harness, startHarness, USERS } from './support/harness.js';
 
-class RecordingQueue implements TenantCreationQueue {
-  readonly requests: TenantCreationRequest[] = [];
+/** Records what is queued; holds each call's declared key as the real queue does (src/jobs/operationQueue.ts). */
+class RecordingQueue implements OperationQueue {
+  readonly requests: (QueuedCall & { operationId: string })[] = [];
   readonly held = new Set<string>();
-  async reserve(profile: string, tenantName: string) {
-    const key = `${profile}/${tenantName.toLowerCase()}`;
+  async reserve(op: Operation, profile: string, raw: RawArgs) {
+    const key = `${op.queue?.name}/${profile}/${op.queue?.key(raw)?.value}`;
     if (this.held.has(key)) return undefined;
     this.held.add(key);
     return { requestId: `req-${this.held.size}` };
   }
-  async enqueue(request: TenantCreationRequest) {
-    this.requests.push(request);
+  async enqueue(op: Operation, call: QueuedCall) {
+    this.requests.push({ operationId: op.id, ...call });
     return { place: this.requests.length, expectedStart: new Date() };
   }
 }
@@ -25,7 +27,7 @@ describe('queued tenant creation', () => {
   const queue = new RecordingQueue();
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ tenantCreation: queue });
+    h = await startHarness({ queue });
   });
   afterAll(async () => {
     await h.stop();
@@ -41,11 +43,13 @@ describe('queued tenant creation', () => {
     const ts = [...h.slack.messages().keys()][0]?.split('/')[1];
     expect(queue.requests).toEqual([
       {
-        tenantName: 'acme-queued',
-        displayName: 'Acme Queued',
-        salesOrderNumber: 'SO-1',
+        operationId: 'tenants.create',
+        raw: { name: 'acme-queued', 'display-name': 'Acme Queued', 'sales-order': 'SO-1' },
+        requester: { userId: USERS.operator, channelId: CHANNEL, teamId: expect.any(String) },
         thread: { channelId: CHANNEL, threadTs: ts, requesterId: USERS.operator, profile: 'default' },
         requestId: 'req-1',
+        target: undefined,
+        audited: undefined,
       },
     ]);
     expect(h.sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(0);

@@ -17,7 +17,8 @@ export const TEST_SCHEDULE: ScheduleOverrides = {
   transientCapMs: 40,
   slack: { postIntervalMs: 10, updateIntervalMs: 10, attempts: 5, backoffMs: 10, lockMs: 2_000 },
   watch: { scanEveryMs: 40, scanRuns: 50 },
-  tenantCreation: { intervalMs: 400 },
+  // Operation queues by name: tenant creation's window shortened from SCC's 30 s.
+  queues: { 'tenant-creation': { perMs: 400 } },
   // A killed worker's jobs are rescued about 1.5 s later (lock expiry, then a stall check).
   workers: { lockDurationMs: 1_000, stalledIntervalMs: 500, maxStalledCount: 10 },
 };

@@ -15,7 +15,7 @@ import type {
   ApprovalRequestInput,
   AuditEntry,
   AuditSink,
-  TenantCreationQueue,
+  OperationQueue,
   ThreadRef,
   Tracker,
 } from '../../../src/dispatch/ports.js';
@@ -115,7 +115,8 @@ export interface HarnessOptions {
   policy?: RolePolicy | null;
   tracker?: Tracker;
   approvals?: ApprovalGate;
-  tenantCreation?: TenantCreationQueue;
+  /** The operations' queues (tenant creation); without one, queued operations run at once. */
+  queue?: OperationQueue;
   /** The policy file's `approvals.operations` (e.g. `{ 'vpn.upgrade': 'four-eyes' }`). */
   approvalRules?: Record<string, string>;
   /** Where audited calls are recorded (default: a recording sink, `audit`). */
@@ -264,7 +265,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     approvals: options.approvals ?? gate,
     reveals: new MemoryRevealGrants(),
     audit: options.audit ?? { record: async (entry) => void audit.push(entry) },
-    ...(options.tenantCreation ? { tenantCreation: options.tenantCreation } : {}),
+    ...(options.queue ? { queue: options.queue } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.services ? { services: options.services } : {}),
     log,
