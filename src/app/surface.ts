@@ -109,6 +109,8 @@ export function startGovernance(parts: {
     clients: parts.clients,
     lookup,
     tracker: jobs.tracker,
+    // Approved calls of paced operations wait their turn in their queue like any other call.
+    queue: jobs.queue,
     authorizer: authorizerFrom(access),
     reveals,
     dedupe,

@@ -6,7 +6,14 @@ import { hostname } from 'node:os';
 import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { AuditReader, Operation, StagingLedger } from '../catalogue/operation.js';
-import type { ApprovalGate, AuditEntry, AuditSink, SccClients, Tracker } from '../dispatch/ports.js';
+import type {
+  ApprovalGate,
+  AuditEntry,
+  AuditSink,
+  OperationQueue,
+  SccClients,
+  Tracker,
+} from '../dispatch/ports.js';
 import type { RevealGrants } from '../dispatch/reveals.js';
 import { jsonValue } from '../json.js';
 import type { RedisClient } from '../redis/connection.js';
@@ -34,6 +41,8 @@ export interface ApprovalsOptions {
   /** The catalogue's registry: operation id → declaration (approvals store ids, never code). */
   lookup: (operationId: string) => Operation | undefined;
   tracker: Tracker;
+  /** Where approved calls of operations that declare a queue wait their turn (src/jobs/). */
+  queue?: OperationQueue;
   authorizer: Authorizer;
   /** Where approved secret-producing calls leave their one-time Reveal grant. */
   reveals: RevealGrants;
@@ -119,6 +128,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
     clients: options.clients,
     lookup: options.lookup,
     tracker: options.tracker,
+    queue: options.queue,
     authorizer: options.authorizer,
     reveals: options.reveals,
     policy: { deployWithChange: settings.deployWithChange },

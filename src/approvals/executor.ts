@@ -2,18 +2,22 @@
 // holds the claim with a renewed lease while it works, re-reads the target and compares it with what was
 // approved, marks the point of no return (`phase = calling`) only while it still holds the claim, then
 // calls SCC. A recovery pass takes over requests whose holder died: before the point of no return it simply
-// runs them; after it, the re-read tells whether the call took effect (the target is gone) or not.
+// runs them; after it, the re-read tells whether the call took effect (the target is gone) or not. An
+// operation that declares a queue is not called here: once approved it is handed to its queue (in the card's
+// thread, under the approval's id, so handing it over again queues nothing twice), whose worker checks both
+// people's roles and the target again right before the call.
 import type { Logger } from 'pino';
 import { UserError } from '../catalogue/errors.js';
 import {
+  type ErasedQueue,
   type Operation,
-  type OperationContext,
   type OperationPolicy,
   type OperationServices,
   sccIdOf,
 } from '../catalogue/operation.js';
+import { operationContext } from '../dispatch/context.js';
 import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
-import type { SccClients, Tracker } from '../dispatch/ports.js';
+import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
 import type { RevealGrants } from '../dispatch/reveals.js';
 import { readTargetAgain } from '../dispatch/target.js';
 import { userMention } from '../render/mrkdwn.js';
@@ -41,6 +45,8 @@ export interface ExecutorDeps {
   policy?: OperationPolicy;
   /** The Redis-backed services operations use, as the dispatcher passes them (e.g. who staged what). */
   services?: OperationServices;
+  /** Takes approved calls of operations that declare a queue; without it they run here, at once. */
+  queue?: OperationQueue | undefined;
   clock: () => number;
   leaseMs: number;
   /** Identifies this process in claims, so a takeover fences the previous holder out. */
@@ -159,17 +165,20 @@ export class ApprovalExecutor {
       return failure('Nothing was run.', `This fwbot no longer knows the operation ${request.operationId}.`);
     const lostRole = await this.#rolesLost(record);
     if (lostRole) return failure('Nothing was run: a role changed since the request.', lostRole, 'aborted');
-    const scc = this.#deps.clients.get(request.profile);
-    const ctx: OperationContext = {
-      scc,
-      profile: request.profile,
-      actor: { userId: request.requesterId, channelId: request.channelId, teamId: request.teamId },
-      requestId: request.id,
-      log: this.#deps.log.child({ approvalId: request.id, operationId: request.operationId }),
-      ...(this.#deps.policy ? { policy: this.#deps.policy } : {}),
-      ...(this.#deps.services ? { services: this.#deps.services } : {}),
-      ...(record.decidedBy ? { approvedBy: record.decidedBy } : {}),
-    };
+    const queued = this.#deps.queue && operation.queue;
+    // Handed over before this process died: handing it over again queues nothing twice.
+    if (queued && previousPhase === 'calling')
+      return this.#handOver(record, operation, queued, request.target.facts, lost);
+    const ctx = operationContext(
+      { scc: this.#deps.clients, services: this.#deps.services, policy: this.#deps.policy },
+      {
+        requestId: request.id,
+        actor: { userId: request.requesterId, channelId: request.channelId, teamId: request.teamId },
+        log: this.#deps.log.child({ approvalId: request.id, operationId: request.operationId }),
+      },
+      request.profile,
+      record.decidedBy,
+    );
     let read: Awaited<ReturnType<typeof readTargetAgain>>;
     try {
       read = await readTargetAgain(operation, ctx, request.target.facts);
@@ -220,6 +229,7 @@ export class ApprovalExecutor {
       );
     }
     if (operation.revealsSecret) return this.#grantReveal(record, read.facts);
+    if (queued) return this.#handOver(record, operation, queued, read.facts, lost);
     // The point of no return: only while this process still holds the claim.
     if (lost() || !(await store.hold(request.id, executorId, clock(), leaseMs, 'calling')))
       throw new ClaimLost();
@@ -252,6 +262,58 @@ export class ApprovalExecutor {
     if (approver && !(await this.#deps.authorizer({ userId: approver, role: 'approver', ...where })))
       return `${userMention(approver)}, who approved, no longer holds the approver role here.`;
     return undefined;
+  }
+
+  /**
+   * An approved call of a queued operation: its declared key held under the approval's id, then queued in
+   * the card's thread (the point of no return, marked first). The queue's worker records how it ends.
+   */
+  async #handOver(
+    record: ApprovalRecord,
+    operation: Operation,
+    queue: ErasedQueue,
+    facts: unknown,
+    lost: () => boolean,
+  ): Promise<Result> {
+    const { request } = record;
+    const { store, clock, leaseMs, executorId } = this.#deps;
+    const approver = record.decidedBy;
+    if (!record.cardChannel || !record.cardTs || !approver)
+      return failure('Nothing was run.', 'fwbot lost the card whose thread its queue reports in; ask again.');
+    const handOver = this.#deps.queue;
+    if (!handOver) throw new Error(`${operation.id} was handed over without a queue`);
+    const reserved = await handOver.reserve(operation, request.profile, request.raw, request.id);
+    if (!reserved)
+      return failure('Nothing was run.', queue.key(request.raw)?.taken ?? 'It is queued already.', 'aborted');
+    if (lost() || !(await store.hold(request.id, executorId, clock(), leaseMs, 'calling')))
+      throw new ClaimLost();
+    const { place } = await handOver.enqueue(operation, {
+      raw: request.raw,
+      requester: { userId: request.requesterId, channelId: request.channelId, teamId: request.teamId },
+      thread: {
+        channelId: record.cardChannel,
+        threadTs: record.cardTs,
+        requesterId: request.requesterId,
+        profile: request.profile,
+      },
+      requestId: request.id,
+      target: { facts, line: request.target.description.line },
+      approval: { id: request.id, approvedBy: approver },
+      audited: 'approved',
+    });
+    const words = queue.words(request.raw);
+    const summary = `Queued: ${words.pace}; this thread says when it starts and how it ends.`;
+    const view: View = {
+      summary,
+      blocks: [
+        {
+          kind: 'text',
+          text: `:inbox_tray: Approved and queued (place ${place}): ${words.pace}, so ${words.call} waits its turn. This thread says when it starts and how it ends.`,
+        },
+      ],
+      visibility: 'in_channel',
+    };
+    return { state: 'done', action: 'queued', outcome: { summary, view, track: [] }, note: summary };
   }
 
   /** An approved secret: no SCC call yet; the requester gets a Reveal button in the thread, used once. */

@@ -227,6 +227,8 @@ export class Dispatcher {
     if (rule.kind === 'four-eyes') {
       const target = op.target;
       if (!target) throw new Error(`${op.id} is governed but declares no target`);
+      // What SCC would refuse when a queued call's turn comes is refused before anyone is asked to approve.
+      await op.queue?.check(ctx, raw);
       const resolved = await target.resolve(ctx, raw);
       const description = target.describe(resolved.facts);
       const { approvals } = this.#deps;

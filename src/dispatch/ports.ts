@@ -58,6 +58,8 @@ export const AUDIT_ACTIONS = [
   'executed',
   'failed',
   'aborted',
+  /** An approved call handed to its operation's queue, whose worker records how it ends. */
+  'queued',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
