@@ -33,4 +33,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # fwbot drains on SIGTERM (no new work, jobs in hand finish, Redis closed) within 20 s.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/main.js"]
+CMD ["node", "dist/entry/bot.js"]

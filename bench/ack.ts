@@ -1,6 +1,6 @@
 // Benchmark 1, acknowledgement: signed slash commands over HTTP, exactly as Slack sends them (a fresh
 // timestamp, signature and trigger_id per request), at rising concurrency, against the real fwbot
-// (`src/main.ts`: Bolt HTTP receiver, command intake, approvals, all of it) and, in the same run and
+// (`src/entry/bot.ts`: Bolt HTTP receiver, command intake, approvals, all of it) and, in the same run and
 // alternating with it, a bare Bolt app that only acks. Each Slack-facing process runs pinned to CPU 0;
 // autocannon, the simulator, the fake Slack, Redis and fwbot's worker process share CPU 1.
 //
@@ -343,17 +343,22 @@ export async function benchAck(options: AckOptions): Promise<Table[]> {
     const frontPort = await freePort();
     children.push(
       await startApp(
-        'src/main.ts',
+        'src/entry/bot.ts',
         fwbotEnv(1, { PORT: String(frontPort), BOT_WORKERS: 'off' }),
         /fwbot is running/,
       ),
     );
     children.push(
-      await startApp('src/jobs/main.ts', fwbotEnv(1, { PORT: String(await freePort()) }), /worker ready/, 1),
+      await startApp(
+        'src/entry/worker.ts',
+        fwbotEnv(1, { PORT: String(await freePort()) }),
+        /worker ready/,
+        1,
+      ),
     );
     const allInOnePort = await freePort();
     children.push(
-      await startApp('src/main.ts', fwbotEnv(2, { PORT: String(allInOnePort) }), /fwbot is running/),
+      await startApp('src/entry/bot.ts', fwbotEnv(2, { PORT: String(allInOnePort) }), /fwbot is running/),
     );
     const [bare, lean, front, worker, allInOne] = children.map((child) => pidOf(child)) as [
       number,

@@ -1,4 +1,4 @@
-// `npx tsx bench/unverifiedFlood.ts [--entry path/to/src/main.ts] [--connections 300]`: what requests that
+// `npx tsx bench/unverifiedFlood.ts [--entry path/to/src/entry/bot.ts] [--connections 300]`: what requests that
 // did not come from Slack cost the real bot (`npm start` in HTTP mode) in memory. Each attack runs
 // against a fresh bot process, so its resident-memory peak (VmHWM) is the attack's own:
 //
@@ -88,7 +88,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      entry: { type: 'string', default: 'src/main.ts' },
+      entry: { type: 'string', default: 'src/entry/bot.ts' },
       connections: { type: 'string', default: '300' },
       only: { type: 'string', multiple: true },
     },

@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const source = new URL('../src/cli/main.ts', import.meta.url);
-const built = new URL('../dist/cli/main.js', import.meta.url);
+const source = new URL('../src/entry/cli.ts', import.meta.url);
+const built = new URL('../dist/entry/cli.js', import.meta.url);
 
 async function tsxRegister() {
   try {

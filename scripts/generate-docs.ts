@@ -12,7 +12,8 @@ import { renderConfigurationSection } from '../src/config/reference.js';
 import { FOLLOW_KINDS } from '../src/follow/index.js';
 import { pollDelayMs } from '../src/jobs/schedule.js';
 import { createMetrics } from '../src/observability/metrics.js';
-import { buildImportGraph } from '../test/architecture/importGraph.js';
+import { buildImportGraph } from './importGraph.js';
+import { cyclesOf, folderEdges, LAYERS } from './layers.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -94,86 +95,42 @@ function pollSchedulesBlock(): string {
   ].join('\n');
 }
 
-/** `src/jobs/keys.ts` → `src/jobs/`; a file directly under src/ stands for itself (`src/main.ts`). */
-function folderOf(module: string): string {
-  const parts = module.split('/');
-  return parts.length > 2 ? `${parts.slice(0, 2).join('/')}/` : module;
+/** How a folder is named on the page: `src/jobs/`, or `src/config.ts` for a file directly under src/. */
+function shown(graph: ReturnType<typeof buildImportGraph>, folder: string): string {
+  return graph.modules.includes(`src/${folder}.ts`) &&
+    !graph.modules.some((m) => m.startsWith(`src/${folder}/`))
+    ? `\`src/${folder}.ts\``
+    : `\`src/${folder}/\``;
 }
 
-/** Groups of folders that import each other, directly or through others (Tarjan, at the folder level). */
-function folderTangles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
-  let counter = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const visit = (node: string): void => {
-    index.set(node, counter);
-    low.set(node, counter);
-    counter += 1;
-    stack.push(node);
-    onStack.add(node);
-    for (const next of edges.get(node) ?? []) {
-      if (!index.has(next)) {
-        visit(next);
-        low.set(node, Math.min(low.get(node) ?? 0, low.get(next) ?? 0));
-      } else if (onStack.has(next)) {
-        low.set(node, Math.min(low.get(node) ?? 0, index.get(next) ?? 0));
-      }
-    }
-    if (low.get(node) !== index.get(node)) return;
-    const group: string[] = [];
-    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
-      onStack.delete(member);
-      group.push(member);
-      if (member === node) break;
-    }
-    if (group.length > 1) found.push(group.sort());
-  };
-  for (const node of [...edges.keys()].sort()) if (!index.has(node)) visit(node);
-  return found.sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
-}
-
-/** Which folder of src/ imports which, read from the sources (test/architecture/importGraph.ts). */
+/** Each folder of src/, what it may import (scripts/layers.ts) and what it does import, read from the sources. */
 function folderGraphBlock(): string {
   const graph = buildImportGraph(ROOT);
-  const imports = new Map<string, Set<string>>();
-  const importedBy = new Map<string, Set<string>>();
-  for (const module of graph.modules) {
-    imports.set(folderOf(module), imports.get(folderOf(module)) ?? new Set());
-    importedBy.set(folderOf(module), importedBy.get(folderOf(module)) ?? new Set());
-  }
-  for (const [module, targets] of graph.edges) {
-    const from = folderOf(module);
-    for (const target of targets) {
-      const to = folderOf(target);
-      if (to === from) continue;
-      imports.get(from)?.add(to);
-      importedBy.get(to)?.add(from);
-    }
-  }
-  const list = (folders: ReadonlySet<string> | undefined) =>
-    folders && folders.size > 0
-      ? [...folders]
-          .sort()
-          .map((folder) => `\`${folder}\``)
-          .join(', ')
-      : '—';
-  const rows = [...imports.keys()]
-    .sort()
-    .map((folder) => `| \`${folder}\` | ${list(imports.get(folder))} | ${list(importedBy.get(folder))} |`);
-  const tangles = folderTangles(imports);
+  const edges = folderEdges(graph);
+  const list = (folders: Iterable<string> | undefined) => {
+    const names = [...(folders ?? [])].sort();
+    return names.length > 0 ? names.map((folder) => shown(graph, folder)).join(', ') : '—';
+  };
+  const folders = Object.keys(LAYERS).filter((folder) => edges.has(folder));
+  const rows = folders.map(
+    (folder) => `| ${shown(graph, folder)} | ${list(LAYERS[folder])} | ${list(edges.get(folder))} |`,
+  );
+  const tangles = cyclesOf(edges);
   const tangleLines =
     tangles.length === 0
       ? ['No two folders import each other, directly or through others.']
       : [
-          'Folders that import each other, directly or through others (each group is one tangle; the files',
-          'themselves form no cycle, which test/architecture/ checks):',
+          'Folders that import each other, directly or through others:',
           '',
-          ...tangles.map((group) => `- ${group.map((folder) => `\`${folder}\``).join(', ')}`),
+          ...tangles.map((g) => `- ${g.join(', ')}`),
         ];
-  return ['| Folder | Imports from | Imported by |', '|---|---|---|', ...rows, '', ...tangleLines].join('\n');
+  return [
+    '| Folder, lowest first | May import | Imports now |',
+    '|---|---|---|',
+    ...rows,
+    '',
+    ...tangleLines,
+  ].join('\n');
 }
 
 /** Every generated block by name: what the docs say between its markers. */

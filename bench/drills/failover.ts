@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { sccClientsFrom } from '../../src/app/sccClients.js';
 import { type Environment, loadConfig } from '../../src/config.js';
-import { createWorkerSlackClient, startWorkers } from '../../src/jobs/workers.js';
+import { startWorkers } from '../../src/jobs/workers.js';
 import { connectRedis } from '../../src/redis/connection.js';
 import { createSccClient } from '../../src/scc/client.js';
 import { startSimulator } from '../../src/simulator/index.js';
+import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 import { startFakeSlack } from '../../test/support/fakeSlack.js';
 import {
   type ClusterTopology,

@@ -1,4 +1,4 @@
-// The real fwbot (`src/main.ts`, as `npm start` runs it) in a child process of a drill, configured for
+// The real fwbot (`src/entry/bot.ts`, as `npm start` runs it) in a child process of a drill, configured for
 // the drill's world: HTTP mode with a known signing secret, the simulator as SCC, the fake Slack, the
 // drill's Redis, and optionally a profiles file (role policy).
 import type { ChildProcess } from 'node:child_process';
@@ -19,7 +19,7 @@ export async function startFwbot(
 ): Promise<FwbotProcess> {
   const port = await freePort();
   // Another checkout's entry (bench/unverifiedFlood.ts compares against an older commit).
-  const child = spawnTsx(options.entry ?? 'src/main.ts', [], {
+  const child = spawnTsx(options.entry ?? 'src/entry/bot.ts', [], {
     env: {
       SLACK_BOT_TOKEN: 'xoxb-drill-token',
       SLACK_SIGNING_SECRET: DRILL_SIGNING_SECRET,

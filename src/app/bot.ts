@@ -1,52 +1,30 @@
-// Assembles the running bot from a loaded Config: the Slack surface (buildSurface: SCC clients, role
-// policy, catalogue, approvals), the command intake that hands /fw commands to the command workers, the
-// tracking queue, and the Bolt app (Socket Mode when an app token is configured, else HTTP at
-// /slack/events). With BOT_WORKERS=on (the default) the workers run in this process too; with off it is a
-// front that only answers Slack, and `npm run worker` processes do the work. Returns a handle that stops
-// everything in order. main.ts is only the process around this.
+// The running bot: the shared assembly (assemble.ts: Redis, the queues and, with BOT_WORKERS=on, their
+// workers and the queued commands' workers, the surface with its approvals and Home), the command intake
+// that hands /fw commands to the command workers, and the Bolt app (Socket Mode when an app token is
+// configured, else HTTP at /slack/events) with /healthz, /readyz and /metrics beside it. With
+// BOT_WORKERS=off it is a front that only answers Slack, and `npm run worker` processes do the work.
+// Returns a handle that stops everything in order; src/entry/bot.ts is only the process around this.
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { HomeTiming } from '../home/changes.js';
-import type { Home } from '../home/service.js';
-import { type CommandWorkers, createCommandIntake, startCommandWorkers } from '../jobs/commandQueue.js';
-import { DEFAULT_PREFIX, slotPrefix } from '../jobs/keys.js';
-import { DEFAULT_SCHEDULE, scheduleFromConfig } from '../jobs/schedule.js';
-import {
-  createJobs,
-  createWorkerSlackClient,
-  declaredQueues,
-  type Jobs,
-  startWorkers,
-  type Workers,
-} from '../jobs/workers.js';
+import { createCommandIntake } from '../jobs/commandQueue.js';
+import { observeQueues } from '../jobs/queueMetrics.js';
+import { declaredQueues } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
-import { type ReadinessCheck, sccChecks, slackApiCheck } from '../observability/health.js';
+import { type ReadinessCheck, slackApiCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
-import { instrumentBolt } from '../observability/instrument.js';
-import {
-  createMetrics,
-  type FwbotMetrics,
-  observeSlackClient,
-  sccCallRecorder,
-} from '../observability/metrics.js';
-import { observeQueues } from '../observability/queues.js';
-import type { RedisHealth } from '../observability/redisHealth.js';
+import { createMetrics, type FwbotMetrics, observeSlackClient } from '../observability/metrics.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
-import { isCluster, type RedisTarget } from '../redis/connection.js';
 import { createFwbotApp, type FwbotApp } from '../slack/app.js';
-import { runCommand } from '../slack/commands/fw.js';
-import { slashCommandHandler } from '../slack/commands/queued.js';
-import type { SurfaceDeps } from '../slack/deps.js';
-import { openProcessRedis } from './processRedis.js';
-import { createSccClients } from './sccClients.js';
-import { buildSurface } from './surface.js';
+import { assemble } from './assemble.js';
+import { instrumentBolt } from './instrument.js';
 
 export interface StartBotOptions {
   /** Another key prefix in Redis (tests share one server). */
   redisPrefix?: string;
   /** How App Home updates are coalesced (tests shorten the waits). */
   homeTiming?: Partial<HomeTiming>;
-  /** The process's registry, when the process counts in it too (main.ts: unhandled rejections). */
+  /** The process's registry, when the process counts in it too (entry/bot.ts: unhandled rejections). */
   metrics?: FwbotMetrics;
 }
 
@@ -59,120 +37,34 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-/** The queued /fw commands' workers, with the bot's schedule; used by the bot and by `npm run worker`. */
-export function startCommandRunners(options: {
-  redisUrl: RedisTarget;
-  prefix: string;
-  deps: SurfaceDeps;
-  log: Logger;
-  redisHealth?: RedisHealth;
-}): Promise<CommandWorkers> {
-  const { workers } = DEFAULT_SCHEDULE;
-  const { deps, ...queue } = options;
-  return startCommandWorkers({
-    ...queue,
-    handler: slashCommandHandler(deps, runCommand),
-    concurrency: workers.commandConcurrency,
-    lockDurationMs: workers.lockDurationMs,
-    stalledIntervalMs: workers.stalledIntervalMs,
-    log: options.log.child({ component: 'commands' }),
-  });
-}
-
 export async function startBot(
   config: Config,
   log: Logger,
   options: StartBotOptions = {},
 ): Promise<RunningBot> {
-  const REDIS_PREFIX = slotPrefix(options.redisPrefix ?? DEFAULT_PREFIX, isCluster(config.redis));
   const slackConfig = config.slack;
   if (slackConfig.mode === 'disabled')
     throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
-  const botToken = slackConfig.botToken.reveal();
-  const slackApiUrl = slackConfig.apiUrl;
-
   const metrics = options.metrics ?? createMetrics();
-  const redisUrl = config.redis;
-  const { redis, topology, redisHealth } = openProcessRedis(config.redis, {
-    name: 'bot',
-    prefix: REDIS_PREFIX,
-    metrics,
-    log,
-  });
-  let jobs: Jobs;
-  let closeWorkers: () => Promise<void>;
-  // Queued calls run with the surface's catalogue and governance, built below: their workers start then.
-  let runQueuedCalls: Workers['runQueuedCalls'] | undefined;
-  // Followed work that ends refreshes its requesters' Homes; the Home is built with the surface, below.
-  let home: Home | undefined;
-  const onSettled = (requesterIds: string[]) => void home?.publisher.changed(requesterIds);
-  if (config.botWorkers) {
-    // Workers poll with their own clients: no retries inside the client, the queue reschedules instead.
-    const workerClients = createSccClients(config.profiles, {
-      timeoutMs: config.scc.timeoutMs,
-      log,
-      retries: false,
-      onCall: sccCallRecorder(metrics),
-    });
-    const workerSlack = createWorkerSlackClient(botToken, slackApiUrl);
-    observeSlackClient(workerSlack, metrics);
-    const workers = await startWorkers({
-      redisUrl,
-      prefix: REDIS_PREFIX,
-      clients: workerClients,
-      slack: workerSlack,
-      logger: log.child({ component: 'jobs' }),
-      schedule: scheduleFromConfig(config),
-      redisHealth,
-      onSettled,
-    });
-    jobs = workers.jobs;
-    runQueuedCalls = (deps) => workers.runQueuedCalls(deps);
-    closeWorkers = async () => {
-      await workers.close();
-      await workerClients.close();
-    };
-  } else {
-    jobs = createJobs({
-      redisUrl,
-      prefix: REDIS_PREFIX,
-      logger: log.child({ component: 'jobs' }),
-      schedule: scheduleFromConfig(config),
-      redisHealth,
-    });
-    closeWorkers = () => jobs.close();
-  }
-  const surface = buildSurface({
+  // With BOT_WORKERS=on the workers, and the queued commands' workers, run in this process too.
+  const fwbotCore = await assemble({
     config,
     log,
-    redis,
-    prefix: REDIS_PREFIX,
-    jobs,
     metrics,
-    redisHealth,
+    name: 'bot',
+    workers: config.botWorkers,
+    commands: config.botWorkers,
+    ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
     ...(options.homeTiming ? { homeTiming: options.homeTiming } : {}),
   });
-  home = surface.home;
-  await runQueuedCalls?.(surface.queuedCalls);
+  const { prefix, redisHealth, surface } = fwbotCore;
   const { approvals, clients } = surface;
-  const intake = createCommandIntake({ redisUrl, prefix: REDIS_PREFIX, log, redisHealth });
+  const redisUrl = config.redis;
+  const intake = createCommandIntake({ redisUrl, prefix, log, redisHealth });
   await intake.ready();
-  const commandWorkers = config.botWorkers
-    ? await startCommandRunners({
-        redisUrl,
-        prefix: REDIS_PREFIX,
-        deps: surface.surfaceDeps,
-        log,
-        redisHealth,
-      })
-    : undefined;
 
   // Read at each probe: the Slack check joins once the app exists.
-  const readinessChecks: ReadinessCheck[] = [
-    redisHealth.readinessCheck(redis),
-    topology.readinessCheck(),
-    ...sccChecks(clients),
-  ];
+  const readinessChecks: ReadinessCheck[] = [...fwbotCore.readinessChecks];
   const http = createHttpSide({
     port: config.http.port,
     metricsPort: config.http.metricsPort,
@@ -183,12 +75,12 @@ export async function startBot(
   const fwbot = createFwbotApp(
     { ...surface.deps, commandIntake: intake },
     {
-      botToken,
+      botToken: slackConfig.botToken.reveal(),
       ...(slackConfig.mode === 'http'
         ? { signingSecret: slackConfig.signingSecret.reveal() }
         : { appToken: slackConfig.appToken.reveal() }),
       port: config.http.port,
-      slackApiUrl,
+      slackApiUrl: slackConfig.apiUrl,
       // HTTP mode: the same server as /slack/events. Socket Mode: Bolt serves them on PORT too.
       customRoutes: http.routes,
       // Requests from another workspace or app are refused, and each refusal goes to the audit trail.
@@ -203,14 +95,14 @@ export async function startBot(
   readinessChecks.push(slackApiCheck(fwbot.app.client));
   const queues = observeQueues({
     redisUrl,
-    prefix: REDIS_PREFIX,
+    prefix,
     profiles: clients.names(),
     queues: declaredQueues(surface.deps.catalogue.operations).map((queue) => queue.name),
     metrics,
     log,
     redisHealth,
   });
-  const audit = tailAudit({ redisUrl, streamKey: `${REDIS_PREFIX}:audit`, metrics, log, redisHealth });
+  const audit = tailAudit({ redisUrl, streamKey: `${prefix}:audit`, metrics, log, redisHealth });
   await fwbot.start();
   // METRICS_PORT: /metrics on a server of its own, not among the routes of the port Slack reaches.
   if (config.http.metricsPort !== undefined) await http.listenMetrics();
@@ -234,13 +126,12 @@ export async function startBot(
     { name: 'slack', run: () => fwbot.stop() },
     { name: 'metrics server', run: () => http.close() },
     { name: 'command intake', run: () => intake.close() },
-    { name: 'commands', run: async () => void (await commandWorkers?.close()) },
-    { name: 'approvals', run: () => approvals.close() },
-    { name: 'home', run: () => surface.home.close() },
-    { name: 'workers', run: () => closeWorkers() },
-    { name: 'metrics observers', run: async () => void (await Promise.all([queues.close(), audit.close()])) },
-    { name: 'redis', run: async () => void (await redis.quit()) },
-    { name: 'scc', run: () => clients.close() },
+    ...fwbotCore.steps([
+      {
+        name: 'metrics observers',
+        run: async () => void (await Promise.all([queues.close(), audit.close()])),
+      },
+    ]),
   ];
   return {
     fwbot,

@@ -5,9 +5,9 @@ import type { Logger } from 'pino';
 import { type RedisConfig, redisPlaintextWarning } from '../config.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import { RedisHealth } from '../observability/redisHealth.js';
+import { redisVariables } from '../redis/check.js';
 import { connectRedis } from '../redis/connection.js';
 import { TopologyWatch } from '../redis/topology.js';
-import { redisVariables } from './redisCheck.js';
 
 export function openProcessRedis(
   config: RedisConfig,

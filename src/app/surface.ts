@@ -2,10 +2,8 @@
 // buttons, modals and, with BOT_WORKERS=on, its commands) and `npm run worker` (queued commands). One SCC
 // client per profile, the role policy with its user-group directory, the catalogue, the approval service,
 // and the FwbotDeps object the Slack surface runs on.
-import { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { type Approvals, createApprovals } from '../approvals/approvals.js';
-import { auditOperation } from '../approvals/auditOperation.js';
 import { authorizerFrom } from '../approvals/authorizer.js';
 import { type ApprovalSettings, approvalSettingsFrom } from '../approvals/settings.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
@@ -17,17 +15,22 @@ import type { AuditEntry, SccClients } from '../dispatch/ports.js';
 import { RedisRevealGrants } from '../dispatch/reveals.js';
 import type { HomeTiming } from '../home/changes.js';
 import { createHome, type Home } from '../home/service.js';
-import { vpnUnwatch, vpnWatch } from '../jobs/watchOperations.js';
-import { createWorkerSlackClient, type Jobs, type QueuedCallsDeps } from '../jobs/workers.js';
-import { instrumentCatalogue, instrumentGate } from '../observability/instrument.js';
+import type { Jobs, QueuedCallsDeps } from '../jobs/workers.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import type { RedisHealth } from '../observability/redisHealth.js';
 import { AccessControl } from '../policy/access.js';
 import { UserGroupDirectory } from '../policy/userGroups.js';
 import type { RedisClient } from '../redis/connection.js';
-import { RedisDeduper } from '../slack/dedupe.js';
+import { RedisDeduper } from '../redis/dedupe.js';
+import { SlackApprovalNotifier } from '../slack/approvalNotifier.js';
 import { type FwbotDeps, type SurfaceDeps, surfaceOf } from '../slack/deps.js';
+import {
+  createWorkerSlackClient,
+  slackClient as newSlackClient,
+  type SlackWebClient,
+} from '../slackApi/clients.js';
 import { SlackApi } from '../slackApi/slackApi.js';
+import { instrumentCatalogue, instrumentGate } from './instrument.js';
 import { createSccClients, type OwnedSccClients } from './sccClients.js';
 
 export interface SurfaceOptions {
@@ -52,7 +55,7 @@ export interface Surface {
   surfaceDeps: SurfaceDeps;
   approvals: Approvals;
   clients: OwnedSccClients;
-  slackClient: webApi.WebClient;
+  slackClient: SlackWebClient;
   /** Each person's App Home (start() its publisher where Slack events are answered). */
   home: Home;
   /** What a process's queued-call workers run calls with (Workers.runQueuedCalls). */
@@ -60,11 +63,11 @@ export interface Surface {
 }
 
 /**
- * The catalogue a running fwbot serves (Slack, worker, demo): every area's operations, plus the ones
- * backed by its Redis services (audit, VPN upgrade watches), each execute() counted in the metrics.
+ * The catalogue a running fwbot serves (Slack, worker, demo): every operation, those backed by its Redis
+ * services (audit, VPN upgrade watches) included, each execute() counted in the metrics.
  */
 export function fwbotCatalogue(metrics: FwbotMetrics): Catalogue {
-  return instrumentCatalogue(createCatalogue({ extra: [auditOperation, vpnWatch, vpnUnwatch] }), metrics);
+  return instrumentCatalogue(createCatalogue(), metrics);
 }
 
 /**
@@ -76,7 +79,7 @@ export function fwbotCatalogue(metrics: FwbotMetrics): Catalogue {
 export function startGovernance(parts: {
   redis: RedisClient;
   prefix: string;
-  slack: webApi.WebClient;
+  slack: SlackWebClient;
   clients: SccClients;
   access: AccessControl;
   catalogue: Catalogue;
@@ -105,7 +108,7 @@ export function startGovernance(parts: {
   const approvals = createApprovals({
     redis,
     prefix: `${prefix}:`,
-    slack: parts.slack,
+    notifier: new SlackApprovalNotifier(parts.slack, log),
     clients: parts.clients,
     lookup,
     tracker: jobs.tracker,
@@ -113,7 +116,6 @@ export function startGovernance(parts: {
     queue: jobs.queue,
     authorizer: authorizerFrom(access),
     reveals,
-    dedupe,
     settings,
     logger: log,
     secrets: parts.secrets,
@@ -163,7 +165,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     log,
     onCall: sccCallRecorder(metrics),
   });
-  const slackClient = new webApi.WebClient(botToken, { slackApiUrl: slack.apiUrl });
+  const slackClient = newSlackClient(botToken, { slackApiUrl: slack.apiUrl });
   observeSlackClient(slackClient, metrics);
   const slackApi = new SlackApi(slackClient);
   const groups = new UserGroupDirectory({ log, fetchMembers: (group) => slackApi.userGroupMembers(group) });
@@ -219,7 +221,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     metrics,
     services,
     home,
-    listeners: [(app) => approvals.register(app)],
+    approvals,
   };
   const surfaceDeps = surfaceOf(deps, slackApi);
   return { deps, surfaceDeps, approvals, clients, slackClient, home, queuedCalls };

@@ -1,9 +1,9 @@
-// The approvals service: wires the store, the audit trail, the gate, the decisions, the executor and the
-// Slack listeners together. Everything that must survive a restart is in Redis; the only timer here
+// The approvals service: wires the store, the audit trail, the gate, the decisions and the executor
+// together, and exposes the decisions to whatever delivers the cards (Slack's listeners in
+// src/slack/actions/approvals.ts, the console's numbered buttons). Everything that must survive a restart is in Redis; the only timer here
 // (startSweeper) merely triggers passes over what Redis holds, so any number of processes may run it.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { AuditReader, Operation, StagingLedger } from '../catalogue/operation.js';
 import type {
@@ -15,20 +15,17 @@ import type {
   Tracker,
 } from '../dispatch/ports.js';
 import type { RevealGrants } from '../dispatch/reveals.js';
-import { jsonValue } from '../json.js';
+import { jsonValue } from '../model/json.js';
 import type { RedisClient } from '../redis/connection.js';
-import type { Deduper } from '../slack/dedupe.js';
-import type { Listeners } from '../slack/router.js';
 import { AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { APPROVE_ACTION, CANCEL_ACTION, REJECT_ACTION } from './card.js';
-import { ApprovalDecisions, type Clicker } from './decisions.js';
+import { type ApprovalDecider, ApprovalDecisions, type Clicker } from './decisions.js';
 import { ApprovalExecutor } from './executor.js';
 import { createGate } from './gate.js';
+import type { ApprovalNotifier } from './notifier.js';
 import { ApprovalButtonValue, type ApprovalRecord } from './record.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from './settings.js';
-import { registerApprovalListeners } from './slackActions.js';
-import { SlackNotifier } from './slackNotifier.js';
 import { RedisStagingLedger } from './staging.js';
 import { ApprovalStore } from './store.js';
 
@@ -36,7 +33,8 @@ export interface ApprovalsOptions {
   redis: RedisClient;
   /** Key prefix shared by every process of one deployment, e.g. `fwbot:`. */
   prefix: string;
-  slack: webApi.WebClient;
+  /** Posts and updates the cards and their threads (src/slack/approvalNotifier.ts on Slack). */
+  notifier: ApprovalNotifier;
   clients: SccClients;
   /** The catalogue's registry: operation id → declaration (approvals store ids, never code). */
   lookup: (operationId: string) => Operation | undefined;
@@ -46,8 +44,6 @@ export interface ApprovalsOptions {
   authorizer: Authorizer;
   /** Where approved secret-producing calls leave their one-time Reveal grant. */
   reveals: RevealGrants;
-  /** Drops Slack's second deliveries of one click (the surface's own deduper). */
-  dedupe: Deduper;
   settings: ApprovalSettingsInput;
   logger: Logger;
   clock?: () => number;
@@ -59,8 +55,8 @@ export interface ApprovalsOptions {
 
 export interface Approvals {
   gate: ApprovalGate;
-  /** Bolt listeners: the card's buttons and the reject-reason modal. */
-  register(app: Listeners): void;
+  /** The decisions the card's buttons and the reject-reason form ask for (Slack's listeners use them). */
+  decide: ApprovalDecider;
   /**
    * A card's button pressed outside Slack (the console): the same decisions, permission checks included.
    * Undefined when the action is not one of the card's; otherwise what to tell the person who pressed it.
@@ -119,7 +115,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
     onRecord: options.onAudit,
   });
   const staging = new RedisStagingLedger(options.redis, options.prefix);
-  const notifier = new SlackNotifier(options.slack, log);
+  const { notifier } = options;
   const executor = new ApprovalExecutor({
     store,
     audit,
@@ -172,7 +168,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
 
   return {
     gate: { request: gate.request },
-    register: (app) => registerApprovalListeners(app, { decisions, notifier, dedupe: options.dedupe, log }),
+    decide: decisions,
     press(action, who, askReason) {
       const decide = cardAction(action.id);
       if (!decide) return undefined;

@@ -8,9 +8,9 @@ import type { AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
 import type { ApprovalExecutor } from './executor.js';
+import type { ApprovalNotifier, CardLocation } from './notifier.js';
 import type { ApprovalRecord } from './record.js';
 import type { ApprovalSettings } from './settings.js';
-import type { CardLocation, SlackNotifier } from './slackNotifier.js';
 import type { ApprovalStore, Decision } from './store.js';
 
 export interface Clicker {
@@ -22,7 +22,7 @@ export interface Clicker {
 export interface DecisionDeps {
   store: ApprovalStore;
   audit: AuditTrail;
-  notifier: SlackNotifier;
+  notifier: ApprovalNotifier;
   executor: ApprovalExecutor;
   authorizer: Authorizer;
   settings: ApprovalSettings;
@@ -42,6 +42,12 @@ const STATE_WORDS: Record<string, string> = {
   expired: 'expired',
   missing: 'no longer known',
 };
+
+/** The decisions a chat's buttons and forms may ask for (every check is made inside). */
+export type ApprovalDecider = Pick<
+  ApprovalDecisions,
+  'approve' | 'mayReject' | 'reject' | 'cancel' | 'channelOf'
+>;
 
 export class ApprovalDecisions {
   readonly #deps: DecisionDeps;

@@ -7,7 +7,6 @@
 // thread, under the approval's id, so handing it over again queues nothing twice), whose worker checks both
 // people's roles and the target again right before the call.
 import type { Logger } from 'pino';
-import { UserError } from '../catalogue/errors.js';
 import {
   type ErasedQueue,
   type Operation,
@@ -20,20 +19,21 @@ import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
 import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
 import type { RevealGrants } from '../dispatch/reveals.js';
 import { readTargetAgain } from '../dispatch/target.js';
+import { UserError } from '../model/errors.js';
+import type { View, ViewBlock } from '../model/view.js';
 import { userMention } from '../render/mrkdwn.js';
-import type { View, ViewBlock } from '../render/view.js';
 import { SccError } from '../scc/errors.js';
 import type { AuditAction, AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
+import type { ApprovalNotifier } from './notifier.js';
 import type { ApprovalRecord, ExecutionOutcome } from './record.js';
-import type { SlackNotifier } from './slackNotifier.js';
 import type { ApprovalStore } from './store.js';
 
 export interface ExecutorDeps {
   store: ApprovalStore;
   audit: AuditTrail;
-  notifier: SlackNotifier;
+  notifier: ApprovalNotifier;
   clients: SccClients;
   lookup: (operationId: string) => Operation | undefined;
   tracker: Tracker;

@@ -3,20 +3,20 @@
 // until someone else approves (decisions.ts).
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { PermissionError } from '../catalogue/errors.js';
 import type { ApprovalGate, ApprovalRequestInput } from '../dispatch/ports.js';
+import { PermissionError } from '../model/errors.js';
 import type { AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
+import type { ApprovalNotifier } from './notifier.js';
 import type { ApprovalRecord, ApprovalRequest } from './record.js';
 import type { ApprovalSettings } from './settings.js';
-import type { SlackNotifier } from './slackNotifier.js';
 import type { ApprovalStore } from './store.js';
 
 export interface GateDeps {
   store: ApprovalStore;
   audit: AuditTrail;
-  notifier: SlackNotifier;
+  notifier: ApprovalNotifier;
   authorizer: Authorizer;
   settings: ApprovalSettings;
   clock: () => number;

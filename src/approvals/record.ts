@@ -1,9 +1,9 @@
 // The shapes approvals keep in Redis and put in buttons, each parsed with zod when read back. A request is
 // one hash: the immutable request (JSON in the `request` field) and the fields the state machine changes.
 import { z } from 'zod';
-import { ROLES } from '../catalogue/types.js';
 import { StoredCall } from '../dispatch/reveals.js';
 import { TrackRequestSchema } from '../follow/index.js';
+import { ROLES } from '../model/types.js';
 
 export const APPROVAL_STATES = [
   'pending',

@@ -4,6 +4,7 @@
 // them after a second person approves exactly those commands, `discard` throws the staged changes away
 // (read configuration), and `deployments` lists what was deployed.
 import { z } from 'zod';
+import { UserError } from '../model/errors.js';
 import { announcement } from '../render/announce.js';
 import {
   type PendingChanges,
@@ -19,7 +20,6 @@ import { AsaChangeItemDto } from '../scc/generated/models.js';
 import { flag, list, optionalText, text, unique, uuid } from './args.js';
 import { DEVICE, listArgs, OFFSET, pageQuery, queryParam, transactionTrack } from './common.js';
 import { compareDevices, DeviceFacts, deviceFacts, rereadDevice } from './deviceTarget.js';
-import { UserError } from './errors.js';
 import { defineOperation, type Operation, type OperationContext, type TargetRead } from './operation.js';
 import { type DeviceRequirement, resolveDevice, resolveDevices } from './resolve.js';
 import { isNotFound } from './sccErrors.js';

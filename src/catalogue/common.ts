@@ -2,9 +2,9 @@
 // arguments, the search query, the hidden paging offset, and the page request sent to SCC.
 import { PAGE_SIZE } from '../render/paging.js';
 import type { CdoTransaction } from '../scc/generated/models.js';
+import { toLucene } from '../scc/lucene.js';
 import { offset, optionalText } from './args.js';
 import type { Param, TrackRequest } from './operation.js';
-import { toLucene } from './query.js';
 
 export const DEVICE: Param = { name: 'device', kind: 'device', description: 'device name or UUID' };
 export const TENANT: Param = {

@@ -2,7 +2,7 @@
 // to what is edited where the declaration fits them, each select offering a value once, and a form that
 // cannot be filled refused with the reason before anything opens. Slack refuses a select without options
 // (`invalid_arguments`), and a value offered twice is one choice shown as two.
-import { UserError } from './errors.js';
+import { UserError } from '../model/errors.js';
 import type { ModalField, ModalOption, ModalSpec, OperationContext, RawArgs } from './operation.js';
 
 /** Fields whose options are listed in the form itself (external selects look theirs up). */

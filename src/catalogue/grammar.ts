@@ -4,8 +4,8 @@
 // as typed) and to `--flag value` / `--flag=value` anywhere. Mistakes become UserErrors that say what to
 // type instead: did-you-mean over words and choices, the usage line when an argument is missing.
 
-import { stripSentinels } from '../render/mrkdwn.js';
-import { UsageError, UserError } from './errors.js';
+import { UsageError, UserError } from '../model/errors.js';
+import { stripSentinels } from '../model/marks.js';
 import type { Operation, Param, RawArgs } from './operation.js';
 import { isNearMiss, suggest } from './suggest.js';
 import { sourceOf, type Token, tokenize } from './tokens.js';

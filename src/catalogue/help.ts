@@ -1,9 +1,9 @@
 // Help, generated from the declarations: the overview grouped by area, `help <topic>` for an area, a group
 // of commands or one command (usage line, arguments, role, examples), and the README's command table.
 import { z } from 'zod';
-import type { View, ViewBlock } from '../render/view.js';
+import { UserError } from '../model/errors.js';
+import type { View, ViewBlock } from '../model/view.js';
 import { optionalText } from './args.js';
-import { UserError } from './errors.js';
 import { type Area, defineOperation, type Operation } from './operation.js';
 import { suggest } from './suggest.js';
 import { COMMAND, usageLine } from './usage.js';

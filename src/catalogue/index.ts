@@ -5,7 +5,8 @@
 // fields as shown (forms.ts), the errors a user may see (errors.ts, sccErrors.ts), usage lines (usage.ts)
 // and the argument helpers that form fields and option lookups use (args.ts, query.ts, resolve.ts).
 // test/architecture/ holds it to that.
-import type { View } from '../render/view.js';
+import type { View } from '../model/view.js';
+import { auditOperation } from './audit.js';
 import { CHANGE_OPERATIONS } from './changes.js';
 import { DEVICE_OPERATIONS } from './devices.js';
 import { GATEWAY_OPERATIONS } from './gateway.js';
@@ -14,12 +15,13 @@ import { commandTable, defineHelpOperation, helpOverview, helpTopic } from './he
 import { INTERFACE_CHANGE_OPERATIONS } from './interfaceChanges.js';
 import { INTERFACE_OPERATIONS } from './interfaces.js';
 import { MSP_OPERATIONS } from './msp.js';
-import type { Operation, RawArgs } from './operation.js';
+import type { Operation, RawArgs, ServiceName } from './operation.js';
 import { REPORT_OPERATIONS } from './reports.js';
 import { TENANT_OPERATIONS } from './tenants.js';
 import { TENANT_USER_OPERATIONS } from './tenantUsers.js';
 import { COMMAND, commandLine, usageLine } from './usage.js';
 import { VPN_OPERATIONS } from './vpn.js';
+import { WATCH_OPERATIONS } from './watches.js';
 
 /**
  * Every operation except help, area by area. An operation is added where it is declared: its area
@@ -36,6 +38,8 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...GATEWAY_OPERATIONS,
   ...VPN_OPERATIONS,
   ...MSP_OPERATIONS,
+  ...WATCH_OPERATIONS,
+  auditOperation,
 ];
 
 export interface Catalogue {
@@ -53,9 +57,22 @@ export interface Catalogue {
   commandTable(): string;
 }
 
-export function createCatalogue(options: { command?: string; extra?: readonly Operation[] } = {}): Catalogue {
+export interface CatalogueOptions {
+  /** The command name in usage lines and help (default `/fw`). */
+  command?: string;
+  /**
+   * The Redis-backed services the process has (default: all of them, as the bot, a worker and the demo
+   * run); operations that need one it lacks are left out (the CLI has none).
+   */
+  services?: readonly ServiceName[];
+}
+
+export function createCatalogue(options: CatalogueOptions = {}): Catalogue {
   const command = options.command ?? COMMAND;
-  const operations: Operation[] = [...AREA_OPERATIONS, ...(options.extra ?? [])];
+  const services = options.services;
+  const operations: Operation[] = AREA_OPERATIONS.filter(
+    (op) => services === undefined || op.needs.every((need) => services.includes(need)),
+  );
   operations.push(defineHelpOperation(() => operations, command));
   const byId = new Map(operations.map((op) => [op.id, op]));
   if (byId.size !== operations.length) throw new Error('two operations share an id');

@@ -5,6 +5,7 @@
 // is fitted to the interface's kind and filled with its current values. Either way an edit sends only
 // the settings that differ from the interface's current ones.
 import { z } from 'zod';
+import { UserError } from '../model/errors.js';
 import {
   describeChanges,
   ipv4Text,
@@ -14,7 +15,6 @@ import {
 import type { AsaInterface } from '../scc/generated/models.js';
 import { int, list, optionalInt, text } from './args.js';
 import { DEVICE, INTERFACE, stagedTrack } from './common.js';
-import { UserError } from './errors.js';
 import {
   COMMON_FLAGS,
   commonBody,

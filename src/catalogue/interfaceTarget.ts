@@ -4,10 +4,10 @@
 // itself, plus its subinterfaces for an EtherChannel. Related interfaces are kept with their UUIDs, so the
 // comparison is by identity; their names are for people.
 import { z } from 'zod';
+import { UserError } from '../model/errors.js';
 import { code } from '../render/format.js';
 import { untrusted } from '../render/untrusted.js';
 import type { AsaInterface } from '../scc/generated/models.js';
-import { UserError } from './errors.js';
 import type { TargetDescription, TargetRead } from './operation.js';
 import {
   boundedPaginate,

@@ -5,6 +5,7 @@
 // enforces those limits, and the per-device conditions SCC would otherwise report only after an
 // asynchronous validation, before calling.
 import { z } from 'zod';
+import { UserError } from '../model/errors.js';
 import { announcement } from '../render/announce.js';
 import { code, counted } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
@@ -21,11 +22,10 @@ import {
 import { PAGE_SIZE } from '../render/paging.js';
 import { untrusted } from '../render/untrusted.js';
 import type { CdoTransaction, MspManagedDevice } from '../scc/generated/models.js';
+import { toLucene } from '../scc/lucene.js';
 import { isUuid, list, offset, optionalText, text, uuid } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam } from './common.js';
-import { UserError } from './errors.js';
 import { defineOperation, type Operation, type OperationContext, type TargetRead } from './operation.js';
-import { toLucene } from './query.js';
 import { boundedPaginate, type SccReader } from './resolve.js';
 import { isNotFound } from './sccErrors.js';
 

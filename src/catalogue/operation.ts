@@ -6,19 +6,19 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { TrackRequest } from '../follow/index.js';
+import { UsageError } from '../model/errors.js';
+import type { Actor, Area, ArgIssue, Param, RawArgs, RenderMeta, Role } from '../model/types.js';
+import type { View } from '../model/view.js';
 import { shareButton } from '../render/paging.js';
-import type { View } from '../render/view.js';
 import type { SccClient } from '../scc/client.js';
 import { type SccOperationId, sccOperations } from '../scc/operationTypes.js';
-import { UsageError } from './errors.js';
 import { explainFailure } from './sccErrors.js';
-import type { Actor, Area, ArgIssue, Param, RawArgs, RenderMeta, Role } from './types.js';
 import { commandText, usageLine } from './usage.js';
 
 export { sccIdOf, type TrackRequest } from '../follow/index.js';
 export type { TransactionFollowUp } from '../follow/transaction.js';
-export type { Actor, Area, ArgIssue, Param, ParamKind, RawArgs, RenderMeta, Role } from './types.js';
-export { ROLES } from './types.js';
+export type { Actor, Area, ArgIssue, Param, ParamKind, RawArgs, RenderMeta, Role } from '../model/types.js';
+export { ROLES } from '../model/types.js';
 
 export interface ModalOption {
   label: string;
@@ -171,6 +171,9 @@ export interface StagingLedger {
   /** The staged changes were thrown away (read configuration): none of them is pending any more. */
   forget(profile: string, deviceUid: string): Promise<void>;
 }
+
+/** The Redis-backed services an operation may need (absent where fwbot runs without Redis: the CLI). */
+export type ServiceName = keyof OperationServices;
 
 export interface OperationServices {
   watches?: WatchRegistry;
@@ -340,6 +343,11 @@ export interface OperationSpec<A, R, F = undefined> {
   };
   /** Every call leaves an audit record, governed or not (e.g. every request sent to an FMC). */
   auditEveryCall?: boolean;
+  /**
+   * Services it cannot run without (the audit trail, the watch registry): a catalogue made for a process
+   * that has none of them (the CLI) leaves it out of its grammar and help.
+   */
+  needs?: readonly ServiceName[];
   /** Governed operations and those audited on every call declare their target. */
   target?: TargetSpec<A, F>;
   /** The SCC operations this command may call (the README and a coverage test read it). */
@@ -396,6 +404,8 @@ export interface Operation {
   readonly destructive: boolean;
   readonly revealsSecret: boolean;
   readonly auditEveryCall: boolean;
+  /** Services it cannot run without (see OperationSpec.needs). */
+  readonly needs: readonly ServiceName[];
   /** Running it again changes nothing anywhere (a worker that died on it may simply run it again). */
   readonly readsOnly: boolean;
   readonly entries: ReadonlySet<Entry>;
@@ -519,6 +529,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
     destructive: spec.approval === 'always',
     revealsSecret: spec.secret !== undefined,
     auditEveryCall: spec.auditEveryCall === true,
+    needs: spec.needs ?? [],
     readsOnly,
     entries,
     scc: spec.scc,

@@ -2,12 +2,25 @@
 // up directly; a name is matched exactly (case-insensitive), else as part of a name when that part picks
 // out exactly one. Several candidates answer with the choices; none says what was searched. Nothing is
 // cached across requests: the inventory changes under us, and any bot process may serve the next click.
+
+import { UserError } from '../model/errors.js';
 import { type PagedOperationId, type PageItem, PagingBudgetExceeded, type SccCaller } from '../scc/call.js';
 import type { AsaInterface, Device, MspManagedTenantDto, User } from '../scc/generated/models.js';
+import {
+  DEVICE_KIND_NAMES,
+  type DeviceKind,
+  deviceKind,
+  INTERFACE_KINDS,
+  INTERFACE_LISTS,
+  INTERFACE_TYPES,
+  type InterfaceKind,
+  interfaceLabel,
+  type ResolvedDevice,
+  type ResolvedInterface,
+} from '../scc/kinds.js';
+import { toLucene } from '../scc/lucene.js';
 import type { CallParams } from '../scc/operationTypes.js';
 import { isUuid } from './args.js';
-import { UserError } from './errors.js';
-import { toLucene } from './query.js';
 import { isNotFound } from './sccErrors.js';
 
 /** What the resolvers need from the SCC client. */
@@ -38,35 +51,6 @@ export async function boundedPaginate<Id extends PagedOperationId>(
     );
   }
   return items;
-}
-
-export type DeviceKind = 'asa' | 'ftd' | 'fmc' | 'other';
-
-const DEVICE_KINDS: Readonly<Record<string, DeviceKind>> = {
-  ASA: 'asa',
-  CDFMC_MANAGED_FTD: 'ftd',
-  ONPREM_FMC_MANAGED_FTD: 'ftd',
-  FDM_MANAGED_FTD: 'ftd',
-  CDFMC: 'fmc',
-  ONPREM_FMC: 'fmc',
-};
-
-export const DEVICE_KIND_NAMES: Readonly<Record<DeviceKind, string>> = {
-  asa: 'an ASA',
-  ftd: 'a threat-defense device (FTD)',
-  fmc: 'a Firewall Management Center',
-  other: 'a device of another kind',
-};
-
-export function deviceKind(device: Pick<Device, 'deviceType'>): DeviceKind {
-  return DEVICE_KINDS[device.deviceType] ?? 'other';
-}
-
-export interface ResolvedDevice {
-  uid: string;
-  name: string;
-  kind: DeviceKind;
-  device: Device;
 }
 
 export interface DeviceRequirement {
@@ -235,54 +219,19 @@ export async function resolveApiUser(
   );
 }
 
-export const INTERFACE_KINDS = ['physical', 'etherchannel', 'subinterface', 'vlan', 'vti'] as const;
-export type InterfaceKind = (typeof INTERFACE_KINDS)[number];
-
-export const INTERFACE_KIND_NAMES: Readonly<Record<InterfaceKind, string>> = {
-  physical: 'physical interface',
-  etherchannel: 'EtherChannel interface',
-  subinterface: 'subinterface',
-  vlan: 'VLAN interface',
-  vti: 'virtual tunnel interface',
-};
-
-export const INTERFACE_LISTS = {
-  physical: 'getAsaPhysicalInterfaces',
-  etherchannel: 'getAsaEtherChannelInterfaces',
-  subinterface: 'getAsaSubInterfaces',
-  vlan: 'getAsaVlanInterfaces',
-  vti: 'getAsaVirtualTunnelInterfaces',
-} as const;
-
-/** The read of one interface, by kind (by UUID). */
-export const INTERFACE_GET = {
-  physical: 'getAsaPhysicalInterface',
-  etherchannel: 'getAsaEtherChannelInterface',
-  subinterface: 'getAsaSubInterface',
-  vlan: 'getAsaVlanInterface',
-  vti: 'getAsaVirtualTunnelInterface',
-} as const;
-
-const INTERFACE_TYPES: Readonly<Record<string, InterfaceKind>> = {
-  PHYSICAL_INTERFACE: 'physical',
-  ETHER_CHANNEL_INTERFACE: 'etherchannel',
-  SUB_INTERFACE: 'subinterface',
-  VLAN_INTERFACE: 'vlan',
-  VIRTUAL_TUNNEL_INTERFACE: 'vti',
-};
-
-export interface ResolvedInterface {
-  uid: string;
-  kind: InterfaceKind;
-  /** `inside (GigabitEthernet1/2)`, or the hardware name alone when there is no logical name. */
-  label: string;
-  iface: AsaInterface;
-}
-
-export function interfaceLabel(iface: AsaInterface): string {
-  const hardware = iface.hardwareName ?? iface.uid ?? '?';
-  return iface.name ? `${iface.name} (${hardware})` : hardware;
-}
+export {
+  DEVICE_KIND_NAMES,
+  type DeviceKind,
+  deviceKind,
+  INTERFACE_GET,
+  INTERFACE_KIND_NAMES,
+  INTERFACE_KINDS,
+  INTERFACE_LISTS,
+  type InterfaceKind,
+  interfaceLabel,
+  type ResolvedDevice,
+  type ResolvedInterface,
+} from '../scc/kinds.js';
 
 /** An interface as a list answered it; its own `interfaceType` wins over the list it came from. */
 export function toResolved(iface: AsaInterface, listedAs: InterfaceKind): ResolvedInterface {

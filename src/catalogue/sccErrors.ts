@@ -2,8 +2,9 @@
 // 429, 500 …) says what SCC answered, with its errorCode and errorMsg; other client errors that their
 // class marks safe for users are passed on the same way. Everything else stays internal: the surface
 // logs it and shows only a reference.
+
+import { UserError } from '../model/errors.js';
 import { SccApiError, SccError } from '../scc/errors.js';
-import { UserError } from './errors.js';
 
 /** An SCC failure, safe to show; the original error is its `cause` (for the log). */
 export class SccUserError extends UserError {

@@ -6,10 +6,11 @@
 // then ` nameif iot`). A change is one top-level item that is new, gone or different. Top-level lines
 // without sub-lines that set one thing per name (`mtu inside 1500`) are keyed by their first two words, so
 // a changed value is one change, not one line removed and one added.
-import type { OperationContext } from './operation.js';
-import type { StagedItem } from './types.js';
 
-export type { StagedItem } from './types.js';
+import type { StagedItem } from '../model/types.js';
+import type { OperationContext } from './operation.js';
+
+export type { StagedItem } from '../model/types.js';
 
 /** Lines that carry no configuration: `: Saved`, `!` separators, the checksum, `end`, blank lines. */
 const NOT_CONFIG = /^(?::|!|Cryptochecksum:|end\s*$|\s*$)/;

@@ -15,6 +15,7 @@ import {
 } from '../render/tenants.js';
 import { untrusted } from '../render/untrusted.js';
 import { UserRoleValues } from '../scc/generated/inputs.js';
+import { exactLucene } from '../scc/lucene.js';
 import { choice, flag, list, text } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam, TENANT, transactionTrack } from './common.js';
 import {
@@ -24,7 +25,6 @@ import {
   type TargetRead,
   type TrackRequest,
 } from './operation.js';
-import { exactLucene } from './query.js';
 import { listApiOnlyUsers, resolveApiUser, resolveTenant } from './resolve.js';
 import { compareTenants, rereadTenant, resolveTenantFacts, TenantFacts } from './tenantTarget.js';
 

@@ -2,6 +2,7 @@
 // (revoked from the portal, not deleted), multicloud defense and cdFMC. Users and API tokens are in
 // tenantUsers.ts. Calls the vendor deprecated stay reachable, and their help and outcome say so.
 import { z } from 'zod';
+import { UserError } from '../model/errors.js';
 import { announcement } from '../render/announce.js';
 import { code, counted } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
@@ -14,7 +15,6 @@ import {
 import { untrusted } from '../render/untrusted.js';
 import { flag, optionalText, text, uuid } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam, TENANT, transactionTrack } from './common.js';
-import { UserError } from './errors.js';
 import { defineOperation, type Operation, type OperationContext } from './operation.js';
 import { boundedPaginate, resolveTenant } from './resolve.js';
 import { compareTenants, rereadTenant, resolveTenantFacts, TenantFacts } from './tenantTarget.js';

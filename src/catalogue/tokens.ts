@@ -1,7 +1,7 @@
 // Shell-like tokenising of command text: whitespace separates, quotes group, a backslash escapes.
 // Phones turn quotes into typographic ones, so “…” and ‘…’ count as quotes too. Each token keeps its
 // position, because rest-of-line arguments (a Lucene query, a JSON body) are taken from the source as typed.
-import { UserError } from './errors.js';
+import { UserError } from '../model/errors.js';
 
 export interface Token {
   value: string;

@@ -1,7 +1,7 @@
 // How commands are written back as text: usage lines for help and usage errors, and the command line of
 // a parsed request (the "Share in channel" button and the console's history carry it). Both derive from
 // an operation's words and params only, so they can never disagree with the grammar.
-import type { Param, RawArgs } from './types.js';
+import type { Param, RawArgs } from '../model/types.js';
 
 /** The slash command the bot answers to; the console prints the same language without the slash. */
 export const COMMAND = '/fw';

@@ -1,6 +1,7 @@
 // Secure Client (the VPN client) on ASAs and FTDs: packages, compatible versions, upgrades and their runs.
 // SCC keeps ASA and FTD apart (one operation each); these commands pick by the device's kind.
 import { z } from 'zod';
+import { UserError } from '../model/errors.js';
 import { announcement } from '../render/announce.js';
 import { code, counted } from '../render/format.js';
 import { pageInfo } from '../render/list.js';
@@ -18,7 +19,6 @@ import type { CompatibleSecureClientVersionDto } from '../scc/generated/models.j
 import { list, offset, optionalText, text, unique, uuid } from './args.js';
 import { DEVICE, listArgs, OFFSET, pageQuery, queryParam } from './common.js';
 import { compareDevices, DeviceFacts, deviceFacts, rereadDevice } from './deviceTarget.js';
-import { UserError } from './errors.js';
 import { defineOperation, type Operation } from './operation.js';
 import { type DeviceRequirement, type ResolvedDevice, resolveDevice, resolveDevices } from './resolve.js';
 

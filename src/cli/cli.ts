@@ -10,7 +10,6 @@ import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import type { Logger } from 'pino';
 import { createLogger } from '../app/logger.js';
-import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
 import type { ModalField, Operation, Outcome, RawArgs, TrackRequest } from '../catalogue/operation.js';
 import { SccUserError } from '../catalogue/sccErrors.js';
@@ -21,11 +20,12 @@ import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
 import type { RequestContext } from '../dispatch/request.js';
 import { MemoryRevealGrants } from '../dispatch/reveals.js';
+import { PermissionError, UsageError, UserError } from '../model/errors.js';
+import { stripSentinels } from '../model/marks.js';
+import type { View, ViewBlock } from '../model/view.js';
 import { AccessControl } from '../policy/access.js';
-import { stripSentinels } from '../render/mrkdwn.js';
 import { plainMarkup, renderText } from '../render/text.js';
 import { codeAsLiteral, revealInvisible, untrusted } from '../render/untrusted.js';
-import type { View, ViewBlock } from '../render/view.js';
 import { createSccClient, type SccClient } from '../scc/client.js';
 import { SccApiError, SccError } from '../scc/errors.js';
 
@@ -319,7 +319,7 @@ async function runCommand(
 export async function runCli(argv: readonly string[], options: CliOptions): Promise<number> {
   const { io } = options;
   // No Redis here, so the commands that read it (audit, watches) are the bot's, not the CLI's.
-  const catalogue = createCatalogue({ command: 'fwbot' });
+  const catalogue = createCatalogue({ command: 'fwbot', services: [] });
   try {
     // Where the command line enters: fwbot's mark characters go (render/mrkdwn.ts), as from Slack and the console.
     const flags = parseCliArgs(argv.map(stripSentinels));

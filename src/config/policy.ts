@@ -1,10 +1,10 @@
 // The role policy's model: the four roles, who holds them (workspace-wide and per channel), and how to
 // read a user's roles out of it. Enforcement (what each role may run) belongs to the catalogue and the
 // Slack surface; this module only says who holds what.
+import { ROLES, type Role } from '../model/types.js';
 import { isSlackUserGroupId, isSlackUserId } from './slackIds.js';
 
-export const roles = ['viewer', 'operator', 'approver', 'admin'] as const;
-export type Role = (typeof roles)[number];
+export { ROLES as roles, type Role };
 
 export const roleDescriptions: Readonly<Record<Role, string>> = {
   viewer: 'runs read-only operations',
@@ -37,7 +37,7 @@ const IMPLIED: Readonly<Record<Role, readonly Role[]>> = {
   viewer: ['viewer'],
   operator: ['operator', 'viewer'],
   approver: ['approver', 'viewer'],
-  admin: roles,
+  admin: ROLES,
 };
 
 export interface PolicySubject {
@@ -54,7 +54,7 @@ export function rolesOf(policy: RolePolicy, subject: PolicySubject): ReadonlySet
   const scopes = [policy.workspace, policy.channels.get(subject.channelId)];
   for (const grants of scopes) {
     if (grants === undefined) continue;
-    for (const role of roles) {
+    for (const role of ROLES) {
       if (grants[role].some((principal) => principals.has(principal))) {
         for (const implied of IMPLIED[role]) held.add(implied);
       }

@@ -4,8 +4,8 @@
 // loses its buttons, is no longer pending. Acting is pressing the card's own button (see session.ts).
 import { APPROVE_ACTION, CANCEL_ACTION, REJECT_ACTION, renderCard } from '../approvals/card.js';
 import type { ApprovalRecord } from '../approvals/record.js';
+import type { Button, View } from '../model/view.js';
 import { actionBaseId, renderBlocks } from '../render/blocks.js';
-import type { Button, View } from '../render/view.js';
 import type { ConsoleSlack } from './consoleSlack.js';
 
 export type CardAction = 'approve' | 'reject' | 'cancel';

@@ -2,7 +2,7 @@
 // one again, and `/approve <n>`, `/reject <n> [reason]`, `/cancel <n>` press that card's own button —
 // the same press as typing its number right after the card arrived: the confirmation, then the approvals'
 // decisions, which check the acting user's roles again and write the audit trail.
-import type { Button } from '../render/view.js';
+import type { Button } from '../model/view.js';
 import {
   type ApprovalCard,
   type ApprovalCards,

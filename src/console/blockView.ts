@@ -3,8 +3,8 @@
 // as everything else (src/render/text.ts), buttons numbered, action ids and values kept for the click.
 // Native tables (`data_table`, `table`) come back as the View's table, every row.
 import { z } from 'zod';
+import type { Button, Field, View, ViewBlock } from '../model/view.js';
 import { channelMention, userMention } from '../render/mrkdwn.js';
-import type { Button, Field, View, ViewBlock } from '../render/view.js';
 
 const TextObject = z.object({ text: z.string() });
 const ButtonElement = z.object({

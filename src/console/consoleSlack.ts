@@ -4,7 +4,7 @@
 // marks and metadata included; only the transport ends here instead of at slack.com. With real Slack
 // tokens (the demo), `routingFetch` sends calls about the console's channel here and the rest to Slack.
 import { EventEmitter } from 'node:events';
-import { webApi } from '@slack/bolt';
+import { type SlackWebClient, slackClient } from '../slackApi/clients.js';
 
 export const CONSOLE_API_URL = 'https://console.fwbot.invalid/api/';
 export const CONSOLE_TEAM = 'T0CONSOLE';
@@ -181,18 +181,18 @@ export class ConsoleSlack extends EventEmitter<ConsoleSlackEvents> {
   }
 
   /** A Web API client whose calls end here (or are routed beside real Slack when `real` is given). */
-  client(options: { workers?: boolean; real?: { token: string; apiUrl: string } } = {}): webApi.WebClient {
+  client(options: { workers?: boolean; real?: { token: string; apiUrl: string } } = {}): SlackWebClient {
     const workerOptions = options.workers
       ? { rejectRateLimitedCalls: true, retryConfig: { retries: 0 } }
       : {};
     if (options.real) {
-      return new webApi.WebClient(options.real.token, {
+      return slackClient(options.real.token, {
         slackApiUrl: options.real.apiUrl,
         fetch: this.routingFetch(globalThis.fetch),
         ...workerOptions,
       });
     }
-    return new webApi.WebClient(CONSOLE_BOT_TOKEN, {
+    return slackClient(CONSOLE_BOT_TOKEN, {
       slackApiUrl: CONSOLE_API_URL,
       fetch: this.fetch,
       ...workerOptions,

@@ -2,7 +2,7 @@
 // buttons become the current choices), replies in the thread of an announcement, edits of progress
 // messages and cards, notes only one person sees, and modals opened by a click (answered by the session).
 
-import type { View } from '../render/view.js';
+import type { View } from '../model/view.js';
 import { viewOfMessage } from './blockView.js';
 import type { ConsoleMessage, ConsoleModal, ConsoleSlack } from './consoleSlack.js';
 import type { Prompter } from './forms.js';

@@ -1,9 +1,10 @@
 // How the console writes: Slack's markup rendered for a terminal (markup.ts: styled on a TTY, plain on a
 // pipe), views as text (src/render/text.ts) with that markup, user ids shown as the console's user names,
 // and thread replies indented.
+
+import type { View } from '../model/view.js';
 import { escapeMrkdwn, mapLiterals, mentionsAsText } from '../render/mrkdwn.js';
 import { renderText } from '../render/text.js';
-import type { View } from '../render/view.js';
 import { EMOJI, PLAIN, renderMrkdwn, type TerminalStyle } from './markup.js';
 
 export interface ConsoleUser {

@@ -2,15 +2,16 @@
 // commands (runner.ts hands them to the same dispatcher as /fw on Slack) or console commands (/as,
 // /users …); a number presses that button of the last message that had buttons. What the workers and
 // approvals post arrives through the console's stand-in Slack (inbox.ts) as it happens.
-import { UserError } from '../catalogue/errors.js';
+
 import type { ModalField } from '../catalogue/operation.js';
 import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
 import { splitProfile } from '../dispatch/profileFlag.js';
 import { newRequestId } from '../dispatch/request.js';
+import { UserError } from '../model/errors.js';
+import type { Button, View } from '../model/view.js';
 import { withLogContext } from '../observability/logContext.js';
 import { COMMAND_ACTION, decodePageState, PAGE_ACTION, SHARE_ACTION } from '../render/paging.js';
 import { numberedButtons } from '../render/text.js';
-import type { Button, View } from '../render/view.js';
 import { ApprovalCards } from './approvalCards.js';
 import { APPROVAL_COMMANDS, APPROVAL_HELP, ApprovalCommands } from './approvalCommands.js';
 import { askField, type Prompter } from './forms.js';

@@ -3,7 +3,7 @@
 // and secret prompts that echo nothing. Works the same on a pipe (tests, scripts), minus the redraw.
 import { createInterface, type Interface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { stripSentinels } from '../render/mrkdwn.js';
+import { stripSentinels } from '../model/marks.js';
 import type { Prompter } from './forms.js';
 import { ANSI, terminalStyle } from './markup.js';
 

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { checkRedis } from '../app/redisCheck.js';
+import { checkRedis } from '../redis/check.js';
 
 export interface DemoRedis {
   url: string;

@@ -19,15 +19,15 @@ import type { Dispatcher } from '../dispatch/dispatcher.js';
 import type { Tracker } from '../dispatch/ports.js';
 import { createHome, type Home } from '../home/service.js';
 import { DEFAULT_PREFIX } from '../jobs/keys.js';
+import { observeQueues } from '../jobs/queueMetrics.js';
 import { declaredQueues, startWorkers, type Workers } from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, sccChecks } from '../observability/health.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
-import { observeQueues } from '../observability/queues.js';
 import { RedisHealth } from '../observability/redisHealth.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
 import { AccessControl } from '../policy/access.js';
-import type { RedisDeduper } from '../slack/dedupe.js';
+import type { RedisDeduper } from '../redis/dedupe.js';
 import { SlackApi } from '../slackApi/slackApi.js';
 
 export interface RuntimeOptions {

@@ -2,10 +2,10 @@
 // approvals, tracker) also serves /fw through the Slack surface, in Socket Mode (or HTTP mode, where the
 // health routes share Bolt's server). The approvals' card buttons are registered on this app too.
 import type { Logger } from 'pino';
+import { instrumentBolt } from '../app/instrument.js';
 import type { SlackConfig } from '../config.js';
 import { slackApiCheck } from '../observability/health.js';
 import type { HttpSide } from '../observability/httpSide.js';
-import { instrumentBolt } from '../observability/instrument.js';
 import { type FwbotMetrics, observeSlackClient } from '../observability/metrics.js';
 import { createFwbotApp } from '../slack/app.js';
 import type { Runtime } from './runtime.js';
@@ -40,7 +40,7 @@ export async function startDemoSlack(options: DemoSlackOptions): Promise<DemoSla
       log: log.child({ component: 'slack' }),
       metrics,
       services: runtime.services,
-      listeners: [(app) => runtime.approvals.register(app)],
+      approvals: runtime.approvals,
     },
     {
       botToken: slack.botToken.reveal(),

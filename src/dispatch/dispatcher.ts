@@ -5,7 +5,6 @@
 // approval, a reveal offered privately, a queue, or a run — audited where the declaration or the policy
 // says so. Refusals are thrown as the errors src/dispatch/errors.ts turns into sentences.
 import type { Logger } from 'pino';
-import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import {
   type Actor,
   type Entry,
@@ -20,10 +19,11 @@ import {
   type TargetDescription,
 } from '../catalogue/operation.js';
 import { COMMAND, usageLine } from '../catalogue/usage.js';
+import { PermissionError, UsageError, UserError } from '../model/errors.js';
+import type { Button, View } from '../model/view.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import type { Access, AccessControl } from '../policy/access.js';
 import { channelMention, userMention } from '../render/mrkdwn.js';
-import type { Button, View } from '../render/view.js';
 import { SccError } from '../scc/errors.js';
 import { CREDENTIAL_REFUSAL, containsCredential, redactCommandText } from './commandSecrets.js';
 import { operationContext } from './context.js';

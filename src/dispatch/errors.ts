@@ -2,8 +2,8 @@
 // and errorMsg) are shown as sentences; anything else is internal: it is logged with a short reference
 // and the user sees only that reference, which finds the log line (with the request id).
 import { randomBytes } from 'node:crypto';
-import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
-import type { View } from '../render/view.js';
+import { PermissionError, UsageError, UserError } from '../model/errors.js';
+import type { View } from '../model/view.js';
 import { SccError } from '../scc/errors.js';
 import type { RequestContext } from './request.js';
 

@@ -3,8 +3,8 @@
 // policy default to four-eyes, lower a four-eyes default to a role that may run it alone, or to none; it
 // can never lower an operation that always needs approval, nor govern one that declares no target.
 import type { ApprovalRule, Operation, Role } from '../catalogue/operation.js';
-import { ROLES } from '../catalogue/types.js';
 import { ConfigError, type ConfigIssue } from '../config/issues.js';
+import { ROLES } from '../model/types.js';
 
 export type Governance =
   /** A second person with the approver role approves it. */

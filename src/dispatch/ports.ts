@@ -11,7 +11,6 @@ import type {
   TargetDescription,
   TrackRequest,
 } from '../catalogue/operation.js';
-import type { SccClient } from '../scc/client.js';
 
 /** Where an outcome is reported: the thread of the message that started the work. */
 export interface ThreadRef {
@@ -126,11 +125,7 @@ export interface OperationQueue {
   enqueue(op: Operation, call: QueuedCall): Promise<QueuedPlace>;
 }
 
-/** One SCC client per configured profile; nothing global. */
-export interface SccClients {
-  names(): string[];
-  get(profile: string): SccClient;
-}
+export type { SccClients } from '../scc/client.js';
 
 /** How one dispatched command ended, in a word and a line (the App Home lists a person's last ten). */
 export interface CommandRecord {

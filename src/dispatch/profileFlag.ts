@@ -2,8 +2,8 @@
 // It is a surface option, not an operation argument, so it is taken out of the text before the grammar
 // sees it; and the buttons of a view made under an override carry it (`@profile=NAME …`), so Next page
 // or Share in channel stay on the profile the list came from (the permission check runs again then).
-import { UserError } from '../catalogue/errors.js';
-import type { View, ViewBlock } from '../render/view.js';
+import { UserError } from '../model/errors.js';
+import type { View, ViewBlock } from '../model/view.js';
 
 const PROFILE = '[a-z][a-z0-9_-]{0,29}';
 const FLAG = /(^|\s)--profile(?:=|\s+)(\S+)(?=\s|$)/;

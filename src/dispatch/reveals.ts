@@ -4,7 +4,7 @@
 // Redis on the bot (any process may serve the click) and in memory in the console.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { UserError } from '../catalogue/errors.js';
+import { UserError } from '../model/errors.js';
 import type { RedisClient } from '../redis/connection.js';
 
 const RawValue = z.union([z.string(), z.array(z.string()), z.boolean()]);

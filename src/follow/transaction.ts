@@ -2,8 +2,8 @@
 // (`afterDone`): the API-only users an addition created, named with the UUIDs SCC gave them (a token is
 // generated for a UUID). Its durations are learned per transaction type (src/jobs/learning.ts).
 import { z } from 'zod';
-import { exactLucene } from '../catalogue/query.js';
 import { escapeAll } from '../render/mrkdwn.js';
+import { exactLucene } from '../scc/lucene.js';
 import { defineFollowKind, end, type StepContext, type StepResult, tookOf, unlessGone } from './kind.js';
 import { expiredOutcome, transactionOutcome } from './words.js';
 

@@ -4,8 +4,8 @@
 // whole Home would cut sections the Home has room for. Action ids are numbered again across sections so
 // they stay unique in the view.
 import type { ActionsBlock, HomeView, KnownBlock } from '@slack/types';
+import type { View, ViewBlock } from '../model/view.js';
 import { actionBaseId, actionIdOf, renderBlocks } from '../render/blocks.js';
-import type { View, ViewBlock } from '../render/view.js';
 import { HOME_BLOCKS } from './view.js';
 
 /** Slack refuses a view over 250 kB (`view_too_large`). */

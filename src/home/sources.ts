@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Authorizer } from '../approvals/authorizer.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 import type { WatchRegistry } from '../catalogue/operation.js';
-import { jsonValue } from '../json.js';
+import { jsonValue } from '../model/json.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { FollowedIndex, FollowedStates } from './followed.js';
 import type { HomeData } from './model.js';

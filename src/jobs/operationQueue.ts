@@ -11,7 +11,6 @@
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, type Processor, UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
-import { UserError } from '../catalogue/errors.js';
 import {
   type ErasedQueue,
   type Operation,
@@ -35,6 +34,7 @@ import type {
 } from '../dispatch/ports.js';
 import { readTargetAgain } from '../dispatch/target.js';
 import { classifySccError } from '../follow/failures.js';
+import { UserError } from '../model/errors.js';
 import { renderBlocks } from '../render/blocks.js';
 import { userMention } from '../render/mrkdwn.js';
 import {

@@ -2,13 +2,13 @@
 // operations' queues) and `startWorkers` for the side that does it. Workers run inside the bot process or
 // alone (`npm run worker`), any number of them: all state is in Redis, BullMQ hands each job to one
 // worker at a time, and a killed worker's jobs are picked up by the others.
-import { webApi } from '@slack/bolt';
 import { type Processor, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { WatchRegistry } from '../catalogue/operation.js';
 import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
 import { describeFollowed, parseTrackJob, type TenantProfileResolver } from '../follow/index.js';
 import { gaveUpOutcome } from '../follow/words.js';
+import type { SlackWebClient } from '../slackApi/clients.js';
 import { SlackApi } from '../slackApi/slackApi.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
 import { operationQueueName, QUEUE } from './keys.js';
@@ -58,25 +58,11 @@ export function createJobs(options: JobsOptions): Jobs {
   return jobsOver(createJobsCore(options));
 }
 
-/**
- * A Slack client fit for workers: a 429 comes back at once as an error carrying Retry-After (the job
- * reschedules itself), and nothing retries by sleeping inside the client.
- */
-export function createWorkerSlackClient(token: string, slackApiUrl?: string): webApi.WebClient {
-  return new webApi.WebClient(token, {
-    rejectRateLimitedCalls: true,
-    retryConfig: { retries: 0 },
-    // Well inside the notification lock (schedule.slack.lockMs), so a hung call never outlives it.
-    timeout: 15_000,
-    ...(slackApiUrl ? { slackApiUrl } : {}),
-  });
-}
-
 export interface StartWorkersOptions extends JobsOptions {
   /** One SCC client per profile. Give them no retries of their own (`retry: { maxAttempts: 1 }`). */
   clients: SccClients;
-  /** See createWorkerSlackClient. */
-  slack: webApi.WebClient;
+  /** See createWorkerSlackClient (src/slackApi/clients.ts). */
+  slack: SlackWebClient;
   /** Which profile reads a managed tenant's transactions (cdFMC's second leg). */
   resolveTenantProfile?: TenantProfileResolver;
 }

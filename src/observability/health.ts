@@ -5,7 +5,7 @@
 // A reason may name hosts, ports and errors, so it is shown only where operators look (httpSide.ts), and
 // logged (with the reason) when a check starts failing, and when it passes again.
 import type { Logger } from 'pino';
-import type { SccClients } from '../dispatch/ports.js';
+import type { SccClients } from '../scc/client.js';
 import { SlackApi, type WebApiClient } from '../slackApi/slackApi.js';
 import type { FwbotMetrics } from './metrics.js';
 

@@ -10,10 +10,16 @@
 // served nowhere; a check that starts failing is logged with its reason, and again when it passes (health.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { createReadiness, type Readiness, type ReadinessCheck, type ReadinessReport } from './health.js';
 import type { FwbotMetrics } from './metrics.js';
+
+/** A route beside Slack's (Bolt takes these as custom routes, on its own server or on PORT). */
+export interface HttpRoute {
+  path: string;
+  method: string | string[];
+  handler(request: IncomingMessage, response: ServerResponse): void;
+}
 
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
@@ -35,7 +41,7 @@ export interface HttpSideOptions {
 
 export interface HttpSide {
   /** For Bolt's `customRoutes` (HTTP mode, and Socket Mode when Bolt is given a port). */
-  readonly routes: CustomRoute[];
+  readonly routes: HttpRoute[];
   readonly readiness: Readiness;
   /** Answers a request if it is one of ours; false otherwise (so it can sit beside other handlers). */
   handle(req: IncomingMessage, res: ServerResponse): boolean;

@@ -7,7 +7,7 @@
 // to 5 min (with the next attempt's delay), one line when it is back (with how long it was away), and a
 // readiness check that answers with the same reason.
 import type { Logger } from 'pino';
-import { describeRedisFailure, type RedisVariables } from '../app/redisCheck.js';
+import { describeRedisFailure, type RedisVariables } from '../redis/check.js';
 import type { ReadinessCheck, RedisLike } from './health.js';
 
 /** What an ioredis client emits as its connection changes (the subset watched). */

@@ -4,9 +4,10 @@
 // (config/policy.ts: grants to user ids, user-group ids or everyone, workspace-wide or per channel); the
 // channel's binding picks the profile; `--profile` is an admin's override. With no policy configured,
 // everyone may read and nobody may change anything. Refusals name the role needed and how to get it.
-import { PermissionError, UserError } from '../catalogue/errors.js';
+
 import { type Role, type RoleGrants, type RolePolicy, roles, rolesOf } from '../config/policy.js';
 import { isSlackUserGroupId } from '../config/slackIds.js';
+import { PermissionError, UserError } from '../model/errors.js';
 import type { UserGroupDirectory } from './userGroups.js';
 
 /** Where the README explains the policy; every refusal points there. */

@@ -1,10 +1,10 @@
 // Announcements of changes, posted in the channel: who asked for what, and the SCC transaction that
 // follows it. Tracking the transaction to its end is the tracking queue's job; this says where it starts.
-import type { RenderMeta } from '../catalogue/types.js';
+import type { RenderMeta } from '../model/types.js';
+import type { View, ViewBlock } from '../model/view.js';
 import type { CdoTransaction } from '../scc/generated/models.js';
 import { fieldBlocks, humanEnum } from './format.js';
 import { userMention } from './mrkdwn.js';
-import type { View, ViewBlock } from './view.js';
 
 export function mention(meta: RenderMeta): string {
   return userMention(meta.actor.userId);

@@ -15,11 +15,11 @@ import type {
   SectionBlock,
   Button as SlackButton,
 } from '@slack/types';
+import type { Button, Confirm, Field, View, ViewBlock } from '../model/view.js';
 import { cellText, isLinkableUrl } from './format.js';
 import { EMOJI_CODE, escapeAll, escapeMrkdwn, mapLiterals, mentionsAsText } from './mrkdwn.js';
 import { type NativeTable, nativeTable, tableChars } from './nativeTable.js';
 import { revealInvisible } from './untrusted.js';
-import type { Button, Confirm, Field, View, ViewBlock } from './view.js';
 
 /** Slack's documented limits (docs.slack.dev, Block Kit reference), in characters unless said otherwise. */
 export const SLACK_LIMITS = {

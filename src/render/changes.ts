@@ -1,11 +1,11 @@
 // Staged changes and deploys as views: what a deploy would run on an ASA, the deployment runs, and one
 // run with each device's result and what was deployed to it.
-import type { RenderMeta, StagedItem } from '../catalogue/types.js';
+import type { RenderMeta, StagedItem } from '../model/types.js';
+import type { View, ViewBlock } from '../model/view.js';
 import type { AsaChangeItemDto, DeploymentRunDto } from '../scc/generated/models.js';
 import { code, counted, humanEnum, time } from './format.js';
 import { listView } from './list.js';
 import { commandButton, type PageInfo } from './paging.js';
-import type { View, ViewBlock } from './view.js';
 
 export interface PendingChanges {
   device: { uid: string; name: string };

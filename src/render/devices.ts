@@ -1,12 +1,12 @@
 // The device directory: names, kinds and UUIDs side by side (people type names; SCC speaks UUIDs).
 
-import { deviceKind } from '../catalogue/resolve.js';
-import type { RenderMeta } from '../catalogue/types.js';
+import type { RenderMeta } from '../model/types.js';
+import type { View } from '../model/view.js';
 import type { Device } from '../scc/generated/models.js';
+import { deviceKind } from '../scc/kinds.js';
 import { humanEnum } from './format.js';
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
-import type { View } from './view.js';
 
 const SHORT_KIND = { asa: 'ASA', ftd: 'FTD', fmc: 'FMC', other: '' } as const;
 

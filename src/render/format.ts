@@ -2,9 +2,9 @@
 // looks. Kept in one place so every view reads the same way. Values from SCC go through untrusted() here
 // (render/untrusted.ts): field values, table cells and code spans made by these helpers are shown as typed.
 import { isLoopbackHost } from '../config/endpoints.js';
+import type { Field, ViewBlock } from '../model/view.js';
 import { mentionsAsText } from './mrkdwn.js';
 import { HIDDEN_MARK, HIDDEN_NOTE, revealInvisible, untrusted } from './untrusted.js';
-import type { Field, ViewBlock } from './view.js';
 
 /** Table cells longer than this are cut with an ellipsis; a UUID (36) still fits whole. */
 export const MAX_CELL = 36;

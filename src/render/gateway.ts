@@ -1,11 +1,11 @@
 // Views of the FMC command gateway: the supported endpoint patterns, an FMC's domain (the UUID its
 // configuration paths need), and a device's answer, its body pretty-printed as JSON (the Block Kit
 // renderer uploads it as a file when it is too long for a message).
-import type { RenderMeta } from '../catalogue/types.js';
+import type { RenderMeta } from '../model/types.js';
+import type { View, ViewBlock } from '../model/view.js';
 import type { CommandResponse } from '../scc/generated/models.js';
 import { mention } from './announce.js';
 import { code, fieldBlocks, show } from './format.js';
-import type { View, ViewBlock } from './view.js';
 
 /** JSON text pretty-printed; anything else as it came. */
 export function prettyJson(text: string): string {

@@ -1,21 +1,21 @@
 // Views of ASA interfaces: the list (all kinds or one), one interface in detail with its subinterfaces,
 // and the announcements of creates, edits and deletes.
 
+import type { RenderMeta, StagedItem } from '../model/types.js';
+import type { View, ViewBlock } from '../model/view.js';
+import type { AsaInterface, CdoTransaction, InterfaceIpv4Address } from '../scc/generated/models.js';
 import {
   INTERFACE_KIND_NAMES,
   type InterfaceKind,
   interfaceLabel,
   type ResolvedDevice,
   type ResolvedInterface,
-} from '../catalogue/resolve.js';
-import type { RenderMeta, StagedItem } from '../catalogue/types.js';
-import type { AsaInterface, CdoTransaction, InterfaceIpv4Address } from '../scc/generated/models.js';
+} from '../scc/kinds.js';
 import { announcement } from './announce.js';
 import { stagedNote, withStagedButtons } from './changes.js';
 import { fieldBlocks, humanEnum, NONE, table } from './format.js';
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
-import type { View, ViewBlock } from './view.js';
 
 /** `255.255.255.0` → 24, or undefined for something that is not a contiguous mask. */
 export function prefixLength(netmask: string): number | undefined {

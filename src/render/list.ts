@@ -1,9 +1,9 @@
 // The shape every list view shares: a line saying what is shown (which page of how many, for which
 // query), the table, a hint for the next step, and the paging buttons.
-import type { RenderMeta } from '../catalogue/types.js';
+import type { RenderMeta } from '../model/types.js';
+import type { View, ViewBlock } from '../model/view.js';
 import { code, table } from './format.js';
 import { type PageInfo, pageButtons, pageRange } from './paging.js';
-import type { View, ViewBlock } from './view.js';
 
 export interface ListViewSpec {
   /** What is listed, e.g. `Tenants` or `Interfaces of asa-hq-01`. */

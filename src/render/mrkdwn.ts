@@ -8,14 +8,13 @@
 //   every renderer shows as the characters it holds, never as markup (render/untrusted.ts says how).
 // Outside text cannot bring any of these characters in: `stripSentinels` removes the whole range where text
 // enters (Slack payloads, the console and CLI, SCC's answers).
+import { stripSentinels } from '../model/marks.js';
 
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
 /** Opens and closes a literal run (render/untrusted.ts). */
 export const LITERAL_OPEN = '\uE004';
 export const LITERAL_CLOSE = '\uE005';
-/** Every character fwbot reserves for its own marks (the console's renderer uses some of the rest). */
-const SENTINELS = /[\uE000-\uE00F]/g;
 const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,20}$/;
 /** A mention made by userMention / channelMention; group 1 is the markup, 2 a user id, 3 a channel id. */
@@ -36,10 +35,7 @@ export function channelMention(channelId: string): string {
   return CHANNEL_ID.test(channelId) ? `${OPEN}<#${channelId}>${CLOSE}` : stripSentinels(channelId);
 }
 
-/** Text from outside (SCC, Slack, the console, the command line) without the characters fwbot marks with. */
-export function stripSentinels(text: string): string {
-  return text.replace(SENTINELS, '');
-}
+export { stripSentinels };
 
 /** Whether the text holds a literal run (made by `untrusted()`). */
 export function hasLiteral(text: string): boolean {

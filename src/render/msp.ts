@@ -1,7 +1,8 @@
 // Views of the MSP portal's cross-tenant work: devices of every managed tenant, the Secure Client packages
 // on one of them, the Secure Client versions every selected tenant offers, and upgrade runs across tenants
 // (tenant by tenant, device by device).
-import type { RenderMeta } from '../catalogue/types.js';
+import type { RenderMeta } from '../model/types.js';
+import type { View, ViewBlock } from '../model/view.js';
 import type {
   CompatibleSecureClientVersionDto,
   MspManagedDevice,
@@ -13,7 +14,6 @@ import { counted, humanEnum, NONE, table, time } from './format.js';
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
 import { describeProgress, mspRunProgress, overallPercent, runProgress } from './upgradeProgress.js';
-import type { View, ViewBlock } from './view.js';
 import { platform, platforms, runDevices, runFieldsView, runHead } from './vpn.js';
 
 /** A device of a managed tenant as a target names it. */

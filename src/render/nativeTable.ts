@@ -30,9 +30,9 @@
 // sorts and filters, and carries the caption and row header that screen readers use; table adds only
 // column alignment, which a client-sorted table does not need.
 import type { DataTableBlock, RawNumberElement, RawTextElement } from '@slack/types';
+import type { ViewBlock } from '../model/view.js';
 import { cellText as shownCell } from './format.js';
 import { mentionsAsText } from './mrkdwn.js';
-import type { ViewBlock } from './view.js';
 
 export const TABLE_LIMITS = {
   /** Rows under the header. */

@@ -2,9 +2,9 @@
 // needed to fetch that page again (operation id, raw arguments, offset), so nothing is kept in memory
 // and any bot process can answer the click. "Share in channel" carries the command text.
 import { z } from 'zod';
-import { UserError } from '../catalogue/errors.js';
-import type { RawArgs, RenderMeta } from '../catalogue/types.js';
-import type { Button } from './view.js';
+import { UserError } from '../model/errors.js';
+import type { RawArgs, RenderMeta } from '../model/types.js';
+import type { Button } from '../model/view.js';
 
 /**
  * Rows per page fetched from SCC: well inside Slack's limits (a page of the widest list fits one native

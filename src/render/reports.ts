@@ -4,11 +4,11 @@
 // or http to a loopback address: the simulator) becomes a button; any other is said in a sentence and
 // not shown, so SCC data cannot send people to a plain-http or `javascript:` address.
 import { z } from 'zod';
-import type { RenderMeta } from '../catalogue/types.js';
+import type { RenderMeta } from '../model/types.js';
+import type { Button, View, ViewBlock } from '../model/view.js';
 import { humanEnum, isLinkableUrl, time, truncate } from './format.js';
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
-import type { Button, View, ViewBlock } from './view.js';
 
 const Report = z.looseObject({
   uid: z.string().nullish(),

@@ -2,9 +2,9 @@
 // the buttons that only act on the private copy (paging, share) left out and links kept, signed by who
 // shared it. Slack and the console post the same snapshot.
 
+import type { View, ViewBlock } from '../model/view.js';
 import { userMention } from './mrkdwn.js';
 import { PAGE_ACTION, SHARE_ACTION } from './paging.js';
-import type { View, ViewBlock } from './view.js';
 
 /** Buttons that act on the private copy only; a shared snapshot has none of them. */
 const PRIVATE_ACTIONS = new Set([PAGE_ACTION, SHARE_ACTION]);

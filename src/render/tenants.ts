@@ -1,12 +1,12 @@
 // Views of the MSP portal: tenant lists and details, users, and the private view of a generated token.
-import type { Actor, RenderMeta } from '../catalogue/types.js';
+import type { Actor, RenderMeta } from '../model/types.js';
+import type { View, ViewBlock } from '../model/view.js';
 import type { ApiTokenInfo, MspManagedTenantDto, User } from '../scc/generated/models.js';
 import { code, fieldBlocks, humanEnum, show, time } from './format.js';
 import { listView } from './list.js';
 import { userMention } from './mrkdwn.js';
 import type { PageInfo } from './paging.js';
 import { untrusted } from './untrusted.js';
-import type { View, ViewBlock } from './view.js';
 
 export function tenantLabel(tenant: Pick<MspManagedTenantDto, 'name' | 'displayName'>): string {
   // Names from SCC in fwbot's sentences: shown as typed (render/untrusted.ts).

@@ -2,10 +2,11 @@
 // numbered buttons ("[1] Next page") that the console maps back with `numberedButtons`. Mentions made by
 // userMention / channelMention read `@U…` / `#C…` (a terminal pings nobody); values from outside
 // (render/untrusted.ts) and code spans show as typed, never read as markup.
+
+import type { Button, View, ViewBlock } from '../model/view.js';
 import { cellText } from './format.js';
 import { mapLiterals, mentionsAsText } from './mrkdwn.js';
 import { revealInvisible } from './untrusted.js';
-import type { Button, View, ViewBlock } from './view.js';
 
 /** Stands for a held piece while the rest is read (fwbot's reserved characters; input cannot bring them). */
 const HOLE = /\uE006(\d+)\uE007/g;

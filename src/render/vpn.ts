@@ -1,14 +1,15 @@
 // Views of Secure Client (the VPN client): packages on a device, compatible versions, upgrade runs and
 // their progress, and the announcement of an upgrade.
 
-import type { ResolvedDevice } from '../catalogue/resolve.js';
-import type { RenderMeta } from '../catalogue/types.js';
+import type { RenderMeta } from '../model/types.js';
+import type { View, ViewBlock } from '../model/view.js';
 import type {
   CompatibleSecureClientVersionDto,
   SecureClientPackageDto,
   SecureClientUpgradeRunAttributeValues,
   SecureClientUpgradeRunDto,
 } from '../scc/generated/models.js';
+import type { ResolvedDevice } from '../scc/kinds.js';
 import { fieldBlocks, humanEnum, NONE, table, time } from './format.js';
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
@@ -19,7 +20,6 @@ import {
   type RunProgress,
   runProgress,
 } from './upgradeProgress.js';
-import type { View, ViewBlock } from './view.js';
 
 const OS_NAMES: Readonly<Record<string, string>> = { WINDOWS: 'Windows', MACOS: 'macOS', LINUX: 'Linux' };
 

@@ -99,3 +99,9 @@ export function createSccClient(options: SccClientOptions): SccClient {
     close: () => http.close(),
   };
 }
+
+/** One SCC client per configured profile; nothing global. */
+export interface SccClients {
+  names(): string[];
+  get(profile: string): SccClient;
+}

@@ -7,7 +7,7 @@
 // requests and parsing bodies belong to request.ts and call.ts.
 import { createRequire } from 'node:module';
 import { type Dispatcher, Pool, request } from 'undici';
-import { stripSentinels } from '../render/mrkdwn.js';
+import { stripSentinels } from '../model/marks.js';
 import {
   type AttemptOutcome,
   DEFAULT_RETRY,
@@ -152,7 +152,7 @@ export function createSccHttp(options: SccHttpOptions): SccHttp {
         bodyTimeout: req.timeoutMs,
       });
       status = response.statusCode;
-      // SCC's text is shown to people: fwbot's mark characters (render/mrkdwn.ts) are dropped where it
+      // SCC's text is shown to people: fwbot's mark characters (model/marks.ts) are dropped where it
       // enters, from the raw text here (error bodies, answers that are not JSON) and from every string
       // JSON escapes decode to in parseJson.
       const text = stripSentinels(await response.body.text());

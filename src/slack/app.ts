@@ -5,7 +5,9 @@
 // listeners live by surface in commands/, actions/, views/ and options/.
 import { App, type CustomRoute, HTTPReceiver } from '@slack/bolt';
 import { SlackApi } from '../slackApi/slackApi.js';
+import { registerApprovalListeners } from './actions/approvals.js';
 import * as actions from './actions/index.js';
+import { SlackApprovalNotifier } from './approvalNotifier.js';
 import { type BodyLimits, withinBodyLimits } from './bodyLimit.js';
 import { boltLogger } from './boltLogger.js';
 import * as commands from './commands/index.js';
@@ -110,7 +112,15 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
   actions.register(router, surface);
   views.register(router, surface);
   options.register(router, surface);
-  for (const register of deps.listeners ?? []) register(router);
+  if (deps.approvals) {
+    const notifier = new SlackApprovalNotifier(app.client, deps.log);
+    registerApprovalListeners(router, {
+      decisions: deps.approvals.decide,
+      notifier,
+      dedupe: deps.dedupe,
+      log: deps.log,
+    });
+  }
   router.attach(app);
   // Events API events (the Home tab) pass the router and reach Bolt's own listeners.
   events.register(app, surface);

@@ -6,8 +6,8 @@
 import type { TrackRequest } from '../catalogue/operation.js';
 import type { Tracker } from '../dispatch/ports.js';
 import type { RequestContext } from '../dispatch/request.js';
+import type { View } from '../model/view.js';
 import { type AttachedFile, type RenderedMessage, renderBlocks } from '../render/blocks.js';
-import type { View } from '../render/view.js';
 import { cannotPostThere, slackErrorCode } from '../slackApi/errors.js';
 import type { SlackApi } from '../slackApi/slackApi.js';
 

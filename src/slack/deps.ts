@@ -1,6 +1,7 @@
 // What the Slack surface needs from the rest of fwbot, passed in (never reached for as globals), so tests
 // run the real Bolt app with a simulator, a fake Slack server and stand-in trackers and approval gates.
 import type { Logger } from 'pino';
+import type { ApprovalDecider } from '../approvals/decisions.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation, OperationServices } from '../catalogue/operation.js';
 import type { Dispatcher } from '../dispatch/dispatcher.js';
@@ -8,9 +9,8 @@ import type { SccClients, Tracker } from '../dispatch/ports.js';
 import type { CommandIntake } from '../jobs/commandQueue.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import type { AccessControl } from '../policy/access.js';
+import type { Deduper } from '../redis/dedupe.js';
 import type { SlackApi } from '../slackApi/slackApi.js';
-import type { Deduper } from './dedupe.js';
-import type { Listeners } from './router.js';
 
 export interface FwbotDeps {
   /** The operations, the /fw grammar, help and usage lines (src/catalogue/index.ts). */
@@ -36,8 +36,8 @@ export interface FwbotDeps {
   log: Logger;
   /** Redis-backed services some operations use (watches, audit), when running. */
   services?: OperationServices;
-  /** Bolt listeners of other parts of fwbot (e.g. the approval card's buttons), registered on the same app. */
-  listeners?: readonly ((app: Listeners) => void)[];
+  /** The approvals' decisions, which the approval card's buttons and reject form ask for. */
+  approvals?: { decide: ApprovalDecider };
   /**
    * Counts refusals of the permission check (`fwbot_commands_total{outcome="denied"}`): a refused command
    * never reaches execute(), so the instrumented catalogue cannot see it.

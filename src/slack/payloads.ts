@@ -3,7 +3,7 @@
 // Only verified requests reach these (signature or Socket Mode), so `user.id` can be trusted.
 import { z } from 'zod';
 import type { Actor } from '../catalogue/operation.js';
-import { stripSentinels } from '../render/mrkdwn.js';
+import { stripSentinels } from '../model/marks.js';
 
 const Id = z.string().min(1).max(64);
 

@@ -3,13 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  checkRedis,
-  describeRedisFailure,
-  RedisUnreachable,
-  redisVariables,
-} from '../../src/app/redisCheck.js';
 import { loadConfig } from '../../src/config.js';
+import { checkRedis, describeRedisFailure, RedisUnreachable, redisVariables } from '../../src/redis/check.js';
 import { freePort } from '../support/redisServer.js';
 import { redisUrl } from '../support/testRedis.js';
 

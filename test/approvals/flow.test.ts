@@ -2,9 +2,9 @@
 // client, real Redis, the fake Slack Web API recording what people see.
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PermissionError } from '../../src/catalogue/errors.js';
 import { interfacesDelete } from '../../src/catalogue/interfaces.js';
 import type { OperationContext } from '../../src/catalogue/operation.js';
+import { PermissionError } from '../../src/model/errors.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
 import { buttonsOf, textOf } from './support/slackDriver.js';
 import { CHANNEL, USERS } from './support/world.js';

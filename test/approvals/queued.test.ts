@@ -9,7 +9,6 @@ import { type Approvals, createApprovals } from '../../src/approvals/approvals.j
 import { authorizerFrom } from '../../src/approvals/authorizer.js';
 import { APPROVE_ACTION, buttonValue } from '../../src/approvals/card.js';
 import { ApprovalStore } from '../../src/approvals/store.js';
-import { UserError } from '../../src/catalogue/errors.js';
 import { defineOperation, type Operation, type Role } from '../../src/catalogue/operation.js';
 import { Dispatcher } from '../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../src/dispatch/governance.js';
@@ -17,8 +16,9 @@ import type { ThreadRef } from '../../src/dispatch/ports.js';
 import { RedisRevealGrants } from '../../src/dispatch/reveals.js';
 import { createJobsCore } from '../../src/jobs/core.js';
 import { callJobId } from '../../src/jobs/operationQueue.js';
-import { createWorkerSlackClient } from '../../src/jobs/workers.js';
-import { MemoryDeduper } from '../../src/slack/dedupe.js';
+import { UserError } from '../../src/model/errors.js';
+import { SlackApprovalNotifier } from '../../src/slack/approvalNotifier.js';
+import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 import { createHarness, finalReply, type Harness, postsIn, quietLog, text } from '../jobs/support/harness.js';
 import { redisUrl } from '../support/testRedis.js';
 import { CHANNEL, policyAccess, TEAM, USERS } from './support/world.js';
@@ -118,14 +118,13 @@ describe('an approved call of a paced operation', () => {
     const approvals = createApprovals({
       redis,
       prefix: `${prefix}:`,
-      slack: createWorkerSlackClient('xoxb-test', h.slack.apiUrl),
+      notifier: new SlackApprovalNotifier(createWorkerSlackClient('xoxb-test', h.slack.apiUrl), quietLog),
       clients: h.clients,
       lookup,
       tracker: workers.jobs.tracker,
       queue: workers.jobs.queue,
       authorizer: authorizerFrom(roles),
       reveals: new RedisRevealGrants(redis, `${prefix}:`),
-      dedupe: new MemoryDeduper(),
       settings: { executionLeaseMs: LEASE_MS },
       logger: quietLog,
       clock,

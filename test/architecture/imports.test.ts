@@ -1,58 +1,24 @@
-// The shape of src/ as ../shared/design/ARCHITECTURE.md draws it, checked on the import graph: no import
-// cycles, and no area reaching up into the areas built on it (scc/ knows nothing of the catalogue, jobs/
-// nothing of the Slack surface, …). A failure names the imports to remove, as chains of files.
+// The shape of src/, checked on its import graph (read from the sources) and stated as rules: the folders
+// layer as the allow-list of scripts/layers.ts says (no import it does not allow, no folder that it does
+// not list, no cycle between folders or files); Bolt lives in slack/ and the Slack Web API client in
+// slackApi/; operations are declared only in catalogue/; one function builds an operation's context. A
+// failure names what to move, as chains of files.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { areaOf, buildImportGraph, crossings, importCycles } from './importGraph.js';
+import { buildImportGraph, crossings, importCycles } from '../../scripts/importGraph.js';
+import { cyclesOf, folderEdges, folderOf, LAYERS, layeringBreaches } from '../../scripts/layers.js';
 
-const graph = buildImportGraph(process.cwd());
+const root = process.cwd();
+const graph = buildImportGraph(root);
+const source = (module: string) => readFileSync(join(root, module), 'utf8');
 
-interface Layering {
-  area: string;
-  mayNotImport: readonly string[];
-  why: string;
-  /** Not enforced yet: the refactor that makes it true is in progress (see the rule's comment). */
-  pending?: true;
+/** The packages each module imports (bare specifiers), from its import and export lines. */
+function packagesOf(module: string): string[] {
+  return [...source(module).matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"]([^.'"][^'"]*)['"]/gm)].map(
+    (match) => match[1] ?? '',
+  );
 }
-
-const SURFACES = ['slack', 'console', 'cli', 'app'] as const;
-
-const LAYERING: readonly Layering[] = [
-  {
-    area: 'scc',
-    mayNotImport: ['catalogue', 'jobs', 'approvals', ...SURFACES],
-    why: 'the SCC API client knows nothing of what fwbot does with it',
-  },
-  {
-    area: 'render',
-    mayNotImport: ['jobs', 'approvals', ...SURFACES],
-    why: 'renderers are pure functions of view models',
-  },
-  {
-    area: 'catalogue',
-    mayNotImport: ['jobs', 'approvals', ...SURFACES],
-    why: 'operations are declared once, for every surface',
-  },
-  {
-    area: 'slackApi',
-    mayNotImport: ['catalogue', 'jobs', 'approvals', 'dispatch', ...SURFACES],
-    why: 'the one Slack Web API module is a leaf that the surface, the workers and the approvals share',
-  },
-  {
-    area: 'jobs',
-    mayNotImport: ['slack'],
-    why: 'workers call Slack through src/slackApi/, never through the Bolt surface',
-  },
-  {
-    area: 'console',
-    mayNotImport: ['slack'],
-    why: 'the console delivers what the dispatcher decides, without Slack internals',
-  },
-  {
-    area: 'dispatch',
-    mayNotImport: ['slack', 'console', 'cli', 'app', 'approvals', 'jobs'],
-    why: 'the dispatcher is platform-neutral: the surfaces and the services behind its ports depend on it',
-  },
-];
 
 describe('the import graph of src/', () => {
   it('is read from the sources: every relative import names a file', () => {
@@ -61,28 +27,76 @@ describe('the import graph of src/', () => {
     expect(graph.unresolved).toEqual([]);
   });
 
-  it('has no import cycles', () => {
+  it('has no import cycles between files', () => {
     expect(importCycles(graph)).toEqual([]);
   });
+});
 
-  for (const rule of LAYERING) {
-    const title = `src/${rule.area}/ imports nothing from ${rule.mayNotImport.map((a) => `${a}/`).join(', ')}: ${rule.why}`;
-    if (rule.pending) {
-      it.todo(title);
-      continue;
-    }
-    it(title, () => {
-      expect(graph.modules.some((module) => areaOf(module) === rule.area)).toBe(true);
-      expect(crossings(graph, rule.area, rule.mayNotImport)).toEqual([]);
+describe('the folders of src/ layer as scripts/layers.ts allows', () => {
+  const edges = folderEdges(graph);
+
+  it('lists every folder, and only folders that exist', () => {
+    const breaches = layeringBreaches(graph);
+    expect(breaches.unlisted, 'folders scripts/layers.ts does not list').toEqual([]);
+    expect(Object.keys(LAYERS).filter((folder) => !edges.has(folder))).toEqual([]);
+  });
+
+  it('allows only what is below: the allow-list itself is a DAG of listed folders', () => {
+    const named = Object.values(LAYERS)
+      .flat()
+      .filter((folder) => !(folder in LAYERS));
+    expect(named).toEqual([]);
+    const allowed = new Map(Object.entries(LAYERS).map(([folder, below]) => [folder, below]));
+    expect(cyclesOf(allowed)).toEqual([]);
+  });
+
+  it('has no import the allow-list does not allow', () => {
+    expect(layeringBreaches(graph).imports).toEqual([]);
+  });
+
+  it('has no cycle between folders', () => {
+    expect(cyclesOf(edges)).toEqual([]);
+  });
+});
+
+describe('what lives where', () => {
+  it('keeps Bolt in slack/ and the Slack Web API client in slackApi/', () => {
+    const outside = graph.modules.flatMap((module) => {
+      const folder = folderOf(module);
+      return packagesOf(module)
+        .filter(
+          (name) => name === '@slack/bolt' || name === '@slack/web-api' || name === '@slack/socket-mode',
+        )
+        .filter((name) => !(folder === 'slack' || (folder === 'slackApi' && name !== '@slack/socket-mode')))
+        .map((name) => `${module} imports ${name}`);
     });
-  }
+    expect(outside).toEqual([]);
+  });
+
+  it('declares operations only in catalogue/: the registry is the only list', () => {
+    const declaring = graph.modules.filter(
+      (module) => folderOf(module) !== 'catalogue' && /\bdefineOperation\s*\(/.test(source(module)),
+    );
+    expect(declaring).toEqual([]);
+  });
+
+  it('builds an operation context in one place (src/dispatch/context.ts)', () => {
+    const building = graph.modules.filter(
+      (module) =>
+        module !== 'src/dispatch/context.ts' &&
+        /(:\s*OperationContext\s*=\s*\{|\)\s*:\s*OperationContext\s*=>\s*\(\{|as OperationContext\b|satisfies OperationContext\b)/.test(
+          source(module),
+        ),
+    );
+    expect(building).toEqual([]);
+  });
 });
 
 describe('the catalogue from outside', () => {
   // What src/catalogue/index.ts says code outside the catalogue may import: the registry, and the shapes
   // and helpers that operations share. The areas' files, the grammar and help are reached through it.
   const PUBLIC = new Set(
-    ['index', 'operation', 'forms', 'types', 'errors', 'sccErrors', 'usage', 'args', 'query', 'resolve'].map(
+    ['index', 'operation', 'sccErrors', 'usage', 'args', 'resolve', 'forms'].map(
       (name) => `src/catalogue/${name}.ts`,
     ),
   );
@@ -90,9 +104,9 @@ describe('the catalogue from outside', () => {
   it('reaches operations through the registry, never through an area’s file', () => {
     const deeper: string[] = [];
     for (const [module, targets] of graph.edges) {
-      if (areaOf(module) === 'catalogue') continue;
+      if (folderOf(module) === 'catalogue') continue;
       for (const target of targets)
-        if (areaOf(target) === 'catalogue' && !PUBLIC.has(target)) deeper.push(`${module} → ${target}`);
+        if (folderOf(target) === 'catalogue' && !PUBLIC.has(target)) deeper.push(`${module} → ${target}`);
     }
     expect(deeper).toEqual([]);
   });
@@ -120,5 +134,10 @@ describe('the graph reader', () => {
   it('reports imports across areas as file → file', () => {
     expect(crossings(tiny, 'b', ['a', 'c'])).toEqual(['src/b/z.ts → src/a/x.ts', 'src/b/z.ts → src/c/w.ts']);
     expect(crossings(tiny, 'a', ['c'])).toEqual([]);
+  });
+
+  it('finds the folders that reach each other, and names each import no layer allows', () => {
+    expect(cyclesOf(folderEdges(tiny))).toEqual([['a', 'b']]);
+    expect(layeringBreaches(tiny).unlisted).toEqual(['a', 'b', 'c']);
   });
 });

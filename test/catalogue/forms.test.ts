@@ -5,10 +5,10 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { UserError } from '../../src/catalogue/errors.js';
 import { showableFields, uniqueOptions } from '../../src/catalogue/forms.js';
 import { defineOperation, type ModalField } from '../../src/catalogue/operation.js';
 import { fillForm, type Prompter } from '../../src/console/forms.js';
+import { UserError } from '../../src/model/errors.js';
 import { operationModal } from '../../src/slack/views/modal.js';
 import { blockKitProblems } from '../support/blockKitRules.js';
 

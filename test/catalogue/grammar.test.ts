@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError, UserError } from '../../src/catalogue/errors.js';
 import { createGrammar } from '../../src/catalogue/grammar.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import type { ModalField } from '../../src/catalogue/operation.js';
 import { tokenize } from '../../src/catalogue/tokens.js';
+import { UsageError, UserError } from '../../src/model/errors.js';
 import { fixtureCatalogue } from './fixtures.js';
 
 const grammar = createGrammar(fixtureCatalogue);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/catalogue/errors.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
+import { UserError } from '../../src/model/errors.js';
 import { renderText } from '../../src/render/text.js';
 import { expectGoldenFile } from '../render/golden.js';
 

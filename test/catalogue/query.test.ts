@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toLucene } from '../../src/catalogue/query.js';
+import { toLucene } from '../../src/scc/lucene.js';
 
 describe('query → Lucene', () => {
   it('turns text without a colon into a wildcard search on the name', () => {

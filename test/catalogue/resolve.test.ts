@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/catalogue/errors.js';
 import {
   resolveDevice,
   resolveDevices,
   resolveInterface,
   resolveTenant,
 } from '../../src/catalogue/resolve.js';
+import { UserError } from '../../src/model/errors.js';
 import { useSimulator } from './harness.js';
 
 const h = useSimulator();

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/catalogue/errors.js';
+import { UserError } from '../../src/model/errors.js';
 import { renderText } from '../../src/render/text.js';
 import { createSccClient } from '../../src/scc/client.js';
 import { catalogue, useSimulator } from './harness.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/catalogue/errors.js';
 import { SccUserError } from '../../src/catalogue/sccErrors.js';
+import { UserError } from '../../src/model/errors.js';
 import { useSimulator } from './harness.js';
 
 const h = useSimulator();

@@ -2,7 +2,6 @@
 // about is named, and nothing else), and that every governed or audited operation declares its target.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { auditOperation } from '../../src/approvals/auditOperation.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import {
   compareInterfaces,
@@ -11,7 +10,6 @@ import {
 } from '../../src/catalogue/interfaceTarget.js';
 import { defineOperation } from '../../src/catalogue/operation.js';
 import { compareTenants, type TenantFacts } from '../../src/catalogue/tenantTarget.js';
-import { vpnUnwatch, vpnWatch } from '../../src/jobs/watchOperations.js';
 
 const vlan: InterfaceFacts = {
   device: { uid: 'd1', name: 'asa-hq-01' },
@@ -84,7 +82,7 @@ describe('targets: comparing what was approved with a fresh read', () => {
 });
 
 describe('declarations: governance next to run()', () => {
-  const operations = createCatalogue({ extra: [auditOperation, vpnWatch, vpnUnwatch] }).operations;
+  const operations = createCatalogue().operations;
 
   const op = (id: string) => operations.find((candidate) => candidate.id === id);
 

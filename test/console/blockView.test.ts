@@ -2,9 +2,9 @@
 // stand-in Slack): native tables come back as tables, with every row the message carried.
 import { describe, expect, it } from 'vitest';
 import { viewOfMessage } from '../../src/console/blockView.js';
+import type { View } from '../../src/model/view.js';
 import { renderBlocks } from '../../src/render/blocks.js';
 import { renderTable, renderText } from '../../src/render/text.js';
-import type { View } from '../../src/render/view.js';
 
 const rows = Array.from({ length: 40 }, (_, i) => [`asa-${i}`, String(i * 3), i % 2 ? 'ok' : '<x> & y']);
 

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { viewOfMessage } from '../../src/console/blockView.js';
 import { ANSI, PLAIN } from '../../src/console/markup.js';
 import { ConsoleWriter } from '../../src/console/output.js';
+import type { View } from '../../src/model/view.js';
 import { renderBlocks } from '../../src/render/blocks.js';
 import { userMention } from '../../src/render/mrkdwn.js';
-import type { View } from '../../src/render/view.js';
 
 const users = [{ name: 'alice', id: 'U0ALICE', roles: 'operator' }];
 

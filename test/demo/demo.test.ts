@@ -22,7 +22,7 @@ import { freePort, redisServerAvailable } from '../support/redisServer.js';
 
 const root = new URL('../../', import.meta.url);
 const tsx = fileURLToPath(new URL('node_modules/tsx/dist/loader.mjs', root));
-const demo = fileURLToPath(new URL('src/demo/main.ts', root));
+const demo = fileURLToPath(new URL('src/entry/demo.ts', root));
 
 class Demo {
   stdout = '';

@@ -2,13 +2,11 @@
 // `approvals.operations` says; refused at start-up with the key named when the file asks for what the
 // declaration does not allow.
 import { describe, expect, it } from 'vitest';
-import { auditOperation } from '../../src/approvals/auditOperation.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import { ConfigError } from '../../src/config/issues.js';
 import { governanceOf } from '../../src/dispatch/governance.js';
-import { watchOperations } from '../../src/jobs/watchOperations.js';
 
-const catalogue = createCatalogue({ extra: [auditOperation, ...watchOperations] });
+const catalogue = createCatalogue();
 const op = (id: string) => {
   const found = catalogue.get(id);
   if (!found) throw new Error(id);

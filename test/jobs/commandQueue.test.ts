@@ -15,8 +15,8 @@ import {
 } from '../../src/jobs/commandQueue.js';
 import { QUEUE } from '../../src/jobs/keys.js';
 import type { QueuedCommand } from '../../src/jobs/payloads.js';
+import { observeQueues } from '../../src/jobs/queueMetrics.js';
 import { createMetrics } from '../../src/observability/metrics.js';
-import { observeQueues } from '../../src/observability/queues.js';
 import { runCommand } from '../../src/slack/commands/fw.js';
 import { onlyReads, slashCommandHandler } from '../../src/slack/commands/queued.js';
 import {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
 import { resolveSchedule } from '../../src/jobs/schedule.js';
 import { metadataKey, type PostRequest, RetryLater, SlackNotifier } from '../../src/jobs/slackNotifier.js';
-import { createWorkerSlackClient } from '../../src/jobs/workers.js';
+import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 import { SlackRefused } from '../../src/slackApi/errors.js';
 import { SlackApi } from '../../src/slackApi/slackApi.js';
 import { type FakeSlack, startFakeSlack } from '../support/fakeSlack.js';

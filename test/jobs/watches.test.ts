@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationContext } from '../../src/catalogue/operation.js';
-import { channelIdOf, vpnUnwatch, vpnWatch } from '../../src/jobs/watchOperations.js';
+import { channelIdOf, vpnUnwatch, vpnWatch } from '../../src/catalogue/watches.js';
 import { channelMention } from '../../src/render/mrkdwn.js';
 import {
   driveUntil,

@@ -11,7 +11,7 @@ import { type FakeSlack, startFakeSlack } from '../support/fakeSlack.js';
 import { freePort, type RedisServerHandle, startRedisServer } from '../support/redisServer.js';
 import { finalReply, quietLog, text, thread } from './support/harness.js';
 
-const ENTRY = fileURLToPath(new URL('../../src/jobs/main.ts', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../src/entry/worker.ts', import.meta.url));
 const SLACK_BOT_TOKEN = 'xoxb-0000-test';
 const SLACK_APP_TOKEN = 'xapp-0000-test';
 
@@ -26,7 +26,7 @@ interface WorkerProcess {
   ready(): Promise<void>;
 }
 
-describe('npm run worker (src/jobs/main.ts)', () => {
+describe('npm run worker (src/entry/worker.ts)', () => {
   let redisServer: RedisServerHandle;
   let sim: SimulatorHandle;
   let slack: FakeSlack;

@@ -80,7 +80,7 @@ describe('the bot’s HTTP side', () => {
   });
 
   it('drains on SIGTERM and exits 0 (npm start)', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/bot.ts'], {
       env: { PATH: process.env.PATH ?? '', ...env, PORT: String(await freePort()) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -76,7 +76,7 @@ describe('Dockerfile', () => {
     const users = instructions(final, 'USER');
     expect(users.length).toBeGreaterThan(0);
     expect(users.at(-1)).not.toMatch(/^(root|0)(:|$)/);
-    expect(JSON.parse(instructions(final, 'CMD').at(-1) ?? '[]')).toEqual(['node', 'dist/main.js']);
+    expect(JSON.parse(instructions(final, 'CMD').at(-1) ?? '[]')).toEqual(['node', 'dist/entry/bot.js']);
     expect(instructions(final, 'ENV').join(' ')).toMatch(/NODE_ENV=production/);
   });
 
@@ -154,7 +154,7 @@ describe('docker-compose.yml, front and workers apart', () => {
   const fwbot = compose.services.fwbot;
 
   it('runs npm run worker from the same image on the same Redis, only when asked for', () => {
-    expect(worker?.command).toEqual(['node', 'dist/jobs/main.js']);
+    expect(worker?.command).toEqual(['node', 'dist/entry/worker.js']);
     expect(worker?.image).toBe(fwbot?.image);
     expect(worker?.environment?.REDIS_URL).toBe(fwbot?.environment?.REDIS_URL);
     expect(worker?.profiles).toEqual(['workers']);

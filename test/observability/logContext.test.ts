@@ -2,8 +2,8 @@
 // own) while a request is handled, and only then; fields a line already has are left alone.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { instrumentBolt, type ReceivedEvent } from '../../src/app/instrument.js';
 import { createLogger } from '../../src/app/logger.js';
-import { instrumentBolt, type ReceivedEvent } from '../../src/observability/instrument.js';
 import { addContext, contextualDestination, withLogContext } from '../../src/observability/logContext.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 

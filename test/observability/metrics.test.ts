@@ -6,20 +6,20 @@ import { webApi } from '@slack/bolt';
 import { Queue, Worker } from 'bullmq';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AuditTrail } from '../../src/approvals/audit.js';
-import { createCatalogue } from '../../src/catalogue/index.js';
-import type { OperationContext } from '../../src/catalogue/operation.js';
-import { QUEUE } from '../../src/jobs/keys.js';
-import { tailAudit } from '../../src/observability/auditTail.js';
-import { createHttpSide } from '../../src/observability/httpSide.js';
 import {
   instrumentBolt,
   instrumentCatalogue,
   instrumentGate,
   type ReceivedEvent,
-} from '../../src/observability/instrument.js';
+} from '../../src/app/instrument.js';
+import { AuditTrail } from '../../src/approvals/audit.js';
+import { createCatalogue } from '../../src/catalogue/index.js';
+import type { OperationContext } from '../../src/catalogue/operation.js';
+import { QUEUE } from '../../src/jobs/keys.js';
+import { observeQueues } from '../../src/jobs/queueMetrics.js';
+import { tailAudit } from '../../src/observability/auditTail.js';
+import { createHttpSide } from '../../src/observability/httpSide.js';
 import { createMetrics, observeSlackClient, sccCallRecorder } from '../../src/observability/metrics.js';
-import { observeQueues } from '../../src/observability/queues.js';
 import { createSccClient } from '../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../support/fakeSlack.js';

@@ -127,7 +127,7 @@ describe('long-running processes keep serving after a rejection nobody awaited',
 
   it('the bot, when Slack refuses the app token while Socket Mode retries a reconnect', async () => {
     const port = await freePort();
-    const bot = start('src/main.ts', [], { ...env, PORT: String(port) });
+    const bot = start('src/entry/bot.ts', [], { ...env, PORT: String(port) });
     await bot.says('"msg":"fwbot is running"');
     await socket.connected(1);
     // Slack asks for a new connection; its first answer is a hiccup the library retries after 5 s, its
@@ -155,7 +155,7 @@ describe('long-running processes keep serving after a rejection nobody awaited',
   it('a worker, which logs it once, counts it, and stops gracefully afterwards', async () => {
     const port = await freePort();
     const worker = start(
-      'src/jobs/main.ts',
+      'src/entry/worker.ts',
       [],
       { ...env, PORT: String(port), FWBOT_TEST_FAULT_AFTER: `http://127.0.0.1:${port}/healthz` },
       'rejection',
@@ -178,7 +178,7 @@ describe('long-running processes keep serving after a rejection nobody awaited',
   it('a worker stops after an exception nothing caught: logged, drained within its bound, exit 1', async () => {
     const port = await freePort();
     const worker = start(
-      'src/jobs/main.ts',
+      'src/entry/worker.ts',
       [],
       { ...env, PORT: String(port), FWBOT_TEST_FAULT_AFTER: `http://127.0.0.1:${port}/healthz` },
       'exception',
@@ -218,7 +218,7 @@ describe('the CLI', () => {
     const sim = await startSimulator({ port: 0, clock: 'manual' });
     try {
       const cli = start(
-        'src/cli/main.ts',
+        'src/entry/cli.ts',
         ['help'],
         { SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin },
         'rejection',

@@ -13,7 +13,7 @@ import { freePort, redisServerAvailable, startRedisServer } from '../support/red
 
 const root = new URL('../../', import.meta.url);
 const tsx = fileURLToPath(new URL('node_modules/tsx/dist/loader.mjs', root));
-const demo = fileURLToPath(new URL('src/demo/main.ts', root));
+const demo = fileURLToPath(new URL('src/entry/demo.ts', root));
 
 interface Readiness {
   ready: boolean;

@@ -5,9 +5,9 @@
 
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkRedis, RedisUnreachable } from '../../src/app/redisCheck.js';
 import { ApprovalStore } from '../../src/approvals/store.js';
 import { loadConfig } from '../../src/config.js';
+import { checkRedis, RedisUnreachable } from '../../src/redis/check.js';
 import { connectRedis, type RedisClient } from '../../src/redis/connection.js';
 import { ReplicasMissing } from '../../src/redis/replication.js';
 import { TopologyWatch } from '../../src/redis/topology.js';

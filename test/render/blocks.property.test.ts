@@ -3,9 +3,9 @@
 // a message (native table) and for a modal (monospace) and checked against Slack's limits, the table
 // blocks' own included (test/support/blockKitRules.ts). Seeded, so a failure names the seed that reproduces it.
 import { describe, expect, it } from 'vitest';
+import type { Button, View, ViewBlock } from '../../src/model/view.js';
 import { type RenderedMessage, renderBlocks, SLACK_LIMITS } from '../../src/render/blocks.js';
 import { channelMention, userMention } from '../../src/render/mrkdwn.js';
-import type { Button, View, ViewBlock } from '../../src/render/view.js';
 import { assertWithinSlackLimits } from '../slack/support/blockLimits.js';
 import { blockTexts, mrkdwnIn } from '../support/blockTexts.js';
 

@@ -1,8 +1,8 @@
 import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
+import type { Button, View, ViewBlock } from '../../src/model/view.js';
 import { type RenderedMessage, renderBlocks, SLACK_LIMITS } from '../../src/render/blocks.js';
 import { channelMention, escapeMrkdwn, userMention } from '../../src/render/mrkdwn.js';
-import type { Button, View, ViewBlock } from '../../src/render/view.js';
 import { assertWithinSlackLimits } from '../slack/support/blockLimits.js';
 import { blockKitProblems } from '../support/blockKitRules.js';
 

@@ -6,9 +6,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import type { View } from '../../src/model/view.js';
 import { renderBlocks } from '../../src/render/blocks.js';
 import { renderText } from '../../src/render/text.js';
-import type { View } from '../../src/render/view.js';
 import { assertWithinSlackLimits } from '../slack/support/blockLimits.js';
 
 export const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden');

@@ -3,6 +3,7 @@
 // nobody and links nowhere; the mentions fwbot means (requester, approver) stay live. In plain_text, code
 // and the terminal the intended ones read `@U…`, and the wrapping characters never show.
 import { describe, expect, it } from 'vitest';
+import type { View } from '../../src/model/view.js';
 import { type RenderedMessage, renderBlocks } from '../../src/render/blocks.js';
 import { renderInterfaceDeleted } from '../../src/render/interfaces.js';
 import {
@@ -14,7 +15,6 @@ import {
 } from '../../src/render/mrkdwn.js';
 import { renderTenant, renderTenantList } from '../../src/render/tenants.js';
 import { plainMrkdwn, renderText } from '../../src/render/text.js';
-import type { View } from '../../src/render/view.js';
 import { mrkdwnIn } from '../support/blockTexts.js';
 
 const HOSTILE = '<@U0ATTACK> <!channel> <#C0SECRET> <!subteam^S0ALL> <https://evil.example|docs>';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/catalogue/errors.js';
 import type { RenderMeta } from '../../src/catalogue/operation.js';
+import { UserError } from '../../src/model/errors.js';
 import { renderBlocks } from '../../src/render/blocks.js';
 import { listView, pageInfo } from '../../src/render/list.js';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { View } from '../../src/model/view.js';
 import { userMention } from '../../src/render/mrkdwn.js';
 import { numberedButtons, plainMarkup, renderTable, renderText } from '../../src/render/text.js';
-import type { View } from '../../src/render/view.js';
 
 describe('text rendering', () => {
   it('aligns table columns on the widest cell, counting characters not bytes', () => {

@@ -3,12 +3,12 @@
 // what a reader cannot see shown escaped and flagged. Ordinary names look exactly as they did.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { View } from '../../src/model/view.js';
 import { renderBlocks } from '../../src/render/blocks.js';
 import { cellText, code } from '../../src/render/format.js';
 import { escapeMrkdwn, SLACK_READS, stripSentinels } from '../../src/render/mrkdwn.js';
 import { plainMarkup, renderText } from '../../src/render/text.js';
 import { codeAsLiteral, HIDDEN_NOTE, revealInvisible, untrusted } from '../../src/render/untrusted.js';
-import type { View } from '../../src/render/view.js';
 import { blockTexts, mrkdwnIn } from '../support/blockTexts.js';
 
 /** Line breaks, controls, bidirectional controls, zero-width characters: what must never reach a reader raw. */

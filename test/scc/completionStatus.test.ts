@@ -2,7 +2,7 @@
 // it: the models the client parses SCC's answers with take a device's completion status without it (or
 // with null, "still in progress"), and the deployment views read the device's own status instead.
 import { describe, expect, it } from 'vitest';
-import type { RenderMeta } from '../../src/catalogue/types.js';
+import type { RenderMeta } from '../../src/model/types.js';
 import { renderDeployment, renderDeploymentList } from '../../src/render/changes.js';
 import { renderText } from '../../src/render/text.js';
 import type { DeploymentRunDto } from '../../src/scc/generated/models.js';

@@ -8,8 +8,8 @@ import { Dispatcher } from '../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../src/dispatch/governance.js';
 import { MemoryRevealGrants } from '../../src/dispatch/reveals.js';
 import { AccessControl } from '../../src/policy/access.js';
+import { MemoryDeduper } from '../../src/redis/dedupe.js';
 import { createFwbotApp } from '../../src/slack/app.js';
-import { MemoryDeduper } from '../../src/slack/dedupe.js';
 import type { FwbotDeps } from '../../src/slack/deps.js';
 import { RecordingGate, RecordingTracker } from './support/harness.js';
 

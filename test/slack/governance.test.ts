@@ -8,7 +8,6 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UpgradeWatch, WatchRegistry } from '../../src/catalogue/operation.js';
 import type { RoleGrants } from '../../src/config/policy.js';
-import { vpnUnwatch, vpnWatch } from '../../src/jobs/watchOperations.js';
 import { COMMAND_ACTION, encodePageState, PAGE_ACTION, SHARE_ACTION } from '../../src/render/paging.js';
 import {
   blocksText,
@@ -137,7 +136,6 @@ describe('governance: an operation that acts on another channel', () => {
       channelProfiles: { [OTHER_PROFILE_CHANNEL]: 'other' },
       tokens: { other: 'unused-token' },
       services: { watches: registry },
-      extraOperations: [vpnWatch, vpnUnwatch],
     });
   });
   afterAll(async () => {

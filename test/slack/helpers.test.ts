@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import { containsCredential } from '../../src/dispatch/commandSecrets.js';
 import { addProfile, extractProfileFlag, splitProfile, withProfile } from '../../src/dispatch/profileFlag.js';
-import { MemoryDeduper, RedisDeduper } from '../../src/slack/dedupe.js';
+import { MemoryDeduper, RedisDeduper } from '../../src/redis/dedupe.js';
 import { decodeMetadata, encodeMetadata } from '../../src/slack/views/metadata.js';
 import { fieldErrors, rawFromState, submissionRefusal } from '../../src/slack/views/values.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';

@@ -18,7 +18,7 @@ const OPERATOR = 'U0OPERATOR1';
 
 function run(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/bot.ts'], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

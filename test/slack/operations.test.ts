@@ -4,14 +4,49 @@
 // to the approval gate. The last test fails if an operation of the catalogue has no case here.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/index.js';
+import type { AuditRecord, OperationServices, UpgradeWatch } from '../../src/catalogue/operation.js';
 import { driveClock } from '../support/driveClock.js';
-import { blocksText, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
+import { blocksText, CHANNEL, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
 import { type FieldValue, submissionPayload } from './support/modals.js';
+
+/** The Redis-backed services a running bot gives operations, kept in memory (the audit trail, watches). */
+function memoryServices(): OperationServices {
+  const watches: UpgradeWatch[] = [];
+  const audit: AuditRecord[] = [
+    {
+      id: '1764150000000-0',
+      at: '2026-11-26T10:00:00.000Z',
+      actor: USERS.admin,
+      action: 'approved',
+      operationId: 'interfaces.delete',
+      target: 'VLAN interface iot (Vlan20) on asa-hq-01',
+      outcome: 'approved',
+      approvalId: 'ap-0000000001',
+    },
+  ];
+  return {
+    watches: {
+      async watch(watch) {
+        watches.push(watch);
+        return { created: true };
+      },
+      async unwatch(channelId, profile) {
+        const at = watches.findIndex((w) => w.channelId === channelId && w.profile === profile);
+        if (at >= 0) watches.splice(at, 1);
+        return { removed: at >= 0 };
+      },
+      async list() {
+        return watches;
+      },
+    },
+    audit: { latest: async (count) => audit.slice(0, count) },
+  };
+}
 
 describe('every operation through Slack', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ services: memoryServices() });
   });
   afterAll(async () => {
     await h.stop();
@@ -371,6 +406,23 @@ describe('every operation through Slack', () => {
     const uid = data?.items?.[0]?.uid;
     expect(await read('msp.vpn.run', `msp vpn run ${uid}`)).toContain('msp-spring-refresh');
     expect(await read('msp.vpn.run-fields', 'msp vpn run-fields')).toContain('DONE_WITH_DEVICE_ERRORS');
+  });
+
+  it('vpn watch / unwatch (a channel hears of every upgrade run that ends)', async () => {
+    const said = (pattern: RegExp) =>
+      h.slack.waitFor((c) => c.method === 'chat.postMessage' && pattern.test(blocksText(c.args)), 10_000);
+    await h.command(`vpn watch <#${CHANNEL}|ops>`, { userId: USERS.operator });
+    await said(/now hears about every VPN client upgrade run/);
+    expect(ran('vpn.watch')).toBe(true);
+    await h.command(`vpn unwatch <#${CHANNEL}|ops>`, { userId: USERS.operator });
+    await said(/no longer hears about the upgrade runs/);
+    expect(ran('vpn.unwatch')).toBe(true);
+  });
+
+  it('audit (admins read the trail)', async () => {
+    const { responseUrl } = await h.command('audit 5', { userId: USERS.admin });
+    expect(blocksText((await h.reply(responseUrl)).args)).toContain('interfaces.delete');
+    expect(ran('audit')).toBe(true);
   });
 
   it('covers every operation of the catalogue', () => {

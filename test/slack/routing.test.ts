@@ -2,9 +2,9 @@
 // announced and queued behind SCC's one-per-30-seconds limit; and the approval policy may put a
 // non-destructive operation (VPN client upgrades) behind an approval.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PermissionError } from '../../src/catalogue/errors.js';
 import type { Operation, RawArgs } from '../../src/catalogue/operation.js';
 import type { OperationQueue, QueuedCall } from '../../src/dispatch/ports.js';
+import { PermissionError } from '../../src/model/errors.js';
 import { blocksText, CHANNEL, type Harness, startHarness, USERS } from './support/harness.js';
 
 /** Records what is queued; holds each call's declared key as the real queue does (src/jobs/operationQueue.ts). */

@@ -5,8 +5,9 @@
 import { pino } from 'pino';
 import { sccClientsFrom } from '../../src/app/sccClients.js';
 import type { ScheduleOverrides } from '../../src/jobs/schedule.js';
-import { createWorkerSlackClient, startWorkers } from '../../src/jobs/workers.js';
+import { startWorkers } from '../../src/jobs/workers.js';
 import { createSccClient } from '../../src/scc/client.js';
+import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 
 function need(name: string): string {
   const value = process.env[name];
@@ -16,7 +17,7 @@ function need(name: string): string {
 
 const schedule = JSON.parse(process.env.SCHEDULE ?? '{}') as ScheduleOverrides;
 const logger = pino({ level: process.env.LOG_LEVEL ?? process.env.FWBOT_TEST_LOG ?? 'silent' });
-// No retries inside the client: the queue reschedules, as in production (src/jobs/main.ts).
+// No retries inside the client: the queue reschedules, as in production (src/entry/worker.ts).
 const client = createSccClient({
   baseUrl: need('SIM_URL'),
   token: need('SIM_TOKEN'),

@@ -2,10 +2,10 @@
 // catalogue's page-state encoding, plus an admin's profile override), so any bot process can answer;
 // the page replaces the message the click came from. The permission check runs again, as for a command.
 
-import { UserError } from '../../catalogue/errors.js';
 import { commandLine } from '../../catalogue/usage.js';
 import { errorView, explainError } from '../../dispatch/errors.js';
 import { splitProfile } from '../../dispatch/profileFlag.js';
+import { UserError } from '../../model/errors.js';
 import { decodePageState, PAGE_ACTION } from '../../render/paging.js';
 import type { SurfaceDeps } from '../deps.js';
 import type { Listeners } from '../router.js';

@@ -2,10 +2,10 @@
 // carries the command line; the read runs again (after the permission check) and is posted in the
 // channel as a snapshot: paging and share buttons are left out, links (report downloads) kept.
 
-import { UserError } from '../../catalogue/errors.js';
 import { COMMAND } from '../../catalogue/usage.js';
 import { errorView, explainError } from '../../dispatch/errors.js';
 import { splitProfile } from '../../dispatch/profileFlag.js';
+import { UserError } from '../../model/errors.js';
 import { SHARE_ACTION } from '../../render/paging.js';
 import { sharedSnapshot } from '../../render/shared.js';
 import type { SurfaceDeps } from '../deps.js';

@@ -3,8 +3,8 @@
 // the arguments typed with the command (never a secret field's value), and the command's response_url
 // so the answer can reach the requester privately.
 import { z } from 'zod';
-import { UserError } from '../../catalogue/errors.js';
 import type { RawArgs } from '../../catalogue/operation.js';
+import { UserError } from '../../model/errors.js';
 import { SLACK_LIMITS } from '../../render/blocks.js';
 
 const RawValue = z.union([z.string(), z.array(z.string()), z.boolean()]);

@@ -12,8 +12,8 @@ import type {
 } from '@slack/types';
 import { uniqueOptions } from '../../catalogue/forms.js';
 import type { ModalField, ModalSpec, RawArgs } from '../../catalogue/operation.js';
+import type { View } from '../../model/view.js';
 import { plainText, renderBlocks, SLACK_LIMITS, selectOption } from '../../render/blocks.js';
-import type { View } from '../../render/view.js';
 
 export const MODAL_CALLBACK = 'fw.modal';
 /** Modals that only show something (loading, a revealed token, an error). */

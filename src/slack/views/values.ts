@@ -2,9 +2,9 @@
 // validation issues → what Slack shows for them: per-field errors (`response_action: errors`, keyed by
 // block id), or a notice in place of the form when no field can carry them.
 import type { ModalView } from '@slack/types';
-import { issueSentence } from '../../catalogue/errors.js';
 import type { ArgIssue, Operation, RawArgs } from '../../catalogue/operation.js';
 import { usageLine } from '../../catalogue/usage.js';
+import { issueSentence } from '../../model/errors.js';
 import type { InputState } from '../payloads.js';
 import { FIELD_BLOCK_PREFIX, fieldBlockId, textNotice } from './modal.js';
 

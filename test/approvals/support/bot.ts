@@ -9,16 +9,18 @@ import { pino } from 'pino';
 import { type Approvals, createApprovals } from '../../../src/approvals/approvals.js';
 import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/approvals/settings.js';
-import { UserError } from '../../../src/catalogue/errors.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
 import type { SccClients, ThreadRef, Tracker } from '../../../src/dispatch/ports.js';
 import { RedisRevealGrants } from '../../../src/dispatch/reveals.js';
+import { UserError } from '../../../src/model/errors.js';
 import type { AccessControl } from '../../../src/policy/access.js';
+import { MemoryDeduper } from '../../../src/redis/dedupe.js';
 import { renderBlocks } from '../../../src/render/blocks.js';
 import { createSccClient, type SccClient } from '../../../src/scc/client.js';
-import { MemoryDeduper } from '../../../src/slack/dedupe.js';
+import { registerApprovalListeners } from '../../../src/slack/actions/approvals.js';
+import { SlackApprovalNotifier } from '../../../src/slack/approvalNotifier.js';
 import { freePort } from '../../support/redisServer.js';
 import { BOT_TOKEN, CATALOGUE, lookup, policyAccess, SIGNING_SECRET } from './world.js';
 
@@ -102,19 +104,23 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const approvals = createApprovals({
     redis,
     prefix: options.prefix,
-    slack: app.client,
+    notifier: new SlackApprovalNotifier(app.client, logger),
     clients,
     lookup,
     tracker,
     authorizer,
     reveals,
-    dedupe: new MemoryDeduper(),
     settings: options.settings ?? {},
     logger,
     clock: options.clock,
     secrets: [options.sccToken, BOT_TOKEN, SIGNING_SECRET],
   });
-  approvals.register(app);
+  registerApprovalListeners(app, {
+    decisions: approvals.decide,
+    notifier: new SlackApprovalNotifier(app.client, logger),
+    dedupe: new MemoryDeduper(),
+    log: logger,
+  });
   const settings = ApprovalSettings.parse(options.settings ?? {});
 
   const dispatcher = new Dispatcher({

@@ -5,9 +5,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import type { View } from '../../../src/model/view.js';
 import { renderBlocks } from '../../../src/render/blocks.js';
 import { renderText } from '../../../src/render/text.js';
-import type { View } from '../../../src/render/view.js';
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden');
 

@@ -1,12 +1,11 @@
 // The people, channel and role policy every approvals test uses, and the registry of the operations they
 // run: the catalogue's real registry plus /fw audit.
 
-import { auditOperation } from '../../../src/approvals/auditOperation.js';
+import { instrumentCatalogue } from '../../../src/app/instrument.js';
 import { type Authorizer, authorizerFrom } from '../../../src/approvals/authorizer.js';
 import { createCatalogue } from '../../../src/catalogue/index.js';
 import type { Operation } from '../../../src/catalogue/operation.js';
 import type { RolePolicy } from '../../../src/config/policy.js';
-import { instrumentCatalogue } from '../../../src/observability/instrument.js';
 import { createMetrics } from '../../../src/observability/metrics.js';
 import { AccessControl } from '../../../src/policy/access.js';
 
@@ -58,7 +57,7 @@ export function policyAuthorizer(): Authorizer {
 
 /** The real registry, with /fw audit added as the service adds it. */
 // Instrumented as every fwbot process runs it (src/app/bot.ts), so the tests see what production runs.
-export const CATALOGUE = instrumentCatalogue(createCatalogue({ extra: [auditOperation] }), createMetrics());
+export const CATALOGUE = instrumentCatalogue(createCatalogue(), createMetrics());
 
 export function lookup(operationId: string): Operation | undefined {
   return CATALOGUE.get(operationId);

@@ -5,18 +5,14 @@ import { EventEmitter } from 'node:events';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { SccClients, ThreadRef } from '../../../src/dispatch/ports.js';
-import {
-  createWorkerSlackClient,
-  type StartWorkersOptions,
-  startWorkers,
-  type Workers,
-} from '../../../src/jobs/workers.js';
+import { type StartWorkersOptions, startWorkers, type Workers } from '../../../src/jobs/workers.js';
 import { createSccClient, type SccCallEvent, type SccClient } from '../../../src/scc/client.js';
 import {
   type SimulatorHandle,
   type StartSimulatorOptions,
   startSimulator,
 } from '../../../src/simulator/index.js';
+import { createWorkerSlackClient } from '../../../src/slackApi/clients.js';
 import { driveClock } from '../../support/driveClock.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';
 import { redisUrl, uniquePrefix } from '../../support/testRedis.js';

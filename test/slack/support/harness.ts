@@ -3,10 +3,11 @@
 // the SCC simulator on port 0 with a manual clock behind real SCC clients; stand-in tracker and approval
 // gate that record what they are handed; and every log line captured, to check what never reaches it.
 import { EventEmitter } from 'node:events';
+import { instrumentBolt, instrumentCatalogue } from '../../../src/app/instrument.js';
 import { createLogger } from '../../../src/app/logger.js';
 import { sccClientsFrom } from '../../../src/app/sccClients.js';
 import { createCatalogue } from '../../../src/catalogue/index.js';
-import type { Operation, OperationServices, TrackRequest } from '../../../src/catalogue/operation.js';
+import type { OperationServices, TrackRequest } from '../../../src/catalogue/operation.js';
 import type { RoleGrants, RolePolicy } from '../../../src/config/policy.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
@@ -21,15 +22,14 @@ import type {
 } from '../../../src/dispatch/ports.js';
 import { MemoryRevealGrants } from '../../../src/dispatch/reveals.js';
 import type { CommandIntake } from '../../../src/jobs/commandQueue.js';
-import { instrumentBolt, instrumentCatalogue } from '../../../src/observability/instrument.js';
 import { contextualDestination } from '../../../src/observability/logContext.js';
 import type { FwbotMetrics } from '../../../src/observability/metrics.js';
 import { AccessControl } from '../../../src/policy/access.js';
 import { UserGroupDirectory } from '../../../src/policy/userGroups.js';
+import { MemoryDeduper } from '../../../src/redis/dedupe.js';
 import { createSccClient, type SccClient } from '../../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { createFwbotApp, type FwbotApp, type SlackSettings } from '../../../src/slack/app.js';
-import { MemoryDeduper } from '../../../src/slack/dedupe.js';
 import { type FwbotDeps, type SurfaceDeps, surfaceOf } from '../../../src/slack/deps.js';
 import {
   type FakeSlack,
@@ -123,8 +123,6 @@ export interface HarnessOptions {
   audit?: AuditSink;
   /** Redis-backed services some operations use (watches), as the bot passes them. */
   services?: OperationServices;
-  /** Operations the bot adds to the catalogue (audit, VPN watches: src/app/surface.ts). */
-  extraOperations?: readonly Operation[];
   optionsDeadlineMs?: number;
   /** How long a fitted form waits for SCC before opening as "Loading…" (0: at once). */
   formDeadlineMs?: number;
@@ -254,7 +252,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   );
   const tracker = new RecordingTracker();
   const gate = new RecordingGate();
-  const base = createCatalogue({ extra: options.extraOperations ?? [] });
+  const base = createCatalogue();
   const catalogue = options.metrics ? instrumentCatalogue(base, options.metrics) : base;
   const audit: AuditEntry[] = [];
   const dispatcher = new Dispatcher({

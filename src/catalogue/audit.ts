@@ -1,13 +1,13 @@
 // `/fw audit [n]`: the latest decisions and executions of the approval trail, for admins. Reads the
 // trail through ctx.services.audit, so it runs wherever the approvals service does.
 import { z } from 'zod';
-import { optionalInt } from '../catalogue/args.js';
-import { UserError } from '../catalogue/errors.js';
-import { type AuditRecord, defineOperation } from '../catalogue/operation.js';
+import { UserError } from '../model/errors.js';
+import type { View } from '../model/view.js';
 import { counted } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
-import type { View } from '../render/view.js';
+import { optionalInt } from './args.js';
+import { type AuditRecord, defineOperation } from './operation.js';
 
 export const AUDIT_DEFAULT_COUNT = 20;
 export const AUDIT_MAX_COUNT = 100;
@@ -82,6 +82,7 @@ export const auditOperation = defineOperation({
   args: z.object({ count: optionalInt(1, AUDIT_MAX_COUNT) }),
   role: 'admin',
   approval: 'never',
+  needs: ['audit'],
   scc: [],
   examples: ['audit', 'audit 50'],
   run: async (ctx, args) => {

@@ -2,7 +2,7 @@
 // that is not there (closed port, unknown host), refuses the password, or is not Redis at all (an HTTP
 // server answers "Protocol error, got H") ends the start with one sentence naming what failed and what to
 // do, instead of ioredis retrying forever and printing a stack trace per attempt.
-import { connectRedis, deploymentOf, type RedisTarget } from '../redis/connection.js';
+import { connectRedis, deploymentOf, type RedisTarget } from './connection.js';
 
 /** The exit code of a process that could not reach its Redis at start-up (README, "Operations"). */
 export const EXIT_REDIS_UNREACHABLE = 3;

@@ -2,13 +2,13 @@
 // upgrade run of the profile that ends, including runs started outside Slack. Declared here, next to the
 // scan that does the announcing; the catalogue's registry includes them.
 import { z } from 'zod';
-import { optionalText } from '../catalogue/args.js';
-import { UserError } from '../catalogue/errors.js';
-import type { OperationContext, Param, WatchRegistry } from '../catalogue/operation.js';
-import { defineOperation } from '../catalogue/operation.js';
 import { SLACK_CHANNEL_ID } from '../config/slackIds.js';
+import { UserError } from '../model/errors.js';
+import type { View } from '../model/view.js';
 import { channelMention } from '../render/mrkdwn.js';
-import type { View } from '../render/view.js';
+import { optionalText } from './args.js';
+import type { OperationContext, Param, WatchRegistry } from './operation.js';
+import { defineOperation } from './operation.js';
 
 const CHANNEL: Param = {
   name: 'channel',
@@ -53,6 +53,7 @@ export const vpnWatch = defineOperation({
   args: WatchArgs,
   role: 'operator',
   approval: 'never',
+  needs: ['watches'],
   scc: [],
   examples: ['vpn watch', 'vpn watch #netops'],
   // Another channel is told from now on: the requester needs the role there too, on the same profile.
@@ -85,6 +86,7 @@ export const vpnUnwatch = defineOperation({
   args: WatchArgs,
   role: 'operator',
   approval: 'never',
+  needs: ['watches'],
   scc: [],
   examples: ['vpn unwatch', 'vpn unwatch #netops'],
   otherChannel: (args) => args.channel,
@@ -101,4 +103,4 @@ export const vpnUnwatch = defineOperation({
     ),
 });
 
-export const watchOperations = [vpnWatch, vpnUnwatch] as const;
+export const WATCH_OPERATIONS = [vpnWatch, vpnUnwatch] as const;

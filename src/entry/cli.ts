@@ -3,9 +3,9 @@
 // connection is closed. A rejection or exception nothing handled ends it with one sentence on stderr and
 // the internal-failure code (observability/processFaults.ts).
 import { text } from 'node:stream/consumers';
+import { EXIT, runCli } from '../cli/cli.js';
 import { Terminal } from '../console/terminal.js';
 import { installProcessFaults } from '../observability/processFaults.js';
-import { EXIT, runCli } from './cli.js';
 
 installProcessFaults({
   kind: 'exit',

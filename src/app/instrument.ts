@@ -3,15 +3,15 @@
 // a Bolt app whose acks are timed. Every surface (Slack, console, CLI, the approvals executor) runs
 // operations through the catalogue, so one decorator covers them all.
 
-import { PermissionError, UsageError, UserError } from '../catalogue/errors.js';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation } from '../catalogue/operation.js';
 import { SccUserError } from '../catalogue/sccErrors.js';
 import type { ApprovalGate } from '../dispatch/ports.js';
 import { newRequestId } from '../dispatch/request.js';
+import { PermissionError, UsageError, UserError } from '../model/errors.js';
+import { withLogContext } from '../observability/logContext.js';
+import type { CommandOutcome, FwbotMetrics } from '../observability/metrics.js';
 import { SccError } from '../scc/errors.js';
-import { withLogContext } from './logContext.js';
-import type { CommandOutcome, FwbotMetrics } from './metrics.js';
 
 /** The outcome label of a failed command. */
 export function failureOutcome(error: unknown): CommandOutcome {

@@ -5,11 +5,11 @@
 
 import { Queue, QueueEvents } from 'bullmq';
 import type { Logger } from 'pino';
-import { normalisePrefix, operationQueueName, QUEUE } from '../jobs/keys.js';
-import { COMMAND_OUTCOMES } from '../jobs/payloads.js';
+import type { FwbotMetrics, QueueDepth } from '../observability/metrics.js';
+import { RedisHealth } from '../observability/redisHealth.js';
 import { connectRedis, type RedisTarget } from '../redis/connection.js';
-import type { FwbotMetrics, QueueDepth } from './metrics.js';
-import { RedisHealth } from './redisHealth.js';
+import { normalisePrefix, operationQueueName, QUEUE } from './keys.js';
+import { COMMAND_OUTCOMES } from './payloads.js';
 
 /** The states worth watching: work waiting, in hand, or parked until later. */
 export const DEPTH_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;

@@ -5,9 +5,6 @@
 
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { jsonValue } from '../json.js';
-import type { Deduper } from '../slack/dedupe.js';
-import type { Listeners } from '../slack/router.js';
 import {
   APPROVE_ACTION,
   CANCEL_ACTION,
@@ -15,10 +12,13 @@ import {
   REASON_INPUT,
   REJECT_ACTION,
   REJECT_MODAL,
-} from './card.js';
-import type { ApprovalDecisions, Clicker } from './decisions.js';
-import { ApprovalButtonValue, RejectModalMetadata } from './record.js';
-import type { SlackNotifier } from './slackNotifier.js';
+} from '../../approvals/card.js';
+import type { ApprovalDecider, Clicker } from '../../approvals/decisions.js';
+import { ApprovalButtonValue, RejectModalMetadata } from '../../approvals/record.js';
+import { jsonValue } from '../../model/json.js';
+import type { Deduper } from '../../redis/dedupe.js';
+import type { SlackApprovalNotifier } from '../approvalNotifier.js';
+import type { Listeners } from '../router.js';
 
 const ButtonClick = z.object({
   user: z.object({ id: z.string().min(1) }),
@@ -96,8 +96,8 @@ export function rejectModal(metadata: RejectModalMetadata) {
 }
 
 export interface ApprovalListenersDeps {
-  decisions: ApprovalDecisions;
-  notifier: SlackNotifier;
+  decisions: ApprovalDecider;
+  notifier: Pick<SlackApprovalNotifier, 'tell' | 'openModal'>;
   /** Slack delivers a click again (HTTP retries, Socket Mode redeliveries): one effect, one answer. */
   dedupe: Deduper;
   log: Logger;

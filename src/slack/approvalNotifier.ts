@@ -1,21 +1,18 @@
-// The Slack side effects of approvals: post the card, update it, post in its thread, tell one person
-// something privately, open the reject-reason modal. Views go through the shared renderer
+// The approvals' notifier on Slack (approvals/notifier.ts): post the card, update it, post in its thread;
+// and for the card's listeners (actions/approvals.ts), tell one person something privately and open the
+// reject-reason modal. Views go through the shared renderer
 // (src/render/blocks.ts), which keeps them within Slack's limits and escapes SCC data; the calls go
 // through fwbot's one Slack Web API module (src/slackApi/).
 import type { webApi } from '@slack/bolt';
 import type { View as ModalView } from '@slack/types';
 import type { Logger } from 'pino';
+import type { ApprovalNotifier, CardLocation } from '../approvals/notifier.js';
+import type { View } from '../model/view.js';
 import { renderBlocks } from '../render/blocks.js';
 import { escapeMrkdwn } from '../render/mrkdwn.js';
-import type { View } from '../render/view.js';
 import { SlackApi } from '../slackApi/slackApi.js';
 
-export interface CardLocation {
-  channel: string;
-  ts: string;
-}
-
-export class SlackNotifier {
+export class SlackApprovalNotifier implements ApprovalNotifier {
   readonly #slack: SlackApi;
   readonly #log: Logger;
 

@@ -1,7 +1,10 @@
-// The plain data the catalogue speaks in: roles, parameters, raw arguments, who acts, what a renderer may
-// know. A leaf module (nothing but the role list imported), so the renderers, the usage lines and the
-// errors can name these types without importing the operation machinery that uses them.
-export { type Role, roles as ROLES } from '../config/policy.js';
+// The plain data fwbot's layers speak in: roles, parameters, raw arguments, who acts, what a renderer may
+// know. A leaf module, so the renderers, the usage lines, the policy and the errors can name these types
+// without importing the operation machinery that uses them.
+
+/** The four roles, weakest first (config/policy.ts says who holds them, and what each implies). */
+export const ROLES = ['viewer', 'operator', 'approver', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
 
 export type Area =
   | 'help'

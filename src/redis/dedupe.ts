@@ -3,7 +3,7 @@
 // retry may reach another one; so the first sight of an interaction's trigger id is recorded in Redis
 // (SET NX with a TTL) and later sights are acknowledged and dropped. A memory version serves a single
 // process and tests.
-import type { RedisClient } from '../redis/connection.js';
+import type { RedisClient } from './connection.js';
 
 export interface Deduper {
   /** True the first time `key` is seen within `ttlSeconds`, false afterwards. */

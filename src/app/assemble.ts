@@ -1,0 +1,174 @@
+// The one assembly every fwbot process shares (the bot, `npm run worker`): from a loaded Config, the
+// deployment's Redis (its topology watched), the queues — with their workers when this process runs them
+// (tracking, notifications, watches, the operations' paced queues), or only their producer side — the
+// surface (SCC clients per profile, the role policy, the catalogue, approvals, reveal grants, the
+// dispatcher, the App Home), and the workers of queued /fw commands when this process runs them. The
+// processes add only what is theirs: the bot its Bolt app and command intake, a worker its probes.
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { HomeTiming } from '../home/changes.js';
+import type { Home } from '../home/service.js';
+import { type CommandWorkers, startCommandWorkers } from '../jobs/commandQueue.js';
+import { DEFAULT_PREFIX, slotPrefix } from '../jobs/keys.js';
+import { DEFAULT_SCHEDULE, scheduleFromConfig } from '../jobs/schedule.js';
+import { createJobs, type Jobs, startWorkers } from '../jobs/workers.js';
+import { type ReadinessCheck, sccChecks } from '../observability/health.js';
+import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
+import type { RedisHealth } from '../observability/redisHealth.js';
+import type { ShutdownStep } from '../observability/shutdown.js';
+import { isCluster, type RedisClient } from '../redis/connection.js';
+import type { TopologyWatch } from '../redis/topology.js';
+import { runCommand } from '../slack/commands/fw.js';
+import { slashCommandHandler } from '../slack/commands/queued.js';
+import { createWorkerSlackClient } from '../slackApi/clients.js';
+import { openProcessRedis } from './processRedis.js';
+import { createSccClients } from './sccClients.js';
+import { buildSurface, type Surface } from './surface.js';
+
+export interface AssembleOptions {
+  config: Config;
+  log: Logger;
+  /** The process's registry: everything assembled here counts in it. */
+  metrics: FwbotMetrics;
+  /** This process, as its Redis connection and its log lines name it: `bot`, `worker`. */
+  name: string;
+  /** Run the workers here: tracking, notifications, watches, the operations' paced queues. */
+  workers: boolean;
+  /** Run queued /fw commands here. */
+  commands: boolean;
+  /** Another key prefix in Redis (tests share one server). */
+  redisPrefix?: string;
+  /** How App Home updates are coalesced (tests shorten the waits). */
+  homeTiming?: Partial<HomeTiming>;
+}
+
+export interface Assembled {
+  /** The deployment's key prefix (in a hash tag on a Redis Cluster). */
+  prefix: string;
+  redis: RedisClient;
+  topology: TopologyWatch;
+  redisHealth: RedisHealth;
+  /** The queues' producer side: what the dispatcher and the surfaces hand work to. */
+  jobs: Jobs;
+  surface: Surface;
+  /** Redis, its topology, and each SCC profile, for /readyz. */
+  readinessChecks: ReadinessCheck[];
+  /**
+   * What stops, in order: queued commands, approvals, the Home, the workers (jobs in hand finish), then
+   * `beforeRedis` (the process's own readers of Redis), Redis itself, and the SCC clients.
+   */
+  steps(beforeRedis?: readonly ShutdownStep[]): ShutdownStep[];
+}
+
+/** The queued /fw commands' workers, with the default schedule's concurrency and locks. */
+function startCommandRunners(
+  options: AssembleOptions,
+  prefix: string,
+  surface: Surface,
+  redisHealth: RedisHealth,
+): Promise<CommandWorkers> {
+  const { workers } = DEFAULT_SCHEDULE;
+  return startCommandWorkers({
+    redisUrl: options.config.redis,
+    prefix,
+    handler: slashCommandHandler(surface.surfaceDeps, runCommand),
+    concurrency: workers.commandConcurrency,
+    lockDurationMs: workers.lockDurationMs,
+    stalledIntervalMs: workers.stalledIntervalMs,
+    log: options.log.child({ component: 'commands' }),
+    redisHealth,
+  });
+}
+
+export async function assemble(options: AssembleOptions): Promise<Assembled> {
+  const { config, log, metrics } = options;
+  const slack = config.slack;
+  if (slack.mode === 'disabled') throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
+  const prefix = slotPrefix(options.redisPrefix ?? DEFAULT_PREFIX, isCluster(config.redis));
+  const { redis, topology, redisHealth } = openProcessRedis(config.redis, {
+    name: options.name,
+    prefix,
+    metrics,
+    log,
+  });
+  const schedule = scheduleFromConfig(config);
+  // Followed work that ends refreshes its requesters' Homes; the Home is built with the surface, below.
+  let home: Home | undefined;
+  let jobs: Jobs;
+  let runQueuedCalls: ((surface: Surface) => Promise<void>) | undefined;
+  let closeWorkers: () => Promise<void>;
+  if (options.workers) {
+    // Workers poll with their own clients: no retries inside the client, the queue reschedules instead.
+    const workerClients = createSccClients(config.profiles, {
+      timeoutMs: config.scc.timeoutMs,
+      log,
+      retries: false,
+      onCall: sccCallRecorder(metrics),
+    });
+    const workerSlack = createWorkerSlackClient(slack.botToken.reveal(), slack.apiUrl);
+    observeSlackClient(workerSlack, metrics);
+    const workers = await startWorkers({
+      redisUrl: config.redis,
+      prefix,
+      clients: workerClients,
+      slack: workerSlack,
+      logger: log.child({ component: 'jobs' }),
+      schedule,
+      redisHealth,
+      onSettled: (requesterIds) => void home?.publisher.changed(requesterIds),
+    });
+    jobs = workers.jobs;
+    // Queued calls run with the surface's catalogue and governance: their workers start once it exists.
+    runQueuedCalls = (surface) => workers.runQueuedCalls(surface.queuedCalls);
+    closeWorkers = async () => {
+      await workers.close();
+      await workerClients.close();
+    };
+  } else {
+    jobs = createJobs({
+      redisUrl: config.redis,
+      prefix,
+      logger: log.child({ component: 'jobs' }),
+      schedule,
+      redisHealth,
+    });
+    closeWorkers = () => jobs.close();
+  }
+  const surface = buildSurface({
+    config,
+    log,
+    redis,
+    prefix,
+    jobs,
+    metrics,
+    redisHealth,
+    ...(options.homeTiming ? { homeTiming: options.homeTiming } : {}),
+  });
+  home = surface.home;
+  await runQueuedCalls?.(surface);
+  const commands = options.commands
+    ? await startCommandRunners(options, prefix, surface, redisHealth)
+    : undefined;
+  return {
+    prefix,
+    redis,
+    topology,
+    redisHealth,
+    jobs,
+    surface,
+    readinessChecks: [
+      redisHealth.readinessCheck(redis),
+      topology.readinessCheck(),
+      ...sccChecks(surface.clients),
+    ],
+    steps: (beforeRedis = []) => [
+      { name: 'commands', run: async () => void (await commands?.close()) },
+      { name: 'approvals', run: () => surface.approvals.close() },
+      { name: 'home', run: () => surface.home.close() },
+      { name: 'workers', run: () => closeWorkers() },
+      ...beforeRedis,
+      { name: 'redis', run: async () => void (await redis.quit()) },
+      { name: 'scc', run: () => surface.clients.close() },
+    ],
+  };
+}
