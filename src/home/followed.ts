@@ -6,9 +6,9 @@
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import type { ThreadRef, Tracker } from '../dispatch/ports.js';
-import { followedId, Outcome, parseTrackJob, type TrackRequest } from '../follow/index.js';
+import { followedId, kindOf, Outcome, parseTrackJob, type TrackRequest } from '../follow/index.js';
 import { type JobKeys, trackJobId } from '../jobs/keys.js';
-import { jsonValue } from '../json.js';
+import { jsonValue } from '../model/json.js';
 import { pushBounded, readBounded } from '../redis/boundedList.js';
 import type { RedisClient } from '../redis/connection.js';
 import { plainMrkdwn } from '../render/text.js';
@@ -42,6 +42,8 @@ export class FollowedIndex {
   }
 
   async note(request: TrackRequest, thread: ThreadRef): Promise<void> {
+    // A change staged on an ASA names the device still to deploy (its kind declares it: stagedOn).
+    const device = kindOf(request.kind).stagedOn?.(request);
     const entry: Noted = {
       trackId: trackJobId(thread.profile, request.kind, followedId(request)),
       kind: request.kind,
@@ -49,7 +51,7 @@ export class FollowedIndex {
       profile: thread.profile,
       channelId: thread.channelId,
       since: this.clock(),
-      ...(request.kind === 'staged' ? { device: request.deviceName } : {}),
+      ...(device === undefined ? {} : { device }),
     };
     await pushBounded(this.redis, this.key(thread.requesterId), entry, LIST);
   }

@@ -10,9 +10,9 @@ import {
   REJECT_ACTION,
 } from '../approvals/card.js';
 import type { ApprovalRecord } from '../approvals/record.js';
+import type { View, ViewBlock } from '../model/view.js';
 import { code } from '../render/format.js';
 import { channelMention, userMention } from '../render/mrkdwn.js';
-import type { View, ViewBlock } from '../render/view.js';
 import type { FollowedWork, HomeData, RecentCommand } from './model.js';
 
 /** Slack's limit for a Home tab; the renderer keeps one block for its own "not shown" note. */
@@ -160,10 +160,10 @@ export function homeView(data: HomeData): View {
   const { now } = data;
   const decide = capped(data.toDecide, HOME_CAPS.toDecide);
   const mine = capped(data.myRequests, HOME_CAPS.myRequests);
-  // A staged change's follow ends quietly once deployed (and is then not read back), or with a reminder
-  // while the device still waits for a deploy: every staged entry left is still pending.
-  const staged = data.followed.filter((work) => work.kind === 'staged');
-  const work = data.followed.filter((item) => item.kind !== 'staged');
+  // A staged change (its entry names the device still to deploy) ends quietly once deployed (and is then
+  // not read back), or with a reminder while the device still waits for a deploy: every one left is pending.
+  const staged = data.followed.filter((work) => work.device !== undefined);
+  const work = data.followed.filter((item) => item.device === undefined);
   const followed = capped(work, HOME_CAPS.followed);
   const stagedShown = capped(staged, HOME_CAPS.staged);
   const recent = capped(data.recent, HOME_CAPS.recent);
