@@ -354,3 +354,15 @@ class LoadedConfig implements Config {
     };
   }
 }
+
+/**
+ * A loaded configuration with some of its parts replaced (the demo's own SCC profiles and policy), still a
+ * Config in every other way: the same prototype, frozen like the original.
+ */
+export function configWith(
+  config: Config,
+  overrides: Partial<Pick<Config, 'profiles' | 'policy' | 'channelProfiles'>>,
+): Config {
+  const copy = Object.create(Object.getPrototypeOf(config) as object) as Config;
+  return Object.freeze(Object.assign(copy, config, overrides));
+}

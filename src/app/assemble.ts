@@ -1,17 +1,21 @@
-// The one assembly every fwbot process shares (the bot, `npm run worker`): from a loaded Config, the
-// deployment's Redis (its topology watched), the queues — with their workers when this process runs them
-// (tracking, notifications, watches, the operations' paced queues), or only their producer side — the
-// surface (SCC clients per profile, the role policy, the catalogue, approvals, reveal grants, the
-// dispatcher, the App Home), and the workers of queued /fw commands when this process runs them. The
-// processes add only what is theirs: the bot its Bolt app and command intake, a worker its probes.
+// The one assembly every process of fwbot that keeps state shares (the bot, `npm run worker`, the demo):
+// from a loaded Config, the deployment's Redis (its topology watched), the queues — with their workers
+// when this process runs them (tracking, notifications, watches, the operations' paced queues), or only
+// their producer side — the surface (SCC clients per profile, the role policy, the catalogue, approvals,
+// reveal grants, the dispatcher, the App Home), the workers of queued /fw commands, the readers of Redis
+// behind /metrics, and the approvals' recovery and expiry passes, each where the process asks for them.
+// The processes add only what is theirs: the bot its Bolt app and command intake, a worker its probes,
+// the demo its simulator, its console and its Slack twin. (The CLI keeps no state: it has no Redis.)
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { HomeTiming } from '../home/changes.js';
 import type { Home } from '../home/service.js';
 import { type CommandWorkers, startCommandWorkers } from '../jobs/commandQueue.js';
 import { DEFAULT_PREFIX, slotPrefix } from '../jobs/keys.js';
-import { DEFAULT_SCHEDULE, scheduleFromConfig } from '../jobs/schedule.js';
-import { createJobs, type Jobs, startWorkers } from '../jobs/workers.js';
+import { observeQueues } from '../jobs/queueMetrics.js';
+import { DEFAULT_SCHEDULE, type ScheduleOverrides, scheduleFromConfig } from '../jobs/schedule.js';
+import { createJobs, declaredQueues, type Jobs, startWorkers } from '../jobs/workers.js';
+import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, sccChecks } from '../observability/health.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import type { RedisHealth } from '../observability/redisHealth.js';
@@ -20,10 +24,9 @@ import { isCluster, type RedisClient } from '../redis/connection.js';
 import type { TopologyWatch } from '../redis/topology.js';
 import { runCommand } from '../slack/commands/fw.js';
 import { slashCommandHandler } from '../slack/commands/queued.js';
-import { createWorkerSlackClient } from '../slackApi/clients.js';
 import { openProcessRedis } from './processRedis.js';
 import { createSccClients } from './sccClients.js';
-import { buildSurface, type Surface } from './surface.js';
+import { buildSurface, type SlackClients, type Surface, slackClientsFrom } from './surface.js';
 
 export interface AssembleOptions {
   config: Config;
@@ -40,6 +43,19 @@ export interface AssembleOptions {
   redisPrefix?: string;
   /** How App Home updates are coalesced (tests shorten the waits). */
   homeTiming?: Partial<HomeTiming>;
+  /** The Slack clients (default: the configured app's, from its bot token). */
+  slack?: SlackClients;
+  /**
+   * One channel that everyone is in (the demo's console): a person's Home counts every watched channel as
+   * theirs, instead of asking Slack which channels they are in.
+   */
+  oneChannelForAll?: boolean;
+  /** Timings over the configuration's (tests run the same machinery in milliseconds). */
+  schedule?: ScheduleOverrides;
+  /** Read the queues and the audit stream for /metrics (the bot and the demo; a worker's are the bot's). */
+  observe?: boolean;
+  /** Run the approvals' recovery pass now and their expiry sweeper from now on (the bot and the demo). */
+  sweep?: boolean;
 }
 
 export interface Assembled {
@@ -80,10 +96,15 @@ function startCommandRunners(
   });
 }
 
+/** Every watched channel is everyone's: the console has one channel, and every console user is in it. */
+function oneChannelForAll(jobs: Jobs): () => Promise<string[]> {
+  return async () => (await jobs.watches.list()).map((watch) => watch.channelId);
+}
+
 export async function assemble(options: AssembleOptions): Promise<Assembled> {
   const { config, log, metrics } = options;
-  const slack = config.slack;
-  if (slack.mode === 'disabled') throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
+  const slack = options.slack ?? slackClientsFrom(config);
+  if (!slack) throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
   const prefix = slotPrefix(options.redisPrefix ?? DEFAULT_PREFIX, isCluster(config.redis));
   const { redis, topology, redisHealth } = openProcessRedis(config.redis, {
     name: options.name,
@@ -91,7 +112,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
     metrics,
     log,
   });
-  const schedule = scheduleFromConfig(config);
+  const schedule = { ...scheduleFromConfig(config), ...options.schedule };
   // Followed work that ends refreshes its requesters' Homes; the Home is built with the surface, below.
   let home: Home | undefined;
   let jobs: Jobs;
@@ -105,7 +126,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
       retries: false,
       onCall: sccCallRecorder(metrics),
     });
-    const workerSlack = createWorkerSlackClient(slack.botToken.reveal(), slack.apiUrl);
+    const workerSlack = slack.workers;
     observeSlackClient(workerSlack, metrics);
     const workers = await startWorkers({
       redisUrl: config.redis,
@@ -136,6 +157,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
   }
   const surface = buildSurface({
     config,
+    slack,
     log,
     redis,
     prefix,
@@ -143,12 +165,32 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
     metrics,
     redisHealth,
     ...(options.homeTiming ? { homeTiming: options.homeTiming } : {}),
+    ...(options.oneChannelForAll ? { homeChannelsOf: oneChannelForAll(jobs) } : {}),
   });
   home = surface.home;
   await runQueuedCalls?.(surface);
   const commands = options.commands
     ? await startCommandRunners(options, prefix, surface, redisHealth)
     : undefined;
+  const redisUrl = config.redis;
+  const observers = options.observe
+    ? [
+        observeQueues({
+          redisUrl,
+          prefix,
+          profiles: surface.clients.names(),
+          queues: declaredQueues(surface.deps.catalogue.operations).map((queue) => queue.name),
+          metrics,
+          log,
+          redisHealth,
+        }),
+        tailAudit({ redisUrl, streamKey: `${prefix}:audit`, metrics, log, redisHealth }),
+      ]
+    : [];
+  if (options.sweep) {
+    await surface.approvals.recover();
+    surface.approvals.startSweeper();
+  }
   return {
     prefix,
     redis,
@@ -167,6 +209,14 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
       { name: 'home', run: () => surface.home.close() },
       { name: 'workers', run: () => closeWorkers() },
       ...beforeRedis,
+      ...(observers.length > 0
+        ? [
+            {
+              name: 'metrics observers',
+              run: async () => void (await Promise.all(observers.map((observer) => observer.close()))),
+            },
+          ]
+        : []),
       { name: 'redis', run: async () => void (await redis.quit()) },
       { name: 'scc', run: () => surface.clients.close() },
     ],

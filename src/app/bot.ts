@@ -8,9 +8,6 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { HomeTiming } from '../home/changes.js';
 import { createCommandIntake } from '../jobs/commandQueue.js';
-import { observeQueues } from '../jobs/queueMetrics.js';
-import { declaredQueues } from '../jobs/workers.js';
-import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, slackApiCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { createMetrics, type FwbotMetrics, observeSlackClient } from '../observability/metrics.js';
@@ -54,6 +51,7 @@ export async function startBot(
     name: 'bot',
     workers: config.botWorkers,
     commands: config.botWorkers,
+    observe: true,
     ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
     ...(options.homeTiming ? { homeTiming: options.homeTiming } : {}),
   });
@@ -93,19 +91,10 @@ export async function startBot(
   instrumentBolt(fwbot.app, metrics);
   observeSlackClient(fwbot.app.client, metrics);
   readinessChecks.push(slackApiCheck(fwbot.app.client));
-  const queues = observeQueues({
-    redisUrl,
-    prefix,
-    profiles: clients.names(),
-    queues: declaredQueues(surface.deps.catalogue.operations).map((queue) => queue.name),
-    metrics,
-    log,
-    redisHealth,
-  });
-  const audit = tailAudit({ redisUrl, streamKey: `${prefix}:audit`, metrics, log, redisHealth });
   await fwbot.start();
   // METRICS_PORT: /metrics on a server of its own, not among the routes of the port Slack reaches.
   if (config.http.metricsPort !== undefined) await http.listenMetrics();
+  // Requests approved while no bot ran are run now, and expired ones closed from now on.
   await approvals.recover();
   approvals.startSweeper();
   // Scheduled Home updates are published by the bot processes (they have the Slack token and the data).
@@ -126,12 +115,7 @@ export async function startBot(
     { name: 'slack', run: () => fwbot.stop() },
     { name: 'metrics server', run: () => http.close() },
     { name: 'command intake', run: () => intake.close() },
-    ...fwbotCore.steps([
-      {
-        name: 'metrics observers',
-        run: async () => void (await Promise.all([queues.close(), audit.close()])),
-      },
-    ]),
+    ...fwbotCore.steps(),
   ];
   return {
     fwbot,

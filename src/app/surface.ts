@@ -33,8 +33,32 @@ import { SlackApi } from '../slackApi/slackApi.js';
 import { instrumentCatalogue, instrumentGate } from './instrument.js';
 import { createSccClients, type OwnedSccClients } from './sccClients.js';
 
+/** The Slack Web API clients a running fwbot answers, works and publishes its Homes with. */
+export interface SlackClients {
+  /** Answers people and posts approval cards (the Web API client's own retries). */
+  answers: SlackWebClient;
+  /** The workers' notifications: a 429 comes back at once, the queue waits (createWorkerSlackClient). */
+  workers: SlackWebClient;
+  /** The Homes' publishes, paced by the Home itself (a 429 comes back at once too). */
+  home: SlackWebClient;
+}
+
+/** The clients of the configured Slack app (its bot token); undefined when Slack is not configured. */
+export function slackClientsFrom(config: Config): SlackClients | undefined {
+  const { slack } = config;
+  if (slack.mode === 'disabled') return undefined;
+  const token = slack.botToken.reveal();
+  return {
+    answers: newSlackClient(token, { slackApiUrl: slack.apiUrl }),
+    workers: createWorkerSlackClient(token, slack.apiUrl),
+    home: createWorkerSlackClient(token, slack.apiUrl),
+  };
+}
+
 export interface SurfaceOptions {
   config: Config;
+  /** Where it answers, works and publishes (the bot's from its token; the demo's console its own). */
+  slack: SlackClients;
   log: Logger;
   /** The deployment's Redis (approvals, audit, retry marks). */
   redis: RedisClient;
@@ -47,6 +71,8 @@ export interface SurfaceOptions {
   homeTiming?: Partial<HomeTiming>;
   /** The process's view of Redis: the Home's queues report their connection errors to it. */
   redisHealth?: RedisHealth;
+  /** The channels a person is in, for their Home's watched channels (default: asked of Slack). */
+  homeChannelsOf?: (userId: string) => Promise<readonly string[]>;
 }
 
 export interface Surface {
@@ -158,14 +184,12 @@ export function startGovernance(parts: {
 export function buildSurface(options: SurfaceOptions): Surface {
   const { config, log, redis, prefix, jobs, metrics } = options;
   const { slack } = config;
-  if (slack.mode === 'disabled') throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
-  const botToken = slack.botToken.reveal();
   const clients = createSccClients(config.profiles, {
     timeoutMs: config.scc.timeoutMs,
     log,
     onCall: sccCallRecorder(metrics),
   });
-  const slackClient = newSlackClient(botToken, { slackApiUrl: slack.apiUrl });
+  const slackClient = options.slack.answers;
   observeSlackClient(slackClient, metrics);
   const slackApi = new SlackApi(slackClient);
   const groups = new UserGroupDirectory({ log, fetchMembers: (group) => slackApi.userGroupMembers(group) });
@@ -175,9 +199,11 @@ export function buildSurface(options: SurfaceOptions): Surface {
   );
   const catalogue = fwbotCatalogue(metrics);
   const settings = approvalSettingsFrom(config);
+  // What the audit trail never writes: the Slack app's tokens and signing secret, every profile's token.
   const secrets = [
-    botToken,
-    ...(slack.mode === 'http' ? [slack.signingSecret.reveal()] : [slack.appToken.reveal()]),
+    ...(slack.mode === 'disabled' ? [] : [slack.botToken.reveal()]),
+    ...(slack.mode === 'http' ? [slack.signingSecret.reveal()] : []),
+    ...(slack.mode === 'socket' ? [slack.appToken.reveal()] : []),
     ...[...config.profiles.values()].map((profile) => profile.token.reveal()),
   ];
   const authorizer = authorizerFrom(access);
@@ -186,11 +212,12 @@ export function buildSurface(options: SurfaceOptions): Surface {
     redis,
     prefix,
     // Publishes are paced by the Home itself: a 429 comes back at once instead of stalling the client.
-    slack: new SlackApi(createWorkerSlackClient(botToken, slack.apiUrl)),
+    slack: new SlackApi(options.slack.home),
     pending: async () => (approvalsMade ? approvalsMade.pending() : []),
     authorizer,
     allowSelfApproval: settings.allowSelfApproval,
     watches: jobs.watches,
+    ...(options.homeChannelsOf ? { channelsOf: options.homeChannelsOf } : {}),
     log,
     ...(options.homeTiming ? { timing: options.homeTiming } : {}),
     ...(options.redisHealth ? { absorb: options.redisHealth.absorb.bind(options.redisHealth) } : {}),

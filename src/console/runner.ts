@@ -1,7 +1,10 @@
-// Running what the console user typed, the way the Slack surface runs /fw (src/slack/run.ts): the
-// grammar, the one permission check, then one of the paths — a secret behind a "Reveal" choice, the
-// approval gate for what the policy sends there, the tenant-creation queue, or the operation itself,
-// whose outcome is shown privately or announced in the console's channel and followed by the tracker.
+// Delivering, in the console, what the dispatcher decided (src/dispatch/dispatcher.ts) for a line the
+// console user typed or a button they pressed, as src/slack/run.ts does for Slack: the line is parsed with
+// the catalogue's grammar (a form the grammar asks for is filled at the prompt), handed to the same
+// dispatcher as Slack's, and its result shown: an outcome printed (reads privately, changes in the
+// console's channel, followed by the tracker), an approval card waiting for another user (/as), a Reveal
+// offered as a numbered choice, or a queued call announced in the channel before it is enqueued. Every
+// failure is said to the user, never thrown.
 import type { Logger } from 'pino';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation, Outcome } from '../catalogue/operation.js';

@@ -8,17 +8,22 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createLogger } from '../app/logger.js';
-import { approvalSettingsFrom } from '../approvals/settings.js';
-import { type Config, ConfigError, loadConfig, type RolePolicy, type SccProfile } from '../config.js';
+import {
+  type Config,
+  ConfigError,
+  configWith,
+  loadConfig,
+  type RolePolicy,
+  type SccProfile,
+} from '../config.js';
 import { restorePendingCards } from '../console/approvalCards.js';
 import { ConsoleSlack } from '../console/consoleSlack.js';
 import { ConsoleSession } from '../console/session.js';
 import { Terminal } from '../console/terminal.js';
 import { CONSOLE_CHANNEL, chooseDemoPolicy, DEMO_USERS, simulatorProfile } from '../demo/defaults.js';
-import { DemoSetupError, ensureDemoRedis, redactedUrl } from '../demo/redis.js';
+import { DemoSetupError, ensureDemoRedis } from '../demo/redis.js';
 import { consoleDeps, startRuntime } from '../demo/runtime.js';
 import { type DemoSlack, startDemoSlack } from '../demo/slack.js';
-import { scheduleFromConfig } from '../jobs/schedule.js';
 import type { ReadinessCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { contextualDestination } from '../observability/logContext.js';
@@ -156,17 +161,10 @@ async function run(
   steps.unshift({ name: 'redis-server', run: () => redis.stop() });
   const slackConfig = config.slack;
   const consoleSlack = new ConsoleSlack([CONSOLE_CHANNEL]);
-  const secrets = [...profiles.values()].map((p) => p.token.reveal());
-  if (slackConfig.mode !== 'disabled') secrets.push(slackConfig.botToken.reveal());
+  // The demo's configuration: its Redis (perhaps a redis-server of its own), its profiles, its policy.
+  const demoConfig = configWith(loadConfig({ ...process.env, REDIS_URL: redis.url }), { profiles, policy });
   const runtime = await startRuntime({
-    redisUrl: redis.url,
-    redisDisplay: redactedUrl(redis.url),
-    profiles,
-    channelProfiles: config.channelProfiles,
-    policy,
-    approvalSettings: approvalSettingsFrom(config),
-    sccTimeoutMs: config.scc.timeoutMs,
-    schedule: scheduleFromConfig(config),
+    config: demoConfig,
     log,
     metrics,
     consoleSlack,
@@ -174,7 +172,6 @@ async function run(
       slackConfig.mode === 'disabled'
         ? undefined
         : { token: slackConfig.botToken.reveal(), apiUrl: slackConfig.apiUrl },
-    secrets,
   });
   // Read at each probe: the Slack check joins once the Slack app exists.
   const readinessChecks: ReadinessCheck[] = [...runtime.readinessChecks];

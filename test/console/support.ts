@@ -3,6 +3,7 @@
 // output can be awaited line by line (no sleeps: each wait resolves on the output it looks for).
 import { EventEmitter } from 'node:events';
 import { type Logger, pino } from 'pino';
+import { configWith, loadConfig } from '../../src/config.js';
 import { ConsoleSlack } from '../../src/console/consoleSlack.js';
 import type { Prompter } from '../../src/console/forms.js';
 import { ConsoleSession } from '../../src/console/session.js';
@@ -84,26 +85,17 @@ export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<
   const log = options.log ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
   const metrics = createMetrics({ processMetrics: false });
   const consoleSlack = new ConsoleSlack([CONSOLE_CHANNEL]);
-  const runtime = await startRuntime({
-    redisUrl: redisUrl(),
-    prefix: uniquePrefix('console').replace(/:$/, ''),
+  const config = configWith(loadConfig({ REDIS_URL: redisUrl(), LOG_LEVEL: 'warn' }), {
     profiles: new Map([['default', simulatorProfile(sim.url)]]),
-    channelProfiles: new Map(),
     policy: demoPolicy({ slackEveryone: options.realSlack !== undefined }),
+  });
+  const runtime = await startRuntime({
+    config,
+    prefix: uniquePrefix('console').replace(/:$/, ''),
     realSlack: options.realSlack,
-    approvalSettings: {
-      expiryMinutes: 30,
-      allowSelfApproval: false,
-      operations: {},
-      deployWithChange: false,
-      auditRetentionDays: 1,
-      executionLeaseMs: 60_000,
-    },
-    sccTimeoutMs: 5_000,
     log,
     metrics,
     consoleSlack,
-    secrets: [sim.tokens.superAdmin],
     schedule: TEST_SCHEDULE,
   });
   const terminal = new ScriptedTerminal();

@@ -105,8 +105,10 @@ describe.runIf(redisServerAvailable())('npm run demo', () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({
       ready: true,
+      // The same checks as the bot's and a worker's: the demo is assembled as they are (app/assemble.ts).
       checks: [
         { name: 'redis', ok: true },
+        { name: 'redis-topology', ok: true },
         { name: 'scc:default', ok: true },
       ],
     });
