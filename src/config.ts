@@ -187,7 +187,7 @@ export function loadConfig(env: Environment = process.env, options: LoadConfigOp
   if (parsed.ok)
     envIssues.push(...conflictingSettings(parsed.values), ...redisDeploymentIssues(snapshot, parsed.values));
   const fileIssues = [...(file?.issues ?? [])].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  // Environment problems first, in the order the README lists the variables, then the file's by line.
+  // Environment problems first, in the order the configuration page lists the variables, then the file's by line.
   envIssues.sort((a, b) => variableOrder(a.source) - variableOrder(b.source));
   const issues = [...envIssues, ...fileIssues];
 

@@ -599,7 +599,7 @@ export const deploymentsShow = defineOperation({
   render: ({ run, changes }, _args, meta) => renderDeployment(run, changes, meta),
 });
 
-/** Staged changes and deploys: this area's operations, in the order help and the README list them. */
+/** Staged changes and deploys: this area's operations, in the order help and the command table list them. */
 export const CHANGE_OPERATIONS: readonly Operation[] = [
   changesShow,
   deploy,

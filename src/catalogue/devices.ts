@@ -25,5 +25,5 @@ export const devicesList = defineOperation({
     renderDeviceList(data.items ?? [], pageInfo(data, pageQuery(args)), args.query, meta),
 });
 
-/** Devices: this area's operations, in the order help and the README list them (index.ts). */
+/** Devices: this area's operations, in the order help and the command table list them (index.ts). */
 export const DEVICE_OPERATIONS: readonly Operation[] = [devicesList];

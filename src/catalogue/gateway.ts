@@ -209,7 +209,7 @@ export const gatewayResult = defineOperation({
   render: (response, _args, meta) => renderCommandResponse(response, undefined, meta),
 });
 
-/** The FMC command gateway: this area's operations, in the order help and the README list them (index.ts). */
+/** The FMC command gateway: this area's operations, in the order help and the command table list them (index.ts). */
 export const GATEWAY_OPERATIONS: readonly Operation[] = [
   gatewayCommands,
   gatewayDomain,

@@ -1,5 +1,5 @@
 // Help, generated from the declarations: the overview grouped by area, `help <topic>` for an area, a group
-// of commands or one command (usage line, arguments, role, examples), and the README's command table.
+// of commands or one command (usage line, arguments, role, examples), and the docs' command table.
 import { z } from 'zod';
 import { UserError } from '../model/errors.js';
 import type { View, ViewBlock } from '../model/view.js';
@@ -144,7 +144,7 @@ export function helpTopic(ops: readonly Operation[], topic: string, command: str
   throw new UserError(`There is no help topic “${topic.trim()}”.${hint}`, options);
 }
 
-/** What a command's row in the README says besides its summary: approvals and forms. */
+/** What a command's row in the docs' command table says besides its summary: approvals and forms. */
 function notes(op: Operation): string {
   const notes = [
     op.approval === 'always'
@@ -161,7 +161,7 @@ function notes(op: Operation): string {
   return notes.filter((note) => note !== undefined).join('; ');
 }
 
-/** The command table of the README, in Markdown. */
+/** The command table of docs/using/commands.md, in Markdown. */
 export function commandTable(ops: readonly Operation[], command: string = COMMAND): string {
   const escapePipes = (text: string) => text.replace(/\|/g, '\\|');
   const rows = AREAS.flatMap(({ area }) => ops.filter((op) => op.area === area)).map((op) => {
@@ -182,7 +182,7 @@ export function commandTable(ops: readonly Operation[], command: string = COMMAN
   ].join('\n');
 }
 
-/** The README's section on commands: how the language reads, then the table of every command. */
+/** docs/using/commands.md's section on commands: how the language reads, then the table of every command. */
 export function commandsMarkdown(ops: readonly Operation[], command: string = COMMAND): string {
   const notes = LANGUAGE_NOTES.map((note) => `- ${note}`).join('\n');
   return [

@@ -1,5 +1,5 @@
 // The registry: every operation of fwbot, and what the surfaces derive from it (the grammar, help, the
-// README's command table). Code outside src/catalogue/ reaches operations only through it (by id, or by
+// docs' command table). Code outside src/catalogue/ reaches operations only through it (by id, or by
 // parsing command text), never through an area's file, the grammar or help; besides this module it may
 // import only the shapes and helpers operations share: the declaration (operation.ts, types.ts), a form's
 // fields as shown (forms.ts), the errors a user may see (errors.ts, sccErrors.ts), usage lines (usage.ts)
@@ -53,7 +53,7 @@ export interface Catalogue {
   usage(op: Operation): string;
   /** The command line that parses back into `raw` (the "Share in channel" button carries it). */
   commandLine(op: Operation, raw: RawArgs): string;
-  /** Markdown table of every command, for the README. */
+  /** Markdown table of every command, for docs/using/commands.md. */
   commandTable(): string;
 }
 

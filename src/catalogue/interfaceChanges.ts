@@ -474,7 +474,7 @@ export const interfacesEdit = defineOperation({
   },
 });
 
-/** Creating and changing ASA interfaces: this area's operations, in the order help and the README list them (index.ts). */
+/** Creating and changing ASA interfaces: this area's operations, in the order help and the command table list them (index.ts). */
 export const INTERFACE_CHANGE_OPERATIONS: readonly Operation[] = [
   interfacesCreateEtherchannel,
   interfacesCreateSubinterface,

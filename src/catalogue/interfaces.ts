@@ -278,5 +278,5 @@ export const interfacesDelete = defineOperation({
     renderInterfaceDeleted(facts, meta, deployment, staged),
 });
 
-/** Reading and deleting ASA interfaces: this area's operations, in the order help and the README list them (index.ts). */
+/** Reading and deleting ASA interfaces: this area's operations, in the order help and the command table list them (index.ts). */
 export const INTERFACE_OPERATIONS: readonly Operation[] = [interfacesList, interfacesShow, interfacesDelete];

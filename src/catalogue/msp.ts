@@ -493,7 +493,7 @@ export const mspVpnRunFields = defineOperation({
   render: (values) => renderMspRunFields(values),
 });
 
-/** The MSP portal's cross-tenant operations, in the order help and the README list them (index.ts). */
+/** The MSP portal's cross-tenant operations, in the order help and the command table list them (index.ts). */
 export const MSP_OPERATIONS: readonly Operation[] = [
   mspDevices,
   mspVpnPackages,

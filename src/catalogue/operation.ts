@@ -337,7 +337,7 @@ export interface OperationSpec<A, R, F = undefined> {
   approval: ApprovalRule;
   /** Only some calls are governed (a gateway GET reads); default: every call. */
   governs?: {
-    /** Which calls, in words for help and the README: `requests other than GET`. */
+    /** Which calls, in words for help and the command table: `requests other than GET`. */
     readonly which: string;
     applies(args: A): boolean;
   };
@@ -350,7 +350,7 @@ export interface OperationSpec<A, R, F = undefined> {
   needs?: readonly ServiceName[];
   /** Governed operations and those audited on every call declare their target. */
   target?: TargetSpec<A, F>;
-  /** The SCC operations this command may call (the README and a coverage test read it). */
+  /** The SCC operations this command may call (the command table and a coverage test read it). */
   scc: readonly SccOperationId[];
   examples?: readonly string[];
   modal?: ModalSpec;

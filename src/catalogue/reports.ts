@@ -28,5 +28,5 @@ export const reportsList = defineOperation({
     ),
 });
 
-/** Event-search reports: this area's operations, in the order help and the README list them (index.ts). */
+/** Event-search reports: this area's operations, in the order help and the command table list them (index.ts). */
 export const REPORT_OPERATIONS: readonly Operation[] = [reportsList];

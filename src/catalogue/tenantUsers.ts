@@ -453,7 +453,7 @@ async function rereadUsersTenant(
   return read.found ? { found: true, facts: { ...facts, tenant: read.facts } } : read;
 }
 
-/** Tenants' users and API tokens: this area's operations, in the order help and the README list them (index.ts). */
+/** Tenants' users and API tokens: this area's operations, in the order help and the command table list them (index.ts). */
 export const TENANT_USER_OPERATIONS: readonly Operation[] = [
   tenantsUsers,
   tenantsUsersAdd,

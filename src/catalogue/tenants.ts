@@ -436,7 +436,7 @@ export const tenantsCdfmcProvision = defineOperation({
       : [],
 });
 
-/** Tenants of the MSP portal: this area's operations, in the order help and the README list them (index.ts). */
+/** Tenants of the MSP portal: this area's operations, in the order help and the command table list them (index.ts). */
 export const TENANT_OPERATIONS: readonly Operation[] = [
   tenantsList,
   tenantsShow,

@@ -315,7 +315,7 @@ export const vpnRunFields = defineOperation({
   render: (values) => renderRunFields(values),
 });
 
-/** Secure Client: this area's operations, in the order help and the README list them (index.ts). */
+/** Secure Client: this area's operations, in the order help and the command table list them (index.ts). */
 export const VPN_OPERATIONS: readonly Operation[] = [
   vpnPackages,
   vpnPackage,

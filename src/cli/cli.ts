@@ -85,7 +85,7 @@ Runs one fwbot command against SCC (the same commands as /fw in Slack) and print
 Every form field is also a flag (\`fwbot interfaces edit asa-hq-01 inside --mtu 9000\`). A command that
 opens a form on Slack asks its fields here when stdin is a terminal (secrets are not echoed).
 
-Configuration: SCC_API_TOKEN with SCC_REGION or SCC_BASE_URL, or FWBOT_PROFILES (see the README).
+Configuration: SCC_API_TOKEN with SCC_REGION or SCC_BASE_URL, or FWBOT_PROFILES (see docs/operating/configuration.md).
 Exit codes: 0 ok · 1 internal error · 2 usage or configuration · 3 SCC refused the token ·
             4 SCC error or unreachable · 5 a call that needs approval, without --yes`;
 

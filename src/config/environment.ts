@@ -1,5 +1,5 @@
 // The environment variables fwbot reads: each declared once with its parser and its documentation, so
-// the zod schema, the error examples and the README table cannot drift apart. Also the rules that
+// the zod schema, the error examples and the configuration page cannot drift apart. Also the rules that
 // depend on which parts of fwbot a process runs (Slack, SCC).
 import { z } from 'zod';
 import { checkSccToken, checkSigningSecret, checkSlackAppToken, checkSlackBotToken } from './credentials.js';
@@ -409,7 +409,7 @@ function schemaShape(): SchemaShape {
 export const EnvSchema = z.object(schemaShape());
 export type EnvValues = z.output<typeof EnvSchema>;
 
-/** Every variable fwbot reads, in the order the README lists them. */
+/** Every variable fwbot reads, in the order the configuration page lists them. */
 export const configVariables: readonly ConfigVariable[] = Object.freeze(
   Object.entries(variables).map(([name, { schema: _schema, ...doc }]) => Object.freeze({ name, ...doc })),
 );

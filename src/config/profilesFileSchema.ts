@@ -1,5 +1,5 @@
 // The format of the FWBOT_PROFILES file: its zod schema and, next to it, the documentation of every key
-// (used for the README and for the examples in error messages). Unknown keys are errors, so a typo
+// (used for the configuration page and for the examples in error messages). Unknown keys are errors, so a typo
 // never silently turns a setting off.
 import { z } from 'zod';
 import { checkRegion, checkSccBaseUrl } from './endpoints.js';

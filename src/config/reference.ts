@@ -1,11 +1,11 @@
-// The README's "Configuration" section, generated from the declarations (environment variables, the
+// The configuration page (docs/operating/configuration.md), generated from the declarations (environment variables, the
 // profiles file's keys, the roles), so the documentation says exactly what the parser accepts.
 // scripts/print-config-reference.ts prints it.
 import { type ConfigVariable, configVariables } from './environment.js';
 import { EVERYONE, roleDescriptions, roles } from './policy.js';
 import { type ProfilesFileKey, profilesFileKeys } from './profilesFileSchema.js';
 
-/** The example profiles file shown in the README (a test loads it, so it stays valid). */
+/** The example profiles file shown on the configuration page (a test loads it, so it stays valid). */
 export const profilesFileExample = `# FWBOT_PROFILES=/etc/fwbot/profiles.yaml
 profiles:                      # named SCC accounts; tokens come from the environment
   acme:
@@ -73,7 +73,7 @@ function renderRolesTable(): string {
   return ['| Role | May |', '|---|---|', ...rows].join('\n');
 }
 
-/** The whole "Configuration" section of the README. */
+/** The whole configuration reference of docs/operating/configuration.md. */
 export function renderConfigurationSection(): string {
   return `## Configuration
 

@@ -64,8 +64,8 @@ export function chooseDemoPolicy(options: {
     ok: false,
     problem:
       `The demo lets everyone in only on its built-in simulator, and SCC ${which} configured, so it needs ` +
-      'a role policy: add a `policy` section to the profiles file named by FWBOT_PROFILES (see "Profiles ' +
-      'and policy file" in the README), or unset SCC_API_TOKEN and FWBOT_PROFILES to use the simulator.',
+      'a role policy: add a `policy` section to the profiles file named by FWBOT_PROFILES (see ' +
+      'docs/operating/configuration.md), or unset SCC_API_TOKEN and FWBOT_PROFILES to use the simulator.',
   };
 }
 

@@ -58,7 +58,7 @@ export function governanceOf(
   return (op) => rules.get(op.id) ?? byDefault(op.approval);
 }
 
-/** The rule in words, for help and the README. */
+/** The rule in words, for help and the docs' command table. */
 export function describeGovernance(rule: Governance): string {
   switch (rule.kind) {
     case 'four-eyes':

@@ -1,7 +1,7 @@
 // Queue depth and job outcomes for /metrics. Depth is read from Redis at scrape time (BullMQ's job
 // counts); outcomes are counted from BullMQ's event streams (QueueEvents), which every process sees in
 // full: each process reports the deployment's outcomes since it started, so dashboards should take
-// `max` across instances rather than `sum` (see the README's operations section).
+// `max` across instances rather than `sum` (see docs/operating/observability.md).
 
 import { Queue, QueueEvents } from 'bullmq';
 import type { Logger } from 'pino';

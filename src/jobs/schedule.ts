@@ -1,6 +1,6 @@
 // How often and for how long fwbot follows asynchronous work, and how fast it talks to Slack. One object,
 // injected into the workers, so tests run the same machinery with millisecond timings and production
-// uses the defaults below (the README's schedule table is written from them).
+// uses the defaults below (docs/using/following.md's schedule table is written from them).
 import { z } from 'zod';
 import {
   configuredPollSchedules,

@@ -10,8 +10,8 @@ import { isSlackUserGroupId } from '../config/slackIds.js';
 import { PermissionError, UserError } from '../model/errors.js';
 import type { UserGroupDirectory } from './userGroups.js';
 
-/** Where the README explains the policy; every refusal points there. */
-export const ROLES_README = 'see “Roles and permissions” in the README';
+/** Where the docs explain the policy; every refusal points there. */
+export const ROLES_README = 'see docs/operating/roles-and-permissions.md';
 
 /** The profile a channel uses when the profiles file does not bind it. */
 export const DEFAULT_PROFILE = 'default';

@@ -4,7 +4,7 @@
 // do, instead of ioredis retrying forever and printing a stack trace per attempt.
 import { connectRedis, deploymentOf, type RedisTarget } from './connection.js';
 
-/** The exit code of a process that could not reach its Redis at start-up (README, "Operations"). */
+/** The exit code of a process that could not reach its Redis at start-up (docs/operating/runbook.md). */
 export const EXIT_REDIS_UNREACHABLE = 3;
 
 export class RedisUnreachable extends Error {

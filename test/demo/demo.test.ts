@@ -242,7 +242,7 @@ describe('npm run demo against a configured SCC', () => {
     expect(run.stderr.trim()).toBe(
       'The demo lets everyone in only on its built-in simulator, and SCC profile `default` is configured, so it ' +
         'needs a role policy: add a `policy` section to the profiles file named by FWBOT_PROFILES (see ' +
-        '"Profiles and policy file" in the README), or unset SCC_API_TOKEN and FWBOT_PROFILES to use the simulator.',
+        'docs/operating/configuration.md), or unset SCC_API_TOKEN and FWBOT_PROFILES to use the simulator.',
     );
     expect(run.stdout).toBe('');
     expect(existsSync(join(dir, '.fwbot'))).toBe(false);

@@ -73,7 +73,7 @@ describe('access control', () => {
     await expect(refusal).rejects.toThrow(
       '`/fw tenants create` changes SCC, and no role policy is configured: everyone may read, nobody may change ' +
         'anything. An admin grants roles in the `policy` section of the profiles file (FWBOT_PROFILES); see ' +
-        '“Roles and permissions” in the README.',
+        'docs/operating/roles-and-permissions.md.',
     );
   });
 

@@ -23,7 +23,7 @@ describe('permissions under a role policy', () => {
     const text = await reply(h, 'tenants create acme-new', USERS.viewer);
     expect(text).toBe(
       ':no_entry: `/fw tenants create` needs the *operator* role in this channel; you hold viewer. An admin ' +
-        'can grant it in the `policy` section of the profiles file; see “Roles and permissions” in the README.',
+        'can grant it in the `policy` section of the profiles file; see docs/operating/roles-and-permissions.md.',
     );
     expect(h.sim.requestLog.list()).toHaveLength(0);
     expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
@@ -90,7 +90,7 @@ describe('permissions with no policy configured', () => {
     expect(text).toBe(
       ':no_entry: `/fw tenants mcd enable` changes SCC, and no role policy is configured: everyone may read, ' +
         'nobody may change anything. An admin grants roles in the `policy` section of the profiles file ' +
-        '(FWBOT_PROFILES); see “Roles and permissions” in the README.',
+        '(FWBOT_PROFILES); see docs/operating/roles-and-permissions.md.',
     );
     expect(
       h.sim.requestLog.list({ operationId: 'enableMulticloudDefenseForTenantInMspPortal' }),
