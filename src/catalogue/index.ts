@@ -1,10 +1,10 @@
 // The registry: every operation of fwbot, and what the surfaces derive from it (the grammar, help, the
 // docs' command table). Code outside src/catalogue/ reaches operations only through it (by id, or by
 // parsing command text), never through an area's file, the grammar or help; besides this module it may
-// import only the shapes and helpers operations share: the declaration (operation.ts, types.ts), a form's
-// fields as shown (forms.ts), the errors a user may see (errors.ts, sccErrors.ts), usage lines (usage.ts)
-// and the argument helpers that form fields and option lookups use (args.ts, query.ts, resolve.ts).
-// test/architecture/ holds it to that.
+// import only the shapes and helpers operations share: the declaration (operation.ts, which gathers the
+// types of context.ts, modal.ts, queue.ts and services.ts), a form's fields as shown (forms.ts), SCC's
+// refusals as sentences (sccErrors.ts), usage lines (usage.ts) and the argument helpers that form fields
+// and option lookups use (args.ts, resolve.ts). test/architecture/ holds it to that.
 import type { View } from '../model/view.js';
 import { auditOperation } from './audit.js';
 import { CHANGE_OPERATIONS } from './changes.js';

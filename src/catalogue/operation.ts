@@ -1,185 +1,36 @@
-// What an operation of the catalogue is. Every /fw command is declared once with this shape, and the
-// declaration decides its whole fate: words and arguments, the role it needs, whether a second person must
-// approve it, whether it reveals a secret, whether it goes through a queue, how its target is resolved,
-// read again and described, how its result renders, and what is followed afterwards. The dispatcher
-// (src/dispatch/) applies these declarations for every surface; nothing else decides them.
-import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { TrackRequest } from '../follow/index.js';
 import { UsageError } from '../model/errors.js';
-import type { Actor, Area, ArgIssue, Param, RawArgs, RenderMeta, Role } from '../model/types.js';
+import type { Area, ArgIssue, Param, RawArgs, RenderMeta, Role } from '../model/types.js';
 import type { View } from '../model/view.js';
 import { shareButton } from '../render/paging.js';
-import type { SccClient } from '../scc/client.js';
 import { type SccOperationId, sccOperations } from '../scc/operationTypes.js';
+import type { OperationContext } from './context.js';
+import type { ModalSpec } from './modal.js';
+import type { ErasedQueue, QueueSpec } from './queue.js';
 import { explainFailure } from './sccErrors.js';
+import type { ServiceName, StagedChange } from './services.js';
 import { commandText, usageLine } from './usage.js';
 
 export { sccIdOf, type TrackRequest } from '../follow/index.js';
 export type { TransactionFollowUp } from '../follow/transaction.js';
 export type { Actor, Area, ArgIssue, Param, ParamKind, RawArgs, RenderMeta, Role } from '../model/types.js';
 export { ROLES } from '../model/types.js';
-
-export interface ModalOption {
-  label: string;
-  value: string;
-}
-
-export interface ModalField {
-  /** The argument this field fills: validation errors on that argument are shown on this field. */
-  name: string;
-  label: string;
-  input:
-    | 'text'
-    | 'multiline'
-    | 'number'
-    | 'secret' // typed once, never echoed, never logged (e.g. a tenant API token)
-    | 'select'
-    | 'multi_select'
-    | 'checkbox'
-    | 'device' // external selects, options looked up as the user types
-    | 'tenant'
-    | 'interface';
-  optional?: boolean;
-  hint?: string;
-  placeholder?: string;
-  options?: readonly ModalOption[];
-  /**
-   * Selects: why the form cannot be filled when this field, required, has no option to offer (one sentence
-   * for the person, e.g. that the ASA has no free port); see catalogue/forms.ts.
-   */
-  none?: string;
-  initial?: string | readonly string[] | boolean;
-  /** External selects (`device`, `tenant`, `interface`): several may be picked (e.g. an upgrade's devices). */
-  multiple?: boolean;
-  /**
-   * Device selects: Lucene the lookup always adds to what is typed, so the menu offers only devices the
-   * operation can act on (e.g. ASAs and FTDs for a VPN client upgrade).
-   */
-  deviceQuery?: string;
-}
-
-export interface ModalSpec {
-  title: string;
-  submit: string;
-  /** Fixed fields, or fields fitted to what is being edited (e.g. an interface's kind). */
-  fields:
-    | readonly ModalField[]
-    | ((ctx: OperationContext, prefilled: RawArgs) => Promise<readonly ModalField[]>);
-  /**
-   * When a typed command opens the form instead of running from its text (every field is also a
-   * positional or a `--flag`, so the form is a convenience, never the only way). The grammar decides
-   * (ParsedCommand.modal, see wantsModal):
-   * - `empty`: the form opens when nothing follows the command's words;
-   * - `incomplete`: the form opens, prefilled with what was typed, when the command gives no flag and
-   *   its arguments are not enough to run (the operation's own validation refuses them), e.g. only the
-   *   device to create an interface on. A flag, or everything the operation needs, runs from the text.
-   * A required argument may be left to the form only when `fields` is a fixed list holding a field of
-   * that name.
-   */
-  when: 'empty' | 'incomplete';
-}
-
-/** Everything an operation may use; handlers never reach for globals. */
-export interface OperationContext {
-  scc: SccClient;
-  profile: string;
-  actor: Actor;
-  requestId: string;
-  log: Logger;
-  signal?: AbortSignal;
-  /** Services behind Redis that a few operations need (watches, audit); absent where not running. */
-  services?: OperationServices;
-  /** What the deployment's policy file decides for some operations (absent: the defaults). */
-  policy?: OperationPolicy;
-  /** Who approved the call, when it runs after an approval. */
-  approvedBy?: string;
-}
-
-/** Settings of the policy file that change what an operation does (src/approvals/settings.ts). */
-export interface OperationPolicy {
-  /** An approved interface deletion is deployed with it when nothing else is pending on the device. */
-  deployWithChange?: boolean;
-}
-
-/** A channel that hears about every VPN client upgrade run that ends (issue 5). */
-export interface UpgradeWatch {
-  channelId: string;
-  profile: string;
-  createdBy: string;
-  createdAt: string;
-}
-
-export interface WatchRegistry {
-  watch(watch: UpgradeWatch): Promise<{ created: boolean }>;
-  unwatch(channelId: string, profile: string): Promise<{ removed: boolean }>;
-  list(profile?: string): Promise<UpgradeWatch[]>;
-}
-
-/** One decision or execution in the audit trail. Never holds a secret. */
-export interface AuditRecord {
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  operationId: string;
-  target: string;
-  outcome: string;
-  transactionUid?: string;
-  approvalId?: string;
-}
-
-export interface AuditReader {
-  latest(count: number): Promise<AuditRecord[]>;
-}
-
-/** A change an operation staged on an ASA, as its `stages` declaration describes it. */
-export interface StagedChange {
-  deviceUid: string;
-  /** The interface's hardware name as ASA commands name it (`Vlan20`), to match the pending commands. */
-  interfaceName: string;
-  /** Its names (`nameif iot`), before and after the change: `mtu iot 1500` is a command of it too. */
-  nameifs?: string[];
-  /** Completes "@alice …": `deleted VLAN interface iot (Vlan20)`. */
-  what: string;
-}
-
-/** A staged change as remembered: who made it, when, and who approved it when someone did. */
-export interface StagedRecord extends StagedChange {
-  at: number;
-  actor: string;
-  approvedBy?: string;
-}
-
-/** A deploy fwbot sent for the device: the changes remembered before it went with it if it succeeded. */
-export interface DeployMark {
-  at: number;
-  /** The request whose id the deploy's description carries (`(fwbot request …)`), to find its run. */
-  requestId: string;
-}
-
-/**
- * What fwbot staged on each ASA, per profile (src/approvals/staging.ts). SCC does not say who staged a
- * change; this says it for the changes made through fwbot, so a deploy's approver sees whose they are.
- */
-export interface StagingLedger {
-  record(profile: string, change: StagedRecord): Promise<void>;
-  /** A deploy of the device was sent (its outcome is read from SCC when it matters). */
-  deploying(profile: string, deviceUid: string, mark: DeployMark): Promise<void>;
-  /** Newest first, changes and deploys in the order they happened. */
-  list(profile: string, deviceUid: string): Promise<(StagedRecord | (DeployMark & { deploy: true }))[]>;
-  /** The staged changes were thrown away (read configuration): none of them is pending any more. */
-  forget(profile: string, deviceUid: string): Promise<void>;
-}
-
-/** The Redis-backed services an operation may need (absent where fwbot runs without Redis: the CLI). */
-export type ServiceName = keyof OperationServices;
-
-export interface OperationServices {
-  watches?: WatchRegistry;
-  audit?: AuditReader;
-  staging?: StagingLedger;
-}
+export type { OperationContext, OperationPolicy } from './context.js';
+export type { ModalField, ModalOption, ModalSpec } from './modal.js';
+export type { ErasedQueue, QueueKey, QueueLimit, QueueSpec, QueueWords } from './queue.js';
+export type {
+  AuditReader,
+  AuditRecord,
+  DeployMark,
+  OperationServices,
+  ServiceName,
+  StagedChange,
+  StagedRecord,
+  StagingLedger,
+  UpgradeWatch,
+  WatchRegistry,
+} from './services.js';
 
 /**
  * Who must agree before an operation runs.
@@ -233,79 +84,6 @@ export interface TargetSpec<A, F> {
    * when it is found; undefined when SCC shows nothing, and then nothing is sent again: a person checks.
    */
   interrupted?(ctx: OperationContext, facts: F): Promise<Pick<Outcome, 'view' | 'track'> | undefined>;
-}
-
-/** At most `max` calls start in any `perMs` (BullMQ's limiter), per profile: SCC's limits are per account. */
-export interface QueueLimit {
-  max: number;
-  perMs: number;
-}
-
-/**
- * What no two calls of one queue may share on a profile while queued or under way (e.g. a tenant name): a
- * second call would only meet SCC's refusal when its turn came, so it is refused when it is asked for.
- */
-export interface QueueKey<A> {
-  of(args: A): string;
-  /** How two keys are compared: `ignore-case` where SCC compares without regard to case (tenant names). */
-  compare: 'exact' | 'ignore-case';
-  /** The refusal when another call holds the key, in View text. */
-  taken(args: A): string;
-  /**
-   * How long the key stays held once SCC accepted a call: until SCC's own records show it (the portal lists
-   * the tenant), after which the operation's `check` refuses a second call.
-   */
-  heldAfterAcceptMs: number;
-}
-
-/** What the queue says in a call's thread, in View text. */
-export interface QueueWords<A> {
-  /** The call, as the thread names it: `the creation of tenant *acme*`. */
-  call(args: A): string;
-  /** Why calls wait, one clause: `SCC creates at most one tenant every 30 seconds`. */
-  pace: string;
-  /** Where a person sees whether a call took effect, as an order: ``Check `/fw tenants list` ``. */
-  check: string;
-}
-
-/**
- * A queue that paces or serialises an operation's calls (SCC creates at most one tenant every 30 seconds).
- * Where queues run, a call is announced in the channel and waits its turn; the queue's worker checks the
- * requester's role again, then runs the operation's own `execute`, and reports in the announcement's thread.
- * Where none runs (the CLI), the call runs at once after `check`.
- */
-export interface QueueSpec<A> {
-  /** The queue: one per (name, profile). Operations naming the same queue share its limit. */
-  name: string;
-  limit: QueueLimit;
-  key?: QueueKey<A>;
-  /**
-   * A worker died while its call may have reached SCC: `call-again` when SCC refuses a repeated call with
-   * 409 (a name is unique), which then means the earlier attempt probably took effect; `ask-a-person`
-   * otherwise: nothing is sent again, and the thread asks a person to check.
-   */
-  afterInterruption: 'call-again' | 'ask-a-person';
-  words: QueueWords<A>;
-  /** The channel's announcement; the queue reports in its thread. */
-  announce(args: A, actor: Actor): View;
-  /**
-   * A read before anything is announced, queued or run: throws (a UserError) when SCC would certainly refuse
-   * the call (e.g. a tenant name that is taken), so the requester hears it at once.
-   */
-  check?(ctx: OperationContext, args: A): Promise<void>;
-}
-
-/** An operation's queue with its types erased: raw arguments are parsed at each use. */
-export interface ErasedQueue {
-  readonly name: string;
-  readonly limit: QueueLimit;
-  readonly afterInterruption: QueueSpec<unknown>['afterInterruption'];
-  /** The call's key as compared (lower-cased when case is ignored), with its declaration; none if undeclared. */
-  key(raw: RawArgs): { value: string; taken: string; heldAfterAcceptMs: number } | undefined;
-  words(raw: RawArgs): { call: string; pace: string; check: string };
-  announce(raw: RawArgs, actor: Actor): View;
-  /** Refuses at once what SCC would refuse once its turn comes (see QueueSpec.check). */
-  check(ctx: OperationContext, raw: RawArgs): Promise<void>;
 }
 
 /** The outcome of running an operation: what to show and what to follow. */

@@ -1,0 +1,29 @@
+// What a run of an operation is given (the dispatcher builds it: src/dispatch/context.ts): the profile's
+// SCC client, who asks, the request's id and logger, and what the deployment gives operations, its
+// Redis-backed services and its policy. Handlers never reach for globals.
+import type { Logger } from 'pino';
+import type { Actor } from '../model/types.js';
+import type { SccClient } from '../scc/client.js';
+import type { OperationServices } from './services.js';
+
+/** Everything an operation may use; handlers never reach for globals. */
+export interface OperationContext {
+  scc: SccClient;
+  profile: string;
+  actor: Actor;
+  requestId: string;
+  log: Logger;
+  signal?: AbortSignal;
+  /** Services behind Redis that a few operations need (watches, audit); absent where not running. */
+  services?: OperationServices;
+  /** What the deployment's policy file decides for some operations (absent: the defaults). */
+  policy?: OperationPolicy;
+  /** Who approved the call, when it runs after an approval. */
+  approvedBy?: string;
+}
+
+/** Settings of the policy file that change what an operation does (src/approvals/settings.ts). */
+export interface OperationPolicy {
+  /** An approved interface deletion is deployed with it when nothing else is pending on the device. */
+  deployWithChange?: boolean;
+}

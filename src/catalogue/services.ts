@@ -1,0 +1,82 @@
+// The services behind Redis that a few operations run on, as the ports they see (the approvals service and
+// the jobs implement them): the watches of upgrade runs, the audit trail, who staged what on each ASA.
+// Absent where fwbot runs without Redis (the CLI): an operation declares what it needs (`needs`).
+
+/** A channel that hears about every VPN client upgrade run that ends (issue 5). */
+export interface UpgradeWatch {
+  channelId: string;
+  profile: string;
+  createdBy: string;
+  createdAt: string;
+}
+
+export interface WatchRegistry {
+  watch(watch: UpgradeWatch): Promise<{ created: boolean }>;
+  unwatch(channelId: string, profile: string): Promise<{ removed: boolean }>;
+  list(profile?: string): Promise<UpgradeWatch[]>;
+}
+
+/** One decision or execution in the audit trail. Never holds a secret. */
+export interface AuditRecord {
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  operationId: string;
+  target: string;
+  outcome: string;
+  transactionUid?: string;
+  approvalId?: string;
+}
+
+export interface AuditReader {
+  latest(count: number): Promise<AuditRecord[]>;
+}
+
+/** A change an operation staged on an ASA, as its `stages` declaration describes it. */
+export interface StagedChange {
+  deviceUid: string;
+  /** The interface's hardware name as ASA commands name it (`Vlan20`), to match the pending commands. */
+  interfaceName: string;
+  /** Its names (`nameif iot`), before and after the change: `mtu iot 1500` is a command of it too. */
+  nameifs?: string[];
+  /** Completes "@alice …": `deleted VLAN interface iot (Vlan20)`. */
+  what: string;
+}
+
+/** A staged change as remembered: who made it, when, and who approved it when someone did. */
+export interface StagedRecord extends StagedChange {
+  at: number;
+  actor: string;
+  approvedBy?: string;
+}
+
+/** A deploy fwbot sent for the device: the changes remembered before it went with it if it succeeded. */
+export interface DeployMark {
+  at: number;
+  /** The request whose id the deploy's description carries (`(fwbot request …)`), to find its run. */
+  requestId: string;
+}
+
+/**
+ * What fwbot staged on each ASA, per profile (src/approvals/staging.ts). SCC does not say who staged a
+ * change; this says it for the changes made through fwbot, so a deploy's approver sees whose they are.
+ */
+export interface StagingLedger {
+  record(profile: string, change: StagedRecord): Promise<void>;
+  /** A deploy of the device was sent (its outcome is read from SCC when it matters). */
+  deploying(profile: string, deviceUid: string, mark: DeployMark): Promise<void>;
+  /** Newest first, changes and deploys in the order they happened. */
+  list(profile: string, deviceUid: string): Promise<(StagedRecord | (DeployMark & { deploy: true }))[]>;
+  /** The staged changes were thrown away (read configuration): none of them is pending any more. */
+  forget(profile: string, deviceUid: string): Promise<void>;
+}
+
+/** The Redis-backed services an operation may need (absent where fwbot runs without Redis: the CLI). */
+export type ServiceName = keyof OperationServices;
+
+export interface OperationServices {
+  watches?: WatchRegistry;
+  audit?: AuditReader;
+  staging?: StagingLedger;
+}
