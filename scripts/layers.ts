@@ -5,6 +5,24 @@
 // importer above the imported; a list that would let two folders reach each other is refused too.
 import type { ImportGraph } from './importGraph.js';
 
+/** What fwbot's domain stands on: the folders below the approvals, the jobs and the surfaces. */
+const DOMAIN = [
+  'model',
+  'config',
+  'redis',
+  'scc',
+  'slackApi',
+  'observability',
+  'render',
+  'follow',
+  'catalogue',
+  'policy',
+  'dispatch',
+] as const;
+const without = (folders: readonly string[], left: string) => folders.filter((folder) => folder !== left);
+/** What the surfaces stand on: the domain, the approvals, the queues, the Home. */
+const SERVICES = [...DOMAIN, 'approvals', 'jobs', 'home'];
+
 /** Folder → the folders its files may import, lowest layers first. A file directly under src/ is its own. */
 export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   /** Shared vocabulary: views, actors, roles, arguments, errors, marks, JSON. Imports nothing. */
@@ -28,162 +46,27 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   /** Who holds which role where. */
   policy: ['model', 'config', 'slackApi'],
   /** The one place where an operation's declaration is applied, and its ports. */
-  dispatch: ['model', 'config', 'redis', 'scc', 'observability', 'render', 'follow', 'catalogue', 'policy'],
-  /** Four eyes: requests, decisions, exactly-once execution, the audit trail. */
-  approvals: [
-    'model',
-    'config',
-    'redis',
-    'scc',
-    'observability',
-    'render',
-    'follow',
-    'catalogue',
-    'policy',
-    'dispatch',
-  ],
+  dispatch: without(without(DOMAIN, 'dispatch'), 'slackApi'),
+  /** Four eyes: requests, decisions, exactly-once execution, the audit trail (no Slack: a notifier port). */
+  approvals: without(DOMAIN, 'slackApi'),
   /** The queues: followed work, notifications, watches, paced calls, queued commands. */
-  jobs: [
-    'model',
-    'config',
-    'redis',
-    'scc',
-    'slackApi',
-    'observability',
-    'render',
-    'follow',
-    'catalogue',
-    'dispatch',
-  ],
+  jobs: without(DOMAIN, 'policy'),
   /** The App Home. */
-  home: [
-    'model',
-    'config',
-    'redis',
-    'scc',
-    'slackApi',
-    'observability',
-    'render',
-    'follow',
-    'catalogue',
-    'policy',
-    'dispatch',
-    'approvals',
-    'jobs',
-  ],
+  home: [...DOMAIN, 'approvals', 'jobs'],
   /** Bolt: the Slack surface's listeners, one per kind of Slack request. */
-  slack: [
-    'model',
-    'config',
-    'redis',
-    'scc',
-    'slackApi',
-    'observability',
-    'render',
-    'follow',
-    'catalogue',
-    'policy',
-    'dispatch',
-    'approvals',
-    'jobs',
-    'home',
-  ],
+  slack: SERVICES,
   /** The terminal surface. */
-  console: [
-    'model',
-    'config',
-    'redis',
-    'scc',
-    'slackApi',
-    'observability',
-    'render',
-    'follow',
-    'catalogue',
-    'policy',
-    'dispatch',
-    'approvals',
-    'jobs',
-    'home',
-  ],
+  console: SERVICES,
   /** The SCC look-alike (tests, benchmarks, the demo). */
   simulator: ['model', 'scc', 'observability'],
   /** Assembling a running fwbot from its configuration: the one assembly every process shares. */
-  app: [
-    'model',
-    'config',
-    'redis',
-    'scc',
-    'slackApi',
-    'observability',
-    'render',
-    'follow',
-    'catalogue',
-    'policy',
-    'dispatch',
-    'approvals',
-    'jobs',
-    'home',
-    'slack',
-    'console',
-  ],
+  app: [...SERVICES, 'slack', 'console'],
   /** `fwbot <command>`: the command line against one SCC profile. */
-  cli: [
-    'model',
-    'config',
-    'scc',
-    'observability',
-    'render',
-    'follow',
-    'catalogue',
-    'policy',
-    'dispatch',
-    'console',
-    'app',
-  ],
+  cli: [...without(without(DOMAIN, 'redis'), 'slackApi'), 'console', 'app'],
   /** `npm run demo`'s parts: its Redis, its Slack twin, its defaults. */
-  demo: [
-    'model',
-    'config',
-    'redis',
-    'scc',
-    'slackApi',
-    'observability',
-    'render',
-    'follow',
-    'catalogue',
-    'policy',
-    'dispatch',
-    'approvals',
-    'jobs',
-    'home',
-    'slack',
-    'console',
-    'app',
-    'simulator',
-  ],
+  demo: [...SERVICES, 'slack', 'console', 'app', 'simulator'],
   /** The processes' entry points (bot, worker, demo, CLI): one composition root each, at the top. */
-  entry: [
-    'model',
-    'config',
-    'redis',
-    'scc',
-    'slackApi',
-    'observability',
-    'render',
-    'follow',
-    'catalogue',
-    'policy',
-    'dispatch',
-    'approvals',
-    'jobs',
-    'home',
-    'slack',
-    'console',
-    'simulator',
-    'app',
-    'cli',
-    'demo',
-  ],
+  entry: [...SERVICES, 'slack', 'console', 'simulator', 'app', 'cli', 'demo'],
 };
 
 /** `src/jobs/keys.ts` → `jobs`; a file directly under src/ is a folder of its own (`src/config.ts` → `config`). */

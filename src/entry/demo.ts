@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createLogger } from '../app/logger.js';
+import { installProcess } from '../app/process.js';
 import {
   type Config,
   ConfigError,
@@ -27,9 +28,8 @@ import { type DemoSlack, startDemoSlack } from '../demo/slack.js';
 import type { ReadinessCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { contextualDestination } from '../observability/logContext.js';
-import { createMetrics, type FwbotMetrics } from '../observability/metrics.js';
-import { installProcessFaults } from '../observability/processFaults.js';
-import { installGracefulShutdown, type ShutdownStep } from '../observability/shutdown.js';
+import type { FwbotMetrics } from '../observability/metrics.js';
+import type { ShutdownStep } from '../observability/shutdown.js';
 import { EXIT_REDIS_UNREACHABLE, RedisUnreachable } from '../redis/check.js';
 import { type SimulatorHandle, startSimulator } from '../simulator/index.js';
 import type { WorldOrigin } from '../simulator/state/saved.js';
@@ -117,19 +117,10 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel, contextualDestination(destination));
   // Installed first, so a signal during start-up stops what has started; each part puts its step in
   // front as it starts, so parts stop in the reverse order they started.
-  const steps: ShutdownStep[] = [];
-  const shutdown = installGracefulShutdown({ log, steps });
   // A rejection nothing handled goes to the log file and the metrics; the console carries on.
-  const metrics = createMetrics();
-  installProcessFaults({
-    kind: 'keep-serving',
-    log,
-    metrics,
-    stop: (reason) => {
-      process.stderr.write(`fwbot demo is stopping: ${reason} (the details are in ${logFile})\n`);
-      void shutdown.shutdown(reason, true).catch(() => process.exit(1));
-    },
-  });
+  const { steps, shutdown, metrics } = installProcess(log, (reason) =>
+    process.stderr.write(`fwbot demo is stopping: ${reason} (the details are in ${logFile})\n`),
+  );
   try {
     await run(config, policy, { log, metrics }, steps, logFile);
   } catch (error) {

@@ -1,55 +1,37 @@
 // The operations that run on fwbot's own Redis-backed services rather than SCC (the audit trail, the
 // upgrade-run watches), with those services in memory: their views are golden like every other's.
 import { describe, expect, it } from 'vitest';
-import type { AuditRecord, OperationServices, UpgradeWatch } from '../../src/catalogue/operation.js';
+import type { AuditRecord, OperationServices } from '../../src/catalogue/operation.js';
+import { memoryServices } from '../support/memoryServices.js';
 import { catalogue, useSimulator } from './harness.js';
 
 const h = useSimulator();
 
-function services(): OperationServices {
-  const watches: UpgradeWatch[] = [];
-  const audit: AuditRecord[] = [
-    {
-      id: '1764150000000-0',
-      at: '2026-11-26T10:00:00.000Z',
-      actor: 'U0APPROVER1',
-      action: 'approved',
-      operationId: 'interfaces.delete',
-      target: 'VLAN interface iot (Vlan20) on asa-hq-01',
-      outcome: 'approved',
-      approvalId: 'ap-0000000001',
-    },
-    {
-      id: '1764150060000-0',
-      at: '2026-11-26T10:01:00.000Z',
-      actor: 'U0APPROVER1',
-      action: 'executed',
-      operationId: 'interfaces.delete',
-      target: 'VLAN interface iot (Vlan20) on asa-hq-01',
-      outcome: 'Done: staged, not on the device until a deploy.',
-      approvalId: 'ap-0000000001',
-      transactionUid: '5b0cf1c2-0d3e-4d36-9d7a-1c2b3d4e5f60',
-    },
-  ];
-  return {
-    watches: {
-      async watch(watch) {
-        const known = watches.some((w) => w.channelId === watch.channelId && w.profile === watch.profile);
-        if (!known) watches.push(watch);
-        return { created: !known };
-      },
-      async unwatch(channelId, profile) {
-        const at = watches.findIndex((w) => w.channelId === channelId && w.profile === profile);
-        if (at >= 0) watches.splice(at, 1);
-        return { removed: at >= 0 };
-      },
-      async list() {
-        return watches;
-      },
-    },
-    audit: { latest: async (count) => audit.slice(0, count) },
-  };
-}
+const AUDIT: AuditRecord[] = [
+  {
+    id: '1764150000000-0',
+    at: '2026-11-26T10:00:00.000Z',
+    actor: 'U0APPROVER1',
+    action: 'approved',
+    operationId: 'interfaces.delete',
+    target: 'VLAN interface iot (Vlan20) on asa-hq-01',
+    outcome: 'approved',
+    approvalId: 'ap-0000000001',
+  },
+  {
+    id: '1764150060000-0',
+    at: '2026-11-26T10:01:00.000Z',
+    actor: 'U0APPROVER1',
+    action: 'executed',
+    operationId: 'interfaces.delete',
+    target: 'VLAN interface iot (Vlan20) on asa-hq-01',
+    outcome: 'Done: staged, not on the device until a deploy.',
+    approvalId: 'ap-0000000001',
+    transactionUid: '5b0cf1c2-0d3e-4d36-9d7a-1c2b3d4e5f60',
+  },
+];
+
+const services = () => memoryServices(AUDIT);
 
 async function run(text: string, given: OperationServices) {
   const { op, raw } = catalogue.parse(text);

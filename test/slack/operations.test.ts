@@ -4,49 +4,30 @@
 // to the approval gate. The last test fails if an operation of the catalogue has no case here.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/index.js';
-import type { AuditRecord, OperationServices, UpgradeWatch } from '../../src/catalogue/operation.js';
+import type { AuditRecord } from '../../src/catalogue/operation.js';
 import { driveClock } from '../support/driveClock.js';
+import { memoryServices } from '../support/memoryServices.js';
 import { blocksText, CHANNEL, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
 import { type FieldValue, submissionPayload } from './support/modals.js';
 
-/** The Redis-backed services a running bot gives operations, kept in memory (the audit trail, watches). */
-function memoryServices(): OperationServices {
-  const watches: UpgradeWatch[] = [];
-  const audit: AuditRecord[] = [
-    {
-      id: '1764150000000-0',
-      at: '2026-11-26T10:00:00.000Z',
-      actor: USERS.admin,
-      action: 'approved',
-      operationId: 'interfaces.delete',
-      target: 'VLAN interface iot (Vlan20) on asa-hq-01',
-      outcome: 'approved',
-      approvalId: 'ap-0000000001',
-    },
-  ];
-  return {
-    watches: {
-      async watch(watch) {
-        watches.push(watch);
-        return { created: true };
-      },
-      async unwatch(channelId, profile) {
-        const at = watches.findIndex((w) => w.channelId === channelId && w.profile === profile);
-        if (at >= 0) watches.splice(at, 1);
-        return { removed: at >= 0 };
-      },
-      async list() {
-        return watches;
-      },
-    },
-    audit: { latest: async (count) => audit.slice(0, count) },
-  };
-}
+/** What the audit trail holds for `/fw audit`. */
+const AUDIT: AuditRecord[] = [
+  {
+    id: '1764150000000-0',
+    at: '2026-11-26T10:00:00.000Z',
+    actor: USERS.admin,
+    action: 'approved',
+    operationId: 'interfaces.delete',
+    target: 'VLAN interface iot (Vlan20) on asa-hq-01',
+    outcome: 'approved',
+    approvalId: 'ap-0000000001',
+  },
+];
 
 describe('every operation through Slack', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ services: memoryServices() });
+    h = await startHarness({ services: memoryServices(AUDIT) });
   });
   afterAll(async () => {
     await h.stop();
