@@ -43,21 +43,26 @@ function reply(text: string): View {
   return { summary: text.replace(/\*/g, ''), blocks: [{ kind: 'text', text }], visibility: 'in_channel' };
 }
 
-export const vpnWatch = defineOperation({
-  id: 'vpn.watch',
-  words: ['vpn', 'watch'],
+/** What watching and unwatching share: a channel (this one by default), the operator role, the registry. */
+const watchCommand = {
   area: 'vpn',
-  failure: 'Could not start watching the upgrade runs',
-  summary: 'Tell a channel about every VPN client upgrade run that ends, also runs started outside Slack',
   params: [CHANNEL],
   args: WatchArgs,
   role: 'operator',
   approval: 'never',
   needs: ['watches'],
   scc: [],
-  examples: ['vpn watch', 'vpn watch #netops'],
   // Another channel is told from now on: the requester needs the role there too, on the same profile.
-  otherChannel: (args) => args.channel,
+  otherChannel: (args: z.infer<typeof WatchArgs>) => args.channel,
+} as const;
+
+export const vpnWatch = defineOperation({
+  ...watchCommand,
+  id: 'vpn.watch',
+  words: ['vpn', 'watch'],
+  failure: 'Could not start watching the upgrade runs',
+  summary: 'Tell a channel about every VPN client upgrade run that ends, also runs started outside Slack',
+  examples: ['vpn watch', 'vpn watch #netops'],
   run: async (ctx, args) => {
     const channelId = args.channel ?? ctx.actor.channelId;
     const { created } = await registry(ctx).watch({
@@ -77,19 +82,12 @@ export const vpnWatch = defineOperation({
 });
 
 export const vpnUnwatch = defineOperation({
+  ...watchCommand,
   id: 'vpn.unwatch',
   words: ['vpn', 'unwatch'],
-  area: 'vpn',
   failure: 'Could not stop watching the upgrade runs',
   summary: 'Stop telling a channel about VPN client upgrade runs',
-  params: [CHANNEL],
-  args: WatchArgs,
-  role: 'operator',
-  approval: 'never',
-  needs: ['watches'],
-  scc: [],
   examples: ['vpn unwatch', 'vpn unwatch #netops'],
-  otherChannel: (args) => args.channel,
   run: async (ctx, args) => {
     const channelId = args.channel ?? ctx.actor.channelId;
     const { removed } = await registry(ctx).unwatch(channelId, ctx.profile);
