@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fwbotCatalogue } from '../src/app/surface.js';
 import { commandsMarkdown } from '../src/catalogue/help.js';
+import { usageLine } from '../src/catalogue/usage.js';
 import { renderConfigurationSection } from '../src/config/reference.js';
 import { FOLLOW_KINDS } from '../src/follow/index.js';
 import { pollDelayMs } from '../src/jobs/schedule.js';
@@ -26,6 +27,23 @@ export class DocsError extends Error {
 function commandsBlock(): string {
   const catalogue = fwbotCatalogue(createMetrics({ processMetrics: false }));
   return commandsMarkdown(catalogue.operations, catalogue.command);
+}
+
+/** Every operation a second person may have to approve, with its declared rule (docs/using/approvals.md). */
+function governedBlock(): string {
+  const catalogue = fwbotCatalogue(createMetrics({ processMetrics: false }));
+  const rule = (approval: (typeof catalogue.operations)[number]['approval']) =>
+    approval === 'always' ? 'always' : approval === 'never' ? '' : `${approval.default} by default`;
+  const rows = catalogue.operations
+    .filter((op) => op.approval !== 'never')
+    // The ones no policy can lower first, each group in the catalogue's order.
+    .sort((a, b) => Number(b.approval === 'always') - Number(a.approval === 'always'))
+    .map((op) => {
+      const which = op.governsOnly ? ` (${op.governsOnly})` : '';
+      const command = usageLine(op, catalogue.command).replace(/\|/g, '\\|');
+      return `| ${op.summary}${which} | \`${command}\` | ${rule(op.approval)} |`;
+    });
+  return ['| Operation | Command | Rule |', '|---|---|---|', ...rows].join('\n');
 }
 
 /**
@@ -136,6 +154,7 @@ function folderGraphBlock(): string {
 /** Every generated block by name: what the docs say between its markers. */
 export const GENERATED_BLOCKS: Readonly<Record<string, () => string>> = {
   commands: commandsBlock,
+  governed: governedBlock,
   configuration: configurationBlock,
   'poll-schedules': pollSchedulesBlock,
   'folder-graph': folderGraphBlock,
