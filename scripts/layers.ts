@@ -15,6 +15,7 @@ const DOMAIN = [
   'observability',
   'render',
   'follow',
+  'alerts',
   'catalogue',
   'policy',
   'dispatch',
@@ -41,8 +42,10 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   render: ['model', 'config', 'scc'],
   /** Kinds of work followed after SCC answers 202. */
   follow: ['model', 'scc', 'render'],
+  /** What fwbot tells without being asked: alert kinds, subscriptions, events and incidents, as data. */
+  alerts: ['model', 'scc', 'render'],
   /** Every operation, declared once. */
-  catalogue: ['model', 'config', 'scc', 'render', 'follow'],
+  catalogue: ['model', 'config', 'scc', 'render', 'follow', 'alerts'],
   /** Who holds which role where. */
   policy: ['model', 'config', 'slackApi'],
   /** The one place where an operation's declaration is applied, and its ports. */

@@ -1,6 +1,7 @@
 // The services behind Redis that a few operations run on, as the ports they see (the approvals service and
 // the jobs implement them): the watches of upgrade runs, the audit trail, who staged what on each ASA.
 // Absent where fwbot runs without Redis (the CLI): an operation declares what it needs (`needs`).
+import type { AlertService } from '../alerts/model.js';
 
 /** A channel that hears about every VPN client upgrade run that ends (issue 5). */
 export interface UpgradeWatch {
@@ -77,6 +78,8 @@ export type ServiceName = keyof OperationServices;
 
 export interface OperationServices {
   watches?: WatchRegistry;
+  /** Alert subscriptions and the incident desk (src/jobs/alerts/). */
+  alerts?: AlertService;
   audit?: AuditReader;
   staging?: StagingLedger;
 }

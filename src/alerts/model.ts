@@ -1,0 +1,218 @@
+// What fwbot tells about SCC without being asked (issue 26): the kinds of alert, a channel's subscription
+// to them, the event a scan finds (one transition of one thing, with an idempotency key) and the ports the
+// operations and the Home use. SCC has no webhooks: a scan (src/jobs/alerts/) reads SCC's lists with
+// Lucene filters, compares with the last state it kept in Redis, and hands the transitions it found to
+// the incident desk, which keeps one message per incident per channel. Everything here is plain data,
+// parsed with zod where it is read back from Redis or a job.
+import { z } from 'zod';
+
+/** Every kind a channel can subscribe to, in the order help and the docs list them. */
+export const ALERT_KINDS = [
+  'connectivity',
+  'conflict',
+  'staged',
+  'ha',
+  'certificates',
+  'runs',
+  'audit',
+] as const;
+export const AlertKind = z.enum(ALERT_KINDS);
+export type AlertKind = z.infer<typeof AlertKind>;
+
+/** SCC roles a token may hold (CdoTokenInfo.roles, UserRole in the vendor's file). */
+export type TokenRole =
+  | 'ROLE_ADMIN'
+  | 'ROLE_SUPER_ADMIN'
+  | 'ROLE_READ_ONLY'
+  | 'ROLE_DEPLOY_ONLY'
+  | 'ROLE_EDIT_ONLY'
+  | 'ROLE_VPN_SESSIONS_MANAGER'
+  | 'ROLE_FWAAS'
+  | 'ROLE_PASSIVE_IDENTITY_AGENT'
+  | 'ROLE_OPERATIONAL_ADMIN';
+
+export interface AlertKindInfo {
+  kind: AlertKind;
+  /** One line for help, `/fw alerts` and the docs. */
+  summary: string;
+  /**
+   * The SCC token roles of which one is enough to read what this kind scans (getToken at start and on
+   * subscribe): a token without any of them is told once, instead of a scan failing every minute.
+   */
+  tokenRoles: readonly TokenRole[];
+}
+
+const ANY_READER: readonly TokenRole[] = [
+  'ROLE_READ_ONLY',
+  'ROLE_ADMIN',
+  'ROLE_SUPER_ADMIN',
+  'ROLE_DEPLOY_ONLY',
+  'ROLE_EDIT_ONLY',
+  'ROLE_OPERATIONAL_ADMIN',
+];
+
+export const ALERT_KIND_INFO: Readonly<Record<AlertKind, AlertKindInfo>> = {
+  connectivity: {
+    kind: 'connectivity',
+    summary: 'a device leaves ONLINE (unreachable, bad credentials, new certificate…) and comes back',
+    tokenRoles: ANY_READER,
+  },
+  conflict: {
+    kind: 'conflict',
+    summary: 'a device was changed outside SCC (conflict detected), with what changed',
+    tokenRoles: ANY_READER,
+  },
+  staged: {
+    kind: 'staged',
+    summary: 'changes staged and left undeployed longer than the set time, and who staged them',
+    tokenRoles: ANY_READER,
+  },
+  ha: {
+    kind: 'ha',
+    summary: 'an HA pair fails over (the active unit changed, or a unit failed)',
+    tokenRoles: ANY_READER,
+  },
+  certificates: {
+    kind: 'certificates',
+    summary: 'a management or Secure Client certificate expires within 30, 7 or 1 days, or has expired',
+    tokenRoles: ANY_READER,
+  },
+  runs: {
+    kind: 'runs',
+    summary: 'deployment and upgrade runs (also those started outside fwbot) that fail or finish',
+    tokenRoles: ANY_READER,
+  },
+  audit: {
+    kind: 'audit',
+    summary: 'users added to or removed from a tenant, roles changed (SCC audit log)',
+    tokenRoles: ['ROLE_ADMIN', 'ROLE_SUPER_ADMIN'],
+  },
+};
+
+/** Which tenants a subscription hears: the profile's own, one managed tenant of an MSP profile, or all. */
+export const AlertScope = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('profile') }),
+  z.object({ kind: z.literal('tenant'), uid: z.string().min(1), name: z.string().min(1) }),
+  z.object({ kind: z.literal('all-tenants') }),
+]);
+export type AlertScope = z.infer<typeof AlertScope>;
+
+/** `/fw alerts subscribe …` as kept in Redis. */
+export const AlertSubscription = z.object({
+  /** Short and typeable (`/fw alerts unsubscribe a7k2m9`): unique within the deployment. */
+  id: z.string().regex(/^[a-z0-9]{6,12}$/),
+  channelId: z.string().min(1),
+  profile: z.string().min(1),
+  kinds: z.array(AlertKind).min(1),
+  /** SCC's `q` (Lucene) choosing the devices heard about (as toLucene made it); every device when absent. */
+  devices: z.string().min(1).optional(),
+  scope: AlertScope,
+  createdBy: z.string().min(1),
+  createdAt: z.string().min(1),
+});
+export type AlertSubscription = z.infer<typeof AlertSubscription>;
+
+export type NewAlertSubscription = Omit<AlertSubscription, 'id' | 'createdAt'>;
+
+/** What an event is about. */
+export const AlertSubject = z.object({
+  type: z.enum(['device', 'run', 'user', 'tenant']),
+  uid: z.string().min(1),
+  name: z.string().min(1),
+});
+export type AlertSubject = z.infer<typeof AlertSubject>;
+
+/** A button an incident offers: a command line run as the clicker (COMMAND_ACTION, `offeredAsButton`). */
+export const AlertAction = z.object({
+  label: z.string().min(1).max(75),
+  /** Without `/fw`, e.g. `deploy asa-branch-02`; the clicker's roles, approvals and audit apply. */
+  command: z.string().min(1),
+  style: z.enum(['primary', 'danger']).optional(),
+});
+export type AlertAction = z.infer<typeof AlertAction>;
+
+/**
+ * One transition a scan found. `phase` says what it does to its incident: `open` starts (or reopens, when
+ * it flaps) the incident named by `incidentKey`, `update` changes an open one, `close` ends it, `notice`
+ * is told once and is an incident of its own that is already over (a run that ended, an audit event, a
+ * certificate threshold crossed).
+ */
+export const AlertEvent = z.object({
+  /**
+   * Idempotency key: (kind, profile, subject, field, from, to, SCC's time when it has one). The same
+   * transition found twice (a scan repeated after a crash, two workers) has the same key and is told once.
+   */
+  key: z.string().min(1),
+  kind: AlertKind,
+  profile: z.string().min(1),
+  /** The managed tenant the subject belongs to (MSP scans); absent for the profile's own tenant. */
+  tenant: z.object({ uid: z.string().min(1), name: z.string().min(1) }).optional(),
+  subject: AlertSubject,
+  /** `connectivity:<profile>:<deviceUid>`, `certificates:<profile>:<deviceUid>:management`, … */
+  incidentKey: z.string().min(1),
+  phase: z.enum(['open', 'update', 'close', 'notice']),
+  /** The state now and before, as SCC names it (`UNREACHABLE`, `ONLINE`, `CONFLICT_DETECTED`, `7 days`). */
+  state: z.string(),
+  previous: z.string().optional(),
+  /** One mrkdwn line saying what happened (untrusted values already passed through render/untrusted). */
+  headline: z.string().min(1),
+  /** Further lines for the incident's thread (what changed, per-device results, who staged what). */
+  details: z.array(z.string()),
+  /** When it happened: SCC's time when it says, else when the scan saw it (ISO 8601). */
+  at: z.string().min(1),
+  /** Found by the first scan after an outage of SCC, Redis or fwbot: told in one catch-up summary. */
+  catchUp: z.boolean().optional(),
+  /** The channels it goes to (subscriptions matching kind, scope and device query), decided by the scan. */
+  channels: z.array(z.string().min(1)),
+  /** Buttons beyond Acknowledge and Mute, which every incident has. */
+  actions: z.array(AlertAction),
+});
+export type AlertEvent = z.infer<typeof AlertEvent>;
+
+/** An incident as the Home tab and `/fw alerts` show it. */
+export interface OpenIncident {
+  id: string;
+  channelId: string;
+  kind: AlertKind;
+  profile: string;
+  subject: AlertSubject;
+  headline: string;
+  openedAt: string;
+  /** How many times it opened again within the flapping window. */
+  flaps: number;
+  acknowledgedBy?: string;
+  /** The Slack message (for a permalink), once posted. */
+  ts?: string;
+}
+
+/** The subscriptions, as the operations and the scan see them (src/jobs/alerts/subscriptions.ts). */
+export interface AlertSubscriptions {
+  /** An equal subscription (same channel, profile, kinds, devices, scope) is returned, not duplicated. */
+  subscribe(
+    subscription: NewAlertSubscription,
+  ): Promise<{ subscription: AlertSubscription; created: boolean }>;
+  /** Only a subscription of this channel is removed (ids are not secrets, channels are boundaries). */
+  unsubscribe(channelId: string, id: string): Promise<AlertSubscription | undefined>;
+  /** A channel's subscriptions, or every subscription of a profile, or all. */
+  list(filter?: { channelId?: string; profile?: string }): Promise<AlertSubscription[]>;
+}
+
+/** What a person does to an incident (the buttons, `/fw alerts ack|mute`), and what the Home reads. */
+export interface IncidentDesk {
+  acknowledge(incidentId: string, userId: string): Promise<OpenIncident | undefined>;
+  /** No new incident of this device is posted in this channel until then (open ones still close). */
+  mute(mute: {
+    channelId: string;
+    profile: string;
+    deviceUid: string;
+    untilMs: number;
+    userId: string;
+  }): Promise<void>;
+  openIncidents(channelIds: readonly string[]): Promise<OpenIncident[]>;
+}
+
+/** The port the alert operations need (OperationServices.alerts). */
+export interface AlertService {
+  subscriptions: AlertSubscriptions;
+  incidents: IncidentDesk;
+}
