@@ -13,7 +13,8 @@ export const ALERT_KINDS = [
   'staged',
   'ha',
   'certificates',
-  'runs',
+  'deployments',
+  'upgrades',
   'audit',
 ] as const;
 export const AlertKind = z.enum(ALERT_KINDS);
@@ -77,9 +78,14 @@ export const ALERT_KIND_INFO: Readonly<Record<AlertKind, AlertKindInfo>> = {
     summary: 'a management or Secure Client certificate expires within 30, 7 or 1 days, or has expired',
     tokenRoles: ANY_READER,
   },
-  runs: {
-    kind: 'runs',
-    summary: 'deployment and upgrade runs (also those started outside fwbot) that fail or finish',
+  deployments: {
+    kind: 'deployments',
+    summary: 'deployment runs that fail or finish, also those started outside fwbot, with per-device results',
+    tokenRoles: ANY_READER,
+  },
+  upgrades: {
+    kind: 'upgrades',
+    summary: 'Secure Client upgrade runs (ASA/FTD, MSP) that fail or finish, also those started outside fwbot',
     tokenRoles: ANY_READER,
   },
   audit: {
