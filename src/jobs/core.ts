@@ -33,6 +33,8 @@ export interface JobsCore {
   readonly trackQueue: Queue;
   readonly notifyQueue: Queue;
   readonly watchQueue: Queue;
+  /** Alert batches for the incident desk and its Slack deliveries (src/jobs/alerts/desk.ts). */
+  readonly alertsQueue: Queue;
   readonly subscriptions: Subscriptions;
   /** The BullMQ queue of one declared operation queue on one profile (src/jobs/operationQueue.ts). */
   callQueue(queue: string, profile: string): Queue;
@@ -58,6 +60,7 @@ export function createJobsCore(options: JobsOptions): JobsCore {
   const trackQueue = newQueue(QUEUE.track);
   const notifyQueue = newQueue(QUEUE.notify);
   const watchQueue = newQueue(QUEUE.watch);
+  const alertsQueue = newQueue(QUEUE.alerts);
   const callQueues = new Map<string, Queue>();
   const subscriptions = new Subscriptions(redis, keys, notifyQueue, schedule, log, options.onSettled);
 
@@ -71,6 +74,7 @@ export function createJobsCore(options: JobsOptions): JobsCore {
     trackQueue,
     notifyQueue,
     watchQueue,
+    alertsQueue,
     subscriptions,
     callQueue(name, profile) {
       const queueName = operationQueueName(name, profile);
@@ -85,7 +89,7 @@ export function createJobsCore(options: JobsOptions): JobsCore {
       if (messages.length > 0) await notifyQueue.addBulk(messages.map((data) => notifyJob(data, schedule)));
     },
     async close() {
-      const queues = [trackQueue, notifyQueue, watchQueue, ...callQueues.values()];
+      const queues = [trackQueue, notifyQueue, watchQueue, alertsQueue, ...callQueues.values()];
       await Promise.all(queues.map((queue) => queue.close()));
       // The queues were given this connection, so closing it is ours to do.
       await redis.quit().catch(() => redis.disconnect());

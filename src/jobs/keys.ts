@@ -11,6 +11,8 @@ export const QUEUE = {
   commandIntake: 'fwbot-commands-intake',
   /** One job per /fw command, its id the trigger id. */
   commands: 'fwbot-commands',
+  /** Batches of AlertEvents for the incident desk (src/jobs/alerts/desk.ts), and its Slack deliveries. */
+  alerts: 'fwbot-alerts',
 } as const;
 
 /** BullMQ refuses ':' in queue names and job ids; profile names come from configuration. */
@@ -109,6 +111,31 @@ export class JobKeys {
     return this.key('watched-profiles');
   }
 
+  /** Hash: alert subscription id → AlertSubscription JSON (src/jobs/alerts/subscriptions.ts). */
+  alertSubscriptions(): string {
+    return this.key('alert-subs');
+  }
+
+  /** Hash: fingerprint of a subscription (channel, profile, kinds, devices, scope) → its id. */
+  alertSubscriptionFingerprints(): string {
+    return this.key('alert-sub-fingerprints');
+  }
+
+  /** Set of the ids of one channel's alert subscriptions. */
+  alertChannelSubscriptions(channelId: string): string {
+    return this.key('alert-subs-channel', safe(channelId));
+  }
+
+  /** Set of the ids of one profile's alert subscriptions. */
+  alertProfileSubscriptions(profile: string): string {
+    return this.key('alert-subs-profile', safe(profile));
+  }
+
+  /** Set of the profiles that have at least one alert subscription (the ones the scan reads). */
+  alertProfiles(): string {
+    return this.key('alert-profiles');
+  }
+
   /** Sorted set of upgrade runs already announced (score: when), per profile. */
   announcedRuns(profile: string): string {
     return this.key('announced', safe(profile));
@@ -151,6 +178,78 @@ export class JobKeys {
   queuedCall(queue: string, requestId: string): string {
     return this.key('queued-call', safe(queue), safe(requestId));
   }
+
+  // The incident desk (src/jobs/alerts/desk*.ts). Channel ids are Slack's (no ':'), keys of SCC's things
+  // are hashed: they are long and hold ':'.
+
+  /** Set once an alert event has been taken into a channel's incidents: the same event again changes nothing. */
+  alertSeen(channelId: string, eventKey: string): string {
+    return this.key('alert-seen', channelId, digest(eventKey));
+  }
+
+  /** JSON record of one incident, burst or catch-up summary, or notice (its message's state). */
+  incident(incidentId: string): string {
+    return this.key('incident', incidentId);
+  }
+
+  /** The incident id a channel keeps for an incident key (open, or closed recently enough to flap). */
+  incidentOf(channelId: string, incidentKey: string): string {
+    return this.key('incident-of', channelId, digest(incidentKey));
+  }
+
+  /** JSON: who acknowledged an incident and when (apart from the record: a click never races the desk). */
+  incidentAck(incidentId: string): string {
+    return this.key('incident-ack', incidentId);
+  }
+
+  /** Sorted set of a channel's open incidents and summaries (score: opened at, epoch ms). */
+  openIncidents(channelId: string): string {
+    return this.key('incidents-open', channelId);
+  }
+
+  /** Set of the channels that have open incidents (what the Home and `/fw alerts` look through). */
+  incidentChannels(): string {
+    return this.key('incident-channels');
+  }
+
+  /** Set of incident ids whose Slack message no longer shows their state. */
+  deskDirty(channelId: string): string {
+    return this.key('desk-dirty', channelId);
+  }
+
+  /** List of thread replies to post, oldest first (JSON DeskReply). */
+  deskReplies(channelId: string): string {
+    return this.key('desk-replies', channelId);
+  }
+
+  /** Held while one worker changes or delivers a channel's incidents. */
+  deskLock(channelId: string): string {
+    return this.key('desk-lock', channelId);
+  }
+
+  /** The burst summary that opens of one kind join in a channel while it lasts. */
+  deskBurst(channelId: string, kind: string): string {
+    return this.key('desk-burst', channelId, kind);
+  }
+
+  /** Opens of one kind counted in a channel within the burst window. */
+  deskOpens(channelId: string, kind: string): string {
+    return this.key('desk-opens', channelId, kind);
+  }
+
+  /** JSON: a device muted in a channel until a time (the key expires then). */
+  alertMute(channelId: string, profile: string, deviceUid: string): string {
+    return this.key('alert-mute', channelId, digest(`${profile}\u0000${deviceUid}`));
+  }
+
+  /** The text and blocks a desk message shows now, hashed (edits that change nothing are skipped). */
+  shownDigest(notificationKey: string): string {
+    return this.key('shown', notificationKey);
+  }
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
 /** Job id of the one tracking job per followed thing: profile, kind and SCC id decide it. */

@@ -18,7 +18,13 @@ export const ThreadRefSchema = z.object({
 export const Subscriber = z.object({ thread: ThreadRefSchema, label: z.string() });
 export type Subscriber = z.infer<typeof Subscriber>;
 
-export const EVENT_TYPES = ['fwbot_outcome', 'fwbot_note', 'fwbot_status', 'fwbot_watch'] as const;
+export const EVENT_TYPES = [
+  'fwbot_outcome',
+  'fwbot_note',
+  'fwbot_status',
+  'fwbot_watch',
+  'fwbot_alert',
+] as const;
 export const EventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventType>;
 

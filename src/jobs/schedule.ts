@@ -63,6 +63,15 @@ export const Schedule = z.object({
     /** How many of the most recently updated runs one scan reads. */
     scanRuns: z.number().int().positive().max(200),
   }),
+  /** The incident desk (src/jobs/alerts/desk.ts): how incidents collapse before they reach Slack. */
+  desk: z.object({
+    /** A close then an open of one incident within this time reopens it (a flap), not a new message. */
+    flapWindowMs: z.number().int().nonnegative(),
+    /** More opens than this of one kind in one channel (one batch, or within burstWindowMs) are a burst. */
+    burstOpens: z.number().int().positive(),
+    /** How long opens count towards a burst, and how long a burst summary takes new members. */
+    burstWindowMs: z.number().int().positive(),
+  }),
   /**
    * Limits of operation queues by queue name, over what each operation declares (QueueSpec.limit): tests
    * shorten a window here; production runs the declarations.
@@ -119,6 +128,7 @@ export const DEFAULT_SCHEDULE: Schedule = {
     lockMs: 60 * SECOND,
   },
   watch: { scanEveryMs: 1 * MINUTE, scanRuns: 50 },
+  desk: { flapWindowMs: 30 * MINUTE, burstOpens: 5, burstWindowMs: 2 * MINUTE },
   queues: {},
   workers: {
     trackConcurrency: 20,
@@ -140,6 +150,7 @@ export interface ScheduleOverrides {
   transientCapMs?: number;
   slack?: Partial<Schedule['slack']>;
   watch?: Partial<Schedule['watch']>;
+  desk?: Partial<Schedule['desk']>;
   queues?: Schedule['queues'];
   workers?: Partial<Schedule['workers']>;
   retentionMs?: number;
@@ -163,6 +174,7 @@ export function resolveSchedule(
     learning: { ...base.learning, ...overrides.learning },
     slack: { ...base.slack, ...overrides.slack },
     watch: { ...base.watch, ...overrides.watch },
+    desk: { ...base.desk, ...overrides.desk },
     queues: { ...base.queues, ...overrides.queues },
     workers: { ...base.workers, ...overrides.workers },
   });
