@@ -18,7 +18,12 @@ export const REFERENCE_DIR = resolve(root, '../shared/reference');
  * and deploys; -msp: the MSP portal's reach); they share identical component schemas and no path, so they
  * merge into one description.
  */
-export const CLIENT_CUTS = ['scc-openapi-subset.yaml', 'scc-openapi-changes.yaml', 'scc-openapi-msp.yaml'];
+export const CLIENT_CUTS = [
+  'scc-openapi-subset.yaml',
+  'scc-openapi-changes.yaml',
+  'scc-openapi-msp.yaml',
+  'scc-openapi-events.yaml',
+];
 
 /** SCC_OPENAPI names other files instead of the reference cuts (comma-separated), for every script alike. */
 function fromEnvironment(): string[] | undefined {

@@ -4,6 +4,7 @@
 import { createCaller, type SccCaller } from './call.js';
 import { DEFAULT_TIMEOUTS, type RetryOptions, type TimeoutOptions } from './callPolicy.js';
 import { createDevicesArea, type DevicesArea } from './devices.js';
+import { createEventsArea, type EventsArea } from './events.js';
 import { createGatewayArea, type GatewayArea } from './gateway.js';
 import { createSccHttp, type SccCallEvent, type SccHttpOptions, type SccLogger } from './http.js';
 import { createInterfacesArea, type InterfacesArea } from './interfaces.js';
@@ -55,6 +56,8 @@ export interface SccClient extends SccCaller {
   readonly reports: ReportsArea;
   readonly transactions: TransactionsArea;
   readonly devices: DevicesArea;
+  /** The change log, the audit log and the token's own description. */
+  readonly events: EventsArea;
   /**
    * Whether this SCC has the operation (false only for those its profile says it lacks), so an operation
    * can fall back to the older call a vendor deprecated, without knowing about profiles.
@@ -95,6 +98,7 @@ export function createSccClient(options: SccClientOptions): SccClient {
     reports: createReportsArea(caller),
     transactions: createTransactionsArea(caller),
     devices: createDevicesArea(caller),
+    events: createEventsArea(caller),
     offers: (operationId) => !lacking.has(operationId),
     close: () => http.close(),
   };

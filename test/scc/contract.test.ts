@@ -30,6 +30,7 @@ const OTHER_DEVICE_UID = '0b6a3c1e-9f3c-4d65-a0a4-0c2c8e6a1f00';
 const RUN_UID = 'c4d1f2a0-5b6e-4f70-8a91-2b3c4d5e6f70';
 const TRANSACTION_UID = 'aaaaaaaa-0000-4000-8000-000000000001';
 const API_USER_UID = 'dddddddd-0000-4000-8000-000000000004';
+const CHANGELOG_UID = 'eeeeeeee-0000-4000-8000-000000000005';
 const ipv4 = { ipType: 'STATIC', ipAddress: { ipAddress: '10.0.0.1', netmask: '255.255.255.0' } } as const;
 
 /** Rows of operations without an area method name the client's generic `call` instead. */
@@ -413,6 +414,24 @@ const rows: Record<SccOperationId, ContractRow> = {
       c.devices.list({ q: 'name:"fw 01" OR name:fw-0?', sort: ['name:ASC'], limit: 100, offset: 100 }),
   },
   getDevice: { area: 'devices.get', invoke: (c) => c.devices.get(DEVICE_UID) },
+  // Change log, audit log, token
+  getChangelogs: {
+    area: 'events.changelogs',
+    invoke: (c) =>
+      c.events.changelogs({
+        q: `entityUid:${DEVICE_UID} AND lastEventDate:[2026-11-01T00:00:00Z TO *]`,
+        searchText: 'object-group',
+        limit: 50,
+        offset: 50,
+      }),
+  },
+  getChangelog: { area: 'events.changelog', invoke: (c) => c.events.changelog(CHANGELOG_UID) },
+  getAuditLogs: {
+    area: 'events.auditLogs',
+    invoke: (c) =>
+      c.events.auditLogs({ timeRange: '1h', searchText: 'alice', sort: ['eventTime:DESC'], limit: 20 }),
+  },
+  getToken: { area: 'events.token', invoke: (c) => c.events.token() },
 };
 
 /** Area methods that are not one operation but built on one (paging, polling). */
@@ -441,6 +460,13 @@ const DOCUMENTED_FLAWS: { operationId: SccOperationId; status: number; fields: s
     status: 200,
     fields: ['deviceRoles', 'fmcAccessPolicy', 'raVpnPolicy'],
     flaw: 'Device.deviceRoles, fmcAccessPolicy and raVpnPolicy examples have the wrong types',
+  },
+  // The same flaw in the events cut (scc-openapi-events.yaml): AuditLog.roles.
+  {
+    operationId: 'getAuditLogs',
+    status: 200,
+    fields: ['items[0].roles'],
+    flaw: "AuditLog.roles exemplified as the string '[ROLE_READ_ONLY, ROLE_DEPLOY_ONLY]'; the schema says array",
   },
   // The same two flaws in the MSP cut (scc-openapi-msp.yaml): its User, and MspManagedDevice.deviceRoles.
   {

@@ -1,9 +1,9 @@
 // The SCC OpenAPI reference as an executable contract for tests: loads the cuts the client is generated
-// from, in ../shared/reference/ (scc-openapi-subset.yaml, -changes.yaml, -msp.yaml; one vendor commit, no
-// path in common, identical shared schemas) as one description, as the generator does, compiles its
-// schemas with ajv and answers "is this request / response one the reference allows?" as a list of
-// violations (empty = valid). Shared by the client's and the simulator's contract tests, so both sides are
-// held to the same files and neither copies them.
+// from, in ../shared/reference/ (scc-openapi-subset.yaml, -changes.yaml, -msp.yaml, -events.yaml; one
+// vendor commit, no path in common, identical shared schemas) as one description, as the generator does,
+// compiles its schemas with ajv and answers "is this request / response one the reference allows?" as a
+// list of violations (empty = valid). Shared by the client's and the simulator's contract tests, so both
+// sides are held to the same files and neither copies them.
 //
 // The reference is not part of the repository (users' clones do not have it): callers ask
 // `contractSkipReason()` first and skip with that message when it is absent.
@@ -20,6 +20,7 @@ export const REFERENCE_FILES = [
   'scc-openapi-subset.yaml',
   'scc-openapi-changes.yaml',
   'scc-openapi-msp.yaml',
+  'scc-openapi-events.yaml',
 ];
 
 /** Where the reference lives: beside the repository, or the files SCC_OPENAPI names (comma-separated), as for the generator. */

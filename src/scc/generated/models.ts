@@ -191,6 +191,33 @@ export const AsaMultiDeviceDeploymentInput = z.looseObject({
 });
 export type AsaMultiDeviceDeploymentInput = z.infer<typeof AsaMultiDeviceDeploymentInput>;
 
+export const AuditLog = z.looseObject({
+  eventDescription: z.string().nullish(),
+  eventTime: z.string().nullish(),
+  eventType: openEnum([
+    'USER_LOGGED_IN',
+    'USER_ADDED_TO_TENANT',
+    'USER_REMOVED_FROM_TENANT',
+    'USER_ROLE_CHANGED',
+    'AD_GROUP_ADDED',
+    'AD_GROUP_DELETED',
+    'AD_GROUP_ROLE_CHANGED',
+    'USER_LOGIN_DATA',
+  ]).nullish(),
+  roles: z.array(z.string()).nullish(),
+  uid: z.string(),
+  username: z.string().nullish(),
+});
+export type AuditLog = z.infer<typeof AuditLog>;
+
+export const AuditLogPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(AuditLog).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type AuditLogPage = z.infer<typeof AuditLogPage>;
+
 export const AuthenticationError = z.looseObject({
   error: z.string().nullish(),
   errorDescription: z.string().nullish(),
@@ -205,6 +232,44 @@ export const CdFmcInfo = z.looseObject({
   uid: z.string().nullish(),
 });
 export type CdFmcInfo = z.infer<typeof CdFmcInfo>;
+
+export const UserRole = openEnum([
+  'ROLE_ADMIN',
+  'ROLE_SUPER_ADMIN',
+  'ROLE_READ_ONLY',
+  'ROLE_DEPLOY_ONLY',
+  'ROLE_EDIT_ONLY',
+  'ROLE_VPN_SESSIONS_MANAGER',
+  'ROLE_FWAAS',
+  'ROLE_PASSIVE_IDENTITY_AGENT',
+  'ROLE_OPERATIONAL_ADMIN',
+]);
+export type UserRole = z.infer<typeof UserRole>;
+
+export const UserRoleValues = [
+  'ROLE_ADMIN',
+  'ROLE_SUPER_ADMIN',
+  'ROLE_READ_ONLY',
+  'ROLE_DEPLOY_ONLY',
+  'ROLE_EDIT_ONLY',
+  'ROLE_VPN_SESSIONS_MANAGER',
+  'ROLE_FWAAS',
+  'ROLE_PASSIVE_IDENTITY_AGENT',
+  'ROLE_OPERATIONAL_ADMIN',
+] as const;
+
+export const CdoTokenInfo = z.looseObject({
+  enterpriseId: z.string().nullish(),
+  expiresAt: z.string().nullish(),
+  name: z.string().nullish(),
+  productInstanceId: z.string().nullish(),
+  roles: z.array(UserRole).nullish(),
+  tenantName: z.string().nullish(),
+  tenantPayType: openEnum(['PAYING', 'NOT_PAYING', 'TRIAL', 'INTERNAL', 'PARTNER', 'DEMO']).nullish(),
+  tenantUid: z.string().nullish(),
+  uid: z.string().nullish(),
+});
+export type CdoTokenInfo = z.infer<typeof CdoTokenInfo>;
 
 export const CdoTransaction = z.looseObject({
   cancellable: z.boolean().nullish(),
@@ -294,6 +359,36 @@ export const CdoTransaction = z.looseObject({
   transactionUid: z.string().nullish(),
 });
 export type CdoTransaction = z.infer<typeof CdoTransaction>;
+
+export const Event = z.looseObject({
+  action: openEnum(['CREATE', 'UPDATE', 'DELETE', 'ERROR', 'UNKNOWN']).nullish(),
+  changeRequestName: z.string().nullish(),
+  changeRequestUid: z.string().nullish(),
+  commands: z.string().nullish(),
+  date: z.string().nullish(),
+  description: z.string().nullish(),
+  diff: z.string().nullish(),
+  username: z.string().nullish(),
+});
+export type Event = z.infer<typeof Event>;
+
+export const Changelog = z.looseObject({
+  entityName: z.string().nullish(),
+  entityUid: z.string().nullish(),
+  events: z.array(Event).nullish(),
+  lastEventDate: z.string().nullish(),
+  status: openEnum(['ACTIVE', 'COMPLETED', 'UNKNOWN']).nullish(),
+  uid: z.string(),
+});
+export type Changelog = z.infer<typeof Changelog>;
+
+export const ChangelogPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(Changelog).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type ChangelogPage = z.infer<typeof ChangelogPage>;
 
 export const ClusterNode = z.looseObject({
   chassisSerial: z.string().nullish(),
@@ -918,31 +1013,6 @@ export const MspAddTenantInput = z.looseObject({
   apiToken: z.string(),
 });
 export type MspAddTenantInput = z.infer<typeof MspAddTenantInput>;
-
-export const UserRole = openEnum([
-  'ROLE_ADMIN',
-  'ROLE_SUPER_ADMIN',
-  'ROLE_READ_ONLY',
-  'ROLE_DEPLOY_ONLY',
-  'ROLE_EDIT_ONLY',
-  'ROLE_VPN_SESSIONS_MANAGER',
-  'ROLE_FWAAS',
-  'ROLE_PASSIVE_IDENTITY_AGENT',
-  'ROLE_OPERATIONAL_ADMIN',
-]);
-export type UserRole = z.infer<typeof UserRole>;
-
-export const UserRoleValues = [
-  'ROLE_ADMIN',
-  'ROLE_SUPER_ADMIN',
-  'ROLE_READ_ONLY',
-  'ROLE_DEPLOY_ONLY',
-  'ROLE_EDIT_ONLY',
-  'ROLE_VPN_SESSIONS_MANAGER',
-  'ROLE_FWAAS',
-  'ROLE_PASSIVE_IDENTITY_AGENT',
-  'ROLE_OPERATIONAL_ADMIN',
-] as const;
 
 export const UserInput = z.looseObject({
   apiOnlyUser: z.boolean().nullish(),
