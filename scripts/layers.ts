@@ -43,7 +43,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   /** Kinds of work followed after SCC answers 202. */
   follow: ['model', 'scc', 'render'],
   /** What fwbot tells without being asked: alert kinds, subscriptions, events and incidents, as data. */
-  alerts: ['model', 'scc', 'render'],
+  alerts: ['model', 'scc', 'render', 'follow'],
   /** Every operation, declared once. */
   catalogue: ['model', 'config', 'scc', 'render', 'follow', 'alerts'],
   /** Who holds which role where. */

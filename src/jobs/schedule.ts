@@ -2,6 +2,8 @@
 // injected into the workers, so tests run the same machinery with millisecond timings and production
 // uses the defaults below (docs/using/following.md's schedule table is written from them).
 import { z } from 'zod';
+import { alertIntervals } from '../alerts/index.js';
+import { ALERT_KINDS } from '../alerts/model.js';
 import {
   configuredPollSchedules,
   type FollowSettings,
@@ -36,6 +38,34 @@ export const Learning = z.object({
   refreshMs: z.number().int().positive(),
 });
 export type Learning = z.infer<typeof Learning>;
+
+/** The alert scan (src/jobs/alerts/scan.ts): how often each kind's list is read, and what it may cost. */
+export const AlertSchedule = z.object({
+  /** How often each profile's scan job runs; each run reads the lists that are due. */
+  tickMs: z.number().int().positive(),
+  /** How often each kind's list is read (each kind declares its own, src/alerts/kinds/). */
+  intervals: z.record(z.enum(ALERT_KINDS), z.number().int().positive()),
+  /** Devices in an open incident are read by uid this often (when shorter than their kind's interval). */
+  incidentsEveryMs: z.number().int().positive(),
+  /**
+   * SCC calls per minute one profile's scan may make. When its lists need more, every interval is stretched
+   * by the same factor, and readiness and fwbot_alert_scan_stretch say so.
+   */
+  callsPerMinute: z.number().positive(),
+  /** A stream whose last good scan is older than this (and than 3 of its intervals) tells what it finds as catch-up. */
+  catchUpAfterMs: z.number().int().positive(),
+  /** Staged changes left undeployed longer than this are told (the `staged` kind). */
+  stagedAfterMs: z.number().int().positive(),
+  /** How long a subscription's `--devices` query, resolved to device uids by listing it, is used. */
+  deviceSetRefreshMs: z.number().int().positive(),
+  /** Runs read per scan (deployments, upgrades): the newest updated, one page. */
+  runsPerScan: z.number().int().positive().max(200),
+  /** How often the per-profile scan schedulers are matched to the profiles that have subscriptions. */
+  reconcileEveryMs: z.number().int().positive(),
+  /** How long the token's roles (getToken) are trusted before they are read again. */
+  tokenRefreshMs: z.number().int().positive(),
+});
+export type AlertSchedule = z.infer<typeof AlertSchedule>;
 
 export const Schedule = z.object({
   /** How each kind of followed work is read (each kind declares its own, src/follow/). */
@@ -95,6 +125,7 @@ export const Schedule = z.object({
     /** Times a job may be rescued from a killed worker before BullMQ fails it. */
     maxStalledCount: z.number().int().positive(),
   }),
+  alerts: AlertSchedule,
   /** How long outcomes, notification marks and finished jobs are remembered. */
   retentionMs: z.number().int().positive(),
 });
@@ -129,6 +160,18 @@ export const DEFAULT_SCHEDULE: Schedule = {
   },
   watch: { scanEveryMs: 1 * MINUTE, scanRuns: 50 },
   desk: { flapWindowMs: 30 * MINUTE, burstOpens: 5, burstWindowMs: 2 * MINUTE },
+  alerts: {
+    tickMs: 15 * SECOND,
+    intervals: alertIntervals(),
+    incidentsEveryMs: 15 * SECOND,
+    callsPerMinute: 60,
+    catchUpAfterMs: 10 * MINUTE,
+    stagedAfterMs: 4 * HOUR,
+    deviceSetRefreshMs: 15 * MINUTE,
+    runsPerScan: 50,
+    reconcileEveryMs: 1 * MINUTE,
+    tokenRefreshMs: 1 * HOUR,
+  },
   queues: {},
   workers: {
     trackConcurrency: 20,

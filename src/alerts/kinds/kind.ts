@@ -1,0 +1,237 @@
+// What a kind of alert is to the scan (src/jobs/alerts/scan.ts): which SCC list it reads and how often,
+// what it keeps per subject between scans, and how a difference becomes findings. Each kind is declared
+// once, in its own file of this folder; the registry (src/alerts/index.ts) lists them. `detect` is pure
+// (previous state, the items read, now → new state and findings), so every kind is tested without Redis or
+// SCC; the scan does the reading, the routing to channels and the exactly-once hand-off.
+import { z } from 'zod';
+import type { AlertAction, AlertEvent, AlertKind, AlertSubject } from '../model.js';
+
+/**
+ * A transition a kind found, before the scan routes it: an AlertEvent without its profile, channels and
+ * catch-up flag, with what routing needs (the devices it concerns, for subscriptions with `--devices`).
+ */
+export interface Finding {
+  /** The identity of the transition without the profile: (kind, subject, field, from, to, time). */
+  key: string;
+  kind: AlertKind;
+  tenant?: { uid: string; name: string };
+  subject: AlertSubject;
+  incidentKey: string;
+  phase: AlertEvent['phase'];
+  state: string;
+  previous?: string;
+  headline: string;
+  details: string[];
+  at: string;
+  actions: AlertAction[];
+  /** Devices the finding is about (a device's own uid; a run's devices): subscriptions' device sets match on them. */
+  deviceUids: string[];
+  /** A run across managed tenants: the tenants of its devices (the scan fills them in), for routing. */
+  tenants?: { uid: string; name: string }[];
+}
+
+/** What every device kind keeps of a device, so a finding can name it when the device is no longer read. */
+export const DeviceMemo = z.object({
+  name: z.string(),
+  tenant: z.object({ uid: z.string(), name: z.string() }).optional(),
+});
+export type DeviceMemo = z.infer<typeof DeviceMemo>;
+
+export function memoOf(device: WatchedDevice): DeviceMemo {
+  return { name: device.name, ...(device.tenant ? { tenant: device.tenant } : {}) };
+}
+
+/** One device as the device kinds see it, from getDevices or getMspManagedDevices alike. */
+export interface WatchedDevice {
+  uid: string;
+  name: string;
+  /** The managed tenant (MSP reads); absent for the profile's own inventory. */
+  tenant?: { uid: string; name: string };
+  connectivityState?: string;
+  configState?: string;
+  conflictDetectionState?: string;
+  failoverMode?: string;
+  failoverState?: string;
+  mateState?: string;
+  certificateExpiryDate?: string;
+  raVpnCertificateExpiryDate?: string;
+}
+
+/**
+ * What a read covered. `all`: every subject in the kind's exceptional set was listed, so a tracked subject
+ * that is missing is back to normal. A set: only these subjects were read (by uid, the sooner look at
+ * open incidents): a tracked one that is missing is no longer in the inventory.
+ */
+export type Coverage = 'all' | ReadonlySet<string>;
+
+/** Settings the detectors need (src/jobs/schedule.ts `alerts`). */
+export interface DetectSettings {
+  /** Staged changes left undeployed longer than this are told. */
+  stagedAfterMs: number;
+}
+
+export interface DetectInput<Item, S> {
+  profile: string;
+  previous: ReadonlyMap<string, S>;
+  items: readonly Item[];
+  covers: Coverage;
+  now: number;
+  settings: DetectSettings;
+}
+
+export interface DetectOutput<S> {
+  /** The whole new state of the stream, subject → state (what is absent is forgotten). */
+  next: Map<string, S>;
+  findings: Finding[];
+}
+
+/** The SCC list a kind reads; the scan (src/jobs/alerts/scanReads.ts) knows how to read each. */
+export type AlertSource =
+  /** The device inventory (getDevices, or getMspManagedDevices across tenants) filtered by `q`. */
+  | { from: 'devices'; q: (now: number) => string }
+  /** Deployment runs, newest updated first (no list across tenants exists). */
+  | { from: 'deploymentRuns' }
+  /** Secure Client upgrade runs, newest updated first (getMspSecureClientUpgradeRuns across tenants). */
+  | { from: 'upgradeRuns' }
+  /** The audit log since the last event seen (one tenant's: SCC has none across tenants). */
+  | { from: 'auditLogs'; q: (sinceIso: string) => string };
+
+export interface AlertKindSpec<Item, S> {
+  kind: AlertKind;
+  source: AlertSource;
+  /** Whether the kind can be read across an MSP portal's managed tenants. */
+  acrossTenants: boolean;
+  /** How often its list is read (the default; src/jobs/schedule.ts `alerts.intervals` overrides). */
+  intervalMs: number;
+  /** Subjects looked at sooner than the interval (devices in an open incident), by uid. */
+  sooner?: (state: S) => boolean;
+  /** What it keeps per subject, parsed when read back from Redis. */
+  state: z.ZodType<S>;
+  detect(input: DetectInput<Item, S>): DetectOutput<S>;
+  /**
+   * More details for a finding from SCC's change log (who staged, what changed outside SCC): read once per
+   * finding that asks for it, never per device per scan.
+   */
+  explain?: { wants: (finding: Finding) => boolean; details: (entries: readonly ChangeEntry[]) => string[] };
+}
+
+/** One event of SCC's change log, as `explain` reads it. */
+export interface ChangeEntry {
+  date?: string;
+  username?: string;
+  action?: string;
+  description?: string;
+  diff?: string;
+}
+
+export function defineAlertKind<Item, S>(spec: AlertKindSpec<Item, S>): AlertKindSpec<Item, S> {
+  return spec;
+}
+
+/** The scan's time as SCC writes times. */
+export function isoOf(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** The transition key: every part that makes it this transition and no other. */
+export function transitionKey(
+  kind: AlertKind,
+  subject: string,
+  field: string,
+  from: string | undefined,
+  to: string | undefined,
+  at: string,
+): string {
+  return [kind, subject, field, from ?? '-', to ?? '-', at].join('|');
+}
+
+/** A device as an event's subject. */
+export function deviceSubject(device: Pick<WatchedDevice, 'uid' | 'name'>): AlertSubject {
+  return { type: 'device', uid: device.uid, name: device.name || device.uid };
+}
+
+/**
+ * The difference between what was kept per device and what a read found, for the device kinds: each
+ * tracked or seen device once, with its state before (undefined: normal or unknown) and now (undefined:
+ * normal; 'gone': no longer in the inventory). Devices not covered by the read keep their state.
+ */
+export function deviceChanges<S>(
+  input: DetectInput<WatchedDevice, S>,
+  observe: (device: WatchedDevice, before: S | undefined) => S | undefined,
+): {
+  next: Map<string, S>;
+  changes: { uid: string; before: S | undefined; after: S | undefined | 'gone'; device?: WatchedDevice }[];
+} {
+  const { previous, items, covers } = input;
+  const next = new Map(previous);
+  const changes: {
+    uid: string;
+    before: S | undefined;
+    after: S | undefined | 'gone';
+    device?: WatchedDevice;
+  }[] = [];
+  const seen = new Set<string>();
+  for (const device of items) {
+    if (seen.has(device.uid)) continue;
+    seen.add(device.uid);
+    const before = previous.get(device.uid);
+    const after = observe(device, before);
+    if (after === undefined) next.delete(device.uid);
+    else next.set(device.uid, after);
+    changes.push({ uid: device.uid, before, after, device });
+  }
+  for (const [uid, before] of previous) {
+    if (seen.has(uid)) continue;
+    if (covers === 'all') {
+      next.delete(uid);
+      changes.push({ uid, before, after: undefined });
+    } else if (covers.has(uid)) {
+      next.delete(uid);
+      changes.push({ uid, before, after: 'gone' });
+    }
+  }
+  return { next, changes };
+}
+
+/** `connectivity:<profile>:<uid>`: one incident per device and kind within a profile. */
+export function incidentKeyOf(kind: AlertKind, profile: string, ...parts: string[]): string {
+  return [kind, profile, ...parts].join(':');
+}
+
+/** A finding about one device: subject, tenant, routing and the key filled in from the device. */
+export function deviceFinding(
+  kind: AlertKind,
+  profile: string,
+  uid: string,
+  memo: DeviceMemo,
+  what: {
+    field: string;
+    phase: AlertEvent['phase'];
+    state: string;
+    previous?: string;
+    headline: string;
+    details?: string[];
+    at: string;
+    actions?: AlertAction[];
+    /** Defaults to `<kind>:<profile>:<uid>`. */
+    incidentKey?: string;
+    /** Defaults to `at`: a time SCC gives (a certificate's expiry) makes a repeat the same transition. */
+    keyTime?: string;
+  },
+): Finding {
+  return {
+    key: transitionKey(kind, uid, what.field, what.previous, what.state, what.keyTime ?? what.at),
+    kind,
+    ...(memo.tenant ? { tenant: memo.tenant } : {}),
+    subject: deviceSubject({ uid, name: memo.name }),
+    incidentKey: what.incidentKey ?? incidentKeyOf(kind, profile, uid),
+    phase: what.phase,
+    state: what.state,
+    ...(what.previous === undefined ? {} : { previous: what.previous }),
+    headline: what.headline,
+    details: what.details ?? [],
+    at: what.at,
+    actions: what.actions ?? [],
+    deviceUids: [uid],
+  };
+}

@@ -1,0 +1,349 @@
+import { describe, expect, it } from 'vitest';
+import { ALERT_SCANS } from '../../src/alerts/index.js';
+import { audit } from '../../src/alerts/kinds/audit.js';
+import { bandOf, certificates } from '../../src/alerts/kinds/certificates.js';
+import { conflict } from '../../src/alerts/kinds/conflict.js';
+import { connectivity } from '../../src/alerts/kinds/connectivity.js';
+import { deployments } from '../../src/alerts/kinds/deployments.js';
+import { ha } from '../../src/alerts/kinds/ha.js';
+import type { AlertKindSpec, Coverage, WatchedDevice } from '../../src/alerts/kinds/kind.js';
+import { staged } from '../../src/alerts/kinds/staged.js';
+import { upgrades } from '../../src/alerts/kinds/upgrades.js';
+import { ALERT_KINDS } from '../../src/alerts/model.js';
+import { stripSentinels } from '../../src/render/mrkdwn.js';
+
+const T0 = Date.parse('2026-11-26T10:00:00Z');
+const MIN = 60_000;
+const DAY = 86_400_000;
+const settings = { stagedAfterMs: 4 * 60 * MIN };
+
+/** Runs a kind's detector over a sequence of reads, carrying its state, as the scan does. */
+function run<Item, S>(kind: AlertKindSpec<Item, S>) {
+  let state = new Map<string, S>();
+  return {
+    read(items: Item[], now: number, covers: Coverage = 'all') {
+      const out = kind.detect({ profile: 'default', previous: state, items, covers, now, settings });
+      state = out.next;
+      return out.findings.map((f) => ({ ...f, headline: stripSentinels(f.headline) }));
+    },
+    get state() {
+      return state;
+    },
+  };
+}
+
+const device = (name: string, fields: Partial<WatchedDevice> = {}): WatchedDevice => ({
+  uid: `uid-${name}`,
+  name,
+  ...fields,
+});
+
+describe('the alert kinds registry', () => {
+  it('declares every kind once, under its own name', () => {
+    expect(Object.keys(ALERT_SCANS)).toEqual([...ALERT_KINDS]);
+    for (const kind of ALERT_KINDS) expect(ALERT_SCANS[kind].kind).toBe(kind);
+  });
+});
+
+describe('connectivity', () => {
+  it('opens when a device leaves ONLINE, updates on a new state, closes when it is back', () => {
+    const scan = run(connectivity);
+    expect(scan.read([device('asa-branch-02', { connectivityState: 'UNREACHABLE' })], T0)).toMatchObject([
+      {
+        phase: 'open',
+        state: 'UNREACHABLE',
+        previous: 'ONLINE',
+        headline: 'asa-branch-02 is UNREACHABLE',
+        incidentKey: 'connectivity:default:uid-asa-branch-02',
+        subject: { type: 'device', uid: 'uid-asa-branch-02', name: 'asa-branch-02' },
+        actions: [],
+      },
+    ]);
+    expect(scan.read([device('asa-branch-02', { connectivityState: 'UNREACHABLE' })], T0 + MIN)).toEqual([]);
+    expect(
+      scan.read([device('asa-branch-02', { connectivityState: 'BAD_CREDENTIALS' })], T0 + 2 * MIN),
+    ).toMatchObject([{ phase: 'update', state: 'BAD_CREDENTIALS', previous: 'UNREACHABLE' }]);
+    expect(scan.read([], T0 + 3 * MIN)).toMatchObject([
+      { phase: 'close', state: 'ONLINE', previous: 'BAD_CREDENTIALS', headline: 'asa-branch-02 back online' },
+    ]);
+    expect(scan.state.size).toBe(0);
+  });
+
+  it('reads by uid: a device missing from the read is no longer in the inventory, others keep their state', () => {
+    const scan = run(connectivity);
+    scan.read(
+      [device('a', { connectivityState: 'UNREACHABLE' }), device('b', { connectivityState: 'UNREACHABLE' })],
+      T0,
+    );
+    const found = scan.read([device('a', { connectivityState: 'ONLINE' })], T0 + MIN, new Set(['uid-a']));
+    expect(found).toMatchObject([{ phase: 'close', subject: { name: 'a' }, headline: 'a back online' }]);
+    expect([...scan.state.keys()]).toEqual(['uid-b']);
+    expect(scan.read([], T0 + 2 * MIN, new Set(['uid-b']))).toMatchObject([
+      { phase: 'close', state: 'REMOVED', headline: 'b is no longer in the inventory' },
+    ]);
+  });
+
+  it('gives each transition its own key, so a flap is two opens, not one repeated', () => {
+    const scan = run(connectivity);
+    const first = scan.read([device('a', { connectivityState: 'UNREACHABLE' })], T0);
+    scan.read([], T0 + MIN);
+    const again = scan.read([device('a', { connectivityState: 'UNREACHABLE' })], T0 + 2 * MIN);
+    expect(first[0]?.key).not.toBe(again[0]?.key);
+    expect(first[0]?.incidentKey).toBe(again[0]?.incidentKey);
+  });
+
+  it('keeps a name from SCC inside its own field', () => {
+    const scan = run(connectivity);
+    const [found] = connectivity.detect({
+      profile: 'default',
+      previous: new Map(),
+      items: [device('*bold* <!here>', { connectivityState: 'UNREACHABLE' })],
+      covers: 'all',
+      now: T0,
+      settings,
+    }).findings;
+    expect(found?.headline).not.toBe('*bold* <!here> is UNREACHABLE');
+    expect(stripSentinels(found?.headline ?? '')).toBe('*bold* <!here> is UNREACHABLE');
+    expect(scan.state.size).toBe(0);
+  });
+});
+
+describe('conflict', () => {
+  it('opens with the change-log, pending-commands and accept-the-device buttons, and closes', () => {
+    const scan = run(conflict);
+    const [opened] = scan.read([device('asa-hq-01', { conflictDetectionState: 'CONFLICT_DETECTED' })], T0);
+    expect(opened).toMatchObject({
+      phase: 'open',
+      headline: 'asa-hq-01 was changed outside SCC (conflict detected)',
+    });
+    expect(opened?.actions.map((a) => a.command)).toEqual([
+      'changelog uid-asa-hq-01',
+      'changes uid-asa-hq-01',
+      'discard uid-asa-hq-01',
+    ]);
+    expect(opened?.actions[2]?.label).toBe('Accept the device’s configuration…');
+    expect(conflict.explain?.wants(opened as never)).toBe(true);
+    expect(scan.read([], T0 + MIN)).toMatchObject([{ phase: 'close', state: 'NO_CONFLICTS' }]);
+  });
+
+  it('offers no buttons for a managed tenant’s device (this profile cannot act on it)', () => {
+    const scan = run(conflict);
+    const tenant = { uid: 't1', name: 'northwind' };
+    const [opened] = scan.read(
+      [device('nw-asa', { conflictDetectionState: 'CONFLICT_DETECTED', tenant })],
+      T0,
+    );
+    expect(opened).toMatchObject({ tenant, actions: [] });
+  });
+
+  it('quotes the change log: who, what, and the diff', () => {
+    const lines = conflict.explain?.details([
+      {
+        date: '2026-11-26T09:58:00Z',
+        username: 'eve@example.com',
+        action: 'UPDATE',
+        description: 'Interface edited',
+        diff: '- nameif inside\n+ nameif dmz',
+      },
+    ]);
+    expect(lines?.map(stripSentinels)).toEqual([
+      'What SCC’s change log says changed:',
+      '• 2026-11-26T09:58:00Z eve@example.com update: Interface edited',
+      '    - nameif inside',
+      '    + nameif dmz',
+    ]);
+  });
+});
+
+describe('staged', () => {
+  it('tells a device left out of sync longer than the set time once, then its return to sync', () => {
+    const scan = run(staged);
+    const out = device('asa-dc-03', { configState: 'NOT_SYNCED' });
+    expect(scan.read([out], T0)).toEqual([]);
+    expect(scan.read([out], T0 + 3 * 60 * MIN)).toEqual([]);
+    const [told] = scan.read([out], T0 + 4 * 60 * MIN);
+    expect(told).toMatchObject({
+      phase: 'open',
+      headline: 'asa-dc-03 has changes staged and not deployed for 4 hours',
+    });
+    expect(told?.actions.map((a) => a.command)).toEqual([
+      'changes uid-asa-dc-03',
+      'deploy uid-asa-dc-03',
+      'discard uid-asa-dc-03',
+    ]);
+    expect(scan.read([out], T0 + 5 * 60 * MIN)).toEqual([]);
+    expect(scan.read([], T0 + 6 * 60 * MIN)).toMatchObject([{ phase: 'close', state: 'SYNCED' }]);
+  });
+
+  it('says nothing when a device is synced again before the time', () => {
+    const scan = run(staged);
+    scan.read([device('a', { configState: 'NOT_SYNCED' })], T0);
+    expect(scan.read([], T0 + MIN)).toEqual([]);
+  });
+
+  it('names who staged, from the change log', () => {
+    const lines = staged.explain?.details([
+      { username: 'bob@example.com', action: 'UPDATE', description: 'VLAN 30 added' },
+      { username: 'bob@example.com', action: 'CREATE' },
+    ]);
+    expect(stripSentinels(lines?.[0] ?? '')).toBe('Staged by bob@example.com (SCC’s change log):');
+  });
+});
+
+describe('ha', () => {
+  const pair = (unit: string, mate: string) =>
+    device('asa-hq-01', { failoverMode: 'ACTIVE_STANDBY', failoverState: unit, mateState: mate });
+
+  it('tells a failover once, and a failed unit as an incident that closes', () => {
+    const scan = run(ha);
+    expect(scan.read([pair('Primary - Active', 'Secondary - Standby Ready')], T0)).toEqual([]);
+    expect(scan.read([pair('Primary - Failed', 'Secondary - Active')], T0 + MIN)).toMatchObject([
+      {
+        phase: 'notice',
+        state: 'Secondary',
+        previous: 'Primary',
+        headline: 'asa-hq-01 failed over: the secondary unit is now active',
+      },
+      { phase: 'open', state: 'FAILED', headline: 'asa-hq-01: an HA unit failed' },
+    ]);
+    expect(scan.read([pair('Primary - Standby Ready', 'Secondary - Active')], T0 + 2 * MIN)).toMatchObject([
+      { phase: 'close', state: 'HEALTHY' },
+    ]);
+  });
+
+  it('looks sooner only at pairs with a failed unit', () => {
+    expect(ha.sooner?.({ name: 'x', failed: true })).toBe(true);
+    expect(ha.sooner?.({ name: 'x', failed: false })).toBe(false);
+  });
+});
+
+describe('certificates', () => {
+  it('bands by days left', () => {
+    expect(bandOf(new Date(T0 + 40 * DAY).toISOString(), T0)).toBeUndefined();
+    expect(bandOf(new Date(T0 + 20 * DAY).toISOString(), T0)).toBe('30 days');
+    expect(bandOf(new Date(T0 + 5 * DAY).toISOString(), T0)).toBe('7 days');
+    expect(bandOf(new Date(T0 + DAY / 2).toISOString(), T0)).toBe('1 day');
+    expect(bandOf(new Date(T0 - 1).toISOString(), T0)).toBe('expired');
+  });
+
+  it('tells each threshold once per certificate, and a renewed certificate again', () => {
+    const scan = run(certificates);
+    const expires = new Date(T0 + 20 * DAY).toISOString();
+    const asa = device('asa-hq-01', { raVpnCertificateExpiryDate: expires });
+    const told = (now: number, d = asa) => scan.read([d], now).map((f) => `${f.state}: ${f.headline}`);
+    expect(told(T0)).toEqual([
+      `30 days: asa-hq-01: the Secure Client certificate expires within 30 days (${expires.slice(0, 10)})`,
+    ]);
+    expect(told(T0 + DAY)).toEqual([]);
+    expect(told(T0 + 14 * DAY)).toEqual([expect.stringMatching(/^7 days: /)]);
+    expect(told(T0 + 19.5 * DAY)).toEqual([expect.stringMatching(/^1 day: /)]);
+    expect(told(T0 + 20 * DAY)).toEqual([expect.stringMatching(/^expired: .*has expired/)]);
+    expect(told(T0 + 21 * DAY)).toEqual([]);
+    const renewed = device('asa-hq-01', {
+      raVpnCertificateExpiryDate: new Date(T0 + 25 * DAY).toISOString(),
+    });
+    expect(told(T0 + 22 * DAY, renewed)).toEqual([expect.stringMatching(/^7 days: /)]);
+  });
+
+  it('keeps the management and the Secure Client certificate apart', () => {
+    const scan = run(certificates);
+    const soon = new Date(T0 + 3 * DAY).toISOString();
+    const found = scan.read(
+      [device('a', { certificateExpiryDate: soon, raVpnCertificateExpiryDate: soon })],
+      T0,
+    );
+    expect(found.map((f) => f.incidentKey)).toEqual([
+      'certificates:default:uid-a:management',
+      'certificates:default:uid-a:secure-client',
+    ]);
+  });
+});
+
+describe('deployments', () => {
+  it('tells a run once, when it is first seen ended, with each device’s result', () => {
+    const scan = run(deployments);
+    const running = {
+      uid: 'r1',
+      name: 'guest VLAN',
+      deploymentRunStatus: 'DEPLOYING',
+      deployerUsername: 'eve',
+    };
+    expect(scan.read([running], T0)).toEqual([]);
+    const failed = {
+      ...running,
+      deploymentRunStatus: 'DEPLOY_FAILED',
+      lastUpdatedTime: '2026-11-26T10:01:00Z',
+      deviceDeploymentStatuses: [{ uid: 'd1', name: 'asa-hq-01', status: 'ERROR', errorMsg: 'CLI rejected' }],
+    };
+    const [told] = scan.read([failed], T0 + MIN);
+    expect(told).toMatchObject({
+      phase: 'notice',
+      state: 'DEPLOY_FAILED',
+      at: '2026-11-26T10:01:00Z',
+      headline: 'Deployment guest VLAN failed (deployed by eve)',
+      subject: { type: 'run', uid: 'r1' },
+      deviceUids: ['d1'],
+    });
+    expect(told?.details.map(stripSentinels)).toEqual(['• asa-hq-01: ERROR — CLI rejected']);
+    expect(scan.read([failed], T0 + 2 * MIN)).toEqual([]);
+  });
+});
+
+describe('upgrades', () => {
+  it('tells an ended run with the followed runs’ words, and the tenants of a run across tenants', () => {
+    const scan = run(upgrades);
+    const [told] = scan.read(
+      [
+        {
+          uid: 'u1',
+          name: 'msp day',
+          upgradeRunStatus: 'DONE_WITH_DEVICE_ERRORS',
+          secureClientVersion: '5.1.8.105',
+          username: 'eve',
+          devices: [{ uid: 'd1', name: 'nw-asa-hq', status: 'FAILED', errorMsg: 'No CLI result' }],
+          managedTenantUpgrades: [{ managedTenantUid: 't1', managedTenantDisplayName: 'Northwind' }],
+        },
+      ],
+      T0,
+    );
+    expect(told?.headline).toBe(
+      'VPN client upgrade across tenants *msp day* to Secure Client 5.1.8.105 finished with errors on some devices (started by eve)',
+    );
+    expect(told?.tenants).toEqual([{ uid: 't1', name: 'Northwind' }]);
+    expect(told?.details.map(stripSentinels)).toEqual(['• nw-asa-hq: FAILED — No CLI result']);
+  });
+});
+
+describe('audit', () => {
+  it('tells each user event once, reading on from the newest seen', () => {
+    const scan = run(audit);
+    const added = {
+      uid: 'a1',
+      eventType: 'USER_ADDED_TO_TENANT',
+      eventTime: '2026-11-26T10:00:00Z',
+      username: 'mallory@example.com',
+    };
+    const login = {
+      uid: 'a2',
+      eventType: 'USER_LOGGED_IN',
+      eventTime: '2026-11-26T10:00:30Z',
+      username: 'eve',
+    };
+    expect(scan.read([added, login], T0).map((f) => f.headline)).toEqual([
+      'mallory@example.com was added to the tenant',
+    ]);
+    const role = {
+      uid: 'a3',
+      eventType: 'USER_ROLE_CHANGED',
+      eventTime: '2026-11-26T10:00:00Z',
+      username: 'eve',
+      roles: ['ROLE_SUPER_ADMIN'],
+    };
+    const found = scan.read([added, role], T0 + MIN);
+    expect(found).toMatchObject([
+      { headline: 'eve had their role changed', details: ['Roles: ROLE_SUPER_ADMIN'] },
+    ]);
+    expect(scan.read([added, role], T0 + 2 * MIN)).toEqual([]);
+    expect(scan.state.get('log')).toEqual({ time: '2026-11-26T10:00:00.000Z', uids: ['a1', 'a3'] });
+  });
+});
