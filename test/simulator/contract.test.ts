@@ -1,7 +1,8 @@
-// The simulator against the vendor's OpenAPI reference: fwbot's own SCC client calls every operation it
-// has on the simulator through a recording proxy, and every answer as it went over the wire (status and raw
-// body) is checked with the same validator as the client's contract test. Prints
-// `simulator contract: N/N operations, 0 violations`; skips, saying why, when ../shared is absent.
+// The simulator against the vendor's OpenAPI reference (every cut the client is generated from): fwbot's
+// own SCC client calls every operation it has on the simulator through a recording proxy, and every answer
+// as it went over the wire (status and raw body) is checked with the same validator as the client's
+// contract test. Prints `simulator contract: N/N operations, 0 violations`; skips, saying why, when
+// ../shared is absent.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,6 +206,26 @@ describe('simulator contract', () => {
         scc.call('deployChangesToMultipleAsaDevices', { body: { deviceUids: [ftd] } }),
       ]);
       expect(changeRefusals.every((s) => s.status === 'rejected')).toBe(true);
+
+      // Events (scc-openapi-events.yaml): the change log the interface changes and the deploy above wrote,
+      // one change log, the audit log, the token; and the refusals the reference declares (400, 403).
+      const changelogs = await scc.call('getChangelogs', {
+        query: { q: 'entityName:asa-hq-01', searchText: 'deploy', timeRange: '1h', limit: 10 },
+      });
+      await scc.call('getChangelogs', { query: { q: 'status:COMPLETED', offset: 0 } });
+      await scc.call('getChangelog', { path: { changelogUid: String(changelogs.data.items?.[0]?.uid) } });
+      await scc.call('getAuditLogs', {
+        query: { q: 'eventType:USER_LOGGED_IN', sort: ['eventTime:DESC'], searchText: 'acme-msp', limit: 5 },
+      });
+      await scc.call('getToken', {});
+      await client('sim-read-only').call('getToken', {});
+      const eventRefusals = await Promise.allSettled([
+        scc.call('getChangelogs', { query: { q: 'lastEventDate:[2025-01-01 TO *]', timeRange: '5m' } }),
+        scc.call('getChangelogs', { query: { limit: 500 } }),
+        scc.call('getAuditLogs', { query: { q: 'eventType:(' } }),
+        client('sim-read-only').call('getAuditLogs', {}),
+      ]);
+      expect(eventRefusals.every((s) => s.status === 'rejected')).toBe(true);
 
       // Secure Client: packages (the FTD one whose filename cannot be parsed), versions, upgrades and runs
       const asaPackages = await scc.call('getAsaSecureClientPackages', { path: { deviceUid: asa } });

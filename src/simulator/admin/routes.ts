@@ -31,6 +31,9 @@ interface AdminRequest {
   body: () => Promise<unknown>;
 }
 
+/** Who changes made through the admin routes are recorded as, unless a route is given a `username`. */
+export const UI_USER = 'admin@customer.example';
+
 type AdminHandler = (request: AdminRequest) => SimResponse | Promise<SimResponse>;
 
 const ResetInput = z.object({ seed: z.string().min(1).max(100).optional() }).strict();
@@ -160,7 +163,11 @@ export function createAdmin(deps: AdminDeps) {
     const device = deviceOf(r);
     const input = await parse(r, OutOfBandInput);
     if (device.kind !== 'ASA') throw invalidInput(`${device.device.name} is not an ASA`);
-    const changed = changeOutOfBand(sim.state, device, input);
+    const changed = changeOutOfBand(sim.state, device, {
+      ...input,
+      username: UI_USER,
+      at: sim.clock.now(),
+    });
     if (changed === undefined)
       throw notFound(`${device.device.name} has no interface ${input.hardwareName ?? ''}`);
     return {

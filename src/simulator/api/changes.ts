@@ -103,7 +103,7 @@ const readAsaDeviceConfiguration: Handler = (ctx) =>
         errorDetails: { [device.device.uid]: `connectivityState ${connectivity}` },
       };
     }
-    readRunningConfig(ctx.state, device);
+    readRunningConfig(ctx.state, device, { username: ctx.principal.username, at: ctx.sim.clock.now() });
     return { ok: true };
   });
 

@@ -2,7 +2,8 @@
 // VALIDATING_DEVICES → DEPLOYING → DEPLOY_COMPLETED or DEPLOY_FAILED on the simulated clock, with a status
 // per device (SKIPPED when nothing is pending, ERROR when the device is unreachable or refuses a command,
 // WARNING when changes that cannot be applied line by line were skipped, DONE otherwise). What each device
-// was sent is kept (initialConfig / deployedConfig) and runs are listed and read like SCC's.
+// was sent is kept (initialConfig / deployedConfig) and runs are listed and read like SCC's. Each device's
+// deploy (or failure to) is an event of its change log, by the deployer.
 import * as Input from '../../scc/generated/inputs.js';
 import type * as Model from '../../scc/generated/models.js';
 import { requireWrite } from '../auth.js';
@@ -11,8 +12,9 @@ import type { Handler, OperationHandlers, RequestContext } from '../http/context
 import { requireBody, uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { iso, type SimRuntime } from '../runtime.js';
-import { type ChangeBlock, mergeApplied, rejectedBy, renderAsaConfig } from '../state/asaCli.js';
+import { type ChangeBlock, commandsOf, mergeApplied, rejectedBy, renderAsaConfig } from '../state/asaCli.js';
 import { asaConfigOf, cloudInterfaces, pendingBlocks, setRunningConfig } from '../state/asaConfig.js';
+import { recordDeviceChange } from '../state/changeLog.js';
 import type {
   DeploymentRunRecord,
   DeploymentRunStatus,
@@ -226,6 +228,8 @@ interface DevicePlan {
   blocks: ChangeBlock[];
   skipped: ChangeBlock[];
   fullConfig: boolean;
+  /** Set by an admin route: the device fails with this error before any command is applied. */
+  fault: string | undefined;
 }
 
 function validateAndDeploy(
@@ -242,8 +246,16 @@ function validateAndDeploy(
     const connectivity = device.device.connectivityState ?? 'UNKNOWN';
     if (connectivity !== 'ONLINE') {
       // Unreachable: no snapshot could be taken, so the change item has neither configuration.
+      const errorMsg = `Device ${device.device.name} is unreachable (connectivity state ${connectivity})`;
+      recordDeviceChange(state, device, {
+        action: 'ERROR',
+        username: run.deployerUsername,
+        at: now,
+        description: `Deployment ${run.name} failed: ${errorMsg}`,
+        pending: device.device.configState === 'NOT_SYNCED',
+      });
       finishDevice(entry, now, 'ERROR', {
-        errorMsg: `Device ${device.device.name} is unreachable (connectivity state ${connectivity})`,
+        errorMsg,
         errorDetails: [
           {
             code: 'DEVICE_UNREACHABLE',
@@ -259,7 +271,8 @@ function validateAndDeploy(
     const onDevice = asaConfigOf(state, device.device.uid).onDevice.map((i) => structuredClone(i));
     const initialConfig = renderAsaConfig(device, onDevice);
     const all = pendingBlocks(state, device);
-    if (all.length === 0) {
+    const fault = run.deviceFaults?.[device.device.uid];
+    if (all.length === 0 && fault === undefined) {
       finishDevice(entry, now, 'SKIPPED', { message: 'No changes to deploy' });
       entry.change = { uid: state.rng.uuid(), initialConfig, deployedConfig: null };
       continue;
@@ -275,7 +288,7 @@ function validateAndDeploy(
       initialConfig,
       deployedConfig: renderAsaConfig(device, attempted),
     };
-    plans.push({ device, entry, onDevice, onCloud, blocks, skipped, fullConfig });
+    plans.push({ device, entry, onDevice, onCloud, blocks, skipped, fullConfig, fault });
   }
   run.lastUpdatedTime = now;
   if (plans.length === 0) {
@@ -298,16 +311,33 @@ function validateAndDeploy(
       : `Applying ${commands} command${commands === 1 ? '' : 's'}`;
     sim.clock.schedule(now + durationMs, () => {
       if (sim.state !== state0 || TERMINAL.has(run.status)) return;
-      applyPlan(sim, plan);
+      applyPlan(sim, run, plan);
       run.lastUpdatedTime = sim.clock.now();
       if (run.devices.every((d) => d.status !== 'IN_PROGRESS')) endRun(sim, run);
     });
   }
 }
 
-/** Runs a device's blocks in order; the first refused command stops it (nothing is rolled back). */
-function applyPlan(sim: SimRuntime, plan: DevicePlan): void {
+/**
+ * Runs a device's blocks in order; the first refused command stops it (nothing is rolled back). The
+ * device's change log gets the deploy, or its failure, with the commands that were applied.
+ */
+function applyPlan(sim: SimRuntime, run: DeploymentRunRecord, plan: DevicePlan): void {
   const now = sim.clock.now();
+  if (plan.fault !== undefined) {
+    recordDeviceChange(sim.state, plan.device, {
+      action: 'ERROR',
+      username: run.deployerUsername,
+      at: now,
+      description: `Deployment ${run.name} failed on ${plan.device.device.name}: ${plan.fault}`,
+      pending: plan.device.device.configState === 'NOT_SYNCED',
+    });
+    finishDevice(plan.entry, now, 'ERROR', {
+      errorMsg: plan.fault,
+      errorDetails: [{ code: 'DEPLOY_FAILED', severity: 'ERROR', description: plan.fault, details: {} }],
+    });
+    return;
+  }
   const applied = new Set<string>();
   let refusal: { block: ChangeBlock; error: string; command: string } | undefined;
   for (const block of plan.blocks) {
@@ -323,6 +353,21 @@ function applyPlan(sim: SimRuntime, plan: DevicePlan): void {
   }
   const running = mergeApplied(plan.onDevice, plan.onCloud, applied);
   setRunningConfig(sim.state, plan.device, running, refusal === undefined);
+  const ran = plan.blocks.filter((b) => applied.has(b.hardwareName));
+  const count = commandsOf(ran).length;
+  recordDeviceChange(sim.state, plan.device, {
+    action: refusal === undefined ? 'UPDATE' : 'ERROR',
+    username: run.deployerUsername,
+    at: now,
+    description:
+      refusal === undefined
+        ? `Deployed ${count} command${count === 1 ? '' : 's'} to ${plan.device.device.name} (deployment ${run.name})`
+        : `Deployment ${run.name} failed on ${plan.device.device.name}: the device refused "${refusal.command}" on ${refusal.block.hardwareName}`,
+    before: renderAsaConfig(plan.device, plan.onDevice),
+    after: renderAsaConfig(plan.device, running),
+    commands: commandsOf(ran),
+    pending: plan.device.device.configState === 'NOT_SYNCED',
+  });
   if (refusal !== undefined) {
     finishDevice(plan.entry, now, 'ERROR', {
       errorMsg: `${plan.device.device.name} refused "${refusal.command}" on ${refusal.block.hardwareName}: ${refusal.error}`,

@@ -1,7 +1,8 @@
 // ASA interface operations: read every kind, create / modify / delete EtherChannels, subinterfaces and
 // VLAN interfaces, modify physical interfaces (never create or delete them), and only read virtual
 // tunnel interfaces. Every change runs the ASA's checks in interfaceRules.ts first, and is staged: it edits
-// SCC's copy of the configuration, which reads answer, and reaches the device only on deploy.
+// SCC's copy of the configuration, which reads answer, and reaches the device only on deploy. Each one is
+// an event of the device's change log, by the token's user.
 
 import * as Input from '../../scc/generated/inputs.js';
 import type * as Model from '../../scc/generated/models.js';
@@ -10,7 +11,7 @@ import { type ErrorDetails, invalidInput, notFound } from '../errors.js';
 import type { Handler, OperationHandlers, RequestContext } from '../http/context.js';
 import { describe, requireBody, uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
-import { configChanged } from '../state/asaConfig.js';
+import { cloudSnapshot, recordStaged } from '../state/asaConfig.js';
 import type { DeviceRecord, InterfaceKind, InterfaceRecord } from '../state/model.js';
 import { deviceOfKind } from './devices.js';
 import {
@@ -71,12 +72,30 @@ function fail(details: ErrorDetails): void {
 
 /**
  * Every change lands in SCC's copy only (staged): the device's running configuration changes on deploy,
- * and the device is NOT_SYNCED meanwhile.
+ * and the device is NOT_SYNCED meanwhile. `before` is SCC's copy before the change, for the change log.
  */
-function staged(ctx: RequestContext, device: DeviceRecord, status: 200 | 201, record: InterfaceRecord) {
-  configChanged(ctx.state, device);
+function staged(
+  ctx: RequestContext,
+  device: DeviceRecord,
+  before: InterfaceRecord[],
+  status: 200 | 201,
+  record: InterfaceRecord,
+) {
+  const verb = status === 201 ? 'Created' : 'Modified';
+  recordStaged(ctx.state, device, before, {
+    action: status === 201 ? 'CREATE' : 'UPDATE',
+    username: ctx.principal.username,
+    at: ctx.now,
+    description: `${verb} interface ${label(record)} on ${device.device.name}`,
+  });
   return { status, body: dto(record) };
 }
+
+/** `Port-channel7 (backup)`: the hardware name, with the interface's name when it has one. */
+const label = (record: InterfaceRecord) =>
+  typeof record.name === 'string' && record.name !== ''
+    ? `${record.hardwareName} (${record.name})`
+    : record.hardwareName;
 
 /** Copies the fields a body sets onto a record; `undefined` leaves a field alone. */
 function apply(record: InterfaceRecord, fields: Record<string, unknown>): void {
@@ -113,9 +132,15 @@ function remove(
     requireWrite(ctx.principal);
     const device = deviceOfKind(ctx, 'ASA');
     const record = interfaceOf(ctx, device, kind);
+    const snapshot = cloudSnapshot(ctx.state, device.device.uid);
     before?.(ctx, record, interfacesOf(ctx, device));
     ctx.state.interfaces.delete(record.uid);
-    configChanged(ctx.state, device);
+    recordStaged(ctx.state, device, snapshot, {
+      action: 'DELETE',
+      username: ctx.principal.username,
+      at: ctx.now,
+      description: `Deleted interface ${label(record)} on ${device.device.name}`,
+    });
     return { status: 204 };
   };
 }
@@ -123,6 +148,7 @@ function remove(
 const createEtherChannel: Handler = (ctx) => {
   requireWrite(ctx.principal);
   const device = deviceOfKind(ctx, 'ASA');
+  const before = cloudSnapshot(ctx.state, device.device.uid);
   const input = requireBody(ctx, Input.EtherChannelInterfaceCreateInput);
   const all = interfacesOf(ctx, device);
   const details: ErrorDetails = {};
@@ -156,12 +182,13 @@ const createEtherChannel: Handler = (ctx) => {
     if (port !== undefined) port.etherChannelGroupUid = record.uid;
   }
   ctx.state.interfaces.set(record.uid, record);
-  return staged(ctx, device, 201, record);
+  return staged(ctx, device, before, 201, record);
 };
 
 const modifyEtherChannel: Handler = (ctx) => {
   requireWrite(ctx.principal);
   const device = deviceOfKind(ctx, 'ASA');
+  const before = cloudSnapshot(ctx.state, device.device.uid);
   const record = interfaceOf(ctx, device, 'ETHER_CHANNEL_INTERFACE');
   const input = requireBody(ctx, Input.EtherChannelInterfacePatchInput);
   const all = interfacesOf(ctx, device);
@@ -181,7 +208,7 @@ const modifyEtherChannel: Handler = (ctx) => {
     }
   }
   apply(record, input);
-  return staged(ctx, device, 200, record);
+  return staged(ctx, device, before, 200, record);
 };
 
 const deleteEtherChannel = remove('ETHER_CHANNEL_INTERFACE', (ctx, record, all) => {
@@ -201,6 +228,7 @@ const deleteEtherChannel = remove('ETHER_CHANNEL_INTERFACE', (ctx, record, all) 
 const createSubInterface: Handler = (ctx) => {
   requireWrite(ctx.principal);
   const device = deviceOfKind(ctx, 'ASA');
+  const before = cloudSnapshot(ctx.state, device.device.uid);
   const parentUid = uuidParam(ctx, 'interfaceUid');
   const input = requireBody(ctx, Input.SubInterfaceCreateInput);
   const all = interfacesOf(ctx, device);
@@ -234,19 +262,20 @@ const createSubInterface: Handler = (ctx) => {
   };
   apply(record, { ...input, securityLevel: input.securityLevel ?? defaultSecurityLevel(input.name) });
   ctx.state.interfaces.set(record.uid, record);
-  return staged(ctx, device, 201, record);
+  return staged(ctx, device, before, 201, record);
 };
 
 const modifySubInterface: Handler = (ctx) => {
   requireWrite(ctx.principal);
   const device = deviceOfKind(ctx, 'ASA');
+  const before = cloudSnapshot(ctx.state, device.device.uid);
   const record = interfaceOf(ctx, device, 'SUB_INTERFACE');
   const input = requireBody(ctx, Input.SubInterfacePatchInput);
   const details: ErrorDetails = {};
   checkCommon(details, interfacesOf(ctx, device), input, record);
   fail(details);
   apply(record, input);
-  return staged(ctx, device, 200, record);
+  return staged(ctx, device, before, 200, record);
 };
 
 const listParentSubInterfaces: Handler = (ctx) => {
@@ -268,6 +297,7 @@ const listParentSubInterfaces: Handler = (ctx) => {
 const createVlan: Handler = (ctx) => {
   requireWrite(ctx.principal);
   const device = deviceOfKind(ctx, 'ASA');
+  const before = cloudSnapshot(ctx.state, device.device.uid);
   const input = requireBody(ctx, Input.VlanInterfaceCreateInput);
   const all = interfacesOf(ctx, device);
   const details: ErrorDetails = {};
@@ -288,12 +318,13 @@ const createVlan: Handler = (ctx) => {
   };
   apply(record, { ...input, securityLevel: input.securityLevel ?? defaultSecurityLevel(input.name) });
   ctx.state.interfaces.set(record.uid, record);
-  return staged(ctx, device, 201, record);
+  return staged(ctx, device, before, 201, record);
 };
 
 const modifyVlan: Handler = (ctx) => {
   requireWrite(ctx.principal);
   const device = deviceOfKind(ctx, 'ASA');
+  const before = cloudSnapshot(ctx.state, device.device.uid);
   const record = interfaceOf(ctx, device, 'VLAN_INTERFACE');
   const input = requireBody(ctx, Input.VlanInterfacePatchInput);
   const all = interfacesOf(ctx, device);
@@ -302,12 +333,13 @@ const modifyVlan: Handler = (ctx) => {
   checkCommon(details, all, input, record);
   fail(details);
   apply(record, input);
-  return staged(ctx, device, 200, record);
+  return staged(ctx, device, before, 200, record);
 };
 
 const modifyPhysical: Handler = (ctx) => {
   requireWrite(ctx.principal);
   const device = deviceOfKind(ctx, 'ASA');
+  const before = cloudSnapshot(ctx.state, device.device.uid);
   const record = interfaceOf(ctx, device, 'PHYSICAL_INTERFACE');
   const input = requireBody(ctx, Input.PhysicalInterfacePatchInput);
   const details: ErrorDetails = {};
@@ -322,7 +354,7 @@ const modifyPhysical: Handler = (ctx) => {
   fail(details);
   apply(record, input);
   if (input.mtu !== undefined && record.runtimeData) record.runtimeData.mtu = input.mtu;
-  return staged(ctx, device, 200, record);
+  return staged(ctx, device, before, 200, record);
 };
 
 export const interfaceHandlers = {

@@ -1,6 +1,7 @@
 // Users of MSP-managed tenants: list the human users and, separately, the API-only ones (the only way
 // to learn the UID a token is generated for), add or remove up to 50 at a time (asynchronous,
-// with a transaction), and generate API tokens for API-only users (400 for anyone else).
+// with a transaction), and generate API tokens for API-only users (400 for anyone else). Users added or
+// removed are in the tenant's audit log, by the caller.
 
 import * as Input from '../../scc/generated/inputs.js';
 import type * as Model from '../../scc/generated/models.js';
@@ -9,6 +10,7 @@ import { type ErrorDetails, invalidInput, notFound } from '../errors.js';
 import type { Handler } from '../http/context.js';
 import { describe, requireBody, uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
+import { recordAudit } from '../state/changeLog.js';
 import { managedTenant, userDto } from './mspCommon.js';
 import { accepted, startTransaction } from './transactions.js';
 
@@ -79,6 +81,14 @@ export const addUsersToTenantInMspPortal: Handler = (ctx) => {
         };
       }
       for (const u of input.users) {
+        recordAudit(state, {
+          tenantUid: tenant.uid,
+          eventType: 'USER_ADDED_TO_TENANT',
+          username: u.username,
+          roles: [u.role],
+          at: ctx.sim.clock.now(),
+          description: `${ctx.principal.username} added ${u.username} to tenant ${tenant.name} with role ${u.role}`,
+        });
         tenant.users.push({
           uid: state.rng.uuid(),
           username: u.username,
@@ -117,6 +127,16 @@ export const deleteUsersFromTenantInMspPortal: Handler = (ctx) => {
           errorMessage: `${unknown.length === 1 ? '1 user is' : `${unknown.length} users are`} not in tenant ${tenant.name}; no user was removed`,
           errorDetails: Object.fromEntries(unknown.map((u) => [u, 'not found'])),
         };
+      }
+      for (const u of tenant.users.filter((x) => wanted.has(x.username.toLowerCase()))) {
+        recordAudit(ctx.state, {
+          tenantUid: tenant.uid,
+          eventType: 'USER_REMOVED_FROM_TENANT',
+          username: u.username,
+          roles: [u.role],
+          at: ctx.sim.clock.now(),
+          description: `${ctx.principal.username} removed ${u.username} from tenant ${tenant.name}`,
+        });
       }
       tenant.users = tenant.users.filter((u) => !wanted.has(u.username.toLowerCase()));
       return { ok: true };

@@ -4,6 +4,7 @@ import type { OperationHandlers } from '../http/context.js';
 import { changeHandlers } from './changes.js';
 import { deploymentHandlers } from './deployments.js';
 import { getDevice, getDevices } from './devices.js';
+import { eventHandlers } from './events.js';
 import { executeDeviceCommand, getDeviceCommandResponse, getDeviceCommands } from './gateway.js';
 import { interfaceHandlers } from './interfaces.js';
 import { mspHandlers } from './mspHandlers.js';
@@ -56,6 +57,7 @@ export const operationHandlers: OperationHandlers = {
   ...changeHandlers,
   ...deploymentHandlers,
   ...secureClientHandlers,
+  ...eventHandlers,
   getSecureClientUpgradeRun,
   getSecureClientUpgradeRuns,
   getSecureClientUpgradeRunsAttributeValues,

@@ -14,6 +14,7 @@ import { iso, type SimRuntime } from '../runtime.js';
 import type {
   DeviceRecord,
   Platform,
+  UpgradeFault,
   UpgradeRunRecord,
   UpgradeRunStatus,
   UpgradeRunType,
@@ -241,6 +242,10 @@ export function startRun(ctx: RequestContext, request: RunRequest): UpgradeRunRe
   return run;
 }
 
+/** How a device fares in this run: as an admin route said for this run, else as the device always does. */
+const faultOf = (sim: SimRuntime, run: UpgradeRunRecord, deviceUid: string): UpgradeFault | undefined =>
+  run.deviceFaults?.[deviceUid] ?? sim.state.devices.get(deviceUid)?.upgradeFault;
+
 function enterStep(
   sim: SimRuntime,
   run: UpgradeRunRecord,
@@ -258,7 +263,7 @@ function enterStep(
   }
   if (run.status === 'CHECKING_IMAGES_UPLOAD_RESULTS') {
     for (const d of run.devices) {
-      const fault = sim.state.devices.get(d.uid)?.upgradeFault;
+      const fault = faultOf(sim, run, d.uid);
       if (fault?.status === 'FAILED') Object.assign(d, { status: 'FAILED', errorMsg: fault.errorMsg });
     }
     if (run.devices.every((d) => d.status === 'FAILED')) {
@@ -277,7 +282,7 @@ function enterStep(
 function finishRun(sim: SimRuntime, run: UpgradeRunRecord, request: RunRequest): void {
   for (const d of run.devices) {
     if (d.status === 'FAILED') continue;
-    const fault = sim.state.devices.get(d.uid)?.upgradeFault;
+    const fault = faultOf(sim, run, d.uid);
     if (fault?.status === 'CLEANUP_FAILED')
       Object.assign(d, { status: 'CLEANUP_FAILED', errorMsg: fault.errorMsg });
     else d.status = 'SUCCESS';

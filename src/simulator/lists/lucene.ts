@@ -1,6 +1,7 @@
 // The subset of Lucene query syntax SCC's `q` parameter accepts: `field:value`, `*`/`?` wildcards,
 // quoted values, ranges `[a TO b]` / `{a TO b}` (mixed brackets allowed, `*` for an open end), AND / OR /
-// NOT (also `&&`, `||`, a leading `-`), and parentheses. Terms side by side mean AND.
+// NOT (also `&&`, `||`, a leading `-`), parentheses, and a field applied to a group of values
+// (`asaFailoverMode:(ACTIVE_STANDBY OR ACTIVE_ACTIVE)`). Terms side by side mean AND.
 export type LuceneValue =
   | { kind: 'exact'; text: string; quoted: boolean }
   | { kind: 'wildcard'; text: string }
@@ -46,6 +47,8 @@ export function fieldsOf(query: LuceneQuery): string[] {
 
 class Parser {
   private pos = 0;
+  /** Inside `field:( … )`: the field every bare value of the group is about. */
+  private groupField: string | undefined;
 
   constructor(private readonly input: string) {}
 
@@ -121,13 +124,28 @@ class Parser {
   private parseTerm(): LuceneQuery {
     this.skipSpace();
     if (this.atEnd()) this.fail('expected field:value');
+    if (this.groupField !== undefined)
+      return { kind: 'term', field: this.groupField, value: this.parseValue() };
     const field = FIELD.exec(this.rest())?.[0];
     if (field === undefined) this.fail('expected a field name');
     this.pos += field.length;
     if (this.input[this.pos] !== ':')
       this.fail(`expected ":" after field "${field}" (terms must be field:value)`);
     this.pos += 1;
+    if (this.input[this.pos] === '(') return this.parseGroup(field);
     return { kind: 'term', field, value: this.parseValue() };
+  }
+
+  /** `field:(a OR b)`: the group's values, each a term on `field`, combined as written. */
+  private parseGroup(field: string): LuceneQuery {
+    this.pos += 1;
+    this.groupField = field;
+    const inner = this.parseOr();
+    this.groupField = undefined;
+    this.skipSpace();
+    if (this.input[this.pos] !== ')') this.fail('missing ")"');
+    this.pos += 1;
+    return inner;
   }
 
   private parseValue(): LuceneValue {

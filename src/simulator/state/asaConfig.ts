@@ -1,10 +1,12 @@
 // The two configurations of each ASA and how they move: SCC's copy (the device's interfaces in
 // `SimState.interfaces`, edited by interface changes) and the running copy (`AsaConfigRecord.onDevice`,
 // changed only by a deploy or out of band). Owns the device's `configState` (NOT_SYNCED while they differ)
-// and `conflictDetectionState`, and drops the cached pending commands whenever either copy changes.
+// and `conflictDetectionState`, drops the cached pending commands whenever either copy changes, and
+// writes each change to the device's change log (state/changeLog.ts).
 
 import { changeBlocks, renderAsaConfig } from './asaCli.js';
-import type { AsaConfigRecord, DeviceRecord, InterfaceRecord, SimState } from './model.js';
+import { commandsBetween, recordDeviceChange } from './changeLog.js';
+import type { AsaConfigRecord, ChangelogAction, DeviceRecord, InterfaceRecord, SimState } from './model.js';
 
 /** SCC's copy of one ASA's interfaces (what interface reads answer). */
 export function cloudInterfaces(state: SimState, deviceUid: string): InterfaceRecord[] {
@@ -75,19 +77,38 @@ export function setRunningConfig(
   configChanged(state, device);
 }
 
-/** "Read configuration": SCC's copy becomes the device's, so every staged change is thrown away. */
-export function readRunningConfig(state: SimState, device: DeviceRecord): void {
+/**
+ * "Read configuration": SCC's copy becomes the device's, so every staged change is thrown away (and an
+ * out-of-band change accepted); the change log records it as `by.username` and is COMPLETED.
+ */
+export function readRunningConfig(
+  state: SimState,
+  device: DeviceRecord,
+  by: { username: string; at: number },
+): void {
   const uid = device.device.uid;
+  const before = cloudSnapshot(state, uid);
+  const hadConflict = device.device.conflictDetectionState === 'CONFLICT_DETECTED';
   for (const i of cloudInterfaces(state, uid)) state.interfaces.delete(i.uid);
   for (const i of asaConfigOf(state, uid).onDevice) state.interfaces.set(i.uid, structuredClone(i));
   device.device.conflictDetectionState = 'NO_CONFLICTS';
-  configChanged(state, device);
+  recordStaged(state, device, before, {
+    action: 'UPDATE',
+    username: by.username,
+    at: by.at,
+    description: `Read the configuration of ${device.device.name} from the device: ${
+      hadConflict ? 'the out-of-band change was accepted and ' : ''
+    }staged changes were discarded`,
+  });
 }
 
 export interface OutOfBandChange {
   hardwareName?: string | undefined;
   description?: string | undefined;
   enabled?: boolean | undefined;
+  /** Who made it on the device, as the change log names them. */
+  username: string;
+  at: number;
 }
 
 /**
@@ -107,11 +128,90 @@ export function changeOutOfBand(
         running.find((i) => i.interfaceType === 'PHYSICAL_INTERFACE' && !i.managementInterface))
       : running.find((i) => i.hardwareName.toLowerCase() === change.hardwareName?.toLowerCase());
   if (target === undefined) return undefined;
+  const before = running.map((i) => structuredClone(i));
   if (change.description !== undefined || change.enabled === undefined) {
     target.description = change.description ?? 'changed on the device console';
   }
   if (change.enabled !== undefined) target.enabled = change.enabled;
   device.device.conflictDetectionState = 'CONFLICT_DETECTED';
   configChanged(state, device);
+  recordDeviceChange(state, device, {
+    action: 'UPDATE',
+    username: change.username,
+    at: change.at,
+    description: `Out-of-band change detected on ${device.device.name}: ${target.hardwareName} was changed on the device`,
+    before: renderAsaConfig(device, before),
+    after: renderAsaConfig(device, running),
+    commands: commandsBetween(before, running),
+    pending: device.device.configState === 'NOT_SYNCED',
+  });
   return target;
+}
+
+/** A copy of SCC's interfaces of an ASA as they are now, to record a change against once it is made. */
+export function cloudSnapshot(state: SimState, deviceUid: string): InterfaceRecord[] {
+  return cloudInterfaces(state, deviceUid).map((i) => structuredClone(i));
+}
+
+/**
+ * After a change to SCC's copy (staged: through the API, or in SCC's UI): the device's configState, and an
+ * event in its change log by `username` with the diff of SCC's copy and the commands a deploy would run.
+ */
+export function recordStaged(
+  state: SimState,
+  device: DeviceRecord,
+  before: readonly InterfaceRecord[],
+  change: { action: ChangelogAction; username: string; at: number; description: string },
+): void {
+  configChanged(state, device);
+  const after = cloudInterfaces(state, device.device.uid);
+  recordDeviceChange(state, device, {
+    ...change,
+    before: renderAsaConfig(device, before),
+    after: renderAsaConfig(device, after),
+    commands: commandsBetween(before, after),
+    pending: device.device.configState === 'NOT_SYNCED',
+  });
+}
+
+/**
+ * Gives an ASA that has no interfaces (the MSP and large seeds carry none) a small plausible set, the same
+ * in both copies, so that changes can be made and shown on it.
+ */
+export function ensureAsaInterfaces(state: SimState, device: DeviceRecord): void {
+  const uid = device.device.uid;
+  if (device.kind !== 'ASA' || cloudInterfaces(state, uid).length > 0) return;
+  const record = state.asaConfigs.get(uid);
+  if (record !== undefined && record.onDevice.length > 0) return;
+  const octet = (state.rng.int(1, 250) % 250) + 1;
+  const port = (
+    hardwareName: string,
+    name: string,
+    securityLevel: number,
+    ip: string,
+    management = false,
+  ) => ({
+    uid: state.rng.uuid(),
+    deviceUid: uid,
+    interfaceType: 'PHYSICAL_INTERFACE' as const,
+    hardwareName,
+    name,
+    securityLevel,
+    enabled: true,
+    mtu: 1500,
+    mode: 'ROUTED' as const,
+    managementOnly: management,
+    managementInterface: management,
+    monitorInterface: false,
+    macAddress: state.rng.macAddress(),
+    ipv4: { ipType: 'STATIC' as const, ipAddress: { ipAddress: ip, netmask: '255.255.255.0' } },
+  });
+  const interfaces: InterfaceRecord[] = [
+    port('GigabitEthernet1/1', 'outside', 0, `203.0.113.${octet}`),
+    port('GigabitEthernet1/2', 'inside', 100, `10.${octet}.0.1`),
+    port('Management1/1', 'management', 0, '192.168.45.1', true),
+  ];
+  for (const i of interfaces) state.interfaces.set(i.uid, i);
+  state.asaConfigs.set(uid, { deviceUid: uid, onDevice: interfaces.map((i) => structuredClone(i)) });
+  configChanged(state, device);
 }

@@ -50,7 +50,10 @@ export interface TokenRecord {
   role: UserRole;
   /** The user the token was generated for, when it came from generateApiTokenForUserInTenant. */
   userUid?: string;
-  source: 'demo' | 'minted' | 'generated';
+  /** 'ui': a user acting in SCC's UI (admin routes), never a bearer token. */
+  source: 'demo' | 'minted' | 'generated' | 'ui';
+  /** When the token expires (reported by getToken; absent: never). */
+  expiresAt?: number;
 }
 
 export type DeviceKind = 'ASA' | 'FTD' | 'CDFMC';
@@ -62,7 +65,12 @@ export interface DeviceRecord {
   /** Uid of the remote-access VPN policy (FTDs); packages of an FTD hang off this policy. */
   raVpnPolicyUid?: string;
   /** How this device fares in every Secure Client upgrade (documented failure trigger); absent: success. */
-  upgradeFault?: { status: 'FAILED' | 'CLEANUP_FAILED'; errorMsg: string };
+  upgradeFault?: UpgradeFault;
+}
+
+export interface UpgradeFault {
+  status: 'FAILED' | 'CLEANUP_FAILED';
+  errorMsg: string;
 }
 
 export type InterfaceKind =
@@ -148,6 +156,8 @@ export interface UpgradeRunRecord {
   stepDurationMs: number;
   errorMsg?: string;
   devices: UpgradedDevice[];
+  /** Outcomes an admin route imposed on this run's devices (by device UID), over their own upgradeFault. */
+  deviceFaults?: Record<string, UpgradeFault>;
 }
 
 export type TransactionStatus = 'PENDING' | 'IN_PROGRESS' | 'CANCELLED' | 'DONE' | 'ERROR';
@@ -228,6 +238,8 @@ export interface DeploymentRunRecord {
   failureReason?: DeploymentFailureReason;
   errorMsg?: string;
   devices: DeviceDeploymentRecord[];
+  /** Devices an admin route made fail in this run, with the device's error (by device UID). */
+  deviceFaults?: Record<string, string>;
 }
 
 export interface DeviceAnswer {
@@ -281,6 +293,52 @@ export interface FmcState {
   deviceRecords: FmcObject[];
 }
 
+export type ChangelogAction = 'CREATE' | 'UPDATE' | 'DELETE' | 'ERROR';
+
+/** One event of a change log: who did what, when, as a diff of the configuration and the commands. */
+export interface ChangelogEventRecord {
+  action: ChangelogAction;
+  username: string;
+  date: number;
+  description: string;
+  /** Unified diff of the configuration lines (absent when nothing textual changed). */
+  diff?: string;
+  /** The ASA commands, one per line (absent when none). */
+  commands?: string;
+}
+
+/**
+ * SCC's change log of one entity (a device): ACTIVE while the entity has changes not yet on it, COMPLETED
+ * once they are (a deploy, a read of its configuration); the next change opens a new one.
+ */
+export interface ChangelogRecord {
+  uid: string;
+  tenantUid: string;
+  entityUid: string;
+  entityName: string;
+  status: 'ACTIVE' | 'COMPLETED';
+  lastEventDate: number;
+  events: ChangelogEventRecord[];
+}
+
+export type AuditEventType =
+  | 'USER_LOGGED_IN'
+  | 'USER_ADDED_TO_TENANT'
+  | 'USER_REMOVED_FROM_TENANT'
+  | 'USER_ROLE_CHANGED';
+
+export interface AuditLogRecord {
+  uid: string;
+  tenantUid: string;
+  eventType: AuditEventType;
+  /** The user the event is about. */
+  username: string;
+  /** That user's roles once the event happened (for a removal: the roles they had). */
+  roles: UserRole[];
+  eventTime: number;
+  eventDescription: string;
+}
+
 export interface SimState {
   seed: string;
   /** Simulated time at which the world was seeded; seeded history is dated relative to it. */
@@ -299,6 +357,11 @@ export interface SimState {
   /** Per ASA: the device's running configuration and the cached pending commands. */
   asaConfigs: Map<string, AsaConfigRecord>;
   deploymentRuns: Map<string, DeploymentRunRecord>;
+  /** SCC's change logs by UID, and the open (ACTIVE) one of each entity by entity UID. */
+  changelogs: Map<string, ChangelogRecord>;
+  activeChangelogs: Map<string, string>;
+  /** Every tenant's audit log, oldest first. */
+  auditLogs: AuditLogRecord[];
   fmc: FmcState;
   /** Simulated time of the last accepted tenant creation (30 s limit) and how many the portal made. */
   lastTenantCreationAt?: number;

@@ -3,6 +3,7 @@
 import { SeededRandom } from '../random.js';
 import { seedAsaConfigs } from './asaConfig.js';
 import type { SimState, TokenRecord } from './model.js';
+import { seedAuditLogs } from './seedEvents.js';
 import { seedInventory } from './seedInventory.js';
 import { seedMspWorld } from './seedMsp.js';
 import { CATALOGUE, seedFmc, seedPackages, seedReports, seedUpgradeRuns } from './seedSecureClient.js';
@@ -63,11 +64,15 @@ export function seedState(seed: string, startTime: number): SimState {
     reports: new Map(reports.map((r) => [r.uid, r])),
     asaConfigs: new Map(seedAsaConfigs(devices, interfaces).map((c) => [c.deviceUid, c])),
     deploymentRuns: new Map(),
+    changelogs: new Map(),
+    activeChangelogs: new Map(),
+    auditLogs: [],
     fmc,
     tenantsCreated: 0,
     pendingTenantNames: new Set(),
     rng: new SeededRandom(`runtime:${seed}`),
   };
   seedMspWorld(state);
+  seedAuditLogs(state);
   return state;
 }
