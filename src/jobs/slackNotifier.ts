@@ -6,6 +6,8 @@
 // accepted the earlier attempt (the process may have died between Slack's answer and Redis), so it reads
 // the thread (or channel) back with `include_all_metadata` and posts only when no message carries the
 // key. Slack's 429 and definite refusals prove nothing was posted, so they clear the mark.
+// `showMessage` builds on it for messages that are edited as what they tell evolves (the incident desk):
+// posted once, then edited with text and Block Kit only when what they show changes.
 
 import { createHash, randomUUID } from 'node:crypto';
 import type { KnownBlock } from '@slack/types';
@@ -44,6 +46,14 @@ export interface PostRequest {
 const READ_BACK_PAGES = 10;
 
 const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** What a message shows, hashed: an edit to the same text and blocks is skipped. */
+function contentDigest(request: Pick<PostRequest, 'text' | 'blocks'>): string {
+  return createHash('sha256')
+    .update(JSON.stringify([request.text, request.blocks ?? null]))
+    .digest('hex')
+    .slice(0, 40);
+}
 
 /** The key as it appears in Slack: hashed, because metadata is readable by anyone in the channel. */
 export function metadataKey(key: string): string {
@@ -184,6 +194,51 @@ export class SlackNotifier {
       if (!cursor) return undefined;
     }
     return undefined;
+  }
+
+  /**
+   * Makes the message kept under `request.key` show `request` (text and blocks): posts it exactly once when
+   * Slack has none (postOnce), else edits it, unless it already shows exactly this. Unlike progress edits,
+   * these must land: Slack's pace and a 429 throw RetryLater, so a job comes back and shows the state of
+   * then. A message a person deleted stays deleted (`gone`). With `threadTs` it is a thread reply, posted once.
+   */
+  async showMessage(
+    request: PostRequest,
+  ): Promise<{ ts: string; shown: 'posted' | 'edited' | 'unchanged' | 'gone' }> {
+    const shownKey = this.keys.shownDigest(request.key);
+    const digest = contentDigest(request);
+    let ts = await this.postedTs(request.key);
+    if (!ts) {
+      const result = await this.postOnce(request);
+      ts = result.ts;
+      if (result.posted) {
+        await this.redis.set(shownKey, digest, 'PX', this.schedule.retentionMs);
+        return { ts, shown: 'posted' };
+      }
+      // Found in Slack after an interrupted post: what it shows is unknown, so it is edited below.
+    }
+    if ((await this.redis.get(shownKey)) === digest) return { ts, shown: 'unchanged' };
+    const wait = await this.pace.reserve(
+      'chat.update',
+      request.channelId,
+      this.schedule.slack.updateIntervalMs,
+    );
+    if (wait > 0) throw new RetryLater(wait, `pacing edits in ${request.channelId}`);
+    try {
+      // Metadata sent again: the message must stay findable by its key whatever Slack does on edit.
+      await this.slack.update(request.channelId, ts, {
+        text: request.text,
+        ...(request.blocks ? { blocks: request.blocks } : {}),
+        metadata: { event_type: request.eventType, event_payload: { key: metadataKey(request.key) } },
+      });
+    } catch (error) {
+      const reason = await this.failed(error, 'chat.update', request.channelId);
+      if (!(reason instanceof SlackRefused && reason.slackError === 'message_not_found')) throw reason;
+      await this.redis.set(shownKey, digest, 'PX', this.schedule.retentionMs);
+      return { ts, shown: 'gone' };
+    }
+    await this.redis.set(shownKey, digest, 'PX', this.schedule.retentionMs);
+    return { ts, shown: 'edited' };
   }
 
   /** Posts a progress message once and remembers the text it shows. */

@@ -10,6 +10,7 @@ import { describeFollowed, parseTrackJob, type TenantProfileResolver } from '../
 import { gaveUpOutcome } from '../follow/words.js';
 import type { SlackWebClient } from '../slackApi/clients.js';
 import { SlackApi } from '../slackApi/slackApi.js';
+import { createDeskProcessor } from './alerts/deskWorker.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
 import { operationQueueName, QUEUE } from './keys.js';
 import { DurationHistory } from './learningStore.js';
@@ -151,6 +152,10 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
       );
   });
   start(QUEUE.notify, createNotifyProcessor(notifier, log), {
+    concurrency: schedule.workers.notifyConcurrency,
+  });
+  // The incident desk: alert batches from the scans, and the edits an acknowledgement asks for.
+  start(QUEUE.alerts, createDeskProcessor({ core, notifier, log }), {
     concurrency: schedule.workers.notifyConcurrency,
   });
   start(QUEUE.watch, createWatchScanProcessor(core, jobs.registry, options.clients), { concurrency: 1 });

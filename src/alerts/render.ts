@@ -1,0 +1,265 @@
+// How the incident desk's messages read (pure: plain data in, a View out, src/render/blocks.ts makes the
+// Block Kit): one incident's message as it evolves and closes with its duration, a burst's summary with
+// its table ("212 of 300 back online"), a catch-up summary ("While fwbot could not watch …"), the thread
+// replies with each transition's details, and the buttons every incident carries (Acknowledge, Mute 1 h /
+// 8 h / 24 h, and the event's own), which run command lines (COMMAND_ACTION) as the person who clicks.
+// Headlines and details arrive as mrkdwn whose SCC values the scan already passed through untrusted();
+// every other value from SCC (names, states, tenants) goes through it here.
+import type { View, ViewBlock } from '../model/view.js';
+import { view } from '../model/view.js';
+import { counted, time } from '../render/format.js';
+import { userMention } from '../render/mrkdwn.js';
+import { commandButton } from '../render/paging.js';
+import { untrusted } from '../render/untrusted.js';
+import type { AlertAction, AlertKind, AlertSubject } from './model.js';
+
+/** Who acknowledged, and when (ISO). */
+export interface Acknowledgement {
+  userId: string;
+  at: string;
+}
+
+/** One incident's message as the desk knows it now. */
+export interface IncidentMessage {
+  id: string;
+  kind: AlertKind;
+  profile: string;
+  tenant?: { uid: string; name: string } | undefined;
+  subject: AlertSubject;
+  /** The latest transition's headline (mrkdwn, values already untrusted()). */
+  headline: string;
+  state: string;
+  open: boolean;
+  /** A notice: told once, over from the start. */
+  notice: boolean;
+  openedAt: string;
+  closedAt?: string | undefined;
+  flaps: number;
+  acknowledged?: Acknowledgement | undefined;
+  actions: readonly AlertAction[];
+}
+
+/** One member of a burst or catch-up summary: a row of its table. */
+export interface SummaryMember {
+  subject: AlertSubject;
+  state: string;
+  tenant?: string | undefined;
+  open: boolean;
+  /** When it opened (ISO). */
+  since: string;
+}
+
+export interface SummaryMessage {
+  id: string;
+  type: 'burst' | 'catch-up';
+  kind: AlertKind;
+  profile: string;
+  openedAt: string;
+  closedAt?: string | undefined;
+  open: boolean;
+  members: readonly SummaryMember[];
+  /** Catch-up only: what happened while fwbot could not watch. */
+  counts?: { opened: number; closed: number; other: number } | undefined;
+  /** Catch-up only: the earliest change found (ISO). */
+  since?: string | undefined;
+  acknowledged?: Acknowledgement | undefined;
+}
+
+/** How long mutes last, as the buttons offer them. */
+export const MUTE_CHOICES = ['1h', '8h', '24h'] as const;
+
+/** Words per kind: what an open incident is, what its end is ("back online"), what its members are. */
+const WORDS: Readonly<Record<AlertKind, { opened: string; closed: string; noun: string }>> = {
+  connectivity: { opened: 'went offline', closed: 'back online', noun: 'device' },
+  conflict: { opened: 'changed outside SCC', closed: 'conflict resolved', noun: 'device' },
+  staged: { opened: 'left changes undeployed', closed: 'staged changes settled', noun: 'device' },
+  ha: { opened: 'failed over', closed: 'HA pair healthy again', noun: 'HA pair' },
+  certificates: { opened: 'certificate expiring', closed: 'certificate renewed', noun: 'certificate' },
+  deployments: { opened: 'deployment failing', closed: 'deployment over', noun: 'deployment' },
+  upgrades: { opened: 'upgrade failing', closed: 'upgrade over', noun: 'upgrade run' },
+  audit: { opened: 'audit event', closed: 'over', noun: 'event' },
+};
+
+/** `12 min`, `2 h 5 min`, `3 d 4 h`, `under a minute`. */
+export function duration(fromIso: string, toIso: string): string {
+  const ms = Date.parse(toIso) - Date.parse(fromIso);
+  if (!Number.isFinite(ms) || ms < 60_000) return 'under a minute';
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+}
+
+/** A device's name in a command line: itself when it is a plain word, else its uid (which always is). */
+export function deviceArgument(subject: AlertSubject): string {
+  return /^[A-Za-z0-9._-]+$/.test(subject.name) ? subject.name : subject.uid;
+}
+
+function acknowledgedLine(ack: Acknowledgement | undefined): ViewBlock[] {
+  return ack
+    ? [{ kind: 'context', text: `:eyes: Acknowledged by ${userMention(ack.userId)} at ${time(ack.at)}` }]
+    : [];
+}
+
+function where(profile: string, tenant: string | undefined): string {
+  return tenant ? `${untrusted(tenant)} (profile ${untrusted(profile)})` : `profile ${untrusted(profile)}`;
+}
+
+/** Acknowledge, Mute 1 h/8 h/24 h (devices), then the event's own buttons, while there is something to do. */
+function incidentButtons(message: IncidentMessage): ViewBlock[] {
+  if (!message.open && !message.notice) return [];
+  const buttons = [
+    message.acknowledged ? undefined : commandButton('Acknowledge', `alerts ack ${message.id}`, 'primary'),
+    ...(message.subject.type === 'device'
+      ? MUTE_CHOICES.map((span) =>
+          commandButton(
+            `Mute ${span.replace('h', ' h')}`,
+            `alerts mute ${deviceArgument(message.subject)} ${span} --profile ${message.profile}`,
+          ),
+        )
+      : []),
+    ...message.actions.map((action) => commandButton(action.label, action.command, action.style)),
+  ].filter((button) => button !== undefined);
+  return buttons.length > 0 ? [{ kind: 'actions', buttons }] : [];
+}
+
+/** The one message of an incident (or a notice), as it is now. */
+export function renderIncident(message: IncidentMessage): View {
+  const name = untrusted(message.subject.name);
+  const words = WORDS[message.kind];
+  const flapped = message.flaps > 0 ? ` · flapped ${counted(message.flaps, 'time')}` : '';
+  let status: string;
+  let summary: string;
+  if (message.notice) {
+    status = `:bell: ${message.headline}`;
+    summary = `${message.subject.name}: ${message.kind}`;
+  } else if (message.open) {
+    status = `:red_circle: ${message.headline}`;
+    summary = `${message.subject.name} ${words.opened}`;
+  } else {
+    const took = duration(message.openedAt, message.closedAt ?? message.openedAt);
+    status = `:white_check_mark: *${name}* ${words.closed} after ${took}`;
+    summary = `${message.subject.name} ${words.closed} after ${took}`;
+  }
+  const facts = [
+    `${message.kind}`,
+    where(message.profile, message.tenant?.name),
+    `state ${untrusted(message.state)}`,
+    message.notice ? `at ${time(message.openedAt)}` : `since ${time(message.openedAt)}`,
+  ];
+  if (!message.open && !message.notice) {
+    facts[3] = `${time(message.openedAt)} → ${time(message.closedAt)}`;
+  }
+  const blocks: ViewBlock[] = [
+    { kind: 'text', text: status },
+    ...(!message.open && !message.notice ? [{ kind: 'context' as const, text: message.headline }] : []),
+    { kind: 'context', text: `${facts.join(' · ')}${flapped}` },
+    ...acknowledgedLine(message.acknowledged),
+    ...incidentButtons(message),
+  ];
+  return view(summary, blocks, 'in_channel');
+}
+
+/** A burst's or a catch-up's summary message with its table, edited as its members close. */
+export function renderSummary(message: SummaryMessage): View {
+  const words = WORDS[message.kind];
+  const total = message.members.length;
+  const closed = message.members.filter((member) => !member.open).length;
+  const nouns = (count: number) => counted(count, words.noun);
+  let headline: string;
+  if (message.type === 'catch-up') {
+    const counts = message.counts ?? { opened: 0, closed: 0, other: 0 };
+    const parts = [
+      `${nouns(counts.opened)} ${words.opened}`,
+      `${counts.closed} ${words.closed === 'back online' ? 'came back' : words.closed}`,
+      ...(counts.other > 0 ? [counted(counts.other, 'other event')] : []),
+    ];
+    const since = message.since ? ` (changes since ${time(message.since)})` : '';
+    headline = `:hourglass: *While fwbot could not watch${since}:* ${parts.join(', ')}`;
+  } else if (closed === 0) {
+    headline = `:rotating_light: *${nouns(total)} ${words.opened}* at once`;
+  } else if (closed < total) {
+    headline = `:large_orange_circle: *${closed} of ${nouns(total)} ${words.closed}*, ${total - closed} still open`;
+  } else {
+    const took = duration(message.openedAt, message.closedAt ?? message.openedAt);
+    headline = `:white_check_mark: *All ${nouns(total)} ${words.closed}* after ${took}`;
+  }
+  const summary = stripMarks(headline);
+  // Still open first (what needs looking at), then by when each opened.
+  const ordered = [...message.members].sort(
+    (a, b) => Number(b.open) - Number(a.open) || Date.parse(a.since) - Date.parse(b.since),
+  );
+  const rows = ordered.map((member) => [
+    member.subject.name,
+    member.open ? member.state : `${words.closed} (was ${member.state})`,
+    member.tenant ?? '—',
+    time(member.since),
+  ]);
+  const blocks: ViewBlock[] = [
+    { kind: 'text', text: headline },
+    { kind: 'context', text: `${message.kind} · profile ${untrusted(message.profile)}` },
+    ...(rows.length > 0
+      ? [
+          {
+            kind: 'table' as const,
+            columns: [capitalised(words.noun), 'State', 'Tenant', 'Since'],
+            rows,
+            caption: summary,
+          },
+        ]
+      : []),
+    ...acknowledgedLine(message.acknowledged),
+  ];
+  const ack =
+    message.open && !message.acknowledged
+      ? commandButton('Acknowledge', `alerts ack ${message.id}`, 'primary')
+      : undefined;
+  if (ack) blocks.push({ kind: 'actions', buttons: [ack] });
+  return view(summary, blocks, 'in_channel');
+}
+
+function capitalised(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
+/** A transition as a thread reply: its headline and details (mrkdwn, values already untrusted()). */
+export function renderTransitionReply(transition: {
+  phase: 'open' | 'update' | 'close' | 'notice' | 'reopen';
+  headline: string;
+  details: readonly string[];
+  at: string;
+}): View {
+  const lead = transition.phase === 'reopen' ? `Again: ${transition.headline}` : transition.headline;
+  const blocks: ViewBlock[] = [
+    { kind: 'text', text: lead },
+    { kind: 'context', text: time(transition.at) },
+    ...linesAsBlocks(transition.details),
+  ];
+  return view(stripMarks(lead), blocks, 'in_channel');
+}
+
+/** Most lines a thread reply lists before saying how many more there were. */
+export const MAX_REPLY_LINES = 40;
+
+/** The catch-up summary's thread reply: what was found, one line each. */
+export function renderCatchUpReply(lines: readonly string[]): View {
+  const shown = lines.slice(0, MAX_REPLY_LINES);
+  const more = lines.length - shown.length;
+  const all = [...shown, ...(more > 0 ? [`… and ${more} more`] : [])];
+  return view(`What changed meanwhile: ${counted(lines.length, 'change')}`, linesAsBlocks(all), 'in_channel');
+}
+
+/** Lines as text blocks of at most ten lines each (a section holds 3000 characters). */
+function linesAsBlocks(lines: readonly string[]): ViewBlock[] {
+  const blocks: ViewBlock[] = [];
+  for (let i = 0; i < lines.length; i += 10)
+    blocks.push({ kind: 'text', text: lines.slice(i, i + 10).join('\n') });
+  return blocks;
+}
+
+/** A summary line without its emoji and bold marks (notifications read only this). */
+function stripMarks(text: string): string {
+  return text.replace(/^:[a-z_]+: /, '').replace(/\*/g, '');
+}

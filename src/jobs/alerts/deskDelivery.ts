@@ -1,0 +1,119 @@
+// Brings one channel's desk messages in line with their records: each incident or summary marked to be
+// shown again is posted once (SlackNotifier.postOnce: "posting"/"posted" marks and metadata read-back)
+// or edited (showMessage), then the waiting thread replies are posted once under their parents. What is
+// rendered is the state of now, so ten changes to one incident while Slack's pace holds it back are one
+// edit. Slack's pace and 429s throw RetryLater out of here: the job comes back and carries on from what
+// is still marked. The caller holds the channel's desk lock.
+import type { Logger } from 'pino';
+import { renderIncident, renderSummary } from '../../alerts/render.js';
+import type { View } from '../../model/view.js';
+import type { RedisClient } from '../../redis/connection.js';
+import { renderBlocks } from '../../render/blocks.js';
+import { SlackRefused } from '../../slackApi/errors.js';
+import type { JobKeys } from '../keys.js';
+import { parseStored } from '../payloads.js';
+import type { SlackNotifier } from '../slackNotifier.js';
+import {
+  type DeskRecord,
+  DeskReply,
+  incidentMessage,
+  messageKey,
+  readAck,
+  readRecords,
+  summaryMessage,
+} from './deskRecord.js';
+
+export interface DeskDeliveryDeps {
+  redis: RedisClient;
+  keys: JobKeys;
+  notifier: SlackNotifier;
+  log: Logger;
+}
+
+/** Renders a desk record's message as it should read now. */
+export async function renderRecord(
+  deps: Pick<DeskDeliveryDeps, 'redis' | 'keys'>,
+  record: DeskRecord,
+): Promise<View> {
+  const ack = await readAck(deps.redis, deps.keys, record.id);
+  if (record.type === 'burst' || record.type === 'catch-up') {
+    const members = await readRecords(deps.redis, deps.keys, record.members ?? []);
+    return renderSummary(summaryMessage(record, members, ack));
+  }
+  return renderIncident(incidentMessage(record, ack));
+}
+
+/** Shows every marked message of the channel, then posts its waiting thread replies. */
+export async function deliverChannel(deps: DeskDeliveryDeps, channelId: string): Promise<void> {
+  const { redis, keys, notifier, log } = deps;
+  const dirtyKey = keys.deskDirty(channelId);
+  const ids = await redis.smembers(dirtyKey);
+  const records = await readRecords(redis, keys, ids);
+  const known = new Set(records.map((record) => record.id));
+  const vanished = ids.filter((id) => !known.has(id));
+  if (vanished.length > 0) await redis.srem(dirtyKey, ...vanished);
+  // Oldest first: a burst's summary and the incidents before it appear in the order they began.
+  records.sort((a, b) => Date.parse(a.openedAt) - Date.parse(b.openedAt) || a.id.localeCompare(b.id));
+  for (const record of records) {
+    // A summary's row has no message of its own: its summary was marked with it.
+    if (!record.groupId) {
+      const rendered = renderBlocks(await renderRecord(deps, record));
+      try {
+        await notifier.showMessage({
+          key: messageKey(record.id),
+          channelId,
+          text: rendered.text,
+          blocks: rendered.blocks,
+          eventType: 'fwbot_alert',
+        });
+      } catch (error) {
+        if (!(error instanceof SlackRefused)) throw error;
+        // Not in the channel, archived, blocks refused: trying again changes nothing; the log says it.
+        log.error(
+          { channelId, incidentId: record.id, slackError: error.slackError },
+          'incident message refused',
+        );
+      }
+    }
+    await redis.srem(dirtyKey, record.id);
+  }
+  await postReplies(deps, channelId);
+}
+
+async function postReplies(deps: DeskDeliveryDeps, channelId: string): Promise<void> {
+  const { redis, keys, notifier, log } = deps;
+  const listKey = keys.deskReplies(channelId);
+  for (;;) {
+    const raw = await redis.lindex(listKey, 0);
+    if (raw === null) return;
+    const reply = parseStored(DeskReply, raw, listKey);
+    const parentTs = await notifier.postedTs(messageKey(reply.parentId));
+    if (parentTs) {
+      const rendered = renderBlocks(reply.view as View);
+      try {
+        await notifier.postOnce({
+          key: reply.key,
+          channelId,
+          threadTs: parentTs,
+          text: rendered.text,
+          blocks: rendered.blocks,
+          eventType: 'fwbot_alert',
+        });
+      } catch (error) {
+        if (!(error instanceof SlackRefused)) throw error;
+        log.error(
+          { channelId, incidentId: reply.parentId, slackError: error.slackError },
+          'thread reply refused',
+        );
+      }
+    } else {
+      // Its parent was refused or is gone: a reply without a thread would be noise at the channel's top.
+      log.warn(
+        { channelId, incidentId: reply.parentId },
+        'thread reply dropped: its message was never posted',
+      );
+    }
+    // Only this worker (the lock's holder) takes from the list: the first is still the one just handled.
+    await redis.lpop(listKey);
+  }
+}

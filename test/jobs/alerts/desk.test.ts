@@ -1,0 +1,309 @@
+import { Worker } from 'bullmq';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AlertEvent } from '../../../src/alerts/model.js';
+import { deliverAlerts } from '../../../src/jobs/alerts/desk.js';
+import { messageKey } from '../../../src/jobs/alerts/deskRecord.js';
+import { RedisIncidentDesk } from '../../../src/jobs/alerts/deskService.js';
+import { createDeskProcessor, serveChannel } from '../../../src/jobs/alerts/deskWorker.js';
+import { createJobsCore, type JobsCore } from '../../../src/jobs/core.js';
+import { QUEUE } from '../../../src/jobs/keys.js';
+import type { ScheduleOverrides } from '../../../src/jobs/schedule.js';
+import { RetryLater, SlackNotifier } from '../../../src/jobs/slackNotifier.js';
+import { createWorkerSlackClient } from '../../../src/slackApi/clients.js';
+import { SlackApi } from '../../../src/slackApi/slackApi.js';
+import { blockTexts } from '../../support/blockTexts.js';
+import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';
+import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
+import { quietLog, TEST_SCHEDULE } from '../support/harness.js';
+
+const CHANNEL = 'C0DESK001';
+const T0 = Date.parse('2026-11-26T14:00:00Z');
+const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
+
+/** A connectivity transition of one device, as the scan would hand it over. */
+function connectivity(
+  device: string,
+  phase: AlertEvent['phase'],
+  minutes: number,
+  extra: Partial<AlertEvent> = {},
+): AlertEvent {
+  const offline = phase === 'open' || phase === 'update';
+  const state = phase === 'update' ? 'BAD_CREDENTIALS' : offline ? 'UNREACHABLE' : 'ONLINE';
+  return {
+    key: `connectivity:prod:${device}:connectivityState:${state}:${at(minutes)}`,
+    kind: 'connectivity',
+    profile: 'prod',
+    subject: { type: 'device', uid: `uid-${device}`, name: device },
+    incidentKey: `connectivity:prod:uid-${device}`,
+    phase,
+    state,
+    headline: offline ? `*${device}* is ${state}` : `*${device}* is ONLINE again`,
+    details: [`connectivityState: ${state}`],
+    at: at(minutes),
+    channels: [CHANNEL],
+    actions: [{ label: 'Show changes', command: `changes ${device}` }],
+    ...extra,
+  };
+}
+
+describe('the incident desk', () => {
+  let slack: FakeSlack;
+  let core: JobsCore;
+  let notifier: SlackNotifier;
+  let desk: RedisIncidentDesk;
+
+  const start = (schedule: ScheduleOverrides = {}) => {
+    core = createJobsCore({
+      redisUrl: redisUrl(),
+      prefix: uniquePrefix('desk'),
+      schedule: {
+        ...TEST_SCHEDULE,
+        slack: { ...TEST_SCHEDULE.slack, postIntervalMs: 0, updateIntervalMs: 0 },
+        ...schedule,
+      },
+      logger: quietLog,
+    });
+    notifier = newNotifier();
+    desk = new RedisIncidentDesk(core);
+  };
+  const newNotifier = () =>
+    new SlackNotifier(
+      new SlackApi(createWorkerSlackClient('xoxb-test', slack.apiUrl)),
+      core.redis,
+      core.keys,
+      core.schedule,
+      quietLog,
+    );
+  /** Serves the channel until nothing waits any more (the worker's job, run in line). */
+  const serve = async (events: AlertEvent[] = []) => {
+    let waits = 0;
+    for (;;) {
+      try {
+        await serveChannel({ core, notifier, log: quietLog }, CHANNEL, events);
+        return waits;
+      } catch (error) {
+        if (!(error instanceof RetryLater) || waits > 50) throw error;
+        waits += 1;
+      }
+    }
+  };
+  const ok = (method: string) => slack.callsTo(method).filter((call) => call.status === 200);
+  const topPosts = () => ok('chat.postMessage').filter((call) => call.args.thread_ts === undefined);
+  const replies = () => ok('chat.postMessage').filter((call) => call.args.thread_ts !== undefined);
+  const texts = (call: RecordedCall | undefined) => blockTexts(call?.args.blocks).join('\n');
+
+  beforeAll(async () => {
+    slack = await startFakeSlack();
+  });
+  beforeEach(() => {
+    slack.reset();
+    start();
+  });
+  afterEach(async () => {
+    await core.close();
+  });
+  afterAll(async () => {
+    await slack.stop();
+  });
+
+  it('posts one message when an incident opens, with Acknowledge, Mute and the event’s buttons', async () => {
+    await serve([connectivity('asa-branch-02', 'open', 0)]);
+
+    expect(topPosts()).toHaveLength(1);
+    const post = topPosts()[0];
+    expect(post?.args.channel).toBe(CHANNEL);
+    expect(texts(post)).toContain('asa-branch-02');
+    const values = JSON.stringify(post?.args.blocks);
+    const [incident] = await desk.openIncidents([CHANNEL]);
+    expect(values).toContain(`alerts ack ${incident?.id}`);
+    expect(values).toContain('alerts mute asa-branch-02 1h --profile prod');
+    expect(values).toContain('alerts mute asa-branch-02 24h --profile prod');
+    expect(values).toContain('changes asa-branch-02');
+    expect(post?.args.metadata).toMatchObject({ event_type: 'fwbot_alert' });
+    // The details go in the thread.
+    expect(replies()).toHaveLength(1);
+    expect(replies()[0]?.args.thread_ts).toBe(incident?.ts);
+  });
+
+  it('edits the message on an update and tells the details in its thread', async () => {
+    await serve([connectivity('asa-branch-02', 'open', 0)]);
+    slack.reset();
+
+    await serve([connectivity('asa-branch-02', 'update', 3)]);
+
+    expect(topPosts()).toHaveLength(0);
+    expect(ok('chat.update')).toHaveLength(1);
+    expect(texts(ok('chat.update')[0])).toContain('BAD_CREDENTIALS');
+    expect(replies()).toHaveLength(1);
+    expect(texts(replies()[0])).toContain('BAD_CREDENTIALS');
+  });
+
+  it('closes the incident by editing its message with how long it lasted', async () => {
+    await serve([connectivity('asa-branch-02', 'open', 0)]);
+    slack.reset();
+
+    await serve([connectivity('asa-branch-02', 'close', 12)]);
+
+    expect(topPosts()).toHaveLength(0);
+    expect(texts(ok('chat.update')[0])).toContain('asa-branch-02* back online after 12 min');
+    expect(ok('chat.update')[0]?.args.text).toBe('asa-branch-02 back online after 12 min');
+    expect(replies()).toHaveLength(1);
+    expect(await desk.openIncidents([CHANNEL])).toEqual([]);
+  });
+
+  it('changes nothing when the same event comes again', async () => {
+    const event = connectivity('asa-branch-02', 'open', 0);
+    await serve([event]);
+    const before = slack.calls.length;
+
+    await serve([event]);
+    await serve([{ ...event }]);
+
+    expect(slack.calls.slice(before).filter((call) => call.method.startsWith('chat.'))).toEqual([]);
+    expect(topPosts()).toHaveLength(1);
+  });
+
+  it('does not post again when a worker died between Slack’s answer and Redis', async () => {
+    slack.holdResponses('chat.postMessage', 1);
+    const interrupted = serve([connectivity('asa-branch-02', 'open', 0)]);
+    await slack.waitFor((call) => call.method === 'chat.postMessage');
+    // The first worker "died": its locks are gone, the job runs again on another worker.
+    await core.redis.del(core.keys.deskLock(CHANNEL));
+    const [incidentLock] = await core.redis.keys(`${core.keys.notifyLock('*')}`);
+    if (incidentLock) await core.redis.del(incidentLock);
+    notifier = newNotifier();
+
+    await serve([connectivity('asa-branch-02', 'open', 0)]);
+    slack.releaseHeld();
+    await interrupted.catch(() => undefined);
+
+    expect(topPosts()).toHaveLength(1);
+    expect(slack.callsTo('conversations.history').length).toBeGreaterThan(0);
+    const [incident] = await desk.openIncidents([CHANNEL]);
+    expect(incident?.ts).toBeDefined();
+    expect(await core.redis.get(core.keys.posted(messageKey(incident?.id ?? '')))).toBe(incident?.ts);
+  });
+
+  it('collapses flapping into one incident with a count', async () => {
+    await serve([
+      connectivity('asa-branch-02', 'open', 0),
+      connectivity('asa-branch-02', 'close', 2),
+      connectivity('asa-branch-02', 'open', 4),
+    ]);
+    await serve([connectivity('asa-branch-02', 'close', 6)]);
+    await serve([connectivity('asa-branch-02', 'open', 8)]);
+
+    expect(topPosts()).toHaveLength(1);
+    const [incident] = await desk.openIncidents([CHANNEL]);
+    expect(incident?.flaps).toBe(2);
+    expect(texts(ok('chat.update').at(-1))).toContain('flapped 2 times');
+  });
+
+  it('opens a new incident when the device fails again after the flapping window', async () => {
+    await serve([connectivity('asa-branch-02', 'open', 0), connectivity('asa-branch-02', 'close', 2)]);
+    await serve([connectivity('asa-branch-02', 'open', 2 + 31)]);
+
+    expect(topPosts()).toHaveLength(2);
+  });
+
+  it('tells a burst of 300 in one summary message with a table, edited as they come back, at Slack’s pace', async () => {
+    const devices = Array.from({ length: 300 }, (_, i) => `asa-${String(i).padStart(3, '0')}`);
+    await serve(devices.map((device) => connectivity(device, 'open', 0)));
+
+    expect(topPosts()).toHaveLength(1);
+    expect(texts(topPosts()[0])).toContain('300 devices went offline');
+    expect(JSON.stringify(topPosts()[0]?.args.blocks)).toContain('"type":"data_table"');
+
+    await serve(devices.slice(0, 212).map((device) => connectivity(device, 'close', 10)));
+
+    expect(texts(ok('chat.update').at(-1))).toContain('212 of 300 devices back online');
+    // All messages of the burst: the summary, no reply per device.
+    expect(ok('chat.postMessage').length).toBeLessThanOrEqual(5);
+    const [summary] = await desk.openIncidents([CHANNEL]);
+    expect(summary?.subject.name).toBe('300 devices');
+  });
+
+  it('waits for Slack’s pace between posts into a channel instead of posting at once', async () => {
+    await core.close();
+    start({ slack: { ...TEST_SCHEDULE.slack, postIntervalMs: 60_000, updateIntervalMs: 60_000 } });
+
+    const first = await serveChannel({ core, notifier, log: quietLog }, CHANNEL, [
+      connectivity('asa-a', 'open', 0),
+      connectivity('asa-b', 'open', 0),
+    ]).catch((error: unknown) => error);
+
+    expect(first).toBeInstanceOf(RetryLater);
+    expect((first as RetryLater).delayMs).toBeGreaterThan(50_000);
+    expect(ok('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('tells what happened while fwbot could not watch as one catch-up summary', async () => {
+    const down = Array.from({ length: 12 }, (_, i) =>
+      connectivity(`asa-d${i}`, 'open', i, { catchUp: true }),
+    );
+    const back = Array.from({ length: 3 }, (_, i) =>
+      connectivity(`asa-b${i}`, 'close', 20 + i, { catchUp: true }),
+    );
+
+    await serve([...down, ...back]);
+
+    expect(topPosts()).toHaveLength(1);
+    expect(texts(topPosts()[0])).toContain(
+      'While fwbot could not watch (changes since 2026-11-26 14:00 UTC)',
+    );
+    expect(texts(topPosts()[0])).toContain('12 devices went offline, 3 came back');
+    expect(replies()).toHaveLength(1);
+  });
+
+  it('posts nothing new for a muted device, but still closes its open incident', async () => {
+    await serve([connectivity('asa-open', 'open', 0)]);
+    for (const device of ['asa-open', 'asa-muted']) {
+      await desk.mute({
+        channelId: CHANNEL,
+        profile: 'prod',
+        deviceUid: `uid-${device}`,
+        untilMs: Date.now() + 3_600_000,
+        userId: 'U0OPS',
+      });
+    }
+    slack.reset();
+
+    await serve([connectivity('asa-muted', 'open', 1), connectivity('asa-open', 'close', 5)]);
+
+    expect(topPosts()).toHaveLength(0);
+    expect(ok('chat.update')).toHaveLength(1);
+    expect(texts(ok('chat.update')[0])).toContain('asa-open* back online after 5 min');
+  });
+
+  it('shows who acknowledged an incident and when, on its message', async () => {
+    await serve([connectivity('asa-branch-02', 'open', 0)]);
+    const [incident] = await desk.openIncidents([CHANNEL]);
+    slack.reset();
+
+    const acknowledged = await desk.acknowledge(incident?.id ?? '', 'U0ALICE');
+    await serve();
+
+    expect(acknowledged?.acknowledgedBy).toBe('U0ALICE');
+    expect(texts(ok('chat.update')[0])).toContain('Acknowledged by <@U0ALICE>');
+    expect(JSON.stringify(ok('chat.update')[0]?.args.blocks)).not.toContain('alerts ack');
+    expect(await desk.acknowledge('nosuch00', 'U0ALICE')).toBeUndefined();
+  });
+
+  it('takes a batch handed over on the alerts queue once, through a worker', async () => {
+    const worker = new Worker(QUEUE.alerts, createDeskProcessor({ core, notifier, log: quietLog }), {
+      connection: core.redis.duplicate(),
+      prefix: core.prefix,
+    });
+    const events = [connectivity('asa-q1', 'open', 0), connectivity('asa-q2', 'notice', 0)];
+
+    await deliverAlerts(core, events);
+    await deliverAlerts(core, [...events].reverse());
+    await slack.waitFor((call) => call.method === 'chat.postMessage' && texts(call).includes('asa-q2'));
+    await slack.waitFor((call) => call.method === 'chat.postMessage' && texts(call).includes('asa-q1'));
+    const counts = await core.alertsQueue.getJobCounts('completed', 'waiting', 'active', 'delayed');
+    await worker.close();
+
+    expect(counts.completed + counts.waiting + counts.active + counts.delayed).toBe(1);
+    expect(topPosts()).toHaveLength(2);
+  });
+});
