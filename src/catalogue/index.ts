@@ -7,6 +7,7 @@
 // and option lookups use (args.ts, resolve.ts). test/architecture/ holds it to that.
 import type { View } from '../model/view.js';
 import { auditOperation } from './audit.js';
+import { EVENT_LOG_OPERATIONS } from './changelog.js';
 import { CHANGE_OPERATIONS } from './changes.js';
 import { DEVICE_OPERATIONS } from './devices.js';
 import { GATEWAY_OPERATIONS } from './gateway.js';
@@ -34,6 +35,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...INTERFACE_OPERATIONS,
   ...INTERFACE_CHANGE_OPERATIONS,
   ...CHANGE_OPERATIONS,
+  ...EVENT_LOG_OPERATIONS,
   ...REPORT_OPERATIONS,
   ...GATEWAY_OPERATIONS,
   ...VPN_OPERATIONS,

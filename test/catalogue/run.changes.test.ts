@@ -44,6 +44,11 @@ describe('changes and deploys', () => {
     h.golden('changes', pending);
     const code = pending.view.blocks.find((b) => b.kind === 'code');
     expect(code?.kind === 'code' ? code.text : '').toContain('no interface Vlan20');
+
+    // SCC's change log records the same staged delete, by the token's user, until it is deployed.
+    const logged = renderText((await run('changelog asa-hq-01')).view);
+    expect(logged).toContain('no interface Vlan20');
+    expect(logged).toContain('not deployed');
   });
 
   it('deploys: one call with the devices by UUID, followed as a deployment run', async () => {
