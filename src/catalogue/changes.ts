@@ -24,6 +24,7 @@ import { defineOperation, type Operation, type OperationContext, type TargetRead
 import { type DeviceRequirement, resolveDevice, resolveDevices } from './resolve.js';
 import { isNotFound } from './sccErrors.js';
 import { OF_AN_INTERFACE } from './stagedDiff.js';
+import { CHANGE_LOG_READS, ChangeLogRead, stagedInScc } from './stagedInScc.js';
 
 const ASA: DeviceRequirement = { kinds: ['asa'], why: 'staged changes and deploys are for ASAs here' };
 
@@ -131,6 +132,8 @@ const PendingDevice = DeviceFacts.extend({
   pending: CommandsFacts,
   // Null where fwbot cannot say (no ledger here, a failed read, a request stored before it remembered).
   stagedBy: z.array(StagedBy).nullable().default(null),
+  // What SCC's change log says of the rest; null for a request stored before fwbot read it.
+  stagedInScc: ChangeLogRead.nullable().default(null),
 });
 type PendingDevice = z.infer<typeof PendingDevice>;
 
@@ -224,25 +227,83 @@ async function pendingDevices(
   const devices = await Promise.all(
     found.map(async (d) => ({ ...deviceFacts(d), pending: await pendingCommands(ctx, d.uid) })),
   );
-  const stagedBy = await whoStaged(ctx, devices);
-  return devices.map((d) => ({ ...d, stagedBy: stagedBy.get(d.uid) ?? null }));
+  const [stagedBy, inScc] = await Promise.all([
+    whoStaged(ctx, devices),
+    stagedInScc(
+      ctx,
+      devices.filter((d) => d.pending.commands.length > 0).map((d) => d.uid),
+    ),
+  ]);
+  return devices.map((d) => ({
+    ...d,
+    stagedBy: stagedBy.get(d.uid) ?? null,
+    stagedInScc: inScc.get(d.uid) ?? null,
+  }));
 }
 
-/** The card's lines on who staged what: per device, fwbot's changes, and what fwbot did not stage. */
+/** Lines naming each change, at most NAMED_STAGERS, the rest counted. */
+function namedLines<T>(changes: readonly T[], line: (change: T) => string, where: string): string[] {
+  const lines = changes.slice(0, NAMED_STAGERS).map(line);
+  const more = changes.length - NAMED_STAGERS;
+  if (more > 0) lines.push(`• and ${counted(more, 'more change')} ${where}`);
+  return lines;
+}
+
+/**
+ * The card's lines on who staged what, per device with pending commands: fwbot's own changes (the staging
+ * ledger), and the others as SCC's change log names them (user and time). Where the change log could not
+ * be read, the card says "staged elsewhere" as before, and why.
+ */
 function stagerNotes(devices: readonly PendingDevice[]): string[] {
   return devices.flatMap((device) => {
-    if (device.pending.commands.length === 0 || device.stagedBy === null) return [];
-    const lines = device.stagedBy.slice(0, NAMED_STAGERS).map((change) => {
-      const approved = change.approvedBy ? `, approved by ${userMention(change.approvedBy)}` : '';
-      return `• ${userMention(change.actor)} ${untrusted(change.what)}${approved} (${time(new Date(change.at).toISOString())})`;
-    });
-    const more = device.stagedBy.length - NAMED_STAGERS;
-    if (more > 0) lines.push(`• and ${counted(more, 'more change')} through fwbot`);
-    const heading =
-      device.stagedBy.length === 0
-        ? `*${untrusted(device.name)}*: none of these changes was staged through fwbot (SCC UI, API, or before fwbot remembered it).`
-        : `*${untrusted(device.name)}*, staged through fwbot (the other pending commands, if any, were staged elsewhere: SCC UI, API):`;
-    return [heading, ...lines];
+    const fwbot = device.stagedBy;
+    const logged = device.stagedInScc;
+    if (device.pending.commands.length === 0 || (fwbot === null && logged === null)) return [];
+    const name = `*${untrusted(device.name)}*`;
+    const others = logged?.read ? logged.changes : undefined;
+    const unread =
+      logged?.read === false ? `; SCC’s change log could not be read: ${untrusted(logged.reason)}` : '';
+    const lines: string[] = [];
+    if (fwbot !== null && fwbot.length > 0) {
+      lines.push(
+        others === undefined
+          ? `${name}, staged through fwbot (the other pending commands, if any, were staged elsewhere: SCC UI, API${unread}):`
+          : `${name}, staged through fwbot:`,
+        ...namedLines(
+          fwbot,
+          (change) => {
+            const approved = change.approvedBy ? `, approved by ${userMention(change.approvedBy)}` : '';
+            return `• ${userMention(change.actor)} ${untrusted(change.what)}${approved} (${time(new Date(change.at).toISOString())})`;
+          },
+          'through fwbot',
+        ),
+      );
+    } else if (fwbot !== null && others === undefined) {
+      lines.push(
+        `${name}: none of these changes was staged through fwbot (SCC UI, API, or before fwbot remembered it${unread}).`,
+      );
+    } else if (fwbot !== null && others?.length === 0) {
+      lines.push(
+        `${name}: none of these changes was staged through fwbot, and SCC’s change log names no one else (fwbot’s own SCC user, or changes older than the change log).`,
+      );
+    }
+    if (others !== undefined && others.length > 0) {
+      const heading =
+        fwbot === null
+          ? `${name}, staged in SCC (its change log names):`
+          : fwbot.length > 0
+            ? `${name}, staged in SCC by others (its change log):`
+            : `${name}: none of these changes was staged through fwbot; SCC’s change log names:`;
+      lines.push(
+        heading,
+        ...namedLines(
+          others,
+          (change) => `• ${code(change.username)} ${untrusted(change.description)} (${time(change.at)})`,
+          'in SCC',
+        ),
+      );
+    }
+    return lines;
   });
 }
 
@@ -263,6 +324,7 @@ async function rereadPending(ctx: OperationContext, facts: DeployFacts): Promise
       ...read.facts,
       pending: await pendingCommands(ctx, before.uid),
       stagedBy: before.stagedBy,
+      stagedInScc: before.stagedInScc,
     });
   }
   return { found: true, facts: { ...facts, devices } };
@@ -340,7 +402,12 @@ export const deploy = defineOperation({
   role: 'operator',
   // It changes what the firewalls run: always a second person, who sees the exact commands.
   approval: 'always',
-  scc: [...PENDING_READS, 'deployChangesToMultipleAsaDevices', 'getDeviceDeploymentRuns'],
+  scc: [
+    ...PENDING_READS,
+    ...CHANGE_LOG_READS,
+    'deployChangesToMultipleAsaDevices',
+    'getDeviceDeploymentRuns',
+  ],
   examples: ['deploy asa-hq-01', 'deploy asa-hq-01 asa-dc-03 --description "guest VLAN removal"'],
   offeredAsButton: true,
   target: {
@@ -479,7 +546,7 @@ export const discard = defineOperation({
   role: 'operator',
   // Staged work, possibly other people's, is lost: a second person looks at what goes first.
   approval: 'always',
-  scc: [...PENDING_READS, 'getDeviceDeploymentRuns', 'readAsaDeviceConfiguration'],
+  scc: [...PENDING_READS, ...CHANGE_LOG_READS, 'getDeviceDeploymentRuns', 'readAsaDeviceConfiguration'],
   examples: ['discard asa-hq-01'],
   offeredAsButton: true,
   target: {

@@ -3,6 +3,7 @@
 // someone else approves, makes one deploy call that the tracking queue follows. Signed requests into a
 // real Bolt app, the simulator's staging model behind the real client, real Redis.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSccClient } from '../../src/scc/client.js';
 import { driveClock } from '../support/driveClock.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
 import { textOf } from './support/slackDriver.js';
@@ -88,6 +89,49 @@ describe('approvals: staged changes reach the device through an approved deploy'
     const named = card.split('\n').filter((line) => line.startsWith('• '));
     expect(named).toHaveLength(2);
     expect(named.join('\n')).not.toContain('staff');
+  });
+
+  it('names the SCC user and time of each pending change fwbot did not make, from SCC’s change log', async () => {
+    env.sim.clock.advance(10 * 60_000);
+    const dc = env.sim.deviceUid('asa-dc-03');
+    await command('interfaces edit asa-dc-03 inside --mtu 1400', USERS.alice);
+    // Another SCC user changes another interface of the device (as in SCC's UI): fwbot did not make it.
+    const other = [...env.sim.state.interfaces.values()].find(
+      (i) => i.deviceUid === dc && i.interfaceType === 'PHYSICAL_INTERFACE' && i.name && i.name !== 'inside',
+    );
+    const admin = createSccClient({ baseUrl: env.sim.url, token: env.sim.tokens.admin });
+    try {
+      await admin.call('modifyAsaPhysicalInterface', {
+        path: { deviceUid: dc, interfaceUid: String(other?.uid) },
+        body: { description: 'changed in the SCC UI' },
+      });
+    } finally {
+      await admin.close();
+    }
+
+    const card = textOf((await ask('deploy asa-dc-03')).blocks);
+    expect(card).toMatch(/\*asa-dc-03\*, staged through fwbot:/);
+    expect(card).toMatch(/• <@U0ALICE> changed [A-Za-z]+ interface inside \(/);
+    expect(card).toContain('*asa-dc-03*, staged in SCC by others (its change log):');
+    expect(card).toMatch(
+      new RegExp(
+        `• \`ops\\.admin@acme-msp\\.example\` Modified interface ${other?.hardwareName}.* \\(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)`,
+      ),
+    );
+    expect(card).not.toContain('staged elsewhere');
+  });
+
+  it('says why it cannot name them when SCC’s change log cannot be read, and keeps the card', async () => {
+    env.sim.faults.add({ path: '/v1/changelogs', status: 500 });
+    try {
+      const card = textOf((await ask('deploy asa-dc-03')).blocks);
+      expect(card).toMatch(
+        /\*asa-dc-03\*, staged through fwbot \(the other pending commands, if any, were staged elsewhere: SCC UI, API; SCC’s change log could not be read: SCC could not handle the request \(500 [A-Z_]+\)/,
+      );
+      expect(card).toMatch(/• <@U0ALICE> changed [A-Za-z]+ interface inside \(/);
+    } finally {
+      env.sim.faults.clear();
+    }
   });
 
   it('forgets who staged what once a deploy put it on the device', async () => {
