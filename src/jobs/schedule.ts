@@ -194,6 +194,7 @@ export interface ScheduleOverrides {
   slack?: Partial<Schedule['slack']>;
   watch?: Partial<Schedule['watch']>;
   desk?: Partial<Schedule['desk']>;
+  alerts?: Partial<Omit<AlertSchedule, 'intervals'>> & { intervals?: Partial<AlertSchedule['intervals']> };
   queues?: Schedule['queues'];
   workers?: Partial<Schedule['workers']>;
   retentionMs?: number;
@@ -218,6 +219,11 @@ export function resolveSchedule(
     slack: { ...base.slack, ...overrides.slack },
     watch: { ...base.watch, ...overrides.watch },
     desk: { ...base.desk, ...overrides.desk },
+    alerts: {
+      ...base.alerts,
+      ...overrides.alerts,
+      intervals: { ...base.alerts.intervals, ...overrides.alerts?.intervals },
+    },
     queues: { ...base.queues, ...overrides.queues },
     workers: { ...base.workers, ...overrides.workers },
   });

@@ -1,0 +1,182 @@
+// The SCC reads of the alert scan, one per source a kind declares (src/alerts/kinds/kind.ts AlertSource):
+// lists with Lucene filters, paged with `paginate`, never one read per device. Each read says how many
+// SCC calls it took, for the per-profile budget. The profile's own tenant reads getDevices; an MSP
+// portal's managed tenants are one read of getMspManagedDevices (each device names its tenant).
+import type { AnyAlertKind } from '../../alerts/index.js';
+import { auditSince } from '../../alerts/kinds/audit.js';
+import type { ChangeEntry, Coverage, WatchedDevice } from '../../alerts/kinds/kind.js';
+import type { SccClient } from '../../scc/client.js';
+import type { Device, MspManagedDevice } from '../../scc/generated/models.js';
+import { MAX_PAGE_LIMIT } from '../../scc/request.js';
+import type { StreamScope } from './state.js';
+
+export interface SourceRead {
+  items: unknown[];
+  covers: Coverage;
+  /** SCC calls the read took. */
+  calls: number;
+}
+
+/** Devices read by uid at once (the sooner look at open incidents): keeps the query well inside a URL. */
+const UIDS_PER_READ = 40;
+/** Change-log entries read to explain one finding. */
+const CHANGELOGS_PER_FINDING = 5;
+/** A `--devices` query may name at most this many devices. */
+const DEVICE_SET_LIMIT = 20_000;
+
+/** Pages `paginate` reads for `n` items: at least one (an empty answer is a call too). */
+export function pagesFor(n: number, pageSize = MAX_PAGE_LIMIT): number {
+  return Math.max(1, Math.ceil(n / pageSize));
+}
+
+export function watchedDevice(device: Device | MspManagedDevice): WatchedDevice | undefined {
+  if (!device.uid) return undefined;
+  const managed = 'managedTenantUid' in device ? (device as MspManagedDevice) : undefined;
+  const tenantUid = managed?.managedTenantUid ?? undefined;
+  const tenantName = managed?.managedTenantDisplayName ?? managed?.managedTenantName ?? tenantUid;
+  const text = (value: string | null | undefined) => value ?? undefined;
+  const fields: WatchedDevice = {
+    uid: device.uid,
+    name: device.name || device.uid,
+    ...(tenantUid ? { tenant: { uid: tenantUid, name: tenantName ?? tenantUid } } : {}),
+  };
+  const optional: [keyof WatchedDevice, string | undefined][] = [
+    ['connectivityState', text(device.connectivityState)],
+    ['configState', text(device.configState)],
+    ['conflictDetectionState', text(device.conflictDetectionState)],
+    ['failoverMode', text(device.asaFailoverMode)],
+    ['failoverState', text(device.asaFailoverState)],
+    ['mateState', text(device.asaFailoverMate?.failoverState)],
+    ['certificateExpiryDate', text(device.certificateExpiryDate)],
+    ['raVpnCertificateExpiryDate', text(device.raVpnCertificateExpiryDate)],
+  ];
+  for (const [key, value] of optional) if (value !== undefined) Object.assign(fields, { [key]: value });
+  return fields;
+}
+
+async function listDevices(
+  scc: SccClient,
+  scope: StreamScope,
+  q: string,
+): Promise<{ items: WatchedDevice[]; calls: number }> {
+  const items: WatchedDevice[] = [];
+  let count = 0;
+  const pages =
+    scope === 'own'
+      ? scc.paginate('getDevices', { query: { q } })
+      : scc.paginate('getMspManagedDevices', { query: { q } });
+  for await (const device of pages) {
+    count += 1;
+    const watched = watchedDevice(device);
+    if (watched) items.push(watched);
+  }
+  return { items, calls: pagesFor(count) };
+}
+
+/** `uid:"a" OR uid:"b"`: devices by uid, as SCC's Lucene takes them. */
+export function uidQuery(uids: readonly string[]): string {
+  return uids.map((uid) => `uid:"${uid.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(' OR ');
+}
+
+export interface ReadContext {
+  scc: SccClient;
+  scope: StreamScope;
+  now: number;
+  runsPerScan: number;
+  previous: ReadonlyMap<string, unknown>;
+}
+
+/** The kind's whole list (its exceptional set, the newest runs, the audit log since the last event seen). */
+export async function readFull(kind: AnyAlertKind, ctx: ReadContext): Promise<SourceRead> {
+  const { scc, scope, now } = ctx;
+  const source = kind.source;
+  switch (source.from) {
+    case 'devices': {
+      const read = await listDevices(scc, scope, source.q(now));
+      return { ...read, covers: 'all' };
+    }
+    case 'deploymentRuns': {
+      const { data } = await scc.call('getDeviceDeploymentRuns', {
+        query: { limit: String(ctx.runsPerScan), sort: ['lastUpdatedTime:DESC'] },
+      });
+      return { items: data.items ?? [], covers: 'all', calls: 1 };
+    }
+    case 'upgradeRuns': {
+      const query = { limit: ctx.runsPerScan, sort: ['lastUpdatedTime:DESC'] as const };
+      const items =
+        scope === 'own'
+          ? ((await scc.call('getSecureClientUpgradeRuns', { query: { ...query, sort: [...query.sort] } }))
+              .data.items ?? [])
+          : ((await scc.call('getMspSecureClientUpgradeRuns', { query: { ...query, sort: [...query.sort] } }))
+              .data.items ?? []);
+      return { items, covers: 'all', calls: 1 };
+    }
+    case 'auditLogs': {
+      const since = auditSince(ctx.previous as ReadonlyMap<string, never>, now);
+      const items: unknown[] = [];
+      for await (const log of scc.paginate(
+        'getAuditLogs',
+        { query: { q: source.q(since), sort: ['eventTime:ASC'] } },
+        { budget: { items: 2_000, pages: 10 } },
+      ))
+        items.push(log);
+      return { items, covers: 'all', calls: pagesFor(items.length) };
+    }
+  }
+}
+
+/** Devices by uid (those in an open incident): what is missing from the answer is no longer in the inventory. */
+export async function readByUid(ctx: ReadContext, uids: readonly string[]): Promise<SourceRead> {
+  const items: WatchedDevice[] = [];
+  let calls = 0;
+  for (let start = 0; start < uids.length; start += UIDS_PER_READ) {
+    const chunk = uids.slice(start, start + UIDS_PER_READ);
+    const read = await listDevices(ctx.scc, ctx.scope, uidQuery(chunk));
+    items.push(...read.items);
+    calls += read.calls;
+  }
+  return { items, covers: new Set(uids), calls };
+}
+
+/** The newest change-log events of one device, newest first (to explain a conflict, or who staged). */
+export async function readChanges(scc: SccClient, deviceUid: string): Promise<ChangeEntry[]> {
+  const { data } = await scc.call('getChangelogs', {
+    query: { q: `entityUid:"${deviceUid}"`, limit: String(CHANGELOGS_PER_FINDING) },
+  });
+  const entries: ChangeEntry[] = [];
+  for (const log of data.items ?? []) {
+    for (const event of log.events ?? []) {
+      const entry: ChangeEntry = {};
+      if (event.date) entry.date = event.date;
+      if (event.username) entry.username = event.username;
+      if (event.action) entry.action = event.action;
+      if (event.description) entry.description = event.description;
+      if (event.diff) entry.diff = event.diff;
+      entries.push(entry);
+    }
+  }
+  return entries.sort((a, b) => Date.parse(b.date ?? '') - Date.parse(a.date ?? ''));
+}
+
+/** A subscription's `--devices` query as device uids, and the calls it took. */
+export async function readDeviceSet(
+  scc: SccClient,
+  scope: StreamScope,
+  query: string,
+): Promise<{ uids: string[]; calls: number }> {
+  const uids: string[] = [];
+  const pages =
+    scope === 'own'
+      ? scc.paginate(
+          'getDevices',
+          { query: { q: query } },
+          { budget: { items: DEVICE_SET_LIMIT, pages: 200 } },
+        )
+      : scc.paginate(
+          'getMspManagedDevices',
+          { query: { q: query } },
+          { budget: { items: DEVICE_SET_LIMIT, pages: 200 } },
+        );
+  for await (const device of pages) if (device.uid) uids.push(device.uid);
+  return { uids, calls: pagesFor(uids.length) };
+}

@@ -1,0 +1,48 @@
+// Which channels hear a finding: the subscriptions of its profile that name its kind, whose scope covers
+// the tenant it comes from (the profile's own tenant; one managed tenant; all of them), and whose device
+// query (resolved to uids by listing it, src/jobs/alerts/scan.ts) holds one of its devices. An MSP's
+// channels subscribed to one tenant hear that tenant's findings only.
+import type { Finding } from '../../alerts/index.js';
+import type { AlertKind, AlertSubscription } from '../../alerts/model.js';
+import type { StreamScope } from './state.js';
+
+export function scopeOf(subscription: AlertSubscription): StreamScope {
+  return subscription.scope.kind === 'profile' ? 'own' : 'msp';
+}
+
+/** The subscriptions that read a stream (kind × scope). */
+export function subscribersOf(
+  subscriptions: readonly AlertSubscription[],
+  kind: AlertKind,
+  scope: StreamScope,
+): AlertSubscription[] {
+  return subscriptions.filter((s) => s.kinds.includes(kind) && scopeOf(s) === scope);
+}
+
+function tenantHeard(subscription: AlertSubscription, finding: Finding): boolean {
+  const { scope } = subscription;
+  if (scope.kind !== 'tenant') return true;
+  if (finding.tenant?.uid === scope.uid) return true;
+  return (finding.tenants ?? []).some((tenant) => tenant.uid === scope.uid);
+}
+
+/**
+ * The channels a finding goes to, once each. `deviceSets` holds each subscription's `--devices` uids (by
+ * subscription id); a finding about no device in particular (an audit event) reaches every subscriber.
+ */
+export function channelsFor(
+  finding: Finding,
+  subscribers: readonly AlertSubscription[],
+  deviceSets: ReadonlyMap<string, ReadonlySet<string>>,
+): string[] {
+  const channels = new Set<string>();
+  for (const subscription of subscribers) {
+    if (!tenantHeard(subscription, finding)) continue;
+    if (subscription.devices !== undefined && finding.deviceUids.length > 0) {
+      const set = deviceSets.get(subscription.id);
+      if (!set || !finding.deviceUids.some((uid) => set.has(uid))) continue;
+    }
+    channels.add(subscription.channelId);
+  }
+  return [...channels];
+}

@@ -1,0 +1,265 @@
+// What the alert scan keeps in Redis, and the one step that makes a scan's findings exactly-once: the new
+// state of a stream (profile × kind × scope) and the events it produced are written together, by one Lua
+// script, with the events into the profile's outbox (a Redis stream). A worker killed before that step
+// wrote nothing (the next scan finds the same differences again); after it, everything (the next scan
+// finds no difference, and the outbox still holds the events until the desk has them). A version per
+// stream makes two workers scanning at once commit once. The outbox is drained into the desk
+// (deliverAlerts), which takes each event once by its key, so a drain repeated after a crash adds nothing.
+//
+// Keys, all under the deployment's prefix:
+//   <prefix>:fw:alert-scan:state:<profile>:<kind>:<scope>  hash subject → the kind's state (JSON)
+//   <prefix>:fw:alert-scan:meta:<profile>                  hash <kind>:<scope> → StreamMeta, <kind>:<scope>|v → version
+//   <prefix>:fw:alert-scan:outbox:<profile>                stream of events (field `e`, AlertEvent JSON)
+//   <prefix>:fw:alert-scan:devices:<digest>                a `--devices` query's uids (JSON), expiring
+//   <prefix>:fw:alert-scan:health                          hash profile → ScanHealth (JSON), for readiness
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { AlertEvent, type AlertKind } from '../../alerts/model.js';
+import type { RedisClient } from '../../redis/connection.js';
+
+/** Which inventory a stream reads: the profile's own tenant, or every tenant its MSP portal manages. */
+export type StreamScope = 'own' | 'msp';
+
+/** What the scan remembers of one stream between scans. */
+export const StreamMeta = z.object({
+  /** When the stream's first scan (the baseline, which tells nothing) was committed. */
+  baselinedAt: z.number().optional(),
+  /** The last scan that read the stream's list in full, and the last that read its open incidents. */
+  lastFullAt: z.number().optional(),
+  lastSoonerAt: z.number().optional(),
+  /** SCC calls the last full read and the last sooner read took (what the budget plans with). */
+  fullCalls: z.number().optional(),
+  soonerCalls: z.number().optional(),
+});
+export type StreamMeta = z.infer<typeof StreamMeta>;
+
+/** What readiness says about one profile's scan. */
+export const ScanHealth = z.object({
+  at: z.number(),
+  /** Every interval is multiplied by this to stay within the budget (1: on time). */
+  stretch: z.number(),
+  callsPerMinute: z.number(),
+  /** Kinds the profile's token cannot read, as one sentence, when there are any. */
+  unreadable: z.string().optional(),
+});
+export type ScanHealth = z.infer<typeof ScanHealth>;
+
+function part(text: string): string {
+  return encodeURIComponent(text).replace(/[%:.]/g, '_');
+}
+
+export class AlertScanKeys {
+  constructor(readonly prefix: string) {}
+
+  private key(...parts: string[]): string {
+    return [this.prefix, 'fw', 'alert-scan', ...parts].join(':');
+  }
+
+  state(profile: string, kind: AlertKind, scope: StreamScope): string {
+    return this.key('state', part(profile), kind, scope);
+  }
+
+  meta(profile: string): string {
+    return this.key('meta', part(profile));
+  }
+
+  outbox(profile: string): string {
+    return this.key('outbox', part(profile));
+  }
+
+  deviceSet(profile: string, scope: StreamScope, query: string): string {
+    const digest = createHash('sha256')
+      .update(`${profile}\u0000${scope}\u0000${query}`)
+      .digest('hex')
+      .slice(0, 32);
+    return this.key('devices', digest);
+  }
+
+  health(): string {
+    return this.key('health');
+  }
+}
+
+export const streamField = (kind: AlertKind, scope: StreamScope): string => `${kind}:${scope}`;
+
+/** A stream as read before a scan: its meta, the version the commit must still find, its state. */
+export interface StreamRead {
+  meta: StreamMeta;
+  version: string;
+  state: Map<string, unknown>;
+}
+
+// KEYS: meta, state, outbox. ARGV: field, expected version, meta JSON, n sets, (subject, JSON)…, n deletes,
+// subject…, then one event JSON per remaining argument. Answers 1 when committed, 0 when another scan
+// committed the stream first (this one's findings are then dropped: that scan saw the same differences).
+const COMMIT = `
+local v = redis.call('HGET', KEYS[1], ARGV[1] .. '|v') or '0'
+if v ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3], ARGV[1] .. '|v', tostring(tonumber(v) + 1))
+local i = 4
+local n = tonumber(ARGV[i])
+i = i + 1
+for j = 1, n do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+n = tonumber(ARGV[i])
+i = i + 1
+for j = 1, n do
+  redis.call('HDEL', KEYS[2], ARGV[i])
+  i = i + 1
+end
+while i <= #ARGV do
+  redis.call('XADD', KEYS[3], '*', 'e', ARGV[i])
+  i = i + 1
+end
+return 1
+`;
+
+export class AlertScanStore {
+  readonly keys: AlertScanKeys;
+
+  constructor(
+    private readonly redis: RedisClient,
+    prefix: string,
+  ) {
+    this.keys = new AlertScanKeys(prefix);
+  }
+
+  /** Every stream's meta of a profile, by `<kind>:<scope>`. */
+  async metas(profile: string): Promise<Map<string, StreamMeta>> {
+    const raw = await this.redis.hgetall(this.keys.meta(profile));
+    const out = new Map<string, StreamMeta>();
+    for (const [field, json] of Object.entries(raw)) {
+      if (field.endsWith('|v')) continue;
+      const parsed = StreamMeta.safeParse(safeJson(json));
+      if (parsed.success) out.set(field, parsed.data);
+    }
+    return out;
+  }
+
+  /** A stream's meta, version and state, each subject's state parsed with the kind's schema. */
+  async read(
+    profile: string,
+    kind: AlertKind,
+    scope: StreamScope,
+    schema: z.ZodType<unknown>,
+  ): Promise<StreamRead> {
+    const field = streamField(kind, scope);
+    const [metaJson, version] = await this.redis.hmget(this.keys.meta(profile), field, `${field}|v`);
+    const raw = await this.redis.hgetall(this.keys.state(profile, kind, scope));
+    const state = new Map<string, unknown>();
+    for (const [subject, json] of Object.entries(raw)) {
+      // A record an older fwbot wrote in another shape is forgotten: the subject starts again from the read.
+      const parsed = schema.safeParse(safeJson(json));
+      if (parsed.success) state.set(subject, parsed.data);
+    }
+    const meta = StreamMeta.safeParse(safeJson(metaJson ?? '{}'));
+    return { meta: meta.success ? meta.data : {}, version: version ?? '0', state };
+  }
+
+  /**
+   * Writes the stream's new state (only what changed) and meta, and appends the events to the outbox, at
+   * once; false when another scan committed the stream since `read.version`.
+   */
+  async commit(
+    profile: string,
+    kind: AlertKind,
+    scope: StreamScope,
+    read: StreamRead,
+    next: ReadonlyMap<string, unknown>,
+    meta: StreamMeta,
+    events: readonly AlertEvent[],
+  ): Promise<boolean> {
+    const sets: string[] = [];
+    let setCount = 0;
+    for (const [subject, value] of next) {
+      const json = JSON.stringify(value);
+      if (read.state.has(subject) && JSON.stringify(read.state.get(subject)) === json) continue;
+      sets.push(subject, json);
+      setCount += 1;
+    }
+    const deletes = [...read.state.keys()].filter((subject) => !next.has(subject));
+    const args = [
+      streamField(kind, scope),
+      read.version,
+      JSON.stringify(meta),
+      String(setCount),
+      ...sets,
+      String(deletes.length),
+      ...deletes,
+      ...events.map((event) => JSON.stringify(event)),
+    ];
+    const keys = [this.keys.meta(profile), this.keys.state(profile, kind, scope), this.keys.outbox(profile)];
+    const answer = await this.redis.eval(COMMIT, keys.length, ...keys, ...args);
+    return answer === 1;
+  }
+
+  /**
+   * Hands what the outbox holds to `deliver`, oldest first, and removes it once delivered. A delivery that
+   * fails leaves the events for the next drain; one interrupted after delivering hands them again, which
+   * the desk ignores (it takes each event once by its key).
+   */
+  async drain(
+    profile: string,
+    deliver: (events: AlertEvent[]) => Promise<void>,
+    batch = 500,
+  ): Promise<number> {
+    const key = this.keys.outbox(profile);
+    let delivered = 0;
+    for (;;) {
+      const entries = await this.redis.xrange(key, '-', '+', 'COUNT', batch);
+      if (entries.length === 0) return delivered;
+      const events: AlertEvent[] = [];
+      for (const [, fields] of entries) {
+        const json = fields[fields.indexOf('e') + 1];
+        const parsed = AlertEvent.safeParse(safeJson(json ?? ''));
+        if (parsed.success) events.push(parsed.data);
+      }
+      if (events.length > 0) await deliver(events);
+      await this.redis.xdel(key, ...entries.map(([id]) => id));
+      delivered += events.length;
+      if (entries.length < batch) return delivered;
+    }
+  }
+
+  async saveHealth(profile: string, health: ScanHealth): Promise<void> {
+    await this.redis.hset(this.keys.health(), profile, JSON.stringify(health));
+  }
+
+  async health(): Promise<Map<string, ScanHealth>> {
+    const raw = await this.redis.hgetall(this.keys.health());
+    const out = new Map<string, ScanHealth>();
+    for (const [profile, json] of Object.entries(raw)) {
+      const parsed = ScanHealth.safeParse(safeJson(json));
+      if (parsed.success) out.set(profile, parsed.data);
+    }
+    return out;
+  }
+
+  /** A `--devices` query's device uids, while fresh. */
+  async deviceSet(profile: string, scope: StreamScope, query: string): Promise<Set<string> | undefined> {
+    const json = await this.redis.get(this.keys.deviceSet(profile, scope, query));
+    const parsed = z.array(z.string()).safeParse(safeJson(json ?? ''));
+    return parsed.success ? new Set(parsed.data) : undefined;
+  }
+
+  async saveDeviceSet(
+    profile: string,
+    scope: StreamScope,
+    query: string,
+    uids: readonly string[],
+    ttlMs: number,
+  ): Promise<void> {
+    await this.redis.set(this.keys.deviceSet(profile, scope, query), JSON.stringify(uids), 'PX', ttlMs);
+  }
+}
+
+function safeJson(text: string | null | undefined): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

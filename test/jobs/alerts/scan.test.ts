@@ -1,0 +1,228 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { stripSentinels } from '../../../src/render/mrkdwn.js';
+import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
+import { type ScanWorld, scanWorld, simDevice, subscription } from './scanSupport.js';
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+
+describe('the alert scan', () => {
+  let sim: SimulatorHandle;
+  let world: ScanWorld | undefined;
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, clock: 'manual' });
+  });
+  beforeEach(() => sim.reset());
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+  });
+  afterAll(async () => {
+    await sim.stop();
+  });
+
+  const open = async (options: Parameters<typeof scanWorld>[1] = {}) => {
+    world = await scanWorld(sim, options);
+    return world;
+  };
+  const headlines = (w: ScanWorld) =>
+    w.delivered.map((e) => `${e.phase} ${stripSentinels(e.headline)} → ${e.channels.join(',')}`);
+
+  it('takes a baseline first, then tells a device going offline and coming back', async () => {
+    const w = await open();
+    await w.subscriptions.subscribe(subscription('C0NETOPS', ['connectivity']));
+    simDevice(sim, 'asa-dc-03').connectivityState = 'UNREACHABLE'; // already down at install: not news
+
+    const baseline = await w.scanAfter(0);
+    expect(baseline.read).toEqual(['connectivity:own (baseline)']);
+    expect(w.delivered).toEqual([]);
+
+    simDevice(sim, 'asa-branch-02').connectivityState = 'UNREACHABLE';
+    await w.scanAfter(30 * SECOND);
+    simDevice(sim, 'asa-branch-02').connectivityState = 'ONLINE';
+    await w.scanAfter(15 * SECOND); // the sooner look at open incidents
+    expect(headlines(w)).toEqual([
+      'open asa-branch-02 is UNREACHABLE → C0NETOPS',
+      'close asa-branch-02 back online → C0NETOPS',
+    ]);
+    const [opened] = w.delivered;
+    expect(opened).toMatchObject({
+      kind: 'connectivity',
+      profile: 'default',
+      subject: { type: 'device', uid: sim.deviceUid('asa-branch-02'), name: 'asa-branch-02' },
+      incidentKey: `connectivity:default:${sim.deviceUid('asa-branch-02')}`,
+      state: 'UNREACHABLE',
+      previous: 'ONLINE',
+    });
+    expect(opened?.catchUp).toBeUndefined();
+  });
+
+  it('reads only what is due: a scan right after another reads nothing and tells nothing', async () => {
+    const w = await open();
+    await w.subscriptions.subscribe(subscription('C0NETOPS', ['connectivity', 'certificates']));
+    await w.scanAfter(0);
+    simDevice(sim, 'asa-branch-02').connectivityState = 'UNREACHABLE';
+    const first = await w.scanAfter(30 * SECOND);
+    const again = await w.scanAfter(0);
+    expect(first.read).toEqual(['connectivity:own (full)']); // certificates are read hourly
+    expect(again.read).toEqual([]);
+    expect(w.delivered.map((e) => e.phase)).toEqual(['open']);
+  });
+
+  it('neither loses nor repeats an event when the hand-off to the desk fails', async () => {
+    let refuse = true;
+    const handed: string[] = [];
+    const w = await open({
+      deliver: async (events) => {
+        if (refuse) throw new Error('the desk’s queue is away');
+        handed.push(...events.map((e) => e.key));
+      },
+    });
+    await w.subscriptions.subscribe(subscription('C0NETOPS', ['connectivity']));
+    await w.scanAfter(0);
+    simDevice(sim, 'asa-branch-02').connectivityState = 'UNREACHABLE';
+    await expect(w.scanAfter(30 * SECOND)).rejects.toThrow('away');
+    expect(handed).toEqual([]);
+
+    refuse = false;
+    await w.scanAfter(30 * SECOND); // the outbox goes first, then a read that finds no new difference
+    await w.scanAfter(30 * SECOND);
+    expect(handed).toHaveLength(1);
+    expect(handed[0]).toContain('connectivity|');
+  });
+
+  it('neither loses nor repeats an event when a worker dies before committing, or two scan at once', async () => {
+    const w = await open();
+    await w.subscriptions.subscribe(subscription('C0NETOPS', ['connectivity']));
+    await w.scanAfter(0);
+    simDevice(sim, 'asa-branch-02').connectivityState = 'UNREACHABLE';
+
+    // Killed between reading SCC and committing: nothing was written, so the next scan finds it again.
+    const commit = w.scanner.store.commit.bind(w.scanner.store);
+    w.scanner.store.commit = async () => {
+      throw new Error('killed');
+    };
+    sim.clock.advance(30 * SECOND);
+    const killed = await w.scanner.scanProfile('default');
+    expect(killed.events).toEqual([]);
+    w.scanner.store.commit = commit;
+
+    // Two workers scan the same profile at once: one commits, the other's findings are dropped.
+    sim.clock.advance(30 * SECOND);
+    await Promise.all([w.scanner.scanProfile('default'), w.scanner.scanProfile('default')]);
+    await w.scanAfter(30 * SECOND);
+    const keys = w.delivered.map((e) => e.key);
+    expect(keys).toHaveLength(1);
+    expect(w.delivered[0]).toMatchObject({ phase: 'open', subject: { name: 'asa-branch-02' } });
+  });
+
+  it('marks what the first scan after a long gap finds as catch-up', async () => {
+    const w = await open();
+    await w.subscriptions.subscribe(subscription('C0NETOPS', ['connectivity']));
+    await w.scanAfter(0);
+    simDevice(sim, 'asa-branch-02').connectivityState = 'UNREACHABLE';
+    await w.scanAfter(30 * MINUTE); // fwbot was away
+    simDevice(sim, 'asa-hq-01').connectivityState = 'BAD_CREDENTIALS';
+    await w.scanAfter(30 * SECOND);
+    expect(w.delivered.map((e) => [stripSentinels(e.headline), e.catchUp ?? false])).toEqual([
+      ['asa-branch-02 is UNREACHABLE', true],
+      ['asa-hq-01 is BAD_CREDENTIALS', false],
+    ]);
+  });
+
+  it('routes an MSP’s findings to the channels of their tenant, and to those of all tenants', async () => {
+    const w = await open();
+    const northwind = sim.tenantUid('northwind-us');
+    const globex = sim.tenantUid('globex-apj');
+    await w.subscriptions.subscribe(
+      subscription('C0NORTHWND', ['connectivity'], {
+        scope: { kind: 'tenant', uid: northwind, name: 'northwind-us' },
+      }),
+    );
+    await w.subscriptions.subscribe(
+      subscription('C0GLOBEX01', ['connectivity'], {
+        scope: { kind: 'tenant', uid: globex, name: 'globex-apj' },
+      }),
+    );
+    await w.subscriptions.subscribe(
+      subscription('C0MSPNOC01', ['connectivity'], { scope: { kind: 'all-tenants' } }),
+    );
+    const baseline = await w.scanAfter(0);
+    expect(baseline.read).toEqual(['connectivity:msp (baseline)']); // one list across every tenant
+
+    simDevice(sim, 'nw-asa-hq').connectivityState = 'UNREACHABLE';
+    simDevice(sim, 'globex-asa-02').connectivityState = 'ONLINE'; // was unreachable at the baseline
+    await w.scanAfter(30 * SECOND);
+    expect(headlines(w).sort()).toEqual([
+      'close globex-asa-02 back online → C0GLOBEX01,C0MSPNOC01',
+      'open nw-asa-hq is UNREACHABLE → C0NORTHWND,C0MSPNOC01',
+    ]);
+    expect(w.delivered.find((e) => e.phase === 'open')?.tenant).toEqual({
+      uid: northwind,
+      name: expect.any(String),
+    });
+  });
+
+  it('tells a channel about the devices its --devices query names only', async () => {
+    const w = await open();
+    await w.subscriptions.subscribe(
+      subscription('C0HQONLY01', ['connectivity'], { devices: 'name:asa-hq*' }),
+    );
+    await w.subscriptions.subscribe(subscription('C0EVERY001', ['connectivity']));
+    await w.scanAfter(0);
+    simDevice(sim, 'asa-hq-01').connectivityState = 'UNREACHABLE';
+    simDevice(sim, 'asa-branch-02').connectivityState = 'UNREACHABLE';
+    await w.scanAfter(30 * SECOND);
+    expect(headlines(w).sort()).toEqual([
+      'open asa-branch-02 is UNREACHABLE → C0EVERY001',
+      'open asa-hq-01 is UNREACHABLE → C0HQONLY01,C0EVERY001',
+    ]);
+  });
+
+  it('stretches every interval when the lists cost more SCC calls than the budget, and says so', async () => {
+    const w = await open({ schedule: { callsPerMinute: 2 } });
+    await w.subscriptions.subscribe(
+      subscription('C0NETOPS', ['connectivity', 'ha', 'deployments', 'upgrades']),
+    );
+    await w.scanAfter(0);
+    const second = await w.scanAfter(30 * SECOND);
+    // connectivity and ha every 30 s (2 a minute each), deployments and upgrades every minute: 6 a minute.
+    expect(second.stretch).toBe(3);
+    expect(second.read).toEqual([]); // nothing is due before 3 × its interval
+    const third = await w.scanAfter(60 * SECOND);
+    expect(third.read.sort()).toEqual(['connectivity:own (full)', 'ha:own (full)']);
+    const health = await w.scanner.store.health();
+    expect(health.get('default')).toMatchObject({ stretch: 3, callsPerMinute: 2 });
+  });
+
+  it('does not scan audit on a token that cannot read it, and says so once', async () => {
+    const warnings: string[] = [];
+    const log = (await import('pino')).pino(
+      { level: 'warn' },
+      { write: (line: string) => warnings.push(String(JSON.parse(line).msg)) },
+    );
+    const w = await open({ profiles: { default: sim.tokens.readOnly }, log });
+    await w.subscriptions.subscribe(subscription('C0SECOPS', ['audit', 'connectivity']));
+    const first = await w.scanAfter(0);
+    await w.scanAfter(30 * SECOND);
+    await w.scanAfter(90 * SECOND);
+    expect(first.unreadable).toEqual(['audit']);
+    expect(first.read).toEqual(['connectivity:own (baseline)']);
+    expect(warnings.filter((line) => line.includes('audit'))).toEqual([
+      'alerts of audit are not scanned on profile default: its SCC token lacks the role (ROLE_ADMIN or ROLE_SUPER_ADMIN)',
+    ]);
+    expect((await w.scanner.store.health()).get('default')?.unreadable).toContain('audit');
+  });
+
+  it('keeps one scheduler per profile that has subscriptions', async () => {
+    const w = await open({ profiles: { default: sim.tokens.superAdmin, other: sim.tokens.admin } });
+    expect(await w.scanner.reconcile()).toEqual([]);
+    await w.subscriptions.subscribe(subscription('C0NETOPS', ['connectivity']));
+    const made = await w.subscriptions.subscribe(subscription('C0OTHER01', ['audit'], { profile: 'other' }));
+    expect(await w.scanner.reconcile()).toEqual(['default', 'other']);
+    await w.subscriptions.unsubscribe('C0OTHER01', made.subscription.id);
+    expect(await w.scanner.reconcile()).toEqual(['default']);
+    const ids = (await w.scanner.queue.getJobSchedulers()).map((s) => s.key);
+    expect(ids).toEqual(['alert-scan~default']);
+  });
+});
