@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT, runCli } from '../../src/cli/cli.js';
+import { createSccClient } from '../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { driveClock } from '../support/driveClock.js';
 
@@ -183,6 +184,55 @@ describe('fwbot CLI', () => {
     expect(done.code).toBe(EXIT.ok);
     expect(done.stdout).toContain('asked to deploy the staged changes of asa-hq-01');
     expect(sim.requestLog.list({ operationId: 'deployChangesToMultipleAsaDevices' })).toHaveLength(1);
+  });
+
+  it('reads SCC’s change log and audit log (fwbot changelog, fwbot audit-log)', async () => {
+    expect((await fwbot(['--yes', 'interfaces', 'delete', 'asa-hq-01', 'Vlan20'])).code).toBe(EXIT.ok);
+    const log = await fwbot(['changelog', 'asa-hq-01', '--since', '1h']);
+    expect(log.code).toBe(EXIT.ok);
+    expect(log.stdout).toContain('Change log of asa-hq-01 in the last 1h');
+    expect(log.stdout).toMatch(/super\.admin@acme-msp\.example\s+delete/);
+    expect(log.stdout).toContain('no interface Vlan20');
+    expect(
+      new URLSearchParams(sim.requestLog.list({ operationId: 'getChangelogs' }).at(-1)?.query).get(
+        'timeRange',
+      ),
+    ).toBe('1h');
+
+    const audit = await fwbot(['audit-log', 'super']);
+    expect(audit.code).toBe(EXIT.ok);
+    expect(audit.stdout).toMatch(/user logged in\s+super\.admin@acme-msp\.example/);
+    const refused = await fwbot(['audit-log'], { SCC_API_TOKEN: sim.tokens.readOnly });
+    expect(refused.code).toBe(EXIT.permission);
+    expect(refused.stderr).toMatch(
+      /Could not read SCC’s audit log\. SCC refused the request \(403 FORBIDDEN\)/,
+    );
+
+    const bad = await fwbot(['changelog', '--since', 'yesterday']);
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.stderr).toContain('`since` must be a duration such as 15m, 1h, 2d or 1w');
+  });
+
+  it('names on a deploy’s confirmation the SCC user who staged a change fwbot did not make', async () => {
+    const branch = sim.deviceUid('asa-branch-02');
+    const staff = [...sim.state.interfaces.values()].find(
+      (i) => i.deviceUid === branch && i.name === 'staff',
+    );
+    const admin = createSccClient({ baseUrl: sim.url, token: sim.tokens.admin });
+    try {
+      await admin.call('modifyAsaSubInterface', {
+        path: { deviceUid: branch, interfaceUid: String(staff?.uid) },
+        body: { mtu: 1300 },
+      });
+    } finally {
+      await admin.close();
+    }
+    const asked = await driveClock(sim.clock, fwbot(['deploy', 'asa-branch-02']));
+    expect(asked.code).toBe(EXIT.confirm);
+    expect(asked.stderr).toContain('asa-branch-02, staged in SCC (its change log names):');
+    expect(asked.stderr).toMatch(
+      /ops\.admin@acme-msp\.example.* Modified interface GigabitEthernet1\/2\.10 \(staff\)/,
+    );
   });
 
   it('passes arguments with spaces and flags through to the grammar', async () => {
