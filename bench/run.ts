@@ -1,7 +1,7 @@
 // `npm run bench`: the three benchmarks of issue 8, one after another, each bounded to a couple of
 // minutes on a 2-core machine; prints each table as it is measured and writes bench/RESULTS.md with the
 // machine they ran on. Flags:
-//   --only ack,tracking,scale   run some of them (RESULTS.md is then left alone unless --write)
+//   --only ack,tracking,scale,events   run some of them (RESULTS.md is then left alone unless --write)
 //   --quick                     smaller sizes and shorter runs (a smoke run; RESULTS.md left alone)
 //   --write                     write RESULTS.md even for a partial or quick run
 //   --transactions N            tracking benchmark size (default 1000)
@@ -9,18 +9,21 @@
 //   --speed X                   how much faster the simulator's work goes, tracking benchmark (default 10)
 //   --mixed-speed X             the same for its mixed workload (default 4: its 2 s poller reads most)
 //   --seconds S                 seconds per ack cell (default 5)
+//   --devices N                 events benchmark: devices across its managed tenants (default 10000)
+//   --compress X                events benchmark: how many times faster than SCC's its time goes (default 6)
 //   --note TEXT                 a line about the conditions of the run for RESULTS.md (repeatable), e.g.
 //                               --note "another engineer ran the test suite at the same time"
 // RESULTS.md also records how long each benchmark and the whole run took.
 import { parseArgs } from 'node:util';
 import { benchAck } from './ack.js';
+import { benchEvents } from './events.js';
 import { benchScale } from './scale.js';
 import { describeMachine, loadAverage, machineLines } from './support/machine.js';
 import { RESULTS_PATH, writeBenchPart } from './support/results.js';
 import { markdownTable, type Table } from './support/stats.js';
 import { benchTracking } from './tracking.js';
 
-const BENCHMARKS = ['ack', 'tracking', 'scale'] as const;
+const BENCHMARKS = ['ack', 'tracking', 'scale', 'events'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const { values } = parseArgs({
@@ -33,6 +36,8 @@ const { values } = parseArgs({
     speed: { type: 'string' },
     'mixed-speed': { type: 'string' },
     seconds: { type: 'string' },
+    devices: { type: 'string' },
+    compress: { type: 'string' },
     note: { type: 'string', multiple: true },
   },
 });
@@ -113,6 +118,22 @@ async function main(): Promise<void> {
         }),
       ),
     );
+  }
+  if (wanted('events')) {
+    const devices = numberFlag(values.devices, quick ? 2_000 : 10_000);
+    const eventTables = await timed('events', () =>
+      benchEvents({
+        devices,
+        tenants: quick ? 40 : 200,
+        transitions: quick ? 300 : 1_000,
+        burst: quick ? 100 : 300,
+        flappers: quick ? 10 : 20,
+        flapsEach: 5,
+        compress: numberFlag(values.compress, 6),
+        seed: 26,
+      }),
+    );
+    for (const table of eventTables) show(table);
   }
   const loadAfter = loadAverage();
   const total = `${((Date.now() - started) / 1000).toFixed(0)} s (${timings.join(', ')})`;
