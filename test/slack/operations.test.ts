@@ -293,6 +293,15 @@ describe('every operation through Slack', () => {
     );
   });
 
+  it('changelog / audit-log (what SCC recorded)', async () => {
+    await stageDelete('asa-hq-01', 'Vlan20');
+    const logged = await read('changelog', 'changelog asa-hq-01 --since 1h');
+    expect(logged).toContain('Change log of asa-hq-01 in the last 1h');
+    expect(logged).toContain('no interface Vlan20');
+    h.slack.reset();
+    expect(await read('audit-log', 'audit-log super')).toContain('user logged in');
+  });
+
   it('reports', async () => {
     expect(await read('reports', 'reports intrusion')).toContain('intrusion-events-daily');
   });
