@@ -2,9 +2,10 @@
 // user) and by another SCC user appear with who, when, the diff and the commands; a window and a query
 // become the parameters SCC takes; a token that may not read the audit log gets SCC's refusal as a sentence.
 import { describe, expect, it } from 'vitest';
-import { renderText } from '../../src/render/text.js';
+import { decodePageState } from '../../src/render/paging.js';
+import { numberedButtons, renderText } from '../../src/render/text.js';
 import { driveClock } from '../support/driveClock.js';
-import { useSimulator } from './harness.js';
+import { catalogue, useSimulator } from './harness.js';
 
 describe('changelog and audit-log', () => {
   const h = useSimulator();
@@ -74,6 +75,47 @@ describe('changelog and audit-log', () => {
     const sent = lastQuery('getChangelogs');
     expect(sent.get('timeRange')).toBeNull();
     expect(sent.get('q')).toMatch(/^lastEventDate:\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ TO \*]$/);
+  });
+
+  it('pages through change logs ten at a time with buttons that carry the command', async () => {
+    // Twelve completed change logs of asa-dc-03, one event each, a minute apart.
+    const dc = h.sim.deviceUid('asa-dc-03');
+    // The demo token's tenant is the MSP portal's.
+    const tenantUid = h.sim.state.portalUid;
+    const start = h.sim.clock.now();
+    for (let n = 0; n < 12; n += 1) {
+      const uid = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+      h.sim.state.changelogs.set(uid, {
+        uid,
+        tenantUid,
+        entityUid: dc,
+        entityName: 'asa-dc-03',
+        status: 'COMPLETED',
+        lastEventDate: start - n * 60_000,
+        events: [
+          {
+            action: 'UPDATE',
+            username: 'ops.admin@acme-msp.example',
+            date: start - n * 60_000,
+            description: `change ${n}`,
+          },
+        ],
+      });
+    }
+    const first = await run('changelog asa-dc-03');
+    expect(renderText(first.view)).toContain('Change log of asa-dc-03: 1–10 of 12');
+    const next = numberedButtons(first.view).find((b) => b.label === 'Next page');
+    const state = decodePageState(next?.action?.value ?? '');
+    expect(state).toEqual({
+      operationId: 'changelog',
+      raw: { device: 'asa-dc-03', offset: '10' },
+      offset: 10,
+    });
+    const second = await catalogue.get('changelog')?.execute(h.context(), state.raw);
+    const text = renderText(second?.view ?? first.view);
+    expect(text).toContain('11–12 of 12');
+    expect(text).toContain('change 11');
+    expect(text).not.toContain('change 9');
   });
 
   it('says so when nothing is recorded', async () => {
