@@ -109,7 +109,7 @@ export function startGovernance(parts: {
   clients: SccClients;
   access: AccessControl;
   catalogue: Catalogue;
-  jobs: Pick<Jobs, 'tracker' | 'watches' | 'queue'>;
+  jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue'>;
   settings: ApprovalSettings;
   secrets: readonly string[];
   metrics: FwbotMetrics;
@@ -149,6 +149,7 @@ export function startGovernance(parts: {
   });
   const services: OperationServices = {
     watches: jobs.watches,
+    alerts: jobs.alerts,
     audit: approvals.audit,
     staging: approvals.staging,
   };

@@ -3,7 +3,7 @@
 // Absent where fwbot runs without Redis (the CLI): an operation declares what it needs (`needs`).
 import type { AlertService } from '../alerts/model.js';
 
-/** A channel that hears about every VPN client upgrade run that ends (issue 5). */
+/** A channel that hears about every VPN client upgrade run that ends (issue 5; an `upgrades` alert since issue 26). */
 export interface UpgradeWatch {
   channelId: string;
   profile: string;
@@ -13,7 +13,11 @@ export interface UpgradeWatch {
 
 export interface WatchRegistry {
   watch(watch: UpgradeWatch): Promise<{ created: boolean }>;
-  unwatch(channelId: string, profile: string): Promise<{ removed: boolean }>;
+  /**
+   * Removes what `watch` made. `stillHeardBy`: ids of other subscriptions of the channel through which it
+   * still hears upgrade runs (`/fw alerts subscribe upgrades …`), so the reply can say so.
+   */
+  unwatch(channelId: string, profile: string): Promise<{ removed: boolean; stillHeardBy?: string[] }>;
   list(profile?: string): Promise<UpgradeWatch[]>;
 }
 

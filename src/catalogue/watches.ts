@@ -1,6 +1,7 @@
 // `/fw vpn watch [#channel]` and `/fw vpn unwatch [#channel]`: a channel hears about every VPN client
-// upgrade run of the profile that ends, including runs started outside Slack. Declared here, next to the
-// scan that does the announcing; the catalogue's registry includes them.
+// upgrade run of the profile that ends, including runs started outside Slack. Since issue 26 a watch is an
+// `upgrades` alert subscription of the channel (src/jobs/watches.ts keeps the registry over them), so
+// `/fw alerts` lists it and `/fw alerts unsubscribe` ends it too; these words stay because people know them.
 import { z } from 'zod';
 import { SLACK_CHANNEL_ID } from '../config/slackIds.js';
 import { UserError } from '../model/errors.js';
@@ -90,15 +91,26 @@ export const vpnUnwatch = defineOperation({
   examples: ['vpn unwatch', 'vpn unwatch #netops'],
   run: async (ctx, args) => {
     const channelId = args.channel ?? ctx.actor.channelId;
-    const { removed } = await registry(ctx).unwatch(channelId, ctx.profile);
-    return { removed, channelId, profile: ctx.profile };
+    const { removed, stillHeardBy = [] } = await registry(ctx).unwatch(channelId, ctx.profile);
+    return { removed, stillHeardBy, channelId, profile: ctx.profile };
   },
-  render: ({ removed, channelId, profile }) =>
-    reply(
+  render: ({ removed, stillHeardBy, channelId, profile }) => {
+    const channel = channelMention(channelId);
+    const [first] = stillHeardBy;
+    if (first !== undefined) {
+      // Another subscription of the channel names upgrades with other kinds: vpn unwatch does not cut it down.
+      const ids = stillHeardBy.map((id) => `\`${id}\``).join(', ');
+      const done = removed ? 'The watch is removed, but ' : '';
+      return reply(
+        `${done}${channel} still hears about upgrade runs of profile \`${profile}\` through alert subscription ${ids} (\`/fw alerts\` lists them; \`/fw alerts unsubscribe ${first}\` ends one).`,
+      );
+    }
+    return reply(
       removed
-        ? `${channelMention(channelId)} no longer hears about the upgrade runs of profile \`${profile}\`.`
-        : `${channelMention(channelId)} was not watching the upgrade runs of profile \`${profile}\`.`,
-    ),
+        ? `${channel} no longer hears about the upgrade runs of profile \`${profile}\`.`
+        : `${channel} was not watching the upgrade runs of profile \`${profile}\`.`,
+    );
+  },
 });
 
 export const WATCH_OPERATIONS = [vpnWatch, vpnUnwatch] as const;

@@ -1,5 +1,6 @@
 // What one person's App Home shows, as plain data: gathered from Redis by sources.ts, turned into a View by
 // view.ts (pure), into Block Kit by publish.ts and into text by the console's /home.
+import type { OpenIncident } from '../alerts/model.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 
 /** A command this person ran (any surface), and how the dispatcher said it ended. */
@@ -47,6 +48,8 @@ export interface HomeData {
   followed: FollowedWork[];
   /** Upgrade-run watches of channels they are in; undefined when fwbot cannot tell which those are. */
   watches: WatchLine[] | undefined;
+  /** Open incidents (alerts) of the channels they are in, oldest first; undefined as for watches. */
+  incidents: OpenIncident[] | undefined;
   /** Newest first, at most ten. */
   recent: RecentCommand[];
   /** When this was read (ms since the epoch). */

@@ -9,6 +9,7 @@ import type { Authorizer } from '../approvals/authorizer.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 import type { WatchRegistry } from '../catalogue/operation.js';
 import type { AuditEntry, Tracker } from '../dispatch/ports.js';
+import { readOpenIncidents } from '../jobs/alerts/deskService.js';
 import { JobKeys, QUEUE } from '../jobs/keys.js';
 import type { View } from '../model/view.js';
 import type { RedisClient } from '../redis/connection.js';
@@ -90,6 +91,7 @@ export function createHome(options: HomeOptions): Home {
     followed,
     states: new FollowedStates(redis, keys, trackQueue),
     watches: options.watches,
+    incidents: (channelIds) => readOpenIncidents(redis, keys, channelIds),
     channelsOf,
     recent,
     clock,

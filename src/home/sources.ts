@@ -1,8 +1,10 @@
 // Where one person's Home data comes from, read fresh each time it is built: pending approvals (and which
 // of them this person may decide: the approvals' own role check, in the request's channel), the work they
-// follow, the upgrade watches of their channels, and their last commands.
+// follow, the upgrade watches and the open incidents of their channels (the channels they are in, as
+// Slack says), and their last commands.
 
 import type { Logger } from 'pino';
+import type { OpenIncident } from '../alerts/model.js';
 import type { Authorizer } from '../approvals/authorizer.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 import type { WatchRegistry } from '../catalogue/operation.js';
@@ -21,6 +23,8 @@ export interface HomeSourcesDeps {
   followed: FollowedIndex;
   states: FollowedStates;
   watches: WatchRegistry;
+  /** The open incidents of these channels (IncidentDesk.openIncidents). */
+  incidents: (channelIds: readonly string[]) => Promise<OpenIncident[]>;
   /** The channels a person is in; undefined when that cannot be read now. */
   channelsOf: (userId: string) => Promise<readonly string[] | undefined>;
   recent: RecentCommands;
@@ -34,11 +38,13 @@ export class HomeSources {
   async read(userId: string): Promise<HomeData> {
     const { deps } = this;
     const now = deps.clock();
-    const [pending, noted, recent, watches] = await Promise.all([
+    const channels = this.#channels(userId);
+    const [pending, noted, recent, watches, incidents] = await Promise.all([
       deps.pending(),
       deps.followed.of(userId),
       deps.recent.of(userId),
-      this.#watches(userId),
+      this.#watches(channels),
+      this.#incidents(channels),
     ]);
     const myRequests = pending.filter((record) => record.request.requesterId === userId);
     const toDecide: ApprovalRecord[] = [];
@@ -54,19 +60,31 @@ export class HomeSources {
       if (may) toDecide.push(record);
     }
     const followed = await deps.states.of(noted, now);
-    return { userId, toDecide, myRequests, followed, watches, recent, now };
+    return { userId, toDecide, myRequests, followed, watches, incidents, recent, now };
   }
 
-  async #watches(userId: string): Promise<HomeData['watches']> {
+  /** The channels a person is in, read once per Home (lazily: only a section that needs them asks). */
+  #channels(userId: string): () => Promise<readonly string[] | undefined> {
+    let read: Promise<readonly string[] | undefined> | undefined;
+    return () => {
+      read ??= this.deps.channelsOf(userId).catch((error: unknown) => {
+        this.deps.log.warn({ err: error }, 'could not read which channels a person is in');
+        return undefined;
+      });
+      return read;
+    };
+  }
+
+  async #incidents(channelsOf: () => Promise<readonly string[] | undefined>): Promise<HomeData['incidents']> {
+    const channels = await channelsOf();
+    if (!channels) return undefined;
+    return channels.length === 0 ? [] : this.deps.incidents(channels);
+  }
+
+  async #watches(channelsOf: () => Promise<readonly string[] | undefined>): Promise<HomeData['watches']> {
     const all = await this.deps.watches.list();
     if (all.length === 0) return [];
-    let channels: readonly string[] | undefined;
-    try {
-      channels = await this.deps.channelsOf(userId);
-    } catch (error) {
-      this.deps.log.warn({ err: error }, 'could not read which channels a person is in');
-      channels = undefined;
-    }
+    const channels = await channelsOf();
     if (!channels) return undefined;
     const mine = new Set(channels);
     return all

@@ -2,6 +2,8 @@
 // "…and N more" line, so the whole Home stays within Slack's 100 blocks for a Home tab (and within the
 // renderer's character budget) whatever Redis holds. The Approve / Reject / Cancel buttons are the
 // approval card's own (same action ids and values), so a click here goes to the card's handlers.
+
+import type { OpenIncident } from '../alerts/model.js';
 import {
   APPROVE_ACTION,
   CANCEL_ACTION,
@@ -25,6 +27,7 @@ export const HOME_CAPS = {
   followed: 10,
   staged: 5,
   watches: 10,
+  incidents: 6,
   recent: 10,
 } as const;
 
@@ -151,8 +154,8 @@ function plural(n: number, one: string, many: string): string {
  */
 export function homeBlockBudget(): number {
   const c = HOME_CAPS;
-  const sections = 6;
-  const items = c.toDecide * 2 + c.myRequests * 2 + c.followed + c.staged + 1 + c.recent;
+  const sections = 7;
+  const items = c.toDecide * 2 + c.myRequests * 2 + c.followed + c.staged + c.incidents * 2 + 1 + c.recent;
   return 2 + sections * 3 + items;
 }
 
@@ -202,6 +205,7 @@ export function homeView(data: HomeData): View {
       stagedShown.hidden,
       'devices',
     ),
+    ...incidentSection(data),
     ...watchSection(data),
     ...section(
       'Your last commands',
@@ -219,6 +223,56 @@ export function homeView(data: HomeData): View {
     `${plural(work.filter((item) => item.state === 'running').length, 'item', 'items')} running`,
   ].join(', ');
   return { summary, blocks, visibility: 'ephemeral' };
+}
+
+/**
+ * Where Slack opens a message: its archives link, which Slack sends on to the reader's workspace (the
+ * message's ts without its dot).
+ */
+export function messageLink(channelId: string, ts: string): string {
+  return `https://slack.com/archives/${encodeURIComponent(channelId)}/p${ts.replace('.', '')}`;
+}
+
+function incidentLine(incident: OpenIncident, now: number): ViewBlock[] {
+  const facts = [
+    `in ${channelMention(incident.channelId)}`,
+    `since ${clockTime(Date.parse(incident.openedAt), now)}`,
+    incident.kind,
+    `profile ${cut(incident.profile, 40)}`,
+    ...(incident.flaps > 0 ? [`flapped ${plural(incident.flaps, 'time', 'times')}`] : []),
+    incident.acknowledgedBy ? `acknowledged by ${userMention(incident.acknowledgedBy)}` : 'not acknowledged',
+  ];
+  // The headline is the scan's mrkdwn line (its SCC values already shown as typed), cut to fit.
+  const text = `:rotating_light: ${cut(incident.headline, 160)}\n${facts.join(' · ')}`;
+  const open = incident.ts
+    ? [
+        {
+          kind: 'actions' as const,
+          buttons: [{ label: 'Open the message', url: messageLink(incident.channelId, incident.ts) }],
+        },
+      ]
+    : [];
+  return [{ kind: 'text', text }, ...open];
+}
+
+function incidentSection(data: HomeData): ViewBlock[] {
+  if (data.incidents === undefined) {
+    return section(
+      'Open incidents in your channels',
+      'fwbot could not read which channels you are in just now.',
+      [],
+      0,
+      'incidents',
+    );
+  }
+  const incidents = capped(data.incidents, HOME_CAPS.incidents);
+  return section(
+    'Open incidents in your channels',
+    'No open incidents in your channels (`/fw alerts subscribe` tells a channel what happens in SCC).',
+    incidents.shown.map((incident) => incidentLine(incident, data.now)),
+    incidents.hidden,
+    'open incidents (`/fw alerts` in a channel lists its own)',
+  );
 }
 
 function watchSection(data: HomeData): ViewBlock[] {

@@ -96,7 +96,7 @@ export class JobKeys {
     return this.key('pace', method, channelId);
   }
 
-  /** Hash: channel id → UpgradeWatch JSON, per profile. */
+  /** Hash: channel id → UpgradeWatch JSON, per profile: earlier versions' watches (alerts/watchMigration.ts). */
   watches(profile: string): string {
     return this.key('watches', safe(profile));
   }
@@ -106,7 +106,7 @@ export class JobKeys {
     return this.key('watch-baselined', safe(profile));
   }
 
-  /** Set of profiles that have at least one watch. */
+  /** Set of profiles that had at least one watch in earlier versions (alerts/watchMigration.ts). */
   watchedProfiles(): string {
     return this.key('watched-profiles');
   }

@@ -12,7 +12,7 @@ import { SccApiError } from '../scc/errors.js';
 import type { MspSecureClientUpgradeRunDto, SecureClientUpgradeRunDto } from '../scc/generated/models.js';
 import type { JobsCore } from './core.js';
 import type { NotifyJobData } from './payloads.js';
-import type { RedisWatchRegistry } from './watches.js';
+import type { SubscriptionWatches } from './watches.js';
 
 export const WATCH_SCHEDULER_ID = 'fwbot-watch-scan';
 
@@ -33,7 +33,7 @@ export function watchHears(
 
 export function createWatchScanProcessor(
   core: JobsCore,
-  registry: RedisWatchRegistry,
+  registry: SubscriptionWatches,
   clients: SccClients,
 ): Processor {
   const { redis, keys, schedule, log } = core;
@@ -120,7 +120,7 @@ export function createWatchScanProcessor(
   };
 
   return async () => {
-    const profiles = await redis.smembers(keys.watchedProfiles());
+    const profiles = await registry.profiles();
     const configured = new Set(clients.names());
     let announced = 0;
     for (const profile of profiles.sort()) {

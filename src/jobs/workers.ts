@@ -3,6 +3,7 @@
 // alone (`npm run worker`), any number of them: all state is in Redis, BullMQ hands each job to one
 // worker at a time, and a killed worker's jobs are picked up by the others.
 import { type Processor, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
+import type { AlertService } from '../alerts/model.js';
 import type { WatchRegistry } from '../catalogue/operation.js';
 import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
@@ -11,6 +12,9 @@ import { gaveUpOutcome } from '../follow/words.js';
 import type { SlackWebClient } from '../slackApi/clients.js';
 import { SlackApi } from '../slackApi/slackApi.js';
 import { createDeskProcessor } from './alerts/deskWorker.js';
+import { RedisIncidentDesk } from './alerts/deskService.js';
+import { RedisAlertSubscriptions } from './alerts/subscriptions.js';
+import { migrateWatches } from './alerts/watchMigration.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
 import { operationQueueName, QUEUE } from './keys.js';
 import { DurationHistory } from './learningStore.js';
@@ -26,7 +30,7 @@ import {
 import { SlackNotifier } from './slackNotifier.js';
 import { QueueTracker } from './tracker.js';
 import { createTrackProcessor } from './trackWorker.js';
-import { RedisWatchRegistry } from './watches.js';
+import { SubscriptionWatches } from './watches.js';
 import { createWatchScanProcessor, WATCH_SCHEDULER_ID } from './watchScan.js';
 
 export type { JobsOptions } from './core.js';
@@ -36,17 +40,24 @@ export { declaredQueues, type QueuedCallsDeps } from './operationQueue.js';
 export interface Jobs {
   readonly tracker: Tracker;
   readonly watches: WatchRegistry;
+  /** Alert subscriptions and the incident desk, for `/fw alerts …` (src/catalogue/alerts.ts). */
+  readonly alerts: AlertService;
   /** Takes the calls of operations that declare a queue (src/jobs/operationQueue.ts). */
   readonly queue: OperationQueue;
   close(): Promise<void>;
 }
 
-function jobsOver(core: JobsCore): Jobs & { readonly registry: RedisWatchRegistry } {
-  const registry = new RedisWatchRegistry(core);
+function jobsOver(
+  core: JobsCore,
+): Jobs & { readonly registry: SubscriptionWatches; readonly subscriptions: RedisAlertSubscriptions } {
+  const subscriptions = new RedisAlertSubscriptions(core);
+  const registry = new SubscriptionWatches(core, subscriptions);
   return {
     tracker: new QueueTracker(core),
     watches: registry,
     registry,
+    subscriptions,
+    alerts: { subscriptions, incidents: new RedisIncidentDesk(core) },
     queue: {
       reserve: (op, profile, raw, requestId) => reserveCall(core, op, profile, raw, requestId),
       enqueue: (op, call) => enqueueCall(core, op, call),
@@ -158,6 +169,9 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
   start(QUEUE.alerts, createDeskProcessor({ core, notifier, log }), {
     concurrency: schedule.workers.notifyConcurrency,
   });
+  // Earlier versions' vpn watches become upgrades alerts before any scan reads the subscriptions.
+  const migrated = await migrateWatches(core, jobs.subscriptions);
+  if (migrated > 0) log.info({ migrated }, 'vpn watches are now upgrades alert subscriptions');
   start(QUEUE.watch, createWatchScanProcessor(core, jobs.registry, options.clients), { concurrency: 1 });
   // Idempotent across workers: every process upserts the same scheduler.
   await core.watchQueue.upsertJobScheduler(

@@ -1,5 +1,7 @@
-// Home data as the sources would read it: approval records, followed work, watches and commands, at a
+// Home data as the sources would read it: approval records, followed work, watches, open incidents and
+// commands, at a
 // fixed time, for the golden files and the limit tests.
+import type { OpenIncident } from '../../src/alerts/model.js';
 import type { ApprovalRecord } from '../../src/approvals/record.js';
 import type { FollowedWork, HomeData, RecentCommand } from '../../src/home/model.js';
 
@@ -54,6 +56,21 @@ export function work(n: number, extra: Partial<FollowedWork> = {}): FollowedWork
   };
 }
 
+export function incident(n: number, extra: Partial<OpenIncident> = {}): OpenIncident {
+  return {
+    id: `inc${String(n).padStart(5, '0')}`,
+    channelId: CHANNEL,
+    kind: 'connectivity',
+    profile: 'default',
+    subject: { type: 'device', uid: `dev-${n}`, name: `asa-branch-${n}` },
+    headline: `*asa-branch-${n}* is UNREACHABLE`,
+    openedAt: new Date(NOW - n * 60_000).toISOString(),
+    flaps: 0,
+    ts: `1748856${String(n).padStart(3, '0')}.000100`,
+    ...extra,
+  };
+}
+
 export function command(n: number, extra: Partial<RecentCommand> = {}): RecentCommand {
   return {
     at: NOW - n * 60_000,
@@ -95,6 +112,15 @@ export function typicalHome(): HomeData {
       }),
     ],
     watches: [{ channelId: CHANNEL, profile: 'default', createdBy: OPERATOR }],
+    incidents: [
+      incident(12, { flaps: 2, acknowledgedBy: OPERATOR }),
+      incident(3, {
+        kind: 'conflict',
+        headline: '*asa-hq-01* was changed outside SCC',
+        subject: { type: 'device', uid: 'dev-hq', name: 'asa-hq-01' },
+        ts: undefined,
+      }),
+    ],
     recent: [
       command(1),
       command(2, {
@@ -136,6 +162,7 @@ export function crowdedHome(count = 60): HomeData {
       profile: `profile-${n}`,
       createdBy: OPERATOR,
     })),
+    incidents: range(count).map((n) => incident(n)),
     recent: range(10).map((n) => command(n, { text: `/fw ${'x'.repeat(400)}`, detail: 'y'.repeat(400) })),
   };
 }

@@ -35,7 +35,16 @@ class CountingSources {
   reads = 0;
   async read(userId: string): Promise<HomeData> {
     this.reads += 1;
-    return { userId, now: NOW, toDecide: [], myRequests: [], followed: [], watches: [], recent: [] };
+    return {
+      userId,
+      now: NOW,
+      toDecide: [],
+      myRequests: [],
+      followed: [],
+      watches: [],
+      incidents: [],
+      recent: [],
+    };
   }
 }
 

@@ -46,16 +46,37 @@ describe('the App Home view', () => {
 
   it('says so when a section is empty', () => {
     const text = renderText(
-      homeView({ userId: ME, now: 0, toDecide: [], myRequests: [], followed: [], watches: [], recent: [] }),
+      homeView({
+        userId: ME,
+        now: 0,
+        toDecide: [],
+        myRequests: [],
+        followed: [],
+        watches: [],
+        incidents: [],
+        recent: [],
+      }),
     );
     expect(text).toContain('No requests are waiting for you.');
     expect(text).toContain('Nothing of yours is being followed.');
     expect(text).toContain('No commands yet.');
     expect(text).toContain('None of your channels watches upgrade runs');
+    expect(text).toContain('No open incidents in your channels');
+  });
+
+  it('shows the open incidents of the person’s channels, with a link to each message', () => {
+    const published = homeBlocks(homeView(typicalHome()));
+    const texts = blockTexts(published.blocks).join('\n');
+    expect(texts).toContain('*asa-branch-12* is UNREACHABLE');
+    expect(texts).toContain('flapped 2 times');
+    expect(texts).toContain('acknowledged by <@U0OPERATOR1>');
+    expect(JSON.stringify(published.blocks)).toContain(
+      'https://slack.com/archives/C0OPS000001/p1748856012000100',
+    );
   });
 
   it('says when it cannot tell which channels are the person’s', () => {
-    const text = renderText(homeView({ ...typicalHome(), watches: undefined }));
+    const text = renderText(homeView({ ...typicalHome(), watches: undefined, incidents: undefined }));
     expect(text).toContain('fwbot could not read which channels you are in just now.');
   });
 
@@ -72,6 +93,7 @@ describe('the App Home view', () => {
     expect(text).toContain(`…and ${60 - HOME_CAPS.followed} more followed items.`);
     expect(text).toContain(`…and ${60 - HOME_CAPS.staged} more devices.`);
     expect(text).toContain(`…and ${60 - HOME_CAPS.watches} more watches.`);
+    expect(text).toContain(`…and ${60 - HOME_CAPS.incidents} more open incidents`);
 
     const published = homeBlocks(view);
     const blocks = published.blocks as Block[];

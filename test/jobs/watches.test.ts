@@ -163,6 +163,31 @@ describe('the /fw vpn watch and unwatch operations', () => {
     await h.stopWorkers();
   });
 
+  it('is an upgrades alert subscription, and says so when another subscription still tells the channel', async () => {
+    const { workers } = await h.start();
+    const ctx = context({ watches: workers.jobs.watches });
+    await vpnWatch.execute(ctx, {});
+    const [watch] = await workers.jobs.alerts.subscriptions.list({ channelId: 'C0HERE0001' });
+    expect(watch).toMatchObject({ kinds: ['upgrades'], scope: { kind: 'profile' }, createdBy: 'U0OPERATOR' });
+
+    // A subscription that hears upgrade runs among other kinds: vpn watch knows the channel hears them.
+    const { subscription } = await workers.jobs.alerts.subscriptions.subscribe({
+      channelId: 'C0HERE0001',
+      profile: 'default',
+      kinds: ['connectivity', 'upgrades'],
+      scope: { kind: 'profile' },
+      createdBy: 'U0OTHER',
+    });
+    const unwatched = await vpnUnwatch.execute(ctx, {});
+    expect(unwatched.view.summary).toContain(
+      `The watch is removed, but ${channelMention('C0HERE0001')} still hears about upgrade runs of profile \`default\` through alert subscription \`${subscription.id}\``,
+    );
+    expect((await vpnWatch.execute(ctx, {})).view.summary).toContain('already hears');
+    expect((await vpnUnwatch.execute(ctx, {})).view.summary).toContain('still hears about upgrade runs');
+    expect(await workers.jobs.alerts.subscriptions.list({ channelId: 'C0HERE0001' })).toEqual([subscription]);
+    await h.stopWorkers();
+  });
+
   it('refuses a channel written without its id, and says watches need the queue when absent', async () => {
     expect(vpnWatch.validate({ channel: '#netops' })[0]?.message).toContain('picked from Slack');
     expect(channelIdOf('<#C0ABCDEF12>')).toBe('C0ABCDEF12');

@@ -3,7 +3,9 @@
 // from the incident's record (the desk worker rewrites records; it never writes this), and a desk worker
 // is asked to edit the message so it shows who and when.
 import type { IncidentDesk, OpenIncident } from '../../alerts/model.js';
+import type { RedisClient } from '../../redis/connection.js';
 import type { JobsCore } from '../core.js';
+import type { JobKeys } from '../keys.js';
 import { redeliver } from './desk.js';
 import { messageKey, openIncident, readAck, readRecord, readRecords } from './deskRecord.js';
 
@@ -52,26 +54,34 @@ export class RedisIncidentDesk implements IncidentDesk {
   }
 
   /** The open incidents and summaries of these channels, the oldest first (a summary stands for its rows). */
-  async openIncidents(channelIds: readonly string[]): Promise<OpenIncident[]> {
-    const { redis, keys } = this.core;
-    const out: OpenIncident[] = [];
-    for (const channelId of new Set(channelIds)) {
-      const ids = await redis.zrange(keys.openIncidents(channelId), 0, -1);
-      const records = await readRecords(redis, keys, ids);
-      for (const record of records) {
-        if (!record.open) continue;
-        const [ack, ts] = await Promise.all([
-          readAck(redis, keys, record.id),
-          redis.get(keys.posted(messageKey(record.id))),
-        ]);
-        out.push(openIncident(record, ack, ts ?? undefined));
-      }
-    }
-    return out.sort((a, b) => Date.parse(a.openedAt) - Date.parse(b.openedAt) || a.id.localeCompare(b.id));
+  openIncidents(channelIds: readonly string[]): Promise<OpenIncident[]> {
+    return readOpenIncidents(this.core.redis, this.core.keys, channelIds);
   }
 
   /** The channels that have open incidents (for the Home: which to look through). */
   async channelsWithIncidents(): Promise<string[]> {
     return this.core.redis.smembers(this.core.keys.incidentChannels());
   }
+}
+
+/** The open incidents and summaries of these channels, the oldest first (what the Home reads too). */
+export async function readOpenIncidents(
+  redis: RedisClient,
+  keys: JobKeys,
+  channelIds: readonly string[],
+): Promise<OpenIncident[]> {
+  const out: OpenIncident[] = [];
+  for (const channelId of new Set(channelIds)) {
+    const ids = await redis.zrange(keys.openIncidents(channelId), 0, -1);
+    const records = await readRecords(redis, keys, ids);
+    for (const record of records) {
+      if (!record.open) continue;
+      const [ack, ts] = await Promise.all([
+        readAck(redis, keys, record.id),
+        redis.get(keys.posted(messageKey(record.id))),
+      ]);
+      out.push(openIncident(record, ack, ts ?? undefined));
+    }
+  }
+  return out.sort((a, b) => Date.parse(a.openedAt) - Date.parse(b.openedAt) || a.id.localeCompare(b.id));
 }

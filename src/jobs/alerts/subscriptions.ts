@@ -71,11 +71,17 @@ export function subscriptionFingerprint(subscription: NewAlertSubscription): str
 }
 
 export class RedisAlertSubscriptions implements AlertSubscriptions {
+  private readonly makeId: () => string;
+  private readonly now: () => number;
+
   constructor(
     private readonly core: Pick<JobsCore, 'redis' | 'keys' | 'log'>,
-    /** Makes a candidate id (tests give a predictable one to make collisions happen). */
-    private readonly makeId: () => string = newId,
-  ) {}
+    /** Tests give predictable ids (and collisions) and a fixed clock. */
+    options: { makeId?: () => string; now?: () => number } = {},
+  ) {
+    this.makeId = options.makeId ?? newId;
+    this.now = options.now ?? Date.now;
+  }
 
   async subscribe(
     subscription: NewAlertSubscription,
@@ -84,7 +90,7 @@ export class RedisAlertSubscriptions implements AlertSubscriptions {
   ): Promise<{ subscription: AlertSubscription; created: boolean }> {
     const { redis, keys } = this.core;
     const fingerprint = subscriptionFingerprint(subscription);
-    const createdAt = options.createdAt ?? new Date().toISOString();
+    const createdAt = options.createdAt ?? new Date(this.now()).toISOString();
     for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
       const record = AlertSubscription.parse({
         ...subscription,

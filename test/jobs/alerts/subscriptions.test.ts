@@ -19,7 +19,7 @@ describe('alert subscriptions in Redis', () => {
 
   const store = (makeId?: () => string) => {
     const keys = new JobKeys(uniquePrefix('alert-subs').slice(0, -1));
-    return { keys, subs: new RedisAlertSubscriptions({ redis, keys, log }, makeId) };
+    return { keys, subs: new RedisAlertSubscriptions({ redis, keys, log }, makeId ? { makeId } : {}) };
   };
   const base: NewAlertSubscription = {
     channelId: 'C0NETOPS',

@@ -1,0 +1,117 @@
+// The open incidents on a person's Home (real Redis, the desk's own records, the fake Slack Web API): those
+// of the channels the person is in, each with a link to its message; closed ones leave the Home.
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AlertEvent } from '../../src/alerts/model.js';
+import { createHome, type Home } from '../../src/home/service.js';
+import { serveChannel } from '../../src/jobs/alerts/deskWorker.js';
+import { createJobsCore, type JobsCore } from '../../src/jobs/core.js';
+import { SlackNotifier } from '../../src/jobs/slackNotifier.js';
+import { renderText } from '../../src/render/text.js';
+import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
+import { SlackApi } from '../../src/slackApi/slackApi.js';
+import { type FakeSlack, startFakeSlack } from '../support/fakeSlack.js';
+import { redisUrl, uniquePrefix } from '../support/testRedis.js';
+
+const quiet = pino({ level: 'silent' });
+const MINE = 'C0MINE00001';
+const OTHERS = 'C0OTHER0001';
+const ALICE = 'U0ALICE0001';
+
+function offline(device: string, channelId: string, phase: AlertEvent['phase'] = 'open'): AlertEvent {
+  return {
+    key: `connectivity:prod:${device}:${phase}`,
+    kind: 'connectivity',
+    profile: 'prod',
+    subject: { type: 'device', uid: `uid-${device}`, name: device },
+    incidentKey: `connectivity:prod:uid-${device}`,
+    phase,
+    state: phase === 'close' ? 'ONLINE' : 'UNREACHABLE',
+    headline: `*${device}* is ${phase === 'close' ? 'ONLINE again' : 'UNREACHABLE'}`,
+    details: [],
+    at: phase === 'close' ? '2026-11-26T14:10:00Z' : '2026-11-26T14:00:00Z',
+    channels: [channelId],
+    actions: [],
+  };
+}
+
+describe('open incidents on the Home', () => {
+  let slack: FakeSlack;
+  let core: JobsCore;
+  let home: Home;
+  let notifier: SlackNotifier;
+
+  beforeAll(async () => {
+    slack = await startFakeSlack();
+  });
+  beforeEach(() => {
+    core = createJobsCore({
+      redisUrl: redisUrl(),
+      prefix: uniquePrefix('home-incidents'),
+      schedule: { slack: { postIntervalMs: 0, updateIntervalMs: 0 } },
+      logger: quiet,
+    });
+    notifier = new SlackNotifier(
+      new SlackApi(createWorkerSlackClient('xoxb-test', slack.apiUrl)),
+      core.redis,
+      core.keys,
+      core.schedule,
+      quiet,
+    );
+    home = createHome({
+      redis: core.redis,
+      prefix: core.prefix,
+      slack: { publishHome: async () => undefined, userChannels: async () => [] },
+      pending: async () => [],
+      authorizer: async () => false,
+      allowSelfApproval: false,
+      watches: {
+        list: async () => [],
+        watch: async () => ({ created: true }),
+        unwatch: async () => ({ removed: false }),
+      },
+      channelsOf: async (userId) => (userId === ALICE ? [MINE] : undefined),
+      log: quiet,
+    });
+  });
+  afterEach(async () => {
+    await home.close();
+    await core.close();
+  });
+  afterAll(async () => {
+    await slack.stop();
+  });
+
+  const serve = (channelId: string, events: AlertEvent[]) =>
+    serveChannel({ core, notifier, log: quiet }, channelId, events);
+
+  it('shows the open incidents of the person’s channels with a link to the message, and not others’', async () => {
+    await serve(MINE, [offline('asa-mine', MINE)]);
+    await serve(OTHERS, [offline('asa-theirs', OTHERS)]);
+    const ts = slack.callsTo('chat.postMessage').find((call) => call.args.channel === MINE);
+
+    const text = renderText(await home.view(ALICE));
+
+    expect(text).toContain('Open incidents in your channels');
+    expect(text).toContain('asa-mine is UNREACHABLE');
+    expect(text).not.toContain('asa-theirs');
+    expect(ts).toBeDefined();
+    expect(text).toContain(`https://slack.com/archives/${MINE}/p`);
+  });
+
+  it('drops an incident from the Home once it closes', async () => {
+    await serve(MINE, [offline('asa-mine', MINE)]);
+    await serve(MINE, [offline('asa-mine', MINE, 'close')]);
+
+    const text = renderText(await home.view(ALICE));
+
+    expect(text).not.toContain('asa-mine');
+    expect(text).toContain('No open incidents in your channels');
+  });
+
+  it('says when it cannot tell which channels are the person’s', async () => {
+    const text = renderText(await home.view('U0NOBODY001'));
+
+    expect(text).toContain('fwbot could not read which channels you are in just now.');
+  });
+});
