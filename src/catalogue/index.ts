@@ -6,6 +6,7 @@
 // refusals as sentences (sccErrors.ts), usage lines (usage.ts) and the argument helpers that form fields
 // and option lookups use (args.ts, resolve.ts). test/architecture/ holds it to that.
 import type { View } from '../model/view.js';
+import { ALERT_OPERATIONS } from './alerts.js';
 import { auditOperation } from './audit.js';
 import { EVENT_LOG_OPERATIONS } from './changelog.js';
 import { CHANGE_OPERATIONS } from './changes.js';
@@ -41,6 +42,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...VPN_OPERATIONS,
   ...MSP_OPERATIONS,
   ...WATCH_OPERATIONS,
+  ...ALERT_OPERATIONS,
   auditOperation,
 ];
 

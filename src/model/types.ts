@@ -16,6 +16,7 @@ export type Area =
   | 'gateway'
   | 'vpn'
   | 'msp'
+  | 'alerts'
   | 'audit';
 
 /**

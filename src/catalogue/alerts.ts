@@ -1,0 +1,514 @@
+// `/fw alerts …`: what fwbot tells a channel without being asked (issue 26). A channel subscribes to kinds
+// of alert of its profile (its own tenant, one managed tenant of an MSP portal, or all of them), for every
+// device or those a query chooses; the scan (src/jobs/alerts/) reads SCC and the incident desk posts one
+// message per incident. Here: subscribing (checked once against SCC: the device query, the tenant, the
+// token's roles, so a bad subscription is refused now instead of failing every scan), listing a channel's
+// subscriptions and open incidents, unsubscribing, and what the incident's buttons run (ack, mute).
+import { z } from 'zod';
+import {
+  ALERT_KIND_INFO,
+  ALERT_KINDS,
+  type AlertKind,
+  type AlertScope,
+  type AlertService,
+  type AlertSubscription,
+  type OpenIncident,
+  type TokenRole,
+} from '../alerts/model.js';
+import { UserError } from '../model/errors.js';
+import type { View, ViewBlock } from '../model/view.js';
+import { code, counted, time } from '../render/format.js';
+import { channelMention, userMention } from '../render/mrkdwn.js';
+import { untrusted } from '../render/untrusted.js';
+import { SccApiError } from '../scc/errors.js';
+import { toLucene } from '../scc/lucene.js';
+import { flag, isUuid, list, optionalText, text } from './args.js';
+import { defineOperation, type Operation, type OperationContext, type Param } from './operation.js';
+import { resolveDevice, resolveTenant } from './resolve.js';
+import { channelIdOf } from './watches.js';
+
+/** How long a device may be muted in a channel: the incident message's three buttons. */
+export const MUTE_DURATIONS = { '1h': 3_600_000, '8h': 8 * 3_600_000, '24h': 24 * 3_600_000 } as const;
+
+function alertService(ctx: OperationContext): AlertService {
+  const alerts = ctx.services?.alerts;
+  if (!alerts)
+    throw new UserError('Alerts are not available here: they need the workers and Redis of the bot.');
+  return alerts;
+}
+
+const kindList = ALERT_KINDS.join(', ');
+
+// --- subscribe ---------------------------------------------------------------------------------------
+
+const KINDS: Param = {
+  name: 'kind',
+  kind: 'word',
+  variadic: true,
+  description: `kinds of alert (${kindList}) or \`all\`; a #channel among them is the channel to tell (this one when left out)`,
+};
+
+const SUBSCRIBE_PARAMS: readonly Param[] = [
+  KINDS,
+  {
+    name: 'devices',
+    kind: 'query',
+    flag: true,
+    optional: true,
+    description:
+      'only the devices this query chooses (a name, or Lucene with a colon; quote it when it has spaces)',
+  },
+  {
+    name: 'tenant',
+    kind: 'tenant',
+    flag: true,
+    optional: true,
+    description: 'one managed tenant of the MSP portal (name or UUID) instead of the profile’s own',
+  },
+  {
+    name: 'all-tenants',
+    kind: 'word',
+    flag: true,
+    boolean: true,
+    description: 'every managed tenant of the MSP portal, each event told with its tenant',
+  },
+];
+
+/** The words after `subscribe`: kinds (or `all`) and at most one #channel, in any order. */
+function readKinds(words: readonly string[]): { kinds: AlertKind[]; channel?: string; issues: string[] } {
+  const kinds = new Set<AlertKind>();
+  const channels: string[] = [];
+  const issues: string[] = [];
+  for (const word of words) {
+    const lower = word.toLowerCase();
+    if (lower === 'all') for (const kind of ALERT_KINDS) kinds.add(kind);
+    else if ((ALERT_KINDS as readonly string[]).includes(lower)) kinds.add(lower as AlertKind);
+    else if (word.startsWith('<#') || word.startsWith('#')) {
+      const id = channelIdOf(word);
+      if (id) channels.push(id);
+      else
+        issues.push(
+          'names a channel without its id: it must be a channel picked from Slack’s list (#channel), so Slack sends its id.',
+        );
+    } else issues.push(`has \`${word}\`, which is not a kind of alert: the kinds are ${kindList}, or all.`);
+  }
+  if (channels.length > 1) issues.push('names more than one channel: subscribe one channel at a time.');
+  if (kinds.size === 0 && issues.length === 0)
+    issues.push(`needs at least one kind of alert: ${kindList}, or all.`);
+  const [channel] = channels;
+  return { kinds: ALERT_KINDS.filter((k) => kinds.has(k)), ...(channel ? { channel } : {}), issues };
+}
+
+const SubscribeArgs = z
+  .object({
+    kind: list({ min: 1, max: 20, what: 'words' }),
+    devices: optionalText(),
+    tenant: optionalText(),
+    'all-tenants': flag(),
+  })
+  .superRefine((args, issues) => {
+    for (const message of readKinds(args.kind).issues)
+      issues.addIssue({ code: 'custom', path: ['kind'], message });
+    if (args.tenant !== undefined && args['all-tenants'])
+      issues.addIssue({
+        code: 'custom',
+        path: ['tenant'],
+        message: 'and --all-tenants exclude each other: one tenant, or all of them.',
+      });
+  })
+  .transform((args) => {
+    const { kinds, channel } = readKinds(args.kind);
+    return { kinds, channel, devices: args.devices, tenant: args.tenant, allTenants: args['all-tenants'] };
+  });
+type SubscribeArgs = z.infer<typeof SubscribeArgs>;
+
+/** A 403 on an MSP portal's list: the profile's token is not a portal's. */
+function notAPortal(error: unknown): boolean {
+  return error instanceof SccApiError && error.status === 403;
+}
+
+async function scopeOf(ctx: OperationContext, args: SubscribeArgs): Promise<AlertScope> {
+  if (args.tenant === undefined && !args.allTenants) return { kind: 'profile' };
+  const flagWritten = args.allTenants ? '--all-tenants' : '--tenant';
+  try {
+    if (args.tenant !== undefined) {
+      const tenant = await resolveTenant(ctx.scc, args.tenant);
+      return { kind: 'tenant', uid: tenant.uid, name: tenant.name };
+    }
+    await ctx.scc.call('getMspManagedTenants', { query: { limit: 1 } });
+    return { kind: 'all-tenants' };
+  } catch (error) {
+    if (notAPortal(error))
+      throw new UserError(
+        `Profile \`${ctx.profile}\` is not an MSP portal, so it has no managed tenants: ${flagWritten} is only for a portal’s profile.`,
+      );
+    throw error;
+  }
+}
+
+/** The device query, tried once now: SCC refusing it here beats every scan failing on it later. */
+async function checkDevices(
+  ctx: OperationContext,
+  q: string,
+  scope: AlertScope,
+): Promise<number | undefined> {
+  try {
+    const query = { q, limit: 1 };
+    const { data } =
+      scope.kind === 'profile'
+        ? await ctx.scc.call('getDevices', { query })
+        : await ctx.scc.call('getMspManagedDevices', { query });
+    return data.count ?? undefined;
+  } catch (error) {
+    if (error instanceof SccApiError && error.status === 400)
+      throw new UserError(
+        `SCC refused the device query ${code(q)}: ${error.userMessage()} Write a name, or Lucene with a colon (\`name:asa-branch*\`).`,
+      );
+    throw error;
+  }
+}
+
+/** Kinds the profile's token has none of the roles for: refused now, not found out by every scan. */
+async function checkToken(ctx: OperationContext, kinds: readonly AlertKind[]): Promise<void> {
+  const { data } = await ctx.scc.call('getToken', {});
+  const held = new Set<string>(data.roles ?? []);
+  const unread = kinds.filter((kind) => !ALERT_KIND_INFO[kind].tokenRoles.some((role) => held.has(role)));
+  if (unread.length === 0) return;
+  const needed = [...new Set(unread.flatMap((kind) => ALERT_KIND_INFO[kind].tokenRoles))] as TokenRole[];
+  const has = held.size === 0 ? 'no role' : [...held].join(', ');
+  throw new UserError(
+    `The SCC token of profile \`${ctx.profile}\` (${has}) cannot read what ${unread.join(', ')} ${unread.length === 1 ? 'needs' : 'need'}: it takes one of ${needed.join(', ')}. Subscribe without ${unread.length === 1 ? 'it' : 'them'}, or give the profile a token with one of those roles.`,
+  );
+}
+
+export const alertsSubscribe = defineOperation({
+  id: 'alerts.subscribe',
+  words: ['alerts', 'subscribe'],
+  area: 'alerts',
+  failure: 'Could not subscribe to the alerts',
+  summary:
+    'Tell a channel about what happens in SCC: devices offline, conflicts, failovers, certificates, runs, users',
+  params: SUBSCRIBE_PARAMS,
+  args: SubscribeArgs,
+  role: 'operator',
+  approval: 'never',
+  needs: ['alerts'],
+  scc: ['getToken', 'getDevices', 'getMspManagedDevices', 'getMspManagedTenants', 'getMspManagedTenant'],
+  examples: [
+    'alerts subscribe connectivity ha',
+    'alerts subscribe all #netops',
+    'alerts subscribe connectivity conflict --devices "name:asa-branch*"',
+    'alerts subscribe all --tenant globex-apj #globex-ops',
+    'alerts subscribe audit --all-tenants',
+  ],
+  // Another channel is told from now on: the requester needs the role there too, on the same profile.
+  otherChannel: (args) => args.channel,
+  run: async (ctx, args) => {
+    const alerts = alertService(ctx);
+    const channelId = args.channel ?? ctx.actor.channelId;
+    const scope = await scopeOf(ctx, args);
+    const devices = toLucene(args.devices);
+    const matching = devices === undefined ? undefined : await checkDevices(ctx, devices, scope);
+    await checkToken(ctx, args.kinds);
+    const { subscription, created } = await alerts.subscriptions.subscribe({
+      channelId,
+      profile: ctx.profile,
+      kinds: args.kinds,
+      ...(devices === undefined ? {} : { devices }),
+      scope,
+      createdBy: ctx.actor.userId,
+    });
+    return { subscription, created, matching };
+  },
+  render: ({ subscription, created, matching }) => renderSubscribed(subscription, created, matching),
+});
+
+/**
+ * `*connectivity, ha* of profile \`default\`, devices matching \`name:asa*\``, or the same without
+ * markup for a summary (a query's `*` is a wildcard, not bold, so markup is never stripped afterwards).
+ */
+function heard(subscription: AlertSubscription, plain = false): string {
+  const { scope, profile } = subscription;
+  const literal = (value: string) => (plain ? value : `\`${value}\``);
+  const where =
+    scope.kind === 'tenant'
+      ? `managed tenant ${plain ? scope.name : untrusted(scope.name)} of profile ${literal(profile)}`
+      : scope.kind === 'all-tenants'
+        ? `every managed tenant of profile ${literal(profile)}`
+        : `profile ${literal(profile)}`;
+  const query = subscription.devices;
+  const devices = query === undefined ? '' : `, devices matching ${plain ? query : code(query)}`;
+  const kinds = subscription.kinds.join(', ');
+  return `${plain ? kinds : `*${kinds}*`} of ${where}${devices}`;
+}
+
+export function renderSubscribed(
+  subscription: AlertSubscription,
+  created: boolean,
+  matching: number | undefined,
+): View {
+  const channel = channelMention(subscription.channelId);
+  const lines: string[] = [];
+  if (created) {
+    lines.push(`${channel} now hears about ${heard(subscription)}. Subscription \`${subscription.id}\`.`);
+    lines.push(...subscription.kinds.map((kind) => `• *${kind}*: ${ALERT_KIND_INFO[kind].summary}`));
+    if (matching === 0)
+      lines.push('No device matches the query today: the channel hears about devices once they match it.');
+    lines.push(
+      'The first scan is a baseline: what is already wrong now is not told, only what changes from then on. Each incident is one message, edited as it evolves, with buttons to acknowledge it or mute its device.',
+    );
+  } else {
+    lines.push(
+      `${channel} already hears about ${heard(subscription)}: subscription \`${subscription.id}\`, made by ${userMention(subscription.createdBy)} on ${time(subscription.createdAt)}.`,
+    );
+  }
+  const summary = created
+    ? `${channel} now hears about ${heard(subscription, true)}. Subscription ${subscription.id}.`
+    : `${channel} already hears about ${heard(subscription, true)}: subscription ${subscription.id}.`;
+  return { summary, blocks: [{ kind: 'text', text: lines.join('\n') }], visibility: 'in_channel' };
+}
+
+// --- list ----------------------------------------------------------------------------------------------
+
+export const alertsList = defineOperation({
+  id: 'alerts',
+  words: ['alerts'],
+  area: 'alerts',
+  failure: 'Could not read the alerts of this channel',
+  summary: 'This channel’s alert subscriptions (with their ids) and its open incidents',
+  params: [],
+  args: z.object({}),
+  role: 'viewer',
+  approval: 'never',
+  needs: ['alerts'],
+  scc: [],
+  examples: ['alerts'],
+  run: async (ctx) => {
+    const alerts = alertService(ctx);
+    const channelId = ctx.actor.channelId;
+    const [subscriptions, incidents] = await Promise.all([
+      alerts.subscriptions.list({ channelId }),
+      alerts.incidents.openIncidents([channelId]),
+    ]);
+    return { channelId, subscriptions, incidents };
+  },
+  render: ({ channelId, subscriptions, incidents }) => renderAlerts(channelId, subscriptions, incidents),
+});
+
+function subscriptionLine(subscription: AlertSubscription): string {
+  return `• \`${subscription.id}\` ${heard(subscription)} · ${userMention(subscription.createdBy)}, ${time(subscription.createdAt)}`;
+}
+
+function incidentLine(incident: OpenIncident): string {
+  const flaps = incident.flaps > 0 ? ` · flapped ${counted(incident.flaps, 'time')}` : '';
+  const ack = incident.acknowledgedBy ? ` · acknowledged by ${userMention(incident.acknowledgedBy)}` : '';
+  return `• \`${incident.id}\` *${incident.kind}* ${untrusted(incident.subject.name)}: ${incident.headline} · since ${time(incident.openedAt)}${flaps}${ack}`;
+}
+
+export function renderAlerts(
+  channelId: string,
+  subscriptions: readonly AlertSubscription[],
+  incidents: readonly OpenIncident[],
+): View {
+  const channel = channelMention(channelId);
+  const blocks: ViewBlock[] = [{ kind: 'header', text: 'Alerts in this channel' }];
+  if (subscriptions.length === 0) {
+    blocks.push({
+      kind: 'text',
+      text: `${channel} has no alert subscription. \`/fw alerts subscribe connectivity ha\` starts one (\`/fw help alerts subscribe\` lists the kinds).`,
+    });
+  } else {
+    blocks.push({
+      kind: 'text',
+      text: [
+        `*${counted(subscriptions.length, 'subscription')}*`,
+        ...subscriptions.map(subscriptionLine),
+      ].join('\n'),
+    });
+  }
+  blocks.push({
+    kind: 'text',
+    text:
+      incidents.length === 0
+        ? 'No open incident.'
+        : [`*${counted(incidents.length, 'open incident')}*`, ...incidents.map(incidentLine)].join('\n'),
+  });
+  blocks.push({
+    kind: 'context',
+    text: '`/fw alerts unsubscribe <id>` ends a subscription; `/fw alerts ack <incident>` acknowledges an incident.',
+  });
+  const summary = `${counted(subscriptions.length, 'alert subscription')} and ${counted(incidents.length, 'open incident')} in this channel`;
+  return { summary, blocks, visibility: 'ephemeral' };
+}
+
+// --- unsubscribe -----------------------------------------------------------------------------------------
+
+const ID = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9]{6,12}$/, 'is a subscription id as `/fw alerts` shows it: six letters and digits.');
+
+export const alertsUnsubscribe = defineOperation({
+  id: 'alerts.unsubscribe',
+  words: ['alerts', 'unsubscribe'],
+  area: 'alerts',
+  failure: 'Could not unsubscribe',
+  summary: 'End one of this channel’s alert subscriptions (its id from `/fw alerts`)',
+  params: [{ name: 'id', kind: 'word', description: 'the subscription’s id, as `/fw alerts` shows it' }],
+  args: z.object({ id: text().pipe(ID) }),
+  role: 'operator',
+  approval: 'never',
+  needs: ['alerts'],
+  scc: [],
+  examples: ['alerts unsubscribe a7k2m9'],
+  run: async (ctx, args) => {
+    const removed = await alertService(ctx).subscriptions.unsubscribe(ctx.actor.channelId, args.id);
+    // Ids are not secrets, channels are boundaries: another channel's id reads as unknown here.
+    if (!removed)
+      throw new UserError(
+        `This channel has no alert subscription \`${args.id}\` (\`/fw alerts\` lists its own).`,
+      );
+    return removed;
+  },
+  render: (subscription) => {
+    const ended = (plain: boolean) =>
+      `${channelMention(subscription.channelId)} no longer hears about ${heard(subscription, plain)} (subscription ${plain ? subscription.id : `\`${subscription.id}\``} ended).`;
+    return { summary: ended(true), blocks: [{ kind: 'text', text: ended(false) }], visibility: 'in_channel' };
+  },
+});
+
+// --- ack, mute: what an incident's buttons run --------------------------------------------------------------
+
+export const alertsAck = defineOperation({
+  id: 'alerts.ack',
+  words: ['alerts', 'ack'],
+  area: 'alerts',
+  failure: 'Could not acknowledge the incident',
+  summary: 'Acknowledge an open incident of this channel: its message says who and when',
+  params: [{ name: 'incident', kind: 'word', description: 'the incident’s id, as `/fw alerts` shows it' }],
+  args: z.object({ incident: text() }),
+  // Nothing changes in SCC, but the team reads "someone has it": only those who may act on it say so.
+  role: 'operator',
+  approval: 'never',
+  needs: ['alerts'],
+  scc: [],
+  examples: ['alerts ack 4f2a9c'],
+  offeredAsButton: true,
+  run: async (ctx, args) => {
+    const { incidents } = alertService(ctx);
+    const channelId = ctx.actor.channelId;
+    const open = await incidents.openIncidents([channelId]);
+    // Channels are boundaries: an incident is acknowledged from its own channel.
+    if (!open.some((incident) => incident.id === args.incident))
+      throw new UserError(
+        `This channel has no open incident \`${args.incident}\` (\`/fw alerts\` lists them).`,
+      );
+    const incident = await incidents.acknowledge(args.incident, ctx.actor.userId);
+    if (!incident) throw new UserError(`Incident \`${args.incident}\` has closed meanwhile.`);
+    return { incident, userId: ctx.actor.userId };
+  },
+  render: ({ incident, userId }) => {
+    const text = `${userMention(userId)} acknowledged ${untrusted(incident.subject.name)}: ${incident.headline}`;
+    const summary = `${userMention(userId)} acknowledged ${incident.subject.name}`;
+    return { summary, blocks: [{ kind: 'text', text }], visibility: 'ephemeral' };
+  },
+});
+
+export const alertsMute = defineOperation({
+  id: 'alerts.mute',
+  words: ['alerts', 'mute'],
+  area: 'alerts',
+  failure: 'Could not mute the device',
+  summary: 'Hear no new incident of a device in this channel for 1, 8 or 24 hours (open ones still close)',
+  params: [
+    { name: 'device', kind: 'device', description: 'device name or UUID' },
+    {
+      name: 'for',
+      kind: 'choice',
+      choices: Object.keys(MUTE_DURATIONS),
+      description: 'how long: 1h, 8h or 24h',
+    },
+  ],
+  args: z.object({
+    device: text(),
+    for: text().pipe(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .pipe(z.enum(['1h', '8h', '24h'], { error: 'must be 1h, 8h or 24h.' })),
+    ),
+  }),
+  role: 'operator',
+  approval: 'never',
+  needs: ['alerts'],
+  scc: ['getDevice', 'getDevices'],
+  examples: ['alerts mute asa-branch-02 1h', 'alerts mute asa-branch-02 24h'],
+  offeredAsButton: true,
+  run: async (ctx, args) => {
+    const { incidents } = alertService(ctx);
+    const channelId = ctx.actor.channelId;
+    const device = await mutedDevice(ctx, args.device, incidents);
+    const untilMs = Date.now() + MUTE_DURATIONS[args.for];
+    await incidents.mute({
+      channelId,
+      profile: ctx.profile,
+      deviceUid: device.uid,
+      untilMs,
+      userId: ctx.actor.userId,
+    });
+    return {
+      device,
+      channelId,
+      until: new Date(untilMs).toISOString(),
+      duration: args.for,
+      userId: ctx.actor.userId,
+    };
+  },
+  render: ({ device, channelId, until, duration, userId }) => {
+    const muted = (name: string) =>
+      `${userMention(userId)} muted ${name} in ${channelMention(channelId)} for ${duration} (until ${time(until)}): no new incident of it is posted here until then; open ones still close.`;
+    return {
+      summary: muted(device.name),
+      blocks: [{ kind: 'text', text: muted(untrusted(device.name)) }],
+      visibility: 'in_channel',
+    };
+  },
+});
+
+/**
+ * The device to mute: one of the channel's open incidents names it (a button carries its UUID, and a
+ * managed tenant's device is not in the profile's own inventory), else the profile's inventory does.
+ */
+async function mutedDevice(
+  ctx: OperationContext,
+  typed: string,
+  incidents: AlertService['incidents'],
+): Promise<{ uid: string; name: string }> {
+  const text = typed.trim();
+  const open = await incidents.openIncidents([ctx.actor.channelId]);
+  const known = open.find(
+    (incident) =>
+      incident.subject.type === 'device' &&
+      (incident.subject.uid === text || incident.subject.name.toLowerCase() === text.toLowerCase()),
+  );
+  if (known) return { uid: known.subject.uid, name: known.subject.name };
+  try {
+    const device = await resolveDevice(ctx.scc, text);
+    return { uid: device.uid, name: device.name };
+  } catch (error) {
+    // A UUID SCC does not know in the profile's inventory (a managed tenant's device) is muted as given.
+    if (isUuid(text) && error instanceof UserError) return { uid: text, name: text };
+    throw error;
+  }
+}
+
+/** Alerts: this area's operations, in the order help and the command table list them (index.ts). */
+export const ALERT_OPERATIONS: readonly Operation[] = [
+  alertsList,
+  alertsSubscribe,
+  alertsUnsubscribe,
+  alertsAck,
+  alertsMute,
+];
