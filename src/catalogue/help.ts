@@ -33,7 +33,8 @@ export const AREAS: readonly { area: Area; title: string; blurb: string }[] = [
   {
     area: 'alerts',
     title: 'Alerts',
-    blurb: 'what fwbot tells a channel unasked: devices offline, conflicts, failovers, certificates, runs, users',
+    blurb:
+      'what fwbot tells a channel unasked: devices offline, conflicts, failovers, certificates, runs, users',
   },
   { area: 'audit', title: 'Audit', blurb: 'who asked for and approved what' },
   { area: 'help', title: 'Help', blurb: 'this help' },
