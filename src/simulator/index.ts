@@ -5,4 +5,5 @@ export { startSimulator } from './simulator.js';
 export type { SimState } from './state/model.js';
 export { DEFAULT_SEED, DEFAULT_START_TIME } from './state/seed.js';
 export { DEVICE_NAMES } from './state/seedInventory.js';
+export type { WorldScale } from './state/seedScale.js';
 export { DEMO_TOKENS, PORTAL_NAME } from './state/seedTenants.js';

@@ -1,4 +1,5 @@
-// `npm run simulator -- --port 4010 [--speed N] [--seed NAME] [--host H] [--clock real|manual]`: runs the
+// `npm run simulator -- --port 4010 [--speed N] [--seed NAME] [--host H] [--clock real|manual]
+// [--tenants N --devices N]`: runs the
 // SCC simulator standalone, prints its base URL, the demo tokens and the seeded inventory, and serves
 // until SIGINT / SIGTERM. A promise rejection nothing handled is one line on stderr and it keeps serving
 // (its world lives in memory); an exception nothing caught ends it with exit 1
@@ -6,8 +7,9 @@
 import { parseArgs } from 'node:util';
 import { installProcessFaults } from '../observability/processFaults.js';
 import { type SimulatorHandle, startSimulator } from './simulator.js';
+import { MAX_SCALE, type WorldScale } from './state/seedScale.js';
 
-const USAGE = `usage: npm run simulator -- [--port 4010] [--host 127.0.0.1] [--speed 1] [--seed default] [--clock real|manual]`;
+const USAGE = `usage: npm run simulator -- [--port 4010] [--host 127.0.0.1] [--speed 1] [--seed default] [--clock real|manual] [--tenants N --devices N]`;
 
 function fail(message: string): never {
   console.error(`simulator: ${message}\n${USAGE}`);
@@ -32,7 +34,16 @@ installProcessFaults({
 });
 
 async function main(): Promise<void> {
-  let values: { port?: string; host?: string; speed?: string; seed?: string; clock?: string; help?: boolean };
+  let values: {
+    port?: string;
+    host?: string;
+    speed?: string;
+    seed?: string;
+    clock?: string;
+    tenants?: string;
+    devices?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       options: {
@@ -41,6 +52,8 @@ async function main(): Promise<void> {
         speed: { type: 'string', default: '1' },
         seed: { type: 'string', default: 'default' },
         clock: { type: 'string', default: 'real' },
+        tenants: { type: 'string' },
+        devices: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -59,6 +72,16 @@ async function main(): Promise<void> {
   if (!(speed > 0) || !Number.isFinite(speed)) fail(`--speed must be a positive number, got ${values.speed}`);
   if (values.clock !== 'real' && values.clock !== 'manual')
     fail(`--clock must be real or manual, got ${values.clock}`);
+  let scale: WorldScale | undefined;
+  if (values.tenants !== undefined || values.devices !== undefined) {
+    const tenants = Number(values.tenants ?? '1');
+    const devices = Number(values.devices ?? '0');
+    if (!Number.isInteger(tenants) || tenants < 1 || tenants > MAX_SCALE.tenants)
+      fail(`--tenants must be 1–${MAX_SCALE.tenants}, got ${values.tenants}`);
+    if (!Number.isInteger(devices) || devices < 0 || devices > MAX_SCALE.devices)
+      fail(`--devices must be 0–${MAX_SCALE.devices}, got ${values.devices}`);
+    scale = { tenants, devices };
+  }
 
   const sim = await startSimulator({
     port,
@@ -66,15 +89,22 @@ async function main(): Promise<void> {
     speed,
     seed: values.seed ?? 'default',
     clock: values.clock,
+    ...(scale === undefined ? {} : { scale }),
   });
   running = sim;
-  const devices = [...sim.state.devices.values()].map(
+  // A large world is summed up rather than listed.
+  const listed = [...sim.state.devices.values()].filter(
+    (d) => scale === undefined || !d.device.name.startsWith('bench-'),
+  );
+  const devices = listed.map(
     (d) => `    ${d.device.name.padEnd(14)} ${d.device.deviceType.padEnd(18)} ${d.device.uid}`,
   );
-  const tenants = [...sim.state.tenants.values()].map(
-    (t) =>
-      `    ${t.name.padEnd(16)} ${t.region.padEnd(4)} ${(t.isPortal ? 'portal' : t.inPortal ? 'managed' : t.associated ? 'associated' : 'token only').padEnd(11)} ${t.uid}`,
-  );
+  const tenants = [...sim.state.tenants.values()]
+    .filter((t) => scale === undefined || !t.name.startsWith('bench-'))
+    .map(
+      (t) =>
+        `    ${t.name.padEnd(16)} ${t.region.padEnd(4)} ${(t.isPortal ? 'portal' : t.inPortal ? 'managed' : t.associated ? 'associated' : 'token only').padEnd(11)} ${t.uid}`,
+    );
   console.log(
     [
       `SCC simulator listening on ${sim.url}  (seed "${sim.state.seed}", ${sim.clock.mode} clock${sim.clock.mode === 'real' ? ` ×${sim.clock.speed}` : ''})`,
@@ -89,6 +119,9 @@ async function main(): Promise<void> {
       '',
       '  devices:',
       ...devices,
+      ...(scale === undefined
+        ? []
+        : [`    … and ${scale.devices} devices across ${scale.tenants} managed tenants bench-…`]),
       '',
       `  admin: ${sim.url}/_sim   (state, reset, clock, tokens, requests, faults)`,
     ].join('\n'),

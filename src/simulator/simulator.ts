@@ -13,6 +13,7 @@ import { ParkedRequests, type SimRuntime } from './runtime.js';
 import type { SimState } from './state/model.js';
 import { keepWorld, openWorldFile, type WorldOrigin } from './state/saved.js';
 import { DEFAULT_SEED, DEFAULT_START_TIME, seedState } from './state/seed.js';
+import type { WorldScale } from './state/seedScale.js';
 import { DEMO_TOKENS } from './state/seedTenants.js';
 
 export interface StartSimulatorOptions {
@@ -22,6 +23,11 @@ export interface StartSimulatorOptions {
   host?: string;
   /** Seed name: the same name always yields the same world. Default "default". */
   seed?: string;
+  /**
+   * A large MSP world for benchmarks: `tenants` more managed tenants sharing `devices` devices, on top of
+   * the seed's world (state/seedScale.ts). Kept across resets unless a reset gives another.
+   */
+  scale?: WorldScale;
   /**
    * On a real clock, how many times faster than SCC's the work goes (transactions, runs, waits, expiries);
    * the times it reports stay the wall clock's. Ignored by a manual clock.
@@ -68,8 +74,8 @@ export interface SimulatorHandle {
   tenantUid(name: string): string;
   /** Resolves once at least `count` requests are waiting on simulated time (synchronous gateway calls). */
   untilParked(count?: number): Promise<void>;
-  /** Back to the seed (or to another seed): world, clock, log and faults. */
-  reset(seed?: string): void;
+  /** Back to the seed (or to another seed, or scale): world, clock, log and faults. */
+  reset(seed?: string, scale?: WorldScale): void;
   stop(): Promise<void>;
 }
 
@@ -78,6 +84,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
   // A real clock starts from the wall clock's now and keeps to it (see clock.ts).
   const startTime = options.startTime ?? (mode === 'manual' ? DEFAULT_START_TIME : Date.now());
   let seed = options.seed ?? DEFAULT_SEED;
+  let scale = options.scale;
   const clock = createClock({
     mode,
     start: startTime,
@@ -91,19 +98,20 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
   const world: WorldOrigin = opened.origin;
   const sim: SimRuntime = {
     clock,
-    state: opened.state ?? seedState(seed, startTime),
+    state: opened.state ?? seedState(seed, startTime, scale),
     baseUrl: '',
     parked: new ParkedRequests(),
   };
   const faults = new FaultInjector(seed);
   const log = new RequestLog();
 
-  const reset = (newSeed?: string): void => {
+  const reset = (newSeed?: string, newScale?: WorldScale): void => {
     seed = newSeed ?? seed;
+    scale = newScale ?? scale;
     sim.parked.releaseAll();
     const from = mode === 'real' && options.startTime === undefined ? Date.now() : startTime;
     clock.reset(from);
-    sim.state = seedState(seed, from);
+    sim.state = seedState(seed, from, scale);
     faults.clear(seed);
     log.clear();
   };

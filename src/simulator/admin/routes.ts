@@ -1,42 +1,45 @@
 // The /_sim/ admin routes (no authentication; for tests, benchmarks and demos): world summary, reset
-// to the seed, simulated clock, tenant tokens, request log, fault rules, device injections (an
-// out-of-band change on an ASA, a device going offline), and the presigned report downloads that
-// event-search reports link to.
+// to the seed (at a scale), simulated clock, tenant tokens with a chosen role, request log, fault rules,
+// the presigned report downloads that event-search reports link to, and the routes of devices.ts (what
+// happens to devices outside SCC) and sccUi.ts (what people do in SCC's UI).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { downloadReport } from '../api/reports.js';
-import { mintTenantToken } from '../auth.js';
+import { mintToken } from '../auth.js';
 import { invalidInput, notFound, SimError } from '../errors.js';
 import type { SimResponse } from '../http/context.js';
 import { issueDetails } from '../http/input.js';
 import { Router } from '../http/router.js';
 import { errorResponse, type RequestTarget, send } from '../http/server.js';
 import { iso, type SimRuntime } from '../runtime.js';
-import { changeOutOfBand } from '../state/asaConfig.js';
-import type { DeviceRecord } from '../state/model.js';
+import { MAX_SCALE, type WorldScale } from '../state/seedScale.js';
 import { DEMO_TOKENS } from '../state/seedTenants.js';
+import { addDeviceRoutes, DEVICE_ROUTES } from './devices.js';
 import { type FaultInjector, FaultRuleInput } from './faults.js';
+import { type AdminHandler, findTenant, parse } from './request.js';
 import type { RequestLog } from './requestLog.js';
+import { addSccUiRoutes, SCC_UI_ROUTES } from './sccUi.js';
 
 export interface AdminDeps {
   sim: SimRuntime;
   faults: FaultInjector;
   log: RequestLog;
-  reset: (seed?: string) => void;
+  reset: (seed?: string, scale?: WorldScale) => void;
 }
 
-interface AdminRequest {
-  url: RequestTarget;
-  params: Record<string, string>;
-  body: () => Promise<unknown>;
-}
-
-/** Who changes made through the admin routes are recorded as, unless a route is given a `username`. */
-export const UI_USER = 'admin@customer.example';
-
-type AdminHandler = (request: AdminRequest) => SimResponse | Promise<SimResponse>;
-
-const ResetInput = z.object({ seed: z.string().min(1).max(100).optional() }).strict();
+const ResetInput = z
+  .object({
+    seed: z.string().min(1).max(100).optional(),
+    /** A large MSP world: this many more managed tenants sharing this many devices (see seedScale.ts). */
+    scale: z
+      .object({
+        tenants: z.number().int().min(1).max(MAX_SCALE.tenants),
+        devices: z.number().int().min(0).max(MAX_SCALE.devices),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
 const AdvanceInput = z
   .object({
     ms: z
@@ -46,24 +49,23 @@ const AdvanceInput = z
       .max(365 * 86_400_000),
   })
   .strict();
-const TokenInput = z.object({ tenantUid: z.string().min(1) }).strict();
-const OutOfBandInput = z
+const ROLES = [
+  'ROLE_ADMIN',
+  'ROLE_SUPER_ADMIN',
+  'ROLE_READ_ONLY',
+  'ROLE_DEPLOY_ONLY',
+  'ROLE_EDIT_ONLY',
+  'ROLE_VPN_SESSIONS_MANAGER',
+] as const;
+const TokenInput = z
   .object({
-    hardwareName: z.string().min(1).optional(),
-    description: z.string().max(200).optional(),
-    enabled: z.boolean().optional(),
+    tenantUid: z.string().min(1),
+    /** The token's role (default ROLE_SUPER_ADMIN) and user name (default `<tenant>-simulator-api`). */
+    role: z.enum(ROLES).optional(),
+    username: z.string().min(1).max(200).optional(),
+    expiresAt: z.iso.datetime({ offset: true }).optional(),
   })
   .strict();
-const ConnectivityInput = z
-  .object({ connectivityState: z.enum(['ONLINE', 'UNREACHABLE', 'BAD_CREDENTIALS', 'UNKNOWN']) })
-  .strict();
-
-async function parse<S extends z.ZodType>(request: AdminRequest, schema: S): Promise<z.output<S>> {
-  const raw = (await request.body()) ?? {};
-  const result = schema.safeParse(raw);
-  if (!result.success) throw invalidInput('Invalid admin request body', issueDetails(result.error.issues));
-  return result.data;
-}
 
 export const ADMIN_ROUTES = [
   ['GET', '/_sim', 'this list'],
@@ -71,11 +73,15 @@ export const ADMIN_ROUTES = [
   [
     'POST',
     '/_sim/reset',
-    'reset the world to the seed ({seed?} switches seed); clears log, faults, pending work',
+    'reset the world to the seed ({seed?} switches seed, {scale?: {tenants, devices}} a large MSP world); clears log, faults, pending work',
   ],
   ['GET', '/_sim/clock', 'simulated time, mode, speed and parked requests'],
   ['POST', '/_sim/clock/advance', 'advance simulated time by {ms}'],
-  ['POST', '/_sim/tokens', 'mint an API token for a tenant: {tenantUid}'],
+  [
+    'POST',
+    '/_sim/tokens',
+    'mint an API token for a tenant (uid or name): {tenantUid, role?, username?, expiresAt?}',
+  ],
   ['GET', '/_sim/requests', 'request log (?since=<seq>&limit=&operationId=&path=)'],
   ['DELETE', '/_sim/requests', 'clear the request log'],
   ['GET', '/_sim/faults', 'fault rules with match / injection counts'],
@@ -86,12 +92,8 @@ export const ADMIN_ROUTES = [
   ],
   ['DELETE', '/_sim/faults', 'remove every fault rule'],
   ['DELETE', '/_sim/faults/{id}', 'remove one fault rule'],
-  [
-    'POST',
-    '/_sim/devices/{device}/out-of-band',
-    "change an ASA's running config behind SCC's back (CONFLICT_DETECTED): {hardwareName?, description?, enabled?}",
-  ],
-  ['POST', '/_sim/devices/{device}/connectivity', "set a device's connectivityState: {connectivityState}"],
+  ...DEVICE_ROUTES,
+  ...SCC_UI_ROUTES,
   ['GET', '/_sim/downloads/{reportUid}/{file}', 'presigned report download (X-Amz-* query)'],
 ] as const;
 
@@ -114,7 +116,7 @@ export function createAdmin(deps: AdminDeps) {
   add('GET', '/_sim/state', () => ({ status: 200, body: summary(sim) }));
   add('POST', '/_sim/reset', async (r) => {
     const input = await parse(r, ResetInput);
-    deps.reset(input.seed);
+    deps.reset(input.seed, input.scale);
     return { status: 200, body: { seed: sim.state.seed, clock: clockView() } };
   });
   add('GET', '/_sim/clock', () => ({ status: 200, body: clockView() }));
@@ -125,11 +127,23 @@ export function createAdmin(deps: AdminDeps) {
   });
   add('POST', '/_sim/tokens', async (r) => {
     const input = await parse(r, TokenInput);
-    const tenant = sim.state.tenants.get(input.tenantUid.toLowerCase());
-    if (tenant === undefined) throw notFound(`Tenant ${input.tenantUid} does not exist`);
+    const tenant = findTenant(sim.state, input.tenantUid);
+    const record = mintToken(sim.state, {
+      tenantUid: tenant.uid,
+      username: input.username ?? `${tenant.name}-simulator-api`,
+      role: input.role ?? 'ROLE_SUPER_ADMIN',
+      source: 'minted',
+    });
+    if (input.expiresAt !== undefined) record.expiresAt = Date.parse(input.expiresAt);
     return {
       status: 201,
-      body: { token: mintTenantToken(sim.state, tenant.uid), tenantUid: tenant.uid, tenantName: tenant.name },
+      body: {
+        token: record.token,
+        tenantUid: tenant.uid,
+        tenantName: tenant.name,
+        username: record.username,
+        role: record.role,
+      },
     };
   });
   add('GET', '/_sim/requests', (r) => {
@@ -153,39 +167,8 @@ export function createAdmin(deps: AdminDeps) {
     log.clear();
     return { status: 204 };
   });
-  const deviceOf = (r: AdminRequest): DeviceRecord => {
-    const key = (r.params.device ?? '').toLowerCase();
-    for (const d of sim.state.devices.values())
-      if (d.device.uid === key || d.device.name.toLowerCase() === key) return d;
-    throw notFound(`No device ${r.params.device ?? ''}`);
-  };
-  add('POST', '/_sim/devices/{device}/out-of-band', async (r) => {
-    const device = deviceOf(r);
-    const input = await parse(r, OutOfBandInput);
-    if (device.kind !== 'ASA') throw invalidInput(`${device.device.name} is not an ASA`);
-    const changed = changeOutOfBand(sim.state, device, {
-      ...input,
-      username: UI_USER,
-      at: sim.clock.now(),
-    });
-    if (changed === undefined)
-      throw notFound(`${device.device.name} has no interface ${input.hardwareName ?? ''}`);
-    return {
-      status: 200,
-      body: {
-        device: device.device.name,
-        hardwareName: changed.hardwareName,
-        conflictDetectionState: device.device.conflictDetectionState,
-        configState: device.device.configState,
-      },
-    };
-  });
-  add('POST', '/_sim/devices/{device}/connectivity', async (r) => {
-    const device = deviceOf(r);
-    const input = await parse(r, ConnectivityInput);
-    device.device.connectivityState = input.connectivityState;
-    return { status: 200, body: { device: device.device.name, connectivityState: input.connectivityState } };
-  });
+  addDeviceRoutes(add, sim);
+  addSccUiRoutes(add, sim);
   add('GET', '/_sim/faults', () => ({ status: 200, body: { items: faults.list() } }));
   add('POST', '/_sim/faults', async (r) => {
     const raw = await r.body();

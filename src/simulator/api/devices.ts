@@ -24,6 +24,11 @@ export const deviceFields: FieldTable<Model.Device> = {
   deviceRoles: { kind: 'string', get: (d) => d.deviceRoles ?? [] },
   labels: { kind: 'string', get: (d) => d.labels?.ungroupedLabels ?? [] },
   certificateExpiryDate: { kind: 'date', get: (d) => d.certificateExpiryDate },
+  raVpnCertificateExpiryDate: { kind: 'date', get: (d) => d.raVpnCertificateExpiryDate },
+  conflictDetectionState: { kind: 'string', get: (d) => d.conflictDetectionState },
+  connectorType: { kind: 'string', get: (d) => d.connectorType },
+  asaFailoverMode: { kind: 'string', get: (d) => d.asaFailoverMode },
+  asaFailoverState: { kind: 'string', get: (d) => d.asaFailoverState },
 };
 
 export function tenantDevices(ctx: RequestContext): DeviceRecord[] {

@@ -84,6 +84,13 @@ export function listPage<T>(
   return { count: selected.length, limit, offset, items: selected.slice(offset, offset + limit) };
 }
 
+/** The items a `q` selects (400 for a malformed query or an unknown field, as for a list). */
+export function matching<T>(q: string, items: readonly T[], fields: FieldTable<T>): T[] {
+  if (q.trim() === '') return [...items];
+  const parsed = parseQuery(q, fields);
+  return items.filter((item) => evaluate(parsed, item, fields));
+}
+
 function parseQuery<T>(q: string, fields: FieldTable<T>): LuceneQuery {
   let parsed: LuceneQuery;
   try {

@@ -6,6 +6,7 @@ import type { SimState, TokenRecord } from './model.js';
 import { seedAuditLogs } from './seedEvents.js';
 import { seedInventory } from './seedInventory.js';
 import { seedMspWorld } from './seedMsp.js';
+import { seedScale, type WorldScale } from './seedScale.js';
 import { CATALOGUE, seedFmc, seedPackages, seedReports, seedUpgradeRuns } from './seedSecureClient.js';
 import { DEMO_TOKENS, PORTAL_USERS, seedTenants } from './seedTenants.js';
 
@@ -13,7 +14,8 @@ export const DEFAULT_SEED = 'default';
 /** Start of simulated time for a manual clock: fixed, so timestamps in answers are reproducible. */
 export const DEFAULT_START_TIME = Date.UTC(2025, 5, 2, 9, 0, 0);
 
-export function seedState(seed: string, startTime: number): SimState {
+/** The world of `seed`, at `scale` when given (a large MSP world, see seedScale.ts). */
+export function seedState(seed: string, startTime: number, scale?: WorldScale): SimState {
   const rng = new SeededRandom(`seed:${seed}`);
   const tenants = seedTenants(rng, startTime);
   const portal = tenants.find((t) => t.isPortal);
@@ -73,6 +75,7 @@ export function seedState(seed: string, startTime: number): SimState {
     rng: new SeededRandom(`runtime:${seed}`),
   };
   seedMspWorld(state);
+  if (scale !== undefined) seedScale(state, scale);
   seedAuditLogs(state);
   return state;
 }
