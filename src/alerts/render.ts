@@ -193,7 +193,8 @@ export function renderSummary(message: SummaryMessage): View {
   );
   const rows = ordered.map((member) => [
     member.subject.name,
-    member.open ? member.state : `${words.closed} (was ${member.state})`,
+    // A closed row shows the state it came back to (ONLINE), so the column is always SCC's word.
+    member.state,
     member.tenant ?? '—',
     time(member.since),
   ]);
