@@ -137,6 +137,8 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
       schedule,
       redisHealth,
       onSettled: (requesterIds) => void home?.publisher.changed(requesterIds),
+      // Open incidents are listed on every Home of their channels' members: the opened Homes are refreshed.
+      onIncidentsChanged: () => void home?.publisher.changed('everyone'),
     });
     jobs = workers.jobs;
     // Queued calls run with the surface's catalogue and governance: their workers start once it exists.
