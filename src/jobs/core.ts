@@ -21,6 +21,8 @@ export interface JobsOptions {
   redisHealth?: RedisHealth;
   /** Told who asked for a followed thing when it ends (the App Home refreshes theirs). */
   onSettled?: (requesterIds: string[]) => void;
+  /** Told when incidents open, close or are acknowledged (the App Homes show the open ones). */
+  onIncidentsChanged?: () => void;
 }
 
 export interface JobsCore {
@@ -36,6 +38,8 @@ export interface JobsCore {
   /** Alert batches for the incident desk and its Slack deliveries (src/jobs/alerts/desk.ts). */
   readonly alertsQueue: Queue;
   readonly subscriptions: Subscriptions;
+  /** See JobsOptions.onIncidentsChanged; does nothing when not given. */
+  readonly incidentsChanged: () => void;
   /** The BullMQ queue of one declared operation queue on one profile (src/jobs/operationQueue.ts). */
   callQueue(queue: string, profile: string): Queue;
   /** Queues messages to post exactly once (repeats with the same key add nothing). */
@@ -76,6 +80,7 @@ export function createJobsCore(options: JobsOptions): JobsCore {
     watchQueue,
     alertsQueue,
     subscriptions,
+    incidentsChanged: options.onIncidentsChanged ?? (() => undefined),
     callQueue(name, profile) {
       const queueName = operationQueueName(name, profile);
       let queue = callQueues.get(queueName);

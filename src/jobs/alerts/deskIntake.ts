@@ -18,6 +18,8 @@ export interface IntakeResult {
   taken: number;
   /** Events skipped as seen before. */
   repeated: number;
+  /** Whether something opened or closed (what the Home lists changed). */
+  openChanged: boolean;
 }
 
 /** Counts nouns of a summary's subject line. */
@@ -67,7 +69,7 @@ export class DeskIntake {
         ? []
         : await this.redis.mget(...unique.map((event) => this.keys.alertSeen(this.channelId, event.key)));
     const fresh = byTime(unique.filter((_, i) => seen[i] === null));
-    if (fresh.length === 0) return { taken: 0, repeated: unique.length };
+    if (fresh.length === 0) return { taken: 0, repeated: unique.length, openChanged: false };
     const catchUps = fresh.filter((event) => event.catchUp);
     this.catchUpId = incidentId(this.channelId, 'catch-up', ...catchUps.map((event) => event.key).sort());
     await this.readMutes(fresh);
@@ -78,7 +80,8 @@ export class DeskIntake {
     }
     this.settleCatchUp(catchUps);
     await this.write(fresh);
-    return { taken: fresh.length, repeated: unique.length - fresh.length };
+    const openChanged = this.opened.size > 0 || this.closed.size > 0;
+    return { taken: fresh.length, repeated: unique.length - fresh.length, openChanged };
   }
 
   // ── reading ──────────────────────────────────────────────────────────────────────────────────────

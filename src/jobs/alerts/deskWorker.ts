@@ -46,13 +46,21 @@ export async function serveChannel(
   const { core, notifier } = deps;
   const log = deps.log ?? core.log;
   const now = (deps.clock ?? Date.now)();
-  await withChannel(core, channelId, async () => {
-    if (events.length > 0) {
-      const taken = await new DeskIntake(core.redis, core.keys, core.schedule, channelId, now).take(events);
-      if (taken.taken > 0 || taken.repeated > 0) log.info({ channelId, ...taken }, 'alert events taken');
-    }
-    await deliverChannel({ redis: core.redis, keys: core.keys, notifier, log }, channelId);
-  });
+  // An acknowledgement (a delivery without events) changes what the Homes show too.
+  let homesChange = events.length === 0;
+  try {
+    await withChannel(core, channelId, async () => {
+      if (events.length > 0) {
+        const taken = await new DeskIntake(core.redis, core.keys, core.schedule, channelId, now).take(events);
+        homesChange = taken.openChanged;
+        if (taken.taken > 0 || taken.repeated > 0) log.info({ channelId, ...taken }, 'alert events taken');
+      }
+      await deliverChannel({ redis: core.redis, keys: core.keys, notifier, log }, channelId);
+    });
+  } finally {
+    // Also when Slack's pace holds the message back: the Home lists the incident, its link comes later.
+    if (homesChange) core.incidentsChanged();
+  }
 }
 
 export function createDeskProcessor(deps: DeskWorkerDeps): Processor {

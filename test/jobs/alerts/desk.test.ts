@@ -51,6 +51,7 @@ describe('the incident desk', () => {
   let core: JobsCore;
   let notifier: SlackNotifier;
   let desk: RedisIncidentDesk;
+  let homeSignals: number;
 
   const start = (schedule: ScheduleOverrides = {}) => {
     core = createJobsCore({
@@ -62,7 +63,11 @@ describe('the incident desk', () => {
         ...schedule,
       },
       logger: quietLog,
+      onIncidentsChanged: () => {
+        homeSignals += 1;
+      },
     });
+    homeSignals = 0;
     notifier = newNotifier();
     desk = new RedisIncidentDesk(core);
   };
@@ -287,6 +292,19 @@ describe('the incident desk', () => {
     expect(texts(ok('chat.update')[0])).toContain('Acknowledged by <@U0ALICE>');
     expect(JSON.stringify(ok('chat.update')[0]?.args.blocks)).not.toContain('alerts ack');
     expect(await desk.acknowledge('nosuch00', 'U0ALICE')).toBeUndefined();
+  });
+
+  it('tells the Homes when incidents open, close or are acknowledged, not on every update', async () => {
+    await serve([connectivity('asa-branch-02', 'open', 0)]);
+    expect(homeSignals).toBe(1);
+    await serve([connectivity('asa-branch-02', 'update', 1)]);
+    expect(homeSignals).toBe(1);
+    const [incident] = await desk.openIncidents([CHANNEL]);
+    await desk.acknowledge(incident?.id ?? '', 'U0ALICE');
+    await serve();
+    expect(homeSignals).toBe(2);
+    await serve([connectivity('asa-branch-02', 'close', 2)]);
+    expect(homeSignals).toBe(3);
   });
 
   it('takes a batch handed over on the alerts queue once, through a worker', async () => {
