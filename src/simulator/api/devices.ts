@@ -53,14 +53,18 @@ export function deviceOfKind(ctx: RequestContext, kind: DeviceKind, param = 'dev
 
 export const deviceDto = (record: DeviceRecord): Model.Device => structuredClone(record.device);
 
-export const getDevices: Handler = (ctx) => ({
-  status: 200,
-  body: listPage(ctx.query, tenantDevices(ctx).map(deviceDto), {
-    fields: deviceFields,
-    search: true,
-    sort: true,
-  }),
-});
+/** The device fields read from records, so a list builds DTOs for its page only. */
+const recordFields: FieldTable<DeviceRecord> = Object.fromEntries(
+  Object.entries(deviceFields).map(([name, spec]) => [
+    name,
+    { kind: spec.kind, get: (r: DeviceRecord) => spec.get(r.device) },
+  ]),
+);
+
+export const getDevices: Handler = (ctx) => {
+  const page = listPage(ctx.query, tenantDevices(ctx), { fields: recordFields, search: true, sort: true });
+  return { status: 200, body: { ...page, items: page.items.map(deviceDto) } };
+};
 
 export const getDevice: Handler = (ctx) => {
   const uid = uuidParam(ctx, 'deviceUid');

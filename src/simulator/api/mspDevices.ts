@@ -90,12 +90,22 @@ export function mspDeviceDto({ record, tenant }: ManagedDevice): Model.MspManage
   };
 }
 
-const mspDeviceFields: FieldTable<Model.MspManagedDevice> = {
-  ...deviceFields,
-  managedTenantUid: { kind: 'string', get: (d) => d.managedTenantUid },
-  managedTenantName: { kind: 'string', get: (d) => d.managedTenantName },
-  managedTenantDisplayName: { kind: 'string', get: (d) => d.managedTenantDisplayName },
-  managedTenantRegion: { kind: 'string', get: (d) => d.managedTenantRegion },
+/**
+ * What the cross-tenant list searches and sorts by: the device's fields read from its record, and its
+ * tenant's. Read from the records rather than from DTOs, so a list of 10 000 devices builds DTOs only for
+ * the page it answers.
+ */
+const mspDeviceFields: FieldTable<ManagedDevice> = {
+  ...Object.fromEntries(
+    Object.entries(deviceFields).map(([name, spec]) => [
+      name,
+      { kind: spec.kind, get: (m: ManagedDevice) => spec.get(m.record.device) },
+    ]),
+  ),
+  managedTenantUid: { kind: 'string', get: (m) => m.tenant.uid },
+  managedTenantName: { kind: 'string', get: (m) => m.tenant.name },
+  managedTenantDisplayName: { kind: 'string', get: (m) => m.tenant.displayName },
+  managedTenantRegion: { kind: 'string', get: (m) => regionCluster(m.tenant.region) },
 };
 
 const packageFields: FieldTable<Model.MspSecureClientPackageDto> = {
@@ -106,14 +116,14 @@ const packageFields: FieldTable<Model.MspSecureClientPackageDto> = {
   cpuArchitecture: { kind: 'string', get: (p) => p.cpuArchitecture },
 };
 
-export const getMspManagedDevices: Handler = (ctx) => ({
-  status: 200,
-  body: listPage(ctx.query, managedDevices(ctx).map(mspDeviceDto), {
+export const getMspManagedDevices: Handler = (ctx) => {
+  const page = listPage(ctx.query, managedDevices(ctx), {
     fields: mspDeviceFields,
     search: true,
     sort: true,
-  }),
-});
+  });
+  return { status: 200, body: { ...page, items: page.items.map(mspDeviceDto) } };
+};
 
 export const getMspManagedDevice: Handler = (ctx) => ({
   status: 200,
