@@ -189,8 +189,7 @@ export const changelog = defineOperation({
         if ('page' in found) return found;
         device = found;
       } else {
-        const found = await resolveDevice(ctx.scc, target);
-        device = { uid: found.uid, name: found.name };
+        device = await namedDevice(ctx, target);
       }
     }
     const asked = { offset: args.offset, limit: CHANGELOG_PAGE_SIZE };
@@ -215,6 +214,20 @@ export const changelog = defineOperation({
       meta,
     ),
 });
+
+/** The device a name picks out; a word that names none may have been meant as a search of the tenant. */
+async function namedDevice(ctx: OperationContext, typed: string): Promise<{ uid: string; name: string }> {
+  try {
+    const found = await resolveDevice(ctx.scc, typed);
+    return { uid: found.uid, name: found.name };
+  } catch (error) {
+    if (error instanceof UserError && error.message.startsWith('No device named'))
+      throw new UserError(
+        `${error.message} To search the change log of every device for it: \`/fw changelog ${TENANT_WORD} ${typed}\`.`,
+      );
+    throw error;
+  }
+}
 
 /** A UUID names a device, else a change log; neither is a UserError that says so. */
 async function deviceOrChangelog(

@@ -118,6 +118,12 @@ describe('changelog and audit-log', () => {
     expect(text).not.toContain('change 9');
   });
 
+  it('suggests searching the tenant when the first word names no device', async () => {
+    await expect(run('changelog Vlan20')).rejects.toThrow(
+      'No device named “Vlan20” in the inventory (searched device names containing it). To search the change log of every device for it: `/fw changelog tenant Vlan20`.',
+    );
+  });
+
   it('says so when nothing is recorded', async () => {
     const outcome = await run('changelog asa-dc-03');
     expect(renderText(outcome.view)).toContain('no changes recorded');
