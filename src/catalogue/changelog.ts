@@ -1,7 +1,7 @@
 // What SCC itself recorded: `/fw changelog <device | tenant> [query] [--since …]` (every change to a
 // device, with its user, action, diff and commands, made through fwbot, SCC's UI or its API) and
 // `/fw audit-log [query] [--since …]` (logins, users added to or removed from the tenant, role changes).
-// Both read only; viewers by default, and the policy file may ask for more.
+// Both read only, for viewers (who is one, per channel, is the policy's).
 //
 // A window (`--since`) is SCC's own `timeRange` when it is exactly one of its values (5m, 15m, 30m, 1h)
 // and the query does not name the time field; otherwise a range on that field in `q`. Never both: SCC
