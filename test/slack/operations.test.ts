@@ -3,6 +3,7 @@
 // changes are announced in the channel and their 202s handed to the tracker; destructive operations go
 // to the approval gate. The last test fails if an operation of the catalogue has no case here.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { OpenIncident } from '../../src/alerts/model.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import type { AuditRecord } from '../../src/catalogue/operation.js';
 import { driveClock } from '../support/driveClock.js';
@@ -24,10 +25,22 @@ const AUDIT: AuditRecord[] = [
   },
 ];
 
+/** An open incident of the channel, for `/fw alerts` and the buttons' ack and mute. */
+const INCIDENT: OpenIncident = {
+  id: 'k3v9x2qa',
+  channelId: CHANNEL,
+  kind: 'connectivity',
+  profile: 'default',
+  subject: { type: 'device', uid: 'dev-uid-of-asa-branch-02', name: 'asa-branch-02' },
+  headline: '*asa-branch-02* is UNREACHABLE',
+  openedAt: '2026-11-26T10:00:00.000Z',
+  flaps: 0,
+};
+
 describe('every operation through Slack', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ services: memoryServices(AUDIT) });
+    h = await startHarness({ services: memoryServices(AUDIT, [INCIDENT]) });
   });
   afterAll(async () => {
     await h.stop();
@@ -407,6 +420,22 @@ describe('every operation through Slack', () => {
     await h.command(`vpn unwatch <#${CHANNEL}|ops>`, { userId: USERS.operator });
     await said(/no longer hears about the upgrade runs/);
     expect(ran('vpn.unwatch')).toBe(true);
+  });
+
+  it('alerts: subscribe, list, ack, mute, unsubscribe (what the channel is told unasked)', async () => {
+    const said = (pattern: RegExp) =>
+      h.slack.waitFor((c) => c.method === 'chat.postMessage' && pattern.test(blocksText(c.args)), 10_000);
+    await h.command('alerts subscribe connectivity conflict', { userId: USERS.operator });
+    await said(/now hears about/);
+    expect(await read('alerts', 'alerts')).toMatch(/sub001[\s\S]*k3v9x2qa/);
+    await h.command('alerts ack k3v9x2qa', { userId: USERS.operator });
+    await h.waitForLog('"operationId":"alerts.ack"');
+    await h.command('alerts mute asa-branch-02 1h', { userId: USERS.operator });
+    await said(/muted asa-branch-02/);
+    await h.command('alerts unsubscribe sub001', { userId: USERS.operator });
+    await said(/no longer hears about/);
+    for (const id of ['alerts.subscribe', 'alerts.ack', 'alerts.mute', 'alerts.unsubscribe'])
+      expect(ran(id)).toBe(true);
   });
 
   it('audit (admins read the trail)', async () => {

@@ -1,9 +1,56 @@
 // The Redis-backed services a running fwbot gives operations (src/catalogue/services.ts), kept in memory:
-// an audit trail holding the records given, and a watch registry. For tests of the operations that run
-// on them (audit, vpn watch / unwatch) without the approvals service or the jobs.
+// an audit trail holding the records given, a watch registry, and alert subscriptions with an incident
+// desk holding the incidents given. For tests of the operations that run on them (audit, vpn watch /
+// unwatch, alerts) without the approvals service or the jobs.
+import type { AlertService, AlertSubscription, OpenIncident } from '../../src/alerts/model.js';
 import type { AuditRecord, OperationServices, UpgradeWatch } from '../../src/catalogue/operation.js';
 
-export function memoryServices(audit: readonly AuditRecord[] = []): OperationServices {
+/** Subscriptions in a list (ids `sub001`, `sub002`…) and a desk over the incidents given. */
+export function memoryAlerts(incidents: OpenIncident[] = []): AlertService {
+  const subscriptions: AlertSubscription[] = [];
+  const same = (a: Omit<AlertSubscription, 'id' | 'createdAt' | 'createdBy'>, b: typeof a) =>
+    JSON.stringify([a.channelId, a.profile, [...a.kinds].sort(), a.devices, a.scope]) ===
+    JSON.stringify([b.channelId, b.profile, [...b.kinds].sort(), b.devices, b.scope]);
+  return {
+    subscriptions: {
+      async subscribe(wanted) {
+        const known = subscriptions.find((s) => same(s, wanted));
+        if (known) return { subscription: known, created: false };
+        const id = `sub${String(subscriptions.length + 1).padStart(3, '0')}`;
+        const subscription = { ...wanted, id, createdAt: '2026-11-26T10:00:00.000Z' };
+        subscriptions.push(subscription);
+        return { subscription, created: true };
+      },
+      async unsubscribe(channelId, id) {
+        const at = subscriptions.findIndex((s) => s.id === id && s.channelId === channelId);
+        return at >= 0 ? subscriptions.splice(at, 1)[0] : undefined;
+      },
+      async list(filter = {}) {
+        return subscriptions.filter(
+          (s) =>
+            (filter.channelId === undefined || s.channelId === filter.channelId) &&
+            (filter.profile === undefined || s.profile === filter.profile),
+        );
+      },
+    },
+    incidents: {
+      async acknowledge(id, userId) {
+        const incident = incidents.find((i) => i.id === id);
+        if (incident) incident.acknowledgedBy ??= userId;
+        return incident;
+      },
+      async mute() {},
+      async openIncidents(channels) {
+        return incidents.filter((i) => channels.includes(i.channelId));
+      },
+    },
+  };
+}
+
+export function memoryServices(
+  audit: readonly AuditRecord[] = [],
+  incidents: OpenIncident[] = [],
+): OperationServices {
   const watches: UpgradeWatch[] = [];
   return {
     watches: {
@@ -22,5 +69,6 @@ export function memoryServices(audit: readonly AuditRecord[] = []): OperationSer
       },
     },
     audit: { latest: async (count) => audit.slice(0, count) },
+    alerts: memoryAlerts(incidents),
   };
 }
