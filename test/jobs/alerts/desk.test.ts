@@ -156,16 +156,23 @@ describe('the incident desk', () => {
     expect(await desk.openIncidents([CHANNEL])).toEqual([]);
   });
 
-  it('changes nothing when the same event comes again', async () => {
-    const event = connectivity('asa-branch-02', 'open', 0);
-    await serve([event]);
+  it('changes nothing when the same events come again (a scan repeated after a crash)', async () => {
+    const events = [
+      connectivity('asa-branch-02', 'open', 0),
+      connectivity('asa-branch-02', 'close', 2),
+      connectivity('asa-branch-02', 'open', 4),
+    ];
+    await serve(events);
     const before = slack.calls.length;
 
-    await serve([event]);
-    await serve([{ ...event }]);
+    await serve(events);
+    await serve([events[1] as AlertEvent]);
 
     expect(slack.calls.slice(before).filter((call) => call.method.startsWith('chat.'))).toEqual([]);
     expect(topPosts()).toHaveLength(1);
+    const [incident] = await desk.openIncidents([CHANNEL]);
+    // Counted once, and still open: the repeated close did not close the reopened incident.
+    expect(incident?.flaps).toBe(1);
   });
 
   it('does not post again when a worker died between Slack’s answer and Redis', async () => {
