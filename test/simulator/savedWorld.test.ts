@@ -53,6 +53,31 @@ describe('a world kept in a file', () => {
     }
   });
 
+  it('keeps the change log and the audit log, with an open change log still open', async () => {
+    const file = join(dir, 'logs.v8');
+    const first = await simulatorOn(file, 0);
+    await first.api('POST', '/_sim/devices/asa-hq-01/stage', { username: 'kept@customer.example' });
+    await first.api('POST', '/_sim/tenants/acme-msp/logins', { username: 'ops.admin@acme-msp.example' });
+    const before = items(await first.api('GET', '/v1/changelogs'));
+    await first.sim.stop();
+
+    const second = await simulatorOn(file, 1);
+    try {
+      expect(items(await second.api('GET', '/v1/changelogs'))).toEqual(before);
+      const audit = items(
+        await call(second.sim.url, 'GET', '/v1/auditlogs', { query: { q: 'username:ops.admin*' } }),
+      );
+      expect(audit.map((e) => e.eventType)).toEqual(['USER_LOGGED_IN']);
+      // The next change joins the change log that was open.
+      await second.api('POST', '/_sim/devices/asa-hq-01/stage', { description: 'again' });
+      const [log] = items(await second.api('GET', '/v1/changelogs'));
+      expect(log).toMatchObject({ uid: before[0]?.uid, status: 'ACTIVE' });
+      expect((log?.events as unknown[]).length).toBe(2);
+    } finally {
+      await second.sim.stop();
+    }
+  });
+
   it('ends in ERROR the work that was in flight when it stopped, and frees the names it held', async () => {
     const file = join(dir, 'in-flight.v8');
     const first = await simulatorOn(file, 0);
