@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { HomeTiming } from '../home/changes.js';
 import type { Home } from '../home/service.js';
+import { alertScanCheck, alertScanMetrics } from '../jobs/alerts/scanHealth.js';
 import { type CommandWorkers, startCommandWorkers } from '../jobs/commandQueue.js';
 import { DEFAULT_PREFIX, slotPrefix } from '../jobs/keys.js';
 import { observeQueues } from '../jobs/queueMetrics.js';
@@ -139,6 +140,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
       onSettled: (requesterIds) => void home?.publisher.changed(requesterIds),
       // Open incidents are listed on every Home of their channels' members: the opened Homes are refreshed.
       onIncidentsChanged: () => void home?.publisher.changed('everyone'),
+      alertMetrics: alertScanMetrics(metrics),
     });
     jobs = workers.jobs;
     // Queued calls run with the surface's catalogue and governance: their workers start once it exists.
@@ -204,6 +206,8 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
       redisHealth.readinessCheck(redis),
       topology.readinessCheck(),
       ...sccChecks(surface.clients),
+      // Where this process scans for alerts: whether the scan keeps its intervals within its SCC budget.
+      ...(options.workers ? [alertScanCheck(redis, prefix)] : []),
     ],
     steps: (beforeRedis = []) => [
       { name: 'commands', run: async () => void (await commands?.close()) },

@@ -11,8 +11,10 @@ import { describeFollowed, parseTrackJob, type TenantProfileResolver } from '../
 import { gaveUpOutcome } from '../follow/words.js';
 import type { SlackWebClient } from '../slackApi/clients.js';
 import { SlackApi } from '../slackApi/slackApi.js';
-import { createDeskProcessor } from './alerts/deskWorker.js';
+import { deliverAlerts } from './alerts/desk.js';
 import { RedisIncidentDesk } from './alerts/deskService.js';
+import { createDeskProcessor } from './alerts/deskWorker.js';
+import { ALERT_SCAN_QUEUE, type AlertScanMetrics, createAlertScanner } from './alerts/scan.js';
 import { RedisAlertSubscriptions } from './alerts/subscriptions.js';
 import { migrateWatches } from './alerts/watchMigration.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
@@ -77,6 +79,8 @@ export interface StartWorkersOptions extends JobsOptions {
   slack: SlackWebClient;
   /** Which profile reads a managed tenant's transactions (cdFMC's second leg). */
   resolveTenantProfile?: TenantProfileResolver;
+  /** Where the alert scan reports (src/jobs/alerts/scanHealth.ts alertScanMetrics). */
+  alertMetrics?: AlertScanMetrics;
 }
 
 export interface Workers {
@@ -172,6 +176,17 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
   // Earlier versions' vpn watches become upgrades alerts before any scan reads the subscriptions.
   const migrated = await migrateWatches(core, jobs.subscriptions);
   if (migrated > 0) log.info({ migrated }, 'vpn watches are now upgrades alert subscriptions');
+  // The alert scan: one scheduler per profile with subscriptions, kept in line by a scheduler that every
+  // process upserts alike; its findings go to the desk's queue above.
+  const alertScan = createAlertScanner({
+    core,
+    clients: options.clients,
+    subscriptions: jobs.subscriptions,
+    deliver: (events) => deliverAlerts(core, events),
+    ...(options.alertMetrics ? { metrics: options.alertMetrics } : {}),
+  });
+  start(ALERT_SCAN_QUEUE, alertScan.processor, { concurrency: 2 });
+  await alertScan.start();
   start(QUEUE.watch, createWatchScanProcessor(core, jobs.registry, options.clients), { concurrency: 1 });
   // Idempotent across workers: every process upserts the same scheduler.
   await core.watchQueue.upsertJobScheduler(
@@ -208,6 +223,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
     },
     async close() {
       await Promise.all(workers.map((worker) => worker.close()));
+      await alertScan.close();
       await core.close();
     },
   };

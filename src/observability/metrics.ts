@@ -46,6 +46,12 @@ export interface FwbotMetrics {
   readonly slackUnverifiedBodyBytes: Gauge;
   /** `fwbot_unhandled_rejections_total`: promise rejections nothing handled (the process kept serving). */
   readonly unhandledRejections: Counter;
+  /** `fwbot_alert_scan_stretch{profile}`: every scan interval is multiplied by this to stay within the budget. */
+  readonly alertScanStretch: Gauge<'profile'>;
+  /** `fwbot_alert_scan_calls_total{profile, kind}`: SCC calls the alert scan made. */
+  readonly alertScanCalls: Counter<'profile' | 'kind'>;
+  /** `fwbot_alert_events_total{kind, phase}`: transitions the alert scan handed to the desk. */
+  readonly alertEvents: Counter<'kind' | 'phase'>;
   /** Where `fwbot_queue_jobs` is read from at each scrape (see queues.ts); none until set. */
   setQueueDepthSource(source: QueueDepthSource | undefined): void;
   /** Prometheus text exposition of every series. */
@@ -164,6 +170,24 @@ export function createMetrics(options: MetricsOptions = {}): FwbotMetrics {
     unhandledRejections: new Counter({
       name: 'fwbot_unhandled_rejections_total',
       help: 'Promise rejections nothing handled; each is logged once and the process keeps serving.',
+      registers,
+    }),
+    alertScanStretch: new Gauge({
+      name: 'fwbot_alert_scan_stretch',
+      help: 'Factor by which the alert scan stretches its intervals to stay within the SCC calls per minute of a profile (1: on time).',
+      labelNames: ['profile'],
+      registers,
+    }),
+    alertScanCalls: new Counter({
+      name: 'fwbot_alert_scan_calls_total',
+      help: 'SCC calls made by the alert scan, by profile and alert kind.',
+      labelNames: ['profile', 'kind'],
+      registers,
+    }),
+    alertEvents: new Counter({
+      name: 'fwbot_alert_events_total',
+      help: 'Transitions the alert scan found and handed to the incident desk, by kind and phase.',
+      labelNames: ['kind', 'phase'],
       registers,
     }),
     setQueueDepthSource(source) {

@@ -110,6 +110,7 @@ describe.runIf(redisServerAvailable())('npm run demo', () => {
         { name: 'redis', ok: true },
         { name: 'redis-topology', ok: true },
         { name: 'scc:default', ok: true },
+        { name: 'alerts', ok: true },
       ],
     });
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();

@@ -181,7 +181,12 @@ describe('npm run worker (src/entry/worker.ts)', () => {
       expect(health.status).toBe(200);
       expect(ready.status).toBe(200);
       expect(report.ready).toBe(true);
-      expect(report.checks.map((check) => check.name)).toEqual(['redis', 'redis-topology', 'scc:default']);
+      expect(report.checks.map((check) => check.name)).toEqual([
+        'redis',
+        'redis-topology',
+        'scc:default',
+        'alerts',
+      ]);
       expect(metrics).toMatch(/fwbot_redis_role\{kind="single",role="primary",node="127\.0\.0\.1:\d+"\} 1/);
       expect(metrics).toContain('fwbot_redis_failovers_total 0');
       // Series the bot's /metrics has too (test/observability): with BOT_WORKERS=off they live here.
@@ -226,11 +231,14 @@ describe('npm run worker (src/entry/worker.ts)', () => {
       expect(JSON.parse(open)).toEqual({
         ready: true,
         draining: false,
-        checks: ['redis', 'redis-topology', 'scc:default'].map((name) => ({ name, ok: true })),
+        checks: ['redis', 'redis-topology', 'scc:default', 'alerts'].map((name) => ({ name, ok: true })),
       });
       expect(open).not.toContain('127.0.0.1');
       expect(detailed.checks.find((c) => c.name === 'redis-topology')?.detail).toMatch(
         /^single: primary 127\.0\.0\.1:\d+/,
+      );
+      expect(detailed.checks.find((c) => c.name === 'alerts')?.detail).toBe(
+        'no profile has alert subscriptions',
       );
       expect(openMetrics.status).toBe(404);
       expect(metrics.status).toBe(200);

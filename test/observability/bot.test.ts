@@ -60,6 +60,7 @@ describe('the bot’s HTTP side', () => {
         ['redis', true],
         ['redis-topology', true],
         ['scc:default', true],
+        ['alerts', true],
         ['slack', true],
       ]);
       // Without METRICS_PORT the reasons (the Redis node, errors) are served nowhere: metricsPort.test.ts.

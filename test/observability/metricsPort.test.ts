@@ -79,7 +79,10 @@ describe('METRICS_PORT in the bot (HTTP mode)', () => {
     expect(JSON.parse(open)).toEqual({
       ready: true,
       draining: false,
-      checks: ['redis', 'redis-topology', 'scc:default', 'slack'].map((name) => ({ name, ok: true })),
+      checks: ['redis', 'redis-topology', 'scc:default', 'alerts', 'slack'].map((name) => ({
+        name,
+        ok: true,
+      })),
     });
     expect(open).not.toContain('127.0.0.1');
     const topology = detailed.checks.find((check) => check.name === 'redis-topology');
