@@ -51,7 +51,8 @@ export interface SummaryMember {
 
 export interface SummaryMessage {
   id: string;
-  type: 'burst' | 'catch-up';
+  /** `notices`: more notices of one kind than a channel should get one by one, told together. */
+  type: 'burst' | 'catch-up' | 'notices';
   kind: AlertKind;
   profile: string;
   openedAt: string;
@@ -69,15 +70,45 @@ export interface SummaryMessage {
 export const MUTE_CHOICES = ['1h', '8h', '24h'] as const;
 
 /** Words per kind: what an open incident is, what its end is ("back online"), what its members are. */
-const WORDS: Readonly<Record<AlertKind, { opened: string; closed: string; noun: string }>> = {
-  connectivity: { opened: 'went offline', closed: 'back online', noun: 'device' },
-  conflict: { opened: 'changed outside SCC', closed: 'conflict resolved', noun: 'device' },
-  staged: { opened: 'left changes undeployed', closed: 'staged changes settled', noun: 'device' },
-  ha: { opened: 'failed over', closed: 'HA pair healthy again', noun: 'HA pair' },
-  certificates: { opened: 'certificate expiring', closed: 'certificate renewed', noun: 'certificate' },
-  deployments: { opened: 'deployment failing', closed: 'deployment over', noun: 'deployment' },
-  upgrades: { opened: 'upgrade failing', closed: 'upgrade over', noun: 'upgrade run' },
-  audit: { opened: 'audit event', closed: 'over', noun: 'event' },
+const WORDS: Readonly<Record<AlertKind, { opened: string; closed: string; noun: string; notice: string }>> = {
+  connectivity: {
+    opened: 'went offline',
+    closed: 'back online',
+    noun: 'device',
+    notice: 'connectivity notice',
+  },
+  conflict: {
+    opened: 'changed outside SCC',
+    closed: 'conflict resolved',
+    noun: 'device',
+    notice: 'conflict notice',
+  },
+  staged: {
+    opened: 'left changes undeployed',
+    closed: 'staged changes settled',
+    noun: 'device',
+    notice: 'staged-changes notice',
+  },
+  ha: { opened: 'failed over', closed: 'HA pair healthy again', noun: 'HA pair', notice: 'HA notice' },
+  certificates: {
+    opened: 'certificate expiring',
+    closed: 'certificate renewed',
+    noun: 'certificate',
+    notice: 'certificate warning',
+  },
+  deployments: {
+    opened: 'deployment failing',
+    closed: 'deployment over',
+    noun: 'deployment',
+    notice: 'ended deployment run',
+  },
+  upgrades: {
+    opened: 'upgrade failing',
+    closed: 'upgrade over',
+    noun: 'upgrade run',
+    notice: 'ended upgrade run',
+  },
+  audit: { opened: 'audit event', closed: 'over', noun: 'event', notice: 'audit event' },
 };
 
 /** `12 min`, `2 h 5 min`, `3 d 4 h`, `under a minute`. */
@@ -169,7 +200,9 @@ export function renderSummary(message: SummaryMessage): View {
   const closed = message.members.filter((member) => !member.open).length;
   const nouns = (count: number) => counted(count, words.noun);
   let headline: string;
-  if (message.type === 'catch-up') {
+  if (message.type === 'notices') {
+    headline = `:bell: *${counted(total, words.notice)}*, each in the thread`;
+  } else if (message.type === 'catch-up') {
     const counts = message.counts ?? { opened: 0, closed: 0, other: 0 };
     const parts = [
       `${nouns(counts.opened)} ${words.opened}`,
@@ -205,7 +238,12 @@ export function renderSummary(message: SummaryMessage): View {
       ? [
           {
             kind: 'table' as const,
-            columns: [capitalised(words.noun), 'State', 'Tenant', 'Since'],
+            columns: [
+              message.type === 'notices' ? 'About' : capitalised(words.noun),
+              'State',
+              'Tenant',
+              message.type === 'notices' ? 'At' : 'Since',
+            ],
             rows,
             caption: summary,
           },
@@ -244,12 +282,12 @@ export function renderTransitionReply(transition: {
 /** Most lines a thread reply lists before saying how many more there were. */
 export const MAX_REPLY_LINES = 40;
 
-/** The catch-up summary's thread reply: what was found, one line each. */
+/** A summary's thread reply (catch-up, notices): what was found, one line each. */
 export function renderCatchUpReply(lines: readonly string[]): View {
   const shown = lines.slice(0, MAX_REPLY_LINES);
   const more = lines.length - shown.length;
   const all = [...shown, ...(more > 0 ? [`… and ${more} more`] : [])];
-  return view(`What changed meanwhile: ${counted(lines.length, 'change')}`, linesAsBlocks(all), 'in_channel');
+  return view(`What happened: ${counted(lines.length, 'change')}`, linesAsBlocks(all), 'in_channel');
 }
 
 /** Lines as text blocks of at most ten lines each (a section holds 3000 characters). */

@@ -124,6 +124,27 @@ describe('incident desk messages', () => {
     );
   });
 
+  it('notices of one kind too many to post one by one: one summary, over from the start', () => {
+    const view = renderSummary({
+      id: 'n0tices1',
+      type: 'notices',
+      kind: 'audit',
+      profile: 'prod',
+      openedAt: OPENED,
+      closedAt: OPENED,
+      open: false,
+      members: Array.from({ length: 12 }, (_, i) => ({
+        subject: { type: 'user' as const, uid: `u-${i}`, name: `user${i}@example.com` },
+        state: 'ROLE_ADMIN',
+        tenant: 'contoso-eu',
+        open: false,
+        since: OPENED,
+      })),
+    });
+    expectGolden('desk.notices', view);
+    expect(view.summary).toBe('12 audit events, each in the thread');
+  });
+
   it('thread replies carry the transition’s details, and a long catch-up list says how many more', () => {
     expectGolden(
       'desk.reply',

@@ -36,7 +36,7 @@ export async function renderRecord(
   record: DeskRecord,
 ): Promise<View> {
   const ack = await readAck(deps.redis, deps.keys, record.id);
-  if (record.type === 'burst' || record.type === 'catch-up') {
+  if (record.type === 'burst' || record.type === 'catch-up' || record.type === 'notices') {
     const members = await readRecords(deps.redis, deps.keys, record.members ?? []);
     return renderSummary(summaryMessage(record, members, ack));
   }

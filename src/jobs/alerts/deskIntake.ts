@@ -48,6 +48,9 @@ export class DeskIntake {
   private readonly newOpens = new Map<AlertKind, number>();
   private readonly windowOpens = new Map<AlertKind, { count: number; exists: boolean }>();
   private readonly muted = new Set<string>();
+  /** Kinds whose notices this batch are too many to post one by one, and their summary's lines. */
+  private readonly noticeKinds = new Map<AlertKind, string[]>();
+  private readonly noticeGroups = new Map<AlertKind, { id: string; lines: string[] }>();
   private catchUp: { record: DeskRecord; lines: string[] } | undefined;
   /** The id of this batch's catch-up summary in this channel (its catch-up events decide it). */
   private catchUpId = '';
@@ -79,6 +82,8 @@ export class DeskIntake {
       else await this.apply(event);
     }
     this.settleCatchUp(catchUps);
+    for (const group of this.noticeGroups.values())
+      this.reply(group.id, 'lines', renderCatchUpReply(group.lines));
     await this.write(fresh);
     const openChanged = this.opened.size > 0 || this.closed.size > 0;
     return { taken: fresh.length, repeated: unique.length - fresh.length, openChanged };
@@ -138,6 +143,10 @@ export class DeskIntake {
   private async decideBursts(events: readonly AlertEvent[]): Promise<void> {
     const newKeys = new Map<AlertKind, Set<string>>();
     for (const event of events) {
+      if (event.phase === 'notice' && !this.isMuted(event)) {
+        this.noticeKinds.set(event.kind, [...(this.noticeKinds.get(event.kind) ?? []), event.key]);
+        continue;
+      }
       if (event.phase !== 'open' && event.phase !== 'update') continue;
       const record = await this.current(event.incidentKey);
       if (record?.open || (record && this.withinFlapWindow(record, event.at)) || this.isMuted(event))
@@ -145,6 +154,9 @@ export class DeskIntake {
       const set = newKeys.get(event.kind) ?? new Set<string>();
       set.add(event.incidentKey);
       newKeys.set(event.kind, set);
+    }
+    for (const [kind, noticeKeys] of this.noticeKinds) {
+      if (noticeKeys.length <= this.schedule.desk.burstOpens) this.noticeKinds.delete(kind);
     }
     for (const [kind, set] of newKeys) {
       const [active, counted] = await Promise.all([
@@ -193,6 +205,11 @@ export class DeskIntake {
   }
 
   private notice(event: AlertEvent): void {
+    if (this.isMuted(event)) return;
+    if (this.noticeKinds.has(event.kind)) {
+      this.noticeInSummary(event);
+      return;
+    }
     const record: DeskRecord = {
       ...this.fromEvent(event, incidentId(this.channelId, event.key)),
       type: 'notice',
@@ -202,6 +219,47 @@ export class DeskIntake {
     this.put(record);
     this.show(record);
     if (event.details.length > 0) this.reply(record.id, event.key, renderTransitionReply(event));
+  }
+
+  /** A notice of a kind with too many this batch: a row of one summary, its headline a line of its thread. */
+  private noticeInSummary(event: AlertEvent): void {
+    let group = this.noticeGroups.get(event.kind);
+    if (!group) {
+      const keys = [...(this.noticeKinds.get(event.kind) ?? [])].sort();
+      group = { id: incidentId(this.channelId, 'notices', event.kind, ...keys), lines: [] };
+      this.noticeGroups.set(event.kind, group);
+      this.put({
+        ...this.fromEvent(event, group.id),
+        type: 'notices',
+        incidentKey: `notices:${group.id}`,
+        open: false,
+        closedAt: event.at,
+        headline: `Notices: ${event.kind}`,
+        actions: [],
+        members: [],
+      });
+    }
+    const member: DeskRecord = {
+      ...this.fromEvent(event, incidentId(this.channelId, event.key)),
+      type: 'notice',
+      open: false,
+      closedAt: event.at,
+      groupId: group.id,
+    };
+    this.put(member);
+    group.lines.push(event.headline, ...event.details.map((line) => `    ${line}`));
+    const summary = this.records.get(group.id);
+    if (!summary) return;
+    const members = [...(summary.members ?? []), member.id];
+    const latest =
+      Date.parse(event.at) > Date.parse(summary.closedAt ?? event.at) ? event.at : summary.closedAt;
+    this.put({
+      ...summary,
+      members,
+      ...(latest ? { closedAt: latest } : {}),
+      subject: { ...summary.subject, uid: group.id, name: plural(members.length, event.subject.type) },
+    });
+    this.dirty.add(group.id);
   }
 
   private fromEvent(event: AlertEvent, id: string): DeskRecord {

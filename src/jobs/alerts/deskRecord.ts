@@ -12,8 +12,11 @@ import { parseStored } from '../payloads.js';
 export const DeskRecord = z.object({
   id: z.string().min(1),
   channelId: z.string().min(1),
-  /** `incident` and `notice` have a message of their own; a summary's members (`groupId`) do not. */
-  type: z.enum(['incident', 'notice', 'burst', 'catch-up']),
+  /**
+   * `incident` and `notice` have a message of their own, unless they are a summary's members (`groupId`):
+   * a `burst` of opens, a `catch-up`, or `notices` of one kind too many to tell one by one.
+   */
+  type: z.enum(['incident', 'notice', 'burst', 'catch-up', 'notices']),
   kind: AlertKind,
   profile: z.string().min(1),
   tenant: z.object({ uid: z.string().min(1), name: z.string().min(1) }).optional(),
@@ -118,7 +121,7 @@ export function summaryMessage(
 ): SummaryMessage {
   return {
     id: record.id,
-    type: record.type === 'catch-up' ? 'catch-up' : 'burst',
+    type: record.type === 'catch-up' || record.type === 'notices' ? record.type : 'burst',
     kind: record.kind,
     profile: record.profile,
     openedAt: record.openedAt,

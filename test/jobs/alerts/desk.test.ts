@@ -249,6 +249,69 @@ describe('the incident desk', () => {
     expect(ok('chat.postMessage')).toHaveLength(1);
   });
 
+  it('a burst at Slack’s real pace: one post for 300, and the summary edited no faster than the pace allows', async () => {
+    await core.close();
+    start({ slack: { ...TEST_SCHEDULE.slack, postIntervalMs: 60_000, updateIntervalMs: 60_000 } });
+    const devices = Array.from({ length: 300 }, (_, i) => `asa-${String(i).padStart(3, '0')}`);
+
+    await serveChannel(
+      { core, notifier, log: quietLog },
+      CHANNEL,
+      devices.map((d) => connectivity(d, 'open', 0)),
+    );
+    await serveChannel(
+      { core, notifier, log: quietLog },
+      CHANNEL,
+      devices.slice(0, 100).map((d) => connectivity(d, 'close', 5)),
+    );
+    const later = await serveChannel(
+      { core, notifier, log: quietLog },
+      CHANNEL,
+      devices.slice(100, 212).map((d) => connectivity(d, 'close', 9)),
+    ).catch((error: unknown) => error);
+
+    // 300 opens: one post, nothing waiting to be posted; the first edit went, the second waits its turn.
+    expect(ok('chat.postMessage')).toHaveLength(1);
+    expect(ok('chat.update')).toHaveLength(1);
+    expect(texts(ok('chat.update')[0])).toContain('100 of 300 devices back online');
+    expect(later).toBeInstanceOf(RetryLater);
+    expect((later as RetryLater).delayMs).toBeGreaterThan(50_000);
+  });
+
+  it('joins opens of one kind to a burst across batches once the window holds more than the threshold', async () => {
+    for (let batch = 0; batch < 4; batch += 1) {
+      await serve([
+        connectivity(`asa-${batch}a`, 'open', batch),
+        connectivity(`asa-${batch}b`, 'open', batch),
+      ]);
+    }
+
+    // Four incidents on their own (2 + 2 ≤ 5), then the third batch tips the window: one summary for the rest.
+    expect(topPosts()).toHaveLength(5);
+    const incidents = await desk.openIncidents([CHANNEL]);
+    expect(incidents.map((incident) => incident.subject.name)).toContain('4 devices');
+  });
+
+  it('tells more notices of one kind than the threshold in one summary, each in its thread', async () => {
+    const notices = Array.from({ length: 12 }, (_, i) =>
+      connectivity(`user${i}`, 'notice', i, {
+        kind: 'audit',
+        subject: { type: 'user', uid: `u-${i}`, name: `user${i}@example.com` },
+        incidentKey: `audit:prod:u-${i}`,
+        headline: `*user${i}@example.com* was added to the tenant`,
+        state: 'ROLE_ADMIN',
+        actions: [],
+      }),
+    );
+
+    await serve(notices);
+    await serve(notices.slice(0, 3).map((notice) => ({ ...notice, key: `${notice.key}:again` })));
+
+    expect(topPosts()).toHaveLength(1 + 3);
+    expect(texts(topPosts()[0])).toContain('12 audit events');
+    expect(replies().filter((reply) => texts(reply).includes('user11@example.com'))).toHaveLength(1);
+  });
+
   it('tells what happened while fwbot could not watch as one catch-up summary', async () => {
     const down = Array.from({ length: 12 }, (_, i) =>
       connectivity(`asa-d${i}`, 'open', i, { catchUp: true }),
