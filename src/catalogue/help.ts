@@ -20,7 +20,8 @@ export const AREAS: readonly { area: Area; title: string; blurb: string }[] = [
   {
     area: 'changes',
     title: 'Changes',
-    blurb: 'what is staged on an ASA, deploying it (with approval), discarding it, past deployments',
+    blurb:
+      'what is staged on an ASA, deploying it (with approval), discarding it, past deployments, SCC’s change log',
   },
   { area: 'reports', title: 'Reports', blurb: 'event-search reports, with download links' },
   { area: 'gateway', title: 'Gateway', blurb: 'direct requests to a cloud-delivered FMC' },
@@ -36,7 +37,11 @@ export const AREAS: readonly { area: Area; title: string; blurb: string }[] = [
     blurb:
       'what fwbot tells a channel unasked: devices offline, conflicts, failovers, certificates, runs, users',
   },
-  { area: 'audit', title: 'Audit', blurb: 'who asked for and approved what' },
+  {
+    area: 'audit',
+    title: 'Audit',
+    blurb: 'who asked for and approved what in fwbot, and SCC’s audit log of users',
+  },
   { area: 'help', title: 'Help', blurb: 'this help' },
 ];
 
