@@ -29,7 +29,7 @@ export const EventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventType>;
 
 /** A Block Kit block as render/blocks.ts made it, kept as JSON until it is posted. */
-const RenderedBlock = z.custom<KnownBlock>(
+export const RenderedBlock = z.custom<KnownBlock>(
   (value) =>
     typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string',
   'a Block Kit block',

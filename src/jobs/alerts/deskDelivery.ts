@@ -89,14 +89,13 @@ async function postReplies(deps: DeskDeliveryDeps, channelId: string): Promise<v
     const reply = parseStored(DeskReply, raw, listKey);
     const parentTs = await notifier.postedTs(messageKey(reply.parentId));
     if (parentTs) {
-      const rendered = renderBlocks(reply.view as View);
       try {
         await notifier.postOnce({
           key: reply.key,
           channelId,
           threadTs: parentTs,
-          text: rendered.text,
-          blocks: rendered.blocks,
+          text: reply.text,
+          blocks: reply.blocks,
           eventType: 'fwbot_alert',
         });
       } catch (error) {

@@ -9,6 +9,7 @@ import type { AlertEvent, AlertKind } from '../../alerts/model.js';
 import { renderCatchUpReply, renderTransitionReply } from '../../alerts/render.js';
 import type { View } from '../../model/view.js';
 import type { RedisClient } from '../../redis/connection.js';
+import { renderBlocks } from '../../render/blocks.js';
 import type { JobKeys } from '../keys.js';
 import type { Schedule } from '../schedule.js';
 import { type DeskRecord, type DeskReply, incidentId, readRecord } from './deskRecord.js';
@@ -183,7 +184,8 @@ export class DeskIntake {
   }
 
   private reply(parentId: string, key: string, view: View): void {
-    this.replies.push({ key: `alert-reply:${parentId}:${digest(key)}`, parentId, view });
+    const { text, blocks } = renderBlocks(view);
+    this.replies.push({ key: `alert-reply:${parentId}:${digest(key)}`, parentId, text, blocks });
   }
 
   /** Marks the message showing `record` (its own, or its summary's) to be shown again. */

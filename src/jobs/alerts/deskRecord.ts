@@ -7,7 +7,7 @@ import { AlertAction, AlertKind, AlertSubject, type OpenIncident } from '../../a
 import type { Acknowledgement, IncidentMessage, SummaryMessage } from '../../alerts/render.js';
 import type { RedisClient } from '../../redis/connection.js';
 import type { JobKeys } from '../keys.js';
-import { parseStored } from '../payloads.js';
+import { parseStored, RenderedBlock } from '../payloads.js';
 
 export const DeskRecord = z.object({
   id: z.string().min(1),
@@ -39,13 +39,13 @@ export const DeskRecord = z.object({
 });
 export type DeskRecord = z.infer<typeof DeskRecord>;
 
-/** A thread reply waiting for its parent's message (a summary's or an incident's). */
+/** A thread reply waiting for its parent's message (a summary's or an incident's), rendered. */
 export const DeskReply = z.object({
   /** Its notification key: posted once. */
   key: z.string().min(1),
   parentId: z.string().min(1),
-  /** Rendered view, JSON (the View of src/alerts/render.ts). */
-  view: z.unknown(),
+  text: z.string().min(1),
+  blocks: z.array(RenderedBlock),
 });
 export type DeskReply = z.infer<typeof DeskReply>;
 
