@@ -3,6 +3,7 @@
 // of band, deployed, read back) as events by the user who made them, and is COMPLETED once nothing is
 // left undeployed; the next change opens a new one. The audit log records users logging in, added to or
 // removed from a tenant, and their role changed. Both are read by api/events.ts.
+import { SeededRandom } from '../random.js';
 import { changeBlocks, commandsOf } from './asaCli.js';
 import type {
   AuditEventType,
@@ -29,6 +30,12 @@ export interface DeviceChange {
   pending: boolean;
 }
 
+/** A UID for a change log or an audit entry: deterministic per seed and order, apart from `state.rng`. */
+function eventUid(state: SimState): string {
+  state.eventSeq += 1;
+  return new SeededRandom(`events:${state.seed}:${state.eventSeq}`).uuid();
+}
+
 /** Appends an event to the device's open change log (opening one when there is none). */
 export function recordDeviceChange(
   state: SimState,
@@ -40,7 +47,7 @@ export function recordDeviceChange(
   let log = openUid === undefined ? undefined : state.changelogs.get(openUid);
   if (log === undefined) {
     log = {
-      uid: state.rng.uuid(),
+      uid: eventUid(state),
       tenantUid: device.tenantUid,
       entityUid,
       entityName: device.device.name,
@@ -91,7 +98,7 @@ export function recordAudit(
   },
 ): void {
   state.auditLogs.push({
-    uid: state.rng.uuid(),
+    uid: eventUid(state),
     tenantUid: entry.tenantUid,
     eventType: entry.eventType,
     username: entry.username,

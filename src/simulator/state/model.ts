@@ -362,6 +362,11 @@ export interface SimState {
   activeChangelogs: Map<string, string>;
   /** Every tenant's audit log, oldest first. */
   auditLogs: AuditLogRecord[];
+  /**
+   * How many change-log and audit entries were made: their UIDs derive from it, not from `rng`, so that
+   * recording them does not change any other UID the world mints (tests compare those with golden files).
+   */
+  eventSeq: number;
   fmc: FmcState;
   /** Simulated time of the last accepted tenant creation (30 s limit) and how many the portal made. */
   lastTenantCreationAt?: number;

@@ -69,6 +69,7 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
     changelogs: new Map(),
     activeChangelogs: new Map(),
     auditLogs: [],
+    eventSeq: 0,
     fmc,
     tenantsCreated: 0,
     pendingTenantNames: new Set(),
