@@ -24,6 +24,8 @@ export interface WorkerSpec {
    * loader thread adds about 45 MB of resident memory a production worker does not have).
    */
   compiled?: boolean;
+  /** More environment for the worker (e.g. REDIS_SENTINELS, which wins over REDIS_URL there). */
+  env?: Record<string, string>;
 }
 
 let compiledEntry: string | undefined;
@@ -54,18 +56,23 @@ function compiledWorkerEntry(): string {
   return out;
 }
 
-export async function startWorkerProcess(world: World, spec: WorkerSpec): Promise<ChildProcess> {
+export async function startWorkerProcess(
+  // Without the world's redis-server, spec.redisUrl or spec.env says where Redis is.
+  world: Pick<World, 'sim' | 'slack'> & { redis?: { url: string } },
+  spec: WorkerSpec,
+): Promise<ChildProcess> {
   const entry = spec.compiled ? compiledWorkerEntry() : WORKER_ENTRY;
   const child = spawnTsx(entry, [], {
     tsx: spec.compiled !== true,
     env: {
-      REDIS_URL: spec.redisUrl ?? world.redis.url,
+      REDIS_URL: spec.redisUrl ?? world.redis?.url ?? '',
       PREFIX: spec.prefix,
       SIM_URL: spec.sccUrl ?? world.sim.url,
       SIM_TOKEN: world.sim.tokens.superAdmin,
       SLACK_API_URL: world.slack.apiUrl,
       SCHEDULE: JSON.stringify(spec.schedule),
       LOG_LEVEL: process.env.BENCH_WORKER_LOG ?? 'silent',
+      ...spec.env,
     },
     ...(spec.cpu === undefined ? {} : { cpu: spec.cpu }),
   });

@@ -1,11 +1,15 @@
 // One fwbot worker process for crash tests, benchmarks and drills: the same startWorkers as
 // `npm run worker`, configured from the environment (Redis, key prefix, simulator, fake Slack, and a
-// schedule in JSON so a test or benchmark can compress time). Prints "ready" once its workers run;
-// SIGTERM closes it gracefully, and callers kill it with SIGKILL whenever they like.
+// schedule in JSON so a test or benchmark can compress time). Redis is REDIS_URL, or for the failover
+// drills Sentinel or Cluster (REDIS_SENTINELS or REDIS_CLUSTER_NODES with their REDIS_* settings, read as
+// production reads them). Prints "ready" once its workers run; SIGTERM closes it gracefully, and callers
+// kill it with SIGKILL whenever they like.
 import { pino } from 'pino';
 import { sccClientsFrom } from '../../src/app/sccClients.js';
+import { loadConfig } from '../../src/config.js';
 import type { ScheduleOverrides } from '../../src/jobs/schedule.js';
 import { startWorkers } from '../../src/jobs/workers.js';
+import type { RedisTarget } from '../../src/redis/connection.js';
 import { createSccClient } from '../../src/scc/client.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 
@@ -13,6 +17,13 @@ function need(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set`);
   return value;
+}
+
+function redisTarget(): RedisTarget {
+  const env = process.env;
+  if (!env.REDIS_SENTINELS && !env.REDIS_CLUSTER_NODES) return need('REDIS_URL');
+  const redisEnv = Object.entries(env).filter(([name]) => name.startsWith('REDIS_') && name !== 'REDIS_URL');
+  return loadConfig(Object.fromEntries(redisEnv)).redis;
 }
 
 const schedule = JSON.parse(process.env.SCHEDULE ?? '{}') as ScheduleOverrides;
@@ -28,7 +39,7 @@ const client = createSccClient({
 const clients = sccClientsFrom(new Map([['default', client]]));
 
 const workers = await startWorkers({
-  redisUrl: need('REDIS_URL'),
+  redisUrl: redisTarget(),
   prefix: need('PREFIX'),
   clients,
   slack: createWorkerSlackClient('xoxb-worker', need('SLACK_API_URL')),
