@@ -161,16 +161,25 @@ export function createAlertScanner(deps: AlertScanDeps) {
       const scope = scopeOf(subscription);
       let set = await store.deviceSet(profile, scope, subscription.devices);
       if (!set) {
-        const read = await readDeviceSet(clients.get(profile), scope, subscription.devices);
-        calls += read.calls;
-        await store.saveDeviceSet(
-          profile,
-          scope,
-          subscription.devices,
-          read.uids,
-          settings.deviceSetRefreshMs,
-        );
-        set = new Set(read.uids);
+        try {
+          const read = await readDeviceSet(clients.get(profile), scope, subscription.devices);
+          calls += read.calls;
+          await store.saveDeviceSet(
+            profile,
+            scope,
+            subscription.devices,
+            read.uids,
+            settings.deviceSetRefreshMs,
+          );
+          set = new Set(read.uids);
+        } catch (error) {
+          // This subscription hears of no device until its query can be listed again; the others go on.
+          log.warn(
+            { err: error, profile, subscription: subscription.id },
+            'alert scan: a subscription’s device query could not be listed',
+          );
+          set = new Set();
+        }
       }
       sets.set(subscription.id, set);
     }
@@ -289,10 +298,17 @@ export function createAlertScanner(deps: AlertScanDeps) {
     // What an earlier scan committed and could not hand over (a crash, the desk's queue away) goes first.
     await store.drain(profile, deps.deliver);
     const subscriptions = await deps.subscriptions.list({ profile });
-    if (subscriptions.length === 0) return report;
-    report.unreadable = await tokenLimits(profile);
+    report.unreadable = subscriptions.length > 0 ? await tokenLimits(profile) : [];
     const streams = streamsOf(profile, subscriptions, report.unreadable);
     const metas = await store.metas(profile);
+    // A stream no subscription reads any more is forgotten: a later subscription starts with a baseline.
+    const wanted = new Set(streams.map((stream) => streamField(stream.kind, stream.scope)));
+    for (const field of [...metas.keys()]) {
+      if (wanted.has(field)) continue;
+      await store.forget(profile, field);
+      metas.delete(field);
+    }
+    if (streams.length === 0) return report;
     report.stretch = stretchFor(streams, metas);
     deps.metrics?.stretch(profile, report.stretch);
     const sets = await deviceSets(profile, subscriptions);
@@ -348,7 +364,10 @@ export function createAlertScanner(deps: AlertScanDeps) {
       const id = scheduler.key;
       if (!id.startsWith(SCHEDULER_PREFIX)) continue;
       const profile = decodeURIComponent(id.slice(SCHEDULER_PREFIX.length));
-      if (!wanted.has(profile)) await queue.removeJobScheduler(id);
+      if (wanted.has(profile)) continue;
+      await queue.removeJobScheduler(id);
+      // Its streams are forgotten, so a later subscription starts with a baseline.
+      for (const field of (await store.metas(profile)).keys()) await store.forget(profile, field);
     }
     return [...wanted].sort();
   };

@@ -223,6 +223,19 @@ export class AlertScanStore {
     }
   }
 
+  /**
+   * Forgets a stream no subscription reads any more (its state and meta), so a later subscription starts
+   * with a baseline rather than with what changed since long ago.
+   */
+  async forget(profile: string, field: string): Promise<void> {
+    const [kind, scope] = field.split(':') as [AlertKind, StreamScope];
+    await this.redis
+      .multi()
+      .hdel(this.keys.meta(profile), field, `${field}|v`)
+      .del(this.keys.state(profile, kind, scope))
+      .exec();
+  }
+
   async saveHealth(profile: string, health: ScanHealth): Promise<void> {
     await this.redis.hset(this.keys.health(), profile, JSON.stringify(health));
   }

@@ -179,6 +179,32 @@ describe('the alert scan', () => {
     ]);
   });
 
+  it('forgets a stream nobody reads any more: a new subscription starts with a baseline again', async () => {
+    const w = await open();
+    const made = await w.subscriptions.subscribe(subscription('C0NETOPS', ['connectivity']));
+    await w.scanAfter(0);
+    await w.subscriptions.unsubscribe('C0NETOPS', made.subscription.id);
+    await w.scanAfter(30 * SECOND);
+    simDevice(sim, 'asa-branch-02').connectivityState = 'UNREACHABLE';
+    await w.scanAfter(30 * MINUTE);
+    await w.subscriptions.subscribe(subscription('C0NETOPS', ['connectivity']));
+    const again = await w.scanAfter(30 * SECOND);
+    expect(again.read).toEqual(['connectivity:own (baseline)']);
+    expect(w.delivered).toEqual([]);
+  });
+
+  it('goes on when a subscription’s device query cannot be listed: that one hears nothing, the others do', async () => {
+    const w = await open();
+    await w.subscriptions.subscribe(
+      subscription('C0BROKEN01', ['connectivity'], { devices: 'nosuchfield:x' }),
+    );
+    await w.subscriptions.subscribe(subscription('C0EVERY001', ['connectivity']));
+    await w.scanAfter(0);
+    simDevice(sim, 'asa-hq-01').connectivityState = 'UNREACHABLE';
+    await w.scanAfter(30 * SECOND);
+    expect(headlines(w)).toEqual(['open asa-hq-01 is UNREACHABLE → C0EVERY001']);
+  });
+
   it('stretches every interval when the lists cost more SCC calls than the budget, and says so', async () => {
     const w = await open({ schedule: { callsPerMinute: 2 } });
     await w.subscriptions.subscribe(
