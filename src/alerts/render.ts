@@ -28,6 +28,8 @@ export interface IncidentMessage {
   subject: AlertSubject;
   /** The latest transition's headline (mrkdwn, values already untrusted()). */
   headline: string;
+  /** The opening's details when short enough to show in the message (INLINE_DETAILS); else in the thread. */
+  details?: readonly string[] | undefined;
   state: string;
   open: boolean;
   /** A notice: told once, over from the start. */
@@ -65,6 +67,9 @@ export interface SummaryMessage {
   since?: string | undefined;
   acknowledged?: Acknowledgement | undefined;
 }
+
+/** At most this many lines of an opening's details are shown in its message; more go in its thread. */
+export const INLINE_DETAILS = 5;
 
 /** How long mutes last, as the buttons offer them. */
 export const MUTE_CHOICES = ['1h', '8h', '24h'] as const;
@@ -186,6 +191,9 @@ export function renderIncident(message: IncidentMessage): View {
   const blocks: ViewBlock[] = [
     { kind: 'text', text: status },
     ...(!message.open && !message.notice ? [{ kind: 'context' as const, text: message.headline }] : []),
+    ...((message.open || message.notice) && message.details && message.details.length > 0
+      ? [{ kind: 'text' as const, text: message.details.slice(0, INLINE_DETAILS).join('\n') }]
+      : []),
     { kind: 'context', text: `${facts.join(' · ')}${flapped}` },
     ...acknowledgedLine(message.acknowledged),
     ...incidentButtons(message),

@@ -27,6 +27,7 @@ function incident(extra: Partial<IncidentMessage> = {}): IncidentMessage {
     tenant: { uid: 't-1', name: 'contoso-eu' },
     subject: { type: 'device', uid: 'dev-uid-02', name: 'asa-branch-02' },
     headline: '*asa-branch-02* is UNREACHABLE',
+    details: ['connectivityState: ONLINE → UNREACHABLE'],
     state: 'UNREACHABLE',
     open: true,
     notice: false,

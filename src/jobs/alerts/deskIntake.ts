@@ -6,7 +6,7 @@
 // join one summary; catch-up events join one catch-up summary per batch; muted devices open nothing.
 import { createHash } from 'node:crypto';
 import type { AlertEvent, AlertKind } from '../../alerts/model.js';
-import { renderCatchUpReply, renderTransitionReply } from '../../alerts/render.js';
+import { INLINE_DETAILS, renderCatchUpReply, renderTransitionReply } from '../../alerts/render.js';
 import type { View } from '../../model/view.js';
 import type { RedisClient } from '../../redis/connection.js';
 import { renderBlocks } from '../../render/blocks.js';
@@ -217,10 +217,11 @@ export class DeskIntake {
       type: 'notice',
       open: false,
       closedAt: event.at,
+      ...inlineDetails(event),
     };
     this.put(record);
     this.show(record);
-    if (event.details.length > 0) this.reply(record.id, event.key, renderTransitionReply(event));
+    if (!record.details) this.reply(record.id, event.key, renderTransitionReply(event));
   }
 
   /** A notice of a kind with too many this batch: a row of one summary, its headline a line of its thread. */
@@ -286,7 +287,7 @@ export class DeskIntake {
   private async open(event: AlertEvent, group: DeskRecord | undefined): Promise<DeskRecord> {
     const record: DeskRecord = {
       ...this.fromEvent(event, incidentId(this.channelId, event.key)),
-      ...(group ? { groupId: group.id } : {}),
+      ...(group ? { groupId: group.id } : inlineDetails(event)),
     };
     this.put(record);
     this.byKey.set(event.incidentKey, record.id);
@@ -295,7 +296,7 @@ export class DeskIntake {
       this.join(group, record);
     } else {
       this.opened.set(record.id, Date.parse(event.at) || this.now);
-      if (event.details.length > 0) this.reply(record.id, event.key, renderTransitionReply(event));
+      if (!record.details) this.reply(record.id, event.key, renderTransitionReply(event));
     }
     return record;
   }
@@ -315,8 +316,9 @@ export class DeskIntake {
   }
 
   private update(record: DeskRecord, event: AlertEvent): void {
+    const { details: _shown, ...current } = record;
     const updated: DeskRecord = {
-      ...record,
+      ...current,
       state: event.state,
       headline: event.headline,
       actions: event.actions.length > 0 ? event.actions : record.actions,
@@ -327,7 +329,7 @@ export class DeskIntake {
   }
 
   private async reopen(record: DeskRecord, event: AlertEvent): Promise<void> {
-    const { closedAt: _closed, ...rest } = record;
+    const { closedAt: _closed, details: _shown, ...rest } = record;
     const reopened: DeskRecord = {
       ...rest,
       open: true,
@@ -352,8 +354,9 @@ export class DeskIntake {
   }
 
   private async close(record: DeskRecord, event: AlertEvent): Promise<void> {
+    const { details: _shown, ...current } = record;
     const closed: DeskRecord = {
-      ...record,
+      ...current,
       open: false,
       closedAt: event.at,
       state: event.state,
@@ -513,6 +516,15 @@ export class DeskIntake {
     if (!results || failed)
       throw new Error(`incident desk: writing ${this.channelId}'s batch failed`, { cause: failed?.[0] });
   }
+}
+
+/**
+ * An opening's details shown in its message when they are short (a reply of its own would double the
+ * messages of every incident); longer ones go in the thread (`details` absent). None: nothing to add.
+ */
+function inlineDetails(event: AlertEvent): { details?: string[] } {
+  if (event.details.length === 0) return { details: [] };
+  return event.details.length <= INLINE_DETAILS ? { details: event.details } : {};
 }
 
 function digest(text: string): string {

@@ -25,6 +25,8 @@ export const DeskRecord = z.object({
   open: z.boolean(),
   state: z.string(),
   headline: z.string().min(1),
+  /** The opening's details, shown in the message (absent: they are in the thread). */
+  details: z.array(z.string()).optional(),
   openedAt: z.string().min(1),
   closedAt: z.string().optional(),
   flaps: z.number().int().nonnegative(),
@@ -103,6 +105,7 @@ export function incidentMessage(record: DeskRecord, ack: Acknowledgement | undef
     tenant: record.tenant,
     subject: record.subject,
     headline: record.headline,
+    details: record.details,
     state: record.state,
     open: record.open,
     notice: record.type === 'notice',

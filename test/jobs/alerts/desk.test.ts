@@ -125,9 +125,21 @@ describe('the incident desk', () => {
     expect(values).toContain('alerts mute asa-branch-02 24h --profile prod');
     expect(values).toContain('changes asa-branch-02');
     expect(post?.args.metadata).toMatchObject({ event_type: 'fwbot_alert' });
-    // The details go in the thread.
+    // Short details are in the message itself: one message per incident, not two.
+    expect(texts(post)).toContain('connectivityState: UNREACHABLE');
+    expect(replies()).toHaveLength(0);
+  });
+
+  it('puts an opening’s long details in its thread', async () => {
+    const details = Array.from({ length: 8 }, (_, i) => `interface ${i}: down`);
+
+    await serve([connectivity('asa-branch-02', 'open', 0, { details })]);
+
+    const [incident] = await desk.openIncidents([CHANNEL]);
+    expect(texts(topPosts()[0])).not.toContain('interface 0: down');
     expect(replies()).toHaveLength(1);
     expect(replies()[0]?.args.thread_ts).toBe(incident?.ts);
+    expect(texts(replies()[0])).toContain('interface 7: down');
   });
 
   it('edits the message on an update and tells the details in its thread', async () => {
