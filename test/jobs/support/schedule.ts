@@ -19,6 +19,24 @@ export const TEST_SCHEDULE: ScheduleOverrides = {
   watch: { scanEveryMs: 40, scanRuns: 50 },
   // Operation queues by name: tenant creation's window shortened from SCC's 30 s.
   queues: { 'tenant-creation': { perMs: 400 } },
+  // The alert scan on wall-clock milliseconds: every kind read at each tick, its schedulers kept in line often.
+  alerts: {
+    tickMs: 50,
+    reconcileEveryMs: 100,
+    incidentsEveryMs: 50,
+    intervals: {
+      connectivity: 50,
+      conflict: 50,
+      staged: 50,
+      ha: 50,
+      certificates: 50,
+      deployments: 50,
+      upgrades: 50,
+      audit: 50,
+    },
+    callsPerMinute: 1_000_000,
+    catchUpAfterMs: 60_000,
+  },
   // A killed worker's jobs are rescued about 1.5 s later (lock expiry, then a stall check).
   workers: { lockDurationMs: 1_000, stalledIntervalMs: 500, maxStalledCount: 10 },
 };
