@@ -116,6 +116,12 @@ const WORDS: Readonly<Record<AlertKind, { opened: string; closed: string; noun: 
   audit: { opened: 'audit event', closed: 'over', noun: 'event', notice: 'audit event' },
 };
 
+/** A burst as one line (the Home, `/fw alerts`): `*300 devices* went offline at once`. */
+export function burstHeadline(kind: AlertKind, members: number): string {
+  const words = WORDS[kind];
+  return `*${counted(members, words.noun)}* ${words.opened} at once`;
+}
+
 /** `12 min`, `2 h 5 min`, `3 d 4 h`, `under a minute`. */
 export function duration(fromIso: string, toIso: string): string {
   const ms = Date.parse(toIso) - Date.parse(fromIso);

@@ -6,7 +6,12 @@
 // join one summary; catch-up events join one catch-up summary per batch; muted devices open nothing.
 import { createHash } from 'node:crypto';
 import type { AlertEvent, AlertKind } from '../../alerts/model.js';
-import { INLINE_DETAILS, renderCatchUpReply, renderTransitionReply } from '../../alerts/render.js';
+import {
+  burstHeadline,
+  INLINE_DETAILS,
+  renderCatchUpReply,
+  renderTransitionReply,
+} from '../../alerts/render.js';
 import type { View } from '../../model/view.js';
 import type { RedisClient } from '../../redis/connection.js';
 import { renderBlocks } from '../../render/blocks.js';
@@ -304,12 +309,13 @@ export class DeskIntake {
   private join(group: DeskRecord, member: DeskRecord): void {
     const members = [...(group.members ?? []), member.id];
     const noun = member.subject.type === 'device' ? 'device' : member.subject.type;
+    const { closedAt: _was, ...open } = group;
     this.put({
-      ...group,
+      ...open,
       members,
       open: true,
-      closedAt: undefined,
       subject: { ...group.subject, name: plural(members.length, noun) },
+      ...(group.type === 'burst' ? { headline: burstHeadline(group.kind, members.length) } : {}),
     });
     this.opened.set(group.id, Date.parse(group.openedAt) || this.now);
     this.closed.delete(group.id);

@@ -245,6 +245,7 @@ describe('the incident desk', () => {
     expect(ok('chat.postMessage').length).toBeLessThanOrEqual(5);
     const [summary] = await desk.openIncidents([CHANNEL]);
     expect(summary?.subject.name).toBe('300 devices');
+    expect(summary?.headline).toBe('*300 devices* went offline at once');
   });
 
   it('waits for Slack’s pace between posts into a channel instead of posting at once', async () => {
