@@ -123,7 +123,7 @@ async function main(): Promise<void> {
         ? []
         : [`    … and ${scale.devices} devices across ${scale.tenants} managed tenants bench-…`]),
       '',
-      `  admin: ${sim.url}/_sim   (state, reset, clock, tokens, requests, faults)`,
+      `  admin: ${sim.url}/_sim   (state, reset, clock, tokens, requests, faults, devices, deployments, upgrades, users)`,
     ].join('\n'),
   );
 
