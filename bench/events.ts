@@ -12,8 +12,8 @@
 // - an inventory scan: reads the whole inventory (getMspManagedDevices, 200 a page) every minute and posts
 //   one message per transition it sees.
 // Time is compressed `compress` times (every interval of every watcher, the timetable, the simulator's
-// clock), so figures read in simulated (production) seconds; Slack's pace stays real, which only makes
-// fwbot's figures worse. Measured per watcher: delay from a transition to the first Slack message (post,
+// clock, Slack's pace of one message per channel every 1.1 s and one edit every 3 s), so figures read in
+// simulated (production) seconds; the pollers post at the same pace, as Slack would make them. Measured per watcher: delay from a transition to the first Slack message (post,
 // edit or thread reply) that shows the device in its new state (p50, p95), SCC calls per simulated minute
 // (the simulator's request log), Slack messages posted (top-level and in threads) and edits, Redis memory
 // (fwbot's keys; the pollers keep theirs in process), transitions lost (never shown by the end) and
@@ -48,7 +48,11 @@ export interface EventsOptions {
 }
 
 type Watcher = 'fwbot' | 'per-device poller' | 'inventory scan';
-const WATCHERS: readonly Watcher[] = ['fwbot', 'per-device poller', 'inventory scan'];
+const WATCHERS: readonly Watcher[] = (process.env.BENCH_EVENTS_ONLY?.split(',') as Watcher[] | undefined) ?? [
+  'fwbot',
+  'per-device poller',
+  'inventory scan',
+];
 
 export interface Transition {
   /** Simulated ms after the watchers started. */
@@ -67,7 +71,10 @@ const POLL_EVERY_S = 60;
 const PAGE = 200;
 
 /** The timetable: simulated seconds, seeded, the same for every watcher. */
-export function timetable(devices: readonly { uid: string; name: string }[], options: EventsOptions): Transition[] {
+export function timetable(
+  devices: readonly { uid: string; name: string }[],
+  options: EventsOptions,
+): Transition[] {
   const random = seededRandom(options.seed);
   const pool = [...devices];
   const take = (): { uid: string; name: string } => {
@@ -122,6 +129,11 @@ export function fwbotSchedule(compress: number): ScheduleOverrides {
       callsPerMinute: base.alerts.callsPerMinute * compress,
       catchUpAfterMs: c(base.alerts.catchUpAfterMs),
       reconcileEveryMs: c(base.alerts.reconcileEveryMs),
+    },
+    // Slack's pace in simulated time too: one post per channel every 1.1 s of SCC's time, as in production.
+    slack: {
+      postIntervalMs: c(base.slack.postIntervalMs),
+      updateIntervalMs: c(base.slack.updateIntervalMs),
     },
     desk: {
       flapWindowMs: c(base.desk.flapWindowMs),
@@ -202,9 +214,23 @@ export function account(
       const first = about[0];
       if (!first) {
         lost += 1;
+        if (process.env.BENCH_EVENTS_DEBUG) {
+          console.log(`lost: ${t.name} → ${t.to} at ${t.atS} s (${t.why})`);
+          for (const { call, lines } of inChannel)
+            for (const line of lines)
+              if (line.includes(t.name))
+                console.log(
+                  `  ${(((call.at - startedAtMs) * compress) / 1000).toFixed(0)} s ${call.method} ${String(call.args.ts ?? call.args.thread_ts ?? '')}: ${line.slice(0, 200)}`,
+                );
+        }
         return;
       }
-      delaysS.push(((first.call.at - from) * compress) / 1000);
+      const delayS = ((first.call.at - from) * compress) / 1000;
+      delaysS.push(delayS);
+      if (process.env.BENCH_EVENTS_DEBUG && delayS > 60)
+        console.log(
+          `late: ${t.name} → ${t.to} at ${t.atS} s (${t.why}) shown after ${delayS.toFixed(0)} s by ${first.call.method}`,
+        );
       const announcements = about.filter(
         ({ call }) => call.method === 'chat.postMessage' && call.args.thread_ts === undefined,
       );
@@ -237,7 +263,14 @@ class Poller {
     return response.json();
   }
 
+  /** When this poller may post next: Slack's pace (one message per channel per 1.1 s), as fwbot keeps it. */
+  private nextPostAt = 0;
+
   private async post(name: string, state: string): Promise<void> {
+    const paceMs = DEFAULT_SCHEDULE.slack.postIntervalMs / this.compress;
+    const at = Math.max(Date.now(), this.nextPostAt);
+    this.nextPostAt = at + paceMs;
+    if (at > Date.now()) await sleep(at - Date.now());
     const text = state === 'ONLINE' ? `${name} back online` : `${name} went offline (${state})`;
     await fetch(`${this.world.slack.apiUrl}chat.postMessage`, {
       method: 'POST',
@@ -312,6 +345,8 @@ interface Run {
   threadReplies: number;
   edits: number;
   redisBytes?: number;
+  /** How far behind its minute the slowest read cycle of a poller ended, simulated seconds. */
+  behindS?: number;
 }
 
 async function runWatcher(watcher: Watcher, options: EventsOptions): Promise<Run> {
@@ -330,8 +365,13 @@ async function runWatcher(watcher: Watcher, options: EventsOptions): Promise<Run
   let poller: Poller | undefined;
   let pollerRun: Promise<void> | undefined;
   try {
+    // The devices of the portal's managed tenants: what getMspManagedDevices lists.
+    const managed = (tenantUid: string) => {
+      const tenant = world.sim.state.tenants.get(tenantUid);
+      return tenant?.inPortal === true && !tenant.isPortal;
+    };
     const devices = [...world.sim.state.devices.values()]
-      .filter((record) => record.tenantUid !== world.sim.state.portalUid)
+      .filter((record) => managed(record.tenantUid))
       .map((record) => ({ uid: record.device.uid, name: record.device.name }))
       .sort((a, b) => a.name.localeCompare(b.name));
     const plan = timetable(devices, options);
@@ -386,6 +426,7 @@ async function runWatcher(watcher: Watcher, options: EventsOptions): Promise<Run
       threadReplies: posts.filter((call) => call.args.thread_ts !== undefined).length,
       edits: calls.filter((call) => call.method === 'chat.update').length,
       ...(redisBytes === undefined ? {} : { redisBytes }),
+      ...(poller ? { behindS: poller.behindS } : {}),
     };
   } finally {
     poller?.stop();
@@ -431,7 +472,13 @@ export async function benchEvents(options: EventsOptions): Promise<Table[]> {
     {
       title: `Telling what happens in SCC: ${num(options.devices)} devices across ${num(options.tenants)} managed tenants, ${num(transitions)} transitions (a burst of ${options.burst}, ${options.flappers} devices flapping ${options.flapsEach} times, the rest single devices)`,
       notes: [
-        `Side by side in one run, each watcher on a fresh copy of the same world and the same seeded timetable; time compressed ${options.compress}× (figures in simulated seconds), Slack's pace real. Delay: from a transition to the first Slack message, edit or thread reply showing the device in its new state. Reading the inventory once a minute costs ${inventoryOnce} SCC calls (${PAGE} a page). Lost: never shown by ${GRACE_S} s after the last transition; duplicated: announced by two top-level messages.`,
+        ...runs
+          .filter((run) => (run.behindS ?? 0) > 0)
+          .map(
+            (run) =>
+              `The ${run.watcher} could not keep its minute on this machine: its slowest cycle took ${num(60 + (run.behindS ?? 0))} simulated seconds.`,
+          ),
+        `Side by side in one run, each watcher on a fresh copy of the same world and the same seeded timetable; time compressed ${options.compress}× (figures in simulated seconds), Slack's pace (a message per channel every 1.1 s, an edit every 3 s) kept in simulated time by every watcher. Delay: from a transition to the first Slack message, edit or thread reply showing the device in its new state. Reading the inventory once a minute costs ${inventoryOnce} SCC calls (${PAGE} a page). Lost: never shown by ${GRACE_S} s after the last transition; duplicated: announced by two top-level messages.`,
       ],
       headers: [
         'watcher',
