@@ -14,6 +14,7 @@ import {
 } from '../../alerts/render.js';
 import type { View } from '../../model/view.js';
 import type { RedisClient } from '../../redis/connection.js';
+import { replicated } from '../../redis/replication.js';
 import { renderBlocks } from '../../render/blocks.js';
 import type { JobKeys } from '../keys.js';
 import type { Schedule } from '../schedule.js';
@@ -521,6 +522,10 @@ export class DeskIntake {
     const failed = results?.find(([error]) => error !== null);
     if (!results || failed)
       throw new Error(`incident desk: writing ${this.channelId}'s batch failed`, { cause: failed?.[0] });
+    // On the replicas before anything is posted from it: a promoted replica without this batch would take
+    // the events again (harmless for messages, whose marks are replicated too, but flaps would count twice).
+    const [first] = fresh;
+    if (first) await replicated(this.redis, this.keys.alertSeen(this.channelId, first.key));
   }
 }
 
