@@ -255,6 +255,8 @@ function summary(sim: SimRuntime) {
       interfaces: state.interfaces.size,
       packages: state.packages.size,
       reports: state.reports.size,
+      changelogs: state.changelogs.size,
+      auditLogs: state.auditLogs.length,
     },
   };
 }
