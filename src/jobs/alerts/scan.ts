@@ -28,6 +28,8 @@ import { AlertScanStore, type StreamMeta, type StreamScope, streamField } from '
 export const ALERT_SCAN_QUEUE = 'fwbot-alert-scan';
 export const ALERT_RECONCILE_SCHEDULER = 'fwbot-alert-scan-reconcile';
 const SCHEDULER_PREFIX = 'alert-scan~';
+/** Findings of one stream explained from SCC's change log per scan, at most. */
+const EXPLAINED_PER_SCAN = 20;
 
 /** What the scan reports to Prometheus (src/observability/metrics.ts), if anything. */
 export interface AlertScanMetrics {
@@ -82,6 +84,8 @@ export function createAlertScanner(deps: AlertScanDeps) {
   const tokens = new Map<string, { unreadable: AlertKind[]; at: number }>();
   /** What was said once (per profile): unreadable kinds, kinds with no list across tenants. */
   const said = new Map<string, string>();
+  /** Streams SCC refused (401/403), by profile, kind and scope: not read again until then. */
+  const refusedUntil = new Map<string, number>();
 
   const sayOnce = (profile: string, topic: string, sentence: string) => {
     const key = `${profile}\u0000${topic}`;
@@ -192,6 +196,8 @@ export function createAlertScanner(deps: AlertScanDeps) {
     let calls = 0;
     for (const finding of findings) {
       if (!explainer.wants(finding) || finding.subject.type !== 'device') continue;
+      // A burst (a change pushed to 300 devices by hand) is not 300 reads: the button shows the rest.
+      if (calls >= EXPLAINED_PER_SCAN) break;
       try {
         calls += 1;
         finding.details.push(
@@ -215,6 +221,8 @@ export function createAlertScanner(deps: AlertScanDeps) {
   ): Promise<void> => {
     const { kind, spec, scope } = stream;
     const at = now();
+    const streamKey = `${profile}\u0000${streamField(kind, scope)}`;
+    if ((refusedUntil.get(streamKey) ?? 0) > at) return;
     const interval = settings.intervals[kind] * stretch;
     const fullDue = meta.lastFullAt === undefined || at - meta.lastFullAt >= interval;
     const read = await store.read(profile, kind, scope, spec.state);
@@ -235,11 +243,15 @@ export function createAlertScanner(deps: AlertScanDeps) {
       source = fullDue ? await readFull(spec, ctx) : await readByUid(ctx, soonerUids);
     } catch (error) {
       if (error instanceof SccApiError && (error.status === 403 || error.status === 401)) {
+        // Said once, and not asked again for a while: a refusal is not a scan failing every tick. The
+        // stream keeps its state, so its open incidents still close once it can be read again.
+        refusedUntil.set(streamKey, at + settings.tokenRefreshMs);
         sayOnce(
           profile,
           `refused:${kind}:${scope}`,
-          `alerts of ${kind} cannot be read on profile ${profile}: SCC refused (${error.status})`,
+          `alerts of ${kind} cannot be read on profile ${profile}: SCC refused (${error.status}); tried again in ${Math.round(settings.tokenRefreshMs / 60_000)} min`,
         );
+        return;
       }
       throw error;
     }

@@ -240,6 +240,36 @@ describe('the alert scan', () => {
     expect((await w.scanner.store.health()).get('default')?.unreadable).toContain('audit');
   });
 
+  it('stops asking for a list SCC refuses, says so once, and reads the others', async () => {
+    const warnings: string[] = [];
+    const log = (await import('pino')).pino(
+      { level: 'warn' },
+      { write: (line: string) => warnings.push(String(JSON.parse(line).msg)) },
+    );
+    const w = await open({ profiles: { default: sim.tokens.readOnly }, log });
+    // The token's roles cannot be read: every kind is tried, and SCC refuses the audit log (403).
+    const client = w.clients.get('default');
+    const call = client.call.bind(client);
+    Object.assign(client, {
+      call: (async (operationId: string, params: unknown) => {
+        if (operationId === 'getToken') throw new Error('no token info here');
+        return call(operationId as never, params as never);
+      }) as typeof client.call,
+    });
+    const audits = () => sim.requestLog.list({ operationId: 'getAuditLogs' }).length;
+    await w.subscriptions.subscribe(subscription('C0SECOPS', ['audit', 'connectivity']));
+    await w.scanAfter(0);
+    await w.scanAfter(60 * SECOND);
+    await w.scanAfter(60 * SECOND);
+    expect(audits()).toBe(1);
+    expect(warnings.filter((line) => line.includes('audit'))).toEqual([
+      'alerts of audit cannot be read on profile default: SCC refused (403); tried again in 60 min',
+    ]);
+    simDevice(sim, 'asa-hq-01').connectivityState = 'UNREACHABLE';
+    await w.scanAfter(30 * SECOND);
+    expect(w.delivered.map((e) => e.kind)).toEqual(['connectivity']);
+  });
+
   it('keeps one scheduler per profile that has subscriptions', async () => {
     const w = await open({ profiles: { default: sim.tokens.superAdmin, other: sim.tokens.admin } });
     expect(await w.scanner.reconcile()).toEqual([]);
