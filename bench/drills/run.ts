@@ -8,6 +8,8 @@
 import { parseArgs } from 'node:util';
 import { describeMachine, loadAverage, machineLines } from '../support/machine.js';
 import { RESULTS_PATH, writeDrillsPart } from '../support/results.js';
+import { alertsFailoverDrill } from './alertsFailover.js';
+import { alertsKillDrill } from './alertsKill.js';
 import { approvalsDrill } from './approvals.js';
 import type { Drill, DrillReport } from './drill.js';
 import { clusterDrill, sentinelDrill } from './failover.js';
@@ -29,6 +31,8 @@ const DRILLS: readonly Drill[] = [
   fuzzDrill,
 
   forgedDrill,
+  alertsKillDrill,
+  alertsFailoverDrill,
 ];
 const BOUND_MS = 5 * 60_000;
 
