@@ -97,9 +97,18 @@ function startCommandRunners(
   });
 }
 
-/** Every watched channel is everyone's: the console has one channel, and every console user is in it. */
+/**
+ * Every watched or subscribed channel is everyone's: the console has one channel, and every console user is
+ * in it (so the demo's Home lists the watches and the open incidents of the channel it tells).
+ */
 function oneChannelForAll(jobs: Jobs): () => Promise<string[]> {
-  return async () => (await jobs.watches.list()).map((watch) => watch.channelId);
+  return async () => {
+    const [watches, subscriptions] = await Promise.all([
+      jobs.watches.list(),
+      jobs.alerts.subscriptions.list(),
+    ]);
+    return [...new Set([...watches, ...subscriptions].map((item) => item.channelId))];
+  };
 }
 
 export async function assemble(options: AssembleOptions): Promise<Assembled> {
