@@ -9,6 +9,8 @@ export interface UpgradeWatch {
   profile: string;
   createdBy: string;
   createdAt: string;
+  /** The profile is an MSP portal's: the channel hears its runs across managed tenants too. */
+  acrossTenants?: boolean;
 }
 
 export interface WatchRegistry {

@@ -1,12 +1,14 @@
 // `/fw vpn watch [#channel]` and `/fw vpn unwatch [#channel]`: a channel hears about every VPN client
 // upgrade run of the profile that ends, including runs started outside Slack. Since issue 26 a watch is an
-// `upgrades` alert subscription of the channel (src/jobs/watches.ts keeps the registry over them), so
-// `/fw alerts` lists it and `/fw alerts unsubscribe` ends it too; these words stay because people know them.
+// `upgrades` alert subscription of the channel (src/jobs/watches.ts keeps the registry over them; on an MSP
+// portal's profile one across its managed tenants too), so `/fw alerts` lists it and `/fw alerts
+// unsubscribe` ends it; these words stay because people know them.
 import { z } from 'zod';
 import { SLACK_CHANNEL_ID } from '../config/slackIds.js';
 import { UserError } from '../model/errors.js';
 import type { View } from '../model/view.js';
 import { channelMention } from '../render/mrkdwn.js';
+import { SccApiError } from '../scc/errors.js';
 import { optionalText } from './args.js';
 import type { OperationContext, Param, WatchRegistry } from './operation.js';
 import { defineOperation } from './operation.js';
@@ -57,8 +59,20 @@ const watchCommand = {
   otherChannel: (args: z.infer<typeof WatchArgs>) => args.channel,
 } as const;
 
+/** An MSP portal's token may list managed tenants; any other gets 403. Its runs across tenants are heard too. */
+async function isMspPortal(ctx: OperationContext): Promise<boolean> {
+  try {
+    await ctx.scc.call('getMspManagedTenants', { query: { limit: 1 } });
+    return true;
+  } catch (error) {
+    if (error instanceof SccApiError && error.status === 403) return false;
+    throw error;
+  }
+}
+
 export const vpnWatch = defineOperation({
   ...watchCommand,
+  scc: ['getMspManagedTenants'],
   id: 'vpn.watch',
   words: ['vpn', 'watch'],
   failure: 'Could not start watching the upgrade runs',
@@ -71,6 +85,7 @@ export const vpnWatch = defineOperation({
       profile: ctx.profile,
       createdBy: ctx.actor.userId,
       createdAt: new Date().toISOString(),
+      acrossTenants: await isMspPortal(ctx),
     });
     return { created, channelId, profile: ctx.profile };
   },

@@ -113,6 +113,7 @@ export const UpgradeWatchSchema = z.object({
   profile: z.string().min(1),
   createdBy: z.string().min(1),
   createdAt: z.string().min(1),
+  acrossTenants: z.boolean().optional(),
 });
 
 /** Reads a JSON value written by fwbot; a broken record is reported with the key it came from. */

@@ -1,49 +1,68 @@
 // `vpn watch` as one kind of alert: the WatchRegistry the `vpn watch` / `vpn unwatch` operations and the
 // Home use, kept as `upgrades` alert subscriptions (src/jobs/alerts/subscriptions.ts) instead of records of
-// their own. A channel "watches" a profile when one of its subscriptions hears every upgrade run of it:
-// kind `upgrades`, the profile's scope, no device query. Until the `upgrades` kind's scan replaces the
-// watch scan (src/jobs/watchScan.ts), that scan reads the watches from here and keeps which channels it has
-// been through once (baselined), as it did.
-import type { AlertSubscription } from '../alerts/model.js';
+// their own; the alert scan's `upgrades` kind tells the runs that end. A channel "watches" a profile when
+// one of its subscriptions hears every upgrade run of it: kind `upgrades`, the profile's scope, no device
+// query. On an MSP portal's profile a watch is also one across its managed tenants (the portal's runs
+// across tenants), as the watches of earlier versions were.
+import type { AlertScope, AlertSubscription } from '../alerts/model.js';
 import type { UpgradeWatch, WatchRegistry } from '../catalogue/operation.js';
+import type { SccClient } from '../scc/client.js';
+import { SccApiError } from '../scc/errors.js';
 import type { RedisAlertSubscriptions } from './alerts/subscriptions.js';
-import type { JobsCore } from './core.js';
 
 /** The subscription `vpn watch` makes, and the ones that hear as much (an `upgrades` kind among others). */
-export function hearsEveryUpgradeRun(subscription: AlertSubscription): boolean {
+export function hearsEveryUpgradeRun(
+  subscription: AlertSubscription,
+  scope: AlertScope['kind'] = 'profile',
+): boolean {
   return (
     subscription.kinds.includes('upgrades') &&
-    subscription.scope.kind === 'profile' &&
+    subscription.scope.kind === scope &&
     subscription.devices === undefined
   );
 }
 
 /** Exactly what `vpn watch` makes: `vpn unwatch` removes these and only these. */
 function isWatch(subscription: AlertSubscription): boolean {
-  return hearsEveryUpgradeRun(subscription) && subscription.kinds.length === 1;
+  return (
+    subscription.kinds.length === 1 &&
+    (hearsEveryUpgradeRun(subscription) || hearsEveryUpgradeRun(subscription, 'all-tenants'))
+  );
+}
+
+/**
+ * Whether a profile's token is an MSP portal's: it may list managed tenants (SCC answers 403 otherwise).
+ * Undefined when SCC cannot say now (down, a timeout).
+ */
+export async function isMspPortal(scc: Pick<SccClient, 'call'>): Promise<boolean | undefined> {
+  try {
+    await scc.call('getMspManagedTenants', { query: { limit: 1 } });
+    return true;
+  } catch (error) {
+    if (error instanceof SccApiError && (error.status === 403 || error.status === 401)) return false;
+    return undefined;
+  }
 }
 
 export class SubscriptionWatches implements WatchRegistry {
-  constructor(
-    private readonly core: JobsCore,
-    private readonly subscriptions: RedisAlertSubscriptions,
-  ) {}
+  constructor(private readonly subscriptions: RedisAlertSubscriptions) {}
 
   async watch(watch: UpgradeWatch): Promise<{ created: boolean }> {
     const { channelId, profile, createdBy } = watch;
-    const mine = await this.subscriptions.list({ channelId });
-    if (mine.some((s) => s.profile === profile && hearsEveryUpgradeRun(s))) return { created: false };
-    const { created } = await this.subscriptions.subscribe(
-      { channelId, profile, kinds: ['upgrades'], scope: { kind: 'profile' }, createdBy },
-      { createdAt: watch.createdAt },
-    );
-    if (created)
-      // The runs that have already ended are noted (not announced) before new ones end.
-      await this.core.watchQueue.add(
-        'scan',
-        { reason: 'new watch' },
-        { removeOnComplete: true, removeOnFail: 100 },
+    const mine = (await this.subscriptions.list({ channelId })).filter((s) => s.profile === profile);
+    const scopes: AlertScope[] = [
+      { kind: 'profile' },
+      ...(watch.acrossTenants ? [{ kind: 'all-tenants' } as const] : []),
+    ];
+    let created = false;
+    for (const scope of scopes) {
+      if (mine.some((s) => hearsEveryUpgradeRun(s, scope.kind))) continue;
+      const made = await this.subscriptions.subscribe(
+        { channelId, profile, kinds: ['upgrades'], scope, createdBy },
+        { createdAt: watch.createdAt },
       );
+      created ||= made.created;
+    }
     return { created };
   }
 
@@ -53,8 +72,6 @@ export class SubscriptionWatches implements WatchRegistry {
     for (const subscription of mine.filter(isWatch)) {
       if (await this.subscriptions.unsubscribe(channelId, subscription.id)) removed = true;
     }
-    // A channel watched again later is baselined again (runs that ended meanwhile are not news to it).
-    if (removed) await this.core.redis.srem(this.core.keys.watchBaselined(profile), channelId);
     const stillHeardBy = mine.filter((s) => !isWatch(s) && s.kinds.includes('upgrades')).map((s) => s.id);
     return { removed, stillHeardBy };
   }
@@ -63,7 +80,7 @@ export class SubscriptionWatches implements WatchRegistry {
   async list(profile?: string): Promise<UpgradeWatch[]> {
     const all = await this.subscriptions.list(profile === undefined ? {} : { profile });
     const watches = new Map<string, UpgradeWatch>();
-    for (const s of all.filter(hearsEveryUpgradeRun)) {
+    for (const s of all.filter((subscription) => hearsEveryUpgradeRun(subscription))) {
       const key = `${s.profile}\u0000${s.channelId}`;
       if (!watches.has(key))
         watches.set(key, {
@@ -76,20 +93,5 @@ export class SubscriptionWatches implements WatchRegistry {
     return [...watches.values()].sort(
       (a, b) => a.profile.localeCompare(b.profile) || a.channelId.localeCompare(b.channelId),
     );
-  }
-
-  /** The profiles that have any alert subscription (those without a watch are passed over by list). */
-  profiles(): Promise<string[]> {
-    return this.subscriptions.profiles();
-  }
-
-  /** Channels whose watch has been through one scan (runs that end from then on are theirs). */
-  async baselined(profile: string): Promise<Set<string>> {
-    return new Set(await this.core.redis.smembers(this.core.keys.watchBaselined(profile)));
-  }
-
-  async markBaselined(profile: string, channelIds: readonly string[]): Promise<void> {
-    if (channelIds.length === 0) return;
-    await this.core.redis.sadd(this.core.keys.watchBaselined(profile), ...channelIds);
   }
 }

@@ -16,7 +16,7 @@ import { RedisIncidentDesk } from './alerts/deskService.js';
 import { createDeskProcessor } from './alerts/deskWorker.js';
 import { ALERT_SCAN_QUEUE, type AlertScanMetrics, createAlertScanner } from './alerts/scan.js';
 import { RedisAlertSubscriptions } from './alerts/subscriptions.js';
-import { migrateWatches } from './alerts/watchMigration.js';
+import { migrateWatches, RETIRED_WATCH_SCHEDULER_ID } from './alerts/watchMigration.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
 import { operationQueueName, QUEUE } from './keys.js';
 import { DurationHistory } from './learningStore.js';
@@ -32,8 +32,7 @@ import {
 import { SlackNotifier } from './slackNotifier.js';
 import { QueueTracker } from './tracker.js';
 import { createTrackProcessor } from './trackWorker.js';
-import { SubscriptionWatches } from './watches.js';
-import { createWatchScanProcessor, WATCH_SCHEDULER_ID } from './watchScan.js';
+import { isMspPortal, SubscriptionWatches } from './watches.js';
 
 export type { JobsOptions } from './core.js';
 export { declaredQueues, type QueuedCallsDeps } from './operationQueue.js';
@@ -53,7 +52,7 @@ function jobsOver(
   core: JobsCore,
 ): Jobs & { readonly registry: SubscriptionWatches; readonly subscriptions: RedisAlertSubscriptions } {
   const subscriptions = new RedisAlertSubscriptions(core);
-  const registry = new SubscriptionWatches(core, subscriptions);
+  const registry = new SubscriptionWatches(subscriptions);
   return {
     tracker: new QueueTracker(core),
     watches: registry,
@@ -174,7 +173,10 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
     concurrency: schedule.workers.notifyConcurrency,
   });
   // Earlier versions' vpn watches become upgrades alerts before any scan reads the subscriptions.
-  const migrated = await migrateWatches(core, jobs.subscriptions);
+  // A profile this worker has no client for waits for one that has (undefined: not migrated yet).
+  const migrated = await migrateWatches(core, jobs.subscriptions, async (profile) =>
+    options.clients.names().includes(profile) ? isMspPortal(options.clients.get(profile)) : undefined,
+  );
   if (migrated > 0) log.info({ migrated }, 'vpn watches are now upgrades alert subscriptions');
   // The alert scan: one scheduler per profile with subscriptions, kept in line by a scheduler that every
   // process upserts alike; its findings go to the desk's queue above.
@@ -187,13 +189,9 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
   });
   start(ALERT_SCAN_QUEUE, alertScan.processor, { concurrency: 2 });
   await alertScan.start();
-  start(QUEUE.watch, createWatchScanProcessor(core, jobs.registry, options.clients), { concurrency: 1 });
-  // Idempotent across workers: every process upserts the same scheduler.
-  await core.watchQueue.upsertJobScheduler(
-    WATCH_SCHEDULER_ID,
-    { every: schedule.watch.scanEveryMs },
-    { name: 'scan', data: { reason: 'schedule' }, opts: { removeOnComplete: true, removeOnFail: 100 } },
-  );
+  // The alert scan's upgrades kind tells what the retired watch scan told; an earlier version's scheduler
+  // of that scan is removed (idempotent: every worker does it at start).
+  await core.watchQueue.removeJobScheduler(RETIRED_WATCH_SCHEDULER_ID);
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   log.info({ prefix, workers: workers.length }, 'fwbot workers started');
 

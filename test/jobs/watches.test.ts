@@ -1,124 +1,142 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AlertEvent } from '../../src/alerts/model.js';
 import type { OperationContext } from '../../src/catalogue/operation.js';
 import { channelIdOf, vpnUnwatch, vpnWatch } from '../../src/catalogue/watches.js';
-import { channelMention } from '../../src/render/mrkdwn.js';
-import {
-  driveUntil,
-  type Harness,
-  nextCall,
-  quietLog,
-  text,
-  useHarness,
-  watchAnnouncements,
-} from './support/harness.js';
+import { createAlertScanner } from '../../src/jobs/alerts/scan.js';
+import { RedisAlertSubscriptions } from '../../src/jobs/alerts/subscriptions.js';
+import { createJobsCore } from '../../src/jobs/core.js';
+import { SubscriptionWatches } from '../../src/jobs/watches.js';
+import { channelMention, stripSentinels } from '../../src/render/mrkdwn.js';
+import { redisUrl, uniquePrefix } from '../support/testRedis.js';
+import { type Harness, quietLog, simClients, useHarness } from './support/harness.js';
 
-describe('watching VPN client upgrade runs', () => {
+/**
+ * A watch, the alert scan and its hand-off to the desk over one Redis prefix: what the `upgrades` kind
+ * hands the desk for the channels of `vpn watch` (the desk's own tests cover the message).
+ */
+async function watchWorld(sim: Harness['sim']) {
+  const clients = simClients(sim, { default: sim.tokens.superAdmin });
+  const core = createJobsCore({ redisUrl: redisUrl(), prefix: uniquePrefix('watch'), logger: quietLog });
+  const subscriptions = new RedisAlertSubscriptions(core);
+  const watches = new SubscriptionWatches(subscriptions);
+  const delivered: AlertEvent[] = [];
+  const scanner = createAlertScanner({
+    core,
+    clients,
+    subscriptions,
+    deliver: async (events) => void delivered.push(...events),
+    now: () => sim.clock.now(),
+  });
+  return {
+    watches,
+    clients,
+    /** What the channel was handed, as `kind phase headline`. */
+    toldIn: (channel: string) =>
+      delivered
+        .filter((event) => event.channels.includes(channel))
+        .map((event) => `${event.kind} ${event.phase} ${stripSentinels(event.headline)}`),
+    async scanAfter(ms: number) {
+      sim.clock.advance(ms);
+      await scanner.scanProfile('default');
+    },
+    async close() {
+      await scanner.close();
+      await core.close();
+      await clients.close();
+    },
+  };
+}
+
+describe('watching VPN client upgrade runs (the alert scan’s upgrades kind)', () => {
   let h: Harness;
   useHarness((created) => {
     h = created;
   });
+  let world: Awaited<ReturnType<typeof watchWorld>> | undefined;
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+  });
 
-  const announcementsIn = (channel: string) => watchAnnouncements(h.slack, channel);
-
-  /** Two scans begun after now: the first of them has finished by the time the second starts. */
-  const afterAFullScan = async (clients: Parameters<typeof nextCall>[0]) => {
-    await nextCall(clients, 'getSecureClientUpgradeRuns');
-    await nextCall(clients, 'getSecureClientUpgradeRuns');
-  };
-
-  it('announces a run started outside Slack once, and not the runs that ended before the watch', async () => {
-    const { workers, clients } = await h.start();
-    const created = await workers.jobs.watches.watch({
-      channelId: 'C0WATCH001',
+  const watch = (channelId: string, acrossTenants = false) =>
+    world?.watches.watch({
+      channelId,
       profile: 'default',
       createdBy: 'U0ADMIN',
       createdAt: new Date(h.sim.clock.now()).toISOString(),
+      acrossTenants,
     });
-    expect(created.created).toBe(true);
-    await afterAFullScan(clients);
-    expect(announcementsIn('C0WATCH001')).toHaveLength(0); // the seeded history is not news
+
+  /** Scans a minute apart until the channel has been told something, or gives up after `max`. */
+  const scanUntilTold = async (channel: string, max = 30) => {
+    for (let i = 0; i < max && world?.toldIn(channel).length === 0; i += 1) await world?.scanAfter(60_000);
+    return world?.toldIn(channel) ?? [];
+  };
+
+  it('tells a run started outside Slack once, and not the runs that ended before the watch', async () => {
+    h.sim.reset();
+    world = await watchWorld(h.sim);
+    expect((await watch('C0WATCH001'))?.created).toBe(true);
+    await world.scanAfter(0); // the baseline: the seeded history is not news
+    expect(world.toldIn('C0WATCH001')).toEqual([]);
 
     // Someone upgrades from SCC's own UI (here: the API, with no thread following it).
-    await clients.get('default').secureClient.triggerAsaUpgrade({
+    await world.clients.get('default').secureClient.triggerAsaUpgrade({
       deviceUids: [h.sim.deviceUid('asa-dc-03')],
       version: '5.1.8.105',
       name: 'from the portal',
     });
-    const announced = h.slack.waitFor(
-      (call) =>
-        call.method === 'chat.postMessage' && call.args.channel === 'C0WATCH001' && call.status === 200,
-    );
-    const call = await driveUntil(h.sim, clients, announced, 20_000);
-    await afterAFullScan(clients);
-    await afterAFullScan(clients);
-
-    expect(announcementsIn('C0WATCH001')).toHaveLength(1);
-    expect(call.args.thread_ts).toBeUndefined();
-    expect(text(call)).toContain('A VPN client upgrade run ended (profile `default`, started by');
-    expect(text(call)).toContain('*from the portal* to Secure Client 5.1.8.105 finished with warnings');
-    expect(text(call)).toContain('• asa-dc-03: CLEANUP_FAILED');
+    const told = await scanUntilTold('C0WATCH001');
+    await world.scanAfter(60_000);
+    expect(world.toldIn('C0WATCH001')).toEqual(told);
+    expect(told).toEqual([
+      expect.stringMatching(
+        /^upgrades notice VPN client upgrade \*from the portal\* to Secure Client 5\.1\.8\.105/,
+      ),
+    ]);
   });
 
-  it('announces a run across tenants too (an MSP portal profile), with its devices by tenant', async () => {
-    const { workers, clients } = await h.start();
-    await workers.jobs.watches.watch({
-      channelId: 'C0WATCHMSP',
-      profile: 'default',
-      createdBy: 'U0ADMIN',
-      createdAt: new Date(h.sim.clock.now()).toISOString(),
-    });
-    await afterAFullScan(clients);
-    expect(announcementsIn('C0WATCHMSP')).toHaveLength(0); // the seeded cross-tenant runs are not news
+  it('tells a run across tenants too on an MSP portal’s profile', async () => {
+    h.sim.reset();
+    world = await watchWorld(h.sim);
+    await watch('C0WATCHMSP', true);
+    await world.scanAfter(0);
+    expect(world.toldIn('C0WATCHMSP')).toEqual([]); // the seeded cross-tenant runs are not news
 
-    await clients.get('default').call('upgradeMspManagedAsaSecureClientPackages', {
+    await world.clients.get('default').call('upgradeMspManagedAsaSecureClientPackages', {
       body: {
         deviceUids: ['nw-asa-hq', 'globex-asa-01'].map((d) => h.sim.deviceUid(d)),
         version: '5.1.8.105',
         name: 'msp day',
       },
     });
-    const announced = h.slack.waitFor(
-      (call) =>
-        call.method === 'chat.postMessage' && call.args.channel === 'C0WATCHMSP' && call.status === 200,
-    );
-    const call = await driveUntil(h.sim, clients, announced, 20_000);
-    await afterAFullScan(clients);
-
-    expect(announcementsIn('C0WATCHMSP')).toHaveLength(1);
-    expect(text(call)).toContain('A VPN client upgrade run across tenants ended (profile `default`');
-    expect(text(call)).toContain('*msp day*');
-    expect(text(call)).toMatch(/\*northwind[^*]*\*\n {2}• nw-asa-hq: /);
+    const told = await scanUntilTold('C0WATCHMSP');
+    expect(told).toEqual([
+      expect.stringMatching(/^upgrades notice VPN client upgrade across tenants \*msp day\*/),
+    ]);
   });
 
-  it('stops announcing in a channel that unwatched, while others still hear', async () => {
-    const { workers, clients } = await h.start();
-    const createdAt = new Date(h.sim.clock.now()).toISOString();
-    const leaving = { channelId: 'C0WATCH002', profile: 'default', createdBy: 'U0ADMIN', createdAt };
-    await workers.jobs.watches.watch(leaving);
-    await workers.jobs.watches.watch({ ...leaving, channelId: 'C0WATCH003' });
-    expect((await workers.jobs.watches.watch(leaving)).created).toBe(false);
-    expect((await workers.jobs.watches.list('default')).map((w) => w.channelId)).toEqual([
+  it('stops telling a channel that unwatched, while others still hear', async () => {
+    h.sim.reset();
+    world = await watchWorld(h.sim);
+    await watch('C0WATCH002');
+    await watch('C0WATCH003');
+    expect((await watch('C0WATCH002'))?.created).toBe(false);
+    expect((await world.watches.list('default')).map((w) => w.channelId)).toEqual([
       'C0WATCH002',
       'C0WATCH003',
     ]);
-    await afterAFullScan(clients);
+    await world.scanAfter(0);
 
-    expect((await workers.jobs.watches.unwatch('C0WATCH002', 'default')).removed).toBe(true);
-    expect((await workers.jobs.watches.unwatch('C0WATCH002', 'default')).removed).toBe(false);
-    await clients.get('default').secureClient.triggerAsaUpgrade({
+    expect((await world.watches.unwatch('C0WATCH002', 'default')).removed).toBe(true);
+    expect((await world.watches.unwatch('C0WATCH002', 'default')).removed).toBe(false);
+    await world.clients.get('default').secureClient.triggerAsaUpgrade({
       deviceUids: [h.sim.deviceUid('asa-hq-01')],
       version: '5.1.8.105',
       name: 'after the unwatch',
     });
-    const stillWatching = h.slack.waitFor(
-      (call) =>
-        call.method === 'chat.postMessage' && call.args.channel === 'C0WATCH003' && call.status === 200,
-    );
-    await driveUntil(h.sim, clients, stillWatching, 20_000);
-    await afterAFullScan(clients);
-
-    expect(announcementsIn('C0WATCH003')).toHaveLength(1);
-    expect(announcementsIn('C0WATCH002')).toHaveLength(0);
+    expect(await scanUntilTold('C0WATCH003')).toHaveLength(1);
+    expect(world.toldIn('C0WATCH002')).toEqual([]);
   });
 });
 
@@ -167,8 +185,17 @@ describe('the /fw vpn watch and unwatch operations', () => {
     const { workers } = await h.start();
     const ctx = context({ watches: workers.jobs.watches });
     await vpnWatch.execute(ctx, {});
-    const [watch] = await workers.jobs.alerts.subscriptions.list({ channelId: 'C0HERE0001' });
-    expect(watch).toMatchObject({ kinds: ['upgrades'], scope: { kind: 'profile' }, createdBy: 'U0OPERATOR' });
+    // The simulator's default profile is an MSP portal: its runs across tenants are heard too.
+    const made = await workers.jobs.alerts.subscriptions.list({ channelId: 'C0HERE0001' });
+    expect(
+      made
+        .map((s) => [s.kinds, s.scope.kind, s.createdBy])
+        .sort()
+        .reverse(),
+    ).toEqual([
+      [['upgrades'], 'profile', 'U0OPERATOR'],
+      [['upgrades'], 'all-tenants', 'U0OPERATOR'],
+    ]);
 
     // A subscription that hears upgrade runs among other kinds: vpn watch knows the channel hears them.
     const { subscription } = await workers.jobs.alerts.subscriptions.subscribe({
@@ -182,8 +209,9 @@ describe('the /fw vpn watch and unwatch operations', () => {
     expect(unwatched.view.summary).toContain(
       `The watch is removed, but ${channelMention('C0HERE0001')} still hears about upgrade runs of profile \`default\` through alert subscription \`${subscription.id}\``,
     );
-    expect((await vpnWatch.execute(ctx, {})).view.summary).toContain('already hears');
-    expect((await vpnUnwatch.execute(ctx, {})).view.summary).toContain('still hears about upgrade runs');
+    expect(await vpnUnwatch.execute(ctx, {})).toMatchObject({
+      view: { summary: expect.stringMatching(/^#?\S*C0HERE0001\S* still hears about upgrade runs/) },
+    });
     expect(await workers.jobs.alerts.subscriptions.list({ channelId: 'C0HERE0001' })).toEqual([subscription]);
     await h.stopWorkers();
   });

@@ -32,8 +32,9 @@ describe('the vpn watches of earlier versions', () => {
     await oldWatch(redis, keys, 'C0OLD00002');
     await oldWatch(redis, keys, 'C0OLD00003', 'lab');
     await redis.hset(keys.watches('lab'), 'C0BROKEN01', '{not json');
-    // The scan's memory of the old watches is the scan's: left alone.
+    // The retired watch scan's memory goes with the watches.
     await redis.sadd(keys.watchBaselined('default'), 'C0OLD00001');
+    await redis.zadd(keys.announcedRuns('default'), 1, 'run-1');
 
     expect(await migrateWatches(core, subscriptions)).toBe(3);
     const all = (await subscriptions.list()).sort((a, b) => a.channelId.localeCompare(b.channelId));
@@ -63,13 +64,36 @@ describe('the vpn watches of earlier versions', () => {
       ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     );
     expect(await redis.exists(keys.watches('default'), keys.watches('lab'), keys.watchedProfiles())).toBe(0);
-    expect(await redis.smembers(keys.watchBaselined('default'))).toEqual(['C0OLD00001']);
+    expect(await redis.exists(keys.watchBaselined('default'), keys.announcedRuns('default'))).toBe(0);
 
     // A start killed after subscribing but before deleting: the next one finishes without a duplicate.
     await oldWatch(redis, keys, 'C0OLD00001');
     expect(await migrateWatches(core, subscriptions)).toBe(0);
     expect((await subscriptions.list()).sort((a, b) => a.channelId.localeCompare(b.channelId))).toEqual(all);
     expect(await redis.exists(keys.watches('default'), keys.watchedProfiles())).toBe(0);
+  });
+});
+
+describe('the vpn watches of an MSP portal’s profile', () => {
+  it('hear the portal’s runs across tenants too, and wait for a start when SCC cannot say', async () => {
+    const redis = connectRedis();
+    try {
+      const keys = new JobKeys(uniquePrefix('migrate-msp').slice(0, -1));
+      const core = { redis, keys, log: quietLog };
+      const subscriptions = new RedisAlertSubscriptions(core);
+      await oldWatch(redis, keys, 'C0PORTAL01', 'portal');
+      await oldWatch(redis, keys, 'C0UNKNOWN1', 'down');
+      const portal = async (profile: string) => (profile === 'portal' ? true : undefined);
+      expect(await migrateWatches(core, subscriptions, portal)).toBe(1);
+      const scopes = (await subscriptions.list({ profile: 'portal' })).map((s) => s.scope.kind).sort();
+      expect(scopes).toEqual(['all-tenants', 'profile']);
+      // SCC could not say for `down`: its watch waits, whole, for the next start.
+      expect(await subscriptions.list({ profile: 'down' })).toEqual([]);
+      expect(await redis.hkeys(keys.watches('down'))).toEqual(['C0UNKNOWN1']);
+      expect(await redis.smembers(keys.watchedProfiles())).toEqual(['down']);
+    } finally {
+      await redis.quit();
+    }
   });
 });
 
