@@ -251,4 +251,23 @@ describe('the Lucene parser', () => {
       value: { kind: 'exact', text: 'a b:c', quoted: true },
     });
   });
+
+  it('applies a field to a group of values, and goes on with other fields after it', () => {
+    const term = (field: string, text: string) => ({
+      kind: 'term',
+      field,
+      value: { kind: 'exact', text, quoted: false },
+    });
+    expect(parseLucene('mode:(A OR B) AND NOT s:ONLINE')).toEqual({
+      kind: 'and',
+      left: { kind: 'or', left: term('mode', 'A'), right: term('mode', 'B') },
+      right: { kind: 'not', query: term('s', 'ONLINE') },
+    });
+    expect(parseLucene('uid:(u1 OR (u2 OR u3))')).toEqual({
+      kind: 'or',
+      left: term('uid', 'u1'),
+      right: { kind: 'or', left: term('uid', 'u2'), right: term('uid', 'u3') },
+    });
+    expect(() => parseLucene('uid:(u1 OR u2')).toThrow(/missing "\)"/);
+  });
 });

@@ -26,12 +26,13 @@ function edits(before: readonly string[], after: readonly string[]): Edit[] {
       out.push({ kind: ' ', line: before[i] ?? '' });
       i += 1;
       j += 1;
-    } else if (j < m && (i === n || (lcs[i]?.[j + 1] ?? 0) >= (lcs[i + 1]?.[j] ?? 0))) {
-      out.push({ kind: '+', line: after[j] ?? '' });
-      j += 1;
-    } else {
+    } else if (i < n && (j === m || (lcs[i + 1]?.[j] ?? 0) >= (lcs[i]?.[j + 1] ?? 0))) {
+      // Removals before additions, as diff prints a replaced line.
       out.push({ kind: '-', line: before[i] ?? '' });
       i += 1;
+    } else {
+      out.push({ kind: '+', line: after[j] ?? '' });
+      j += 1;
     }
   }
   return out;
