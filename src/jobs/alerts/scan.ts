@@ -106,6 +106,17 @@ export function createAlertScanner(deps: AlertScanDeps) {
       log.debug({ err: error, profile }, 'alert scan: the token’s roles could not be read');
     }
     tokens.set(profile, { unreadable, at: now() });
+    return unreadable;
+  };
+
+  /** The subscribed kinds the token cannot read, said once (as long as they stay the same). */
+  const unreadableSubscribed = async (
+    profile: string,
+    subscriptions: readonly AlertSubscription[],
+  ): Promise<AlertKind[]> => {
+    if (subscriptions.length === 0) return [];
+    const subscribed = new Set(subscriptions.flatMap((s) => s.kinds));
+    const unreadable = (await tokenLimits(profile)).filter((kind) => subscribed.has(kind));
     if (unreadable.length > 0) {
       const needs = [...new Set(unreadable.flatMap((kind) => ALERT_KIND_INFO[kind].tokenRoles))].join(' or ');
       sayOnce(
@@ -310,7 +321,7 @@ export function createAlertScanner(deps: AlertScanDeps) {
     // What an earlier scan committed and could not hand over (a crash, the desk's queue away) goes first.
     await store.drain(profile, deps.deliver);
     const subscriptions = await deps.subscriptions.list({ profile });
-    report.unreadable = subscriptions.length > 0 ? await tokenLimits(profile) : [];
+    report.unreadable = await unreadableSubscribed(profile, subscriptions);
     const streams = streamsOf(profile, subscriptions, report.unreadable);
     const metas = await store.metas(profile);
     // A stream no subscription reads any more is forgotten: a later subscription starts with a baseline.

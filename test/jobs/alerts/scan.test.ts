@@ -240,6 +240,19 @@ describe('the alert scan', () => {
     expect((await w.scanner.store.health()).get('default')?.unreadable).toContain('audit');
   });
 
+  it('says nothing of kinds the token cannot read when nobody subscribed to them', async () => {
+    const warnings: string[] = [];
+    const log = (await import('pino')).pino(
+      { level: 'warn' },
+      { write: (line: string) => warnings.push(String(JSON.parse(line).msg)) },
+    );
+    const w = await open({ profiles: { default: sim.tokens.readOnly }, log });
+    await w.subscriptions.subscribe(subscription('C0NETOPS', ['connectivity']));
+    const first = await w.scanAfter(0);
+    expect(first.unreadable).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
   it('stops asking for a list SCC refuses, says so once, and reads the others', async () => {
     const warnings: string[] = [];
     const log = (await import('pino')).pino(
