@@ -6,12 +6,13 @@
 import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ALERT_KIND_INFO, ALERT_KINDS } from '../src/alerts/model.js';
 import { fwbotCatalogue } from '../src/app/surface.js';
 import { commandsMarkdown } from '../src/catalogue/help.js';
 import { usageLine } from '../src/catalogue/usage.js';
 import { renderConfigurationSection } from '../src/config/reference.js';
 import { FOLLOW_KINDS } from '../src/follow/index.js';
-import { pollDelayMs } from '../src/jobs/schedule.js';
+import { DEFAULT_SCHEDULE, pollDelayMs } from '../src/jobs/schedule.js';
 import { createMetrics } from '../src/observability/metrics.js';
 import { buildImportGraph } from './importGraph.js';
 import { cyclesOf, folderEdges, LAYERS } from './layers.js';
@@ -152,12 +153,31 @@ function folderGraphBlock(): string {
 }
 
 /** Every generated block by name: what the docs say between its markers. */
+/** The kinds of alert: what each tells, how often its list is read, the token roles it needs (alerts.md). */
+function alertKindsBlock(): string {
+  const rows = ALERT_KINDS.map((kind) => {
+    const info = ALERT_KIND_INFO[kind];
+    const every = duration(DEFAULT_SCHEDULE.alerts.intervals[kind]);
+    // Kinds any token that reads devices can scan say so, instead of listing six roles each.
+    const roles = info.tokenRoles.includes('ROLE_READ_ONLY')
+      ? 'any (read-only is enough)'
+      : info.tokenRoles.map((role) => `\`${role}\``).join(', ');
+    return `| \`${kind}\` | ${info.summary} | ${every} | ${roles} |`;
+  });
+  return [
+    '| Kind | What the channel is told | Read every | Token roles (one of) |',
+    '|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
 export const GENERATED_BLOCKS: Readonly<Record<string, () => string>> = {
   commands: commandsBlock,
   governed: governedBlock,
   configuration: configurationBlock,
   'poll-schedules': pollSchedulesBlock,
   'folder-graph': folderGraphBlock,
+  'alert-kinds': alertKindsBlock,
 };
 
 /** README.md and every Markdown file under docs/, relative to the root, '/'-separated, sorted. */
