@@ -4,7 +4,7 @@
 // lists page, filter, search and take a timeRange exactly as the reference says.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SimulatorHandle } from '../../src/simulator/index.js';
-import { items, obj, simulator, str } from './support.js';
+import { eventsOf, items, obj, simulator, str } from './support.js';
 
 const ASAS = '/v1/inventory/devices/asas';
 
@@ -45,7 +45,7 @@ describe('simulator: change log, audit log and token', () => {
       const [log, ...others] = await changelogsOf(hq);
       expect(others).toEqual([]);
       expect(log).toMatchObject({ entityUid: hq, entityName: 'asa-hq-01', status: 'ACTIVE' });
-      const [event] = log?.events as Record<string, string>[];
+      const [event] = eventsOf(log);
       expect(event).toMatchObject({
         action: 'DELETE',
         username: 'ops.admin@acme-msp.example',
@@ -70,22 +70,20 @@ describe('simulator: change log, audit log and token', () => {
       });
       expect(created.status).toBe(201);
       const [open] = await changelogsOf(hq);
-      expect((open?.events as unknown[]).length).toBe(2);
-      expect((open?.events as Record<string, string>[])[1]).toMatchObject({
+      expect(eventsOf(open).length).toBe(2);
+      expect(eventsOf(open)[1]).toMatchObject({
         action: 'CREATE',
         username: 'super.admin@acme-msp.example',
         description: 'Created interface Vlan77 (lab) on asa-hq-01',
       });
-      expect((open?.events as Record<string, string>[])[1]?.commands).toContain(
-        'interface Vlan77\nnameif lab',
-      );
+      expect(eventsOf(open)[1]?.commands).toContain('interface Vlan77\nnameif lab');
 
       const tx = await api('POST', `${ASAS}/deploy`, { body: { deviceUids: [hq] } });
       expect(tx.status).toBe(202);
       sim.clock.advance(120_000);
       const [done] = await changelogsOf(hq);
       expect(done).toMatchObject({ uid: open?.uid, status: 'COMPLETED' });
-      const deployed = (done?.events as Record<string, string>[])[2];
+      const deployed = eventsOf(done)[2];
       expect(deployed).toMatchObject({ action: 'UPDATE', username: 'super.admin@acme-msp.example' });
       expect(deployed?.description).toMatch(
         /^Deployed \d+ commands to asa-hq-01 \(deployment asa-deployment-/,
@@ -112,7 +110,7 @@ describe('simulator: change log, audit log and token', () => {
       sim.clock.advance(120_000);
       const [log] = await changelogsOf(hq);
       expect(log?.status).toBe('ACTIVE');
-      expect((log?.events as Record<string, string>[]).at(-1)).toMatchObject({
+      expect(eventsOf(log).at(-1)).toMatchObject({
         action: 'ERROR',
         description: expect.stringContaining('is unreachable (connectivity state UNREACHABLE)'),
       });
@@ -124,7 +122,7 @@ describe('simulator: change log, audit log and token', () => {
       sim.clock.advance(10_000);
       const [log] = await changelogsOf(hq);
       expect(log?.status).toBe('COMPLETED');
-      const read = (log?.events as Record<string, string>[])[1];
+      const read = eventsOf(log)[1];
       expect(read).toMatchObject({ action: 'UPDATE', username: 'ops.admin@acme-msp.example' });
       expect(read?.description).toContain('staged changes were discarded');
       expect(read?.diff).toContain('+interface Vlan20');

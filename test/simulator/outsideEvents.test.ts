@@ -5,7 +5,7 @@
 // and change users (the audit log). Also the large MSP world the benchmark runs on.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SimulatorHandle } from '../../src/simulator/index.js';
-import { type CallOptions, items, obj, type RawResponse, simulator, str } from './support.js';
+import { type CallOptions, eventsOf, items, obj, type RawResponse, simulator, str } from './support.js';
 
 let sim: SimulatorHandle;
 let api: (method: string, path: string, options?: CallOptions) => Promise<RawResponse>;
@@ -100,13 +100,13 @@ describe('out-of-band change', () => {
     expect(conflicts.map((d) => d.name)).toEqual(['asa-hq-01']);
     const [log] = await changelogOf('asa-hq-01');
     expect(log).toMatchObject({ uid: answer.changelogUid, status: 'ACTIVE' });
-    expect((log?.events as Record<string, string>[])[0]).toMatchObject({
+    expect(eventsOf(log)[0]).toMatchObject({
       action: 'UPDATE',
       username: 'enable_15@asa-hq-01',
       commands: 'interface GigabitEthernet1/3\nshutdown',
       description: 'Out-of-band change detected on asa-hq-01: GigabitEthernet1/3 was changed on the device',
     });
-    expect((log?.events as Record<string, string>[])[0]?.diff).toContain('\n+ shutdown\n  nameif dmz\n');
+    expect(eventsOf(log)[0]?.diff).toContain('\n+ shutdown\n  nameif dmz\n');
   });
 
   it('works on a managed tenant’s ASA, which carries no interfaces until then', async () => {
@@ -117,7 +117,7 @@ describe('out-of-band change', () => {
     });
     const token = sim.mintTenantToken(sim.tenantUid('northwind-us'));
     const [log] = await changelogOf('nw-asa-branch', token);
-    expect((log?.events as Record<string, string>[])[0]).toMatchObject({
+    expect(eventsOf(log)[0]).toMatchObject({
       username: 'admin@customer.example',
     });
     expect((await admin('POST', '/_sim/devices/ftd-edge-01/out-of-band', {})).status).toBe(400);
@@ -203,7 +203,7 @@ describe("SCC's UI", () => {
     );
     expect(answer).toMatchObject({ hardwareName: 'GigabitEthernet1/2', configState: 'NOT_SYNCED' });
     const [log] = await changelogOf('asa-branch-02');
-    expect((log?.events as Record<string, string>[])[0]).toMatchObject({
+    expect(eventsOf(log)[0]).toMatchObject({
       action: 'UPDATE',
       username: 'carol@customer.example',
       commands: 'interface GigabitEthernet1/2\ndescription changed in SCC by carol@customer.example',
@@ -246,11 +246,11 @@ describe("SCC's UI", () => {
     expect((await device('asa-branch-02')).configState).toBe('NOT_SYNCED');
     const [hqLog] = await changelogOf('asa-hq-01');
     expect(hqLog?.status).toBe('COMPLETED');
-    expect((hqLog?.events as Record<string, string>[])[1]).toMatchObject({
+    expect(eventsOf(hqLog)[1]).toMatchObject({
       username: 'dave@customer.example',
     });
     const [branchLog] = await changelogOf('asa-branch-02');
-    expect((branchLog?.events as Record<string, string>[])[1]).toMatchObject({
+    expect(eventsOf(branchLog)[1]).toMatchObject({
       action: 'ERROR',
       username: 'dave@customer.example',
     });
@@ -325,7 +325,7 @@ describe("SCC's UI", () => {
       }),
     );
     const [run] = started.runs as Record<string, unknown>[];
-    expect((run?.legs as unknown[]).length).toBe(2);
+    expect(run?.legs).toHaveLength(2);
     sim.clock.advance(15 * 60_000);
     const msp = obj(
       await api('GET', `/v1/msp/inventory/devices/secure-client/upgrades/runs/${str(run?.mspUpgradeRunUid)}`),

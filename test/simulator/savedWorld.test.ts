@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_START_TIME, type StartSimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 import { INTERRUPTED } from '../../src/simulator/state/saved.js';
-import { call, items, obj, str } from './support.js';
+import { call, eventsOf, items, obj, str } from './support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fwbot-sim-world-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,7 +72,7 @@ describe('a world kept in a file', () => {
       await second.api('POST', '/_sim/devices/asa-hq-01/stage', { description: 'again' });
       const [log] = items(await second.api('GET', '/v1/changelogs'));
       expect(log).toMatchObject({ uid: before[0]?.uid, status: 'ACTIVE' });
-      expect((log?.events as unknown[]).length).toBe(2);
+      expect(eventsOf(log).length).toBe(2);
     } finally {
       await second.sim.stop();
     }

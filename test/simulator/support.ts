@@ -79,3 +79,7 @@ export const str = (value: unknown): string => {
   if (typeof value !== 'string') throw new Error(`expected a string, got ${JSON.stringify(value)}`);
   return value;
 };
+
+/** The events of a change log as the API answered it (none when there is no change log). */
+export const eventsOf = (log: Record<string, unknown> | undefined): Record<string, string>[] =>
+  (log?.events ?? []) as Record<string, string>[];
