@@ -44,6 +44,14 @@ export interface ConsoleDeps {
   /** Each person's App Home as a View (src/home/): the console's /home prints it. */
   home?: { view(userId: string): Promise<View> };
   metrics?: FwbotMetrics;
+  /** `/sim …`: the demo's simulator, made to do what happens outside fwbot (src/demo/worldControls.ts). */
+  world?: WorldControls;
+}
+
+/** What the console's `/sim` runs: words in, one answer out. */
+export interface WorldControls {
+  usage: string;
+  run(words: readonly string[]): Promise<string>;
 }
 
 /** A numbered choice: a button of a view, or one the console offers itself (Reveal). */

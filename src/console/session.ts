@@ -28,6 +28,7 @@ const HELP = [
   '  /users       who is who, and what each may do',
   '  /whoami      who you are now',
   '  /home        your App Home, as Slack’s Home tab shows it (its buttons can be pressed)',
+  '  /sim …       (the demo’s simulator) make a device go offline, fail over, conflict…: /sim lists them',
   '  <number>     press that button of the last message that had buttons',
   APPROVAL_HELP,
   '  /quit        leave (Ctrl-D works too)',
@@ -147,6 +148,13 @@ export class ConsoleSession {
         return 'ok';
       case '/home':
         await this.#home();
+        return 'ok';
+      case '/sim':
+        this.#io.print(
+          this.#deps.world
+            ? await this.#deps.world.run(rest)
+            : 'There is no simulator here: /sim works in the demo on its built-in simulator.',
+        );
         return 'ok';
       default:
         await this.#runner.command(text.replace(/^\/?fw(\s+|$)/i, ''));

@@ -61,7 +61,7 @@ export interface Runtime {
 /** The console's view of the runtime: the same catalogue, checks, approvals and tracking as Slack's. */
 export function consoleDeps(
   runtime: Runtime,
-  extra: Pick<ConsoleDeps, 'slack' | 'log' | 'users' | 'channelId' | 'metrics'>,
+  extra: Pick<ConsoleDeps, 'slack' | 'log' | 'users' | 'channelId' | 'metrics' | 'world'>,
 ): ConsoleDeps {
   return {
     catalogue: runtime.catalogue,

@@ -25,6 +25,7 @@ import { CONSOLE_CHANNEL, chooseDemoPolicy, DEMO_USERS, simulatorProfile } from 
 import { DemoSetupError, ensureDemoRedis } from '../demo/redis.js';
 import { consoleDeps, startRuntime } from '../demo/runtime.js';
 import { type DemoSlack, startDemoSlack } from '../demo/slack.js';
+import { simulatorControls } from '../demo/worldControls.js';
 import type { ReadinessCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { contextualDestination } from '../observability/logContext.js';
@@ -200,6 +201,7 @@ async function run(
       users: DEMO_USERS,
       channelId: CONSOLE_CHANNEL,
       metrics,
+      ...(sim ? { world: simulatorControls(sim.url) } : {}),
     }),
     terminal,
   );
@@ -227,6 +229,10 @@ async function run(
   say();
   say('Try: tenants list · tenants create acme-demo · interfaces asa-hq-01');
   say('     interfaces delete asa-hq-01 Vlan20, then /as bob and press 1 to approve');
+  if (sim)
+    say(
+      '     alerts subscribe all, then /sim offline asa-branch-02: the incident is told within a minute; /sim online asa-branch-02 closes it',
+    );
   say(session.greeting());
   // Redis kept the requests of an earlier run that are still pending: their cards are shown again.
   const restored = await restorePendingCards(consoleSlack, runtime.approvals, CONSOLE_CHANNEL, Date.now());

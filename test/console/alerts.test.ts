@@ -1,34 +1,58 @@
-// The console subscribes to alerts as Slack does: the same catalogue and dispatcher, the subscriptions in
-// the rig's Redis, the simulator answering subscribe's checks, and the plain-text rendering of the views.
+// The demo's walk-through of alerts, on the console and the real machinery (Redis, the workers' alert scan
+// and incident desk, the simulator): a channel subscribes, a device goes offline outside fwbot (/sim), the
+// incident is told once in the channel, and closes with its duration when the device comes back.
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AlertScanStore } from '../../src/jobs/alerts/state.js';
+import { DEVICE_NAMES } from '../../src/simulator/index.js';
+import { redisUrl } from '../support/testRedis.js';
 import { type ConsoleRig, startConsoleRig } from './support.js';
 
-describe('console: alerts', () => {
+const DEVICE = DEVICE_NAMES.asaBranch;
+
+describe('console: alerts as the demo shows them', () => {
   let rig: ConsoleRig;
+  let redis: Redis;
   beforeAll(async () => {
     rig = await startConsoleRig();
+    redis = new Redis(redisUrl());
   });
   afterAll(async () => {
+    redis?.disconnect();
     await rig?.close();
   });
 
-  it('subscribes, lists with the id, refuses a viewer, and unsubscribes', async () => {
-    const made = await rig.type('alerts subscribe connectivity conflict --devices asa-hq');
-    expect(made).toContain('now hears about connectivity, conflict of profile default, devices matching name:*asa-hq*');
-    expect(made).toContain('The first scan is a baseline');
-    const id = /Subscription ([a-z0-9]{6})\./.exec(made)?.[1];
-    expect(id).toBeDefined();
+  /** Resolves once the scan has committed its first read of the connectivity stream (the baseline). */
+  async function baselined(timeoutMs = 60_000): Promise<void> {
+    const store = new AlertScanStore(redis, rig.prefix);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const metas = await store.metas('default');
+      if ([...metas].some(([stream, meta]) => stream.startsWith('connectivity') && meta.baselinedAt)) return;
+      if (Date.now() > deadline) throw new Error('the connectivity stream was never baselined');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 
-    const listed = await rig.type('alerts');
-    expect(listed).toContain('Alerts in this channel');
-    expect(listed).toContain(`${id} connectivity, conflict of profile default`);
-    expect(listed).toContain('No open incident.');
+  it('tells a device going offline once, and closes the incident when it comes back', {
+    timeout: 150_000,
+  }, async () => {
+    expect(await rig.type('alerts subscribe connectivity')).toMatch(/connectivity/);
+    await baselined();
 
-    expect(await rig.type('alerts subscribe all --tenant no-such-tenant')).toMatch(/No tenant named/);
-    await rig.type('/as carol');
-    expect(await rig.type(`alerts unsubscribe ${id}`)).toMatch(/operator/);
-    await rig.type('/as alice');
-    expect(await rig.type(`alerts unsubscribe ${id}`)).toContain('no longer hears about');
-    expect(await rig.type('alerts')).toContain('has no alert subscription');
+    const from = rig.terminal.output.length;
+    expect(await rig.type(`/sim offline ${DEVICE}`)).toContain('UNREACHABLE');
+    await rig.terminal.waitFor(new RegExp(`fwbot in #console:\\n.*${DEVICE} is UNREACHABLE`), from, 60_000);
+
+    const back = rig.terminal.output.length;
+    expect(await rig.type(`/sim online ${DEVICE}`)).toContain('ONLINE');
+    await rig.terminal.waitFor(new RegExp(`${DEVICE}\\S* back online after`), back, 60_000);
+    // One incident, one message: the message that said it went offline was posted once, then edited.
+    const posted = rig.terminal.since(from).split('fwbot in #console:').slice(1);
+    expect(posted.filter((message) => message.includes(`${DEVICE} is UNREACHABLE`))).toHaveLength(1);
+  });
+
+  it('lists what /sim can do when it is given nothing to do', async () => {
+    expect(await rig.type('/sim')).toContain('/sim offline <device>');
   });
 });

@@ -9,6 +9,7 @@ import type { Prompter } from '../../src/console/forms.js';
 import { ConsoleSession } from '../../src/console/session.js';
 import { CONSOLE_CHANNEL, DEMO_USERS, demoPolicy, simulatorProfile } from '../../src/demo/defaults.js';
 import { consoleDeps, type Runtime, startRuntime } from '../../src/demo/runtime.js';
+import { simulatorControls } from '../../src/demo/worldControls.js';
 import { createMetrics, type FwbotMetrics } from '../../src/observability/metrics.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { TEST_SCHEDULE } from '../jobs/support/schedule.js';
@@ -65,6 +66,8 @@ export class ScriptedTerminal implements Prompter {
 
 export interface ConsoleRig {
   sim: SimulatorHandle;
+  /** The key prefix of this rig's Redis records (its queues, approvals, alert scan). */
+  prefix: string;
   runtime: Runtime;
   session: ConsoleSession;
   terminal: ScriptedTerminal;
@@ -89,9 +92,10 @@ export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<
     profiles: new Map([['default', simulatorProfile(sim.url)]]),
     policy: demoPolicy({ slackEveryone: options.realSlack !== undefined }),
   });
+  const prefix = uniquePrefix('console').replace(/:$/, '');
   const runtime = await startRuntime({
     config,
-    prefix: uniquePrefix('console').replace(/:$/, ''),
+    prefix,
     realSlack: options.realSlack,
     log,
     metrics,
@@ -106,11 +110,13 @@ export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<
       users: DEMO_USERS,
       channelId: CONSOLE_CHANNEL,
       metrics,
+      world: simulatorControls(sim.url),
     }),
     terminal,
   );
   return {
     sim,
+    prefix,
     runtime,
     session,
     terminal,

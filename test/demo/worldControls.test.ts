@@ -1,0 +1,53 @@
+// The demo console's `/sim …`: what happens outside fwbot, made to happen in the simulator over its admin
+// routes, answered in one line; refused in one line when it cannot be done.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simulatorControls } from '../../src/demo/worldControls.js';
+import { DEVICE_NAMES, type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
+
+let sim: SimulatorHandle;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0 });
+});
+
+afterAll(async () => {
+  await sim.stop();
+});
+
+const deviceOf = (name: string) => {
+  const record = sim.state.devices.get(sim.deviceUid(name));
+  if (!record) throw new Error(`no ${name}`);
+  return record.device;
+};
+
+describe('the demo console’s /sim', () => {
+  it('takes a device offline and back, as SCC would report it', async () => {
+    const world = simulatorControls(sim.url);
+    const offline = await world.run(['offline', DEVICE_NAMES.asaBranch]);
+    expect(offline).toContain('UNREACHABLE');
+    expect(deviceOf(DEVICE_NAMES.asaBranch).connectivityState).toBe('UNREACHABLE');
+    await world.run(['offline', DEVICE_NAMES.asaBranch, 'bad_credentials']);
+    expect(deviceOf(DEVICE_NAMES.asaBranch).connectivityState).toBe('BAD_CREDENTIALS');
+    await world.run(['online', DEVICE_NAMES.asaBranch]);
+    expect(deviceOf(DEVICE_NAMES.asaBranch).connectivityState).toBe('ONLINE');
+  });
+
+  it('makes a conflict and a certificate about to expire', async () => {
+    const world = simulatorControls(sim.url);
+    await world.run(['conflict', DEVICE_NAMES.asaHq]);
+    expect(deviceOf(DEVICE_NAMES.asaHq).conflictDetectionState).toBe('CONFLICT_DETECTED');
+    await world.run(['cert', DEVICE_NAMES.asaHq, '5']);
+    const expiry = Date.parse(deviceOf(DEVICE_NAMES.asaHq).certificateExpiryDate ?? '');
+    expect(Math.round((expiry - sim.clock.now()) / 86_400_000)).toBe(5);
+  });
+
+  it('refuses in one line what it cannot do, and changes nothing', async () => {
+    const world = simulatorControls(sim.url);
+    expect(await world.run(['offline', 'no-such-asa'])).toMatch(/^The simulator refused: /);
+    expect(await world.run(['offline', '../../_sim/reset'])).toMatch(/^Which device\?/);
+    expect(await world.run(['offline', DEVICE_NAMES.asaDc, 'ON_FIRE'])).toMatch(/goes offline as one of/);
+    expect(deviceOf(DEVICE_NAMES.asaDc).connectivityState).toBe('ONLINE');
+    expect(await world.run(['cert', DEVICE_NAMES.asaDc, 'soon'])).toMatch(/How many days/);
+    expect(await world.run(['explode'])).toContain('/sim offline <device>');
+  });
+});
