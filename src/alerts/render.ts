@@ -234,32 +234,17 @@ export function renderSummary(message: SummaryMessage): View {
     headline = `:white_check_mark: *All ${nouns(total)} ${words.closed}* after ${took}`;
   }
   const summary = stripMarks(headline);
-  // Still open first (what needs looking at), then by when each opened.
-  const ordered = [...message.members].sort(
-    (a, b) => Number(b.open) - Number(a.open) || Date.parse(a.since) - Date.parse(b.since),
-  );
-  const rows = ordered.map((member) => [
-    member.subject.name,
-    // A closed row shows the state it came back to (ONLINE), so the column is always SCC's word.
-    member.state,
-    member.tenant ?? '—',
-    time(member.since),
-  ]);
+  const rows = summaryRows(message);
+  const pages = summaryPageCount(message);
   const blocks: ViewBlock[] = [
     { kind: 'text', text: headline },
     { kind: 'context', text: `${message.kind} · profile ${untrusted(message.profile)}` },
-    ...(rows.length > 0
+    ...(rows.length > 0 ? [summaryTable(message, rows.slice(0, SUMMARY_ROWS), summary)] : []),
+    ...(pages > 1
       ? [
           {
-            kind: 'table' as const,
-            columns: [
-              message.type === 'notices' ? 'About' : capitalised(words.noun),
-              'State',
-              'Tenant',
-              message.type === 'notices' ? 'At' : 'Since',
-            ],
-            rows,
-            caption: summary,
+            kind: 'context' as const,
+            text: `The first ${SUMMARY_ROWS} of ${rows.length}; the other ${rows.length - SUMMARY_ROWS} are in the thread (${SUMMARY_ROWS} a message).`,
           },
         ]
       : []),
@@ -271,6 +256,60 @@ export function renderSummary(message: SummaryMessage): View {
       : undefined;
   if (ack) blocks.push({ kind: 'actions', buttons: [ack] });
   return view(summary, blocks, 'in_channel');
+}
+
+/** Rows a summary message shows (Slack's table holds 100); the rest are pages in its thread. */
+export const SUMMARY_ROWS = 100;
+
+/** A summary's rows in the order every page shows them: still open first, then by when each opened. */
+function summaryRows(message: SummaryMessage): string[][] {
+  const ordered = [...message.members].sort(
+    (a, b) => Number(b.open) - Number(a.open) || Date.parse(a.since) - Date.parse(b.since),
+  );
+  return ordered.map((member) => [
+    member.subject.name,
+    // A closed row shows the state it came back to (ONLINE), so the column is always SCC's word.
+    member.state,
+    member.tenant ?? '—',
+    time(member.since),
+  ]);
+}
+
+function summaryTable(message: SummaryMessage, rows: string[][], caption: string): ViewBlock {
+  const words = WORDS[message.kind];
+  return {
+    kind: 'table',
+    columns: [
+      message.type === 'notices' ? 'About' : capitalised(words.noun),
+      'State',
+      'Tenant',
+      message.type === 'notices' ? 'At' : 'Since',
+    ],
+    rows,
+    caption,
+  };
+}
+
+/** How many messages a summary's rows take: the summary itself and the pages in its thread. */
+export function summaryPageCount(message: SummaryMessage): number {
+  return Math.max(1, Math.ceil(message.members.length / SUMMARY_ROWS));
+}
+
+/**
+ * Page `page` (1-based, from 2) of a summary's rows, a message of its own in the summary's thread, edited
+ * with the summary: every member of a burst of 300 is in Slack, not only the first 100.
+ */
+export function renderSummaryPage(message: SummaryMessage, page: number): View {
+  const rows = summaryRows(message);
+  const first = (page - 1) * SUMMARY_ROWS;
+  const shown = rows.slice(first, first + SUMMARY_ROWS);
+  const words = WORDS[message.kind];
+  const caption = `${capitalised(words.noun)}s ${first + 1}–${first + shown.length} of ${rows.length}`;
+  return view(
+    caption,
+    [{ kind: 'context', text: caption }, summaryTable(message, shown, caption)],
+    'in_channel',
+  );
 }
 
 function capitalised(text: string): string {

@@ -9,8 +9,10 @@ import {
   renderCatchUpReply,
   renderIncident,
   renderSummary,
+  renderSummaryPage,
   renderTransitionReply,
   type SummaryMember,
+  summaryPageCount,
 } from '../../src/alerts/render.js';
 import { renderBlocks } from '../../src/render/blocks.js';
 import { untrusted } from '../../src/render/untrusted.js';
@@ -106,6 +108,31 @@ describe('incident desk messages', () => {
     expect(view.summary).toBe('212 of 300 devices back online, 88 still open');
     const message = renderBlocks(view);
     assertWithinSlackLimits(message, 'message');
+  });
+
+  it('a burst of 300: the rows past the summary’s 100 are pages of 100 in its thread, in the same order', () => {
+    const burst = {
+      id: 'b0rst001',
+      type: 'burst' as const,
+      kind: 'connectivity' as const,
+      profile: 'prod',
+      openedAt: OPENED,
+      open: true,
+      members: members(300, 212),
+    };
+    expect(summaryPageCount(burst)).toBe(3);
+    const summary = JSON.stringify(renderSummary(burst));
+    expect(summary).toContain('The first 100 of 300; the other 200 are in the thread (100 a message).');
+    const last = renderSummaryPage(burst, 3);
+    expectGolden('desk.burst.page3', last);
+    expect(last.summary).toBe('Devices 201–300 of 300');
+    assertWithinSlackLimits(renderBlocks(last), 'message');
+    // Every member is in exactly one of the three messages.
+    const rows = [renderSummary(burst), renderSummaryPage(burst, 2), last].flatMap((view) =>
+      view.blocks.flatMap((block) => (block.kind === 'table' ? block.rows.map((row) => row[0]) : [])),
+    );
+    expect(new Set(rows).size).toBe(300);
+    expect(rows).toHaveLength(300);
   });
 
   it('a catch-up summary counts what happened while fwbot could not watch', () => {

@@ -5,7 +5,7 @@
 // edit. Slack's pace and 429s throw RetryLater out of here: the job comes back and carries on from what
 // is still marked. The caller holds the channel's desk lock.
 import type { Logger } from 'pino';
-import { renderIncident, renderSummary } from '../../alerts/render.js';
+import { renderIncident, renderSummary, renderSummaryPage, summaryPageCount } from '../../alerts/render.js';
 import type { View } from '../../model/view.js';
 import type { RedisClient } from '../../redis/connection.js';
 import { renderBlocks } from '../../render/blocks.js';
@@ -59,13 +59,14 @@ export async function deliverChannel(deps: DeskDeliveryDeps, channelId: string):
     if (!record.groupId) {
       const rendered = renderBlocks(await renderRecord(deps, record));
       try {
-        await notifier.showMessage({
+        const { ts } = await notifier.showMessage({
           key: messageKey(record.id),
           channelId,
           text: rendered.text,
           blocks: rendered.blocks,
           eventType: 'fwbot_alert',
         });
+        await showSummaryPages(deps, channelId, record, ts);
       } catch (error) {
         if (!(error instanceof SlackRefused)) throw error;
         // Not in the channel, archived, blocks refused: trying again changes nothing; the log says it.
@@ -78,6 +79,33 @@ export async function deliverChannel(deps: DeskDeliveryDeps, channelId: string):
     await redis.srem(dirtyKey, record.id);
   }
   await postReplies(deps, channelId);
+}
+
+/**
+ * A summary with more rows than its message holds: the rest as pages in its thread, each posted once and
+ * edited with the summary (showMessage edits only a page whose rows changed).
+ */
+async function showSummaryPages(
+  deps: DeskDeliveryDeps,
+  channelId: string,
+  record: DeskRecord,
+  threadTs: string,
+): Promise<void> {
+  if (record.type !== 'burst' && record.type !== 'catch-up' && record.type !== 'notices') return;
+  const { redis, keys, notifier } = deps;
+  const members = await readRecords(redis, keys, record.members ?? []);
+  const message = summaryMessage(record, members, await readAck(redis, keys, record.id));
+  for (let page = 2; page <= summaryPageCount(message); page += 1) {
+    const rendered = renderBlocks(renderSummaryPage(message, page));
+    await notifier.showMessage({
+      key: `${messageKey(record.id)}:page:${page}`,
+      channelId,
+      threadTs,
+      text: rendered.text,
+      blocks: rendered.blocks,
+      eventType: 'fwbot_alert',
+    });
+  }
 }
 
 async function postReplies(deps: DeskDeliveryDeps, channelId: string): Promise<void> {

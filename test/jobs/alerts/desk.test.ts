@@ -240,9 +240,20 @@ describe('the incident desk', () => {
 
     await serve(devices.slice(0, 212).map((device) => connectivity(device, 'close', 10)));
 
-    expect(texts(ok('chat.update').at(-1))).toContain('212 of 300 devices back online');
-    // All messages of the burst: the summary, no reply per device.
+    expect(ok('chat.update').some((call) => texts(call).includes('212 of 300 devices back online'))).toBe(
+      true,
+    );
+    // All messages of the burst: the summary and two pages of its table in its thread, no reply per device.
     expect(ok('chat.postMessage').length).toBeLessThanOrEqual(5);
+    expect(replies().map((call) => texts(call))).toEqual([
+      expect.stringContaining('Devices 101–200 of 300'),
+      expect.stringContaining('Devices 201–300 of 300'),
+    ]);
+    // Every device is in Slack as it is now: the last version of the summary and of each page.
+    const shown = [...slack.messages().values()].map((message) => JSON.stringify(message.blocks)).join('\n');
+    for (const device of devices) expect(shown).toContain(device);
+    const closedRows = (shown.match(/"ONLINE"/g) ?? []).length;
+    expect(closedRows).toBe(212);
     const [summary] = await desk.openIncidents([CHANNEL]);
     expect(summary?.subject.name).toBe('300 devices');
     expect(summary?.headline).toBe('*300 devices* went offline at once');
@@ -262,28 +273,32 @@ describe('the incident desk', () => {
     expect(ok('chat.postMessage')).toHaveLength(1);
   });
 
-  it('a burst at Slack’s real pace: one post for 300, and the summary edited no faster than the pace allows', async () => {
+  it('a burst at Slack’s real pace: one post for 300 first, its pages after, and the summary edited no faster than the pace allows', async () => {
     await core.close();
     start({ slack: { ...TEST_SCHEDULE.slack, postIntervalMs: 60_000, updateIntervalMs: 60_000 } });
     const devices = Array.from({ length: 300 }, (_, i) => `asa-${String(i).padStart(3, '0')}`);
 
-    await serveChannel(
+    // The summary is posted; the two pages of its table wait for their turn in its thread.
+    const pages = await serveChannel(
       { core, notifier, log: quietLog },
       CHANNEL,
       devices.map((d) => connectivity(d, 'open', 0)),
-    );
-    await serveChannel(
+    ).catch((error: unknown) => error);
+    expect(pages).toBeInstanceOf(RetryLater);
+    // The summary's first edit goes at once (edits have a pace of their own); its pages still wait.
+    const stillWaiting = await serveChannel(
       { core, notifier, log: quietLog },
       CHANNEL,
       devices.slice(0, 100).map((d) => connectivity(d, 'close', 5)),
-    );
+    ).catch((error: unknown) => error);
+    expect(stillWaiting).toBeInstanceOf(RetryLater);
     const later = await serveChannel(
       { core, notifier, log: quietLog },
       CHANNEL,
       devices.slice(100, 212).map((d) => connectivity(d, 'close', 9)),
     ).catch((error: unknown) => error);
 
-    // 300 opens: one post, nothing waiting to be posted; the first edit went, the second waits its turn.
+    // 300 opens: one post (its pages wait their turn); the first edit went, the second waits its turn.
     expect(ok('chat.postMessage')).toHaveLength(1);
     expect(ok('chat.update')).toHaveLength(1);
     expect(texts(ok('chat.update')[0])).toContain('100 of 300 devices back online');
