@@ -119,11 +119,17 @@ export async function untilBaseline(core: JobsCore, timeoutMs = 60_000): Promise
 /**
  * Sets the devices' connectivity at the times of the timetable, on the wall clock from `start()`, whatever
  * the drill is doing meanwhile. Each transition's time is rewritten to when it was made, so the tally
- * measures from the instant SCC changed.
+ * measures from the instant SCC changed. While no worker runs (`pause()` to `resume()`) the timetable
+ * stands still and then goes on where it was: a transition undone before any worker could look is not
+ * what these drills are about (that is the catch-up summary's), and a slow restart on a busy machine
+ * would otherwise count as loss.
  */
 export class Injector {
   readonly plan: Transition[];
   startedAt = 0;
+  /** Real ms the timetable was paused for so far, and since when it is paused now. */
+  private pausedMs = 0;
+  private pausedAt: number | undefined;
   private running: Promise<void> | undefined;
 
   constructor(
@@ -133,17 +139,27 @@ export class Injector {
     this.plan = plan.map((t) => ({ ...t }));
   }
 
-  /** Real ms since the epoch at which a transition at simulated second `atS` is due. */
+  /** Real ms since the epoch at which a transition at simulated second `atS` is due (pauses included). */
   due(atS: number): number {
-    return this.startedAt + (atS * 1000) / COMPRESS;
+    const paused = this.pausedMs + (this.pausedAt === undefined ? 0 : Date.now() - this.pausedAt);
+    return this.startedAt + paused + (atS * 1000) / COMPRESS;
+  }
+
+  pause(): void {
+    this.pausedAt ??= Date.now();
+  }
+
+  resume(): void {
+    if (this.pausedAt === undefined) return;
+    this.pausedMs += Date.now() - this.pausedAt;
+    this.pausedAt = undefined;
   }
 
   start(): void {
     this.startedAt = Date.now();
     this.running = (async () => {
       for (const t of this.plan) {
-        const wait = this.due(t.atS) - Date.now();
-        if (wait > 0) await sleep(wait);
+        await this.at(t.atS);
         const record = this.sim.state.devices.get(t.uid);
         if (record) record.device.connectivityState = t.to;
         t.atS = ((Date.now() - this.startedAt) * COMPRESS) / 1000;
@@ -151,10 +167,18 @@ export class Injector {
     })();
   }
 
-  /** Resolves at the instant the timetable's `atS` is due (simulated seconds). */
+  /** Resolves at the instant the timetable's `atS` is due (simulated seconds), waiting out pauses. */
   async at(atS: number): Promise<void> {
-    const wait = this.due(atS) - Date.now();
-    if (wait > 0) await sleep(wait);
+    for (;;) {
+      const wait = this.due(atS) - Date.now();
+      if (wait <= 0 && this.pausedAt === undefined) return;
+      await sleep(Math.max(10, Math.min(wait, 100)));
+    }
+  }
+
+  /** Real seconds the timetable stood still while no worker ran. */
+  pausedSeconds(): number {
+    return this.pausedMs / 1000;
   }
 
   done(): Promise<void> {
@@ -256,6 +280,16 @@ export class ScanProbe {
     return { scans, desk };
   }
 
+  /** Jobs of the scan and desk queues that failed for good, with their reasons (one line). */
+  async failures(): Promise<string> {
+    const describe = async (name: string, queue: Queue) => {
+      const failed = await queue.getFailed(0, 100);
+      const reasons = [...new Set(failed.map((job) => job.failedReason.slice(0, 100)))];
+      return `${name} ${failed.length}${reasons.length > 0 ? ` (${reasons.join(' / ')})` : ''}`;
+    };
+    return `${await describe('scan', this.scanQueue)}, ${await describe('desk', this.deskQueue)}`;
+  }
+
   async close(): Promise<void> {
     this.slowLists(0);
     await this.scanQueue.close();
@@ -343,7 +377,13 @@ export function tally(slack: FakeSlack, injector: Injector): AlertsTally {
 export async function deskCheck(
   core: JobsCore,
   injector: Injector,
-): Promise<{ missing: number; extra: number; stillOpen: number; summaries: number; untouched: string[] }> {
+): Promise<{
+  missing: string[];
+  extra: number;
+  stillOpen: string[];
+  summaries: number;
+  untouched: string[];
+}> {
   const incidents = new Map<string, number>();
   const names = new Map<string, string>();
   const open = new Set<string>();
@@ -367,19 +407,19 @@ export async function deskCheck(
       if (record.open) open.add(uid);
     }
   } while (cursor !== '0');
-  const devices = new Set(injector.plan.map((t) => t.uid));
-  let missing = 0;
+  const devices = new Map(injector.plan.map((t) => [t.uid, t.name]));
+  const missing: string[] = [];
   let extra = 0;
-  for (const uid of devices) {
+  for (const [uid, name] of devices) {
     const count = incidents.get(uid) ?? 0;
-    if (count === 0) missing += 1;
+    if (count === 0) missing.push(name);
     extra += Math.max(0, count - 1);
   }
   // An incident of a device the drill never changed tells a transition that did not happen.
   const untouched = [...incidents.keys()]
     .filter((uid) => !devices.has(uid))
     .map((uid) => names.get(uid) ?? uid);
-  const stillOpen = [...open].filter((uid) => devices.has(uid)).length;
+  const stillOpen = [...open].filter((uid) => devices.has(uid)).map((uid) => devices.get(uid) ?? uid);
   return { missing, extra, stillOpen, summaries, untouched };
 }
 
@@ -420,7 +460,7 @@ export async function verdict(
     `lost ${lost} and duplicated ${duplicated} by the events benchmark's definitions; posts repeated under one exactly-once key: ${t.repeatedPosts}`,
     `the burst in ${t.burstMessages} top-level messages (at most ${BURST_MESSAGES}): ${t.burstMessages <= BURST_MESSAGES ? 'ok' : 'TOO MANY'}`,
     `devices Slack never named (in no message, edit or thread reply): ${unnamed.length} of ${devices}; Slack calls whose table left rows out ("Not shown: … more rows"): ${truncated}`,
-    `the desk's records in Redis: ${devices - desk.missing} of ${devices} devices that went offline have an incident (missing ${desk.missing}, incidents beyond one per device ${desk.extra}, still open at the end ${desk.stillOpen}; ${desk.summaries} summaries); incidents of devices the drill never changed: ${desk.untouched.length === 0 ? 'none' : desk.untouched.join(', ')}`,
+    `the desk's records in Redis: ${devices - desk.missing.length} of ${devices} devices that went offline have an incident (missing ${named(desk.missing)}, incidents beyond one per device ${desk.extra}, still open at the end ${named(desk.stillOpen)}; ${desk.summaries} summaries); incidents of devices the drill never changed: ${named(desk.untouched)}`,
   ];
   return {
     did,
@@ -429,8 +469,15 @@ export async function verdict(
     duplicated: duplicated + t.repeatedPosts,
     failed:
       t.burstMessages > BURST_MESSAGES ||
-      desk.missing + desk.extra + desk.stillOpen + desk.untouched.length > 0,
+      desk.missing.length + desk.extra + desk.stillOpen.length + desk.untouched.length > 0,
   };
+}
+
+/** A count, and the first few names. */
+function named(names: readonly string[]): string {
+  if (names.length === 0) return '0';
+  const shown = names.slice(0, 5).join(', ');
+  return `${names.length} (${shown}${names.length > 5 ? ', …' : ''})`;
 }
 
 /** SIGKILLs a worker and says what was under way at that instant. */

@@ -56,19 +56,21 @@ export const alertsKillDrill: Drill = {
     let kills = 0;
     const restart = async () => {
       worker = await startDrillWorker(world, { prefix });
+      injector.resume();
     };
     const kill = async () => {
       if (!worker) throw new Error('no worker to kill');
       kills += 1;
       const at = await killWorker(worker, probe);
       worker = undefined;
+      injector.pause();
       // A scan job may still look active after its worker died (until BullMQ notices): the SCC read the
       // simulator holds is what says a scan is under way.
       return { ...at, inScan: at.lists > 0 };
     };
+    const injector = new Injector(world.sim, drillTimetable(world.sim));
     try {
       await subscribe(core);
-      const injector = new Injector(world.sim, drillTimetable(world.sim));
       const startedAt = Date.now();
       await restart();
       await untilBaseline(core);
@@ -145,13 +147,15 @@ export const alertsKillDrill: Drill = {
         `then SIGKILLed the worker ${REPEATED_KILLS} more times 1–2.5 s apart (lists answering 300 ms late), starting a new one each time, ${inScans} of them during a scan: ${repeated.join('; ')}`,
       );
       const during = [midScan, midPost, midEdit].filter((at) => at.inScan).length + inScans;
-      did.push(`${kills} SIGKILLs in all, ${during} of them while a scan was under way`);
+      did.push(
+        `${kills} SIGKILLs in all, ${during} of them while a scan was under way; the timetable stood still for ${injector.pausedSeconds().toFixed(1)} s in all while no worker ran`,
+      );
 
       const complete = await settle(world.slack, injector, 60_000);
       dump(world.slack, world.sim, injector, did);
       const result = await verdict(world.slack, core, injector, complete);
       did.push(result.did);
-      findings.push(...result.findings);
+      findings.push(...result.findings, `jobs failed for good: ${await probe.failures()}`);
       return {
         did,
         findings,
