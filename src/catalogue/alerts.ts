@@ -201,6 +201,31 @@ export const alertsSubscribe = defineOperation({
     'alerts subscribe all --tenant globex-apj #globex-ops',
     'alerts subscribe audit --all-tenants',
   ],
+  // `/fw alerts subscribe` alone opens a form: the kinds as a multi-select, the rest optional.
+  modal: {
+    title: 'Subscribe to alerts',
+    submit: 'Subscribe',
+    when: 'empty',
+    fields: [
+      {
+        name: 'kind',
+        label: 'Kinds of alert',
+        input: 'multi_select',
+        options: ALERT_KINDS.map((kind) => ({ label: kind, value: kind })),
+        hint: 'What this channel will be told; the first scan is a baseline (nothing already wrong is told).',
+      },
+      {
+        name: 'devices',
+        label: 'Only these devices',
+        input: 'text',
+        optional: true,
+        placeholder: 'name:asa-branch*',
+        hint: 'A name, or SCC Lucene with a colon; every device when left empty.',
+      },
+      { name: 'tenant', label: 'One managed tenant (MSP portal)', input: 'tenant', optional: true },
+      { name: 'all-tenants', label: 'Every managed tenant (MSP portal)', input: 'checkbox', optional: true },
+    ],
+  },
   // Another channel is told from now on: the requester needs the role there too, on the same profile.
   otherChannel: (args) => args.channel,
   run: async (ctx, args) => {

@@ -1,7 +1,7 @@
 // Every operation's failure as its user reads it, checked against golden files like its success: the SCC
 // calls the operation declares answer 500 (the simulator's fault rules; a change's writes, a read's reads),
-// so the sentence is the operation's declared `failure` followed by SCC's answer. Operations that call no SCC (help, watches,
-// audit) have no such failure.
+// so the sentence is the operation's declared `failure` followed by SCC's answer. Operations that call no SCC (help, audit,
+// unwatching) have no such failure.
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -11,6 +11,7 @@ import { errorView, explainError } from '../../src/dispatch/errors.js';
 import { renderText } from '../../src/render/text.js';
 import { sccOperations } from '../../src/scc/operationTypes.js';
 import { expectGoldenFile } from '../render/golden.js';
+import { memoryServices } from '../support/memoryServices.js';
 import { ACTOR, catalogue, useSimulator } from './harness.js';
 
 const h = useSimulator();
@@ -69,7 +70,11 @@ describe('failure sentences', () => {
       h.sim.faults.add({ path: path.replace(/\{[^}]+\}/g, '*'), method, status: 500 });
     }
     const example = runnableExample(id);
-    const error = await h.run(example).then(
+    // Operations on fwbot's own services (vpn watch, alerts) get them in memory: SCC is what fails here.
+    const { raw } = catalogue.parse(example);
+    const run =
+      op.needs.length > 0 ? op.execute({ ...h.context(), services: memoryServices() }, raw) : h.run(example);
+    const error = await run.then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -18,9 +18,11 @@ import {
   CHANNEL,
   clickPayload,
   type Harness,
+  newTriggerId,
   startHarness,
   USERS,
 } from './support/harness.js';
+import { submissionPayload } from './support/modals.js';
 
 describe('/fw alerts through Slack', () => {
   let h: Harness;
@@ -91,6 +93,19 @@ describe('/fw alerts through Slack', () => {
     await h.command(`alerts unsubscribe ${id}`, { userId: USERS.operator });
     await posted(/no longer hears about/);
     expect(await workers.jobs.alerts.subscriptions.list({ channelId: CHANNEL })).toEqual([]);
+  });
+
+  it('opens a form for `/fw alerts subscribe` alone, the kinds as a multi-select', async () => {
+    const triggerId = newTriggerId();
+    await h.command('alerts subscribe', { userId: USERS.operator, triggerId });
+    const modal = await h.openedModal(triggerId);
+    const http = await h.interact(submissionPayload(modal, USERS.operator, { kind: ['ha', 'connectivity'] }));
+    expect(http.body).toBe('');
+    const made = await posted(/now hears about/);
+    expect(blocksText(made.args)).toMatch(/connectivity, ha\*? of profile/);
+    const [subscription] = await workers.jobs.alerts.subscriptions.list({ channelId: CHANNEL });
+    expect(subscription).toMatchObject({ kinds: ['connectivity', 'ha'], scope: { kind: 'profile' } });
+    if (subscription) await workers.jobs.alerts.subscriptions.unsubscribe(CHANNEL, subscription.id);
   });
 
   it('refuses a kind that is not one, saying which, before anything runs', async () => {
