@@ -49,6 +49,8 @@ export interface SummaryMember {
   open: boolean;
   /** When it opened (ISO). */
   since: string;
+  /** How many times it opened again within the flapping window, as an incident of its own would say. */
+  flaps?: number | undefined;
 }
 
 export interface SummaryMessage {
@@ -268,8 +270,11 @@ function summaryRows(message: SummaryMessage): string[][] {
   );
   return ordered.map((member) => [
     member.subject.name,
-    // A closed row shows the state it came back to (ONLINE), so the column is always SCC's word.
-    member.state,
+    // A closed row shows the state it came back to (ONLINE), so the column is always SCC's word; a row
+    // that flapped says how often, since a state that lasted between two edits is never shown.
+    (member.flaps ?? 0) > 0
+      ? `${member.state} · flapped ${counted(member.flaps ?? 0, 'time')}`
+      : member.state,
     member.tenant ?? '—',
     time(member.since),
   ]);

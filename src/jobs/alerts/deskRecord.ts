@@ -136,6 +136,7 @@ export function summaryMessage(
       tenant: member.tenant?.name,
       open: member.open,
       since: member.openedAt,
+      flaps: member.flaps,
     })),
     counts: record.counts,
     since: record.since,

@@ -259,6 +259,18 @@ describe('the incident desk', () => {
     expect(summary?.headline).toBe('*300 devices* went offline at once');
   });
 
+  it('shows a burst member that flapped with its count in its row, since a state between two edits may never be shown', async () => {
+    const devices = Array.from({ length: 8 }, (_, i) => `asa-f${i}`);
+    await serve(devices.map((device) => connectivity(device, 'open', 0)));
+    await serve([connectivity('asa-f3', 'close', 2)]);
+    await serve([connectivity('asa-f3', 'open', 4, { key: 'connectivity:prod:asa-f3:again:4' })]);
+
+    expect(topPosts()).toHaveLength(1);
+    const summary = [...slack.messages().values()].find((message) => message.ts === topPosts()[0]?.args.ts);
+    const shown = JSON.stringify(summary?.blocks ?? ok('chat.update').at(-1)?.args.blocks);
+    expect(shown).toContain('UNREACHABLE · flapped 1 time');
+  });
+
   it('waits for Slack’s pace between posts into a channel instead of posting at once', async () => {
     await core.close();
     start({ slack: { ...TEST_SCHEDULE.slack, postIntervalMs: 60_000, updateIntervalMs: 60_000 } });
