@@ -85,7 +85,8 @@ export const ALERT_KIND_INFO: Readonly<Record<AlertKind, AlertKindInfo>> = {
   },
   upgrades: {
     kind: 'upgrades',
-    summary: 'Secure Client upgrade runs (ASA/FTD, MSP) that fail or finish, also those started outside fwbot',
+    summary:
+      'Secure Client upgrade runs (ASA/FTD, MSP) that fail or finish, also those started outside fwbot',
     tokenRoles: ANY_READER,
   },
   audit: {
