@@ -45,7 +45,7 @@ const KINDS: Param = {
   name: 'kind',
   kind: 'word',
   variadic: true,
-  description: `kinds of alert (${kindList}) or \`all\`; a #channel among them is the channel to tell (this one when left out)`,
+  description: `kinds of alert (${kindList}) or \`all\`; a #channel (or a channel's id) among them is the channel to tell (this one when left out)`,
 };
 
 const SUBSCRIBE_PARAMS: readonly Param[] = [
@@ -83,7 +83,8 @@ function readKinds(words: readonly string[]): { kinds: AlertKind[]; channel?: st
     const lower = word.toLowerCase();
     if (lower === 'all') for (const kind of ALERT_KINDS) kinds.add(kind);
     else if ((ALERT_KINDS as readonly string[]).includes(lower)) kinds.add(lower as AlertKind);
-    else if (word.startsWith('<#') || word.startsWith('#')) {
+    // A bare id (`C0123ABCDEF`) too: the command line has no channel picker.
+    else if (word.startsWith('<#') || word.startsWith('#') || channelIdOf(word) !== undefined) {
       const id = channelIdOf(word);
       if (id) channels.push(id);
       else
@@ -230,7 +231,11 @@ export const alertsSubscribe = defineOperation({
   otherChannel: (args) => args.channel,
   run: async (ctx, args) => {
     const alerts = alertService(ctx);
-    const channelId = args.channel ?? ctx.actor.channelId;
+    const channelId = args.channel ?? (ctx.actor.noChannel ? undefined : ctx.actor.channelId);
+    if (channelId === undefined)
+      throw new UserError(
+        'Name the channel to tell by its id (`/fw alerts subscribe connectivity C0123ABCDEF`): the command line is in no channel.',
+      );
     const scope = await scopeOf(ctx, args);
     const devices = toLucene(args.devices);
     const matching = devices === undefined ? undefined : await checkDevices(ctx, devices, scope);
@@ -308,46 +313,76 @@ export const alertsList = defineOperation({
   needs: ['alerts'],
   scc: [],
   examples: ['alerts'],
+  // An actor in no channel (the CLI, holding the profile's token) sees every channel of the profile.
   run: async (ctx) => {
     const alerts = alertService(ctx);
-    const channelId = ctx.actor.channelId;
+    const { noChannel, channelId } = ctx.actor;
     const [subscriptions, incidents] = await Promise.all([
-      alerts.subscriptions.list({ channelId }),
-      alerts.incidents.openIncidents([channelId]),
+      alerts.subscriptions.list(noChannel ? { profile: ctx.profile } : { channelId }),
+      openIncidentsSeen(ctx, alerts),
     ]);
-    return { channelId, subscriptions, incidents };
+    return { channelId: noChannel ? undefined : channelId, profile: ctx.profile, subscriptions, incidents };
   },
-  render: ({ channelId, subscriptions, incidents }) => renderAlerts(channelId, subscriptions, incidents),
+  render: ({ channelId, profile, subscriptions, incidents }) =>
+    renderAlerts(channelId, subscriptions, incidents, profile),
 });
 
-function subscriptionLine(subscription: AlertSubscription): string {
-  return `• \`${subscription.id}\` ${heard(subscription)} · ${userMention(subscription.createdBy)}, ${time(subscription.createdAt)}`;
+/**
+ * The channels whose alerts the actor acts on: its own, or for an actor in no channel (the CLI) every
+ * channel with a subscription on the profile.
+ */
+async function channelsSeen(ctx: OperationContext, alerts: AlertService): Promise<string[]> {
+  if (!ctx.actor.noChannel) return [ctx.actor.channelId];
+  const subscriptions = await alerts.subscriptions.list({ profile: ctx.profile });
+  return [...new Set(subscriptions.map((subscription) => subscription.channelId))];
 }
 
-function incidentLine(incident: OpenIncident): string {
+/** The open incidents of those channels (of this profile, when they are the profile's channels). */
+async function openIncidentsSeen(ctx: OperationContext, alerts: AlertService): Promise<OpenIncident[]> {
+  const channels = await channelsSeen(ctx, alerts);
+  if (channels.length === 0) return [];
+  const open = await alerts.incidents.openIncidents(channels);
+  return ctx.actor.noChannel ? open.filter((incident) => incident.profile === ctx.profile) : open;
+}
+
+/** A line of the list; `inChannel` when it lists several channels' (a profile's, for the CLI). */
+function subscriptionLine(subscription: AlertSubscription, inChannel: boolean): string {
+  const where = inChannel ? ` ${channelMention(subscription.channelId)}:` : '';
+  return `• \`${subscription.id}\`${where} ${heard(subscription)} · ${userMention(subscription.createdBy)}, ${time(subscription.createdAt)}`;
+}
+
+function incidentLine(incident: OpenIncident, inChannel: boolean): string {
+  const where = inChannel ? ` ${channelMention(incident.channelId)}:` : '';
   const flaps = incident.flaps > 0 ? ` · flapped ${counted(incident.flaps, 'time')}` : '';
   const ack = incident.acknowledgedBy ? ` · acknowledged by ${userMention(incident.acknowledgedBy)}` : '';
-  return `• \`${incident.id}\` *${incident.kind}* ${untrusted(incident.subject.name)}: ${incident.headline} · since ${time(incident.openedAt)}${flaps}${ack}`;
+  return `• \`${incident.id}\`${where} *${incident.kind}* ${untrusted(incident.subject.name)}: ${incident.headline} · since ${time(incident.openedAt)}${flaps}${ack}`;
 }
 
+/** One channel's alerts, or (no `channelId`: the actor is in no channel) every channel's of the profile. */
 export function renderAlerts(
-  channelId: string,
+  channelId: string | undefined,
   subscriptions: readonly AlertSubscription[],
   incidents: readonly OpenIncident[],
+  profile?: string,
 ): View {
-  const channel = channelMention(channelId);
-  const blocks: ViewBlock[] = [{ kind: 'header', text: 'Alerts in this channel' }];
+  const several = channelId === undefined;
+  const blocks: ViewBlock[] = [
+    { kind: 'header', text: several ? `Alerts of profile ${profile ?? ''}` : 'Alerts in this channel' },
+  ];
   if (subscriptions.length === 0) {
+    const none = several
+      ? `Profile \`${profile ?? ''}\` has no alert subscription. \`/fw alerts subscribe connectivity C0123ABCDEF\` starts one for that channel`
+      : `${channelMention(channelId)} has no alert subscription. \`/fw alerts subscribe connectivity ha\` starts one`;
     blocks.push({
       kind: 'text',
-      text: `${channel} has no alert subscription. \`/fw alerts subscribe connectivity ha\` starts one (\`/fw help alerts subscribe\` lists the kinds).`,
+      text: `${none} (\`/fw help alerts subscribe\` lists the kinds).`,
     });
   } else {
     blocks.push({
       kind: 'text',
       text: [
         `*${counted(subscriptions.length, 'subscription')}*`,
-        ...subscriptions.map(subscriptionLine),
+        ...subscriptions.map((subscription) => subscriptionLine(subscription, several)),
       ].join('\n'),
     });
   }
@@ -356,13 +391,17 @@ export function renderAlerts(
     text:
       incidents.length === 0
         ? 'No open incident.'
-        : [`*${counted(incidents.length, 'open incident')}*`, ...incidents.map(incidentLine)].join('\n'),
+        : [
+            `*${counted(incidents.length, 'open incident')}*`,
+            ...incidents.map((incident) => incidentLine(incident, several)),
+          ].join('\n'),
   });
   blocks.push({
     kind: 'context',
     text: '`/fw alerts unsubscribe <id>` ends a subscription; `/fw alerts ack <incident>` acknowledges an incident.',
   });
-  const summary = `${counted(subscriptions.length, 'alert subscription')} and ${counted(incidents.length, 'open incident')} in this channel`;
+  const where = several ? `of profile ${profile ?? ''}` : 'in this channel';
+  const summary = `${counted(subscriptions.length, 'alert subscription')} and ${counted(incidents.length, 'open incident')} ${where}`;
   return { summary, blocks, visibility: 'ephemeral' };
 }
 
@@ -388,11 +427,18 @@ export const alertsUnsubscribe = defineOperation({
   scc: [],
   examples: ['alerts unsubscribe a7k2m9'],
   run: async (ctx, args) => {
-    const removed = await alertService(ctx).subscriptions.unsubscribe(ctx.actor.channelId, args.id);
+    const { subscriptions } = alertService(ctx);
+    // An actor in no channel (the CLI) ends a subscription of the profile, in the channel it belongs to.
+    const owner = ctx.actor.noChannel
+      ? (await subscriptions.list({ profile: ctx.profile })).find((s) => s.id === args.id)?.channelId
+      : ctx.actor.channelId;
+    const removed = owner === undefined ? undefined : await subscriptions.unsubscribe(owner, args.id);
     // Ids are not secrets, channels are boundaries: another channel's id reads as unknown here.
     if (!removed)
       throw new UserError(
-        `This channel has no alert subscription \`${args.id}\` (\`/fw alerts\` lists its own).`,
+        ctx.actor.noChannel
+          ? `Profile \`${ctx.profile}\` has no alert subscription \`${args.id}\` (\`/fw alerts\` lists them).`
+          : `This channel has no alert subscription \`${args.id}\` (\`/fw alerts\` lists its own).`,
       );
     return removed;
   },
@@ -421,13 +467,14 @@ export const alertsAck = defineOperation({
   examples: ['alerts ack 4f2a9c'],
   offeredAsButton: true,
   run: async (ctx, args) => {
-    const { incidents } = alertService(ctx);
-    const channelId = ctx.actor.channelId;
-    const open = await incidents.openIncidents([channelId]);
-    // Channels are boundaries: an incident is acknowledged from its own channel.
+    const alerts = alertService(ctx);
+    const { incidents } = alerts;
+    // Channels are boundaries: an incident is acknowledged from its own channel (or, by an actor in no
+    // channel, among the profile's channels).
+    const open = await openIncidentsSeen(ctx, alerts);
     if (!open.some((incident) => incident.id === args.incident))
       throw new UserError(
-        `This channel has no open incident \`${args.incident}\` (\`/fw alerts\` lists them).`,
+        `${ctx.actor.noChannel ? `Profile \`${ctx.profile}\`` : 'This channel'} has no open incident \`${args.incident}\` (\`/fw alerts\` lists them).`,
       );
     const incident = await incidents.acknowledge(args.incident, ctx.actor.userId);
     if (!incident) throw new UserError(`Incident \`${args.incident}\` has closed meanwhile.`);
@@ -472,28 +519,38 @@ export const alertsMute = defineOperation({
   examples: ['alerts mute asa-branch-02 1h', 'alerts mute asa-branch-02 24h'],
   offeredAsButton: true,
   run: async (ctx, args) => {
-    const { incidents } = alertService(ctx);
-    const channelId = ctx.actor.channelId;
-    const device = await mutedDevice(ctx, args.device, incidents);
+    const alerts = alertService(ctx);
+    const open = await openIncidentsSeen(ctx, alerts);
+    const device = await mutedDevice(ctx, args.device, open);
+    // An actor in no channel (the CLI) mutes the device where it has an open incident on the profile.
+    const channelIds = ctx.actor.noChannel
+      ? [...new Set(open.filter((i) => i.subject.uid === device.uid).map((i) => i.channelId))]
+      : [ctx.actor.channelId];
+    if (channelIds.length === 0)
+      throw new UserError(
+        `${untrusted(device.name)} has no open incident on profile \`${ctx.profile}\`: from the command line a device is muted in the channels of its open incidents (\`/fw alerts\` lists them).`,
+      );
     const untilMs = Date.now() + MUTE_DURATIONS[args.for];
-    await incidents.mute({
-      channelId,
-      profile: ctx.profile,
-      deviceUid: device.uid,
-      untilMs,
-      userId: ctx.actor.userId,
-    });
+    for (const channelId of channelIds)
+      await alerts.incidents.mute({
+        channelId,
+        profile: ctx.profile,
+        deviceUid: device.uid,
+        untilMs,
+        userId: ctx.actor.userId,
+      });
     return {
       device,
-      channelId,
+      channelIds,
       until: new Date(untilMs).toISOString(),
       duration: args.for,
       userId: ctx.actor.userId,
     };
   },
-  render: ({ device, channelId, until, duration, userId }) => {
+  render: ({ device, channelIds, until, duration, userId }) => {
+    const where = channelIds.map(channelMention).join(', ');
     const muted = (name: string) =>
-      `${userMention(userId)} muted ${name} in ${channelMention(channelId)} for ${duration} (until ${time(until)}): no new incident of it is posted here until then; open ones still close.`;
+      `${userMention(userId)} muted ${name} in ${where} for ${duration} (until ${time(until)}): no new incident of it is posted ${channelIds.length === 1 ? 'here' : 'there'} until then; open ones still close.`;
     return {
       summary: muted(device.name),
       blocks: [{ kind: 'text', text: muted(untrusted(device.name)) }],
@@ -509,10 +566,9 @@ export const alertsMute = defineOperation({
 async function mutedDevice(
   ctx: OperationContext,
   typed: string,
-  incidents: AlertService['incidents'],
+  open: readonly OpenIncident[],
 ): Promise<{ uid: string; name: string }> {
   const text = typed.trim();
-  const open = await incidents.openIncidents([ctx.actor.channelId]);
   const known = open.find(
     (incident) =>
       incident.subject.type === 'device' &&

@@ -63,6 +63,11 @@ export interface Actor {
   userId: string;
   channelId: string;
   teamId?: string | undefined;
+  /**
+   * The actor is in no channel (the CLI): `channelId` only says where its roles and profile are looked up,
+   * and an operation about a channel acts on the one its arguments or its subject belong to.
+   */
+  noChannel?: true;
 }
 
 /**
