@@ -65,7 +65,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   /** Assembling a running fwbot from its configuration: the one assembly every process shares. */
   app: [...SERVICES, 'slack', 'console'],
   /** `fwbot <command>`: the command line against one SCC profile. */
-  cli: [...without(without(DOMAIN, 'redis'), 'slackApi'), 'console', 'app'],
+  cli: [...without(without(DOMAIN, 'redis'), 'slackApi'), 'console', 'app', 'jobs'],
   /** `npm run demo`'s parts: its Redis, its Slack twin, its defaults. */
   demo: [...SERVICES, 'slack', 'console', 'app', 'simulator'],
   /** The processes' entry points (bot, worker, demo, CLI): one composition root each, at the top. */

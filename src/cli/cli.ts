@@ -6,12 +6,21 @@
 // Every form field is also a flag, so any command runs from argv alone; a command that would open its form
 // on Slack asks the form's fields on a terminal (secrets without echo), and a form's secret field (a
 // tenant's API token) is never an argument: it is typed at that prompt or read from stdin (`--<field>-stdin`).
+// The CLI is in no channel and keeps no state of its own; the alerts commands read and change the bot's
+// subscriptions and incidents in the bot's Redis, when the configuration names it (REDIS_URL…).
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import type { Logger } from 'pino';
 import { createLogger } from '../app/logger.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
-import type { ModalField, Operation, Outcome, RawArgs, TrackRequest } from '../catalogue/operation.js';
+import type {
+  ModalField,
+  Operation,
+  OperationServices,
+  Outcome,
+  RawArgs,
+  TrackRequest,
+} from '../catalogue/operation.js';
 import { SccUserError } from '../catalogue/sccErrors.js';
 import { quoteToken } from '../catalogue/usage.js';
 import { type Config, ConfigError, type Environment, loadConfig } from '../config.js';
@@ -20,6 +29,7 @@ import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
 import type { RequestContext } from '../dispatch/request.js';
 import { MemoryRevealGrants } from '../dispatch/reveals.js';
+import { createJobs, type Jobs } from '../jobs/workers.js';
 import { PermissionError, UsageError, UserError } from '../model/errors.js';
 import { stripSentinels } from '../model/marks.js';
 import type { View, ViewBlock } from '../model/view.js';
@@ -61,6 +71,8 @@ export interface CliOptions {
   prompter?: () => Prompter & { close(): void };
   /** All of stdin, for `--<field>-stdin` (a secret piped in, never on the command line). */
   readStdin?: () => Promise<string>;
+  /** Another key prefix in the bot's Redis than the bot's default (tests share one server). */
+  redisPrefix?: string;
 }
 
 interface CliFlags {
@@ -201,24 +213,35 @@ function cliDispatcher(
   profile: string,
   scc: SccClient,
   catalogue: Catalogue,
-  rules: Readonly<Record<string, string>>,
+  config: Config,
+  services: OperationServices | undefined,
   log: Logger,
 ) {
   const everything = { viewer: [user], operator: [user], approver: [user], admin: [user] };
   const access = new AccessControl({
     policy: { workspace: everything, channels: new Map() },
-    channels: new Map([[CLI_CHANNEL, profile]]),
-    profiles: [profile],
+    // A channel an operation names (`alerts subscribe … C0…`) uses the profile the bot gives it.
+    channels: new Map([...config.channelProfiles, [CLI_CHANNEL, profile]]),
+    profiles: [...config.profiles.keys()],
   });
   return new Dispatcher({
     access,
     scc: { names: () => [profile], get: () => scc },
     lookup: (id) => catalogue.get(id),
     // The policy file's rules hold here too: without approvers, four-eyes means "only with --yes".
-    governance: governanceOf(catalogue.operations, rules),
+    governance: governanceOf(catalogue.operations, config.approvals.operations),
     reveals: new MemoryRevealGrants(),
+    ...(services ? { services } : {}),
     log,
   });
+}
+
+/** The Redis-backed services the CLI can serve: the alerts, over the bot's Redis (when it is configured). */
+const CLI_SERVICES = ['alerts'] as const;
+
+/** Whether the environment names the bot's Redis (REDIS_URL has a default the CLI must not guess from). */
+function namesRedis(env: Environment): boolean {
+  return ['REDIS_URL', 'REDIS_SENTINELS', 'REDIS_CLUSTER_NODES'].some((name) => env[name]?.trim());
 }
 
 const CLI_CHANNEL = 'cli';
@@ -255,8 +278,20 @@ async function runCommand(
   const profile = pickProfile(config, flags.profile);
   const scc = clientFor(config, profile, log);
   const user = `cli:${userInfo().username}`;
-  const request: RequestContext = { requestId, actor: { userId: user, channelId: CLI_CHANNEL }, log };
-  const dispatcher = cliDispatcher(user, profile, scc, catalogue, config.approvals.operations, log);
+  // In no channel: CLI_CHANNEL only says where its roles and profile are looked up.
+  const actor = { userId: user, channelId: CLI_CHANNEL, noChannel: true } as const;
+  const request: RequestContext = { requestId, actor, log };
+  // Only a command that needs them opens the bot's Redis (same deployment and key prefix as the bot).
+  const jobs: Jobs | undefined =
+    op.needs.length > 0
+      ? createJobs({
+          redisUrl: config.redis,
+          ...(options.redisPrefix === undefined ? {} : { prefix: options.redisPrefix }),
+          logger: log.child({ component: 'jobs' }),
+        })
+      : undefined;
+  const services = jobs ? { alerts: jobs.alerts } : undefined;
+  const dispatcher = cliDispatcher(user, profile, scc, catalogue, config, services, log);
   try {
     if (call.form) {
       const prompter = options.prompter?.();
@@ -312,14 +347,16 @@ async function runCommand(
     return EXIT.ok;
   } finally {
     await scc.close();
+    await jobs?.close();
   }
 }
 
 /** Runs the CLI; resolves with the exit code (main.ts sets it on the process). */
 export async function runCli(argv: readonly string[], options: CliOptions): Promise<number> {
   const { io } = options;
-  // No Redis here, so the commands that read it (audit, watches) are the bot's, not the CLI's.
-  const catalogue = createCatalogue({ command: 'fwbot', services: [] });
+  // The commands that read the bot's Redis are the bot's (audit, watches), except the alerts, which the
+  // CLI serves over that Redis when the configuration names it.
+  const catalogue = createCatalogue({ command: 'fwbot', services: CLI_SERVICES });
   try {
     // Where the command line enters: fwbot's mark characters go (render/mrkdwn.ts), as from Slack and the console.
     const flags = parseCliArgs(argv.map(stripSentinels));
@@ -334,6 +371,12 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
     }
     const text = flags.words.map(quoteToken).join(' ');
     const call = await argumentsOf(catalogue, text, flags, options);
+    if (call.op.needs.length > 0 && !namesRedis(options.env)) {
+      io.stderr(
+        `\`fwbot ${call.op.words.join(' ')}\` needs the Redis the bot uses: set REDIS_URL (or REDIS_SENTINELS or REDIS_CLUSTER_NODES) as the bot has it.`,
+      );
+      return EXIT.usage;
+    }
     let config: Config;
     try {
       config = loadConfig(options.env, { require: { scc: true } });
