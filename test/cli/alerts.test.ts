@@ -6,10 +6,16 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { IncidentDesk, OpenIncident } from '../../src/alerts/model.js';
+import { createCatalogue } from '../../src/catalogue/index.js';
+import type { OperationServices } from '../../src/catalogue/operation.js';
 import { EXIT, runCli } from '../../src/cli/cli.js';
 import { createJobs, type Jobs } from '../../src/jobs/workers.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
+import { useSimulator } from '../catalogue/harness.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
+
+const cliCatalogue = createCatalogue({ command: 'fwbot', services: ['alerts'] });
 
 interface Run {
   code: number;
@@ -133,5 +139,96 @@ describe('fwbot alerts', () => {
     } finally {
       await theBot.close();
     }
+  });
+});
+
+// What the CLI runs, at the operations' level: an actor in no channel, incidents in memory (the desk's own
+// tests are test/jobs/alerts/desk*.test.ts), subscriptions in the run's Redis.
+describe('the alerts operations for an actor in no channel', () => {
+  const h = useSimulator();
+  const CLI = { userId: 'cli:ops', channelId: 'cli', noChannel: true } as const;
+  let jobs: Jobs;
+  let incidents: OpenIncident[];
+  let mutes: Parameters<IncidentDesk['mute']>[0][];
+  let services: OperationServices;
+  const incident = (id: string, channelId: string, profile = 'default'): OpenIncident => ({
+    id,
+    channelId,
+    kind: 'connectivity',
+    profile,
+    subject: { type: 'device', uid: h.sim.deviceUid('asa-hq-01'), name: 'asa-hq-01' },
+    headline: 'asa-hq-01 is UNREACHABLE',
+    openedAt: '2026-11-26T10:00:00.000Z',
+    flaps: 0,
+  });
+  beforeEach(async () => {
+    jobs = createJobs({
+      redisUrl: redisUrl(),
+      prefix: uniquePrefix('cli-alerts-ops'),
+      logger: pino({ level: 'silent' }),
+    });
+    incidents = [];
+    mutes = [];
+    const desk: IncidentDesk = {
+      acknowledge: async (id, userId) => {
+        const open = incidents.find((i) => i.id === id);
+        if (open) open.acknowledgedBy ??= userId;
+        return open;
+      },
+      mute: async (mute) => {
+        mutes.push(mute);
+      },
+      openIncidents: async (channels) => incidents.filter((i) => channels.includes(i.channelId)),
+    };
+    services = { alerts: { subscriptions: jobs.alerts.subscriptions, incidents: desk } };
+    for (const channelId of ['C0NETOPS1', 'C0BRANCH1'])
+      await jobs.alerts.subscriptions.subscribe({
+        channelId,
+        profile: 'default',
+        kinds: ['connectivity'],
+        scope: { kind: 'profile' },
+        createdBy: 'U0ENGINEER',
+      });
+    await jobs.alerts.subscriptions.subscribe({
+      channelId: 'C0OTHERP1',
+      profile: 'other',
+      kinds: ['connectivity'],
+      scope: { kind: 'profile' },
+      createdBy: 'U0ENGINEER',
+    });
+    incidents.push(incident('inc0net1', 'C0NETOPS1'), incident('inc0brn1', 'C0BRANCH1'));
+    incidents.push(incident('inc0oth1', 'C0OTHERP1', 'other'));
+  });
+  afterEach(() => jobs.close());
+
+  async function run(text: string) {
+    const { op, raw } = cliCatalogue.parse(text);
+    return op.execute({ ...h.context(), actor: CLI, services }, raw);
+  }
+
+  it('lists the profile’s channels’ subscriptions and open incidents, not another profile’s', async () => {
+    const { view } = await run('alerts');
+    expect(view.summary).toBe('2 alert subscriptions and 2 open incidents of profile default');
+    const text = JSON.stringify(view.blocks);
+    expect(text).toContain('inc0net1');
+    expect(text).toContain('inc0brn1');
+    expect(text).not.toContain('inc0oth1');
+    expect(text).not.toContain('C0OTHERP1');
+  });
+
+  it('acknowledges an incident of any of the profile’s channels, and mutes a device where it has open incidents', async () => {
+    await run('alerts ack inc0brn1');
+    expect(incidents.find((i) => i.id === 'inc0brn1')?.acknowledgedBy).toBe(CLI.userId);
+    await expect(run('alerts ack inc0oth1')).rejects.toThrow(
+      'Profile `default` has no open incident `inc0oth1`',
+    );
+
+    const muted = await run('alerts mute asa-hq-01 1h');
+    expect(mutes.map((m) => m.channelId).sort()).toEqual(['C0BRANCH1', 'C0NETOPS1']);
+    expect(muted.view.summary).toContain('no new incident of it is posted there until then');
+    await expect(run('alerts mute asa-dc-03 1h')).rejects.toThrow(
+      /has no open incident on profile `default`: from the command line a device is muted in the channels of its open incidents/,
+    );
+    expect(mutes).toHaveLength(2);
   });
 });
