@@ -225,7 +225,6 @@ export function createAlertScanner(deps: AlertScanDeps) {
   const scanStream = async (
     profile: string,
     stream: Stream,
-    meta: StreamMeta,
     stretch: number,
     sets: ReadonlyMap<string, ReadonlySet<string>>,
     report: ProfileScan,
@@ -235,8 +234,11 @@ export function createAlertScanner(deps: AlertScanDeps) {
     const streamKey = `${profile}\u0000${streamField(kind, scope)}`;
     if ((refusedUntil.get(streamKey) ?? 0) > at) return;
     const interval = settings.intervals[kind] * stretch;
-    const fullDue = meta.lastFullAt === undefined || at - meta.lastFullAt >= interval;
     const read = await store.read(profile, kind, scope, spec.state);
+    // What is due and whether this is the baseline come from the meta read with the state and its version,
+    // not from the profile's metas read earlier: another scan may have committed or forgotten it since.
+    const meta = read.meta;
+    const fullDue = meta.lastFullAt === undefined || at - meta.lastFullAt >= interval;
     const soonerUids = spec.sooner
       ? [...read.state].filter(([, state]) => spec.sooner?.(state)).map(([uid]) => uid)
       : [];
@@ -338,14 +340,7 @@ export function createAlertScanner(deps: AlertScanDeps) {
     report.calls += sets.calls;
     for (const stream of streams) {
       try {
-        await scanStream(
-          profile,
-          stream,
-          metas.get(streamField(stream.kind, stream.scope)) ?? {},
-          report.stretch,
-          sets.sets,
-          report,
-        );
+        await scanStream(profile, stream, report.stretch, sets.sets, report);
       } catch (error) {
         // One stream's trouble (SCC down, a refused list) does not stop the others; the next tick retries it.
         log.warn(

@@ -146,8 +146,18 @@ export class AlertScanStore {
     schema: z.ZodType<unknown>,
   ): Promise<StreamRead> {
     const field = streamField(kind, scope);
-    const [metaJson, version] = await this.redis.hmget(this.keys.meta(profile), field, `${field}|v`);
-    const raw = await this.redis.hgetall(this.keys.state(profile, kind, scope));
+    // Meta, version and state in one read: a stream forgotten or committed by another scan in between would
+    // otherwise pair a baselined meta with an empty state, and every exceptional subject would be news.
+    const answers = await this.redis
+      .multi()
+      .hmget(this.keys.meta(profile), field, `${field}|v`)
+      .hgetall(this.keys.state(profile, kind, scope))
+      .exec();
+    const failed = answers?.find(([error]) => error !== null);
+    if (!answers || failed)
+      throw new Error(`alert scan: reading stream ${field} of ${profile} failed`, { cause: failed?.[0] });
+    const [metaJson, version] = (answers[0]?.[1] ?? []) as (string | null)[];
+    const raw = (answers[1]?.[1] ?? {}) as Record<string, string>;
     const state = new Map<string, unknown>();
     for (const [subject, json] of Object.entries(raw)) {
       // A record an older fwbot wrote in another shape is forgotten: the subject starts again from the read.
