@@ -197,6 +197,11 @@ export class JobKeys {
     return this.key('incident-of', channelId, digest(incidentKey));
   }
 
+  /** The newest transition time (ms) the desk applied to an incident of a channel (batches can come out of order). */
+  incidentLatest(channelId: string, incidentKey: string): string {
+    return this.key('incident-latest', channelId, digest(incidentKey));
+  }
+
   /** JSON: who acknowledged an incident and when (apart from the record: a click never races the desk). */
   incidentAck(incidentId: string): string {
     return this.key('incident-ack', incidentId);

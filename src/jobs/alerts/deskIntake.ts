@@ -51,6 +51,9 @@ export class DeskIntake {
   private readonly opened = new Map<string, number>();
   private readonly closed = new Set<string>();
   private readonly bursts = new Map<AlertKind, { id: string; created: boolean }>();
+  /** incidentKey → the newest transition time (ms) applied to it, read at intake and kept with the batch. */
+  private readonly latest = new Map<string, number>();
+  private readonly latestChanged = new Set<string>();
   private readonly burstKinds = new Set<AlertKind>();
   private readonly newOpens = new Map<AlertKind, number>();
   private readonly windowOpens = new Map<AlertKind, { count: number; exists: boolean }>();
@@ -80,6 +83,7 @@ export class DeskIntake {
         : await this.redis.mget(...unique.map((event) => this.keys.alertSeen(this.channelId, event.key)));
     const fresh = byTime(unique.filter((_, i) => seen[i] === null));
     if (fresh.length === 0) return { taken: 0, repeated: unique.length, openChanged: false };
+    await this.readLatest(fresh);
     const catchUps = fresh.filter((event) => event.catchUp);
     this.catchUpId = incidentId(this.channelId, 'catch-up', ...catchUps.map((event) => event.key).sort());
     await this.readMutes(fresh);
@@ -199,8 +203,36 @@ export class DeskIntake {
     this.dirty.add(record.groupId ?? record.id);
   }
 
+  /**
+   * The newest transition time already applied to each incident of these events. Batches can reach the
+   * desk out of order (one waits on the channel's lock or Slack's pace while a newer one is taken, a worker
+   * dies holding one): an event older than what its incident already took would undo a newer state, e.g.
+   * reopen for good an incident whose close came first.
+   */
+  private async readLatest(events: readonly AlertEvent[]): Promise<void> {
+    const keys = [...new Set(events.filter((e) => e.phase !== 'notice').map((e) => e.incidentKey))];
+    if (keys.length === 0) return;
+    const stored = await this.redis.mget(...keys.map((key) => this.keys.incidentLatest(this.channelId, key)));
+    keys.forEach((key, i) => {
+      const at = Number(stored[i] ?? Number.NaN);
+      if (Number.isFinite(at)) this.latest.set(key, at);
+    });
+  }
+
+  /** Whether the event is older than what its incident already took; records it as the newest otherwise. */
+  private stale(event: AlertEvent): boolean {
+    const at = Date.parse(event.at);
+    if (!Number.isFinite(at)) return false;
+    const latest = this.latest.get(event.incidentKey);
+    if (latest !== undefined && at < latest) return true;
+    this.latest.set(event.incidentKey, at);
+    this.latestChanged.add(event.incidentKey);
+    return false;
+  }
+
   private async apply(event: AlertEvent): Promise<void> {
     if (event.phase === 'notice') return this.notice(event);
+    if (this.stale(event)) return;
     const record = await this.current(event.incidentKey);
     if (event.phase === 'close') {
       if (record?.open) await this.close(record, event);
@@ -500,6 +532,11 @@ export class DeskIntake {
       }
     }
     for (const event of fresh) tx.set(this.keys.alertSeen(this.channelId, event.key), '1', 'PX', retention);
+    for (const incidentKey of this.latestChanged) {
+      const at = this.latest.get(incidentKey);
+      if (at !== undefined)
+        tx.set(this.keys.incidentLatest(this.channelId, incidentKey), String(at), 'PX', retention);
+    }
     const open = this.keys.openIncidents(this.channelId);
     for (const [id, score] of this.opened) tx.zadd(open, score, id);
     if (this.closed.size > 0) tx.zrem(open, ...this.closed);

@@ -271,6 +271,21 @@ describe('the incident desk', () => {
     expect(shown).toContain('UNREACHABLE · flapped 1 time');
   });
 
+  it('takes batches that arrive out of order without undoing a newer state (a close before its open)', async () => {
+    // The close of minute 5 is taken before the open of minute 0 it ends (its batch waited on the lock).
+    await serve([connectivity('asa-late', 'close', 5)]);
+    await serve([connectivity('asa-late', 'open', 0)]);
+    expect(await desk.openIncidents([CHANNEL])).toEqual([]);
+    expect(topPosts()).toHaveLength(0);
+
+    // An incident closed at minute 10 is not reopened by an opening of minute 3 that comes after.
+    await serve([connectivity('asa-old', 'open', 1)]);
+    await serve([connectivity('asa-old', 'close', 10)]);
+    await serve([connectivity('asa-old', 'open', 3, { key: 'connectivity:prod:asa-old:again:3' })]);
+    expect(await desk.openIncidents([CHANNEL])).toEqual([]);
+    expect(texts(ok('chat.update').at(-1))).toContain('back online after');
+  });
+
   it('waits for Slack’s pace between posts into a channel instead of posting at once', async () => {
     await core.close();
     start({ slack: { ...TEST_SCHEDULE.slack, postIntervalMs: 60_000, updateIntervalMs: 60_000 } });
