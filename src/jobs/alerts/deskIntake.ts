@@ -551,6 +551,12 @@ export class DeskIntake {
     for (const [kind, added] of this.newOpens) {
       const window = this.windowOpens.get(kind) ?? { count: 0, exists: false };
       const key = this.keys.deskOpens(this.channelId, kind);
+      // Opens that joined a burst are its members, not the start of the next window: counted on, they made
+      // the first open after the burst ended a "burst" of one.
+      if (this.bursts.has(kind)) {
+        tx.del(key);
+        continue;
+      }
       const count = String(window.count + added);
       if (window.exists) tx.set(key, count, 'KEEPTTL');
       else tx.set(key, count, 'PX', this.schedule.desk.burstWindowMs);

@@ -271,6 +271,17 @@ describe('the incident desk', () => {
     expect(shown).toContain('UNREACHABLE · flapped 1 time');
   });
 
+  it('starts counting a new window after a burst: the next open is an incident of its own, not a burst of one', async () => {
+    await serve(Array.from({ length: 8 }, (_, i) => connectivity(`asa-b${i}`, 'open', 0)));
+    expect(topPosts()).toHaveLength(1);
+    // The burst's window ends (its key expires); the next device to go is told on its own.
+    await core.redis.del(core.keys.deskBurst(CHANNEL, 'connectivity'));
+    await serve([connectivity('asa-after', 'open', 5)]);
+    expect(topPosts()).toHaveLength(2);
+    expect(texts(topPosts()[1])).toContain('*asa-after* is UNREACHABLE');
+    expect(texts(topPosts()[1])).not.toContain('at once');
+  });
+
   it('takes batches that arrive out of order without undoing a newer state (a close before its open)', async () => {
     // The close of minute 5 is taken before the open of minute 0 it ends (its batch waited on the lock).
     await serve([connectivity('asa-late', 'close', 5)]);
