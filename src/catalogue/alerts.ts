@@ -5,6 +5,7 @@
 // token's roles, so a bad subscription is refused now instead of failing every scan), listing a channel's
 // subscriptions and open incidents, unsubscribing, and what the incident's buttons run (ack, mute).
 import { z } from 'zod';
+import { alertKindOf } from '../alerts/index.js';
 import {
   ALERT_KIND_INFO,
   ALERT_KINDS,
@@ -75,7 +76,13 @@ const SUBSCRIBE_PARAMS: readonly Param[] = [
 ];
 
 /** The words after `subscribe`: kinds (or `all`) and at most one #channel, in any order. */
-function readKinds(words: readonly string[]): { kinds: AlertKind[]; channel?: string; issues: string[] } {
+function readKinds(words: readonly string[]): {
+  kinds: AlertKind[];
+  /** `all` was written: every kind, less those the scope cannot read. */
+  all: boolean;
+  channel?: string;
+  issues: string[];
+} {
   const kinds = new Set<AlertKind>();
   const channels: string[] = [];
   const issues: string[] = [];
@@ -97,7 +104,8 @@ function readKinds(words: readonly string[]): { kinds: AlertKind[]; channel?: st
   if (kinds.size === 0 && issues.length === 0)
     issues.push(`needs at least one kind of alert: ${kindList}, or all.`);
   const [channel] = channels;
-  return { kinds: ALERT_KINDS.filter((k) => kinds.has(k)), ...(channel ? { channel } : {}), issues };
+  const all = words.some((word) => word.toLowerCase() === 'all');
+  return { kinds: ALERT_KINDS.filter((k) => kinds.has(k)), all, ...(channel ? { channel } : {}), issues };
 }
 
 const SubscribeArgs = z
@@ -116,10 +124,28 @@ const SubscribeArgs = z
         path: ['tenant'],
         message: 'and --all-tenants exclude each other: one tenant, or all of them.',
       });
+    // Named one by one, a kind SCC cannot list across managed tenants is refused now; `all` leaves it out.
+    const { kinds, all } = readKinds(args.kind);
+    const perTenant = kinds.filter((kind) => !alertKindOf(kind).acrossTenants);
+    if ((args.tenant !== undefined || args['all-tenants']) && !all && perTenant.length > 0)
+      issues.addIssue({
+        code: 'custom',
+        path: ['kind'],
+        message: `has ${perTenant.map((kind) => `\`${kind}\``).join(' and ')}, which SCC lists per tenant, for that tenant’s own token: a portal’s profile cannot read ${perTenant.length > 1 ? 'them' : 'it'} for its managed tenants. Subscribe to ${perTenant.length > 1 ? 'them' : 'it'} with the tenant’s own profile (--profile), or leave ${perTenant.length > 1 ? 'them' : 'it'} out.`,
+      });
   })
   .transform((args) => {
     const { kinds, channel } = readKinds(args.kind);
-    return { kinds, channel, devices: args.devices, tenant: args.tenant, allTenants: args['all-tenants'] };
+    const acrossTenants = args.tenant !== undefined || args['all-tenants'];
+    const leftOut = acrossTenants ? kinds.filter((kind) => !alertKindOf(kind).acrossTenants) : [];
+    return {
+      kinds: kinds.filter((kind) => !leftOut.includes(kind)),
+      leftOut,
+      channel,
+      devices: args.devices,
+      tenant: args.tenant,
+      allTenants: args['all-tenants'],
+    };
   });
 type SubscribeArgs = z.infer<typeof SubscribeArgs>;
 
@@ -200,7 +226,7 @@ export const alertsSubscribe = defineOperation({
     'alerts subscribe all #netops',
     'alerts subscribe connectivity conflict --devices "name:asa-branch*"',
     'alerts subscribe all --tenant globex-apj #globex-ops',
-    'alerts subscribe audit --all-tenants',
+    'alerts subscribe connectivity ha --all-tenants',
   ],
   // `/fw alerts subscribe` alone opens a form: the kinds as a multi-select, the rest optional.
   modal: {
@@ -248,9 +274,10 @@ export const alertsSubscribe = defineOperation({
       scope,
       createdBy: ctx.actor.userId,
     });
-    return { subscription, created, matching };
+    return { subscription, created, matching, leftOut: args.leftOut };
   },
-  render: ({ subscription, created, matching }) => renderSubscribed(subscription, created, matching),
+  render: ({ subscription, created, matching, leftOut }) =>
+    renderSubscribed(subscription, created, matching, leftOut),
 });
 
 /**
@@ -276,9 +303,14 @@ export function renderSubscribed(
   subscription: AlertSubscription,
   created: boolean,
   matching: number | undefined,
+  leftOut: readonly AlertKind[] = [],
 ): View {
   const channel = channelMention(subscription.channelId);
   const lines: string[] = [];
+  if (leftOut.length > 0)
+    lines.push(
+      `Left out of \`all\`: ${leftOut.map((kind) => `*${kind}*`).join(', ')}, which SCC lists per tenant, for that tenant’s own token; subscribe to ${leftOut.length > 1 ? 'them' : 'it'} with the tenant’s own profile.`,
+    );
   if (created) {
     lines.push(`${channel} now hears about ${heard(subscription)}. Subscription \`${subscription.id}\`.`);
     lines.push(...subscription.kinds.map((kind) => `• *${kind}*: ${ALERT_KIND_INFO[kind].summary}`));

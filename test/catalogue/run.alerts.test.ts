@@ -115,6 +115,24 @@ describe('/fw alerts', () => {
     ]);
   });
 
+  it('refuses across managed tenants the kinds SCC lists per tenant, and says what all left out', async () => {
+    const { op, raw } = catalogue.parse('alerts subscribe audit ha --all-tenants');
+    expect(op.validate(raw).map((issue) => issue.message)).toEqual([
+      expect.stringContaining('`audit`, which SCC lists per tenant, for that tenant’s own token'),
+    ]);
+    const all = await run('alerts subscribe all --tenant globex-apj');
+    expect(JSON.stringify(all.view)).toContain('Left out of `all`: *deployments*, *audit*');
+    const [subscription] = await subscriptions.list();
+    expect(subscription?.kinds).toEqual([
+      'connectivity',
+      'conflict',
+      'staged',
+      'ha',
+      'certificates',
+      'upgrades',
+    ]);
+  });
+
   it('says a device query that matches nothing today, and refuses one SCC refuses', async () => {
     const none = await run('alerts subscribe connectivity --devices nothing-is-named-this');
     expect(JSON.stringify(none.view)).toContain('No device matches the query today');
