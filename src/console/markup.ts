@@ -35,6 +35,7 @@ export function terminalStyle(tty: boolean, env: NodeJS.ProcessEnv = process.env
 /** The emoji codes fwbot writes (test/console/markup.test.ts checks every one in src/ is here). */
 export const EMOJI: Readonly<Record<string, string>> = {
   arrows_counterclockwise: '🔄',
+  bell: '🔔',
   double_vertical_bar: '⏸️',
   eyes: '👀',
   gear: '⚙️',
@@ -46,12 +47,14 @@ export const EMOJI: Readonly<Record<string, string>> = {
   inbox_tray: '📥',
   information_source: 'ℹ️',
   key: '🔑',
+  large_orange_circle: '🟠',
   lock: '🔒',
   memo: '📝',
   no_entry: '⛔',
   pencil2: '✏️',
   question: '❓',
   raised_hand: '✋',
+  red_circle: '🔴',
   rocket: '🚀',
   rotating_light: '🚨',
   stop_sign: '🛑',
