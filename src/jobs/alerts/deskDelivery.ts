@@ -30,17 +30,24 @@ export interface DeskDeliveryDeps {
   log: Logger;
 }
 
-/** Renders a desk record's message as it should read now. */
+/**
+ * A desk record's message as it should read now, and for a summary with more rows than one message holds,
+ * the pages of its table that go in its thread (rendered from the same read of its members).
+ */
 export async function renderRecord(
   deps: Pick<DeskDeliveryDeps, 'redis' | 'keys'>,
   record: DeskRecord,
-): Promise<View> {
+): Promise<{ view: View; pages: View[] }> {
   const ack = await readAck(deps.redis, deps.keys, record.id);
   if (record.type === 'burst' || record.type === 'catch-up' || record.type === 'notices') {
     const members = await readRecords(deps.redis, deps.keys, record.members ?? []);
-    return renderSummary(summaryMessage(record, members, ack));
+    const message = summaryMessage(record, members, ack);
+    const pages: View[] = [];
+    for (let page = 2; page <= summaryPageCount(message); page += 1)
+      pages.push(renderSummaryPage(message, page));
+    return { view: renderSummary(message), pages };
   }
-  return renderIncident(incidentMessage(record, ack));
+  return { view: renderIncident(incidentMessage(record, ack)), pages: [] };
 }
 
 /** Shows every marked message of the channel, then posts its waiting thread replies. */
@@ -57,7 +64,8 @@ export async function deliverChannel(deps: DeskDeliveryDeps, channelId: string):
   for (const record of records) {
     // A summary's row has no message of its own: its summary was marked with it.
     if (!record.groupId) {
-      const rendered = renderBlocks(await renderRecord(deps, record));
+      const { view, pages } = await renderRecord(deps, record);
+      const rendered = renderBlocks(view);
       try {
         const { ts } = await notifier.showMessage({
           key: messageKey(record.id),
@@ -66,7 +74,7 @@ export async function deliverChannel(deps: DeskDeliveryDeps, channelId: string):
           blocks: rendered.blocks,
           eventType: 'fwbot_alert',
         });
-        await showSummaryPages(deps, channelId, record, ts);
+        await showSummaryPages(notifier, channelId, record.id, pages, ts);
       } catch (error) {
         if (!(error instanceof SlackRefused)) throw error;
         // Not in the channel, archived, blocks refused: trying again changes nothing; the log says it.
@@ -81,24 +89,18 @@ export async function deliverChannel(deps: DeskDeliveryDeps, channelId: string):
   await postReplies(deps, channelId);
 }
 
-/**
- * A summary with more rows than its message holds: the rest as pages in its thread, each posted once and
- * edited with the summary (showMessage edits only a page whose rows changed).
- */
+/** A summary's pages in its thread, each posted once and edited only when its rows changed (showMessage). */
 async function showSummaryPages(
-  deps: DeskDeliveryDeps,
+  notifier: SlackNotifier,
   channelId: string,
-  record: DeskRecord,
+  recordId: string,
+  pages: readonly View[],
   threadTs: string,
 ): Promise<void> {
-  if (record.type !== 'burst' && record.type !== 'catch-up' && record.type !== 'notices') return;
-  const { redis, keys, notifier } = deps;
-  const members = await readRecords(redis, keys, record.members ?? []);
-  const message = summaryMessage(record, members, await readAck(redis, keys, record.id));
-  for (let page = 2; page <= summaryPageCount(message); page += 1) {
-    const rendered = renderBlocks(renderSummaryPage(message, page));
+  for (const [index, page] of pages.entries()) {
+    const rendered = renderBlocks(page);
     await notifier.showMessage({
-      key: `${messageKey(record.id)}:page:${page}`,
+      key: `${messageKey(recordId)}:page:${index + 2}`,
       channelId,
       threadTs,
       text: rendered.text,
