@@ -185,17 +185,3 @@ export function mspUpgradeOutcome(
     progressText: mspUpgradeProgress(run, tenants),
   };
 }
-
-/** A watched channel's announcement of an MSP run that ended. */
-export function mspWatchAnnouncement(
-  profile: string,
-  run: MspSecureClientUpgradeRunDto,
-  tenants: DeviceTenants,
-): string {
-  const ending = UPGRADE_ENDINGS[run.upgradeRunStatus ?? '']?.words ?? 'ended';
-  const who = run.username ? `, started by ${escapeAll(run.username)}` : '';
-  return (
-    `A VPN client upgrade run across tenants ended (profile \`${escapeAll(profile)}\`${who}): ${runName(run)} ` +
-    `${ending} (${escapeAll(run.upgradeRunStatus ?? '')}).${sccSays(run)}${tenantDeviceLines(run, tenants)}`
-  );
-}

@@ -87,12 +87,6 @@ export const Schedule = z.object({
     /** Guards one notification against two workers at once; longer than a Slack call can take. */
     lockMs: z.number().int().positive(),
   }),
-  watch: z.object({
-    /** How often the recent upgrade runs of every watched profile are scanned. */
-    scanEveryMs: z.number().int().positive(),
-    /** How many of the most recently updated runs one scan reads. */
-    scanRuns: z.number().int().positive().max(200),
-  }),
   /** The incident desk (src/jobs/alerts/desk.ts): how incidents collapse before they reach Slack. */
   desk: z.object({
     /** A close then an open of one incident within this time reopens it (a flap), not a new message. */
@@ -158,7 +152,6 @@ export const DEFAULT_SCHEDULE: Schedule = {
     backoffMs: 2 * SECOND,
     lockMs: 60 * SECOND,
   },
-  watch: { scanEveryMs: 1 * MINUTE, scanRuns: 50 },
   desk: { flapWindowMs: 30 * MINUTE, burstOpens: 5, burstWindowMs: 2 * MINUTE },
   alerts: {
     tickMs: 15 * SECOND,
@@ -192,7 +185,6 @@ export interface ScheduleOverrides {
   transientBaseMs?: number;
   transientCapMs?: number;
   slack?: Partial<Schedule['slack']>;
-  watch?: Partial<Schedule['watch']>;
   desk?: Partial<Schedule['desk']>;
   alerts?: Partial<Omit<AlertSchedule, 'intervals'>> & { intervals?: Partial<AlertSchedule['intervals']> };
   queues?: Schedule['queues'];
@@ -217,7 +209,6 @@ export function resolveSchedule(
     poll,
     learning: { ...base.learning, ...overrides.learning },
     slack: { ...base.slack, ...overrides.slack },
-    watch: { ...base.watch, ...overrides.watch },
     desk: { ...base.desk, ...overrides.desk },
     alerts: {
       ...base.alerts,

@@ -16,7 +16,6 @@ export const TEST_SCHEDULE: ScheduleOverrides = {
   transientBaseMs: 5,
   transientCapMs: 40,
   slack: { postIntervalMs: 10, updateIntervalMs: 10, attempts: 5, backoffMs: 10, lockMs: 2_000 },
-  watch: { scanEveryMs: 40, scanRuns: 50 },
   // Operation queues by name: tenant creation's window shortened from SCC's 30 s.
   queues: { 'tenant-creation': { perMs: 400 } },
   // The alert scan on wall-clock milliseconds: every kind read at each tick, its schedulers kept in line often.
