@@ -10,9 +10,10 @@
 //   <prefix>:fw:alert-scan:state:<profile>:<kind>:<scope>  hash subject → the kind's state (JSON)
 //   <prefix>:fw:alert-scan:meta:<profile>                  hash <kind>:<scope> → StreamMeta, <kind>:<scope>|v → version
 //   <prefix>:fw:alert-scan:outbox:<profile>                stream of events (field `e`, AlertEvent JSON)
+//   <prefix>:fw:alert-scan:drain:<profile>                 who drains the outbox now (a token, expiring)
 //   <prefix>:fw:alert-scan:devices:<digest>                a `--devices` query's uids (JSON), expiring
 //   <prefix>:fw:alert-scan:health                          hash profile → ScanHealth (JSON), for readiness
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AlertEvent, type AlertKind } from '../../alerts/model.js';
 import type { RedisClient } from '../../redis/connection.js';
@@ -67,6 +68,10 @@ export class AlertScanKeys {
     return this.key('outbox', part(profile));
   }
 
+  drainLock(profile: string): string {
+    return this.key('drain', part(profile));
+  }
+
   deviceSet(profile: string, scope: StreamScope, query: string): string {
     const digest = createHash('sha256')
       .update(`${profile}\u0000${scope}\u0000${query}`)
@@ -115,6 +120,15 @@ while i <= #ARGV do
 end
 return 1
 `;
+
+// KEYS: the drain lock. ARGV: the holder's token. Releases the lock only if this holder still has it.
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+/** How long a drain may hold the outbox before another may take it (a holder that died lets go by then). */
+const DRAIN_LOCK_MS = 60_000;
 
 export class AlertScanStore {
   readonly keys: AlertScanKeys;
@@ -206,9 +220,11 @@ export class AlertScanStore {
   }
 
   /**
-   * Hands what the outbox holds to `deliver`, oldest first, and removes it once delivered. A delivery that
-   * fails leaves the events for the next drain; one interrupted after delivering hands them again, which
-   * the desk ignores (it takes each event once by its key).
+   * Hands what the outbox holds to `deliver`, oldest first, and removes it once delivered. One drain at a
+   * time per profile: two workers draining at once would both hand the same events over; the one that
+   * finds the outbox taken leaves it to the holder, which drains until it is empty. A delivery that fails
+   * leaves the events for the next drain; one interrupted after delivering hands them again, which the
+   * desk ignores (it takes each event once by its key).
    */
   async drain(
     profile: string,
@@ -216,20 +232,26 @@ export class AlertScanStore {
     batch = 500,
   ): Promise<number> {
     const key = this.keys.outbox(profile);
+    const lock = this.keys.drainLock(profile);
+    const token = randomUUID();
+    if ((await this.redis.set(lock, token, 'PX', DRAIN_LOCK_MS, 'NX')) !== 'OK') return 0;
     let delivered = 0;
-    for (;;) {
-      const entries = await this.redis.xrange(key, '-', '+', 'COUNT', batch);
-      if (entries.length === 0) return delivered;
-      const events: AlertEvent[] = [];
-      for (const [, fields] of entries) {
-        const json = fields[fields.indexOf('e') + 1];
-        const parsed = AlertEvent.safeParse(safeJson(json ?? ''));
-        if (parsed.success) events.push(parsed.data);
+    try {
+      for (;;) {
+        const entries = await this.redis.xrange(key, '-', '+', 'COUNT', batch);
+        if (entries.length === 0) return delivered;
+        const events: AlertEvent[] = [];
+        for (const [, fields] of entries) {
+          const json = fields[fields.indexOf('e') + 1];
+          const parsed = AlertEvent.safeParse(safeJson(json ?? ''));
+          if (parsed.success) events.push(parsed.data);
+        }
+        if (events.length > 0) await deliver(events);
+        await this.redis.xdel(key, ...entries.map(([id]) => id));
+        delivered += events.length;
       }
-      if (events.length > 0) await deliver(events);
-      await this.redis.xdel(key, ...entries.map(([id]) => id));
-      delivered += events.length;
-      if (entries.length < batch) return delivered;
+    } finally {
+      await this.redis.eval(RELEASE, 1, lock, token);
     }
   }
 

@@ -116,6 +116,37 @@ describe('the alert scan', () => {
     expect(w.delivered[0]).toMatchObject({ phase: 'open', subject: { name: 'asa-branch-02' } });
   });
 
+  it('hands the outbox over once when two workers drain it at once', async () => {
+    let opened: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    let holding = false;
+    const handed: string[] = [];
+    const w = await open({
+      deliver: async (events) => {
+        holding = true;
+        await gate;
+        handed.push(...events.map((e) => e.key));
+      },
+    });
+    await w.subscriptions.subscribe(subscription('C0NETOPS', ['connectivity']));
+    await w.scanAfter(0);
+    simDevice(sim, 'asa-branch-02').connectivityState = 'UNREACHABLE';
+    sim.clock.advance(30 * SECOND);
+    const first = w.scanner.scanProfile('default'); // commits, then holds the outbox while it delivers
+    for (let i = 0; i < 500 && !holding; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(holding).toBe(true);
+    const other = await w.scanner.store.drain('default', async (events) => {
+      handed.push(...events.map((e) => e.key));
+    });
+    expect(other).toBe(0);
+    opened();
+    await first;
+    expect(handed).toHaveLength(1);
+    expect(await w.scanner.store.drain('default', async () => {})).toBe(0); // and the outbox is empty
+  });
+
   it('marks what the first scan after a long gap finds as catch-up', async () => {
     const w = await open();
     await w.subscriptions.subscribe(subscription('C0NETOPS', ['connectivity']));
