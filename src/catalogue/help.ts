@@ -23,6 +23,11 @@ export const AREAS: readonly { area: Area; title: string; blurb: string }[] = [
     blurb:
       'what is staged on an ASA, deploying it (with approval), discarding it, past deployments, SCC’s change log',
   },
+  {
+    area: 'policy',
+    title: 'Policy',
+    blurb: 'is it allowed? search, access rules, objects and where they are used, packet traces, show commands',
+  },
   { area: 'reports', title: 'Reports', blurb: 'event-search reports, with download links' },
   { area: 'gateway', title: 'Gateway', blurb: 'direct requests to a cloud-delivered FMC' },
   { area: 'vpn', title: 'VPN', blurb: 'Secure Client packages, compatible versions and upgrades' },

@@ -12,6 +12,7 @@ export type Area =
   | 'tenants'
   | 'interfaces'
   | 'changes'
+  | 'policy'
   | 'reports'
   | 'gateway'
   | 'vpn'

@@ -8,6 +8,7 @@ import { createEventsArea, type EventsArea } from './events.js';
 import { createGatewayArea, type GatewayArea } from './gateway.js';
 import { createSccHttp, type SccCallEvent, type SccHttpOptions, type SccLogger } from './http.js';
 import { createInterfacesArea, type InterfacesArea } from './interfaces.js';
+import { createLookupsArea, type LookupsArea } from './lookups.js';
 import type { SccOperationId } from './operationTypes.js';
 import { createReportsArea, type ReportsArea } from './reports.js';
 import { createSecureClientArea, type SecureClientArea } from './secureClient.js';
@@ -58,6 +59,8 @@ export interface SccClient extends SccCaller {
   readonly devices: DevicesArea;
   /** The change log, the audit log and the token's own description. */
   readonly events: EventsArea;
+  /** Search, ASA access rules and groups, objects and their usages, the ASA command line. */
+  readonly lookups: LookupsArea;
   /**
    * Whether this SCC has the operation (false only for those its profile says it lacks), so an operation
    * can fall back to the older call a vendor deprecated, without knowing about profiles.
@@ -99,6 +102,7 @@ export function createSccClient(options: SccClientOptions): SccClient {
     transactions: createTransactionsArea(caller),
     devices: createDevicesArea(caller),
     events: createEventsArea(caller),
+    lookups: createLookupsArea(caller),
     offers: (operationId) => !lacking.has(operationId),
     close: () => http.close(),
   };

@@ -21,6 +21,7 @@ export const REFERENCE_FILES = [
   'scc-openapi-changes.yaml',
   'scc-openapi-msp.yaml',
   'scc-openapi-events.yaml',
+  'scc-openapi-lookups.yaml',
 ];
 
 /** Where the reference lives: beside the repository, or the files SCC_OPENAPI names (comma-separated), as for the generator. */

@@ -14,6 +14,14 @@ export const AsaMultiDeviceDeploymentInput = z.object({
 });
 export type AsaMultiDeviceDeploymentInput = z.infer<typeof AsaMultiDeviceDeploymentInput>;
 
+export const CliCommandInput = z.object({
+  deviceUids: z.array(z.string()).min(1),
+  pollingInterval: z.string().optional(),
+  pollingTimeout: z.string().optional(),
+  script: z.string().min(1),
+});
+export type CliCommandInput = z.infer<typeof CliCommandInput>;
+
 export const Command = z.object({
   body: z.string().nullable().optional(),
   link: z.string().min(1),

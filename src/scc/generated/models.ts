@@ -9,6 +9,120 @@ function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
   return z.string() as unknown as z.ZodType<T[number] | (string & {}), string>;
 }
 
+export const AccessGroup = z.looseObject({
+  appliedTo: z.array(z.string()).nullish(),
+  createdDate: z.string().nullish(),
+  entityUid: z.string(),
+  isShared: z.boolean().nullish(),
+  name: z.string(),
+  resources: z.array(z.record(z.string(), z.record(z.string(), z.unknown()))).nullish(),
+  sharedAccessGroupUid: z.string().nullish(),
+  uid: z.string(),
+  updatedDate: z.string().nullish(),
+});
+export type AccessGroup = z.infer<typeof AccessGroup>;
+
+export const AccessGroupPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(AccessGroup).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type AccessGroupPage = z.infer<typeof AccessGroupPage>;
+
+export const AccessRuleDetailsContent = z.looseObject({
+  elements: z.array(z.string()).nullish(),
+  name: z.string(),
+  type: openEnum([
+    'NETWORK_OBJECT',
+    'IPV4_ADDRESS_POOL',
+    'IPV6_ADDRESS_POOL',
+    'NETWORK_GROUP',
+    'SERVICE_OBJECT',
+    'SERVICE_TCP_OBJECT',
+    'SERVICE_UDP_OBJECT',
+    'SERVICE_ICMPV4_OBJECT',
+    'SERVICE_ICMPV6_OBJECT',
+    'SERVICE_PROTOCOL_OBJECT',
+    'SERVICE_GROUP',
+    'SERVICE_FTD_GROUP',
+    'PROTOCOL_GROUP',
+    'ICMP_GROUP',
+    'URL_OBJECT',
+    'URL_GROUP',
+    'APPLICATION_FILTER_OBJECT',
+    'TIME_RANGE',
+  ]).nullish(),
+  uid: z.string().nullish(),
+});
+export type AccessRuleDetailsContent = z.infer<typeof AccessRuleDetailsContent>;
+
+export const Cause = z.looseObject({
+  causeTypes: z
+    .array(
+      openEnum([
+        'SHADOWED_BY_NETWORK_ADDRESS',
+        'SHADOWED_BY_PORT',
+        'SHADOWED_BY_ICMP',
+        'SHADOWED_BY_ACTION',
+        'DUPLICATE_REMARK',
+        'UNKNOWN',
+      ]),
+    )
+    .nullish(),
+  causingRule: z.string().nullish(),
+  causingRuleIdx: z.number().int().nullish(),
+});
+export type Cause = z.infer<typeof Cause>;
+
+export const AccessRuleIssue = z.looseObject({
+  causes: z.array(Cause).nullish(),
+  issueType: openEnum(['SHADOWED', 'SHARED', 'DUPLICATE', 'UNKNOWN']).nullish(),
+});
+export type AccessRuleIssue = z.infer<typeof AccessRuleIssue>;
+
+export const LogSettings = z.looseObject({
+  interval: z.number().int().nullish(),
+  level: z.string().nullish(),
+});
+export type LogSettings = z.infer<typeof LogSettings>;
+
+export const AccessRule = z.looseObject({
+  accessGroupUid: z.string(),
+  createdDate: z.string().nullish(),
+  destinationDynamicObject: AccessRuleDetailsContent.nullish(),
+  destinationNetwork: AccessRuleDetailsContent.nullish(),
+  destinationPort: AccessRuleDetailsContent.nullish(),
+  entityUid: z.string(),
+  index: z.number().int(),
+  isActiveRule: z.boolean().nullish(),
+  issues: z.array(AccessRuleIssue).nullish(),
+  logSettings: LogSettings.nullish(),
+  protocol: AccessRuleDetailsContent.nullish(),
+  remark: z.string().nullish(),
+  ruleAction: openEnum(['PERMIT', 'DENY']).nullish(),
+  ruleConfigurationLineNumber: z.number().int().nullish(),
+  ruleConfigurationText: z.string().nullish(),
+  ruleParsingError: z.string().nullish(),
+  ruleTimeRange: AccessRuleDetailsContent.nullish(),
+  ruleType: z.string().nullish(),
+  sharedAccessGroupUid: z.string().nullish(),
+  sourceDynamicObject: AccessRuleDetailsContent.nullish(),
+  sourceNetwork: AccessRuleDetailsContent.nullish(),
+  sourcePort: AccessRuleDetailsContent.nullish(),
+  uid: z.string(),
+  updatedDate: z.string().nullish(),
+});
+export type AccessRule = z.infer<typeof AccessRule>;
+
+export const AccessRulePage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(AccessRule).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type AccessRulePage = z.infer<typeof AccessRulePage>;
+
 export const ApiTokenInfo = z.looseObject({
   apiToken: z.string().nullish(),
 });
@@ -233,6 +347,39 @@ export const CdFmcInfo = z.looseObject({
 });
 export type CdFmcInfo = z.infer<typeof CdFmcInfo>;
 
+export const CdFmcObject = z.looseObject({
+  link: z.string().nullish(),
+  name: z.string().nullish(),
+  uid: z.string().nullish(),
+});
+export type CdFmcObject = z.infer<typeof CdFmcObject>;
+
+export const CdFmcResult = z.looseObject({
+  devices: z.array(CdFmcObject).nullish(),
+  objects: z.array(CdFmcObject).nullish(),
+  policies: z.array(CdFmcObject).nullish(),
+});
+export type CdFmcResult = z.infer<typeof CdFmcResult>;
+
+export const CdoCliResult = z.looseObject({
+  deviceUid: z.string(),
+  errorMsg: z.string().nullish(),
+  executionUid: z.string().nullish(),
+  result: z.string().nullish(),
+  script: z.string().nullish(),
+  startTime: z.string().nullish(),
+  uid: z.string(),
+});
+export type CdoCliResult = z.infer<typeof CdoCliResult>;
+
+export const CdoCliResultPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(CdoCliResult).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type CdoCliResultPage = z.infer<typeof CdoCliResultPage>;
+
 export const UserRole = openEnum([
   'ROLE_ADMIN',
   'ROLE_SUPER_ADMIN',
@@ -389,6 +536,14 @@ export const ChangelogPage = z.looseObject({
   offset: z.number().int().nullish(),
 });
 export type ChangelogPage = z.infer<typeof ChangelogPage>;
+
+export const CliCommandInput = z.looseObject({
+  deviceUids: z.array(z.string()),
+  pollingInterval: z.string().nullish(),
+  pollingTimeout: z.string().nullish(),
+  script: z.string(),
+});
+export type CliCommandInput = z.infer<typeof CliCommandInput>;
 
 export const ClusterNode = z.looseObject({
   chassisSerial: z.string().nullish(),
@@ -901,6 +1056,15 @@ export const EnableCdFmcForTenantRequest = z.looseObject({
 });
 export type EnableCdFmcForTenantRequest = z.infer<typeof EnableCdFmcForTenantRequest>;
 
+export const Entity = z.looseObject({
+  address: z.string().nullish(),
+  matchingConfigurations: z.array(z.string()).nullish(),
+  name: z.string().nullish(),
+  type: EntityType.nullish(),
+  uid: z.string().nullish(),
+});
+export type Entity = z.infer<typeof Entity>;
+
 export const EtherChannelInterfaceCreateInput = z.looseObject({
   description: z.string().nullish(),
   enabled: z.boolean().nullish(),
@@ -996,6 +1160,237 @@ export const FtdSecureClientPackagesPage = z.looseObject({
   offset: z.number().int().nullish(),
 });
 export type FtdSecureClientPackagesPage = z.infer<typeof FtdSecureClientPackagesPage>;
+
+export const Inventory = z.looseObject({
+  devices: z.array(Entity).nullish(),
+  managers: z.array(Entity).nullish(),
+  services: z.array(Entity).nullish(),
+});
+export type Inventory = z.infer<typeof Inventory>;
+
+export const Policy = z.looseObject({
+  name: z.string().nullish(),
+  uid: z.string().nullish(),
+});
+export type Policy = z.infer<typeof Policy>;
+
+export const GlobalSearchResult = z.looseObject({
+  cdFmcResult: CdFmcResult.nullish(),
+  inventory: Inventory.nullish(),
+  objects: z.array(z.record(z.string(), z.unknown())).nullish(),
+  policies: z.array(Policy).nullish(),
+});
+export type GlobalSearchResult = z.infer<typeof GlobalSearchResult>;
+
+export const SingleContent = z.looseObject({
+  type: openEnum([
+    'NETWORK_OBJECT',
+    'URL_OBJECT',
+    'SERVICE_OBJECT',
+    'ICMP_4',
+    'ICMP_6',
+    'SOURCE_DESTINATION_PORT',
+    'PORT',
+    'PROTOCOL_VALUE',
+  ]).nullish(),
+});
+export type SingleContent = z.infer<typeof SingleContent>;
+
+export const GroupContent = z.looseObject({
+  literals: z.array(SingleContent).nullish(),
+  referencedObjectUids: z.array(z.string()).nullish(),
+});
+export type GroupContent = z.infer<typeof GroupContent>;
+
+export const Icmp4Value = z.looseObject({
+  icmp4Code: openEnum([
+    'NET_UNREACHABLE',
+    'HOST_UNREACHABLE',
+    'PROTOCOL_UNREACHABLE',
+    'PORT_UNREACHABLE',
+    'FRAGMENTATION_NEEDED',
+    'SOURCE_ROUTE_FAILED',
+    'DEST_NETWORK_UNKNOWN',
+    'DEST_HOST_UNKNOWN',
+    'SRC_HOST_ISOLATED',
+    'COMMUNICATION_DEST_NET_PROHIBITED',
+    'COMMUNICATION_DEST_HOST_PROHIBITED',
+    'DEST_NET_UNREACHABLE_FOR_TOS',
+    'DEST_HOST_UNREACHABLE_FOR_TOS',
+    'COMM_ADMINISTRATIVELY_PROHIBITED',
+    'HOST_PRECEDENCE_VIOLATION',
+    'PRECEDENCE_CUTOFF',
+    'REDIRECT_DATAGRAM_NETWORK',
+    'REDIRECT_DATAGRAM_HOST',
+    'REDIRECT_DATAGRAM_SERVICE_NETWORK',
+    'REDIRECT_DATAGRAM_SERVICE_HOST',
+    'ALTERNATE_HOST_ADDR',
+    'DO_NOT_ROUTE_COMMON_TRAFFIC',
+    'NORMAL_ROUTER_ADV',
+    'TTL_EXPIRED_TRANSIT',
+    'FRAG_ASSEMBLY',
+    'PTR_ERROR',
+    'MISSING_REQD_OPTION',
+    'BAD_LENGTH',
+    'BAD_SPI',
+    'AUTH_FAILED',
+    'DECOMPRESSION_FAILED',
+    'DECRYPTION_FAILED',
+    'NEED_AUTHENTICATION',
+    'NEED_AUTHORIZATION',
+  ]).nullish(),
+  icmp4Type: openEnum([
+    'ANY',
+    'ECHO_REPLY',
+    'DESTINATION_UNREACHABLE',
+    'SOURCE_QUENCH',
+    'REDIRECT_MESSAGE',
+    'ALTERNATE_HOST_ADDRESS',
+    'ECHO_REQUEST',
+    'ROUTER_ADVERTISEMENT',
+    'ROUTER_SOLICITATION',
+    'TIME_EXCEEDED',
+    'PARAMETER_PROBLEM',
+    'TIMESTAMP',
+    'TIMESTAMP_REPLY',
+    'INFO_REQUEST',
+    'INFO_REPLY',
+    'ADDR_MASK_REQUEST',
+    'ADDR_MASK_REPLY',
+    'TRACEROUTE',
+    'DATAGRAM_CONVERSION_ERROR',
+    'MOBILE_HOST_REDIRECT',
+    'WHERE_ARE_YOU',
+    'HERE_I_AM',
+    'MOBILE_REG_REQUEST',
+    'MOBILE_REG_REPLY',
+    'DOMAIN_NAME_REQUEST',
+    'DOMAIN_NAME_REPLY',
+    'SKIP_ALGORITHM_DISCOVERY_PROTOCOL',
+    'PHOTURIS',
+    'EXPERIMENTAL_MOB_PROTOCOLS',
+  ]).nullish(),
+});
+export type Icmp4Value = z.infer<typeof Icmp4Value>;
+
+export const Icmp6Value = z.looseObject({
+  icmp6Code: openEnum([
+    'NO_ROUTE_DEST',
+    'COMMUNICATION_PROHIBITED',
+    'BEYOND_SCOPE_SRC_ADDR',
+    'ADDRESS_UNREACHABLE',
+    'PORT_UNREACHABLE',
+    'SOURCE_ADDRESS_FAILED',
+    'REJECT_ROUTE',
+    'ERROR_SRC_ROUTING_HEADER',
+    'HOP_LIMIT_EXCEEDED',
+    'FRAGMENT_REASSEMBLY_TIME_EXCEEDED',
+    'ERRONEOUS_HEADER_ENCOUNTERED',
+    'UNRECOGNIZED_NEXT_HEADER_TYPE_ENCOUNTERED',
+    'UNRECOGNIZED_IPV6_OPTION_ENCOUNTERED',
+    'IPV6_FIRST_FRAG_HAS_INCOMPLETE_HEADER_CHAIN',
+    'SR_UPPER_LAYER_HEADER_ERROR',
+    'ROUTER_RENUMBERING_COMMAND',
+    'ROUTER_RENUMBERING_RESULT',
+    'DATA_CONTAINS_IPV6',
+    'DATA_CONTAINS_NAME',
+    'DATA_CONTAINS_IPV4',
+    'SUCCESSFUL_REPLY',
+    'RESPONDER_REFUSES_ANSWER',
+    'QTYPE_UNKNOWN',
+  ]).nullish(),
+  icmp6Type: openEnum([
+    'ANY',
+    'DESTINATION_UNREACHABLE',
+    'PACKET_TOO_BIG',
+    'TIME_EXCEEDED',
+    'PARAMETER_PROBLEM',
+    'ECHO_REQUEST',
+    'ECHO_REPLY',
+    'MULTICAST_LISTENER_QUERY',
+    'MULTICAST_LISTENER_REPORT',
+    'MULTICAST_LISTENER_DONE',
+    'ROUTER_SOLICITATION',
+    'ROUTER_ADVERTISEMENT',
+    'NEIGHBOUR_SOLICITATION',
+    'NEIGHBOUR_ADVERTISEMENT',
+    'REDIRECT_MESSAGE',
+    'ROUTER_RENUMBERING',
+    'ICMP_NODE_INFO_QUERY',
+    'ICMP_NODE_INFO_RESPONSE',
+    'INVERSE_NEIGHBOR_DISCOVERY_SOLICITATION',
+    'INVERSE_NEIGHBOR_DISCOVERY_ADVERTISEMENT',
+    'VER2_MULTICAST_LISTENER_REPORT',
+    'HOME_AGENT_ADDR_DISCOVERY_REQUEST',
+    'HOME_AGENT_ADDR_DISCOVERY_REPLY',
+    'MOBILE_PREFIX_SOLICITATION',
+    'MOBILE_PREFIX_ADVERTISEMENT',
+    'CERT_PATH_SOLICITATION',
+    'CERT_PATH_ADVERTISEMENT',
+    'ICMP_EXP_MOBILITY_PROTOCOLS',
+    'MULTICAST_ROUTER_ADVERTISEMENT',
+    'MULTICAST_ROUTER_SOLICITATION',
+    'MULTICAST_ROUTER_TERMINATION',
+    'FMIPV6_MESSAGE',
+    'RPL_CONTROL_MESSAGE',
+    'PRIVATE_EXPERIMENTATION',
+    'PRIVATE_EXPERIMENTATION_EXTENDED',
+  ]).nullish(),
+});
+export type Icmp6Value = z.infer<typeof Icmp6Value>;
+
+export const IssuesDto = z.looseObject({
+  duplicateTargetIds: z.array(z.string()).nullish(),
+  duplicatesIgnored: z.boolean().nullish(),
+  unusedIgnored: z.boolean().nullish(),
+  unusedTargetIds: z.array(z.string()).nullish(),
+});
+export type IssuesDto = z.infer<typeof IssuesDto>;
+
+export const ObjectContent = z.record(z.string(), z.unknown());
+export type ObjectContent = z.infer<typeof ObjectContent>;
+
+export const Override = z.looseObject({
+  content: ObjectContent,
+  targetId: z.string().nullish(),
+});
+export type Override = z.infer<typeof Override>;
+
+export const SharedObjectValue = z.looseObject({
+  defaultContent: ObjectContent,
+  objectType: openEnum([
+    'NETWORK_OBJECT',
+    'URL_OBJECT',
+    'SERVICE_OBJECT',
+    'NETWORK_GROUP',
+    'URL_GROUP',
+    'SERVICE_GROUP',
+  ]),
+  overrides: z.array(Override).nullish(),
+});
+export type SharedObjectValue = z.infer<typeof SharedObjectValue>;
+
+export const UnifiedObjectListView = z.looseObject({
+  description: z.string().nullish(),
+  issues: IssuesDto.nullish(),
+  labels: z.array(z.string()).nullish(),
+  name: z.string().nullish(),
+  overrideIds: z.array(z.string()).nullish(),
+  readOnly: z.boolean().nullish(),
+  tags: z.record(z.string(), z.array(z.string())).nullish(),
+  targetIds: z.array(z.string()).nullish(),
+  uid: z.string().nullish(),
+  value: SharedObjectValue.nullish(),
+});
+export type UnifiedObjectListView = z.infer<typeof UnifiedObjectListView>;
+
+export const ListObjectResponse = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(UnifiedObjectListView).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type ListObjectResponse = z.infer<typeof ListObjectResponse>;
 
 export const ManagedTenantUpgradeDto = z.looseObject({
   errorMsg: z.string().nullable().nullish(),
@@ -1244,6 +1639,64 @@ export const MspUpgradeSecureClientPackagesInput = z.looseObject({
 });
 export type MspUpgradeSecureClientPackagesInput = z.infer<typeof MspUpgradeSecureClientPackagesInput>;
 
+export const NetworkObjectContent = z.looseObject({
+  dnsResolution: openEnum(['IPV4_ONLY', 'IPV6_ONLY', 'IPV4_AND_IPV6']).nullish(),
+  literal: z.string(),
+});
+export type NetworkObjectContent = z.infer<typeof NetworkObjectContent>;
+
+export const ReferenceInfo = z.looseObject({
+  name: z.string().nullish(),
+  objectType: openEnum([
+    'NETWORK_OBJECT',
+    'URL_OBJECT',
+    'SERVICE_OBJECT',
+    'NETWORK_GROUP',
+    'URL_GROUP',
+    'SERVICE_GROUP',
+  ]).nullish(),
+  uid: z.string().nullish(),
+});
+export type ReferenceInfo = z.infer<typeof ReferenceInfo>;
+
+export const Target = z.looseObject({
+  displayName: z.string().nullish(),
+  id: z.string().nullish(),
+  type: openEnum([
+    'GENERIC',
+    'ASA',
+    'FDM_MANAGED_FTD',
+    'CDFMC',
+    'CDFMC_MANAGED_FTD',
+    'SFCN',
+    'AWS_VPC',
+    'ONPREM_FMC',
+    'MERAKI_MX',
+    'FDM_RULESET',
+    'ONPREM_FMC_MANAGED_FTD',
+    'MCD',
+    'SDWAN',
+    'SECURE_ACCESS',
+  ]).nullish(),
+});
+export type Target = z.infer<typeof Target>;
+
+export const ObjectResponse = z.looseObject({
+  description: z.string().nullish(),
+  elements: z.array(z.string()).nullish(),
+  issues: IssuesDto.nullish(),
+  labels: z.array(z.string()).nullish(),
+  name: z.string().nullish(),
+  objectVersion: z.number().int().nullish(),
+  readOnly: z.boolean().nullish(),
+  referencesInfoFromDefaultAndOverrides: z.array(ReferenceInfo).nullish(),
+  tags: z.record(z.string(), z.array(z.string())).nullish(),
+  targets: z.array(Target).nullish(),
+  uid: z.string().nullish(),
+  value: SharedObjectValue.nullish(),
+});
+export type ObjectResponse = z.infer<typeof ObjectResponse>;
+
 export const Page = z.looseObject({
   count: z.number().int().nullish(),
   items: z.array(z.record(z.string(), z.unknown())).nullish(),
@@ -1285,6 +1738,16 @@ export const PhysicalInterfacePatchInput = z.looseObject({
   standbyMacAddress: z.string().nullish(),
 });
 export type PhysicalInterfacePatchInput = z.infer<typeof PhysicalInterfacePatchInput>;
+
+export const PortsValue = z.looseObject({
+  literal: z.string().nullish(),
+});
+export type PortsValue = z.infer<typeof PortsValue>;
+
+export const ProtocolValueContent = z.looseObject({
+  protocolValue: z.string().nullish(),
+});
+export type ProtocolValueContent = z.infer<typeof ProtocolValueContent>;
 
 export const SecureClientPackagesPage = z.looseObject({
   count: z.number().int().nullish(),
@@ -1375,6 +1838,161 @@ export const SecureClientUpgradeVersionsPage = z.looseObject({
 });
 export type SecureClientUpgradeVersionsPage = z.infer<typeof SecureClientUpgradeVersionsPage>;
 
+export const ServiceObjectValueContent = z.looseObject({
+  type: openEnum([
+    'NETWORK_OBJECT',
+    'URL_OBJECT',
+    'SERVICE_OBJECT',
+    'ICMP_4',
+    'ICMP_6',
+    'SOURCE_DESTINATION_PORT',
+    'PORT',
+    'PROTOCOL_VALUE',
+  ]).nullish(),
+});
+export type ServiceObjectValueContent = z.infer<typeof ServiceObjectValueContent>;
+
+export const ServiceObjectContent = z.looseObject({
+  protocol: openEnum([
+    'ALL',
+    'TCP',
+    'UDP',
+    'ICMP',
+    'ICMP4',
+    'ICMP6',
+    'TCP_UDP',
+    'IGMP',
+    'GGP',
+    'ST2',
+    'CBT',
+    'EGP',
+    'IGP',
+    'BBNRCCMON',
+    'NVP2',
+    'PUP',
+    'ARGUS',
+    'EMCON',
+    'XNET',
+    'CHAOS',
+    'MUX',
+    'DCNMEAS',
+    'HMP',
+    'PRM',
+    'XNSIDP',
+    'TRUNK1',
+    'TRUNK2',
+    'LEAF1',
+    'LEAF2',
+    'RDP',
+    'IRTP',
+    'ISOTP4',
+    'NETBLT',
+    'MFENSP',
+    'MERITINP',
+    'SEP',
+    'THREEPC',
+    'IDPR',
+    'XTP',
+    'DDP',
+    'IDPRCMTP',
+    'TPPLUSPLUS',
+    'IL',
+    'SDRP',
+    'IDRP',
+    'RSVP',
+    'GRE',
+    'MHRP',
+    'BNA',
+    'ESP',
+    'AH',
+    'INLSP',
+    'SWIPE',
+    'NARP',
+    'MOBILE',
+    'TLSP',
+    'SKIP',
+    'IPv6NONXT',
+    'CFTP',
+    'SATEXPAK',
+    'KRYPTOLAN',
+    'RVD',
+    'IPPC',
+    'SATMON',
+    'VISA',
+    'IPCV',
+    'CPNX',
+    'CPHB',
+    'WSN',
+    'PVP',
+    'BRSATMON',
+    'SUNND',
+    'WBMON',
+    'WBEXPAK',
+    'ISOIP',
+    'VMTP',
+    'SECUREVMTP',
+    'VINES',
+    'TTP',
+    'NSFNETIGP',
+    'DGP',
+    'TCF',
+    'EIGRP',
+    'OSPFIGP',
+    'SPRITERPC',
+    'LARP',
+    'MTP',
+    'AX25',
+    'IPIP',
+    'MICP',
+    'SCCSP',
+    'ETHERIP',
+    'ENCAP',
+    'GMTP',
+    'IFMP',
+    'PNNI',
+    'PIM',
+    'ARIS',
+    'SCPS',
+    'QNX',
+    'AN',
+    'IPCOMP',
+    'SNP',
+    'COMPAQPEER',
+    'IPXINIP',
+    'VRRP',
+    'PGM',
+    'L2TP',
+    'DDX',
+    'IATP',
+    'ST',
+    'SRP',
+    'UTI',
+    'SMP',
+    'SM',
+    'PTP',
+    'ISIS',
+    'FIRE',
+    'CRTP',
+    'CRUDP',
+    'SSCOPMCE',
+    'IPLT',
+    'SPS',
+    'PIPE',
+    'SCTP',
+    'FC',
+    'DIVERT',
+    'CUSTOM',
+  ]).nullish(),
+  serviceValue: ServiceObjectValueContent.nullish(),
+});
+export type ServiceObjectContent = z.infer<typeof ServiceObjectContent>;
+
+export const SourceDestinationPortsValue = z.looseObject({
+  destination: PortsValue.nullish(),
+  source: PortsValue.nullish(),
+});
+export type SourceDestinationPortsValue = z.infer<typeof SourceDestinationPortsValue>;
+
 export const StatusInfo = z.looseObject({
   status: z.string().nullish(),
 });
@@ -1420,6 +2038,11 @@ export const TriggerSecureClientUpgradeInput = z.looseObject({
   version: z.string(),
 });
 export type TriggerSecureClientUpgradeInput = z.infer<typeof TriggerSecureClientUpgradeInput>;
+
+export const UrlObjectContent = z.looseObject({
+  url: z.string(),
+});
+export type UrlObjectContent = z.infer<typeof UrlObjectContent>;
 
 export const User = z.looseObject({
   apiOnlyUser: z.boolean().nullish(),
