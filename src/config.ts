@@ -21,7 +21,7 @@ import {
   variableNames,
 } from './config/environment.js';
 import { ConfigError, type ConfigIssue, scrubIssues } from './config/issues.js';
-import type { RoleGrants, RolePolicy } from './config/policy.js';
+import type { Role, RoleGrants, RolePolicy } from './config/policy.js';
 import { type ProfilesFileContents, readProfilesFile } from './config/profilesFile.js';
 import {
   type ApprovalSettings,
@@ -135,6 +135,11 @@ export interface Config {
   readonly policy: RolePolicy | null;
   readonly approvals: ApprovalSettings;
   readonly audit: AuditSettings;
+  /**
+   * Operation id → the role it needs in this deployment, raised above its declared one (the file's
+   * `policy.operations`); checked against the catalogue when it is built (src/catalogue/index.ts).
+   */
+  readonly operationRoles: Readonly<Record<string, Role>>;
   readonly slack: SlackConfig;
   readonly redis: RedisConfig;
   /** `metricsPort`: METRICS_PORT, where the bot serves /metrics instead of on `port`. */
@@ -291,6 +296,7 @@ class LoadedConfig implements Config {
   readonly policy: RolePolicy | null;
   readonly approvals: ApprovalSettings;
   readonly audit: AuditSettings;
+  readonly operationRoles: Readonly<Record<string, Role>>;
   readonly slack: SlackConfig;
   readonly redis: RedisConfig;
   readonly http: { readonly port: number; readonly metricsPort: number | undefined };
@@ -314,6 +320,7 @@ class LoadedConfig implements Config {
     this.policy = frozenPolicy(file?.policy ?? null);
     this.approvals = file?.approvals ?? defaultApprovals;
     this.audit = file?.audit ?? defaultAudit;
+    this.operationRoles = file?.operationRoles ?? Object.freeze({});
     this.slack = slackConfig(values, slackIsEnabled);
     this.redis = redisConfig(values);
     this.http = Object.freeze({ port: values.PORT, metricsPort: values.METRICS_PORT });
@@ -344,6 +351,7 @@ class LoadedConfig implements Config {
             },
       approvals: this.approvals,
       audit: this.audit,
+      operationRoles: this.operationRoles,
       slack: this.slack,
       redis: this.redis,
       http: this.http,

@@ -2,6 +2,7 @@
 // buttons, modals and, with BOT_WORKERS=on, its commands) and `npm run worker` (queued commands). One SCC
 // client per profile, the role policy with its user-group directory, the catalogue, the approval service,
 // and the FwbotDeps object the Slack surface runs on.
+
 import type { Logger } from 'pino';
 import { type Approvals, createApprovals } from '../approvals/approvals.js';
 import { authorizerFrom } from '../approvals/authorizer.js';
@@ -16,6 +17,7 @@ import { RedisRevealGrants } from '../dispatch/reveals.js';
 import type { HomeTiming } from '../home/changes.js';
 import { createHome, type Home } from '../home/service.js';
 import type { Jobs, QueuedCallsDeps } from '../jobs/workers.js';
+import type { Role } from '../model/types.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import type { RedisHealth } from '../observability/redisHealth.js';
 import { AccessControl } from '../policy/access.js';
@@ -92,8 +94,8 @@ export interface Surface {
  * The catalogue a running fwbot serves (Slack, worker, demo): every operation, those backed by its Redis
  * services (audit, VPN upgrade watches) included, each execute() counted in the metrics.
  */
-export function fwbotCatalogue(metrics: FwbotMetrics): Catalogue {
-  return instrumentCatalogue(createCatalogue(), metrics);
+export function fwbotCatalogue(metrics: FwbotMetrics, roles: Readonly<Record<string, Role>> = {}): Catalogue {
+  return instrumentCatalogue(createCatalogue({ roles }), metrics);
 }
 
 /**
@@ -198,7 +200,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     { policy: config.policy, channels: config.channelProfiles, profiles: [...config.profiles.keys()] },
     groups,
   );
-  const catalogue = fwbotCatalogue(metrics);
+  const catalogue = fwbotCatalogue(metrics, config.operationRoles);
   const settings = approvalSettingsFrom(config);
   // What the audit trail never writes: the Slack app's tokens and signing secret, every profile's token.
   const secrets = [

@@ -5,6 +5,8 @@
 // types of context.ts, modal.ts, queue.ts and services.ts), a form's fields as shown (forms.ts), SCC's
 // refusals as sentences (sccErrors.ts), usage lines (usage.ts) and the argument helpers that form fields
 // and option lookups use (args.ts, resolve.ts). test/architecture/ holds it to that.
+import { ConfigError, type ConfigIssue } from '../config/issues.js';
+import { ROLES, type Role } from '../model/types.js';
 import type { View } from '../model/view.js';
 import { ALERT_OPERATIONS } from './alerts.js';
 import { auditOperation } from './audit.js';
@@ -69,14 +71,41 @@ export interface CatalogueOptions {
    * run); operations that need one it lacks are left out (the CLI has none).
    */
   services?: readonly ServiceName[];
+  /**
+   * The role some operations need in this deployment (the profiles file's `policy.operations`), raised
+   * above the one they declare: help, the command table, the dispatcher, queued calls and approvals all
+   * see the raised role. An unknown id or a lowered role is a ConfigError naming the key.
+   */
+  roles?: Readonly<Record<string, Role>>;
+}
+
+/** The operations with the roles the deployment raised; refuses an unknown id and a lowered role. */
+function withRaisedRoles(operations: Operation[], roles: Readonly<Record<string, Role>>): Operation[] {
+  const problems: ConfigIssue[] = [];
+  for (const [id, role] of Object.entries(roles)) {
+    const problem = (text: string) =>
+      problems.push({ source: 'FWBOT_PROFILES', key: `policy.operations.${id}`, problem: text });
+    // Checked against every operation, so a process that leaves some out (the CLI) reads the same file.
+    const op = AREA_OPERATIONS.find((candidate) => candidate.id === id);
+    if (!op) problem(`fwbot has no operation ${id} (see /fw help)`);
+    else if (ROLES.indexOf(role) < ROLES.indexOf(op.role))
+      problem(`${id} needs the ${op.role} role; the policy can raise it, never lower it to ${role}`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  // The operation's methods close over its declaration, not over `this`: a copy with another role is whole.
+  return operations.map((op) => {
+    const role = roles[op.id];
+    return role && role !== op.role ? { ...op, role } : op;
+  });
 }
 
 export function createCatalogue(options: CatalogueOptions = {}): Catalogue {
   const command = options.command ?? COMMAND;
   const services = options.services;
-  const operations: Operation[] = AREA_OPERATIONS.filter(
+  const available = AREA_OPERATIONS.filter(
     (op) => services === undefined || op.needs.every((need) => services.includes(need)),
   );
+  const operations = withRaisedRoles(available, options.roles ?? {});
   operations.push(defineHelpOperation(() => operations, command));
   const byId = new Map(operations.map((op) => [op.id, op]));
   if (byId.size !== operations.length) throw new Error('two operations share an id');

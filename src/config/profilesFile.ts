@@ -31,6 +31,8 @@ export interface ProfilesFileContents {
   readonly policy: RolePolicy | null;
   readonly approvals: ApprovalSettings;
   readonly audit: AuditSettings;
+  /** Operation id → the role it needs here, raised above its declared one (`policy.operations`). */
+  readonly operationRoles: Readonly<Record<string, Role>>;
 }
 
 export interface ProfilesFileResult {
@@ -319,6 +321,7 @@ class ProfilesFileReader {
         }),
       }),
       audit: Object.freeze({ retentionDays: data.audit?.retention_days ?? defaultAudit.retentionDays }),
+      operationRoles: Object.freeze({ ...(data.policy?.operations ?? {}) }),
     };
   }
 }

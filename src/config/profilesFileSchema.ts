@@ -114,9 +114,16 @@ const GrantsSchema = closedObject({
   admin: principals('admin'),
 });
 
+/** An operation id as help and the command table show it: `tenants.token`, `trace`. */
+const operationId = z
+  .string()
+  .regex(/^[a-z-]+(\.[a-z-]+)*$/, 'must be an operation id such as tenants.token');
+
 const PolicySchema = closedObject({
   workspace: GrantsSchema.optional(),
   channels: z.record(channelId, GrantsSchema).optional(),
+  /** Per operation id: the role it needs here, raised above its declared one (never lowered). */
+  operations: z.record(operationId, z.enum(roles as unknown as [Role, ...Role[]])).optional(),
 });
 
 export const APPROVAL_EXPIRY_MAX_MINUTES = 10_080;
@@ -129,10 +136,7 @@ const ApprovalsSchema = closedObject({
   require_for_vpn_upgrades: z.boolean().optional(),
   /** Per operation id: `four-eyes`, `none`, or a role that may run it alone (e.g. `admin`). */
   operations: z
-    .record(
-      z.string().regex(/^[a-z-]+(\.[a-z-]+)*$/, 'must be an operation id such as tenants.token'),
-      z.enum(['four-eyes', 'none', ...roles] as [string, ...string[]]),
-    )
+    .record(operationId, z.enum(['four-eyes', 'none', ...roles] as [string, ...string[]]))
     .optional(),
 });
 
@@ -205,6 +209,13 @@ const roleKeys: ProfilesFileKey[] = [
     default: 'nobody',
     example: `${role}: [U0123ABCD]`,
   })),
+  {
+    key: 'policy.operations.<operation>',
+    description:
+      'the role an operation needs in this deployment, raised above the one it declares (`viewer`, `operator`, `approver`, `admin`); it can never be lowered',
+    default: 'the operation’s own role (help and the command table say it)',
+    example: 'operations: { trace: operator, show: operator }',
+  },
 ];
 
 export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
@@ -288,6 +299,7 @@ export function keyPattern(path: readonly PropertyKey[]): string {
   if (keys[0] === 'channels' && keys.length > 1) keys[1] = '<channel>';
   if (keys[0] === 'policy' && keys[1] === 'channels' && keys.length > 2) keys[2] = '<channel>';
   if (keys[0] === 'approvals' && keys[1] === 'operations' && keys.length > 2) keys[2] = '<operation>';
+  if (keys[0] === 'policy' && keys[1] === 'operations' && keys.length > 2) keys[2] = '<operation>';
   return keys.join('.');
 }
 
