@@ -7,9 +7,8 @@
 // sends it only commands built from its own read-only templates (src/catalogue/asaCommands.ts), never text
 // a person typed. That is also why a lost answer to `executeCliCommand` is retried like a read
 // (callPolicy.ts, COMPUTING_POSTS): running a read-only command twice changes nothing.
-import { z } from 'zod';
 import type { CallOptions, PageQuery, SccCaller, SearchQuery, SortOrder } from './call.js';
-import * as Model from './generated/models.js';
+import type * as Model from './generated/models.js';
 
 export interface ObjectQuery extends PageQuery {
   /** Lucene over the object's `name` and `content` (the only searchable fields). */
@@ -48,8 +47,6 @@ export interface LookupsArea {
   cliResult(cliResultUid: string, options?: CallOptions): Promise<Model.CdoCliResult>;
 }
 
-const Usages = z.array(Model.ReferenceInfo);
-
 export function createLookupsArea({ call }: SccCaller): LookupsArea {
   return {
     search: async (text, options = {}) => (await call('search', { query: { q: text }, ...options })).data,
@@ -65,7 +62,7 @@ export function createLookupsArea({ call }: SccCaller): LookupsArea {
     object: async (uid, fields, options = {}) =>
       (await call('getObject', { path: { uid }, query: fields ? { fields } : {}, ...options })).data,
     objectUsages: async (uid, options = {}) =>
-      Usages.parse((await call('getObjectUsages', { path: { uid }, ...options })).data),
+      (await call('getObjectUsages', { path: { uid }, ...options })).data,
     executeCli: async (input, options = {}) =>
       (await call('executeCliCommand', { body: input, ...options })).data,
     cliResults: async (query = {}, options = {}) => (await call('getCliResults', { query, ...options })).data,

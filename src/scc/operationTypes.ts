@@ -18,6 +18,7 @@ export interface SchemaOverrides {
   executeDeviceCommand: { 200: typeof Model.CommandResponse };
   getDeviceCommandResponse: { 200: typeof Model.CommandResponse };
   getChangesDeployedInDeploymentRun: { 200: typeof DeployedChanges };
+  getObjectUsages: { 200: typeof ObjectUsages };
 }
 
 /**
@@ -25,6 +26,12 @@ export interface SchemaOverrides {
  * (nothing could match it); items are ASA or FTD change items, told apart by `deploymentType`.
  */
 export const DeployedChanges = z.array(z.union([Model.AsaChangeItemDto, Model.FtdChangeItemDto]));
+
+/**
+ * The reference declares this answer as an inline array of ReferenceInfo, which the generator leaves
+ * untyped (a null model would drop the body): the rules, groups and objects that use the object.
+ */
+export const ObjectUsages = z.array(Model.ReferenceInfo);
 
 type ResponseTable<Id extends SccOperationId> = Id extends keyof SchemaOverrides
   ? SchemaOverrides[Id]

@@ -1,16 +1,22 @@
 // Which zod model the client parses a response with, by operation and status: the generated table, plus the
 // operations the reference gives no usable schema for (SchemaOverrides: the two gateway operations, the
-// changes deployed in a run), plus SCC's error
+// changes deployed in a run, an object's usages), plus SCC's error
 // bodies. The contract test checks the reference's examples against exactly these choices.
 import type { z } from 'zod';
 import * as Model from './generated/models.js';
-import { DeployedChanges, type SccOperationId, type SchemaOverrides } from './operationTypes.js';
+import {
+  DeployedChanges,
+  ObjectUsages,
+  type SccOperationId,
+  type SchemaOverrides,
+} from './operationTypes.js';
 import { operationRow } from './request.js';
 
 const overrides: { [Id in keyof SchemaOverrides]: SchemaOverrides[Id] } = {
   executeDeviceCommand: { 200: Model.CommandResponse },
   getDeviceCommandResponse: { 200: Model.CommandResponse },
   getChangesDeployedInDeploymentRun: { 200: DeployedChanges },
+  getObjectUsages: { 200: ObjectUsages },
 };
 
 /** The success statuses of an operation and their models (null: no body, e.g. 204). */
