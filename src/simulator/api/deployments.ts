@@ -12,8 +12,14 @@ import type { Handler, OperationHandlers, RequestContext } from '../http/context
 import { requireBody, uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { iso, type SimRuntime } from '../runtime.js';
-import { type ChangeBlock, commandsOf, mergeApplied, rejectedBy, renderAsaConfig } from '../state/asaCli.js';
-import { asaConfigOf, cloudInterfaces, pendingBlocks, setRunningConfig } from '../state/asaConfig.js';
+import { type ChangeBlock, commandsOf, mergeApplied, rejectedBy } from '../state/asaCli.js';
+import {
+  asaConfigOf,
+  cloudInterfaces,
+  pendingBlocks,
+  renderConfig,
+  setRunningConfig,
+} from '../state/asaConfig.js';
 import { recordDeviceChange } from '../state/changeLog.js';
 import type {
   DeploymentRunRecord,
@@ -269,7 +275,7 @@ function validateAndDeploy(
       continue;
     }
     const onDevice = asaConfigOf(state, device.device.uid).onDevice.map((i) => structuredClone(i));
-    const initialConfig = renderAsaConfig(device, onDevice);
+    const initialConfig = renderConfig(state, device, onDevice);
     const all = pendingBlocks(state, device);
     const fault = run.deviceFaults?.[device.device.uid];
     if (all.length === 0 && fault === undefined) {
@@ -286,7 +292,7 @@ function validateAndDeploy(
     entry.change = {
       uid: state.rng.uuid(),
       initialConfig,
-      deployedConfig: renderAsaConfig(device, attempted),
+      deployedConfig: renderConfig(state, device, attempted),
     };
     plans.push({ device, entry, onDevice, onCloud, blocks, skipped, fullConfig, fault });
   }
@@ -363,8 +369,8 @@ function applyPlan(sim: SimRuntime, run: DeploymentRunRecord, plan: DevicePlan):
       refusal === undefined
         ? `Deployed ${count} command${count === 1 ? '' : 's'} to ${plan.device.device.name} (deployment ${run.name})`
         : `Deployment ${run.name} failed on ${plan.device.device.name}: the device refused "${refusal.command}" on ${refusal.block.hardwareName}`,
-    before: renderAsaConfig(plan.device, plan.onDevice),
-    after: renderAsaConfig(plan.device, running),
+    before: renderConfig(sim.state, plan.device, plan.onDevice),
+    after: renderConfig(sim.state, plan.device, running),
     commands: commandsOf(ran),
     pending: plan.device.device.configState === 'NOT_SYNCED',
   });

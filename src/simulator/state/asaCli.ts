@@ -4,6 +4,7 @@
 // removed before parents, EtherChannel members before their channel, parents before subinterfaces, names
 // before the global `mtu` lines that use them). Pure functions: no state, no clock.
 import { createHash } from 'node:crypto';
+import { policySections } from './asaPolicy.js';
 import type { DeviceRecord, InterfaceRecord } from './model.js';
 
 /** A line of an interface block, keyed so two copies of one interface compare line by line. */
@@ -162,8 +163,18 @@ const asaVersion = (software: string | null | undefined) => {
   return `${major}.${minor}(${patch})`;
 };
 
-/** A plausible `show running-config` of an ASA whose interfaces are `interfaces`. */
-export function renderAsaConfig(device: DeviceRecord, interfaces: readonly InterfaceRecord[]): string {
+/**
+ * A plausible `show running-config` of an ASA whose interfaces are `interfaces` and whose access policy is
+ * `policy` (its lines, state/asaPolicy.ts): objects and access lists after the DNS settings, object NAT
+ * after `arp timeout`, access-group bindings and routes where the routes go (the policy's routes, or the
+ * default route through the outside interface when it has none).
+ */
+export function renderAsaConfig(
+  device: DeviceRecord,
+  interfaces: readonly InterfaceRecord[],
+  policy: readonly string[] = [],
+): string {
+  const sections = policySections(policy);
   const d = device.device;
   const out: string[] = [
     ': Saved',
@@ -189,6 +200,7 @@ export function renderAsaConfig(device: DeviceRecord, interfaces: readonly Inter
     'dns server-group DefaultDNS',
     ' domain-name acme.example',
     'same-security-traffic permit inter-interface',
+    ...sections.definitions,
     'pager lines 24',
     'logging enable',
     'logging timestamp',
@@ -200,7 +212,13 @@ export function renderAsaConfig(device: DeviceRecord, interfaces: readonly Inter
     `asdm image disk0:/asdm-${(d.asdmVersion ?? '7.20(1)').replace(/\D/g, '')}.bin`,
     'no arp permit-nonconnected',
     'arp timeout 14400',
-    ...(outside ? [`route outside 0.0.0.0 0.0.0.0 ${outside.replace(/\.\d+$/, '.1')} 1`] : []),
+    ...sections.nat,
+    ...sections.bindings,
+    ...(sections.routes.length > 0
+      ? sections.routes
+      : outside
+        ? [`route outside 0.0.0.0 0.0.0.0 ${outside.replace(/\.\d+$/, '.1')} 1`]
+        : []),
     'http server enable',
     'http 192.168.45.0 255.255.255.0 management',
     'crypto ipsec ikev2 ipsec-proposal AES256',

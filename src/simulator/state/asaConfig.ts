@@ -5,6 +5,7 @@
 // writes each change to the device's change log (state/changeLog.ts).
 
 import { changeBlocks, renderAsaConfig } from './asaCli.js';
+import { policyLinesOf } from './asaPolicy.js';
 import { commandsBetween, recordDeviceChange } from './changeLog.js';
 import type { AsaConfigRecord, ChangelogAction, DeviceRecord, InterfaceRecord, SimState } from './model.js';
 
@@ -39,12 +40,21 @@ export function asaConfigOf(state: SimState, deviceUid: string): AsaConfigRecord
   return record;
 }
 
+/** One copy of the ASA's configuration as text: those interfaces, and its access policy (the same in both). */
+export function renderConfig(
+  state: SimState,
+  device: DeviceRecord,
+  interfaces: readonly InterfaceRecord[],
+): string {
+  return renderAsaConfig(device, interfaces, policyLinesOf(state, device.device.uid));
+}
+
 export function configOnDevice(state: SimState, device: DeviceRecord): string {
-  return renderAsaConfig(device, asaConfigOf(state, device.device.uid).onDevice);
+  return renderConfig(state, device, asaConfigOf(state, device.device.uid).onDevice);
 }
 
 export function configOnCloud(state: SimState, device: DeviceRecord): string {
-  return renderAsaConfig(device, cloudInterfaces(state, device.device.uid));
+  return renderConfig(state, device, cloudInterfaces(state, device.device.uid));
 }
 
 /** What a deploy would run on the device now. */
@@ -140,8 +150,8 @@ export function changeOutOfBand(
     username: change.username,
     at: change.at,
     description: `Out-of-band change detected on ${device.device.name}: ${target.hardwareName} was changed on the device`,
-    before: renderAsaConfig(device, before),
-    after: renderAsaConfig(device, running),
+    before: renderConfig(state, device, before),
+    after: renderConfig(state, device, running),
     commands: commandsBetween(before, running),
     pending: device.device.configState === 'NOT_SYNCED',
   });
@@ -167,8 +177,8 @@ export function recordStaged(
   const after = cloudInterfaces(state, device.device.uid);
   recordDeviceChange(state, device, {
     ...change,
-    before: renderAsaConfig(device, before),
-    after: renderAsaConfig(device, after),
+    before: renderConfig(state, device, before),
+    after: renderConfig(state, device, after),
     commands: commandsBetween(before, after),
     pending: device.device.configState === 'NOT_SYNCED',
   });

@@ -356,6 +356,12 @@ export interface SimState {
   reports: Map<string, ReportRecord>;
   /** Per ASA: the device's running configuration and the cached pending commands. */
   asaConfigs: Map<string, AsaConfigRecord>;
+  /**
+   * Per ASA: the access-policy lines of its configuration (objects, access lists, access groups, routes,
+   * NAT; state/asaPolicy.ts), the same in SCC's copy and the device's. An ASA without an entry has the
+   * plain default policy (seedPolicy.ts); a change through the admin route gives it one.
+   */
+  asaPolicies: Map<string, string[]>;
   deploymentRuns: Map<string, DeploymentRunRecord>;
   /** SCC's change logs by UID, and the open (ACTIVE) one of each entity by entity UID. */
   changelogs: Map<string, ChangelogRecord>;

@@ -6,6 +6,7 @@ import type { SimState, TokenRecord } from './model.js';
 import { seedAuditLogs } from './seedEvents.js';
 import { seedInventory } from './seedInventory.js';
 import { seedMspWorld } from './seedMsp.js';
+import { seedAsaPolicies } from './seedPolicy.js';
 import { seedScale, type WorldScale } from './seedScale.js';
 import { CATALOGUE, seedFmc, seedPackages, seedReports, seedUpgradeRuns } from './seedSecureClient.js';
 import { DEMO_TOKENS, PORTAL_USERS, seedTenants } from './seedTenants.js';
@@ -65,6 +66,7 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
     gatewayRequests: new Map(),
     reports: new Map(reports.map((r) => [r.uid, r])),
     asaConfigs: new Map(seedAsaConfigs(devices, interfaces).map((c) => [c.deviceUid, c])),
+    asaPolicies: new Map(),
     deploymentRuns: new Map(),
     changelogs: new Map(),
     activeChangelogs: new Map(),
@@ -76,6 +78,7 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
     rng: new SeededRandom(`runtime:${seed}`),
   };
   seedMspWorld(state);
+  state.asaPolicies = seedAsaPolicies(state);
   if (scale !== undefined) seedScale(state, scale);
   seedAuditLogs(state);
   return state;
