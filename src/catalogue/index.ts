@@ -18,11 +18,13 @@ import { createGrammar, type ParsedCommand, wantsModal } from './grammar.js';
 import { commandTable, defineHelpOperation, helpOverview, helpTopic } from './help.js';
 import { INTERFACE_CHANGE_OPERATIONS } from './interfaceChanges.js';
 import { INTERFACE_OPERATIONS } from './interfaces.js';
+import { LOOKUP_OPERATIONS } from './lookups.js';
 import { MSP_OPERATIONS } from './msp.js';
 import type { Operation, RawArgs, ServiceName } from './operation.js';
 import { REPORT_OPERATIONS } from './reports.js';
 import { TENANT_OPERATIONS } from './tenants.js';
 import { TENANT_USER_OPERATIONS } from './tenantUsers.js';
+import { TRACE_OPERATIONS } from './trace.js';
 import { COMMAND, commandLine, usageLine } from './usage.js';
 import { VPN_OPERATIONS } from './vpn.js';
 import { WATCH_OPERATIONS } from './watches.js';
@@ -39,6 +41,8 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...INTERFACE_CHANGE_OPERATIONS,
   ...CHANGE_OPERATIONS,
   ...EVENT_LOG_OPERATIONS,
+  ...TRACE_OPERATIONS,
+  ...LOOKUP_OPERATIONS,
   ...REPORT_OPERATIONS,
   ...GATEWAY_OPERATIONS,
   ...VPN_OPERATIONS,
