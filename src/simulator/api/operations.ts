@@ -2,6 +2,7 @@
 // method and path the generated operation table gives, so routes cannot drift from the reference.
 import type { OperationHandlers } from '../http/context.js';
 import { changeHandlers } from './changes.js';
+import { cliHandlers } from './cli.js';
 import { deploymentHandlers } from './deployments.js';
 import { getDevice, getDevices } from './devices.js';
 import { eventHandlers } from './events.js';
@@ -55,6 +56,7 @@ export const operationHandlers: OperationHandlers = {
   ...mspHandlers,
   ...interfaceHandlers,
   ...changeHandlers,
+  ...cliHandlers,
   ...deploymentHandlers,
   ...secureClientHandlers,
   ...eventHandlers,
