@@ -281,6 +281,28 @@ describe('simulator contract', () => {
       sim.clock.advance(60_000);
       await sync;
 
+      // ASA command line (scc-openapi-lookups.yaml): a packet-tracer and a refused command on two ASAs, the
+      // transaction until DONE, the results of the execution and one result; refusals (400, 404).
+      const cli = await scc.call('executeCliCommand', {
+        body: {
+          deviceUids: [asa, branch],
+          script: 'packet-tracer input outside tcp 198.51.100.7 49152 203.0.113.10 443',
+        },
+      });
+      sim.clock.advance(10_000);
+      await scc.call('getTransaction', { path: { transactionUid: String(cli.data.transactionUid) } });
+      const cliResults = await scc.call('getCliResults', {
+        query: { q: `executionUid:${String(cli.data.entityUid)}`, sort: ['startTime:DESC'], limit: 10 },
+      });
+      await scc.call('getCliResult', { path: { cliResultUid: String(cliResults.data.items?.[0]?.uid) } });
+      await scc.call('executeCliCommand', { body: { deviceUids: [asa], script: 'conf t' } });
+      sim.clock.advance(10_000);
+      const cliRefusals = await Promise.allSettled([
+        scc.call('executeCliCommand', { body: { deviceUids: [ftd], script: 'show version' } }),
+        scc.call('getCliResult', { path: { cliResultUid: '00000000-0000-4000-8000-000000000000' } }),
+      ]);
+      expect(cliRefusals.every((s) => s.status === 'rejected')).toBe(true);
+
       // MSP portal
       await scc.call('getMspManagedTenants', { query: { q: 'region:US OR region:EU', sort: ['name:ASC'] } });
       const northwind = sim.tenantUid('northwind-us');
