@@ -16,6 +16,7 @@ import { MAX_SCALE, type WorldScale } from '../state/seedScale.js';
 import { DEMO_TOKENS } from '../state/seedTenants.js';
 import { addDeviceRoutes, DEVICE_ROUTES } from './devices.js';
 import { type FaultInjector, FaultRuleInput } from './faults.js';
+import { addPolicyRoutes, POLICY_ROUTES } from './policy.js';
 import { type AdminHandler, findTenant, parse } from './request.js';
 import type { RequestLog } from './requestLog.js';
 import { addSccUiRoutes, SCC_UI_ROUTES } from './sccUi.js';
@@ -94,6 +95,7 @@ export const ADMIN_ROUTES = [
   ['DELETE', '/_sim/faults/{id}', 'remove one fault rule'],
   ...DEVICE_ROUTES,
   ...SCC_UI_ROUTES,
+  ...POLICY_ROUTES,
   ['GET', '/_sim/downloads/{reportUid}/{file}', 'presigned report download (X-Amz-* query)'],
 ] as const;
 
@@ -169,6 +171,7 @@ export function createAdmin(deps: AdminDeps) {
   });
   addDeviceRoutes(add, sim);
   addSccUiRoutes(add, sim);
+  addPolicyRoutes(add, sim);
   add('GET', '/_sim/faults', () => ({ status: 200, body: { items: faults.list() } }));
   add('POST', '/_sim/faults', async (r) => {
     const raw = await r.body();

@@ -15,7 +15,10 @@ import {
   generateApiTokenForUserInTenant,
   getHumanUsersInMspManagedTenant,
 } from './mspUsers.js';
+import { getObject, getObjects, getObjectUsages } from './objects.js';
+import { fetchAccessGroup, fetchAccessRule, listAccessGroups, listAccessRules } from './policies.js';
 import { getSearchReports } from './reports.js';
+import { search } from './search.js';
 import { secureClientHandlers } from './secureClient.js';
 import {
   addMspTenant,
@@ -68,4 +71,12 @@ export const operationHandlers: OperationHandlers = {
   getTransaction,
   getDevices,
   getDevice,
+  search,
+  listAccessRules,
+  fetchAccessRule,
+  listAccessGroups,
+  fetchAccessGroup,
+  getObjects,
+  getObject,
+  getObjectUsages,
 };
