@@ -4,6 +4,7 @@ import { UsageError } from '../model/errors.js';
 import type { Area, ArgIssue, Param, RawArgs, RenderMeta, Role } from '../model/types.js';
 import type { View } from '../model/view.js';
 import { shareButton } from '../render/paging.js';
+import { COMPUTING_POSTS } from '../scc/callPolicy.js';
 import { type SccOperationId, sccOperations } from '../scc/operationTypes.js';
 import type { OperationContext } from './context.js';
 import type { ModalSpec } from './modal.js';
@@ -152,6 +153,16 @@ export interface OperationSpec<A, R, F = undefined> {
   secret?(result: R, args: A): View;
 }
 
+/**
+ * POSTs an operation may make and still count as a read (shared in a channel, run again after a crash):
+ * the ASA command line, which fwbot sends only its read-only templates (asaCommands.ts). Each is also in
+ * COMPUTING_POSTS, so SCC's client retries it like a read. The calculations there are harmless to repeat
+ * as well, but are left out: counting them would give `changes` and `msp.vpn.versions` a share button.
+ */
+export const READ_ONLY_POSTS: ReadonlySet<SccOperationId> = new Set<SccOperationId>(
+  (['executeCliCommand'] as const).filter((id) => COMPUTING_POSTS.has(id)),
+);
+
 /** The ways a call reaches the dispatcher; an operation is reachable only by the ones its declaration allows. */
 export type Entry = 'command' | 'form' | 'page' | 'share' | 'reveal' | 'button';
 
@@ -292,7 +303,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
     spec.approval === 'never' &&
     !spec.queue &&
     !spec.secret &&
-    spec.scc.every((id) => sccOperations[id].method === 'GET');
+    spec.scc.every((id) => sccOperations[id].method === 'GET' || READ_ONLY_POSTS.has(id));
   const target = spec.target;
   const entries = entriesOf(loose, readsOnly);
   const operation: Operation = {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createCatalogue } from '../../src/catalogue/index.js';
+import { READ_ONLY_POSTS } from '../../src/catalogue/operation.js';
 import { commandText } from '../../src/catalogue/usage.js';
 import { UsageError } from '../../src/model/errors.js';
 import { sccOperationIds } from '../../src/scc/generated/operations.js';
@@ -71,8 +72,10 @@ describe('declarations', () => {
     const adminCallsScc = catalogue.operations.filter((op) => op.role === 'admin' && op.scc.length > 0);
     expect(adminCallsScc.map((op) => op.id)).toEqual([]);
     // A viewer's calls change nothing in SCC: reads, and SCC's calculations (a transaction that computes an
-    // answer, e.g. the commands a deploy would run), which stage, deploy and grant nothing.
-    const changes = (id: SccOperationId) => sccOperations[id].method !== 'GET' && !id.startsWith('calculate');
+    // answer, e.g. the commands a deploy would run), which stage, deploy and grant nothing, and the ASA
+    // command line, which fwbot sends only its read-only templates (READ_ONLY_POSTS).
+    const changes = (id: SccOperationId) =>
+      sccOperations[id].method !== 'GET' && !id.startsWith('calculate') && !READ_ONLY_POSTS.has(id);
     const viewerChanges = catalogue.operations
       .filter((op) => op.role === 'viewer')
       .flatMap((op) => op.scc.filter(changes).map((id) => `${op.id}: ${id}`));

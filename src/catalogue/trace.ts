@@ -1,0 +1,563 @@
+// `trace` and `show`: the ASA's packet-tracer and a fixed set of read-only show commands, run through SCC's
+// command line (`executeCliCommand`, a transaction followed in place, then the result by execution). What
+// is sent is built only from the templates in asaCommands.ts and values that passed their grammar; the
+// device must be an ASA and online, and an input interface must be one of its own, all before anything is
+// sent. Without `--in`, the input interface is the one whose connected subnet holds the source (the most
+// specific); when none does, the answer asks, one button per interface.
+import { z } from 'zod';
+import { UserError } from '../model/errors.js';
+import { parsePacketTracer } from '../render/packetTracer.js';
+import { renderShowOutput, renderTrace, renderTraceQuestion, type TraceResult } from '../render/trace.js';
+import type { AccessRule, AsaInterface } from '../scc/generated/models.js';
+import { escapeLuceneTerm } from '../scc/lucene.js';
+import {
+  type Address,
+  type AsaCommand,
+  addressFamily,
+  type Checked,
+  checkInterfaceText,
+  DEFAULT_SOURCE_PORT,
+  type IcmpType,
+  type InterfaceName,
+  type Port,
+  PROTOCOLS,
+  parseAddress,
+  parseIcmpType,
+  parsePort,
+  parseProtocol,
+  pickInterface,
+  SHOW_TOPICS,
+  scriptOf,
+  sendableInterfaceName,
+} from './asaCommands.js';
+import { DEVICE } from './common.js';
+import { defineOperation, type Operation, type OperationContext, type Param } from './operation.js';
+import {
+  boundedPaginate,
+  type DeviceRequirement,
+  INTERFACE_LISTS,
+  listDeviceInterfaces,
+  type ResolvedDevice,
+  type ResolvedInterface,
+  resolveDevice,
+} from './resolve.js';
+import { commandText, quoteToken } from './usage.js';
+
+const ASA: DeviceRequirement = { kinds: ['asa'], why: 'packet-tracer and show commands run on ASAs' };
+
+/** packet-tracer takes seconds on a busy ASA; SCC's own command line gives up after a minute and a half. */
+const CLI_FOLLOW = { intervalMs: 250, maxIntervalMs: 2_000, maxWaitMs: 90_000 } as const;
+
+/** More of a device's answer than this is not kept (the card shows the verdict; the rest is noise). */
+const OUTPUT_LIMIT = 20_000;
+
+const DEVICE_READS = ['getDevices', 'getDevice'] as const;
+const CLI_CALLS = ['executeCliCommand', 'getTransaction', 'getCliResults', 'getCliResult'] as const;
+const INTERFACE_READS = Object.values(INTERFACE_LISTS);
+
+// ---------------------------------------------------------------------------------------------------
+// Arguments: each value is checked against its grammar here, so a refusal names the argument and comes
+// before any call to SCC.
+
+type RawText = string | string[] | boolean | undefined;
+
+/** A raw value as text, untrimmed: a line break or tab around a value is refused, not cut off. */
+function rawText(value: RawText): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  return value;
+}
+
+/** Records refusals by argument name, so the transform can tell whether any value was refused. */
+function reporter(ctx: z.RefinementCtx) {
+  let refused = false;
+  const issue = (arg: string, message: string) => {
+    refused = true;
+    ctx.addIssue({ code: 'custom', path: [arg], message });
+  };
+  return {
+    issue,
+    take<T>(arg: string, checked: Checked<T>): T | undefined {
+      if (checked.ok) return checked.value;
+      issue(arg, checked.reason);
+      return undefined;
+    },
+    required(arg: string, value: RawText): string | undefined {
+      const typed = rawText(value);
+      if (typed === undefined) issue(arg, 'is required.');
+      return typed;
+    },
+    get refused() {
+      return refused;
+    },
+  };
+}
+
+const RawValue = z.union([z.string(), z.array(z.string()), z.boolean()]).optional();
+
+type TraceFlow = {
+  device: string;
+  source: Address;
+  destination: Address;
+  /** The typed `--in` (checked against its grammar; matched against the device's list when run). */
+  in?: string;
+} & ({ protocol: 'tcp' | 'udp'; sourcePort?: Port; port: Port } | { protocol: 'icmp'; icmpType: IcmpType });
+
+/**
+ * `<source> <destination> <port>`, or with a source port `<source> <source-port> <destination> <port>`:
+ * the grammar binds the four words to source, destination, port and the hidden `final-port`, shifted here.
+ */
+const traceArgs = z
+  .object({
+    device: RawValue,
+    protocol: RawValue,
+    source: RawValue,
+    destination: RawValue,
+    port: RawValue,
+    'final-port': RawValue,
+    in: RawValue,
+  })
+  .transform((raw, ctx): TraceFlow => {
+    const r = reporter(ctx);
+    const device = r.required('device', raw.device)?.trim() ?? '';
+    const protocolText = r.required('protocol', raw.protocol);
+    const protocol = protocolText === undefined ? undefined : r.take('protocol', parseProtocol(protocolText));
+    const withSourcePort = rawText(raw['final-port']) !== undefined;
+    const words = withSourcePort
+      ? { sourcePort: raw.destination, destination: raw.port, port: raw['final-port'] }
+      : { sourcePort: undefined, destination: raw.destination, port: raw.port };
+    const sourceText = r.required('source', raw.source);
+    const source = sourceText === undefined ? undefined : r.take('source', parseAddress(sourceText));
+    const destinationText = r.required('destination', words.destination);
+    const destination =
+      destinationText === undefined ? undefined : r.take('destination', parseAddress(destinationText));
+    const portArg = protocol === 'icmp' ? 'icmp-type' : 'port';
+    const portText = r.required(portArg, words.port);
+    const icmpType =
+      protocol === 'icmp' && portText !== undefined ? r.take(portArg, parseIcmpType(portText)) : undefined;
+    const port =
+      protocol !== 'icmp' && portText !== undefined ? r.take(portArg, parsePort(portText)) : undefined;
+    let sourcePort: Port | undefined;
+    const sourcePortText = rawText(words.sourcePort);
+    if (sourcePortText !== undefined) {
+      if (protocol === 'icmp') r.issue('source-port', 'ICMP has no ports; leave it out.');
+      else sourcePort = r.take('source-port', parsePort(sourcePortText));
+    }
+    const inText = rawText(raw.in);
+    const input = inText === undefined ? undefined : r.take('in', checkInterfaceText(inText));
+    if (source && destination && addressFamily(source) !== addressFamily(destination))
+      r.issue('destination', 'must be of the same family as the source (both IPv4 or both IPv6).');
+    if (protocol === 'icmp' && source && addressFamily(source) === 6)
+      r.issue('source', 'must be an IPv4 address for an ICMP trace (fwbot does not trace ICMPv6).');
+    if (r.refused || !protocol || !source || !destination) return z.NEVER;
+    const common = { device, source, destination, ...(input !== undefined ? { in: input } : {}) };
+    if (protocol === 'icmp') return icmpType === undefined ? z.NEVER : { ...common, protocol, icmpType };
+    if (port === undefined) return z.NEVER;
+    return { ...common, protocol, port, ...(sourcePort !== undefined ? { sourcePort } : {}) };
+  });
+
+type ShowRequest = { device: string } & (
+  | { topic: 'route' | 'conn' | 'xlate'; address: Address }
+  | { topic: 'failover' | 'version' }
+  /** `show interface`: the typed name (checked against its grammar; matched against the device's list). */
+  | { topic: 'interface'; name: string }
+);
+
+const showArgs = z
+  .object({ device: RawValue, topic: RawValue, target: RawValue })
+  .transform((raw, ctx): ShowRequest => {
+    const r = reporter(ctx);
+    const device = r.required('device', raw.device)?.trim() ?? '';
+    const topicText = r.required('topic', raw.topic);
+    const topic = SHOW_TOPICS.find((t) => t === topicText?.toLowerCase());
+    if (topicText !== undefined && !topic) r.issue('topic', `must be one of ${SHOW_TOPICS.join(', ')}.`);
+    if (!topic) return z.NEVER;
+    if (topic === 'route' || topic === 'conn' || topic === 'xlate') {
+      const typed = r.required('target', raw.target);
+      const address = typed === undefined ? undefined : r.take('target', parseAddress(typed));
+      return address && !r.refused ? { device, topic, address } : z.NEVER;
+    }
+    if (topic === 'interface') {
+      const typed = r.required('target', raw.target);
+      const name = typed === undefined ? undefined : r.take('target', checkInterfaceText(typed));
+      return name && !r.refused ? { device, topic, name } : z.NEVER;
+    }
+    if (rawText(raw.target) !== undefined) r.issue('target', `show ${topic} takes nothing more.`);
+    return r.refused ? z.NEVER : { device, topic };
+  });
+
+// ---------------------------------------------------------------------------------------------------
+// Before anything is sent: the device is an ASA, online, and the input interface is its own.
+
+async function onlineAsa(ctx: OperationContext, typed: string): Promise<ResolvedDevice> {
+  const found = await resolveDevice(ctx.scc, typed, ASA);
+  const state = found.device.connectivityState ?? 'UNKNOWN';
+  if (state !== 'ONLINE') throw new UserError(`${found.name} is ${state}: fwbot sends nothing to it.`);
+  return found;
+}
+
+/** The device's interfaces that have a nameif fwbot could send, by nameif. */
+function namedInterfaces(all: readonly ResolvedInterface[]): ResolvedInterface[] {
+  return all.filter((i) => typeof i.iface.name === 'string' && sendableInterfaceName(i.iface.name));
+}
+
+function nameifsOf(all: readonly ResolvedInterface[]): string[] {
+  return namedInterfaces(all)
+    .map((i) => i.iface.name ?? '')
+    .sort((a, b) => a.localeCompare(b));
+}
+
+/** An address as a number, with its width in bits (IPv4 32, IPv6 128). */
+function addressBits(address: string): { value: bigint; width: number } | undefined {
+  const parsed = parseAddress(address);
+  if (!parsed.ok) return undefined;
+  const canonical = parsed.value;
+  if (addressFamily(canonical) === 4)
+    return { value: canonical.split('.').reduce((n, octet) => (n << 8n) | BigInt(octet), 0n), width: 32 };
+  const [head = '', tail = ''] = canonical.split('::');
+  const groups = (part: string) => (part === '' ? [] : part.split(':'));
+  // An embedded IPv4 tail (`::ffff:1.2.3.4`) never reaches here: parseAddress writes it as hex groups.
+  const left = groups(head);
+  const right = groups(tail);
+  const all = canonical.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return { value: all.reduce((n, group) => (n << 16n) | BigInt(`0x${group}`), 0n), width: 128 };
+}
+
+/** `255.255.255.0` or `24` (IPv6 prefixes are lengths) → a prefix length; undefined when unreadable. */
+function prefixOf(netmask: string | null | undefined, width: number): number | undefined {
+  if (!netmask) return undefined;
+  if (/^\d{1,3}$/.test(netmask)) {
+    const length = Number(netmask);
+    return length <= width ? length : undefined;
+  }
+  const mask = addressBits(netmask);
+  if (mask?.width !== 32) return undefined;
+  const bits = mask.value.toString(2).padStart(32, '0');
+  return /^1*0*$/.test(bits) ? (bits.indexOf('0') === -1 ? 32 : bits.indexOf('0')) : undefined;
+}
+
+/** The interface addresses (address and prefix) of one interface, IPv4 and IPv6. */
+function connectedNetworks(iface: AsaInterface): { address: string; prefix: number }[] {
+  const out: { address: string; prefix: number }[] = [];
+  const v4 = iface.ipv4?.ipAddress;
+  if (v4?.ipAddress) {
+    const prefix = prefixOf(v4.netmask, 32);
+    if (prefix !== undefined) out.push({ address: v4.ipAddress, prefix });
+  }
+  for (const v6 of iface.ipv6?.ipAddresses ?? []) {
+    const prefix = prefixOf(v6.netmask, 128);
+    if (v6.ipAddress && prefix !== undefined) out.push({ address: v6.ipAddress, prefix });
+  }
+  return out;
+}
+
+/**
+ * The nameif whose connected subnet holds `source`, the most specific when several do (a /24 inside a
+ * /16); undefined when none does, or when two equally specific ones do (the ASA would not have both).
+ */
+export function inferInputInterface(source: string, interfaces: readonly AsaInterface[]): string | undefined {
+  const wanted = addressBits(source);
+  if (!wanted) return undefined;
+  let best: { name: string; prefix: number; tie: boolean } | undefined;
+  for (const iface of interfaces) {
+    const name = iface.name;
+    if (!name || !sendableInterfaceName(name) || iface.enabled === false) continue;
+    for (const network of connectedNetworks(iface)) {
+      const bits = addressBits(network.address);
+      if (!bits || bits.width !== wanted.width) continue;
+      const shift = BigInt(bits.width - network.prefix);
+      if (bits.value >> shift !== wanted.value >> shift) continue;
+      if (!best || network.prefix > best.prefix) best = { name, prefix: network.prefix, tie: false };
+      else if (network.prefix === best.prefix && name !== best.name) best.tie = true;
+    }
+  }
+  return best && !best.tie ? best.name : undefined;
+}
+
+function unknownInterface(device: ResolvedDevice, typed: string, known: readonly string[]): UserError {
+  const shown = known.slice(0, 20).join(', ');
+  return new UserError(
+    `in: ${device.name} has no interface named “${typed}”. Its interfaces: ${shown || 'none with a name'}.`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Running one command line: the transaction, followed in place, then the device's result.
+
+async function runScript(
+  ctx: OperationContext,
+  device: ResolvedDevice,
+  command: AsaCommand,
+): Promise<string> {
+  const script = scriptOf(command);
+  const signal = ctx.signal ? { signal: ctx.signal } : {};
+  const transaction = await ctx.scc.lookups.executeCli({ deviceUids: [device.uid], script }, signal);
+  if (!transaction.transactionUid)
+    throw new UserError(`SCC accepted \`${script}\` for ${device.name} but gave no transaction to follow.`);
+  const ended = await ctx.scc.transactions.follow(transaction.transactionUid, { ...CLI_FOLLOW, ...signal });
+  if (ended.cdoTransactionStatus !== 'DONE') {
+    const said = ended.errorMessage ? `: ${ended.errorMessage}` : '';
+    throw new UserError(
+      `SCC could not run \`${script}\` on ${device.name} (${ended.cdoTransactionStatus ?? 'UNKNOWN'}${said}).`,
+    );
+  }
+  const executionUid = ended.entityUid ?? '';
+  const page = await ctx.scc.lookups.cliResults(
+    { q: `executionUid:${escapeLuceneTerm(executionUid)}` },
+    signal,
+  );
+  const listed = (page.items ?? []).find((item) => item.deviceUid === device.uid);
+  // A list may leave the output out of its items (a large answer): then the result is read on its own.
+  const result =
+    listed && listed.result == null && listed.errorMsg == null
+      ? await ctx.scc.lookups.cliResult(listed.uid, signal)
+      : listed;
+  if (!result)
+    throw new UserError(
+      `SCC ran \`${script}\` on ${device.name} but has no result for it (execution ${executionUid}).`,
+    );
+  if (result.errorMsg) throw new UserError(`${device.name} could not run \`${script}\`: ${result.errorMsg}`);
+  const output = result.result ?? '';
+  return output.length > OUTPUT_LIMIT ? output.slice(0, OUTPUT_LIMIT) : output;
+}
+
+/** Whitespace-insensitive, and without the `line N` SCC's copy of a rule may carry. */
+function ruleText(text: string): string {
+  return text
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/^(access-list \S+) line \d+ /, '$1 ');
+}
+
+/** The access rule whose configuration is `line`, to link the card to it; none when SCC does not say. */
+async function matchingRule(
+  ctx: OperationContext,
+  device: ResolvedDevice,
+  line: string,
+): Promise<AccessRule | undefined> {
+  try {
+    const rules: AccessRule[] = await boundedPaginate(
+      ctx.scc,
+      'listAccessRules',
+      { query: { q: `entityUid:${escapeLuceneTerm(device.uid)}` } },
+      `access rules of ${device.name}`,
+    );
+    const wanted = ruleText(line);
+    return rules.find(
+      (rule) => rule.ruleConfigurationText && ruleText(rule.ruleConfigurationText) === wanted,
+    );
+  } catch (error) {
+    // The verdict stands without the link: the card says the line as the device printed it.
+    ctx.log.warn({ err: error, deviceUid: device.uid }, 'access rules not read for a trace');
+    return undefined;
+  }
+}
+
+function commandFor(flow: TraceFlow, input: InterfaceName): AsaCommand {
+  const { source, destination } = flow;
+  if (flow.protocol === 'icmp')
+    return { kind: 'packet-tracer', input, protocol: 'icmp', source, icmpType: flow.icmpType, destination };
+  return {
+    kind: 'packet-tracer',
+    input,
+    protocol: flow.protocol,
+    source,
+    sourcePort: flow.sourcePort ?? DEFAULT_SOURCE_PORT,
+    destination,
+    destinationPort: flow.port,
+  };
+}
+
+const TRACE_PARAMS: readonly Param[] = [
+  DEVICE,
+  { name: 'protocol', kind: 'choice', choices: PROTOCOLS, description: 'tcp, udp or icmp' },
+  { name: 'source', kind: 'word', description: 'source IP address (IPv4 or IPv6)' },
+  {
+    name: 'destination',
+    kind: 'word',
+    description:
+      'destination IP address; a source port, when given, goes before it: <source> <source-port> <destination> <port>',
+  },
+  {
+    name: 'port',
+    kind: 'word',
+    description: 'destination port (1–65535 or a name such as https), or for icmp the ICMP type (8 or echo)',
+  },
+  {
+    name: 'final-port',
+    kind: 'word',
+    optional: true,
+    hidden: true,
+    description: 'the destination port, when a source port is given',
+  },
+  {
+    name: 'in',
+    kind: 'word',
+    flag: true,
+    optional: true,
+    description: 'input interface (nameif); by default the one whose connected subnet holds the source',
+  },
+];
+
+/** The trace again as a command line, from the validated values, with `--in` (the question's buttons). */
+function traceWith(device: ResolvedDevice, flow: TraceFlow, nameif: string): string {
+  const target =
+    flow.protocol === 'icmp'
+      ? { destination: flow.destination, port: String(flow.icmpType) }
+      : flow.sourcePort === undefined
+        ? { destination: flow.destination, port: String(flow.port) }
+        : { destination: String(flow.sourcePort), port: flow.destination, 'final-port': String(flow.port) };
+  return commandText(
+    { words: ['trace'], params: TRACE_PARAMS },
+    { device: device.name, protocol: flow.protocol, source: flow.source, ...target, in: nameif },
+  );
+}
+
+/** The input interface: `--in` from the device's own list, else the connected subnet that holds the source. */
+async function inputInterface(
+  ctx: OperationContext,
+  device: ResolvedDevice,
+  flow: TraceFlow,
+): Promise<{ input: InterfaceName; inferred: boolean } | { nameifs: string[] }> {
+  const interfaces = await listDeviceInterfaces(ctx.scc, device.uid);
+  const nameifs = nameifsOf(interfaces);
+  if (flow.in !== undefined) {
+    const input = pickInterface(flow.in, nameifs);
+    if (!input) throw unknownInterface(device, flow.in, nameifs);
+    return { input, inferred: false };
+  }
+  const found = inferInputInterface(
+    flow.source,
+    namedInterfaces(interfaces).map((i) => i.iface),
+  );
+  const input = found === undefined ? undefined : pickInterface(found, nameifs);
+  return input ? { input, inferred: true } : { nameifs };
+}
+
+export const traceOperation = defineOperation({
+  id: 'trace',
+  words: ['trace'],
+  area: 'policy',
+  summary: 'Trace a packet through an ASA (packet-tracer): allowed or dropped, and by which rule',
+  failure: 'Could not trace the packet on the ASA',
+  params: TRACE_PARAMS,
+  args: traceArgs,
+  role: 'viewer',
+  approval: 'never',
+  scc: [...DEVICE_READS, ...INTERFACE_READS, ...CLI_CALLS, 'listAccessRules'],
+  examples: [
+    'trace asa-hq-01 tcp 198.51.100.7 203.0.113.10 443 --in outside',
+    'trace asa-hq-01 tcp 10.1.100.25 8.8.8.8 https',
+    'trace asa-hq-01 udp 10.1.100.25 51000 8.8.8.8 53',
+    'trace asa-hq-01 icmp 10.1.100.25 8.8.8.8 echo',
+  ],
+  // The question's buttons run it again with `--in`.
+  offeredAsButton: true,
+  async run(ctx, flow): Promise<TraceResult> {
+    const device = await onlineAsa(ctx, flow.device);
+    const who = { uid: device.uid, name: device.name };
+    const found = await inputInterface(ctx, device, flow);
+    if ('nameifs' in found) {
+      return {
+        kind: 'question',
+        device: who,
+        source: flow.source,
+        choices: found.nameifs.map((nameif) => ({ nameif, commandText: traceWith(device, flow, nameif) })),
+      };
+    }
+    const command = commandFor(flow, found.input);
+    const output = await runScript(ctx, device, command);
+    const verdict = parsePacketTracer(output);
+    const line = verdict.accessList?.line;
+    const rule = line ? await matchingRule(ctx, device, line) : undefined;
+    return {
+      kind: 'verdict',
+      device: who,
+      script: scriptOf(command),
+      input: found.input,
+      inferred: found.inferred,
+      verdict,
+      output,
+      ...(rule
+        ? { rule: { uid: rule.uid, commandText: `rules show ${quoteToken(device.name)} ${rule.uid}` } }
+        : {}),
+    };
+  },
+  render: (result) => (result.kind === 'question' ? renderTraceQuestion(result) : renderTrace(result)),
+});
+
+/** `show interface`: the name as the device spells it, a nameif or a hardware name of its own. */
+async function showInterfaceName(
+  ctx: OperationContext,
+  device: ResolvedDevice,
+  typed: string,
+): Promise<InterfaceName> {
+  const interfaces = await listDeviceInterfaces(ctx.scc, device.uid);
+  const names = interfaces
+    .flatMap((i) => [i.iface.name, i.iface.hardwareName])
+    .filter((n): n is string => !!n);
+  const name = pickInterface(typed, names);
+  if (name) return name;
+  throw new UserError(
+    `target: ${device.name} has no interface named “${typed}” (by name or hardware name). Its interfaces: ` +
+      `${nameifsOf(interfaces).slice(0, 20).join(', ') || 'none with a name'}.`,
+  );
+}
+
+async function showCommand(
+  ctx: OperationContext,
+  device: ResolvedDevice,
+  request: ShowRequest,
+): Promise<AsaCommand> {
+  switch (request.topic) {
+    case 'route':
+    case 'conn':
+    case 'xlate':
+      return { kind: 'show', topic: request.topic, address: request.address };
+    case 'interface':
+      return { kind: 'show', topic: 'interface', name: await showInterfaceName(ctx, device, request.name) };
+    case 'failover':
+    case 'version':
+      return { kind: 'show', topic: request.topic };
+  }
+}
+
+export const showOperation = defineOperation({
+  id: 'show',
+  words: ['show'],
+  area: 'policy',
+  summary: 'Run a read-only show command on an ASA: route, conn, xlate, failover, interface or version',
+  failure: 'Could not run the show command on the ASA',
+  params: [
+    DEVICE,
+    { name: 'topic', kind: 'choice', choices: SHOW_TOPICS, description: 'what to show' },
+    {
+      name: 'target',
+      kind: 'word',
+      optional: true,
+      description: 'an IP address (route, conn, xlate) or an interface name (interface)',
+    },
+  ],
+  args: showArgs,
+  role: 'viewer',
+  approval: 'never',
+  scc: [...DEVICE_READS, ...INTERFACE_READS, ...CLI_CALLS],
+  examples: [
+    'show asa-hq-01 route 8.8.8.8',
+    'show asa-hq-01 conn 10.1.100.25',
+    'show asa-hq-01 xlate 172.16.0.10',
+    'show asa-hq-01 interface outside',
+    'show asa-hq-01 failover',
+    'show asa-hq-01 version',
+  ],
+  async run(ctx, request) {
+    const device = await onlineAsa(ctx, request.device);
+    const command = await showCommand(ctx, device, request);
+    const output = await runScript(ctx, device, command);
+    return { device: { uid: device.uid, name: device.name }, script: scriptOf(command), output };
+  },
+  render: (result) => renderShowOutput(result),
+});
+
+export const TRACE_OPERATIONS: readonly Operation[] = [traceOperation, showOperation];
