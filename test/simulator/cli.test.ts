@@ -274,6 +274,23 @@ describe('packet-tracer', () => {
     expect(field(echo, 'Action')).toBe('drop');
   });
 
+  it("traces IPv6 by the interfaces' IPv6 prefixes, and answers in canonical IPv6 text", () => {
+    const interfaces = INTERFACES.map((i) =>
+      i.name === 'inside'
+        ? { ...i, ipv6: { ipAddresses: [{ ipAddress: '2001:DB8:1:0::1', netmask: '64' }] } }
+        : i,
+    );
+    const v6 = { ...view(HQ), interfaces };
+    const { output } = runScript(
+      'packet-tracer input inside tcp 2001:db8:1::25 49152 2001:db8:1:0:0:0:0:99 443',
+      v6,
+      [runPacketTracer],
+    );
+    expect(output).toContain('Found next-hop 2001:db8:1::99 using egress ifc  inside');
+    // inside_access_in's `permit ip 10.1.0.0 255.255.0.0 any` is IPv4: the IPv6 flow meets the implicit deny.
+    expect(field(output, 'Action')).toBe('drop');
+  });
+
   it('refuses what the ASA refuses, with the marker under the wrong word', () => {
     const cases: [string, number][] = [
       ['packet-tracer input nowhere tcp 198.51.100.7 49152 203.0.113.10 443', 20],
