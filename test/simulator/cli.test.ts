@@ -15,7 +15,7 @@ import type { SimulatorHandle } from '../../src/simulator/index.js';
 import { type AsaDeviceView, INVALID_INPUT, runScript } from '../../src/simulator/state/asaCommandLine.js';
 import { configOnDevice } from '../../src/simulator/state/asaConfig.js';
 import { runPacketTracer } from '../../src/simulator/state/asaPacketTracer.js';
-import { parsePolicy, policyLinesOf, setPolicyLines } from '../../src/simulator/state/asaPolicy.js';
+import { parsePolicy } from '../../src/simulator/state/asaPolicy.js';
 import { runShow } from '../../src/simulator/state/asaShow.js';
 import type { DeviceRecord, InterfaceRecord } from '../../src/simulator/state/model.js';
 import { type CallOptions, items, obj, type RawResponse, simulator, str } from './support.js';
@@ -512,17 +512,14 @@ describe('executeCliCommand, getCliResults, getCliResult', () => {
     expect(accessConfig(ssh)).toBe('Implicit Rule\n');
     expect(field(ssh, 'Action')).toBe('drop');
 
-    // The line an admin adds in SCC's UI, deployed at once (sim-policy's state function, as its admin route does).
-    const hq = sim.deviceUid('asa-hq-01');
+    // The line an admin adds in SCC's UI, deployed at once (the simulator's admin route).
     const deny =
       'access-list outside_access_in line 1 extended deny tcp host 198.51.100.7 object WEB-01 eq https';
-    const lines = policyLinesOf(sim.state, hq);
-    const first = lines.findIndex((l) => l.startsWith('access-list outside_access_in '));
-    setPolicyLines(sim.state, hq, [
-      ...lines.slice(0, first),
-      deny.replace(' line 1', ''),
-      ...lines.slice(first),
-    ]);
+    const added = await api('POST', '/_sim/devices/asa-hq-01/access-list', {
+      token: null,
+      body: { text: deny },
+    });
+    expect(added.status).toBeLessThan(300);
     const denied = str((await runOn('asa-hq-01', trace)).result);
     expect(accessConfig(denied)).toBe(
       'access-group outside_access_in in interface outside\naccess-list outside_access_in extended deny tcp host 198.51.100.7 object WEB-01 eq https\n',
