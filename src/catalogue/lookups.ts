@@ -183,7 +183,7 @@ export const rulesShow = defineOperation({
   role: 'viewer',
   approval: 'never',
   scc: ['getDevices', 'getDevice', 'listAccessRules', 'fetchAccessRule', 'fetchAccessGroup'],
-  examples: ['rules show asa-hq-01 21'],
+  examples: ['rules show asa-hq-01 130'],
   // The packet tracer's verdict card links the line that decided to it.
   offeredAsButton: true,
   run: async (ctx, args) => {

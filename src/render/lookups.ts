@@ -31,6 +31,11 @@ const MAX_LINK_BUTTONS = 5;
 /** Usages listed per kind of user of an object. */
 export const MAX_USAGES = 30;
 
+/** `ASA` as people write it; SCC's other types in words. */
+function typeLabel(type: string | null | undefined): string {
+  return type === 'ASA' ? 'ASA' : humanEnum(type);
+}
+
 // --- access groups --------------------------------------------------------------------------------------
 
 /** An access group as its rules are labelled: the list's name and where it is applied. */
@@ -177,11 +182,35 @@ function issueSentences(issue: AccessRuleIssue): string[] {
   });
 }
 
-function ruleRow(rule: AccessRule, groups: ReadonlyMap<string, AccessGroupLabel>): unknown[] {
+/**
+ * A rule's rows: the remarks written above it first (SCC gives them as the rule's `remark`, one per line;
+ * a remark listed as a rule of its own is shown the same way), then the rule.
+ */
+function ruleRows(rule: AccessRule, groups: ReadonlyMap<string, AccessGroupLabel>): unknown[][] {
   const group = groups.get(rule.accessGroupUid)?.name ?? NONE;
   const line = rule.ruleConfigurationLineNumber;
-  if (isRemark(rule))
-    return [line, rule.index, group, 'remark', remarkText(rule), '', '', rule.isActiveRule !== false, ''];
+  if (isRemark(rule)) return [[line, rule.index, group, 'remark', remarkText(rule), '', '', '', '']];
+  const written = (rule.remark ?? '').split('\n').filter((remark) => remark.trim() !== '');
+  // The remarks are the lines right above the rule, in its list and in the configuration (an ASA
+  // prints an access list's lines together), so their numbers count back from the rule's.
+  const back = (number: number | null | undefined, i: number) =>
+    typeof number === 'number' && number - (written.length - i) > 0 ? number - (written.length - i) : '';
+  const remarks = written.map((remark, i) => [
+    back(line, i),
+    back(rule.index, i),
+    group,
+    'remark',
+    remark,
+    '',
+    '',
+    '',
+    '',
+  ]);
+  return [...remarks, ruleRow(rule, group)];
+}
+
+function ruleRow(rule: AccessRule, group: string): unknown[] {
+  const line = rule.ruleConfigurationLineNumber;
   return [
     line,
     rule.index,
@@ -234,7 +263,7 @@ export function renderRules(
       page,
       query,
       columns: ['Line', '#', 'Access list', 'Action', 'Source', 'Destination', 'Service', 'Active', 'Issue'],
-      rows: rules.map((rule) => ruleRow(rule, groups)),
+      rows: rules.flatMap((rule) => ruleRows(rule, groups)),
       widths: [undefined, undefined, 30, undefined, 40, 40, 30, undefined, 40],
       numeric: [0, 1],
       hint: `Line is the rule’s line in the configuration; # its place in its access list. \`/fw rules show ${device} <line>\` shows one rule.`,
@@ -330,6 +359,14 @@ export function contentText(content: Record<string, unknown> | null | undefined)
   return parts.length > 0 ? parts.join(', ') : NONE;
 }
 
+/** SCC's UI lists an object's flattened content (`elements`) where its answer has it; else its content. */
+function listedContent(item: UnifiedObjectListView): string {
+  const { elements } = item as { elements?: unknown };
+  if (Array.isArray(elements) && elements.length > 0 && elements.every((e) => typeof e === 'string'))
+    return elements.join(', ');
+  return contentText(item.value?.defaultContent);
+}
+
 export function renderObjects(
   items: readonly UnifiedObjectListView[],
   page: PageInfo,
@@ -345,7 +382,7 @@ export function renderObjects(
       rows: items.map((item) => [
         item.name,
         humanEnum(item.value?.objectType),
-        contentText(item.value?.defaultContent),
+        listedContent(item),
         item.targetIds?.length ?? 0,
         item.description,
         item.uid,
@@ -359,17 +396,26 @@ export function renderObjects(
   );
 }
 
-/** `NETWORK_GROUP` → `network groups`; what is not an object kind (a rule) keeps SCC's word. */
-function usageKind(type: string | null | undefined): string {
-  const words = humanEnum(type ?? 'UNKNOWN');
-  return words.endsWith('s') ? words : `${words}s`;
+/**
+ * `NETWORK_GROUP` → `network groups`. The reference names object kinds only: a usage without one is told
+ * by what it is (SCC names a rule by its configuration line).
+ */
+export function usageKind(usage: ReferenceInfo): string {
+  if (usage.objectType) {
+    const words = humanEnum(usage.objectType);
+    return words.endsWith('s') ? words : `${words}s`;
+  }
+  const name = usage.name ?? '';
+  if (/^access-list\s/i.test(name)) return 'access rules';
+  if (/\bnat\s*\(/i.test(name)) return 'NAT rules';
+  return 'other uses';
 }
 
 export function renderObject(object: ObjectResponse, usages: readonly ReferenceInfo[]): View {
   const name = object.name ?? object.uid ?? 'object';
   const blocks: ViewBlock[] = [{ kind: 'header', text: truncate(name, 150) }];
   const targets = (object.targets ?? []).map((target) =>
-    target.displayName ? `${target.displayName} (${humanEnum(target.type)})` : (target.id ?? NONE),
+    target.displayName ? `${target.displayName} (${typeLabel(target.type)})` : (target.id ?? NONE),
   );
   blocks.push(
     ...fieldBlocks([
@@ -405,14 +451,22 @@ function usageBlocks(usages: readonly ReferenceInfo[]): ViewBlock[] {
     return [{ kind: 'text', text: '*Used nowhere:* no rule, group or object references it.' }];
   const byKind = new Map<string, ReferenceInfo[]>();
   for (const usage of usages) {
-    const kind = usageKind(usage.objectType);
+    const kind = usageKind(usage);
     byKind.set(kind, [...(byKind.get(kind) ?? []), usage]);
   }
   const lines = [`*Used by ${counted(usages.length, 'item')}:*`];
   for (const [kind, items] of byKind) {
-    const shown = items.slice(0, MAX_USAGES).map((item) => untrusted(item.name ?? item.uid ?? NONE));
+    const shown = items.slice(0, MAX_USAGES);
     const more = items.length > shown.length ? ` and ${items.length - shown.length} more` : '';
-    lines.push(`• ${kind} (${items.length}): ${shown.join(', ')}${more}`);
+    if (kind.endsWith('rules')) {
+      // A rule is named by its configuration line: one a line, as code.
+      lines.push(`• ${kind} (${items.length}):`);
+      for (const item of shown) lines.push(`    ◦ ${code(item.name ?? item.uid ?? NONE)}`);
+      if (more) lines.push(`    ◦ …${more}`);
+    } else {
+      const names = shown.map((item) => untrusted(item.name ?? item.uid ?? NONE));
+      lines.push(`• ${kind} (${items.length}): ${names.join(', ')}${more}`);
+    }
   }
   return [{ kind: 'text', text: lines.join('\n') }];
 }
@@ -427,7 +481,7 @@ function listed<T>(items: readonly T[], line: (item: T) => string): string[] {
 
 function entityLine(entity: Entity): string {
   const parts = [untrusted(entity.name ?? entity.uid ?? NONE)];
-  if (entity.type) parts.push(humanEnum(entity.type));
+  if (entity.type) parts.push(typeLabel(entity.type));
   if (entity.address) parts.push(untrusted(entity.address));
   if (entity.uid) parts.push(code(entity.uid));
   return parts.join(' · ');

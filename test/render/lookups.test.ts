@@ -207,9 +207,9 @@ describe('objects', () => {
     expect(text).toContain('Used by 3 items:');
     expect(text).toContain('network groups (1): DMZ-SERVERS');
     expect(text).toContain(
-      'access rules (2): access-list outside_access_in line 2, access-list outside_access_in line 3',
+      'access rules (2):\n    ◦ `access-list outside_access_in line 2`\n    ◦ `access-list outside_access_in line 3`',
     );
-    expect(text).toContain('On 1 device: asa-hq-01 (asa)');
+    expect(text).toContain('On 1 device: asa-hq-01 (ASA)');
     expect(renderText(renderObject({ name: 'UNUSED' }, []))).toContain('Used nowhere');
   });
 

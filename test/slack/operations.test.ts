@@ -315,6 +315,26 @@ describe('every operation through Slack', () => {
     expect(await read('audit-log', 'audit-log super')).toContain('user logged in');
   });
 
+  it('search / rules / rules show / objects / objects show (policy lookups)', async () => {
+    expect(await read('search', 'search WEB-01')).toContain('object network WEB-01');
+    h.slack.reset();
+    const rules = await read('rules', 'rules asa-hq-01');
+    expect(rules).toContain('shadowed by #2');
+    expect(rules).toContain('duplicate of #1');
+    h.slack.reset();
+    const scc = h.clients.get('default');
+    if (!scc) throw new Error('no default client');
+    const { items } = await scc.lookups.accessRules({
+      q: `entityUid:${h.sim.deviceUid('asa-hq-01')} AND ruleConfigurationText:*198.51.100.66*`,
+    });
+    const line = items?.[0]?.ruleConfigurationLineNumber;
+    expect(await read('rules.show', `rules show asa-hq-01 ${line}`)).toContain('Shadowed by rule #2');
+    h.slack.reset();
+    expect(await read('objects', 'objects WEB')).toContain('WEB-01');
+    h.slack.reset();
+    expect(await read('objects.show', 'objects show WEB-01')).toContain('DMZ-SERVERS');
+  });
+
   it('reports', async () => {
     expect(await read('reports', 'reports intrusion')).toContain('intrusion-events-daily');
   });
