@@ -480,7 +480,13 @@ export const traceOperation = defineOperation({
       verdict,
       output,
       ...(rule
-        ? { rule: { uid: rule.uid, commandText: `rules show ${quoteToken(device.name)} ${rule.uid}` } }
+        ? {
+            rule: {
+              uid: rule.uid,
+              // The line people see in `/fw rules` (design of issue 27); the UUID when SCC gives no line.
+              commandText: `rules show ${quoteToken(device.name)} ${rule.ruleConfigurationLineNumber ?? rule.uid}`,
+            },
+          }
         : {}),
     };
   },
