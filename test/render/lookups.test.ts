@@ -140,6 +140,14 @@ describe('access rules', () => {
     expect(JSON.stringify(renderBlocks(renderRule('asa-hq-01', hostile, group)).blocks)).toContain(
       '`&lt;!channel&gt; *urgent* &lt;@U0ATTACK&gt;`',
     );
+    // A device or access-list name that Slack would read as bold, a broadcast or an emoji stays a literal.
+    const marked = accessGroupLabel({ uid: GROUP, entityUid: DEVICE, name: '*acl* @here', resources: [] }, 0);
+    const listed = renderBlocks(
+      renderRules('_asa_ :fire:', [PERMIT], new Map([[GROUP, marked]]), page, undefined, meta),
+    );
+    const mrkdwn = mrkdwnIn(listed.blocks).join('\n');
+    expect(mrkdwn).toContain('*Access rules of `_asa_ :fire:`*');
+    expect(mrkdwn).toContain('Access groups: `*acl* @here` (not applied)');
   });
 });
 
