@@ -303,6 +303,39 @@ describe('simulator contract', () => {
       ]);
       expect(cliRefusals.every((s) => s.status === 'rejected')).toBe(true);
 
+      // Lookups (scc-openapi-lookups.yaml): access rules (searched, sorted, paged, one fetched: the seeded
+      // shadowed and duplicate rules carry their issues), access groups, objects with their usages, the
+      // global search; refusals the reference declares (400 on a field getObjects does not search, on a
+      // blank search, 404 on rules and groups).
+      const rules = await scc.call('listAccessRules', {
+        query: { q: `entityUid:${asa} AND isActiveRule:true`, sort: ['index:ASC'], limit: 50 },
+      });
+      await scc.call('listAccessRules', {
+        query: { q: 'ruleConfigurationText:*WEB-01*', offset: 1, limit: 2 },
+      });
+      await scc.call('fetchAccessRule', { path: { accessRuleUid: String(rules.data.items?.[0]?.uid) } });
+      const groups = await scc.call('listAccessGroups', {
+        query: { q: `entityUid:${asa}`, sort: ['name:ASC'] },
+      });
+      await scc.call('fetchAccessGroup', { path: { accessGroupUid: String(groups.data.items?.[0]?.uid) } });
+      const objects = await scc.call('getObjects', {
+        query: { q: 'name:WEB-01 OR content:172.20.*', limit: 10 },
+      });
+      await scc.call('getObjects', { query: { sort: 'name:ASC' } });
+      for (const object of objects.data.items ?? []) {
+        await scc.call('getObject', { path: { uid: String(object.uid) } });
+        await scc.call('getObjectUsages', { path: { uid: String(object.uid) } });
+      }
+      await scc.call('search', { query: { q: 'WEB-01' } });
+      await scc.call('search', { query: { q: 'asa' } });
+      const lookupRefusals = await Promise.allSettled([
+        scc.call('getObjects', { query: { q: 'description:web' } }),
+        scc.call('search', { query: { q: ' ' } }),
+        scc.call('fetchAccessRule', { path: { accessRuleUid: '00000000-0000-4000-8000-000000000000' } }),
+        scc.call('fetchAccessGroup', { path: { accessGroupUid: '00000000-0000-4000-8000-000000000000' } }),
+      ]);
+      expect(lookupRefusals.every((s) => s.status === 'rejected')).toBe(true);
+
       // MSP portal
       await scc.call('getMspManagedTenants', { query: { q: 'region:US OR region:EU', sort: ['name:ASC'] } });
       const northwind = sim.tenantUid('northwind-us');

@@ -54,6 +54,9 @@ export const SCHEMA_CORRECTIONS = [
   },
 ] as const;
 
+/** Schemas whose `oneOf` alternatives overlap so that nothing validates: checked as `anyOf` (see correct()). */
+export const OVERLAPPING_ONE_OF = ['ObjectContent', 'SingleContent'] as const;
+
 /** One broken rule, readable on its own: `query.deviceUids/0: must match format "uuid"`. */
 export type Violation = string;
 
@@ -158,6 +161,16 @@ function correct(doc: OpenApiDocument): OpenApiDocument {
   };
   dedupeEnums(doc.components.schemas);
   dedupeEnums(doc.paths);
+  // The lookups cut's object content is `oneOf` alternatives that overlap (ServiceObjectContent and
+  // GroupContent require nothing, so every object matches both): no content can match exactly one. It is
+  // read as `anyOf`: a content must still be one of the shapes the reference lists.
+  for (const name of OVERLAPPING_ONE_OF) {
+    const schema = doc.components.schemas[name];
+    if (isSchema(schema) && Array.isArray(schema.oneOf)) {
+      schema.anyOf = schema.oneOf;
+      delete schema.oneOf;
+    }
+  }
   for (const correction of SCHEMA_CORRECTIONS) {
     for (const item of Object.values(doc.paths)) {
       for (const operation of Object.values(item)) {
