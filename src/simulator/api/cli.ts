@@ -10,6 +10,7 @@
 // 'Error: Connection timed out' suggests); an unreachable device takes the connection timeout (30 s) to
 // answer. Read-only users may run scripts: nothing the command line accepts changes anything.
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import * as Input from '../../scc/generated/inputs.js';
 import type * as Model from '../../scc/generated/models.js';
 import { type ErrorDetails, invalidInput, notFound } from '../errors.js';
@@ -154,16 +155,20 @@ function devicesToRun(ctx: RequestContext, uids: readonly string[]): DeviceRecor
   return devices;
 }
 
+/** What is kept of any body that carries a script, valid or not. */
+const ReceivedBody = z.looseObject({ script: z.string(), deviceUids: z.unknown() });
+
 const executeCliCommand: Handler = (ctx) => {
   const { sim, state } = ctx;
-  const raw = ctx.body as { script?: unknown; deviceUids?: unknown } | undefined;
-  if (typeof raw?.script === 'string') {
+  // Kept before any check: a refused request reached SCC all the same.
+  const received = ReceivedBody.safeParse(ctx.body);
+  if (received.success) {
     cliWorld(state).received.push({
       at: ctx.now,
       tenantUid: ctx.principal.tenant.uid,
       username: ctx.principal.username,
-      deviceUids: structuredClone(raw.deviceUids),
-      script: raw.script,
+      deviceUids: structuredClone(received.data.deviceUids),
+      script: received.data.script,
     });
   }
   const input = requireBody(ctx, Input.CliCommandInput);
