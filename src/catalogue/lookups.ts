@@ -23,7 +23,7 @@ import {
 import { PAGE_SIZE } from '../render/paging.js';
 import type { AccessRule, ObjectResponse, ReferenceInfo } from '../scc/generated/models.js';
 import { exactLucene, toLucene } from '../scc/lucene.js';
-import { isUuid, offset, optionalText, text } from './args.js';
+import { isUuid, list, offset, optionalText, text } from './args.js';
 import { OFFSET, queryParam } from './common.js';
 import { defineOperation, type Operation, type OperationContext } from './operation.js';
 import { boundedPaginate, type DeviceRequirement, resolveDevice } from './resolve.js';
@@ -76,11 +76,13 @@ export const search = defineOperation({
   params: [
     {
       name: 'text',
-      kind: 'query',
-      description: 'what to look for: a name, an address, a word of a configuration line',
+      kind: 'word',
+      variadic: true,
+      description: 'what to look for: a name, an address, words of a configuration line',
     },
   ],
-  args: z.object({ text: text() }),
+  // The words as one text: SCC searches for it as typed (spaces included).
+  args: z.object({ text: list({ min: 1, what: 'words' }).transform((words) => words.join(' ')) }),
   role: 'viewer',
   approval: 'never',
   scc: ['search'],
