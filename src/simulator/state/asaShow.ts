@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { cidrContains, formatIp, type Ip, parseIp, prefixToMask, translate } from './asaAddresses.js';
 import type { AsaDeviceView, LineOutcome, Token } from './asaCommandLine.js';
-import { decideAccess, type Flow, interfaceNames, lookupRoute } from './asaPacketTracer.js';
+import { decideAccess, type Flow, lookupRoute } from './asaPacketTracer.js';
 import type { Cidr } from './asaPolicyModel.js';
 import type { InterfaceRecord } from './model.js';
 
@@ -358,9 +358,3 @@ export function runShow(tokens: Token[], view: AsaDeviceView): LineOutcome | und
       return invalid(1);
   }
 }
-
-/** Every interface name `show interface` accepts (hardware names and nameifs). */
-export const showInterfaceNames = (view: AsaDeviceView): string[] => [
-  ...view.interfaces.map((i) => i.hardwareName),
-  ...interfaceNames(view),
-];
