@@ -157,6 +157,7 @@ describe('ASA policy model', () => {
       'access-list T extended deny tcp any any eq 22',
       'access-list T extended deny ip any any inactive',
       'access-list T extended permit udp any any eq 53',
+      'access-list T extended deny udp any interface outside eq 53',
     ];
     const t = parsePolicy('x', lines.join('\n')).accessLists.get('T') ?? [];
     const issues = analyseAccessList(t);
@@ -184,13 +185,17 @@ describe('ASA policy model', () => {
   });
 
   it('derives UIDs from the device and the text, not from the world RNG', () => {
-    const again = policyOf(seedState('another seed', 0), hq.device.uid);
-    void again;
     const entry = policy.accessLists.get('outside_access_in')?.[1];
     expect(entry?.uid).toBe(
       stableUid(hq.device.uid, 'access-list', 'outside_access_in', entry?.text ?? '', '1'),
     );
     expect(entry?.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // Minting ids from the world's RNG changes nothing of the policy's, and parsing draws none.
+    state.rng.uuid();
+    const position = state.rng.position;
+    const fresh = parsePolicy(hq.device.uid, configOnDevice(state, hq));
+    expect(fresh.accessLists.get('outside_access_in')?.[1]?.uid).toBe(entry?.uid);
+    expect(state.rng.position).toBe(position);
   });
 });
 

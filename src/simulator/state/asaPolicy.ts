@@ -761,7 +761,14 @@ function compareTraffic(a: Traffic, b: Traffic) {
  */
 export function analyseAccessList(entries: readonly AccessListEntry[]): Map<string, RuleIssue> {
   const out = new Map<string, RuleIssue>();
-  const rules = entries.filter((e) => e.kind === 'rule' && !e.inactive);
+  // An `interface X` operand (the interface's own address) is not expanded: such lines are left out.
+  const rules = entries.filter(
+    (e) =>
+      e.kind === 'rule' &&
+      !e.inactive &&
+      e.source?.written.startsWith('interface ') !== true &&
+      e.destination?.written.startsWith('interface ') !== true,
+  );
   for (const [j, rule] of rules.entries()) {
     const b = trafficOf(rule);
     let issue: RuleIssue | undefined;
