@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderText } from '../../src/render/text.js';
 import type { AccessRule } from '../../src/scc/generated/models.js';
-import { useSimulator } from './harness.js';
+import { catalogue, useSimulator } from './harness.js';
 
 describe('search, rules and objects', () => {
   const h = useSimulator();
@@ -118,6 +118,22 @@ describe('search, rules and objects', () => {
     expect(shown).toContain('DMZ-SERVERS');
     await expect(h.run('objects show NO-SUCH-OBJECT')).rejects.toThrow(
       'No object is named “NO-SUCH-OBJECT” (names are matched exactly here)',
+    );
+  });
+
+  it('lists the UUIDs of objects that share a name and asks for one', async () => {
+    // Two ASAs may define one name with different contents: SCC then has two objects of that name.
+    const context = h.context();
+    const twins = [
+      { uid: '11111111-0000-4000-8000-000000000001', name: 'WEB-01' },
+      { uid: '11111111-0000-4000-8000-000000000002', name: 'WEB-01' },
+    ];
+    const lookups = { ...context.scc.lookups, objects: async () => ({ count: 2, items: twins }) };
+    const op = catalogue.get('objects.show');
+    await expect(
+      op?.execute({ ...context, scc: { ...context.scc, lookups } }, { object: 'WEB-01' }),
+    ).rejects.toThrow(
+      '2 objects are named “WEB-01”: 11111111-0000-4000-8000-000000000001, 11111111-0000-4000-8000-000000000002. Which one? Give its UUID: `/fw objects show <uuid>`.',
     );
   });
 
