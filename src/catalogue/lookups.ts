@@ -153,7 +153,7 @@ async function ruleOf(
   }
   if (!LINE_NUMBER.test(typed))
     throw new UserError(
-      `rule: must be a line number of ${device.name}’s configuration (the Line column of \`/fw rules ${device.name}\`) or a rule’s UUID.`,
+      `\`rule\` must be a line number of ${device.name}’s configuration (the Line column of \`/fw rules ${device.name}\`) or a rule’s UUID.`,
     );
   const page = await ctx.scc.lookups.accessRules({
     q: `entityUid:${device.uid} AND ruleConfigurationLineNumber:${Number(typed)}`,

@@ -302,7 +302,8 @@ export function renderRule(device: string, rule: AccessRule, group: AccessGroupL
     ...fieldBlocks([
       ['Action', remark ? 'remark' : humanEnum(rule.ruleAction)],
       ['Active', rule.isActiveRule !== false],
-      ['Remark', remark ? remarkText(rule) : rule.remark],
+      // Several remark lines above one rule are one field, each line kept apart.
+      ['Remark', remark ? remarkText(rule) : rule.remark?.split('\n').join(' · ')],
       operandField('Protocol', rule.protocol),
       operandField('Source', rule.sourceNetwork),
       operandField('Source ports', rule.sourcePort),

@@ -81,6 +81,11 @@ describe('search, rules and objects', () => {
     expect(shown).toContain(`#${shadowed.index} of outside_access_in (in on outside)`);
     expect(shown).toContain('Shadowed by rule #2');
     const byUid = await h.run(`rules show asa-hq-01 ${shadowed.uid}`);
+    // The remark written above a rule is its own.
+    const published = await ruleWith('asa-hq-01', 'permit tcp any object WEB-01 eq https');
+    expect(await text(`rules show asa-hq-01 ${published.ruleConfigurationLineNumber}`)).toMatch(
+      /Remark: +Published web server WEB-01 \(static NAT 203\.0\.113\.10\)\n/,
+    );
     // The same view but its share button, which carries the command as typed.
     expect(byUid.view.blocks.slice(0, -1)).toEqual(byLine.view.blocks.slice(0, -1));
   });
@@ -94,7 +99,7 @@ describe('search, rules and objects', () => {
       `The access rule ${branch?.uid} is not one of asa-hq-01’s: fwbot shows it only with its own ASA.`,
     );
     await expect(h.run('rules show asa-hq-01 line-two')).rejects.toThrow(
-      'rule: must be a line number of asa-hq-01’s configuration',
+      '`rule` must be a line number of asa-hq-01’s configuration',
     );
   });
 
