@@ -65,6 +65,16 @@ describe('search, rules and objects', () => {
     expect(lastQuery('listAccessRules').get('q')).toBe(`entityUid:${uid} AND (ruleAction:DENY)`);
   });
 
+  it('pages the rules with SCC’s offset, and a Previous page button that carries the command', async () => {
+    const outcome = await h.run('rules asa-hq-01 --offset 10');
+    expect(lastQuery('listAccessRules').get('offset')).toBe('10');
+    expect(lastQuery('listAccessRules').get('limit')).toBe('25');
+    const shown = renderText(outcome.view);
+    expect(shown).toContain('Access rules of asa-hq-01: 11–11 of 11');
+    expect(shown).toContain('Previous page');
+    expect(shown).not.toContain('Next page');
+  });
+
   it('refuses rules of a device that is not an ASA before reading any', async () => {
     await expect(h.run('rules ftd-edge-01')).rejects.toThrow(
       'ftd-edge-01 is a threat-defense device (FTD); access rules are read here for ASAs only.',
