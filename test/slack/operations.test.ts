@@ -335,6 +335,16 @@ describe('every operation through Slack', () => {
     expect(await read('objects.show', 'objects show WEB-01')).toContain('DMZ-SERVERS');
   });
 
+  it('trace / show (the ASA command line)', async () => {
+    const trace = await driving(
+      read('trace', 'trace asa-hq-01 tcp 198.51.100.7 203.0.113.10 443 --in outside'),
+    );
+    expect(trace).toContain('ALLOW on asa-hq-01');
+    expect(trace).toContain('access-list outside_access_in extended permit tcp any object WEB-01 eq https');
+    h.slack.reset();
+    expect(await driving(read('show', 'show asa-hq-01 route 8.8.8.8'))).toContain('203.0.113.1, via outside');
+  });
+
   it('reports', async () => {
     expect(await read('reports', 'reports intrusion')).toContain('intrusion-events-daily');
   });
