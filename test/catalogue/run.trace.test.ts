@@ -22,6 +22,15 @@ describe('trace and show', () => {
     outcome.view.blocks.flatMap((b) => (b.kind === 'actions' ? b.buttons : []));
   const admin = (method: string, path: string, body: unknown) => call(h.sim.url, method, path, { body });
 
+  it('counts trace and show as reads (shared, run again), and no other operation that calls a POST', () => {
+    expect(catalogue.get('trace')?.readsOnly).toBe(true);
+    expect(catalogue.get('show')?.readsOnly).toBe(true);
+    expect(catalogue.get('trace')?.entries.has('share')).toBe(true);
+    // SCC's calculations are harmless to repeat too, but these stay as they were (no share button).
+    expect(catalogue.get('changes')?.readsOnly).toBe(false);
+    expect(catalogue.get('msp.vpn.versions')?.readsOnly).toBe(false);
+  });
+
   it('answers an allowed flow with the line that allowed it, the NAT and both interfaces', async () => {
     const outcome = await run(ALLOW);
     expect(scripts()).toEqual(['packet-tracer input outside tcp 198.51.100.7 49152 203.0.113.10 443']);
