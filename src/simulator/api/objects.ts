@@ -11,11 +11,10 @@ import { notFound } from '../errors.js';
 import type { Handler, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
-import { policyOf, stableUid } from '../state/asaPolicy.js';
+import { cidrText, policyOf, stableUid } from '../state/asaPolicy.js';
 import type { AsaPolicy, PolicyObject, PolicyObjectGroup } from '../state/asaPolicyModel.js';
 import type { DeviceRecord } from '../state/model.js';
 import { tenantDevices } from './devices.js';
-import { cidrText } from './policies.js';
 
 type ObjectType = 'NETWORK_OBJECT' | 'NETWORK_GROUP' | 'SERVICE_OBJECT' | 'SERVICE_GROUP';
 

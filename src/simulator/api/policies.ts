@@ -9,13 +9,12 @@ import { notFound } from '../errors.js';
 import type { Handler, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
-import { analyseAccessList, policyOf, type RuleIssue, stableUid } from '../state/asaPolicy.js';
+import { analyseAccessList, cidrText, policyOf, type RuleIssue, stableUid } from '../state/asaPolicy.js';
 import type {
   AccessGroupBinding,
   AccessListEntry,
   AddressOperand,
   AsaPolicy,
-  Cidr,
   PortOperand,
   PortRange,
 } from '../state/asaPolicyModel.js';
@@ -60,15 +59,6 @@ export interface AccessGroupDto {
   isShared: false;
   resources: Record<string, Record<string, unknown>>[];
 }
-
-export const cidrText = (c: Cidr): string =>
-  (c.family === 4 && c.prefix === 32) || (c.family === 6 && c.prefix === 128)
-    ? c.address
-    : c.prefix === 0
-      ? c.family === 4
-        ? 'any4'
-        : 'any6'
-      : `${c.address}/${c.prefix}`;
 
 const portText = (p: PortRange): string => (p.low === p.high ? String(p.low) : `${p.low}-${p.high}`);
 

@@ -4,7 +4,7 @@
 // removed before parents, EtherChannel members before their channel, parents before subinterfaces, names
 // before the global `mtu` lines that use them). Pure functions: no state, no clock.
 import { createHash } from 'node:crypto';
-import { policySections } from './asaPolicy.js';
+import { policySections } from './asaPolicyLines.js';
 import type { DeviceRecord, InterfaceRecord } from './model.js';
 
 /** A line of an interface block, keyed so two copies of one interface compare line by line. */

@@ -5,7 +5,7 @@
 // writes each change to the device's change log (state/changeLog.ts).
 
 import { changeBlocks, renderAsaConfig } from './asaCli.js';
-import { policyLinesOf } from './asaPolicy.js';
+import { policyLinesOf } from './asaPolicyLines.js';
 import { commandsBetween, recordDeviceChange } from './changeLog.js';
 import type { AsaConfigRecord, ChangelogAction, DeviceRecord, InterfaceRecord, SimState } from './model.js';
 

@@ -8,6 +8,8 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { configOnDevice } from './asaConfig.js';
+// Where the lines are kept and placed (asaPolicyLines.ts, which the configuration renderer also reads).
+import { policyLinesOf } from './asaPolicyLines.js';
 import type {
   AccessGroupBinding,
   AccessListEntry,
@@ -22,7 +24,8 @@ import type {
   StaticRoute,
 } from './asaPolicyModel.js';
 import type { DeviceRecord, SimState } from './model.js';
-import { defaultPolicyLines } from './seedPolicy.js';
+
+export { type PolicySections, policyLinesOf, policySections, setPolicyLines } from './asaPolicyLines.js';
 
 // --- stable UIDs -------------------------------------------------------------------------------------
 
@@ -33,55 +36,17 @@ export function stableUid(...parts: string[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-// --- the lines in the world --------------------------------------------------------------------------
-
-/** The policy lines of an ASA: its own once seeded or changed, else the plain policy every ASA starts with. */
-export function policyLinesOf(state: SimState, deviceUid: string): string[] {
-  return state.asaPolicies?.get(deviceUid) ?? defaultPolicyLines(state.devices.get(deviceUid)?.device.name);
-}
-
-/** Replaces an ASA's policy lines (both copies at once: a change made in SCC's UI and deployed). */
-export function setPolicyLines(state: SimState, deviceUid: string, lines: string[]): void {
-  state.asaPolicies.set(deviceUid, lines);
-}
-
-/** The policy lines split into the places `show running-config` prints them. */
-export interface PolicySections {
-  /** Objects (without their NAT lines), object-groups and access lists: after the DNS and interface settings. */
-  definitions: string[];
-  /** Object NAT: `object network X` again with its `nat` line, after `arp timeout`. */
-  nat: string[];
-  /** `access-group` bindings, then the static routes. */
-  bindings: string[];
-  routes: string[];
-}
-
-/** A top-level line and its indented body lines. */
-function blocks(lines: readonly string[]): string[][] {
-  const out: string[][] = [];
-  for (const line of lines) {
-    const last = out.at(-1);
-    if (line.startsWith(' ') && last !== undefined) last.push(line);
-    else out.push([line]);
-  }
-  return out;
-}
-
-export function policySections(lines: readonly string[]): PolicySections {
-  const sections: PolicySections = { definitions: [], nat: [], bindings: [], routes: [] };
-  for (const [head = '', ...body] of blocks(lines)) {
-    if (head.startsWith('access-group ')) sections.bindings.push(head, ...body);
-    else if (head.startsWith('route ') || head.startsWith('ipv6 route ')) sections.routes.push(head, ...body);
-    else if (head.startsWith('object network ')) {
-      const nat = body.filter((l) => l.trim().startsWith('nat '));
-      sections.definitions.push(head, ...body.filter((l) => !l.trim().startsWith('nat ')));
-      if (nat.length > 0) sections.nat.push(head, ...nat);
-    } else sections.definitions.push(head, ...body);
-  }
-  return sections;
-}
-
 // --- addresses and ports -----------------------------------------------------------------------------
+
+/** A network as SCC lists it in a rule's or an object's elements: a host alone, `any4`/`any6`, else CIDR. */
+export const cidrText = (c: Cidr): string =>
+  (c.family === 4 && c.prefix === 32) || (c.family === 6 && c.prefix === 128)
+    ? c.address
+    : c.prefix === 0
+      ? c.family === 4
+        ? 'any4'
+        : 'any6'
+      : `${c.address}/${c.prefix}`;
 
 const BITS = { 4: 32, 6: 128 } as const;
 
