@@ -207,6 +207,7 @@ export type AsaCommand =
       icmpType: IcmpType;
       destination: Address;
     }
+  /** `show route` takes an IPv4 address only (the ASA's IPv6 routes are another command). */
   | { kind: 'show'; topic: 'route' | 'conn' | 'xlate'; address: Address }
   | { kind: 'show'; topic: 'failover' | 'version' }
   | { kind: 'show'; topic: 'interface'; name: InterfaceName };
@@ -226,7 +227,6 @@ export const TEMPLATES: Readonly<Record<string, RegExp>> = Object.freeze({
   ),
   'packet-tracer icmp': new RegExp(`^packet-tracer input ${NAME} icmp ${IPV4} ${BYTE} 0 ${IPV4}$`),
   'show route': new RegExp(`^show route ${IPV4}$`),
-  'show ipv6 route': new RegExp(`^show ipv6 route ${IPV6}$`),
   'show conn': new RegExp(`^show conn address ${ADDRESS}$`),
   'show xlate': new RegExp(`^show xlate local ${ADDRESS}$`),
   'show failover': /^show failover$/,
@@ -245,9 +245,7 @@ function line(command: AsaCommand): string {
   }
   switch (command.topic) {
     case 'route':
-      return addressFamily(command.address) === 6
-        ? `show ipv6 route ${command.address}`
-        : `show route ${command.address}`;
+      return `show route ${command.address}`;
     case 'conn':
       return `show conn address ${command.address}`;
     case 'xlate':

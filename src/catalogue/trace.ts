@@ -174,6 +174,9 @@ const showArgs = z
     if (topic === 'route' || topic === 'conn' || topic === 'xlate') {
       const typed = r.required('target', raw.target);
       const address = typed === undefined ? undefined : r.take('target', parseAddress(typed));
+      // `show route` is IPv4 only on the ASA; fwbot sends no command it has not modelled.
+      if (topic === 'route' && address && addressFamily(address) === 6)
+        r.issue('target', 'must be an IPv4 address for show route (the ASA lists IPv6 routes apart).');
       return address && !r.refused ? { device, topic, address } : z.NEVER;
     }
     if (topic === 'interface') {
@@ -542,7 +545,7 @@ export const showOperation = defineOperation({
       name: 'target',
       kind: 'word',
       optional: true,
-      description: 'an IP address (route, conn, xlate) or an interface name (interface)',
+      description: 'an IP address (route: IPv4; conn, xlate: IPv4 or IPv6) or an interface name (interface)',
     },
   ],
   args: showArgs,

@@ -117,10 +117,6 @@ describe('ASA command templates', () => {
         'packet-tracer input outside icmp 198.51.100.7 8 0 203.0.113.10',
       ],
       [{ kind: 'show', topic: 'route', address: dst }, 'show route 203.0.113.10'],
-      [
-        { kind: 'show', topic: 'route', address: value(parseAddress('2001:DB8::1')) },
-        'show ipv6 route 2001:db8::1',
-      ],
       [{ kind: 'show', topic: 'conn', address: src }, 'show conn address 198.51.100.7'],
       [{ kind: 'show', topic: 'xlate', address: src }, 'show xlate local 198.51.100.7'],
       [{ kind: 'show', topic: 'failover' }, 'show failover'],

@@ -197,7 +197,6 @@ describe('trace and show', () => {
       'show asa-hq-01 interface gigabitethernet1/1',
       'show asa-hq-01 failover',
       'show asa-hq-01 version',
-      'show asa-hq-01 route 2001:DB8::1',
     ])
       await run(text).catch(() => undefined);
     expect(scripts()).toEqual([
@@ -207,7 +206,7 @@ describe('trace and show', () => {
       'show interface GigabitEthernet1/1',
       'show failover',
       'show version',
-      'show ipv6 route 2001:db8::1',
     ]);
+    await expect(run('show asa-hq-01 route 2001:DB8::1')).rejects.toThrow(/`target` must be an IPv4 address/);
   });
 });
