@@ -1,36 +1,26 @@
 // `trace` and `show`: the ASA's packet-tracer and a fixed set of read-only show commands, run through SCC's
 // command line (`executeCliCommand`, a transaction followed in place, then the result by execution). What
-// is sent is built only from the templates in asaCommands.ts and values that passed their grammar; the
-// device must be an ASA and online, and an input interface must be one of its own, all before anything is
-// sent. Without `--in`, the input interface is the one whose connected subnet holds the source (the most
-// specific); when none does, the answer asks, one button per interface.
-import { z } from 'zod';
+// is sent is built only from the templates in asaCommands.ts and values that passed their grammar
+// (traceArgs.ts); the device must be an ASA and online, and an input interface must be one of its own, all
+// before anything is sent. Without `--in`, the input interface is the one whose connected subnet holds the
+// source (inputInterface.ts); when none does, the answer asks, one button per interface.
 import { UserError } from '../model/errors.js';
 import { parsePacketTracer } from '../render/packetTracer.js';
 import { renderShowOutput, renderTrace, renderTraceQuestion, type TraceResult } from '../render/trace.js';
-import type { AccessRule, AsaInterface } from '../scc/generated/models.js';
+import type { AccessRule } from '../scc/generated/models.js';
 import { escapeLuceneTerm } from '../scc/lucene.js';
 import {
-  type Address,
   type AsaCommand,
-  addressFamily,
-  type Checked,
-  checkInterfaceText,
   DEFAULT_SOURCE_PORT,
-  type IcmpType,
   type InterfaceName,
-  type Port,
   PROTOCOLS,
-  parseAddress,
-  parseIcmpType,
-  parsePort,
-  parseProtocol,
   pickInterface,
   SHOW_TOPICS,
   scriptOf,
   sendableInterfaceName,
 } from './asaCommands.js';
 import { DEVICE } from './common.js';
+import { inferInputInterface } from './inputInterface.js';
 import { defineOperation, type Operation, type OperationContext, type Param } from './operation.js';
 import {
   boundedPaginate,
@@ -41,6 +31,7 @@ import {
   type ResolvedInterface,
   resolveDevice,
 } from './resolve.js';
+import { type ShowRequest, showArgs, type TraceFlow, traceArgs } from './traceArgs.js';
 import { commandText, quoteToken } from './usage.js';
 
 const ASA: DeviceRequirement = { kinds: ['asa'], why: 'packet-tracer and show commands run on ASAs' };
@@ -54,139 +45,6 @@ const OUTPUT_LIMIT = 20_000;
 const DEVICE_READS = ['getDevices', 'getDevice'] as const;
 const CLI_CALLS = ['executeCliCommand', 'getTransaction', 'getCliResults', 'getCliResult'] as const;
 const INTERFACE_READS = Object.values(INTERFACE_LISTS);
-
-// ---------------------------------------------------------------------------------------------------
-// Arguments: each value is checked against its grammar here, so a refusal names the argument and comes
-// before any call to SCC.
-
-type RawText = string | string[] | boolean | undefined;
-
-/** A raw value as text, untrimmed: a line break or tab around a value is refused, not cut off. */
-function rawText(value: RawText): string | undefined {
-  if (typeof value !== 'string' || value === '') return undefined;
-  return value;
-}
-
-/** Records refusals by argument name, so the transform can tell whether any value was refused. */
-function reporter(ctx: z.RefinementCtx) {
-  let refused = false;
-  const issue = (arg: string, message: string) => {
-    refused = true;
-    ctx.addIssue({ code: 'custom', path: [arg], message });
-  };
-  return {
-    issue,
-    take<T>(arg: string, checked: Checked<T>): T | undefined {
-      if (checked.ok) return checked.value;
-      issue(arg, checked.reason);
-      return undefined;
-    },
-    required(arg: string, value: RawText): string | undefined {
-      const typed = rawText(value);
-      if (typed === undefined) issue(arg, 'is required.');
-      return typed;
-    },
-    get refused() {
-      return refused;
-    },
-  };
-}
-
-const RawValue = z.union([z.string(), z.array(z.string()), z.boolean()]).optional();
-
-type TraceFlow = {
-  device: string;
-  source: Address;
-  destination: Address;
-  /** The typed `--in` (checked against its grammar; matched against the device's list when run). */
-  in?: string;
-} & ({ protocol: 'tcp' | 'udp'; sourcePort?: Port; port: Port } | { protocol: 'icmp'; icmpType: IcmpType });
-
-/**
- * `<source> <destination> <port>`, or with a source port `<source> <source-port> <destination> <port>`:
- * the grammar binds the four words to source, destination, port and the hidden `final-port`, shifted here.
- */
-const traceArgs = z
-  .object({
-    device: RawValue,
-    protocol: RawValue,
-    source: RawValue,
-    destination: RawValue,
-    port: RawValue,
-    'final-port': RawValue,
-    in: RawValue,
-  })
-  .transform((raw, ctx): TraceFlow => {
-    const r = reporter(ctx);
-    const device = r.required('device', raw.device)?.trim() ?? '';
-    const protocolText = r.required('protocol', raw.protocol);
-    const protocol = protocolText === undefined ? undefined : r.take('protocol', parseProtocol(protocolText));
-    const withSourcePort = rawText(raw['final-port']) !== undefined;
-    const words = withSourcePort
-      ? { sourcePort: raw.destination, destination: raw.port, port: raw['final-port'] }
-      : { sourcePort: undefined, destination: raw.destination, port: raw.port };
-    const sourceText = r.required('source', raw.source);
-    const source = sourceText === undefined ? undefined : r.take('source', parseAddress(sourceText));
-    const destinationText = r.required('destination', words.destination);
-    const destination =
-      destinationText === undefined ? undefined : r.take('destination', parseAddress(destinationText));
-    const portArg = protocol === 'icmp' ? 'icmp-type' : 'port';
-    const portText = r.required(portArg, words.port);
-    const icmpType =
-      protocol === 'icmp' && portText !== undefined ? r.take(portArg, parseIcmpType(portText)) : undefined;
-    const port =
-      protocol !== 'icmp' && portText !== undefined ? r.take(portArg, parsePort(portText)) : undefined;
-    let sourcePort: Port | undefined;
-    const sourcePortText = rawText(words.sourcePort);
-    if (sourcePortText !== undefined) {
-      if (protocol === 'icmp') r.issue('source-port', 'ICMP has no ports; leave it out.');
-      else sourcePort = r.take('source-port', parsePort(sourcePortText));
-    }
-    const inText = rawText(raw.in);
-    const input = inText === undefined ? undefined : r.take('in', checkInterfaceText(inText));
-    if (source && destination && addressFamily(source) !== addressFamily(destination))
-      r.issue('destination', 'must be of the same family as the source (both IPv4 or both IPv6).');
-    if (protocol === 'icmp' && source && addressFamily(source) === 6)
-      r.issue('source', 'must be an IPv4 address for an ICMP trace (fwbot does not trace ICMPv6).');
-    if (r.refused || !protocol || !source || !destination) return z.NEVER;
-    const common = { device, source, destination, ...(input !== undefined ? { in: input } : {}) };
-    if (protocol === 'icmp') return icmpType === undefined ? z.NEVER : { ...common, protocol, icmpType };
-    if (port === undefined) return z.NEVER;
-    return { ...common, protocol, port, ...(sourcePort !== undefined ? { sourcePort } : {}) };
-  });
-
-type ShowRequest = { device: string } & (
-  | { topic: 'route' | 'conn' | 'xlate'; address: Address }
-  | { topic: 'failover' | 'version' }
-  /** `show interface`: the typed name (checked against its grammar; matched against the device's list). */
-  | { topic: 'interface'; name: string }
-);
-
-const showArgs = z
-  .object({ device: RawValue, topic: RawValue, target: RawValue })
-  .transform((raw, ctx): ShowRequest => {
-    const r = reporter(ctx);
-    const device = r.required('device', raw.device)?.trim() ?? '';
-    const topicText = r.required('topic', raw.topic);
-    const topic = SHOW_TOPICS.find((t) => t === topicText?.toLowerCase());
-    if (topicText !== undefined && !topic) r.issue('topic', `must be one of ${SHOW_TOPICS.join(', ')}.`);
-    if (!topic) return z.NEVER;
-    if (topic === 'route' || topic === 'conn' || topic === 'xlate') {
-      const typed = r.required('target', raw.target);
-      const address = typed === undefined ? undefined : r.take('target', parseAddress(typed));
-      // `show route` is IPv4 only on the ASA; fwbot sends no command it has not modelled.
-      if (topic === 'route' && address && addressFamily(address) === 6)
-        r.issue('target', 'must be an IPv4 address for show route (the ASA lists IPv6 routes apart).');
-      return address && !r.refused ? { device, topic, address } : z.NEVER;
-    }
-    if (topic === 'interface') {
-      const typed = r.required('target', raw.target);
-      const name = typed === undefined ? undefined : r.take('target', checkInterfaceText(typed));
-      return name && !r.refused ? { device, topic, name } : z.NEVER;
-    }
-    if (rawText(raw.target) !== undefined) r.issue('target', `show ${topic} takes nothing more.`);
-    return r.refused ? z.NEVER : { device, topic };
-  });
 
 // ---------------------------------------------------------------------------------------------------
 // Before anything is sent: the device is an ASA, online, and the input interface is its own.
@@ -207,75 +65,6 @@ function nameifsOf(all: readonly ResolvedInterface[]): string[] {
   return namedInterfaces(all)
     .map((i) => i.iface.name ?? '')
     .sort((a, b) => a.localeCompare(b));
-}
-
-/** An address as a number, with its width in bits (IPv4 32, IPv6 128). */
-function addressBits(address: string): { value: bigint; width: number } | undefined {
-  const parsed = parseAddress(address);
-  if (!parsed.ok) return undefined;
-  const canonical = parsed.value;
-  if (addressFamily(canonical) === 4)
-    return { value: canonical.split('.').reduce((n, octet) => (n << 8n) | BigInt(octet), 0n), width: 32 };
-  const [head = '', tail = ''] = canonical.split('::');
-  const groups = (part: string) => (part === '' ? [] : part.split(':'));
-  // An embedded IPv4 tail (`::ffff:1.2.3.4`) never reaches here: parseAddress writes it as hex groups.
-  const left = groups(head);
-  const right = groups(tail);
-  const all = canonical.includes('::')
-    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
-    : left;
-  return { value: all.reduce((n, group) => (n << 16n) | BigInt(`0x${group}`), 0n), width: 128 };
-}
-
-/** `255.255.255.0` or `24` (IPv6 prefixes are lengths) → a prefix length; undefined when unreadable. */
-function prefixOf(netmask: string | null | undefined, width: number): number | undefined {
-  if (!netmask) return undefined;
-  if (/^\d{1,3}$/.test(netmask)) {
-    const length = Number(netmask);
-    return length <= width ? length : undefined;
-  }
-  const mask = addressBits(netmask);
-  if (mask?.width !== 32) return undefined;
-  const bits = mask.value.toString(2).padStart(32, '0');
-  return /^1*0*$/.test(bits) ? (bits.indexOf('0') === -1 ? 32 : bits.indexOf('0')) : undefined;
-}
-
-/** The interface addresses (address and prefix) of one interface, IPv4 and IPv6. */
-function connectedNetworks(iface: AsaInterface): { address: string; prefix: number }[] {
-  const out: { address: string; prefix: number }[] = [];
-  const v4 = iface.ipv4?.ipAddress;
-  if (v4?.ipAddress) {
-    const prefix = prefixOf(v4.netmask, 32);
-    if (prefix !== undefined) out.push({ address: v4.ipAddress, prefix });
-  }
-  for (const v6 of iface.ipv6?.ipAddresses ?? []) {
-    const prefix = prefixOf(v6.netmask, 128);
-    if (v6.ipAddress && prefix !== undefined) out.push({ address: v6.ipAddress, prefix });
-  }
-  return out;
-}
-
-/**
- * The nameif whose connected subnet holds `source`, the most specific when several do (a /24 inside a
- * /16); undefined when none does, or when two equally specific ones do (the ASA would not have both).
- */
-export function inferInputInterface(source: string, interfaces: readonly AsaInterface[]): string | undefined {
-  const wanted = addressBits(source);
-  if (!wanted) return undefined;
-  let best: { name: string; prefix: number; tie: boolean } | undefined;
-  for (const iface of interfaces) {
-    const name = iface.name;
-    if (!name || !sendableInterfaceName(name) || iface.enabled === false) continue;
-    for (const network of connectedNetworks(iface)) {
-      const bits = addressBits(network.address);
-      if (!bits || bits.width !== wanted.width) continue;
-      const shift = BigInt(bits.width - network.prefix);
-      if (bits.value >> shift !== wanted.value >> shift) continue;
-      if (!best || network.prefix > best.prefix) best = { name, prefix: network.prefix, tie: false };
-      else if (network.prefix === best.prefix && name !== best.name) best.tie = true;
-    }
-  }
-  return best && !best.tie ? best.name : undefined;
 }
 
 function unknownInterface(device: ResolvedDevice, typed: string, known: readonly string[]): UserError {

@@ -1,7 +1,7 @@
 // The input interface of a trace without --in: the interface whose connected subnet holds the source, the
 // most specific when several do; none when no subnet holds it or two equally specific ones do.
 import { describe, expect, it } from 'vitest';
-import { inferInputInterface } from '../../src/catalogue/trace.js';
+import { inferInputInterface } from '../../src/catalogue/inputInterface.js';
 import type { AsaInterface } from '../../src/scc/generated/models.js';
 
 function v4(name: string, ipAddress: string, netmask: string, enabled = true): AsaInterface {
