@@ -26,7 +26,8 @@ export const AREAS: readonly { area: Area; title: string; blurb: string }[] = [
   {
     area: 'policy',
     title: 'Policy',
-    blurb: 'is it allowed? search, access rules, objects and where they are used, packet traces, show commands',
+    blurb:
+      'is it allowed? search, access rules, objects and where they are used, packet traces, show commands',
   },
   { area: 'reports', title: 'Reports', blurb: 'event-search reports, with download links' },
   { area: 'gateway', title: 'Gateway', blurb: 'direct requests to a cloud-delivered FMC' },
