@@ -39,8 +39,15 @@ const ASA: DeviceRequirement = { kinds: ['asa'], why: 'packet-tracer and show co
 /** packet-tracer takes seconds on a busy ASA; SCC's own command line gives up after a minute and a half. */
 const CLI_FOLLOW = { intervalMs: 250, maxIntervalMs: 2_000, maxWaitMs: 90_000 } as const;
 
-/** More of a device's answer than this is not kept (the card shows the verdict; the rest is noise). */
+/** More of a device's answer than this is not shown (it is read whole for the verdict first). */
 const OUTPUT_LIMIT = 20_000;
+
+/** The device's answer as shown: at most OUTPUT_LIMIT characters, saying so when it was cut. */
+function shownOutput(output: string): string {
+  if (output.length <= OUTPUT_LIMIT) return output;
+  const length = output.length.toLocaleString('en-US');
+  return `${output.slice(0, OUTPUT_LIMIT)}\n… (cut here: the answer is ${length} characters long)`;
+}
 
 const DEVICE_READS = ['getDevices', 'getDevice'] as const;
 const CLI_CALLS = ['executeCliCommand', 'getTransaction', 'getCliResults', 'getCliResult'] as const;
@@ -110,8 +117,7 @@ async function runScript(
       `SCC ran \`${script}\` on ${device.name} but has no result for it (execution ${executionUid}).`,
     );
   if (result.errorMsg) throw new UserError(`${device.name} could not run \`${script}\`: ${result.errorMsg}`);
-  const output = result.result ?? '';
-  return output.length > OUTPUT_LIMIT ? output.slice(0, OUTPUT_LIMIT) : output;
+  return result.result ?? '';
 }
 
 /** Whitespace-insensitive, and without the `line N` SCC's copy of a rule may carry. */
@@ -270,7 +276,7 @@ export const traceOperation = defineOperation({
       input: found.input,
       inferred: found.inferred,
       verdict,
-      output,
+      output: shownOutput(output),
       ...(rule
         ? {
             rule: {
@@ -353,7 +359,11 @@ export const showOperation = defineOperation({
     const device = await onlineAsa(ctx, request.device);
     const command = await showCommand(ctx, device, request);
     const output = await runScript(ctx, device, command);
-    return { device: { uid: device.uid, name: device.name }, script: scriptOf(command), output };
+    return {
+      device: { uid: device.uid, name: device.name },
+      script: scriptOf(command),
+      output: shownOutput(output),
+    };
   },
   render: (result) => renderShowOutput(result),
 });

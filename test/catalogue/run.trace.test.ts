@@ -180,6 +180,27 @@ describe('trace and show', () => {
     );
   });
 
+  it('reads a long answer whole for the verdict, and shows only its beginning', async () => {
+    const ctx = h.context();
+    const cliResults: typeof ctx.scc.lookups.cliResults = async (query, options) => {
+      const page = await ctx.scc.lookups.cliResults(query, options);
+      // A device that prints a long banner before its answer: the verdict is at the end.
+      const items = (page.items ?? []).map((item) => ({
+        ...item,
+        result: `${'banner\n'.repeat(4_000)}${item.result}`,
+      }));
+      return { ...page, items };
+    };
+    const padded = { ...ctx, scc: { ...ctx.scc, lookups: { ...ctx.scc.lookups, cliResults } } };
+    const { op, raw } = catalogue.parse(ALLOW);
+    const outcome = await driveClock(h.sim.clock, op.execute(padded, raw), { pauseMs: 10 });
+    expect(outcome.view.summary).toMatch(/^asa-hq-01: ALLOW/);
+    const output = outcome.view.blocks.find((b) => b.kind === 'code');
+    const text = output?.kind === 'code' ? output.text : '';
+    expect(text.length).toBeLessThan(20_100);
+    expect(text).toMatch(/… \(cut here: the answer is 2\d,\d{3} characters long\)$/);
+  });
+
   it('shows a show command’s output under the command', async () => {
     const outcome = await run('show asa-hq-01 route 8.8.8.8');
     expect(scripts()).toEqual(['show route 8.8.8.8']);
