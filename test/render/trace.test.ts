@@ -22,7 +22,7 @@ Result:
 input-interface: <@U0ATTACK>
 output-interface: *dmz* :fire:
 Action: drop
-Drop-reason: (acl-drop) <!everyone> denied
+Drop-reason: (acl-drop) <!everyone> *denied* :fire:
 `;
 
 function answer(output: string): TraceAnswer {
@@ -46,7 +46,11 @@ describe('the verdict card', () => {
     expect(text).toContain(
       'access-list <!channel> extended deny tcp any any eq *www* <https://evil.example|click>',
     );
-    expect(text).toContain('(acl-drop) <!everyone> denied');
+    expect(text).toContain('(acl-drop) <!everyone> *denied* :fire:');
+    // Markup Slack would read (bold, an emoji code) stays literal: each value is a code span.
+    const mrkdwn = mrkdwnIn(message.blocks).join('\n');
+    expect(mrkdwn).toContain('`*dmz* :fire:`');
+    expect(mrkdwn).toContain('`(acl-drop) &lt;!everyone&gt; *denied* :fire:`');
   });
 
   it('says an answer without an Action line gives no verdict', () => {
