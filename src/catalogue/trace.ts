@@ -283,6 +283,8 @@ export const traceOperation = defineOperation({
               uid: rule.uid,
               // The line people see in `/fw rules` (design of issue 27); the UUID when SCC gives no line.
               commandText: `rules show ${quoteToken(device.name)} ${rule.ruleConfigurationLineNumber ?? rule.uid}`,
+              configLine: rule.ruleConfigurationLineNumber ?? undefined,
+              index: rule.index,
             },
           }
         : {}),

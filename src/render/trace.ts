@@ -30,7 +30,13 @@ export interface TraceAnswer {
   /** The device's output as SCC returned it (bounded by the operation). */
   output: string;
   /** The access rule whose configuration is the matched line, when SCC lists it. */
-  rule?: { uid: string; commandText: string };
+  rule?: {
+    uid: string;
+    commandText: string;
+    /** Its line in the configuration and its place in its access list (what `/fw rules` shows). */
+    configLine?: number | undefined;
+    index?: number | undefined;
+  };
 }
 
 export type TraceResult = TraceQuestion | TraceAnswer;
@@ -74,7 +80,12 @@ function decidedBy(answer: TraceAnswer): string {
   const phase = verdict.deciding;
   const where = phase ? ` (phase ${phase.number}, ${untrusted(phase.type || 'unnamed')})` : '';
   const list = verdict.accessList;
-  if (list?.line) return `by ${code(list.line)}${where}`;
+  if (list?.line) {
+    const rule = answer.rule;
+    const place = rule?.index !== undefined && list.acl ? ` (#${rule.index} of ${untrusted(list.acl)})` : '';
+    const at = rule?.configLine !== undefined ? `line ${rule.configLine}${place}, ` : '';
+    return `by ${at}${code(list.line)}${where}`;
+  }
   if (list?.implicit) {
     const acl = list.acl ? ` of access list ${code(list.acl)}` : '';
     const input = untrusted(verdict.inputInterface ?? answer.input);

@@ -37,7 +37,7 @@ describe('trace and show', () => {
     const text = renderText(outcome.view);
     expect(text).toContain('ALLOW on asa-hq-01');
     expect(text).toContain(
-      'Allowed by `access-list outside_access_in extended permit tcp any object WEB-01 eq https` (phase 3, ACCESS-LIST)',
+      'Allowed by line 128 (#2 of outside_access_in), `access-list outside_access_in extended permit tcp any object WEB-01 eq https` (phase 3, ACCESS-LIST)',
     );
     expect(text).toMatch(/NAT: +Untranslate 203\.0\.113\.10\/443 to 172\.16\.0\.10\/443/);
     expect(text).toMatch(/Output interface: +dmz/);
@@ -74,7 +74,7 @@ describe('trace and show', () => {
     const text = renderText(after.view);
     expect(text).toContain('DROP on asa-hq-01');
     expect(text).toContain(
-      'Dropped by `access-list outside_access_in extended deny tcp host 198.51.100.7 object WEB-01 eq https`',
+      'Dropped by line 127 (#1 of outside_access_in), `access-list outside_access_in extended deny tcp host 198.51.100.7 object WEB-01 eq https`',
     );
     const value = buttons(after).find((b) => b.label === 'Show rule')?.action?.value ?? '';
     expect(renderText((await run(value)).view)).toContain(
