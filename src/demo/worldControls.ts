@@ -12,6 +12,8 @@ const USAGE = [
   '/sim failover <device> [switch|fail-active|fail-standby|recover]   an HA pair fails over',
   '/sim cert <device> <days> [vpn]      its management (or Secure Client) certificate expires in <days>',
   '/sim stage <device> [user]           someone stages a change in SCC’s UI and does not deploy it',
+  '/sim acl <device> access-list <name> [line <n>] extended …   someone adds an access-list line in SCC’s UI and deploys it',
+  '/sim acl <device> remove <name> <line>   someone removes that line of an access list',
 ].join('\n');
 
 const CONNECTIVITY = ['UNREACHABLE', 'BAD_CREDENTIALS', 'NEW_CERT_DETECTED', 'UNKNOWN', 'PENDING_SETUP'];
@@ -78,6 +80,22 @@ export function simulatorControls(simUrl: string): WorldControls {
             const username = second && /^[A-Za-z0-9._@-]{1,64}$/.test(second) ? second : undefined;
             await post(`/_sim/devices/${deviceOf(first)}/stage`, username ? { username } : {});
             return `A change to ${first} is staged in SCC by ${username ?? 'admin@customer.example'}, not deployed.`;
+          }
+          case 'acl': {
+            const device = deviceOf(first);
+            const rest = words.slice(2);
+            if (rest[0] === 'remove') {
+              const line = Number(rest[2]);
+              if (!rest[1] || !Number.isInteger(line) || line < 1)
+                return 'Which line of which list? e.g. /sim acl asa-hq-01 remove outside_access_in 1';
+              await post(`/_sim/devices/${device}/access-list/remove`, { acl: rest[1], line });
+              return `Line ${line} of ${rest[1]} on ${first} is removed, as if in SCC’s UI and deployed; the change log records it.`;
+            }
+            const text = rest.join(' ');
+            if (!text.startsWith('access-list ') || text.length > 512)
+              return 'Which line? e.g. /sim acl asa-hq-01 access-list outside_access_in line 1 extended deny tcp host 198.51.100.7 object WEB-01 eq https';
+            await post(`/_sim/devices/${device}/access-list`, { text });
+            return `${first} has the line now, as if added in SCC’s UI and deployed: ${text}`;
           }
           default:
             return USAGE;

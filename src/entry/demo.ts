@@ -229,6 +229,7 @@ async function run(
   say();
   say('Try: tenants list · tenants create acme-demo · interfaces asa-hq-01');
   say('     interfaces delete asa-hq-01 Vlan20, then /as bob and press 1 to approve');
+  say('     trace asa-hq-01 tcp 198.51.100.7 203.0.113.10 443 --in outside: allowed, and by which rule');
   if (sim)
     say(
       '     alerts subscribe all, then /sim offline asa-branch-02: the incident is told within a minute; /sim online asa-branch-02 closes it',

@@ -41,6 +41,29 @@ describe('the demo console’s /sim', () => {
     expect(Math.round((expiry - sim.clock.now()) / 86_400_000)).toBe(5);
   });
 
+  it('adds an access-list line above the others, as a change made in SCC’s UI, and removes it', async () => {
+    const world = simulatorControls(sim.url);
+    const policy = () => sim.state.asaPolicies.get(sim.deviceUid(DEVICE_NAMES.asaHq)) ?? [];
+    const deny =
+      'access-list outside_access_in line 1 extended deny tcp host 198.51.100.7 object WEB-01 eq https';
+    const added = await world.run(['acl', DEVICE_NAMES.asaHq, ...deny.split(' ')]);
+    expect(added).toContain('has the line now');
+    const lists = policy().filter((line) => line.startsWith('access-list outside_access_in'));
+    expect(lists[0]).toBe(
+      'access-list outside_access_in extended deny tcp host 198.51.100.7 object WEB-01 eq https',
+    );
+    expect(await world.run(['acl', DEVICE_NAMES.asaHq, 'remove', 'outside_access_in', '1'])).toContain(
+      'is removed',
+    );
+    expect(policy().filter((line) => line.startsWith('access-list outside_access_in'))[0]).not.toContain(
+      '198.51.100.7',
+    );
+    expect(await world.run(['acl', DEVICE_NAMES.asaHq, 'permit', 'everything'])).toMatch(/^Which line\?/);
+    expect(await world.run(['acl', DEVICE_NAMES.asaHq, 'remove', 'outside_access_in'])).toMatch(
+      /^Which line of which list\?/,
+    );
+  });
+
   it('refuses in one line what it cannot do, and changes nothing', async () => {
     const world = simulatorControls(sim.url);
     expect(await world.run(['offline', 'no-such-asa'])).toMatch(/^The simulator refused: /);
