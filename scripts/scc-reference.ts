@@ -16,7 +16,7 @@ export const REFERENCE_DIR = resolve(root, '../shared/reference');
  * The cuts the client is generated from (-subset: the operations behind fwbot's commands, with the
  * transaction and inventory reads that following work and naming devices need; -changes: staged changes
  * and deploys; -msp: the MSP portal's reach; -events: the change and audit logs; -lookups: search, access
- * rules, objects and the ASA command line); they share identical component schemas and no path, so they
+ * rules, objects and the ASA command line; -governance: change requests, tenant settings, cancel); they share identical component schemas and no path, so they
  * merge into one description.
  */
 export const CLIENT_CUTS = [
@@ -25,6 +25,7 @@ export const CLIENT_CUTS = [
   'scc-openapi-msp.yaml',
   'scc-openapi-events.yaml',
   'scc-openapi-lookups.yaml',
+  'scc-openapi-governance.yaml',
 ];
 
 /** SCC_OPENAPI names other files instead of the reference cuts (comma-separated), for every script alike. */

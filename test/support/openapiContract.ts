@@ -22,6 +22,7 @@ export const REFERENCE_FILES = [
   'scc-openapi-msp.yaml',
   'scc-openapi-events.yaml',
   'scc-openapi-lookups.yaml',
+  'scc-openapi-governance.yaml',
 ];
 
 /** Where the reference lives: beside the repository, or the files SCC_OPENAPI names (comma-separated), as for the generator. */

@@ -14,6 +14,12 @@ export const AsaMultiDeviceDeploymentInput = z.object({
 });
 export type AsaMultiDeviceDeploymentInput = z.infer<typeof AsaMultiDeviceDeploymentInput>;
 
+export const ChangeRequestCreateInput = z.object({
+  description: z.string().optional(),
+  name: z.string().min(1),
+});
+export type ChangeRequestCreateInput = z.infer<typeof ChangeRequestCreateInput>;
+
 export const CliCommandInput = z.object({
   deviceUids: z.array(z.string()).min(1),
   pollingInterval: z.string().optional(),

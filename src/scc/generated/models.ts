@@ -507,6 +507,27 @@ export const CdoTransaction = z.looseObject({
 });
 export type CdoTransaction = z.infer<typeof CdoTransaction>;
 
+export const ChangeRequest = z.looseObject({
+  description: z.string().nullish(),
+  name: z.string(),
+  uid: z.string(),
+});
+export type ChangeRequest = z.infer<typeof ChangeRequest>;
+
+export const ChangeRequestCreateInput = z.looseObject({
+  description: z.string().nullish(),
+  name: z.string(),
+});
+export type ChangeRequestCreateInput = z.infer<typeof ChangeRequestCreateInput>;
+
+export const ChangeRequestPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(ChangeRequest).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type ChangeRequestPage = z.infer<typeof ChangeRequestPage>;
+
 export const Event = z.looseObject({
   action: openEnum(['CREATE', 'UPDATE', 'DELETE', 'ERROR', 'UNKNOWN']).nullish(),
   changeRequestName: z.string().nullish(),
@@ -622,6 +643,21 @@ export const ConfigState = openEnum(['NO_CONFIG', 'SYNCED', 'NOT_SYNCED', 'UNKNO
 export type ConfigState = z.infer<typeof ConfigState>;
 
 export const ConfigStateValues = ['NO_CONFIG', 'SYNCED', 'NOT_SYNCED', 'UNKNOWN'] as const;
+
+export const ConflictDetectionInterval = openEnum([
+  'EVERY_10_MINUTES',
+  'EVERY_HOUR',
+  'EVERY_6_HOURS',
+  'EVERY_24_HOURS',
+]);
+export type ConflictDetectionInterval = z.infer<typeof ConflictDetectionInterval>;
+
+export const ConflictDetectionIntervalValues = [
+  'EVERY_10_MINUTES',
+  'EVERY_HOUR',
+  'EVERY_6_HOURS',
+  'EVERY_24_HOURS',
+] as const;
 
 export const ConflictDetectionState = openEnum(['CONFLICT_DETECTED', 'NO_CONFLICTS']);
 export type ConflictDetectionState = z.infer<typeof ConflictDetectionState>;
@@ -2030,6 +2066,25 @@ export const SubInterfacePatchInput = z.looseObject({
   standbyMacAddress: z.string().nullish(),
 });
 export type SubInterfacePatchInput = z.infer<typeof SubInterfacePatchInput>;
+
+export const TenantSettings = z.looseObject({
+  aiAssistant: z.boolean().nullish(),
+  allowCrossRegionTenantAddition: z.boolean().nullish(),
+  asaHealthMetrics: z.boolean().nullish(),
+  autoAcceptDeviceChanges: z.boolean().nullish(),
+  autoDiscoverOnPremFmcs: z.boolean().nullish(),
+  changeRequestSupport: z.boolean().nullish(),
+  conflictDetectionInterval: ConflictDetectionInterval.nullish(),
+  denyCiscoSupportAccessToTenant: z.boolean().nullish(),
+  mspPortalUid: z.string().nullish(),
+  multicloudDefense: z.boolean().nullish(),
+  objectSharingEnabled: z.boolean().nullish(),
+  policyAnalyzer: z.boolean().nullish(),
+  scheduledDeployments: z.boolean().nullish(),
+  uid: z.string().nullish(),
+  webAnalytics: z.boolean().nullish(),
+});
+export type TenantSettings = z.infer<typeof TenantSettings>;
 
 export const TriggerSecureClientUpgradeInput = z.looseObject({
   deviceUids: z.array(z.string()),
