@@ -26,8 +26,10 @@ import { type ProfilesFileContents, readProfilesFile } from './config/profilesFi
 import {
   type ApprovalSettings,
   type AuditSettings,
+  type ChangeSettings,
   defaultApprovals,
   defaultAudit,
+  defaultChanges,
 } from './config/profilesFileSchema.js';
 import {
   deploymentDisplay,
@@ -45,8 +47,17 @@ export type { ConfigIssue } from './config/issues.js';
 export { ConfigError, formatIssue } from './config/issues.js';
 export type { PolicySubject, Principal, Role, RoleGrants, RolePolicy } from './config/policy.js';
 export { EVERYONE, roleDescriptions, roles, rolesOf } from './config/policy.js';
-export type { ApprovalSettings, AuditSettings, ProfilesFileKey } from './config/profilesFileSchema.js';
-export { profilesFileKeys } from './config/profilesFileSchema.js';
+export type {
+  ApprovalSettings,
+  AuditSettings,
+  ChangeSettings,
+  OpenPeriod,
+  PolicyWindow,
+  ProfilesFileKey,
+  TicketRule,
+  Weekday,
+} from './config/profilesFileSchema.js';
+export { defaultChanges, profilesFileKeys, weekdays } from './config/profilesFileSchema.js';
 export type { RedisDeployment, RedisNode } from './config/redisDeployment.js';
 export { REDACTED, Secret } from './config/secret.js';
 
@@ -135,6 +146,8 @@ export interface Config {
   readonly policy: RolePolicy | null;
   readonly approvals: ApprovalSettings;
   readonly audit: AuditSettings;
+  /** The change process: tickets, change windows, snapshots (the file's `changes`). */
+  readonly changes: ChangeSettings;
   /**
    * Operation id → the role it needs in this deployment, raised above its declared one (the file's
    * `policy.operations`); checked against the catalogue when it is built (src/catalogue/index.ts).
@@ -296,6 +309,7 @@ class LoadedConfig implements Config {
   readonly policy: RolePolicy | null;
   readonly approvals: ApprovalSettings;
   readonly audit: AuditSettings;
+  readonly changes: ChangeSettings;
   readonly operationRoles: Readonly<Record<string, Role>>;
   readonly slack: SlackConfig;
   readonly redis: RedisConfig;
@@ -320,6 +334,7 @@ class LoadedConfig implements Config {
     this.policy = frozenPolicy(file?.policy ?? null);
     this.approvals = file?.approvals ?? defaultApprovals;
     this.audit = file?.audit ?? defaultAudit;
+    this.changes = file?.changes ?? defaultChanges;
     this.operationRoles = file?.operationRoles ?? Object.freeze({});
     this.slack = slackConfig(values, slackIsEnabled);
     this.redis = redisConfig(values);
@@ -351,6 +366,7 @@ class LoadedConfig implements Config {
             },
       approvals: this.approvals,
       audit: this.audit,
+      changes: this.changes,
       operationRoles: this.operationRoles,
       slack: this.slack,
       redis: this.redis,

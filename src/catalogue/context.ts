@@ -2,6 +2,7 @@
 // SCC client, who asks, the request's id and logger, and what the deployment gives operations, its
 // Redis-backed services and its policy. Handlers never reach for globals.
 import type { Logger } from 'pino';
+import type { ChangeSettings } from '../config/profilesFileSchema.js';
 import type { Actor } from '../model/types.js';
 import type { SccClient } from '../scc/client.js';
 import type { OperationServices } from './services.js';
@@ -26,4 +27,6 @@ export interface OperationContext {
 export interface OperationPolicy {
   /** An approved interface deletion is deployed with it when nothing else is pending on the device. */
   deployWithChange?: boolean;
+  /** The change process (the file's `changes`: tickets, windows, snapshot retention). */
+  changes?: ChangeSettings;
 }

@@ -10,11 +10,14 @@ import type { Role, RoleGrants, RolePolicy } from './policy.js';
 import {
   type ApprovalSettings,
   type AuditSettings,
+  type ChangeSettings,
   defaultApprovals,
   defaultAudit,
+  defaultChanges,
   fileExampleFor,
   isTokenVariableName,
   isUnknownKeyParams,
+  openPeriod,
   PROFILE_NAME,
   type ProfilesFileData,
   ProfilesFileSchema,
@@ -31,6 +34,7 @@ export interface ProfilesFileContents {
   readonly policy: RolePolicy | null;
   readonly approvals: ApprovalSettings;
   readonly audit: AuditSettings;
+  readonly changes: ChangeSettings;
   /** Operation id → the role it needs here, raised above its declared one (`policy.operations`). */
   readonly operationRoles: Readonly<Record<string, Role>>;
 }
@@ -139,7 +143,7 @@ class ProfilesFileReader {
     if (!isRecord(raw)) {
       this.report({
         line: 1,
-        problem: 'must be a mapping with the keys profiles, channels, policy, approvals, audit',
+        problem: 'must be a mapping with the keys profiles, channels, policy, approvals, audit, changes',
       });
       return this.result(undefined, false);
     }
@@ -276,6 +280,18 @@ class ProfilesFileReader {
         problem: `is bound to ${isQuotable(target) ? `profile ${target}` : 'a profile'}, which is not defined (${choices}).${hint}`,
       });
     }
+    const windows = isRecord(raw.changes) && Array.isArray(raw.changes.windows) ? raw.changes.windows : [];
+    windows.forEach((window: unknown, index) => {
+      const target = isRecord(window) ? window.profile : undefined;
+      if (typeof target !== 'string' || !PROFILE_NAME.test(target) || defined.includes(target)) return;
+      const suggestion = didYouMean(target, defined);
+      const hint = suggestion === undefined ? '' : ` Did you mean ${suggestion}?`;
+      this.report({
+        line: this.yaml.lineOf(['changes', 'windows', index, 'profile']),
+        key: renderKey(['changes', 'windows', index, 'profile']),
+        problem: `names ${isQuotable(target) ? `profile ${target}` : 'a profile'}, which is not defined.${hint}`,
+      });
+    });
     return tokens;
   }
 
@@ -321,6 +337,7 @@ class ProfilesFileReader {
         }),
       }),
       audit: Object.freeze({ retentionDays: data.audit?.retention_days ?? defaultAudit.retentionDays }),
+      changes: changesFrom(data.changes),
       operationRoles: Object.freeze({ ...(data.policy?.operations ?? {}) }),
     };
   }
@@ -344,4 +361,23 @@ function policyFrom(data: PolicyData): RolePolicy {
     ([channel, grants]) => [channel, grantsFrom(grants)] as const,
   );
   return { workspace: grantsFrom(data.workspace), channels: new Map(channels) };
+}
+
+function changesFrom(data: ProfilesFileData['changes']): ChangeSettings {
+  if (data === undefined) return defaultChanges;
+  const windows = (data.windows ?? []).map((window) =>
+    Object.freeze({
+      devices: window.devices,
+      profile: window.profile,
+      timeZone: window.time_zone,
+      open: Object.freeze(window.open.map((period) => openPeriod(period.days, period.from, period.to))),
+    }),
+  );
+  return Object.freeze({
+    ticket: data.ticket ?? defaultChanges.ticket,
+    ticketPattern: data.ticket_pattern,
+    ticketUrl: data.ticket_url,
+    windows: Object.freeze(windows),
+    snapshotRetentionDays: data.snapshots?.retention_days ?? defaultChanges.snapshotRetentionDays,
+  });
 }

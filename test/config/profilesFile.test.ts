@@ -419,3 +419,118 @@ describe('approvals and audit', () => {
     expect(issue.example).toBeDefined();
   });
 });
+
+describe('the change process (changes)', () => {
+  it('defaults to no tickets, no policy windows and 30 days of snapshots', async () => {
+    const config = await load(acme);
+    expect(config.changes).toEqual({
+      ticket: 'off',
+      ticketPattern: undefined,
+      ticketUrl: undefined,
+      windows: [],
+      snapshotRetentionDays: 30,
+    });
+  });
+
+  it('reads tickets, windows (one crossing midnight) and snapshot retention', async () => {
+    const config = await load(
+      `${acme}changes:
+  ticket: required
+  ticket_pattern: '^CHG[0-9]{7}$'
+  ticket_url: 'https://acme.service-now.com/change_request.do?number={ticket}'
+  windows:
+    - devices: 'name:asa-*'
+      profile: acme
+      time_zone: Europe/Berlin
+      open: [{ days: [sat, sun], from: '22:00', to: '04:00' }]
+    - time_zone: UTC
+      open: [{ days: wed, from: '01:30', to: '02:00' }]
+  snapshots: { retention_days: 7 }
+`,
+    );
+    expect(config.changes).toEqual({
+      ticket: 'required',
+      ticketPattern: '^CHG[0-9]{7}$',
+      ticketUrl: 'https://acme.service-now.com/change_request.do?number={ticket}',
+      windows: [
+        {
+          devices: 'name:asa-*',
+          profile: 'acme',
+          timeZone: 'Europe/Berlin',
+          open: [{ days: ['sat', 'sun'], from: '22:00', to: '04:00', fromMinute: 1320, toMinute: 240 }],
+        },
+        {
+          devices: undefined,
+          profile: undefined,
+          timeZone: 'UTC',
+          open: [{ days: ['wed'], from: '01:30', to: '02:00', fromMinute: 90, toMinute: 120 }],
+        },
+      ],
+      snapshotRetentionDays: 7,
+    });
+  });
+
+  const window = (line: string) => `${acme}changes:\n  windows:\n    - ${line}\n`;
+
+  it.each([
+    ['changes: { ticket: maybe }', 'changes.ticket', 'must be required, optional or off', 1],
+    [
+      "changes: { ticket_pattern: '^CHG[0-9{7}$' }",
+      'changes.ticket_pattern',
+      'is not a valid regular expression',
+      1,
+    ],
+    [
+      "changes: { ticket_url: 'https://acme.service-now.com/change_request.do' }",
+      'changes.ticket_url',
+      'has no {ticket}, where the ticket goes',
+      1,
+    ],
+    ["changes: { ticket_url: 'acme/{ticket}' }", 'changes.ticket_url', 'must be an http(s) URL', 1],
+    [
+      'changes: { snapshots: { retention_days: 0 } }',
+      'changes.snapshots.retention_days',
+      'must be at least 1',
+      1,
+    ],
+  ])('refuses %s, naming the key', async (yaml, key, problem, line) => {
+    const { path, issues } = await problems(`${yaml}\n`);
+    const issue = issueAbout(issues, path, key);
+    expect(issue.problem).toBe(problem);
+    expect(issue.line).toBe(line);
+  });
+
+  it.each([
+    [
+      "{ time_zone: Europe/Berlim, open: [{ days: [sat], from: '22:00', to: '04:00' }] }",
+      'changes.windows[0].time_zone',
+      /is not a time zone this system knows/,
+    ],
+    [
+      "{ time_zone: UTC, open: [{ days: [sat], from: '24:00', to: '04:00' }] }",
+      'changes.windows[0].open[0].from',
+      /must be a time of day as HH:MM/,
+    ],
+    [
+      "{ time_zone: UTC, open: [{ days: [saturday], from: '22:00', to: '04:00' }] }",
+      'changes.windows[0].open[0].days[0]',
+      /must be a day: mon, tue/,
+    ],
+    [
+      "{ time_zone: UTC, open: [{ days: [sat], from: '22:00', to: '22:00' }] }",
+      'changes.windows[0].open[0].to',
+      /is the same time as from/,
+    ],
+    ['{ time_zone: UTC, open: [] }', 'changes.windows[0].open', /lists no opening/],
+    [
+      "{ profile: acm, time_zone: UTC, open: [{ days: [sat], from: '22:00', to: '04:00' }] }",
+      'changes.windows[0].profile',
+      /names profile acm, which is not defined. Did you mean acme\?/,
+    ],
+  ])('refuses the window %s, naming the key', async (yaml, key, problem) => {
+    const { path, issues } = await problems(window(yaml));
+    const issue = issueAbout(issues, path, key);
+    expect(issue.problem).toMatch(problem);
+    expect(issue.line).toBe(5);
+  });
+});
