@@ -6,6 +6,7 @@ import { DEFAULT_TIMEOUTS, type RetryOptions, type TimeoutOptions } from './call
 import { createDevicesArea, type DevicesArea } from './devices.js';
 import { createEventsArea, type EventsArea } from './events.js';
 import { createGatewayArea, type GatewayArea } from './gateway.js';
+import { createGovernanceArea, type GovernanceArea } from './governance.js';
 import { createSccHttp, type SccCallEvent, type SccHttpOptions, type SccLogger } from './http.js';
 import { createInterfacesArea, type InterfacesArea } from './interfaces.js';
 import { createLookupsArea, type LookupsArea } from './lookups.js';
@@ -61,6 +62,8 @@ export interface SccClient extends SccCaller {
   readonly events: EventsArea;
   /** Search, ASA access rules and groups, objects and their usages, the ASA command line. */
   readonly lookups: LookupsArea;
+  /** Change requests and the tenant's settings. */
+  readonly governance: GovernanceArea;
   /**
    * Whether this SCC has the operation (false only for those its profile says it lacks), so an operation
    * can fall back to the older call a vendor deprecated, without knowing about profiles.
@@ -103,6 +106,7 @@ export function createSccClient(options: SccClientOptions): SccClient {
     devices: createDevicesArea(caller),
     events: createEventsArea(caller),
     lookups: createLookupsArea(caller),
+    governance: createGovernanceArea(caller),
     offers: (operationId) => !lacking.has(operationId),
     close: () => http.close(),
   };

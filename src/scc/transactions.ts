@@ -1,7 +1,7 @@
 // SCC transactions: the 202 answer of every long operation. `get` reads one (SCC answers 202 while it is
 // PENDING or IN_PROGRESS and 200 once finished, and forgets it two hours after its last update); `follow`
 // polls one until it finishes, for callers that may wait in place. Queue workers poll step by step instead
-// (src/jobs/), with isTransactionFinished.
+// (src/jobs/), with isTransactionFinished. `cancel` stops one SCC marks cancellable.
 
 import type { CallOptions, SccCaller } from './call.js';
 import { abortableSleep } from './callPolicy.js';
@@ -33,6 +33,11 @@ export interface TransactionsArea {
   get(transactionUid: string, options?: CallOptions): Promise<Model.CdoTransaction>;
   /** Polls until DONE, ERROR or CANCELLED and returns that last state (it does not throw on ERROR). */
   follow(transactionUid: string, options?: FollowOptions): Promise<Model.CdoTransaction>;
+  /**
+   * Cancels a PENDING or IN_PROGRESS transaction SCC marks `cancellable` and returns it CANCELLED; SCC
+   * answers 422 for a type that cannot be cancelled.
+   */
+  cancel(transactionUid: string, options?: CallOptions): Promise<Model.CdoTransaction>;
 }
 
 export function createTransactionsArea({ call }: SccCaller): TransactionsArea {
@@ -66,5 +71,8 @@ export function createTransactionsArea({ call }: SccCaller): TransactionsArea {
     }
   };
 
-  return { get, follow };
+  const cancel = async (transactionUid: string, options: CallOptions = {}): Promise<Model.CdoTransaction> =>
+    (await call('cancelTransaction', { path: { transactionUid }, ...options })).data;
+
+  return { get, follow, cancel };
 }

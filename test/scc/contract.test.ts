@@ -36,6 +36,7 @@ const GROUP_UID = 'ffffffff-0000-4000-8000-000000000007';
 const OBJECT_UID = '7131daad-e813-4b8f-8f42-be1e241e8cdb';
 const EXECUTION_UID = 'ffffffff-0000-4000-8000-000000000008';
 const CLI_RESULT_UID = 'ffffffff-0000-4000-8000-000000000009';
+const CHANGE_REQUEST_UID = 'ffffffff-0000-4000-8000-00000000000a';
 const ipv4 = { ipType: 'STATIC', ipAddress: { ipAddress: '10.0.0.1', netmask: '255.255.255.0' } } as const;
 
 /** Rows of operations without an area method name the client's generic `call` instead. */
@@ -413,6 +414,22 @@ const rows: Record<SccOperationId, ContractRow> = {
   },
   // Transactions and inventory
   getTransaction: { area: 'transactions.get', invoke: (c) => c.transactions.get(TRANSACTION_UID) },
+  cancelTransaction: { area: 'transactions.cancel', invoke: (c) => c.transactions.cancel(TRANSACTION_UID) },
+  // Governance: change requests and the tenant's settings
+  getChangeRequests: {
+    area: 'governance.changeRequests',
+    invoke: (c) => c.governance.changeRequests({ q: 'name:CHG0012345', limit: 10, offset: 0 }),
+  },
+  getChangeRequest: {
+    area: 'governance.changeRequest',
+    invoke: (c) => c.governance.changeRequest(CHANGE_REQUEST_UID),
+  },
+  createChangeRequest: {
+    area: 'governance.createChangeRequest',
+    invoke: (c) =>
+      c.governance.createChangeRequest({ name: 'CHG0012345', description: 'Open 443 to WEB-01' }),
+  },
+  getTenantSettings: { area: 'governance.tenantSettings', invoke: (c) => c.governance.tenantSettings() },
   getDevices: {
     area: 'devices.list',
     invoke: (c) =>

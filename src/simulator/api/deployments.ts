@@ -3,7 +3,8 @@
 // per device (SKIPPED when nothing is pending, ERROR when the device is unreachable or refuses a command,
 // WARNING when changes that cannot be applied line by line were skipped, DONE otherwise). What each device
 // was sent is kept (initialConfig / deployedConfig) and runs are listed and read like SCC's. Each device's
-// deploy (or failure to) is an event of its change log, by the deployer.
+// deploy (or failure to) is an event of its change log, by the deployer, tied to the change request its
+// description names (api/governance.ts). Cancelling its transaction ends the run with nothing applied.
 import * as Input from '../../scc/generated/inputs.js';
 import type * as Model from '../../scc/generated/models.js';
 import { requireWrite } from '../auth.js';
@@ -28,6 +29,7 @@ import type {
   DeviceRecord,
   InterfaceRecord,
 } from '../state/model.js';
+import { changeRequestNamedBy } from './governance.js';
 import { accepted, openTransaction, updateTransaction } from './transactions.js';
 
 /**
@@ -186,6 +188,7 @@ const deployChangesToMultipleAsaDevices: Handler = (ctx) => {
     input.deviceUids.map((u) => u.toLowerCase()),
   );
   const { sim, state } = ctx;
+  const changeRequest = changeRequestNamedBy(state, ctx.principal.tenant.uid, input.description);
   const uid = state.rng.uuid();
   const tx = openTransaction(sim, {
     tenantUid: ctx.principal.tenant.uid,
@@ -207,6 +210,7 @@ const deployChangesToMultipleAsaDevices: Handler = (ctx) => {
     lastUpdatedTime: ctx.now,
     status: 'PENDING',
     devices: devices.map((d) => ({ uid: d.device.uid, name: d.device.name, status: 'IN_PROGRESS' })),
+    ...(changeRequest === undefined ? {} : { changeRequest }),
   };
   state.deploymentRuns.set(uid, run);
 
@@ -256,6 +260,7 @@ function validateAndDeploy(
       recordDeviceChange(state, device, {
         action: 'ERROR',
         username: run.deployerUsername,
+        ...underChangeRequest(run),
         at: now,
         description: `Deployment ${run.name} failed: ${errorMsg}`,
         pending: device.device.configState === 'NOT_SYNCED',
@@ -364,6 +369,7 @@ function applyPlan(sim: SimRuntime, run: DeploymentRunRecord, plan: DevicePlan):
   recordDeviceChange(sim.state, plan.device, {
     action: refusal === undefined ? 'UPDATE' : 'ERROR',
     username: run.deployerUsername,
+    ...underChangeRequest(run),
     at: now,
     description:
       refusal === undefined
@@ -422,6 +428,26 @@ function finishDevice(
   if (outcome.errorMsg !== undefined) entry.errorMsg = outcome.errorMsg;
   if (outcome.errorDetails !== undefined) entry.errorDetails = outcome.errorDetails;
   if (outcome.message !== undefined) entry.message = outcome.message;
+}
+
+/** The change request a run's change-log events are tied to, as recordDeviceChange takes it. */
+const underChangeRequest = (run: DeploymentRunRecord) =>
+  run.changeRequest === undefined ? {} : { changeRequest: run.changeRequest };
+
+/**
+ * Ends the run of a cancelled deploy transaction: nothing more is applied (a device's deploy applies only
+ * when it completes), the devices still waiting are SKIPPED and their changes stay staged.
+ */
+export function cancelDeploymentRun(sim: SimRuntime, transactionUid: string): void {
+  const run = [...sim.state.deploymentRuns.values()].find((r) => r.transactionUid === transactionUid);
+  if (run === undefined || TERMINAL.has(run.status)) return;
+  const now = sim.clock.now();
+  for (const d of run.devices)
+    if (d.status === 'IN_PROGRESS')
+      finishDevice(d, now, 'SKIPPED', { message: 'Cancelled before it was applied' });
+  run.status = 'DEPLOY_FAILED';
+  run.errorMsg = 'The deployment was cancelled';
+  run.lastUpdatedTime = now;
 }
 
 /** DEPLOY_FAILED when any device failed (its transaction ERROR), else DEPLOY_COMPLETED (DONE). */

@@ -79,6 +79,9 @@ export function changelogDto(log: ChangelogRecord): ChangelogDto {
       description: e.description,
       ...(e.diff === undefined ? {} : { diff: e.diff }),
       ...(e.commands === undefined ? {} : { commands: e.commands }),
+      ...(e.changeRequest === undefined
+        ? {}
+        : { changeRequestName: e.changeRequest.name, changeRequestUid: e.changeRequest.uid }),
     })),
   };
 }
@@ -104,6 +107,10 @@ const changelogFields: FieldTable<ChangelogRecord> = {
   'events.action': { kind: 'string', get: (l) => l.events.map((e) => e.action) },
   'events.description': { kind: 'string', get: (l) => l.events.map((e) => e.description) },
   'events.date': { kind: 'date', get: (l) => l.events.map((e) => e.date) },
+  'events.changeRequestName': {
+    kind: 'string',
+    get: (l) => l.events.flatMap((e) => (e.changeRequest === undefined ? [] : [e.changeRequest.name])),
+  },
 };
 
 const auditFields: FieldTable<AuditLogRecord> = {

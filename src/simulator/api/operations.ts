@@ -7,6 +7,7 @@ import { deploymentHandlers } from './deployments.js';
 import { getDevice, getDevices } from './devices.js';
 import { eventHandlers } from './events.js';
 import { executeDeviceCommand, getDeviceCommandResponse, getDeviceCommands } from './gateway.js';
+import { governanceHandlers } from './governance.js';
 import { interfaceHandlers } from './interfaces.js';
 import { mspHandlers } from './mspHandlers.js';
 import {
@@ -63,6 +64,7 @@ export const operationHandlers: OperationHandlers = {
   ...deploymentHandlers,
   ...secureClientHandlers,
   ...eventHandlers,
+  ...governanceHandlers,
   getSecureClientUpgradeRun,
   getSecureClientUpgradeRuns,
   getSecureClientUpgradeRunsAttributeValues,

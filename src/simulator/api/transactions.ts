@@ -1,6 +1,7 @@
 // CDO transactions: every asynchronous operation answers 202 with one. A transaction goes PENDING →
 // IN_PROGRESS → DONE or ERROR on the simulated clock, is visible only to its own tenant, answers 202
 // while unfinished and 200 once finished, and is gone (404) two simulated hours after its last update.
+// Deploys and command-line runs are `cancellable` while unfinished (cancelTransaction, api/governance.ts).
 
 import type * as Model from '../../scc/generated/models.js';
 import { notFound } from '../errors.js';
@@ -10,6 +11,19 @@ import { iso, type SimRuntime } from '../runtime.js';
 import type { TransactionRecord, TransactionStatus, TransactionType } from '../state/model.js';
 
 export const TRANSACTION_TTL_MS = 2 * 3_600_000;
+
+/**
+ * The types SCC lets a caller cancel while PENDING or IN_PROGRESS (cancelTransaction): deploys and
+ * command-line runs. Any other type answers 422.
+ */
+const CANCELLABLE_TYPES: ReadonlySet<TransactionType> = new Set<TransactionType>([
+  'DEPLOY_ASA_DEVICE_CHANGES',
+  'DEPLOY_FTD_DEVICE_CHANGES',
+  'EXECUTE_ASA_COMMAND',
+  'EXECUTE_CLI_COMMAND',
+]);
+
+export const isCancellable = (type: TransactionType): boolean => CANCELLABLE_TYPES.has(type);
 
 export type TransactionOutcome =
   | { ok: true; details?: Record<string, string> }
@@ -71,12 +85,14 @@ export function startTransaction(sim: SimRuntime, plan: TransactionPlan): Transa
   const tx = openTransaction(sim, plan);
   const state = sim.state;
   const startedAt = tx.submissionTime + sim.clock.span(plan.pendingMs);
+  // A cancelled transaction (api/governance.ts) neither moves on nor applies its work.
+  const live = () => sim.state === state && tx.status !== 'CANCELLED';
   sim.clock.schedule(startedAt, () => {
-    if (sim.state !== state) return;
+    if (!live()) return;
     updateTransaction(sim, tx, { status: 'IN_PROGRESS' });
   });
   sim.clock.schedule(startedAt + sim.clock.span(plan.runningMs), () => {
-    if (sim.state !== state) return;
+    if (!live()) return;
     const outcome = plan.finish();
     if (outcome.ok) {
       updateTransaction(sim, tx, {
@@ -105,7 +121,7 @@ export function transactionDto(sim: SimRuntime, tx: TransactionRecord): Model.Cd
     lastUpdatedTime: iso(tx.lastUpdatedTime),
     transactionType: tx.type,
     cdoTransactionStatus: tx.status,
-    cancellable: false,
+    cancellable: isCancellable(tx.type) && (tx.status === 'PENDING' || tx.status === 'IN_PROGRESS'),
     transactionDetails: { ...tx.details },
     ...(tx.errorMessage === undefined ? {} : { errorMessage: tx.errorMessage }),
     ...(tx.errorDetails === undefined ? {} : { errorDetails: { ...tx.errorDetails } }),

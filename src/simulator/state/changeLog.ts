@@ -9,6 +9,7 @@ import type {
   AuditEventType,
   ChangelogAction,
   ChangelogRecord,
+  ChangeRequestRef,
   DeviceRecord,
   InterfaceRecord,
   SimState,
@@ -28,6 +29,8 @@ export interface DeviceChange {
   commands?: readonly string[];
   /** Whether the device still has changes it does not run (keeps the change log ACTIVE). */
   pending: boolean;
+  /** The change request the change was made under (api/governance.ts). */
+  changeRequest?: ChangeRequestRef;
 }
 
 /** A UID for a change log or an audit entry: deterministic per seed and order, apart from `state.rng`. */
@@ -71,6 +74,7 @@ export function recordDeviceChange(
     ...(change.commands === undefined || change.commands.length === 0
       ? {}
       : { commands: change.commands.join('\n') }),
+    ...(change.changeRequest === undefined ? {} : { changeRequest: { ...change.changeRequest } }),
   });
   log.entityName = device.device.name;
   log.lastEventDate = change.at;

@@ -5,6 +5,7 @@
 import type * as Input from '../../scc/generated/inputs.js';
 import type * as Model from '../../scc/generated/models.js';
 import type { SeededRandom } from '../random.js';
+import type { MaintenanceWindowRecord } from './maintenanceWindow.js';
 
 export type Region = 'US' | 'EU' | 'APJ' | 'AUS' | 'IN' | 'UAE';
 export type UserRole = Input.UserRole;
@@ -66,6 +67,8 @@ export interface DeviceRecord {
   raVpnPolicyUid?: string;
   /** How this device fares in every Secure Client upgrade (documented failure trigger); absent: success. */
   upgradeFault?: UpgradeFault;
+  /** When SCC may deploy to it (state/maintenanceWindow.ts); absent: no window configured. */
+  maintenanceWindow?: MaintenanceWindowRecord;
 }
 
 export interface UpgradeFault {
@@ -240,6 +243,8 @@ export interface DeploymentRunRecord {
   devices: DeviceDeploymentRecord[];
   /** Devices an admin route made fail in this run, with the device's error (by device UID). */
   deviceFaults?: Record<string, string>;
+  /** The change request its description named (api/governance.ts): its change-log events carry it. */
+  changeRequest?: ChangeRequestRef;
 }
 
 export interface DeviceAnswer {
@@ -305,6 +310,8 @@ export interface ChangelogEventRecord {
   diff?: string;
   /** The ASA commands, one per line (absent when none). */
   commands?: string;
+  /** The change request the change was made under, when one was named. */
+  changeRequest?: ChangeRequestRef;
 }
 
 /**
@@ -339,6 +346,27 @@ export interface AuditLogRecord {
   eventDescription: string;
 }
 
+export interface ChangeRequestRef {
+  uid: string;
+  name: string;
+}
+
+/** A tenant's change request: a name (unique in the tenant) that changes can be tied to. */
+export interface ChangeRequestRecord extends ChangeRequestRef {
+  tenantUid: string;
+  description?: string;
+  createdBy: string;
+  createdAt: number;
+  /** Set by an admin route ("closed in SCC's UI"): changes are no longer tied to it. */
+  closedAt?: number;
+}
+
+/** The tenant settings an admin route can change; the others are fixed (api/governance.ts). */
+export interface GovernanceSettings {
+  changeRequestSupport: boolean;
+  scheduledDeployments: boolean;
+}
+
 export interface SimState {
   seed: string;
   /** Simulated time at which the world was seeded; seeded history is dated relative to it. */
@@ -368,6 +396,10 @@ export interface SimState {
   activeChangelogs: Map<string, string>;
   /** Every tenant's audit log, oldest first. */
   auditLogs: AuditLogRecord[];
+  /** Change requests by UID (every tenant's). */
+  changeRequests: Map<string, ChangeRequestRecord>;
+  /** Per tenant UID: settings changed from the defaults by an admin route. */
+  tenantSettings: Map<string, GovernanceSettings>;
   /**
    * How many change-log and audit entries were made: their UIDs derive from it, not from `rng`, so that
    * recording them does not change any other UID the world mints (tests compare those with golden files).

@@ -4,7 +4,7 @@ import { SeededRandom } from '../random.js';
 import { seedAsaConfigs } from './asaConfig.js';
 import type { SimState, TokenRecord } from './model.js';
 import { seedAuditLogs } from './seedEvents.js';
-import { seedInventory } from './seedInventory.js';
+import { DEVICE_NAMES, seedInventory } from './seedInventory.js';
 import { seedMspWorld } from './seedMsp.js';
 import { seedAsaPolicies } from './seedPolicy.js';
 import { seedScale, type WorldScale } from './seedScale.js';
@@ -16,6 +16,13 @@ export const DEFAULT_SEED = 'default';
 export const DEFAULT_START_TIME = Date.UTC(2025, 5, 2, 9, 0, 0);
 
 /** The world of `seed`, at `scale` when given (a large MSP world, see seedScale.ts). */
+/** asa-hq-01 may be deployed to on Saturdays from 22:00 UTC for four hours, as SCC would say it. */
+function seedMaintenanceWindows(state: SimState): void {
+  for (const record of state.devices.values())
+    if (record.device.name === DEVICE_NAMES.asaHq)
+      record.maintenanceWindow = { startCron: '0 22 * * 6', durationMinutes: 240 };
+}
+
 export function seedState(seed: string, startTime: number, scale?: WorldScale): SimState {
   const rng = new SeededRandom(`seed:${seed}`);
   const tenants = seedTenants(rng, startTime);
@@ -71,6 +78,8 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
     changelogs: new Map(),
     activeChangelogs: new Map(),
     auditLogs: [],
+    changeRequests: new Map(),
+    tenantSettings: new Map(),
     eventSeq: 0,
     fmc,
     tenantsCreated: 0,
@@ -81,5 +90,6 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
   state.asaPolicies = seedAsaPolicies(state);
   if (scale !== undefined) seedScale(state, scale);
   seedAuditLogs(state);
+  seedMaintenanceWindows(state);
   return state;
 }
