@@ -336,6 +336,35 @@ describe('simulator contract', () => {
       ]);
       expect(lookupRefusals.every((s) => s.status === 'rejected')).toBe(true);
 
+      // Governance (scc-openapi-governance.yaml): the tenant's settings, change requests (created, read,
+      // searched), a deploy cancelled while PENDING; refusals the reference declares (400 on a name in use
+      // and on a transaction already cancelled, 404 on an unknown change request, 422 on a type that
+      // cannot be cancelled).
+      await scc.call('getTenantSettings', {});
+      const changeRequest = await scc.call('createChangeRequest', {
+        body: { name: 'CHG0000001', description: 'contract' },
+      });
+      await scc.call('getChangeRequest', { path: { changeRequestUid: String(changeRequest.data.uid) } });
+      await scc.call('getChangeRequests', { query: { q: 'name:CHG*', limit: 10, offset: 0 } });
+      const toCancel = await scc.call('deployChangesToMultipleAsaDevices', {
+        body: { deviceUids: [asa], description: 'CHG0000001: contract' },
+      });
+      await scc.call('cancelTransaction', { path: { transactionUid: String(toCancel.data.transactionUid) } });
+      const governanceRefusals = await Promise.allSettled([
+        scc.call('createChangeRequest', { body: { name: 'CHG0000001' } }),
+        scc.call('getChangeRequest', { path: { changeRequestUid: '00000000-0000-4000-8000-000000000000' } }),
+        scc.call('cancelTransaction', { path: { transactionUid: String(toCancel.data.transactionUid) } }),
+        scc.call('cancelTransaction', {
+          path: { transactionUid: String(commandsCalculation.data.transactionUid) },
+        }),
+      ]);
+      expect(governanceRefusals.map((s) => s.status)).toEqual([
+        'rejected',
+        'rejected',
+        'rejected',
+        'rejected',
+      ]);
+
       // MSP portal
       await scc.call('getMspManagedTenants', { query: { q: 'region:US OR region:EU', sort: ['name:ASC'] } });
       const northwind = sim.tenantUid('northwind-us');

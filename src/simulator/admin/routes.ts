@@ -1,7 +1,8 @@
 // The /_sim/ admin routes (no authentication; for tests, benchmarks and demos): world summary, reset
 // to the seed (at a scale), simulated clock, tenant tokens with a chosen role, request log, fault rules,
 // the presigned report downloads that event-search reports link to, and the routes of devices.ts (what
-// happens to devices outside SCC) and sccUi.ts (what people do in SCC's UI).
+// happens to devices outside SCC), sccUi.ts (what people do in SCC's UI) and governance.ts (tenant
+// settings, maintenance windows, closing change requests).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { downloadReport } from '../api/reports.js';
@@ -16,6 +17,7 @@ import { MAX_SCALE, type WorldScale } from '../state/seedScale.js';
 import { DEMO_TOKENS } from '../state/seedTenants.js';
 import { addDeviceRoutes, DEVICE_ROUTES } from './devices.js';
 import { type FaultInjector, FaultRuleInput } from './faults.js';
+import { addGovernanceRoutes, GOVERNANCE_ROUTES } from './governance.js';
 import { addPolicyRoutes, POLICY_ROUTES } from './policy.js';
 import { type AdminHandler, findTenant, parse } from './request.js';
 import type { RequestLog } from './requestLog.js';
@@ -96,6 +98,7 @@ export const ADMIN_ROUTES = [
   ...DEVICE_ROUTES,
   ...SCC_UI_ROUTES,
   ...POLICY_ROUTES,
+  ...GOVERNANCE_ROUTES,
   ['GET', '/_sim/downloads/{reportUid}/{file}', 'presigned report download (X-Amz-* query)'],
 ] as const;
 
@@ -172,6 +175,7 @@ export function createAdmin(deps: AdminDeps) {
   addDeviceRoutes(add, sim);
   addSccUiRoutes(add, sim);
   addPolicyRoutes(add, sim);
+  addGovernanceRoutes(add, sim);
   add('GET', '/_sim/faults', () => ({ status: 200, body: { items: faults.list() } }));
   add('POST', '/_sim/faults', async (r) => {
     const raw = await r.body();

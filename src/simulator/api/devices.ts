@@ -1,11 +1,13 @@
 // The device inventory: list and read the caller's tenant's devices, and the lookups other areas use
-// (a device of a given kind in the caller's tenant, or 404).
+// (a device of a given kind in the caller's tenant, or 404). A device with a maintenance window answers
+// it as the simulated clock has it (state/maintenanceWindow.ts).
 
 import type * as Model from '../../scc/generated/models.js';
 import { notFound } from '../errors.js';
 import type { Handler, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
+import { maintenanceWindowDto } from '../state/maintenanceWindow.js';
 import type { DeviceKind, DeviceRecord } from '../state/model.js';
 
 /** What a device list searches and sorts by; the MSP's list across tenants adds the tenant's. */
@@ -51,7 +53,13 @@ export function deviceOfKind(ctx: RequestContext, kind: DeviceKind, param = 'dev
   return record;
 }
 
-export const deviceDto = (record: DeviceRecord): Model.Device => structuredClone(record.device);
+/** The device as SCC answers it at `now` (its maintenance window is open or closed by the clock). */
+export const deviceDto = (record: DeviceRecord, now: number): Model.Device => ({
+  ...structuredClone(record.device),
+  ...(record.maintenanceWindow === undefined
+    ? {}
+    : { deviceMaintenanceWindow: maintenanceWindowDto(record.maintenanceWindow, now) }),
+});
 
 /** The device fields read from records, so a list builds DTOs for its page only. */
 const recordFields: FieldTable<DeviceRecord> = Object.fromEntries(
@@ -63,7 +71,7 @@ const recordFields: FieldTable<DeviceRecord> = Object.fromEntries(
 
 export const getDevices: Handler = (ctx) => {
   const page = listPage(ctx.query, tenantDevices(ctx), { fields: recordFields, search: true, sort: true });
-  return { status: 200, body: { ...page, items: page.items.map(deviceDto) } };
+  return { status: 200, body: { ...page, items: page.items.map((r) => deviceDto(r, ctx.now)) } };
 };
 
 export const getDevice: Handler = (ctx) => {
@@ -72,5 +80,5 @@ export const getDevice: Handler = (ctx) => {
   if (record === undefined || record.tenantUid !== ctx.principal.tenant.uid) {
     throw notFound(`Device ${uid} not found`, { deviceUid: { value: uid } });
   }
-  return { status: 200, body: deviceDto(record) };
+  return { status: 200, body: deviceDto(record, ctx.now) };
 };
