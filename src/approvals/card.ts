@@ -7,7 +7,10 @@ import type { Button, View, ViewBlock } from '../model/view.js';
 import { code } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
 import { codeAsLiteral, untrusted } from '../render/untrusted.js';
+import { ticketMrkdwn } from '../catalogue/tickets.js';
+import { approversOf, principalMention } from './approvers.js';
 import type { ApprovalRecord, ApprovalRequest } from './record.js';
+import { heldWhen } from './timing.js';
 
 export const APPROVE_ACTION = 'fw.approval.approve';
 export const REJECT_ACTION = 'fw.approval.reject';
@@ -55,12 +58,20 @@ export function pendingButtons(request: ApprovalRequest): Button[] {
 
 /** The line that replaces the buttons once the request is decided. */
 export function statusLine(record: ApprovalRecord, now: number): string {
-  const by = record.decidedBy ? `${userMention(record.decidedBy)}` : 'someone';
+  const approvers = record.state === 'rejected' || record.state === 'cancelled' ? [] : approversOf(record);
+  const by =
+    approvers.length > 1
+      ? approvers.map(userMention).join(' and ')
+      : record.decidedBy
+        ? `${userMention(record.decidedBy)}`
+        : 'someone';
   const at = record.decidedAt === undefined ? '' : ` at ${clockTime(record.decidedAt, now)}`;
   switch (record.state) {
     case 'pending':
       return `Waiting for an approver until ${clockTime(record.request.expiresAt, now)}.`;
     case 'approved':
+      if (record.runAt !== undefined && record.runAt > now)
+        return `:calendar: Approved by ${by}${at}; scheduled for ${heldWhen({ runAt: record.runAt, runReason: record.runReason ?? 'window', runZone: record.runZone ?? 'UTC', runWindows: record.runWindows ?? '' }, now)}.`;
       return `:white_check_mark: Approved by ${by}${at}; running now.`;
     case 'executing':
       return `:white_check_mark: Approved by ${by}${at}; running now.`;
@@ -75,6 +86,23 @@ export function statusLine(record: ApprovalRecord, now: number): string {
     case 'expired':
       return `:hourglass: Expired at ${clockTime(record.request.expiresAt, now)} without a decision; nothing was run.`;
   }
+}
+
+/**
+ * Who may approve a pending request and, when it needs several people, who approved so far and how many
+ * are still needed.
+ */
+export function whoDecides(record: ApprovalRecord): string {
+  const { request } = record;
+  const needed = request.approvalsNeeded ?? 1;
+  const who = request.approverRule
+    ? `one of ${request.approverRule.principals.map(principalMention).join(', ')} (${request.approverRule.rules.map((rule) => code(rule)).join(', ')})`
+    : 'someone with the approver role';
+  if (needed <= 1) return `${who.charAt(0).toUpperCase()}${who.slice(1)} other than the requester decides.`;
+  const so = record.approvers ?? [];
+  const still = needed - so.length;
+  const done = so.length > 0 ? ` Approved so far by ${so.map(userMention).join(', ')};` : '';
+  return `Needs ${needed} approvals, each from ${who}, other than the requester.${done} ${still} more needed.`;
 }
 
 /** The card for a request in any state: buttons only while it is pending. */
@@ -92,6 +120,12 @@ export function renderCard(record: ApprovalRecord, now: number): View {
       })),
     },
   ];
+  // The ticket's shape is checked (catalogue/tickets.ts) and its link built from the policy's template.
+  if (request.ticket)
+    blocks.push({
+      kind: 'fields',
+      fields: [{ label: 'Change ticket', value: ticketMrkdwn(request.ticket, request.ticketUrl) }],
+    });
   const { warnings, code: exact, notes } = request.target.description;
   if (exact) blocks.push({ kind: 'code', text: exact, filename: `${request.id}.txt` });
   if (notes?.length) blocks.push({ kind: 'text', text: notes.join('\n') });
@@ -107,7 +141,7 @@ export function renderCard(record: ApprovalRecord, now: number): View {
     ].join(' · '),
   });
   if (record.state === 'pending') {
-    blocks.push({ kind: 'text', text: 'Someone with the approver role other than the requester decides.' });
+    blocks.push({ kind: 'text', text: whoDecides(record) });
     blocks.push({ kind: 'actions', buttons: pendingButtons(request) });
   } else {
     blocks.push({ kind: 'text', text: statusLine(record, now) });

@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import { userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
+import { approverCheck, principalMention } from './approvers.js';
 import type { AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
@@ -66,6 +67,7 @@ export class ApprovalDecisions {
     if (lost) return lost;
     const result = await this.#decide(record, 'approved', who);
     if (typeof result === 'string') return result;
+    if ('counted' in result) return result.counted;
     if (result.expired) return EXPIRED;
     // Runs here, in the process that won the approval; a recovery pass runs it if this process dies.
     await this.#deps.executor.run(id);
@@ -87,6 +89,7 @@ export class ApprovalDecisions {
     const cleaned = reason?.trim() ? this.#deps.audit.clean(reason.trim()) : undefined;
     const result = await this.#decide(record, 'rejected', who, cleaned);
     if (typeof result === 'string') return result;
+    if ('counted' in result) return result.counted;
     return result.expired ? EXPIRED : undefined;
   }
 
@@ -99,6 +102,7 @@ export class ApprovalDecisions {
     }
     const result = await this.#decide(record, 'cancelled', who);
     if (typeof result === 'string') return result;
+    if ('counted' in result) return result.counted;
     return result.expired ? EXPIRED : undefined;
   }
 
@@ -116,7 +120,7 @@ export class ApprovalDecisions {
     const record = await this.#deps.store.get(id);
     if (record?.state !== 'pending') return false;
     const result = await this.#decide(record, 'expired', { userId: 'fwbot' });
-    return typeof result !== 'string' && result.expired;
+    return typeof result !== 'string' && 'expired' in result && result.expired;
   }
 
   /** The request if it is still pending, else what to tell the clicker (and a stale card is refreshed). */
@@ -142,20 +146,18 @@ export class ApprovalDecisions {
     const { settings, authorizer } = this.#deps;
     if (who.userId === request.requesterId) {
       if (verb === 'reject') return 'You asked for this; use Cancel to withdraw it.';
-      if (!settings.allowSelfApproval) {
+      // Several approvers means several people besides the requester, whatever allow_self_approval says.
+      if (!settings.allowSelfApproval || (request.approvalsNeeded ?? 1) > 1) {
         await this.#refused(record, who, 'self-approval refused (four eyes)');
         return 'You asked for this, so you cannot approve it: another person with the approver role must (four eyes).';
       }
     }
-    const allowed = await authorizer({
-      userId: who.userId,
-      role: 'approver',
-      channelId: request.channelId,
-      teamId: request.teamId,
-    });
+    const allowed = await authorizer(approverCheck(request, who.userId));
     if (!allowed) {
       await this.#refused(record, who, `${verb} refused: not an approver`);
-      return `To ${verb} requests you need the approver role in this channel; you do not hold it.`;
+      return request.approverRule
+        ? `To ${verb} this request you must be one of its approvers (${request.approverRule.principals.map(principalMention).join(', ')}, set by ${request.approverRule.rules.map((rule) => `\`${rule}\``).join(', ')} in the profiles file); you are not.`
+        : `To ${verb} requests you need the approver role in this channel; you do not hold it.`;
     }
     return undefined;
   }
@@ -196,10 +198,14 @@ export class ApprovalDecisions {
     decision: Decision,
     who: Clicker,
     reason?: string,
-  ): Promise<{ decided: ApprovalRecord; expired: boolean } | string> {
+  ): Promise<{ decided: ApprovalRecord; expired: boolean } | { counted: string } | string> {
     const { store, audit, clock } = this.#deps;
-    const result = await store.decide(record.request.id, decision, clock(), who.userId, reason);
+    const needed = record.request.approvalsNeeded ?? 1;
+    const result = await store.decide(record.request.id, decision, clock(), who.userId, reason, needed);
     if (result.outcome === 'refused') return this.#already(result.state, result.decidedBy);
+    if (result.outcome === 'again')
+      return { counted: 'You have approved this already; it waits for another approver.' };
+    if (result.outcome === 'partial') return this.#counted(result.record, who, result.approvers, needed);
     const decided = result.record;
     const expired = result.state === 'expired';
     await audit.record({
@@ -221,6 +227,29 @@ export class ApprovalDecisions {
         );
     }
     return { decided, expired };
+  }
+
+  /** One approval of several: recorded, the card says who is still needed, the request stays pending. */
+  async #counted(
+    record: ApprovalRecord,
+    who: Clicker,
+    approvers: string[],
+    needed: number,
+  ): Promise<{ counted: string }> {
+    await this.#deps.audit.record({
+      actor: who.userId,
+      action: 'approved',
+      operationId: record.request.operationId,
+      target: record.request.target.description.line,
+      outcome: `approval ${approvers.length} of ${needed}; waiting for ${needed - approvers.length} more`,
+      approvalId: record.request.id,
+    });
+    const card = await this.#cardOf(record, who);
+    if (card) await this.#updateCard(card, record);
+    const more = needed - approvers.length;
+    return {
+      counted: `Your approval is counted (${approvers.length} of ${needed}); it runs once ${more} more ${more === 1 ? 'approver agrees' : 'approvers agree'}.`,
+    };
   }
 
   async #cardOf(record: ApprovalRecord, who: Clicker): Promise<CardLocation | undefined> {

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import {
   type ErasedQueue,
   type Operation,
+  type OperationContext,
   type OperationPolicy,
   type OperationServices,
   sccIdOf,
@@ -23,12 +24,14 @@ import { UserError } from '../model/errors.js';
 import type { View, ViewBlock } from '../model/view.js';
 import { userMention } from '../render/mrkdwn.js';
 import { SccError } from '../scc/errors.js';
+import { approverCheck, approversOf } from './approvers.js';
 import type { AuditAction, AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
 import type { ApprovalNotifier } from './notifier.js';
 import type { ApprovalRecord, ExecutionOutcome } from './record.js';
 import type { ApprovalStore } from './store.js';
+import { type HeldRun, heldWhen, planRun, type RunPlan } from './timing.js';
 
 export interface ExecutorDeps {
   store: ApprovalStore;
@@ -95,6 +98,8 @@ export class ApprovalExecutor {
   /** Claims and runs one approved request; does nothing when another process has it. */
   async run(id: string): Promise<void> {
     const { store, clock, leaseMs, executorId, log } = this.#deps;
+    const timing = await this.#timing(id);
+    if (timing.kind === 'hold') return;
     const claim = await store.claim(id, executorId, clock(), leaseMs);
     if (!claim.claimed) return;
     const record = await store.get(id);
@@ -102,7 +107,10 @@ export class ApprovalExecutor {
     const lease = this.#holdLease(id);
     let result: Result;
     try {
-      result = await this.#execute(record, claim.previousPhase, lease.lost);
+      result =
+        timing.kind === 'refuse'
+          ? failure('Nothing was deployed: it is outside its change window.', `${timing.reason}.`, 'aborted')
+          : await this.#execute(record, claim.previousPhase, lease.lost);
     } catch (error) {
       if (error instanceof ClaimLost) {
         log.warn({ approvalId: id }, 'another process took this approval over; stopping without calling SCC');
@@ -123,6 +131,7 @@ export class ApprovalExecutor {
       outcome: result.note,
       approvalId: id,
       transactionUid: result.outcome.track.map(sccIdOf).find((uid) => uid !== undefined),
+      ticket: record.request.ticket,
     });
     try {
       await this.notify(id);
@@ -130,6 +139,67 @@ export class ApprovalExecutor {
       // The execution stands; the outcome waits in Redis and a recovery pass posts it.
       log.warn({ err: error, approvalId: id }, 'could not report an approval outcome yet; recovery retries');
     }
+  }
+
+  /**
+   * Whether an approved request runs now, waits (held until its time: the recovery pass of any process runs
+   * it then), or is refused (held, due, and its windows are closed). Only operations that declare a timing
+   * (TargetSpec.timing) ever wait; an execution already under way is never held again.
+   */
+  async #timing(id: string): Promise<RunPlan> {
+    const { store, clock, log } = this.#deps;
+    const record = await store.get(id);
+    const timing = record && this.#deps.lookup(record.request.operationId)?.target?.timing;
+    if (record?.state !== 'approved' || !timing) return { kind: 'run' };
+    const now = clock();
+    const held = await store.heldRun(id);
+    if (held && held.runAt > now) return { kind: 'hold', held };
+    const plan = await planRun(timing, this.#context(record), record.request.target.facts, now, held);
+    if (plan.kind !== 'hold') return plan;
+    if (!(await store.holdRun(id, plan.held))) return { kind: 'hold', held: plan.held };
+    log.info({ approvalId: id, runAt: plan.held.runAt }, 'approved request held until its time');
+    await this.#announceHeld(record, plan.held).catch((error: unknown) =>
+      log.warn({ err: error, approvalId: id }, 'could not say in the thread when the request runs'),
+    );
+    return plan;
+  }
+
+  /** The card says when, the thread says what will be checked then, the audit trail records the hold. */
+  async #announceHeld(record: ApprovalRecord, held: HeldRun): Promise<void> {
+    const { request } = record;
+    const now = this.#deps.clock();
+    const when = heldWhen(held, now);
+    await this.#deps.audit.record({
+      actor: record.decidedBy ?? 'fwbot',
+      action: 'scheduled',
+      operationId: request.operationId,
+      target: request.target.description.line,
+      outcome: `held until ${new Date(held.runAt).toISOString()} (${held.runReason === 'explicit' ? 'the time asked for' : 'change window'})`,
+      approvalId: request.id,
+    });
+    if (!record.cardChannel || !record.cardTs) return;
+    const card = { channel: record.cardChannel, ts: record.cardTs };
+    const text = `:calendar: Approved; scheduled for ${when}. Then fwbot checks again that the pending commands are still the approved ones, that ${userMention(request.requesterId)} and the approver still hold their roles, and that the change window is open; if anything differs, nothing is deployed and this thread says why. \`/fw deployments scheduled\` lists it, with a Cancel button for the requester and the approvers.`;
+    await this.#deps.notifier.postInThread(card, {
+      summary: `Scheduled for ${when}`,
+      blocks: [{ kind: 'text', text }],
+      visibility: 'in_channel',
+    });
+    await this.#deps.notifier.updateCard(card, renderCard({ ...record, ...held }, now));
+  }
+
+  #context(record: ApprovalRecord): OperationContext {
+    const { request } = record;
+    return operationContext(
+      { scc: this.#deps.clients, services: this.#deps.services, policy: this.#deps.policy },
+      {
+        requestId: request.id,
+        actor: { userId: request.requesterId, channelId: request.channelId, teamId: request.teamId },
+        log: this.#deps.log.child({ approvalId: request.id, operationId: request.operationId }),
+      },
+      request.profile,
+      record.decidedBy,
+    );
   }
 
   /** Renews the claim while the work runs; `lost()` says whether a renewal was refused. */
@@ -258,9 +328,13 @@ export class ApprovalExecutor {
     });
     if (!requester)
       return `${userMention(request.requesterId)}, who asked, no longer holds the ${request.role} role here.`;
-    const approver = record.decidedBy;
-    if (approver && !(await this.#deps.authorizer({ userId: approver, role: 'approver', ...where })))
-      return `${userMention(approver)}, who approved, no longer holds the approver role here.`;
+    // Every approver of a multi-approver request, each against the rule that let them approve.
+    for (const approver of approversOf(record)) {
+      if (await this.#deps.authorizer(approverCheck(request, approver))) continue;
+      return request.approverRule
+        ? `${userMention(approver)}, who approved, is no longer one of this request’s approvers.`
+        : `${userMention(approver)}, who approved, no longer holds the approver role here.`;
+    }
     return undefined;
   }
 
@@ -365,7 +439,7 @@ export class ApprovalExecutor {
       record.cardChannel && record.cardTs ? { channel: record.cardChannel, ts: record.cardTs } : undefined;
     const headline: ViewBlock = {
       kind: 'context',
-      text: `${userMention(request.requesterId)} asked, ${userMention(record.decidedBy ?? 'someone')} approved · request ${request.id}`,
+      text: `${userMention(request.requesterId)} asked, ${approversOf(record).map(userMention).join(' and ') || userMention(record.decidedBy ?? 'someone')} approved · request ${request.id}`,
     };
     const view: View = {
       ...outcome.view,

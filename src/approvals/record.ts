@@ -43,6 +43,20 @@ export const ApprovalRequest = StoredCall.extend({
    * where used) and their description, which the card shows and the audit trail names.
    */
   target: z.object({ facts: z.unknown(), description: TargetDescription }),
+  /** The change ticket the request is made under (`--ticket`), and its link from the policy's `ticket_url`. */
+  ticket: z.string().optional(),
+  ticketUrl: z.string().optional(),
+  /**
+   * How many distinct people other than the requester must approve (1 when absent): scoped approver rules
+   * (`approvals.approvers[].min_approvers`) and break-glass deploys ask for more.
+   */
+  approvalsNeeded: z.number().int().min(1).max(10).optional(),
+  /**
+   * Who may approve, when approver rules scoped to the target decide it (Slack user ids and user-group ids,
+   * the union of every matching rule's `approvers`) instead of the channel's approver role; and the rules'
+   * keys, which the card names.
+   */
+  approverRule: z.object({ principals: z.array(z.string()).min(1), rules: z.array(z.string()) }).optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
@@ -115,7 +129,17 @@ export const ApprovalHash = z.object({
   cardTs: z.string().optional(),
   decidedBy: z.string().optional(),
   decidedAt: optionalNumber,
+  /** Who approved so far, in order (comma-separated in Redis): a multi-approver request waits for them all. */
+  approvers: z
+    .string()
+    .transform((text) => text.split(',').filter((id) => id !== ''))
+    .optional(),
   reason: z.string().optional(),
+  /** An approved request held until its time (src/approvals/timing.ts): when, why, the zone it is said in. */
+  runAt: optionalNumber,
+  runReason: z.enum(['explicit', 'window']).optional(),
+  runZone: z.string().optional(),
+  runWindows: z.string().optional(),
   /** Which process runs it, until when it holds the claim, and how far it got. */
   executor: z.string().optional(),
   leaseUntil: optionalNumber,

@@ -49,9 +49,12 @@ async function evaluate(
  * pending → approved | rejected | cancelled | expired.
  * KEYS: request hash, pending index, active index. ARGV: now, target state, decidedBy, reason, ttl ms of a
  * final record, grace ms: an approved request waits that long for the approving process to claim it before
- * recovery passes of other processes may. A request past its expiry can only become expired, whoever clicks, even before the sweeper
+ * recovery passes of other processes may; approvals needed (1 when absent). A request past its expiry can only become expired, whoever clicks, even before the sweeper
  * has seen it. Returns {'ok', newState, decidedBy} (newState is 'expired' when it was too late), or
  * {'refused', currentState, decidedBy} when someone else decided first, or {'missing', '', ''}.
+ * A request that needs several approvers collects them in `approvers` (comma-separated, each once): an
+ * approval short of the count returns {'partial', 'pending', approvers}, the same person again
+ * {'again', 'pending', approvers}; the one that completes the count approves it.
  */
 export const decideScript = scriptOf(`
 local state = redis.call('HGET', KEYS[1], 'state')
@@ -63,6 +66,20 @@ local now = tonumber(ARGV[1])
 local target = ARGV[2]
 local expiresAt = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
 if now >= expiresAt then target = 'expired' end
+local needed = tonumber(ARGV[7] or '1') or 1
+if target == 'approved' and needed > 1 then
+  local list = redis.call('HGET', KEYS[1], 'approvers') or ''
+  local count = 0
+  for who in string.gmatch(list, '[^,]+') do
+    if who == ARGV[3] then return {'again', 'pending', list} end
+    count = count + 1
+  end
+  if list == '' then list = ARGV[3] else list = list .. ',' .. ARGV[3] end
+  redis.call('HSET', KEYS[1], 'approvers', list)
+  if count + 1 < needed then return {'partial', 'pending', list} end
+elseif target == 'approved' then
+  redis.call('HSET', KEYS[1], 'approvers', ARGV[3])
+end
 redis.call('HSET', KEYS[1], 'state', target, 'decidedAt', ARGV[1])
 if target ~= 'expired' then
   redis.call('HSET', KEYS[1], 'decidedBy', ARGV[3])

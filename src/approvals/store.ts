@@ -27,8 +27,13 @@ import {
   noticedScript,
   runScript,
 } from './scripts.js';
+import { type HeldRun, heldRun, holdRun } from './timing.js';
 
-const DecideReply = z.tuple([z.enum(['ok', 'refused', 'missing']), z.string(), z.string()]);
+const DecideReply = z.tuple([
+  z.enum(['ok', 'refused', 'missing', 'partial', 'again']),
+  z.string(),
+  z.string(),
+]);
 const ClaimReply = z.union([
   z.tuple([z.literal('claimed'), z.enum(['', 'checking', 'calling']), z.string()]),
   z.tuple([z.literal('busy'), z.string()]),
@@ -43,7 +48,10 @@ export type DecideResult =
   /** This call made the transition; `state` is `expired` when the request had run out of time. */
   | { outcome: 'decided'; state: Decision; record: ApprovalRecord }
   /** Someone decided first (or the request is long gone). */
-  | { outcome: 'refused'; state: ApprovalState | 'missing'; decidedBy: string | undefined };
+  | { outcome: 'refused'; state: ApprovalState | 'missing'; decidedBy: string | undefined }
+  /** An approval of a request that needs more people: still pending, `approvers` so far (`again`: already counted). */
+  | { outcome: 'partial'; approvers: string[]; record: ApprovalRecord }
+  | { outcome: 'again'; approvers: string[]; record: ApprovalRecord };
 
 export type ClaimResult =
   /** `previousPhase`: how far a process that died got (`calling` = the SCC call may have been sent). */
@@ -135,17 +143,25 @@ export class ApprovalStore {
     now: number,
     decidedBy: string,
     reason?: string,
+    approvalsNeeded = 1,
   ): Promise<DecideResult> {
     const reply = DecideReply.parse(
       await runScript(
         this.#redis,
         decideScript,
         [this.key(id), this.pendingKey, this.activeKey],
-        [now, decision, decidedBy, reason ?? '', this.#retentionMs, this.#claimGraceMs],
+        [now, decision, decidedBy, reason ?? '', this.#retentionMs, this.#claimGraceMs, approvalsNeeded],
       ),
     );
     const [status, state, by] = reply;
     if (status === 'missing') return { outcome: 'refused', state: 'missing', decidedBy: undefined };
+    if (status === 'partial' || status === 'again') {
+      const record = await this.get(id);
+      if (!record) throw new Error(`approval ${id} vanished right after an approval was counted`);
+      const approvers = by.split(',').filter((who) => who !== '');
+      if (status === 'partial') return { outcome: 'partial', approvers, record };
+      return { outcome: 'again', approvers, record };
+    }
     if (status === 'refused') {
       return { outcome: 'refused', state: ApprovalState.parse(state), decidedBy: by || undefined };
     }
@@ -227,6 +243,19 @@ export class ApprovalStore {
   /** Pending requests whose time is up, oldest first. */
   async dueForExpiry(now: number, limit: number): Promise<string[]> {
     return this.#redis.zrangebyscore(this.pendingKey, '-inf', now, 'LIMIT', 0, limit);
+  }
+
+  /** Holds an approved request until its time (src/approvals/timing.ts); false when it is not approved any more or held already. */
+  async holdRun(id: string, held: HeldRun): Promise<boolean> {
+    const done = await holdRun(this.#redis, { request: this.key(id), active: this.activeKey }, held);
+    // A failover right after must not lose the hold: the request would then run at once, outside its window.
+    if (done) await replicated(this.#redis, this.key(id));
+    return done;
+  }
+
+  /** The time an approved request is held until, when it is. */
+  async heldRun(id: string): Promise<HeldRun | undefined> {
+    return heldRun(this.#redis, this.key(id));
   }
 
   /** Requests a recovery pass should look at now: approved, abandoned mid-execution, or unreported. */

@@ -90,6 +90,17 @@ export class AccessControl {
   }
 
   /**
+   * Whether the user is one of `principals` (user ids, or user groups they belong to): the people an
+   * `approvals.approvers` rule names. No role is needed besides; an empty list names nobody.
+   */
+  async isAmong(userId: string, principals: readonly string[]): Promise<boolean> {
+    if (principals.includes(userId)) return true;
+    const groupIds = principals.filter(isSlackUserGroupId);
+    if (groupIds.length === 0 || !this.groups) return false;
+    return (await this.groups.groupsOf(userId, groupIds)).length > 0;
+  }
+
+  /**
    * The one check: throws a PermissionError naming the role needed, or a UserError about the profile;
    * otherwise says which profile to use.
    */

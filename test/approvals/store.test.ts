@@ -95,6 +95,37 @@ describe('approvals: the state machine in Redis', () => {
     expect(await store.dueForExpiry(T0 + 60 * 60_000, 100)).not.toContain(id);
   });
 
+  it('approves a request that needs two approvers only at the second distinct one', async () => {
+    const id = await fresh();
+
+    const first = await store.decide(id, 'approved', T0, 'U0BOB', undefined, 2);
+    const again = await store.decide(id, 'approved', T0, 'U0BOB', undefined, 2);
+    expect(first).toMatchObject({ outcome: 'partial', approvers: ['U0BOB'] });
+    expect(again).toMatchObject({ outcome: 'again', approvers: ['U0BOB'] });
+    expect((await store.get(id))?.state).toBe('pending');
+    expect(await store.claim(id, 'A', T0, LEASE)).toEqual({ claimed: false, state: 'pending' });
+
+    const second = await store.decide(id, 'approved', T0, 'U0CAROL', undefined, 2);
+
+    expect(second).toMatchObject({ outcome: 'decided', state: 'approved' });
+    const record = await store.get(id);
+    expect(record?.approvers).toEqual(['U0BOB', 'U0CAROL']);
+    expect(record?.decidedBy).toBe('U0CAROL');
+  });
+
+  it('lets two of many simultaneous approvers complete a two-approver request, once', async () => {
+    const id = await fresh();
+
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.decide(id, 'approved', T0, `U0APPR${i}`, undefined, 2)),
+    );
+
+    expect(results.filter((r) => r.outcome === 'partial')).toHaveLength(1);
+    expect(results.filter((r) => r.outcome === 'decided')).toHaveLength(1);
+    expect(results.filter((r) => r.outcome === 'refused')).toHaveLength(18);
+    expect((await store.get(id))?.approvers).toHaveLength(2);
+  });
+
   it('claims an approved request once, and only after approval', async () => {
     const id = await fresh();
     expect(await store.claim(id, 'A', T0, LEASE)).toEqual({ claimed: false, state: 'pending' });
