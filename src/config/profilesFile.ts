@@ -280,6 +280,19 @@ class ProfilesFileReader {
         problem: `is bound to ${isQuotable(target) ? `profile ${target}` : 'a profile'}, which is not defined (${choices}).${hint}`,
       });
     }
+    const rules =
+      isRecord(raw.approvals) && Array.isArray(raw.approvals.approvers) ? raw.approvals.approvers : [];
+    rules.forEach((rule: unknown, index) => {
+      const target = isRecord(rule) ? rule.profile : undefined;
+      if (typeof target !== 'string' || !PROFILE_NAME.test(target) || defined.includes(target)) return;
+      const suggestion = didYouMean(target, defined);
+      const hint = suggestion === undefined ? '' : ` Did you mean ${suggestion}?`;
+      this.report({
+        line: this.yaml.lineOf(['approvals', 'approvers', index, 'profile']),
+        key: renderKey(['approvals', 'approvers', index, 'profile']),
+        problem: `names ${isQuotable(target) ? `profile ${target}` : 'a profile'}, which is not defined.${hint}`,
+      });
+    });
     const windows = isRecord(raw.changes) && Array.isArray(raw.changes.windows) ? raw.changes.windows : [];
     windows.forEach((window: unknown, index) => {
       const target = isRecord(window) ? window.profile : undefined;
@@ -335,6 +348,18 @@ class ProfilesFileReader {
           ...(approvals.require_for_vpn_upgrades ? { 'vpn.upgrade': 'four-eyes' } : {}),
           ...(approvals.operations ?? {}),
         }),
+        approvers: Object.freeze(
+          (approvals.approvers ?? []).map((rule, index) =>
+            Object.freeze({
+              key: `approvals.approvers[${index}]`,
+              devices: rule.devices,
+              profile: rule.profile,
+              tenant: rule.tenant,
+              approvers: Object.freeze([...new Set(rule.approvers)]),
+              minApprovers: rule.min_approvers ?? 1,
+            }),
+          ),
+        ),
       }),
       audit: Object.freeze({ retentionDays: data.audit?.retention_days ?? defaultAudit.retentionDays }),
       changes: changesFrom(data.changes),

@@ -129,6 +129,45 @@ const PolicySchema = closedObject({
 export const APPROVAL_EXPIRY_MAX_MINUTES = 10_080;
 export const AUDIT_RETENTION_MAX_DAYS = 3_650;
 
+/** Most approvers one request may need: more would rarely all be awake at once. */
+export const MIN_APPROVERS_MAX = 5;
+
+const approverPrincipal = z.string().refine((p) => isPrincipal(p) && p !== EVERYONE, {
+  message: 'is not a Slack user id (U…/W…) or a user-group id (S…)',
+});
+
+/**
+ * `approvals.approvers[]`: who approves requests on some devices, a profile or a managed tenant instead of
+ * the channel's approver role, and how many of them must.
+ */
+const ApproverRuleSchema = closedObject({
+  devices: z.string().trim().min(1, 'is empty; give a device query such as name:asa-hq-*').optional(),
+  profile: profileName.optional(),
+  tenant: z.string().trim().min(1, 'is empty; give a managed tenant’s name').optional(),
+  approvers: z.preprocess(
+    (value) => (typeof value === 'string' ? [value] : value),
+    z.array(approverPrincipal).min(1, 'names nobody; list the Slack user ids or user-group ids who approve'),
+  ),
+  min_approvers: z.number().int().min(1).max(MIN_APPROVERS_MAX).optional(),
+}).superRefine(
+  (rule, ctx) => {
+    if (rule.devices === undefined && rule.profile === undefined && rule.tenant === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'needs devices, profile or tenant: what its approvers approve',
+      });
+    const people = Array.isArray(rule.approvers) ? rule.approvers : [];
+    const onlyUsers = people.every((p) => !p.startsWith('S'));
+    if (onlyUsers && rule.min_approvers !== undefined && rule.min_approvers > new Set(people).size)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['min_approvers'],
+        message: `asks for ${rule.min_approvers} approvers but the rule names ${new Set(people).size}`,
+      });
+  },
+  { when: (payload) => isObject(payload.value) },
+);
+
 const ApprovalsSchema = closedObject({
   expiry_minutes: z.number().int().min(1).max(APPROVAL_EXPIRY_MAX_MINUTES).optional(),
   allow_self_approval: z.boolean().optional(),
@@ -138,6 +177,7 @@ const ApprovalsSchema = closedObject({
   operations: z
     .record(operationId, z.enum(['four-eyes', 'none', ...roles] as [string, ...string[]]))
     .optional(),
+  approvers: z.array(ApproverRuleSchema).optional(),
 });
 
 const AuditSchema = closedObject({
@@ -260,6 +300,22 @@ export interface ApprovalSettings {
    * a second person. Checked against the catalogue's declarations when the bot starts (src/dispatch/).
    */
   readonly operations: Readonly<Record<string, string>>;
+  /** Scoped approvers (`approvals.approvers`), in the file's order. */
+  readonly approvers: readonly ApproverRule[];
+}
+
+/** One `approvals.approvers` rule: what it covers (every given scope must match) and who approves. */
+export interface ApproverRule {
+  /** How the rule is named on cards and in errors: `approvals.approvers[0]`. */
+  readonly key: string;
+  /** A device query (Lucene, as SCC's `q` and /fw devices take it). */
+  readonly devices?: string | undefined;
+  readonly profile?: string | undefined;
+  /** A managed tenant's name (MSP portal). */
+  readonly tenant?: string | undefined;
+  /** Slack user ids and user-group ids. */
+  readonly approvers: readonly string[];
+  readonly minApprovers: number;
 }
 
 export interface AuditSettings {
@@ -319,6 +375,7 @@ export const defaultApprovals: ApprovalSettings = Object.freeze({
   deployWithChange: false,
   requireForVpnUpgrades: false,
   operations: Object.freeze({}),
+  approvers: Object.freeze([]),
 });
 
 export const defaultAudit: AuditSettings = Object.freeze({ retentionDays: 90 });
@@ -427,6 +484,13 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
       'the approval rule of one operation: `four-eyes` (a second person approves), a role that may run it alone (`admin`, `operator`…), or `none`; operations that always need approval cannot be lowered',
     default: 'the operation’s own rule (see Approvals)',
     example: 'operations: { tenants.token: admin }',
+  },
+  {
+    key: 'approvals.approvers',
+    description: `scoped approvers: each rule gives \`devices\` (a device query, as /fw devices takes), \`profile\`, \`tenant\` (a managed tenant’s name) or several of them (all must match), and \`approvers\` (Slack user ids or user-group ids, at least one). A request on what a rule covers is approved by its approvers instead of the channel’s approver role; \`min_approvers\` (1–${MIN_APPROVERS_MAX}, default 1) of them, other than the requester, must approve. When several rules match, any of their approvers may, and the largest min_approvers counts`,
+    default: 'none: the channel’s approver role approves',
+    example:
+      "approvers: [{ devices: 'name:asa-hq-*', approvers: [U0LEAD00001, S0NETSEC01], min_approvers: 2 }]",
   },
   {
     key: 'audit.retention_days',

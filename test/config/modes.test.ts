@@ -164,6 +164,7 @@ describe('the Config object', () => {
       requireForVpnUpgrades: false,
       deployWithChange: false,
       operations: {},
+      approvers: [],
     });
     expect(config.audit).toEqual({ retentionDays: 90 });
     expect(config.profilesFile).toBeUndefined();

@@ -61,6 +61,7 @@ describe('a good profiles file', () => {
       requireForVpnUpgrades: true,
       deployWithChange: false,
       operations: { 'vpn.upgrade': 'four-eyes' },
+      approvers: [],
     });
     expect(config.audit).toEqual({ retentionDays: 90 });
   });
@@ -393,8 +394,33 @@ describe('approvals and audit', () => {
       requireForVpnUpgrades: false,
       deployWithChange: false,
       operations: {},
+      approvers: [],
     });
     expect(config.audit).toEqual({ retentionDays: 365 });
+  });
+
+  it('reads approvers rules with their keys, users once, min_approvers 1 unless given', async () => {
+    const config = await load(
+      "approvals:\n  approvers:\n    - { devices: 'name:asa-hq-*', approvers: [U0LEAD00001, S0NETSEC01, U0LEAD00001], min_approvers: 2 }\n    - { tenant: contoso-eu, approvers: U0MSP00001 }\n",
+    );
+    expect(config.approvals.approvers).toEqual([
+      {
+        key: 'approvals.approvers[0]',
+        devices: 'name:asa-hq-*',
+        profile: undefined,
+        tenant: undefined,
+        approvers: ['U0LEAD00001', 'S0NETSEC01'],
+        minApprovers: 2,
+      },
+      {
+        key: 'approvals.approvers[1]',
+        devices: undefined,
+        profile: undefined,
+        tenant: 'contoso-eu',
+        approvers: ['U0MSP00001'],
+        minApprovers: 1,
+      },
+    ]);
   });
 
   it.each([
@@ -491,6 +517,36 @@ describe('the change process (changes)', () => {
       'changes: { snapshots: { retention_days: 0 } }',
       'changes.snapshots.retention_days',
       'must be at least 1',
+      1,
+    ],
+    [
+      "approvals: { approvers: [{ devices: 'name:asa-hq-*', approvers: [] }] }",
+      'approvals.approvers[0].approvers',
+      'names nobody; list the Slack user ids or user-group ids who approve',
+      1,
+    ],
+    [
+      "approvals: { approvers: [{ devices: 'name:asa-hq-*', approvers: [U0LEAD] }] }",
+      'approvals.approvers[0].approvers[0]',
+      'is not a Slack user id (U…/W…) or a user-group id (S…)',
+      1,
+    ],
+    [
+      "approvals: { approvers: [{ tenant: contoso-eu, approvers: ['*'] }] }",
+      'approvals.approvers[0].approvers[0]',
+      'is not a Slack user id (U…/W…) or a user-group id (S…)',
+      1,
+    ],
+    [
+      'approvals: { approvers: [{ approvers: [U0LEAD00001] }] }',
+      'approvals.approvers[0]',
+      'needs devices, profile or tenant: what its approvers approve',
+      1,
+    ],
+    [
+      'approvals: { approvers: [{ profile: default, approvers: [U0LEAD00001], min_approvers: 2 }] }',
+      'approvals.approvers[0].min_approvers',
+      'asks for 2 approvers but the rule names 1',
       1,
     ],
   ])('refuses %s, naming the key', async (yaml, key, problem, line) => {
