@@ -420,6 +420,9 @@ describe('simulator contract', () => {
       await scc.call('getMspManagedDevices', {
         query: { q: 'deviceType:ASA', sort: ['name:ASC'], limit: 5 },
       });
+      const windowed = sim.state.devices.get(sim.deviceUid('nw-asa-hq'));
+      if (windowed !== undefined)
+        windowed.maintenanceWindow = { startCron: '0 2 * * *', durationMinutes: 30 };
       await scc.call('getMspManagedDevice', { path: { deviceUid: sim.deviceUid('nw-asa-hq') } });
       await scc.call('getMspDeviceSecureClientPackages', {
         path: { deviceUid: sim.deviceUid('nw-asa-hq') },

@@ -236,6 +236,16 @@ describe('maintenance windows', () => {
     });
     expect(bad.status).toBe(400);
     expect(obj(bad).errorMsg).toBe('Invalid startCron: the hour field "25" is outside 0-23');
+    // The MSP portal answers a managed tenant's device with its window too.
+    await admin('PUT', '/_sim/devices/nw-asa-hq/maintenance-window', {
+      startCron: '0 2 * * *',
+      durationMinutes: 30,
+    });
+    const managed = obj(await api('GET', `/v1/msp/inventory/devices/${sim.deviceUid('nw-asa-hq')}`));
+    expect(managed.deviceMaintenanceWindow).toMatchObject({
+      isOpen: false,
+      nextStart: '2025-06-03T02:00:00.000Z',
+    });
     expect((await admin('DELETE', '/_sim/devices/asa-hq-01/maintenance-window')).status).toBe(204);
     expect((await device('asa-hq-01')).deviceMaintenanceWindow).toBeUndefined();
   });

@@ -9,6 +9,7 @@ import { notFound, SimError } from '../errors.js';
 import type { Handler, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
+import { maintenanceWindowDto } from '../state/maintenanceWindow.js';
 import type { DeviceRecord, Region, TenantRecord } from '../state/model.js';
 import { deviceFields } from './devices.js';
 import { packageDto, packagesOf } from './secureClient.js';
@@ -51,7 +52,8 @@ function managedDevice(ctx: RequestContext): ManagedDevice {
 /** SCC names an MSP tenant's region by its cluster, e.g. `us1` (the reference's example). */
 export const regionCluster = (region: Region): string => `${region.toLowerCase()}1`;
 
-export function mspDeviceDto({ record, tenant }: ManagedDevice): Model.MspManagedDevice {
+/** The device as the MSP portal answers it at `now` (its maintenance window read from the clock). */
+export function mspDeviceDto({ record, tenant }: ManagedDevice, now: number): Model.MspManagedDevice {
   const d = record.device;
   const copy = <K extends keyof Model.Device>(key: K) =>
     d[key] === undefined ? {} : { [key]: structuredClone(d[key]) };
@@ -81,6 +83,9 @@ export function mspDeviceDto({ record, tenant }: ManagedDevice): Model.MspManage
     ...copy('labels'),
     ...copy('certificateExpiryDate'),
     ...copy('raVpnCertificateExpiryDate'),
+    ...(record.maintenanceWindow === undefined
+      ? {}
+      : { deviceMaintenanceWindow: maintenanceWindowDto(record.maintenanceWindow, now) }),
     tenantUid: tenant.uid,
     managedTenantUid: tenant.uid,
     managedTenantName: tenant.name,
@@ -122,12 +127,12 @@ export const getMspManagedDevices: Handler = (ctx) => {
     search: true,
     sort: true,
   });
-  return { status: 200, body: { ...page, items: page.items.map(mspDeviceDto) } };
+  return { status: 200, body: { ...page, items: page.items.map((d) => mspDeviceDto(d, ctx.now)) } };
 };
 
 export const getMspManagedDevice: Handler = (ctx) => ({
   status: 200,
-  body: mspDeviceDto(managedDevice(ctx)),
+  body: mspDeviceDto(managedDevice(ctx), ctx.now),
 });
 
 export const getMspDeviceSecureClientPackages: Handler = (ctx) => {
