@@ -4,7 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ApprovalGate, ApprovalRequestInput } from '../dispatch/ports.js';
-import { PermissionError } from '../model/errors.js';
+import { PermissionError, UserError } from '../model/errors.js';
+import { SccError } from '../scc/errors.js';
+import { type ScopedApprovers, scopedApprovers, scopeOfFacts } from './approvers.js';
 import type { AuditTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
@@ -35,6 +37,32 @@ function storable(raw: ApprovalRequestInput['raw']): ApprovalRequest['raw'] {
   return out;
 }
 
+/**
+ * The approver rules that cover the target (`approvals.approvers`): device queries are answered by SCC
+ * itself, so a rule means what /fw devices with the same query shows.
+ */
+async function approversFor(
+  deps: GateDeps,
+  ctx: ApprovalRequestInput['ctx'],
+  facts: unknown,
+): Promise<ScopedApprovers | undefined> {
+  const rules = deps.settings.approvers;
+  if (rules.length === 0) return undefined;
+  return scopedApprovers(rules, scopeOfFacts(ctx.profile, facts), async (query, uid) => {
+    try {
+      const page = await ctx.scc.devices.list({ q: `(${query}) AND uid:${uid}`, limit: 1 });
+      return (page.items?.length ?? 0) > 0;
+    } catch (error) {
+      const why = error instanceof SccError ? ` ${error.userMessage()}` : '';
+      throw new UserError(
+        `fwbot could not tell who may approve this: SCC refused the device query \`${query}\` of approvals.approvers in the profiles file.${why}`,
+        [],
+        { cause: error },
+      );
+    }
+  });
+}
+
 export function createGate(
   deps: GateDeps,
 ): ApprovalGate & { requestAndReturn(input: ApprovalRequestInput): Promise<ApprovalRecord> } {
@@ -55,6 +83,7 @@ export function createGate(
       teamId: actor.teamId,
     });
     if (!mayAsk) throw new PermissionError(`Asking for this needs the ${role} role here.`, role);
+    const scoped = await approversFor(deps, ctx, target.facts);
     const now = deps.clock();
     const request: ApprovalRequest = {
       id: newApprovalId(),
@@ -69,6 +98,12 @@ export function createGate(
       expiresAt: now + deps.settings.expiryMinutes * 60_000,
       role,
       target: { facts: target.facts, description: target.description },
+      ...(scoped
+        ? {
+            approverRule: { principals: scoped.principals, rules: scoped.rules },
+            ...(scoped.minApprovers > 1 ? { approvalsNeeded: scoped.minApprovers } : {}),
+          }
+        : {}),
     };
     await deps.store.create(request);
     const pending: ApprovalRecord = { request, state: 'pending', attempts: 0 };

@@ -32,6 +32,19 @@ export const ApprovalSettings = z.object({
    * only after this, so a slow SCC call in a live process is never run a second time by another process.
    */
   executionLeaseMs: z.number().int().min(1_000).default(60_000),
+  /** Scoped approvers (`approvals.approvers`): who approves what instead of the channel's approver role. */
+  approvers: z
+    .array(
+      z.object({
+        key: z.string(),
+        devices: z.string().optional(),
+        profile: z.string().optional(),
+        tenant: z.string().optional(),
+        approvers: z.array(z.string()).min(1),
+        minApprovers: z.number().int().min(1).default(1),
+      }),
+    )
+    .default([]),
 });
 export type ApprovalSettings = z.infer<typeof ApprovalSettings>;
 export type ApprovalSettingsInput = z.input<typeof ApprovalSettings>;
@@ -47,5 +60,6 @@ export function approvalSettingsFrom(config: {
     deployWithChange: config.approvals.deployWithChange,
     operations: { ...config.approvals.operations },
     auditRetentionDays: config.audit.retentionDays,
+    approvers: config.approvals.approvers.map((rule) => ({ ...rule, approvers: [...rule.approvers] })),
   });
 }
