@@ -9,7 +9,7 @@ import { authorizerFrom } from '../approvals/authorizer.js';
 import { type ApprovalSettings, approvalSettingsFrom } from '../approvals/settings.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
 import type { OperationServices } from '../catalogue/operation.js';
-import type { Config } from '../config.js';
+import type { ChangeSettings, Config } from '../config.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
 import type { AuditEntry, SccClients } from '../dispatch/ports.js';
@@ -113,6 +113,8 @@ export function startGovernance(parts: {
   catalogue: Catalogue;
   jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue'>;
   settings: ApprovalSettings;
+  /** The change process (the file's `changes`): operations and the dispatcher check tickets with it. */
+  changes?: ChangeSettings;
   secrets: readonly string[];
   metrics: FwbotMetrics;
   log: Logger;
@@ -155,7 +157,10 @@ export function startGovernance(parts: {
     audit: approvals.audit,
     staging: approvals.staging,
   };
-  const policy = { deployWithChange: settings.deployWithChange };
+  const policy = {
+    deployWithChange: settings.deployWithChange,
+    ...(parts.changes ? { changes: parts.changes } : {}),
+  };
   const dispatcher = new Dispatcher({
     access,
     scc: parts.clients,
@@ -234,6 +239,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     catalogue,
     jobs,
     settings,
+    changes: config.changes,
     secrets,
     metrics,
     log,

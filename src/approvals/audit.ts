@@ -22,6 +22,7 @@ const StoredAuditEntry = z.object({
   outcome: z.string(),
   approvalId: z.string().optional(),
   transactionUid: z.string().optional(),
+  ticket: z.string().optional(),
 });
 
 const StreamEntries = z.array(z.tuple([z.string(), z.array(z.string())]));
@@ -93,6 +94,7 @@ export class AuditTrail implements AuditReader {
     };
     if (entry.approvalId) fields.approvalId = this.clean(entry.approvalId);
     if (entry.transactionUid) fields.transactionUid = this.clean(entry.transactionUid);
+    if (entry.ticket) fields.ticket = this.clean(entry.ticket);
     const id = await runScript(
       this.#redis,
       appendScript,
@@ -128,6 +130,7 @@ export class AuditTrail implements AuditReader {
         outcome: stored.outcome,
         approvalId: stored.approvalId,
         transactionUid: stored.transactionUid,
+        ...(stored.ticket ? { ticket: stored.ticket } : {}),
       };
     });
   }

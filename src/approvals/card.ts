@@ -3,11 +3,11 @@
 // renderBlocks turns it into Block Kit. What came from SCC or was typed (the target's facts, the command,
 // a reason) goes in through untrusted() or code() (render/untrusted.ts), so it cannot dress up the card.
 
+import { ticketMrkdwn } from '../catalogue/tickets.js';
 import type { Button, View, ViewBlock } from '../model/view.js';
 import { code } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
 import { codeAsLiteral, untrusted } from '../render/untrusted.js';
-import { ticketMrkdwn } from '../catalogue/tickets.js';
 import { approversOf, principalMention } from './approvers.js';
 import type { ApprovalRecord, ApprovalRequest } from './record.js';
 import { heldWhen } from './timing.js';

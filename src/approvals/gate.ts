@@ -3,6 +3,7 @@
 // until someone else approves (decisions.ts).
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { ticketLink } from '../catalogue/tickets.js';
 import type { ApprovalGate, ApprovalRequestInput } from '../dispatch/ports.js';
 import { PermissionError, UserError } from '../model/errors.js';
 import { SccError } from '../scc/errors.js';
@@ -63,6 +64,13 @@ async function approversFor(
   });
 }
 
+/** The request's ticket and its link, when it has one. */
+function ticketed(ticket: string | undefined, template: string | undefined): Partial<ApprovalRequest> {
+  if (ticket === undefined) return {};
+  const url = ticketLink(ticket, template);
+  return url === undefined ? { ticket } : { ticket, ticketUrl: url };
+}
+
 export function createGate(
   deps: GateDeps,
 ): ApprovalGate & { requestAndReturn(input: ApprovalRequestInput): Promise<ApprovalRecord> } {
@@ -73,6 +81,7 @@ export function createGate(
     ctx,
     commandText,
     role,
+    ticket,
   }: ApprovalRequestInput): Promise<ApprovalRecord> {
     const { actor } = ctx;
     // The dispatcher checked the role already; approvals do not trust their caller on it.
@@ -98,6 +107,7 @@ export function createGate(
       expiresAt: now + deps.settings.expiryMinutes * 60_000,
       role,
       target: { facts: target.facts, description: target.description },
+      ...ticketed(ticket, ctx.policy?.changes?.ticketUrl),
       ...(scoped
         ? {
             approverRule: { principals: scoped.principals, rules: scoped.rules },
@@ -124,6 +134,7 @@ export function createGate(
       target: request.target.description.line,
       outcome: `pending until ${new Date(request.expiresAt).toISOString()}`,
       approvalId: request.id,
+      ticket: request.ticket,
     });
     ctx.log.info({ approvalId: request.id, operationId: operation.id }, 'approval requested');
     return pending;

@@ -38,6 +38,7 @@ export function auditLine(record: AuditRecord): string {
     untrusted(record.outcome),
     record.transactionUid ? `transaction \`${record.transactionUid}\`` : undefined,
     record.approvalId ? `request \`${record.approvalId}\`` : undefined,
+    record.ticket ? `ticket ${untrusted(record.ticket)}` : undefined,
   ];
   return parts.filter((p) => p !== undefined && p !== '').join(' · ');
 }

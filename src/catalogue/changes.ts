@@ -25,6 +25,7 @@ import { type DeviceRequirement, resolveDevice, resolveDevices } from './resolve
 import { isNotFound } from './sccErrors.js';
 import { OF_AN_INTERFACE } from './stagedDiff.js';
 import { CHANGE_LOG_READS, ChangeLogRead, stagedInScc } from './stagedInScc.js';
+import { changeRequestFor, ticketedDescription } from './tickets.js';
 
 const ASA: DeviceRequirement = { kinds: ['asa'], why: 'staged changes and deploys are for ASAs here' };
 
@@ -407,6 +408,10 @@ export const deploy = defineOperation({
     ...CHANGE_LOG_READS,
     'deployChangesToMultipleAsaDevices',
     'getDeviceDeploymentRuns',
+    // The SCC change request named like the ticket, found or opened first (tickets.ts).
+    'getTenantSettings',
+    'getChangeRequests',
+    'createChangeRequest',
   ],
   examples: ['deploy asa-hq-01', 'deploy asa-hq-01 asa-dc-03 --description "guest VLAN removal"'],
   offeredAsButton: true,
@@ -482,10 +487,14 @@ export const deploy = defineOperation({
     },
   },
   run: async (ctx, _args, facts) => {
+    await changeRequestFor(ctx, `deploy to ${facts.devices.map((d) => d.name).join(', ')}`);
     const { data } = await ctx.scc.call('deployChangesToMultipleAsaDevices', {
       body: {
         deviceUids: facts.devices.map((d) => d.uid),
-        description: [facts.description, requestTag(ctx.requestId)].filter(Boolean).join(' '),
+        description: ticketedDescription(
+          ctx.ticket,
+          [facts.description, requestTag(ctx.requestId)].filter(Boolean).join(' '),
+        ),
         ...(facts.force ? { forceDeployUnsupportedCommands: true } : {}),
       },
     });

@@ -21,6 +21,8 @@ export interface OperationContext {
   policy?: OperationPolicy;
   /** Who approved the call, when it runs after an approval. */
   approvedBy?: string;
+  /** The change ticket the call is made under (`--ticket`, checked by the dispatcher against the policy). */
+  ticket?: string;
 }
 
 /** Settings of the policy file that change what an operation does (src/approvals/settings.ts). */

@@ -4,6 +4,7 @@
 // (`invalid_arguments`), and a value offered twice is one choice shown as two.
 import { UserError } from '../model/errors.js';
 import type { ModalField, ModalOption, ModalSpec, OperationContext, RawArgs } from './operation.js';
+import { fitTicketField } from './tickets.js';
 
 /** Fields whose options are listed in the form itself (external selects look theirs up). */
 const LISTED: ReadonlySet<ModalField['input']> = new Set(['select', 'multi_select']);
@@ -47,5 +48,5 @@ export async function formFields(
   prefilled: RawArgs,
 ): Promise<ModalField[]> {
   const fields = typeof spec.fields === 'function' ? await spec.fields(ctx, prefilled) : spec.fields;
-  return showableFields(fields);
+  return showableFields(fitTicketField(fields, ctx.policy?.changes));
 }

@@ -34,6 +34,7 @@ import {
   toResolved,
 } from './resolve.js';
 import { readStaged, STAGED_READ } from './stagedDiff.js';
+import { changeRequestFor, ticketedDescription } from './tickets.js';
 
 /** People know an interface by its name (`inside`) or its hardware name (`GigabitEthernet1/2`). */
 const INTERFACE_SEARCH = ['name', 'hardwareName'] as const;
@@ -182,6 +183,10 @@ export const interfacesDelete = defineOperation({
     'getTransaction',
     'getAsaCommandsToApplyPendingChanges',
     'deployChangesToMultipleAsaDevices',
+    // The SCC change request named like the ticket, found or opened before that deploy (tickets.ts).
+    'getTenantSettings',
+    'getChangeRequests',
+    'createChangeRequest',
     // What is staged on the device after the deletion (stagedDiff.ts).
     STAGED_READ,
   ],
@@ -245,8 +250,10 @@ export const interfacesDelete = defineOperation({
       path: { deviceUid: facts.device.uid, interfaceUid: facts.uid },
     });
     if (facts.deploy !== 'with-change') return { facts, staged: await readStaged(ctx, facts.device.uid) };
+    await changeRequestFor(ctx, `delete ${factsLabel(facts)}`);
+    const description = ticketedDescription(ctx.ticket, `fwbot: delete ${factsLabel(facts)}`);
     const { data } = await ctx.scc.call('deployChangesToMultipleAsaDevices', {
-      body: { deviceUids: [facts.device.uid], description: `fwbot: delete ${factsLabel(facts)}` },
+      body: { deviceUids: [facts.device.uid], description },
     });
     return { facts, deployment: data };
   },

@@ -11,6 +11,7 @@ import type { ModalSpec } from './modal.js';
 import type { ErasedQueue, QueueSpec } from './queue.js';
 import { explainFailure } from './sccErrors.js';
 import type { ServiceName, StagedChange } from './services.js';
+import { ticketField, ticketOf, ticketParam, withoutTicket } from './tickets.js';
 import { commandText, usageLine } from './usage.js';
 
 export { sccIdOf, type TrackRequest } from '../follow/index.js';
@@ -197,6 +198,11 @@ export interface Operation {
   readonly needs: readonly ServiceName[];
   /** Running it again changes nothing anywhere (a worker that died on it may simply run it again). */
   readonly readsOnly: boolean;
+  /**
+   * It changes SCC or a device (some SCC call it may make is neither a GET nor a calculation), so it takes
+   * a change ticket: `--ticket`, declared here once, and a field of its form (src/catalogue/tickets.ts).
+   */
+  readonly takesTicket: boolean;
   readonly entries: ReadonlySet<Entry>;
   readonly scc: readonly SccOperationId[];
   readonly examples: readonly string[];
@@ -207,6 +213,11 @@ export interface Operation {
   validate(raw: RawArgs): ArgIssue[];
   /** Whether this call is governed by the approval rule (see OperationSpec.governs). */
   governed(raw: RawArgs): boolean;
+  /**
+   * Whether this call changes SCC or a device, and so is checked against the ticket policy: every call of
+   * an operation that takes a ticket, except those its `governs` declaration leaves ungoverned (a GET).
+   */
+  makesChange(raw: RawArgs): boolean;
   otherChannel(raw: RawArgs): string | undefined;
   /**
    * Types the raw arguments (a UsageError when they are not acceptable), runs, renders. Operations with a
@@ -228,10 +239,27 @@ function parseArgs<A>(
   raw: RawArgs,
 ): A {
   // Raw arguments are what approvals store and what modals and the grammar produce, so they are parsed
-  // here, at the boundary, every time.
-  const parsed = spec.args.safeParse(raw);
+  // here, at the boundary, every time. The change ticket is the dispatcher's (tickets.ts), not the schema's.
+  const parsed = spec.args.safeParse(ownArgs(spec, raw));
   if (!parsed.success) throw new UsageError(spec.id, argIssues(parsed.error), usageLine(spec));
   return parsed.data;
+}
+
+/** The raw arguments the operation's own schema types: the ticket is left out unless it declares one. */
+function ownArgs(spec: Pick<OperationSpec<unknown, unknown, unknown>, 'params'>, raw: RawArgs): RawArgs {
+  return spec.params.some((param) => param.name === ticketParam.name) ? raw : withoutTicket(raw);
+}
+
+/** The form with the ticket's field last (shown or not, required or not, as the policy says: forms.ts). */
+function withTicketField(modal: ModalSpec): ModalSpec {
+  const { fields } = modal;
+  if (typeof fields !== 'function') return { ...modal, fields: [...fields, ticketField] };
+  return { ...modal, fields: async (ctx, prefilled) => [...(await fields(ctx, prefilled)), ticketField] };
+}
+
+/** Whether an SCC operation changes something: neither a GET nor a POST that only computes an answer. */
+function changesScc(id: SccOperationId): boolean {
+  return sccOperations[id].method !== 'GET' && !COMPUTING_POSTS.has(id);
 }
 
 /** Parses stored facts with the target's schema: an approval read back from Redis is a boundary too. */
@@ -304,6 +332,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
     !spec.queue &&
     !spec.secret &&
     spec.scc.every((id) => sccOperations[id].method === 'GET' || READ_ONLY_POSTS.has(id));
+  const takesTicket = !readsOnly && spec.scc.some(changesScc);
   const target = spec.target;
   const entries = entriesOf(loose, readsOnly);
   const operation: Operation = {
@@ -312,7 +341,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
     area: spec.area,
     summary: spec.summary,
     failure: spec.failure,
-    params: spec.params,
+    params: takesTicket ? [...spec.params, ticketParam] : spec.params,
     role: spec.role,
     approval: spec.approval,
     destructive: spec.approval === 'always',
@@ -320,19 +349,24 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
     auditEveryCall: spec.auditEveryCall === true,
     needs: spec.needs ?? [],
     readsOnly,
+    takesTicket,
     entries,
     scc: spec.scc,
     examples: spec.examples ?? [],
-    modal: spec.modal,
+    modal: takesTicket && spec.modal ? withTicketField(spec.modal) : spec.modal,
     ...(spec.governs ? { governsOnly: spec.governs.which } : {}),
     validate(raw) {
-      const parsed = spec.args.safeParse(raw);
+      const parsed = spec.args.safeParse(ownArgs(spec, raw));
       return parsed.success ? [] : argIssues(parsed.error);
     },
     governed(raw) {
       if (!governedByRule) return false;
       if (!spec.governs) return true;
       return spec.governs.applies(parseArgs(spec, raw));
+    },
+    makesChange(raw) {
+      if (!takesTicket) return false;
+      return !spec.governs || spec.governs.applies(parseArgs(spec, raw));
     },
     otherChannel(raw) {
       return spec.otherChannel?.(parseArgs(spec, raw));
@@ -348,7 +382,8 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
               ? (await target.resolve(ctx, typed)).facts
               : parseFacts(target as TargetSpec<unknown, F>, facts, spec.id);
         }
-        result = await spec.run(ctx, typed, current);
+        const ticket = takesTicket ? ticketOf(raw) : undefined;
+        result = await spec.run(ticket === undefined ? ctx : { ...ctx, ticket }, typed, current);
       } catch (error) {
         throw explainFailure(error, spec.failure);
       }
@@ -370,7 +405,10 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
         async resolve(ctx: OperationContext, raw: RawArgs) {
           const typed = parseArgs(spec, raw);
           try {
-            return await target.resolve(ctx, typed);
+            const resolved = await target.resolve(ctx, typed);
+            // The call is bound to its target's UUIDs; its ticket goes with it (approved, queued, run).
+            const ticket = takesTicket ? ticketOf(raw) : undefined;
+            return ticket === undefined ? resolved : { ...resolved, raw: { ...resolved.raw, ticket } };
           } catch (error) {
             throw explainFailure(error, spec.failure);
           }

@@ -34,6 +34,8 @@ export interface AuditRecord {
   outcome: string;
   transactionUid?: string;
   approvalId?: string;
+  /** The change ticket the call was made under. */
+  ticket?: string;
 }
 
 export interface AuditReader {

@@ -231,6 +231,8 @@ function cliDispatcher(
     // The policy file's rules hold here too: without approvers, four-eyes means "only with --yes".
     governance: governanceOf(catalogue.operations, config.approvals.operations),
     reveals: new MemoryRevealGrants(),
+    // Tickets are asked for here as in Slack: the CLI's changes belong to the change process too.
+    policy: { changes: config.changes },
     ...(services ? { services } : {}),
     log,
   });

@@ -18,6 +18,7 @@ import {
   sccIdOf,
   type TargetDescription,
 } from '../catalogue/operation.js';
+import { checkTicket } from '../catalogue/tickets.js';
 import { COMMAND, usageLine } from '../catalogue/usage.js';
 import { PermissionError, UsageError, UserError } from '../model/errors.js';
 import type { Button, View } from '../model/view.js';
@@ -220,6 +221,8 @@ export class Dispatcher {
     const access = await this.#authorize(request.actor, op, op.role, profileOverride);
     const issues = op.validate(raw);
     if (issues.length > 0) throw new UsageError(op.id, issues, usageLine(op));
+    // A change's ticket is checked against the policy before anything reaches SCC or anyone's card.
+    const ticket = op.makesChange(raw) ? checkTicket(op.id, raw, this.#deps.policy?.changes) : undefined;
     await this.#checkOtherChannel(request, op, raw, access.profile);
     const ctx = this.context(request, access.profile);
     const rule = await this.#ruleFor(request.actor, op, raw);
@@ -241,6 +244,7 @@ export class Dispatcher {
           ctx,
           commandText,
           role: op.role,
+          ...(ticket === undefined ? {} : { ticket }),
         });
         return { kind: 'approval', approvalId };
       }
@@ -253,6 +257,7 @@ export class Dispatcher {
         description,
         commandText,
         'confirmed with --yes',
+        ticket,
       );
     }
 
@@ -283,7 +288,7 @@ export class Dispatcher {
     if (audited && op.target) {
       const resolved = await op.target.resolve(ctx, raw);
       const description = op.target.describe(resolved.facts);
-      return this.#run(ctx, op, resolved.raw, resolved.facts, description, commandText, why);
+      return this.#run(ctx, op, resolved.raw, resolved.facts, description, commandText, why, ticket);
     }
     log.info({ operationId: op.id, profile: access.profile }, 'running');
     return { kind: 'outcome', outcome: await op.execute(ctx, raw), profile: access.profile };
@@ -346,6 +351,7 @@ export class Dispatcher {
     description: TargetDescription,
     commandText: string,
     why: string,
+    ticket: string | undefined,
   ): Promise<Dispatched> {
     ctx.log.info({ operationId: op.id, profile: ctx.profile, why }, 'running');
     try {
@@ -357,11 +363,13 @@ export class Dispatcher {
         description.line,
         `${why}: ${outcome.view.summary}`,
         outcome,
+        ticket,
       );
       return { kind: 'outcome', outcome, profile: ctx.profile };
     } catch (error) {
       const said = error instanceof Error ? error.message : String(error);
-      await this.#audit(ctx.actor, op, 'failed', description.line, `${why}: ${said} (${commandText})`);
+      const outcome = `${why}: ${said} (${commandText})`;
+      await this.#audit(ctx.actor, op, 'failed', description.line, outcome, undefined, ticket);
       throw error;
     }
   }
@@ -373,6 +381,7 @@ export class Dispatcher {
     target: string,
     outcome: string,
     result?: Outcome,
+    ticket?: string,
   ): Promise<void> {
     await this.#deps.audit?.record({
       actor: actor.userId,
@@ -381,6 +390,7 @@ export class Dispatcher {
       target,
       outcome,
       transactionUid: result?.track.map(sccIdOf).find((uid) => uid !== undefined),
+      ...(ticket === undefined ? {} : { ticket }),
     });
   }
 

@@ -40,6 +40,8 @@ export interface ApprovalRequestInput {
   commandText: string;
   /** The role the request needed: the requester must still hold it when it is decided and run. */
   role: Role;
+  /** The change ticket it is made under, checked against the policy (also in `raw`, for the run). */
+  ticket?: string;
 }
 
 /** Turns a governed call into an approval request that someone else decides. */
@@ -71,6 +73,8 @@ export interface AuditEntry {
   outcome: string;
   approvalId?: string | undefined;
   transactionUid?: string | undefined;
+  /** The change ticket the call was made under. */
+  ticket?: string | undefined;
 }
 
 export interface AuditSink {

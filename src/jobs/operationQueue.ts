@@ -23,6 +23,7 @@ import {
   sccIdOf,
 } from '../catalogue/operation.js';
 import { SccUserError } from '../catalogue/sccErrors.js';
+import { ticketOf } from '../catalogue/tickets.js';
 import { operationContext } from '../dispatch/context.js';
 import type {
   AuditAction,
@@ -413,6 +414,7 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
       outcome: `${call.audited ?? 'approved'}: ${said}`,
       approvalId: call.approval?.id,
       transactionUid: outcome?.track.map(sccIdOf).find((uid) => uid !== undefined),
+      ticket: ticketOf(call.raw),
     });
   }
 

@@ -7,6 +7,7 @@
 // the reason it cannot be filled.
 import { formFields, showableFields } from '../../catalogue/forms.js';
 import type { ModalField, Operation, RawArgs } from '../../catalogue/operation.js';
+import { fitTicketField } from '../../catalogue/tickets.js';
 import { explainError } from '../../dispatch/errors.js';
 import type { RequestContext } from '../../dispatch/request.js';
 import type { SurfaceDeps } from '../deps.js';
@@ -77,7 +78,8 @@ export async function openOperationModal(
     request.log.info({ operationId: op.id, fields: fields.length }, 'opened the form');
   };
   if (typeof spec.fields !== 'function') {
-    await open(showableFields(spec.fields));
+    const { policy } = deps.dispatcher.context(request, access.profile);
+    await open(showableFields(fitTicketField(spec.fields, policy?.changes)));
     return;
   }
   const fitting = formFields(spec, deps.dispatcher.context(request, access.profile), prefilled);
