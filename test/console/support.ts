@@ -3,7 +3,7 @@
 // output can be awaited line by line (no sleeps: each wait resolves on the output it looks for).
 import { EventEmitter } from 'node:events';
 import { type Logger, pino } from 'pino';
-import { configWith, loadConfig } from '../../src/config.js';
+import { type Config, configWith, loadConfig } from '../../src/config.js';
 import { ConsoleSlack } from '../../src/console/consoleSlack.js';
 import type { Prompter } from '../../src/console/forms.js';
 import { ConsoleSession } from '../../src/console/session.js';
@@ -81,6 +81,8 @@ export interface ConsoleRigOptions {
   log?: Logger;
   /** Real (here: fake) Slack beside the console, as the demo has with Slack credentials. */
   realSlack?: { token: string; apiUrl: string };
+  /** Scoped approvers (`approvals.approvers`) for this rig's deployment. */
+  approvers?: Config['approvals']['approvers'];
 }
 
 export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<ConsoleRig> {
@@ -92,9 +94,12 @@ export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<
     profiles: new Map([['default', simulatorProfile(sim.url)]]),
     policy: demoPolicy({ slackEveryone: options.realSlack !== undefined }),
   });
+  const configured = options.approvers
+    ? configWith(config, { approvals: { ...config.approvals, approvers: options.approvers } })
+    : config;
   const prefix = uniquePrefix('console').replace(/:$/, '');
   const runtime = await startRuntime({
-    config,
+    config: configured,
     prefix,
     realSlack: options.realSlack,
     log,
