@@ -148,6 +148,7 @@ export function startGovernance(parts: {
     reveals,
     settings,
     logger: log,
+    ...(parts.changes ? { changes: parts.changes } : {}),
     secrets: parts.secrets,
     ...(home ? { onAudit: (entry: AuditEntry) => home.onAudit(entry) } : {}),
   });

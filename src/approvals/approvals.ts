@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { AuditReader, Operation, StagingLedger } from '../catalogue/operation.js';
+import type { ChangeSettings } from '../config/profilesFileSchema.js';
 import type {
   ApprovalGate,
   AuditEntry,
@@ -45,6 +46,8 @@ export interface ApprovalsOptions {
   /** Where approved secret-producing calls leave their one-time Reveal grant. */
   reveals: RevealGrants;
   settings: ApprovalSettingsInput;
+  /** The change process (the file's `changes`): its windows decide when approved deploys run. */
+  changes?: ChangeSettings;
   logger: Logger;
   clock?: () => number;
   /** Known secret values (SCC and Slack tokens, signing secret) kept out of the audit trail. */
@@ -127,7 +130,11 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
     queue: options.queue,
     authorizer: options.authorizer,
     reveals: options.reveals,
-    policy: { deployWithChange: settings.deployWithChange },
+    // What the dispatcher passes operations at request time, so an approved call runs under the same policy.
+    policy: {
+      deployWithChange: settings.deployWithChange,
+      ...(options.changes ? { changes: options.changes } : {}),
+    },
     clock,
     leaseMs: settings.executionLeaseMs,
     executorId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,

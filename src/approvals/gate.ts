@@ -93,6 +93,9 @@ export function createGate(
     });
     if (!mayAsk) throw new PermissionError(`Asking for this needs the ${role} role here.`, role);
     const scoped = await approversFor(deps, ctx, target.facts);
+    // Break-glass (a deploy outside its change window) always takes a second approver.
+    const breakGlass = operation.target?.timing?.breakGlass(target.facts) !== undefined;
+    const needed = Math.max(scoped?.minApprovers ?? 1, breakGlass ? 2 : 1);
     const now = deps.clock();
     const request: ApprovalRequest = {
       id: newApprovalId(),
@@ -107,13 +110,9 @@ export function createGate(
       expiresAt: now + deps.settings.expiryMinutes * 60_000,
       role,
       target: { facts: target.facts, description: target.description },
+      ...(scoped ? { approverRule: { principals: scoped.principals, rules: scoped.rules } } : {}),
+      ...(needed > 1 ? { approvalsNeeded: needed } : {}),
       ...ticketed(ticket, ctx.policy?.changes?.ticketUrl),
-      ...(scoped
-        ? {
-            approverRule: { principals: scoped.principals, rules: scoped.rules },
-            ...(scoped.minApprovers > 1 ? { approvalsNeeded: scoped.minApprovers } : {}),
-          }
-        : {}),
     };
     await deps.store.create(request);
     const pending: ApprovalRecord = { request, state: 'pending', attempts: 0 };

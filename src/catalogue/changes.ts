@@ -19,6 +19,7 @@ import { untrusted } from '../render/untrusted.js';
 import { AsaChangeItemDto } from '../scc/generated/models.js';
 import { flag, list, optionalText, text, unique, uuid } from './args.js';
 import { DEVICE, listArgs, OFFSET, pageQuery, queryParam, transactionTrack } from './common.js';
+import { DeviceWindowsFacts, deployAt, deployWindows, windowNotes } from './deployWindows.js';
 import { compareDevices, DeviceFacts, deviceFacts, rereadDevice } from './deviceTarget.js';
 import { defineOperation, type Operation, type OperationContext, type TargetRead } from './operation.js';
 import { type DeviceRequirement, resolveDevice, resolveDevices } from './resolve.js';
@@ -312,6 +313,10 @@ const DeployFacts = z.object({
   devices: z.array(PendingDevice).min(1),
   force: z.boolean(),
   description: z.string().nullable(),
+  // When it may run (deployWindows.ts): the time asked for, a break-glass reason, the windows as read.
+  at: z.number().int().optional(),
+  breakGlass: z.string().optional(),
+  windows: z.array(DeviceWindowsFacts).optional(),
 });
 type DeployFacts = z.infer<typeof DeployFacts>;
 
@@ -383,6 +388,21 @@ export const deploy = defineOperation({
     { name: 'device', kind: 'device', variadic: true, description: 'ASA names or UUIDs, up to 50' },
     { name: 'description', kind: 'word', flag: true, optional: true, description: 'what the deploy is for' },
     {
+      name: 'at',
+      kind: 'word',
+      flag: true,
+      optional: true,
+      description:
+        'when to deploy: an ISO time, `22:00` or `sat 22:00` (in the change window’s zone, else UTC)',
+    },
+    {
+      name: 'break-glass',
+      kind: 'word',
+      flag: true,
+      optional: true,
+      description: 'deploy outside the change window, for this reason (needs a second approver)',
+    },
+    {
       name: 'force-unsupported',
       kind: 'word',
       flag: true,
@@ -394,6 +414,8 @@ export const deploy = defineOperation({
     .object({
       device: list({ min: 1, max: 50, what: 'devices' }),
       description: optionalText(),
+      at: optionalText(),
+      'break-glass': optionalText(),
       'force-unsupported': flag(),
     })
     .refine((args) => unique(args.device) === undefined, {
@@ -418,6 +440,8 @@ export const deploy = defineOperation({
   target: {
     facts: DeployFacts,
     resolve: async (ctx, args) => {
+      // A time that is not one is said before anything is read from SCC.
+      const at = deployAt(ctx, args.at);
       const devices = await pendingDevices(ctx, await resolveDevices(ctx.scc, args.device, ASA));
       if (devices.every((d) => d.pending.commands.length === 0 && d.pending.status === 'SUCCESS'))
         throw new UserError(
@@ -425,16 +449,31 @@ export const deploy = defineOperation({
         );
       const force = args['force-unsupported'];
       return {
-        facts: { devices, force, description: args.description ?? null },
+        facts: {
+          devices,
+          force,
+          description: args.description ?? null,
+          ...(at !== undefined ? { at } : {}),
+          ...(args['break-glass'] ? { breakGlass: args['break-glass'] } : {}),
+          windows: await deployWindows(ctx, devices),
+        },
         raw: {
           device: devices.map((d) => d.uid),
           ...(args.description ? { description: args.description } : {}),
+          // The moment, not the words: `sat 22:00` read again later would name another Saturday.
+          ...(at !== undefined ? { at: new Date(at).toISOString() } : {}),
+          ...(args['break-glass'] ? { 'break-glass': args['break-glass'] } : {}),
           'force-unsupported': force,
         },
       };
     },
     reread: rereadPending,
     compare: compareDeploys,
+    timing: {
+      at: (facts) => facts.at,
+      breakGlass: (facts) => facts.breakGlass,
+      windows: (ctx, facts) => deployWindows(ctx, facts.devices),
+    },
     // A deploy does not remove its target. Its run carries the request's id in the description, so after a
     // crash while it was being sent, the newest runs say whether SCC took it.
     interrupted: async (ctx, facts) => {
@@ -479,10 +518,14 @@ export const deploy = defineOperation({
             value: `${counted(d.pending.commands.length, 'command')} (${d.pending.status})`,
           })),
           ...(facts.description ? [{ label: 'Description', value: facts.description }] : []),
+          ...(facts.breakGlass ? [{ label: 'Break-glass', value: facts.breakGlass }] : []),
         ],
         warnings,
         code: commandsText(facts),
-        notes: stagerNotes(facts.devices),
+        notes: [
+          ...stagerNotes(facts.devices),
+          ...windowNotes(facts.windows ?? [], facts.at, facts.breakGlass, Date.now()),
+        ],
       };
     },
   },

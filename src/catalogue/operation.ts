@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { TrackRequest } from '../follow/index.js';
+import type { DeviceWindows } from '../model/changeWindows.js';
 import { UsageError } from '../model/errors.js';
 import type { Area, ArgIssue, Param, RawArgs, RenderMeta, Role } from '../model/types.js';
 import type { View } from '../model/view.js';
@@ -86,6 +87,21 @@ export interface TargetSpec<A, F> {
    * when it is found; undefined when SCC shows nothing, and then nothing is sent again: a person checks.
    */
   interrupted?(ctx: OperationContext, facts: F): Promise<Pick<Outcome, 'view' | 'track'> | undefined>;
+  /**
+   * When an approved call may run (a deploy): the approvals' executor holds it until the time asked for
+   * and until every device's change windows are open, and checks the windows again when it runs.
+   */
+  timing?: RunTiming<F>;
+}
+
+/** When an approved call may run: see TargetSpec.timing and src/approvals/timing.ts. */
+export interface RunTiming<F> {
+  /** The time asked for (`--at`), if any. */
+  at(facts: F): number | undefined;
+  /** A reason to run outside the change windows (break-glass), if one was given. */
+  breakGlass(facts: F): string | undefined;
+  /** Each device's change windows as they are now; a device with none is always open. */
+  windows(ctx: OperationContext, facts: F): Promise<DeviceWindows[]>;
 }
 
 /** The outcome of running an operation: what to show and what to follow. */
@@ -175,6 +191,7 @@ export interface ErasedTarget {
   describe(facts: unknown): TargetDescription;
   readonly removes: boolean;
   interrupted?(ctx: OperationContext, facts: unknown): Promise<Pick<Outcome, 'view' | 'track'> | undefined>;
+  timing?: RunTiming<unknown>;
 }
 
 /** A declared operation with its types erased, so one registry holds them all. */
@@ -426,12 +443,23 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
                 Promise.resolve(undefined),
             }
           : {}),
+        ...(target.timing
+          ? { timing: eraseTiming(target.timing, (facts) => parseFacts(typedTarget, facts, spec.id)) }
+          : {}),
       } satisfies ErasedTarget,
     });
   }
   const queue = spec.queue;
   if (queue) Object.assign(operation, { queue: eraseQueue(spec, queue) });
   return operation;
+}
+
+function eraseTiming<F>(timing: RunTiming<F>, parse: (facts: unknown) => F): RunTiming<unknown> {
+  return {
+    at: (facts) => timing.at(parse(facts)),
+    breakGlass: (facts) => timing.breakGlass(parse(facts)),
+    windows: (ctx, facts) => timing.windows(ctx, parse(facts)),
+  };
 }
 
 /** A queue's declaration, checked when the catalogue is built. */

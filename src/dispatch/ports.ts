@@ -61,6 +61,8 @@ export const AUDIT_ACTIONS = [
   'aborted',
   /** An approved call handed to its operation's queue, whose worker records how it ends. */
   'queued',
+  /** An approved call held until its time: `--at`, or its devices' change windows (src/approvals/timing.ts). */
+  'scheduled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

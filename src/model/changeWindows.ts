@@ -27,6 +27,12 @@ export interface CronWindow {
 
 export type ChangeWindow = ({ kind: 'policy' } & WeeklyWindow) | ({ kind: 'scc' } & CronWindow);
 
+/** One device's change windows, each named for the card (`policy window 1`, `SCC maintenance window`). */
+export interface DeviceWindows {
+  device: string;
+  windows: readonly ChangeWindow[];
+}
+
 /** One opening: [start, end) in epoch milliseconds. */
 export interface Opening {
   start: number;
@@ -321,7 +327,10 @@ export function parseAt(text: string, now: number, zone: string): AtParse {
   const input = text.trim();
   const refuse = (why: string): AtParse => ({ ok: false, error: `\`--at ${input}\` ${why}` });
   let at: number | undefined;
-  const iso = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:?\d{2})?$/i.exec(input);
+  const iso =
+    /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(
+      input,
+    );
   const weekly = /^(?:([a-z]{3})[a-z]*\s+)?(\d{1,2}):(\d{2})$/i.exec(input);
   if (iso) {
     const [, y, mo, d, h, mi, s, offset] = iso;

@@ -153,6 +153,10 @@ describe('--at', () => {
       ok: true,
       at: at('2026-11-28T22:00:00Z'),
     });
+    expect(parseAt('2026-11-28T22:00:00.000Z', now, 'UTC')).toEqual({
+      ok: true,
+      at: at('2026-11-28T22:00:00Z'),
+    });
     expect(parseAt('2026-11-28T22:00+0100', now, 'UTC')).toEqual({
       ok: true,
       at: at('2026-11-28T21:00:00Z'),

@@ -10,6 +10,7 @@ import { type Approvals, createApprovals } from '../../../src/approvals/approval
 import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/approvals/settings.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
+import type { ChangeSettings } from '../../../src/config/profilesFileSchema.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
 import type { SccClients, ThreadRef, Tracker } from '../../../src/dispatch/ports.js';
@@ -36,6 +37,8 @@ export interface BotOptions {
   access?: AccessControl;
   /** The real tracking queue, to follow what is recorded (default: only recorded). */
   tracking?: Tracker;
+  /** The file's `changes` (change windows, tickets), as the dispatcher and the executor get it. */
+  changes?: ChangeSettings;
 }
 
 /** Records what the tracking queue was handed (the queue itself is src/jobs/'s and tested there). */
@@ -111,6 +114,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     authorizer,
     reveals,
     settings: options.settings ?? {},
+    ...(options.changes ? { changes: options.changes } : {}),
     logger,
     clock: options.clock,
     secrets: [options.sccToken, BOT_TOKEN, SIGNING_SECRET],
@@ -132,7 +136,10 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     reveals,
     audit: approvals.audit,
     services: { audit: approvals.audit, staging: approvals.staging },
-    policy: { deployWithChange: settings.deployWithChange },
+    policy: {
+      deployWithChange: settings.deployWithChange,
+      ...(options.changes ? { changes: options.changes } : {}),
+    },
     log: logger,
   });
 

@@ -2,6 +2,7 @@
 // the run's Redis, a driven clock, and one bot process (more on demand, sharing Redis and the simulator).
 
 import type { ApprovalSettingsInput } from '../../../src/approvals/settings.js';
+import type { ChangeSettings } from '../../../src/config/profilesFileSchema.js';
 import type { AccessControl } from '../../../src/policy/access.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { simClients, startTestWorkers } from '../../jobs/support/harness.js';
@@ -40,7 +41,7 @@ export interface ApprovalsEnv {
 
 export async function startEnv(
   settings: ApprovalSettingsInput = {},
-  options: { access?: AccessControl; realTracking?: boolean } = {},
+  options: { access?: AccessControl; realTracking?: boolean; changes?: ChangeSettings } = {},
 ): Promise<ApprovalsEnv> {
   const slack = await startFakeSlack();
   const sim = await startSimulator({ port: 0, clock: 'manual' });
@@ -60,6 +61,7 @@ export async function startEnv(
       clock,
       settings: extra,
       ...(options.access ? { access: options.access } : {}),
+      ...(options.changes ? { changes: options.changes } : {}),
       ...(workers ? { tracking: workers.jobs.tracker } : {}),
     });
     bots.push(bot);

@@ -1,0 +1,162 @@
+// When an approved call runs: at once, or held until the time asked for (`--at`) and until every device's
+// change windows are open (src/model/changeWindows.ts), as the operation's target declares
+// (TargetSpec.timing). A held request stays `approved`, with `runAt` on its hash and its score in
+// approvals:active set to that time: the recovery pass of whichever process is alive then runs it through
+// the executor's claim, so it runs once across restarts and failovers, and the executor reads the target
+// again (the pending commands are still the approved ones), both people's roles and the windows right then.
+// This is the one place later work of an approval is declared: no timer of its own, only Redis.
+import { z } from 'zod';
+import type { OperationContext, RunTiming } from '../catalogue/operation.js';
+import {
+  type ChangeWindow,
+  type DeviceWindows,
+  describeWhen,
+  describeWindow,
+  nextCommonOpening,
+  windowState,
+} from '../model/changeWindows.js';
+import type { RedisClient } from '../redis/connection.js';
+import { runScript, scriptOf } from './scripts.js';
+
+/** Why a request waits: the time someone asked for, or its devices' change windows. */
+export const RunReason = z.enum(['explicit', 'window']);
+export type RunReason = z.infer<typeof RunReason>;
+
+/** What a held request keeps on its hash (beside ApprovalHash's fields). */
+export const HeldRun = z.object({
+  runAt: z.coerce.number().int(),
+  runReason: RunReason,
+  /** The zone its time is said in: the first policy window's, else UTC. */
+  runZone: z.string(),
+  /** The windows it waits for, as the card and the thread name them. */
+  runWindows: z.string().default(''),
+});
+export type HeldRun = z.infer<typeof HeldRun>;
+
+export type RunPlan =
+  | { kind: 'run' }
+  | { kind: 'hold'; held: HeldRun }
+  /** Not run at all: why, in a sentence. */
+  | { kind: 'refuse'; reason: string };
+
+/**
+ * Holds an approved request until `runAt`: sets the fields and moves its recovery time there, once and
+ * only while it is still approved. KEYS: request hash, active index. ARGV: runAt, reason, zone, windows.
+ * Returns 1 when this call held it, 0 when it was no longer approved or already held.
+ */
+const holdScript = scriptOf(`
+if redis.call('HGET', KEYS[1], 'state') ~= 'approved' then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'runAt') == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'runAt', ARGV[1], 'runReason', ARGV[2], 'runZone', ARGV[3], 'runWindows', ARGV[4])
+redis.call('ZADD', KEYS[2], tonumber(ARGV[1]), redis.call('HGET', KEYS[1], 'id'))
+return 1
+`);
+
+export async function holdRun(
+  redis: RedisClient,
+  keys: { request: string; active: string },
+  held: HeldRun,
+): Promise<boolean> {
+  const reply = await runScript(
+    redis,
+    holdScript,
+    [keys.request, keys.active],
+    [held.runAt, held.runReason, held.runZone, held.runWindows],
+  );
+  return reply === 1;
+}
+
+/** The held run of a request, when it has one. */
+export async function heldRun(redis: RedisClient, requestKey: string): Promise<HeldRun | undefined> {
+  const [runAt, runReason, runZone, runWindows] = await redis.hmget(
+    requestKey,
+    'runAt',
+    'runReason',
+    'runZone',
+    'runWindows',
+  );
+  if (runAt === null) return undefined;
+  const parsed = HeldRun.safeParse({ runAt, runReason, runZone, runWindows: runWindows ?? '' });
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The zone a device's windows are read in: the first policy window's, else UTC (SCC's cron is UTC). */
+function zoneOf(devices: readonly DeviceWindows[]): string {
+  for (const device of devices)
+    for (const window of device.windows) if (window.kind === 'policy') return window.timeZone;
+  return 'UTC';
+}
+
+/** `asa-hq-01: Sat, Sun 22:00–04:00 Europe/Berlin or SCC maintenance window (…)`, one device a clause. */
+export function windowsText(devices: readonly DeviceWindows[]): string {
+  return devices
+    .filter((device) => device.windows.length > 0)
+    .map(
+      (device) =>
+        `${device.device}: ${device.windows.map((w: ChangeWindow) => describeWindow(w)).join(' or ')}`,
+    )
+    .join('; ');
+}
+
+/**
+ * What to do with an approved request now. Not held yet: hold it until the time asked for, then until all
+ * its devices' windows are open together (break-glass skips the windows). Held and due: run it only when
+ * the windows are open now (or break-glass).
+ */
+export async function planRun(
+  timing: RunTiming<unknown>,
+  ctx: OperationContext,
+  facts: unknown,
+  now: number,
+  held: HeldRun | undefined,
+): Promise<RunPlan> {
+  const breakGlass = timing.breakGlass(facts);
+  const asked = timing.at(facts);
+  if (held === undefined) {
+    const from = Math.max(now, asked ?? now);
+    if (breakGlass)
+      return from > now
+        ? { kind: 'hold', held: { runAt: from, runReason: 'explicit', runZone: 'UTC', runWindows: '' } }
+        : { kind: 'run' };
+    const devices = await timing.windows(ctx, facts);
+    const opens = nextCommonOpening(
+      devices.map((device) => device.windows),
+      from,
+    );
+    if (opens === undefined)
+      return {
+        kind: 'refuse',
+        reason: `the change windows of its devices never open together in the coming year (${windowsText(devices)})`,
+      };
+    if (opens <= now) return { kind: 'run' };
+    return {
+      kind: 'hold',
+      held: {
+        runAt: opens,
+        runReason: asked !== undefined && opens === asked ? 'explicit' : 'window',
+        runZone: zoneOf(devices),
+        runWindows: windowsText(devices),
+      },
+    };
+  }
+  if (breakGlass) return { kind: 'run' };
+  const devices = await timing.windows(ctx, facts);
+  const closed = devices.filter((device) => !windowState(device.windows, now).open);
+  if (closed.length === 0) return { kind: 'run' };
+  const opens = nextCommonOpening(
+    devices.map((device) => device.windows),
+    now,
+  );
+  const next = opens === undefined ? '' : ` (next together ${describeWhen(opens, now, zoneOf(devices))})`;
+  return {
+    kind: 'refuse',
+    reason: `the change window of ${closed.map((d) => d.device).join(', ')} is not open now${next}: ${windowsText(closed)}`,
+  };
+}
+
+/** The sentence a held request is said with: `Sat 22:00 Europe/Berlin, in 2 days (the change window of …)`. */
+export function heldWhen(held: HeldRun, now: number): string {
+  const when = describeWhen(held.runAt, now, held.runZone);
+  if (held.runReason === 'explicit') return `${when} (the time asked for)`;
+  return `${when}, when the change window opens${held.runWindows ? ` (${held.runWindows})` : ''}`;
+}
