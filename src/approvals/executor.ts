@@ -179,7 +179,7 @@ export class ApprovalExecutor {
     });
     if (!record.cardChannel || !record.cardTs) return;
     const card = { channel: record.cardChannel, ts: record.cardTs };
-    const text = `:calendar: Approved; scheduled for ${when}. Then fwbot checks again that the pending commands are still the approved ones, that ${userMention(request.requesterId)} and the approver still hold their roles, and that the change window is open; if anything differs, nothing is deployed and this thread says why. \`/fw deployments scheduled\` lists it, with a Cancel button for the requester and the approvers.`;
+    const text = `:calendar: Approved; scheduled for ${when}. Then fwbot checks again that the pending commands are still the approved ones, that ${userMention(request.requesterId)} and the approver still hold their roles, and that the change window is open; if anything differs, nothing is deployed and this thread says why. Whichever fwbot process is running then deploys it, once.`;
     await this.#deps.notifier.postInThread(card, {
       summary: `Scheduled for ${when}`,
       blocks: [{ kind: 'text', text }],

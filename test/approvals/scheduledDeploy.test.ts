@@ -130,6 +130,29 @@ describe('approvals: scheduled deploys', () => {
     expect(await env.sccCalls(DEPLOY)).toBe(before + 1);
   });
 
+  it('deploys outside the window with --break-glass only after a second approver, and says so', async () => {
+    // asa-hq-01 still has the changes the earlier test left undeployed; its window closed half an hour ago.
+    env.clock.advance(HOUR);
+    const card = await driving(
+      env.driver.ask(env.bot.eventsUrl, 'deploy asa-hq-01 --break-glass "core switch loop"', USERS.alice),
+    );
+    const asked = textOf(card.blocks);
+    expect(asked).toContain(
+      '*Break-glass*: deploys at once whatever the change windows say, because: core switch loop',
+    );
+    expect(asked).toContain('Needs 2 approvals');
+    expect(asked).toContain('(closed now)');
+    const before = await env.sccCalls(DEPLOY);
+
+    await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
+    expect(await env.sccCalls(DEPLOY)).toBe(before);
+    await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.dave, card));
+    await driving(env.bot.tracker.followedIn(card.ts));
+    expect(await env.sccCalls(DEPLOY)).toBe(before + 1);
+    const done = await env.driver.cardUpdate(card, (t) => t.includes('Approved by'));
+    expect(textOf(done.blocks)).toContain('core switch loop');
+  });
+
   it('refuses an --at that is not a time, in a sentence, before any card', async () => {
     const reply = await driving(
       env.driver.commandReply(env.bot.eventsUrl, 'deploy asa-dc-03 --at tomorrowish', USERS.alice),
