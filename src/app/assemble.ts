@@ -150,6 +150,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
       // Open incidents are listed on every Home of their channels' members: the opened Homes are refreshed.
       onIncidentsChanged: () => void home?.publisher.changed('everyone'),
       alertMetrics: alertScanMetrics(metrics),
+      snapshotRetentionDays: config.changes.snapshotRetentionDays,
     });
     jobs = workers.jobs;
     // Queued calls run with the surface's catalogue and governance: their workers start once it exists.
@@ -165,6 +166,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
       logger: log.child({ component: 'jobs' }),
       schedule,
       redisHealth,
+      snapshotRetentionDays: config.changes.snapshotRetentionDays,
     });
     closeWorkers = () => jobs.close();
   }

@@ -111,7 +111,7 @@ export function startGovernance(parts: {
   clients: SccClients;
   access: AccessControl;
   catalogue: Catalogue;
-  jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue'>;
+  jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue' | 'snapshots'>;
   settings: ApprovalSettings;
   /** The change process (the file's `changes`): operations and the dispatcher check tickets with it. */
   changes?: ChangeSettings;
@@ -144,6 +144,7 @@ export function startGovernance(parts: {
     tracker: jobs.tracker,
     // Approved calls of paced operations wait their turn in their queue like any other call.
     queue: jobs.queue,
+    snapshots: jobs.snapshots,
     authorizer: authorizerFrom(access),
     reveals,
     settings,
@@ -157,6 +158,7 @@ export function startGovernance(parts: {
     alerts: jobs.alerts,
     audit: approvals.audit,
     staging: approvals.staging,
+    snapshots: jobs.snapshots,
   };
   const policy = {
     deployWithChange: settings.deployWithChange,

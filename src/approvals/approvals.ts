@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { AuditReader, Operation, StagingLedger } from '../catalogue/operation.js';
+import type { AuditReader, ConfigSnapshots, Operation, StagingLedger } from '../catalogue/operation.js';
 import type { ChangeSettings } from '../config/profilesFileSchema.js';
 import type {
   ApprovalGate,
@@ -42,6 +42,8 @@ export interface ApprovalsOptions {
   tracker: Tracker;
   /** Where approved calls of operations that declare a queue wait their turn (src/jobs/). */
   queue?: OperationQueue;
+  /** Where an approved deploy keeps the running configurations it replaces (src/jobs/configSnapshots.ts). */
+  snapshots?: ConfigSnapshots;
   authorizer: Authorizer;
   /** Where approved secret-producing calls leave their one-time Reveal grant. */
   reveals: RevealGrants;
@@ -122,7 +124,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
   const executor = new ApprovalExecutor({
     store,
     audit,
-    services: { audit, staging },
+    services: { audit, staging, ...(options.snapshots ? { snapshots: options.snapshots } : {}) },
     notifier,
     clients: options.clients,
     lookup: options.lookup,

@@ -19,6 +19,7 @@ import { untrusted } from '../render/untrusted.js';
 import { AsaChangeItemDto } from '../scc/generated/models.js';
 import { flag, list, optionalText, text, unique, uuid } from './args.js';
 import { DEVICE, listArgs, OFFSET, pageQuery, queryParam, transactionTrack } from './common.js';
+import { keepBeforeDeploy } from './configHistory.js';
 import { DeviceWindowsFacts, deployAt, deployWindows, windowNotes } from './deployWindows.js';
 import { compareDevices, DeviceFacts, deviceFacts, rereadDevice } from './deviceTarget.js';
 import { defineOperation, type Operation, type OperationContext, type TargetRead } from './operation.js';
@@ -434,6 +435,8 @@ export const deploy = defineOperation({
     'getTenantSettings',
     'getChangeRequests',
     'createChangeRequest',
+    // The running configuration kept right before the deploy (configHistory.ts).
+    'getAsaConfiguration',
   ],
   examples: ['deploy asa-hq-01', 'deploy asa-hq-01 asa-dc-03 --description "guest VLAN removal"'],
   offeredAsButton: true,
@@ -531,6 +534,7 @@ export const deploy = defineOperation({
   },
   run: async (ctx, _args, facts) => {
     await changeRequestFor(ctx, `deploy to ${facts.devices.map((d) => d.name).join(', ')}`);
+    const snapshots = await keepBeforeDeploy(ctx, facts.devices);
     const { data } = await ctx.scc.call('deployChangesToMultipleAsaDevices', {
       body: {
         deviceUids: facts.devices.map((d) => d.uid),
@@ -542,7 +546,7 @@ export const deploy = defineOperation({
       },
     });
     await markDeploying(ctx, facts.devices);
-    return { facts, transaction: data };
+    return { facts, transaction: data, snapshots };
   },
   render: ({ facts, transaction }, _args, meta) =>
     announcement(
@@ -554,13 +558,14 @@ export const deploy = defineOperation({
       },
       meta,
     ),
-  track: ({ facts, transaction }) =>
+  track: ({ facts, transaction, snapshots }) =>
     transaction.transactionUid
       ? [
           {
             kind: 'deployment',
             transactionUid: transaction.transactionUid,
             label: `deploy to ${facts.devices.map((d) => d.name).join(', ')}`,
+            ...(snapshots.length > 0 ? { snapshots } : {}),
           },
         ]
       : [],

@@ -12,6 +12,7 @@ import { ALERT_OPERATIONS } from './alerts.js';
 import { auditOperation } from './audit.js';
 import { EVENT_LOG_OPERATIONS } from './changelog.js';
 import { CHANGE_OPERATIONS } from './changes.js';
+import { CONFIG_HISTORY_OPERATIONS } from './configHistory.js';
 import { DEVICE_OPERATIONS } from './devices.js';
 import { GATEWAY_OPERATIONS } from './gateway.js';
 import { createGrammar, type ParsedCommand, wantsModal } from './grammar.js';
@@ -40,6 +41,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...INTERFACE_OPERATIONS,
   ...INTERFACE_CHANGE_OPERATIONS,
   ...CHANGE_OPERATIONS,
+  ...CONFIG_HISTORY_OPERATIONS,
   ...EVENT_LOG_OPERATIONS,
   ...LOOKUP_OPERATIONS,
   ...TRACE_OPERATIONS,

@@ -25,6 +25,9 @@ export type { ErasedQueue, QueueKey, QueueLimit, QueueSpec, QueueWords } from '.
 export type {
   AuditReader,
   AuditRecord,
+  ConfigSnapshot,
+  ConfigSnapshotEntry,
+  ConfigSnapshots,
   DeployMark,
   OperationServices,
   ServiceName,

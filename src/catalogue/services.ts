@@ -81,6 +81,44 @@ export interface StagingLedger {
   forget(profile: string, deviceUid: string): Promise<void>;
 }
 
+/** One running configuration of an ASA as fwbot kept it: before a deploy, after it, or when asked. */
+export interface ConfigSnapshot {
+  /** Short and per device (`3`): what `/fw config diff <asa> <snapshot>` takes. */
+  id: string;
+  deviceUid: string;
+  /** The device's name when it was kept. */
+  device: string;
+  at: number;
+  /** Kept right before a deploy was sent, or read again after it ended. */
+  phase: 'before-deploy' | 'after-deploy';
+  /** The fwbot request (and approval, when there was one) of the deploy it belongs to. */
+  requestId: string;
+  approvalId?: string | undefined;
+  /** The deploy's transaction, once known (after-deploy snapshots). */
+  transactionUid?: string | undefined;
+  /** Who asked for the deploy. */
+  actor: string;
+  /** SCC's `configOnDevice`: the device's running configuration. */
+  text: string;
+}
+
+/** A snapshot without its text, as `/fw config history` lists it. */
+export type ConfigSnapshotEntry = Omit<ConfigSnapshot, 'text'> & { bytes: number };
+
+/**
+ * Running configurations kept per profile and device (src/jobs/configSnapshots.ts), each for the policy's
+ * `changes.snapshots.retention_days`.
+ */
+export interface ConfigSnapshots {
+  readonly retentionDays: number;
+  /** Keeps one and says its id. */
+  keep(profile: string, snapshot: Omit<ConfigSnapshot, 'id'>): Promise<string>;
+  /** Newest first, within the retention. */
+  list(profile: string, deviceUid: string): Promise<ConfigSnapshotEntry[]>;
+  /** One, with its text; undefined when there is none of that id (or it is past the retention). */
+  get(profile: string, deviceUid: string, id: string): Promise<ConfigSnapshot | undefined>;
+}
+
 /** The Redis-backed services an operation may need (absent where fwbot runs without Redis: the CLI). */
 export type ServiceName = keyof OperationServices;
 
@@ -90,4 +128,6 @@ export interface OperationServices {
   alerts?: AlertService;
   audit?: AuditReader;
   staging?: StagingLedger;
+  /** Running configurations kept before and after deploys (`/fw config history`, `/fw config diff`). */
+  snapshots?: ConfigSnapshots;
 }

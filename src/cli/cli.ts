@@ -238,8 +238,11 @@ function cliDispatcher(
   });
 }
 
-/** The Redis-backed services the CLI can serve: the alerts, over the bot's Redis (when it is configured). */
-const CLI_SERVICES = ['alerts'] as const;
+/**
+ * The Redis-backed services the CLI can serve over the bot's Redis (when it is configured): the alerts,
+ * and the configuration snapshots the bot keeps around deploys.
+ */
+const CLI_SERVICES = ['alerts', 'snapshots'] as const;
 
 /** Whether the environment names the bot's Redis (REDIS_URL has a default the CLI must not guess from). */
 function namesRedis(env: Environment): boolean {
@@ -290,9 +293,10 @@ async function runCommand(
           redisUrl: config.redis,
           ...(options.redisPrefix === undefined ? {} : { prefix: options.redisPrefix }),
           logger: log.child({ component: 'jobs' }),
+          snapshotRetentionDays: config.changes.snapshotRetentionDays,
         })
       : undefined;
-  const services = jobs ? { alerts: jobs.alerts } : undefined;
+  const services = jobs ? { alerts: jobs.alerts, snapshots: jobs.snapshots } : undefined;
   const dispatcher = cliDispatcher(user, profile, scc, catalogue, config, services, log);
   try {
     if (call.form) {
@@ -356,8 +360,8 @@ async function runCommand(
 /** Runs the CLI; resolves with the exit code (main.ts sets it on the process). */
 export async function runCli(argv: readonly string[], options: CliOptions): Promise<number> {
   const { io } = options;
-  // The commands that read the bot's Redis are the bot's (audit, watches), except the alerts, which the
-  // CLI serves over that Redis when the configuration names it.
+  // The commands that read the bot's Redis are the bot's (audit, watches), except the alerts and the
+  // configuration snapshots, which the CLI serves over that Redis when the configuration names it.
   const catalogue = createCatalogue({ command: 'fwbot', services: CLI_SERVICES });
   try {
     // Where the command line enters: fwbot's mark characters go (render/mrkdwn.ts), as from Slack and the console.

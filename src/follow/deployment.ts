@@ -1,10 +1,11 @@
 // Following a deploy to ASAs: the run its transaction started, found by the transaction's uid, read until
 // it reaches DEPLOY_COMPLETED or DEPLOY_FAILED. The thread keeps one progress message; the outcome names
 // each device's result and where to read what was deployed.
+import { z } from 'zod';
 import { counted } from '../render/format.js';
 import { escapeAll } from '../render/mrkdwn.js';
 import type { DeploymentRunDto } from '../scc/generated/models.js';
-import { defineFollowKind, end, type Outcome, unlessGone } from './kind.js';
+import { defineFollowKind, end, KeptSnapshot, type Outcome, unlessGone } from './kind.js';
 import { RunState, readRun, runRequest } from './runs.js';
 import { sentence, statusWords } from './words.js';
 
@@ -13,12 +14,14 @@ const HOUR = 60 * 60 * SECOND;
 
 export const deployment = defineFollowKind({
   kind: 'deployment',
-  request: runRequest('deployment'),
+  // The snapshots kept before the deploy was sent: what its end compares the devices with.
+  request: runRequest('deployment').extend({ snapshots: z.array(KeptSnapshot).optional() }),
   state: RunState,
   id: (request) => request.transactionUid,
   sccId: (request) => request.transactionUid,
   // A deploy writes a few lines to each device: seconds to minutes, at most 50 devices at once.
   poll: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 20 * SECOND, deadlineMs: 2 * HOUR },
+  configBefore: (request) => request.snapshots ?? [],
   describe: (request) => `the deploy started by transaction \`${request.transactionUid}\``,
   async step(ctx, request, state) {
     const scc = ctx.client;

@@ -116,6 +116,14 @@ export interface LearnedDurations<S> {
   running(state: CommonState & S): boolean;
 }
 
+/** A running configuration kept right before the work began (a deploy's snapshot, src/jobs/configSnapshots.ts). */
+export const KeptSnapshot = z.object({
+  deviceUid: z.string(),
+  device: z.string(),
+  snapshotId: z.string(),
+});
+export type KeptSnapshot = z.infer<typeof KeptSnapshot>;
+
 /** Every followed request names its kind and says what its thread calls it. */
 export type RequestSchema = z.ZodObject<{ kind: z.ZodLiteral<string>; label: z.ZodString }>;
 
@@ -146,6 +154,11 @@ export interface FollowKind<Q extends RequestSchema, S extends z.ZodObject> {
   describe(request: z.infer<Q>): string;
   /** Learned durations plan its reads (transactions). */
   readonly learns?: LearnedDurations<StateOf<S>>;
+  /**
+   * Running configurations kept before the work began: when it ends, the tracking worker reads each
+   * device's again and posts what changed into the threads (src/jobs/configChanges.ts).
+   */
+  configBefore?(request: z.infer<Q>): readonly KeptSnapshot[];
   /** The ASA a staged change waits on, for the Home's "Staged, not deployed" list. */
   stagedOn?(request: z.infer<Q>): string | undefined;
 }

@@ -23,6 +23,8 @@ export interface JobsOptions {
   onSettled?: (requesterIds: string[]) => void;
   /** Told when incidents open, close or are acknowledged (the App Homes show the open ones). */
   onIncidentsChanged?: () => void;
+  /** How long running configurations are kept (the policy's `changes.snapshots.retention_days`; default 30). */
+  snapshotRetentionDays?: number;
 }
 
 export interface JobsCore {
@@ -40,6 +42,8 @@ export interface JobsCore {
   readonly subscriptions: Subscriptions;
   /** See JobsOptions.onIncidentsChanged; does nothing when not given. */
   readonly incidentsChanged: () => void;
+  /** See JobsOptions.snapshotRetentionDays. */
+  readonly snapshotRetentionDays: number;
   /** The BullMQ queue of one declared operation queue on one profile (src/jobs/operationQueue.ts). */
   callQueue(queue: string, profile: string): Queue;
   /** Queues messages to post exactly once (repeats with the same key add nothing). */
@@ -81,6 +85,7 @@ export function createJobsCore(options: JobsOptions): JobsCore {
     alertsQueue,
     subscriptions,
     incidentsChanged: options.onIncidentsChanged ?? (() => undefined),
+    snapshotRetentionDays: options.snapshotRetentionDays ?? 30,
     callQueue(name, profile) {
       const queueName = operationQueueName(name, profile);
       let queue = callQueues.get(queueName);

@@ -96,6 +96,26 @@ export class JobKeys {
     return this.key('pace', method, channelId);
   }
 
+  /** Sorted set: snapshot id → when it was kept, one device's running configurations (configSnapshots.ts). */
+  configSnapshots(profile: string, deviceUid: string): string {
+    return this.key('config-snapshots', safe(profile), safe(deviceUid));
+  }
+
+  /** JSON ConfigSnapshot: one running configuration, expiring with the retention. */
+  configSnapshot(profile: string, deviceUid: string, id: string): string {
+    return this.key('config-snapshot', safe(profile), safe(deviceUid), safe(id));
+  }
+
+  /** Counter that numbers one device's snapshots (`1`, `2`, …). */
+  configSnapshotSequence(profile: string, deviceUid: string): string {
+    return this.key('config-snapshot-seq', safe(profile), safe(deviceUid));
+  }
+
+  /** Set once a followed deploy's configuration changes were reported: never twice. */
+  configChangesReported(trackId: string): string {
+    return this.key('config-changes-reported', trackId);
+  }
+
   /** Hash: channel id → UpgradeWatch JSON, per profile: earlier versions' watches (alerts/watchMigration.ts). */
   watches(profile: string): string {
     return this.key('watches', safe(profile));

@@ -97,6 +97,44 @@ export class SlackNotifier {
     }
   }
 
+  /**
+   * Uploads a file into a thread at most once. Slack's uploads carry no metadata to read back, so unlike a
+   * post an interrupted upload cannot be checked: the "posting" mark is never cleared, and a second
+   * attempt after one that may have reached Slack answers `unsure` for the caller to say it another way.
+   */
+  async uploadOnce(
+    key: string,
+    file: {
+      channelId: string;
+      threadTs: string;
+      filename: string;
+      title: string;
+      content: string;
+      comment: string;
+    },
+  ): Promise<'uploaded' | 'already' | 'unsure' | 'failed'> {
+    if (await this.postedTs(key)) return 'already';
+    const ttlMs = this.schedule.retentionMs;
+    const taken = await this.redis.set(this.keys.posting(key), String(Date.now()), 'PX', ttlMs, 'NX');
+    if (taken !== 'OK') return 'unsure';
+    await replicated(this.redis, this.keys.posting(key));
+    try {
+      await this.slack.uploadFile({
+        channel: file.channelId,
+        threadTs: file.threadTs,
+        filename: file.filename,
+        title: file.title,
+        content: file.content,
+        comment: file.comment,
+      });
+    } catch (error) {
+      this.log.warn({ err: error, key }, 'file not uploaded');
+      return 'failed';
+    }
+    await this.redis.set(this.keys.posted(key), 'file', 'PX', ttlMs);
+    return 'uploaded';
+  }
+
   private async postLocked(request: PostRequest): Promise<{ ts: string; posted: boolean }> {
     const postedKey = this.keys.posted(request.key);
     const postingKey = this.keys.posting(request.key);

@@ -43,6 +43,8 @@ export interface TrackWorkerDeps {
   schedule: Schedule;
   /** What fwbot has learned of how long each type of transaction takes (absent: the schedule alone). */
   durations?: DurationHistory;
+  /** Reports what followed work changed on its devices, for kinds that kept configurations before it. */
+  configChanges?: (trackId: string, job: TrackJob, subscribers: readonly Subscriber[]) => Promise<void>;
   log: Logger;
 }
 
@@ -124,9 +126,10 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
     }
 
     if (result.kind === 'end') {
-      // The outcome first: learning from it does not delay the reply.
+      // The outcome first: learning from it, or comparing configurations, does not delay the reply.
       const status = await finish(trackId, result.outcome, data);
       if (result.took) await learn(deps, profile, result.took);
+      if (kind.configBefore) await reportChanges(deps, trackId, data);
       return status;
     }
     if (result.took) await learn(deps, profile, result.took);
@@ -207,6 +210,16 @@ async function seenRunning(
     await deps.durations?.running(profile, type, trackId, elapsedMs);
   } catch (error) {
     deps.log.debug({ err: error, profile, type }, 'running transaction not noted');
+  }
+}
+
+/** What the work changed on its devices, told in its threads; a failure to tell is logged, not retried. */
+async function reportChanges(deps: TrackWorkerDeps, trackId: string, data: TrackJob): Promise<void> {
+  if (!deps.configChanges) return;
+  try {
+    await deps.configChanges(trackId, data, await deps.subscriptions.subscribers(trackId));
+  } catch (error) {
+    deps.log.warn({ err: error, trackId }, 'configuration changes not reported');
   }
 }
 

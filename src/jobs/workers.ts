@@ -4,7 +4,7 @@
 // worker at a time, and a killed worker's jobs are picked up by the others.
 import { type Processor, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { AlertService } from '../alerts/model.js';
-import type { WatchRegistry } from '../catalogue/operation.js';
+import type { ConfigSnapshots, WatchRegistry } from '../catalogue/operation.js';
 import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
 import { describeFollowed, parseTrackJob, type TenantProfileResolver } from '../follow/index.js';
@@ -17,6 +17,8 @@ import { createDeskProcessor } from './alerts/deskWorker.js';
 import { ALERT_SCAN_QUEUE, type AlertScanMetrics, createAlertScanner } from './alerts/scan.js';
 import { RedisAlertSubscriptions } from './alerts/subscriptions.js';
 import { migrateWatches, RETIRED_WATCH_SCHEDULER_ID } from './alerts/watchMigration.js';
+import { reportConfigChanges } from './configChanges.js';
+import { RedisConfigSnapshots } from './configSnapshots.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
 import { operationQueueName, QUEUE } from './keys.js';
 import { DurationHistory } from './learningStore.js';
@@ -45,6 +47,8 @@ export interface Jobs {
   readonly alerts: AlertService;
   /** Takes the calls of operations that declare a queue (src/jobs/operationQueue.ts). */
   readonly queue: OperationQueue;
+  /** Running configurations kept before and after deploys (src/jobs/configSnapshots.ts). */
+  readonly snapshots: ConfigSnapshots;
   close(): Promise<void>;
 }
 
@@ -59,6 +63,7 @@ function jobsOver(
     registry,
     subscriptions,
     alerts: { subscriptions, incidents: new RedisIncidentDesk(core) },
+    snapshots: new RedisConfigSnapshots(core.redis, core.keys, core.snapshotRetentionDays),
     queue: {
       reserve: (op, profile, raw, requestId) => reserveCall(core, op, profile, raw, requestId),
       enqueue: (op, call) => enqueueCall(core, op, call),
@@ -147,6 +152,22 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
       resolveTenantProfile: options.resolveTenantProfile ?? profileByTenant(options.clients),
       schedule,
       durations: new DurationHistory(redis, core.keys, schedule.learning),
+      configChanges: (trackId, job, subscribers) =>
+        reportConfigChanges(
+          {
+            snapshots: jobs.snapshots,
+            notifier,
+            notify: (messages) => core.notify(messages),
+            clients: options.clients,
+            redis,
+            keys: core.keys,
+            schedule,
+            log,
+          },
+          trackId,
+          job,
+          subscribers,
+        ),
       log,
     }),
     { concurrency: schedule.workers.trackConcurrency },

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/catalogue/operation.js';
 import { renderText } from '../../src/render/text.js';
 import { driveClock } from '../support/driveClock.js';
+import { memorySnapshots } from '../support/memoryServices.js';
 import { catalogue, useSimulator } from './harness.js';
 
 describe('changes and deploys', () => {
@@ -131,6 +132,51 @@ describe('changes and deploys', () => {
     expect(shown).toContain('asa-hq-01: DONE');
     const listed = renderText((await run(`deployments transactionUid:"${transactionUid}"`)).view);
     expect(listed).toContain('asa-hq-01: DONE');
+  });
+
+  it('keeps the running configuration right before a deploy; config history lists it, config diff compares', async () => {
+    const snapshots = memorySnapshots();
+    const withSnapshots = (text: string) => {
+      const { op, raw } = catalogue.parse(text);
+      ran.add(op.id);
+      return driving(op.execute({ ...h.context(), services: { snapshots } }, raw));
+    };
+    await run('interfaces delete asa-hq-01 Vlan20');
+    const deployed = await withSnapshots('deploy asa-hq-01');
+    expect(deployed.track).toMatchObject([
+      { kind: 'deployment', snapshots: [{ device: 'asa-hq-01', snapshotId: '1' }] },
+    ]);
+    const hq = h.sim.deviceUid('asa-hq-01');
+    const before = await snapshots.get('default', hq, '1');
+    expect(before?.text).toMatch(/^interface Vlan20$/m);
+    expect(before).toMatchObject({ phase: 'before-deploy', requestId: 'req-test', device: 'asa-hq-01' });
+
+    const history = await withSnapshots('config history asa-hq-01');
+    expect(history.view.summary).toBe('1 snapshot of asa-hq-01');
+    h.golden('config.history', withoutTimes(history.view));
+    expect(renderText(history.view)).toMatch(/1 +\S+ \S+ UTC +before deploy +request req-test/);
+
+    // A configuration kept by hand, to compare with what the device runs now.
+    await snapshots.keep('default', {
+      ...(before ?? {
+        deviceUid: hq,
+        device: 'asa-hq-01',
+        at: 0,
+        requestId: 'r',
+        actor: 'U',
+        phase: 'before-deploy',
+      }),
+      text: 'hostname old-name\n',
+    });
+    const diff = await withSnapshots('config diff asa-hq-01 2');
+    expect(renderText(diff.view)).toMatch(/^ *-hostname old-name$/m);
+    expect(renderText(diff.view)).toMatch(/^ *\+hostname asa-hq-01$/m);
+    h.golden('config.diff', withoutTimes((await withSnapshots('config diff asa-hq-01 2 1')).view));
+    expect((await withSnapshots('config diff asa-hq-01 1 1')).view.summary).toBe('asa-hq-01: no difference');
+    await expect(withSnapshots('config diff asa-hq-01 7')).rejects.toThrow(
+      /No snapshot 7 of asa-hq-01 is kept/,
+    );
+    await expect(withSnapshots('config diff asa-hq-01 first')).rejects.toThrow(/snapshot number/);
   });
 
   it('runs every operation of the changes area', () => {

@@ -49,6 +49,8 @@ export interface FakeSlack {
   callsTo(method: string): RecordedCall[];
   /** The next `times` calls of `method` answer 429 with `Retry-After: retryAfterSeconds`. */
   rateLimit(method: string, times: number, retryAfterSeconds: number): void;
+  /** The next `times` calls of `method` answer `{ ok: false, error }` (e.g. files.getUploadURLExternal, missing_scope). */
+  refuse(method: string, error: string, times: number): void;
   /** A fresh response_url served by this fake (posts to it are recorded as method `response_url`). */
   responseUrl(): string;
   /** Resolves with the first recorded call (past or future) that matches, or rejects after `timeoutMs`. */
@@ -120,6 +122,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const calls: RecordedCall[] = [];
   const rateLimits = new Map<string, RateLimitRule>();
   const holds = new Map<string, number>();
+  const refusals = new Map<string, { error: string; remaining: number }>();
   const held: Array<() => void> = [];
   const messages = new Map<string, Record<string, unknown>>();
   const served = new Map<
@@ -145,6 +148,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const channel = typeof args.channel === 'string' ? args.channel : undefined;
     const problems = blockProblems(method, args);
     if (problems.length > 0) return { ok: false, error: refusalCode(problems), errors: problems };
+    const refusal = refusals.get(method);
+    if (refusal && refusal.remaining > 0) {
+      refusal.remaining -= 1;
+      return { ok: false, error: refusal.error };
+    }
     switch (method) {
       case 'auth.test':
         return {
@@ -251,7 +259,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (url.pathname.startsWith('/upload/')) {
       record({
         method: 'files.upload',
-        args: { fileId: url.pathname.slice(8), bytes: raw.length },
+        // What the file holds, as Slack would store it (uploads are text here: diffs, command output).
+        args: { fileId: url.pathname.slice(8), bytes: Buffer.byteLength(raw, 'utf8'), content: raw },
         token,
         status: 200,
         at: Date.now(),
@@ -324,6 +333,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     rateLimit(method, times, retryAfterSeconds) {
       rateLimits.set(method, { remaining: times, retryAfterSeconds });
     },
+    refuse(method, error, times) {
+      refusals.set(method, { error, remaining: times });
+    },
     responseUrl: () => `${baseUrl}/response/${randomUUID()}`,
     waitFor(predicate, timeoutMs = 5_000) {
       const seen = calls.find(predicate);
@@ -364,6 +376,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     reset() {
       calls.length = 0;
       rateLimits.clear();
+      refusals.clear();
       holds.clear();
       held.length = 0;
       messages.clear();

@@ -3,7 +3,13 @@
 // desk holding the incidents given. For tests of the operations that run on them (audit, vpn watch /
 // unwatch, alerts) without the approvals service or the jobs.
 import type { AlertService, AlertSubscription, OpenIncident } from '../../src/alerts/model.js';
-import type { AuditRecord, OperationServices, UpgradeWatch } from '../../src/catalogue/operation.js';
+import type {
+  AuditRecord,
+  ConfigSnapshot,
+  ConfigSnapshots,
+  OperationServices,
+  UpgradeWatch,
+} from '../../src/catalogue/operation.js';
 
 /** Subscriptions in a list (ids `sub001`, `sub002`…) and a desk over the incidents given. */
 export function memoryAlerts(incidents: OpenIncident[] = []): AlertService {
@@ -70,5 +76,32 @@ export function memoryServices(
     },
     audit: { latest: async (count) => audit.slice(0, count) },
     alerts: memoryAlerts(incidents),
+  };
+}
+
+/** Configuration snapshots in a list, numbered per profile and device as the Redis store does. */
+export function memorySnapshots(retentionDays = 30): ConfigSnapshots {
+  const kept: (ConfigSnapshot & { profile: string })[] = [];
+  return {
+    retentionDays,
+    async keep(profile, snapshot) {
+      const id = String(
+        kept.filter((s) => s.profile === profile && s.deviceUid === snapshot.deviceUid).length + 1,
+      );
+      kept.push({ ...snapshot, id, profile });
+      return id;
+    },
+    async list(profile, deviceUid) {
+      return kept
+        .filter((s) => s.profile === profile && s.deviceUid === deviceUid)
+        .map(({ text, profile: _profile, ...entry }) => ({ ...entry, bytes: Buffer.byteLength(text) }))
+        .reverse();
+    },
+    async get(profile, deviceUid, id) {
+      const found = kept.find((s) => s.profile === profile && s.deviceUid === deviceUid && s.id === id);
+      if (!found) return undefined;
+      const { profile: _profile, ...snapshot } = found;
+      return snapshot;
+    },
   };
 }

@@ -10,6 +10,7 @@ import { type Approvals, createApprovals } from '../../../src/approvals/approval
 import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/approvals/settings.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
+import type { ConfigSnapshots } from '../../../src/catalogue/services.js';
 import type { ChangeSettings } from '../../../src/config/profilesFileSchema.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
@@ -37,6 +38,8 @@ export interface BotOptions {
   access?: AccessControl;
   /** The real tracking queue, to follow what is recorded (default: only recorded). */
   tracking?: Tracker;
+  /** Where deploys keep running configurations (the workers' store; default: none kept). */
+  snapshots?: ConfigSnapshots;
   /** The file's `changes` (change windows, tickets), as the dispatcher and the executor get it. */
   changes?: ChangeSettings;
 }
@@ -113,6 +116,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     tracker,
     authorizer,
     reveals,
+    ...(options.snapshots ? { snapshots: options.snapshots } : {}),
     settings: options.settings ?? {},
     ...(options.changes ? { changes: options.changes } : {}),
     logger,
@@ -135,7 +139,11 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     approvals: approvals.gate,
     reveals,
     audit: approvals.audit,
-    services: { audit: approvals.audit, staging: approvals.staging },
+    services: {
+      audit: approvals.audit,
+      staging: approvals.staging,
+      ...(options.snapshots ? { snapshots: options.snapshots } : {}),
+    },
     policy: {
       deployWithChange: settings.deployWithChange,
       ...(options.changes ? { changes: options.changes } : {}),

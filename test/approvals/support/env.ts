@@ -62,7 +62,7 @@ export async function startEnv(
       settings: extra,
       ...(options.access ? { access: options.access } : {}),
       ...(options.changes ? { changes: options.changes } : {}),
-      ...(workers ? { tracking: workers.jobs.tracker } : {}),
+      ...(workers ? { tracking: workers.jobs.tracker, snapshots: workers.jobs.snapshots } : {}),
     });
     bots.push(bot);
     return bot;
