@@ -3,7 +3,6 @@
 // renderBlocks turns it into Block Kit. What came from SCC or was typed (the target's facts, the command,
 // a reason) goes in through untrusted() or code() (render/untrusted.ts), so it cannot dress up the card.
 
-import { ticketMrkdwn } from '../catalogue/tickets.js';
 import type { Button, View, ViewBlock } from '../model/view.js';
 import { code } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
@@ -120,12 +119,16 @@ export function renderCard(record: ApprovalRecord, now: number): View {
       })),
     },
   ];
-  // The ticket's shape is checked (catalogue/tickets.ts) and its link built from the policy's template.
-  if (request.ticket)
-    blocks.push({
-      kind: 'fields',
-      fields: [{ label: 'Change ticket', value: ticketMrkdwn(request.ticket, request.ticketUrl) }],
-    });
+  // The ticket's shape is checked (catalogue/tickets.ts); its link, from the policy's ticket_url, is a
+  // button that opens it, since Slack text from fwbot carries no links (render/mrkdwn.ts).
+  if (request.ticket) {
+    blocks.push({ kind: 'text', text: `*Change ticket:* ${code(request.ticket)}` });
+    if (request.ticketUrl)
+      blocks.push({
+        kind: 'actions',
+        buttons: [{ label: `Open ${request.ticket}`, url: request.ticketUrl }],
+      });
+  }
   const { warnings, code: exact, notes } = request.target.description;
   if (exact) blocks.push({ kind: 'code', text: exact, filename: `${request.id}.txt` });
   if (notes?.length) blocks.push({ kind: 'text', text: notes.join('\n') });

@@ -106,18 +106,6 @@ export function ticketLink(ticket: string, template: string | undefined): string
   return isLinkableUrl(url) ? url : undefined;
 }
 
-/** The ticket as mrkdwn: a link when there is one, else a code span. */
-export function ticketMrkdwn(ticket: string, link: string | undefined): string {
-  // The ticket's shape (TICKET_SHAPE) leaves nothing in it that mrkdwn would read as markup.
-  if (link === undefined) return `\`${ticket}\``;
-  const href = link
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('|', '%7C');
-  return `<${href}|${ticket}>`;
-}
-
 /**
  * The description SCC stores with a deploy: `<TICKET>: <description>`, the ticket first so SCC (and people
  * reading its deployment runs) see which change it belongs to.

@@ -163,12 +163,12 @@ describe('usage errors', () => {
       [
         'tenants users remove acme',
         'Missing `username`: usernames (e-mail addresses for people), up to 50.',
-        '/fw tenants users remove <tenant> <username…>',
+        '/fw tenants users remove <tenant> <username…> [--ticket …]',
       ],
       [
         'gateway run cdfmc GET',
         'Missing `link`: the FMC API path, e.g. /api/fmc_platform/v1/info/serverversion.',
-        '/fw gateway run <fmc-device> GET|POST|PUT|PATCH|DELETE <link> [<json-body>] [--async]',
+        '/fw gateway run <fmc-device> GET|POST|PUT|PATCH|DELETE <link> [<json-body>] [--async] [--ticket …]',
       ],
       ['vpn versions', 'Missing `device`: device names or UUIDs, up to 50.', '/fw vpn versions <device…>'],
     ];

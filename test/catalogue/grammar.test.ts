@@ -170,7 +170,7 @@ describe('grammar: arguments', () => {
 
   it('lists the flags when an unknown one is not close to any', () => {
     expect(failure('tenants create acme --zzz').message).toBe(
-      'Unknown flag --zzz. Flags: --display-name, --trial.',
+      'Unknown flag --zzz. Flags: --display-name, --trial, --ticket.',
     );
   });
 
