@@ -11,6 +11,7 @@ import type { View } from '../model/view.js';
 import { ALERT_OPERATIONS } from './alerts.js';
 import { auditOperation } from './audit.js';
 import { EVENT_LOG_OPERATIONS } from './changelog.js';
+import { CHANGE_REQUEST_OPERATIONS } from './changeRequests.js';
 import { CHANGE_OPERATIONS } from './changes.js';
 import { CONFIG_HISTORY_OPERATIONS } from './configHistory.js';
 import { DEVICE_OPERATIONS } from './devices.js';
@@ -41,6 +42,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...INTERFACE_OPERATIONS,
   ...INTERFACE_CHANGE_OPERATIONS,
   ...CHANGE_OPERATIONS,
+  ...CHANGE_REQUEST_OPERATIONS,
   ...CONFIG_HISTORY_OPERATIONS,
   ...EVENT_LOG_OPERATIONS,
   ...LOOKUP_OPERATIONS,

@@ -315,6 +315,17 @@ describe('every operation through Slack', () => {
     expect(await read('audit-log', 'audit-log super')).toContain('user logged in');
   });
 
+  it('change-requests / change-requests show (SCC’s change requests)', async () => {
+    const scc = h.clients.get('default');
+    if (!scc) throw new Error('no default client');
+    await scc.governance.createChangeRequest({ name: 'CHG0000042', description: 'a new VLAN' });
+    expect(await read('change-requests', 'change-requests')).toContain('CHG0000042');
+    h.slack.reset();
+    expect(await read('change-requests.show', 'change-requests show CHG0000042')).toContain(
+      'ties no change to it yet',
+    );
+  });
+
   it('search / rules / rules show / objects / objects show (policy lookups)', async () => {
     expect(await read('search', 'search WEB-01')).toContain('object network WEB-01');
     h.slack.reset();
