@@ -20,7 +20,7 @@ import { AsaChangeItemDto } from '../scc/generated/models.js';
 import { flag, list, optionalText, text, unique, uuid } from './args.js';
 import { DEVICE, listArgs, OFFSET, pageQuery, queryParam, transactionTrack } from './common.js';
 import { keepBeforeDeploy } from './configHistory.js';
-import { DeviceWindowsFacts, deployAt, deployWindows, windowNotes } from './deployWindows.js';
+import { DeviceWindowsFacts, deployAt, deployWindows, refuseUnheld, windowNotes } from './deployWindows.js';
 import { compareDevices, DeviceFacts, deviceFacts, rereadDevice } from './deviceTarget.js';
 import { defineOperation, type Operation, type OperationContext, type TargetRead } from './operation.js';
 import { type DeviceRequirement, resolveDevice, resolveDevices } from './resolve.js';
@@ -533,6 +533,7 @@ export const deploy = defineOperation({
     },
   },
   run: async (ctx, _args, facts) => {
+    refuseUnheld(ctx, facts);
     await changeRequestFor(ctx, `deploy to ${facts.devices.map((d) => d.name).join(', ')}`);
     const snapshots = await keepBeforeDeploy(ctx, facts.devices);
     const { data } = await ctx.scc.call('deployChangesToMultipleAsaDevices', {

@@ -158,3 +158,29 @@ export const DeviceWindowsFacts = z.object({
   ),
 });
 export type DeviceWindowsFacts = z.infer<typeof DeviceWindowsFacts>;
+
+/**
+ * A deploy run without an approval (the CLI with --yes) has no executor to hold it: a time asked for, or
+ * a closed window without break-glass, is refused instead of deployed at once.
+ */
+export function refuseUnheld(
+  ctx: OperationContext,
+  facts: {
+    at?: number | undefined;
+    breakGlass?: string | undefined;
+    windows?: DeviceWindowsFacts[] | undefined;
+  },
+  now = Date.now(),
+): void {
+  if (ctx.approvedBy !== undefined) return;
+  if (facts.at !== undefined && facts.at > now)
+    throw new UserError(
+      '`--at` holds a deploy after its approval; here it would run at once, so nothing was deployed. Ask in Slack or the console.',
+    );
+  if (facts.breakGlass !== undefined) return;
+  const closed = (facts.windows ?? []).filter((device) => !windowState(device.windows, now).open);
+  if (closed.length > 0)
+    throw new UserError(
+      `The change window of ${closed.map((d) => d.device).join(', ')} is closed (${closed.map((d) => d.windows.map(describeWindow).join(' or ')).join('; ')}): nothing was deployed. Deploy in the window, or with --break-glass "<reason>".`,
+    );
+}

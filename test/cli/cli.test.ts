@@ -186,6 +186,19 @@ describe('fwbot CLI', () => {
     expect(sim.requestLog.list({ operationId: 'deployChangesToMultipleAsaDevices' })).toHaveLength(1);
   });
 
+  it('refuses deploy --at, which only an approval can hold, and deploys nothing', async () => {
+    const drive = <T>(work: Promise<T>): Promise<T> => driveClock(sim.clock, work);
+    expect((await fwbot(['--yes', 'interfaces', 'delete', 'asa-hq-01', 'Vlan20'])).code).toBe(EXIT.ok);
+    const before = sim.requestLog.list({ operationId: 'deployChangesToMultipleAsaDevices' }).length;
+
+    const held = await drive(fwbot(['--yes', 'deploy', 'asa-hq-01', '--at', 'sat 22:00']));
+    expect(held.code).not.toBe(EXIT.ok);
+    expect(held.stderr).toContain('`--at` holds a deploy after its approval; here it would run at once');
+    const bad = await drive(fwbot(['--yes', 'deploy', 'asa-hq-01', '--at', 'whenever']));
+    expect(bad.stderr).toContain('`--at whenever` is not a time');
+    expect(sim.requestLog.list({ operationId: 'deployChangesToMultipleAsaDevices' })).toHaveLength(before);
+  });
+
   it('reads SCC’s change log and audit log (fwbot changelog, fwbot audit-log)', async () => {
     expect((await fwbot(['--yes', 'interfaces', 'delete', 'asa-hq-01', 'Vlan20'])).code).toBe(EXIT.ok);
     const log = await fwbot(['changelog', 'asa-hq-01', '--since', '1h']);
