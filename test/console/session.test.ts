@@ -3,6 +3,7 @@
 // someone else, with the refusals the policy makes on the way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/index.js';
+import { createSccClient } from '../../src/scc/client.js';
 import { driveClock } from '../support/driveClock.js';
 import { type ConsoleRig, startConsoleRig } from './support.js';
 
@@ -138,6 +139,40 @@ describe('console', () => {
       rig.terminal.waitFor(/deployed: the changes are on the devices now/, from, 20_000),
     );
     expect(reported).toMatch(/asa-hq-01: DONE/);
+    await rig.type('/as alice');
+  });
+
+  it('holds a deploy asked for --at: approved, it waits with its time said, and nothing is deployed yet', async () => {
+    const drive = <T>(work: Promise<T>): Promise<T> => driveClock(rig.sim.clock, work, { maxSteps: 600 });
+    const scc = createSccClient({
+      baseUrl: rig.sim.url,
+      token: rig.sim.tokens.superAdmin,
+      profile: 'default',
+    });
+    const deviceUid = rig.sim.deviceUid('asa-branch-02');
+    const vlan = [...rig.sim.state.interfaces.values()].find(
+      (i) => i.deviceUid === deviceUid && i.hardwareName === 'Vlan30',
+    );
+    if (!vlan) throw new Error('no Vlan30 on asa-branch-02');
+    await scc.call('deleteAsaVlanInterface', { path: { deviceUid, interfaceUid: vlan.uid } });
+    await scc.close();
+    const deploys = () =>
+      rig.sim.requestLog.list({ operationId: 'deployChangesToMultipleAsaDevices' }).length;
+    const before = deploys();
+    const at = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    const start = rig.terminal.output.length;
+    await drive(rig.type(`deploy asa-branch-02 --at ${at}`));
+    await rig.terminal.waitFor(/\[1\] Approve/, start);
+
+    await rig.type('/as bob');
+    const from = rig.terminal.output.length;
+    rig.terminal.answer('y');
+    await drive(rig.type('1'));
+    const held = await drive(
+      rig.terminal.waitFor(/scheduled for \w{3} \d\d:\d\d UTC, in 2 days \(the time asked for\)/, from),
+    );
+    expect(held).toMatch(/pending commands are still the approved ones/);
+    expect(deploys()).toBe(before);
     await rig.type('/as alice');
   });
 
