@@ -146,3 +146,58 @@ describe('the start-up check with REDIS_CLUSTER_NODES', () => {
     );
   });
 });
+
+describe('a scheduled deploy behind Sentinel', () => {
+  let topology: SentinelTopology;
+  let redis: RedisClient;
+
+  beforeAll(async () => {
+    topology = await startSentinelTopology({ replicas: 2 });
+    const config = loadConfig({
+      REDIS_SENTINELS: topology.sentinelList,
+      REDIS_SENTINEL_MASTER: topology.masterName,
+    });
+    redis = connectRedis(config.redis);
+    redis.on('error', () => undefined);
+  }, 60_000);
+
+  afterAll(async () => {
+    redis?.disconnect();
+    await topology?.stop();
+  });
+
+  it('keeps its hold through a failover at the scheduled minute, and is claimed by one process only', async () => {
+    const store = new ApprovalStore({
+      redis,
+      prefix: uniquePrefix('sentinel-held'),
+      retentionMs: 60_000,
+      claimGraceMs: LEASE,
+    });
+    const runAt = T0 + 3_600_000;
+    await store.create(deletionRequest('ap-held'));
+    expect((await store.decide('ap-held', 'approved', T0, 'U0BOB')).outcome).toBe('decided');
+    const held = { runAt, runReason: 'window' as const, runZone: 'UTC', runWindows: '' };
+    expect(await store.holdRun('ap-held', held)).toBe(true);
+    expect(await store.dueForRecovery(runAt - 1, 10)).not.toContain('ap-held');
+
+    // The primary dies at the scheduled minute; a replica is promoted.
+    const before = await topology.primaryPort();
+    await topology.crash(before);
+    const deadline = Date.now() + 30_000;
+    while ((await topology.primaryPort()) === before && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await topology.primaryPort()).not.toBe(before);
+
+    // The hold survived (it was replicated before it was confirmed), and it is due now, not before.
+    expect(await store.heldRun('ap-held')).toEqual(held);
+    expect(await store.dueForRecovery(runAt, 10)).toContain('ap-held');
+    // Two processes' recovery passes at the same minute: one claim.
+    const claims = await Promise.all([
+      store.claim('ap-held', 'A', runAt, LEASE),
+      store.claim('ap-held', 'B', runAt, LEASE),
+    ]);
+    expect(claims.filter((claim) => claim.claimed)).toHaveLength(1);
+    expect(await store.holdRun('ap-held', { ...held, runAt: runAt + 1 })).toBe(false);
+  }, 60_000);
+});
