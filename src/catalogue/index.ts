@@ -27,6 +27,7 @@ import { REPORT_OPERATIONS } from './reports.js';
 import { TENANT_OPERATIONS } from './tenants.js';
 import { TENANT_USER_OPERATIONS } from './tenantUsers.js';
 import { TRACE_OPERATIONS } from './trace.js';
+import { TRANSACTION_OPERATIONS } from './transactions.js';
 import { COMMAND, commandLine, usageLine } from './usage.js';
 import { VPN_OPERATIONS } from './vpn.js';
 import { WATCH_OPERATIONS } from './watches.js';
@@ -43,6 +44,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...INTERFACE_CHANGE_OPERATIONS,
   ...CHANGE_OPERATIONS,
   ...CHANGE_REQUEST_OPERATIONS,
+  ...TRANSACTION_OPERATIONS,
   ...CONFIG_HISTORY_OPERATIONS,
   ...EVENT_LOG_OPERATIONS,
   ...LOOKUP_OPERATIONS,

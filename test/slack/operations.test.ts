@@ -315,6 +315,17 @@ describe('every operation through Slack', () => {
     expect(await read('audit-log', 'audit-log super')).toContain('user logged in');
   });
 
+  it('transactions cancel (a running deploy SCC marks cancellable: four-eyes)', async () => {
+    await stageDelete('asa-hq-01', 'Vlan20');
+    const scc = h.clients.get('default');
+    if (!scc) throw new Error('no default client');
+    const { data: tx } = await scc.call('deployChangesToMultipleAsaDevices', {
+      body: { deviceUids: [h.sim.deviceUid('asa-hq-01')] },
+    });
+    const raw = await destructive('transactions.cancel', `transactions cancel ${tx.transactionUid}`);
+    expect(raw).toEqual({ transaction: tx.transactionUid });
+  });
+
   it('change-requests / change-requests show (SCC’s change requests)', async () => {
     const scc = h.clients.get('default');
     if (!scc) throw new Error('no default client');
