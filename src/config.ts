@@ -385,7 +385,7 @@ class LoadedConfig implements Config {
  */
 export function configWith(
   config: Config,
-  overrides: Partial<Pick<Config, 'profiles' | 'policy' | 'channelProfiles' | 'approvals'>>,
+  overrides: Partial<Pick<Config, 'profiles' | 'policy' | 'channelProfiles' | 'approvals' | 'changes'>>,
 ): Config {
   const copy = Object.create(Object.getPrototypeOf(config) as object) as Config;
   return Object.freeze(Object.assign(copy, config, overrides));

@@ -83,6 +83,8 @@ export interface ConsoleRigOptions {
   realSlack?: { token: string; apiUrl: string };
   /** Scoped approvers (`approvals.approvers`) for this rig's deployment. */
   approvers?: Config['approvals']['approvers'];
+  /** The change process (`changes`: tickets, windows) for this rig's deployment. */
+  changes?: Config['changes'];
 }
 
 export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<ConsoleRig> {
@@ -94,9 +96,10 @@ export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<
     profiles: new Map([['default', simulatorProfile(sim.url)]]),
     policy: demoPolicy({ slackEveryone: options.realSlack !== undefined }),
   });
-  const configured = options.approvers
+  const approved = options.approvers
     ? configWith(config, { approvals: { ...config.approvals, approvers: options.approvers } })
     : config;
+  const configured = options.changes ? configWith(approved, { changes: options.changes }) : approved;
   const prefix = uniquePrefix('console').replace(/:$/, '');
   const runtime = await startRuntime({
     config: configured,
