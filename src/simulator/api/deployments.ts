@@ -22,6 +22,7 @@ import {
   setRunningConfig,
 } from '../state/asaConfig.js';
 import { recordDeviceChange } from '../state/changeLog.js';
+import { changeRequestNamedBy } from '../state/governance.js';
 import type {
   DeploymentRunRecord,
   DeploymentRunStatus,
@@ -29,7 +30,6 @@ import type {
   DeviceRecord,
   InterfaceRecord,
 } from '../state/model.js';
-import { changeRequestNamedBy } from './governance.js';
 import { accepted, openTransaction, updateTransaction } from './transactions.js';
 
 /**

@@ -13,39 +13,16 @@ import { invalidInput, notFound, SimError } from '../errors.js';
 import type { Handler, OperationHandlers, RequestContext } from '../http/context.js';
 import { requireBody, uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
+import { governanceOf } from '../state/governance.js';
 import type {
   ChangeRequestRecord,
-  ChangeRequestRef,
-  GovernanceSettings,
   SimState,
   TenantRecord,
 } from '../state/model.js';
 import { cancelDeploymentRun } from './deployments.js';
 import { isCancellable, transactionDto, updateTransaction } from './transactions.js';
 
-/** What a tenant answers until an admin route changes it: SCC's own defaults for a new tenant. */
-export const DEFAULT_GOVERNANCE: GovernanceSettings = {
-  changeRequestSupport: false,
-  scheduledDeployments: false,
-};
-
-export function governanceOf(state: SimState, tenantUid: string): GovernanceSettings {
-  return state.tenantSettings.get(tenantUid) ?? DEFAULT_GOVERNANCE;
-}
-
-/** The OPEN change request of the tenant a deploy description names (`<name>: …`), if any. */
-export function changeRequestNamedBy(
-  state: SimState,
-  tenantUid: string,
-  description: string | undefined,
-): ChangeRequestRef | undefined {
-  if (description === undefined) return undefined;
-  for (const cr of state.changeRequests.values()) {
-    if (cr.tenantUid !== tenantUid || cr.closedAt !== undefined) continue;
-    if (description.startsWith(`${cr.name}:`)) return { uid: cr.uid, name: cr.name };
-  }
-  return undefined;
-}
+export { changeRequestNamedBy, DEFAULT_GOVERNANCE, governanceOf } from '../state/governance.js';
 
 const changeRequestFields: FieldTable<ChangeRequestRecord> = {
   uid: { kind: 'string', get: (c) => c.uid },

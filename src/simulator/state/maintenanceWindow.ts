@@ -3,7 +3,8 @@
 // answers (`deviceMaintenanceWindow`: isOpen, currentStart/End while open, nextStart/End) is computed from
 // the simulated clock at each read, so advancing the clock opens and closes windows.
 import type * as Model from '../../scc/generated/models.js';
-import { iso } from '../runtime.js';
+
+const iso = (t: number): string => new Date(t).toISOString();
 
 export interface MaintenanceWindowRecord {
   startCron: string;
