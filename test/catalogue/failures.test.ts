@@ -16,6 +16,11 @@ import { ACTOR, catalogue, useSimulator } from './harness.js';
 
 const h = useSimulator();
 const calling = catalogue.operations.filter((op) => op.scc.length > 0);
+/**
+ * Operations whose target exists only while SCC works on it (a running transaction): no seeded example can
+ * name one, so every SCC call they make is failed, the first read included.
+ */
+const TRANSIENT_TARGETS = new Set(['transactions.cancel']);
 
 /** The first example that runs from its text (not one that opens a form). */
 function runnableExample(id: string): string {
@@ -65,7 +70,7 @@ describe('failure sentences', () => {
     if (!op) throw new Error(`no operation ${id}`);
     // A change fails at its change (the reads before it pass); a read fails at its read.
     const writes = op.scc.filter((sccId) => sccOperations[sccId].method !== 'GET');
-    for (const sccId of writes.length > 0 ? writes : op.scc) {
+    for (const sccId of writes.length > 0 && !TRANSIENT_TARGETS.has(id) ? writes : op.scc) {
       const { method, path } = sccOperations[sccId];
       h.sim.faults.add({ path: path.replace(/\{[^}]+\}/g, '*'), method, status: 500 });
     }

@@ -179,6 +179,28 @@ describe('changes and deploys', () => {
     await expect(withSnapshots('config diff asa-hq-01 first')).rejects.toThrow(/snapshot number/);
   });
 
+  it('reads SCC’s change requests, and cancels a deploy SCC still runs', async () => {
+    const client = h.client();
+    await client.governance.createChangeRequest({ name: 'CHG0000001', description: 'rename inside' });
+    h.golden('change-requests', await run('change-requests'));
+    h.golden('change-requests.show', await run('change-requests show CHG0000001'));
+
+    const staged = await fetch(`${h.sim.url}/_sim/devices/asa-hq-01/stage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'to be cancelled' }),
+    });
+    expect(staged.status).toBeLessThan(300);
+    const { data } = await client.call('deployChangesToMultipleAsaDevices', {
+      body: { deviceUids: [h.sim.deviceUid('asa-hq-01')] },
+    });
+    // Not driven: the deploy must still be running when the cancel reaches SCC.
+    ran.add('transactions.cancel');
+    const cancelled = await h.run(`transactions cancel ${data.transactionUid}`);
+    expect(renderText(cancelled.view)).toContain('cancelled the `DEPLOY_ASA_DEVICE_CHANGES` transaction');
+    h.golden('transactions.cancel', cancelled);
+  });
+
   it('runs every operation of the changes area', () => {
     const area = catalogue.operations.filter((op) => op.area === 'changes').map((op) => op.id);
     expect(area.filter((id) => !ran.has(id))).toEqual([]);
