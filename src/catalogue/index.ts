@@ -3,8 +3,9 @@
 // parsing command text), never through an area's file, the grammar or help; besides this module it may
 // import only the shapes and helpers operations share: the declaration (operation.ts, which gathers the
 // types of context.ts, modal.ts, queue.ts and services.ts), a form's fields as shown (forms.ts), SCC's
-// refusals as sentences (sccErrors.ts), usage lines (usage.ts) and the argument helpers that form fields
-// and option lookups use (args.ts, resolve.ts). test/architecture/ holds it to that.
+// refusals as sentences (sccErrors.ts), usage lines (usage.ts), the argument helpers that form fields
+// and option lookups use (args.ts, resolve.ts), and the change ticket a changing call carries (tickets.ts).
+// test/architecture/ holds it to that.
 import { ConfigError, type ConfigIssue } from '../config/issues.js';
 import { ROLES, type Role } from '../model/types.js';
 import type { View } from '../model/view.js';
