@@ -14,11 +14,7 @@ import type { Handler, OperationHandlers, RequestContext } from '../http/context
 import { requireBody, uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { governanceOf } from '../state/governance.js';
-import type {
-  ChangeRequestRecord,
-  SimState,
-  TenantRecord,
-} from '../state/model.js';
+import type { ChangeRequestRecord, SimState, TenantRecord } from '../state/model.js';
 import { cancelDeploymentRun } from './deployments.js';
 import { isCancellable, transactionDto, updateTransaction } from './transactions.js';
 
