@@ -7,7 +7,7 @@ import type { OpenIncident } from '../../src/alerts/model.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import type { AuditRecord } from '../../src/catalogue/operation.js';
 import { driveClock } from '../support/driveClock.js';
-import { memoryServices } from '../support/memoryServices.js';
+import { memoryServices, memorySnapshots } from '../support/memoryServices.js';
 import { blocksText, CHANNEL, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
 import { type FieldValue, submissionPayload } from './support/modals.js';
 
@@ -39,8 +39,10 @@ const INCIDENT: OpenIncident = {
 
 describe('every operation through Slack', () => {
   let h: Harness;
+  /** Configuration snapshots as the bot keeps them before a deploy (src/jobs/configSnapshots.ts). */
+  const snapshots = memorySnapshots();
   beforeAll(async () => {
-    h = await startHarness({ services: memoryServices(AUDIT, [INCIDENT]) });
+    h = await startHarness({ services: { ...memoryServices(AUDIT, [INCIDENT]), snapshots } });
   });
   afterAll(async () => {
     await h.stop();
@@ -324,6 +326,21 @@ describe('every operation through Slack', () => {
     });
     const raw = await destructive('transactions.cancel', `transactions cancel ${tx.transactionUid}`);
     expect(raw).toEqual({ transaction: tx.transactionUid });
+  });
+
+  it('config history / config diff (snapshots of the running configuration)', async () => {
+    await snapshots.keep('default', {
+      deviceUid: h.sim.deviceUid('asa-hq-01'),
+      device: 'asa-hq-01',
+      at: Date.now(),
+      phase: 'before-deploy',
+      requestId: 'req-slack',
+      actor: USERS.operator,
+      text: 'hostname old-name\n',
+    });
+    expect(await read('config.history', 'config history asa-hq-01')).toContain('before deploy');
+    h.slack.reset();
+    expect(await read('config.diff', 'config diff asa-hq-01 1')).toContain('old-name');
   });
 
   it('change-requests / change-requests show (SCC’s change requests)', async () => {
