@@ -36,6 +36,7 @@ export function terminalStyle(tty: boolean, env: NodeJS.ProcessEnv = process.env
 export const EMOJI: Readonly<Record<string, string>> = {
   arrows_counterclockwise: '🔄',
   bell: '🔔',
+  calendar: '📆',
   double_vertical_bar: '⏸️',
   eyes: '👀',
   gear: '⚙️',
