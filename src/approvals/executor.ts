@@ -239,16 +239,7 @@ export class ApprovalExecutor {
     // Handed over before this process died: handing it over again queues nothing twice.
     if (queued && previousPhase === 'calling')
       return this.#handOver(record, operation, queued, request.target.facts, lost);
-    const ctx = operationContext(
-      { scc: this.#deps.clients, services: this.#deps.services, policy: this.#deps.policy },
-      {
-        requestId: request.id,
-        actor: { userId: request.requesterId, channelId: request.channelId, teamId: request.teamId },
-        log: this.#deps.log.child({ approvalId: request.id, operationId: request.operationId }),
-      },
-      request.profile,
-      record.decidedBy,
-    );
+    const ctx = this.#context(record);
     let read: Awaited<ReturnType<typeof readTargetAgain>>;
     try {
       read = await readTargetAgain(operation, ctx, request.target.facts);
