@@ -9,11 +9,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { IncidentDesk, OpenIncident } from '../../src/alerts/model.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import type { OperationServices } from '../../src/catalogue/operation.js';
-import { EXIT, runCli } from '../../src/cli/cli.js';
+import { EXIT } from '../../src/cli/cli.js';
 import { createJobs, type Jobs } from '../../src/jobs/workers.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { useSimulator } from '../catalogue/harness.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
+import { runCaptured } from './support.js';
 
 const cliCatalogue = createCatalogue({ command: 'fwbot', services: ['alerts'] });
 
@@ -41,17 +42,11 @@ describe('fwbot alerts', () => {
     await sim.stop();
   });
 
-  async function fwbot(argv: string[], extra: Record<string, string | undefined> = {}): Promise<Run> {
-    const stdout: string[] = [];
-    const stderr: string[] = [];
-    const code = await runCli(argv, {
+  const fwbot = (argv: string[], extra: Record<string, string | undefined> = {}): Promise<Run> =>
+    runCaptured(argv, {
       env: { SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin, REDIS_URL: redisUrl(), ...extra },
-      io: { stdout: (t) => stdout.push(t), stderr: (t) => stderr.push(t) },
-      log: pino({ level: 'silent' }),
       redisPrefix: prefix,
     });
-    return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-  }
 
   it('subscribes a channel named by its id, lists the profile’s subscriptions with ids, and unsubscribes by id', async () => {
     const subscribed = await fwbot(['alerts', 'subscribe', 'connectivity', 'C0ALERTS1']);

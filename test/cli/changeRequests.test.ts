@@ -1,9 +1,8 @@
-// `fwbot change-requests` against the simulator: the same views as Slack's, as text.
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, runCli } from '../../src/cli/cli.js';
+import { EXIT } from '../../src/cli/cli.js';
 import { createSccClient } from '../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
+import { runCaptured } from './support.js';
 
 describe('fwbot CLI: change requests', () => {
   let sim: SimulatorHandle;
@@ -14,16 +13,8 @@ describe('fwbot CLI: change requests', () => {
     await sim.stop();
   });
 
-  async function fwbot(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const stdout: string[] = [];
-    const stderr: string[] = [];
-    const code = await runCli(argv, {
-      env: { SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin },
-      io: { stdout: (t) => stdout.push(t), stderr: (t) => stderr.push(t) },
-      log: pino({ level: 'silent' }),
-    });
-    return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-  }
+  const fwbot = (argv: string[]) =>
+    runCaptured(argv, { env: { SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin } });
 
   it('lists them and shows one; a name that is none is one sentence', async () => {
     const client = createSccClient({ baseUrl: sim.url, token: sim.tokens.superAdmin });

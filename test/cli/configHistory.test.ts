@@ -3,10 +3,11 @@
 // without a Redis configured, the command is one sentence. Against the simulator and the run's redis-server.
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EXIT, runCli } from '../../src/cli/cli.js';
+import { EXIT } from '../../src/cli/cli.js';
 import { createJobs, type Jobs } from '../../src/jobs/workers.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
+import { runCaptured } from './support.js';
 
 describe('fwbot config history / diff', () => {
   let sim: SimulatorHandle;
@@ -26,17 +27,11 @@ describe('fwbot config history / diff', () => {
     await sim.stop();
   });
 
-  async function fwbot(argv: string[], extra: Record<string, string | undefined> = {}) {
-    const stdout: string[] = [];
-    const stderr: string[] = [];
-    const code = await runCli(argv, {
+  const fwbot = (argv: string[], extra: Record<string, string | undefined> = {}) =>
+    runCaptured(argv, {
       env: { SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin, REDIS_URL: redisUrl(), ...extra },
-      io: { stdout: (t) => stdout.push(t), stderr: (t) => stderr.push(t) },
-      log: pino({ level: 'silent' }),
       redisPrefix: prefix,
     });
-    return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-  }
 
   it('lists what the bot kept and compares a snapshot with the running configuration now', async () => {
     const hq = sim.deviceUid('asa-hq-01');

@@ -1,9 +1,7 @@
-// `fwbot search`, `fwbot rules` and `fwbot objects` against the simulator: the same views as Slack's, as
-// text, with the CLI's exit codes (a usage error for a search without text, SCC's 400 as a sentence).
-import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EXIT, runCli } from '../../src/cli/cli.js';
+import { EXIT } from '../../src/cli/cli.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
+import { runCaptured } from './support.js';
 
 describe('fwbot CLI: policy lookups', () => {
   let sim: SimulatorHandle;
@@ -15,16 +13,8 @@ describe('fwbot CLI: policy lookups', () => {
     await sim.stop();
   });
 
-  async function fwbot(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const stdout: string[] = [];
-    const stderr: string[] = [];
-    const code = await runCli(argv, {
-      env: { SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin },
-      io: { stdout: (t) => stdout.push(t), stderr: (t) => stderr.push(t) },
-      log: pino({ level: 'silent' }),
-    });
-    return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-  }
+  const fwbot = (argv: string[]) =>
+    runCaptured(argv, { env: { SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin } });
 
   it('searches, lists rules and shows where an object is used', async () => {
     const found = await fwbot(['search', 'WEB-01']);

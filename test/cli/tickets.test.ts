@@ -3,11 +3,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, runCli } from '../../src/cli/cli.js';
+import { EXIT } from '../../src/cli/cli.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { driveClock } from '../support/driveClock.js';
+import { runCaptured } from './support.js';
 
 describe('fwbot CLI: change tickets', () => {
   let sim: SimulatorHandle;
@@ -24,16 +24,10 @@ describe('fwbot CLI: change tickets', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function fwbot(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const stdout: string[] = [];
-    const stderr: string[] = [];
-    const code = await runCli(argv, {
+  const fwbot = (argv: string[]) =>
+    runCaptured(argv, {
       env: { SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin, FWBOT_PROFILES: profiles },
-      io: { stdout: (t) => stdout.push(t), stderr: (t) => stderr.push(t) },
-      log: pino({ level: 'silent' }),
     });
-    return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-  }
 
   it('refuses a change without a ticket, and deploys with one first in the description', async () => {
     const drive = <T>(work: Promise<T>): Promise<T> => driveClock(sim.clock, work);

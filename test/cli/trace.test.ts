@@ -1,11 +1,9 @@
-// `fwbot trace` and `fwbot show` against the simulator: the verdict as text with exit 0, and a refusal
-// before anything is sent with the usage exit code.
-import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EXIT, runCli } from '../../src/cli/cli.js';
+import { EXIT } from '../../src/cli/cli.js';
 import { receivedCliScripts } from '../../src/simulator/api/cli.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { driveClock } from '../support/driveClock.js';
+import { runCaptured } from './support.js';
 
 describe('fwbot CLI: trace and show', () => {
   let sim: SimulatorHandle;
@@ -17,19 +15,10 @@ describe('fwbot CLI: trace and show', () => {
     await sim.stop();
   });
 
-  async function fwbot(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const stdout: string[] = [];
-    const stderr: string[] = [];
-    const code = await driveClock(
-      sim.clock,
-      runCli(argv, {
-        env: { SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin },
-        io: { stdout: (t) => stdout.push(t), stderr: (t) => stderr.push(t) },
-        log: pino({ level: 'silent' }),
-      }),
+  const fwbot = (argv: string[]) =>
+    runCaptured(argv, { env: { SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin } }, (run) =>
+      driveClock(sim.clock, run),
     );
-    return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-  }
 
   it('traces an allowed flow and names the line that allowed it', async () => {
     const traced = await fwbot(['trace', 'asa-hq-01', 'tcp', '10.1.100.25', '8.8.8.8', 'https']);
