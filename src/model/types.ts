@@ -63,7 +63,18 @@ export interface ArgIssue {
 export interface Actor {
   userId: string;
   channelId: string;
+  /** The workspace the request was delivered for (the channel's side); absent = the home workspace. */
   teamId?: string | undefined;
+  /** The user's own team (Slack's `user.team_id`); differs from `teamId` for a person from another workspace. */
+  userTeamId?: string | undefined;
+  /** The Enterprise Grid organization the request came from, when there is one. */
+  enterpriseId?: string | undefined;
+  /**
+   * An external person: set only by the Slack surface, when the user's own team differs from the workspace the
+   * request was delivered for and both are not in one Grid organization (a Slack Connect channel). Console and
+   * CLI actors are home-workspace people, never external.
+   */
+  external?: boolean | undefined;
   /**
    * The actor is in no channel (the CLI): `channelId` only says where its roles and profile are looked up,
    * and an operation about a channel acts on the one its arguments or its subject belong to.
