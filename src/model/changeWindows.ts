@@ -304,13 +304,18 @@ export function fromNow(at: number, now: number): string {
   return plural(Math.round(ahead / DAY), 'day');
 }
 
-/** A moment as the viewer reads it: `Sat 22:00 Europe/Berlin, in 2 days` (the date too when a week or more away). */
-export function describeWhen(at: number, now: number, zone: string): string {
+/** A moment in one zone: `Sat 22:00 Europe/Berlin` (the date too when a week or more away). */
+export function describeMoment(at: number, now: number, zone: string): string {
   const p = zonedParts(at, zone);
   const day = WEEKDAYS[p.weekday] ?? '';
   const far = at - now >= 6 * DAY;
   const date = far ? ` ${p.year}-${pad(p.month)}-${pad(p.day)}` : '';
-  return `${day.charAt(0).toUpperCase()}${day.slice(1)}${date} ${pad(p.hour)}:${pad(p.minute)} ${zone}, ${fromNow(at, now)}`;
+  return `${day.charAt(0).toUpperCase()}${day.slice(1)}${date} ${pad(p.hour)}:${pad(p.minute)} ${zone}`;
+}
+
+/** A moment as the viewer reads it: `Sat 22:00 Europe/Berlin, in 2 days` (the date too when a week or more away). */
+export function describeWhen(at: number, now: number, zone: string): string {
+  return `${describeMoment(at, now, zone)}, ${fromNow(at, now)}`;
 }
 
 export type AtParse = { ok: true; at: number } | { ok: false; error: string };

@@ -1,9 +1,10 @@
 // Slack's mrkdwn, and the only way fwbot makes a live mention or marks a value as literal. fwbot keeps the
 // private-use characters U+E000–U+E00F for its own marks inside View text:
-// - `userMention` and `channelMention` wrap a mention in U+E000 … U+E001; the Block Kit renderer keeps
-//   exactly those wrapped mentions live and escapes everything else, so text that comes from SCC or from
-//   people (`<@U…>`, `<#C…>`, `<!channel>`, `<!subteam^…>`, `<https://…|…>`) can neither ping anyone nor
-//   forge a link. A wrapper around anything but a well-formed mention is dropped here.
+// - `userMention` and `channelMention` wrap a mention in U+E000 … U+E001, and `localDate` a date Slack shows
+//   in each reader's own time zone; the Block Kit renderer keeps exactly those wrapped tokens live and
+//   escapes everything else, so text that comes from SCC or from people (`<@U…>`, `<#C…>`, `<!channel>`,
+//   `<!subteam^…>`, `<!date^…>`, `<https://…|…>`) can neither ping anyone nor forge a link. A wrapper around
+//   anything but a well-formed token is dropped here.
 // - `untrusted()` (render/untrusted.ts) wraps a value from outside in U+E004 … U+E005: a literal run, which
 //   every renderer shows as the characters it holds, never as markup (render/untrusted.ts says how).
 // Outside text cannot bring any of these characters in: `stripSentinels` removes the whole range where text
@@ -17,8 +18,12 @@ export const LITERAL_OPEN = '\uE004';
 export const LITERAL_CLOSE = '\uE005';
 const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,20}$/;
-/** A mention made by userMention / channelMention; group 1 is the markup, 2 a user id, 3 a channel id. */
-const WRAPPED = /\uE000(<@([UW][A-Z0-9]{2,20})>|<#([CG][A-Z0-9]{2,20})>)\uE001/g;
+/**
+ * A token made by userMention / channelMention / localDate; group 1 is the markup, 2 a user id, 3 a
+ * channel id, 4 a date's fallback.
+ */
+const WRAPPED =
+  /\uE000(<@([UW][A-Z0-9]{2,20})>|<#([CG][A-Z0-9]{2,20})>|<!date\^\d{1,12}\^\{date_short_pretty\} \{time\}\|([^<>|&\n\uE000-\uE00F]+)>)\uE001/g;
 /**
  * A literal run; one whose end was cut off (a value truncated to fit) runs to the end of the text, so a
  * cut never lets the rest of a value be read as markup.
@@ -33,6 +38,21 @@ export function userMention(userId: string): string {
 /** A live `#channel` link; an id that is not a Slack channel id stays plain text. */
 export function channelMention(channelId: string): string {
   return CHANNEL_ID.test(channelId) ? `${OPEN}<#${channelId}>${CLOSE}` : stripSentinels(channelId);
+}
+
+/**
+ * A moment as Slack shows it to each reader, in their own time zone and clock format (`<!date^…>`:
+ * Slack's date formatting, which needs no scope and no knowledge of the reader's zone): `Tomorrow 4:00 PM`.
+ * `fallback` is what is shown where that cannot be: an old client, the console, the CLI, plain text. It is
+ * written by fwbot (never from outside); a `|`, `<`, `>`, `&` or line break in it would end the token, so
+ * those are dropped.
+ */
+export function localDate(at: number, fallback: string): string {
+  const safe =
+    stripSentinels(fallback)
+      .replace(/[<>|&\r\n]/g, '')
+      .trim() || new Date(at).toISOString();
+  return `${OPEN}<!date^${Math.floor(at / 1000)}^{date_short_pretty} {time}|${safe}>${CLOSE}`;
 }
 
 export { stripSentinels };
@@ -58,17 +78,22 @@ export function mapLiterals(
   return out + rest(text.slice(last));
 }
 
-/** Replaces each wrapped mention with `mention(…)` and each run between them with `plain(…)`. */
+/** Replaces each wrapped token with `mention(…)` and each run between them with `plain(…)`. */
 function mapMentions(
   text: string,
-  mention: (markup: string, userId: string | undefined, channelId: string | undefined) => string,
+  mention: (
+    markup: string,
+    userId: string | undefined,
+    channelId: string | undefined,
+    dateFallback: string | undefined,
+  ) => string,
   plain: (run: string) => string,
 ): string {
   if (!text.includes(OPEN)) return plain(text);
   let out = '';
   let last = 0;
   for (const match of text.matchAll(WRAPPED)) {
-    out += plain(text.slice(last, match.index)) + mention(match[1] ?? '', match[2], match[3]);
+    out += plain(text.slice(last, match.index)) + mention(match[1] ?? '', match[2], match[3], match[4]);
     last = match.index + match[0].length;
   }
   return out + plain(text.slice(last));
@@ -124,13 +149,14 @@ export function escapeMrkdwn(text: string): string {
 }
 
 /**
- * Wrapped mentions as readable text (`@U0123`, `#C0123`) and literal runs as their content, for places
- * that show no markup: plain_text, code, terminals.
+ * Wrapped tokens as readable text (`@U0123`, `#C0123`, a date's fallback) and literal runs as their
+ * content, for places that show no markup: plain_text, code, terminals.
  */
 export function mentionsAsText(text: string): string {
   return mapMentions(
     text,
-    (_markup, userId, channelId) => (userId ? `@${userId}` : `#${channelId ?? ''}`),
+    (_markup, userId, channelId, dateFallback) =>
+      userId ? `@${userId}` : channelId ? `#${channelId}` : (dateFallback ?? ''),
     stripSentinels,
   );
 }
