@@ -159,6 +159,7 @@ export function startGovernance(parts: {
     audit: approvals.audit,
     staging: approvals.staging,
     snapshots: jobs.snapshots,
+    scheduled: approvals.scheduled,
   };
   const policy = {
     deployWithChange: settings.deployWithChange,

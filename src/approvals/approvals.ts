@@ -5,7 +5,13 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { AuditReader, ConfigSnapshots, Operation, StagingLedger } from '../catalogue/operation.js';
+import type {
+  AuditReader,
+  ConfigSnapshots,
+  Operation,
+  ScheduledRuns,
+  StagingLedger,
+} from '../catalogue/operation.js';
 import type { ChangeSettings } from '../config/profilesFileSchema.js';
 import type {
   ApprovalGate,
@@ -26,6 +32,7 @@ import { ApprovalExecutor } from './executor.js';
 import { createGate } from './gate.js';
 import type { ApprovalNotifier } from './notifier.js';
 import { ApprovalButtonValue, type ApprovalRecord } from './record.js';
+import { ScheduledDeploys } from './scheduled.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from './settings.js';
 import { RedisStagingLedger } from './staging.js';
 import { ApprovalStore } from './store.js';
@@ -84,6 +91,8 @@ export interface Approvals {
   audit: AuditReader & AuditSink;
   /** Who staged what on each ASA through fwbot (read by deploy cards). */
   staging: StagingLedger;
+  /** Approved requests held until their time, and their cancel (`/fw deployments scheduled`). */
+  scheduled: ScheduledRuns;
   /** Runs both passes every `intervalMs` until close(). */
   startSweeper(intervalMs?: number): void;
   close(): Promise<void>;
@@ -205,6 +214,12 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
       },
     },
     staging,
+    scheduled: new ScheduledDeploys({
+      store,
+      lookup: options.lookup,
+      clock,
+      cancelling: { audit, notifier, log },
+    }),
     startSweeper(intervalMs = 15_000) {
       if (timer) return;
       timer = setInterval(pass, intervalMs);

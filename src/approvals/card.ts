@@ -6,6 +6,7 @@
 import type { Button, View, ViewBlock } from '../model/view.js';
 import { code } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
+import { commandButton } from '../render/paging.js';
 import { codeAsLiteral, untrusted } from '../render/untrusted.js';
 import { approversOf, principalMention } from './approvers.js';
 import type { ApprovalRecord, ApprovalRequest } from './record.js';
@@ -55,6 +56,28 @@ export function pendingButtons(request: ApprovalRequest): Button[] {
   ];
 }
 
+/**
+ * The Cancel button of a request held until its time: it runs `/fw deployments cancel <id>` as the person
+ * who clicks (the catalogue's operation decides whether they may: its requester and approvers).
+ */
+export function heldButtons(record: ApprovalRecord): Button[] {
+  if (record.state !== 'approved' || record.runAt === undefined) return [];
+  const button = commandButton('Cancel…', `deployments cancel ${record.request.id}`, 'danger');
+  if (!button) return [];
+  return [
+    {
+      ...button,
+      confirm: {
+        title: 'Cancel the scheduled run?',
+        text: `fwbot will not ${codeAsLiteral(whatWillHappen(record.request))}; the request ends and nobody can run it again.`,
+        confirm: 'Cancel it',
+        deny: 'Keep it',
+        danger: true,
+      },
+    },
+  ];
+}
+
 /** The line that replaces the buttons once the request is decided. */
 export function statusLine(record: ApprovalRecord, now: number): string {
   const approvers = record.state === 'rejected' || record.state === 'cancelled' ? [] : approversOf(record);
@@ -81,6 +104,8 @@ export function statusLine(record: ApprovalRecord, now: number): string {
     case 'rejected':
       return `:no_entry: Rejected by ${by}${at}${record.reason ? `: ${untrusted(record.reason)}` : '.'}`;
     case 'cancelled':
+      if (record.cancelledBy !== undefined)
+        return `:heavy_multiplication_x: Approved by ${approversOf(record).map(userMention).join(' and ') || 'someone'}${at}; its scheduled run was cancelled by ${userMention(record.cancelledBy)}${record.cancelledAt === undefined ? '' : ` at ${clockTime(record.cancelledAt, now)}`}. Nothing was run.`;
       return `:heavy_multiplication_x: Cancelled by ${by}${at}.`;
     case 'expired':
       return `:hourglass: Expired at ${clockTime(record.request.expiresAt, now)} without a decision; nothing was run.`;
@@ -148,6 +173,8 @@ export function renderCard(record: ApprovalRecord, now: number): View {
     blocks.push({ kind: 'actions', buttons: pendingButtons(request) });
   } else {
     blocks.push({ kind: 'text', text: statusLine(record, now) });
+    const held = heldButtons(record);
+    if (held.length > 0) blocks.push({ kind: 'actions', buttons: held });
   }
   const summary =
     record.state === 'pending'

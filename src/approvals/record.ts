@@ -140,6 +140,9 @@ export const ApprovalHash = z.object({
   runReason: z.enum(['explicit', 'window']).optional(),
   runZone: z.string().optional(),
   runWindows: z.string().optional(),
+  /** A held request withdrawn before its time (`/fw deployments cancel`): by whom, when. */
+  cancelledBy: z.string().optional(),
+  cancelledAt: optionalNumber,
   /** Which process runs it, until when it holds the claim, and how far it got. */
   executor: z.string().optional(),
   leaseUntil: optionalNumber,

@@ -27,7 +27,7 @@ import {
   noticedScript,
   runScript,
 } from './scripts.js';
-import { type HeldRun, heldRun, holdRun } from './timing.js';
+import { type CancelHeldResult, cancelHeld, type HeldRun, heldRun, holdRun } from './timing.js';
 
 const DecideReply = z.tuple([
   z.enum(['ok', 'refused', 'missing', 'partial', 'again']),
@@ -256,6 +256,30 @@ export class ApprovalStore {
   /** The time an approved request is held until, when it is. */
   async heldRun(id: string): Promise<HeldRun | undefined> {
     return heldRun(this.#redis, this.key(id));
+  }
+
+  /**
+   * Withdraws a held request before its time (src/approvals/timing.ts): atomic against the claim that would
+   * run it, so exactly one of the two wins.
+   */
+  async cancelHeld(id: string, by: string, now: number, reason: string): Promise<CancelHeldResult> {
+    return cancelHeld(
+      this.#redis,
+      { request: this.key(id), active: this.activeKey },
+      { now, by, reason, ttlMs: this.#retentionMs },
+    );
+  }
+
+  /**
+   * Approved requests held until a time, the soonest first (at most `limit` looked at). A held request's
+   * score in the active index is its time, so the index read in order is the schedule.
+   */
+  async heldRecords(limit: number): Promise<ApprovalRecord[]> {
+    const ids = await this.#redis.zrangebyscore(this.activeKey, '-inf', '+inf', 'LIMIT', 0, limit);
+    const records = await Promise.all(ids.map((id) => this.get(id)));
+    return records.filter(
+      (record): record is ApprovalRecord => record?.state === 'approved' && record.runAt !== undefined,
+    );
   }
 
   /** Requests a recovery pass should look at now: approved, abandoned mid-execution, or unreported. */

@@ -66,6 +66,49 @@ export async function holdRun(
   return reply === 1;
 }
 
+/**
+ * Withdraws a held request before it runs: approved and held → cancelled, in one step, so that of a cancel
+ * and the recovery pass's claim at the scheduled minute exactly one wins (the claim moves `approved` to
+ * `executing`; this refuses anything but `approved`). KEYS: request hash, active index. ARGV: now, who,
+ * reason, ttl ms of a final record. Returns {'ok', 'cancelled'}, {'refused', state, held ('1' or '0')} or
+ * {'missing', '', '0'}.
+ */
+const cancelHeldScript = scriptOf(`
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return {'missing', '', '0'} end
+local held = redis.call('HEXISTS', KEYS[1], 'runAt')
+if state ~= 'approved' or held == 0 then return {'refused', state, tostring(held)} end
+redis.call('HSET', KEYS[1], 'state', 'cancelled', 'cancelledBy', ARGV[2], 'cancelledAt', ARGV[1])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[3]) end
+redis.call('ZREM', KEYS[2], redis.call('HGET', KEYS[1], 'id'))
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return {'ok', 'cancelled', '1'}
+`);
+
+const CancelHeldReply = z.tuple([z.enum(['ok', 'refused', 'missing']), z.string(), z.enum(['0', '1'])]);
+
+export type CancelHeldResult =
+  | { outcome: 'cancelled' }
+  /** Not cancelled: the state it is in (`missing` when long gone), and whether it was ever held. */
+  | { outcome: 'refused'; state: string; held: boolean };
+
+export async function cancelHeld(
+  redis: RedisClient,
+  keys: { request: string; active: string },
+  cancel: { now: number; by: string; reason: string; ttlMs: number },
+): Promise<CancelHeldResult> {
+  const [status, state, held] = CancelHeldReply.parse(
+    await runScript(
+      redis,
+      cancelHeldScript,
+      [keys.request, keys.active],
+      [cancel.now, cancel.by, cancel.reason, cancel.ttlMs],
+    ),
+  );
+  if (status === 'ok') return { outcome: 'cancelled' };
+  return { outcome: 'refused', state: status === 'missing' ? 'missing' : state, held: held === '1' };
+}
+
 /** The held run of a request, when it has one. */
 export async function heldRun(redis: RedisClient, requestKey: string): Promise<HeldRun | undefined> {
   const [runAt, runReason, runZone, runWindows] = await redis.hmget(

@@ -25,6 +25,7 @@ import { LOOKUP_OPERATIONS } from './lookups.js';
 import { MSP_OPERATIONS } from './msp.js';
 import type { Operation, RawArgs, ServiceName } from './operation.js';
 import { REPORT_OPERATIONS } from './reports.js';
+import { SCHEDULED_DEPLOY_OPERATIONS } from './scheduledDeploys.js';
 import { TENANT_OPERATIONS } from './tenants.js';
 import { TENANT_USER_OPERATIONS } from './tenantUsers.js';
 import { TRACE_OPERATIONS } from './trace.js';
@@ -47,6 +48,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...CHANGE_REQUEST_OPERATIONS,
   ...TRANSACTION_OPERATIONS,
   ...CONFIG_HISTORY_OPERATIONS,
+  ...SCHEDULED_DEPLOY_OPERATIONS,
   ...EVENT_LOG_OPERATIONS,
   ...LOOKUP_OPERATIONS,
   ...TRACE_OPERATIONS,

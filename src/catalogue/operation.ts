@@ -30,6 +30,8 @@ export type {
   ConfigSnapshots,
   DeployMark,
   OperationServices,
+  ScheduledRun,
+  ScheduledRuns,
   ServiceName,
   StagedChange,
   StagedRecord,

@@ -119,6 +119,38 @@ export interface ConfigSnapshots {
   get(profile: string, deviceUid: string, id: string): Promise<ConfigSnapshot | undefined>;
 }
 
+/** An approved request held until its time (a scheduled deploy), as `/fw deployments scheduled` lists it. */
+export interface ScheduledRun {
+  /** The approval request's id: what `/fw deployments cancel` takes. */
+  id: string;
+  profile: string;
+  operationId: string;
+  /** What runs on what, as the audit trail names it: `deploy to asa-hq-01, asa-branch-02`. */
+  what: string;
+  commandText: string;
+  runAt: number;
+  /** When it runs, in words: `Sat 22:00 Europe/Berlin, in 2 days, when the change window opens (…)`. */
+  when: string;
+  /** Why it waits: the time asked for (`--at`), or its devices' change windows. */
+  reason: 'explicit' | 'window';
+  requester: string;
+  approvers: string[];
+  ticket?: string | undefined;
+  /** The break-glass reason, when it runs whatever the windows say. */
+  breakGlass?: string | undefined;
+}
+
+/**
+ * Approved requests held until their time (src/approvals/scheduled.ts). Cancelling ends one for good,
+ * atomically against the run at its minute; only its requester and its approvers may.
+ */
+export interface ScheduledRuns {
+  /** The profile's held requests, the soonest first. */
+  list(profile: string): Promise<ScheduledRun[]>;
+  /** Cancels one (a UserError says why not, in a sentence); the card and its thread are told. */
+  cancel(id: string, profile: string, userId: string): Promise<ScheduledRun>;
+}
+
 /** The Redis-backed services an operation may need (absent where fwbot runs without Redis: the CLI). */
 export type ServiceName = keyof OperationServices;
 
@@ -130,4 +162,6 @@ export interface OperationServices {
   staging?: StagingLedger;
   /** Running configurations kept before and after deploys (`/fw config history`, `/fw config diff`). */
   snapshots?: ConfigSnapshots;
+  /** Approved requests held until their time (`/fw deployments scheduled`, `/fw deployments cancel`). */
+  scheduled?: ScheduledRuns;
 }

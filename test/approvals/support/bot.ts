@@ -142,6 +142,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     services: {
       audit: approvals.audit,
       staging: approvals.staging,
+      scheduled: approvals.scheduled,
       ...(options.snapshots ? { snapshots: options.snapshots } : {}),
     },
     policy: {
