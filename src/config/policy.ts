@@ -31,6 +31,17 @@ export interface RolePolicy {
   readonly workspace: RoleGrants;
   /** Grants that hold only in one channel (by channel id), on top of the workspace's. */
   readonly channels: ReadonlyMap<string, RoleGrants>;
+  /**
+   * Grants to external people (Slack Connect: people of another organization) in one channel
+   * (`policy.channels.<id>.external`). They are the only grants an external person ever gets: neither the
+   * workspace's nor the channel's own grants reach them. Absent: nobody external holds a role anywhere.
+   */
+  readonly external?: ReadonlyMap<string, RoleGrants>;
+  /**
+   * Channels whose external approvers count (`allow_external_approvers: true`); elsewhere an `approver`
+   * grant to external people is ignored, so a customer never approves by accident.
+   */
+  readonly externalApprovers?: ReadonlySet<string>;
 }
 
 const IMPLIED: Readonly<Record<Role, readonly Role[]>> = {
@@ -45,13 +56,33 @@ export interface PolicySubject {
   /** The user's user groups, if known (user groups need a paid plan, so this may be empty). */
   readonly groupIds?: readonly string[];
   readonly channelId: string;
+  /** An external person (Actor.external): only the channel's `external` grants apply. */
+  readonly external?: boolean | undefined;
 }
 
-/** The roles a user holds in a channel: workspace and channel grants together, implied roles included. */
+/** The grants that apply to the subject: its channel's `external` ones for an external person. */
+function grantsFor(policy: RolePolicy, subject: PolicySubject): (RoleGrants | undefined)[] {
+  if (subject.external === true) return [policy.external?.get(subject.channelId)];
+  return [policy.workspace, policy.channels.get(subject.channelId)];
+}
+
+/**
+ * The roles a user holds in a channel: workspace and channel grants together, implied roles included. An
+ * external person holds only what the channel grants external people, never admin, and approver only where
+ * the channel allows external approvers.
+ */
 export function rolesOf(policy: RolePolicy, subject: PolicySubject): ReadonlySet<Role> {
+  const held = grantedRoles(grantsFor(policy, subject), subject);
+  if (subject.external === true) {
+    held.delete('admin');
+    if (!policy.externalApprovers?.has(subject.channelId)) held.delete('approver');
+  }
+  return held;
+}
+
+function grantedRoles(scopes: (RoleGrants | undefined)[], subject: PolicySubject): Set<Role> {
   const principals = new Set<Principal>([EVERYONE, subject.userId, ...(subject.groupIds ?? [])]);
   const held = new Set<Role>();
-  const scopes = [policy.workspace, policy.channels.get(subject.channelId)];
   for (const grants of scopes) {
     if (grants === undefined) continue;
     for (const role of ROLES) {

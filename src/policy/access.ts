@@ -4,8 +4,21 @@
 // (config/policy.ts: grants to user ids, user-group ids or everyone, workspace-wide or per channel); the
 // channel's binding picks the profile; `--profile` is an admin's override. With no policy configured,
 // everyone may read and nobody may change anything. Refusals name the role needed and how to get it.
+//
+// Roles are looked up in the policy of the workspace the request came from (issue 29): the home
+// workspace's is the file's top-level `policy`; another workspace that installed fwbot has its own under
+// `workspaces.<team>.policy`, and a workspace with neither gets nobody's roles (one sentence says how to
+// add it). External people (Slack Connect) get only what a channel grants them under `external`.
 
-import { type Role, type RoleGrants, type RolePolicy, roles, rolesOf } from '../config/policy.js';
+import {
+  type PolicySubject,
+  type Role,
+  type RoleGrants,
+  type RolePolicy,
+  roles,
+  rolesOf,
+} from '../config/policy.js';
+import type { ChannelBinding } from '../config/profilesFileSchema.js';
 import { isSlackUserGroupId } from '../config/slackIds.js';
 import { PermissionError, UserError } from '../model/errors.js';
 import type { UserGroupDirectory } from './userGroups.js';
@@ -19,13 +32,40 @@ export const DEFAULT_PROFILE = 'default';
 export interface AccessSettings {
   /** null when no policy is configured: everyone is a viewer, nobody more. */
   policy: RolePolicy | null;
-  /** Channel id → profile name. */
-  channels: ReadonlyMap<string, string>;
+  /** Channel id → its binding (profile, and a customer channel's tenant) in the home workspace. */
+  channels: ReadonlyMap<string, ChannelBinding>;
   /** Names of the configured SCC profiles. */
   profiles: readonly string[];
+  /**
+   * The home workspace's team id (SLACK_TEAM_ID), when known. Without it, every workspace not listed in
+   * `workspaces` is taken for the home one (single-workspace mode: the workspace binding lets no other in).
+   */
+  homeTeamId?: string | undefined;
+  /** `workspaces.<team>`: the policies of other workspaces (team id, or Grid organization id) by key. */
+  workspaces?: ReadonlyMap<string, { readonly policy: RolePolicy | null }>;
+  /**
+   * Channels whose configuration makes them customer channels (bound to a managed tenant): external
+   * people may be let in there by the workspace binding, as in channels with `external` grants.
+   */
+  customerChannels?: ReadonlySet<string>;
 }
 
-export interface AccessRequest {
+/**
+ * Where a request comes from, besides the person and the channel (Actor's fields): the workspace it was
+ * delivered for and whether the person is external. Absent: a home-workspace person (the console, the CLI).
+ */
+export interface RequestOrigin {
+  teamId?: string | undefined;
+  enterpriseId?: string | undefined;
+  external?: boolean | undefined;
+}
+
+/** Which policy applies: the home workspace's, another configured workspace's, or none (unconfigured). */
+type PolicyChoice =
+  | { kind: 'home' | 'workspace'; policy: RolePolicy | null }
+  | { kind: 'unconfigured'; teamId: string };
+
+export interface AccessRequest extends RequestOrigin {
   userId: string;
   channelId: string;
   /** The role the operation needs. */
@@ -67,26 +107,62 @@ export class AccessControl {
 
   /** The profile a channel is bound to, or `default`. */
   profileFor(channelId: string): string {
-    return this.settings.channels.get(channelId) ?? DEFAULT_PROFILE;
+    return this.settings.channels.get(channelId)?.profile ?? DEFAULT_PROFILE;
+  }
+
+  /**
+   * Whether external people (Slack Connect) may be let into this channel at all: a customer channel, or one
+   * whose policy grants external people something. The workspace binding asks it (src/slack/workspaceBinding.ts).
+   */
+  admitsExternal(channelId: string, origin: RequestOrigin = {}): boolean {
+    if (this.settings.customerChannels?.has(channelId)) return true;
+    const choice = this.#policyOf(origin);
+    return choice.kind !== 'unconfigured' && choice.policy?.external?.has(channelId) === true;
+  }
+
+  /** The policy of the workspace a request came from (`workspaces.<team>`, or the home workspace's). */
+  #policyOf(origin: RequestOrigin): PolicyChoice {
+    const home: PolicyChoice = { kind: 'home', policy: this.settings.policy };
+    const { teamId, enterpriseId } = origin;
+    if (teamId === undefined || teamId === this.settings.homeTeamId) return home;
+    const workspaces = this.settings.workspaces;
+    // An org-wide install is keyed by its organization: a workspace of it without its own entry uses that.
+    const own =
+      workspaces?.get(teamId) ?? (enterpriseId === undefined ? undefined : workspaces?.get(enterpriseId));
+    if (own) return { kind: 'workspace', policy: own.policy };
+    if (this.settings.homeTeamId === undefined) return home;
+    return { kind: 'unconfigured', teamId };
+  }
+
+  /** The roles in one policy; null: the home workspace without a policy, or another one without grants. */
+  #direct(choice: PolicyChoice, subject: PolicySubject): ReadonlySet<Role> {
+    if (choice.kind === 'unconfigured') return new Set<Role>();
+    if (choice.policy !== null) return rolesOf(choice.policy, subject);
+    // No policy: the home workspace's own people may read; nobody else holds anything.
+    return choice.kind === 'home' && subject.external !== true ? new Set<Role>(['viewer']) : new Set<Role>();
   }
 
   /** The roles a user holds in a channel, user-group grants included. */
-  async rolesOf(userId: string, channelId: string): Promise<ReadonlySet<Role>> {
-    const policy = this.settings.policy;
-    if (policy === null) return new Set<Role>(['viewer']);
-    const direct = rolesOf(policy, { userId, channelId });
-    const groupIds = [...groupsIn(policy.workspace), ...groupsIn(policy.channels.get(channelId))];
+  async rolesOf(userId: string, channelId: string, origin: RequestOrigin = {}): Promise<ReadonlySet<Role>> {
+    const choice = this.#policyOf(origin);
+    const subject: PolicySubject = { userId, channelId, external: origin.external };
+    const direct = this.#direct(choice, subject);
+    if (choice.kind === 'unconfigured' || choice.policy === null) return direct;
+    const { policy } = choice;
+    const groupIds =
+      origin.external === true
+        ? groupsIn(policy.external?.get(channelId))
+        : [...groupsIn(policy.workspace), ...groupsIn(policy.channels.get(channelId))];
     if (groupIds.length === 0 || !this.groups || direct.has('admin')) return direct;
     const memberOf = await this.groups.groupsOf(userId, groupIds);
-    return rolesOf(policy, { userId, channelId, groupIds: memberOf });
+    return rolesOf(policy, { ...subject, groupIds: memberOf });
   }
 
   /** Whether the user holds `role` here, looking up user groups only when direct grants do not suffice. */
-  async holds(userId: string, channelId: string, role: Role): Promise<boolean> {
-    const policy = this.settings.policy;
-    if (policy === null) return role === 'viewer';
-    if (rolesOf(policy, { userId, channelId }).has(role)) return true;
-    return (await this.rolesOf(userId, channelId)).has(role);
+  async holds(userId: string, channelId: string, role: Role, origin: RequestOrigin = {}): Promise<boolean> {
+    const choice = this.#policyOf(origin);
+    if (this.#direct(choice, { userId, channelId, external: origin.external }).has(role)) return true;
+    return (await this.rolesOf(userId, channelId, origin)).has(role);
   }
 
   /**
@@ -106,6 +182,8 @@ export class AccessControl {
    */
   async authorize(request: AccessRequest): Promise<Access> {
     const { channelId } = request;
+    const choice = this.#policyOf(request);
+    if (choice.kind === 'unconfigured') throw unconfiguredWorkspace(choice.teamId);
     const held = await this.rolesForCheck(request);
     const override = request.profileOverride;
     if (override !== undefined && override !== this.profileFor(channelId)) {
@@ -125,16 +203,24 @@ export class AccessControl {
 
   private async rolesForCheck(request: AccessRequest): Promise<ReadonlySet<Role>> {
     // Group lookups cost a Tier 2 call: skip them when a direct grant already covers the request.
-    const policy = this.settings.policy;
-    if (policy === null) return new Set<Role>(['viewer']);
-    const direct = rolesOf(policy, { userId: request.userId, channelId: request.channelId });
+    const { userId, channelId, external } = request;
+    const direct = this.#direct(this.#policyOf(request), { userId, channelId, external });
     const wantsAdmin = request.profileOverride !== undefined;
     if (direct.has(request.needs) && (!wantsAdmin || direct.has('admin'))) return direct;
-    return this.rolesOf(request.userId, request.channelId);
+    return this.rolesOf(userId, channelId, request);
   }
 
   private refusal(request: AccessRequest, held: ReadonlySet<Role>): PermissionError {
-    if (this.settings.policy === null) {
+    if (request.external === true) {
+      return new PermissionError(
+        `${request.action} needs the *${request.needs}* role, and you are in this channel as a guest from ` +
+          `another organization; ${describeRoles(held)}. Roles for guests are granted per channel by the ` +
+          `channel's owners (\`policy.channels.<channel>.external\` in fwbot's profiles file).`,
+        request.needs,
+      );
+    }
+    const choice = this.#policyOf(request);
+    if (choice.kind === 'home' && choice.policy === null) {
       return new PermissionError(
         `${request.action} changes SCC, and no role policy is configured: everyone may read, nobody may ` +
           `change anything. An admin grants roles in the \`policy\` section of the profiles file ` +
@@ -157,4 +243,13 @@ export class AccessControl {
         `An admin binds channels under \`channels:\` in the profiles file (profiles: ${known}).`,
     );
   }
+}
+
+/** A workspace fwbot is installed in but that the profiles file does not configure: nobody holds a role. */
+function unconfiguredWorkspace(teamId: string): PermissionError {
+  return new PermissionError(
+    `fwbot is not set up for this Slack workspace (${teamId.slice(0, 32)}), so nobody holds a role here; an ` +
+      `admin of fwbot adds it under \`workspaces.${teamId.slice(0, 32)}\` in the profiles file (${ROLES_README}).`,
+    'viewer',
+  );
 }

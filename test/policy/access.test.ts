@@ -22,7 +22,7 @@ function grants(partial: Partial<RoleGrants>): RoleGrants {
 }
 
 function settings(policy: RolePolicy | null): AccessSettings {
-  return { policy, channels: new Map([[LAB, 'lab']]), profiles: ['default', 'lab'] };
+  return { policy, channels: new Map([[LAB, { profile: 'lab' }]]), profiles: ['default', 'lab'] };
 }
 
 const policy: RolePolicy = {
@@ -198,5 +198,118 @@ describe('access control on a free Slack plan', () => {
     await expect(access.holds('U0EVE000001', LAB, 'operator')).resolves.toBe(false);
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0] ?? '{}')).toMatchObject({ slackError: 'plan_upgrade_required' });
+  });
+});
+
+describe('access control for an MSP and its customers (issue 29)', () => {
+  const HOME = 'T0MSPHOME01';
+  const CUSTOMER_TEAM = 'T0CUSTOMR1';
+  const STRANGER_TEAM = 'T0STRANGE1';
+  const SHARED = 'C0CONTOSO1';
+  const CUSTOMER = 'U0CUST0001';
+  const CUSTOMER_LEAD = 'U0CUSTLEAD';
+  const MSP_LEAD = 'U0MSPLEAD1';
+  const CUSTOMER_OWN = 'C0CUSTCH01';
+
+  const msp: RolePolicy = {
+    workspace: grants({ viewer: ['*'], operator: [ALICE], admin: [CAROL] }),
+    channels: new Map([[SHARED, grants({ approver: [MSP_LEAD] })]]),
+    external: new Map([[SHARED, grants({ viewer: ['*'], operator: [CUSTOMER], approver: [CUSTOMER_LEAD] })]]),
+  };
+  const external = { teamId: HOME, external: true };
+
+  function mspSettings(policy: RolePolicy, extra: Partial<AccessSettings> = {}): AccessSettings {
+    return {
+      policy,
+      channels: new Map(),
+      profiles: ['default'],
+      homeTeamId: HOME,
+      workspaces: new Map([
+        [
+          CUSTOMER_TEAM,
+          {
+            policy: {
+              workspace: grants({ viewer: ['*'] }),
+              channels: new Map([[CUSTOMER_OWN, grants({ operator: [CUSTOMER] })]]),
+            },
+          },
+        ],
+      ]),
+      ...extra,
+    };
+  }
+
+  it('gives an external person only the channel’s external grants, never the workspace’s', async () => {
+    const access = new AccessControl(mspSettings(msp));
+    // Alice is an operator workspace-wide; as a guest from another organization she is a viewer in the
+    // shared channel (everyone external is) and nothing elsewhere.
+    await expect(access.holds(ALICE, SHARED, 'operator', external)).resolves.toBe(false);
+    await expect(access.holds(ALICE, SHARED, 'viewer', external)).resolves.toBe(true);
+    await expect(access.holds(ALICE, OPS, 'viewer', external)).resolves.toBe(false);
+    await expect(access.holds(CUSTOMER, SHARED, 'operator', external)).resolves.toBe(true);
+    await expect(access.holds(CUSTOMER, SHARED, 'operator', { teamId: HOME })).resolves.toBe(false);
+  });
+
+  it('lets an external approver approve only where the channel allows external approvers', async () => {
+    const refused = new AccessControl(mspSettings(msp));
+    await expect(refused.holds(CUSTOMER_LEAD, SHARED, 'approver', external)).resolves.toBe(false);
+    await expect(refused.holds(CUSTOMER_LEAD, SHARED, 'viewer', external)).resolves.toBe(true);
+    const allowed = new AccessControl(mspSettings({ ...msp, externalApprovers: new Set([SHARED]) }));
+    await expect(allowed.holds(CUSTOMER_LEAD, SHARED, 'approver', external)).resolves.toBe(true);
+    await expect(allowed.holds(CUSTOMER, SHARED, 'approver', external)).resolves.toBe(false);
+  });
+
+  it('grants external people nothing without a policy, though the home workspace’s people may read', async () => {
+    const access = new AccessControl(mspSettings(msp, { policy: null }));
+    await expect(access.holds(CUSTOMER, SHARED, 'viewer', external)).resolves.toBe(false);
+    await expect(access.holds(CUSTOMER, SHARED, 'viewer', { teamId: HOME })).resolves.toBe(true);
+  });
+
+  it('refuses a guest in one sentence that names the external grants', async () => {
+    const access = new AccessControl(mspSettings(msp));
+    const refusal = access.authorize({
+      userId: ALICE,
+      channelId: SHARED,
+      needs: 'operator',
+      action: '`/fw devices delete`',
+      ...external,
+    });
+    await expect(refusal).rejects.toBeInstanceOf(PermissionError);
+    await expect(refusal).rejects.toThrow(
+      /guest from another organization; you hold viewer.*policy\.channels\.<channel>\.external/,
+    );
+  });
+
+  it('looks roles up in the policy of the workspace the request came from', async () => {
+    const access = new AccessControl(mspSettings(msp));
+    const customerSide = { teamId: CUSTOMER_TEAM };
+    await expect(access.holds(CUSTOMER, CUSTOMER_OWN, 'operator', customerSide)).resolves.toBe(true);
+    // The home workspace's grants do not reach the customer's workspace: Alice is nobody there but a viewer.
+    await expect(access.holds(ALICE, CUSTOMER_OWN, 'operator', customerSide)).resolves.toBe(false);
+    await expect(access.holds(CAROL, CUSTOMER_OWN, 'admin', customerSide)).resolves.toBe(false);
+    await expect(access.holds(ALICE, OPS, 'operator', { teamId: HOME })).resolves.toBe(true);
+  });
+
+  it('gives nobody a role in a workspace the profiles file does not configure, and says how to add it', async () => {
+    const access = new AccessControl(mspSettings(msp));
+    await expect(access.holds(CAROL, OPS, 'viewer', { teamId: STRANGER_TEAM })).resolves.toBe(false);
+    await expect(
+      access.authorize({
+        userId: CAROL,
+        channelId: OPS,
+        needs: 'viewer',
+        action: '`/fw devices`',
+        teamId: STRANGER_TEAM,
+      }),
+    ).rejects.toThrow(
+      `fwbot is not set up for this Slack workspace (${STRANGER_TEAM}), so nobody holds a role here; an admin of fwbot adds it under \`workspaces.${STRANGER_TEAM}\``,
+    );
+  });
+
+  it('lets external people into customer channels and channels with external grants only', () => {
+    const access = new AccessControl(mspSettings(msp, { customerChannels: new Set(['C0FABRIK01']) }));
+    expect(access.admitsExternal(SHARED)).toBe(true);
+    expect(access.admitsExternal('C0FABRIK01')).toBe(true);
+    expect(access.admitsExternal(OPS)).toBe(false);
   });
 });
