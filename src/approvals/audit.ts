@@ -1,14 +1,17 @@
 // The audit trail: one Redis stream entry per decision and execution (who, what, on what, when, outcome,
-// transaction), trimmed by age. Stream ids come from the injected clock, so retention is "older than N
-// days" by the same time the records carry. Every text is redacted before it is written: command texts
-// and SCC error messages are typed or echoed by people and systems that may paste a token.
+// transaction, and the change ticket and any break-glass reason of the request it belongs to), trimmed by
+// age. Stream ids come from the injected clock, so retention is "older than N days" by the same time the
+// records carry. Every text is redacted before it is written: command texts, break-glass reasons and SCC
+// error messages are typed or echoed by people and systems that may paste a token.
 
 import { z } from 'zod';
 import type { AuditReader, AuditRecord } from '../catalogue/operation.js';
 import { redactCommandText } from '../dispatch/commandSecrets.js';
 import { AUDIT_ACTIONS, type AuditEntry } from '../dispatch/ports.js';
 import type { RedisClient } from '../redis/connection.js';
+import { mentionsAsText } from '../render/mrkdwn.js';
 import { createRedactor, type Redact } from '../scc/redaction.js';
+import type { ApprovalRequest } from './record.js';
 import { runScript, scriptOf } from './scripts.js';
 
 export { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '../dispatch/ports.js';
@@ -23,6 +26,7 @@ const StoredAuditEntry = z.object({
   approvalId: z.string().optional(),
   transactionUid: z.string().optional(),
   ticket: z.string().optional(),
+  breakGlass: z.string().optional(),
 });
 
 const StreamEntries = z.array(z.tuple([z.string(), z.array(z.string())]));
@@ -30,6 +34,22 @@ const StreamEntries = z.array(z.tuple([z.string(), z.array(z.string())]));
 /** Longer texts are cut: the audit trail says what happened, the thread has the detail. */
 const MAX_FIELD = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * What every audit record of one approval request carries, whoever writes it (the request, each approval,
+ * a rejection, a cancel, the expiry, the hold, the execution): its id, its change ticket and its
+ * break-glass reason, so that any one record read alone says under which ticket and whether outside the
+ * change windows.
+ */
+export function requestTrail(
+  request: ApprovalRequest,
+): Pick<AuditEntry, 'approvalId' | 'ticket' | 'breakGlass'> {
+  return {
+    approvalId: request.id,
+    ...(request.ticket ? { ticket: request.ticket } : {}),
+    ...(request.breakGlass ? { breakGlass: request.breakGlass } : {}),
+  };
+}
 
 // XADD with an id from the caller's clock, never below the stream's top (two processes' clocks differ by
 // a little), trimming everything older than the cutoff in the same step.
@@ -76,9 +96,13 @@ export class AuditTrail implements AuditReader {
     return this.#key;
   }
 
-  /** Cleans a text for the trail; exposed so the card and thread can show the same words. */
+  /**
+   * Cleans a text for the trail; exposed so the card and thread can show the same words. fwbot's own marks
+   * (a mention, a date for the reader's zone) are written as the words they stand for: the trail is read
+   * outside Slack too.
+   */
   clean(text: string): string {
-    const redacted = this.#redact(text);
+    const redacted = this.#redact(mentionsAsText(text));
     return redacted.length > MAX_FIELD ? `${redacted.slice(0, MAX_FIELD - 1)}…` : redacted;
   }
 
@@ -90,11 +114,15 @@ export class AuditTrail implements AuditReader {
       action: entry.action,
       operationId: this.clean(entry.operationId),
       target: this.clean(entry.target),
-      outcome: this.clean(entry.outcome),
+      // Break-glass is said in the outcome too: it is the first thing a reviewer of the trail must see.
+      outcome: this.clean(
+        entry.breakGlass ? `${entry.outcome}; break-glass: ${entry.breakGlass}` : entry.outcome,
+      ),
     };
     if (entry.approvalId) fields.approvalId = this.clean(entry.approvalId);
     if (entry.transactionUid) fields.transactionUid = this.clean(entry.transactionUid);
     if (entry.ticket) fields.ticket = this.clean(entry.ticket);
+    if (entry.breakGlass) fields.breakGlass = this.clean(entry.breakGlass);
     const id = await runScript(
       this.#redis,
       appendScript,
@@ -131,6 +159,7 @@ export class AuditTrail implements AuditReader {
         approvalId: stored.approvalId,
         transactionUid: stored.transactionUid,
         ...(stored.ticket ? { ticket: stored.ticket } : {}),
+        ...(stored.breakGlass ? { breakGlass: stored.breakGlass } : {}),
       };
     });
   }

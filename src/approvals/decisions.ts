@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
 import { approverCheck, principalMention } from './approvers.js';
-import type { AuditTrail } from './audit.js';
+import { type AuditTrail, requestTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
 import type { ApprovalExecutor } from './executor.js';
@@ -188,7 +188,7 @@ export class ApprovalDecisions {
       operationId: record.request.operationId,
       target: record.request.target.description.line,
       outcome,
-      approvalId: record.request.id,
+      ...requestTrail(record.request),
     });
   }
 
@@ -214,7 +214,7 @@ export class ApprovalDecisions {
       operationId: decided.request.operationId,
       target: decided.request.target.description.line,
       outcome: expired ? 'expired without a decision; nothing was run' : (reason ?? `${result.state}`),
-      approvalId: decided.request.id,
+      ...requestTrail(decided.request),
     });
     const card = await this.#cardOf(decided, who);
     if (card) await this.#updateCard(card, decided);
@@ -242,7 +242,7 @@ export class ApprovalDecisions {
       operationId: record.request.operationId,
       target: record.request.target.description.line,
       outcome: `approval ${approvers.length} of ${needed}; waiting for ${needed - approvers.length} more`,
-      approvalId: record.request.id,
+      ...requestTrail(record.request),
     });
     const card = await this.#cardOf(record, who);
     if (card) await this.#updateCard(card, record);

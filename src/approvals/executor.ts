@@ -25,7 +25,7 @@ import type { View, ViewBlock } from '../model/view.js';
 import { userMention } from '../render/mrkdwn.js';
 import { SccError } from '../scc/errors.js';
 import { approverCheck, approversOf } from './approvers.js';
-import type { AuditAction, AuditTrail } from './audit.js';
+import { type AuditAction, type AuditTrail, requestTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
 import type { ApprovalNotifier } from './notifier.js';
@@ -129,9 +129,8 @@ export class ApprovalExecutor {
       operationId: record.request.operationId,
       target: record.request.target.description.line,
       outcome: result.note,
-      approvalId: id,
+      ...requestTrail(record.request),
       transactionUid: result.outcome.track.map(sccIdOf).find((uid) => uid !== undefined),
-      ticket: record.request.ticket,
     });
     try {
       await this.notify(id);
@@ -175,7 +174,7 @@ export class ApprovalExecutor {
       operationId: request.operationId,
       target: request.target.description.line,
       outcome: `held until ${new Date(held.runAt).toISOString()} (${held.runReason === 'explicit' ? 'the time asked for' : 'change window'})`,
-      approvalId: request.id,
+      ...requestTrail(request),
     });
     if (!record.cardChannel || !record.cardTs) return;
     const card = { channel: record.cardChannel, ts: record.cardTs };

@@ -8,7 +8,7 @@ import type { ApprovalGate, ApprovalRequestInput } from '../dispatch/ports.js';
 import { PermissionError, UserError } from '../model/errors.js';
 import { SccError } from '../scc/errors.js';
 import { type ScopedApprovers, scopedApprovers, scopeOfFacts } from './approvers.js';
-import type { AuditTrail } from './audit.js';
+import { type AuditTrail, requestTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
 import type { ApprovalNotifier } from './notifier.js';
@@ -94,8 +94,8 @@ export function createGate(
     if (!mayAsk) throw new PermissionError(`Asking for this needs the ${role} role here.`, role);
     const scoped = await approversFor(deps, ctx, target.facts);
     // Break-glass (a deploy outside its change window) always takes a second approver.
-    const breakGlass = operation.target?.timing?.breakGlass(target.facts) !== undefined;
-    const needed = Math.max(scoped?.minApprovers ?? 1, breakGlass ? 2 : 1);
+    const breakGlass = operation.target?.timing?.breakGlass(target.facts);
+    const needed = Math.max(scoped?.minApprovers ?? 1, breakGlass !== undefined ? 2 : 1);
     const now = deps.clock();
     const request: ApprovalRequest = {
       id: newApprovalId(),
@@ -113,6 +113,7 @@ export function createGate(
       ...(scoped ? { approverRule: { principals: scoped.principals, rules: scoped.rules } } : {}),
       ...(needed > 1 ? { approvalsNeeded: needed } : {}),
       ...ticketed(ticket, ctx.policy?.changes?.ticketUrl),
+      ...(breakGlass !== undefined ? { breakGlass: deps.audit.clean(breakGlass) } : {}),
     };
     await deps.store.create(request);
     const pending: ApprovalRecord = { request, state: 'pending', attempts: 0 };
@@ -132,8 +133,7 @@ export function createGate(
       operationId: operation.id,
       target: request.target.description.line,
       outcome: `pending until ${new Date(request.expiresAt).toISOString()}`,
-      approvalId: request.id,
-      ticket: request.ticket,
+      ...requestTrail(request),
     });
     ctx.log.info({ approvalId: request.id, operationId: operation.id }, 'approval requested');
     return pending;

@@ -46,6 +46,8 @@ export const ApprovalRequest = StoredCall.extend({
   /** The change ticket the request is made under (`--ticket`), and its link from the policy's `ticket_url`. */
   ticket: z.string().optional(),
   ticketUrl: z.string().optional(),
+  /** Why it may run outside its change windows (`--break-glass "<reason>"`, redacted): every audit record of it names it. */
+  breakGlass: z.string().optional(),
   /**
    * How many distinct people other than the requester must approve (1 when absent): scoped approver rules
    * (`approvals.approvers[].min_approvers`) and break-glass deploys ask for more.

@@ -36,6 +36,8 @@ export interface AuditRecord {
   approvalId?: string;
   /** The change ticket the call was made under. */
   ticket?: string;
+  /** The break-glass reason, when the call was allowed outside its change windows. */
+  breakGlass?: string;
 }
 
 export interface AuditReader {

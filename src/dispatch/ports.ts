@@ -77,6 +77,8 @@ export interface AuditEntry {
   transactionUid?: string | undefined;
   /** The change ticket the call was made under. */
   ticket?: string | undefined;
+  /** Why the call may run outside its change windows (`--break-glass`); the outcome says it too. */
+  breakGlass?: string | undefined;
 }
 
 export interface AuditSink {

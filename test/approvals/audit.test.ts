@@ -3,6 +3,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditTrail } from '../../src/approvals/audit.js';
+import { userMention } from '../../src/render/mrkdwn.js';
+import { viewerTime } from '../../src/render/viewerTime.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
 import { type ApprovalsEnv, manualClock, startEnv } from './support/env.js';
 import { textOf } from './support/slackDriver.js';
@@ -124,6 +126,38 @@ describe('approvals: the audit trail', () => {
       clock.advance(3 * DAY);
       expect(await trail.trim()).toBe(2);
       expect(await trail.latest(10)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('names break-glass in the outcome and its own field, redacted, and writes fwbot’s marks as words', async () => {
+    const redis = new Redis(redisUrl());
+    const trail = new AuditTrail({
+      redis,
+      prefix: uniquePrefix('audit'),
+      retentionDays: 1,
+      clock: Date.now,
+      secrets: ['s3cr3t-scc-token'],
+    });
+    try {
+      await trail.record({
+        actor: USERS.bob,
+        action: 'approved',
+        operationId: 'deploy',
+        target: 'deploy to asa-hq-01',
+        outcome: `approved for ${userMention(USERS.alice)}, runs ${viewerTime(Date.parse('2026-11-28T21:00:00Z'), Date.parse('2026-11-26T21:00:00Z'), 'Europe/Berlin')}`,
+        approvalId: 'ap-0000000002',
+        ticket: 'CHG0012345',
+        breakGlass: 'core switch loop, token s3cr3t-scc-token',
+      });
+      const [record] = await trail.latest(1);
+      expect(record).toMatchObject({
+        ticket: 'CHG0012345',
+        breakGlass: 'core switch loop, token [REDACTED]',
+        outcome: `approved for @${USERS.alice}, runs Sat 22:00 Europe/Berlin, in 2 days (your time: Sat 21:00 UTC); break-glass: core switch loop, token [REDACTED]`,
+      });
+      expect(JSON.stringify(await redis.xrange(trail.key, '-', '+'))).not.toMatch(/[\uE000-\uE00F]/);
     } finally {
       redis.disconnect();
     }

@@ -151,6 +151,16 @@ describe('approvals: scheduled deploys', () => {
     expect(await env.sccCalls(DEPLOY)).toBe(before + 1);
     const done = await env.driver.cardUpdate(card, (t) => t.includes('Approved by'));
     expect(textOf(done.blocks)).toContain('core switch loop');
+
+    // Every record of the request says break-glass and why: the request, both approvals, the execution.
+    const records = (await env.bot.approvals.audit.latest(20)).filter((r) => r.approvalId === card.id);
+    expect(records.map((r) => [r.action, r.breakGlass])).toEqual([
+      ['executed', 'core switch loop'],
+      ['approved', 'core switch loop'],
+      ['approved', 'core switch loop'],
+      ['requested', 'core switch loop'],
+    ]);
+    for (const record of records) expect(record.outcome).toMatch(/; break-glass: core switch loop$/);
   });
 
   it('refuses an --at that is not a time, in a sentence, before any card', async () => {

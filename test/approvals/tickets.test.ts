@@ -97,9 +97,27 @@ describe('approvals: change tickets', () => {
     expect(mine.map((r) => [r.action, r.ticket])).toEqual(
       expect.arrayContaining([
         ['requested', 'CHG0012345'],
+        ['approved', 'CHG0012345'],
         ['executed', 'CHG0012345'],
       ]),
     );
+  });
+
+  it('records the ticket on a rejection too: every record of the request names it', async () => {
+    await stage('asa-hq-01', 'Vlan10');
+    const card = await driving(
+      env.driver.ask(env.bot.eventsUrl, 'deploy asa-hq-01 --ticket CHG0054321', USERS.alice),
+    );
+    await driving(env.driver.click(env.bot.eventsUrl, 'reject', USERS.bob, card));
+    await driving(env.driver.submitReason(env.bot.eventsUrl, USERS.bob, 'not in this change'));
+    await env.driver.cardUpdate(card, (t) => t.includes('Rejected by'));
+
+    const records = await env.bot.approvals.audit.latest(10);
+    const mine = records.filter((r) => r.approvalId === card.id);
+    expect(mine.map((r) => [r.action, r.ticket])).toEqual([
+      ['rejected', 'CHG0054321'],
+      ['requested', 'CHG0054321'],
+    ]);
   });
 
   it('finds the change request of that name instead of opening a second one', async () => {
