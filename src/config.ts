@@ -27,9 +27,11 @@ import {
   type ApprovalSettings,
   type AuditSettings,
   type ChangeSettings,
+  type ChannelBinding,
   defaultApprovals,
   defaultAudit,
   defaultChanges,
+  type WorkspaceSettings,
 } from './config/profilesFileSchema.js';
 import {
   deploymentDisplay,
@@ -140,10 +142,15 @@ export interface Config {
   readonly scc: { readonly timeoutMs: number };
   /** Every SCC profile by name: `default` (from SCC_API_TOKEN) first, then the file's in file order. */
   readonly profiles: ReadonlyMap<string, SccProfile>;
-  /** Channel id → profile name, from the file's `channels`. */
-  readonly channelProfiles: ReadonlyMap<string, string>;
+  /**
+   * Channel id → its binding in the home workspace (the file's `channels`): a profile, and for a customer
+   * channel the managed tenant it is scoped to.
+   */
+  readonly channelBindings: ReadonlyMap<string, ChannelBinding>;
   /** null when no policy is configured: then everyone may read and nobody may change anything. */
   readonly policy: RolePolicy | null;
+  /** Other workspaces that installed fwbot (OAuth mode), by team id (T…) or Grid organization id (E…). */
+  readonly workspaces: ReadonlyMap<string, WorkspaceSettings>;
   readonly approvals: ApprovalSettings;
   readonly audit: AuditSettings;
   /** The change process: tickets, change windows, snapshots (the file's `changes`). */
@@ -302,11 +309,20 @@ function grantsJson(grants: RoleGrants): Record<string, readonly string[]> {
   return { ...grants };
 }
 
+function policyJson(policy: RolePolicy | null): Record<string, unknown> | null {
+  if (policy === null) return null;
+  return {
+    workspace: grantsJson(policy.workspace),
+    channels: Object.fromEntries([...policy.channels].map(([id, g]) => [id, grantsJson(g)])),
+  };
+}
+
 class LoadedConfig implements Config {
   readonly scc: { readonly timeoutMs: number };
   readonly profiles: ReadonlyMap<string, SccProfile>;
-  readonly channelProfiles: ReadonlyMap<string, string>;
+  readonly channelBindings: ReadonlyMap<string, ChannelBinding>;
   readonly policy: RolePolicy | null;
+  readonly workspaces: ReadonlyMap<string, WorkspaceSettings>;
   readonly approvals: ApprovalSettings;
   readonly audit: AuditSettings;
   readonly changes: ChangeSettings;
@@ -330,8 +346,18 @@ class LoadedConfig implements Config {
     const profiles = [...(fromEnv === undefined ? [] : [fromEnv]), ...(file?.profiles ?? [])];
     this.scc = Object.freeze({ timeoutMs: values.SCC_TIMEOUT_MS });
     this.profiles = new FrozenMap(profiles.map((profile) => [profile.name, profile] as const));
-    this.channelProfiles = new FrozenMap(file?.channels ?? []);
+    this.channelBindings = new FrozenMap(file?.channels ?? []);
     this.policy = frozenPolicy(file?.policy ?? null);
+    this.workspaces = new FrozenMap(
+      [...(file?.workspaces ?? [])].map(([team, workspace]) => [
+        team,
+        Object.freeze({
+          ...workspace,
+          channels: new FrozenMap(workspace.channels),
+          policy: frozenPolicy(workspace.policy),
+        }),
+      ]),
+    );
     this.approvals = file?.approvals ?? defaultApprovals;
     this.audit = file?.audit ?? defaultAudit;
     this.changes = file?.changes ?? defaultChanges;
@@ -347,8 +373,8 @@ class LoadedConfig implements Config {
   }
 
   profileForChannel(channelId: string): SccProfile | undefined {
-    const bound = this.channelProfiles.get(channelId);
-    return this.profiles.get(bound ?? 'default');
+    const bound = this.channelBindings.get(channelId);
+    return this.profiles.get(bound?.profile ?? 'default');
   }
 
   /** A plain view for logs: maps as objects, every secret as [redacted]. */
@@ -356,14 +382,18 @@ class LoadedConfig implements Config {
     return {
       scc: this.scc,
       profiles: Object.fromEntries(this.profiles),
-      channelProfiles: Object.fromEntries(this.channelProfiles),
-      policy:
-        this.policy === null
-          ? null
-          : {
-              workspace: grantsJson(this.policy.workspace),
-              channels: Object.fromEntries([...this.policy.channels].map(([id, g]) => [id, grantsJson(g)])),
-            },
+      channelBindings: Object.fromEntries(this.channelBindings),
+      policy: policyJson(this.policy),
+      workspaces: Object.fromEntries(
+        [...this.workspaces].map(([team, workspace]) => [
+          team,
+          {
+            ...workspace,
+            channels: Object.fromEntries(workspace.channels),
+            policy: policyJson(workspace.policy),
+          },
+        ]),
+      ),
       approvals: this.approvals,
       audit: this.audit,
       changes: this.changes,
@@ -385,7 +415,9 @@ class LoadedConfig implements Config {
  */
 export function configWith(
   config: Config,
-  overrides: Partial<Pick<Config, 'profiles' | 'policy' | 'channelProfiles' | 'approvals' | 'changes'>>,
+  overrides: Partial<
+    Pick<Config, 'profiles' | 'policy' | 'channelBindings' | 'workspaces' | 'approvals' | 'changes'>
+  >,
 ): Config {
   const copy = Object.create(Object.getPrototypeOf(config) as object) as Config;
   return Object.freeze(Object.assign(copy, config, overrides));

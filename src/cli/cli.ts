@@ -221,7 +221,7 @@ function cliDispatcher(
   const access = new AccessControl({
     policy: { workspace: everything, channels: new Map() },
     // A channel an operation names (`alerts subscribe … C0…`) uses the profile the bot gives it.
-    channels: new Map([...config.channelProfiles, [CLI_CHANNEL, profile]]),
+    channels: new Map([...config.channelBindings, [CLI_CHANNEL, { profile }]]),
     profiles: [...config.profiles.keys()],
   });
   return new Dispatcher({

@@ -11,6 +11,8 @@ import {
   type ApprovalSettings,
   type AuditSettings,
   type ChangeSettings,
+  type ChannelBinding,
+  type ChannelBindingData,
   defaultApprovals,
   defaultAudit,
   defaultChanges,
@@ -22,16 +24,19 @@ import {
   type ProfilesFileData,
   ProfilesFileSchema,
   plainWords,
+  type WorkspaceSettings,
 } from './profilesFileSchema.js';
 import { Secret } from './secret.js';
 import { YamlSource } from './yamlSource.js';
 
 export interface ProfilesFileContents {
   readonly profiles: readonly SccProfile[];
-  /** Channel id → profile name. */
-  readonly channels: ReadonlyMap<string, string>;
+  /** Channel id → its binding (a profile, and for a customer channel its tenant), in the home workspace. */
+  readonly channels: ReadonlyMap<string, ChannelBinding>;
   /** null when the file has no `policy` section. */
   readonly policy: RolePolicy | null;
+  /** Team id (T… or E…) → another workspace's settings (`workspaces`, OAuth mode). */
+  readonly workspaces: ReadonlyMap<string, WorkspaceSettings>;
   readonly approvals: ApprovalSettings;
   readonly audit: AuditSettings;
   readonly changes: ChangeSettings;
@@ -143,7 +148,8 @@ class ProfilesFileReader {
     if (!isRecord(raw)) {
       this.report({
         line: 1,
-        problem: 'must be a mapping with the keys profiles, channels, policy, approvals, audit, changes',
+        problem:
+          'must be a mapping with the keys profiles, channels, policy, workspaces, approvals, audit, changes',
       });
       return this.result(undefined, false);
     }
@@ -267,18 +273,13 @@ class ProfilesFileReader {
       else this.report({ line, key, problem: `the value of ${tokenEnv} ${token.problem}` });
     }
     const defined = this.input.envDefinesDefault ? [...names, 'default'] : names;
-    const channels = isRecord(raw.channels) ? raw.channels : {};
-    for (const [channel, target] of Object.entries(channels)) {
-      if (typeof target !== 'string' || !PROFILE_NAME.test(target) || defined.includes(target)) continue;
-      const suggestion = didYouMean(target, defined);
-      const hint = suggestion === undefined ? '' : ` Did you mean ${suggestion}?`;
-      const choices =
-        defined.length === 0 ? 'no profile is defined' : `defined profiles: ${defined.join(', ')}`;
-      this.report({
-        line: this.yaml.lineOf(['channels', channel]),
-        key: renderKey(['channels', channel]),
-        problem: `is bound to ${isQuotable(target) ? `profile ${target}` : 'a profile'}, which is not defined (${choices}).${hint}`,
-      });
+    this.checkBindings(raw.channels, ['channels'], defined);
+    const workspaces = isRecord(raw.workspaces) ? raw.workspaces : {};
+    for (const [team, workspace] of Object.entries(workspaces)) {
+      if (!isRecord(workspace)) continue;
+      this.checkProfileDefined(workspace.profile, ['workspaces', team, 'profile'], defined);
+      this.checkProfileDefined(workspace.tenant_profile, ['workspaces', team, 'tenant_profile'], defined);
+      this.checkBindings(workspace.channels, ['workspaces', team, 'channels'], defined);
     }
     const rules =
       isRecord(raw.approvals) && Array.isArray(raw.approvals.approvers) ? raw.approvals.approvers : [];
@@ -306,6 +307,40 @@ class ProfilesFileReader {
       });
     });
     return tokens;
+  }
+
+  /** Every channel binding under `at` (either form) names defined profiles. */
+  private checkBindings(channels: unknown, at: readonly string[], defined: readonly string[]): void {
+    if (!isRecord(channels)) return;
+    for (const [channel, target] of Object.entries(channels)) {
+      if (typeof target === 'string') {
+        this.checkProfileDefined(target, [...at, channel], defined, 'is bound to');
+        continue;
+      }
+      if (!isRecord(target)) continue;
+      this.checkProfileDefined(target.profile, [...at, channel, 'profile'], defined);
+      this.checkProfileDefined(target.tenant_profile, [...at, channel, 'tenant_profile'], defined);
+    }
+  }
+
+  /** A well-formed profile name at `path` must name a profile the file or SCC_API_TOKEN defines. */
+  private checkProfileDefined(
+    target: unknown,
+    path: readonly string[],
+    defined: readonly string[],
+    verb = 'names',
+  ): void {
+    // A malformed name is the schema's to report.
+    if (typeof target !== 'string' || !PROFILE_NAME.test(target) || defined.includes(target)) return;
+    const suggestion = didYouMean(target, defined);
+    const hint = suggestion === undefined ? '' : ` Did you mean ${suggestion}?`;
+    const choices =
+      defined.length === 0 ? 'no profile is defined' : `defined profiles: ${defined.join(', ')}`;
+    this.report({
+      line: this.yaml.lineOf(path),
+      key: renderKey(path),
+      problem: `${verb} ${isQuotable(target) ? `profile ${target}` : 'a profile'}, which is not defined (${choices}).${hint}`,
+    });
   }
 
   private contents(data: ProfilesFileData, tokens: ReadonlyMap<string, Secret>): ProfilesFileContents {
@@ -336,8 +371,19 @@ class ProfilesFileReader {
     const approvals = data.approvals ?? {};
     return {
       profiles,
-      channels: new Map(Object.entries(data.channels ?? {})),
+      channels: bindingsFrom(data.channels),
       policy: data.policy === undefined ? null : policyFrom(data.policy),
+      workspaces: new Map(
+        Object.entries(data.workspaces ?? {}).map(([teamId, workspace]) => [
+          teamId,
+          Object.freeze({
+            teamId,
+            binding: bindingFrom(workspace),
+            channels: bindingsFrom(workspace.channels),
+            policy: workspace.policy === undefined ? null : policyFrom(workspace.policy),
+          }),
+        ]),
+      ),
       approvals: Object.freeze({
         expiryMinutes: approvals.expiry_minutes ?? defaultApprovals.expiryMinutes,
         allowSelfApproval: approvals.allow_self_approval ?? defaultApprovals.allowSelfApproval,
@@ -366,6 +412,20 @@ class ProfilesFileReader {
       operationRoles: Object.freeze({ ...(data.policy?.operations ?? {}) }),
     };
   }
+}
+
+function bindingFrom(data: ChannelBindingData): ChannelBinding {
+  return Object.freeze({
+    profile: data.profile,
+    ...(data.tenant === undefined ? {} : { tenant: data.tenant }),
+    ...(data.tenant_profile === undefined ? {} : { tenantProfile: data.tenant_profile }),
+  });
+}
+
+function bindingsFrom(
+  data: Readonly<Record<string, ChannelBindingData>> | undefined,
+): Map<string, ChannelBinding> {
+  return new Map(Object.entries(data ?? {}).map(([channel, binding]) => [channel, bindingFrom(binding)]));
 }
 
 type PolicyData = NonNullable<ProfilesFileData['policy']>;

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { checkRegion, checkSccBaseUrl } from './endpoints.js';
 import { variableNames } from './environment.js';
 import type { Checked } from './issues.js';
-import { EVERYONE, isPrincipal, type Role, roles } from './policy.js';
-import { SLACK_CHANNEL_ID } from './slackIds.js';
+import { EVERYONE, isPrincipal, type Role, type RolePolicy, roles } from './policy.js';
+import { SLACK_CHANNEL_ID, SLACK_ENTERPRISE_ID, SLACK_TEAM_ID } from './slackIds.js';
 
 /** Marks the issue raised for a key that the schema does not know; `known` feeds "did you mean …". */
 export interface UnknownKeyParams {
@@ -59,6 +59,62 @@ const profileName = z.string().regex(PROFILE_NAME, PROFILE_NAME_RULE);
 const channelId = z
   .string()
   .regex(SLACK_CHANNEL_ID, 'is not a Slack channel id (C…, G… or D… then 8–20 capital letters and digits)');
+
+/** A workspace (T…) or, for an Enterprise Grid org-wide install, the organization (E…). */
+const teamId = z.string().refine((id) => SLACK_TEAM_ID.test(id) || SLACK_ENTERPRISE_ID.test(id), {
+  message:
+    'is not a Slack team id (T…, or E… for an Enterprise Grid organization, then 8–20 capital letters and digits)',
+});
+
+const tenantName = z.string().trim().min(1, 'is empty; give a managed tenant’s name');
+
+/**
+ * The object form of a channel binding: a customer channel, scoped to one managed tenant of an MSP profile
+ * (`tenant_profile`: the profile whose token acts inside that tenant, for device commands).
+ */
+const ChannelBindingObjectSchema = closedObject({
+  profile: profileName,
+  tenant: tenantName.optional(),
+  tenant_profile: profileName.optional(),
+}).superRefine(
+  (binding, ctx) => {
+    if (binding.tenant_profile !== undefined && binding.tenant === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tenant_profile'],
+        message:
+          'is set without tenant; tenant_profile is the profile of the channel’s tenant, so name the tenant too',
+      });
+  },
+  { when: (payload) => isObject(payload.value) },
+);
+export type ChannelBindingData = z.output<typeof ChannelBindingObjectSchema>;
+
+/**
+ * A channel binding as written: a profile name (`C0123ABCD: acme`) or the object form. The form is chosen by
+ * the value's type, so an error speaks about the form that was written (a union would report both).
+ */
+const ChannelBindingSchema = z.unknown().transform((value, ctx): ChannelBindingData => {
+  if (typeof value === 'string') {
+    const name = profileName.safeParse(value);
+    if (name.success) return { profile: name.data };
+    ctx.addIssue({ code: 'custom', message: PROFILE_NAME_RULE });
+    return z.NEVER;
+  }
+  if (!isObject(value)) {
+    const empty = value === null || value === undefined;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        `${empty ? 'is empty; it' : ''} must be a profile name, or a mapping such as { profile: msp, tenant: contoso-eu }`.trim(),
+    });
+    return z.NEVER;
+  }
+  const binding = ChannelBindingObjectSchema.safeParse(value, { error: plainWords });
+  if (binding.success) return binding.data;
+  for (const issue of binding.error.issues) ctx.addIssue({ ...issue, input: undefined });
+  return z.NEVER;
+});
 
 /** Whether a token_env value may name the variable holding a profile's token. */
 export function isTokenVariableName(name: string): boolean {
@@ -119,7 +175,7 @@ const operationId = z
   .string()
   .regex(/^[a-z-]+(\.[a-z-]+)*$/, 'must be an operation id such as tenants.token');
 
-const PolicySchema = closedObject({
+export const PolicySchema = closedObject({
   workspace: GrantsSchema.optional(),
   channels: z.record(channelId, GrantsSchema).optional(),
   /** Per operation id: the role it needs here, raised above its declared one (never lowered). */
@@ -273,15 +329,64 @@ const ChangesSchema = closedObject({
   }).optional(),
 });
 
+/**
+ * `workspaces.<team>`: another workspace (or Grid organization) that installed fwbot (OAuth mode): the
+ * profile and tenant its channels use when not bound below, its own channel bindings, and its own policy
+ * (the top-level policy is the home workspace's and does not apply there).
+ */
+const WorkspaceSchema = closedObject({
+  profile: profileName,
+  tenant: tenantName.optional(),
+  tenant_profile: profileName.optional(),
+  channels: z.record(channelId, ChannelBindingSchema).optional(),
+  policy: PolicySchema.optional(),
+}).superRefine(
+  (workspace, ctx) => {
+    if (workspace.tenant_profile !== undefined && workspace.tenant === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tenant_profile'],
+        message:
+          'is set without tenant; tenant_profile is the profile of the workspace’s tenant, so name the tenant too',
+      });
+  },
+  { when: (payload) => isObject(payload.value) },
+);
+
 export const ProfilesFileSchema = closedObject({
   profiles: z.record(profileName, ProfileSchema).optional(),
-  channels: z.record(channelId, profileName).optional(),
+  channels: z.record(channelId, ChannelBindingSchema).optional(),
   policy: PolicySchema.optional(),
+  workspaces: z.record(teamId, WorkspaceSchema).optional(),
   approvals: ApprovalsSchema.optional(),
   audit: AuditSchema.optional(),
   changes: ChangesSchema.optional(),
 });
 export type ProfilesFileData = z.output<typeof ProfilesFileSchema>;
+
+/**
+ * Where a channel's commands go: an SCC profile and, for a customer channel, the managed tenant it is scoped
+ * to (a tenant of that MSP profile) and the profile that acts inside that tenant.
+ */
+export interface ChannelBinding {
+  readonly profile: string;
+  /** A managed tenant's name: the channel is a customer channel of that tenant. */
+  readonly tenant?: string | undefined;
+  /** The profile whose token acts inside the tenant (device commands); only with `tenant`. */
+  readonly tenantProfile?: string | undefined;
+}
+
+/** `workspaces.<team>`: a workspace other than the home workspace that installed fwbot (OAuth mode). */
+export interface WorkspaceSettings {
+  /** The team id (T…) or, for an org-wide install, the Enterprise Grid organization id (E…). */
+  readonly teamId: string;
+  /** What its channels use when they are not bound in `channels`. */
+  readonly binding: ChannelBinding;
+  /** Its own channel bindings. */
+  readonly channels: ReadonlyMap<string, ChannelBinding>;
+  /** Its own grants; null: nobody holds a role there. The home workspace's policy never applies. */
+  readonly policy: RolePolicy | null;
+}
 
 export interface ApprovalSettings {
   /** A pending approval expires after this many minutes. */
@@ -448,11 +553,44 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
   {
     key: 'channels.<channel>',
     description:
-      'the profile used in that Slack channel; channels without a binding use the profile `default`',
+      'the profile used in that Slack channel (channels without a binding use the profile `default`), or a customer channel: `{ profile, tenant, tenant_profile }` scopes every command there to one managed tenant of that MSP profile; `tenant_profile` (else a profile named like the tenant) runs its device commands. See docs/operating/msp.md',
     default: undefined,
     example: 'C0123ABCD: acme',
   },
   ...roleKeys,
+  {
+    key: 'workspaces.<team>.profile',
+    description:
+      'OAuth mode: the profile used in the channels of another workspace (T…, or E… for an Enterprise Grid org-wide install) that installed fwbot, when they are not bound under its `channels`. A workspace with no entry gets nobody’s roles',
+    default: undefined,
+    example: 'profile: msp',
+  },
+  {
+    key: 'workspaces.<team>.tenant',
+    description:
+      'the managed tenant (of that profile) every channel of the workspace is scoped to, as in `channels`',
+    default: 'none: not scoped to a tenant',
+    example: 'tenant: contoso-eu',
+  },
+  {
+    key: 'workspaces.<team>.tenant_profile',
+    description: 'the profile that runs device commands inside the workspace’s tenant, as in `channels`',
+    default: 'a profile named like the tenant',
+    example: 'tenant_profile: contoso',
+  },
+  {
+    key: 'workspaces.<team>.channels.<channel>',
+    description: 'a channel binding in that workspace, in the same two forms as `channels.<channel>`',
+    default: 'the workspace’s profile and tenant',
+    example: 'C0123ABCD: { profile: msp, tenant: contoso-eu }',
+  },
+  {
+    key: 'workspaces.<team>.policy',
+    description:
+      'the grants in that workspace, with the same keys as `policy`; the top-level `policy` is the home workspace’s and does not apply there',
+    default: 'nobody holds a role',
+    example: "policy: { workspace: { viewer: ['*'] } }",
+  },
   {
     key: 'approvals.expiry_minutes',
     description: `minutes before a pending approval expires (1–${APPROVAL_EXPIRY_MAX_MINUTES})`,
@@ -539,6 +677,13 @@ export function keyPattern(path: readonly PropertyKey[]): string {
   const keys = path.filter((segment): segment is string => typeof segment === 'string');
   if (keys[0] === 'profiles' && keys.length > 1) keys[1] = '<name>';
   if (keys[0] === 'channels' && keys.length > 1) keys[1] = '<channel>';
+  if (keys[0] === 'workspaces' && keys.length > 1) {
+    keys[1] = '<team>';
+    // A workspace's bindings and policy are read as the top-level ones are.
+    if (keys[2] === 'channels' && keys.length > 3) keys[3] = '<channel>';
+    if (keys[2] === 'policy' && keys[3] === 'channels' && keys.length > 4) keys[4] = '<channel>';
+    if (keys[2] === 'policy' && keys[3] === 'operations' && keys.length > 4) keys[4] = '<operation>';
+  }
   if (keys[0] === 'policy' && keys[1] === 'channels' && keys.length > 2) keys[2] = '<channel>';
   if (keys[0] === 'approvals' && keys[1] === 'operations' && keys.length > 2) keys[2] = '<operation>';
   if (keys[0] === 'policy' && keys[1] === 'operations' && keys.length > 2) keys[2] = '<operation>';

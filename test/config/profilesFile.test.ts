@@ -38,7 +38,10 @@ describe('a good profiles file', () => {
     expect(config.profiles.get('lab')).toMatchObject({ baseUrl: 'http://127.0.0.1:4010', source: 'file' });
     expect(config.profiles.get('lab')?.region).toBeUndefined();
 
-    expect(Object.fromEntries(config.channelProfiles)).toEqual({ C0123ABCD: 'acme', G0123ABCD: 'lab' });
+    expect(Object.fromEntries(config.channelBindings)).toEqual({
+      C0123ABCD: { profile: 'acme' },
+      G0123ABCD: { profile: 'lab' },
+    });
     expect(config.profileForChannel('C0123ABCD')?.name).toBe('acme');
     expect(config.profileForChannel('G0123ABCD')?.name).toBe('lab');
     expect(config.profileForChannel('C9999ZZZZ')?.name).toBe('default');
@@ -301,7 +304,9 @@ describe('profiles', () => {
 
 describe('channel bindings', () => {
   it.each(['C0123ABCD', 'G0123ABCDEF', 'D0123ABCD'])('accepts the channel id %s', async (channel) => {
-    expect((await load(`${acme}channels:\n  ${channel}: acme\n`)).channelProfiles.get(channel)).toBe('acme');
+    expect((await load(`${acme}channels:\n  ${channel}: acme\n`)).channelBindings.get(channel)?.profile).toBe(
+      'acme',
+    );
   });
 
   it.each(['general', '"#general"', 'c0123abcd', 'U0123ABCD', 'C012'])(

@@ -245,7 +245,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const access = new AccessControl(
     {
       policy: options.policy === undefined ? STANDARD_POLICY : options.policy,
-      channels: new Map(Object.entries(options.channelProfiles ?? {})),
+      channels: new Map(
+        Object.entries(options.channelProfiles ?? {}).map(([id, profile]) => [id, { profile }]),
+      ),
       profiles: [...clients.keys()],
     },
     groups,
