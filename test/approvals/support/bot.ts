@@ -12,12 +12,14 @@ import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/appro
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
 import type { ConfigSnapshots } from '../../../src/catalogue/services.js';
 import type { ChangeSettings } from '../../../src/config/profilesFileSchema.js';
+import type { RedisConfig } from '../../../src/config.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
 import type { SccClients, ThreadRef, Tracker } from '../../../src/dispatch/ports.js';
 import { RedisRevealGrants } from '../../../src/dispatch/reveals.js';
 import { UserError } from '../../../src/model/errors.js';
 import type { AccessControl } from '../../../src/policy/access.js';
+import { connectRedis } from '../../../src/redis/connection.js';
 import { MemoryDeduper } from '../../../src/redis/dedupe.js';
 import { renderBlocks } from '../../../src/render/blocks.js';
 import { createSccClient, type SccClient } from '../../../src/scc/client.js';
@@ -27,7 +29,8 @@ import { freePort } from '../../support/redisServer.js';
 import { BOT_TOKEN, CATALOGUE, lookup, policyAccess, SIGNING_SECRET } from './world.js';
 
 export interface BotOptions {
-  redisUrl: string;
+  /** The run's Redis, or a deployment's configuration (Sentinel, in the failover tests). */
+  redisUrl: string | RedisConfig;
   prefix: string;
   slackApiUrl: string;
   sccBaseUrl: string;
@@ -96,8 +99,18 @@ export interface Bot {
   stop(): Promise<void>;
 }
 
+/** One server's connection, or the current primary's of a Sentinel deployment (following its failovers). */
+function connect(target: string | RedisConfig): Redis {
+  if (typeof target === 'string') return new Redis(target, { maxRetriesPerRequest: null });
+  const client = connectRedis(target);
+  if (!(client instanceof Redis)) throw new Error('the approvals test bot runs on one server or Sentinel');
+  // While the sentinels promote a replica the old primary's connection errors; commands wait meanwhile.
+  client.on('error', () => undefined);
+  return client;
+}
+
 export async function startBot(options: BotOptions): Promise<Bot> {
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const redis = connect(options.redisUrl);
   const scc = createSccClient({ baseUrl: options.sccBaseUrl, token: options.sccToken, profile: 'default' });
   const clients: SccClients = { names: () => ['default'], get: () => scc };
   const logger = pino({ level: process.env.APPROVALS_TEST_LOG ?? 'silent' });
