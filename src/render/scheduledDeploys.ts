@@ -24,11 +24,6 @@ export interface ScheduledLine {
 /** Rows shown in one message: each takes two blocks, well inside Slack's 50. */
 export const SCHEDULED_SHOWN = 20;
 
-const WHY: Record<ScheduledLine['reason'], string> = {
-  explicit: 'the time asked for (`--at`)',
-  window: 'its change window',
-};
-
 function cancelButton(run: ScheduledLine): Button[] {
   const button = commandButton('Cancel…', `deployments cancel ${run.id}`, 'danger');
   if (!button) return [];
@@ -51,7 +46,8 @@ export function scheduledLines(run: ScheduledLine): string {
   const who = run.approvers.length > 0 ? run.approvers.map(userMention).join(', ') : 'nobody recorded';
   return [
     `*${untrusted(run.what)}* · request ${code(run.id)}`,
-    `Runs ${run.when}; waits for ${WHY[run.reason]}.`,
+    // `when` says why it waits too: "(the time asked for)" or "when the change window opens (…)".
+    `Runs ${run.when}.`,
     `Asked by ${userMention(run.requester)} · approved by ${who}${run.ticket ? ` · ticket ${code(run.ticket)}` : ''}`,
     ...(run.breakGlass ? [`:rotating_light: Break-glass: ${untrusted(run.breakGlass)}`] : []),
     `Command: ${code(run.commandText)}`,
@@ -90,9 +86,10 @@ export function renderScheduledList(runs: readonly ScheduledLine[], profile: str
 
 export function renderScheduledCancelled(run: ScheduledLine): View {
   const text = `:heavy_multiplication_x: Cancelled the scheduled run of request ${code(run.id)} (${untrusted(run.what)}, ${run.when}): nothing was run. Its card and thread say so.`;
+  // Said where it was asked, like any change: the channel learns that a scheduled change will not happen.
   return {
     summary: `Cancelled scheduled request ${run.id}`,
     blocks: [{ kind: 'text', text }],
-    visibility: 'ephemeral',
+    visibility: 'in_channel',
   };
 }

@@ -3,10 +3,11 @@
 // for SCC's calculation (a transaction), as it would on its own in real time.
 import { describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/catalogue/operation.js';
+import { COMMAND_ACTION } from '../../src/render/paging.js';
 import { renderText } from '../../src/render/text.js';
 import { driveClock } from '../support/driveClock.js';
-import { memorySnapshots } from '../support/memoryServices.js';
-import { catalogue, useSimulator } from './harness.js';
+import { memoryScheduled, memorySnapshots } from '../support/memoryServices.js';
+import { ACTOR, catalogue, useSimulator } from './harness.js';
 
 describe('changes and deploys', () => {
   const h = useSimulator();
@@ -199,6 +200,47 @@ describe('changes and deploys', () => {
     const cancelled = await h.run(`transactions cancel ${data.transactionUid}`);
     expect(renderText(cancelled.view)).toContain('cancelled the `DEPLOY_ASA_DEVICE_CHANGES` transaction');
     h.golden('transactions.cancel', cancelled);
+  });
+
+  it('lists the deploys held until their time, and cancels one (the approvals decide who may)', async () => {
+    const scheduled = memoryScheduled([
+      {
+        id: 'ap-0123456789',
+        profile: 'default',
+        operationId: 'deploy',
+        what: 'deploy to asa-hq-01',
+        commandText: '/fw deploy asa-hq-01 --ticket CHG0000042',
+        runAt: Date.parse('2026-11-28T22:00:00Z'),
+        when: 'Sat 22:00 UTC, in 2 days, when the change window opens (asa-hq-01: SCC maintenance window)',
+        reason: 'window',
+        requester: ACTOR.userId,
+        approvers: ['U0LEAD00001', 'U0LEAD00002'],
+        ticket: 'CHG0000042',
+        breakGlass: undefined,
+      },
+    ]);
+    const withScheduled = (text: string) => {
+      const { op, raw } = catalogue.parse(text);
+      ran.add(op.id);
+      return op.execute({ ...h.context(), services: { scheduled } }, raw);
+    };
+    const listed = await withScheduled('deployments scheduled');
+    h.golden('deployments.scheduled', listed);
+    const shown = renderText(listed.view);
+    expect(shown).toContain('Runs Sat 22:00 UTC, in 2 days');
+    expect(shown).toContain('ticket `CHG0000042`');
+    const buttons = listed.view.blocks.flatMap((b) => (b.kind === 'actions' ? b.buttons : []));
+    expect(buttons.filter((b) => b.action?.id === COMMAND_ACTION).map((b) => b.action?.value)).toEqual([
+      'deployments cancel ap-0123456789',
+    ]);
+
+    const cancelled = await withScheduled('deployments cancel ap-0123456789');
+    h.golden('deployments.cancel', cancelled);
+    expect(renderText(cancelled.view)).toContain('nothing was run');
+    const empty = renderText((await withScheduled('deployments scheduled')).view);
+    expect(empty).toContain('No approved request of profile `default` is waiting for its time');
+    await expect(withScheduled('deployments cancel ap-0123456789')).rejects.toThrow(/No scheduled request/);
+    await expect(withScheduled('deployments cancel 12')).rejects.toThrow(/must be a request id/);
   });
 
   it('runs every operation of the changes area', () => {

@@ -6,9 +6,19 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { OpenIncident } from '../../src/alerts/model.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import type { AuditRecord } from '../../src/catalogue/operation.js';
+import { COMMAND_ACTION } from '../../src/render/paging.js';
 import { driveClock } from '../support/driveClock.js';
-import { memoryServices, memorySnapshots } from '../support/memoryServices.js';
-import { blocksText, CHANNEL, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
+import { memoryScheduled, memoryServices, memorySnapshots } from '../support/memoryServices.js';
+import {
+  blocksText,
+  buttonsOf,
+  CHANNEL,
+  clickPayload,
+  type Harness,
+  newTriggerId,
+  startHarness,
+  USERS,
+} from './support/harness.js';
 import { type FieldValue, submissionPayload } from './support/modals.js';
 
 /** What the audit trail holds for `/fw audit`. */
@@ -41,8 +51,25 @@ describe('every operation through Slack', () => {
   let h: Harness;
   /** Configuration snapshots as the bot keeps them before a deploy (src/jobs/configSnapshots.ts). */
   const snapshots = memorySnapshots();
+  /** A deploy held until its window, asked for by the operator (src/approvals/scheduled.ts keeps them). */
+  const scheduled = memoryScheduled([
+    {
+      id: 'ap-0a1b2c3d4e',
+      profile: 'default',
+      operationId: 'deploy',
+      what: 'deploy to asa-hq-01',
+      commandText: '/fw deploy asa-hq-01',
+      runAt: Date.parse('2026-11-28T22:00:00Z'),
+      when: 'Sat 22:00 UTC, in 2 days, when the change window opens',
+      reason: 'window',
+      requester: USERS.operator,
+      approvers: [USERS.admin],
+    },
+  ]);
   beforeAll(async () => {
-    h = await startHarness({ services: { ...memoryServices(AUDIT, [INCIDENT]), snapshots } });
+    h = await startHarness({
+      services: { ...memoryServices(AUDIT, [INCIDENT]), snapshots, scheduled },
+    });
   });
   afterAll(async () => {
     await h.stop();
@@ -341,6 +368,31 @@ describe('every operation through Slack', () => {
     expect(await read('config.history', 'config history asa-hq-01')).toContain('before deploy');
     h.slack.reset();
     expect(await read('config.diff', 'config diff asa-hq-01 1')).toContain('old-name');
+  });
+
+  it('deployments scheduled / deployments cancel (a held deploy, cancelled from its button)', async () => {
+    const { responseUrl } = await h.command('deployments scheduled', { userId: USERS.viewer });
+    const listed = await h.reply(responseUrl);
+    expect(blocksText(listed.args)).toContain('deploy to asa-hq-01');
+    expect(ran('deployments.scheduled')).toBe(true);
+    const cancel = buttonsOf(listed.args).find((b) => b.actionId.startsWith(COMMAND_ACTION));
+    expect(cancel?.value).toBe('deployments cancel ap-0a1b2c3d4e');
+    if (!cancel) return;
+
+    // Someone who neither asked nor approved: one sentence, and the deploy stays scheduled.
+    const refused = h.slack.responseUrl();
+    await h.interact(clickPayload(cancel, USERS.viewer, refused));
+    expect(blocksText((await h.reply(refused)).args)).toContain(
+      'Only its requester or approvers may cancel request ap-0a1b2c3d4e.',
+    );
+    expect(await scheduled.list('default')).toHaveLength(1);
+
+    // The requester: the channel hears that the scheduled change will not happen.
+    await h.interact(clickPayload(cancel, USERS.operator, h.slack.responseUrl()));
+    const done = await h.slack.waitFor((c) => c.method === 'chat.postMessage', 10_000);
+    expect(blocksText(done.args)).toContain('Cancelled the scheduled run of request `ap-0a1b2c3d4e`');
+    expect(ran('deployments.cancel')).toBe(true);
+    expect(await scheduled.list('default')).toEqual([]);
   });
 
   it('change-requests / change-requests show (SCC’s change requests)', async () => {

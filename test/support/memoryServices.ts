@@ -8,8 +8,11 @@ import type {
   ConfigSnapshot,
   ConfigSnapshots,
   OperationServices,
+  ScheduledRun,
+  ScheduledRuns,
   UpgradeWatch,
 } from '../../src/catalogue/operation.js';
+import { UserError } from '../../src/model/errors.js';
 
 /** Subscriptions in a list (ids `sub001`, `sub002`…) and a desk over the incidents given. */
 export function memoryAlerts(incidents: OpenIncident[] = []): AlertService {
@@ -102,6 +105,28 @@ export function memorySnapshots(retentionDays = 30): ConfigSnapshots {
       if (!found) return undefined;
       const { profile: _profile, ...snapshot } = found;
       return snapshot;
+    },
+  };
+}
+
+/**
+ * Held requests in a list, as the approvals keep them in Redis (src/approvals/scheduled.ts): a cancel by
+ * the requester or an approver removes one; anyone else, or an unknown id, is refused in a sentence.
+ */
+export function memoryScheduled(runs: ScheduledRun[] = []): ScheduledRuns {
+  const held = [...runs];
+  return {
+    async list(profile) {
+      return held.filter((run) => run.profile === profile).sort((a, b) => a.runAt - b.runAt);
+    },
+    async cancel(id, profile, userId) {
+      const at = held.findIndex((run) => run.id === id && run.profile === profile);
+      const run = held[at];
+      if (!run) throw new UserError(`No scheduled request ${id} is known.`);
+      if (![run.requester, ...run.approvers].includes(userId))
+        throw new UserError(`Only its requester or approvers may cancel request ${id}.`);
+      held.splice(at, 1);
+      return run;
     },
   };
 }
