@@ -111,7 +111,7 @@ export function startGovernance(parts: {
   clients: SccClients;
   access: AccessControl;
   catalogue: Catalogue;
-  jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue' | 'snapshots'>;
+  jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue' | 'snapshots' | 'followed'>;
   settings: ApprovalSettings;
   /** The change process (the file's `changes`): operations and the dispatcher check tickets with it. */
   changes?: ChangeSettings;
@@ -158,6 +158,7 @@ export function startGovernance(parts: {
     alerts: jobs.alerts,
     audit: approvals.audit,
     staging: approvals.staging,
+    followed: jobs.followed,
     snapshots: jobs.snapshots,
     scheduled: approvals.scheduled,
   };

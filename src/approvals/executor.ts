@@ -455,6 +455,8 @@ export class ApprovalExecutor {
         threadTs: card.ts,
         requesterId: request.requesterId,
         profile: request.profile,
+        // A Cancel… of the work this approved call started is four-eyes too (catalogue/transactions.ts).
+        approvedBy: approversOf(record),
       };
       for (const track of outcome.track) await tracker.follow(track, thread);
       await store.markNoticeStep(id, 'tracked');

@@ -83,6 +83,20 @@ export interface StagingLedger {
   forget(profile: string, deviceUid: string): Promise<void>;
 }
 
+/** Who started the followed work about an SCC transaction, as the threads that follow it recorded. */
+export interface FollowedOrigin {
+  /** Who asked for the call that started it (one per thread that follows it). */
+  requesters: string[];
+  /** Who approved that call; empty when it ran without a second person. */
+  approvedBy: string[];
+}
+
+/** The followed work fwbot records (src/jobs/subscriptions.ts), read by the transaction it is about. */
+export interface FollowedWork {
+  /** Undefined when fwbot follows nothing about that transaction (started elsewhere, or long forgotten). */
+  startedBy(profile: string, transactionUid: string): Promise<FollowedOrigin | undefined>;
+}
+
 /** One running configuration of an ASA as fwbot kept it: before a deploy, after it, or when asked. */
 export interface ConfigSnapshot {
   /** Short and per device (`3`): what `/fw config diff <asa> <snapshot>` takes. */
@@ -162,6 +176,8 @@ export interface OperationServices {
   alerts?: AlertService;
   audit?: AuditReader;
   staging?: StagingLedger;
+  /** Who started followed work (a Cancel… button's cancel is four-eyes only where that work was). */
+  followed?: FollowedWork;
   /** Running configurations kept before and after deploys (`/fw config history`, `/fw config diff`). */
   snapshots?: ConfigSnapshots;
   /** Approved requests held until their time (`/fw deployments scheduled`, `/fw deployments cancel`). */

@@ -21,6 +21,11 @@ export interface ThreadRef {
   requesterId: string;
   /** SCC profile whose client follows the work. */
   profile: string;
+  /**
+   * Who approved the call that started the work (absent: it ran without a second person). A Cancel… button
+   * in the thread needs a second person only when the work did (src/catalogue/transactions.ts).
+   */
+  approvedBy?: string[];
 }
 
 /** Follows a 202 (transaction, gateway request, upgrade run) to its end and reports in the thread. */

@@ -16,7 +16,9 @@ export const deployment = defineFollowKind({
   kind: 'deployment',
   // The snapshots kept before the deploy was sent: what its end compares the devices with.
   request: runRequest('deployment').extend({ snapshots: z.array(KeptSnapshot).optional() }),
-  state: RunState,
+  // `transactionRead`: the deploy's transaction was read once, first, for what SCC says of cancelling it
+  // (the run that follows does not say); from then on each step reads the run.
+  state: RunState.extend({ transactionRead: z.boolean().optional() }),
   id: (request) => request.transactionUid,
   sccId: (request) => request.transactionUid,
   // A deploy writes a few lines to each device: seconds to minutes, at most 50 devices at once.
@@ -25,6 +27,22 @@ export const deployment = defineFollowKind({
   describe: (request) => `the deploy started by transaction \`${request.transactionUid}\``,
   async step(ctx, request, state) {
     const scc = ctx.client;
+    if (!state.transactionRead) {
+      const uid = request.transactionUid;
+      // However it stands (ended, or no longer kept by SCC), the run tells how the deploy ends.
+      const transaction = await unlessGone(() => scc.transactions.get(uid));
+      return {
+        kind: 'continue',
+        state: {
+          ...state,
+          transactionRead: true,
+          lastStatus: transaction?.cdoTransactionStatus ?? undefined,
+        },
+        // The run is read at once: this read only asked SCC whether the deploy may be cancelled.
+        delayMs: 0,
+        ...(transaction?.cancellable === true ? { cancellable: true } : {}),
+      };
+    }
     const found = await readRun<DeploymentRunDto, typeof state>(ctx, request.transactionUid, state, {
       read: (runUid) =>
         unlessGone(

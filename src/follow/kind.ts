@@ -63,6 +63,8 @@ export const CommonState = z.object({
   lastStatus: z.string().optional(),
   /** Runs: the read at which the run's progress last changed (fraction 0–1, ms since following began). */
   progressSeen: z.object({ fraction: z.number(), atMs: z.number() }).optional(),
+  /** Its threads were offered a Cancel… button (SCC said it may be cancelled): withdrawn when it ends. */
+  cancelOffered: z.boolean().optional(),
 });
 export type CommonState = z.infer<typeof CommonState>;
 
@@ -105,6 +107,11 @@ export type StepResult<S> =
       note?: { id: string; text: string };
       /** When the next step should run, instead of the kind's schedule (a short wait inside a long one). */
       delayMs?: number;
+      /**
+       * SCC marks the transaction (the kind's sccId) `cancellable` in this read: its threads are offered a
+       * Cancel… button, which runs `transactions cancel` like the typed command, until the work ends.
+       */
+      cancellable?: boolean;
     }
   | { kind: 'end'; outcome: Outcome; took?: Took };
 

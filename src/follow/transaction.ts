@@ -79,6 +79,7 @@ export const transaction = defineFollowKind({
         lastStatus: read.cdoTransactionStatus ?? undefined,
         ...(transactionType ? { transactionType } : {}),
       },
+      ...(read.cancellable === true ? { cancellable: true } : {}),
     };
   },
 });

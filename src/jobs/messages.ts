@@ -2,7 +2,10 @@
 // src/follow/): the final reply that tells a thread how its followed work ended, and a queued call's notes.
 // Final mrkdwn: every string given is escaped here; the live mentions are the requester's and those fwbot
 // made in a queued call's words (who lost a role).
+import type { KnownBlock } from '@slack/types';
 import type { Outcome } from '../follow/index.js';
+import { renderBlocks } from '../render/blocks.js';
+import { cancelEndedView, cancelOfferView } from '../render/cancelOffer.js';
 import { escapeAll, escapeMrkdwn, userMention } from '../render/mrkdwn.js';
 import type { Subscriber } from './payloads.js';
 
@@ -13,6 +16,27 @@ function mention(userId: string): string {
 
 export function finalReply(subscriber: Subscriber, outcome: Outcome): string {
   return `${mention(subscriber.thread.requesterId)} *${escapeAll(subscriber.label)}*: ${outcome.text}`;
+}
+
+// --- the Cancel… offer of followed work SCC marks cancellable (src/render/cancelOffer.ts) ---
+
+/** The offer in one thread: four-eyes only when the call that started the work had a second person. */
+export function cancelOffer(
+  subscriber: Subscriber,
+  transactionUid: string,
+): { text: string; blocks: KnownBlock[] } {
+  const approved = (subscriber.thread.approvedBy ?? []).length > 0;
+  const { text, blocks } = renderBlocks(cancelOfferView(subscriber.label, transactionUid, approved));
+  return { text, blocks };
+}
+
+/** What the offer becomes when the work ends: the same message, its button gone. */
+export function cancelEnded(
+  subscriber: Subscriber,
+  transactionUid: string,
+): { text: string; blocks: KnownBlock[] } {
+  const { text, blocks } = renderBlocks(cancelEndedView(subscriber.label, transactionUid));
+  return { text, blocks };
 }
 
 // --- queued calls (src/jobs/operationQueue.ts) ---

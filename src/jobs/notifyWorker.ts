@@ -16,6 +16,11 @@ export function createNotifyProcessor(notifier: SlackNotifier, log: Logger): Pro
       throw new UnrecoverableError(`malformed notification: ${z.prettifyError(parsed.error)}`);
     const message = parsed.data;
     try {
+      if (message.withdraws) {
+        const shown = await notifier.withdraw(message.withdraws, message);
+        log.info({ key: message.withdraws, shown }, 'offer withdrawn');
+        return shown;
+      }
       if (message.settleStatus) {
         await notifier.editStatus(
           message.settleStatus.key,

@@ -300,7 +300,9 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
     const deliver = async (recorded: RecordedOutcome) => {
       const final = recorded.track.length === 0;
       await say('outcome', recorded.text, final ? 'fwbot_outcome' : 'fwbot_note', recorded.blocks);
-      for (const track of recorded.track) await tracker.follow(track, thread);
+      // Its approver goes with the thread: a Cancel… of the work it started is four-eyes like the call was.
+      const started = call.approval ? { ...thread, approvedBy: [call.approval.approvedBy] } : thread;
+      for (const track of recorded.track) await tracker.follow(track, started);
     };
 
     const earlier = await redis.get(mark);

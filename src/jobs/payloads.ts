@@ -12,6 +12,8 @@ export const ThreadRefSchema = z.object({
   threadTs: z.string().min(1),
   requesterId: z.string().min(1),
   profile: z.string().min(1),
+  /** Who approved the call that started the work; absent when it ran without a second person. */
+  approvedBy: z.array(z.string().min(1)).optional(),
 });
 
 /** One thread waiting for a followed thing, and what that thread calls it. */
@@ -48,6 +50,11 @@ export const NotifyJobData = z.object({
   eventType: EventType,
   /** The progress message (by its own notification key) is edited to this text first. */
   settleStatus: z.object({ key: z.string().min(1), text: z.string().min(1) }).optional(),
+  /**
+   * Not a new message: the one posted under this key (a Cancel… offer) is edited to this text and blocks,
+   * its button gone; when it was never posted, it never will be (SlackNotifier.withdraw).
+   */
+  withdraws: z.string().min(1).optional(),
 });
 export type NotifyJobData = z.infer<typeof NotifyJobData>;
 

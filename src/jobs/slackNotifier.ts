@@ -55,6 +55,9 @@ function contentDigest(request: Pick<PostRequest, 'text' | 'blocks'>): string {
     .slice(0, 40);
 }
 
+/** The posted mark of a message withdrawn before it was posted: it never will be. */
+const WITHDRAWN = 'withdrawn';
+
 /** The key as it appears in Slack: hashed, because metadata is readable by anyone in the channel. */
 export function metadataKey(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 40);
@@ -277,6 +280,35 @@ export class SlackNotifier {
     }
     await this.redis.set(shownKey, digest, 'PX', this.schedule.retentionMs);
     return { ts, shown: 'edited' };
+  }
+
+  /**
+   * Edits the message posted under `key` to show `replacement` (an offer whose button no longer applies),
+   * under the key's own lock, so it cannot cross the offer's post: posted, it is edited (it must land:
+   * RetryLater on Slack's pace); not posted, its key is marked so it never will be; a post under way or
+   * interrupted is waited for (RetryLater) and then edited.
+   */
+  async withdraw(key: string, replacement: PostRequest): Promise<'edited' | 'never-posted' | 'gone'> {
+    const lockKey = this.keys.notifyLock(key);
+    const token = randomUUID();
+    const locked = await this.redis.set(lockKey, token, 'PX', this.schedule.slack.lockMs, 'NX');
+    if (locked !== 'OK') throw new RetryLater(this.schedule.slack.lockMs, `notification ${key} is busy`);
+    try {
+      const ts = await this.postedTs(key);
+      if (ts === WITHDRAWN) return 'never-posted';
+      if (!ts) {
+        if ((await this.redis.exists(this.keys.posting(key))) === 1)
+          throw new RetryLater(this.schedule.slack.lockMs, `notification ${key} may be in Slack already`);
+        await this.redis.set(this.keys.posted(key), WITHDRAWN, 'PX', this.schedule.retentionMs);
+        await replicated(this.redis, this.keys.posted(key));
+        return 'never-posted';
+      }
+      // Under the lock nothing else posts it: the edit is showMessage's (paced; a deleted message stays so).
+      const { shown } = await this.showMessage({ ...replacement, key });
+      return shown === 'gone' ? 'gone' : 'edited';
+    } finally {
+      await this.redis.eval(RELEASE_LOCK, 1, lockKey, token);
+    }
   }
 
   /** Posts a progress message once and remembers the text it shows. */

@@ -4,10 +4,10 @@
 // read, so either the finishing worker sees the new subscriber or the subscriber sees the outcome.
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { Outcome } from '../follow/index.js';
+import { Outcome, TRACK_KINDS } from '../follow/index.js';
 import { statusLine } from '../follow/words.js';
 import type { RedisClient } from '../redis/connection.js';
-import { type JobKeys, notificationJobId, subscriberKey } from './keys.js';
+import { type JobKeys, notificationJobId, subscriberKey, trackJobId } from './keys.js';
 import { finalReply } from './messages.js';
 import { type NotifyJobData, parseStored, Subscriber } from './payloads.js';
 import type { Schedule } from './schedule.js';
@@ -53,6 +53,28 @@ export class Subscriptions {
       }
     }
     return out;
+  }
+
+  /**
+   * Who started the followed work about an SCC transaction, from its threads (every kind whose job is keyed
+   * by the transaction's uid); undefined when no thread follows it. Approved when any thread's call was.
+   */
+  async startedBy(
+    profile: string,
+    transactionUid: string,
+  ): Promise<{ requesters: string[]; approvedBy: string[] } | undefined> {
+    const threads = (
+      await Promise.all(
+        TRACK_KINDS.map((kind) => this.subscribers(trackJobId(profile, kind, transactionUid))),
+      )
+    )
+      .flat()
+      .map((subscriber) => subscriber.thread);
+    if (threads.length === 0) return undefined;
+    return {
+      requesters: [...new Set(threads.map((thread) => thread.requesterId))],
+      approvedBy: [...new Set(threads.flatMap((thread) => thread.approvedBy ?? []))],
+    };
   }
 
   async outcome(trackId: string): Promise<Outcome | undefined> {

@@ -14,6 +14,7 @@ import {
   type Outcome,
   parseTrackJob,
   type StepContext,
+  sccIdOf,
   type TenantProfileResolver,
   type TrackJob,
   type TrackKind,
@@ -28,6 +29,7 @@ import {
 import { nextPollDelayMs } from './learning.js';
 import { nextRunPollDelayMs, progressToKeep } from './learningRuns.js';
 import type { DurationHistory } from './learningStore.js';
+import { cancelEnded, cancelOffer } from './messages.js';
 import type { NotifyJobData, Subscriber } from './payloads.js';
 import { type Schedule, transientDelayMs } from './schedule.js';
 import type { SlackNotifier } from './slackNotifier.js';
@@ -54,6 +56,7 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
   const finish = async (trackId: string, outcome: Outcome, data?: TrackJob): Promise<string> => {
     const settled = await subscriptions.settle(trackId, outcome);
     log.info({ trackId, status: settled.status }, 'followed work ended');
+    if (data?.state.cancelOffered) await withdrawCancel(deps, trackId, data);
     // After the outcome is queued, so that nothing stands between the end and the reply.
     if (data) await stopRunning(deps, trackId, data);
     return settled.status;
@@ -137,11 +140,18 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
     const elapsed = now - result.state.legStartedAt;
     if (elapsed > poll.deadlineMs)
       return finish(trackId, deadlineOutcome(what, elapsed, result.state.lastStatus), data);
-    const next = { ...result.state, step: result.state.step + 1, failures: 0 };
-    if (result.note || result.progress) {
+    const offersCancel = result.cancellable === true && !result.state.cancelOffered;
+    const next = {
+      ...result.state,
+      step: result.state.step + 1,
+      failures: 0,
+      ...(offersCancel ? { cancelOffered: true } : {}),
+    };
+    if (result.note || result.progress || offersCancel) {
       const subscribers = await subscriptions.subscribers(trackId);
       if (result.note) await queueNote(deps, trackId, subscribers, result.note);
       if (result.progress) await showProgress(deps, trackId, subscribers, result.progress);
+      if (offersCancel) await queueCancelOffer(deps, trackId, request, subscribers);
     }
     if (result.fraction !== undefined) {
       // A run that says how far it is: read where it should end when that is sooner than the schedule.
@@ -247,6 +257,43 @@ async function nextDelay(
   const type = kindOf(kind).learns?.type(state);
   const plan = type && deps.durations ? await deps.durations.plan(profile, type, poll) : undefined;
   return nextPollDelayMs({ poll, learn: deps.schedule.learning, step: state.step, elapsedMs, plan });
+}
+
+/** The Cancel… offer of each thread, posted once (its key), when SCC first says the work may be cancelled. */
+async function queueCancelOffer(
+  deps: TrackWorkerDeps,
+  trackId: string,
+  request: TrackJob['request'],
+  subscribers: readonly Subscriber[],
+): Promise<void> {
+  const transactionUid = sccIdOf(request);
+  if (transactionUid === undefined) return;
+  await deps.notify(
+    subscribers.map((subscriber) => ({
+      key: subscriberNotificationKey(trackId, subscriber, 'cancel'),
+      channelId: subscriber.thread.channelId,
+      threadTs: subscriber.thread.threadTs,
+      ...cancelOffer(subscriber, transactionUid),
+      eventType: 'fwbot_note',
+    })),
+  );
+}
+
+/** The work ended: each thread's Cancel… offer loses its button (or, not posted yet, is never posted). */
+async function withdrawCancel(deps: TrackWorkerDeps, trackId: string, data: TrackJob): Promise<void> {
+  const transactionUid = sccIdOf(data.request);
+  if (transactionUid === undefined) return;
+  const subscribers = await deps.subscriptions.subscribers(trackId);
+  await deps.notify(
+    subscribers.map((subscriber) => ({
+      key: subscriberNotificationKey(trackId, subscriber, 'cancel-ended'),
+      withdraws: subscriberNotificationKey(trackId, subscriber, 'cancel'),
+      channelId: subscriber.thread.channelId,
+      threadTs: subscriber.thread.threadTs,
+      ...cancelEnded(subscriber, transactionUid),
+      eventType: 'fwbot_note',
+    })),
+  );
 }
 
 async function queueNote(

@@ -32,6 +32,7 @@ import {
   reserveCall,
 } from './operationQueue.js';
 import { SlackNotifier } from './slackNotifier.js';
+import type { Subscriptions } from './subscriptions.js';
 import { QueueTracker } from './tracker.js';
 import { createTrackProcessor } from './trackWorker.js';
 import { isMspPortal, SubscriptionWatches } from './watches.js';
@@ -49,6 +50,8 @@ export interface Jobs {
   readonly queue: OperationQueue;
   /** Running configurations kept before and after deploys (src/jobs/configSnapshots.ts). */
   readonly snapshots: ConfigSnapshots;
+  /** Who started followed work, by its transaction (a Cancel… button's approval rule reads it). */
+  readonly followed: Pick<Subscriptions, 'startedBy'>;
   close(): Promise<void>;
 }
 
@@ -64,6 +67,7 @@ function jobsOver(
     subscriptions,
     alerts: { subscriptions, incidents: new RedisIncidentDesk(core) },
     snapshots: new RedisConfigSnapshots(core.redis, core.keys, core.snapshotRetentionDays),
+    followed: core.subscriptions,
     queue: {
       reserve: (op, profile, raw, requestId) => reserveCall(core, op, profile, raw, requestId),
       enqueue: (op, call) => enqueueCall(core, op, call),

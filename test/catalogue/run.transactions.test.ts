@@ -42,4 +42,12 @@ describe('transactions cancel', () => {
     await expect(h.run('transactions cancel not-a-uuid')).rejects.toThrow(/must be a UUID/);
     expect(cancels()).toBe(0);
   });
+
+  it('refuses --without-approval where fwbot has no record of how the work began, before anything is sent', async () => {
+    const uid = await runningDeploy();
+    await expect(h.run(`transactions cancel ${uid} --without-approval`)).rejects.toThrow(
+      /no record of how transaction .* was started, so cancelling it needs a second person/,
+    );
+    expect(cancels()).toBe(0);
+  });
 });
