@@ -63,11 +63,14 @@ describe('approvals: a deploy held for SCC’s maintenance window', () => {
 
     await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
     const held = await env.driver.threadReply(card, (t) => t.includes('scheduled for'));
+    // In the window's words, and in each reader's own zone (Slack's date token, UTC as its fallback).
+    const saturday = `Sat 22:00 UTC, in 31 hours (your time: <!date^${SATURDAY_22 / 1000}^{date_short_pretty} {time}|Sat 22:00 UTC>)`;
     expect(held).toContain(
-      `Approved; scheduled for Sat 22:00 UTC, in 31 hours, when the change window opens (asa-hq-01: ${WINDOW})`,
+      `Approved; scheduled for ${saturday}, when the change window opens (asa-hq-01: ${WINDOW})`,
     );
     const updated = await env.driver.cardUpdate(card, (t) => t.includes('scheduled for'));
-    expect(textOf(updated.blocks)).toMatch(/Approved by <@U0BOB>.*scheduled for Sat 22:00 UTC, in 31 hours/);
+    expect(textOf(updated.blocks)).toContain(`Approved by <@U0BOB>`);
+    expect(textOf(updated.blocks)).toContain(`scheduled for ${saturday}`);
     expect(await env.sccCalls(DEPLOY)).toBe(0);
 
     // A second process, alive from now on: both run their recovery passes, as the sweeper would.
