@@ -49,6 +49,17 @@ export type {
  */
 export type ApprovalRule = 'always' | 'never' | { readonly default: 'four-eyes' | 'none' };
 
+/**
+ * How an operation stands to an MSP portal's managed tenants, which decides what it may do in a customer
+ * channel (a channel scoped to one tenant: docs/operating/msp.md). The dispatcher applies it.
+ * - `tenant` (the default): acts inside one tenant with the profile's token (devices, deploys, reports…);
+ *   in a customer channel it runs on the tenant's own profile, so SCC itself keeps it inside the tenant.
+ * - `portal`: spans the portal's tenants (`msp …`, `tenants list`, `tenants create`); refused there.
+ * - `{ tenantArg }`: acts from the portal on the tenant that argument names (`tenants users <tenant>`); it
+ *   runs on the MSP profile, and in a customer channel the tenant named must be the channel's.
+ */
+export type Tenancy = 'tenant' | 'portal' | { readonly tenantArg: string };
+
 /** How a target is shown to an approver, in the audit trail and in the CLI's confirmation. */
 export interface TargetDescription {
   /** Completes "@alice asks to …": `delete the VLAN interface \`iot (Vlan20)\` on \`asa-hq-01\``. */
@@ -144,6 +155,8 @@ export interface OperationSpec<A, R, F = undefined> {
   };
   /** Every call leaves an audit record, governed or not (e.g. every request sent to an FMC). */
   auditEveryCall?: boolean;
+  /** How it stands to an MSP portal's tenants (see Tenancy); default `tenant`. */
+  tenancy?: Tenancy;
   /**
    * Services it cannot run without (the audit trail, the watch registry): a catalogue made for a process
    * that has none of them (the CLI) leaves it out of its grammar and help.
@@ -216,6 +229,8 @@ export interface Operation {
   readonly destructive: boolean;
   readonly revealsSecret: boolean;
   readonly auditEveryCall: boolean;
+  /** How it stands to an MSP portal's tenants: what it may do in a customer channel (see Tenancy). */
+  readonly tenancy: Tenancy;
   /** Services it cannot run without (see OperationSpec.needs). */
   readonly needs: readonly ServiceName[];
   /** Running it again changes nothing anywhere (a worker that died on it may simply run it again). */
@@ -349,6 +364,11 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
     );
   if (spec.secret && spec.queue) throw new Error(`${spec.id}: a secret cannot go through a queue`);
   if (spec.queue) checkQueue(spec.id, spec.queue, spec.modal);
+  const tenancy = spec.tenancy ?? 'tenant';
+  if (typeof tenancy === 'object' && !spec.params.some((param) => param.name === tenancy.tenantArg))
+    throw new Error(
+      `${spec.id}: its tenancy names the argument ${tenancy.tenantArg}, which it does not take`,
+    );
   const readsOnly =
     spec.approval === 'never' &&
     !spec.queue &&
@@ -369,6 +389,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
     destructive: spec.approval === 'always',
     revealsSecret: spec.secret !== undefined,
     auditEveryCall: spec.auditEveryCall === true,
+    tenancy,
     needs: spec.needs ?? [],
     readsOnly,
     takesTicket,

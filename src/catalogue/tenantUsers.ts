@@ -71,6 +71,7 @@ export const tenantsUsers = defineOperation({
   ],
   args: z.object({ tenant: text(), ...listArgs, 'api-only': flag() }),
   role: 'viewer',
+  tenancy: { tenantArg: 'tenant' },
   approval: 'never',
   scc: ['getHumanUsersInMspManagedTenant', 'getApiOnlyUsersInMspManagedTenant'],
   examples: [
@@ -139,6 +140,7 @@ export const tenantsUsersAdd = defineOperation({
       }
     }),
   role: 'operator',
+  tenancy: { tenantArg: 'tenant' },
   // Access to a customer's tenant is granted by it: a super-admin added there can take the tenant over.
   approval: { default: 'four-eyes' },
   scc: ['addUsersToTenantInMspPortal', 'getMspManagedTenant'],
@@ -241,6 +243,7 @@ export const tenantsUsersRemove = defineOperation({
   params: [TENANT, USERNAMES],
   args: z.object({ tenant: text(), username: list({ min: 1, max: MAX_USERS, what: 'users' }) }),
   role: 'operator',
+  tenancy: { tenantArg: 'tenant' },
   approval: 'always',
   scc: [
     'deleteUsersFromTenantInMspPortal',
@@ -328,6 +331,7 @@ export const tenantsToken = defineOperation({
   ],
   args: z.object({ tenant: text(), 'api-user': text() }),
   role: 'operator',
+  tenancy: { tenantArg: 'tenant' },
   // It mints a credential with the API user's roles and revokes the previous one.
   approval: { default: 'four-eyes' },
   scc: ['generateApiTokenForUserInTenant', 'getMspManagedTenant', 'getApiOnlyUsersInMspManagedTenant'],

@@ -42,6 +42,7 @@ import type {
 import type { RequestContext } from './request.js';
 import type { RevealGrant, RevealGrants } from './reveals.js';
 import { readTargetAgain } from './target.js';
+import { profileForCall } from './tenancy.js';
 
 /** The action id of a Reveal button; its value is a grant id, nothing else. */
 export const REVEAL_ACTION = 'fw.reveal';
@@ -156,9 +157,13 @@ export class Dispatcher {
     return operationContext(this.#deps, request, profile);
   }
 
-  /** The role check, in this channel (a refusal is counted as the command's outcome). */
+  /**
+   * The role check, in this channel (a refusal is counted as the command's outcome), and the profile the
+   * operation runs on there (a customer channel's scope applied: a form is filled from the right profile).
+   */
   async authorize(request: RequestContext, op: Operation, profileOverride?: string): Promise<Access> {
-    return this.#authorize(request.actor, op, op.role, profileOverride);
+    const access = await this.#authorize(request.actor, op, op.role, profileOverride);
+    return { ...access, profile: await profileForCall(op, {}, access.scope, this.#deps.scc) };
   }
 
   async #authorize(actor: Actor, op: Operation, role: Operation['role'], profileOverride?: string) {
@@ -221,10 +226,12 @@ export class Dispatcher {
     const access = await this.#authorize(request.actor, op, op.role, profileOverride);
     const issues = op.validate(raw);
     if (issues.length > 0) throw new UsageError(op.id, issues, usageLine(op));
+    // A customer channel's scope, applied as the operation's tenancy declares (src/dispatch/tenancy.ts).
+    const profile = await profileForCall(op, raw, access.scope, this.#deps.scc);
     // A change's ticket is checked against the policy before anything reaches SCC or anyone's card.
     const ticket = op.makesChange(raw) ? checkTicket(op.id, raw, this.#deps.policy?.changes) : undefined;
-    await this.#checkOtherChannel(request, op, raw, access.profile);
-    const ctx = this.context(request, access.profile);
+    await this.#checkOtherChannel(request, op, raw, profile);
+    const ctx = this.context(request, profile);
     const rule = await this.#ruleFor(request.actor, op, raw);
 
     if (rule.kind === 'four-eyes') {
@@ -265,7 +272,7 @@ export class Dispatcher {
       const grant: RevealGrant = {
         operationId: op.id,
         raw: storable(raw),
-        profile: access.profile,
+        profile,
         requesterId: request.actor.userId,
         channelId: request.actor.channelId,
         ...(request.actor.teamId ? { teamId: request.actor.teamId } : {}),
@@ -290,8 +297,8 @@ export class Dispatcher {
       const description = op.target.describe(resolved.facts);
       return this.#run(ctx, op, resolved.raw, resolved.facts, description, commandText, why, ticket);
     }
-    log.info({ operationId: op.id, profile: access.profile }, 'running');
-    return { kind: 'outcome', outcome: await op.execute(ctx, raw), profile: access.profile };
+    log.info({ operationId: op.id, profile }, 'running');
+    return { kind: 'outcome', outcome: await op.execute(ctx, raw), profile };
   }
 
   /**
@@ -399,9 +406,11 @@ export class Dispatcher {
     const other = op.otherChannel(raw);
     if (other === undefined || other === request.actor.channelId) return;
     const there = await this.#authorize({ ...request.actor, channelId: other }, op, op.role);
-    if (there.profile !== profile) {
+    // Scoped there as it would be if run there: an MSP channel cannot point portal-wide work at a customer's.
+    const thereProfile = await profileForCall(op, raw, there.scope, this.#deps.scc);
+    if (thereProfile !== profile) {
       throw new PermissionError(
-        `${channelMention(other)} uses the SCC profile \`${there.profile}\`, not \`${profile}\` like this channel; run ${commandWords(op)} there instead.`,
+        `${channelMention(other)} uses the SCC profile \`${thereProfile}\`, not \`${profile}\` like this channel; run ${commandWords(op)} there instead.`,
         op.role,
       );
     }
@@ -425,9 +434,10 @@ export class Dispatcher {
     if (rule.kind === 'four-eyes' && !grant.approvalId)
       throw new UserError('This now needs a second person’s approval; run the command again to ask for it.');
     if (grant.approvalId) await this.#checkApprover(grant, op);
-    if (access.profile !== grant.profile) {
+    const profile = await profileForCall(op, grant.raw, access.scope, this.#deps.scc);
+    if (profile !== grant.profile) {
       throw new UserError(
-        `This channel now uses the SCC profile \`${access.profile}\`, not \`${grant.profile}\`; run the command again.`,
+        `This channel now uses the SCC profile \`${profile}\`, not \`${grant.profile}\`; run the command again.`,
       );
     }
     const ctx = this.context({ ...request, actor }, grant.profile);

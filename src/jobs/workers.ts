@@ -5,6 +5,7 @@
 import { type Processor, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { AlertService } from '../alerts/model.js';
 import type { ConfigSnapshots, WatchRegistry } from '../catalogue/operation.js';
+import { profileNamedLike } from '../config/scope.js';
 import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
 import { describeFollowed, parseTrackJob, type TenantProfileResolver } from '../follow/index.js';
@@ -109,10 +110,9 @@ export interface Workers {
  * other profile that can read the tenant's transaction (only the tenant's own token can).
  */
 export function profileByTenant(clients: SccClients): TenantProfileResolver {
-  const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
   return async ({ tenantUid, tenantName, transactionUid, portalProfile }) => {
     const others = clients.names().filter((name) => name !== portalProfile);
-    const named = others.find((name) => plain(name) === plain(tenantName) || name === tenantUid);
+    const named = profileNamedLike(tenantName, others) ?? others.find((name) => name === tenantUid);
     if (named) return named;
     for (const name of others) {
       try {

@@ -19,6 +19,7 @@ import {
   rolesOf,
 } from '../config/policy.js';
 import type { ChannelBinding } from '../config/profilesFileSchema.js';
+import type { Scope } from '../config/scope.js';
 import { isSlackUserGroupId } from '../config/slackIds.js';
 import { PermissionError, UserError } from '../model/errors.js';
 import type { UserGroupDirectory } from './userGroups.js';
@@ -41,8 +42,18 @@ export interface AccessSettings {
    * `workspaces` is taken for the home one (single-workspace mode: the workspace binding lets no other in).
    */
   homeTeamId?: string | undefined;
-  /** `workspaces.<team>`: the policies of other workspaces (team id, or Grid organization id) by key. */
-  workspaces?: ReadonlyMap<string, { readonly policy: RolePolicy | null }>;
+  /**
+   * `workspaces.<team>`: other workspaces (team id, or Grid organization id) by key: their policies, and
+   * the bindings their channels use (src/config/profilesFileSchema.ts WorkspaceSettings).
+   */
+  workspaces?: ReadonlyMap<
+    string,
+    {
+      readonly policy: RolePolicy | null;
+      readonly binding?: ChannelBinding;
+      readonly channels?: ReadonlyMap<string, ChannelBinding>;
+    }
+  >;
   /**
    * Channels whose configuration makes them customer channels (bound to a managed tenant): external
    * people may be let in there by the workspace binding, as in channels with `external` grants.
@@ -79,6 +90,8 @@ export interface AccessRequest extends RequestOrigin {
 export interface Access {
   profile: string;
   roles: ReadonlySet<Role>;
+  /** Where the channel's commands go (a customer channel: its tenant); see scopeFor. */
+  scope: Scope;
 }
 
 const ORDER: readonly Role[] = roles;
@@ -123,15 +136,42 @@ export class AccessControl {
   /** The policy of the workspace a request came from (`workspaces.<team>`, or the home workspace's). */
   #policyOf(origin: RequestOrigin): PolicyChoice {
     const home: PolicyChoice = { kind: 'home', policy: this.settings.policy };
-    const { teamId, enterpriseId } = origin;
+    const { teamId } = origin;
     if (teamId === undefined || teamId === this.settings.homeTeamId) return home;
-    const workspaces = this.settings.workspaces;
-    // An org-wide install is keyed by its organization: a workspace of it without its own entry uses that.
-    const own =
-      workspaces?.get(teamId) ?? (enterpriseId === undefined ? undefined : workspaces?.get(enterpriseId));
-    if (own) return { kind: 'workspace', policy: own.policy };
+    const own = this.#ownWorkspace(origin);
+    if (own) return { kind: 'workspace', policy: own.settings.policy };
     if (this.settings.homeTeamId === undefined) return home;
     return { kind: 'unconfigured', teamId };
+  }
+
+  /** The `workspaces` entry of a request's workspace (not the home one), with the key it is written under. */
+  #ownWorkspace(origin: RequestOrigin) {
+    const { teamId, enterpriseId } = origin;
+    if (teamId === undefined || teamId === this.settings.homeTeamId) return undefined;
+    // An org-wide install is keyed by its organization: a workspace of it without its own entry uses that.
+    for (const key of [teamId, enterpriseId]) {
+      const settings = key === undefined ? undefined : this.settings.workspaces?.get(key);
+      if (settings) return { key, settings };
+    }
+    return undefined;
+  }
+
+  /**
+   * Where a channel's commands go: its binding in the workspace the request came from (the home
+   * workspace's `channels`, or `workspaces.<team>.channels`, else that workspace's own profile and tenant),
+   * else the profile `default`. A customer channel's scope names its tenant.
+   */
+  scopeFor(where: RequestOrigin & { channelId: string }): Scope {
+    const { channelId } = where;
+    const own = this.#ownWorkspace(where);
+    if (own) {
+      const bound = own.settings.channels?.get(channelId);
+      if (bound) return scopeOf(bound, `workspaces.${own.key}.channels.${channelId}`);
+      if (own.settings.binding) return scopeOf(own.settings.binding, `workspaces.${own.key}`);
+    }
+    const bound = this.settings.channels.get(channelId);
+    if (bound) return scopeOf(bound, `channels.${channelId}`);
+    return { profile: DEFAULT_PROFILE, bindingKey: `channels.${channelId}` };
   }
 
   /** The roles in one policy; null: the home workspace without a policy, or another one without grants. */
@@ -181,24 +221,31 @@ export class AccessControl {
    * otherwise says which profile to use.
    */
   async authorize(request: AccessRequest): Promise<Access> {
-    const { channelId } = request;
     const choice = this.#policyOf(request);
     if (choice.kind === 'unconfigured') throw unconfiguredWorkspace(choice.teamId);
     const held = await this.rolesForCheck(request);
+    const scope = this.scopeFor(request);
     const override = request.profileOverride;
-    if (override !== undefined && override !== this.profileFor(channelId)) {
+    // A customer channel is confined to its tenant: another profile would reach other customers' tenants.
+    if (override !== undefined && scope.tenant !== undefined)
+      throw new PermissionError(
+        `\`--profile\` cannot be used in this channel, even by an admin: it is scoped to the tenant ` +
+          `\`${scope.tenant}\` (\`${scope.bindingKey}\` in the profiles file); run it from an MSP channel instead.`,
+        'admin',
+      );
+    if (override !== undefined && override !== scope.profile) {
       if (!held.has('admin')) {
         throw new PermissionError(
           `Choosing a profile with \`--profile\` needs the *admin* role; ${describeRoles(held)}. ` +
-            `Without it, this channel uses the profile \`${this.profileFor(channelId)}\`. (${ROLES_README}.)`,
+            `Without it, this channel uses the profile \`${scope.profile}\`. (${ROLES_README}.)`,
           'admin',
         );
       }
     }
-    const profile = override ?? this.profileFor(channelId);
+    const profile = override ?? scope.profile;
     if (!this.settings.profiles.includes(profile)) throw this.unknownProfile(profile, override !== undefined);
     if (!held.has(request.needs)) throw this.refusal(request, held);
-    return { profile, roles: held };
+    return { profile, roles: held, scope: override === undefined ? scope : { ...scope, profile } };
   }
 
   private async rolesForCheck(request: AccessRequest): Promise<ReadonlySet<Role>> {
@@ -243,6 +290,15 @@ export class AccessControl {
         `An admin binds channels under \`channels:\` in the profiles file (profiles: ${known}).`,
     );
   }
+}
+
+function scopeOf(binding: ChannelBinding, bindingKey: string): Scope {
+  return {
+    profile: binding.profile,
+    ...(binding.tenant === undefined ? {} : { tenant: binding.tenant }),
+    ...(binding.tenantProfile === undefined ? {} : { tenantProfile: binding.tenantProfile }),
+    bindingKey,
+  };
 }
 
 /** A workspace fwbot is installed in but that the profiles file does not configure: nobody holds a role. */

@@ -107,6 +107,8 @@ export type ViewSubmission = z.infer<typeof ViewSubmission>;
 export const BlockSuggestion = z.object({
   type: z.literal('block_suggestion'),
   user: z.object({ id: Id }),
+  /** The workspace the request was delivered for: its channel bindings scope the lookup. */
+  team: z.object({ id: Id, enterprise_id: Id.nullish() }).nullish(),
   action_id: z.string(),
   block_id: z.string(),
   value: TypedText.default(''),

@@ -8,7 +8,10 @@ import { isUuid } from '../../catalogue/args.js';
 import { uniqueOptions } from '../../catalogue/forms.js';
 import type { ModalField } from '../../catalogue/operation.js';
 import { INTERFACE_KIND_NAMES, listDeviceInterfaces, resolveDevice } from '../../catalogue/resolve.js';
+import type { Scope } from '../../config/scope.js';
+import { isScopeTenant } from '../../config/scope.js';
 import { beginRequest } from '../../dispatch/request.js';
+import { profileForCall } from '../../dispatch/tenancy.js';
 import { SLACK_LIMITS, selectOption } from '../../render/blocks.js';
 import type { SccClient } from '../../scc/client.js';
 import { toLucene } from '../../scc/lucene.js';
@@ -26,6 +29,7 @@ type Lookup = (
   payload: BlockSuggestion,
   signal: AbortSignal,
   field: ModalField | undefined,
+  scope: Scope,
 ) => Promise<Choice[]>;
 
 interface Choice {
@@ -49,14 +53,17 @@ const lookups: Record<SelectKind, Lookup> = {
       d.uid ? [{ label: `${d.name} · ${d.deviceType}`, value: d.uid }] : [],
     );
   },
-  async tenant(scc, typed, _payload, signal) {
+  async tenant(scc, typed, _payload, signal, _field, scope) {
     // Display names cannot be searched with q, and a portal holds a few hundred tenants: filter here.
     const { data } = await scc.call('getMspManagedTenants', { query: { limit: 200 }, signal });
-    return (data.items ?? [])
-      .filter((t) => matches(typed, t.name, t.displayName))
-      .flatMap((t) =>
-        t.uid ? [{ label: t.displayName ? `${t.displayName} (${t.name})` : t.name, value: t.uid }] : [],
-      );
+    return (
+      (data.items ?? [])
+        // A customer channel offers its own tenant only.
+        .filter((t) => isScopeTenant(scope, t) && matches(typed, t.name, t.displayName))
+        .flatMap((t) =>
+          t.uid ? [{ label: t.displayName ? `${t.displayName} (${t.name})` : t.name, value: t.uid }] : [],
+        )
+    );
   },
   async interface(scc, typed, payload) {
     const device = chosenDevice(payload);
@@ -126,14 +133,20 @@ export function register(app: Listeners, deps: SurfaceDeps): void {
         const access = await deps.access.authorize({
           userId: payload.user.id,
           channelId: meta.channelId,
+          teamId: payload.team?.id,
+          enterpriseId: payload.team?.enterprise_id ?? undefined,
           needs: 'viewer',
           action: `Looking up ${kind}s`,
           profileOverride: meta.profileOverride,
         });
-        const scc = deps.scc.get(access.profile);
+        // The form's operation decides the profile in a customer channel, as the dispatcher decides it.
+        const op = deps.operation(meta.operationId);
+        if (!op) throw new Error(`options asked for an unknown operation ${meta.operationId}`);
+        const profile = await profileForCall(op, {}, access.scope, deps.scc);
+        const scc = deps.scc.get(profile);
         const field = askingField(deps, meta.operationId, payload.block_id);
         const found = await withDeadline(
-          (signal) => lookups[kind](scc, payload.value, payload, signal, field),
+          (signal) => lookups[kind](scc, payload.value, payload, signal, field, access.scope),
           deps.optionsDeadlineMs ?? DEFAULT_DEADLINE_MS,
         );
         if (found === 'late') request.log.warn('options lookup passed its deadline; answered with none');

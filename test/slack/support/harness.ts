@@ -9,6 +9,7 @@ import { sccClientsFrom } from '../../../src/app/sccClients.js';
 import { createCatalogue } from '../../../src/catalogue/index.js';
 import type { OperationServices, TrackRequest } from '../../../src/catalogue/operation.js';
 import type { RoleGrants, RolePolicy } from '../../../src/config/policy.js';
+import type { ChannelBinding } from '../../../src/config/profilesFileSchema.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
 import type {
@@ -134,6 +135,8 @@ export interface HarnessOptions {
   /** Profile → simulator token; `default` is the super-admin unless given. */
   tokens?: Record<string, string>;
   channelProfiles?: Record<string, string>;
+  /** Channel bindings in the object form (customer channels: `{ profile, tenant, tenantProfile }`). */
+  channelBindings?: Record<string, ChannelBinding>;
   /** Channels the bot is not a member of: chat.postMessage there answers not_in_channel. */
   notMemberOf?: string[];
   /** Profiles whose client points somewhere other than the simulator (e.g. nowhere). */
@@ -245,9 +248,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const access = new AccessControl(
     {
       policy: options.policy === undefined ? STANDARD_POLICY : options.policy,
-      channels: new Map(
-        Object.entries(options.channelProfiles ?? {}).map(([id, profile]) => [id, { profile }]),
-      ),
+      channels: new Map([
+        ...Object.entries(options.channelProfiles ?? {}).map(([id, profile]) => [id, { profile }] as const),
+        ...Object.entries(options.channelBindings ?? {}),
+      ]),
       profiles: [...clients.keys()],
     },
     groups,
