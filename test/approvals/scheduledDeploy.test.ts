@@ -70,7 +70,7 @@ describe('approvals: scheduled deploys', () => {
     const held = await env.driver.threadReply(card, (t) => t.includes('scheduled for'));
     expect(held).toMatch(
       new RegExp(
-        `Approved; scheduled for \\w{3} ${hhmm(opens)} UTC, in 3 hours, when the change window opens`,
+        `Approved; scheduled for \\w{3} ${hhmm(opens)} UTC, in 3 hours \\(your time: <!date\\^${opens / 1000}\\^[^>]*>\\), when the change window opens`,
       ),
     );
     expect(held).toContain('pending commands are still the approved ones');
@@ -120,7 +120,11 @@ describe('approvals: scheduled deploys', () => {
     const card = await driving(env.driver.ask(env.bot.eventsUrl, `deploy asa-dc-03 --at ${at}`, USERS.alice));
     await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
     const held = await env.driver.threadReply(card, (t) => t.includes('scheduled for'));
-    expect(held).toContain(`${hhmm(opens + 30 * 60_000)} UTC, in 3 hours (the time asked for)`);
+    expect(held).toMatch(
+      new RegExp(
+        `${hhmm(opens + 30 * 60_000)} UTC, in 3 hours \\(your time: <!date\\^${(opens + 30 * 60_000) / 1000}\\^[^>]*>\\) \\(the time asked for\\)`,
+      ),
+    );
     const before = await env.sccCalls(DEPLOY);
     env.clock.advance(3 * HOUR + 20 * 60_000);
     await driving(env.bot.approvals.recover());
