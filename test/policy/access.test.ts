@@ -62,6 +62,7 @@ describe('access control', () => {
     ).resolves.toEqual({
       profile: 'default',
       roles: new Set(['viewer']),
+      scope: { profile: 'default', bindingKey: `channels.${OPS}` },
     });
     const refusal = access.authorize({
       userId: ALICE,
@@ -98,6 +99,44 @@ describe('access control', () => {
     const lab = await access.authorize({ userId: BOB, channelId: LAB, needs: 'operator', action: 'x' });
     const ops = await access.authorize({ userId: ALICE, channelId: OPS, needs: 'operator', action: 'x' });
     expect([lab.profile, ops.profile]).toEqual(['lab', 'default']);
+  });
+
+  it('scopes a channel by its binding in the workspace the request came from (issue 29)', () => {
+    const customerTeam = 'T0CUSTOMR1';
+    const access = new AccessControl({
+      ...settings(policy),
+      channels: new Map([[OPS, { profile: 'msp', tenant: 'contoso-eu', tenantProfile: 'contoso' }]]),
+      homeTeamId: 'T0MSPHOME01',
+      workspaces: new Map([
+        [
+          customerTeam,
+          {
+            policy: null,
+            binding: { profile: 'contoso' },
+            channels: new Map([[LAB, { profile: 'msp', tenant: 'contoso-eu' }]]),
+          },
+        ],
+      ]),
+    });
+    expect(access.scopeFor({ channelId: OPS })).toEqual({
+      profile: 'msp',
+      tenant: 'contoso-eu',
+      tenantProfile: 'contoso',
+      bindingKey: `channels.${OPS}`,
+    });
+    expect(access.scopeFor({ channelId: LAB, teamId: customerTeam })).toEqual({
+      profile: 'msp',
+      tenant: 'contoso-eu',
+      bindingKey: `workspaces.${customerTeam}.channels.${LAB}`,
+    });
+    expect(access.scopeFor({ channelId: 'C0ELSEWHR1', teamId: customerTeam })).toEqual({
+      profile: 'contoso',
+      bindingKey: `workspaces.${customerTeam}`,
+    });
+    expect(access.scopeFor({ channelId: 'C0ELSEWHR1' })).toEqual({
+      profile: 'default',
+      bindingKey: 'channels.C0ELSEWHR1',
+    });
   });
 
   it('lets only admins choose another profile, and refuses unknown profiles', async () => {
