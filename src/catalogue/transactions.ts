@@ -137,7 +137,7 @@ export const transactionsCancel = defineOperation({
   approval: { default: 'four-eyes' },
   // Four-eyes where the work was: a flag checked against fwbot's record (target.resolve) before anything runs.
   governs: {
-    which: `cancels of work whose own call was approved (--${WITHOUT_APPROVAL} otherwise)`,
+    which: 'cancels of work that itself needed approval',
     applies: (args) => !args[WITHOUT_APPROVAL],
   },
   // Cancelling stops a change part-way: every cancel is in the audit trail, four-eyes or not.
