@@ -207,7 +207,13 @@ export function buildSurface(options: SurfaceOptions): Surface {
   const slackApi = new SlackApi(slackClient);
   const groups = new UserGroupDirectory({ log, fetchMembers: (group) => slackApi.userGroupMembers(group) });
   const access = new AccessControl(
-    { policy: config.policy, channels: config.channelBindings, profiles: [...config.profiles.keys()] },
+    {
+      policy: config.policy,
+      channels: config.channelBindings,
+      // Other workspaces' bindings and policies (`workspaces`, OAuth mode).
+      workspaces: config.workspaces,
+      profiles: [...config.profiles.keys()],
+    },
     groups,
   );
   const catalogue = fwbotCatalogue(metrics, config.operationRoles);
