@@ -15,7 +15,13 @@ import { type CommandWorkers, startCommandWorkers } from '../jobs/commandQueue.j
 import { DEFAULT_PREFIX, slotPrefix } from '../jobs/keys.js';
 import { observeQueues } from '../jobs/queueMetrics.js';
 import { DEFAULT_SCHEDULE, type ScheduleOverrides, scheduleFromConfig } from '../jobs/schedule.js';
-import { createJobs, declaredQueues, type Jobs, startWorkers } from '../jobs/workers.js';
+import {
+  createJobs,
+  declaredQueues,
+  type Jobs,
+  type StartWorkersOptions,
+  startWorkers,
+} from '../jobs/workers.js';
 import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, sccChecks } from '../observability/health.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
@@ -25,6 +31,7 @@ import { isCluster, type RedisClient } from '../redis/connection.js';
 import type { TopologyWatch } from '../redis/topology.js';
 import { runCommand } from '../slack/commands/fw.js';
 import { slashCommandHandler } from '../slack/commands/queued.js';
+import type { SlackClientsByTeam } from '../slackApi/clientsByTeam.js';
 import { openProcessRedis } from './processRedis.js';
 import { createSccClients } from './sccClients.js';
 import { buildSurface, type SlackClients, type Surface, slackClientsFrom } from './surface.js';
@@ -44,8 +51,11 @@ export interface AssembleOptions {
   redisPrefix?: string;
   /** How App Home updates are coalesced (tests shorten the waits). */
   homeTiming?: Partial<HomeTiming>;
-  /** The Slack clients (default: the configured app's, from its bot token). */
-  slack?: SlackClients;
+  /**
+   * The Slack clients (default: the configured app's, from its bot token), or in OAuth mode what makes each
+   * workspace's from this process's Redis (its installations: installedWorkspaceClients).
+   */
+  slack?: SlackClients | ((opened: { redis: RedisClient; prefix: string }) => SlackClientsByTeam);
   /**
    * One channel that everyone is in (the demo's console): a person's Home counts every watched channel as
    * theirs, instead of asking Slack which channels they are in.
@@ -113,8 +123,8 @@ function oneChannelForAll(jobs: Jobs): () => Promise<string[]> {
 
 export async function assemble(options: AssembleOptions): Promise<Assembled> {
   const { config, log, metrics } = options;
-  const slack = options.slack ?? slackClientsFrom(config);
-  if (!slack) throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
+  const configured = options.slack ?? slackClientsFrom(config);
+  if (!configured) throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
   const prefix = slotPrefix(options.redisPrefix ?? DEFAULT_PREFIX, isCluster(config.redis));
   const { redis, topology, redisHealth } = openProcessRedis(config.redis, {
     name: options.name,
@@ -122,6 +132,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
     metrics,
     log,
   });
+  const slack = typeof configured === 'function' ? configured({ redis, prefix }) : configured;
   const schedule = { ...scheduleFromConfig(config), ...options.schedule };
   // Followed work that ends refreshes its requesters' Homes; the Home is built with the surface, below.
   let home: Home | undefined;
@@ -136,8 +147,13 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
       retries: false,
       onCall: sccCallRecorder(metrics),
     });
-    const workerSlack = slack.workers;
-    observeSlackClient(workerSlack, metrics);
+    // Each notification goes out with the client of the workspace it names (one for all in single mode).
+    let workerSlack: StartWorkersOptions['slack'];
+    if ('forTeam' in slack) workerSlack = (team) => slack.forTeam(team, 'workers');
+    else {
+      workerSlack = slack.workers;
+      observeSlackClient(slack.workers, metrics);
+    }
     const workers = await startWorkers({
       redisUrl: config.redis,
       prefix,

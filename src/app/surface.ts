@@ -18,6 +18,7 @@ import type { HomeTiming } from '../home/changes.js';
 import { createHome, type Home } from '../home/service.js';
 import type { Jobs, QueuedCallsDeps } from '../jobs/workers.js';
 import type { Role } from '../model/types.js';
+import type { WorkspaceRef } from '../model/workspace.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import type { RedisHealth } from '../observability/redisHealth.js';
 import { AccessControl } from '../policy/access.js';
@@ -31,7 +32,8 @@ import {
   slackClient as newSlackClient,
   type SlackWebClient,
 } from '../slackApi/clients.js';
-import { SlackApi } from '../slackApi/slackApi.js';
+import { type SlackClientsByTeam, singleWorkspaceClients } from '../slackApi/clientsByTeam.js';
+import { SlackApi, type WebApiClient } from '../slackApi/slackApi.js';
 import { instrumentCatalogue, instrumentGate } from './instrument.js';
 import { createSccClients, type OwnedSccClients } from './sccClients.js';
 
@@ -49,18 +51,30 @@ export interface SlackClients {
 export function slackClientsFrom(config: Config): SlackClients | undefined {
   const { slack } = config;
   if (slack.mode === 'disabled') return undefined;
-  const token = slack.botToken.reveal();
+  return slackClientsOf(slack.botToken.reveal(), slack.apiUrl);
+}
+
+/** One bot token's clients, one per use: the configured app's, or (OAuth mode) an installed workspace's. */
+export function slackClientsOf(token: string, apiUrl: string): SlackClients {
   return {
-    answers: newSlackClient(token, { slackApiUrl: slack.apiUrl }),
-    workers: createWorkerSlackClient(token, slack.apiUrl),
-    home: createWorkerSlackClient(token, slack.apiUrl),
+    answers: newSlackClient(token, { slackApiUrl: apiUrl }),
+    workers: createWorkerSlackClient(token, apiUrl),
+    home: createWorkerSlackClient(token, apiUrl),
   };
+}
+
+/** Each workspace's clients: the same ones for every workspace, or (OAuth mode) each installation's own. */
+export function clientsByTeamOf(slack: SlackClients | SlackClientsByTeam): SlackClientsByTeam {
+  return 'forTeam' in slack ? slack : singleWorkspaceClients(slack);
 }
 
 export interface SurfaceOptions {
   config: Config;
-  /** Where it answers, works and publishes (the bot's from its token; the demo's console its own). */
-  slack: SlackClients;
+  /**
+   * Where it answers, works and publishes (the bot's from its token; the demo's console its own), or in
+   * OAuth mode each workspace's from its installation (src/slackApi/clientsByTeam.ts).
+   */
+  slack: SlackClients | SlackClientsByTeam;
   log: Logger;
   /** The deployment's Redis (approvals, audit, retry marks). */
   redis: RedisClient;
@@ -83,7 +97,8 @@ export interface Surface {
   surfaceDeps: SurfaceDeps;
   approvals: Approvals;
   clients: OwnedSccClients;
-  slackClient: SlackWebClient;
+  /** The home workspace's client for answers (OAuth mode: resolved from its installation at each call). */
+  slackClient: WebApiClient;
   /** Each person's App Home (start() its publisher where Slack events are answered). */
   home: Home;
   /** What a process's queued-call workers run calls with (Workers.runQueuedCalls). */
@@ -107,7 +122,9 @@ export function fwbotCatalogue(metrics: FwbotMetrics, roles: Readonly<Record<str
 export function startGovernance(parts: {
   redis: RedisClient;
   prefix: string;
-  slack: SlackWebClient;
+  /** The home workspace's client; `slackFor` each workspace's (default: this one for every workspace). */
+  slack: WebApiClient;
+  slackFor?: (team: WorkspaceRef) => SlackApi;
   clients: SccClients;
   access: AccessControl;
   catalogue: Catalogue;
@@ -138,7 +155,7 @@ export function startGovernance(parts: {
   const approvals = createApprovals({
     redis,
     prefix: `${prefix}:`,
-    notifier: new SlackApprovalNotifier(parts.slack, log),
+    notifier: new SlackApprovalNotifier(new SlackApi(parts.slack), log, parts.slackFor),
     clients: parts.clients,
     lookup,
     tracker: jobs.tracker,
@@ -202,9 +219,12 @@ export function buildSurface(options: SurfaceOptions): Surface {
     log,
     onCall: sccCallRecorder(metrics),
   });
-  const slackClient = options.slack.answers;
-  observeSlackClient(slackClient, metrics);
+  const byTeam = clientsByTeamOf(options.slack);
+  if (!('forTeam' in options.slack)) observeSlackClient(options.slack.answers, metrics);
+  const slackClient = byTeam.forTeam(undefined, 'answers');
   const slackApi = new SlackApi(slackClient);
+  // Approval cards and queued commands' answers go out with the client of the workspace they belong to.
+  const slackFor = (team: WorkspaceRef) => new SlackApi(byTeam.forTeam(team, 'answers'));
   const groups = new UserGroupDirectory({ log, fetchMembers: (group) => slackApi.userGroupMembers(group) });
   const access = new AccessControl(
     {
@@ -231,7 +251,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     redis,
     prefix,
     // Publishes are paced by the Home itself: a 429 comes back at once instead of stalling the client.
-    slack: new SlackApi(options.slack.home),
+    slack: new SlackApi(byTeam.forTeam(undefined, 'home')),
     pending: async () => (approvalsMade ? approvalsMade.pending() : []),
     authorizer,
     allowSelfApproval: settings.allowSelfApproval,
@@ -245,6 +265,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     redis,
     prefix,
     slack: slackClient,
+    slackFor,
     clients,
     access,
     catalogue,
@@ -270,6 +291,6 @@ export function buildSurface(options: SurfaceOptions): Surface {
     home,
     approvals,
   };
-  const surfaceDeps = surfaceOf(deps, slackApi);
+  const surfaceDeps = surfaceOf(deps, slackApi, slackFor);
   return { deps, surfaceDeps, approvals, clients, slackClient, home, queuedCalls };
 }

@@ -2,6 +2,7 @@
 // make which, the atomic transition, the audit record, and the card update. Answers to the person who
 // clicked come back as text; the Slack handlers deliver them privately.
 import type { Logger } from 'pino';
+import { workspaceOf } from '../model/workspace.js';
 import { userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
 import { approverCheck, principalMention } from './approvers.js';
@@ -253,10 +254,12 @@ export class ApprovalDecisions {
   }
 
   async #cardOf(record: ApprovalRecord, who: Clicker): Promise<CardLocation | undefined> {
-    if (record.cardChannel && record.cardTs) return { channel: record.cardChannel, ts: record.cardTs };
+    const team = workspaceOf(record.request);
+    if (record.cardChannel && record.cardTs)
+      return { channel: record.cardChannel, ts: record.cardTs, ...team };
     if (!who.card) return undefined;
     await this.#deps.store.attachCard(record.request.id, who.card.channel, who.card.ts);
-    return who.card;
+    return { ...who.card, ...team };
   }
 
   async #updateCard(card: CardLocation, record: ApprovalRecord): Promise<void> {

@@ -22,6 +22,7 @@ import type { RevealGrants } from '../dispatch/reveals.js';
 import { readTargetAgain } from '../dispatch/target.js';
 import { UserError } from '../model/errors.js';
 import type { View, ViewBlock } from '../model/view.js';
+import { workspaceOf } from '../model/workspace.js';
 import { userMention } from '../render/mrkdwn.js';
 import { SccError } from '../scc/errors.js';
 import { approverCheck, approversOf } from './approvers.js';
@@ -177,7 +178,7 @@ export class ApprovalExecutor {
       ...requestTrail(request),
     });
     if (!record.cardChannel || !record.cardTs) return;
-    const card = { channel: record.cardChannel, ts: record.cardTs };
+    const card = { channel: record.cardChannel, ts: record.cardTs, ...workspaceOf(request) };
     const text = `:calendar: Approved; scheduled for ${when}. Then fwbot checks again that the pending commands are still the approved ones, that ${userMention(request.requesterId)} and the approver still hold their roles, and that the change window is open; if anything differs, nothing is deployed and this thread says why. Whichever fwbot process is running then deploys it, once.`;
     await this.#deps.notifier.postInThread(card, {
       summary: `Scheduled for ${when}`,
@@ -353,12 +354,13 @@ export class ApprovalExecutor {
       throw new ClaimLost();
     const { place } = await handOver.enqueue(operation, {
       raw: request.raw,
-      requester: { userId: request.requesterId, channelId: request.channelId, teamId: request.teamId },
+      requester: { userId: request.requesterId, channelId: request.channelId, ...workspaceOf(request) },
       thread: {
         channelId: record.cardChannel,
         threadTs: record.cardTs,
         requesterId: request.requesterId,
         profile: request.profile,
+        ...workspaceOf(request),
       },
       requestId: request.id,
       target: { facts, line: request.target.description.line },
@@ -389,7 +391,7 @@ export class ApprovalExecutor {
       profile: request.profile,
       requesterId: request.requesterId,
       channelId: request.channelId,
-      ...(request.teamId ? { teamId: request.teamId } : {}),
+      ...workspaceOf(request),
       facts,
       approvalId: request.id,
       ...(record.decidedBy ? { approvedBy: record.decidedBy } : {}),
@@ -426,7 +428,9 @@ export class ApprovalExecutor {
     if (!record || !outcome) return;
     const { request } = record;
     let card =
-      record.cardChannel && record.cardTs ? { channel: record.cardChannel, ts: record.cardTs } : undefined;
+      record.cardChannel && record.cardTs
+        ? { channel: record.cardChannel, ts: record.cardTs, ...workspaceOf(request) }
+        : undefined;
     const headline: ViewBlock = {
       kind: 'context',
       text: `${userMention(request.requesterId)} asked, ${approversOf(record).map(userMention).join(' and ') || userMention(record.decidedBy ?? 'someone')} approved · request ${request.id}`,
@@ -438,7 +442,7 @@ export class ApprovalExecutor {
     };
     if (!card) {
       // The card's location was lost (a crash right after posting it): the outcome becomes the thread's start.
-      card = await notifier.postCard(request.channelId, view);
+      card = await notifier.postCard(request.channelId, view, workspaceOf(request));
       await store.attachCard(id, card.channel, card.ts);
       await store.markNoticeStep(id, 'threadPosted');
     } else if (!record.threadPosted) {
@@ -455,6 +459,7 @@ export class ApprovalExecutor {
         threadTs: card.ts,
         requesterId: request.requesterId,
         profile: request.profile,
+        ...workspaceOf(request),
         // A Cancel… of the work this approved call started is four-eyes too (catalogue/transactions.ts).
         approvedBy: approversOf(record),
       };

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ticketLink } from '../catalogue/tickets.js';
 import type { ApprovalGate, ApprovalRequestInput } from '../dispatch/ports.js';
 import { PermissionError, UserError } from '../model/errors.js';
+import { workspaceOf } from '../model/workspace.js';
 import { SccError } from '../scc/errors.js';
 import { type ScopedApprovers, scopedApprovers, scopeOfFacts } from './approvers.js';
 import { type AuditTrail, requestTrail } from './audit.js';
@@ -105,7 +106,7 @@ export function createGate(
       profile: ctx.profile,
       requesterId: actor.userId,
       channelId: actor.channelId,
-      teamId: actor.teamId,
+      ...workspaceOf(actor),
       createdAt: now,
       expiresAt: now + deps.settings.expiryMinutes * 60_000,
       role,
@@ -118,7 +119,11 @@ export function createGate(
     await deps.store.create(request);
     const pending: ApprovalRecord = { request, state: 'pending', attempts: 0 };
     try {
-      const card = await deps.notifier.postCard(actor.channelId, renderCard(pending, now));
+      const card = await deps.notifier.postCard(
+        actor.channelId,
+        renderCard(pending, now),
+        workspaceOf(actor),
+      );
       await deps.store.attachCard(request.id, card.channel, card.ts);
       pending.cardChannel = card.channel;
       pending.cardTs = card.ts;

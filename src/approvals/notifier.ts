@@ -1,15 +1,17 @@
 // What the approvals need from the chat they live in: post a card, update it, post in its thread. The
 // Slack implementation is src/slack/approvalNotifier.ts; the console has its own (src/console/). The
-// approvals decide; whoever delivers the cards only shows them.
+// approvals decide; whoever delivers the cards only shows them. A card lives in the workspace of the request
+// it shows (absent: the home workspace), and is posted and updated with that workspace's Slack client.
 import type { View } from '../model/view.js';
+import type { WorkspaceRef } from '../model/workspace.js';
 
-export interface CardLocation {
+export interface CardLocation extends WorkspaceRef {
   channel: string;
   ts: string;
 }
 
 export interface ApprovalNotifier {
-  postCard(channel: string, card: View): Promise<CardLocation>;
+  postCard(channel: string, card: View, team?: WorkspaceRef): Promise<CardLocation>;
   updateCard(card: CardLocation, view: View): Promise<void>;
   postInThread(card: CardLocation, view: View): Promise<void>;
 }

@@ -22,6 +22,7 @@ import { checkTicket } from '../catalogue/tickets.js';
 import { COMMAND, usageLine } from '../catalogue/usage.js';
 import { PermissionError, UsageError, UserError } from '../model/errors.js';
 import type { Button, View } from '../model/view.js';
+import { workspaceOf } from '../model/workspace.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import type { Access, AccessControl } from '../policy/access.js';
 import { channelMention, userMention } from '../render/mrkdwn.js';
@@ -275,7 +276,7 @@ export class Dispatcher {
         profile,
         requesterId: request.actor.userId,
         channelId: request.actor.channelId,
-        ...(request.actor.teamId ? { teamId: request.actor.teamId } : {}),
+        ...workspaceOf(request.actor),
       };
       const grantId = await this.#deps.reveals.create(grant);
       log.info({ operationId: op.id }, 'offering to reveal a secret');

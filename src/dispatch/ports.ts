@@ -21,6 +21,9 @@ export interface ThreadRef {
   requesterId: string;
   /** SCC profile whose client follows the work. */
   profile: string;
+  /** The workspace the thread is in (absent: the home workspace): replies go out with its Slack client. */
+  teamId?: string | undefined;
+  enterpriseId?: string | undefined;
   /**
    * Who approved the call that started the work (absent: it ran without a second person). A Cancel… button
    * in the thread needs a second person only when the work did (src/catalogue/transactions.ts).

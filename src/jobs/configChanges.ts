@@ -14,6 +14,7 @@ import type { SccClients } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
 import { kindOf, type TrackJob } from '../follow/index.js';
 import type { KeptSnapshot } from '../follow/kind.js';
+import { workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
 import { unifiedConfigDiff } from '../render/configDiff.js';
 import { snapshotTime } from '../render/configHistory.js';
@@ -140,6 +141,7 @@ export async function reportConfigChanges(
   const diffs = changes.flatMap((change) => (change.diff ? [change.diff] : []));
   for (const subscriber of subscribers) {
     const { channelId, threadTs } = subscriber.thread;
+    const team = workspaceOf(subscriber.thread);
     const key = (what: string) => subscriberNotificationKey(trackId, subscriber, what);
     const summary = changes.map((change) => `• ${change.line}`).join('\n');
     if (diffs.length === 0) {
@@ -150,6 +152,7 @@ export async function reportConfigChanges(
           threadTs,
           text: `*${escapeAll(subscriber.label)}*: the running configuration after the deploy:\n${summary}`,
           eventType: 'fwbot_note',
+          ...team,
         },
       ]);
       continue;
@@ -157,6 +160,7 @@ export async function reportConfigChanges(
     const uploaded = await deps.notifier.uploadOnce(key('config-diff-file'), {
       channelId,
       threadTs,
+      ...team,
       filename: `${kept.length === 1 ? (kept[0]?.device ?? 'devices') : 'devices'}-deploy.diff`,
       title: `Running configuration before and after: ${subscriber.label}`,
       content: diffs.join('\n'),
@@ -170,6 +174,7 @@ export async function reportConfigChanges(
         threadTs,
         text: fallbackText(subscriber.label, changes),
         eventType: 'fwbot_note',
+        ...team,
       },
     ]);
   }

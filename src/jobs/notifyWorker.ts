@@ -5,6 +5,7 @@
 import { DelayedError, type Processor, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { workspaceOf } from '../model/workspace.js';
 import { SlackRefused } from '../slackApi/errors.js';
 import { NotifyJobData } from './payloads.js';
 import { RetryLater, type SlackNotifier } from './slackNotifier.js';
@@ -27,6 +28,7 @@ export function createNotifyProcessor(notifier: SlackNotifier, log: Logger): Pro
           message.channelId,
           message.settleStatus.text,
           'settle',
+          workspaceOf(message),
         );
       }
       const { ts, posted } = await notifier.postOnce(message);

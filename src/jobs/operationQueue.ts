@@ -36,6 +36,7 @@ import type {
 import { readTargetAgain } from '../dispatch/target.js';
 import { classifySccError } from '../follow/failures.js';
 import { UserError } from '../model/errors.js';
+import { workspaceOf } from '../model/workspace.js';
 import { renderBlocks } from '../render/blocks.js';
 import { userMention } from '../render/mrkdwn.js';
 import {
@@ -173,6 +174,7 @@ export async function enqueueCall(core: JobsCore, op: Operation, call: QueuedCal
         threadTs: thread.threadTs,
         text: queuedNote(queue.words(call.raw), place, expectedStart),
         eventType: 'fwbot_note',
+        ...workspaceOf(thread),
       },
     ]);
   }
@@ -274,6 +276,7 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
           threadTs: thread.threadTs,
           text,
           eventType,
+          ...workspaceOf(thread),
           ...(blocks ? { blocks } : {}),
         },
       ]);

@@ -12,6 +12,9 @@ export const ThreadRefSchema = z.object({
   threadTs: z.string().min(1),
   requesterId: z.string().min(1),
   profile: z.string().min(1),
+  /** The workspace the thread is in (absent: the home workspace, as in records made before there were others). */
+  teamId: z.string().optional(),
+  enterpriseId: z.string().optional(),
   /** Who approved the call that started the work; absent when it ran without a second person. */
   approvedBy: z.array(z.string().min(1)).optional(),
 });
@@ -48,6 +51,9 @@ export const NotifyJobData = z.object({
   /** A rendered view (e.g. a queued call's outcome); `text` is then its fallback. */
   blocks: z.array(RenderedBlock).optional(),
   eventType: EventType,
+  /** The workspace the channel is in (absent: the home workspace): the message goes out with its client. */
+  teamId: z.string().optional(),
+  enterpriseId: z.string().optional(),
   /** The progress message (by its own notification key) is edited to this text first. */
   settleStatus: z.object({ key: z.string().min(1), text: z.string().min(1) }).optional(),
   /**
@@ -66,6 +72,7 @@ export const QueuedCallJob = z.object({
     userId: z.string().min(1),
     channelId: z.string().min(1),
     teamId: z.string().optional(),
+    enterpriseId: z.string().optional(),
   }),
   thread: ThreadRefSchema,
   /** A stable id of this call: its job's, its notifications', its key's holder and its "calling" mark's. */
@@ -94,6 +101,8 @@ export const QueuedCommand = z.object({
   userId: z.string().min(1),
   channelId: z.string().min(1),
   teamId: z.string().optional(),
+  /** The Enterprise Grid organization the command came from: with teamId, the workspace that answers. */
+  enterpriseId: z.string().optional(),
   /** Slack's trigger id: the command job's id, so a command delivered twice is queued once. */
   triggerId: z.string().min(1),
   responseUrl: z.string().url(),

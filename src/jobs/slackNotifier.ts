@@ -8,10 +8,13 @@
 // key. Slack's 429 and definite refusals prove nothing was posted, so they clear the mark.
 // `showMessage` builds on it for messages that are edited as what they tell evolves (the incident desk):
 // posted once, then edited with text and Block Kit only when what they show changes.
+// Each message goes out with the client of the workspace it names (teamId / enterpriseId; none: the home
+// workspace), so in OAuth mode a customer's workspace hears fwbot with its own installation's token.
 
 import { createHash, randomUUID } from 'node:crypto';
 import type { KnownBlock } from '@slack/types';
 import type { Logger } from 'pino';
+import { type WorkspaceRef, workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
 import { replicated } from '../redis/replication.js';
 import { classifySlackError, SlackRefused } from '../slackApi/errors.js';
@@ -40,7 +43,13 @@ export interface PostRequest {
   /** Block Kit to post, `text` being its fallback (a queued call's outcome); plain text otherwise. */
   blocks?: KnownBlock[] | undefined;
   eventType: EventType;
+  /** The workspace the channel is in (absent: the home workspace): its client posts. */
+  teamId?: string | undefined;
+  enterpriseId?: string | undefined;
 }
+
+/** The Slack calls of one workspace: one SlackApi for all (single-workspace mode), or one per workspace. */
+export type SlackApiOfWorkspace = SlackApi | ((team: WorkspaceRef) => SlackApi);
 
 /** Pages read back at most: a thread rarely holds more, a busy channel's recent past does. */
 const READ_BACK_PAGES = 10;
@@ -65,15 +74,17 @@ export function metadataKey(key: string): string {
 
 export class SlackNotifier {
   private readonly pace: SlackPace;
+  private readonly slackOf: (team: WorkspaceRef) => SlackApi;
 
   constructor(
-    private readonly slack: SlackApi,
+    slack: SlackApiOfWorkspace,
     private readonly redis: RedisClient,
     private readonly keys: JobKeys,
     private readonly schedule: Schedule,
     private readonly log: Logger,
   ) {
     this.pace = new SlackPace(redis, keys);
+    this.slackOf = typeof slack === 'function' ? slack : () => slack;
   }
 
   /** The ts of a notification already accepted by Slack, if any. */
@@ -114,6 +125,8 @@ export class SlackNotifier {
       title: string;
       content: string;
       comment: string;
+      teamId?: string | undefined;
+      enterpriseId?: string | undefined;
     },
   ): Promise<'uploaded' | 'already' | 'unsure' | 'failed'> {
     if (await this.postedTs(key)) return 'already';
@@ -122,7 +135,7 @@ export class SlackNotifier {
     if (taken !== 'OK') return 'unsure';
     await replicated(this.redis, this.keys.posting(key));
     try {
-      await this.slack.uploadFile({
+      await this.slackOf(workspaceOf(file)).uploadFile({
         channel: file.channelId,
         threadTs: file.threadTs,
         filename: file.filename,
@@ -171,7 +184,9 @@ export class SlackNotifier {
         ...(request.blocks ? { blocks: request.blocks } : {}),
         metadata: { event_type: request.eventType, event_payload: { key: metadataKey(request.key) } },
       };
-      ts = (await this.slack.postMessage(request.channelId, message, request.threadTs)).ts;
+      ts = (
+        await this.slackOf(workspaceOf(request)).postMessage(request.channelId, message, request.threadTs)
+      ).ts;
     } catch (error) {
       throw await this.failed(error, 'chat.postMessage', request.channelId, postingKey);
     }
@@ -206,7 +221,7 @@ export class SlackNotifier {
     for (let page = 0; page < READ_BACK_PAGES; page += 1) {
       let read: MessagesRead;
       try {
-        read = await this.slack.readMessages({
+        read = await this.slackOf(workspaceOf(request)).readMessages({
           channel: request.channelId,
           threadTs: request.threadTs,
           cursor,
@@ -267,7 +282,7 @@ export class SlackNotifier {
     if (wait > 0) throw new RetryLater(wait, `pacing edits in ${request.channelId}`);
     try {
       // Metadata sent again: the message must stay findable by its key whatever Slack does on edit.
-      await this.slack.update(request.channelId, ts, {
+      await this.slackOf(workspaceOf(request)).update(request.channelId, ts, {
         text: request.text,
         ...(request.blocks ? { blocks: request.blocks } : {}),
         metadata: { event_type: request.eventType, event_payload: { key: metadataKey(request.key) } },
@@ -321,8 +336,15 @@ export class SlackNotifier {
   /**
    * Edits a progress message. `progress` edits are best effort (skipped when Slack's pace or a 429 says
    * not now: the next step shows a newer state anyway); `settle` edits must land, so they throw RetryLater.
+   * `team`: the workspace the channel is in, as its post named it (absent: the home workspace).
    */
-  async editStatus(key: string, channelId: string, text: string, mode: 'progress' | 'settle'): Promise<void> {
+  async editStatus(
+    key: string,
+    channelId: string,
+    text: string,
+    mode: 'progress' | 'settle',
+    team: WorkspaceRef = {},
+  ): Promise<void> {
     const ts = await this.postedTs(key);
     if (!ts) return;
     const shownKey = this.keys.statusText(key);
@@ -334,7 +356,7 @@ export class SlackNotifier {
     }
     try {
       // Metadata sent again: the message must stay findable by its key whatever Slack does on edit.
-      await this.slack.update(channelId, ts, {
+      await this.slackOf(team).update(channelId, ts, {
         text,
         metadata: { event_type: 'fwbot_status', event_payload: { key: metadataKey(key) } },
       });

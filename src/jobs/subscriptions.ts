@@ -6,6 +6,7 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { Outcome, TRACK_KINDS } from '../follow/index.js';
 import { statusLine } from '../follow/words.js';
+import { workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
 import { type JobKeys, notificationJobId, subscriberKey, trackJobId } from './keys.js';
 import { finalReply } from './messages.js';
@@ -114,6 +115,7 @@ export class Subscriptions {
         threadTs: subscriber.thread.threadTs,
         text: finalReply(subscriber, outcome),
         eventType: 'fwbot_outcome',
+        ...workspaceOf(subscriber.thread),
         ...(outcome.progressText
           ? {
               settleStatus: {

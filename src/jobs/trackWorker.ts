@@ -26,6 +26,7 @@ import {
   refusedOutcome,
   statusLine,
 } from '../follow/words.js';
+import { workspaceOf } from '../model/workspace.js';
 import { nextPollDelayMs } from './learning.js';
 import { nextRunPollDelayMs, progressToKeep } from './learningRuns.js';
 import type { DurationHistory } from './learningStore.js';
@@ -309,6 +310,7 @@ async function queueNote(
       threadTs: subscriber.thread.threadTs,
       text: statusLine(subscriber.label, note.text),
       eventType: 'fwbot_note',
+      ...workspaceOf(subscriber.thread),
     })),
   );
 }
@@ -329,7 +331,7 @@ async function showProgress(
     const text = statusLine(subscriber.label, progress);
     try {
       if (await deps.notifier.postedTs(key)) {
-        await deps.notifier.editStatus(key, channelId, text, 'progress');
+        await deps.notifier.editStatus(key, channelId, text, 'progress', workspaceOf(subscriber.thread));
       } else {
         await deps.notifier.postStatus({
           key,
@@ -337,6 +339,7 @@ async function showProgress(
           threadTs: subscriber.thread.threadTs,
           text,
           eventType: 'fwbot_status',
+          ...workspaceOf(subscriber.thread),
         });
       }
     } catch (error) {

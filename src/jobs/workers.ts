@@ -10,8 +10,8 @@ import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
 import { describeFollowed, parseTrackJob, type TenantProfileResolver } from '../follow/index.js';
 import { gaveUpOutcome } from '../follow/words.js';
-import type { SlackWebClient } from '../slackApi/clients.js';
-import { SlackApi } from '../slackApi/slackApi.js';
+import type { WorkspaceRef } from '../model/workspace.js';
+import { SlackApi, type WebApiClient } from '../slackApi/slackApi.js';
 import { deliverAlerts } from './alerts/desk.js';
 import { RedisIncidentDesk } from './alerts/deskService.js';
 import { createDeskProcessor } from './alerts/deskWorker.js';
@@ -84,8 +84,11 @@ export function createJobs(options: JobsOptions): Jobs {
 export interface StartWorkersOptions extends JobsOptions {
   /** One SCC client per profile. Give them no retries of their own (`retry: { maxAttempts: 1 }`). */
   clients: SccClients;
-  /** See createWorkerSlackClient (src/slackApi/clients.ts). */
-  slack: SlackWebClient;
+  /**
+   * See createWorkerSlackClient (src/slackApi/clients.ts): one client for every workspace, or the client of
+   * each workspace a notification names (SlackClientsByTeam, OAuth mode).
+   */
+  slack: WebApiClient | ((team: WorkspaceRef) => WebApiClient);
   /** Which profile reads a managed tenant's transactions (cdFMC's second leg). */
   resolveTenantProfile?: TenantProfileResolver;
   /** Where the alert scan reports (src/jobs/alerts/scanHealth.ts alertScanMetrics). */
@@ -130,7 +133,10 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
   const core = createJobsCore(options);
   const { schedule, log, prefix, redis } = core;
   const jobs = jobsOver(core);
-  const notifier = new SlackNotifier(new SlackApi(options.slack), redis, core.keys, schedule, log);
+  const { slack } = options;
+  const slackApi =
+    typeof slack === 'function' ? (team: WorkspaceRef) => new SlackApi(slack(team)) : new SlackApi(slack);
+  const notifier = new SlackNotifier(slackApi, redis, core.keys, schedule, log);
   const base: WorkerOptions = {
     connection: redis,
     prefix,

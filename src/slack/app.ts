@@ -3,8 +3,9 @@
 // too many bodies at once by bodyLimit.ts) or Socket Mode when an app-level token is given (socketMode.ts: reconnects at once when
 // Slack asks for a new connection). This file only builds and wires; the
 // listeners live by surface in commands/, actions/, views/ and options/.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { App, type CustomRoute, HTTPReceiver } from '@slack/bolt';
-import { SlackApi } from '../slackApi/slackApi.js';
+import { SlackApi, type WebApiClient } from '../slackApi/slackApi.js';
 import { registerApprovalListeners } from './actions/approvals.js';
 import * as actions from './actions/index.js';
 import { SlackApprovalNotifier } from './approvalNotifier.js';
@@ -99,7 +100,15 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
     );
     app = new App({ token: settings.botToken, receiver, logger, clientOptions, ...lean });
   }
-  const slack = new SlackApi(app.client);
+  // Bolt hands every request the client of the workspace it came from (in OAuth mode, that workspace's own
+  // installation's token). fwbot's listeners all reach Slack through one SlackApi, so the request's client
+  // travels with the request (its async context) and that SlackApi calls through it; outside a request
+  // (start-up checks) it is the app's own client.
+  const requestClient = new AsyncLocalStorage<WebApiClient>();
+  app.use(async ({ client, next }) => requestClient.run(client, next));
+  const slack = new SlackApi({
+    apiCall: (method, args) => (requestClient.getStore() ?? app.client).apiCall(method, args),
+  });
   // In front of every listener: only the workspace fwbot serves, and answers only to Slack's own response URLs.
   const { audit, ...configured } = settings.workspace ?? {};
   const whoAmI = () => slack.authTest();
@@ -113,7 +122,7 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
   views.register(router, surface);
   options.register(router, surface);
   if (deps.approvals) {
-    const notifier = new SlackApprovalNotifier(app.client, deps.log);
+    const notifier = new SlackApprovalNotifier(slack, deps.log);
     registerApprovalListeners(router, {
       decisions: deps.approvals.decide,
       notifier,

@@ -7,6 +7,7 @@ import type { TrackRequest } from '../catalogue/operation.js';
 import type { Tracker } from '../dispatch/ports.js';
 import type { RequestContext } from '../dispatch/request.js';
 import type { View } from '../model/view.js';
+import { workspaceOf } from '../model/workspace.js';
 import { type AttachedFile, type RenderedMessage, renderBlocks } from '../render/blocks.js';
 import { cannotPostThere, slackErrorCode } from '../slackApi/errors.js';
 import type { SlackApi } from '../slackApi/slackApi.js';
@@ -94,7 +95,14 @@ export class Delivery {
     }
     this.request.log.info({ ts, track: track.length }, 'announced in the channel');
     for (const request of track) {
-      await tracker.follow(request, { channelId, threadTs: ts, requesterId: userId, profile });
+      const thread = {
+        channelId,
+        threadTs: ts,
+        requesterId: userId,
+        profile,
+        ...workspaceOf(this.request.actor),
+      };
+      await tracker.follow(request, thread);
     }
   }
 

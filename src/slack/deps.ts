@@ -7,6 +7,7 @@ import type { Operation, OperationServices } from '../catalogue/operation.js';
 import type { Dispatcher } from '../dispatch/dispatcher.js';
 import type { SccClients, Tracker } from '../dispatch/ports.js';
 import type { CommandIntake } from '../jobs/commandQueue.js';
+import type { WorkspaceRef } from '../model/workspace.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import type { AccessControl } from '../policy/access.js';
 import type { Deduper } from '../redis/dedupe.js';
@@ -62,11 +63,21 @@ export interface HomeSurface {
 
 /** What each surface's listeners get: the deps, the Slack API wrapper, and operations by id. */
 export interface SurfaceDeps extends FwbotDeps {
+  /** Answers the request in hand: in Bolt, with the client Bolt gave it (the workspace's own token). */
   slack: SlackApi;
+  /**
+   * Answers a request of this workspace outside Bolt (a queued command's worker): the workspace's client
+   * (src/slackApi/clientsByTeam.ts). Single-workspace mode: `slack`, whatever the workspace.
+   */
+  slackFor(team: WorkspaceRef): SlackApi;
   operation(id: string): Operation | undefined;
 }
 
 /** The surface's deps: FwbotDeps with the Slack API they answer through, and operations by id. */
-export function surfaceOf(deps: FwbotDeps, slack: SlackApi): SurfaceDeps {
-  return { ...deps, slack, operation: (id) => deps.catalogue.get(id) };
+export function surfaceOf(
+  deps: FwbotDeps,
+  slack: SlackApi,
+  slackFor: (team: WorkspaceRef) => SlackApi = () => slack,
+): SurfaceDeps {
+  return { ...deps, slack, slackFor, operation: (id) => deps.catalogue.get(id) };
 }

@@ -7,6 +7,7 @@ import type { Dispatched, Invocation } from '../dispatch/dispatcher.js';
 import { errorView, explainError } from '../dispatch/errors.js';
 import { withProfile } from '../dispatch/profileFlag.js';
 import type { RequestContext } from '../dispatch/request.js';
+import { workspaceOf } from '../model/workspace.js';
 import type { Delivery } from './delivery.js';
 import type { SurfaceDeps } from './deps.js';
 
@@ -60,7 +61,14 @@ async function deliver(
         });
       }
       const { channelId, userId } = request.actor;
-      await result.enqueue({ channelId, threadTs: ts, requesterId: userId, profile: result.profile });
+      const team = workspaceOf(request.actor);
+      await result.enqueue({
+        channelId,
+        threadTs: ts,
+        requesterId: userId,
+        profile: result.profile,
+        ...team,
+      });
       return;
     }
     case 'confirm':

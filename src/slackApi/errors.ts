@@ -76,6 +76,8 @@ export interface SlackFailure {
 
 /** Slack's error name (`channel_not_found`, `plan_upgrade_required`…) when Slack answered `ok: false`. */
 export function slackErrorCode(error: unknown): string | undefined {
+  // A refusal fwbot raises itself before calling Slack (no installation for the workspace) names Slack's code.
+  if (error instanceof SlackRefused) return error.slackError;
   const platform = Platform.safeParse(error);
   return platform.success ? platform.data.data.error : undefined;
 }

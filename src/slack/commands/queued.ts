@@ -8,6 +8,7 @@ import { extractProfileFlag } from '../../dispatch/profileFlag.js';
 import { beginRequest } from '../../dispatch/request.js';
 import type { QueuedCommandHandler } from '../../jobs/commandQueue.js';
 import type { QueuedCommand } from '../../jobs/payloads.js';
+import { workspaceOf } from '../../model/workspace.js';
 import { sccOperations } from '../../scc/operationTypes.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
@@ -63,11 +64,18 @@ export type RunSlashCommand = (
   options: { retryNum?: number; withheld: boolean },
 ) => Promise<void>;
 
-/** How the command workers run queued /fw commands with the Slack surface's deps. */
+/**
+ * How the command workers run queued /fw commands with the Slack surface's deps, each answered with the
+ * Slack client of the workspace it came from.
+ */
 export function slashCommandHandler(deps: SurfaceDeps, run: RunSlashCommand): QueuedCommandHandler {
+  const from = (command: QueuedCommand): SurfaceDeps => ({
+    ...deps,
+    slack: deps.slackFor(workspaceOf(command)),
+  });
   return {
     run: (command) =>
-      run(deps, slashCommandOf(command), {
+      run(from(command), slashCommandOf(command), {
         ...(command.retryNum === undefined ? {} : { retryNum: command.retryNum }),
         withheld: command.withheld,
       }),
@@ -89,7 +97,7 @@ export function slashCommandHandler(deps: SurfaceDeps, run: RunSlashCommand): Qu
       const text =
         `:warning: fwbot was interrupted while running \`/fw ${shown}\` (a worker stopped), so it ` +
         'did not run it again: it may or may not have taken effect. Check the current state before running it again.';
-      await new Delivery(deps.slack, request, command.responseUrl).privately({
+      await new Delivery(from(command).slack, request, command.responseUrl).privately({
         summary: 'A command was interrupted; it was not run again.',
         blocks: [{ kind: 'text', text }],
         visibility: 'ephemeral',
