@@ -10,12 +10,12 @@ import type { OperationContext, RunTiming } from '../catalogue/operation.js';
 import {
   type ChangeWindow,
   type DeviceWindows,
-  describeWhen,
   describeWindow,
   nextCommonOpening,
   windowState,
 } from '../model/changeWindows.js';
 import type { RedisClient } from '../redis/connection.js';
+import { viewerTime } from '../render/viewerTime.js';
 import { runScript, scriptOf } from './scripts.js';
 
 /** Why a request waits: the time someone asked for, or its devices' change windows. */
@@ -190,16 +190,19 @@ export async function planRun(
     devices.map((device) => device.windows),
     now,
   );
-  const next = opens === undefined ? '' : ` (next together ${describeWhen(opens, now, zoneOf(devices))})`;
+  const next = opens === undefined ? '' : ` (next together ${viewerTime(opens, now, zoneOf(devices))})`;
   return {
     kind: 'refuse',
     reason: `the change window of ${closed.map((d) => d.device).join(', ')} is not open now${next}: ${windowsText(closed)}`,
   };
 }
 
-/** The sentence a held request is said with: `Sat 22:00 Europe/Berlin, in 2 days (the change window of …)`. */
+/**
+ * The sentence a held request is said with: `Sat 22:00 Europe/Berlin, in 2 days (your time: …), when the
+ * change window opens (…)`, the reader's own time filled in by Slack (render/viewerTime.ts).
+ */
 export function heldWhen(held: HeldRun, now: number): string {
-  const when = describeWhen(held.runAt, now, held.runZone);
+  const when = viewerTime(held.runAt, now, held.runZone);
   if (held.runReason === 'explicit') return `${when} (the time asked for)`;
   return `${when}, when the change window opens${held.runWindows ? ` (${held.runWindows})` : ''}`;
 }

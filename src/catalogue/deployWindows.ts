@@ -9,7 +9,6 @@ import type { PolicyWindow } from '../config/profilesFileSchema.js';
 import {
   type ChangeWindow,
   type DeviceWindows,
-  describeWhen,
   describeWindow,
   isCron,
   nextCommonOpening,
@@ -17,6 +16,7 @@ import {
   windowState,
 } from '../model/changeWindows.js';
 import { UserError } from '../model/errors.js';
+import { viewerTime } from '../render/viewerTime.js';
 import type { OperationContext } from './operation.js';
 
 /** How many devices a policy window's query is matched against at most. */
@@ -123,7 +123,7 @@ export function windowNotes(
       );
   if (breakGlass !== undefined) {
     notes.push(
-      `:rotating_light: *Break-glass*: deploys ${at === undefined ? 'at once' : `at ${describeWhen(at, now, zone)}`} whatever the change windows say, because: ${breakGlass}. It needs two approvers.`,
+      `:rotating_light: *Break-glass*: deploys ${at === undefined ? 'at once' : `at ${viewerTime(at, now, zone)}`} whatever the change windows say, because: ${breakGlass}. It needs two approvers.`,
     );
     return notes;
   }
@@ -138,7 +138,7 @@ export function windowNotes(
     );
   else if (opens > now)
     notes.push(
-      `:calendar: If approved now, it runs ${describeWhen(opens, now, zone)}${at !== undefined && opens !== at ? ' (the first window opening after the time asked for)' : ''}.`,
+      `:calendar: If approved now, it runs ${viewerTime(opens, now, zone)}${at !== undefined && opens !== at ? ' (the first window opening after the time asked for)' : ''}.`,
     );
   return notes;
 }

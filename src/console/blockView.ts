@@ -4,7 +4,7 @@
 // Native tables (`data_table`, `table`) come back as the View's table, every row.
 import { z } from 'zod';
 import type { Button, Field, View, ViewBlock } from '../model/view.js';
-import { channelMention, userMention } from '../render/mrkdwn.js';
+import { channelMention, localDate, userMention } from '../render/mrkdwn.js';
 
 const TextObject = z.object({ text: z.string() });
 const ButtonElement = z.object({
@@ -67,18 +67,24 @@ function unescapeMrkdwn(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
+/** The live tokens escapeMrkdwn leaves in mrkdwn: a user, a channel, a date in the reader's zone (localDate). */
+const LIVE_TOKEN =
+  /<@([UW][A-Z0-9]{2,20})>|<#([CG][A-Z0-9]{2,20})>|<!date\^(\d{1,12})\^\{date_short_pretty\} \{time\}\|([^<>|\n]+)>/g;
+
 /**
- * Mrkdwn as fwbot sent it back to the View text it came from (escapeMrkdwn undone): its live mentions made
- * by userMention / channelMention again, everything else as typed. The console renders View text by
- * escaping it again, so text from SCC that looks like markup (`&lt;@U1&gt;`) stays text.
+ * Mrkdwn as fwbot sent it back to the View text it came from (escapeMrkdwn undone): its live tokens made
+ * by userMention / channelMention / localDate again, everything else as typed. The console renders View
+ * text by escaping it again, so text from SCC that looks like markup (`&lt;@U1&gt;`) stays text.
  */
 export function fromMrkdwn(text: string): string {
   let out = '';
   let last = 0;
-  for (const match of text.matchAll(/<@([UW][A-Z0-9]{2,20})>|<#([CG][A-Z0-9]{2,20})>/g)) {
-    const [, user, channel] = match;
+  for (const match of text.matchAll(LIVE_TOKEN)) {
+    const [, user, channel, seconds, fallback] = match;
     out += unescapeMrkdwn(text.slice(last, match.index));
-    out += user ? userMention(user) : channelMention(channel ?? '');
+    if (user) out += userMention(user);
+    else if (channel) out += channelMention(channel);
+    else out += localDate(Number(seconds) * 1000, unescapeMrkdwn(fallback ?? ''));
     last = match.index + match[0].length;
   }
   return out + unescapeMrkdwn(text.slice(last));

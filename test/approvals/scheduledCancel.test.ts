@@ -60,7 +60,7 @@ describe('approvals: scheduled runs listed and cancelled', () => {
     const text = textOf(list.blocks);
     expect(text).toContain('deploy to asa-branch-02');
     expect(text).toContain(card.id);
-    expect(text).toMatch(/Runs \w{3} \d\d:\d\d UTC, in 2 hours \(the time asked for\)/);
+    expect(text).toMatch(/Runs \w{3} \d\d:\d\d UTC, in 2 hours.* \(the time asked for\)/);
     expect(text).toContain('Asked by <@U0ALICE> · approved by <@U0BOB>');
     const inList = buttonsOf(list.blocks).filter((b) => b.action_id?.startsWith('fw.command'));
     expect(inList.map((b) => b.value)).toContain(`deployments cancel ${card.id}`);

@@ -169,7 +169,11 @@ describe('console', () => {
     rig.terminal.answer('y');
     await drive(rig.type('1'));
     const held = await drive(
-      rig.terminal.waitFor(/scheduled for \w{3} \d\d:\d\d UTC, in 2 days \(the time asked for\)/, from),
+      // The console's Slack twin shows the fallback of Slack's reader-zone date: the time in UTC.
+      rig.terminal.waitFor(
+        /scheduled for (\w{3}) (\d\d:\d\d) UTC, in 2 days \(your time: \1 \2 UTC\) \(the time asked for\)/,
+        from,
+      ),
     );
     expect(held).toMatch(/pending commands are still the approved ones/);
     expect(deploys()).toBe(before);
