@@ -85,6 +85,18 @@ export type SlackConfig =
       readonly apiUrl: string;
       readonly workspace?: SlackWorkspace;
     }
+  | {
+      /** Installed in many workspaces (SLACK_CLIENT_ID): HTTP mode, each workspace's bot token from its install. */
+      readonly mode: 'oauth';
+      readonly signingSecret: Secret;
+      readonly clientId: string;
+      readonly clientSecret: Secret;
+      /** FWBOT_INSTALL_KEY: base64 of the 32-byte key the installations are encrypted with. */
+      readonly installKey: Secret;
+      readonly apiUrl: string;
+      /** The home workspace: SLACK_TEAM_ID is required in this mode. */
+      readonly workspace: SlackWorkspace & { readonly teamId: string };
+    }
   | { readonly mode: 'disabled'; readonly apiUrl: string };
 
 export interface RedisConfig {
@@ -283,13 +295,40 @@ function envProfile(values: EnvValues): SccProfile | undefined {
 function slackConfig(values: EnvValues, enabled: boolean): SlackConfig {
   const apiUrl = values.SLACK_API_URL;
   const botToken = values.SLACK_BOT_TOKEN;
-  // When Slack is enabled, missingSettings has already refused a bot token or a mode that is missing.
-  if (!enabled || botToken === undefined) return Object.freeze({ mode: 'disabled', apiUrl });
   const workspace: SlackWorkspace = Object.freeze({
     teamId: values.SLACK_TEAM_ID,
     enterpriseId: values.SLACK_ENTERPRISE_ID,
     appId: values.SLACK_APP_ID,
   });
+  // OAuth mode: missingSettings has already refused a missing part and what cannot go with it.
+  const {
+    SLACK_CLIENT_ID: clientId,
+    SLACK_CLIENT_SECRET: clientSecret,
+    FWBOT_INSTALL_KEY: installKey,
+  } = values;
+  const { SLACK_SIGNING_SECRET: oauthSigningSecret, SLACK_TEAM_ID: homeTeam } = values;
+  if (
+    enabled &&
+    clientId !== undefined &&
+    clientSecret !== undefined &&
+    installKey !== undefined &&
+    oauthSigningSecret !== undefined &&
+    homeTeam !== undefined
+  ) {
+    const home = Object.freeze({ ...workspace, teamId: homeTeam });
+    const signingSecret = oauthSigningSecret;
+    return Object.freeze({
+      mode: 'oauth',
+      signingSecret,
+      clientId,
+      clientSecret,
+      installKey,
+      apiUrl,
+      workspace: home,
+    });
+  }
+  // When Slack is enabled, missingSettings has already refused a bot token or a mode that is missing.
+  if (!enabled || botToken === undefined) return Object.freeze({ mode: 'disabled', apiUrl });
   if (values.SLACK_APP_TOKEN !== undefined) {
     return Object.freeze({ mode: 'socket', botToken, appToken: values.SLACK_APP_TOKEN, apiUrl, workspace });
   }

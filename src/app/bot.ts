@@ -42,6 +42,9 @@ export async function startBot(
   const slackConfig = config.slack;
   if (slackConfig.mode === 'disabled')
     throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
+  // The installer and the per-workspace clients are wired in the next step; until then, say so at start.
+  if (slackConfig.mode === 'oauth')
+    throw new Error('OAuth mode (SLACK_CLIENT_ID) is not available in this build yet; use SLACK_BOT_TOKEN');
   const metrics = options.metrics ?? createMetrics();
   // With BOT_WORKERS=on the workers, and the queued commands' workers, run in this process too.
   const fwbotCore = await assemble({

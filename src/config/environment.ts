@@ -77,6 +77,24 @@ function checkSwitch(raw: string): Checked<boolean> {
   return refuse('must be on or off');
 }
 
+/** A Slack client secret: 32 hexadecimal characters in every app seen; only white space is refused outright. */
+function checkClientSecret(raw: string): Checked<string> {
+  if (/\s/.test(raw)) return refuse('contains white space; a secret is one unbroken string');
+  return raw.length >= 16
+    ? accept(raw)
+    : refuse('is too short for a Slack client secret (Basic Information → App Credentials)');
+}
+
+/** FWBOT_INSTALL_KEY: base64 of exactly 32 bytes (AES-256). The message never quotes the value. */
+export function checkInstallKey(raw: string): Checked<string> {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw) || raw.length % 4 !== 0)
+    return refuse('must be base64 (e.g. the output of `openssl rand -base64 32`)');
+  const bytes = Buffer.from(raw, 'base64').length;
+  return bytes === 32
+    ? accept(raw)
+    : refuse(`must be 32 bytes once decoded (it is ${bytes}); make one with \`openssl rand -base64 32\``);
+}
+
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 
@@ -217,6 +235,41 @@ const variables = {
       secret: false,
     },
     slackId(SLACK_APP_ID, 'a Slack app id: A and 8 to 20 upper-case letters or digits'),
+  ),
+  SLACK_CLIENT_ID: optionalVariable(
+    {
+      requiredWhen:
+        'fwbot is installed in several workspaces (OAuth mode): with SLACK_CLIENT_SECRET and FWBOT_INSTALL_KEY',
+      example: '1234567890.1234567890123',
+      description:
+        'Client ID (Basic Information → App Credentials). Setting it turns on OAuth mode: each workspace installs ' +
+        'fwbot at /slack/install and its calls use its own bot token. HTTP mode only; SLACK_TEAM_ID (the home ' +
+        'workspace) is required, and SLACK_BOT_TOKEN and SLACK_APP_TOKEN must be unset.',
+      secret: false,
+    },
+    slackId(/^\d{4,20}\.\d{4,20}$/, 'a Slack client id: two groups of digits joined by a dot'),
+  ),
+  SLACK_CLIENT_SECRET: optionalVariable(
+    {
+      requiredWhen: 'SLACK_CLIENT_ID is set (OAuth mode)',
+      example: '3c1f0b3a9d2e4f5a6b7c8d9e0f1a2b3c',
+      description:
+        'Client Secret (Basic Information → App Credentials): exchanges an install for its bot token.',
+      secret: true,
+    },
+    secret(checkClientSecret),
+  ),
+  FWBOT_INSTALL_KEY: optionalVariable(
+    {
+      requiredWhen: 'SLACK_CLIENT_ID is set (OAuth mode)',
+      example: 'q3Zy0r1m3n9YkS7wV5pQ2cL8xT4uH6dJ0aB1eF2gI3k=',
+      description:
+        'The key the installations are encrypted with in Redis (AES-256-GCM): 32 random bytes, base64-encoded ' +
+        '(`openssl rand -base64 32`). Every fwbot process of the deployment needs the same key; without it the ' +
+        'stored installations cannot be read, and each workspace must install fwbot again.',
+      secret: true,
+    },
+    secret(checkInstallKey),
   ),
   REDIS_URL: defaultedVariable(
     {
@@ -472,7 +525,52 @@ const SLACK_CREDENTIALS = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_
 
 /** Slack is on when the process needs it, or when any Slack credential is set: half a setup is a mistake. */
 export function slackEnabled(snapshot: EnvSnapshot, require: Requirements): boolean {
-  return require.slack || SLACK_CREDENTIALS.some((name) => isSet(snapshot, name));
+  return require.slack || SLACK_CREDENTIALS.some((name) => isSet(snapshot, name)) || oauthMode(snapshot);
+}
+
+const OAUTH_SETTINGS = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'FWBOT_INSTALL_KEY'] as const;
+
+/** OAuth mode (installed in many workspaces): any of its settings is set; the others must be too. */
+export function oauthMode(snapshot: EnvSnapshot): boolean {
+  return OAUTH_SETTINGS.some((name) => isSet(snapshot, name));
+}
+
+/** What OAuth mode needs and what it cannot go with: the home workspace, HTTP mode, no single bot token. */
+function oauthIssues(snapshot: EnvSnapshot): ConfigIssue[] {
+  const issues: ConfigIssue[] = OAUTH_SETTINGS.filter((name) => !isSet(snapshot, name)).map((name) => ({
+    source: name,
+    problem: `is not set; OAuth mode needs ${OAUTH_SETTINGS.join(', ')} together`,
+    example: exampleFor(name),
+  }));
+  if (!isSet(snapshot, 'SLACK_TEAM_ID'))
+    issues.push({
+      source: 'SLACK_TEAM_ID',
+      problem:
+        "is not set; in OAuth mode it names the home workspace (your own), whose people the profiles file's top-level policy grants roles to",
+      example: exampleFor('SLACK_TEAM_ID'),
+    });
+  if (isSet(snapshot, 'SLACK_APP_TOKEN'))
+    issues.push({
+      source: 'SLACK_APP_TOKEN',
+      problem:
+        "is set together with SLACK_CLIENT_ID: Socket Mode serves one workspace (Slack's rule), so installing fwbot in many needs HTTP mode; unset SLACK_APP_TOKEN and set SLACK_SIGNING_SECRET",
+      example: exampleFor('SLACK_SIGNING_SECRET'),
+    });
+  else if (!isSet(snapshot, 'SLACK_SIGNING_SECRET'))
+    issues.push({
+      source: 'SLACK_SIGNING_SECRET',
+      problem:
+        'is not set; OAuth mode runs in HTTP mode (installs come back to /slack/oauth_redirect), which needs it',
+      example: exampleFor('SLACK_SIGNING_SECRET'),
+    });
+  if (isSet(snapshot, 'SLACK_BOT_TOKEN'))
+    issues.push({
+      source: 'SLACK_BOT_TOKEN',
+      problem:
+        "is set together with SLACK_CLIENT_ID: in OAuth mode each workspace's bot token comes from its install, the home workspace's too; install fwbot there at /slack/install and unset SLACK_BOT_TOKEN",
+      example: exampleFor('SLACK_CLIENT_ID'),
+    });
+  return issues;
 }
 
 /** Settings that are each valid but cannot go together: two servers cannot listen on one port. */
@@ -564,7 +662,9 @@ export function missingSettings(
       example: exampleFor('SCC_API_TOKEN'),
     });
   }
-  if (slackEnabled(snapshot, require)) {
+  if (oauthMode(snapshot)) {
+    issues.push(...oauthIssues(snapshot));
+  } else if (slackEnabled(snapshot, require)) {
     const why = require.slack ? 'Slack is enabled' : 'another Slack credential is set';
     if (!isSet(snapshot, 'SLACK_BOT_TOKEN')) {
       issues.push({

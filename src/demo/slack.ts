@@ -16,7 +16,7 @@ export interface DemoSlack {
 }
 
 export interface DemoSlackOptions {
-  slack: Exclude<SlackConfig, { mode: 'disabled' }>;
+  slack: Exclude<SlackConfig, { mode: 'disabled' | 'oauth' }>;
   runtime: Runtime;
   metrics: FwbotMetrics;
   log: Logger;

@@ -152,6 +152,10 @@ async function run(
   const redis = await ensureDemoRedis({ url: process.env.REDIS_URL?.trim() || undefined, say });
   steps.unshift({ name: 'redis-server', run: () => redis.stop() });
   const slackConfig = config.slack;
+  if (slackConfig.mode === 'oauth')
+    throw new Error(
+      'npm run demo joins one Slack workspace with SLACK_BOT_TOKEN; unset SLACK_CLIENT_ID (OAuth mode, installed in many workspaces, is for npm start)',
+    );
   const consoleSlack = new ConsoleSlack([CONSOLE_CHANNEL]);
   // The demo's configuration: its Redis (perhaps a redis-server of its own), its profiles, its policy.
   const demoConfig = configWith(loadConfig({ ...process.env, REDIS_URL: redis.url }), { profiles, policy });
