@@ -108,10 +108,17 @@ describe('request log', () => {
         query: '?limit=1',
         status: 200,
         operationId: 'getDevices',
+        // Which token came, by the tenant it acts on (the demo tokens are the portal's); never the token.
+        tenant: 'acme-msp',
         time: '2025-06-02T09:00:00.000Z',
       }),
       expect.not.objectContaining({ operationId: expect.anything() }),
       expect.objectContaining({ status: 401, operationId: 'getDevices' }),
+    ]);
+    expect(log.items).toEqual([
+      expect.anything(),
+      expect.not.objectContaining({ tenant: expect.anything() }),
+      expect.not.objectContaining({ tenant: expect.anything() }),
     ]);
     expect((log.items as { durationMs: number }[])[0]?.durationMs).toBeGreaterThanOrEqual(0);
     const since = items(await api('GET', '/_sim/requests', { token: null, query: { since: 2 } }));

@@ -75,9 +75,59 @@ describe('a customer channel', () => {
     expect(await answer('devices --profile default', CUSTOMER, USERS.admin)).toMatch(
       /`--profile` cannot be used in this channel, even by an admin: it is scoped to the tenant `northwind-us`/,
     );
+    expect(h.sim.requestLog.list()).toEqual([]);
   });
 
   it('leaves other channels as they were', async () => {
     expect(await answer('tenants list', CHANNEL)).not.toMatch(/scoped/);
+  });
+});
+
+// The strong form of "device commands run on the tenant's own profile": two profiles on the simulator, the
+// portal's super-admin token (`default`) and a token of the tenant northwind-us itself (`northwind`). The
+// simulator's request log says which token SCC saw (by the tenant it acts on), and the answer lists that
+// tenant's devices and nobody else's. Its own rig: tokens minted in the simulator last until it is reset.
+describe('a device command in a customer channel', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      policy: STANDARD_POLICY,
+      channelBindings: {
+        [CUSTOMER_WITH_PROFILE]: { profile: 'default', tenant: 'northwind-us', tenantProfile: 'northwind' },
+      },
+      tokens: (sim) => ({ northwind: sim.mintTenantToken(sim.tenantUid('northwind-us')) }),
+    });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+  beforeEach(() => {
+    h.slack.reset();
+  });
+
+  /** Runs `/fw devices` there; the answer and the tenants whose tokens SCC saw meanwhile. */
+  async function devicesIn(channelId: string) {
+    const since = h.sim.requestLog.list().at(-1)?.seq ?? 0;
+    const { responseUrl } = await h.command('devices', { channelId, userId: USERS.viewer });
+    const text = blocksText((await h.reply(responseUrl)).args);
+    const requests = h.sim.requestLog.list({ since });
+    return { text, requests, callers: new Set(requests.map((request) => request.tenant)) };
+  }
+
+  it('reaches SCC with the tenant’s own token and lists that tenant’s devices only', async () => {
+    const { text, requests, callers } = await devicesIn(CUSTOMER_WITH_PROFILE);
+    expect(requests.map((request) => request.operationId)).toContain('getDevices');
+    expect([...callers]).toEqual(['northwind-us']);
+    for (const name of ['nw-asa-hq', 'nw-asa-branch', 'nw-ftd-edge']) expect(text).toContain(name);
+    // Not the portal's own devices, nor another customer's.
+    for (const name of ['asa-hq-01', 'ftd-edge-01', 'globex-asa-01', 'initech-asa-01'])
+      expect(text).not.toContain(name);
+  });
+
+  it('reaches SCC with the portal’s token in the MSP’s own channel', async () => {
+    const { text, callers } = await devicesIn(CHANNEL);
+    expect([...callers]).toEqual(['acme-msp']);
+    expect(text).toContain('asa-hq-01');
+    expect(text).not.toContain('nw-asa-hq');
   });
 });

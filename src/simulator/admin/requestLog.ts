@@ -1,5 +1,6 @@
 // The request log tests and benchmarks read through /_sim/requests: one entry per SCC API request
-// (method, path, status, simulated and real time, operation id, injected fault), newest last, bounded.
+// (method, path, status, simulated and real time, operation id, the caller's tenant, injected fault),
+// newest last, bounded.
 /** What the server records; times are epoch ms and become ISO text only when the log is read. */
 export interface RequestRecord {
   method: string;
@@ -7,6 +8,8 @@ export interface RequestRecord {
   query: string;
   status: number;
   operationId?: string;
+  /** The tenant whose token the request carried (its name), once the token is known: which token SCC saw. */
+  tenant?: string;
   time: number;
   realTime: number;
   durationMs: number;
@@ -20,6 +23,8 @@ export interface RequestLogEntry {
   query: string;
   status: number;
   operationId?: string;
+  /** The tenant whose token the request carried (its name); absent when the token was not recognised. */
+  tenant?: string;
   /** Simulated time the request arrived, and the wall-clock time. */
   time: string;
   realTime: string;

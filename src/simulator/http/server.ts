@@ -109,6 +109,8 @@ async function handle(
   const arrivedAt = sim.clock.now();
   let operationId: SccOperationId | undefined;
   let faultIds: string[] = [];
+  /** Set once the token is known: the tenant it acts on (the log says which token came, never the token). */
+  const caller: { tenant?: string } = {};
   const record = (status: number) =>
     log.add({
       method,
@@ -116,6 +118,7 @@ async function handle(
       query: url.search,
       status,
       ...(operationId === undefined ? {} : { operationId }),
+      ...(caller.tenant === undefined ? {} : { tenant: caller.tenant }),
       time: arrivedAt,
       realTime: Date.now(),
       durationMs: Math.round((performance.now() - started) * 100) / 100,
@@ -145,7 +148,7 @@ async function handle(
   let response: SimResponse;
   try {
     sim.clock.runDue();
-    response = await dispatch(deps, match, method, req, url);
+    response = await dispatch(deps, match, method, req, url, caller);
   } catch (error) {
     if (!(error instanceof SimError)) throw error;
     response = errorResponse(error);
@@ -160,6 +163,7 @@ async function dispatch(
   method: string,
   req: IncomingMessage,
   url: RequestTarget,
+  caller: { tenant?: string },
 ): Promise<SimResponse> {
   if (match.kind === 'bad-path') throw invalidInput('The request path is not valid URL encoding');
   if (match.kind === 'not-found')
@@ -176,6 +180,7 @@ async function dispatch(
   const { sim } = deps;
   const state = sim.state;
   const principal = authenticate(state, req.headers.authorization);
+  caller.tenant = principal.tenant.name;
   const body = await readJson(req);
   return deps.handlers[match.value]({
     sim,

@@ -132,8 +132,11 @@ export interface HarnessOptions {
    * context with an event id, and permission refusals counted.
    */
   metrics?: FwbotMetrics;
-  /** Profile → simulator token; `default` is the super-admin unless given. */
-  tokens?: Record<string, string>;
+  /**
+   * Profile → simulator token; `default` is the super-admin unless given. A function of the simulator mints
+   * tokens of its tenants (`sim.mintTenantToken`); those last until the simulator is reset.
+   */
+  tokens?: Record<string, string> | ((sim: SimulatorHandle) => Record<string, string>);
   channelProfiles?: Record<string, string>;
   /** Channel bindings in the object form (customer channels: `{ profile, tenant, tenantProfile }`). */
   channelBindings?: Record<string, ChannelBinding>;
@@ -220,7 +223,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       },
     }),
   );
-  const tokens = { default: sim.tokens.superAdmin, ...options.tokens };
+  const given = typeof options.tokens === 'function' ? options.tokens(sim) : options.tokens;
+  const tokens = { default: sim.tokens.superAdmin, ...given };
   const clients = new Map<string, SccClient>();
   for (const [profile, token] of Object.entries(tokens)) {
     // No retries: the rig does not wait on backoff it is not testing.
