@@ -337,6 +337,133 @@ describe('channel bindings', () => {
   });
 });
 
+describe('customer channels and other workspaces (issue 29)', () => {
+  const both = `profiles:
+  acme: { region: eu, token_env: ACME_SCC_TOKEN }
+  lab: { base_url: "http://127.0.0.1:4010", token_env: LAB_SCC_TOKEN }
+`;
+
+  it('reads a channel bound in the object form: a customer channel of one tenant, with its own profile', async () => {
+    const config = await load(`${both}channels:
+  C0123ABCD: acme
+  C0CONTOSO1: { profile: acme, tenant: contoso-eu, tenant_profile: lab }
+  C0NORTHWND1: { profile: acme, tenant: northwind-us }
+`);
+    expect(Object.fromEntries(config.channelBindings)).toEqual({
+      C0123ABCD: { profile: 'acme' },
+      C0CONTOSO1: { profile: 'acme', tenant: 'contoso-eu', tenantProfile: 'lab' },
+      C0NORTHWND1: { profile: 'acme', tenant: 'northwind-us' },
+    });
+    // The channel's own profile is the MSP's; the tenant profile is for its device commands.
+    expect(config.profileForChannel('C0CONTOSO1')?.name).toBe('acme');
+  });
+
+  it('reads workspaces.<team>: profile, tenant, tenant_profile, channels in both forms and its own policy', async () => {
+    const config = await load(`${both}workspaces:
+  T0CUSTOMR1:
+    profile: acme
+    tenant: contoso-eu
+    tenant_profile: lab
+    channels:
+      C0CUSTCH01: lab
+      C0CUSTCH02: { profile: acme, tenant: contoso-eu }
+    policy:
+      workspace: { viewer: '*' }
+      channels:
+        C0CUSTCH01: { operator: [U0CUST0001] }
+  E0GRIDORG1:
+    profile: acme
+`);
+    expect([...config.workspaces.keys()]).toEqual(['T0CUSTOMR1', 'E0GRIDORG1']);
+    const customer = config.workspaces.get('T0CUSTOMR1');
+    expect(customer?.teamId).toBe('T0CUSTOMR1');
+    expect(customer?.binding).toEqual({ profile: 'acme', tenant: 'contoso-eu', tenantProfile: 'lab' });
+    expect(Object.fromEntries(customer?.channels ?? [])).toEqual({
+      C0CUSTCH01: { profile: 'lab' },
+      C0CUSTCH02: { profile: 'acme', tenant: 'contoso-eu' },
+    });
+    expect(customer?.policy?.workspace.viewer).toEqual(['*']);
+    expect(customer?.policy?.channels.get('C0CUSTCH01')?.operator).toEqual(['U0CUST0001']);
+    // The home workspace's bindings and policy are untouched by a workspace's.
+    expect(config.channelBindings.size).toBe(0);
+    expect(config.policy).toBeNull();
+    // An org-wide install: no tenant, no channels, no policy (nobody holds a role there).
+    const grid = config.workspaces.get('E0GRIDORG1');
+    expect(grid?.binding).toEqual({ profile: 'acme' });
+    expect(grid?.channels.size).toBe(0);
+    expect(grid?.policy).toBeNull();
+  });
+
+  it.each([
+    [
+      'channels.C0CONTOSO1.tenant_profile',
+      'channels:\n  C0CONTOSO1: { profile: acme, tenant_profile: lab }\n',
+    ],
+    [
+      'workspaces.T0CUSTOMR1.tenant_profile',
+      'workspaces:\n  T0CUSTOMR1: { profile: acme, tenant_profile: lab }\n',
+    ],
+    [
+      'workspaces.T0CUSTOMR1.channels.C0CUSTCH01.tenant_profile',
+      'workspaces:\n  T0CUSTOMR1:\n    profile: acme\n    channels: { C0CUSTCH01: { profile: acme, tenant_profile: lab } }\n',
+    ],
+  ])('refuses tenant_profile without tenant, naming the key %s', async (key, yaml) => {
+    const { path, issues } = await problems(`${both}${yaml}`);
+    expect(issueAbout(issues, path, key).problem).toMatch(
+      /^is set without tenant; .* so name the tenant too$/,
+    );
+  });
+
+  it.each([
+    [
+      'channels.C0CONTOSO1.profile',
+      'channels:\n  C0CONTOSO1: { profile: acmee, tenant: contoso-eu }\n',
+      'acmee',
+    ],
+    [
+      'channels.C0CONTOSO1.tenant_profile',
+      'channels:\n  C0CONTOSO1: { profile: acme, tenant: contoso-eu, tenant_profile: lba }\n',
+      'lba',
+    ],
+    ['workspaces.T0CUSTOMR1.profile', 'workspaces:\n  T0CUSTOMR1: { profile: acmee }\n', 'acmee'],
+    [
+      'workspaces.T0CUSTOMR1.tenant_profile',
+      'workspaces:\n  T0CUSTOMR1: { profile: acme, tenant: contoso-eu, tenant_profile: lba }\n',
+      'lba',
+    ],
+    [
+      'workspaces.T0CUSTOMR1.channels.C0CUSTCH01.profile',
+      'workspaces:\n  T0CUSTOMR1:\n    profile: acme\n    channels: { C0CUSTCH01: { profile: acmee } }\n',
+      'acmee',
+    ],
+  ])('refuses an undefined profile at %s, suggesting the one meant', async (key, yaml, typed) => {
+    const { path, issues } = await problems(`${both}${yaml}`);
+    const meant = typed === 'lba' ? 'lab' : 'acme';
+    expect(issueAbout(issues, path, key).problem).toBe(
+      `names profile ${typed}, which is not defined (defined profiles: acme, lab). Did you mean ${meant}?`,
+    );
+  });
+
+  it('refuses a channel of a workspace bound, in the short form, to an undefined profile', async () => {
+    const { path, issues } = await problems(
+      `${both}workspaces:\n  T0CUSTOMR1:\n    profile: acme\n    channels:\n      C0CUSTCH01: acmee\n`,
+    );
+    const issue = issueAbout(issues, path, 'workspaces.T0CUSTOMR1.channels.C0CUSTCH01');
+    expect(issue.line).toBe(8);
+    expect(issue.problem).toMatch(/^is bound to profile acmee, which is not defined .* Did you mean acme\?$/);
+  });
+
+  it.each(['customer', 't0customr1', 'C0CUSTCH01', 'U0CUST0001', 'T012'])(
+    'refuses %s under workspaces, which is not a team id',
+    async (team) => {
+      const { path, issues } = await problems(`${both}workspaces:\n  ${team}: { profile: acme }\n`);
+      const issue = issueAbout(issues, path);
+      expect(issue.line).toBe(5);
+      expect(issue.problem).toMatch(/is not a Slack team id \(T…, or E… for an Enterprise Grid organization/);
+    },
+  );
+});
+
 describe('role policy', () => {
   it('accepts users, Enterprise Grid users, user groups and everyone; a single id without brackets', async () => {
     const config = await load(
