@@ -78,7 +78,14 @@ describe('forms', () => {
     expect(h.tracker.follows).toEqual([
       {
         request: expect.objectContaining({ kind: 'transaction', label: 'create tenant acme-new' }),
-        thread: { channelId: CHANNEL, threadTs: ts, requesterId: USERS.operator, profile: 'default' },
+        // The thread is in the workspace the form was submitted from: its reports go out with that client.
+        thread: {
+          channelId: CHANNEL,
+          threadTs: ts,
+          requesterId: USERS.operator,
+          profile: 'default',
+          teamId: 'T0FAKE',
+        },
       },
     ]);
     expect(h.sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(1);

@@ -46,7 +46,14 @@ describe('queued tenant creation', () => {
         operationId: 'tenants.create',
         raw: { name: 'acme-queued', 'display-name': 'Acme Queued', 'sales-order': 'SO-1' },
         requester: { userId: USERS.operator, channelId: CHANNEL, teamId: expect.any(String) },
-        thread: { channelId: CHANNEL, threadTs: ts, requesterId: USERS.operator, profile: 'default' },
+        // The thread is in the workspace the command came from: its reports go out with that client.
+        thread: {
+          channelId: CHANNEL,
+          threadTs: ts,
+          requesterId: USERS.operator,
+          profile: 'default',
+          teamId: 'T0FAKE',
+        },
         requestId: 'req-1',
         target: undefined,
         audited: undefined,
