@@ -12,9 +12,14 @@ import { type ReadinessCheck, slackApiCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { createMetrics, type FwbotMetrics, observeSlackClient } from '../observability/metrics.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
-import { createFwbotApp, type FwbotApp } from '../slack/app.js';
+import { connectRedis, type RedisClient } from '../redis/connection.js';
+import { createFwbotApp, type FwbotApp, type SlackSettings } from '../slack/app.js';
+import { RedisInstallations } from '../slack/installations.js';
+import { RedisInstallStates } from '../slack/installStates.js';
+import { installedWorkspaceClients, type SlackClientsByTeam } from '../slackApi/clientsByTeam.js';
 import { assemble } from './assemble.js';
 import { instrumentBolt } from './instrument.js';
+import { slackClientsOf } from './surface.js';
 
 export interface StartBotOptions {
   /** Another key prefix in Redis (tests share one server). */
@@ -42,9 +47,28 @@ export async function startBot(
   const slackConfig = config.slack;
   if (slackConfig.mode === 'disabled')
     throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
-  // The installer and the per-workspace clients are wired in the next step; until then, say so at start.
-  if (slackConfig.mode === 'oauth')
-    throw new Error('OAuth mode (SLACK_CLIENT_ID) is not available in this build yet; use SLACK_BOT_TOKEN');
+  // OAuth mode: the installations in this deployment's Redis (encrypted with FWBOT_INSTALL_KEY) give each
+  // workspace its clients, here and in the Bolt app's installer; made once the assembly has opened Redis.
+  let installations: RedisInstallations | undefined;
+  const oauthClients =
+    slackConfig.mode === 'oauth'
+      ? ({ redis, prefix }: { redis: RedisClient; prefix: string }): SlackClientsByTeam => {
+          installations = new RedisInstallations({
+            redis,
+            prefix,
+            key: Buffer.from(slackConfig.installKey.reveal(), 'base64'),
+            log,
+            // Uninstalls heard from every bot and worker process drop their cached clients too.
+            subscriber: () => connectRedis(config.redis),
+          });
+          const { teamId, enterpriseId } = slackConfig.workspace;
+          return installedWorkspaceClients({
+            tokens: installations,
+            home: { teamId, ...(enterpriseId !== undefined ? { enterpriseId } : {}) },
+            make: (token) => slackClientsOf(token, slackConfig.apiUrl),
+          });
+        }
+      : undefined;
   const metrics = options.metrics ?? createMetrics();
   // With BOT_WORKERS=on the workers, and the queued commands' workers, run in this process too.
   const fwbotCore = await assemble({
@@ -57,6 +81,7 @@ export async function startBot(
     observe: true,
     ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
     ...(options.homeTiming ? { homeTiming: options.homeTiming } : {}),
+    ...(oauthClients ? { slack: oauthClients } : {}),
   });
   const { prefix, redisHealth, surface } = fwbotCore;
   const { approvals, clients } = surface;
@@ -76,10 +101,7 @@ export async function startBot(
   const fwbot = createFwbotApp(
     { ...surface.deps, commandIntake: intake },
     {
-      botToken: slackConfig.botToken.reveal(),
-      ...(slackConfig.mode === 'http'
-        ? { signingSecret: slackConfig.signingSecret.reveal() }
-        : { appToken: slackConfig.appToken.reveal() }),
+      ...slackModeSettings(slackConfig, installations, fwbotCore.redis, prefix),
       port: config.http.port,
       slackApiUrl: slackConfig.apiUrl,
       // HTTP mode: the same server as /slack/events. Socket Mode: Bolt serves them on PORT too.
@@ -93,8 +115,15 @@ export async function startBot(
   );
   instrumentBolt(fwbot.app, metrics);
   observeSlackClient(fwbot.app.client, metrics);
-  readinessChecks.push(slackApiCheck(fwbot.app.client));
+  // OAuth mode has no token of its own to ask auth.test with, and must stay reachable for /slack/install
+  // before any workspace (its home one included) has installed it: its readiness is Redis's and SCC's.
+  if (slackConfig.mode !== 'oauth') readinessChecks.push(slackApiCheck(fwbot.app.client));
   await fwbot.start();
+  if (slackConfig.mode === 'oauth' && !(await installations?.botToken(slackConfig.workspace)))
+    log.warn(
+      { teamId: slackConfig.workspace.teamId },
+      'fwbot is not installed in its home workspace (SLACK_TEAM_ID) yet: open /slack/install there',
+    );
   // METRICS_PORT: /metrics on a server of its own, not among the routes of the port Slack reaches.
   if (config.http.metricsPort !== undefined) await http.listenMetrics();
   // Requests approved while no bot ran are run now, and expired ones closed from now on.
@@ -118,6 +147,7 @@ export async function startBot(
     { name: 'slack', run: () => fwbot.stop() },
     { name: 'metrics server', run: () => http.close() },
     { name: 'command intake', run: () => intake.close() },
+    { name: 'installations', run: async () => installations?.close() },
     ...fwbotCore.steps(),
   ];
   return {
@@ -128,4 +158,30 @@ export async function startBot(
       for (const step of steps()) await step.run();
     },
   };
+}
+
+/** The Bolt app's credentials for the configured mode: a bot token (HTTP or Socket Mode), or OAuth's installer. */
+function slackModeSettings(
+  slack: Exclude<Config['slack'], { mode: 'disabled' }>,
+  installations: RedisInstallations | undefined,
+  redis: RedisClient,
+  prefix: string,
+): Pick<SlackSettings, 'botToken' | 'signingSecret' | 'appToken' | 'oauth'> {
+  switch (slack.mode) {
+    case 'http':
+      return { botToken: slack.botToken.reveal(), signingSecret: slack.signingSecret.reveal() };
+    case 'socket':
+      return { botToken: slack.botToken.reveal(), appToken: slack.appToken.reveal() };
+    case 'oauth':
+      if (!installations) throw new Error('OAuth mode: the installations were not opened with the assembly');
+      return {
+        signingSecret: slack.signingSecret.reveal(),
+        oauth: {
+          clientId: slack.clientId,
+          clientSecret: slack.clientSecret.reveal(),
+          installations,
+          states: new RedisInstallStates(redis, prefix),
+        },
+      };
+  }
 }

@@ -50,7 +50,8 @@ export interface SlackClients {
 /** The clients of the configured Slack app (its bot token); undefined when Slack is not configured. */
 export function slackClientsFrom(config: Config): SlackClients | undefined {
   const { slack } = config;
-  if (slack.mode === 'disabled') return undefined;
+  // OAuth mode has no one bot token: each workspace's clients come from its install (InstallationTokens).
+  if (slack.mode === 'disabled' || slack.mode === 'oauth') return undefined;
   return slackClientsOf(slack.botToken.reveal(), slack.apiUrl);
 }
 
@@ -240,9 +241,10 @@ export function buildSurface(options: SurfaceOptions): Surface {
   const settings = approvalSettingsFrom(config);
   // What the audit trail never writes: the Slack app's tokens and signing secret, every profile's token.
   const secrets = [
-    ...(slack.mode === 'disabled' ? [] : [slack.botToken.reveal()]),
-    ...(slack.mode === 'http' ? [slack.signingSecret.reveal()] : []),
+    ...(slack.mode === 'http' || slack.mode === 'socket' ? [slack.botToken.reveal()] : []),
+    ...(slack.mode === 'http' || slack.mode === 'oauth' ? [slack.signingSecret.reveal()] : []),
     ...(slack.mode === 'socket' ? [slack.appToken.reveal()] : []),
+    ...(slack.mode === 'oauth' ? [slack.clientSecret.reveal(), slack.installKey.reveal()] : []),
     ...[...config.profiles.values()].map((profile) => profile.token.reveal()),
   ];
   const authorizer = authorizerFrom(access);

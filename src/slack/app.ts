@@ -14,6 +14,8 @@ import { boltLogger } from './boltLogger.js';
 import * as commands from './commands/index.js';
 import { type FwbotDeps, surfaceOf } from './deps.js';
 import * as events from './events/index.js';
+import { registerUninstall } from './events/uninstall.js';
+import { installerOptionsOf, type SlackOAuthSettings } from './install.js';
 import * as options from './options/index.js';
 import { withinRequestWindow } from './requestWindow.js';
 import { refuseForeignResponseUrls, responseUrlCheck } from './responseUrl.js';
@@ -23,7 +25,13 @@ import * as views from './views/index.js';
 import { type BoundWorkspace, type RefusalAudit, workspaceBinding } from './workspaceBinding.js';
 
 export interface SlackSettings {
-  botToken: string;
+  /** Single-workspace mode: the one bot token (`xoxb-…`). Absent in OAuth mode. */
+  botToken?: string | undefined;
+  /**
+   * OAuth mode (HTTP only): installed in many workspaces through /slack/install, each request answered with
+   * its workspace's own installation (install.ts). `workspace.teamId` is then the home workspace.
+   */
+  oauth?: SlackOAuthSettings | undefined;
   /** HTTP mode: the app's signing secret (required there; never empty). */
   signingSecret?: string | undefined;
   /** Socket Mode when set (`xapp-…`, scope connections:write). */
@@ -65,6 +73,13 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
   const lean = { convoStore: false, ignoreSelf: false } as const;
   let app: App;
   let mode: FwbotApp['mode'];
+  if (settings.oauth && settings.appToken)
+    throw new Error(
+      "Socket Mode serves one workspace (Slack's rule): installing fwbot in many workspaces (OAuth) needs HTTP mode",
+    );
+  if (settings.oauth && !settings.workspace?.teamId)
+    throw new Error('OAuth mode needs the home workspace (SLACK_TEAM_ID)');
+  if (!settings.oauth && !settings.botToken) throw new Error('Slack needs a bot token, or OAuth settings');
   if (settings.appToken) {
     mode = 'socket';
     const receiver = socketModeReceiver({
@@ -76,7 +91,9 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
       port: settings.port,
       pongTimeoutMs: settings.pongTimeoutMs,
     });
-    app = new App({ token: settings.botToken, receiver, logger, clientOptions, ...lean });
+    // Bolt refuses a token beside an installer: in OAuth mode each request's token comes from its install.
+    const token = settings.oauth ? undefined : settings.botToken;
+    app = new App({ token, receiver, logger, clientOptions, ...lean });
   } else {
     mode = 'http';
     if (!settings.signingSecret) throw new Error('HTTP mode needs the Slack signing secret');
@@ -85,6 +102,15 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
       endpoints: EVENTS_PATH,
       customRoutes,
       logger,
+      // OAuth mode: /slack/install and /slack/oauth_redirect beside /slack/events, and Bolt's authorize
+      // finds each request's workspace installation.
+      ...(settings.oauth
+        ? installerOptionsOf(settings.oauth, {
+            log: deps.log,
+            audit: settings.workspace?.audit,
+            slackApiUrl: settings.slackApiUrl,
+          })
+        : {}),
     });
     // requestListener is the receiver's public entry point (its server calls it for every request), so
     // wrapping it puts the future-date check and the body size limit in front of Bolt's verification
@@ -112,7 +138,14 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
   // In front of every listener: only the workspace fwbot serves, and answers only to Slack's own response URLs.
   const { audit, ...configured } = settings.workspace ?? {};
   const whoAmI = () => slack.authTest();
-  const workspace = workspaceBinding({ whoAmI, configured, audit, log: deps.log });
+  const workspace = workspaceBinding({
+    whoAmI,
+    configured,
+    audit,
+    log: deps.log,
+    // OAuth mode: each request is bound to the workspace whose installation Bolt found for it.
+    perInstallation: settings.oauth !== undefined,
+  });
   app.use(workspace.middleware);
   app.use(refuseForeignResponseUrls(responseUrlCheck(settings.slackApiUrl), deps.log));
   const surface = surfaceOf(deps, slack);
@@ -133,7 +166,15 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
   router.attach(app);
   // Events API events (the Home tab) pass the router and reach Bolt's own listeners.
   events.register(app, surface);
+  registerUninstall(app, {
+    installations: settings.oauth?.installations,
+    log: deps.log,
+    audit: settings.workspace?.audit,
+  });
   app.error(async (error) => {
+    // OAuth mode: a request from a workspace fwbot has no installation for (never installed, or removed).
+    if ('code' in error && error.code === 'slack_bolt_authorization_error')
+      return deps.log.warn('a Slack request from a workspace fwbot is not installed in; nothing run');
     deps.log.error({ err: error }, 'unhandled error in a Slack listener');
   });
   return {

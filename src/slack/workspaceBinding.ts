@@ -10,7 +10,7 @@
 // The app id: auth.test does not report it for bot tokens (Slack's documented answer has no app_id),
 // and bots.info, which does, needs the users:read scope fwbot does not otherwise ask for. So api_app_id
 // is checked when SLACK_APP_ID is set, or when auth.test happens to report an app_id.
-import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { AuditSink } from '../dispatch/ports.js';
@@ -86,6 +86,15 @@ function originOf(body: unknown): Origin {
   };
 }
 
+/** OAuth mode: the workspace Bolt authorized the request for (its installation), with the configured app id. */
+function installedWorkspace(home: BoundWorkspace, context: Context): BoundWorkspace {
+  const teamId = typeof context.teamId === 'string' ? present(context.teamId) : undefined;
+  const enterpriseId = typeof context.enterpriseId === 'string' ? present(context.enterpriseId) : undefined;
+  // Bolt names one for every request it authorized; without either, only the home workspace is served.
+  if (teamId === undefined && enterpriseId === undefined) return home;
+  return { teamId, enterpriseId, appId: home.appId };
+}
+
 /** The identifiers that are bound and differ (or are missing) in the request. */
 function mismatches(bound: BoundWorkspace, origin: Origin): string[] {
   const wrong: string[] = [];
@@ -103,6 +112,13 @@ export interface WorkspaceBindingOptions {
   /** auth.test of the bot token, asked only when neither team nor enterprise is configured. */
   whoAmI: () => Promise<TokenIdentity>;
   configured: BoundWorkspace;
+  /**
+   * OAuth mode (installed in many workspaces): Bolt's authorize has already found the installation of the
+   * workspace each request was delivered for (context.teamId / enterpriseId), so that workspace is the one
+   * the request is bound to (its configuration applies; external people are told apart from it). The
+   * configured workspace stays the home one, and the app id is checked as configured.
+   */
+  perInstallation?: boolean;
   log: Logger;
   audit?: RefusalAudit | undefined;
   /** For the audit throttle. */
@@ -161,7 +177,10 @@ export function workspaceBinding(options: WorkspaceBindingOptions): WorkspaceBin
     const kind = kindOf(args.body);
     let wrong: string[];
     try {
-      wrong = mismatches(await bound(), origin);
+      const workspace = options.perInstallation
+        ? installedWorkspace(await bound(), args.context)
+        : await bound();
+      wrong = mismatches(workspace, origin);
     } catch (error) {
       log.error({ err: error, kind }, 'cannot tell which Slack workspace fwbot serves; refused the request');
       wrong = ['workspace unknown'];

@@ -41,6 +41,21 @@ export interface FakeSlackOptions {
   userGroups?: Record<string, string[]>;
 }
 
+/** A workspace's install as Slack completes it: what oauth.v2.access answers for its one-time code. */
+export interface FakeInstall {
+  /** The workspace (absent for an Enterprise Grid org-wide install). */
+  teamId?: string;
+  enterpriseId?: string;
+  isEnterpriseInstall?: boolean;
+  botToken: string;
+  /** Who clicked Allow. */
+  userId: string;
+  botUserId?: string;
+  /** What the exchange requires (default: any client). */
+  clientId?: string;
+  clientSecret?: string;
+}
+
 export interface FakeSlack {
   /** Base URL for @slack/web-api's `slackApiUrl` (ends with `/api/`). */
   apiUrl: string;
@@ -65,6 +80,12 @@ export interface FakeSlack {
   /** Answers every held call (a caller that has gone away simply misses it). Returns how many were held. */
   releaseHeld(): number;
   setUserGroups(groups: Record<string, string[]>): void;
+  /**
+   * Slack's side of an install: returns the one-time code Slack would put in the redirect to
+   * /slack/oauth_redirect; oauth.v2.access exchanges it (once) for the install's bot token, and from then on
+   * auth.test with that token answers for its workspace.
+   */
+  grantInstall(install: FakeInstall): string;
   /**
    * Answers calls of a method the fake does not know itself with `answer(args, token)` (recorded like any
    * other call), e.g. apps.connections.open for the fake Socket Mode server (fakeSocketMode.ts).
@@ -125,6 +146,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const refusals = new Map<string, { error: string; remaining: number }>();
   const held: Array<() => void> = [];
   const messages = new Map<string, Record<string, unknown>>();
+  const grants = new Map<string, FakeInstall>();
+  /** Bot token → the workspace it belongs to (installs made through grantInstall). */
+  const tokenTeams = new Map<string, FakeInstall>();
   const served = new Map<
     string,
     (args: Record<string, unknown>, token: string | undefined) => Record<string, unknown>
@@ -154,7 +178,20 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return { ok: false, error: refusal.error };
     }
     switch (method) {
-      case 'auth.test':
+      case 'auth.test': {
+        const installed = token === undefined ? undefined : tokenTeams.get(token);
+        if (installed)
+          return {
+            ok: true,
+            url: 'https://fake.slack.com/',
+            team: 'Installed',
+            user: 'fwbot',
+            ...(installed.teamId === undefined ? {} : { team_id: installed.teamId }),
+            user_id: installed.botUserId ?? botUserId,
+            bot_id: botId,
+            ...(installed.enterpriseId === undefined ? {} : { enterprise_id: installed.enterpriseId }),
+            ...(installed.isEnterpriseInstall ? { is_enterprise_install: true } : {}),
+          };
         return {
           ok: true,
           url: 'https://fake.slack.com/',
@@ -166,6 +203,30 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           ...(options.enterpriseId === undefined ? {} : { enterprise_id: options.enterpriseId }),
           ...(options.appId === undefined ? {} : { app_id: options.appId }),
         };
+      }
+      case 'oauth.v2.access': {
+        const code = typeof args.code === 'string' ? args.code : '';
+        const install = grants.get(code);
+        if (!install) return { ok: false, error: 'invalid_code' };
+        grants.delete(code);
+        if (install.clientId !== undefined && args.client_id !== install.clientId)
+          return { ok: false, error: 'invalid_client_id' };
+        if (install.clientSecret !== undefined && args.client_secret !== install.clientSecret)
+          return { ok: false, error: 'bad_client_secret' };
+        tokenTeams.set(install.botToken, install);
+        return {
+          ok: true,
+          app_id: 'A0FWBOT',
+          authed_user: { id: install.userId },
+          scope: 'commands,chat:write',
+          token_type: 'bot',
+          access_token: install.botToken,
+          bot_user_id: install.botUserId ?? botUserId,
+          team: install.teamId === undefined ? null : { id: install.teamId, name: 'Installed' },
+          enterprise: install.enterpriseId === undefined ? null : { id: install.enterpriseId, name: 'Org' },
+          is_enterprise_install: install.isEnterpriseInstall === true,
+        };
+      }
       case 'chat.postMessage': {
         if (!channel) return { ok: false, error: 'channel_not_found' };
         const ts = nextTs();
@@ -366,6 +427,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const waiting = held.splice(0);
       for (const send of waiting) send();
       return waiting.length;
+    },
+    grantInstall(install) {
+      const code = `code-${randomUUID()}`;
+      grants.set(code, install);
+      return code;
     },
     setUserGroups(groups) {
       userGroups = { ...groups };

@@ -5,7 +5,8 @@ import type { App } from '@slack/bolt';
 import type { SurfaceDeps } from '../deps.js';
 import { registerHomeOpened } from './home.js';
 
-export const EVENTS_LISTENED = ['app_home_opened'] as const;
+// app_uninstalled and tokens_revoked are registered beside the surface's listeners (uninstall.ts, in app.ts).
+export const EVENTS_LISTENED = ['app_home_opened', 'app_uninstalled', 'tokens_revoked'] as const;
 
 export function register(app: App, deps: SurfaceDeps): void {
   registerHomeOpened(app, deps);
