@@ -150,6 +150,21 @@ export class ScheduledDeploys implements ScheduledRuns {
     });
   }
 
+  /**
+   * The break-glass reason: as the request recorded it, else as its operation's timing reads it from the
+   * stored facts. Facts that no longer fit (an older fwbot stored them) leave it out rather than hide the
+   * whole list.
+   */
+  #breakGlass(record: ApprovalRecord): string | undefined {
+    const { request } = record;
+    if (request.breakGlass) return request.breakGlass;
+    try {
+      return this.#deps.lookup(request.operationId)?.target?.timing?.breakGlass(request.target.facts);
+    } catch {
+      return undefined;
+    }
+  }
+
   #entry(record: ApprovalRecord, now: number): ScheduledRun {
     const { request } = record;
     const held = {
@@ -158,9 +173,7 @@ export class ScheduledDeploys implements ScheduledRuns {
       runZone: record.runZone ?? 'UTC',
       runWindows: record.runWindows ?? '',
     };
-    const breakGlass = this.#deps
-      .lookup(request.operationId)
-      ?.target?.timing?.breakGlass(request.target.facts);
+    const breakGlass = this.#breakGlass(record);
     return {
       id: request.id,
       profile: request.profile,

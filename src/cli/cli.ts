@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import type { Logger } from 'pino';
 import { createLogger } from '../app/logger.js';
+import { readScheduledRuns } from '../app/scheduledReader.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
 import type {
   ModalField,
@@ -240,9 +241,10 @@ function cliDispatcher(
 
 /**
  * The Redis-backed services the CLI can serve over the bot's Redis (when it is configured): the alerts,
- * and the configuration snapshots the bot keeps around deploys.
+ * the configuration snapshots the bot keeps around deploys, and its scheduled runs (listed; a cancel is
+ * refused, since only the requester or an approver, known by their Slack ids, may cancel one).
  */
-const CLI_SERVICES = ['alerts', 'snapshots'] as const;
+const CLI_SERVICES = ['alerts', 'snapshots', 'scheduled'] as const;
 
 /** Whether the environment names the bot's Redis (REDIS_URL has a default the CLI must not guess from). */
 function namesRedis(env: Environment): boolean {
@@ -296,7 +298,20 @@ async function runCommand(
           snapshotRetentionDays: config.changes.snapshotRetentionDays,
         })
       : undefined;
-  const services = jobs ? { alerts: jobs.alerts, snapshots: jobs.snapshots } : undefined;
+  const held = op.needs.includes('scheduled')
+    ? readScheduledRuns({
+        redis: config.redis,
+        prefix: options.redisPrefix,
+        lookup: (id) => catalogue.get(id),
+      })
+    : undefined;
+  const services = jobs
+    ? {
+        alerts: jobs.alerts,
+        snapshots: jobs.snapshots,
+        ...(held ? { scheduled: held.scheduled } : {}),
+      }
+    : undefined;
   const dispatcher = cliDispatcher(user, profile, scc, catalogue, config, services, log);
   try {
     if (call.form) {
@@ -354,6 +369,7 @@ async function runCommand(
   } finally {
     await scc.close();
     await jobs?.close();
+    await held?.close();
   }
 }
 
