@@ -9,12 +9,17 @@ import type { RoleCheck } from './authorizer.js';
 import type { ApprovalRecord, ApprovalRequest } from './record.js';
 
 /** The check an approver of this request must pass: among the rule's principals, or the channel's role. */
-export function approverCheck(request: ApprovalRequest, userId: string): RoleCheck {
+export function approverCheck(
+  request: ApprovalRequest,
+  userId: string,
+  origin: { external?: boolean | undefined } = {},
+): RoleCheck {
   return {
     userId,
     role: 'approver',
     channelId: request.channelId,
     teamId: request.teamId,
+    ...(origin.external === true ? { external: true } : {}),
     ...(request.approverRule ? { among: request.approverRule.principals } : {}),
   };
 }

@@ -7,7 +7,10 @@ export interface RoleCheck {
   userId: string;
   role: Role;
   channelId: string;
-  teamId?: string;
+  teamId?: string | undefined;
+  enterpriseId?: string | undefined;
+  /** An external person (Slack Connect): only the channel's external grants count (src/policy/access.ts). */
+  external?: boolean | undefined;
   /**
    * Scoped approvers (`approvals.approvers` rules): the user must be one of these user ids or a member of
    * one of these user groups, instead of holding `role` in the channel.
@@ -20,14 +23,30 @@ export type Authorizer = (check: RoleCheck) => Promise<boolean>;
 
 /** The policy module's check (src/policy/access.ts) as an Authorizer. */
 export function authorizerFrom(access: {
-  holds(userId: string, channelId: string, role: Role): Promise<boolean>;
+  holds(
+    userId: string,
+    channelId: string,
+    role: Role,
+    origin?: {
+      teamId?: string | undefined;
+      enterpriseId?: string | undefined;
+      external?: boolean | undefined;
+    },
+  ): Promise<boolean>;
   /** Without it (a policy without user groups), only user ids named outright count. */
   isAmong?(userId: string, principals: readonly string[]): Promise<boolean>;
+  /** Whether external people's approvals count in this channel (`allow_external_approvers`). */
+  allowsExternalApprovers?(channelId: string, origin: { teamId?: string | undefined }): boolean;
 }) {
-  const authorize: Authorizer = (check) => {
-    if (!check.among) return access.holds(check.userId, check.channelId, check.role);
+  const authorize: Authorizer = async (check) => {
+    const origin = { teamId: check.teamId, enterpriseId: check.enterpriseId, external: check.external };
+    if (!check.among) return access.holds(check.userId, check.channelId, check.role, origin);
+    // Approver rules name people outright; an external person among them still approves only where the
+    // channel allows external approvers, so a customer never approves by a rule's accident.
+    if (check.external === true && access.allowsExternalApprovers?.(check.channelId, origin) !== true)
+      return false;
     if (access.isAmong) return access.isAmong(check.userId, check.among);
-    return Promise.resolve(check.among.includes(check.userId));
+    return check.among.includes(check.userId);
   };
   return authorize;
 }

@@ -19,6 +19,8 @@ export interface Clicker {
   userId: string;
   /** The message the button was on: used when the card's location was never stored (a crash after posting). */
   card?: CardLocation;
+  /** An external person (Slack Connect): they approve only where the channel allows external approvers. */
+  external?: boolean;
 }
 
 export interface DecisionDeps {
@@ -153,7 +155,7 @@ export class ApprovalDecisions {
         return 'You asked for this, so you cannot approve it: another person with the approver role must (four eyes).';
       }
     }
-    const allowed = await authorizer(approverCheck(request, who.userId));
+    const allowed = await authorizer(approverCheck(request, who.userId, who));
     if (!allowed) {
       await this.#refused(record, who, `${verb} refused: not an approver`);
       return request.approverRule
@@ -171,6 +173,7 @@ export class ApprovalDecisions {
       role: request.role,
       channelId: request.channelId,
       teamId: request.teamId,
+      external: request.external,
     });
     if (holds) return undefined;
     const reason = `${userMention(request.requesterId)}, who asked, no longer holds the ${request.role} role here; nothing was run`;

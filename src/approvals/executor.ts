@@ -311,7 +311,7 @@ export class ApprovalExecutor {
    */
   async #rolesLost(record: ApprovalRecord): Promise<string | undefined> {
     const { request } = record;
-    const where = { channelId: request.channelId, teamId: request.teamId };
+    const where = { channelId: request.channelId, teamId: request.teamId, external: request.external };
     const requester = await this.#deps.authorizer({
       userId: request.requesterId,
       role: request.role,
@@ -322,6 +322,9 @@ export class ApprovalExecutor {
     // Every approver of a multi-approver request, each against the rule that let them approve.
     for (const approver of approversOf(record)) {
       if (await this.#deps.authorizer(approverCheck(request, approver))) continue;
+      // Who was external is not kept with the approval: an external approver's grant (where the channel
+      // allows external approvers) counts as well. Slack user ids are unique across organizations.
+      if (await this.#deps.authorizer(approverCheck(request, approver, { external: true }))) continue;
       return request.approverRule
         ? `${userMention(approver)}, who approved, is no longer one of this request’s approvers.`
         : `${userMention(approver)}, who approved, no longer holds the approver role here.`;

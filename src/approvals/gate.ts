@@ -91,6 +91,7 @@ export function createGate(
       role,
       channelId: actor.channelId,
       teamId: actor.teamId,
+      external: actor.external,
     });
     if (!mayAsk) throw new PermissionError(`Asking for this needs the ${role} role here.`, role);
     const scoped = await approversFor(deps, ctx, target.facts);
@@ -106,6 +107,7 @@ export function createGate(
       profile: ctx.profile,
       requesterId: actor.userId,
       channelId: actor.channelId,
+      ...(actor.external === true ? { external: true } : {}),
       ...workspaceOf(actor),
       createdAt: now,
       expiresAt: now + deps.settings.expiryMinutes * 60_000,

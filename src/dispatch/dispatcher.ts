@@ -24,7 +24,7 @@ import { PermissionError, UsageError, UserError } from '../model/errors.js';
 import type { Button, View } from '../model/view.js';
 import { workspaceOf } from '../model/workspace.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
-import type { Access, AccessControl } from '../policy/access.js';
+import { type Access, type AccessControl, originOf } from '../policy/access.js';
 import { channelMention, userMention } from '../render/mrkdwn.js';
 import { SccError } from '../scc/errors.js';
 import { CREDENTIAL_REFUSAL, containsCredential, redactCommandText } from './commandSecrets.js';
@@ -172,6 +172,7 @@ export class Dispatcher {
       return await this.#deps.access.authorize({
         userId: actor.userId,
         channelId: actor.channelId,
+        ...originOf(actor),
         needs: role,
         action: commandWords(op),
         profileOverride,
@@ -276,6 +277,7 @@ export class Dispatcher {
         profile,
         requesterId: request.actor.userId,
         channelId: request.actor.channelId,
+        ...(request.actor.external === true ? { external: true } : {}),
         ...workspaceOf(request.actor),
       };
       const grantId = await this.#deps.reveals.create(grant);
@@ -347,7 +349,9 @@ export class Dispatcher {
     if (!op.governed(raw)) return NONE;
     const rule = this.#deps.governance(op);
     if (rule.kind !== 'role') return rule;
-    return (await this.#deps.access.holds(actor.userId, actor.channelId, rule.role)) ? rule : FOUR_EYES;
+    return (await this.#deps.access.holds(actor.userId, actor.channelId, rule.role, originOf(actor)))
+      ? rule
+      : FOUR_EYES;
   }
 
   /** Runs a resolved call and writes its audit record (what ran, on what, and how it ended). */
@@ -429,7 +433,12 @@ export class Dispatcher {
   async reveal(grantId: string, request: RequestContext): Promise<Revealed> {
     const grant = await this.#deps.reveals.take(grantId, request.actor.userId);
     const op = this.#lookupSecret(grant.operationId);
-    const actor: Actor = { userId: grant.requesterId, channelId: grant.channelId, teamId: grant.teamId };
+    const actor: Actor = {
+      userId: grant.requesterId,
+      channelId: grant.channelId,
+      teamId: grant.teamId,
+      ...(grant.external === true ? { external: true } : {}),
+    };
     const access = await this.#authorize(actor, op, op.role);
     const rule = await this.#ruleFor(actor, op, grant.raw);
     if (rule.kind === 'four-eyes' && !grant.approvalId)

@@ -21,6 +21,8 @@ export const StoredCall = z.object({
   requesterId: z.string().min(1),
   channelId: z.string().min(1),
   teamId: z.string().optional(),
+  /** The requester is an external person (Slack Connect): roles are checked again as theirs. */
+  external: z.boolean().optional(),
   /** The requester's Enterprise Grid organization: with teamId, the workspace its answers go to. */
   enterpriseId: z.string().optional(),
 });

@@ -71,6 +71,11 @@ export interface RequestOrigin {
   external?: boolean | undefined;
 }
 
+/** The origin fields of an Actor (src/model/types.ts), as the policy reads them. */
+export function originOf(actor: RequestOrigin): RequestOrigin {
+  return { teamId: actor.teamId, enterpriseId: actor.enterpriseId, external: actor.external };
+}
+
 /** Which policy applies: the home workspace's, another configured workspace's, or none (unconfigured). */
 type PolicyChoice =
   | { kind: 'home' | 'workspace'; policy: RolePolicy | null }
@@ -131,6 +136,12 @@ export class AccessControl {
     if (this.settings.customerChannels?.has(channelId)) return true;
     const choice = this.#policyOf(origin);
     return choice.kind !== 'unconfigured' && choice.policy?.external?.has(channelId) === true;
+  }
+
+  /** Whether external people's approvals may count in this channel (`allow_external_approvers: true`). */
+  allowsExternalApprovers(channelId: string, origin: RequestOrigin = {}): boolean {
+    const choice = this.#policyOf(origin);
+    return choice.kind !== 'unconfigured' && choice.policy?.externalApprovers?.has(channelId) === true;
   }
 
   /** The policy of the workspace a request came from (`workspaces.<team>`, or the home workspace's). */

@@ -142,6 +142,8 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
     whoAmI,
     configured,
     audit,
+    // Slack Connect: external people only in channels that admit them (customer channels, external grants).
+    admitsExternal: (channelId, bound) => deps.access.admitsExternal(channelId, bound),
     log: deps.log,
     // OAuth mode: each request is bound to the workspace whose installation Bolt found for it.
     perInstallation: settings.oauth !== undefined,

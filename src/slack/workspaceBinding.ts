@@ -7,6 +7,15 @@
 // nothing run, one warning logged and an audit record written (at most one a minute per origin and
 // person, so a flood of them cannot flood the trail).
 //
+// Slack Connect (issue 29): a channel shared with another organization brings its people in. Their
+// requests are let in for that channel only: the channel must admit external people (a customer channel,
+// or one whose policy grants external people a role), and the request must say the channel is shared
+// (`is_ext_shared_channel`). They come either from the bound workspace with the person's own team
+// (`user.team_id`) elsewhere, or from the person's own workspace; both are external people, and the
+// request is then handled as the bound workspace's, where the channel's configuration lives. The origin
+// the middleware settles on travels in Bolt's context (originOf), and the Slack listeners build the Actor
+// from it (actorWithOrigin): nobody downstream reads team ids from the payload again.
+//
 // The app id: auth.test does not report it for bot tokens (Slack's documented answer has no app_id),
 // and bots.info, which does, needs the users:read scope fwbot does not otherwise ask for. So api_app_id
 // is checked when SLACK_APP_ID is set, or when auth.test happens to report an app_id.
@@ -14,6 +23,7 @@ import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { AuditSink } from '../dispatch/ports.js';
+import type { Actor } from '../model/types.js';
 import { kindOf } from './responseUrl.js';
 
 /** The workspace fwbot serves; an identifier left undefined is not checked. */
@@ -67,11 +77,21 @@ const RequestOrigin = z.object({
   enterprise: z.object({ id: z.string().optional() }).nullish(),
   api_app_id: z.string().optional(),
   user_id: z.string().optional(),
-  user: z.object({ id: z.string().optional() }).nullish(),
+  /** The person's own team (E… on Enterprise Grid), in interaction payloads. */
+  user: z.object({ id: z.string().optional(), team_id: z.string().optional() }).nullish(),
+  channel_id: z.string().optional(),
+  channel: z.object({ id: z.string().optional() }).nullish(),
+  container: z.object({ channel_id: z.string().optional() }).nullish(),
+  /** Slack's word that the channel is shared with another organization (a form field in commands). */
+  is_ext_shared_channel: z.union([z.boolean(), z.string()]).optional(),
 });
 
 interface Origin extends BoundWorkspace {
   userId: string | undefined;
+  /** The person's own team, when the payload says it apart from the request's team. */
+  userTeamId?: string | undefined;
+  channelId?: string | undefined;
+  shared?: boolean;
 }
 
 function originOf(body: unknown): Origin {
@@ -83,6 +103,43 @@ function originOf(body: unknown): Origin {
     enterpriseId: present(data.enterprise_id ?? data.enterprise?.id ?? data.team?.enterprise_id ?? undefined),
     appId: present(data.api_app_id),
     userId: present(data.user_id ?? data.user?.id ?? undefined),
+    userTeamId: present(data.user?.team_id),
+    channelId: present(data.channel_id ?? data.channel?.id ?? data.container?.channel_id ?? undefined),
+    shared: data.is_ext_shared_channel === true || data.is_ext_shared_channel === 'true',
+  };
+}
+
+/**
+ * Where a request comes from, as the workspace binding settled it: the workspace whose configuration
+ * applies, the person's own team, and whether they are an external person there.
+ */
+export const SlackOrigin = z.object({
+  teamId: z.string().optional(),
+  enterpriseId: z.string().optional(),
+  userTeamId: z.string().optional(),
+  external: z.boolean(),
+});
+export type SlackOrigin = z.infer<typeof SlackOrigin>;
+
+/** Where the binding leaves the origin in Bolt's context, for the listeners. */
+const ORIGIN = 'fwbotOrigin';
+
+/** The origin the binding settled for this request (undefined outside a bound app, e.g. some tests). */
+export function originIn(context: Context | undefined): SlackOrigin | undefined {
+  const parsed = SlackOrigin.safeParse(context?.[ORIGIN]);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The actor a listener read from the payload, with the workspace binding's word on where it comes from. */
+export function actorWithOrigin(actor: Actor, context: Context | undefined): Actor {
+  const origin = originIn(context);
+  if (!origin) return actor;
+  return {
+    ...actor,
+    teamId: origin.teamId ?? actor.teamId,
+    ...(origin.enterpriseId !== undefined ? { enterpriseId: origin.enterpriseId } : {}),
+    ...(origin.userTeamId !== undefined ? { userTeamId: origin.userTeamId } : {}),
+    ...(origin.external ? { external: true } : {}),
   };
 }
 
@@ -93,6 +150,13 @@ function installedWorkspace(home: BoundWorkspace, context: Context): BoundWorksp
   // Bolt names one for every request it authorized; without either, only the home workspace is served.
   if (teamId === undefined && enterpriseId === undefined) return home;
   return { teamId, enterpriseId, appId: home.appId };
+}
+
+/** Whether the person's own team is another organization than the bound workspace's. */
+function fromElsewhere(bound: BoundWorkspace, userTeamId: string | undefined): boolean {
+  if (userTeamId === undefined) return false;
+  // On Enterprise Grid, user.team_id names the organization (E…): one organization is one side.
+  return userTeamId !== bound.teamId && userTeamId !== bound.enterpriseId;
 }
 
 /** The identifiers that are bound and differ (or are missing) in the request. */
@@ -112,6 +176,11 @@ export interface WorkspaceBindingOptions {
   /** auth.test of the bot token, asked only when neither team nor enterprise is configured. */
   whoAmI: () => Promise<TokenIdentity>;
   configured: BoundWorkspace;
+  /**
+   * Whether a channel admits external people (AccessControl.admitsExternal): a customer channel, or one with
+   * `external` grants. Absent: no channel does, and every external person is refused.
+   */
+  admitsExternal?: (channelId: string, workspace: BoundWorkspace) => boolean;
   /**
    * OAuth mode (installed in many workspaces): Bolt's authorize has already found the installation of the
    * workspace each request was delivered for (context.teamId / enterpriseId), so that workspace is the one
@@ -167,25 +236,82 @@ export function workspaceBinding(options: WorkspaceBindingOptions): WorkspaceBin
       action: 'refused',
       operationId: `slack:${kind}`,
       target: `team ${shown(origin.teamId)}, enterprise ${shown(origin.enterpriseId)}, app ${shown(origin.appId)}`,
-      outcome: `refused: ${wrong.join(', ')} not the workspace fwbot serves`,
+      outcome: `refused: ${wrong.join(', ')}${wrong.some((why) => why.includes(':')) ? '' : ' not the workspace fwbot serves'}`,
       approvalId: '',
     });
+  };
+
+  /**
+   * An external person's request, let in or not: the settled origin, or why it is refused. Only a Slack
+   * Connect channel that admits external people lets them in, and only when the request says it is shared.
+   */
+  const externalEntry = (
+    workspace: BoundWorkspace,
+    origin: Origin,
+    wrong: readonly string[],
+    kind: string,
+  ): SlackOrigin | string => {
+    const admits = options.admitsExternal;
+    const ownTeam = origin.userTeamId ?? origin.teamId;
+    // From another workspace, yet claiming to be one of the bound workspace's people: a forged team id.
+    if (wrong.length > 0 && !fromElsewhere(workspace, ownTeam))
+      return 'team_id: another workspace’s request naming a person of the workspace fwbot serves';
+    // The queued path of /fw (commands/queued.ts) does not carry the settled origin yet: an external
+    // person's command would reach the policy as the home workspace's person's, so none is taken.
+    if (kind === 'command')
+      return 'external person: slash commands from another organization are not taken yet';
+    if (origin.channelId === undefined) {
+      // Forms and the App Home carry no channel: their person is external there, and the policy says what
+      // that allows. A request from another workspace must name its channel, though.
+      if (wrong.length > 0)
+        return `${wrong.join(', ')}: not the workspace fwbot serves, and no shared channel named`;
+    } else {
+      if (!origin.shared) return 'external person: the request does not say the channel is shared';
+      if (admits?.(origin.channelId, workspace) !== true)
+        return `external person: channel ${shown(origin.channelId)} admits no external people`;
+    }
+    return {
+      teamId: workspace.teamId,
+      enterpriseId: workspace.enterpriseId,
+      userTeamId: ownTeam,
+      external: true,
+    };
   };
 
   const middleware: Middleware<AnyMiddlewareArgs> = async (args) => {
     const origin = originOf(args.body);
     const kind = kindOf(args.body);
     let wrong: string[];
+    let settled: SlackOrigin | undefined;
     try {
       const workspace = options.perInstallation
         ? installedWorkspace(await bound(), args.context)
         : await bound();
       wrong = mismatches(workspace, origin);
+      const elsewhere = wrong.length > 0 || fromElsewhere(workspace, origin.userTeamId);
+      if (!elsewhere) {
+        settled = {
+          teamId: origin.teamId,
+          enterpriseId: origin.enterpriseId,
+          userTeamId: origin.userTeamId,
+          external: false,
+        };
+      } else if (
+        wrong.length === 0 ||
+        // Another workspace's request is an external person's only where Slack says the channel is shared.
+        (origin.shared === true && wrong.every((name) => name === 'team_id' || name === 'enterprise_id'))
+      ) {
+        const entry = externalEntry(workspace, origin, wrong, kind);
+        if (typeof entry === 'string') wrong = [entry];
+        else settled = entry;
+      }
     } catch (error) {
       log.error({ err: error, kind }, 'cannot tell which Slack workspace fwbot serves; refused the request');
       wrong = ['workspace unknown'];
     }
-    if (wrong.length === 0) {
+    if (settled) {
+      // Bolt always gives a context; a bare call (tests of the middleware alone) may not.
+      if (typeof args.context === 'object') args.context[ORIGIN] = settled;
       await args.next();
       return;
     }
@@ -197,6 +323,8 @@ export function workspaceBinding(options: WorkspaceBindingOptions): WorkspaceBin
         enterpriseId: shown(origin.enterpriseId),
         appId: shown(origin.appId),
         userId: shown(origin.userId),
+        userTeamId: shown(origin.userTeamId),
+        channelId: shown(origin.channelId),
       },
       'refused a Slack request from another workspace or app; nothing run',
     );

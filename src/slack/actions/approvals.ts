@@ -3,6 +3,7 @@
 // hands the decision to decisions.ts; refusals and "too late" answers go privately to the person who
 // clicked. Bolt verified the request's signature, so `user.id` can be trusted.
 
+import type { Context } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import {
@@ -19,6 +20,7 @@ import { jsonValue } from '../../model/json.js';
 import type { Deduper } from '../../redis/dedupe.js';
 import type { SlackApprovalNotifier } from '../approvalNotifier.js';
 import type { Listeners } from '../router.js';
+import { originIn } from '../workspaceBinding.js';
 
 const ButtonClick = z.object({
   user: z.object({ id: z.string().min(1) }),
@@ -53,6 +55,7 @@ function actionPattern(id: string): RegExp {
  */
 function parseClick(
   body: unknown,
+  context?: Context,
 ): { click: ButtonClick; id: string; who: Clicker; channel: string | undefined } | undefined {
   const click = ButtonClick.safeParse(body);
   if (!click.success) return undefined;
@@ -65,7 +68,11 @@ function parseClick(
     click: click.data,
     id: value.data.id,
     channel,
-    who: { userId: click.data.user.id, card: channel && ts ? { channel, ts } : undefined },
+    who: {
+      userId: click.data.user.id,
+      card: channel && ts ? { channel, ts } : undefined,
+      ...(originIn(context)?.external === true ? { external: true } : {}),
+    },
   };
 }
 
@@ -108,8 +115,8 @@ export function registerApprovalListeners(
   { decisions, notifier, dedupe, log }: ApprovalListenersDeps,
 ): void {
   /** The click, once: a second delivery of the same trigger id is acknowledged and dropped. */
-  async function once(body: unknown, what: string) {
-    const parsed = parseClick(body);
+  async function once(body: unknown, what: string, context: Context) {
+    const parsed = parseClick(body, context);
     if (!parsed) {
       log.warn(`${what} click with an unreadable payload`);
       return undefined;
@@ -143,23 +150,23 @@ export function registerApprovalListeners(
     }
   }
 
-  app.action(actionPattern(APPROVE_ACTION), async ({ ack, body }) => {
+  app.action(actionPattern(APPROVE_ACTION), async ({ ack, body, context }) => {
     await ack();
-    const parsed = await once(body, 'approve');
+    const parsed = await once(body, 'approve', context);
     if (!parsed) return;
     await answer(parsed.channel, parsed.who.userId, () => decisions.approve(parsed.id, parsed.who));
   });
 
-  app.action(actionPattern(CANCEL_ACTION), async ({ ack, body }) => {
+  app.action(actionPattern(CANCEL_ACTION), async ({ ack, body, context }) => {
     await ack();
-    const parsed = await once(body, 'cancel');
+    const parsed = await once(body, 'cancel', context);
     if (!parsed) return;
     await answer(parsed.channel, parsed.who.userId, () => decisions.cancel(parsed.id, parsed.who));
   });
 
-  app.action(actionPattern(REJECT_ACTION), async ({ ack, body }) => {
+  app.action(actionPattern(REJECT_ACTION), async ({ ack, body, context }) => {
     await ack();
-    const parsed = await once(body, 'reject');
+    const parsed = await once(body, 'reject', context);
     if (!parsed) return;
     const { id, who, channel, click } = parsed;
     await answer(channel, who.userId, async () => {
@@ -171,7 +178,7 @@ export function registerApprovalListeners(
     });
   });
 
-  app.view(REJECT_MODAL, async ({ ack, body }) => {
+  app.view(REJECT_MODAL, async ({ ack, body, context }) => {
     await ack();
     const submission = ReasonSubmission.safeParse(body);
     const metadata = submission.success
@@ -182,7 +189,11 @@ export function registerApprovalListeners(
     if (!(await dedupe.firstSight(`trigger:${submission.data.trigger_id}`))) return;
     const reason = submission.data.view.state.values[REASON_BLOCK]?.[REASON_INPUT]?.value ?? undefined;
     const { id, channel, ts } = metadata.data;
-    const who: Clicker = { userId: submission.data.user.id, card: ts ? { channel, ts } : undefined };
+    const who: Clicker = {
+      userId: submission.data.user.id,
+      card: ts ? { channel, ts } : undefined,
+      ...(originIn(context)?.external === true ? { external: true } : {}),
+    };
     await answer(channel, who.userId, () => decisions.reject(id, who, reason));
   });
 }

@@ -6,6 +6,7 @@ import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
 import { BlockActions, buttonOf } from '../payloads.js';
 import type { Listeners } from '../router.js';
+import { actorWithOrigin } from '../workspaceBinding.js';
 
 export interface ButtonClick {
   body: BlockActions;
@@ -26,7 +27,7 @@ export function onButton(
   base: string,
   handle: (click: ButtonClick) => Promise<void>,
 ): void {
-  app.action(actionPattern(base), async ({ ack, body }) => {
+  app.action(actionPattern(base), async ({ ack, body, context }) => {
     await (ack as AckFn<void>)();
     const parsed = BlockActions.safeParse(body);
     const button = parsed.success ? buttonOf(parsed.data) : undefined;
@@ -37,7 +38,7 @@ export function onButton(
     const click = parsed.data;
     if (!(await deps.dedupe.firstSight(`trigger:${click.trigger_id}`))) return;
     const channelId = click.channel?.id ?? '';
-    const actor = { userId: click.user.id, channelId, teamId: click.team?.id };
+    const actor = actorWithOrigin({ userId: click.user.id, channelId, teamId: click.team?.id }, context);
     const request = beginRequest(deps.log, base, actor);
     const delivery = new Delivery(deps.slack, request, click.response_url);
     await handle({ body: click, value: button.value ?? '', request, delivery });

@@ -13,6 +13,7 @@ import type { SurfaceDeps } from '../deps.js';
 import { ViewSubmission } from '../payloads.js';
 import type { Listeners } from '../router.js';
 import { perform } from '../run.js';
+import { actorWithOrigin } from '../workspaceBinding.js';
 import { decodeMetadata } from './metadata.js';
 import { MODAL_CALLBACK } from './modal.js';
 import { rawFromState, submissionRefusal } from './values.js';
@@ -28,7 +29,7 @@ function commandTextOf(op: Operation, raw: RawArgs, fieldNames: readonly string[
 }
 
 export function registerModalSubmissions(app: Listeners, deps: SurfaceDeps): void {
-  app.view(MODAL_CALLBACK, async ({ ack, body }) => {
+  app.view(MODAL_CALLBACK, async ({ ack, body, context }) => {
     const parsed = ViewSubmission.safeParse(body);
     const meta = parsed.success ? decodeMetadata(parsed.data.view.private_metadata) : undefined;
     const op = meta ? deps.operation(meta.operationId) : undefined;
@@ -51,7 +52,10 @@ export function registerModalSubmissions(app: Listeners, deps: SurfaceDeps): voi
     }
     await ack();
     if (!(await deps.dedupe.firstSight(`trigger:${submission.trigger_id}`))) return;
-    const actor = { userId: submission.user.id, channelId: meta.channelId, teamId: submission.team?.id };
+    const actor = actorWithOrigin(
+      { userId: submission.user.id, channelId: meta.channelId, teamId: submission.team?.id },
+      context,
+    );
     const request = beginRequest(deps.log, 'form', actor, { operationId: op.id, fields });
     const delivery = new Delivery(deps.slack, request, meta.responseUrl);
     await perform(deps, request, delivery, {
