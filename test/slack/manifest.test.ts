@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { FW_COMMAND } from '../../src/slack/commands/fw.js';
 import { EVENTS_LISTENED } from '../../src/slack/events/index.js';
+import { BOT_SCOPES, REDIRECT_PATH } from '../../src/slack/install.js';
 import { extraScopes, slackMethodsUsed } from '../../src/slackApi/slackApi.js';
 
 /** Bot scopes of the Web API methods fwbot may call (docs.slack.dev method reference). */
@@ -90,7 +91,7 @@ const manifest = parse(readFileSync('manifest.yml', 'utf8')) as {
     bot_user: { display_name: string; always_online: boolean };
     slash_commands: { command: string; description: string; usage_hint: string; should_escape: boolean }[];
   };
-  oauth_config: { scopes: { bot: string[] } };
+  oauth_config: { redirect_urls?: string[]; scopes: { bot: string[] } };
   settings: {
     interactivity: { is_enabled: boolean };
     socket_mode_enabled: boolean;
@@ -140,6 +141,17 @@ describe('manifest.yml', () => {
     expect([...subscribed].sort(), 'manifest bot_events against the listeners in src/').toEqual(
       [...listened].sort(),
     );
+  });
+
+  it('carries what installing in many workspaces needs (OAuth mode): the redirect URL, the uninstall events, the scopes the install asks for', () => {
+    const [redirect] = manifest.oauth_config.redirect_urls ?? [];
+    expect(redirect).toBeDefined();
+    expect(new URL(redirect ?? '').protocol).toBe('https:');
+    expect(new URL(redirect ?? '').pathname).toBe(REDIRECT_PATH);
+    expect(manifest.settings.event_subscriptions?.bot_events).toEqual(
+      expect.arrayContaining(['app_uninstalled', 'tokens_revoked']),
+    );
+    expect([...BOT_SCOPES].sort()).toEqual([...manifest.oauth_config.scopes.bot].sort());
   });
 
   it('enables the Home tab the app_home_opened listener publishes', () => {
