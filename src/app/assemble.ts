@@ -7,6 +7,7 @@
 // The processes add only what is theirs: the bot its Bolt app and command intake, a worker its probes,
 // the demo its simulator, its console and its Slack twin. (The CLI keeps no state: it has no Redis.)
 import type { Logger } from 'pino';
+import { channelScopes } from '../config/scope.js';
 import type { Config } from '../config.js';
 import type { HomeTiming } from '../home/changes.js';
 import type { Home } from '../home/service.js';
@@ -166,6 +167,8 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
       // Open incidents are listed on every Home of their channels' members: the opened Homes are refreshed.
       onIncidentsChanged: () => void home?.publisher.changed('everyone'),
       alertMetrics: alertScanMetrics(metrics),
+      // A customer channel is told its tenant's alerts only, whatever it was subscribed to before.
+      channelScope: channelScopes(config),
       snapshotRetentionDays: config.changes.snapshotRetentionDays,
     });
     jobs = workers.jobs;

@@ -1,7 +1,9 @@
 // The scope of a request (issue 29): the SCC profile a channel's commands use and, in a customer channel,
 // the managed tenant they are confined to and the profile that acts inside it. AccessControl.scopeFor
 // reads it from the channel's binding in the workspace the request came from; the dispatcher applies it
-// to each operation as the operation's declared tenancy says (src/dispatch/tenancy.ts).
+// to each operation as the operation's declared tenancy says (src/dispatch/tenancy.ts). What is told later
+// without a request (alert posts) reads a channel's scope from the bindings alone (channelScopes).
+import type { ChannelBinding } from './profilesFileSchema.js';
 
 /** Where a request's commands go. */
 export interface Scope {
@@ -40,4 +42,45 @@ export function isScopeTenant(scope: Scope, tenant: { name?: string; uid?: strin
     (tenant.name !== undefined && plain(tenant.name) === plain(wanted)) ||
     (tenant.uid !== undefined && tenant.uid.toLowerCase() === wanted.toLowerCase())
   );
+}
+
+/**
+ * The profile that acts inside a scope's tenant: `tenant_profile`, else a configured profile named like the
+ * tenant (other than the MSP's own); undefined outside a customer channel, or when there is none.
+ */
+export function tenantProfileOf(scope: Scope, profiles: readonly string[]): string | undefined {
+  if (scope.tenant === undefined) return undefined;
+  return scope.tenantProfile ?? profileNamedLike(scope.tenant, profiles, scope.profile);
+}
+
+function scopeOfBinding(binding: ChannelBinding, bindingKey: string): Scope {
+  return {
+    profile: binding.profile,
+    ...(binding.tenant === undefined ? {} : { tenant: binding.tenant }),
+    ...(binding.tenantProfile === undefined ? {} : { tenantProfile: binding.tenantProfile }),
+    bindingKey,
+  };
+}
+
+/**
+ * A channel's scope from the profiles file's bindings by channel id, for what is told without a request
+ * (which names no workspace): the home workspace's `channels`, then each workspace's. A Slack Connect
+ * channel keeps its id in every workspace it is shared with, so when several bindings name it, one that
+ * makes it a customer channel wins: a channel is never told more than its strictest binding allows.
+ * Undefined: not bound by id (the profile `default`, or a workspace's own profile).
+ */
+export function channelScopes(config: {
+  readonly channelBindings: ReadonlyMap<string, ChannelBinding>;
+  readonly workspaces: ReadonlyMap<string, { readonly channels: ReadonlyMap<string, ChannelBinding> }>;
+}): (channelId: string) => Scope | undefined {
+  return (channelId) => {
+    const found: Scope[] = [];
+    const home = config.channelBindings.get(channelId);
+    if (home) found.push(scopeOfBinding(home, `channels.${channelId}`));
+    for (const [team, workspace] of config.workspaces) {
+      const bound = workspace.channels.get(channelId);
+      if (bound) found.push(scopeOfBinding(bound, `workspaces.${team}.channels.${channelId}`));
+    }
+    return found.find((scope) => scope.tenant !== undefined) ?? found[0];
+  };
 }

@@ -6,7 +6,7 @@
 import type { Operation, RawArgs } from '../catalogue/operation.js';
 import { resolveTenant } from '../catalogue/resolve.js';
 import { COMMAND } from '../catalogue/usage.js';
-import { isScopeTenant, profileNamedLike, type Scope } from '../config/scope.js';
+import { isScopeTenant, type Scope, tenantProfileOf } from '../config/scope.js';
 import { PermissionError, UserError } from '../model/errors.js';
 import type { SccClients } from './ports.js';
 
@@ -55,7 +55,7 @@ async function namesScopeTenant(typed: string, scope: Scope, scc: SccClients): P
 
 /** The profile that acts inside the tenant: `tenant_profile`, else a configured profile named like it. */
 function tenantProfile(op: Operation, scope: Scope, tenant: string, scc: SccClients): string {
-  const profile = scope.tenantProfile ?? profileNamedLike(tenant, scc.names(), scope.profile);
+  const profile = tenantProfileOf(scope, scc.names());
   if (profile !== undefined) return profile;
   throw new UserError(
     `${commandWords(op)} acts inside the tenant \`${tenant}\`, which needs that tenant's own SCC profile, ` +

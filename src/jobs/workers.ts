@@ -15,7 +15,12 @@ import { SlackApi, type WebApiClient } from '../slackApi/slackApi.js';
 import { deliverAlerts } from './alerts/desk.js';
 import { RedisIncidentDesk } from './alerts/deskService.js';
 import { createDeskProcessor } from './alerts/deskWorker.js';
-import { ALERT_SCAN_QUEUE, type AlertScanMetrics, createAlertScanner } from './alerts/scan.js';
+import {
+  ALERT_SCAN_QUEUE,
+  type AlertScanDeps,
+  type AlertScanMetrics,
+  createAlertScanner,
+} from './alerts/scan.js';
 import { RedisAlertSubscriptions } from './alerts/subscriptions.js';
 import { migrateWatches, RETIRED_WATCH_SCHEDULER_ID } from './alerts/watchMigration.js';
 import { reportConfigChanges } from './configChanges.js';
@@ -93,6 +98,8 @@ export interface StartWorkersOptions extends JobsOptions {
   resolveTenantProfile?: TenantProfileResolver;
   /** Where the alert scan reports (src/jobs/alerts/scanHealth.ts alertScanMetrics). */
   alertMetrics?: AlertScanMetrics;
+  /** A channel's scope as bound (src/config/scope.ts channelScopes): customer channels hear their tenant. */
+  channelScope?: AlertScanDeps['channelScope'];
 }
 
 export interface Workers {
@@ -217,6 +224,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
     subscriptions: jobs.subscriptions,
     deliver: (events) => deliverAlerts(core, events),
     ...(options.alertMetrics ? { metrics: options.alertMetrics } : {}),
+    ...(options.channelScope ? { channelScope: options.channelScope } : {}),
   });
   start(ALERT_SCAN_QUEUE, alertScan.processor, { concurrency: 2 });
   await alertScan.start();

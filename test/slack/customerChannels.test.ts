@@ -124,6 +124,17 @@ describe('a device command in a customer channel', () => {
       expect(text).not.toContain(name);
   });
 
+  it('refuses, in one sentence, to subscribe it from the MSP’s channel to the portal’s alerts', async () => {
+    const since = h.sim.requestLog.list().at(-1)?.seq ?? 0;
+    const { responseUrl } = await h.command(`alerts subscribe connectivity ${CUSTOMER_WITH_PROFILE}`, {
+      userId: USERS.operator,
+    });
+    expect(blocksText((await h.reply(responseUrl)).args)).toMatch(
+      /^:no_entry: <#C0NORTHWND2> uses the SCC profile `northwind`, not `default` like this channel; run `\/fw alerts subscribe` there instead\.$/,
+    );
+    expect(h.sim.requestLog.list({ since })).toEqual([]);
+  });
+
   it('reaches SCC with the portal’s token in the MSP’s own channel', async () => {
     const { text, callers } = await devicesIn(CHANNEL);
     expect([...callers]).toEqual(['acme-msp']);

@@ -17,11 +17,12 @@ import {
   type AlertSubscription,
   type AlertSubscriptions,
 } from '../../alerts/model.js';
+import type { Scope } from '../../config/scope.js';
 import type { SccClients } from '../../scc/client.js';
 import { SccApiError } from '../../scc/errors.js';
 import type { JobsCore } from '../core.js';
 import { readByUid, readChanges, readDeviceSet, readFull, type SourceRead } from './scanReads.js';
-import { channelsFor, scopeOf, subscribersOf } from './scanRouting.js';
+import { channelsFor, scopeOf, subscribersOf, toldInChannel } from './scanRouting.js';
 import { AlertScanStore, type StreamMeta, type StreamScope, streamField } from './state.js';
 
 /** The queue the scan's jobs run on (one scheduler per profile, and one that keeps those in line). */
@@ -48,6 +49,11 @@ export interface AlertScanDeps {
   metrics?: AlertScanMetrics;
   /** The time (tests: the simulator's clock). */
   now?: () => number;
+  /**
+   * A channel's scope as the profiles file binds it (src/config/scope.ts channelScopes): a customer channel
+   * is told its tenant's own profile only (scanRouting.ts toldInChannel). Absent: no customer channels.
+   */
+  channelScope?: (channelId: string) => Scope | undefined;
 }
 
 /** What one scan of one profile did. */
@@ -317,12 +323,30 @@ export function createAlertScanner(deps: AlertScanDeps) {
     for (const event of events) deps.metrics?.events(event.kind, event.phase, 1);
   };
 
+  /** The subscriptions whose channels may be told them; the others are said once and not read for. */
+  const toldSubscriptions = (profile: string, subscriptions: AlertSubscription[]): AlertSubscription[] => {
+    const channelScope = deps.channelScope;
+    if (channelScope === undefined) return subscriptions;
+    const told: AlertSubscription[] = [];
+    for (const subscription of subscriptions) {
+      const scope = channelScope(subscription.channelId);
+      if (toldInChannel(subscription, scope, clients.names())) told.push(subscription);
+      else
+        sayOnce(
+          profile,
+          `customer-channel:${subscription.id}`,
+          `alert subscription ${subscription.id} is not told in ${subscription.channelId}: that channel is scoped to the tenant ${scope?.tenant ?? ''} (${scope?.bindingKey ?? ''}), so it hears only that tenant's own profile; unsubscribe it there`,
+        );
+    }
+    return told;
+  };
+
   /** One scan of a profile: every stream that is due, then the outbox to the desk. */
   const scanProfile = async (profile: string): Promise<ProfileScan> => {
     const report: ProfileScan = { profile, read: [], events: [], calls: 0, stretch: 1, unreadable: [] };
     // What an earlier scan committed and could not hand over (a crash, the desk's queue away) goes first.
     await store.drain(profile, deps.deliver);
-    const subscriptions = await deps.subscriptions.list({ profile });
+    const subscriptions = toldSubscriptions(profile, await deps.subscriptions.list({ profile }));
     report.unreadable = await unreadableSubscribed(profile, subscriptions);
     const streams = streamsOf(profile, subscriptions, report.unreadable);
     const metas = await store.metas(profile);

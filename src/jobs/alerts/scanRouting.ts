@@ -1,10 +1,29 @@
 // Which channels hear a finding: the subscriptions of its profile that name its kind, whose scope covers
 // the tenant it comes from (the profile's own tenant; one managed tenant; all of them), and whose device
 // query (resolved to uids by listing it, src/jobs/alerts/scan.ts) holds one of its devices. An MSP's
-// channels subscribed to one tenant hear that tenant's findings only.
+// channels subscribed to one tenant hear that tenant's findings only. A customer channel (bound to one
+// managed tenant, docs/operating/msp.md) hears only its tenant's own profile, whatever it was subscribed to.
 import type { Finding } from '../../alerts/index.js';
 import type { AlertKind, AlertSubscription } from '../../alerts/model.js';
+import { type Scope, tenantProfileOf } from '../../config/scope.js';
 import type { StreamScope } from './state.js';
+
+/**
+ * Whether a subscription may be told in its channel, given the channel's scope. A customer channel hears
+ * the subscriptions of its tenant's own profile to that profile's own devices, and nothing else: not the
+ * MSP portal's (one tenant, or all), even one made before the channel was bound to the tenant. Other
+ * channels hear what they subscribed to.
+ */
+export function toldInChannel(
+  subscription: AlertSubscription,
+  channelScope: Scope | undefined,
+  profiles: readonly string[],
+): boolean {
+  if (channelScope?.tenant === undefined) return true;
+  return (
+    subscription.scope.kind === 'profile' && subscription.profile === tenantProfileOf(channelScope, profiles)
+  );
+}
 
 export function scopeOf(subscription: AlertSubscription): StreamScope {
   return subscription.scope.kind === 'profile' ? 'own' : 'msp';

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { channelScopes } from '../../../src/config/scope.js';
 import { stripSentinels } from '../../../src/render/mrkdwn.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { type ScanWorld, scanWorld, simDevice, subscription } from './scanSupport.js';
@@ -192,6 +193,52 @@ describe('the alert scan', () => {
       uid: northwind,
       name: expect.any(String),
     });
+  });
+
+  it('tells a customer channel its tenant’s own profile only, whatever it was subscribed to', async () => {
+    // C0NORTHWND1 is bound to the tenant northwind-us (its own profile: northwind); C0MSPNOC01 is the MSP's.
+    const w = await open({
+      profiles: {
+        default: sim.tokens.superAdmin,
+        northwind: sim.mintTenantToken(sim.tenantUid('northwind-us')),
+      },
+      channelScope: channelScopes({
+        channelBindings: new Map([
+          ['C0NORTHWND1', { profile: 'default', tenant: 'northwind-us', tenantProfile: 'northwind' }],
+        ]),
+        workspaces: new Map(),
+      }),
+    });
+    // Made before the channel was bound to its tenant: every tenant of the portal, and the tenant seen
+    // from the portal. Neither is told there; the MSP's channel hears all tenants as before.
+    await w.subscriptions.subscribe(
+      subscription('C0NORTHWND1', ['connectivity'], { scope: { kind: 'all-tenants' } }),
+    );
+    await w.subscriptions.subscribe(
+      subscription('C0NORTHWND1', ['connectivity'], {
+        scope: { kind: 'tenant', uid: sim.tenantUid('northwind-us'), name: 'northwind-us' },
+      }),
+    );
+    await w.subscriptions.subscribe(
+      subscription('C0MSPNOC01', ['connectivity'], { scope: { kind: 'all-tenants' } }),
+    );
+    // The tenant's own profile, to its own devices: told there.
+    await w.subscriptions.subscribe(subscription('C0NORTHWND1', ['connectivity'], { profile: 'northwind' }));
+    await w.scanAfter(0);
+    await w.scanAfter(0, 'northwind');
+
+    simDevice(sim, 'nw-asa-hq').connectivityState = 'UNREACHABLE';
+    simDevice(sim, 'globex-asa-02').connectivityState = 'ONLINE'; // another customer's, in the MSP's list
+    await w.scanAfter(30 * SECOND);
+    await w.scanAfter(0, 'northwind');
+    expect(headlines(w).sort()).toEqual([
+      'close globex-asa-02 back online → C0MSPNOC01',
+      'open nw-asa-hq is UNREACHABLE → C0MSPNOC01',
+      'open nw-asa-hq is UNREACHABLE → C0NORTHWND1',
+    ]);
+    expect(w.delivered.filter((e) => e.channels.includes('C0NORTHWND1')).map((e) => e.profile)).toEqual([
+      'northwind',
+    ]);
   });
 
   it('tells a channel about the devices its --devices query names only', async () => {

@@ -69,6 +69,7 @@ export async function scanWorld(
     schedule?: ScheduleOverrides['alerts'];
     deliver?: AlertScanDeps['deliver'];
     log?: AlertScanDeps['core']['log'];
+    channelScope?: AlertScanDeps['channelScope'];
   } = {},
 ): Promise<ScanWorld> {
   const clients = simClients(sim, options.profiles ?? { default: sim.tokens.superAdmin });
@@ -90,6 +91,7 @@ export async function scanWorld(
         delivered.push(...events);
       }),
     now: () => sim.clock.now(),
+    ...(options.channelScope ? { channelScope: options.channelScope } : {}),
   });
   return {
     core,

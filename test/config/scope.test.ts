@@ -1,0 +1,53 @@
+// A channel's scope read from the bindings alone (what is told without a request: alert posts), and the
+// one rule for the profile that acts inside a customer channel's tenant.
+import { describe, expect, it } from 'vitest';
+import type { ChannelBinding } from '../../src/config/profilesFileSchema.js';
+import { channelScopes, tenantProfileOf } from '../../src/config/scope.js';
+
+const customer: ChannelBinding = { profile: 'msp', tenant: 'contoso-eu', tenantProfile: 'contoso' };
+
+describe('channelScopes', () => {
+  const scopeOf = channelScopes({
+    channelBindings: new Map<string, ChannelBinding>([
+      ['C0MSPOPS01', { profile: 'msp' }],
+      ['C0SHARED01', { profile: 'msp' }],
+    ]),
+    workspaces: new Map([
+      [
+        'T0CUSTOMR1',
+        {
+          channels: new Map<string, ChannelBinding>([
+            ['C0CUSTCH01', customer],
+            // A Slack Connect channel keeps its id in both workspaces: bound there as a customer channel.
+            ['C0SHARED01', customer],
+          ]),
+        },
+      ],
+    ]),
+  });
+
+  it('reads the home workspace’s bindings, then each workspace’s', () => {
+    expect(scopeOf('C0MSPOPS01')).toEqual({ profile: 'msp', bindingKey: 'channels.C0MSPOPS01' });
+    expect(scopeOf('C0CUSTCH01')).toEqual({
+      profile: 'msp',
+      tenant: 'contoso-eu',
+      tenantProfile: 'contoso',
+      bindingKey: 'workspaces.T0CUSTOMR1.channels.C0CUSTCH01',
+    });
+    expect(scopeOf('C0UNBOUND1')).toBeUndefined();
+  });
+
+  it('takes the strictest binding of a channel bound in several workspaces: the customer channel', () => {
+    expect(scopeOf('C0SHARED01')).toMatchObject({ tenant: 'contoso-eu', tenantProfile: 'contoso' });
+  });
+});
+
+describe('tenantProfileOf', () => {
+  const scope = { profile: 'msp', tenant: 'Contoso_EU', bindingKey: 'channels.C0CONTOSO1' };
+  it('is tenant_profile, else a profile named like the tenant other than the MSP’s, else none', () => {
+    expect(tenantProfileOf({ ...scope, tenantProfile: 'cust' }, ['msp', 'cust'])).toBe('cust');
+    expect(tenantProfileOf(scope, ['msp', 'contoso-eu'])).toBe('contoso-eu');
+    expect(tenantProfileOf(scope, ['msp', 'fabrikam'])).toBeUndefined();
+    expect(tenantProfileOf({ profile: 'msp', bindingKey: 'channels.C0MSPOPS01' }, ['msp'])).toBeUndefined();
+  });
+});
