@@ -445,7 +445,19 @@ function policyFrom(data: PolicyData): RolePolicy {
   const channels = Object.entries(data.channels ?? {}).map(
     ([channel, grants]) => [channel, grantsFrom(grants)] as const,
   );
-  return { workspace: grantsFrom(data.workspace), channels: new Map(channels) };
+  // External people's grants, and the channels where their approvals count (allow_external_approvers).
+  const external = Object.entries(data.channels ?? {}).flatMap(([channel, grants]) =>
+    grants.external === undefined ? [] : [[channel, grantsFrom({ ...grants.external, admin: [] })] as const],
+  );
+  const externalApprovers = Object.entries(data.channels ?? {})
+    .filter(([, grants]) => grants.allow_external_approvers === true)
+    .map(([channel]) => channel);
+  return {
+    workspace: grantsFrom(data.workspace),
+    channels: new Map(channels),
+    external: new Map(external),
+    externalApprovers: new Set(externalApprovers),
+  };
 }
 
 function changesFrom(data: ProfilesFileData['changes']): ChangeSettings {

@@ -175,9 +175,22 @@ const operationId = z
   .string()
   .regex(/^[a-z-]+(\.[a-z-]+)*$/, 'must be an operation id such as tenants.token');
 
+/**
+ * A channel's grants, and what it grants external people (Slack Connect: people of another organization):
+ * `external` holds every role but admin; their approver grant counts only with `allow_external_approvers`.
+ */
+const ChannelGrantsSchema = GrantsSchema.extend({
+  external: closedObject({
+    viewer: principals('viewer'),
+    operator: principals('operator'),
+    approver: principals('approver'),
+  }).optional(),
+  allow_external_approvers: z.boolean().optional(),
+});
+
 export const PolicySchema = closedObject({
   workspace: GrantsSchema.optional(),
-  channels: z.record(channelId, GrantsSchema).optional(),
+  channels: z.record(channelId, ChannelGrantsSchema).optional(),
   /** Per operation id: the role it needs here, raised above its declared one (never lowered). */
   operations: z.record(operationId, z.enum(roles as unknown as [Role, ...Role[]])).optional(),
 });
@@ -515,6 +528,19 @@ const roleKeys: ProfilesFileKey[] = [
     default: 'nobody',
     example: `${role}: [U0123ABCD]`,
   })),
+  ...(['viewer', 'operator', 'approver'] as const).map((role) => ({
+    key: `policy.channels.<channel>.external.${role}`,
+    description: `who among external people (Slack Connect: people of another organization in a shared channel) is ${role} in that channel; they get no other grant${role === 'approver' ? ', and this one counts only with allow_external_approvers' : ''}`,
+    default: 'nobody',
+    example: `external: { ${role}: [U0CUST0001] }`,
+  })),
+  {
+    key: 'policy.channels.<channel>.allow_external_approvers',
+    description:
+      'whether external people granted approver in that channel may approve; without it they never do',
+    default: 'false',
+    example: 'allow_external_approvers: true',
+  },
   {
     key: 'policy.operations.<operation>',
     description:

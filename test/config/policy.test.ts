@@ -50,3 +50,34 @@ describe('rolesOf', () => {
     ]).toEqual([]);
   });
 });
+
+describe('grants to external people (Slack Connect)', () => {
+  const shared = policyFrom(`policy:
+  workspace:
+    operator: [U0CUST0001]
+  channels:
+    C0CONTOSO1:
+      external:
+        viewer: '*'
+        operator: [U0CUST0001]
+        approver: [U0CUSTLEAD]
+    C0FABRIK01:
+      external: { approver: [U0CUSTLEAD] }
+      allow_external_approvers: true
+`);
+  const external = (userId: string, channelId: string) =>
+    [...rolesOf(shared, { userId, channelId, external: true })].sort();
+
+  it('gives external people only the channel’s external grants, approver only where allowed', () => {
+    expect(external('U0CUST0001', 'C0CONTOSO1')).toEqual(['operator', 'viewer']);
+    expect(external('U0CUSTLEAD', 'C0CONTOSO1')).toEqual(['viewer']);
+    expect(external('U0CUSTLEAD', 'C0FABRIK01')).toEqual(['approver', 'viewer']);
+    expect(external('U0CUST0001', 'C0ELSEWHRE')).toEqual([]);
+  });
+
+  it('refuses admin among external grants', () => {
+    expect(() =>
+      policyFrom('policy:\n  channels:\n    C0CONTOSO1:\n      external: { admin: [U0CUST0001] }\n'),
+    ).toThrow(/admin/);
+  });
+});
