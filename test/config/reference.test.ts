@@ -74,6 +74,8 @@ describe('the environment variables table', () => {
       'SLACK_BOT_TOKEN',
       'SLACK_APP_TOKEN',
       'SLACK_SIGNING_SECRET',
+      'SLACK_CLIENT_SECRET',
+      'FWBOT_INSTALL_KEY',
       'REDIS_URL',
       'REDIS_SENTINEL_PASSWORD',
       'REDIS_PASSWORD',
@@ -89,6 +91,10 @@ describe('the environment variables table', () => {
       'REDIS_CLUSTER_NODES',
       'REDIS_PASSWORD',
       'REDIS_TLS',
+      // OAuth mode goes with no bot or app token: its examples are checked together below.
+      'SLACK_CLIENT_ID',
+      'SLACK_CLIENT_SECRET',
+      'FWBOT_INSTALL_KEY',
     ]);
     const examples = Object.fromEntries(
       configVariables.filter((v) => !alternatives.has(v.name)).map((v) => [v.name, v.example]),
@@ -99,6 +105,18 @@ describe('the environment variables table', () => {
       { require: { slack: true, scc: true }, readFile: () => profilesFileExample },
     );
     expect(config.profiles.get('default')?.baseUrl).toBe('http://127.0.0.1:4010');
+    const example = (name: string) => configVariables.find((v) => v.name === name)?.example ?? '';
+    const oauth = Object.fromEntries(
+      [
+        'SLACK_CLIENT_ID',
+        'SLACK_CLIENT_SECRET',
+        'FWBOT_INSTALL_KEY',
+        'SLACK_SIGNING_SECRET',
+        'SLACK_TEAM_ID',
+        'SCC_API_TOKEN',
+      ].map((name) => [name, example(name)]),
+    );
+    expect(loadConfig(oauth, { require: { slack: true, scc: true } }).slack.mode).toBe('oauth');
   });
 
   it('gives the defaults that the parser applies', () => {
