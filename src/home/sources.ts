@@ -1,7 +1,9 @@
 // Where one person's Home data comes from, read fresh each time it is built: pending approvals (and which
 // of them this person may decide: the approvals' own role check, in the request's channel), the work they
 // follow, the upgrade watches and the open incidents of their channels (the channels they are in, as
-// Slack says), and their last commands.
+// Slack says), and their last commands. Incidents, watches and followed work are shown only for channels
+// where the person holds a role: each channel has one scope (a customer channel: its tenant), so someone
+// who holds roles only in a customer's channels sees that customer's and nobody else's.
 
 import type { Logger } from 'pino';
 import type { OpenIncident } from '../alerts/model.js';
@@ -38,7 +40,8 @@ export class HomeSources {
   async read(userId: string): Promise<HomeData> {
     const { deps } = this;
     const now = deps.clock();
-    const channels = this.#channels(userId);
+    const holdsRole = this.#holdsRole(userId);
+    const channels = this.#channels(userId, holdsRole);
     const [pending, noted, recent, watches, incidents] = await Promise.all([
       deps.pending(),
       deps.followed.of(userId),
@@ -59,18 +62,44 @@ export class HomeSources {
       });
       if (may) toDecide.push(record);
     }
-    const followed = await deps.states.of(noted, now);
+    const followed = await deps.states.of(await filterAsync(noted, (work) => holdsRole(work.channelId)), now);
     return { userId, toDecide, myRequests, followed, watches, incidents, recent, now };
   }
 
-  /** The channels a person is in, read once per Home (lazily: only a section that needs them asks). */
-  #channels(userId: string): () => Promise<readonly string[] | undefined> {
+  /** Whether the person holds a role (viewer or above) in a channel, asked once per channel per Home. */
+  #holdsRole(userId: string): (channelId: string) => Promise<boolean> {
+    const asked = new Map<string, Promise<boolean>>();
+    return (channelId) => {
+      let held = asked.get(channelId);
+      if (held === undefined) {
+        held = this.deps.authorizer({ userId, role: 'viewer', channelId }).catch((error: unknown) => {
+          // Not known now: shown as not held (the Home is read again on the next change).
+          this.deps.log.warn({ err: error, channelId }, 'could not check a person’s role in a channel');
+          return false;
+        });
+        asked.set(channelId, held);
+      }
+      return held;
+    };
+  }
+
+  /**
+   * The channels a person is in and holds a role in, read once per Home (lazily: only a section that needs
+   * them asks).
+   */
+  #channels(
+    userId: string,
+    holdsRole: (channelId: string) => Promise<boolean>,
+  ): () => Promise<readonly string[] | undefined> {
     let read: Promise<readonly string[] | undefined> | undefined;
     return () => {
-      read ??= this.deps.channelsOf(userId).catch((error: unknown) => {
-        this.deps.log.warn({ err: error }, 'could not read which channels a person is in');
-        return undefined;
-      });
+      read ??= this.deps
+        .channelsOf(userId)
+        .catch((error: unknown) => {
+          this.deps.log.warn({ err: error }, 'could not read which channels a person is in');
+          return undefined;
+        })
+        .then((channels) => (channels === undefined ? undefined : filterAsync(channels, holdsRole)));
       return read;
     };
   }
@@ -91,6 +120,11 @@ export class HomeSources {
       .filter((watch) => mine.has(watch.channelId))
       .map(({ channelId, profile, createdBy }) => ({ channelId, profile, createdBy }));
   }
+}
+
+async function filterAsync<T>(items: readonly T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {
+  const kept = await Promise.all(items.map(keep));
+  return items.filter((_, index) => kept[index]);
 }
 
 /** A person's channels from Slack, kept in Redis a few minutes (users.conversations is Tier 3). */

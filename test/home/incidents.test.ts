@@ -1,11 +1,14 @@
 // The open incidents on a person's Home (real Redis, the desk's own records, the fake Slack Web API): those
-// of the channels the person is in, each with a link to its message; closed ones leave the Home.
+// of the channels the person is in and holds a role in, each with a link to its message; closed ones leave
+// the Home. The same role rule keeps a customer's person to their customer channels' watches and work.
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AlertEvent } from '../../src/alerts/model.js';
+import type { TrackRequest } from '../../src/catalogue/operation.js';
 import { createHome, type Home } from '../../src/home/service.js';
 import { serveChannel } from '../../src/jobs/alerts/deskWorker.js';
 import { createJobsCore, type JobsCore } from '../../src/jobs/core.js';
+import { trackJobId } from '../../src/jobs/keys.js';
 import { SlackNotifier } from '../../src/jobs/slackNotifier.js';
 import { renderText } from '../../src/render/text.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
@@ -17,6 +20,9 @@ const quiet = pino({ level: 'silent' });
 const MINE = 'C0MINE00001';
 const OTHERS = 'C0OTHER0001';
 const ALICE = 'U0ALICE0001';
+/** A customer channel of contoso-eu, and one of another customer. */
+const CONTOSO = 'C0CONTOSO01';
+const FABRIKAM = 'C0FABRIKAM1';
 
 function offline(device: string, channelId: string, phase: AlertEvent['phase'] = 'open'): AlertEvent {
   return {
@@ -40,11 +46,18 @@ describe('open incidents on the Home', () => {
   let core: JobsCore;
   let home: Home;
   let notifier: SlackNotifier;
+  /** The channels Alice is in, and those she holds a role in (every one, unless a test says otherwise). */
+  let aliceIn: string[];
+  let roleIn: (channelId: string) => boolean;
+  const watched: { channelId: string; profile: string; createdBy: string }[] = [];
 
   beforeAll(async () => {
     slack = await startFakeSlack();
   });
   beforeEach(() => {
+    aliceIn = [MINE];
+    roleIn = () => true;
+    watched.length = 0;
     core = createJobsCore({
       redisUrl: redisUrl(),
       prefix: uniquePrefix('home-incidents'),
@@ -63,14 +76,15 @@ describe('open incidents on the Home', () => {
       prefix: core.prefix,
       slack: { publishHome: async () => undefined, userChannels: async () => [] },
       pending: async () => [],
-      authorizer: async () => false,
+      authorizer: async ({ userId, role, channelId }) =>
+        userId === ALICE && role === 'viewer' && roleIn(channelId),
       allowSelfApproval: false,
       watches: {
-        list: async () => [],
+        list: async () => watched.map((watch) => ({ ...watch, createdAt: '2026-11-26T14:00:00Z' })),
         watch: async () => ({ created: true }),
         unwatch: async () => ({ removed: false }),
       },
-      channelsOf: async (userId) => (userId === ALICE ? [MINE] : undefined),
+      channelsOf: async (userId) => (userId === ALICE ? aliceIn : undefined),
       log: quiet,
     });
   });
@@ -107,6 +121,44 @@ describe('open incidents on the Home', () => {
 
     expect(text).not.toContain('asa-mine');
     expect(text).toContain('No open incidents in your channels');
+  });
+
+  it('shows only what belongs to channels where the person holds a role: one customer’s, nobody else’s', async () => {
+    // Alice is in the MSP's channel and two customers' channels, and holds a role only in contoso-eu's.
+    aliceIn = [MINE, CONTOSO, FABRIKAM];
+    roleIn = (channelId) => channelId === CONTOSO;
+    await serve(MINE, [offline('asa-msp', MINE)]);
+    await serve(CONTOSO, [offline('contoso-asa', CONTOSO)]);
+    await serve(FABRIKAM, [offline('fabrikam-asa', FABRIKAM)]);
+    watched.push(
+      { channelId: CONTOSO, profile: 'contoso', createdBy: ALICE },
+      { channelId: FABRIKAM, profile: 'fabrikam', createdBy: ALICE },
+    );
+    // Work she started in both customers' channels (ended, so its outcome is what the Home reads).
+    const tracker = home.tracker({ follow: async () => undefined });
+    for (const [channelId, profile] of [
+      [CONTOSO, 'contoso'],
+      [FABRIKAM, 'fabrikam'],
+    ] as const) {
+      const request: TrackRequest = {
+        kind: 'transaction',
+        transactionUid: `tx-${profile}`,
+        label: `${profile} change`,
+      };
+      await tracker.follow(request, { channelId, threadTs: '1.0', requesterId: ALICE, profile });
+      await core.redis.set(
+        core.keys.outcome(trackJobId(profile, 'transaction', `tx-${profile}`)),
+        JSON.stringify({ status: 'succeeded', text: 'is done.' }),
+      );
+    }
+
+    const text = renderText(await home.view(ALICE));
+
+    expect(text).toContain('contoso-asa is UNREACHABLE');
+    expect(text).toContain('contoso change');
+    expect(text).toContain('runs of `contoso` end');
+    for (const other of ['asa-msp', 'fabrikam-asa', 'fabrikam change', '`fabrikam`', FABRIKAM, MINE])
+      expect(text).not.toContain(other);
   });
 
   it('says when it cannot tell which channels are the person’s', async () => {
