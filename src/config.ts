@@ -341,7 +341,13 @@ function slackConfig(values: EnvValues, enabled: boolean): SlackConfig {
 
 function frozenPolicy(policy: RolePolicy | null): RolePolicy | null {
   if (policy === null) return null;
-  return Object.freeze({ workspace: policy.workspace, channels: new FrozenMap(policy.channels) });
+  return Object.freeze({
+    workspace: policy.workspace,
+    channels: new FrozenMap(policy.channels),
+    // External people's grants (Slack Connect) and where their approvals count.
+    external: new FrozenMap(policy.external ?? new Map()),
+    externalApprovers: new Set(policy.externalApprovers ?? []),
+  });
 }
 
 function grantsJson(grants: RoleGrants): Record<string, readonly string[]> {
@@ -353,6 +359,8 @@ function policyJson(policy: RolePolicy | null): Record<string, unknown> | null {
   return {
     workspace: grantsJson(policy.workspace),
     channels: Object.fromEntries([...policy.channels].map(([id, g]) => [id, grantsJson(g)])),
+    external: Object.fromEntries([...(policy.external ?? [])].map(([id, g]) => [id, grantsJson(g)])),
+    externalApprovers: [...(policy.externalApprovers ?? [])],
   };
 }
 

@@ -179,7 +179,11 @@ const operationId = z
  * A channel's grants, and what it grants external people (Slack Connect: people of another organization):
  * `external` holds every role but admin; their approver grant counts only with `allow_external_approvers`.
  */
-const ChannelGrantsSchema = GrantsSchema.extend({
+const ChannelGrantsSchema = closedObject({
+  viewer: principals('viewer'),
+  operator: principals('operator'),
+  approver: principals('approver'),
+  admin: principals('admin'),
   external: closedObject({
     viewer: principals('viewer'),
     operator: principals('operator'),
@@ -532,7 +536,7 @@ const roleKeys: ProfilesFileKey[] = [
     key: `policy.channels.<channel>.external.${role}`,
     description: `who among external people (Slack Connect: people of another organization in a shared channel) is ${role} in that channel; they get no other grant${role === 'approver' ? ', and this one counts only with allow_external_approvers' : ''}`,
     default: 'nobody',
-    example: `external: { ${role}: [U0CUST0001] }`,
+    example: `${role}: [U0CUST0001]`,
   })),
   {
     key: 'policy.channels.<channel>.allow_external_approvers',

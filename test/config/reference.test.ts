@@ -211,8 +211,12 @@ describe('the profiles file reference', () => {
       '  channels:',
       '    C0123ABCD:',
       ...profilesFileKeys
-        .filter((row) => row.key.startsWith('policy.channels.'))
+        .filter((row) => row.key.startsWith('policy.channels.') && !row.key.includes('.external.'))
         .map((row) => `      ${row.example}`),
+      '      external:',
+      ...profilesFileKeys
+        .filter((row) => row.key.startsWith('policy.channels.<channel>.external.'))
+        .map((row) => `        ${row.example}`),
     ].join('\n');
     expect(() =>
       loadConfig({ FWBOT_PROFILES: '/p.yaml', ACME_SCC_TOKEN: fake.acmeToken }, { readFile: () => yaml }),
