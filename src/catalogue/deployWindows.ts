@@ -123,7 +123,7 @@ export function windowNotes(
       );
   if (breakGlass !== undefined) {
     notes.push(
-      `:rotating_light: *Break-glass*: deploys ${at === undefined ? 'at once' : `at ${viewerTime(at, now, zone)}`} whatever the change windows say, because: ${breakGlass}. It needs two approvers.`,
+      `:rotating_light: *Break-glass*: deploys ${at === undefined ? 'at once' : `at ${viewerTime(at, now, zone)}`} whatever the change windows say, because: ${untrusted(breakGlass)}. It needs two approvers.`,
     );
     return notes;
   }
