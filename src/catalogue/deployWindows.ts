@@ -16,6 +16,7 @@ import {
   windowState,
 } from '../model/changeWindows.js';
 import { UserError } from '../model/errors.js';
+import { untrusted } from '../render/untrusted.js';
 import { viewerTime } from '../render/viewerTime.js';
 import type { OperationContext } from './operation.js';
 
