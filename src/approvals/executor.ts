@@ -465,6 +465,7 @@ export class ApprovalExecutor {
         ...workspaceOf(request),
         // A Cancel… of the work this approved call started is four-eyes too (catalogue/transactions.ts).
         approvedBy: approversOf(record),
+        ...(request.ticket ? { ticket: request.ticket } : {}),
       };
       for (const track of outcome.track) await tracker.follow(track, thread);
       await store.markNoticeStep(id, 'tracked');

@@ -29,6 +29,8 @@ export interface ThreadRef {
    * in the thread needs a second person only when the work did (src/catalogue/transactions.ts).
    */
   approvedBy?: string[];
+  /** The change ticket the starting call was made under: a Cancel… of its work is made under it too. */
+  ticket?: string | undefined;
 }
 
 /** Follows a 202 (transaction, gateway request, upgrade run) to its end and reports in the thread. */

@@ -26,7 +26,8 @@ export function cancelOffer(
   transactionUid: string,
 ): { text: string; blocks: KnownBlock[] } {
   const approved = (subscriber.thread.approvedBy ?? []).length > 0;
-  const { text, blocks } = renderBlocks(cancelOfferView(subscriber.label, transactionUid, approved));
+  const { ticket } = subscriber.thread;
+  const { text, blocks } = renderBlocks(cancelOfferView(subscriber.label, transactionUid, approved, ticket));
   return { text, blocks };
 }
 

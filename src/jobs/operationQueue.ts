@@ -304,7 +304,13 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
       const final = recorded.track.length === 0;
       await say('outcome', recorded.text, final ? 'fwbot_outcome' : 'fwbot_note', recorded.blocks);
       // Its approver goes with the thread: a Cancel… of the work it started is four-eyes like the call was.
-      const started = call.approval ? { ...thread, approvedBy: [call.approval.approvedBy] } : thread;
+      // Its ticket too: the cancel is made under the change it stops.
+      const ticket = ticketOf(call.raw);
+      const started = {
+        ...thread,
+        ...(call.approval ? { approvedBy: [call.approval.approvedBy] } : {}),
+        ...(ticket ? { ticket } : {}),
+      };
       for (const track of recorded.track) await tracker.follow(track, started);
     };
 

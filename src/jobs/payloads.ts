@@ -17,6 +17,8 @@ export const ThreadRefSchema = z.object({
   enterpriseId: z.string().optional(),
   /** Who approved the call that started the work; absent when it ran without a second person. */
   approvedBy: z.array(z.string().min(1)).optional(),
+  /** The change ticket the starting call was made under (its Cancel… carries it). */
+  ticket: z.string().min(1).optional(),
 });
 
 /** One thread waiting for a followed thing, and what that thread calls it. */

@@ -7,13 +7,22 @@ import { code } from './format.js';
 import { commandButton } from './paging.js';
 import { untrusted } from './untrusted.js';
 
-/** The command line the button runs; `--without-approval` is checked against what fwbot recorded. */
-export function cancelCommand(transactionUid: string, approved: boolean): string {
-  return `transactions cancel ${transactionUid}${approved ? '' : ' --without-approval'}`;
+/**
+ * The command line the button runs; `--without-approval` is checked against what fwbot recorded. The
+ * ticket the starting call was made under goes with it (a ticket is one word, catalogue/tickets.ts), so
+ * a policy that requires tickets does not refuse the button the cancel of a ticketed change.
+ */
+export function cancelCommand(transactionUid: string, approved: boolean, ticket?: string): string {
+  return `transactions cancel ${transactionUid}${approved ? '' : ' --without-approval'}${ticket ? ` --ticket ${ticket}` : ''}`;
 }
 
-export function cancelOfferView(label: string, transactionUid: string, approved: boolean): View {
-  const button = commandButton('Cancel…', cancelCommand(transactionUid, approved), 'danger');
+export function cancelOfferView(
+  label: string,
+  transactionUid: string,
+  approved: boolean,
+  ticket?: string,
+): View {
+  const button = commandButton('Cancel…', cancelCommand(transactionUid, approved, ticket), 'danger');
   const who = approved
     ? 'Its requester or an approver may stop it; a second person approves the cancel, as they did the call.'
     : 'Its requester may stop it; no second person is asked, as none was for the call.';
