@@ -21,7 +21,7 @@ import type { Role } from '../model/types.js';
 import type { WorkspaceRef } from '../model/workspace.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
 import type { RedisHealth } from '../observability/redisHealth.js';
-import { AccessControl } from '../policy/access.js';
+import { AccessControl, type AccessSettings } from '../policy/access.js';
 import { UserGroupDirectory } from '../policy/userGroups.js';
 import type { RedisClient } from '../redis/connection.js';
 import { RedisDeduper } from '../redis/dedupe.js';
@@ -212,6 +212,29 @@ export function startGovernance(parts: {
   return { approvals, dispatcher, dedupe, services, queuedCalls };
 }
 
+/**
+ * What the policy needs from the configuration: the home workspace's bindings and policy, the other
+ * workspaces' (`workspaces`, OAuth mode), the home workspace's team id in OAuth mode (so a workspace the
+ * profiles file does not list holds no role, instead of falling back to the home policy), and the customer
+ * channels (bound to a tenant), which admit external people (Slack Connect) without `external` grants.
+ */
+export function accessSettingsFrom(
+  config: Pick<Config, 'policy' | 'channelBindings' | 'workspaces' | 'profiles' | 'slack'>,
+): AccessSettings {
+  const bindings = [
+    ...config.channelBindings,
+    ...[...config.workspaces.values()].flatMap((workspace) => [...workspace.channels]),
+  ];
+  return {
+    policy: config.policy,
+    channels: config.channelBindings,
+    workspaces: config.workspaces,
+    profiles: [...config.profiles.keys()],
+    ...(config.slack.mode === 'oauth' ? { homeTeamId: config.slack.workspace.teamId } : {}),
+    customerChannels: new Set(bindings.filter(([, bound]) => bound.tenant !== undefined).map(([id]) => id)),
+  };
+}
+
 export function buildSurface(options: SurfaceOptions): Surface {
   const { config, log, redis, prefix, jobs, metrics } = options;
   const { slack } = config;
@@ -227,16 +250,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
   // Approval cards and queued commands' answers go out with the client of the workspace they belong to.
   const slackFor = (team: WorkspaceRef) => new SlackApi(byTeam.forTeam(team, 'answers'));
   const groups = new UserGroupDirectory({ log, fetchMembers: (group) => slackApi.userGroupMembers(group) });
-  const access = new AccessControl(
-    {
-      policy: config.policy,
-      channels: config.channelBindings,
-      // Other workspaces' bindings and policies (`workspaces`, OAuth mode).
-      workspaces: config.workspaces,
-      profiles: [...config.profiles.keys()],
-    },
-    groups,
-  );
+  const access = new AccessControl(accessSettingsFrom(config), groups);
   const catalogue = fwbotCatalogue(metrics, config.operationRoles);
   const settings = approvalSettingsFrom(config);
   // What the audit trail never writes: the Slack app's tokens and signing secret, every profile's token.
