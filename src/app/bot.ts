@@ -12,14 +12,13 @@ import { type ReadinessCheck, slackApiCheck } from '../observability/health.js';
 import { createHttpSide, type HttpSide } from '../observability/httpSide.js';
 import { createMetrics, type FwbotMetrics, observeSlackClient } from '../observability/metrics.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
-import { connectRedis, type RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/connection.js';
 import { createFwbotApp, type FwbotApp, type SlackSettings } from '../slack/app.js';
-import { RedisInstallations } from '../slack/installations.js';
+import type { RedisInstallations } from '../slack/installations.js';
 import { RedisInstallStates } from '../slack/installStates.js';
-import { installedWorkspaceClients, type SlackClientsByTeam } from '../slackApi/clientsByTeam.js';
 import { assemble } from './assemble.js';
+import { installedWorkspaces } from './installedWorkspaces.js';
 import { instrumentBolt } from './instrument.js';
-import { slackClientsOf } from './surface.js';
 
 export interface StartBotOptions {
   /** Another key prefix in Redis (tests share one server). */
@@ -47,28 +46,8 @@ export async function startBot(
   const slackConfig = config.slack;
   if (slackConfig.mode === 'disabled')
     throw new Error('Slack is not configured (SLACK_BOT_TOKEN and a mode)');
-  // OAuth mode: the installations in this deployment's Redis (encrypted with FWBOT_INSTALL_KEY) give each
-  // workspace its clients, here and in the Bolt app's installer; made once the assembly has opened Redis.
-  let installations: RedisInstallations | undefined;
-  const oauthClients =
-    slackConfig.mode === 'oauth'
-      ? ({ redis, prefix }: { redis: RedisClient; prefix: string }): SlackClientsByTeam => {
-          installations = new RedisInstallations({
-            redis,
-            prefix,
-            key: Buffer.from(slackConfig.installKey.reveal(), 'base64'),
-            log,
-            // Uninstalls heard from every bot and worker process drop their cached clients too.
-            subscriber: () => connectRedis(config.redis),
-          });
-          const { teamId, enterpriseId } = slackConfig.workspace;
-          return installedWorkspaceClients({
-            tokens: installations,
-            home: { teamId, ...(enterpriseId !== undefined ? { enterpriseId } : {}) },
-            make: (token) => slackClientsOf(token, slackConfig.apiUrl),
-          });
-        }
-      : undefined;
+  // OAuth mode: each workspace's clients from its installation, here and in the Bolt app's installer.
+  const oauth = installedWorkspaces(config, log);
   const metrics = options.metrics ?? createMetrics();
   // With BOT_WORKERS=on the workers, and the queued commands' workers, run in this process too.
   const fwbotCore = await assemble({
@@ -81,9 +60,10 @@ export async function startBot(
     observe: true,
     ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}),
     ...(options.homeTiming ? { homeTiming: options.homeTiming } : {}),
-    ...(oauthClients ? { slack: oauthClients } : {}),
+    ...(oauth ? { slack: (opened) => oauth.clients(opened) } : {}),
   });
   const { prefix, redisHealth, surface } = fwbotCore;
+  const installations = oauth?.installations;
   const { approvals, clients } = surface;
   const redisUrl = config.redis;
   const intake = createCommandIntake({ redisUrl, prefix, log, redisHealth });
@@ -147,7 +127,7 @@ export async function startBot(
     { name: 'slack', run: () => fwbot.stop() },
     { name: 'metrics server', run: () => http.close() },
     { name: 'command intake', run: () => intake.close() },
-    { name: 'installations', run: async () => installations?.close() },
+    { name: 'installations', run: async () => oauth?.close() },
     ...fwbotCore.steps(),
   ];
   return {

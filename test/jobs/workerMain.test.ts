@@ -1,12 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandIntake } from '../../src/jobs/commandQueue.js';
 import { createJobs } from '../../src/jobs/workers.js';
 import { createSccClient } from '../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
+import { RedisInstallations } from '../../src/slack/installations.js';
 import { type FakeSlack, startFakeSlack } from '../support/fakeSlack.js';
 import { freePort, type RedisServerHandle, startRedisServer } from '../support/redisServer.js';
 import { finalReply, quietLog, text, thread } from './support/harness.js';
@@ -14,6 +17,8 @@ import { finalReply, quietLog, text, thread } from './support/harness.js';
 const ENTRY = fileURLToPath(new URL('../../src/entry/worker.ts', import.meta.url));
 const SLACK_BOT_TOKEN = 'xoxb-0000-test';
 const SLACK_APP_TOKEN = 'xapp-0000-test';
+/** Single-workspace mode, in Socket Mode: one bot token for everything. */
+const ONE_WORKSPACE = { SLACK_BOT_TOKEN, SLACK_APP_TOKEN };
 
 interface WorkerProcess {
   readonly child: ChildProcess;
@@ -33,7 +38,11 @@ describe('npm run worker (src/entry/worker.ts)', () => {
   const started: ChildProcess[] = [];
 
   /** The real entry, as `npm run worker` starts it, on this run's Redis, simulator and fake Slack. */
-  function startWorker(port: number, more: Record<string, string> = {}): WorkerProcess {
+  function startWorker(
+    port: number,
+    more: Record<string, string> = {},
+    slackEnv: Record<string, string> = ONE_WORKSPACE,
+  ): WorkerProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
       env: {
         ...more,
@@ -41,8 +50,7 @@ describe('npm run worker (src/entry/worker.ts)', () => {
         REDIS_URL: redisServer.url,
         SCC_BASE_URL: sim.url,
         SCC_API_TOKEN: sim.tokens.superAdmin,
-        SLACK_BOT_TOKEN,
-        SLACK_APP_TOKEN,
+        ...slackEnv,
         SLACK_API_URL: slack.apiUrl,
         PORT: String(port),
         LOG_LEVEL: 'info',
@@ -248,4 +256,79 @@ describe('npm run worker (src/entry/worker.ts)', () => {
       await worker.exited;
     }
   }, 20_000);
+  it("in OAuth mode: starts, and posts each followed outcome with its own workspace's token", async () => {
+    const HOME = 'T0MSPHOME1';
+    const CUSTOMER = 'T0CUSTOMR1';
+    const HOME_TOKEN = 'xoxb-home-workspace-1b2c';
+    const CUSTOMER_TOKEN = 'xoxb-customer-workspace-9d8e';
+    const installKey = randomBytes(32);
+    // Both workspaces installed fwbot (through the bot's /slack/install): their records, as the bot keeps them.
+    const redis = new Redis(redisServer.url);
+    const installations = new RedisInstallations({
+      redis,
+      prefix: 'fwbot',
+      key: installKey,
+      log: pino({ level: 'silent' }),
+    });
+    for (const [teamId, token] of [
+      [HOME, HOME_TOKEN],
+      [CUSTOMER, CUSTOMER_TOKEN],
+    ] as const) {
+      await installations.storeInstallation({
+        team: { id: teamId, name: teamId },
+        enterprise: undefined,
+        user: { id: 'U0INSTALL01', token: undefined, scopes: undefined },
+        bot: { token, scopes: ['commands', 'chat:write'], id: 'B0FWBOT', userId: 'U0FWBOT' },
+        isEnterpriseInstall: false,
+        authVersion: 'v2',
+      });
+    }
+    const worker = startWorker(
+      await freePort(),
+      {},
+      {
+        SLACK_CLIENT_ID: '1111111111.2222222222',
+        SLACK_CLIENT_SECRET: 'c0ffee0123456789c0ffee0123456789',
+        SLACK_SIGNING_SECRET: 'worker-oauth-signing-secret',
+        FWBOT_INSTALL_KEY: installKey.toString('base64'),
+        SLACK_TEAM_ID: HOME,
+      },
+    );
+    try {
+      await worker.ready();
+      const jobs = createJobs({ redisUrl: redisServer.url, logger: quietLog });
+      const fmc = sim.deviceUid('cdfmc-acme');
+      const scc = createSccClient({ baseUrl: sim.url, token: sim.tokens.superAdmin });
+      const follow = async (where: ReturnType<typeof thread>) => {
+        const sent = await scc.gateway.execute(
+          fmc,
+          [{ method: 'GET', link: '/api/fmc_platform/v1/info/serverversion' }],
+          { async: true },
+        );
+        sim.clock.advance(10_000); // the device has answered
+        await jobs.tracker.follow(
+          { kind: 'gateway', requestId: String(sent.requestId), deviceUid: fmc, label: 'version' },
+          where,
+        );
+        return finalReply(slack, where, 15_000);
+      };
+      // Followed from the customer's workspace, and from a thread made before workspaces were told apart.
+      const customer = await follow({ ...thread('default', 'C0CUSTCH01'), teamId: CUSTOMER });
+      const home = await follow(thread('default', 'C0MSPOPS01'));
+      await jobs.close();
+      await scc.close();
+
+      expect(text(customer)).toContain('*version*: the device answered');
+      expect(customer.token).toBe(CUSTOMER_TOKEN);
+      expect(home.token).toBe(HOME_TOKEN);
+      for (const secret of [HOME_TOKEN, CUSTOMER_TOKEN, installKey.toString('base64')]) {
+        expect(worker.stdout + worker.stderr).not.toContain(secret);
+      }
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+      await redis.quit();
+    }
+    expect(worker.stdout).toMatch(/"step":"installations".*"msg":"shutdown step done"/);
+  }, 30_000);
 });
