@@ -9,7 +9,7 @@ import type { Operation, ScheduledRun, ScheduledRuns } from '../catalogue/operat
 import { UserError } from '../model/errors.js';
 import { userMention } from '../render/mrkdwn.js';
 import { approversOf } from './approvers.js';
-import type { AuditTrail } from './audit.js';
+import { type AuditTrail, requestTrail } from './audit.js';
 import { renderCard } from './card.js';
 import type { ApprovalNotifier } from './notifier.js';
 import type { ApprovalRecord } from './record.js';
@@ -98,8 +98,7 @@ export class ScheduledDeploys implements ScheduledRuns {
           operationId: record.request.operationId,
           target: record.request.target.description.line,
           outcome: reason,
-          approvalId: id,
-          ticket: record.request.ticket,
+          ...requestTrail(record.request),
         });
       throw new UserError(
         `Only ${mayCancel.map(userMention).join(' or ')} (who asked for it and who approved it) may cancel request ${id}.`,
@@ -118,8 +117,7 @@ export class ScheduledDeploys implements ScheduledRuns {
       operationId: record.request.operationId,
       target: record.request.target.description.line,
       outcome: `scheduled for ${new Date(entry.runAt).toISOString()}; cancelled before it ran, nothing was run`,
-      approvalId: id,
-      ticket: record.request.ticket,
+      ...requestTrail(record.request),
     });
     await this.#tellCard(id, record, userId).catch((error: unknown) =>
       cancelling.log.warn(
