@@ -268,6 +268,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     prefix,
     // Publishes are paced by the Home itself: a 429 comes back at once instead of stalling the client.
     slack: new SlackApi(byTeam.forTeam(undefined, 'home')),
+    slackFor: (team) => new SlackApi(byTeam.forTeam(team, 'home')),
     pending: async () => (approvalsMade ? approvalsMade.pending() : []),
     authorizer,
     allowSelfApproval: settings.allowSelfApproval,

@@ -7,8 +7,15 @@
 // burst is never lost. Times come from the caller's clock, so tests drive them.
 //
 // Keys under `<prefix>:home:`: `open` zset person → until when their Home counts as opened; `due` zset
-// person → when to publish; `last` hash person → when their Home was last claimed for publishing.
+// person → when to publish; `last` hash person → when their Home was last claimed for publishing;
+// `workspace` hash person → the workspace (JSON WorkspaceRef) whose Home tab they opened last, so each
+// publish goes out with that workspace's client and roles are read in its policy (none: the home one).
+import { z } from 'zod';
+import { jsonValue } from '../model/json.js';
+import { type WorkspaceRef, workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
+
+const StoredWorkspace = z.object({ teamId: z.string().optional(), enterpriseId: z.string().optional() });
 
 export interface HomeTiming {
   /** How long a change waits for others before the publish (a burst → one publish). */
@@ -95,7 +102,7 @@ const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
 
 export class HomeChanges {
   readonly #redis: RedisClient;
-  readonly #keys: { open: string; due: string; last: string };
+  readonly #keys: { open: string; due: string; last: string; workspace: string };
   readonly timing: HomeTiming;
 
   constructor(redis: RedisClient, prefix: string, timing: Partial<HomeTiming> = {}) {
@@ -104,13 +111,20 @@ export class HomeChanges {
       open: `${prefix}:home:open`,
       due: `${prefix}:home:due`,
       last: `${prefix}:home:last`,
+      workspace: `${prefix}:home:workspace`,
     };
     this.timing = { ...DEFAULT_HOME_TIMING, ...timing };
   }
 
-  /** The person opened their Home: it counts as opened for openTtlMs, and is to be published now. */
-  async opened(userId: string, now: number): Promise<void> {
+  /**
+   * The person opened their Home (in `workspace`; absent: the home workspace): it counts as opened for
+   * openTtlMs, and is to be published now.
+   */
+  async opened(userId: string, now: number, workspace: WorkspaceRef = {}): Promise<void> {
     if (!USER_ID.test(userId)) throw new Error(`not a Slack user id: ${userId}`);
+    const team = workspaceOf(workspace);
+    if (Object.keys(team).length === 0) await this.#redis.hdel(this.#keys.workspace, userId);
+    else await this.#redis.hset(this.#keys.workspace, userId, JSON.stringify(team));
     const { open, due, last } = this.#keys;
     await this.#redis.eval(
       OPEN,
@@ -122,6 +136,13 @@ export class HomeChanges {
       userId,
       String(now + this.timing.openTtlMs),
     );
+  }
+
+  /** The workspace whose Home tab the person opened last ({}: the home workspace, or not known). */
+  async workspaceOf(userId: string): Promise<WorkspaceRef> {
+    const stored = await this.#redis.hget(this.#keys.workspace, userId);
+    const parsed = stored === null ? undefined : StoredWorkspace.safeParse(jsonValue(stored));
+    return parsed?.success ? workspaceOf(parsed.data) : {};
   }
 
   /** Whether this person opened their Home within openTtlMs. */

@@ -3,11 +3,13 @@
 // time), so a mark made by a worker process or a process that then dies is still published by any bot
 // process. Slack's pace is shared through Redis (src/jobs/slackPace.ts): views.publish is Tier 4 (about
 // 100 a minute), so publishes are spaced workspace-wide, and a 429's Retry-After holds every process off;
-// a publish that has to wait is marked due again, never dropped.
+// a publish that has to wait is marked due again, never dropped. Each Home is published in the workspace
+// the person opened it in (OAuth mode: with that workspace's token, paced per workspace).
 import { Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { JobKeys } from '../jobs/keys.js';
 import { SlackPace } from '../jobs/slackPace.js';
+import type { WorkspaceRef } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
 import { classifySlackError } from '../slackApi/errors.js';
 import type { SlackApi } from '../slackApi/slackApi.js';
@@ -30,6 +32,8 @@ export interface HomePublisherOptions {
   keys: JobKeys;
   /** A client that throws on 429 (createWorkerSlackClient), so the pace decides when to try again. */
   slack: Pick<SlackApi, 'publishHome'>;
+  /** Each workspace's such client (OAuth mode); default: `slack` for every workspace. */
+  slackFor?: (workspace: WorkspaceRef) => Pick<SlackApi, 'publishHome'>;
   sources: Pick<HomeSources, 'read'>;
   log: Logger;
   clock?: () => number;
@@ -41,6 +45,12 @@ export interface HomePublisherOptions {
 }
 
 export type PublishResult = 'published' | 'waiting' | 'nothing';
+
+/** The pace's scope: the home workspace's is the one it always had, another's is named by its team. */
+function paceScope(workspace: WorkspaceRef): string {
+  const id = workspace.teamId ?? workspace.enterpriseId;
+  return id === undefined ? PACE_SCOPE : `${PACE_SCOPE}:${id}`;
+}
 
 export class HomePublisher {
   readonly changes: HomeChanges;
@@ -67,9 +77,12 @@ export class HomePublisher {
     this.#pace = new SlackPace(options.redis, options.keys);
   }
 
-  /** The person opened their Home: remembered (updates are pushed to them from now on), published now. */
-  async opened(userId: string): Promise<PublishResult> {
-    await this.changes.opened(userId, this.#clock());
+  /**
+   * The person opened their Home (in `workspace`; absent: the home workspace's): remembered, with its
+   * workspace (updates are pushed to them there from now on), and published now.
+   */
+  async opened(userId: string, workspace: WorkspaceRef = {}): Promise<PublishResult> {
+    await this.changes.opened(userId, this.#clock(), workspace);
     return this.#publish(userId);
   }
 
@@ -95,21 +108,21 @@ export class HomePublisher {
 
   /** After a claim: Slack's pace first, then build and publish; if it must wait, the mark comes back. */
   async #publish(userId: string): Promise<PublishResult> {
-    const { slack, sources, log } = this.#options;
-    const wait = await this.#pace.reserve(
-      PACE_METHOD,
-      PACE_SCOPE,
-      this.#options.spacingMs ?? PUBLISH_SPACING_MS,
-    );
+    const { sources, log } = this.#options;
+    const workspace = await this.changes.workspaceOf(userId);
+    const slack = this.#options.slackFor?.(workspace) ?? this.#options.slack;
+    // Slack's limits are per workspace: each workspace's publishes have a pace of their own.
+    const scope = paceScope(workspace);
+    const wait = await this.#pace.reserve(PACE_METHOD, scope, this.#options.spacingMs ?? PUBLISH_SPACING_MS);
     if (wait > 0) return this.#again(userId, wait);
-    const view = homeView(await sources.read(userId));
+    const view = homeView(await sources.read(userId, workspace));
     try {
       await slack.publishHome(userId, homeBlocks(view));
     } catch (error) {
       const failure = classifySlackError(error);
       if (failure.kind === 'rateLimited') {
         const delay = failure.retryAfterMs ?? 1_000;
-        await this.#pace.holdOff(PACE_METHOD, PACE_SCOPE, delay);
+        await this.#pace.holdOff(PACE_METHOD, scope, delay);
         log.info({ retryAfterMs: delay }, 'Slack rate-limited views.publish; the Home is published later');
         return this.#again(userId, delay);
       }

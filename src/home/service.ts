@@ -2,7 +2,8 @@
 // the publisher, and the hooks through which the rest of fwbot says "something changed": the dispatcher's
 // command history, the tracker (a follow), the watch registry (a watch or unwatch), and the audit trail
 // (every approval transition writes a record). Approvals and watches concern many people, so they refresh
-// every opened Home (coalesced like the rest); the others only their person's.
+// every opened Home (coalesced like the rest); the others only their person's. A Home is the person's in
+// the workspace they opened it in: published with that workspace's client, roles read in its policy.
 import { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Authorizer } from '../approvals/authorizer.js';
@@ -12,6 +13,7 @@ import type { AuditEntry, Tracker } from '../dispatch/ports.js';
 import { readOpenIncidents } from '../jobs/alerts/deskService.js';
 import { JobKeys, QUEUE } from '../jobs/keys.js';
 import type { View } from '../model/view.js';
+import type { WorkspaceRef } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { SlackApi } from '../slackApi/slackApi.js';
 import type { HomeTiming } from './changes.js';
@@ -28,6 +30,8 @@ export interface HomeOptions {
   prefix: string;
   /** Throws on 429 (createWorkerSlackClient): the publisher's pace decides when to try again. */
   slack: Pick<SlackApi, 'publishHome' | 'userChannels'>;
+  /** Each workspace's such client (OAuth mode); default: `slack` for every workspace. */
+  slackFor?: (workspace: WorkspaceRef) => Pick<SlackApi, 'publishHome' | 'userChannels'>;
   /** Pending approvals; read late, so the approvals may be created after the Home. */
   pending: () => Promise<ApprovalRecord[]>;
   authorizer: Authorizer;
@@ -35,8 +39,8 @@ export interface HomeOptions {
   watches: WatchRegistry;
   /** Cleans texts before they are kept (the audit trail's redaction). */
   clean?: (text: string) => string;
-  /** The channels a person is in; default: Slack's users.conversations, cached a few minutes. */
-  channelsOf?: (userId: string) => Promise<readonly string[] | undefined>;
+  /** The channels a person is in; default: Slack's users.conversations (in their workspace), cached a few minutes. */
+  channelsOf?: (userId: string, workspace: WorkspaceRef) => Promise<readonly string[] | undefined>;
   log: Logger;
   clock?: () => number;
   timing?: Partial<HomeTiming>;
@@ -57,7 +61,8 @@ export interface Home {
   onAudit(entry: AuditEntry): void;
   /** A person's Home as a View, read now (the console's /home). */
   view(userId: string): Promise<View>;
-  opened(userId: string): Promise<unknown>;
+  /** The person opened their Home tab in `workspace` (absent: the home workspace). */
+  opened(userId: string, workspace?: WorkspaceRef): Promise<unknown>;
   start(): void;
   close(): Promise<void>;
 }
@@ -81,9 +86,10 @@ export function createHome(options: HomeOptions): Home {
     changed: (userId) => changed([userId]),
   });
   const followed = new FollowedIndex(redis, prefix, clock);
+  const slackOf = (workspace: WorkspaceRef) => options.slackFor?.(workspace) ?? options.slack;
   const channelsOf =
     options.channelsOf ??
-    cachedChannels({ redis, prefix, read: (userId) => options.slack.userChannels(userId) });
+    cachedChannels({ redis, prefix, read: (userId, workspace) => slackOf(workspace).userChannels(userId) });
   const sources = new HomeSources({
     pending: options.pending,
     authorizer: options.authorizer,
@@ -102,6 +108,7 @@ export function createHome(options: HomeOptions): Home {
     prefix,
     keys,
     slack: options.slack,
+    slackFor: slackOf,
     sources,
     log: log.child({ component: 'home' }),
     clock,
@@ -130,7 +137,7 @@ export function createHome(options: HomeOptions): Home {
     }),
     onAudit: () => changed('everyone'),
     view: async (userId) => homeView(await sources.read(userId)),
-    opened: (userId) => own.opened(userId),
+    opened: (userId, workspace) => own.opened(userId, workspace),
     start: () => own.start(),
     async close() {
       await own.close();

@@ -3,7 +3,9 @@
 // follow, the upgrade watches and the open incidents of their channels (the channels they are in, as
 // Slack says), and their last commands. Incidents, watches and followed work are shown only for channels
 // where the person holds a role: each channel has one scope (a customer channel: its tenant), so someone
-// who holds roles only in a customer's channels sees that customer's and nobody else's.
+// who holds roles only in a customer's channels sees that customer's and nobody else's. Roles are read in
+// the policy of the workspace the person opened their Home in (another workspace's people hold roles only
+// through its `workspaces.<team>.policy`), and their channels are asked of that workspace.
 
 import type { Logger } from 'pino';
 import type { OpenIncident } from '../alerts/model.js';
@@ -11,6 +13,7 @@ import type { Authorizer } from '../approvals/authorizer.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 import type { WatchRegistry } from '../catalogue/operation.js';
 import { jsonValue } from '../model/json.js';
+import { type WorkspaceRef, workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { FollowedIndex, FollowedStates } from './followed.js';
 import type { HomeData } from './model.js';
@@ -27,8 +30,8 @@ export interface HomeSourcesDeps {
   watches: WatchRegistry;
   /** The open incidents of these channels (IncidentDesk.openIncidents). */
   incidents: (channelIds: readonly string[]) => Promise<OpenIncident[]>;
-  /** The channels a person is in; undefined when that cannot be read now. */
-  channelsOf: (userId: string) => Promise<readonly string[] | undefined>;
+  /** The channels a person is in (in that workspace); undefined when that cannot be read now. */
+  channelsOf: (userId: string, workspace: WorkspaceRef) => Promise<readonly string[] | undefined>;
   recent: RecentCommands;
   clock: () => number;
   log: Logger;
@@ -37,11 +40,12 @@ export interface HomeSourcesDeps {
 export class HomeSources {
   constructor(private readonly deps: HomeSourcesDeps) {}
 
-  async read(userId: string): Promise<HomeData> {
+  /** One person's Home, as it is in `workspace` (absent: the home workspace). */
+  async read(userId: string, workspace: WorkspaceRef = {}): Promise<HomeData> {
     const { deps } = this;
     const now = deps.clock();
-    const holdsRole = this.#holdsRole(userId);
-    const channels = this.#channels(userId, holdsRole);
+    const holdsRole = this.#holdsRole(userId, workspace);
+    const channels = this.#channels(userId, workspace, holdsRole);
     const [pending, noted, recent, watches, incidents] = await Promise.all([
       deps.pending(),
       deps.followed.of(userId),
@@ -67,16 +71,19 @@ export class HomeSources {
   }
 
   /** Whether the person holds a role (viewer or above) in a channel, asked once per channel per Home. */
-  #holdsRole(userId: string): (channelId: string) => Promise<boolean> {
+  #holdsRole(userId: string, workspace: WorkspaceRef): (channelId: string) => Promise<boolean> {
     const asked = new Map<string, Promise<boolean>>();
+    const team = workspaceOf(workspace);
     return (channelId) => {
       let held = asked.get(channelId);
       if (held === undefined) {
-        held = this.deps.authorizer({ userId, role: 'viewer', channelId }).catch((error: unknown) => {
-          // Not known now: shown as not held (the Home is read again on the next change).
-          this.deps.log.warn({ err: error, channelId }, 'could not check a person’s role in a channel');
-          return false;
-        });
+        held = this.deps
+          .authorizer({ userId, role: 'viewer', channelId, ...team })
+          .catch((error: unknown) => {
+            // Not known now: shown as not held (the Home is read again on the next change).
+            this.deps.log.warn({ err: error, channelId }, 'could not check a person’s role in a channel');
+            return false;
+          });
         asked.set(channelId, held);
       }
       return held;
@@ -89,12 +96,13 @@ export class HomeSources {
    */
   #channels(
     userId: string,
+    workspace: WorkspaceRef,
     holdsRole: (channelId: string) => Promise<boolean>,
   ): () => Promise<readonly string[] | undefined> {
     let read: Promise<readonly string[] | undefined> | undefined;
     return () => {
       read ??= this.deps
-        .channelsOf(userId)
+        .channelsOf(userId, workspace)
         .catch((error: unknown) => {
           this.deps.log.warn({ err: error }, 'could not read which channels a person is in');
           return undefined;
@@ -127,21 +135,25 @@ async function filterAsync<T>(items: readonly T[], keep: (item: T) => Promise<bo
   return items.filter((_, index) => kept[index]);
 }
 
-/** A person's channels from Slack, kept in Redis a few minutes (users.conversations is Tier 3). */
+/**
+ * A person's channels from Slack (asked of the workspace they opened their Home in), kept in Redis a few
+ * minutes (users.conversations is Tier 3).
+ */
 export function cachedChannels(options: {
   redis: RedisClient;
   prefix: string;
-  read: (userId: string) => Promise<string[]>;
+  read: (userId: string, workspace: WorkspaceRef) => Promise<string[]>;
   ttlMs?: number;
-}): (userId: string) => Promise<readonly string[]> {
+}): (userId: string, workspace: WorkspaceRef) => Promise<readonly string[]> {
   const ttl = options.ttlMs ?? 5 * 60_000;
-  return async (userId) => {
-    const key = `${options.prefix}:home:channels:${userId}`;
+  return async (userId, workspace) => {
+    const team = workspace.teamId ?? workspace.enterpriseId;
+    const key = `${options.prefix}:home:channels:${team === undefined ? '' : `${team}:`}${userId}`;
     const cached = await options.redis.get(key);
     // Unreadable or not a list of ids: read it again from Slack.
     const parsed = cached === null ? undefined : jsonValue(cached);
     if (Array.isArray(parsed) && parsed.every((id) => typeof id === 'string')) return parsed;
-    const channels = await options.read(userId);
+    const channels = await options.read(userId, workspace);
     await options.redis.set(key, JSON.stringify(channels), 'PX', ttl);
     return channels;
   };

@@ -57,8 +57,8 @@ export interface FwbotDeps {
 
 /** What the Slack surface asks of the App Home. */
 export interface HomeSurface {
-  /** The person opened their Home tab: publish it for them now (and keep it updated). */
-  opened(userId: string): Promise<unknown>;
+  /** The person opened their Home tab in a workspace: publish it for them there now (and keep it updated). */
+  opened(userId: string, workspace?: WorkspaceRef): Promise<unknown>;
 }
 
 /** What each surface's listeners get: the deps, the Slack API wrapper, and operations by id. */

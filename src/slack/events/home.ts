@@ -1,8 +1,12 @@
 // `app_home_opened`: the person looks at fwbot's Home tab, so it is published for them now, and from now on
-// changes that concern them update it (src/home/). The Messages tab fires the same event: ignored.
+// changes that concern them update it (src/home/). The Messages tab fires the same event: ignored. The Home
+// is the person's in the workspace the event came from (the workspace binding's settled origin: the
+// envelope's team, which Bolt authorized), so it is published and role-checked there.
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
+import { workspaceOf } from '../../model/workspace.js';
 import type { SurfaceDeps } from '../deps.js';
+import { originIn } from '../workspaceBinding.js';
 
 const HomeOpened = z.object({
   type: z.literal('app_home_opened'),
@@ -11,7 +15,7 @@ const HomeOpened = z.object({
 });
 
 export function registerHomeOpened(app: App, deps: SurfaceDeps): void {
-  app.event('app_home_opened', async ({ event, body }) => {
+  app.event('app_home_opened', async ({ event, body, context }) => {
     const home = deps.home;
     if (!home) return;
     // Slack delivers an event again when its ack was late (HTTP retries, Socket Mode redeliveries).
@@ -23,8 +27,10 @@ export function registerHomeOpened(app: App, deps: SurfaceDeps): void {
       return;
     }
     if (opened.data.tab !== undefined && opened.data.tab !== 'home') return;
+    // Bound apps always settle an origin; without one (tests of the listener alone), Bolt's own word.
+    const origin = originIn(context) ?? { teamId: context.teamId, enterpriseId: context.enterpriseId };
     try {
-      await home.opened(opened.data.user);
+      await home.opened(opened.data.user, workspaceOf(origin));
     } catch (error) {
       deps.log.error({ err: error }, 'could not publish a Home that was opened');
     }
