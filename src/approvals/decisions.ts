@@ -68,6 +68,14 @@ export class ApprovalDecisions {
     if (refusal) return refusal;
     const lost = await this.#requesterStillMay(record, who);
     if (lost) return lost;
+    // Before it counts: the re-checks before execution ask about an external approver as external.
+    if (who.external === true)
+      await this.#deps.store.markExternalApprover(
+        id,
+        who.userId,
+        record.request.expiresAt,
+        this.#deps.clock(),
+      );
     const result = await this.#decide(record, 'approved', who);
     if (typeof result === 'string') return result;
     if ('counted' in result) return result.counted;

@@ -319,12 +319,12 @@ export class ApprovalExecutor {
     });
     if (!requester)
       return `${userMention(request.requesterId)}, who asked, no longer holds the ${request.role} role here.`;
-    // Every approver of a multi-approver request, each against the rule that let them approve.
+    // Every approver of a multi-approver request, each against the rule that let them approve, and an
+    // external person (Slack Connect) as external: only the channel's external grants count for them.
+    const externals = await this.#deps.store.externalApprovers(request.id);
     for (const approver of approversOf(record)) {
-      if (await this.#deps.authorizer(approverCheck(request, approver))) continue;
-      // Who was external is not kept with the approval: an external approver's grant (where the channel
-      // allows external approvers) counts as well. Slack user ids are unique across organizations.
-      if (await this.#deps.authorizer(approverCheck(request, approver, { external: true }))) continue;
+      const origin = { external: externals.has(approver) };
+      if (await this.#deps.authorizer(approverCheck(request, approver, origin))) continue;
       return request.approverRule
         ? `${userMention(approver)}, who approved, is no longer one of this request’s approvers.`
         : `${userMention(approver)}, who approved, no longer holds the approver role here.`;
@@ -355,9 +355,15 @@ export class ApprovalExecutor {
       return failure('Nothing was run.', queue.key(request.raw)?.taken ?? 'It is queued already.', 'aborted');
     if (lost() || !(await store.hold(request.id, executorId, clock(), leaseMs, 'calling')))
       throw new ClaimLost();
+    const externals = await store.externalApprovers(request.id);
     const { place } = await handOver.enqueue(operation, {
       raw: request.raw,
-      requester: { userId: request.requesterId, channelId: request.channelId, ...workspaceOf(request) },
+      requester: {
+        userId: request.requesterId,
+        channelId: request.channelId,
+        ...workspaceOf(request),
+        ...(request.external === true ? { external: true } : {}),
+      },
       thread: {
         channelId: record.cardChannel,
         threadTs: record.cardTs,
@@ -367,7 +373,11 @@ export class ApprovalExecutor {
       },
       requestId: request.id,
       target: { facts, line: request.target.description.line },
-      approval: { id: request.id, approvedBy: approver },
+      approval: {
+        id: request.id,
+        approvedBy: approver,
+        ...(externals.has(approver) ? { external: true } : {}),
+      },
       audited: 'approved',
     });
     const words = queue.words(request.raw);
@@ -398,6 +408,10 @@ export class ApprovalExecutor {
       facts,
       approvalId: request.id,
       ...(record.decidedBy ? { approvedBy: record.decidedBy } : {}),
+      ...(request.external === true ? { external: true } : {}),
+      ...(record.decidedBy && (await this.#deps.store.externalApprovers(request.id)).has(record.decidedBy)
+        ? { approverExternal: true }
+        : {}),
     });
     const summary = 'Approved: the requester can reveal it once.';
     const view: View = {

@@ -67,6 +67,9 @@ export interface ApprovalStoreOptions {
   claimGraceMs: number;
 }
 
+/** How much longer than the request's life an external approver's mark is kept: held (scheduled) runs. */
+const EXTERNAL_MARK_SLACK_MS = 31 * 24 * 60 * 60_000;
+
 export class ApprovalStore {
   readonly #redis: RedisClient;
   readonly #prefix: string;
@@ -125,6 +128,24 @@ export class ApprovalStore {
   async firstRefusal(id: string, userId: string, reason: string, ttlMs: number): Promise<boolean> {
     const key = `${this.#prefix}approval:${id}:refused:${userId}:${reason.replace(/\s+/g, '_').slice(0, 60)}`;
     return (await this.#redis.set(key, '1', 'PX', Math.max(1_000, ttlMs), 'NX')) === 'OK';
+  }
+
+  /**
+   * Notes that this approver is an external person (Slack Connect), before their approval is counted, so
+   * the re-checks before execution ask the policy about them as the external person they are (only the
+   * channel's external grants, and only where external approvers are allowed). Kept as long as the request
+   * can still run and be read; when it is gone, the re-check takes them for a home person, which fails closed.
+   */
+  async markExternalApprover(id: string, userId: string, expiresAt: number, now: number): Promise<void> {
+    const key = `${this.key(id)}:external`;
+    const keepMs = Math.max(expiresAt - now, 0) + this.#retentionMs + EXTERNAL_MARK_SLACK_MS;
+    await this.#redis.multi().sadd(key, userId).pexpire(key, keepMs).exec();
+    await replicated(this.#redis, key);
+  }
+
+  /** The approvers of this request marked external (markExternalApprover). */
+  async externalApprovers(id: string): Promise<ReadonlySet<string>> {
+    return new Set(await this.#redis.smembers(`${this.key(id)}:external`));
   }
 
   async discard(id: string): Promise<void> {

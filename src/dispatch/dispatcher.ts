@@ -437,6 +437,7 @@ export class Dispatcher {
       userId: grant.requesterId,
       channelId: grant.channelId,
       teamId: grant.teamId,
+      ...(grant.enterpriseId !== undefined ? { enterpriseId: grant.enterpriseId } : {}),
       ...(grant.external === true ? { external: true } : {}),
     };
     const access = await this.#authorize(actor, op, op.role);
@@ -482,8 +483,15 @@ export class Dispatcher {
    */
   async #checkApprover(grant: RevealGrant, op: Operation): Promise<void> {
     const approver = grant.approvedBy;
+    // In the grant's workspace, and as an external person when the approver was one (Slack Connect).
+    const origin = {
+      teamId: grant.teamId,
+      enterpriseId: grant.enterpriseId,
+      external: grant.approverExternal,
+    };
     const holds =
-      approver !== undefined && (await this.#deps.access.holds(approver, grant.channelId, 'approver'));
+      approver !== undefined &&
+      (await this.#deps.access.holds(approver, grant.channelId, 'approver', origin));
     if (holds) return;
     const who = approver === undefined ? 'Its approver' : `${userMention(approver)}, who approved,`;
     const why = `${who} no longer holds the approver role here`;

@@ -114,7 +114,7 @@ export interface QueuedCall {
   /** The target as resolved (and approved): read again right before the call, which stops if it changed. */
   target?: { facts: unknown; line: string } | undefined;
   /** The approval that lets it run: its approver must still hold the approver role when the turn comes. */
-  approval?: { id: string; approvedBy: string } | undefined;
+  approval?: { id: string; approvedBy: string; external?: boolean } | undefined;
   /** Why the call leaves an audit record when it runs (approved, or governed and run alone); none: no record. */
   audited?: string | undefined;
 }

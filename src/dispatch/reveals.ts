@@ -34,6 +34,8 @@ export const RevealGrant = StoredCall.extend({
   approvalId: z.string().optional(),
   /** Who approved it: they must still hold the approver role when the button is pressed. */
   approvedBy: z.string().optional(),
+  /** The approver is an external person (Slack Connect): checked again as one. */
+  approverExternal: z.boolean().optional(),
 });
 export type RevealGrant = z.infer<typeof RevealGrant>;
 

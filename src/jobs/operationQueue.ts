@@ -229,13 +229,31 @@ export async function placeInQueue(
   return { place: index + 1, expectedStart: new Date(expectedStart(index, latest, limit, Date.now())) };
 }
 
+/**
+ * Where a queued call's people come from (RequestOrigin in src/policy/access.ts): the workspace, and
+ * whether the person is external (Slack Connect), so the policy asks about them as who they are.
+ */
+interface CallOrigin {
+  teamId?: string | undefined;
+  enterpriseId?: string | undefined;
+  external?: boolean | undefined;
+}
+
+const originOf = (who: CallOrigin): CallOrigin => ({
+  teamId: who.teamId,
+  enterpriseId: who.enterpriseId,
+  external: who.external,
+});
+
 /** What running a queued call needs beyond the jobs: the catalogue and what the dispatcher runs calls with. */
 export interface QueuedCallsDeps {
   /** The catalogue's operations: each declared queue gets a worker per profile. */
   operations: readonly Operation[];
   lookup(operationId: string): Operation | undefined;
   /** Who holds which role where (src/policy/access.ts): asked again right before every call. */
-  access: { holds(userId: string, channelId: string, role: Role): Promise<boolean> };
+  access: {
+    holds(userId: string, channelId: string, role: Role, origin?: CallOrigin): Promise<boolean>;
+  };
   services?: OperationServices | undefined;
   policy?: OperationPolicy | undefined;
   /** Where approved and audited calls record how they ended. */
@@ -401,9 +419,14 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
    */
   async function rolesLost(op: Operation, call: QueuedCallJob): Promise<string | undefined> {
     const { requester, approval } = call;
-    if (!(await access.holds(requester.userId, requester.channelId, op.role)))
+    // Each as who they are: an external person (Slack Connect) holds only the channel's external grants.
+    if (!(await access.holds(requester.userId, requester.channelId, op.role, originOf(requester))))
       return `${userMention(requester.userId)}, who asked, no longer holds the ${op.role} role here.`;
-    if (approval && !(await access.holds(approval.approvedBy, requester.channelId, 'approver')))
+    const approverOrigin = { ...originOf(requester), external: approval?.external === true };
+    if (
+      approval &&
+      !(await access.holds(approval.approvedBy, requester.channelId, 'approver', approverOrigin))
+    )
       return `${userMention(approval.approvedBy)}, who approved, no longer holds the approver role here.`;
     return undefined;
   }

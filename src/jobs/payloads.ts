@@ -75,12 +75,18 @@ export const QueuedCallJob = z.object({
     channelId: z.string().min(1),
     teamId: z.string().optional(),
     enterpriseId: z.string().optional(),
+    /** An external person (Slack Connect): their role is checked again as theirs, not a home person's. */
+    external: z.boolean().optional(),
+    userTeamId: z.string().optional(),
   }),
   thread: ThreadRefSchema,
   /** A stable id of this call: its job's, its notifications', its key's holder and its "calling" mark's. */
   requestId: z.string().min(1),
   target: z.object({ facts: z.unknown(), line: z.string() }).optional(),
-  approval: z.object({ id: z.string().min(1), approvedBy: z.string().min(1) }).optional(),
+  /** `external`: the approver is an external person, checked again as one. */
+  approval: z
+    .object({ id: z.string().min(1), approvedBy: z.string().min(1), external: z.boolean().optional() })
+    .optional(),
   audited: z.string().optional(),
 });
 export type QueuedCallJob = z.infer<typeof QueuedCallJob>;

@@ -15,6 +15,7 @@ import type { ThreadRef, Tracker } from '../../src/dispatch/ports.js';
 import { createJobsCore, type JobsCore } from '../../src/jobs/core.js';
 import { callJobId, KEY_RESERVED_MS, placeInQueue } from '../../src/jobs/operationQueue.js';
 import { createJobs, type QueuedCallsDeps } from '../../src/jobs/workers.js';
+import { AccessControl } from '../../src/policy/access.js';
 import type { FakeSlack, RecordedCall } from '../support/fakeSlack.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
 import {
@@ -341,6 +342,46 @@ describe('the operation queue, with tenant creation as its case', () => {
       expect(await core.redis.exists(core.keys.queueKey('tenant-creation', 'default', 'acme-revoked'))).toBe(
         0,
       );
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('checks an external requester and an external approver again as the external people they are (Slack Connect)', async () => {
+    // Every home person may create tenants and approve; in the shared channel, external people only read.
+    const everyone = { viewer: ['*'], operator: ['*'], approver: ['*'], admin: [] };
+    const policy = new AccessControl({
+      policy: {
+        workspace: everyone,
+        channels: new Map(),
+        external: new Map([['C0SHARED01', { viewer: ['*'], operator: [], approver: ['*'], admin: [] }]]),
+      },
+      channels: new Map(),
+      profiles: ['default'],
+    });
+    const { workers, prefix } = await start({ access: policy });
+    const core = createJobsCore({ redisUrl: redisUrl(), prefix, logger: quietLog });
+    const asked = thread('default', 'C0SHARED01', 'U0CUST0001');
+    const approved = thread('default', 'C0SHARED01', 'U0MSPOPS01');
+    try {
+      const external = { ...call(asked, { name: 'cust-external' }) };
+      await workers.jobs.queue.enqueue(tenantsCreate, {
+        ...external,
+        requester: { ...external.requester, external: true, userTeamId: 'T0CUSTOMR1' },
+      });
+      expect(text(await finalReply(h.slack, asked))).toBe(
+        '<@U0CUST0001> The creation of tenant *cust-external*: not done. <@U0CUST0001>, who asked, no longer holds the operator role here.',
+      );
+      // A home requester, approved by an external person where external approvers are not allowed.
+      await workers.jobs.queue.enqueue(tenantsCreate, {
+        ...call(approved, { name: 'cust-approved' }),
+        approval: { id: 'ap-external-1', approvedBy: 'U0CUSTLEAD', external: true },
+        audited: 'approved',
+      });
+      expect(text(await finalReply(h.slack, approved))).toBe(
+        '<@U0MSPOPS01> The creation of tenant *cust-approved*: not done. <@U0CUSTLEAD>, who approved, no longer holds the approver role here.',
+      );
+      expect(h.sim.requestLog.list({ operationId: 'createTenant' })).toHaveLength(0);
     } finally {
       await core.close();
     }
