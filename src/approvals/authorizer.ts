@@ -16,6 +16,12 @@ export interface RoleCheck {
    * one of these user groups, instead of holding `role` in the channel.
    */
   among?: readonly string[];
+  /**
+   * The customer's side of a request that needs both (`customer_approvers`, with `among`): the MSP's admin
+   * naming them there is the grant, so an external person among them counts without
+   * `allow_external_approvers` (where they click is checked by the decisions).
+   */
+  customerSide?: boolean;
 }
 
 /** Resolves true when the user holds `role` in that channel (or is `among` the principals given). */
@@ -43,7 +49,11 @@ export function authorizerFrom(access: {
     if (!check.among) return access.holds(check.userId, check.channelId, check.role, origin);
     // Approver rules name people outright; an external person among them still approves only where the
     // channel allows external approvers, so a customer never approves by a rule's accident.
-    if (check.external === true && access.allowsExternalApprovers?.(check.channelId, origin) !== true)
+    if (
+      check.external === true &&
+      check.customerSide !== true &&
+      access.allowsExternalApprovers?.(check.channelId, origin) !== true
+    )
       return false;
     if (access.isAmong) return access.isAmong(check.userId, check.among);
     return check.among.includes(check.userId);

@@ -8,7 +8,7 @@ import { code } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
 import { commandButton } from '../render/paging.js';
 import { codeAsLiteral, untrusted } from '../render/untrusted.js';
-import { approversOf, principalMention } from './approvers.js';
+import { approversOf, principalMention, stillNeeded } from './approvers.js';
 import type { ApprovalRecord, ApprovalRequest } from './record.js';
 import { heldWhen } from './timing.js';
 
@@ -119,6 +119,7 @@ export function statusLine(record: ApprovalRecord, now: number): string {
 export function whoDecides(record: ApprovalRecord): string {
   const { request } = record;
   const needed = request.approvalsNeeded ?? 1;
+  if (request.customerSide) return bothSides(record, request.customerSide);
   const who = request.approverRule
     ? `one of ${request.approverRule.principals.map(principalMention).join(', ')} (${request.approverRule.rules.map((rule) => code(rule)).join(', ')})`
     : 'someone with the approver role';
@@ -127,6 +128,17 @@ export function whoDecides(record: ApprovalRecord): string {
   const still = needed - so.length;
   const done = so.length > 0 ? ` Approved so far by ${so.map(userMention).join(', ')};` : '';
   return `Needs ${needed} approvals, each from ${who}, other than the requester.${done} ${still} more needed.`;
+}
+
+/** whoDecides for a request that needs the MSP's and the customer's approval (`customer_approvers`). */
+function bothSides(record: ApprovalRecord, customer: NonNullable<ApprovalRequest['customerSide']>): string {
+  const { request } = record;
+  const ours = request.approverRule?.principals.map(principalMention).join(', ') ?? 'the MSP’s approvers';
+  const rules = customer.rules.map((rule) => code(rule)).join(', ');
+  const so = record.approvers ?? [];
+  const done = so.length > 0 ? ` Approved so far by ${so.map(userMention).join(', ')}.` : '';
+  const still = stillNeeded(record);
+  return `Needs ${request.approvalsNeeded ?? 2} approvals other than the requester’s, from both sides (${rules}): one of the MSP’s approvers (${ours}) and one of the customer’s approvers (${customer.tenant}: ${customer.principals.map(principalMention).join(', ')}), who approve on this card.${done}${still ? ` Still needed: ${still}.` : ''}`;
 }
 
 /** The card for a request in any state: buttons only while it is pending. */

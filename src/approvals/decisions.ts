@@ -3,9 +3,9 @@
 // clicked come back as text; the Slack handlers deliver them privately.
 import type { Logger } from 'pino';
 import { workspaceOf } from '../model/workspace.js';
-import { userMention } from '../render/mrkdwn.js';
+import { channelMention, userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
-import { approverCheck, principalMention } from './approvers.js';
+import { approverCheck, customerCheck, principalMention, stillNeeded } from './approvers.js';
 import { type AuditTrail, requestTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
@@ -13,7 +13,7 @@ import type { ApprovalExecutor } from './executor.js';
 import type { ApprovalNotifier, CardLocation } from './notifier.js';
 import type { ApprovalRecord } from './record.js';
 import type { ApprovalSettings } from './settings.js';
-import type { ApprovalStore, Decision } from './store.js';
+import type { ApprovalStore, ApproverSide, Decision } from './store.js';
 
 export interface Clicker {
   userId: string;
@@ -64,8 +64,8 @@ export class ApprovalDecisions {
   async approve(id: string, who: Clicker): Promise<string | undefined> {
     const record = await this.#pending(id, who);
     if (typeof record === 'string') return record;
-    const refusal = await this.#mayDecide(record, who, 'approve');
-    if (refusal) return refusal;
+    const may = await this.#mayDecide(record, who, 'approve');
+    if ('refusal' in may) return may.refusal;
     const lost = await this.#requesterStillMay(record, who);
     if (lost) return lost;
     // Before it counts: the re-checks before execution ask about an external approver as external.
@@ -76,7 +76,7 @@ export class ApprovalDecisions {
         record.request.expiresAt,
         this.#deps.clock(),
       );
-    const result = await this.#decide(record, 'approved', who);
+    const result = await this.#decide(record, 'approved', who, undefined, may.side);
     if (typeof result === 'string') return result;
     if ('counted' in result) return result.counted;
     if (result.expired) return EXPIRED;
@@ -89,14 +89,15 @@ export class ApprovalDecisions {
   async mayReject(id: string, who: Clicker): Promise<string | undefined> {
     const record = await this.#pending(id, who);
     if (typeof record === 'string') return record;
-    return this.#mayDecide(record, who, 'reject');
+    const may = await this.#mayDecide(record, who, 'reject');
+    return 'refusal' in may ? may.refusal : undefined;
   }
 
   async reject(id: string, who: Clicker, reason: string | undefined): Promise<string | undefined> {
     const record = await this.#pending(id, who);
     if (typeof record === 'string') return record;
-    const refusal = await this.#mayDecide(record, who, 'reject');
-    if (refusal) return refusal;
+    const may = await this.#mayDecide(record, who, 'reject');
+    if ('refusal' in may) return may.refusal;
     const cleaned = reason?.trim() ? this.#deps.audit.clean(reason.trim()) : undefined;
     const result = await this.#decide(record, 'rejected', who, cleaned);
     if (typeof result === 'string') return result;
@@ -148,29 +149,63 @@ export class ApprovalDecisions {
     return `This request is ${STATE_WORDS[state] ?? state}${state === 'expired' ? '' : by}.`;
   }
 
+  /**
+   * Whether this person may approve or reject it, and for a request that needs both sides, which side their
+   * approval counts for; else what to tell them (and the refusal is audited).
+   */
   async #mayDecide(
     record: ApprovalRecord,
     who: Clicker,
     verb: 'approve' | 'reject',
-  ): Promise<string | undefined> {
+  ): Promise<{ refusal: string } | { side: ApproverSide | undefined }> {
     const { request } = record;
     const { settings, authorizer } = this.#deps;
     if (who.userId === request.requesterId) {
-      if (verb === 'reject') return 'You asked for this; use Cancel to withdraw it.';
+      if (verb === 'reject') return { refusal: 'You asked for this; use Cancel to withdraw it.' };
       // Several approvers means several people besides the requester, whatever allow_self_approval says.
       if (!settings.allowSelfApproval || (request.approvalsNeeded ?? 1) > 1) {
         await this.#refused(record, who, 'self-approval refused (four eyes)');
-        return 'You asked for this, so you cannot approve it: another person with the approver role must (four eyes).';
+        return {
+          refusal:
+            'You asked for this, so you cannot approve it: another person with the approver role must (four eyes).',
+        };
       }
     }
-    const allowed = await authorizer(approverCheck(request, who.userId, who));
-    if (!allowed) {
-      await this.#refused(record, who, `${verb} refused: not an approver`);
-      return request.approverRule
-        ? `To ${verb} this request you must be one of its approvers (${request.approverRule.principals.map(principalMention).join(', ')}, set by ${request.approverRule.rules.map((rule) => `\`${rule}\``).join(', ')} in the profiles file); you are not.`
-        : `To ${verb} requests you need the approver role in this channel; you do not hold it.`;
+    const msp = await authorizer(approverCheck(request, who.userId, who));
+    const customer = await this.#customerSide(record, who);
+    if (msp || customer === 'counts') {
+      if (!request.customerSide) return { side: undefined };
+      return { side: msp && customer === 'counts' ? 'e' : msp ? 'm' : 'c' };
     }
-    return undefined;
+    if (customer === 'elsewhere') {
+      await this.#refused(record, who, `${verb} refused: customer approver outside the tenant's card`);
+      return {
+        refusal: `You are one of the customer’s approvers (${request.customerSide?.tenant}) for this request, and they ${verb} it only on its card in ${channelMention(request.channelId)}, the tenant’s customer channel.`,
+      };
+    }
+    await this.#refused(record, who, `${verb} refused: not an approver`);
+    const customerWords = request.customerSide
+      ? `, or of the customer’s approvers (${request.customerSide.principals.map(principalMention).join(', ')})`
+      : '';
+    return {
+      refusal: request.approverRule
+        ? `To ${verb} this request you must be one of its approvers (${request.approverRule.principals.map(principalMention).join(', ')}${customerWords}, set by ${request.approverRule.rules.map((rule) => `\`${rule}\``).join(', ')} in the profiles file); you are not.`
+        : `To ${verb} requests you need the approver role in this channel; you do not hold it.`,
+    };
+  }
+
+  /**
+   * Whether the clicker counts as the customer's side of a request that needs both: named among its
+   * customer's approvers (the grant), and clicking on its card in the tenant's customer channel — not from
+   * the App Home, and not on a copy of the card replayed in another channel.
+   */
+  async #customerSide(record: ApprovalRecord, who: Clicker): Promise<'counts' | 'elsewhere' | 'no'> {
+    const check = customerCheck(record.request, who.userId, who);
+    if (!check || !(await this.#deps.authorizer(check))) return 'no';
+    const cardChannel = record.cardChannel ?? record.request.channelId;
+    return who.card?.channel === cardChannel && cardChannel === record.request.channelId
+      ? 'counts'
+      : 'elsewhere';
   }
 
   /** At approval, the requester must still hold the role the request needed; if not, the request ends. */
@@ -210,10 +245,20 @@ export class ApprovalDecisions {
     decision: Decision,
     who: Clicker,
     reason?: string,
+    side?: ApproverSide,
   ): Promise<{ decided: ApprovalRecord; expired: boolean } | { counted: string } | string> {
     const { store, audit, clock } = this.#deps;
     const needed = record.request.approvalsNeeded ?? 1;
-    const result = await store.decide(record.request.id, decision, clock(), who.userId, reason, needed);
+    const result = await store.decide(
+      record.request.id,
+      decision,
+      clock(),
+      who.userId,
+      reason,
+      needed,
+      // A request that needs both sides counts each approval for its side; none may be left unsided.
+      record.request.customerSide ? (side ?? 'm') : undefined,
+    );
     if (result.outcome === 'refused') return this.#already(result.state, result.decidedBy);
     if (result.outcome === 'again')
       return { counted: 'You have approved this already; it waits for another approver.' };
@@ -248,17 +293,24 @@ export class ApprovalDecisions {
     approvers: string[],
     needed: number,
   ): Promise<{ counted: string }> {
+    // Both sides: the count can be reached with one side still missing, so say who, not how many.
+    const waiting =
+      (record.request.customerSide && stillNeeded(record)) || `${needed - approvers.length} more`;
     await this.#deps.audit.record({
       actor: who.userId,
       action: 'approved',
       operationId: record.request.operationId,
       target: record.request.target.description.line,
-      outcome: `approval ${approvers.length} of ${needed}; waiting for ${needed - approvers.length} more`,
+      outcome: `approval ${approvers.length} of ${needed}; waiting for ${waiting}`,
       ...requestTrail(record.request),
     });
     const card = await this.#cardOf(record, who);
     if (card) await this.#updateCard(card, record);
     const more = needed - approvers.length;
+    if (record.request.customerSide)
+      return {
+        counted: `Your approval is counted (${approvers.length} of ${needed}); it still needs ${waiting}.`,
+      };
     return {
       counted: `Your approval is counted (${approvers.length} of ${needed}); it runs once ${more} more ${more === 1 ? 'approver agrees' : 'approvers agree'}.`,
     };

@@ -25,7 +25,7 @@ import type { View, ViewBlock } from '../model/view.js';
 import { workspaceOf } from '../model/workspace.js';
 import { userMention } from '../render/mrkdwn.js';
 import { SccError } from '../scc/errors.js';
-import { approverCheck, approversOf } from './approvers.js';
+import { approversOf, sideStillHeld, sidesCovered, stillNeeded } from './approvers.js';
 import { type AuditAction, type AuditTrail, requestTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
@@ -322,13 +322,21 @@ export class ApprovalExecutor {
     // Every approver of a multi-approver request, each against the rule that let them approve, and an
     // external person (Slack Connect) as external: only the channel's external grants count for them.
     const externals = await this.#deps.store.externalApprovers(request.id);
+    let held = '';
     for (const approver of approversOf(record)) {
       const origin = { external: externals.has(approver) };
-      if (await this.#deps.authorizer(approverCheck(request, approver, origin))) continue;
+      const side = await sideStillHeld(record, approver, origin, this.#deps.authorizer);
+      if (side !== undefined) {
+        held += side;
+        continue;
+      }
       return request.approverRule
         ? `${userMention(approver)}, who approved, is no longer one of this request’s approvers.`
         : `${userMention(approver)}, who approved, no longer holds the approver role here.`;
     }
+    // Both sides (customer_approvers): each approver still stands, but for the sides they were counted for.
+    if (request.customerSide && sidesCovered(held) !== 'both')
+      return `The approvals no longer include ${stillNeeded({ ...record, approverSides: held }) ?? 'both sides'}.`;
     return undefined;
   }
 

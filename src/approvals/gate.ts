@@ -47,10 +47,11 @@ async function approversFor(
   deps: GateDeps,
   ctx: ApprovalRequestInput['ctx'],
   facts: unknown,
+  channelTenant: string | undefined,
 ): Promise<ScopedApprovers | undefined> {
   const rules = deps.settings.approvers;
   if (rules.length === 0) return undefined;
-  return scopedApprovers(rules, scopeOfFacts(ctx.profile, facts), async (query, uid) => {
+  return scopedApprovers(rules, scopeOfFacts(ctx.profile, facts, channelTenant), async (query, uid) => {
     try {
       const page = await ctx.scc.devices.list({ q: `(${query}) AND uid:${uid}`, limit: 1 });
       return (page.items?.length ?? 0) > 0;
@@ -63,6 +64,29 @@ async function approversFor(
       );
     }
   });
+}
+
+/**
+ * The customer's side of a request that needs both (`customer_approvers`). Their click counts only on the
+ * card in the tenant's customer channel, so the request must be asked there: elsewhere (the MSP's channel,
+ * or a request that spans several such tenants) nobody of theirs could ever approve it, and it is refused.
+ */
+function customerSideOf(
+  scoped: ScopedApprovers | undefined,
+  channelTenant: string | undefined,
+): ApprovalRequest['customerSide'] {
+  const customer = scoped?.customer;
+  if (!customer) return undefined;
+  const here = channelTenant?.toLowerCase();
+  const tenant = customer.tenants.length === 1 ? customer.tenants[0] : undefined;
+  if (tenant === undefined || tenant.toLowerCase() !== here) {
+    const rules = customer.rules.map((rule) => `\`${rule}\``).join(', ');
+    const tenants = customer.tenants.map((name) => `\`${name}\``).join(' and ');
+    throw new UserError(
+      `Changes on ${tenants} need one of the customer’s approvers as well (${rules} in the profiles file), who approve on the card in ${customer.tenants.length === 1 ? 'that tenant’s customer channel' : 'each tenant’s customer channel'}: ask there${customer.tenants.length === 1 ? '' : ', one request per tenant'}.`,
+    );
+  }
+  return { tenant, principals: customer.principals, rules: customer.rules };
 }
 
 /** The request's ticket and its link, when it has one. */
@@ -83,6 +107,7 @@ export function createGate(
     commandText,
     role,
     ticket,
+    channelTenant,
   }: ApprovalRequestInput): Promise<ApprovalRecord> {
     const { actor } = ctx;
     // The dispatcher checked the role already; approvals do not trust their caller on it.
@@ -94,10 +119,11 @@ export function createGate(
       external: actor.external,
     });
     if (!mayAsk) throw new PermissionError(`Asking for this needs the ${role} role here.`, role);
-    const scoped = await approversFor(deps, ctx, target.facts);
-    // Break-glass (a deploy outside its change window) always takes a second approver.
+    const scoped = await approversFor(deps, ctx, target.facts, channelTenant);
+    const customerSide = customerSideOf(scoped, channelTenant);
+    // Break-glass (a deploy outside its change window) always takes a second approver; both sides, two.
     const breakGlass = operation.target?.timing?.breakGlass(target.facts);
-    const needed = Math.max(scoped?.minApprovers ?? 1, breakGlass !== undefined ? 2 : 1);
+    const needed = Math.max(scoped?.minApprovers ?? 1, breakGlass !== undefined || customerSide ? 2 : 1);
     const now = deps.clock();
     const request: ApprovalRequest = {
       id: newApprovalId(),
@@ -114,6 +140,7 @@ export function createGate(
       role,
       target: { facts: target.facts, description: target.description },
       ...(scoped ? { approverRule: { principals: scoped.principals, rules: scoped.rules } } : {}),
+      ...(customerSide ? { customerSide } : {}),
       ...(needed > 1 ? { approvalsNeeded: needed } : {}),
       ...ticketed(ticket, ctx.policy?.changes?.ticketUrl),
       ...(breakGlass !== undefined ? { breakGlass: deps.audit.clean(breakGlass) } : {}),

@@ -59,6 +59,13 @@ export const ApprovalRequest = StoredCall.extend({
    * keys, which the card names.
    */
   approverRule: z.object({ principals: z.array(z.string()).min(1), rules: z.array(z.string()) }).optional(),
+  /**
+   * Approvals from both sides (`customer_approvers`): besides the MSP's (`approverRule`), one of these
+   * customer's people must approve, on the card in the tenant's customer channel (`channelId`).
+   */
+  customerSide: z
+    .object({ tenant: z.string(), principals: z.array(z.string()).min(1), rules: z.array(z.string()) })
+    .optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
@@ -136,6 +143,11 @@ export const ApprovalHash = z.object({
     .string()
     .transform((text) => text.split(',').filter((id) => id !== ''))
     .optional(),
+  /**
+   * For a request that needs both sides: the side each approver counted for, in `approvers`' order, one
+   * letter each (`m` the MSP's, `c` the customer's, `e` either: named on both through user groups).
+   */
+  approverSides: z.string().optional(),
   reason: z.string().optional(),
   /** An approved request held until its time (src/approvals/timing.ts): when, why, the zone it is said in. */
   runAt: optionalNumber,

@@ -55,6 +55,9 @@ async function evaluate(
  * A request that needs several approvers collects them in `approvers` (comma-separated, each once): an
  * approval short of the count returns {'partial', 'pending', approvers}, the same person again
  * {'again', 'pending', approvers}; the one that completes the count approves it.
+ * ARGV[8], for a request that needs both sides (`customer_approvers`): the side this approver counts for,
+ * `m` (the MSP's), `c` (the customer's) or `e` (either), kept in `approverSides`; the count is then complete
+ * only once two distinct people cover the two sides, so no number of one side's approvals completes it.
  */
 export const decideScript = scriptOf(`
 local state = redis.call('HGET', KEYS[1], 'state')
@@ -67,7 +70,8 @@ local target = ARGV[2]
 local expiresAt = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
 if now >= expiresAt then target = 'expired' end
 local needed = tonumber(ARGV[7] or '1') or 1
-if target == 'approved' and needed > 1 then
+local side = ARGV[8] or ''
+if target == 'approved' and (needed > 1 or side ~= '') then
   local list = redis.call('HGET', KEYS[1], 'approvers') or ''
   local count = 0
   for who in string.gmatch(list, '[^,]+') do
@@ -76,7 +80,17 @@ if target == 'approved' and needed > 1 then
   end
   if list == '' then list = ARGV[3] else list = list .. ',' .. ARGV[3] end
   redis.call('HSET', KEYS[1], 'approvers', list)
-  if count + 1 < needed then return {'partial', 'pending', list} end
+  local complete = count + 1 >= needed
+  if side ~= '' then
+    local sides = (redis.call('HGET', KEYS[1], 'approverSides') or '') .. side
+    redis.call('HSET', KEYS[1], 'approverSides', sides)
+    local _, m = string.gsub(sides, 'm', '')
+    local _, c = string.gsub(sides, 'c', '')
+    local _, e = string.gsub(sides, 'e', '')
+    local covered = (m >= 1 and c >= 1) or (e >= 1 and (m >= 1 or c >= 1)) or e >= 2
+    complete = complete and covered
+  end
+  if not complete then return {'partial', 'pending', list} end
 elseif target == 'approved' then
   redis.call('HSET', KEYS[1], 'approvers', ARGV[3])
 end

@@ -42,6 +42,8 @@ export const ApprovalSettings = z.object({
         tenant: z.string().optional(),
         approvers: z.array(z.string()).min(1),
         minApprovers: z.number().int().min(1).default(1),
+        /** The customer's side (`customer_approvers`): one of them approves too, on the tenant's card. */
+        customerApprovers: z.array(z.string()).min(1).optional(),
       }),
     )
     .default([]),
@@ -60,6 +62,10 @@ export function approvalSettingsFrom(config: {
     deployWithChange: config.approvals.deployWithChange,
     operations: { ...config.approvals.operations },
     auditRetentionDays: config.audit.retentionDays,
-    approvers: config.approvals.approvers.map((rule) => ({ ...rule, approvers: [...rule.approvers] })),
+    approvers: config.approvals.approvers.map((rule) => ({
+      ...rule,
+      approvers: [...rule.approvers],
+      ...(rule.customerApprovers ? { customerApprovers: [...rule.customerApprovers] } : {}),
+    })),
   });
 }

@@ -44,6 +44,9 @@ export type NoticeStep = 'threadPosted' | 'cardUpdated' | 'tracked';
 
 export type Decision = 'approved' | 'rejected' | 'cancelled' | 'expired';
 
+/** The side an approval counts for, when a request needs both: the MSP's, the customer's, or either. */
+export type ApproverSide = 'm' | 'c' | 'e';
+
 export type DecideResult =
   /** This call made the transition; `state` is `expired` when the request had run out of time. */
   | { outcome: 'decided'; state: Decision; record: ApprovalRecord }
@@ -165,13 +168,24 @@ export class ApprovalStore {
     decidedBy: string,
     reason?: string,
     approvalsNeeded = 1,
+    /** A request that needs both sides: the side this approval counts for (see decideScript). */
+    side?: ApproverSide,
   ): Promise<DecideResult> {
     const reply = DecideReply.parse(
       await runScript(
         this.#redis,
         decideScript,
         [this.key(id), this.pendingKey, this.activeKey],
-        [now, decision, decidedBy, reason ?? '', this.#retentionMs, this.#claimGraceMs, approvalsNeeded],
+        [
+          now,
+          decision,
+          decidedBy,
+          reason ?? '',
+          this.#retentionMs,
+          this.#claimGraceMs,
+          approvalsNeeded,
+          decision === 'approved' ? (side ?? '') : '',
+        ],
       ),
     );
     const [status, state, by] = reply;

@@ -403,6 +403,9 @@ class ProfilesFileReader {
               tenant: rule.tenant,
               approvers: Object.freeze([...new Set(rule.approvers)]),
               minApprovers: rule.min_approvers ?? 1,
+              ...(rule.customer_approvers === undefined
+                ? {}
+                : { customerApprovers: Object.freeze([...new Set(rule.customer_approvers)]) }),
             }),
           ),
         ),

@@ -222,6 +222,20 @@ const ApproverRuleSchema = closedObject({
     z.array(approverPrincipal).min(1, 'names nobody; list the Slack user ids or user-group ids who approve'),
   ),
   min_approvers: z.number().int().min(1).max(MIN_APPROVERS_MAX).optional(),
+  /**
+   * The customer's side (issue 29): Slack user ids and user-group ids of the customer's own people. With it,
+   * a request on the rule's tenant needs one approval from `approvers` and one from these; being named here
+   * is the grant (no `allow_external_approvers` needed), but their click counts only on the card in the
+   * tenant's customer channel.
+   */
+  customer_approvers: z
+    .preprocess(
+      (value) => (typeof value === 'string' ? [value] : value),
+      z
+        .array(approverPrincipal)
+        .min(1, 'names nobody; list the Slack user ids or user-group ids of the customer’s approvers'),
+    )
+    .optional(),
 }).superRefine(
   (rule, ctx) => {
     if (rule.devices === undefined && rule.profile === undefined && rule.tenant === undefined)
@@ -229,7 +243,21 @@ const ApproverRuleSchema = closedObject({
         code: 'custom',
         message: 'needs devices, profile or tenant: what its approvers approve',
       });
-    const people = Array.isArray(rule.approvers) ? rule.approvers : [];
+    const customers = Array.isArray(rule.customer_approvers) ? rule.customer_approvers : [];
+    if (rule.customer_approvers !== undefined && rule.tenant === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customer_approvers'],
+        message: 'needs tenant: the customer’s approvers approve for one managed tenant; name it with tenant',
+      });
+    const both = customers.filter((p) => Array.isArray(rule.approvers) && rule.approvers.includes(p));
+    if (both.length > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customer_approvers'],
+        message: `names ${[...new Set(both)].join(', ')} on both sides; one person cannot approve for the MSP and for the customer`,
+      });
+    const people = [...(Array.isArray(rule.approvers) ? rule.approvers : []), ...customers];
     const onlyUsers = people.every((p) => !p.startsWith('S'));
     if (onlyUsers && rule.min_approvers !== undefined && rule.min_approvers > new Set(people).size)
       ctx.addIssue({
@@ -438,6 +466,8 @@ export interface ApproverRule {
   /** Slack user ids and user-group ids. */
   readonly approvers: readonly string[];
   readonly minApprovers: number;
+  /** The customer's side (`customer_approvers`, only with `tenant`): one of them must approve as well. */
+  readonly customerApprovers?: readonly string[] | undefined;
 }
 
 export interface AuditSettings {
@@ -655,7 +685,7 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
   },
   {
     key: 'approvals.approvers',
-    description: `scoped approvers: each rule gives \`devices\` (a device query, as /fw devices takes), \`profile\`, \`tenant\` (a managed tenant’s name) or several of them (all must match), and \`approvers\` (Slack user ids or user-group ids, at least one). A request on what a rule covers is approved by its approvers instead of the channel’s approver role; \`min_approvers\` (1–${MIN_APPROVERS_MAX}, default 1) of them, other than the requester, must approve. When several rules match, any of their approvers may, and the largest min_approvers counts`,
+    description: `scoped approvers: each rule gives \`devices\` (a device query, as /fw devices takes), \`profile\`, \`tenant\` (a managed tenant’s name) or several of them (all must match), and \`approvers\` (Slack user ids or user-group ids, at least one). A request on what a rule covers is approved by its approvers instead of the channel’s approver role; \`min_approvers\` (1–${MIN_APPROVERS_MAX}, default 1) of them, other than the requester, must approve. When several rules match, any of their approvers may, and the largest min_approvers counts. A rule that names a \`tenant\` may add \`customer_approvers\` (the customer’s people): a request on that tenant then needs one approval from \`approvers\` and one from \`customer_approvers\` besides (at least 2 in all). Being named there is the customer’s grant (allow_external_approvers is not needed for it), but their click counts only on the card in the tenant’s customer channel, where such requests must be asked; nobody may be on both sides`,
     default: 'none: the channel’s approver role approves',
     example:
       "approvers: [{ devices: 'name:asa-hq-*', approvers: [U0LEAD00001, S0NETSEC01], min_approvers: 2 }]",

@@ -254,6 +254,7 @@ export class Dispatcher {
           commandText,
           role: op.role,
           ...(ticket === undefined ? {} : { ticket }),
+          ...(access.scope.tenant === undefined ? {} : { channelTenant: access.scope.tenant }),
         });
         return { kind: 'approval', approvalId };
       }

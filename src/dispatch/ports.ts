@@ -52,6 +52,8 @@ export interface ApprovalRequestInput {
   role: Role;
   /** The change ticket it is made under, checked against the policy (also in `raw`, for the run). */
   ticket?: string;
+  /** Asked in a customer channel: its tenant, which approver rules on that tenant cover (issue 29). */
+  channelTenant?: string;
 }
 
 /** Turns a governed call into an approval request that someone else decides. */

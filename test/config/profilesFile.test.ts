@@ -555,6 +555,17 @@ describe('approvals and audit', () => {
     ]);
   });
 
+  it('reads the customer’s side of a tenant’s rule (customer_approvers), people once', async () => {
+    const config = await load(
+      'approvals:\n  approvers:\n    - { tenant: contoso-eu, approvers: [U0MSPLEAD1], customer_approvers: [U0CUSTLEAD, S0CUSTOMER, U0CUSTLEAD] }\n',
+    );
+    expect(config.approvals.approvers[0]).toMatchObject({
+      tenant: 'contoso-eu',
+      approvers: ['U0MSPLEAD1'],
+      customerApprovers: ['U0CUSTLEAD', 'S0CUSTOMER'],
+    });
+  });
+
   it.each([
     ['approvals: { expiry_minutes: 0 }', 'approvals.expiry_minutes', 'must be at least 1'],
     ['approvals: { expiry_minutes: 10081 }', 'approvals.expiry_minutes', 'must be at most 10080'],
@@ -679,6 +690,18 @@ describe('the change process (changes)', () => {
       'approvals: { approvers: [{ profile: default, approvers: [U0LEAD00001], min_approvers: 2 }] }',
       'approvals.approvers[0].min_approvers',
       'asks for 2 approvers but the rule names 1',
+      1,
+    ],
+    [
+      'approvals: { approvers: [{ profile: default, approvers: [U0LEAD00001], customer_approvers: [U0CUSTLEAD] }] }',
+      'approvals.approvers[0].customer_approvers',
+      'needs tenant: the customer’s approvers approve for one managed tenant; name it with tenant',
+      1,
+    ],
+    [
+      'approvals: { approvers: [{ tenant: contoso-eu, approvers: [U0LEAD00001], customer_approvers: [U0LEAD00001] }] }',
+      'approvals.approvers[0].customer_approvers',
+      'names U0LEAD00001 on both sides; one person cannot approve for the MSP and for the customer',
       1,
     ],
   ])('refuses %s, naming the key', async (yaml, key, problem, line) => {

@@ -25,8 +25,9 @@ import { renderBlocks } from '../../../src/render/blocks.js';
 import { createSccClient, type SccClient } from '../../../src/scc/client.js';
 import { registerApprovalListeners } from '../../../src/slack/actions/approvals.js';
 import { SlackApprovalNotifier } from '../../../src/slack/approvalNotifier.js';
+import { workspaceBinding } from '../../../src/slack/workspaceBinding.js';
 import { freePort } from '../../support/redisServer.js';
-import { BOT_TOKEN, CATALOGUE, lookup, policyAccess, SIGNING_SECRET } from './world.js';
+import { BOT_TOKEN, CATALOGUE, lookup, policyAccess, SIGNING_SECRET, TEAM } from './world.js';
 
 export interface BotOptions {
   /** The run's Redis, or a deployment's configuration (Sentinel, in the failover tests). */
@@ -45,6 +46,11 @@ export interface BotOptions {
   snapshots?: ConfigSnapshots;
   /** The file's `changes` (change windows, tickets), as the dispatcher and the executor get it. */
   changes?: ChangeSettings;
+  /**
+   * The workspace binding in front of every listener, as the bot has it (src/slack/workspaceBinding.ts):
+   * a Slack Connect channel's external people are let in where the policy admits them, and marked external.
+   */
+  bindWorkspace?: boolean;
 }
 
 /** Records what the tracking queue was handed (the queue itself is src/jobs/'s and tested there). */
@@ -119,6 +125,15 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const app = new App({ token: BOT_TOKEN, receiver, clientOptions: { slackApiUrl: options.slackApiUrl } });
   const access = options.access ?? policyAccess();
   const authorizer = authorizerFrom(access);
+  if (options.bindWorkspace)
+    app.use(
+      workspaceBinding({
+        whoAmI: async () => ({ teamId: TEAM }),
+        configured: { teamId: TEAM },
+        admitsExternal: (channelId, bound) => access.admitsExternal(channelId, bound),
+        log: logger,
+      }).middleware,
+    );
   const reveals = new RedisRevealGrants(redis, options.prefix);
   const approvals = createApprovals({
     redis,

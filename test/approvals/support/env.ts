@@ -41,7 +41,13 @@ export interface ApprovalsEnv {
 
 export async function startEnv(
   settings: ApprovalSettingsInput = {},
-  options: { access?: AccessControl; realTracking?: boolean; changes?: ChangeSettings } = {},
+  options: {
+    access?: AccessControl;
+    realTracking?: boolean;
+    changes?: ChangeSettings;
+    /** The workspace binding in front of the listeners (external people of Slack Connect channels). */
+    bindWorkspace?: boolean;
+  } = {},
 ): Promise<ApprovalsEnv> {
   const slack = await startFakeSlack();
   const sim = await startSimulator({ port: 0, clock: 'manual' });
@@ -62,6 +68,7 @@ export async function startEnv(
       settings: extra,
       ...(options.access ? { access: options.access } : {}),
       ...(options.changes ? { changes: options.changes } : {}),
+      ...(options.bindWorkspace ? { bindWorkspace: true } : {}),
       ...(workers ? { tracking: workers.jobs.tracker, snapshots: workers.jobs.snapshots } : {}),
     });
     bots.push(bot);

@@ -63,10 +63,11 @@ export class SlackDriver {
     eventsUrl: string,
     text: string,
     user: string,
+    channel: string = CHANNEL,
   ): Promise<{ text: string; blocks: SlackBlock[] }> {
     const responseUrl = this.slack.responseUrl();
     const id = responseUrl.slice(responseUrl.lastIndexOf('/') + 1);
-    const body = slashCommandBody({ text, userId: user, channelId: CHANNEL, teamId: TEAM, responseUrl });
+    const body = slashCommandBody({ text, userId: user, channelId: channel, teamId: TEAM, responseUrl });
     const res = await postSigned(eventsUrl, SIGNING_SECRET, body);
     expect(res.status).toBe(200);
     const reply = await this.slack.waitFor(
@@ -77,8 +78,8 @@ export class SlackDriver {
   }
 
   /** Asks for a destructive operation and returns the approval card it posted. */
-  async ask(eventsUrl: string, text: string, user: string): Promise<Card> {
-    const answer = await this.command(eventsUrl, text, user);
+  async ask(eventsUrl: string, text: string, user: string, channel: string = CHANNEL): Promise<Card> {
+    const answer = (await this.commandReply(eventsUrl, text, user, channel)).text;
     expect(answer).toBe('Asked for approval.');
     // The gate answers only after the card is posted, so the card is in the fake's messages by now.
     const found = [...this.slack.messages().entries()].find(
