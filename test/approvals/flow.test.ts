@@ -193,6 +193,9 @@ describe('approvals: the flow', () => {
       threadTs: card.ts,
       requesterId: USERS.alice,
       profile: 'default',
+      // The workspace its reports go out with, and who approved (a Cancel… there is four-eyes too).
+      teamId: 'T0FAKE',
+      approvedBy: [USERS.dave],
     });
   });
 
