@@ -116,6 +116,12 @@ export const AlertSubscription = z.object({
   scope: AlertScope,
   createdBy: z.string().min(1),
   createdAt: z.string().min(1),
+  /**
+   * The workspace it was made in (OAuth mode): its channel's incidents are posted with that workspace's
+   * client, and its channel's scope may come from `workspaces.<team>`. Absent: the home workspace.
+   */
+  teamId: z.string().min(1).optional(),
+  enterpriseId: z.string().min(1).optional(),
 });
 export type AlertSubscription = z.infer<typeof AlertSubscription>;
 

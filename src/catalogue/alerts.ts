@@ -18,6 +18,7 @@ import {
 } from '../alerts/model.js';
 import { UserError } from '../model/errors.js';
 import type { View, ViewBlock } from '../model/view.js';
+import { workspaceOf } from '../model/workspace.js';
 import { code, counted, time } from '../render/format.js';
 import { channelMention, userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
@@ -273,6 +274,8 @@ export const alertsSubscribe = defineOperation({
       ...(devices === undefined ? {} : { devices }),
       scope,
       createdBy: ctx.actor.userId,
+      // Its incidents go out in the workspace it was made in (OAuth mode: with that workspace's token).
+      ...workspaceOf(ctx.actor),
     });
     return { subscription, created, matching, leftOut: args.leftOut };
   },

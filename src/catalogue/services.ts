@@ -11,6 +11,9 @@ export interface UpgradeWatch {
   createdAt: string;
   /** The profile is an MSP portal's: the channel hears its runs across managed tenants too. */
   acrossTenants?: boolean;
+  /** The workspace it was made in (absent: the home workspace): its announcements are posted there. */
+  teamId?: string;
+  enterpriseId?: string;
 }
 
 export interface WatchRegistry {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { SLACK_CHANNEL_ID } from '../config/slackIds.js';
 import { UserError } from '../model/errors.js';
 import type { View } from '../model/view.js';
+import { workspaceOf } from '../model/workspace.js';
 import { channelMention } from '../render/mrkdwn.js';
 import { SccApiError } from '../scc/errors.js';
 import { optionalText } from './args.js';
@@ -86,6 +87,8 @@ export const vpnWatch = defineOperation({
       createdBy: ctx.actor.userId,
       createdAt: new Date().toISOString(),
       acrossTenants: await isMspPortal(ctx),
+      // Its announcements go out in the workspace it was made in (OAuth mode: with that workspace's token).
+      ...workspaceOf(ctx.actor),
     });
     return { created, channelId, profile: ctx.profile };
   },

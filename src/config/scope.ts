@@ -3,6 +3,7 @@
 // reads it from the channel's binding in the workspace the request came from; the dispatcher applies it
 // to each operation as the operation's declared tenancy says (src/dispatch/tenancy.ts). What is told later
 // without a request (alert posts) reads a channel's scope from the bindings alone (channelScopes).
+import type { WorkspaceRef } from '../model/workspace.js';
 import type { ChannelBinding } from './profilesFileSchema.js';
 
 /** Where a request's commands go. */
@@ -63,24 +64,37 @@ function scopeOfBinding(binding: ChannelBinding, bindingKey: string): Scope {
 }
 
 /**
- * A channel's scope from the profiles file's bindings by channel id, for what is told without a request
- * (which names no workspace): the home workspace's `channels`, then each workspace's. A Slack Connect
- * channel keeps its id in every workspace it is shared with, so when several bindings name it, one that
- * makes it a customer channel wins: a channel is never told more than its strictest binding allows.
- * Undefined: not bound by id (the profile `default`, or a workspace's own profile).
+ * A channel's scope from the profiles file's bindings, for what is told without a request (alert posts):
+ * by channel id, the home workspace's `channels`, then each workspace's. A Slack Connect channel keeps its
+ * id in every workspace it is shared with, so when several bindings name it, one that makes it a customer
+ * channel wins: a channel is never told more than its strictest binding allows. When what is told names
+ * its workspace (a subscription made there), that workspace's own binding counts too unless it binds the
+ * channel by id (`workspaces.<team>` with its `tenant`: every channel there is a customer channel, as
+ * AccessControl.scopeFor says of that workspace's requests).
+ * Undefined: not bound (the profile `default`).
  */
 export function channelScopes(config: {
   readonly channelBindings: ReadonlyMap<string, ChannelBinding>;
-  readonly workspaces: ReadonlyMap<string, { readonly channels: ReadonlyMap<string, ChannelBinding> }>;
-}): (channelId: string) => Scope | undefined {
-  return (channelId) => {
+  readonly workspaces: ReadonlyMap<
+    string,
+    { readonly channels: ReadonlyMap<string, ChannelBinding>; readonly binding?: ChannelBinding }
+  >;
+}): (channelId: string, workspace?: WorkspaceRef) => Scope | undefined {
+  return (channelId, workspace = {}) => {
     const found: Scope[] = [];
     const home = config.channelBindings.get(channelId);
     if (home) found.push(scopeOfBinding(home, `channels.${channelId}`));
-    for (const [team, workspace] of config.workspaces) {
-      const bound = workspace.channels.get(channelId);
+    for (const [team, settings] of config.workspaces) {
+      const bound = settings.channels.get(channelId);
       if (bound) found.push(scopeOfBinding(bound, `workspaces.${team}.channels.${channelId}`));
     }
+    // An org-wide install's workspaces use the organization's entry when they have none of their own.
+    const team = [workspace.teamId, workspace.enterpriseId].find(
+      (key) => key !== undefined && config.workspaces.has(key),
+    );
+    const own = team === undefined ? undefined : config.workspaces.get(team);
+    if (team !== undefined && own?.binding && !own.channels.has(channelId))
+      found.push(scopeOfBinding(own.binding, `workspaces.${team}`));
     return found.find((scope) => scope.tenant !== undefined) ?? found[0];
   };
 }

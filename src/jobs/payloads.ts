@@ -138,6 +138,8 @@ export const UpgradeWatchSchema = z.object({
   createdBy: z.string().min(1),
   createdAt: z.string().min(1),
   acrossTenants: z.boolean().optional(),
+  teamId: z.string().min(1).optional(),
+  enterpriseId: z.string().min(1).optional(),
 });
 
 /** Reads a JSON value written by fwbot; a broken record is reported with the key it came from. */

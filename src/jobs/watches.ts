@@ -6,6 +6,7 @@
 // across tenants), as the watches of earlier versions were.
 import type { AlertScope, AlertSubscription } from '../alerts/model.js';
 import type { UpgradeWatch, WatchRegistry } from '../catalogue/operation.js';
+import { workspaceOf } from '../model/workspace.js';
 import type { SccClient } from '../scc/client.js';
 import { SccApiError } from '../scc/errors.js';
 import type { RedisAlertSubscriptions } from './alerts/subscriptions.js';
@@ -58,7 +59,7 @@ export class SubscriptionWatches implements WatchRegistry {
     for (const scope of scopes) {
       if (mine.some((s) => hearsEveryUpgradeRun(s, scope.kind))) continue;
       const made = await this.subscriptions.subscribe(
-        { channelId, profile, kinds: ['upgrades'], scope, createdBy },
+        { channelId, profile, kinds: ['upgrades'], scope, createdBy, ...workspaceOf(watch) },
         { createdAt: watch.createdAt },
       );
       created ||= made.created;

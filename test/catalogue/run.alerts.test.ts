@@ -179,6 +179,20 @@ describe('/fw alerts', () => {
     );
   });
 
+  it('keeps the workspace a subscription was made in (none: the home workspace)', async () => {
+    const { op, raw } = catalogue.parse('alerts subscribe connectivity');
+    const actor = { ...ACTOR, teamId: 'T0CUSTOMR1', enterpriseId: 'E0CUSTORG1' };
+    await op.execute({ ...h.context(), actor, services }, raw);
+    await run('alerts subscribe ha');
+
+    const made = await subscriptions.list();
+    expect(made.find((s) => s.kinds.includes('connectivity'))).toMatchObject({
+      teamId: 'T0CUSTOMR1',
+      enterpriseId: 'E0CUSTORG1',
+    });
+    expect(made.find((s) => s.kinds.includes('ha'))?.teamId).toBeUndefined();
+  });
+
   it('lists the channel’s subscriptions and open incidents; unsubscribes only its own', async () => {
     await run('alerts subscribe connectivity ha');
     await run('alerts subscribe upgrades <#C0ELSEWHERE>');

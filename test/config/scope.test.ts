@@ -40,6 +40,32 @@ describe('channelScopes', () => {
   it('takes the strictest binding of a channel bound in several workspaces: the customer channel', () => {
     expect(scopeOf('C0SHARED01')).toMatchObject({ tenant: 'contoso-eu', tenantProfile: 'contoso' });
   });
+
+  it('counts the binding of the workspace a channel was subscribed in (workspaces.<team>.tenant)', () => {
+    const withWorkspace = channelScopes({
+      channelBindings: new Map<string, ChannelBinding>([['C0MSPOPS01', { profile: 'msp' }]]),
+      workspaces: new Map([
+        ['T0CUSTOMR1', { channels: new Map<string, ChannelBinding>(), binding: customer }],
+        ['E0FABRIKAM', { channels: new Map<string, ChannelBinding>(), binding: { profile: 'fabrikam' } }],
+      ]),
+    });
+    expect(withWorkspace('C0CUSTCH02', { teamId: 'T0CUSTOMR1' })).toEqual({
+      profile: 'msp',
+      tenant: 'contoso-eu',
+      tenantProfile: 'contoso',
+      bindingKey: 'workspaces.T0CUSTOMR1',
+    });
+    // An org-wide install's workspace without its own entry: the organization's.
+    expect(withWorkspace('C0FABCH001', { teamId: 'T0FABTEAM1', enterpriseId: 'E0FABRIKAM' })).toMatchObject({
+      profile: 'fabrikam',
+      bindingKey: 'workspaces.E0FABRIKAM',
+    });
+    // The home workspace's (no team), or a channel bound by id: as before.
+    expect(withWorkspace('C0CUSTCH02')).toBeUndefined();
+    expect(withWorkspace('C0MSPOPS01')).toEqual({ profile: 'msp', bindingKey: 'channels.C0MSPOPS01' });
+    // A channel shared into the customer's workspace and subscribed there: the strictest binding wins.
+    expect(withWorkspace('C0MSPOPS01', { teamId: 'T0CUSTOMR1' })).toMatchObject({ tenant: 'contoso-eu' });
+  });
 });
 
 describe('tenantProfileOf', () => {

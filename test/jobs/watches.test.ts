@@ -181,6 +181,17 @@ describe('the /fw vpn watch and unwatch operations', () => {
     await h.stopWorkers();
   });
 
+  it('keeps the workspace the watch was made in, so its announcements are posted there', async () => {
+    const { workers } = await h.start();
+    const ctx = context({ watches: workers.jobs.watches });
+    await vpnWatch.execute({ ...ctx, actor: { ...ctx.actor, teamId: 'T0CUSTOMR1' } }, {});
+
+    const made = await workers.jobs.alerts.subscriptions.list({ channelId: 'C0HERE0001' });
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.map((s) => s.teamId)).toEqual(made.map(() => 'T0CUSTOMR1'));
+    await h.stopWorkers();
+  });
+
   it('is an upgrades alert subscription, and says so when another subscription still tells the channel', async () => {
     const { workers } = await h.start();
     const ctx = context({ watches: workers.jobs.watches });

@@ -3,10 +3,12 @@
 // or edited (showMessage), then the waiting thread replies are posted once under their parents. What is
 // rendered is the state of now, so ten changes to one incident while Slack's pace holds it back are one
 // edit. Slack's pace and 429s throw RetryLater out of here: the job comes back and carries on from what
-// is still marked. The caller holds the channel's desk lock.
+// is still marked. The caller holds the channel's desk lock. Everything goes out in the channel's
+// workspace (the one its subscriptions were made in), with that workspace's client.
 import type { Logger } from 'pino';
 import { renderIncident, renderSummary, renderSummaryPage, summaryPageCount } from '../../alerts/render.js';
 import type { View } from '../../model/view.js';
+import { type WorkspaceRef, workspaceOf } from '../../model/workspace.js';
 import type { RedisClient } from '../../redis/connection.js';
 import { renderBlocks } from '../../render/blocks.js';
 import { SlackRefused } from '../../slackApi/errors.js';
@@ -28,6 +30,8 @@ export interface DeskDeliveryDeps {
   keys: JobKeys;
   notifier: SlackNotifier;
   log: Logger;
+  /** The channel's workspace (absent: the home workspace). */
+  workspace?: WorkspaceRef;
 }
 
 /**
@@ -73,8 +77,9 @@ export async function deliverChannel(deps: DeskDeliveryDeps, channelId: string):
           text: rendered.text,
           blocks: rendered.blocks,
           eventType: 'fwbot_alert',
+          ...workspaceOf(deps.workspace ?? {}),
         });
-        await showSummaryPages(notifier, channelId, record.id, pages, ts);
+        await showSummaryPages(notifier, channelId, record.id, pages, ts, deps.workspace);
       } catch (error) {
         if (!(error instanceof SlackRefused)) throw error;
         // Not in the channel, archived, blocks refused: trying again changes nothing; the log says it.
@@ -96,6 +101,7 @@ async function showSummaryPages(
   recordId: string,
   pages: readonly View[],
   threadTs: string,
+  workspace: WorkspaceRef = {},
 ): Promise<void> {
   for (const [index, page] of pages.entries()) {
     const rendered = renderBlocks(page);
@@ -106,6 +112,7 @@ async function showSummaryPages(
       text: rendered.text,
       blocks: rendered.blocks,
       eventType: 'fwbot_alert',
+      ...workspaceOf(workspace),
     });
   }
 }
@@ -127,6 +134,7 @@ async function postReplies(deps: DeskDeliveryDeps, channelId: string): Promise<v
           text: reply.text,
           blocks: reply.blocks,
           eventType: 'fwbot_alert',
+          ...workspaceOf(deps.workspace ?? {}),
         });
       } catch (error) {
         if (!(error instanceof SlackRefused)) throw error;

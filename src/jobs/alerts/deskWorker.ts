@@ -2,17 +2,20 @@
 // exactly once by event key) and each channel's messages are brought in line (deskDelivery); a `deliver`
 // job only does the second (after an acknowledgement). One channel at a time holds its desk lock, so two
 // workers never interleave on one channel. Slack's pace, a 429 or a busy channel move the job back to the
-// delayed set for as long as needed; the other channels of the batch are served first.
+// delayed set for as long as needed; the other channels of the batch are served first. A channel is
+// served in the workspace its alert subscriptions were made in (none named: the home workspace).
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Processor, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { AlertEvent } from '../../alerts/model.js';
+import { type WorkspaceRef, workspaceOf } from '../../model/workspace.js';
 import type { JobsCore } from '../core.js';
 import { RetryLater, type SlackNotifier } from '../slackNotifier.js';
 import { DeskJob } from './desk.js';
 import { deliverChannel } from './deskDelivery.js';
 import { DeskIntake } from './deskIntake.js';
+import { RedisAlertSubscriptions } from './subscriptions.js';
 
 const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
@@ -37,6 +40,16 @@ async function withChannel<T>(core: JobsCore, channelId: string, work: () => Pro
   }
 }
 
+/**
+ * The workspace a channel is in, as its subscriptions say (the first that names one); none: the home
+ * workspace, as for every subscription made before fwbot served more than one.
+ */
+async function channelWorkspace(core: JobsCore, channelId: string): Promise<WorkspaceRef> {
+  const subscriptions = await new RedisAlertSubscriptions(core).list({ channelId });
+  const named = subscriptions.find((s) => s.teamId !== undefined || s.enterpriseId !== undefined);
+  return named ? workspaceOf(named) : {};
+}
+
 /** Takes the events into one channel (when given) and brings its messages in line. */
 export async function serveChannel(
   deps: DeskWorkerDeps,
@@ -55,7 +68,8 @@ export async function serveChannel(
         homesChange = taken.openChanged;
         if (taken.taken > 0 || taken.repeated > 0) log.info({ channelId, ...taken }, 'alert events taken');
       }
-      await deliverChannel({ redis: core.redis, keys: core.keys, notifier, log }, channelId);
+      const workspace = await channelWorkspace(core, channelId);
+      await deliverChannel({ redis: core.redis, keys: core.keys, notifier, log, workspace }, channelId);
     });
   } finally {
     // Also when Slack's pace holds the message back: the Home lists the incident, its link comes later.

@@ -17,12 +17,11 @@ import {
   type AlertSubscription,
   type AlertSubscriptions,
 } from '../../alerts/model.js';
-import type { Scope } from '../../config/scope.js';
 import type { SccClients } from '../../scc/client.js';
 import { SccApiError } from '../../scc/errors.js';
 import type { JobsCore } from '../core.js';
 import { readByUid, readChanges, readDeviceSet, readFull, type SourceRead } from './scanReads.js';
-import { channelsFor, scopeOf, subscribersOf, toldInChannel } from './scanRouting.js';
+import { type ChannelScopeOf, channelsFor, scopeOf, subscribersOf, toldInChannel } from './scanRouting.js';
 import { AlertScanStore, type StreamMeta, type StreamScope, streamField } from './state.js';
 
 /** The queue the scan's jobs run on (one scheduler per profile, and one that keeps those in line). */
@@ -53,7 +52,7 @@ export interface AlertScanDeps {
    * A channel's scope as the profiles file binds it (src/config/scope.ts channelScopes): a customer channel
    * is told its tenant's own profile only (scanRouting.ts toldInChannel). Absent: no customer channels.
    */
-  channelScope?: (channelId: string) => Scope | undefined;
+  channelScope?: ChannelScopeOf;
 }
 
 /** What one scan of one profile did. */
@@ -329,7 +328,7 @@ export function createAlertScanner(deps: AlertScanDeps) {
     if (channelScope === undefined) return subscriptions;
     const told: AlertSubscription[] = [];
     for (const subscription of subscriptions) {
-      const scope = channelScope(subscription.channelId);
+      const scope = channelScope(subscription.channelId, subscription);
       if (toldInChannel(subscription, scope, clients.names())) told.push(subscription);
       else
         sayOnce(

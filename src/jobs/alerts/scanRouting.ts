@@ -9,6 +9,15 @@ import { type Scope, tenantProfileOf } from '../../config/scope.js';
 import type { StreamScope } from './state.js';
 
 /**
+ * A channel's scope as the profiles file binds it, for a subscription made in a workspace (absent: the home
+ * workspace): src/config/scope.ts channelScopes.
+ */
+export type ChannelScopeOf = (
+  channelId: string,
+  workspace?: { teamId?: string | undefined; enterpriseId?: string | undefined },
+) => Scope | undefined;
+
+/**
  * Whether a subscription may be told in its channel, given the channel's scope. A customer channel hears
  * the subscriptions of its tenant's own profile to that profile's own devices, and nothing else: not the
  * MSP portal's (one tenant, or all), even one made before the channel was bound to the tenant. Other

@@ -241,6 +241,44 @@ describe('the alert scan', () => {
     ]);
   });
 
+  it('knows a channel subscribed in a customer workspace is a customer channel by that workspace’s tenant', async () => {
+    // T0NORTHWD1's channels are northwind-us's customer channels (workspaces.<team>.tenant); none is bound by id.
+    const w = await open({
+      profiles: {
+        default: sim.tokens.superAdmin,
+        northwind: sim.mintTenantToken(sim.tenantUid('northwind-us')),
+      },
+      channelScope: channelScopes({
+        channelBindings: new Map(),
+        workspaces: new Map([
+          [
+            'T0NORTHWD1',
+            {
+              channels: new Map(),
+              binding: { profile: 'default', tenant: 'northwind-us', tenantProfile: 'northwind' },
+            },
+          ],
+        ]),
+      }),
+    });
+    // The portal's, subscribed from the customer's workspace: not told there. The tenant's own: told.
+    await w.subscriptions.subscribe(
+      subscription('C0NWCHAN01', ['connectivity'], { scope: { kind: 'all-tenants' }, teamId: 'T0NORTHWD1' }),
+    );
+    await w.subscriptions.subscribe(
+      subscription('C0NWCHAN01', ['connectivity'], { profile: 'northwind', teamId: 'T0NORTHWD1' }),
+    );
+    await w.scanAfter(0);
+    await w.scanAfter(0, 'northwind');
+
+    simDevice(sim, 'nw-asa-hq').connectivityState = 'UNREACHABLE';
+    await w.scanAfter(30 * SECOND);
+    await w.scanAfter(0, 'northwind');
+    expect(w.delivered.filter((e) => e.channels.includes('C0NWCHAN01')).map((e) => e.profile)).toEqual([
+      'northwind',
+    ]);
+  });
+
   it('tells a channel about the devices its --devices query names only', async () => {
     const w = await open();
     await w.subscriptions.subscribe(
