@@ -210,10 +210,12 @@ describe('OAuth mode: a second workspace installs, works with its own token, uni
     });
     expect(http.status).toBe(200);
     await expect.poll(() => redis.exists(installKey()), { timeout: 15_000 }).toBe(0);
-    const records = await audit().latest(50);
-    expect(records.some((r) => r.operationId === 'slack:uninstall' && r.target.includes(CUSTOMER))).toBe(
-      true,
-    );
+    // Audited just after the deletion: polled too, as a loaded machine may read between the two.
+    const uninstallAudited = async () =>
+      (await audit().latest(50)).some(
+        (r) => r.operationId === 'slack:uninstall' && r.target.includes(CUSTOMER),
+      );
+    await expect.poll(uninstallAudited, { timeout: 15_000 }).toBe(true);
 
     await command('devices');
     await expect
