@@ -352,10 +352,17 @@ export const alertsList = defineOperation({
   run: async (ctx) => {
     const alerts = alertService(ctx);
     const { noChannel, channelId } = ctx.actor;
-    const [subscriptions, incidents] = await Promise.all([
+    const [listed, open] = await Promise.all([
       alerts.subscriptions.list(noChannel ? { profile: ctx.profile } : { channelId }),
       openIncidentsSeen(ctx, alerts),
     ]);
+    // A customer channel is told only its tenant's own profile's alerts (src/jobs/alerts/scanRouting.ts,
+    // toldInChannel): it is shown only those, not the portal's made there before it was bound to a tenant.
+    const customer = ctx.channelTenant !== undefined;
+    const subscriptions = customer
+      ? listed.filter((s) => s.scope.kind === 'profile' && s.profile === ctx.profile)
+      : listed;
+    const incidents = customer ? open.filter((incident) => incident.profile === ctx.profile) : open;
     return { channelId: noChannel ? undefined : channelId, profile: ctx.profile, subscriptions, incidents };
   },
   render: ({ channelId, profile, subscriptions, incidents }) =>

@@ -23,6 +23,11 @@ export interface OperationContext {
   approvedBy?: string;
   /** The change ticket the call is made under (`--ticket`, checked by the dispatcher against the policy). */
   ticket?: string;
+  /**
+   * The managed tenant the channel is scoped to, in a customer channel (the dispatcher sets it from the
+   * channel's binding; `profile` is then that tenant's own): what the channel may be shown stays inside it.
+   */
+  channelTenant?: string;
 }
 
 /** Settings of the policy file that change what an operation does (src/approvals/settings.ts). */

@@ -233,7 +233,10 @@ export class Dispatcher {
     // A change's ticket is checked against the policy before anything reaches SCC or anyone's card.
     const ticket = op.makesChange(raw) ? checkTicket(op.id, raw, this.#deps.policy?.changes) : undefined;
     await this.#checkOtherChannel(request, op, raw, profile);
-    const ctx = this.context(request, profile);
+    const ctx = {
+      ...this.context(request, profile),
+      ...(access.scope.tenant === undefined ? {} : { channelTenant: access.scope.tenant }),
+    };
     const rule = await this.#ruleFor(request.actor, op, raw);
 
     if (rule.kind === 'four-eyes') {

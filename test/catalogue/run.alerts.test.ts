@@ -209,6 +209,24 @@ describe('/fw alerts', () => {
     );
   });
 
+  it('shows a customer channel only what it is told: its tenant profile’s own subscriptions and incidents', async () => {
+    // Made while the channel still served the portal: for all tenants, then for the profile's own devices.
+    await run('alerts subscribe connectivity --all-tenants');
+    await run('alerts subscribe connectivity ha');
+    incidents.push({ ...OFFLINE, id: 'p0rta1xx', profile: 'msp' });
+    const { op, raw } = catalogue.parse('alerts');
+    const asCustomer = await op.execute({ ...h.context(), services, channelTenant: 'contoso-eu' }, raw);
+    expect(asCustomer.view.summary).toBe('1 alert subscription and 1 open incident in this channel');
+    const shown = JSON.stringify(asCustomer.view.blocks);
+    expect(shown).toContain('sub002');
+    expect(shown).not.toContain('sub001');
+    expect(shown).not.toContain('p0rta1xx');
+    // The MSP's own channel (no tenant) still lists everything it subscribed to.
+    expect((await run('alerts')).view.summary).toBe(
+      '2 alert subscriptions and 2 open incidents in this channel',
+    );
+  });
+
   it('acknowledges and mutes what the incident buttons name', async () => {
     const acked = await run('alerts ack k3v9x2qa');
     h.golden('alerts.ack', acked);
