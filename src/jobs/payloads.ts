@@ -111,6 +111,10 @@ export const QueuedCommand = z.object({
   teamId: z.string().optional(),
   /** The Enterprise Grid organization the command came from: with teamId, the workspace that answers. */
   enterpriseId: z.string().optional(),
+  /** The person's own team, when the workspace binding saw it apart from teamId (Slack Connect). */
+  userTeamId: z.string().optional(),
+  /** An external person (Slack Connect): the command runs with their `external` grants only. */
+  external: z.boolean().optional(),
   /** Slack's trigger id: the command job's id, so a command delivered twice is queued once. */
   triggerId: z.string().min(1),
   responseUrl: z.string().url(),

@@ -134,6 +134,9 @@ export class AccessControl {
    */
   admitsExternal(channelId: string, origin: RequestOrigin = {}): boolean {
     if (this.settings.customerChannels?.has(channelId)) return true;
+    // A channel the request's workspace binds to a tenant (its own binding, or `workspaces.<team>.tenant`
+    // covering every channel of that workspace) is a customer channel too.
+    if (this.scopeFor({ ...origin, channelId }).tenant !== undefined) return true;
     const choice = this.#policyOf(origin);
     return choice.kind !== 'unconfigured' && choice.policy?.external?.has(channelId) === true;
   }

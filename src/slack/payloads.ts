@@ -43,14 +43,34 @@ export const SlashCommand = z.object({
   user_id: Id,
   channel_id: Id,
   team_id: Id.optional(),
+  /** The Enterprise Grid organization; Slack sends it empty outside one, which is none at all. */
+  enterprise_id: z
+    .union([Id, z.literal('')])
+    .transform((id) => (id === '' ? undefined : id))
+    .optional(),
   trigger_id: z.string().min(1),
   response_url: z.string().url(),
 });
-export type SlashCommand = z.infer<typeof SlashCommand>;
+
+/**
+ * A slash command, with where the workspace binding settled it comes from (src/slack/workspaceBinding.ts):
+ * the listener sets `origin` from Bolt's context, never from the payload, and it travels through the command
+ * queue, so the command runs as the person who typed it (an external person stays external).
+ */
+export type SlashCommand = z.infer<typeof SlashCommand> & {
+  origin?: { userTeamId?: string | undefined; external?: boolean | undefined };
+};
 
 /** Who typed a slash command, and where. */
 export function actorOf(command: SlashCommand): Actor {
-  return { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id };
+  return {
+    userId: command.user_id,
+    channelId: command.channel_id,
+    teamId: command.team_id,
+    ...(command.enterprise_id !== undefined ? { enterpriseId: command.enterprise_id } : {}),
+    ...(command.origin?.userTeamId !== undefined ? { userTeamId: command.origin.userTeamId } : {}),
+    ...(command.origin?.external === true ? { external: true } : {}),
+  };
 }
 
 const ButtonAction = z.object({

@@ -9,8 +9,10 @@
 //
 // Slack Connect (issue 29): a channel shared with another organization brings its people in. Their
 // requests are let in for that channel only: the channel must admit external people (a customer channel,
-// or one whose policy grants external people a role), and the request must say the channel is shared
-// (`is_ext_shared_channel`). They come either from the bound workspace with the person's own team
+// or one whose policy grants external people a role), and Slack must say the channel is shared: the
+// payload's `is_ext_shared_channel` when it carries one (Bolt types it for Events API envelopes only, and
+// slash commands and interactions may leave it out), else conversations.info's `channel.is_ext_shared`,
+// asked with the request's own client and kept per channel for five minutes (sharedChannels below). They come either from the bound workspace with the person's own team
 // (`user.team_id`) elsewhere, or from the person's own workspace; both are external people, and the
 // request is then handled as the bound workspace's, where the channel's configuration lives. The origin
 // the middleware settles on travels in Bolt's context (originOf), and the Slack listeners build the Actor
@@ -24,6 +26,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { AuditSink } from '../dispatch/ports.js';
 import type { Actor } from '../model/types.js';
+import type { SlashCommand } from './payloads.js';
 import { kindOf } from './responseUrl.js';
 
 /** The workspace fwbot serves; an identifier left undefined is not checked. */
@@ -83,7 +86,7 @@ const RequestOrigin = z.object({
   channel: z.object({ id: z.string().optional() }).nullish(),
   container: z.object({ channel_id: z.string().optional() }).nullish(),
   /** Slack's word that the channel is shared with another organization (a form field in commands). */
-  is_ext_shared_channel: z.union([z.boolean(), z.string()]).optional(),
+  is_ext_shared_channel: z.union([z.boolean(), z.string()]).nullish(),
 });
 
 interface Origin extends BoundWorkspace {
@@ -91,7 +94,15 @@ interface Origin extends BoundWorkspace {
   /** The person's own team, when the payload says it apart from the request's team. */
   userTeamId?: string | undefined;
   channelId?: string | undefined;
-  shared?: boolean;
+  /** What the payload says of the channel being shared; undefined when it does not say. */
+  shared?: boolean | undefined;
+}
+
+/** `is_ext_shared_channel` as JSON (interactions) or a form field (commands); anything else says nothing. */
+function sharedIn(value: boolean | string | null | undefined): boolean | undefined {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  return undefined;
 }
 
 function originOf(body: unknown): Origin {
@@ -105,7 +116,7 @@ function originOf(body: unknown): Origin {
     userId: present(data.user_id ?? data.user?.id ?? undefined),
     userTeamId: present(data.user?.team_id),
     channelId: present(data.channel_id ?? data.channel?.id ?? data.container?.channel_id ?? undefined),
-    shared: data.is_ext_shared_channel === true || data.is_ext_shared_channel === 'true',
+    shared: sharedIn(data.is_ext_shared_channel),
   };
 }
 
@@ -143,6 +154,26 @@ export function actorWithOrigin(actor: Actor, context: Context | undefined): Act
   };
 }
 
+/**
+ * A slash command with the workspace binding's word on where it comes from: the workspace whose
+ * configuration applies (both identifiers, as settled) and the person's own team and external flag, which
+ * the command queue carries to the worker that runs it (commands/queued.ts).
+ */
+export function commandWithOrigin(command: SlashCommand, context: Context | undefined): SlashCommand {
+  const origin = originIn(context);
+  if (!origin) return command;
+  const { team_id: _team, enterprise_id: _enterprise, ...rest } = command;
+  return {
+    ...rest,
+    ...(origin.teamId !== undefined ? { team_id: origin.teamId } : {}),
+    ...(origin.enterpriseId !== undefined ? { enterprise_id: origin.enterpriseId } : {}),
+    origin: {
+      ...(origin.userTeamId !== undefined ? { userTeamId: origin.userTeamId } : {}),
+      ...(origin.external ? { external: true } : {}),
+    },
+  };
+}
+
 /** OAuth mode: the workspace Bolt authorized the request for (its installation), with the configured app id. */
 function installedWorkspace(home: BoundWorkspace, context: Context): BoundWorkspace {
   const teamId = typeof context.teamId === 'string' ? present(context.teamId) : undefined;
@@ -169,6 +200,44 @@ function mismatches(bound: BoundWorkspace, origin: Origin): string[] {
   return wrong;
 }
 
+/** The part of Bolt's per-request client the shared-channel check uses (conversations.info). */
+export interface ChannelInfoClient {
+  conversations: { info(args: { channel: string }): Promise<unknown> };
+}
+
+/** conversations.info's answer, as far as the check reads it. */
+const ChannelInfo = z.object({
+  ok: z.boolean().optional(),
+  channel: z.object({ is_ext_shared: z.boolean().optional() }).optional(),
+});
+
+const SHARED_ANSWER_MS = 5 * 60_000;
+const SHARED_CHANNELS_KEPT = 1_000;
+
+/**
+ * Whether Slack says a channel is shared with another organization, when a request does not say: asked with
+ * conversations.info and kept per channel for five minutes, at most SHARED_CHANNELS_KEPT channels (the
+ * oldest answer goes first). A failed lookup is not kept, and throws: the caller refuses the request.
+ */
+export function sharedChannels(now: () => number = Date.now) {
+  const answers = new Map<string, { shared: boolean; at: number }>();
+  return async (client: ChannelInfoClient, channelId: string): Promise<boolean> => {
+    const known = answers.get(channelId);
+    if (known && now() - known.at < SHARED_ANSWER_MS) return known.shared;
+    const answer = ChannelInfo.parse(await client.conversations.info({ channel: channelId }));
+    if (answer.ok === false || answer.channel === undefined)
+      throw new Error('conversations.info did not describe the channel');
+    const shared = answer.channel.is_ext_shared === true;
+    answers.delete(channelId);
+    if (answers.size >= SHARED_CHANNELS_KEPT) {
+      const oldest = answers.keys().next();
+      if (!oldest.done) answers.delete(oldest.value);
+    }
+    answers.set(channelId, { shared, at: now() });
+    return shared;
+  };
+}
+
 /** Slack ids are short upper-case words; anything else in a refused request is cut before it is kept. */
 const shown = (value: string | undefined): string => (value === undefined ? 'none' : value.slice(0, 32));
 
@@ -188,6 +257,11 @@ export interface WorkspaceBindingOptions {
    * configured workspace stays the home one, and the app id is checked as configured.
    */
   perInstallation?: boolean;
+  /**
+   * Asks Slack whether a channel is shared when the request does not say (sharedChannels): the default keeps
+   * answers for five minutes per binding.
+   */
+  isShared?: (client: ChannelInfoClient, channelId: string) => Promise<boolean>;
   log: Logger;
   audit?: RefusalAudit | undefined;
   /** For the audit throttle. */
@@ -206,6 +280,7 @@ const AUDIT_KEYS_KEPT = 1_000;
 export function workspaceBinding(options: WorkspaceBindingOptions): WorkspaceBinding {
   const { log, audit } = options;
   const now = options.now ?? Date.now;
+  const isShared = options.isShared ?? sharedChannels(now);
   let learned: Promise<BoundWorkspace> | undefined;
   const bound = (): Promise<BoundWorkspace> => {
     learned ??= learnWorkspace(options.whoAmI, options.configured).then(
@@ -245,30 +320,33 @@ export function workspaceBinding(options: WorkspaceBindingOptions): WorkspaceBin
    * An external person's request, let in or not: the settled origin, or why it is refused. Only a Slack
    * Connect channel that admits external people lets them in, and only when the request says it is shared.
    */
-  const externalEntry = (
+  const externalEntry = async (
     workspace: BoundWorkspace,
     origin: Origin,
     wrong: readonly string[],
-    kind: string,
-  ): SlackOrigin | string => {
+    client: ChannelInfoClient | undefined,
+  ): Promise<SlackOrigin | readonly string[]> => {
     const admits = options.admitsExternal;
     const ownTeam = origin.userTeamId ?? origin.teamId;
+    // Another workspace's request that does not itself say the channel is shared: until Slack is asked,
+    // it is refused as any other workspace's (the identifiers that differ).
+    const unclaimed = (why: string): readonly string[] =>
+      wrong.length > 0 && origin.shared !== true ? wrong : [why];
     // From another workspace, yet claiming to be one of the bound workspace's people: a forged team id.
     if (wrong.length > 0 && !fromElsewhere(workspace, ownTeam))
-      return 'team_id: another workspace’s request naming a person of the workspace fwbot serves';
-    // The queued path of /fw (commands/queued.ts) does not carry the settled origin yet: an external
-    // person's command would reach the policy as the home workspace's person's, so none is taken.
-    if (kind === 'command')
-      return 'external person: slash commands from another organization are not taken yet';
+      return unclaimed('team_id: another workspace’s request naming a person of the workspace fwbot serves');
     if (origin.channelId === undefined) {
       // Forms and the App Home carry no channel: their person is external there, and the policy says what
       // that allows. A request from another workspace must name its channel, though.
       if (wrong.length > 0)
-        return `${wrong.join(', ')}: not the workspace fwbot serves, and no shared channel named`;
+        return unclaimed(`${wrong.join(', ')}: not the workspace fwbot serves, and no shared channel named`);
     } else {
-      if (!origin.shared) return 'external person: the request does not say the channel is shared';
       if (admits?.(origin.channelId, workspace) !== true)
-        return `external person: channel ${shown(origin.channelId)} admits no external people`;
+        return unclaimed(`external person: channel ${shown(origin.channelId)} admits no external people`);
+      const shared = origin.shared ?? (await askShared(client, origin.channelId));
+      if (shared === undefined)
+        return [`external person: Slack could not say whether channel ${shown(origin.channelId)} is shared`];
+      if (!shared) return [`external person: Slack says channel ${shown(origin.channelId)} is not shared`];
     }
     return {
       teamId: workspace.teamId,
@@ -276,6 +354,23 @@ export function workspaceBinding(options: WorkspaceBindingOptions): WorkspaceBin
       userTeamId: ownTeam,
       external: true,
     };
+  };
+
+  /** Slack's word on a channel the request did not describe; undefined when it cannot be had. */
+  const askShared = async (
+    client: ChannelInfoClient | undefined,
+    channelId: string,
+  ): Promise<boolean | undefined> => {
+    if (!client) return undefined;
+    try {
+      return await isShared(client, channelId);
+    } catch (error) {
+      log.warn(
+        { err: error, channelId: shown(channelId) },
+        'could not ask Slack whether a channel is shared',
+      );
+      return undefined;
+    }
   };
 
   const middleware: Middleware<AnyMiddlewareArgs> = async (args) => {
@@ -298,12 +393,16 @@ export function workspaceBinding(options: WorkspaceBindingOptions): WorkspaceBin
         };
       } else if (
         wrong.length === 0 ||
-        // Another workspace's request is an external person's only where Slack says the channel is shared.
-        (origin.shared === true && wrong.every((name) => name === 'team_id' || name === 'enterprise_id'))
+        // Another workspace's request is an external person's only in a channel Slack says is shared: one
+        // whose payload says it is not stays refused as another workspace's.
+        (origin.shared !== false && wrong.every((name) => name === 'team_id' || name === 'enterprise_id'))
       ) {
-        const entry = externalEntry(workspace, origin, wrong, kind);
-        if (typeof entry === 'string') wrong = [entry];
-        else settled = entry;
+        // Bolt hands every middleware the request's own client (OAuth mode: its installation's token); a
+        // bare call (tests of the middleware alone) may not.
+        const client = (args as { client?: ChannelInfoClient }).client;
+        const entry = await externalEntry(workspace, origin, wrong, client);
+        if ('external' in entry) settled = entry;
+        else wrong = [...entry];
       }
     } catch (error) {
       log.error({ err: error, kind }, 'cannot tell which Slack workspace fwbot serves; refused the request');

@@ -351,4 +351,23 @@ describe('access control for an MSP and its customers (issue 29)', () => {
     expect(access.admitsExternal('C0FABRIK01')).toBe(true);
     expect(access.admitsExternal(OPS)).toBe(false);
   });
+
+  it('counts every channel of a workspace bound to a tenant as a customer channel, and a tenant binding as one', () => {
+    const CONTOSO_TEAM = 'T0CONTOSO1';
+    const access = new AccessControl(
+      mspSettings(msp, {
+        channels: new Map([['C0NORTHWND1', { profile: 'default', tenant: 'northwind-us' }]]),
+        workspaces: new Map([
+          [CONTOSO_TEAM, { policy: null, binding: { profile: 'default', tenant: 'contoso-eu' } }],
+          [CUSTOMER_TEAM, { policy: null, binding: { profile: 'default' } }],
+        ]),
+      }),
+    );
+    // workspaces.<team>.tenant alone makes any channel of that workspace one of the tenant's.
+    expect(access.admitsExternal('C0ANYCHAN1', { teamId: CONTOSO_TEAM })).toBe(true);
+    expect(access.admitsExternal('C0ANYCHAN1', { teamId: CUSTOMER_TEAM })).toBe(false);
+    expect(access.admitsExternal('C0ANYCHAN1', { teamId: HOME })).toBe(false);
+    // A channel bound to a tenant in the profiles file, though not listed among customerChannels.
+    expect(access.admitsExternal('C0NORTHWND1', { teamId: HOME })).toBe(true);
+  });
 });

@@ -39,6 +39,8 @@ export interface FakeSlackOptions {
   botId?: string;
   /** User-group id → member user ids, answered by usergroups.users.list. */
   userGroups?: Record<string, string[]>;
+  /** Channels shared with another organization (Slack Connect): conversations.info says is_ext_shared. */
+  sharedChannels?: string[];
 }
 
 /** A workspace's install as Slack completes it: what oauth.v2.access answers for its one-time code. */
@@ -80,6 +82,8 @@ export interface FakeSlack {
   /** Answers every held call (a caller that has gone away simply misses it). Returns how many were held. */
   releaseHeld(): number;
   setUserGroups(groups: Record<string, string[]>): void;
+  /** Marks channels shared with another organization: conversations.info answers `is_ext_shared: true`. */
+  shareChannels(channelIds: string[]): void;
   /**
    * Slack's side of an install: returns the one-time code Slack would put in the redirect to
    * /slack/oauth_redirect; oauth.v2.access exchanges it (once) for the install's bot token, and from then on
@@ -140,6 +144,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const botUserId = options.botUserId ?? 'U0FWBOT';
   const botId = options.botId ?? 'B0FWBOT';
   let userGroups = { ...(options.userGroups ?? {}) };
+  const shared = new Set(options.sharedChannels ?? []);
   const calls: RecordedCall[] = [];
   const rateLimits = new Map<string, RateLimitRule>();
   const holds = new Map<string, number>();
@@ -289,6 +294,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           typeof args.view_id === 'string' ? args.view_id : `V${String(viewCounter).padStart(8, '0')}`;
         return { ok: true, view: { ...(args.view as Record<string, unknown>), id, hash: `h${viewCounter}` } };
       }
+      case 'conversations.info':
+        if (!channel) return { ok: false, error: 'channel_not_found' };
+        return { ok: true, channel: { id: channel, is_ext_shared: shared.has(channel) } };
       case 'users.info':
         return { ok: true, user: { id: args.user, name: String(args.user).toLowerCase(), tz: 'UTC' } };
       case 'usergroups.users.list': {
@@ -432,6 +440,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const code = `code-${randomUUID()}`;
       grants.set(code, install);
       return code;
+    },
+    shareChannels(channelIds) {
+      for (const id of channelIds) shared.add(id);
     },
     setUserGroups(groups) {
       userGroups = { ...groups };

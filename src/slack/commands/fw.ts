@@ -16,6 +16,7 @@ import { actorOf, SlashCommand } from '../payloads.js';
 import type { Listeners } from '../router.js';
 import { perform } from '../run.js';
 import { openOperationModal } from '../views/open.js';
+import { commandWithOrigin } from '../workspaceBinding.js';
 import { queuedCommand } from './queued.js';
 
 export const FW_COMMAND = '/fw';
@@ -28,7 +29,8 @@ export function registerFwCommand(app: Listeners, deps: SurfaceDeps): void {
       deps.log.warn({ issues: parsed.error.issues.map((i) => i.path.join('.')) }, 'malformed slash command');
       return;
     }
-    const command = parsed.data;
+    // Who typed it, as the workspace binding settled (an external person stays one through the queue).
+    const command = commandWithOrigin(parsed.data, context);
     // Socket Mode numbers every delivery (`retry_attempt: 0` is the first); only a positive one is a retry.
     const retryNum = context.retryNum ? context.retryNum : undefined;
     if (deps.commandIntake) {

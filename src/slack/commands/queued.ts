@@ -31,6 +31,9 @@ export function queuedCommand(
     userId: command.user_id,
     channelId: command.channel_id,
     ...(command.team_id === undefined ? {} : { teamId: command.team_id }),
+    ...(command.enterprise_id === undefined ? {} : { enterpriseId: command.enterprise_id }),
+    ...(command.origin?.userTeamId === undefined ? {} : { userTeamId: command.origin.userTeamId }),
+    ...(command.origin?.external === true ? { external: true } : {}),
     triggerId: command.trigger_id,
     responseUrl: command.response_url,
     ...(extra.retryNum === undefined ? {} : { retryNum: extra.retryNum }),
@@ -47,8 +50,17 @@ export function slashCommandOf(command: QueuedCommand): SlashCommand {
     user_id: command.userId,
     channel_id: command.channelId,
     ...(command.teamId === undefined ? {} : { team_id: command.teamId }),
+    ...(command.enterpriseId === undefined ? {} : { enterprise_id: command.enterpriseId }),
     trigger_id: command.triggerId,
     response_url: command.responseUrl,
+    ...(command.userTeamId !== undefined || command.external === true
+      ? {
+          origin: {
+            ...(command.userTeamId === undefined ? {} : { userTeamId: command.userTeamId }),
+            ...(command.external === true ? { external: true } : {}),
+          },
+        }
+      : {}),
   };
 }
 

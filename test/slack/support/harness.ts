@@ -148,8 +148,11 @@ export interface HarnessOptions {
   commandIntake?: CommandIntake;
   /** The workspace binding's settings (configured ids, the audit of refusals). */
   workspace?: SlackSettings['workspace'];
-  /** What the fake Slack's auth.test says about the bot token (its team by default: T0FAKE). */
-  fakeSlack?: Pick<FakeSlackOptions, 'teamId' | 'enterpriseId' | 'appId'>;
+  /**
+   * What the fake Slack's auth.test says about the bot token (its team by default: T0FAKE), and which
+   * channels its conversations.info says are shared with another organization (Slack Connect).
+   */
+  fakeSlack?: Pick<FakeSlackOptions, 'teamId' | 'enterpriseId' | 'appId' | 'sharedChannels'>;
   /**
    * Socket Mode instead of HTTP: the app connects to a fake Socket Mode server on the fake Slack (`socket`),
    * and envelopes are sent there (command() and interact() post to HTTP mode only).
@@ -161,6 +164,8 @@ export interface HarnessOptions {
 
 export interface CommandOptions {
   userId?: string;
+  /** The team the command comes from (default T0FAKE, the bot's): another one for an external person. */
+  teamId?: string;
   channelId?: string;
   triggerId?: string;
   signed?: SignedRequestOptions;
@@ -256,6 +261,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         ...Object.entries(options.channelProfiles ?? {}).map(([id, profile]) => [id, { profile }] as const),
         ...Object.entries(options.channelBindings ?? {}),
       ]),
+      // As the bot passes them (src/app/surface.ts): channels bound to a tenant admit external people.
+      customerChannels: new Set(
+        Object.entries(options.channelBindings ?? {})
+          .filter(([, binding]) => binding.tenant !== undefined)
+          .map(([id]) => id),
+      ),
       profiles: [...clients.keys()],
     },
     groups,
@@ -349,6 +360,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         userId: command.userId ?? USERS.operator,
         channelId: command.channelId ?? CHANNEL,
         triggerId: command.triggerId ?? newTriggerId(),
+        ...(command.teamId ? { teamId: command.teamId } : {}),
       });
       const signed = command.headers ? { ...command.signed, headers: command.headers } : command.signed;
       const http = await postSigned(eventsUrl, SIGNING_SECRET, body, signed);
