@@ -26,6 +26,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { AuditSink } from '../dispatch/ports.js';
 import type { Actor } from '../model/types.js';
+import { SlackApi, type WebApiClient } from '../slackApi/slackApi.js';
 import type { SlashCommand } from './payloads.js';
 import { kindOf } from './responseUrl.js';
 
@@ -200,16 +201,8 @@ function mismatches(bound: BoundWorkspace, origin: Origin): string[] {
   return wrong;
 }
 
-/** The part of Bolt's per-request client the shared-channel check uses (conversations.info). */
-export interface ChannelInfoClient {
-  conversations: { info(args: { channel: string }): Promise<unknown> };
-}
-
-/** conversations.info's answer, as far as the check reads it. */
-const ChannelInfo = z.object({
-  ok: z.boolean().optional(),
-  channel: z.object({ is_ext_shared: z.boolean().optional() }).optional(),
-});
+/** Bolt's per-request client, as the shared-channel check uses it (through SlackApi: conversations.info). */
+export type ChannelInfoClient = WebApiClient;
 
 const SHARED_ANSWER_MS = 5 * 60_000;
 const SHARED_CHANNELS_KEPT = 1_000;
@@ -224,10 +217,7 @@ export function sharedChannels(now: () => number = Date.now) {
   return async (client: ChannelInfoClient, channelId: string): Promise<boolean> => {
     const known = answers.get(channelId);
     if (known && now() - known.at < SHARED_ANSWER_MS) return known.shared;
-    const answer = ChannelInfo.parse(await client.conversations.info({ channel: channelId }));
-    if (answer.ok === false || answer.channel === undefined)
-      throw new Error('conversations.info did not describe the channel');
-    const shared = answer.channel.is_ext_shared === true;
+    const shared = await new SlackApi(client).channelIsExtShared(channelId);
     answers.delete(channelId);
     if (answers.size >= SHARED_CHANNELS_KEPT) {
       const oldest = answers.keys().next();

@@ -29,9 +29,18 @@ export const slackMethodsUsed = {
   // upgrade watches of those channels).
   'views.publish': [],
   'users.conversations': ['channels:read', 'groups:read'],
+  // Whether a channel is shared with another organization (Slack Connect), when a request does not say
+  // (src/slack/workspaceBinding.ts).
+  'conversations.info': ['channels:read', 'groups:read'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type SlackMethod = keyof typeof slackMethodsUsed;
+
+/** conversations.info's answer, as far as fwbot reads it. */
+const ChannelInfo = z.object({
+  ok: z.boolean().optional(),
+  channel: z.object({ is_ext_shared: z.boolean().optional() }).optional(),
+});
 
 /** Scopes the app needs besides those of the Web API methods: `commands` for the /fw slash command. */
 export const extraScopes = ['commands'] as const;
@@ -171,6 +180,17 @@ export class SlackApi {
 
   async userGroupMembers(groupId: string): Promise<string[]> {
     return Members.parse(await this.call('usergroups.users.list', { usergroup: groupId })).users;
+  }
+
+  /**
+   * Whether Slack says the channel is shared with another organization (Slack Connect). Throws when the
+   * answer does not describe the channel, so a caller deciding who may come in refuses.
+   */
+  async channelIsExtShared(channelId: string): Promise<boolean> {
+    const answer = ChannelInfo.parse(await this.call('conversations.info', { channel: channelId }));
+    if (answer.ok === false || answer.channel === undefined)
+      throw new Error('conversations.info did not describe the channel');
+    return answer.channel.is_ext_shared === true;
   }
 
   /** Whether Slack accepts the token, and whose it is. */

@@ -46,11 +46,10 @@ function slackSaying(answer: () => Promise<unknown>) {
   const asked: string[] = [];
   return {
     asked,
-    conversations: {
-      info: async (args: { channel: string }) => {
-        asked.push(args.channel);
-        return answer();
-      },
+    apiCall: async (method: string, args?: Record<string, unknown>) => {
+      if (method !== 'conversations.info') throw new Error(`unexpected ${method}`);
+      asked.push(String(args?.channel));
+      return answer();
     },
   };
 }

@@ -31,6 +31,7 @@ const METHOD_SCOPES: Record<string, readonly string[]> = {
   'users.info': ['users:read'],
   'views.publish': [],
   'users.conversations': ['channels:read', 'groups:read'],
+  'conversations.info': ['channels:read', 'groups:read'],
 };
 
 /** Web API families; `.users.` and friends also name arrays in the code, so only real methods count. */
