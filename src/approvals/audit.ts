@@ -97,32 +97,39 @@ export class AuditTrail implements AuditReader {
   }
 
   /**
-   * Cleans a text for the trail; exposed so the card and thread can show the same words. fwbot's own marks
-   * (a mention, a date for the reader's zone) are written as the words they stand for: the trail is read
-   * outside Slack too.
+   * Cleans a text for the trail (redacted, cut); exposed so the card and thread can show the same words.
+   * A typed text keeps what was typed, marks included: the card shows it as typed (untrusted()).
    */
   clean(text: string): string {
-    const redacted = this.#redact(mentionsAsText(text));
+    const redacted = this.#redact(text);
     return redacted.length > MAX_FIELD ? `${redacted.slice(0, MAX_FIELD - 1)}…` : redacted;
+  }
+
+  /**
+   * A field as the trail keeps it: cleaned, with fwbot's own marks (a mention, a date for the reader's
+   * zone) written as the words they stand for, since the trail is read outside Slack too.
+   */
+  #field(text: string): string {
+    return this.clean(mentionsAsText(text));
   }
 
   async record(entry: AuditEntry): Promise<string> {
     const now = this.#clock();
     const fields: Record<string, string> = {
       at: String(now),
-      actor: this.clean(entry.actor),
+      actor: this.#field(entry.actor),
       action: entry.action,
-      operationId: this.clean(entry.operationId),
-      target: this.clean(entry.target),
+      operationId: this.#field(entry.operationId),
+      target: this.#field(entry.target),
       // Break-glass is said in the outcome too: it is the first thing a reviewer of the trail must see.
-      outcome: this.clean(
+      outcome: this.#field(
         entry.breakGlass ? `${entry.outcome}; break-glass: ${entry.breakGlass}` : entry.outcome,
       ),
     };
-    if (entry.approvalId) fields.approvalId = this.clean(entry.approvalId);
-    if (entry.transactionUid) fields.transactionUid = this.clean(entry.transactionUid);
-    if (entry.ticket) fields.ticket = this.clean(entry.ticket);
-    if (entry.breakGlass) fields.breakGlass = this.clean(entry.breakGlass);
+    if (entry.approvalId) fields.approvalId = this.#field(entry.approvalId);
+    if (entry.transactionUid) fields.transactionUid = this.#field(entry.transactionUid);
+    if (entry.ticket) fields.ticket = this.#field(entry.ticket);
+    if (entry.breakGlass) fields.breakGlass = this.#field(entry.breakGlass);
     const id = await runScript(
       this.#redis,
       appendScript,
