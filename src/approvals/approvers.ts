@@ -43,11 +43,7 @@ export function customerCheck(
 ): RoleCheck | undefined {
   if (!request.customerSide) return undefined;
   return {
-    userId,
-    role: 'approver',
-    channelId: request.channelId,
-    teamId: request.teamId,
-    ...(origin.external === true ? { external: true } : {}),
+    ...approverCheck(request, userId, origin),
     among: request.customerSide.principals,
     customerSide: true,
   };

@@ -54,7 +54,8 @@ export function tenantProfileOf(scope: Scope, profiles: readonly string[]): stri
   return scope.tenantProfile ?? profileNamedLike(scope.tenant, profiles, scope.profile);
 }
 
-function scopeOfBinding(binding: ChannelBinding, bindingKey: string): Scope {
+/** The scope a binding gives, named by the key it is written under (for the sentences that name it). */
+export function scopeOfBinding(binding: ChannelBinding, bindingKey: string): Scope {
   return {
     profile: binding.profile,
     ...(binding.tenant === undefined ? {} : { tenant: binding.tenant }),

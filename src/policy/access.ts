@@ -19,7 +19,7 @@ import {
   rolesOf,
 } from '../config/policy.js';
 import type { ChannelBinding } from '../config/profilesFileSchema.js';
-import type { Scope } from '../config/scope.js';
+import { type Scope, scopeOfBinding } from '../config/scope.js';
 import { isSlackUserGroupId } from '../config/slackIds.js';
 import { PermissionError, UserError } from '../model/errors.js';
 import type { UserGroupDirectory } from './userGroups.js';
@@ -180,11 +180,11 @@ export class AccessControl {
     const own = this.#ownWorkspace(where);
     if (own) {
       const bound = own.settings.channels?.get(channelId);
-      if (bound) return scopeOf(bound, `workspaces.${own.key}.channels.${channelId}`);
-      if (own.settings.binding) return scopeOf(own.settings.binding, `workspaces.${own.key}`);
+      if (bound) return scopeOfBinding(bound, `workspaces.${own.key}.channels.${channelId}`);
+      if (own.settings.binding) return scopeOfBinding(own.settings.binding, `workspaces.${own.key}`);
     }
     const bound = this.settings.channels.get(channelId);
-    if (bound) return scopeOf(bound, `channels.${channelId}`);
+    if (bound) return scopeOfBinding(bound, `channels.${channelId}`);
     return { profile: DEFAULT_PROFILE, bindingKey: `channels.${channelId}` };
   }
 
@@ -304,15 +304,6 @@ export class AccessControl {
         `An admin binds channels under \`channels:\` in the profiles file (profiles: ${known}).`,
     );
   }
-}
-
-function scopeOf(binding: ChannelBinding, bindingKey: string): Scope {
-  return {
-    profile: binding.profile,
-    ...(binding.tenant === undefined ? {} : { tenant: binding.tenant }),
-    ...(binding.tenantProfile === undefined ? {} : { tenantProfile: binding.tenantProfile }),
-    bindingKey,
-  };
 }
 
 /** A workspace fwbot is installed in but that the profiles file does not configure: nobody holds a role. */
