@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { KeptSnapshot } from '../follow/kind.js';
 import { UserError } from '../model/errors.js';
-import { unifiedConfigDiff } from '../render/configDiff.js';
+import { unifiedConfigDiff } from '../model/unifiedDiff.js';
 import { type DiffSide, renderConfigDiff, renderConfigHistory, sideWords } from '../render/configHistory.js';
 import { optionalText, text } from './args.js';
 import { DEVICE } from './common.js';

@@ -1,8 +1,9 @@
 // What `/fw config history` and `/fw config diff` show (issue 28): the running configurations fwbot kept
 // of an ASA, and what changed between two of them (or one and what the device runs now). Pure: the view
 // model from what the operation read. A diff too long for a message becomes a file (blocks.ts).
+
+import type { DiffCounts } from '../model/unifiedDiff.js';
 import type { View } from '../model/view.js';
-import type { DiffCounts } from './configDiff.js';
 import { code, counted } from './format.js';
 import { untrusted } from './untrusted.js';
 

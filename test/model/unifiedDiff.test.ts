@@ -1,6 +1,6 @@
-// The unified diff fwbot posts after a deploy and `/fw config diff` shows (src/render/configDiff.ts).
+// The unified diff fwbot posts after a deploy and `/fw config diff` shows (src/model/unifiedDiff.ts).
 import { describe, expect, it } from 'vitest';
-import { unifiedConfigDiff } from '../../src/render/configDiff.js';
+import { unifiedConfigDiff } from '../../src/model/unifiedDiff.js';
 
 const labels = { before: 'a', after: 'b' };
 const config = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`);

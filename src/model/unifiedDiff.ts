@@ -1,8 +1,9 @@
 // The unified diff of two running configurations (`---`/`+++` headers, hunks with three lines of context),
-// as fwbot posts after a deploy and `/fw config diff` shows. fwbot keeps its own rather than the npm `diff`
-// package: the job is small (whole lines, no patching), a dependency would be one more thing to audit for
-// a file that holds device configurations, and the simulator (src/simulator/state/unifiedDiff.ts) may not
-// be imported from here. Pure: no state, no clock.
+// as fwbot posts after a deploy and `/fw config diff` shows, and as the simulator's change log carries it
+// (src/simulator/state/unifiedDiff.ts): one diff for both, here in model/ where either may import it.
+// fwbot keeps its own rather than the npm `diff` package: the job is small (whole lines, no patching), and
+// a dependency would be one more thing to audit for a file that holds device configurations. Pure: no
+// state, no clock.
 //
 // A deploy changes a few lines of a configuration of thousands, so the common head and tail are set aside
 // first and the longest common subsequence is computed over what is left; when even that is too large for
