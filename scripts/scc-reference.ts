@@ -226,14 +226,24 @@ async function readSpecFile(path: string): Promise<Spec> {
   };
 }
 
-/** The files as one description; a path or a component defined twice differently is an error, never a choice. */
+/** The files as one description; an operation or a component defined twice differently is an error, never a choice. */
 export async function mergedSpec(paths: readonly string[]): Promise<Spec> {
   const merged: Spec = { paths: {}, components: { schemas: {}, responses: {} } };
   for (const path of paths) {
     const spec = await readSpecFile(path);
     for (const [route, item] of Object.entries(spec.paths)) {
-      if (merged.paths[route]) throw new ReferenceFileError(`${path}: ${route} is described in two files`);
-      merged.paths[route] = item;
+      // Cuts of one vendor file may share a path, each with its own methods (GET /v1/objects in -lookups,
+      // POST in -access); the same method described twice must be described the same way.
+      const into = merged.paths[route] ?? {};
+      for (const [method, operation] of Object.entries(item)) {
+        const known = into[method];
+        if (known && JSON.stringify(known) !== JSON.stringify(operation))
+          throw new ReferenceFileError(
+            `${path}: ${method.toUpperCase()} ${route} differs from the one in an earlier file`,
+          );
+        into[method] = operation;
+      }
+      merged.paths[route] = into;
     }
     for (const kind of ['schemas', 'responses'] as const) {
       const into: Record<string, unknown> = merged.components[kind];

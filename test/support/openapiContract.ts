@@ -138,8 +138,10 @@ function mergeDocuments(docs: readonly (readonly [string, OpenApiDocument])[]): 
   };
   for (const [file, doc] of docs) {
     for (const [route, item] of Object.entries(doc.paths)) {
-      if (merged.paths[route]) throw new Error(`${file}: ${route} is described in two files`);
-      merged.paths[route] = item;
+      // A path shared by two cuts (GET /v1/objects in -lookups, POST in -access) merges by method.
+      const into = merged.paths[route] ?? {};
+      mergeInto(into, item, `path ${route}:`, file);
+      merged.paths[route] = into;
     }
     mergeInto(merged.components.schemas, doc.components.schemas, 'schema', file);
     mergeInto(merged.components.responses ?? {}, doc.components.responses ?? {}, 'response', file);
