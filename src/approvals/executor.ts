@@ -191,7 +191,12 @@ export class ApprovalExecutor {
   #context(record: ApprovalRecord): OperationContext {
     const { request } = record;
     return operationContext(
-      { scc: this.#deps.clients, services: this.#deps.services, policy: this.#deps.policy },
+      {
+        scc: this.#deps.clients,
+        services: this.#deps.services,
+        policy: this.#deps.policy,
+        clock: this.#deps.clock,
+      },
       {
         requestId: request.id,
         actor: { userId: request.requesterId, channelId: request.channelId, teamId: request.teamId },

@@ -572,7 +572,7 @@ export const alertsMute = defineOperation({
       throw new UserError(
         `${untrusted(device.name)} has no open incident on profile \`${ctx.profile}\`: from the command line a device is muted in the channels of its open incidents (\`/fw alerts\` lists them).`,
       );
-    const untilMs = Date.now() + MUTE_DURATIONS[args.for];
+    const untilMs = ctx.now() + MUTE_DURATIONS[args.for];
     for (const channelId of channelIds)
       await alerts.incidents.mute({
         channelId,

@@ -495,7 +495,7 @@ export const deploy = defineOperation({
         track: [{ kind: 'deployment', transactionUid: run.transactionUid, label }],
       };
     },
-    describe: (facts) => {
+    describe: (facts, now) => {
       const unsupported = facts.devices.filter((d) => d.pending.status === 'UNSUPPORTED_COMMANDS');
       const failed = facts.devices.filter((d) => d.pending.status === 'ERROR');
       const warnings: string[] = [];
@@ -527,7 +527,7 @@ export const deploy = defineOperation({
         code: commandsText(facts),
         notes: [
           ...stagerNotes(facts.devices),
-          ...windowNotes(facts.windows ?? [], facts.at, facts.breakGlass, Date.now()),
+          ...windowNotes(facts.windows ?? [], facts.at, facts.breakGlass, now),
         ],
       };
     },
@@ -577,7 +577,7 @@ async function markDeploying(ctx: OperationContext, devices: readonly { uid: str
   try {
     for (const device of devices)
       await ctx.services?.staging?.deploying(ctx.profile, device.uid, {
-        at: Date.now(),
+        at: ctx.now(),
         requestId: ctx.requestId,
       });
   } catch (error) {

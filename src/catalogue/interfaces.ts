@@ -257,7 +257,7 @@ export const interfacesDelete = defineOperation({
     });
     return { facts, deployment: data };
   },
-  track: ({ facts, deployment, staged }) =>
+  track: ({ facts, deployment, staged }, _args, now) =>
     deployment?.transactionUid
       ? [
           {
@@ -269,6 +269,7 @@ export const interfacesDelete = defineOperation({
       : stagedTrack(
           facts.device,
           `deletion of ${factsLabel(facts)} on ${facts.device.name}`,
+          now,
           staged !== undefined,
         ),
   // Deployed with it, it is on the device already: nothing is left staged to attribute.

@@ -260,6 +260,8 @@ export interface QueuedCallsDeps {
   audit?: AuditSink | undefined;
   /** Follows what an outcome returns (default: the jobs' own tracker). */
   tracker?: Tracker | undefined;
+  /** The clock operations read (OperationContext.now), the dispatcher's and the executor's. */
+  clock?: (() => number) | undefined;
 }
 
 interface ProcessorDeps extends QueuedCallsDeps {
@@ -353,7 +355,7 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
       return 'roles lost';
     }
     const ctx = operationContext(
-      { scc: clients, services: deps.services, policy: deps.policy },
+      { scc: clients, services: deps.services, policy: deps.policy, clock: deps.clock },
       { requestId, actor: requester, log: calls },
       thread.profile,
       call.approval?.approvedBy,

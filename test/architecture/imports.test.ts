@@ -1,8 +1,8 @@
 // The shape of src/, checked on its import graph (read from the sources) and stated as rules: the folders
 // layer as the allow-list of scripts/layers.ts says (no import it does not allow, no folder that it does
 // not list, no cycle between folders or files); Bolt lives in slack/ and the Slack Web API client in
-// slackApi/; operations are declared only in catalogue/; one function builds an operation's context. A
-// failure names what to move, as chains of files.
+// slackApi/; operations are declared only in catalogue/ and read the time only from their context; one
+// function builds an operation's context. A failure names what to move, as chains of files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +78,23 @@ describe('what lives where', () => {
       (module) => folderOf(module) !== 'catalogue' && /\bdefineOperation\s*\(/.test(source(module)),
     );
     expect(declaring).toEqual([]);
+  });
+
+  it('gives operations the time through their context only: catalogue/ never reads the machine’s clock', () => {
+    // OperationContext.now is the one clock (the approvals' executor's): Date.now() or a bare new Date() in
+    // an operation makes a driven test clock and a card disagree.
+    const reading = graph.modules
+      .filter((module) => folderOf(module) === 'catalogue')
+      .flatMap((module) =>
+        source(module)
+          .split('\n')
+          .flatMap((line, i) =>
+            /\bDate\.now\s*\(|\bnew\s+Date\s*\(\s*\)/.test(line)
+              ? [`${module}:${i + 1}: ${line.trim()}`]
+              : [],
+          ),
+      );
+    expect(reading).toEqual([]);
   });
 
   it('builds an operation context in one place (src/dispatch/context.ts)', () => {
