@@ -7,7 +7,6 @@ import { renderInterface, renderInterfaceDeleted, renderInterfaceList } from '..
 import { pageInfo } from '../render/list.js';
 import { PAGE_SIZE } from '../render/paging.js';
 import { text } from './args.js';
-import { pendingCommands } from './changes.js';
 import { DEVICE, INTERFACE, listArgs, OFFSET, pageQuery, queryParam, stagedTrack } from './common.js';
 import {
   checkDeletable,
@@ -19,6 +18,7 @@ import {
   rereadInterface,
 } from './interfaceTarget.js';
 import { defineOperation, type Operation, type OperationContext } from './operation.js';
+import { pendingCommands } from './pendingCommands.js';
 import {
   boundedPaginate,
   type DeviceRequirement,
