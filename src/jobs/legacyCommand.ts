@@ -12,7 +12,7 @@ import { readCommandLine, shownLine } from '../dispatch/commandLine.js';
 import { explainError } from '../dispatch/errors.js';
 import { beginRequest } from '../dispatch/request.js';
 import { QueuedCommand } from './payloads.js';
-import { queuedCall } from './queuedCommands.js';
+import { queuedCall, requesterOf } from './queuedCommands.js';
 
 /** A /fw command as fwbot queued it before issue 35: the text, for the worker to parse. */
 export const LegacyQueuedCommand = z.object({
@@ -49,14 +49,7 @@ export function currentCommand(
   if (!('text' in stored)) return stored;
   const { text, withheld, userId, channelId, teamId, enterpriseId, userTeamId, external, ...delivery } =
     stored;
-  const requester = {
-    userId,
-    channelId,
-    ...(teamId === undefined ? {} : { teamId }),
-    ...(enterpriseId === undefined ? {} : { enterpriseId }),
-    ...(userTeamId === undefined ? {} : { userTeamId }),
-    ...(external === true ? { external } : {}),
-  };
+  const requester = requesterOf({ userId, channelId, teamId, enterpriseId, userTeamId, external });
   const read = withheld ? ({ kind: 'withheld' } as const) : readCommandLine(catalogue, text);
   // A refusal of the grammar is worded (and logged) as the front words it.
   const explain = (error: unknown) =>

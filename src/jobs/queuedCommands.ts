@@ -4,7 +4,7 @@
 // the dispatcher decided to the surface the command came from (CommandAnswers: Slack's is
 // src/slack/commands/queued.ts), so nothing here knows Slack. Whether a command a dead worker held may run
 // again is the operation's own declaration (Operation.readsOnly), as everywhere else.
-import type { Operation } from '../catalogue/operation.js';
+import type { Actor, Operation } from '../catalogue/operation.js';
 import type { CommandRead } from '../dispatch/commandLine.js';
 import { CREDENTIAL_REFUSAL, redactCommandText } from '../dispatch/commandSecrets.js';
 import { type Dispatched, type Invocation, storable } from '../dispatch/dispatcher.js';
@@ -37,6 +37,19 @@ export function queuedCall(read: CommandRead, explain: (error: unknown) => strin
         ...(read.profileOverride === undefined ? {} : { profileOverride: read.profileOverride }),
       };
   }
+}
+
+/** Who asked, as a queued command keeps them: their origin and workspace, no `undefined` members. */
+export function requesterOf(actor: Actor): QueuedCommand['requester'] {
+  const { userId, channelId, teamId, enterpriseId, userTeamId, external } = actor;
+  return {
+    userId,
+    channelId,
+    ...(teamId === undefined ? {} : { teamId }),
+    ...(enterpriseId === undefined ? {} : { enterpriseId }),
+    ...(userTeamId === undefined ? {} : { userTeamId }),
+    ...(external === true ? { external } : {}),
+  };
 }
 
 /** The command as its logs show it: never text that looked like a token, secrets' values redacted. */

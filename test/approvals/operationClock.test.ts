@@ -3,7 +3,7 @@
 // says the window is open now and when the deploy asked `--at` runs, and the executor holds it until exactly
 // then, by that clock. Real Redis, the simulator, signed requests into a real Bolt app.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultChanges, openPeriod } from '../../src/config/profilesFileSchema.js';
+import { hhmm, openEveryDay, stageVlanDeletion } from '../support/changeWindows.js';
 import { driveClock } from '../support/driveClock.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
 import { textOf } from './support/slackDriver.js';
@@ -12,9 +12,6 @@ import { USERS } from './support/world.js';
 const DEPLOY = 'deployChangesToMultipleAsaDevices';
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
-const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-/** `HH:MM` in UTC of a moment. */
-const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
 
 describe('approvals: the card and the executor read one clock', () => {
   // The machine's time of day is twelve hours from this clock's: its window is closed by the machine's.
@@ -23,35 +20,14 @@ describe('approvals: the card and the executor read one clock', () => {
   const driving = <T>(work: Promise<T>): Promise<T> => driveClock(env.sim.clock, work);
 
   beforeAll(async () => {
-    env = await startEnv(
-      {},
-      {
-        clockStart: start,
-        changes: {
-          ...defaultChanges,
-          windows: [
-            {
-              devices: undefined,
-              profile: undefined,
-              timeZone: 'UTC',
-              open: [openPeriod([...EVERY_DAY], hhmm(start - HOUR), hhmm(start + HOUR))],
-            },
-          ],
-        },
-      },
-    );
+    env = await startEnv({}, { clockStart: start, changes: openEveryDay(start - HOUR, start + HOUR) });
   });
   afterAll(async () => {
     await env.stop();
   });
 
   it('says "open now" and when `--at` runs by the test clock, and runs it then', async () => {
-    const deviceUid = env.sim.deviceUid('asa-branch-02');
-    const vlan = [...env.sim.state.interfaces.values()].find(
-      (i) => i.deviceUid === deviceUid && i.hardwareName === 'Vlan30',
-    );
-    if (!vlan) throw new Error('no Vlan30 on asa-branch-02');
-    await env.bot.scc.call('deleteAsaVlanInterface', { path: { deviceUid, interfaceUid: vlan.uid } });
+    await stageVlanDeletion(env.sim, env.bot.scc, 'asa-branch-02', 'Vlan30');
     const at = start + 30 * MINUTE;
 
     const card = await driving(

@@ -3,14 +3,11 @@
 // the machine's decides the deploy card's "open now", its "if approved now, it runs …" and what `--at 12:34`
 // means. The approvals' executor is handed the same clock (test/approvals/operationClock.test.ts).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { defaultChanges, openPeriod } from '../../src/config/profilesFileSchema.js';
+import { hhmm, openEveryDay, stageVlanDeletion } from '../support/changeWindows.js';
 import { driveClock } from '../support/driveClock.js';
 import { type Harness, startHarness, USERS } from './support/harness.js';
 
 const HOUR = 3_600_000;
-const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-/** `HH:MM` in UTC of a moment. */
-const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
 
 describe('the clock operations read', () => {
   // 36 hours from the machine's time: whenever the test runs, the machine's time of day is twelve hours
@@ -21,17 +18,7 @@ describe('the clock operations read', () => {
   beforeAll(async () => {
     h = await startHarness({
       clock: () => now,
-      changes: {
-        ...defaultChanges,
-        windows: [
-          {
-            devices: undefined,
-            profile: undefined,
-            timeZone: 'UTC',
-            open: [openPeriod([...EVERY_DAY], hhmm(now - HOUR), hhmm(now + HOUR))],
-          },
-        ],
-      },
+      changes: openEveryDay(now - HOUR, now + HOUR),
     });
   });
   afterAll(async () => {
@@ -41,12 +28,7 @@ describe('the clock operations read', () => {
   it('decides the deploy card’s "open now", "runs at" and `--at`, not the machine’s clock', async () => {
     const scc = h.clients.get('default');
     if (!scc) throw new Error('no default client');
-    const deviceUid = h.sim.deviceUid('asa-branch-02');
-    const vlan = [...h.sim.state.interfaces.values()].find(
-      (i) => i.deviceUid === deviceUid && i.hardwareName === 'Vlan30',
-    );
-    if (!vlan) throw new Error('no Vlan30 on asa-branch-02');
-    await scc.call('deleteAsaVlanInterface', { path: { deviceUid, interfaceUid: vlan.uid } });
+    await stageVlanDeletion(h.sim, scc, 'asa-branch-02', 'Vlan30');
 
     const at = now + 30 * 60_000;
     await h.command(`deploy asa-branch-02 --at ${hhmm(at)}`, { userId: USERS.operator });

@@ -3,7 +3,7 @@
 // workers' answers reach Slack (CommandAnswers), each with the Slack client of the workspace it came from.
 import type { RequestContext } from '../../dispatch/request.js';
 import type { QueuedCall, QueuedCommand } from '../../jobs/payloads.js';
-import type { CommandAnswers } from '../../jobs/queuedCommands.js';
+import { type CommandAnswers, requesterOf } from '../../jobs/queuedCommands.js';
 import { workspaceOf } from '../../model/workspace.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
@@ -15,17 +15,9 @@ export function queuedCommand(
   call: QueuedCall,
   extra: { retryNum?: number | undefined; eventId?: string | undefined; receivedAt: number },
 ): QueuedCommand {
-  const { userId, channelId, teamId, enterpriseId, userTeamId, external } = actorOf(command);
   return {
     call,
-    requester: {
-      userId,
-      channelId,
-      ...(teamId === undefined ? {} : { teamId }),
-      ...(enterpriseId === undefined ? {} : { enterpriseId }),
-      ...(userTeamId === undefined ? {} : { userTeamId }),
-      ...(external === true ? { external } : {}),
-    },
+    requester: requesterOf(actorOf(command)),
     triggerId: command.trigger_id,
     responseUrl: command.response_url,
     ...(extra.retryNum === undefined ? {} : { retryNum: extra.retryNum }),
