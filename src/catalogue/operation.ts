@@ -1,3 +1,8 @@
+// What an operation declares (OperationSpec: words, arguments, role, approval, target, queue, run, render,
+// what is followed) and what defineOperation makes of it for the registry (Operation: the types erased, the
+// traits derived once — readsOnly, takesTicket, the entries that may reach it — and execute, which types the
+// raw arguments, runs and renders). One concern at its length: the declaration and its erasure change
+// together, and every trait the dispatcher applies is derived here, nowhere else.
 import type { z } from 'zod';
 import type { TrackRequest } from '../follow/index.js';
 import type { DeviceWindows } from '../model/changeWindows.js';

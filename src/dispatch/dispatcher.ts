@@ -3,7 +3,8 @@
 // the entry (a button or form may reach only what the declaration allows), the role (in this channel, and
 // in the other channel an operation acts on), the arguments, then the operation's fate: a second person's
 // approval, a reveal offered privately, a queue, or a run — audited where the declaration or the policy
-// says so. Refusals are thrown as the errors src/dispatch/errors.ts turns into sentences.
+// says so. Refusals are thrown as the errors src/dispatch/errors.ts turns into sentences. Its length is the
+// point: every step of a call's fate, and the Reveal click that completes one, in one place and in order.
 import type { Logger } from 'pino';
 import {
   type Actor,
