@@ -12,8 +12,13 @@ import type { Config } from '../config.js';
 import type { HomeTiming } from '../home/changes.js';
 import type { Home } from '../home/service.js';
 import { alertScanCheck, alertScanMetrics } from '../jobs/alerts/scanHealth.js';
-import { type CommandWorkers, startCommandWorkers } from '../jobs/commandQueue.js';
+import {
+  type CommandWorkers,
+  type CommandWorkersOptions,
+  startCommandWorkers,
+} from '../jobs/commandQueue.js';
 import { DEFAULT_PREFIX, slotPrefix } from '../jobs/keys.js';
+import { commandRunner } from '../jobs/queuedCommands.js';
 import { observeQueues } from '../jobs/queueMetrics.js';
 import { DEFAULT_SCHEDULE, type ScheduleOverrides, scheduleFromConfig } from '../jobs/schedule.js';
 import {
@@ -30,8 +35,8 @@ import type { RedisHealth } from '../observability/redisHealth.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
 import { isCluster, type RedisClient } from '../redis/connection.js';
 import type { TopologyWatch } from '../redis/topology.js';
-import { runCommand } from '../slack/commands/fw.js';
-import { slashCommandHandler } from '../slack/commands/queued.js';
+import { slackCommandAnswers } from '../slack/commands/queued.js';
+import type { SurfaceDeps } from '../slack/deps.js';
 import type { SlackClientsByTeam } from '../slackApi/clientsByTeam.js';
 import { openProcessRedis } from './processRedis.js';
 import { createSccClients } from './sccClients.js';
@@ -88,6 +93,22 @@ export interface Assembled {
   steps(beforeRedis?: readonly ShutdownStep[]): ShutdownStep[];
 }
 
+/**
+ * How queued /fw commands run on a surface: the dispatcher runs what the front read, with the registry's
+ * operations, and Slack only carries the answers back (the command workers import nothing of src/slack/).
+ */
+export function commandHandling(deps: SurfaceDeps): Pick<CommandWorkersOptions, 'handler' | 'catalogue'> {
+  return {
+    handler: commandRunner({
+      dispatcher: deps.dispatcher,
+      lookup: (id) => deps.catalogue.get(id),
+      answers: slackCommandAnswers(deps),
+      log: deps.log,
+    }),
+    catalogue: deps.catalogue,
+  };
+}
+
 /** The queued /fw commands' workers, with the default schedule's concurrency and locks. */
 function startCommandRunners(
   options: AssembleOptions,
@@ -99,7 +120,7 @@ function startCommandRunners(
   return startCommandWorkers({
     redisUrl: options.config.redis,
     prefix,
-    handler: slashCommandHandler(surface.surfaceDeps, runCommand),
+    ...commandHandling(surface.surfaceDeps),
     concurrency: workers.commandConcurrency,
     lockDurationMs: workers.lockDurationMs,
     stalledIntervalMs: workers.stalledIntervalMs,

@@ -138,6 +138,11 @@ export function startGovernance(parts: {
   log: Logger;
   /** The App Home: told of commands, follows, watches and approval changes (the bot; not the CLI). */
   home?: Home;
+  /**
+   * The one clock of governed work: the approvals' executor, the dispatcher's operations and the queued
+   * calls all read it, so a card's "open now" is the executor's (default: the machine's).
+   */
+  clock?: () => number;
 }): {
   approvals: Approvals;
   dispatcher: Dispatcher;
@@ -146,6 +151,7 @@ export function startGovernance(parts: {
   queuedCalls: QueuedCallsDeps;
 } {
   const { redis, prefix, access, catalogue, settings, metrics, log, home } = parts;
+  const clock = parts.clock ?? Date.now;
   const jobs = home
     ? { ...parts.jobs, tracker: home.tracker(parts.jobs.tracker), watches: home.watches(parts.jobs.watches) }
     : parts.jobs;
@@ -170,6 +176,7 @@ export function startGovernance(parts: {
     ...(parts.changes ? { changes: parts.changes } : {}),
     secrets: parts.secrets,
     ...(home ? { onAudit: (entry: AuditEntry) => home.onAudit(entry) } : {}),
+    clock,
   });
   const services: OperationServices = {
     watches: jobs.watches,
@@ -197,6 +204,7 @@ export function startGovernance(parts: {
     policy,
     metrics,
     ...(home ? { history: home.recent } : {}),
+    clock,
     log,
   });
   // Queued calls run as the dispatcher would run them: same catalogue, roles, services, policy and audit.
@@ -208,6 +216,7 @@ export function startGovernance(parts: {
     policy,
     audit: approvals.audit,
     tracker: jobs.tracker,
+    clock,
   };
   return { approvals, dispatcher, dedupe, services, queuedCalls };
 }

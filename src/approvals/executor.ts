@@ -5,7 +5,9 @@
 // runs them; after it, the re-read tells whether the call took effect (the target is gone) or not. An
 // operation that declares a queue is not called here: once approved it is handed to its queue (in the card's
 // thread, under the approval's id, so handing it over again queues nothing twice), whose worker checks both
-// people's roles and the target again right before the call.
+// people's roles and the target again right before the call. It is one concern at its length: the steps of
+// one exactly-once execution (claim, hold for its time, re-check, call, finish, recover) share the claim and
+// its lease, and are read in the order they happen.
 import type { Logger } from 'pino';
 import {
   type ErasedQueue,
@@ -191,7 +193,12 @@ export class ApprovalExecutor {
   #context(record: ApprovalRecord): OperationContext {
     const { request } = record;
     return operationContext(
-      { scc: this.#deps.clients, services: this.#deps.services, policy: this.#deps.policy },
+      {
+        scc: this.#deps.clients,
+        services: this.#deps.services,
+        policy: this.#deps.policy,
+        clock: this.#deps.clock,
+      },
       {
         requestId: request.id,
         actor: { userId: request.requesterId, channelId: request.channelId, teamId: request.teamId },

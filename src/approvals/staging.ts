@@ -7,7 +7,7 @@
 //                                  deploy fwbot sent (by its request id, which the deploy's run carries)
 // A record says nothing about whether the change is still pending: the deploy card keeps those after the
 // last of fwbot's deploys that SCC says succeeded on the device, whose interface its pending commands still
-// name (catalogue/changes.ts).
+// name (catalogue/stagedDevices.ts).
 import { z } from 'zod';
 import type { DeployMark, StagedRecord, StagingLedger } from '../catalogue/operation.js';
 import { pushBounded, readBounded } from '../redis/boundedList.js';

@@ -200,7 +200,7 @@ export const changelog = defineOperation({
         since: args.since,
         timeField: 'lastEventDate',
       },
-      Date.now(),
+      ctx.now(),
     );
     const page = await ctx.scc.events.changelogs({ ...query, ...asked });
     return { device: device?.name, page, asked };
@@ -274,7 +274,7 @@ export const auditLog = defineOperation({
     const asked = { offset: args.offset, limit: AUDIT_LOG_PAGE_SIZE };
     const query = eventLogQuery(
       { clauses: [], query: args.query, since: args.since, timeField: 'eventTime' },
-      Date.now(),
+      ctx.now(),
     );
     const page = await ctx.scc.events.auditLogs({ ...query, ...asked, sort: ['eventTime:DESC'] });
     return { page, asked };

@@ -56,12 +56,14 @@ export function pageQuery(
 /** A 202 answer to follow on the tracking queue (none when SCC sent no transaction UID). */
 /** A change staged on an ASA: the thread is reminded once if it is still not deployed later. */
 /**
- * A change staged on an ASA, followed until it is deployed (one reminder if it is not). `counted`: its own
- * message already said what is staged on the device, so the thread need not count the commands again.
+ * A change staged on an ASA at `stagedAt` (the operation's clock), followed until it is deployed (one
+ * reminder if it is not). `counted`: its own message already said what is staged on the device, so the
+ * thread need not count the commands again.
  */
 export function stagedTrack(
   device: { uid: string; name: string },
   label: string,
+  stagedAt: number,
   counted = false,
 ): TrackRequest[] {
   return [
@@ -69,7 +71,7 @@ export function stagedTrack(
       kind: 'staged',
       deviceUid: device.uid,
       deviceName: device.name,
-      stagedAt: Date.now(),
+      stagedAt,
       label,
       ...(counted ? { counted } : {}),
     },

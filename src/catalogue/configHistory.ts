@@ -43,7 +43,7 @@ export async function keepBeforeDeploy(
       const snapshotId = await snapshots.keep(ctx.profile, {
         deviceUid: device.uid,
         device: device.name,
-        at: Date.now(),
+        at: ctx.now(),
         phase: 'before-deploy',
         requestId: ctx.requestId,
         ...(ctx.approvedBy ? { approvalId: ctx.requestId } : {}),

@@ -1,6 +1,6 @@
 // What a run of an operation is given (the dispatcher builds it: src/dispatch/context.ts): the profile's
-// SCC client, who asks, the request's id and logger, and what the deployment gives operations, its
-// Redis-backed services and its policy. Handlers never reach for globals.
+// SCC client, who asks, the request's id and logger, the clock, and what the deployment gives operations,
+// its Redis-backed services and its policy. Handlers never reach for globals, the machine's clock included.
 import type { Logger } from 'pino';
 import type { ChangeSettings } from '../config/profilesFileSchema.js';
 import type { Actor } from '../model/types.js';
@@ -14,6 +14,12 @@ export interface OperationContext {
   actor: Actor;
   requestId: string;
   log: Logger;
+  /**
+   * The time now (ms since the epoch), from the one clock the approvals' executor and the queues also read:
+   * whatever an operation decides or shows about time (a window open now, when `--at` is, when something
+   * was staged) reads it here, so a driven test clock and a card never disagree.
+   */
+  now(): number;
   signal?: AbortSignal;
   /** Services behind Redis that a few operations need (watches, audit); absent where not running. */
   services?: OperationServices;

@@ -90,17 +90,16 @@ export async function deployWindows(
   return result;
 }
 
-/** `--at` as a moment: read in the zone of the first policy window that applies to the profile, else UTC. */
-export function deployAt(
-  ctx: OperationContext,
-  text: string | undefined,
-  now = Date.now(),
-): number | undefined {
+/**
+ * `--at` as a moment after the operation's now: read in the zone of the first policy window that applies to
+ * the profile, else UTC.
+ */
+export function deployAt(ctx: OperationContext, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const zone =
     (ctx.policy?.changes?.windows ?? []).find((w) => w.profile === undefined || w.profile === ctx.profile)
       ?.timeZone ?? 'UTC';
-  const parsed = parseAt(text, now, zone);
+  const parsed = parseAt(text, ctx.now(), zone);
   if (!parsed.ok) throw new UserError(parsed.error);
   return parsed.at;
 }
@@ -171,9 +170,9 @@ export function refuseUnheld(
     breakGlass?: string | undefined;
     windows?: DeviceWindowsFacts[] | undefined;
   },
-  now = Date.now(),
 ): void {
   if (ctx.approvedBy !== undefined) return;
+  const now = ctx.now();
   if (facts.at !== undefined && facts.at > now)
     throw new UserError(
       '`--at` holds a deploy after its approval; here it would run at once, so nothing was deployed. Ask in Slack or the console.',

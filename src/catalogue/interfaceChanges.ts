@@ -71,12 +71,12 @@ function createdChange(
 }
 
 /** A created interface is followed until its device is deployed. */
-function createdTrack<R extends { device: ResolvedDevice; created: AsaInterface; staged?: StagedItem[] }>({
-  device,
-  created,
-  staged,
-}: R) {
-  return stagedTrack(device, `${interfaceLabel(created)} on ${device.name}`, staged !== undefined);
+function createdTrack<R extends { device: ResolvedDevice; created: AsaInterface; staged?: StagedItem[] }>(
+  { device, created, staged }: R,
+  _args: unknown,
+  now: number,
+) {
+  return stagedTrack(device, `${interfaceLabel(created)} on ${device.name}`, now, staged !== undefined);
 }
 const members = () => list({ min: 1, max: MAX_MEMBERS, what: 'member interfaces' });
 
@@ -448,8 +448,8 @@ export const interfacesEdit = defineOperation({
     const staged = await readStaged(ctx, device.uid);
     return { device, kind, found, after: data, names: namesByUid(all), staged };
   },
-  track: ({ device, found, staged }) =>
-    stagedTrack(device, `${found.label} on ${device.name}`, staged !== undefined),
+  track: ({ device, found, staged }, _args, now) =>
+    stagedTrack(device, `${found.label} on ${device.name}`, now, staged !== undefined),
   stages: ({ device, kind, found, after, names }) => {
     if (!found.iface.hardwareName) return undefined;
     const lookup = (uid: string | null | undefined) => (uid ? (names.get(uid) ?? uid) : '—');

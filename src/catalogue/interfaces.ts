@@ -7,7 +7,6 @@ import { renderInterface, renderInterfaceDeleted, renderInterfaceList } from '..
 import { pageInfo } from '../render/list.js';
 import { PAGE_SIZE } from '../render/paging.js';
 import { text } from './args.js';
-import { pendingCommands } from './changes.js';
 import { DEVICE, INTERFACE, listArgs, OFFSET, pageQuery, queryParam, stagedTrack } from './common.js';
 import {
   checkDeletable,
@@ -19,6 +18,7 @@ import {
   rereadInterface,
 } from './interfaceTarget.js';
 import { defineOperation, type Operation, type OperationContext } from './operation.js';
+import { pendingCommands } from './pendingCommands.js';
 import {
   boundedPaginate,
   type DeviceRequirement,
@@ -257,7 +257,7 @@ export const interfacesDelete = defineOperation({
     });
     return { facts, deployment: data };
   },
-  track: ({ facts, deployment, staged }) =>
+  track: ({ facts, deployment, staged }, _args, now) =>
     deployment?.transactionUid
       ? [
           {
@@ -269,6 +269,7 @@ export const interfacesDelete = defineOperation({
       : stagedTrack(
           facts.device,
           `deletion of ${factsLabel(facts)} on ${facts.device.name}`,
+          now,
           staged !== undefined,
         ),
   // Deployed with it, it is on the device already: nothing is left staged to attribute.

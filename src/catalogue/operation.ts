@@ -1,3 +1,8 @@
+// What an operation declares (OperationSpec: words, arguments, role, approval, target, queue, run, render,
+// what is followed) and what defineOperation makes of it for the registry (Operation: the types erased, the
+// traits derived once — readsOnly, takesTicket, the entries that may reach it — and execute, which types the
+// raw arguments, runs and renders). One concern at its length: the declaration and its erasure change
+// together, and every trait the dispatcher applies is derived here, nowhere else.
 import type { z } from 'zod';
 import type { TrackRequest } from '../follow/index.js';
 import type { DeviceWindows } from '../model/changeWindows.js';
@@ -91,7 +96,8 @@ export interface TargetSpec<A, F> {
   reread(ctx: OperationContext, facts: F): Promise<TargetRead<F>>;
   /** What differs, one sentence each; empty when nothing that was approved has changed. */
   compare(before: F, after: F): string[];
-  describe(facts: F): TargetDescription;
+  /** `now` is the moment it is described (ctx.now()): what it says of time ("open now") is said of then. */
+  describe(facts: F, now: number): TargetDescription;
   /**
    * The operation makes its target disappear, so after a call interrupted by a crash a re-read tells
    * whether it took effect. Without it, an interrupted call is never repeated: a person checks first.
@@ -178,7 +184,8 @@ export interface OperationSpec<A, R, F = undefined> {
   offeredAsButton?: boolean;
   run(ctx: OperationContext, args: A, target: F): Promise<R>;
   render(result: R, args: A, meta: RenderMeta): View;
-  track?(result: R, args: A): TrackRequest[];
+  /** `now` is the moment the call ran (ctx.now()). */
+  track?(result: R, args: A, now: number): TrackRequest[];
   /**
    * The call staged a change on an ASA (it reaches the device with a deploy): what to remember of it, so a
    * deploy's card can say who staged what (see StagingLedger). Recorded wherever the call runs.
@@ -206,7 +213,7 @@ export interface ErasedTarget {
   resolve(ctx: OperationContext, raw: RawArgs): Promise<{ facts: unknown; raw: RawArgs }>;
   reread(ctx: OperationContext, facts: unknown): Promise<TargetRead<unknown>>;
   compare(before: unknown, after: unknown): string[];
-  describe(facts: unknown): TargetDescription;
+  describe(facts: unknown, now: number): TargetDescription;
   readonly removes: boolean;
   interrupted?(ctx: OperationContext, facts: unknown): Promise<Pick<Outcome, 'view' | 'track'> | undefined>;
   timing?: RunTiming<unknown>;
@@ -344,7 +351,7 @@ async function rememberStaged(ctx: OperationContext, change: StagedChange | unde
   try {
     await ledger.record(ctx.profile, {
       ...change,
-      at: Date.now(),
+      at: ctx.now(),
       actor: ctx.actor.userId,
       ...(ctx.approvedBy ? { approvedBy: ctx.approvedBy } : {}),
     });
@@ -434,7 +441,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
       const rendered = spec.render(result, typed, { operationId: spec.id, raw, actor: ctx.actor });
       return {
         view: entries.has('share') ? withShareButton(rendered, commandText(spec, raw)) : rendered,
-        track: spec.track?.(result, typed) ?? [],
+        track: spec.track?.(result, typed, ctx.now()) ?? [],
         secretView: spec.secret?.(result, typed),
         result,
       };
@@ -461,7 +468,8 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
         },
         compare: (before: unknown, after: unknown) =>
           target.compare(parseFacts(typedTarget, before, spec.id), parseFacts(typedTarget, after, spec.id)),
-        describe: (facts: unknown) => target.describe(parseFacts(typedTarget, facts, spec.id)),
+        describe: (facts: unknown, now: number) =>
+          target.describe(parseFacts(typedTarget, facts, spec.id), now),
         ...(target.interrupted
           ? {
               interrupted: (ctx: OperationContext, facts: unknown) =>

@@ -1,6 +1,6 @@
 // What is staged on an ASA, read at once: SCC's copy of the configuration against the device's running one
 // (getAsaConfiguration, one GET). The exact commands a deploy would run need SCC's asynchronous calculation
-// (changes.ts); this is the count an interface change can say in its own message without waiting for it.
+// (pendingCommands.ts); this is the count an interface change can say in its own message without waiting for it.
 //
 // ASA configuration is a list of top-level lines, each with its indented sub-lines (`interface Vlan20`
 // then ` nameif iot`). A change is one top-level item that is new, gone or different. Top-level lines

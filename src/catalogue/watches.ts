@@ -85,7 +85,7 @@ export const vpnWatch = defineOperation({
       channelId,
       profile: ctx.profile,
       createdBy: ctx.actor.userId,
-      createdAt: new Date().toISOString(),
+      createdAt: new Date(ctx.now()).toISOString(),
       acrossTenants: await isMspPortal(ctx),
       // Its announcements go out in the workspace it was made in (OAuth mode: with that workspace's token).
       ...workspaceOf(ctx.actor),

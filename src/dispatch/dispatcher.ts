@@ -3,7 +3,8 @@
 // the entry (a button or form may reach only what the declaration allows), the role (in this channel, and
 // in the other channel an operation acts on), the arguments, then the operation's fate: a second person's
 // approval, a reveal offered privately, a queue, or a run — audited where the declaration or the policy
-// says so. Refusals are thrown as the errors src/dispatch/errors.ts turns into sentences.
+// says so. Refusals are thrown as the errors src/dispatch/errors.ts turns into sentences. Its length is the
+// point: every step of a call's fate, and the Reveal click that completes one, in one place and in order.
 import type { Logger } from 'pino';
 import {
   type Actor,
@@ -108,6 +109,11 @@ export interface DispatcherDeps {
   metrics?: FwbotMetrics;
   /** Notes how each typed or form command ended, per person (the App Home's "last commands"). */
   history?: CommandHistory;
+  /**
+   * The clock operations read (OperationContext.now): the approvals' executor's own, so what a card says of
+   * time (a window open now, when `--at` is) is what the executor then does. Default: the machine's.
+   */
+  clock?: () => number;
   log: Logger;
 }
 
@@ -245,7 +251,7 @@ export class Dispatcher {
       // What SCC would refuse when a queued call's turn comes is refused before anyone is asked to approve.
       await op.queue?.check(ctx, raw);
       const resolved = await target.resolve(ctx, raw);
-      const description = target.describe(resolved.facts);
+      const description = target.describe(resolved.facts, ctx.now());
       const { approvals } = this.#deps;
       if (approvals) {
         log.info({ operationId: op.id }, 'asking for approval');
@@ -301,7 +307,7 @@ export class Dispatcher {
 
     if (audited && op.target) {
       const resolved = await op.target.resolve(ctx, raw);
-      const description = op.target.describe(resolved.facts);
+      const description = op.target.describe(resolved.facts, ctx.now());
       return this.#run(ctx, op, resolved.raw, resolved.facts, description, commandText, why, ticket);
     }
     log.info({ operationId: op.id, profile }, 'running');
@@ -326,7 +332,7 @@ export class Dispatcher {
     if (audited && op.target) {
       const resolved = await op.target.resolve(ctx, asked);
       raw = resolved.raw;
-      target = { facts: resolved.facts, line: op.target.describe(resolved.facts).line };
+      target = { facts: resolved.facts, line: op.target.describe(resolved.facts, ctx.now()).line };
     }
     const reserved = await queue.reserve(op, ctx.profile, raw);
     if (!reserved) throw new UserError(declared.key(raw)?.taken ?? 'This call is already queued.');
@@ -470,7 +476,7 @@ export class Dispatcher {
         actor: actor.userId,
         action: 'executed',
         operationId: op.id,
-        target: op.target && facts !== undefined ? op.target.describe(facts).line : op.summary,
+        target: op.target && facts !== undefined ? op.target.describe(facts, ctx.now()).line : op.summary,
         outcome: 'secret revealed once to the requester (fwbot keeps no copy)',
         approvalId: grant.approvalId,
       });

@@ -7,21 +7,27 @@
 // (one Redis script for many commands: this is what keeps the front's cost per command near a bare ack);
 // an intake worker fans the batch out into one job per command, whose id is the trigger id, so a command
 // Slack delivers twice (a retry, perhaps to another front) is queued once. A command job runs once: when
-// its worker died mid-run, the next worker runs it again only if it only reads, and otherwise tells the
-// requester it was interrupted rather than risk making a change twice.
+// its worker died mid-run, the next worker runs it again only if its operation declares it only reads
+// (Operation.readsOnly), and otherwise tells the requester it was interrupted rather than risk making a change
+// twice.
 //
-// What running a command means belongs to whoever starts the workers (the Slack surface today, the
-// dispatcher tomorrow): they hand in a QueuedCommandHandler, so this module knows queues, not surfaces.
+// A command is queued as the front read it (QueuedCommand: the operation's id and raw arguments, who asked,
+// where to answer), never as text. What running one means is queuedCommands.ts's (the dispatcher, and the
+// answers of the surface it came from): whoever starts the workers hands in its QueuedCommandHandler, so
+// this module knows queues, not surfaces or grammars.
 
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { redactCommandText } from '../dispatch/commandSecrets.js';
+import type { Catalogue } from '../catalogue/index.js';
 import { withLogContext } from '../observability/logContext.js';
 import { RedisHealth } from '../observability/redisHealth.js';
 import { connectRedis, type RedisTarget } from '../redis/connection.js';
+import { REDACTED } from '../scc/redaction.js';
 import { QUEUE } from './keys.js';
-import { CommandIntakeBatch, type CommandOutcome, QueuedCommand } from './payloads.js';
+import { currentCommand, StoredCommand, StoredIntakeBatch } from './legacyCommand.js';
+import type { CommandIntakeBatch, CommandOutcome, QueuedCommand } from './payloads.js';
+import type { QueuedCommandHandler } from './queuedCommands.js';
 
 /** BullMQ job ids: no ':' and not all digits; a trigger id is neither, but nothing relies on that. */
 export function commandJobId(triggerId: string): string {
@@ -124,24 +130,13 @@ export function createCommandIntake(options: CommandIntakeOptions): CommandIntak
   };
 }
 
-/** What the creator of the command workers says about running a queued command. */
-export interface QueuedCommandHandler {
-  /** Runs one command for its requester and answers them (on its response_url). */
-  run(command: QueuedCommand): Promise<void>;
-  /**
-   * Whether running it a second time is harmless because it only reads: asked when the worker that ran
-   * it died mid-run.
-   */
-  safeToRunAgain(command: QueuedCommand): boolean;
-  /** Tells the requester a command that may have made changes was interrupted and is not run again. */
-  tellInterrupted(command: QueuedCommand): Promise<void>;
-}
-
 export interface CommandWorkersOptions {
   redisUrl: RedisTarget;
   prefix: string;
-  /** Runs the commands, and answers for the ones it will not run again. */
+  /** Runs the commands, and answers for the ones it will not run again (queuedCommands.ts). */
   handler: QueuedCommandHandler;
+  /** Reads the text of a command an older fwbot queued, once (legacyCommand.ts: it goes with that file). */
+  catalogue: Pick<Catalogue, 'parse' | 'command'>;
   /** Commands in flight per process: most wait on SCC, so many at once. */
   concurrency: number;
   /** Lock of a running command; BullMQ renews it while the process is alive. */
@@ -161,7 +156,7 @@ export async function startCommandWorkers(options: CommandWorkersOptions): Promi
   const redis = connectRedis(options.redisUrl);
   const health = options.redisHealth ?? new RedisHealth({ log, where: 'Redis' });
   health.watch('command workers', redis);
-  const commands = new Queue<QueuedCommand, CommandOutcome, 'command'>(QUEUE.commands, {
+  const commands = new Queue<StoredCommand, CommandOutcome, 'command'>(QUEUE.commands, {
     connection: redis,
     prefix,
   });
@@ -183,7 +178,7 @@ export async function startCommandWorkers(options: CommandWorkersOptions): Promi
     QUEUE.commandIntake,
     async (job) => {
       const batch = readable(
-        CommandIntakeBatch,
+        StoredIntakeBatch,
         job,
         'command intake: a batch that is not a list of commands',
       );
@@ -206,22 +201,24 @@ export async function startCommandWorkers(options: CommandWorkersOptions): Promi
   );
 
   /**
-   * A finished command stays in Redis for the dedupe window: from then on it keeps its text as the logs do,
-   * with any value named as a secret redacted (a worker that dies mid-run leaves it whole, to decide on).
+   * A finished command stays in Redis for the dedupe window. Its command text was redacted by the front;
+   * when that redaction found a value named as a secret (`token=…`), the arguments that held it are dropped
+   * once the command has run (a worker that dies mid-run leaves them whole, to decide on).
    */
-  const forgetSecrets = async (job: Job<QueuedCommand>, command: QueuedCommand) => {
-    const text = redactCommandText(command.text);
-    if (text === command.text) return;
+  const forgetSecrets = async (job: Job<StoredCommand>, command: QueuedCommand) => {
+    const { call } = command;
+    if (call.kind !== 'invocation' || !call.commandText.includes(REDACTED)) return;
     await job
-      .updateData({ ...command, text })
-      .catch((error: unknown) => log.warn({ err: error }, 'could not redact a finished command’s text'));
+      .updateData({ ...command, call: { ...call, raw: {} } })
+      .catch((error: unknown) => log.warn({ err: error }, 'could not forget a finished command’s arguments'));
   };
 
-  const runner = new Worker<QueuedCommand, CommandOutcome, 'command'>(
+  const runner = new Worker<StoredCommand, CommandOutcome, 'command'>(
     QUEUE.commands,
     async (job) => {
-      const command = readable(QueuedCommand, job, 'a queued command that fwbot cannot read');
-      if (!command) return 'unreadable';
+      const stored = readable(StoredCommand, job, 'a queued command that fwbot cannot read');
+      if (!stored) return 'unreadable';
+      const command = currentCommand(stored, options.catalogue, log);
       const context: Record<string, string> =
         command.eventId === undefined ? {} : { eventId: command.eventId };
       return withLogContext(context, async (): Promise<CommandOutcome> => {

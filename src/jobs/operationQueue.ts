@@ -7,7 +7,9 @@
 //
 // Exactly once: a "calling" mark is set before the call and replaced by the outcome once SCC accepted it,
 // so a job that runs again (its worker died, Redis or Slack failed after the call) only delivers what is
-// recorded. A job that finds the mark alone does what its queue declares (afterInterruption).
+// recorded. A job that finds the mark alone does what its queue declares (afterInterruption). One concern
+// at its length: a declared queue's whole life (reserve, enqueue, the turn, the re-checks, the call, the one
+// delivery), whose steps share the mark and the key they hold.
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, type Processor, UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
@@ -260,6 +262,8 @@ export interface QueuedCallsDeps {
   audit?: AuditSink | undefined;
   /** Follows what an outcome returns (default: the jobs' own tracker). */
   tracker?: Tracker | undefined;
+  /** The clock operations read (OperationContext.now), the dispatcher's and the executor's. */
+  clock?: (() => number) | undefined;
 }
 
 interface ProcessorDeps extends QueuedCallsDeps {
@@ -353,7 +357,7 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
       return 'roles lost';
     }
     const ctx = operationContext(
-      { scc: clients, services: deps.services, policy: deps.policy },
+      { scc: clients, services: deps.services, policy: deps.policy, clock: deps.clock },
       { requestId, actor: requester, log: calls },
       thread.profile,
       call.approval?.approvedBy,

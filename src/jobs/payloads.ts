@@ -66,19 +66,23 @@ export const NotifyJobData = z.object({
 });
 export type NotifyJobData = z.infer<typeof NotifyJobData>;
 
+/** Who asked, and where (Actor in src/model/types.ts), as a queued job keeps them. */
+export const RequesterSchema = z.object({
+  userId: z.string().min(1),
+  channelId: z.string().min(1),
+  teamId: z.string().optional(),
+  enterpriseId: z.string().optional(),
+  /** An external person (Slack Connect): their role is checked again as theirs, not a home person's. */
+  external: z.boolean().optional(),
+  /** The person's own team, when the workspace binding saw it apart from teamId (Slack Connect). */
+  userTeamId: z.string().optional(),
+});
+
 /** A call waiting in its operation's queue (QueuedCall in src/dispatch/ports.ts, with the operation's id). */
 export const QueuedCallJob = z.object({
   operationId: z.string().min(1),
   raw: StoredRawArgs,
-  requester: z.object({
-    userId: z.string().min(1),
-    channelId: z.string().min(1),
-    teamId: z.string().optional(),
-    enterpriseId: z.string().optional(),
-    /** An external person (Slack Connect): their role is checked again as theirs, not a home person's. */
-    external: z.boolean().optional(),
-    userTeamId: z.string().optional(),
-  }),
+  requester: RequesterSchema,
   thread: ThreadRefSchema,
   /** A stable id of this call: its job's, its notifications', its key's holder and its "calling" mark's. */
   requestId: z.string().min(1),
@@ -101,20 +105,33 @@ export const RecordedOutcome = z.object({
 });
 export type RecordedOutcome = z.infer<typeof RecordedOutcome>;
 
-/** A /fw command as queued: what a command worker needs to run it and answer the requester. */
+/**
+ * What a /fw command asks for, as the front read it once with the grammar (src/dispatch/commandLine.ts): the
+ * worker hands it to the dispatcher as it is, and never reads the text again.
+ */
+export const QueuedCall = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('invocation'),
+    /** The operation, taken from the registry by the worker. */
+    operationId: z.string().min(1),
+    raw: StoredRawArgs,
+    /** The line as typed (`/fw …`) with every value named as a secret redacted: approvals, audit, logs. */
+    commandText: z.string().min(1),
+    /** `--profile NAME`, an admin's choice of another profile than the channel's. */
+    profileOverride: z.string().optional(),
+  }),
+  /** The text looked like it held a token: it never reached Redis, and the requester is told so. */
+  z.object({ kind: z.literal('withheld') }),
+  /** The grammar refused the text: the answer the front worded (did-you-mean, the usage line). */
+  z.object({ kind: z.literal('unreadable'), commandText: z.string().min(1), answer: z.string().min(1) }),
+]);
+export type QueuedCall = z.infer<typeof QueuedCall>;
+
+/** A /fw command as queued: the call the front read, who asked where, and how to answer them. */
 export const QueuedCommand = z.object({
-  /** Empty when `withheld`: text that looks like it holds a token never reaches Redis. */
-  text: z.string(),
-  withheld: z.boolean(),
-  userId: z.string().min(1),
-  channelId: z.string().min(1),
-  teamId: z.string().optional(),
-  /** The Enterprise Grid organization the command came from: with teamId, the workspace that answers. */
-  enterpriseId: z.string().optional(),
-  /** The person's own team, when the workspace binding saw it apart from teamId (Slack Connect). */
-  userTeamId: z.string().optional(),
-  /** An external person (Slack Connect): the command runs with their `external` grants only. */
-  external: z.boolean().optional(),
+  call: QueuedCall,
+  /** Who typed it, as the workspace binding settled it: an external person stays one (Slack Connect). */
+  requester: RequesterSchema,
   /** Slack's trigger id: the command job's id, so a command delivered twice is queued once. */
   triggerId: z.string().min(1),
   responseUrl: z.string().url(),

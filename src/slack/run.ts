@@ -23,7 +23,7 @@ export async function perform(
 ): Promise<void> {
   try {
     const result = await deps.dispatcher.dispatch(invocation, request);
-    await deliver(deps, request, delivery, result, {
+    await deliverDispatched(deps, request, delivery, result, {
       ...options,
       profileOverride: invocation.profileOverride,
     });
@@ -32,7 +32,8 @@ export async function perform(
   }
 }
 
-async function deliver(
+/** Delivers what the dispatcher decided (a queued /fw command's worker calls it too). */
+export async function deliverDispatched(
   deps: SurfaceDeps,
   request: RequestContext,
   delivery: Delivery,

@@ -104,7 +104,7 @@ function record(target: Target, extra: Partial<ApprovalRecord> = {}): ApprovalRe
     createdAt: CREATED,
     expiresAt: CREATED + 30 * 60_000,
     role: 'operator',
-    target: { facts: target.facts, description: describe(target.facts) },
+    target: { facts: target.facts, description: describe(target.facts, CREATED) },
   };
   return { request, state: 'pending', attempts: 0, ...extra };
 }

@@ -250,6 +250,7 @@ describe('approvals: the flow', () => {
       actor: { userId: USERS.bob, channelId: CHANNEL },
       requestId: 'req-direct',
       log: pino({ level: 'silent' }),
+      now: env.clock,
     };
 
     const asked = env.bot.approvals.gate.request({

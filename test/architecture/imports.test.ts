@@ -1,13 +1,16 @@
 // The shape of src/, checked on its import graph (read from the sources) and stated as rules: the folders
 // layer as the allow-list of scripts/layers.ts says (no import it does not allow, no folder that it does
 // not list, no cycle between folders or files); Bolt lives in slack/ and the Slack Web API client in
-// slackApi/; operations are declared only in catalogue/; one function builds an operation's context. A
-// failure names what to move, as chains of files.
+// slackApi/; operations are declared only in catalogue/ and read the time only from their context; one
+// function builds an operation's context; a /fw command's text is parsed where it enters, and the command
+// queue carries what was read. A failure names what to move, as chains of files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { buildImportGraph, crossings, importCycles } from '../../scripts/importGraph.js';
 import { cyclesOf, folderEdges, folderOf, LAYERS, layeringBreaches } from '../../scripts/layers.js';
+import { QueuedCommand } from '../../src/jobs/payloads.js';
 
 const root = process.cwd();
 const graph = buildImportGraph(root);
@@ -80,6 +83,23 @@ describe('what lives where', () => {
     expect(declaring).toEqual([]);
   });
 
+  it('gives operations the time through their context only: catalogue/ never reads the machine’s clock', () => {
+    // OperationContext.now is the one clock (the approvals' executor's): Date.now() or a bare new Date() in
+    // an operation makes a driven test clock and a card disagree.
+    const reading = graph.modules
+      .filter((module) => folderOf(module) === 'catalogue')
+      .flatMap((module) =>
+        source(module)
+          .split('\n')
+          .flatMap((line, i) =>
+            /\bDate\.now\s*\(|\bnew\s+Date\s*\(\s*\)/.test(line)
+              ? [`${module}:${i + 1}: ${line.trim()}`]
+              : [],
+          ),
+      );
+    expect(reading).toEqual([]);
+  });
+
   it('builds an operation context in one place (src/dispatch/context.ts)', () => {
     const building = graph.modules.filter(
       (module) =>
@@ -89,6 +109,57 @@ describe('what lives where', () => {
         ),
     );
     expect(building).toEqual([]);
+  });
+});
+
+describe('a /fw command is read once, where it enters', () => {
+  // Where typed command text meets the grammar (the catalogue's parse, `--profile`, the line reader): the
+  // reader itself, the surfaces' intakes (the /fw listener; buttons that carry a command line; the console;
+  // the CLI) and the catalogue's instrumenting decorator. Not the command queue's workers: they run what the
+  // front read. legacyCommand.ts reads what an older fwbot queued as text, for one release.
+  const READERS = new Set([
+    'src/dispatch/commandLine.ts',
+    'src/dispatch/profileFlag.ts',
+    'src/slack/commands/fw.ts',
+    'src/slack/actions/command.ts',
+    'src/slack/actions/share.ts',
+    'src/console/runner.ts',
+    'src/cli/cli.ts',
+    'src/app/instrument.ts',
+    'src/jobs/legacyCommand.ts',
+  ]);
+
+  it('parses command text only at the surfaces’ intakes, never in what runs a queued command', () => {
+    const parsing = graph.modules.filter(
+      (module) =>
+        folderOf(module) !== 'catalogue' &&
+        !READERS.has(module) &&
+        /\bcatalogue\.parse\s*\(|\bextractProfileFlag\s*\(|\breadCommandLine\s*\(/i.test(source(module)),
+    );
+    expect(parsing).toEqual([]);
+  });
+
+  it('queues the call the front read: the command queue’s payload holds no text to parse', () => {
+    const names = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) for (const item of node) walk(item);
+      else if (node !== null && typeof node === 'object')
+        for (const [key, value] of Object.entries(node)) {
+          if (key === 'properties' && value !== null && typeof value === 'object')
+            for (const name of Object.keys(value)) names.add(name);
+          walk(value);
+        }
+    };
+    walk(z.toJSONSchema(QueuedCommand));
+    expect([...names].filter((name) => /^(text|command)$/i.test(name))).toEqual([]);
+    expect([...names]).toEqual(expect.arrayContaining(['operationId', 'raw', 'requester', 'responseUrl']));
+  });
+
+  it('runs queued commands outside slack/: Slack gives the command workers its answers only', () => {
+    const running = graph.modules.filter(
+      (module) => folderOf(module) === 'slack' && /\bQueuedCommandHandler\b/.test(source(module)),
+    );
+    expect(running).toEqual([]);
   });
 });
 

@@ -49,6 +49,7 @@ export function useSimulator(): Harness {
     actor: ACTOR,
     requestId: 'req-test',
     log: pino({ level: 'silent' }),
+    now: () => Date.now(),
   });
   return {
     get sim() {

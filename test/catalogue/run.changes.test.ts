@@ -69,13 +69,13 @@ describe('changes and deploys', () => {
     const resolved = await driving(
       op.target?.resolve(h.context(), raw) ?? Promise.reject(new Error('no target')),
     );
-    const described = op.target?.describe(resolved.facts);
+    const described = op.target?.describe(resolved.facts, Date.now());
     expect(described?.warnings.join(' ')).toMatch(/Full configuration apply.*drops every active connection/);
     const plain = catalogue.parse('deploy asa-hq-01');
     const skipped = await driving(
       plain.op.target?.resolve(h.context(), plain.raw) ?? Promise.reject(new Error('no target')),
     );
-    expect(plain.op.target?.describe(skipped.facts).warnings.join(' ')).toMatch(/SCC skips them/);
+    expect(plain.op.target?.describe(skipped.facts, Date.now()).warnings.join(' ')).toMatch(/SCC skips them/);
   });
 
   it('refuses to deploy where nothing is staged', async () => {

@@ -258,7 +258,7 @@ describe('interfaces: changes', () => {
   it('describes a deletion target by UUID, for the approval card', async () => {
     const { op, raw } = catalogue.parse('interfaces delete hq Vlan20');
     const target = await op.target?.resolve(h.context(), raw);
-    expect(op.target?.describe(target?.facts).action).toBe(
+    expect(op.target?.describe(target?.facts, Date.now()).action).toBe(
       'delete the VLAN interface `iot (Vlan20)` on `asa-hq-01`',
     );
     expect(target?.raw).toEqual({

@@ -166,7 +166,7 @@ describe('msp: upgrade across tenants', () => {
       'msp vpn upgrade nw-asa-hq nw-asa-branch globex-asa-01 --version 5.1.8.105',
     );
     const resolved = await op?.target?.resolve(h.context(), raw);
-    const card = op?.target?.describe(resolved?.facts);
+    const card = op?.target?.describe(resolved?.facts, Date.now());
     expect(card?.action).toBe('upgrade Secure Client to `5.1.8.105` on 3 devices in 2 tenants');
     expect(card?.fields[0]).toEqual({
       label: 'Tenants',

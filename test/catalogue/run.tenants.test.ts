@@ -85,7 +85,7 @@ describe('tenants: changes', () => {
     const { op, raw } = catalogue.parse('tenants remove initech');
     const target = await op.target?.resolve(h.context(), raw);
     expect(target?.raw).toEqual({ tenant: h.sim.tenantUid('initech-aus') });
-    expect(op.target?.describe(target?.facts)).toEqual({
+    expect(op.target?.describe(target?.facts, Date.now())).toEqual({
       action: 'remove tenant `initech-aus` from the MSP portal',
       line: 'tenant initech-aus',
       fields: [
@@ -100,7 +100,7 @@ describe('tenants: changes', () => {
   it('says on the card that removing revokes the tenant from the portal and does not delete it', async () => {
     const { op, raw } = catalogue.parse('tenants remove initech');
     const target = await op.target?.resolve(h.context(), raw);
-    const warnings = op.target?.describe(target?.facts).warnings ?? [];
+    const warnings = op.target?.describe(target?.facts, Date.now()).warnings ?? [];
     expect(warnings[0]).toContain('removes the tenant from the MSP portal; it does not delete the tenant');
   });
 
@@ -234,7 +234,7 @@ describe('tenants: API-only users', () => {
     const target = await op.target?.resolve(h.context(), raw);
     const uid = apiUserOf('contoso-eu');
     expect(target?.raw).toEqual({ tenant: h.sim.tenantUid('contoso-eu'), 'api-user': uid });
-    const card = op.target?.describe(target?.facts);
+    const card = op.target?.describe(target?.facts, Date.now());
     expect(card?.action).toBe(
       'generate a new API token for API-only user `contoso-eu-automation` of tenant `contoso-eu`',
     );

@@ -21,7 +21,9 @@ function notes(device: Record<string, unknown>): string[] {
     description: null,
   };
   // fwbot's marks around values shown as typed (render/untrusted.ts) are not what is checked here.
-  return (deploy?.target?.describe(facts).notes ?? []).map((line) => line.replace(/[\uE000-\uE00F]/g, ''));
+  return (deploy?.target?.describe(facts, Date.now()).notes ?? []).map((line) =>
+    line.replace(/[\uE000-\uE00F]/g, ''),
+  );
 }
 
 const other = (n: number) => ({

@@ -1,11 +1,14 @@
-// Slash commands through Redis (src/jobs/commandQueue.ts, with the /fw command's handler from
-// src/slack/commands/queued.ts): the real Bolt front acks and queues, command workers on the run's
-// redis-server run them against the simulator and answer on response_url (fake Slack). Also what must never happen: a command run twice, a change re-run after a worker died on it, a
-// token written to Redis, a command lost without a word when Redis is away.
+// Slash commands through Redis (src/jobs/commandQueue.ts, running what src/jobs/queuedCommands.ts says): the
+// real Bolt front acks, reads the text once and queues what it read; command workers on the run's
+// redis-server hand it to the dispatcher against the simulator and answer on response_url (fake Slack), and
+// still run what an older fwbot queued as text. Also what must never happen: a command run twice, a change
+// re-run after a worker died on it, a token written to Redis, a command lost without a word when Redis is away.
 import { Queue, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { commandHandling } from '../../src/app/assemble.js';
 import { createLogger } from '../../src/app/logger.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
+import { readCommandLine } from '../../src/dispatch/commandLine.js';
 import {
   type CommandIntake,
   type CommandWorkers,
@@ -14,11 +17,11 @@ import {
   startCommandWorkers,
 } from '../../src/jobs/commandQueue.js';
 import { QUEUE } from '../../src/jobs/keys.js';
+import type { LegacyQueuedCommand } from '../../src/jobs/legacyCommand.js';
 import type { QueuedCommand } from '../../src/jobs/payloads.js';
+import { commandRunner, queuedCall, shownText } from '../../src/jobs/queuedCommands.js';
 import { observeQueues } from '../../src/jobs/queueMetrics.js';
 import { createMetrics } from '../../src/observability/metrics.js';
-import { runCommand } from '../../src/slack/commands/fw.js';
-import { onlyReads, slashCommandHandler } from '../../src/slack/commands/queued.js';
 import {
   blocksText,
   CHANNEL,
@@ -31,10 +34,27 @@ import { startRedisServer } from '../support/redisServer.js';
 import { connectRedis, redisUrl, uniquePrefix } from '../support/testRedis.js';
 
 const quiet = createLogger('silent');
+const catalogue = createCatalogue();
 
-function command(overrides: Partial<QueuedCommand> = {}): QueuedCommand {
+/** `/fw <text>` typed by `userId`, queued as the front queues it: read once with the grammar. */
+function command(
+  text = 'devices',
+  { userId = USERS.viewer, ...overrides }: Partial<QueuedCommand> & { userId?: string } = {},
+): QueuedCommand {
   return {
-    text: 'devices',
+    call: queuedCall(readCommandLine(catalogue, text), (error) => String(error)),
+    requester: { userId, channelId: CHANNEL },
+    triggerId: newTriggerId(),
+    responseUrl: 'http://127.0.0.1:9/response/x',
+    receivedAt: Date.now(),
+    ...overrides,
+  };
+}
+
+/** `/fw <text>` as an fwbot from before issue 35 queued it: the slash command's text, for the worker to parse. */
+function legacyCommand(text: string, overrides: Partial<LegacyQueuedCommand> = {}): LegacyQueuedCommand {
+  return {
+    text,
     withheld: false,
     userId: USERS.viewer,
     channelId: CHANNEL,
@@ -102,13 +122,14 @@ describe('the command workers (with any handler)', () => {
       prefix,
       handler: {
         run: async (queued) => {
-          ran.push(queued.text);
+          ran.push(shownText(queued.call));
         },
-        safeToRunAgain: (queued) => queued.text.startsWith('read'),
+        safeToRunAgain: (queued) => shownText(queued.call).startsWith('/fw read'),
         tellInterrupted: async (queued) => {
-          told.push(queued.text);
+          told.push(shownText(queued.call));
         },
       },
+      catalogue,
       concurrency: 2,
       lockDurationMs: 1_000,
       stalledIntervalMs: 500,
@@ -132,7 +153,7 @@ describe('the command workers (with any handler)', () => {
     await observer.ready();
     const workers = await startWorkers();
     try {
-      await Promise.all([intake.submit(command({ text: 'one' })), intake.submit(command({ text: 'two' }))]);
+      await Promise.all([intake.submit(command('one')), intake.submit(command('two'))]);
       await vi.waitFor(
         async () => {
           const text = await metrics.text();
@@ -141,7 +162,7 @@ describe('the command workers (with any handler)', () => {
         },
         { timeout: 10_000 },
       );
-      expect(ran.sort()).toEqual(['one', 'two']);
+      expect(ran.sort()).toEqual(['/fw one', '/fw two']);
       const depth = await metrics.text();
       expect(depth).toMatch(/fwbot_queue_jobs\{queue="commands",state="waiting"\} 0/);
       expect(depth).toMatch(/fwbot_queue_jobs\{queue="commands-intake",state="waiting"\} 0/);
@@ -157,8 +178,8 @@ describe('the command workers (with any handler)', () => {
     await observer.ready();
     const connection = connectRedis();
     const queue = new Queue(QUEUE.commands, { connection, prefix });
-    const read = command({ text: 'read things' });
-    const change = command({ text: 'change things' });
+    const read = command('read things');
+    const change = command('change things');
     for (const queued of [read, change])
       await queue.add('command', queued, { jobId: commandJobId(queued.triggerId), attempts: 1 });
     const dying = new Worker(QUEUE.commands, null, {
@@ -179,8 +200,8 @@ describe('the command workers (with any handler)', () => {
         },
         { timeout: 10_000 },
       );
-      expect(ran).toEqual(['read things']);
-      expect(told).toEqual(['change things']);
+      expect(ran).toEqual(['/fw read things']);
+      expect(told).toEqual(['/fw change things']);
     } finally {
       await workers.close();
       await observer.close();
@@ -200,7 +221,7 @@ describe('queued /fw commands through the real Bolt front', () => {
     startCommandWorkers({
       redisUrl: redisUrl(),
       prefix,
-      handler: slashCommandHandler(h.surfaceDeps, runCommand),
+      ...commandHandling(h.surfaceDeps),
       concurrency: 4,
       lockDurationMs: 1_000,
       stalledIntervalMs: 500,
@@ -231,6 +252,58 @@ describe('queued /fw commands through the real Bolt front', () => {
     expect(reply.args.response_type).toBe('ephemeral');
     expect(blocksText(reply.args)).toContain('asa-hq-01');
     expect(h.sim.requestLog.list().map((entry) => entry.operationId)).toEqual(['getDevices']);
+  });
+
+  it('queues what the front read (operation, arguments, who, where), never text to parse again', async () => {
+    const triggerId = newTriggerId();
+    const { responseUrl } = await h.command('devices asa --profile default', {
+      triggerId,
+      userId: USERS.admin,
+    });
+    expect(blocksText((await h.reply(responseUrl)).args)).toContain('asa-hq-01');
+    const commands = new Queue(QUEUE.commands, { connection: connectRedis(), prefix });
+    const job = await commands.getJob(commandJobId(triggerId));
+    await commands.close();
+    expect(job?.data).toMatchObject({
+      call: {
+        kind: 'invocation',
+        operationId: 'devices',
+        raw: { query: 'asa' },
+        commandText: '/fw devices asa --profile default',
+        profileOverride: 'default',
+      },
+      requester: { userId: USERS.admin, channelId: CHANNEL },
+      triggerId,
+      responseUrl,
+    });
+    expect(Object.keys(job?.data ?? {})).not.toContain('text');
+  });
+
+  it('runs what an older fwbot queued as text, each read once when a worker takes it', async () => {
+    // As a front from before issue 35 wrote them: a batch into the intake queue, and a command job.
+    const read = legacyCommand('devices', { responseUrl: h.slack.responseUrl() });
+    const typo = legacyCommand('devics', { responseUrl: h.slack.responseUrl() });
+    const withheld = legacyCommand('', { withheld: true, responseUrl: h.slack.responseUrl() });
+    const direct = legacyCommand('tenants show contoso-eu', { responseUrl: h.slack.responseUrl() });
+    const connection = connectRedis();
+    const intakeQueue = new Queue(QUEUE.commandIntake, { connection, prefix });
+    const commandsQueue = new Queue(QUEUE.commands, { connection, prefix });
+    await intakeQueue.add('batch', { commands: [read, typo, withheld] });
+    await commandsQueue.add('command', direct, { jobId: commandJobId(direct.triggerId), attempts: 1 });
+
+    expect(blocksText((await h.reply(read.responseUrl)).args)).toContain('asa-hq-01');
+    expect(blocksText((await h.reply(typo.responseUrl)).args)).toContain('Did you mean `/fw devices`?');
+    expect(blocksText((await h.reply(withheld.responseUrl)).args)).toContain(
+      'looks like it contains an API token',
+    );
+    expect(blocksText((await h.reply(direct.responseUrl)).args)).toContain('contoso-eu');
+    // The typo and the withheld command reached no SCC operation; each of the others ran once.
+    const called = h.sim.requestLog.list().map((entry) => entry.operationId);
+    expect(called.filter((id) => id === 'getDevices')).toHaveLength(1);
+    expect(called.filter((id) => id === 'getMspManagedTenant')).toHaveLength(1);
+    await intakeQueue.close();
+    await commandsQueue.close();
+    connection.disconnect();
   });
 
   it('runs a command Slack delivers twice (the same trigger id) once', async () => {
@@ -301,9 +374,9 @@ describe('queued /fw commands through the real Bolt front', () => {
     // them stalled and pick them up again.
     const connection = connectRedis();
     const commandsQueue = new Queue(QUEUE.commands, { connection, prefix });
-    const read = command({ text: 'devices', responseUrl: h.slack.responseUrl() });
-    const change = command({
-      text: 'interfaces delete asa-branch-02 printers',
+    const read = command('devices', { responseUrl: h.slack.responseUrl() });
+    // The change was queued by an older fwbot, as text: read once when a worker takes it, then the same rule.
+    const change = legacyCommand('interfaces delete asa-branch-02 printers', {
       userId: USERS.operator,
       responseUrl: h.slack.responseUrl(),
     });
@@ -332,8 +405,17 @@ describe('queued /fw commands through the real Bolt front', () => {
 });
 
 describe('which commands may run again after an interruption', () => {
-  const catalogue = createCatalogue();
-  const parse = (text: string) => catalogue.parse(text).op;
+  const runner = commandRunner({
+    dispatcher: { dispatch: () => Promise.reject(new Error('not run here')) },
+    lookup: (id) => catalogue.get(id),
+    answers: {
+      to: () => {
+        throw new Error('not answered here');
+      },
+    },
+    log: quiet,
+  });
+  const again = (text: string) => runner.safeToRunAgain(command(text));
 
   it('reads may, changes may not', () => {
     for (const text of [
@@ -342,22 +424,33 @@ describe('which commands may run again after an interruption', () => {
       'interfaces list asa-hq-01',
       'vpn versions ftd-edge-01',
       'help',
+      // The device's command line, with fwbot's read-only templates only: a read like any other.
+      'show asa-hq-01 route 8.8.8.8',
+      'trace asa-hq-01 tcp 10.1.100.25 8.8.8.8 https',
     ])
-      expect(onlyReads(parse(text)), text).toBe(true);
+      expect(again(text), text).toBe(true);
     for (const text of [
       'interfaces delete asa-hq-01 Vlan20',
       'tenants create acme-new',
       'tenants users add acme alice@example.com',
       'gateway run ftd-edge-01 GET /api/fmc_platform/v1/info/serverversion',
+      'deploy asa-hq-01',
     ])
-      expect(onlyReads(parse(text)), text).toBe(false);
+      expect(again(text), text).toBe(false);
   });
 
-  it('classifies every operation of the catalogue by the methods of its SCC calls', () => {
+  it('is the operation’s own declaration (readsOnly), the rule every surface reads', () => {
     for (const op of catalogue.operations) {
-      if (op.scc.length === 0) continue;
-      const changes = op.destructive || op.scc.some((id) => !id.startsWith('get'));
-      if (!changes) expect(onlyReads(op), op.id).toBe(true);
+      const queued = command();
+      const call = { kind: 'invocation' as const, operationId: op.id, raw: {}, commandText: '/fw x' };
+      expect(runner.safeToRunAgain({ ...queued, call }), op.id).toBe(op.readsOnly);
     }
+  });
+
+  it('answers again what it only refused: a token withheld, text the grammar did not take', () => {
+    expect(
+      runner.safeToRunAgain(command(`tenants add eyJhbGciOiJIUzI1NiJ9.${'a'.repeat(40)}.${'b'.repeat(40)}`)),
+    ).toBe(true);
+    expect(again('devics')).toBe(true);
   });
 });

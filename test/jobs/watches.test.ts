@@ -152,6 +152,7 @@ describe('the /fw vpn watch and unwatch operations', () => {
     actor: { userId: 'U0OPERATOR', channelId: 'C0HERE0001' },
     requestId: 'r1',
     log: quietLog,
+    now: () => Date.now(),
     ...(watches ? { services: watches } : {}),
   });
 

@@ -170,10 +170,8 @@ describe('npm run worker (src/entry/worker.ts)', () => {
       await intake.ready();
       const responseUrl = slack.responseUrl();
       await intake.submit({
-        text: 'devices',
-        withheld: false,
-        userId: 'U0VIEWER',
-        channelId: 'C0WORKER1',
+        call: { kind: 'invocation', operationId: 'devices', raw: {}, commandText: '/fw devices' },
+        requester: { userId: 'U0VIEWER', channelId: 'C0WORKER1' },
         triggerId: `trigger-${randomUUID()}`,
         responseUrl,
         receivedAt: Date.now(),

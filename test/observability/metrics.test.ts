@@ -54,6 +54,7 @@ describe('/metrics', () => {
       actor: { userId: 'U0TEST', channelId: 'C0TEST' },
       requestId: 'req-metrics',
       log,
+      now: () => Date.now(),
     };
     const catalogue = instrumentCatalogue(createCatalogue(), metrics);
 

@@ -5,6 +5,7 @@
 // `external` grants only. They see their tenant's devices and no other customer's, and naming another
 // tenant gets the channel's one sentence. A channel Slack says is not shared lets them in nowhere (audited).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { commandHandling } from '../../src/app/assemble.js';
 import { createLogger } from '../../src/app/logger.js';
 import type { RoleGrants, RolePolicy } from '../../src/config/policy.js';
 import type { AuditEntry } from '../../src/dispatch/ports.js';
@@ -14,8 +15,6 @@ import {
   createCommandIntake,
   startCommandWorkers,
 } from '../../src/jobs/commandQueue.js';
-import { runCommand } from '../../src/slack/commands/fw.js';
-import { slashCommandHandler } from '../../src/slack/commands/queued.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
 import { blocksText, type Harness, startHarness, USERS } from './support/harness.js';
 
@@ -71,7 +70,7 @@ describe('an external customer in a shared customer channel', () => {
     workers = await startCommandWorkers({
       redisUrl: redisUrl(),
       prefix,
-      handler: slashCommandHandler(h.surfaceDeps, runCommand),
+      ...commandHandling(h.surfaceDeps),
       concurrency: 2,
       lockDurationMs: 30_000,
       stalledIntervalMs: 30_000,

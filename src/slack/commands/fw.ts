@@ -1,14 +1,14 @@
-// The /fw slash command: ack at once, then read the text with the catalogue's grammar and either open the
-// operation's modal (the trigger id lives 3 seconds, so that comes first) or run it. Did-you-mean, usage
-// lines and refusals come back privately. A command that carries a token is refused unread and unlogged.
-// With a command intake (the bot always has one), commands that open no modal are handed to the command
-// workers through Redis instead of running here (jobs/commandQueue.ts); runCommand is what they run.
+// The /fw slash command: ack at once, then read the text once (src/dispatch/commandLine.ts: the catalogue's
+// grammar) and either open the operation's modal (the trigger id lives 3 seconds, so that comes first) or run
+// it. Did-you-mean, usage lines and refusals come back privately. A command that carries a token is refused
+// unread and unlogged. With a command intake (the bot always has one), commands that open no modal are handed
+// to the command workers through Redis as what was read (src/jobs/queuedCommands.ts), never as text.
 
-import { CREDENTIAL_REFUSAL, containsCredential, redactCommandText } from '../../dispatch/commandSecrets.js';
+import { type CommandRead, readCommandLine, shownLine } from '../../dispatch/commandLine.js';
 import { errorView, explainError } from '../../dispatch/errors.js';
-import { extractProfileFlag } from '../../dispatch/profileFlag.js';
-import { beginRequest } from '../../dispatch/request.js';
+import { beginRequest, type RequestContext } from '../../dispatch/request.js';
 import type { CommandIntake } from '../../jobs/commandQueue.js';
+import { CREDENTIAL_REFUSED, queuedCall } from '../../jobs/queuedCommands.js';
 import { currentLogContext } from '../../observability/logContext.js';
 import { Delivery } from '../delivery.js';
 import type { SurfaceDeps } from '../deps.js';
@@ -33,41 +33,23 @@ export function registerFwCommand(app: Listeners, deps: SurfaceDeps): void {
     const command = commandWithOrigin(parsed.data, context);
     // Socket Mode numbers every delivery (`retry_attempt: 0` is the first); only a positive one is a retry.
     const retryNum = context.retryNum ? context.retryNum : undefined;
-    if (deps.commandIntake) {
-      const withheld = containsCredential(command.text);
-      if (withheld || !opensModal(deps, command.text)) {
-        await handOver(deps, deps.commandIntake, command, retryNum, withheld);
-        return;
-      }
+    const read = readCommandLine(deps.catalogue, command.text);
+    // Forms need the trigger id within 3 s, so they stay in the front; everything else is queued as read.
+    if (deps.commandIntake && !(read.kind === 'invocation' && read.modal)) {
+      await handOver(deps, deps.commandIntake, command, read, retryNum);
+      return;
     }
     if (!(await deps.dedupe.firstSight(`trigger:${command.trigger_id}`))) {
       deps.log.info({ retryNum }, 'slash command seen before (Slack retry); not run again');
       return;
     }
-    await runCommand(deps, command, { retryNum });
+    await runCommand(deps, command, read, { retryNum });
   });
 }
 
-/** Answers of opensModal by command text: people repeat the same few commands, and this is per request. */
-const modalByText = new Map<string, boolean>();
-const MODAL_CACHE_SIZE = 1_000;
-
-/**
- * Whether the text (checked to hold no token) asks for a modal: those need the trigger id within 3 s, so
- * they stay in the front.
- */
-function opensModal(deps: SurfaceDeps, text: string): boolean {
-  const known = modalByText.get(text);
-  if (known !== undefined) return known;
-  let modal = false;
-  try {
-    modal = deps.catalogue.parse(extractProfileFlag(text).text).modal;
-  } catch {
-    // Text that does not parse is the command worker's to explain.
-  }
-  if (modalByText.size >= MODAL_CACHE_SIZE) modalByText.clear();
-  modalByText.set(text, modal);
-  return modal;
+/** The request of a command, its text logged only as it may be (withheld, or secrets' values redacted). */
+function commandRequest(deps: SurfaceDeps, command: SlashCommand, read: CommandRead): RequestContext {
+  return beginRequest(deps.log, 'command', actorOf(command), { text: shownLine(read) });
 }
 
 /** Queues the command for a command worker; when Redis cannot take it, the requester is told at once. */
@@ -75,11 +57,12 @@ async function handOver(
   deps: SurfaceDeps,
   intake: CommandIntake,
   command: SlashCommand,
+  read: CommandRead,
   retryNum: number | undefined,
-  withheld: boolean,
 ): Promise<void> {
-  const queued = queuedCommand(command, {
-    withheld,
+  // A request (its logger) only where something is logged: most commands are queued without a word here.
+  const explain = (error: unknown) => explainError(error, commandRequest(deps, command, read)).text;
+  const queued = queuedCommand(command, queuedCall(read, explain), {
     retryNum,
     eventId: currentLogContext()?.eventId,
     receivedAt: Date.now(),
@@ -87,9 +70,7 @@ async function handOver(
   try {
     await intake.submit(queued);
   } catch (error) {
-    const request = beginRequest(deps.log, 'command', actorOf(command), {
-      text: queued.withheld ? '[withheld]' : redactCommandText(queued.text),
-    });
+    const request = commandRequest(deps, command, read);
     request.log.error({ err: error }, 'could not queue a command');
     const text =
       ':warning: fwbot could not take that command: its queue (Redis) is not answering, so nothing was run. ' +
@@ -105,55 +86,46 @@ async function handOver(
 }
 
 /**
- * Runs one /fw command for its requester. `withheld`: the front found what looks like a token in the text
- * and queued it without the text; the answer is the same refusal.
+ * Runs one /fw command in this process (no command intake, or a command that opens a form), as read by the
+ * listener: a form opened, a call dispatched, or the refusal said.
  */
-export async function runCommand(
+async function runCommand(
   deps: SurfaceDeps,
   command: SlashCommand,
-  options: { retryNum?: number | undefined; withheld?: boolean } = {},
+  read: CommandRead,
+  options: { retryNum?: number | undefined },
 ): Promise<void> {
-  const { retryNum } = options;
-  const actor = actorOf(command);
-  const secret = options.withheld === true || containsCredential(command.text);
-  // The text is logged only when it cannot hold a token, and with any value named as a secret redacted.
-  const request = beginRequest(
-    deps.log,
-    'command',
-    actor,
-    secret ? { text: '[withheld]' } : { text: redactCommandText(command.text) },
-  );
-  if (retryNum !== undefined) request.log.info({ retryNum }, 'first delivery arrived as a retry');
+  const request = commandRequest(deps, command, read);
+  if (options.retryNum !== undefined)
+    request.log.info({ retryNum: options.retryNum }, 'first delivery arrived as a retry');
   const delivery = new Delivery(deps.slack, request, command.response_url);
-  if (secret) {
+  if (read.kind === 'withheld') {
     request.log.warn('refused a command that looks like it carries a token');
-    await delivery.privately({
-      summary: 'Command refused: it looks like it contains a token.',
-      blocks: [{ kind: 'text', text: CREDENTIAL_REFUSAL }],
-      visibility: 'ephemeral',
-    });
+    await delivery.privately(CREDENTIAL_REFUSED);
     return;
   }
-  try {
-    const { text, profile } = extractProfileFlag(command.text);
-    const parsed = deps.catalogue.parse(text);
-    const invocation = {
-      op: parsed.op,
-      raw: parsed.raw,
-      commandText: `${FW_COMMAND} ${command.text}`.trim(),
-      profileOverride: profile,
-      entry: 'command' as const,
-    };
-    if (parsed.modal) {
+  if (read.kind === 'unreadable') {
+    await delivery.privately(errorView(explainError(read.error, request)));
+    return;
+  }
+  const invocation = {
+    op: read.op,
+    raw: read.raw,
+    commandText: read.commandText,
+    profileOverride: read.profileOverride,
+    entry: 'command' as const,
+  };
+  if (read.modal) {
+    try {
       await openOperationModal(deps, request, {
         ...invocation,
         triggerId: command.trigger_id,
         responseUrl: command.response_url,
       });
-      return;
+    } catch (error) {
+      await delivery.privately(errorView(explainError(error, request)));
     }
-    await perform(deps, request, delivery, invocation);
-  } catch (error) {
-    await delivery.privately(errorView(explainError(error, request)));
+    return;
   }
+  await perform(deps, request, delivery, invocation);
 }

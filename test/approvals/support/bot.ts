@@ -177,6 +177,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       deployWithChange: settings.deployWithChange,
       ...(options.changes ? { changes: options.changes } : {}),
     },
+    // The executor's clock: what the card says of time is what the executor does.
+    ...(options.clock ? { clock: options.clock } : {}),
     log: logger,
   });
 

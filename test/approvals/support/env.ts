@@ -47,6 +47,8 @@ export async function startEnv(
     changes?: ChangeSettings;
     /** The workspace binding in front of the listeners (external people of Slack Connect channels). */
     bindWorkspace?: boolean;
+    /** Where the driven clock starts (default: the machine's time now). */
+    clockStart?: number;
   } = {},
 ): Promise<ApprovalsEnv> {
   const slack = await startFakeSlack();
@@ -55,7 +57,7 @@ export async function startEnv(
   // The tracking workers of src/jobs/, on the same Redis prefix, simulator and Slack, when asked for.
   const clients = options.realTracking ? simClients(sim, { default: sim.tokens.superAdmin }) : undefined;
   const workers = clients ? await startTestWorkers(clients, slack.apiUrl, prefix) : undefined;
-  const clock = manualClock();
+  const clock = manualClock(options.clockStart);
   const bots: Bot[] = [];
   const launch = async (extra: ApprovalSettingsInput = settings) => {
     const bot = await startBot({

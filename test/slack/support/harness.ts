@@ -9,7 +9,7 @@ import { sccClientsFrom } from '../../../src/app/sccClients.js';
 import { createCatalogue } from '../../../src/catalogue/index.js';
 import type { OperationServices, TrackRequest } from '../../../src/catalogue/operation.js';
 import type { RoleGrants, RolePolicy } from '../../../src/config/policy.js';
-import type { ChannelBinding } from '../../../src/config/profilesFileSchema.js';
+import type { ChangeSettings, ChannelBinding } from '../../../src/config/profilesFileSchema.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
 import type {
@@ -160,6 +160,10 @@ export interface HarnessOptions {
   socketMode?: FakeSocketModeOptions & { pongTimeoutMs?: number };
   /** HTTP mode: what unverified bodies may cost (src/slack/bodyLimit.ts), e.g. a short read timeout. */
   bodyLimits?: SlackSettings['bodyLimits'];
+  /** The clock operations read (OperationContext.now), as the approvals' executor's would be. */
+  clock?: () => number;
+  /** The policy file's `changes` (change windows, tickets), as the dispatcher gets it. */
+  changes?: ChangeSettings;
 }
 
 export interface CommandOptions {
@@ -287,6 +291,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.queue ? { queue: options.queue } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.services ? { services: options.services } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.changes ? { policy: { changes: options.changes } } : {}),
     log,
   });
   const deps: FwbotDeps = {
