@@ -4,7 +4,7 @@
 
 import type * as Model from '../../scc/generated/models.js';
 import { notFound } from '../errors.js';
-import type { Handler, RequestContext } from '../http/context.js';
+import type { Handler, OperationHandlers, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { maintenanceWindowDto } from '../state/maintenanceWindow.js';
@@ -82,3 +82,9 @@ export const getDevice: Handler = (ctx) => {
   }
   return { status: 200, body: deviceDto(record, ctx.now) };
 };
+
+/** The device inventory: this file's handlers, which the table (operations.ts) spreads. */
+export const deviceHandlers = {
+  getDevices,
+  getDevice,
+} satisfies Partial<OperationHandlers>;
