@@ -79,7 +79,21 @@ export interface OpenApiContract {
   declaredStatuses(operationId: string): string[];
   responseExamples(operationId: string): ResponseExample[];
   schemaExamples(operationId: string): SchemaExample[];
+  /**
+   * The parameters of a request made of the reference's own examples (else a parameter's default, else a
+   * value of its schema's type, a UUID where it says uuid): every path parameter, and every query parameter
+   * that is required or has an example or a default. What a derived contract row sends.
+   */
+  exampleParameters(operationId: string): ExampleParameters;
 }
+
+export interface ExampleParameters {
+  path: Record<string, string>;
+  query: Record<string, string | string[]>;
+}
+
+/** Stands for a parameter the reference says is a UUID and gives no example of. */
+export const EXAMPLE_UUID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
 /** Undefined when the reference is readable; otherwise the message a test prints when it skips. */
 export function contractSkipReason(path: string | readonly string[] = REFERENCE_PATHS): string | undefined {
@@ -180,6 +194,7 @@ interface Parameter {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   required?: boolean;
+  example?: unknown;
   schema?: JsonSchema;
   style?: string;
   explode?: boolean;
@@ -385,6 +400,23 @@ function buildContract(doc: OpenApiDocument): OpenApiContract {
       return examples;
     },
 
+    exampleParameters(operationId) {
+      const out: ExampleParameters = { path: {}, query: {} };
+      for (const parameter of need(operationId).operation.parameters ?? []) {
+        const schema = resolveSchema(parameter.schema ?? {});
+        const given = parameter.example ?? schema.example ?? schema.default;
+        if (parameter.in === 'path') {
+          out.path[parameter.name] = String(given ?? valueOfType(schema));
+        } else if (parameter.in === 'query' && (given !== undefined || parameter.required)) {
+          const items = isSchema(schema.items) ? resolveSchema(schema.items) : {};
+          if (schema.type !== 'array') out.query[parameter.name] = String(given ?? valueOfType(schema));
+          else if (Array.isArray(given)) out.query[parameter.name] = given.map(String);
+          else out.query[parameter.name] = [String(given ?? items.example ?? valueOfType(items))];
+        }
+      }
+      return out;
+    },
+
     schemaExamples(operationId) {
       const examples: SchemaExample[] = [];
       for (const [status, declared] of Object.entries(need(operationId).operation.responses)) {
@@ -395,6 +427,15 @@ function buildContract(doc: OpenApiDocument): OpenApiContract {
       return examples;
     },
   };
+}
+
+/** A value of a schema's type, for a parameter the reference gives no example or default of. */
+function valueOfType(schema: JsonSchema): string {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return String(schema.enum[0]);
+  if (schema.format === 'uuid') return EXAMPLE_UUID;
+  if (schema.type === 'integer' || schema.type === 'number') return String(schema.minimum ?? 1);
+  if (schema.type === 'boolean') return 'true';
+  return 'example';
 }
 
 function createAjv(): Ajv {
