@@ -29,9 +29,9 @@ export interface ClientCut {
  * commands, with the transaction and inventory reads that following work and naming devices need;
  * -changes: staged changes and deploys; -msp: the MSP portal's reach; -events: the change and audit logs;
  * -lookups: search, access rules, objects and the ASA command line; -governance: change requests, tenant
- * settings, cancel; -response: the Secure Device Connectors so far). Adding a cut is one line here; one more operation of a cut named with `only` is one
- * word. Every cut of the vendor commit, whether the client is generated from it or not, is in allCutPaths():
- * what the drift check compares a newer vendor file with.
+ * settings, cancel; -response: the Secure Device Connectors so far). Adding a cut is one line here; one
+ * more operation of a cut named with `only` is one word. Every cut of the vendor commit, whether the client
+ * is generated from it or not, is in allCutPaths(): what the drift check compares a newer vendor file with.
  */
 export const CLIENT_CUTS: readonly ClientCut[] = [
   { file: 'scc-openapi-subset.yaml' },
