@@ -39,8 +39,8 @@ export async function checkReference(args: readonly string[], io: CheckIo): Prom
     return 2;
   }
   try {
-    const baseline = await mergedSpec(baselinePaths);
-    const newer = await mergedSpec(args);
+    const baseline = mergedSpec(baselinePaths);
+    const newer = mergedSpec(args);
     const usage = readFwbotUsage();
     io.stdout(
       `Comparing ${args.join(', ')} with the reference (${baselinePaths.length} files); fwbot calls ${usage.calls.size} SCC operations.\n\n`,

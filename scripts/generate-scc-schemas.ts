@@ -1,7 +1,7 @@
 // Generates src/scc/generated/{models,inputs,operations}.ts from the vendor's OpenAPI description, then
 // formats them with biome. The reference is the contract: field names, enums, constraints and status codes
 // are taken from it, never typed by hand.
-//   npm run generate:scc                               the reference cuts beside the project (scc-reference.ts)
+//   npm run generate:scc                               the client cuts beside the project (CLIENT_CUTS in scc-reference.ts)
 //   npm run generate:scc -- <openapi.yaml> [more…]     the vendor's files instead (several are merged)
 // SCC_OPENAPI (comma-separated files) also replaces the default. docs/developing/scc-client.md says where the
 // vendor's files come from.
@@ -17,11 +17,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type JsonSchema,
-  mergedSpec,
   type Operation,
   ReferenceFileError,
+  readSpec,
   refName,
-  specPathsFrom,
+  type Spec,
+  specSourcesFrom,
 } from './scc-reference.js';
 
 type Mode = 'model' | 'input';
@@ -258,9 +259,9 @@ async function main(args: readonly string[]): Promise<number> {
     process.stderr.write(`generate-scc: unknown option ${options.join(', ')}.\n${USAGE}\n`);
     return 2;
   }
-  let spec: Awaited<ReturnType<typeof mergedSpec>>;
+  let spec: Spec;
   try {
-    spec = await mergedSpec(specPathsFrom(args));
+    spec = readSpec(specSourcesFrom(args));
   } catch (error) {
     if (!(error instanceof ReferenceFileError)) throw error;
     process.stderr.write(`generate-scc: ${error.message}.\n`);

@@ -1,9 +1,10 @@
-// The vendor's OpenAPI files as fwbot's scripts read them: where the reference cuts live, the shape of an
-// OpenAPI 3.0 file (the parts the scripts use, parsed with zod at the boundary), and the merge of several
-// files into one description. Shared by the generator (scripts/generate-scc-schemas.ts) and the drift check
-// (scripts/check-reference.ts), so both read the cuts the same way.
-import { existsSync, readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// The vendor's OpenAPI files as fwbot reads them: which reference cuts the client is generated from (the
+// one list, CLIENT_CUTS), every cut of the vendor commit (allCutPaths, the drift check's baseline), the shape
+// of an OpenAPI 3.0 file (the parts fwbot reads, parsed with zod at the boundary), and the one merge of
+// several files into one description. Shared by the generator (scripts/generate-scc-schemas.ts), the drift
+// check (scripts/check-reference.ts) and the tests' contract (test/support/openapiContract.ts), so all three
+// read the same cuts the same way.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -12,42 +13,74 @@ import { z } from 'zod';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const REFERENCE_DIR = resolve(root, '../shared/reference');
 
+/** A reference cut the client is generated from: all of it, or only the operations named. */
+export interface ClientCut {
+  /** The file in ../shared/reference/. */
+  readonly file: string;
+  /**
+   * Only these operations of the file, with the schemas they reach: a cut fwbot has begun to use. Without
+   * it, every operation of the file, each of which a command must reach and the simulator must answer.
+   */
+  readonly only?: readonly string[];
+}
+
 /**
- * The cuts the client is generated from (-subset: the operations behind fwbot's commands, with the
- * transaction and inventory reads that following work and naming devices need; -changes: staged changes
- * and deploys; -msp: the MSP portal's reach; -events: the change and audit logs; -lookups: search, access
- * rules, objects and the ASA command line; -governance: change requests, tenant settings, cancel); they share identical component schemas and no path, so they
- * merge into one description.
+ * The cuts the client is generated from, in this order (-subset: the operations behind fwbot's first
+ * commands, with the transaction and inventory reads that following work and naming devices need;
+ * -changes: staged changes and deploys; -msp: the MSP portal's reach; -events: the change and audit logs;
+ * -lookups: search, access rules, objects and the ASA command line; -governance: change requests, tenant
+ * settings, cancel; -response: the Secure Device Connectors so far). Adding a cut is one line here; one
+ * more operation of a cut named with `only` is one word. Every cut of the vendor commit, whether the client
+ * is generated from it or not, is in allCutPaths(): what the drift check compares a newer vendor file with.
  */
-export const CLIENT_CUTS = [
-  'scc-openapi-subset.yaml',
-  'scc-openapi-changes.yaml',
-  'scc-openapi-msp.yaml',
-  'scc-openapi-events.yaml',
-  'scc-openapi-lookups.yaml',
-  'scc-openapi-governance.yaml',
+export const CLIENT_CUTS: readonly ClientCut[] = [
+  { file: 'scc-openapi-subset.yaml' },
+  { file: 'scc-openapi-changes.yaml' },
+  { file: 'scc-openapi-msp.yaml' },
+  { file: 'scc-openapi-events.yaml' },
+  { file: 'scc-openapi-lookups.yaml' },
+  { file: 'scc-openapi-governance.yaml' },
+  { file: 'scc-openapi-response.yaml', only: ['getSdcs'] },
 ];
 
-/** SCC_OPENAPI names other files instead of the reference cuts (comma-separated), for every script alike. */
+/** A file to read, whole or only some of its operations (see ClientCut). */
+export interface SpecSource {
+  readonly path: string;
+  readonly only?: readonly string[] | undefined;
+}
+
+/** SCC_OPENAPI names other files instead of the reference cuts (comma-separated, read whole), for every reader alike. */
 function fromEnvironment(): string[] | undefined {
   return process.env.SCC_OPENAPI?.split(',').map((path) => path.trim());
 }
 
+/** What the client is generated from: the client cuts (each with its selection), or SCC_OPENAPI's files whole. */
+export function clientSources(): SpecSource[] {
+  const named = fromEnvironment();
+  if (named) return named.map((path) => ({ path }));
+  return CLIENT_CUTS.map((cut) => ({ path: resolve(REFERENCE_DIR, cut.file), only: cut.only }));
+}
+
 /** The files the client is generated from. */
 export function clientCutPaths(): string[] {
-  return fromEnvironment() ?? CLIENT_CUTS.map((file) => resolve(REFERENCE_DIR, file));
+  return clientSources().map((source) => source.path);
+}
+
+/** The description the client is generated from and the contract tests hold it to: the client cuts, merged. */
+export function clientSpec(): Spec {
+  return readSpec(clientSources());
 }
 
 /**
- * The vendor's OpenAPI files a script was given as arguments, resolved from the directory it was run in
- * (npm runs scripts from the project's root and keeps the caller's directory in INIT_CWD); without any,
- * the reference cuts beside the project (clientCutPaths).
+ * The vendor's OpenAPI files a script was given as arguments (read whole), resolved from the directory it
+ * was run in (npm runs scripts from the project's root and keeps the caller's directory in INIT_CWD);
+ * without any, the client's sources (clientSources).
  */
-export function specPathsFrom(
+export function specSourcesFrom(
   args: readonly string[],
   cwd = process.env.INIT_CWD ?? process.cwd(),
-): string[] {
-  return args.length > 0 ? args.map((path) => resolve(cwd, path)) : clientCutPaths();
+): SpecSource[] {
+  return args.length > 0 ? args.map((path) => ({ path: resolve(cwd, path) })) : clientSources();
 }
 
 /**
@@ -185,10 +218,10 @@ function problemAt(path: string, error: z.ZodError, within: readonly string[] = 
   );
 }
 
-async function readSpecFile(path: string): Promise<Spec> {
+function readSpecFile(path: string): Spec {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'there is no such file' : `it cannot be read (${code ?? String(cause)})`;
@@ -226,11 +259,62 @@ async function readSpecFile(path: string): Promise<Spec> {
   };
 }
 
-/** The files as one description; an operation or a component defined twice differently is an error, never a choice. */
-export async function mergedSpec(paths: readonly string[]): Promise<Spec> {
+const COMPONENT_REF = /^#\/components\/(schemas|responses)\/(.+)$/;
+
+/** Every component a value refers to, through `$ref`s, and the components those refer to in turn. */
+function reachedComponents(spec: Spec, from: unknown): { schemas: Set<string>; responses: Set<string> } {
+  const reached = { schemas: new Set<string>(), responses: new Set<string>() };
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) for (const inner of value) visit(inner);
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, inner] of Object.entries(value)) {
+      const ref = key === '$ref' && typeof inner === 'string' ? COMPONENT_REF.exec(inner) : null;
+      if (!ref) {
+        visit(inner);
+        continue;
+      }
+      const kind = ref[1] as 'schemas' | 'responses';
+      const name = ref[2] ?? '';
+      if (reached[kind].has(name)) continue;
+      reached[kind].add(name);
+      visit(spec.components[kind][name]);
+    }
+  };
+  visit(from);
+  return reached;
+}
+
+/** The file with only the operations named, and only the components they reach. */
+function selected(spec: Spec, only: readonly string[], path: string): Spec {
+  const wanted = new Set(only);
+  const paths: Spec['paths'] = {};
+  for (const [route, item] of Object.entries(spec.paths)) {
+    const kept = Object.entries(item).filter(([, operation]) => wanted.delete(operation.operationId));
+    if (kept.length > 0) paths[route] = Object.fromEntries(kept);
+  }
+  if (wanted.size > 0) throw new ReferenceFileError(`${path} has no operation ${[...wanted].join(', ')}`);
+  const reached = reachedComponents(spec, paths);
+  const pick = <T>(all: Record<string, T>, names: Set<string>) =>
+    Object.fromEntries(Object.entries(all).filter(([name]) => names.has(name)));
+  return {
+    paths,
+    components: {
+      schemas: pick(spec.components.schemas, reached.schemas),
+      responses: pick(spec.components.responses, reached.responses),
+    },
+  };
+}
+
+/**
+ * The files as one description, each whole or only its selected operations; an operation or a component
+ * defined twice differently is an error, never a choice. The one merge: the generator, the drift check and
+ * the tests' contract all read the reference through it.
+ */
+export function readSpec(sources: readonly SpecSource[]): Spec {
   const merged: Spec = { paths: {}, components: { schemas: {}, responses: {} } };
-  for (const path of paths) {
-    const spec = await readSpecFile(path);
+  for (const { path, only } of sources) {
+    const whole = readSpecFile(path);
+    const spec = only ? selected(whole, only, path) : whole;
     for (const [route, item] of Object.entries(spec.paths)) {
       // Cuts of one vendor file may share a path, each with its own methods (GET /v1/objects in -lookups,
       // POST in -access); the same method described twice must be described the same way.
@@ -256,4 +340,9 @@ export async function mergedSpec(paths: readonly string[]): Promise<Spec> {
     }
   }
   return merged;
+}
+
+/** Whole files as one description (readSpec without selections). */
+export function mergedSpec(paths: readonly string[]): Spec {
+  return readSpec(paths.map((path) => ({ path })));
 }

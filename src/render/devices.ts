@@ -1,10 +1,11 @@
-// The device directory: names, kinds and UUIDs side by side (people type names; SCC speaks UUIDs).
+// The device directory: names, kinds and UUIDs side by side (people type names; SCC speaks UUIDs), and
+// the Secure Device Connectors with the devices behind each.
 
 import type { RenderMeta } from '../model/types.js';
 import type { View } from '../model/view.js';
-import type { Device } from '../scc/generated/models.js';
+import type { Device, Sdc } from '../scc/generated/models.js';
 import { deviceKind } from '../scc/kinds.js';
-import { humanEnum } from './format.js';
+import { humanEnum, time } from './format.js';
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
 
@@ -36,6 +37,44 @@ export function renderDeviceList(
       ]),
       hint: 'Commands take a device by name or UUID, e.g. `/fw interfaces <device>`.',
       empty: 'no devices.',
+    },
+    meta,
+  );
+}
+
+/** `devices` is the inventory (undefined: too large to read, so which devices are behind is not said). */
+export function renderConnectorList(
+  connectors: readonly Sdc[],
+  devices: readonly Device[] | undefined,
+  page: PageInfo,
+  query: string | undefined,
+  meta: RenderMeta,
+): View {
+  const behind = (sdc: Sdc) =>
+    devices === undefined
+      ? '?'
+      : devices
+          .filter((d) => d.connectorUid === sdc.uid)
+          .map((d) => d.name)
+          .join(', ') || 'none';
+  return listView(
+    {
+      title: 'Secure Device Connectors',
+      page,
+      query,
+      columns: ['Name', 'Status', 'Last heartbeat', 'Version', 'Devices'],
+      rows: connectors.map((c) => [
+        c.name,
+        humanEnum(c.status),
+        time(c.lastHeartbeat),
+        c.softwareVersion,
+        behind(c),
+      ]),
+      hint:
+        devices === undefined
+          ? 'The inventory is too large to say which devices are behind each connector.'
+          : 'A device behind a connector that stopped its heartbeat is unreachable too: `/fw devices connectivityState:UNREACHABLE`.',
+      empty: 'no connectors.',
     },
     meta,
   );

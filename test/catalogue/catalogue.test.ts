@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import { READ_ONLY_POSTS } from '../../src/catalogue/operation.js';
 import { commandText } from '../../src/catalogue/usage.js';
@@ -8,25 +6,13 @@ import { UsageError } from '../../src/model/errors.js';
 import { sccOperationIds } from '../../src/scc/generated/operations.js';
 import { type SccOperationId, sccOperations } from '../../src/scc/operationTypes.js';
 import { GOLDEN_DIR, goldenExists } from '../render/golden.js';
-import { contractSkipReason, REFERENCE_PATHS } from '../support/openapiContract.js';
+import { contractSkipReason, loadOpenApiContract } from '../support/openapiContract.js';
 
 const catalogue = createCatalogue();
 
-let referenceIds: Set<string> | undefined;
-
-/** The operation ids of the cuts fwbot covers (the ones its client is generated from), read from the files. */
+/** The operation ids of the description the client is generated from (its cuts, read as the generator reads them). */
 function referenceOperationIds(): Set<string> {
-  referenceIds ??= new Set(
-    REFERENCE_PATHS.flatMap((path) => {
-      const spec = parseYaml(readFileSync(path, 'utf8')) as {
-        paths: Record<string, Record<string, { operationId?: string }>>;
-      };
-      return Object.values(spec.paths).flatMap((methods) =>
-        Object.values(methods).flatMap((op) => op.operationId ?? []),
-      );
-    }),
-  );
-  return referenceIds;
+  return new Set(loadOpenApiContract().listOperationIds());
 }
 
 const skipReason = contractSkipReason();

@@ -11,6 +11,7 @@ import { errorView, explainError } from '../../src/dispatch/errors.js';
 import { renderText } from '../../src/render/text.js';
 import { sccOperations } from '../../src/scc/operationTypes.js';
 import { expectGoldenFile } from '../render/golden.js';
+import { runnableExample } from '../support/catalogueExamples.js';
 import { memoryServices } from '../support/memoryServices.js';
 import { ACTOR, catalogue, useSimulator } from './harness.js';
 
@@ -21,17 +22,6 @@ const calling = catalogue.operations.filter((op) => op.scc.length > 0);
  * name one, so every SCC call they make is failed, the first read included.
  */
 const TRANSIENT_TARGETS = new Set(['transactions.cancel']);
-
-/** The first example that runs from its text (not one that opens a form). */
-function runnableExample(id: string): string {
-  const op = catalogue.get(id);
-  const example = op?.examples.find((text) => {
-    const parsed = catalogue.parse(text);
-    return !parsed.modal && parsed.op.validate(parsed.raw).length === 0;
-  });
-  if (!example) throw new Error(`${id} has no example that runs from its text`);
-  return example;
-}
 
 describe('failure sentences', () => {
   it('covers every operation that calls SCC', () => {
@@ -74,7 +64,7 @@ describe('failure sentences', () => {
       const { method, path } = sccOperations[sccId];
       h.sim.faults.add({ path: path.replace(/\{[^}]+\}/g, '*'), method, status: 500 });
     }
-    const example = runnableExample(id);
+    const example = runnableExample(catalogue, op);
     // Operations on fwbot's own services (vpn watch, alerts) get them in memory: SCC is what fails here.
     const { raw } = catalogue.parse(example);
     const run =

@@ -35,6 +35,18 @@ describe('devices', () => {
   });
 });
 
+describe('connectors', () => {
+  it('names the devices each connector reaches, and filters by SCC fields', async () => {
+    const text = renderText((await h.run('connectors')).view);
+    const row = (name: string) => text.split('\n').find((line) => line.startsWith(`${name} `));
+    expect(row('sdc-hq')).toMatch(/ active .* asa-hq-01$/);
+    expect(row('sdc-dc')).toMatch(/ asa-dc-03$/);
+    // The threat-defense devices are reached through the cloud connector: behind no SDC.
+    expect(text).not.toContain('ftd-edge-01');
+    expect(renderText((await h.run('connectors status:INACTIVE')).view)).toContain('no connectors.');
+  });
+});
+
 describe('reports', () => {
   it('lists reports with a download button for each finished one', async () => {
     const outcome = await h.run('reports');

@@ -1,8 +1,7 @@
 // The retry and timeout policy as pure rules: which failure is retried, after how long, and how long each
 // operation may take.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { clientSpec } from '../../scripts/scc-reference.js';
 import {
   backoffDelayMs,
   COMPUTING_POSTS,
@@ -13,7 +12,7 @@ import {
   type RetryOptions,
   timeoutFor,
 } from '../../src/scc/callPolicy.js';
-import { contractSkipReason, REFERENCE_PATHS } from '../support/openapiContract.js';
+import { contractSkipReason } from '../support/openapiContract.js';
 
 const policy = (overrides: Partial<RetryOptions> = {}): RetryOptions => ({ ...DEFAULT_RETRY, ...overrides });
 
@@ -188,13 +187,8 @@ describe('POSTs that only compute', () => {
     `are POSTs of the reference that calculate ${skip ? `(${skip})` : ''}`,
     () => {
       const posts = new Map<string, string>();
-      for (const path of REFERENCE_PATHS) {
-        const spec = parse(readFileSync(path, 'utf8')) as {
-          paths: Record<string, Record<string, { operationId: string; summary?: string }>>;
-        };
-        for (const operations of Object.values(spec.paths))
-          if (operations.post) posts.set(operations.post.operationId, operations.post.summary ?? '');
-      }
+      for (const operations of Object.values(clientSpec().paths))
+        if (operations.post) posts.set(operations.post.operationId, operations.post.summary ?? '');
       // The ASA command line is the one exception: fwbot sends it only its read-only templates
       // (src/catalogue/asaCommands.ts, test/security/cliInjection.test.ts), so running one twice changes nothing.
       for (const id of COMPUTING_POSTS) {

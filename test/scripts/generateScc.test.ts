@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { clientCutPaths, specPathsFrom } from '../../scripts/scc-reference.js';
+import { clientSources, specSourcesFrom } from '../../scripts/scc-reference.js';
 
 const run = promisify(execFile);
 const GENERATED = ['models.ts', 'inputs.ts', 'operations.ts'].map((file) => join('src/scc/generated', file));
@@ -28,10 +28,10 @@ async function generate(args: string[]): Promise<{ code: number; stdout: string;
 
 describe('npm run generate:scc', () => {
   it('reads the reference cuts without arguments, and the files given, from where it was run, with them', () => {
-    expect(specPathsFrom([])).toEqual(clientCutPaths());
-    expect(specPathsFrom(['openapi.yaml', '/abs/other.yaml'], '/home/me/vendor')).toEqual([
-      resolve('/home/me/vendor/openapi.yaml'),
-      '/abs/other.yaml',
+    expect(specSourcesFrom([])).toEqual(clientSources());
+    expect(specSourcesFrom(['openapi.yaml', '/abs/other.yaml'], '/home/me/vendor')).toEqual([
+      { path: resolve('/home/me/vendor/openapi.yaml') },
+      { path: '/abs/other.yaml' },
     ]);
   });
 

@@ -1,12 +1,17 @@
 // Every operation of the catalogue, end to end: a signed slash command (or form submission) into the real
 // Bolt app, the simulator answering, and what the user or the channel sees. Reads answer privately;
 // changes are announced in the channel and their 202s handed to the tracker; destructive operations go
-// to the approval gate. The last test fails if an operation of the catalogue has no case here.
+// to the approval gate. A plain read no case names runs from its first example, and must answer with the
+// view that example renders. The last test fails if an operation of the catalogue has no case here.
+
+import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OpenIncident } from '../../src/alerts/model.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import type { AuditRecord } from '../../src/catalogue/operation.js';
+import { renderBlocks } from '../../src/render/blocks.js';
 import { COMMAND_ACTION } from '../../src/render/paging.js';
+import { plainReads, runnableExample } from '../support/catalogueExamples.js';
 import { driveClock } from '../support/driveClock.js';
 import { memoryScheduled, memoryServices, memorySnapshots } from '../support/memoryServices.js';
 import {
@@ -563,6 +568,30 @@ describe('every operation through Slack', () => {
     const { responseUrl } = await h.command('audit 5', { userId: USERS.admin });
     expect(blocksText((await h.reply(responseUrl)).args)).toContain('interfaces.delete');
     expect(ran('audit')).toBe(true);
+  });
+
+  it('answers every plain read no case above ran: privately, with the view its first example renders', async () => {
+    const catalogue = createCatalogue();
+    const scc = h.clients.get('default');
+    if (!scc) throw new Error('no default client');
+    for (const op of plainReads(catalogue).filter((read) => !ran(read.id))) {
+      h.sim.reset();
+      h.slack.reset();
+      const example = runnableExample(catalogue, op);
+      const { responseUrl } = await h.command(example, { userId: USERS.viewer });
+      const reply = await h.reply(responseUrl);
+      expect(reply.args.response_type, example).toBe('ephemeral');
+      expect(ran(op.id), example).toBe(true);
+      const context = {
+        scc,
+        profile: 'default',
+        actor: { userId: USERS.viewer, channelId: CHANNEL },
+        requestId: 'req-derived',
+        log: pino({ level: 'silent' }),
+      };
+      const { view } = await op.execute(context, catalogue.parse(example).raw);
+      expect(reply.args.blocks, example).toEqual(renderBlocks(view).blocks);
+    }
   });
 
   it('covers every operation of the catalogue', () => {

@@ -1,36 +1,20 @@
-// The SCC OpenAPI reference as an executable contract for tests: loads the cuts the client is generated
-// from, in ../shared/reference/ (scc-openapi-subset.yaml, -changes.yaml, -msp.yaml, -events.yaml; one
-// vendor commit, no path in common, identical shared schemas) as one description, as the generator does,
-// compiles its schemas with ajv and answers "is this request / response one the reference allows?" as a
-// list of violations (empty = valid). Shared by the client's and the simulator's contract tests, so both
-// sides are held to the same files and neither copies them.
+// The SCC OpenAPI reference as an executable contract for tests: the description the client is generated
+// from (the client cuts of scripts/scc-reference.ts, read and merged by its readSpec, as the generator reads
+// them: one list, one merge), with its schemas compiled by ajv, answering "is this request / response one the
+// reference allows?" as a list of violations (empty = valid). Shared by the client's and the simulator's
+// contract tests, so both sides are held to the same files and neither copies them.
 //
 // The reference is not part of the repository (users' clones do not have it): callers ask
 // `contractSkipReason()` first and skip with that message when it is absent.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { parse } from 'yaml';
+import { clientCutPaths, clientSpec, mergedSpec, type Spec } from '../../scripts/scc-reference.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const REFERENCE_DIR = resolve(repoRoot, '../shared/reference');
-export const REFERENCE_FILES = [
-  'scc-openapi-subset.yaml',
-  'scc-openapi-changes.yaml',
-  'scc-openapi-msp.yaml',
-  'scc-openapi-events.yaml',
-  'scc-openapi-lookups.yaml',
-  'scc-openapi-governance.yaml',
-];
-
-/** Where the reference lives: beside the repository, or the files SCC_OPENAPI names (comma-separated), as for the generator. */
-export const REFERENCE_PATHS: readonly string[] =
-  process.env.SCC_OPENAPI?.split(',').map((p) => p.trim()) ??
-  REFERENCE_FILES.map((file) => resolve(REFERENCE_DIR, file));
+/** The files the client is generated from: the client cuts beside the repository, or SCC_OPENAPI's files. */
+export const REFERENCE_PATHS: readonly string[] = clientCutPaths();
 /** The first (main) file of the reference, for messages. */
-export const REFERENCE_PATH = REFERENCE_PATHS[0] ?? resolve(REFERENCE_DIR, REFERENCE_FILES[0] ?? '');
+export const REFERENCE_PATH = REFERENCE_PATHS[0] ?? '';
 
 /**
  * Where the vendor's file contradicts itself so that no real answer can pass, the contract holds the
@@ -95,7 +79,21 @@ export interface OpenApiContract {
   declaredStatuses(operationId: string): string[];
   responseExamples(operationId: string): ResponseExample[];
   schemaExamples(operationId: string): SchemaExample[];
+  /**
+   * The parameters of a request made of the reference's own examples (else a parameter's default, else a
+   * value of its schema's type, a UUID where it says uuid): every path parameter, and every query parameter
+   * that is required or has an example or a default. What a derived contract row sends.
+   */
+  exampleParameters(operationId: string): ExampleParameters;
 }
+
+export interface ExampleParameters {
+  path: Record<string, string>;
+  query: Record<string, string | string[]>;
+}
+
+/** Stands for a parameter the reference says is a UUID and gives no example of. */
+export const EXAMPLE_UUID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
 /** Undefined when the reference is readable; otherwise the message a test prints when it skips. */
 export function contractSkipReason(path: string | readonly string[] = REFERENCE_PATHS): string | undefined {
@@ -111,7 +109,10 @@ export function contractSkipReason(path: string | readonly string[] = REFERENCE_
 
 const cache = new Map<string, OpenApiContract>();
 
-/** Loads, merges and compiles the reference once per set of files. Throws with the skip reason when absent. */
+/**
+ * Loads and compiles the client's description once (or, given files, those files whole, merged). Throws
+ * with the skip reason when absent.
+ */
 export function loadOpenApiContract(path: string | readonly string[] = REFERENCE_PATHS): OpenApiContract {
   const paths = typeof path === 'string' ? [path] : [...path];
   const key = paths.join(',');
@@ -119,34 +120,19 @@ export function loadOpenApiContract(path: string | readonly string[] = REFERENCE
   if (cached) return cached;
   const reason = contractSkipReason(paths);
   if (reason) throw new Error(reason);
-  const doc = mergeDocuments(paths.map((p) => [p, parse(readFileSync(p, 'utf8')) as OpenApiDocument]));
-  const contract = buildContract(correct(doc));
+  const spec = path === REFERENCE_PATHS ? clientSpec() : mergedSpec(paths);
+  const contract = buildContract(correct(asDocument(spec)));
   cache.set(key, contract);
   return contract;
 }
 
-/** The cuts as one description; a path, schema or response defined twice differently is an error. */
-function mergeDocuments(docs: readonly (readonly [string, OpenApiDocument])[]): OpenApiDocument {
-  const merged: OpenApiDocument = { paths: {}, components: { schemas: {}, responses: {} } };
-  const mergeInto = <T>(target: Record<string, T>, source: Record<string, T>, what: string, file: string) => {
-    for (const [name, value] of Object.entries(source)) {
-      const known = target[name];
-      if (known !== undefined && JSON.stringify(known) !== JSON.stringify(value))
-        throw new Error(`${file}: ${what} ${name} differs from the one in an earlier file`);
-      target[name] = value;
-    }
-  };
-  for (const [file, doc] of docs) {
-    for (const [route, item] of Object.entries(doc.paths)) {
-      // A path shared by two cuts (GET /v1/objects in -lookups, POST in -access) merges by method.
-      const into = merged.paths[route] ?? {};
-      mergeInto(into, item, `path ${route}:`, file);
-      merged.paths[route] = into;
-    }
-    mergeInto(merged.components.schemas, doc.components.schemas, 'schema', file);
-    mergeInto(merged.components.responses ?? {}, doc.components.responses ?? {}, 'response', file);
-  }
-  return merged;
+/**
+ * The scripts' zod parse checked what they read and kept every other keyword as written (loose objects);
+ * the contract reads a few more of them (a parameter's style and explode, a response's examples) through
+ * its own types below.
+ */
+function asDocument(spec: Spec): OpenApiDocument {
+  return spec as unknown as OpenApiDocument;
 }
 
 /**
@@ -208,6 +194,7 @@ interface Parameter {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   required?: boolean;
+  example?: unknown;
   schema?: JsonSchema;
   style?: string;
   explode?: boolean;
@@ -413,6 +400,23 @@ function buildContract(doc: OpenApiDocument): OpenApiContract {
       return examples;
     },
 
+    exampleParameters(operationId) {
+      const out: ExampleParameters = { path: {}, query: {} };
+      for (const parameter of need(operationId).operation.parameters ?? []) {
+        const schema = resolveSchema(parameter.schema ?? {});
+        const given = parameter.example ?? schema.example ?? schema.default;
+        if (parameter.in === 'path') {
+          out.path[parameter.name] = String(given ?? valueOfType(schema));
+        } else if (parameter.in === 'query' && (given !== undefined || parameter.required)) {
+          const items = isSchema(schema.items) ? resolveSchema(schema.items) : {};
+          if (schema.type !== 'array') out.query[parameter.name] = String(given ?? valueOfType(schema));
+          else if (Array.isArray(given)) out.query[parameter.name] = given.map(String);
+          else out.query[parameter.name] = [String(given ?? items.example ?? valueOfType(items))];
+        }
+      }
+      return out;
+    },
+
     schemaExamples(operationId) {
       const examples: SchemaExample[] = [];
       for (const [status, declared] of Object.entries(need(operationId).operation.responses)) {
@@ -423,6 +427,15 @@ function buildContract(doc: OpenApiDocument): OpenApiContract {
       return examples;
     },
   };
+}
+
+/** A value of a schema's type, for a parameter the reference gives no example or default of. */
+function valueOfType(schema: JsonSchema): string {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return String(schema.enum[0]);
+  if (schema.format === 'uuid') return EXAMPLE_UUID;
+  if (schema.type === 'integer' || schema.type === 'number') return String(schema.minimum ?? 1);
+  if (schema.type === 'boolean') return 'true';
+  return 'example';
 }
 
 function createAjv(): Ajv {

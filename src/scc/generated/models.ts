@@ -1785,6 +1785,37 @@ export const ProtocolValueContent = z.looseObject({
 });
 export type ProtocolValueContent = z.infer<typeof ProtocolValueContent>;
 
+export const PublicKey = z.looseObject({
+  base64EncodedKey: z.string().nullish(),
+  keyId: z.string().nullish(),
+});
+export type PublicKey = z.infer<typeof PublicKey>;
+
+export const Status = openEnum(['NEW', 'ONBOARDING', 'ACTIVE', 'INACTIVE', 'DISABLED', 'UNKNOWN']);
+export type Status = z.infer<typeof Status>;
+
+export const StatusValues = ['NEW', 'ONBOARDING', 'ACTIVE', 'INACTIVE', 'DISABLED', 'UNKNOWN'] as const;
+
+export const Sdc = z.looseObject({
+  bootstrapData: z.string().nullish(),
+  ipAddress: z.string().nullish(),
+  lastHeartbeat: z.string().nullish(),
+  name: z.string(),
+  publicKey: PublicKey.nullish(),
+  softwareVersion: z.string().nullish(),
+  status: Status.nullish(),
+  uid: z.string().nullish(),
+});
+export type Sdc = z.infer<typeof Sdc>;
+
+export const SdcPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(Sdc).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type SdcPage = z.infer<typeof SdcPage>;
+
 export const SecureClientPackagesPage = z.looseObject({
   count: z.number().int().nullish(),
   items: z.array(SecureClientPackageDto).nullish(),

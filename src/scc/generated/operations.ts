@@ -1036,6 +1036,21 @@ export const sccOperations = {
     bodyRequired: false,
     responses: { 200: Model.CdoTransaction },
   },
+  getSdcs: {
+    method: 'GET',
+    path: '/v1/connectors/sdcs',
+    summary: 'Get SDCs',
+    pathParams: [],
+    query: [
+      { name: 'limit', required: false, array: false },
+      { name: 'offset', required: false, array: false },
+      { name: 'q', required: false, array: false },
+      { name: 'sort', required: false, array: true },
+    ],
+    body: null,
+    bodyRequired: false,
+    responses: { 200: Model.SdcPage },
+  },
 } as const;
 
 export type SccOperationId = keyof typeof sccOperations;
@@ -1110,6 +1125,7 @@ export const sccOperationIds = [
   'getObject',
   'getObjectUsages',
   'getObjects',
+  'getSdcs',
   'getSearchReports',
   'getSecureClientUpgradeRun',
   'getSecureClientUpgradeRuns',

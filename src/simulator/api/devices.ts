@@ -1,10 +1,12 @@
 // The device inventory: list and read the caller's tenant's devices, and the lookups other areas use
 // (a device of a given kind in the caller's tenant, or 404). A device with a maintenance window answers
-// it as the simulated clock has it (state/maintenanceWindow.ts).
+// it as the simulated clock has it (state/maintenanceWindow.ts). And the Secure Device Connectors the
+// devices are reached through: one per connector UID the tenant's devices name, called after the site of
+// its first device, heartbeating every minute.
 
 import type * as Model from '../../scc/generated/models.js';
 import { notFound } from '../errors.js';
-import type { Handler, RequestContext } from '../http/context.js';
+import type { Handler, OperationHandlers, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { maintenanceWindowDto } from '../state/maintenanceWindow.js';
@@ -82,3 +84,45 @@ export const getDevice: Handler = (ctx) => {
   }
   return { status: 200, body: deviceDto(record, ctx.now) };
 };
+
+const HEARTBEAT_MS = 60_000;
+const SDC_VERSION = '202505201105';
+
+/** The tenant's SDCs as SCC answers them at `now`, named and ordered by the devices behind them. */
+function tenantSdcs(ctx: RequestContext): Model.Sdc[] {
+  const behind = new Map<string, Model.Device[]>();
+  for (const { device } of tenantDevices(ctx)) {
+    if (device.connectorType !== 'SDC' || !device.connectorUid) continue;
+    behind.set(device.connectorUid, [...(behind.get(device.connectorUid) ?? []), device]);
+  }
+  const lastHeartbeat = new Date(Math.floor(ctx.now / HEARTBEAT_MS) * HEARTBEAT_MS).toISOString();
+  return [...behind].map(([uid, devices], index) => ({
+    uid,
+    name: `sdc-${devices[0]?.labels?.groupedLabels?.site?.[0] ?? index + 1}`,
+    status: 'ACTIVE',
+    lastHeartbeat,
+    softwareVersion: SDC_VERSION,
+    ipAddress: `10.250.${index}.10`,
+  }));
+}
+
+const sdcFields: FieldTable<Model.Sdc> = {
+  uid: { kind: 'string', get: (s) => s.uid },
+  name: { kind: 'string', get: (s) => s.name },
+  status: { kind: 'string', get: (s) => s.status },
+  softwareVersion: { kind: 'string', get: (s) => s.softwareVersion },
+  ipAddress: { kind: 'string', get: (s) => s.ipAddress },
+  lastHeartbeat: { kind: 'date', get: (s) => s.lastHeartbeat },
+};
+
+export const getSdcs: Handler = (ctx) => ({
+  status: 200,
+  body: listPage(ctx.query, tenantSdcs(ctx), { fields: sdcFields, search: true, sort: true }),
+});
+
+/** The device inventory: this file's handlers, which the table (operations.ts) spreads. */
+export const deviceHandlers = {
+  getDevices,
+  getDevice,
+  getSdcs,
+} satisfies Partial<OperationHandlers>;

@@ -6,7 +6,7 @@ import * as Input from '../../scc/generated/inputs.js';
 import type * as Model from '../../scc/generated/models.js';
 import { requireWrite } from '../auth.js';
 import { notFound } from '../errors.js';
-import type { Handler, RequestContext, SimResponse } from '../http/context.js';
+import type { Handler, OperationHandlers, RequestContext, SimResponse } from '../http/context.js';
 import { requireBody } from '../http/input.js';
 import type { SimRuntime } from '../runtime.js';
 import type { GatewayRequestRecord } from '../state/model.js';
@@ -138,3 +138,10 @@ export const getDeviceCommands: Handler = () => {
   };
   return { status: 200, body };
 };
+
+/** The command gateway: this file's handlers, which the table (operations.ts) spreads. */
+export const gatewayHandlers = {
+  executeDeviceCommand,
+  getDeviceCommandResponse,
+  getDeviceCommands,
+} satisfies Partial<OperationHandlers>;

@@ -7,7 +7,7 @@ import * as Input from '../../scc/generated/inputs.js';
 import type * as Model from '../../scc/generated/models.js';
 import { mintToken, requireWrite } from '../auth.js';
 import { type ErrorDetails, invalidInput, notFound } from '../errors.js';
-import type { Handler } from '../http/context.js';
+import type { Handler, OperationHandlers } from '../http/context.js';
 import { describe, requireBody, uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { recordAudit } from '../state/changeLog.js';
@@ -173,3 +173,11 @@ export const generateApiTokenForUserInTenant: Handler = (ctx) => {
   });
   return { status: 201, body: { apiToken: record.token } satisfies Model.ApiTokenInfo };
 };
+
+/** The users of a managed tenant: this file's handlers, which the table (operations.ts) spreads. */
+export const tenantUserHandlers = {
+  getHumanUsersInMspManagedTenant,
+  addUsersToTenantInMspPortal,
+  deleteUsersFromTenantInMspPortal,
+  generateApiTokenForUserInTenant,
+} satisfies Partial<OperationHandlers>;

@@ -8,7 +8,7 @@
 // group (no objectType: the reference's enum has none for a rule; uid the access rule's UID, name its
 // configuration line); and its object NAT (no objectType; name the `nat` line with its object).
 import { notFound } from '../errors.js';
-import type { Handler, RequestContext } from '../http/context.js';
+import type { Handler, OperationHandlers, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { cidrText, policyOf, stableUid } from '../state/asaPolicy.js';
@@ -271,3 +271,10 @@ export function objectsMatching(ctx: RequestContext, term: string): ObjectDto[] 
         o.name.toLowerCase().includes(needle) || o.elements.some((e) => e.toLowerCase().includes(needle)),
     );
 }
+
+/** Objects and their usages: this file's handlers, which the table (operations.ts) spreads. */
+export const objectHandlers = {
+  getObjects,
+  getObject,
+  getObjectUsages,
+} satisfies Partial<OperationHandlers>;

@@ -6,7 +6,7 @@
 // does); a remark is not a rule of its own but the `remark` of the rule after it. Only the caller's
 // tenant's ASAs are seen.
 import { notFound } from '../errors.js';
-import type { Handler, RequestContext } from '../http/context.js';
+import type { Handler, OperationHandlers, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { analyseAccessList, cidrText, policyOf, type RuleIssue, stableUid } from '../state/asaPolicy.js';
@@ -287,3 +287,11 @@ export const fetchAccessGroup: Handler = (ctx) => {
   }
   return { status: 200, body: group };
 };
+
+/** ASA access rules and access groups: this file's handlers, which the table (operations.ts) spreads. */
+export const policyHandlers = {
+  listAccessRules,
+  fetchAccessRule,
+  listAccessGroups,
+  fetchAccessGroup,
+} satisfies Partial<OperationHandlers>;

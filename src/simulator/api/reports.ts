@@ -1,6 +1,6 @@
 // Event-search reports: the list SCC returns, each finished report with a presigned download URL, and
 // the download itself, which the simulator serves like S3 would (signature and expiry checked, CSV body).
-import type { Handler } from '../http/context.js';
+import type { Handler, OperationHandlers } from '../http/context.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { SeededRandom, seededSignature } from '../random.js';
 import { iso, type SimRuntime } from '../runtime.js';
@@ -131,3 +131,8 @@ function reportCsv(seed: string, report: ReportRecord): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** Event reports: this file's handlers, which the table (operations.ts) spreads. */
+export const reportHandlers = {
+  getSearchReports,
+} satisfies Partial<OperationHandlers>;

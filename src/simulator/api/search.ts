@@ -4,7 +4,7 @@
 // and access groups (policies) by name. Case-insensitive substring matching; `q` is required and may not
 // be blank (400). Nothing of a cdFMC's own objects is searched: `cdFmcResult` is empty lists.
 import { invalidInput } from '../errors.js';
-import type { Handler } from '../http/context.js';
+import type { Handler, OperationHandlers } from '../http/context.js';
 import { configOnDevice } from '../state/asaConfig.js';
 import { policyOf } from '../state/asaPolicy.js';
 import type { DeviceRecord } from '../state/model.js';
@@ -78,3 +78,8 @@ export const search: Handler = (ctx) => {
     },
   };
 };
+
+/** The global search: this file's handlers, which the table (operations.ts) spreads. */
+export const searchHandlers = {
+  search,
+} satisfies Partial<OperationHandlers>;

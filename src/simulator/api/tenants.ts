@@ -6,7 +6,7 @@ import * as Input from '../../scc/generated/inputs.js';
 import type * as Model from '../../scc/generated/models.js';
 import { requirePortal, requireSuperAdmin, requireWrite } from '../auth.js';
 import { badRequest, conflict, forbidden, invalidInput, SimError, tooManyRequests } from '../errors.js';
-import type { Handler, RequestContext } from '../http/context.js';
+import type { Handler, OperationHandlers, RequestContext } from '../http/context.js';
 import { parseBody, requireBody, uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import type { TenantRecord } from '../state/model.js';
@@ -246,3 +246,15 @@ export const provisionCdFmcForTenantInMspPortal: Handler = (ctx: RequestContext)
   });
   return accepted(ctx.sim, portalTx);
 };
+
+/** The MSP portal's tenants: this file's handlers, which the table (operations.ts) spreads. */
+export const tenantHandlers = {
+  getMspManagedTenants,
+  getMspManagedTenant,
+  createTenant,
+  addMspTenant,
+  addTenantToMspPortal,
+  removeTenantFromMspPortal,
+  enableMulticloudDefenseForTenantInMspPortal,
+  provisionCdFmcForTenantInMspPortal,
+} satisfies Partial<OperationHandlers>;

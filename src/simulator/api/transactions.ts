@@ -5,7 +5,7 @@
 
 import type * as Model from '../../scc/generated/models.js';
 import { notFound } from '../errors.js';
-import type { Handler, RequestContext } from '../http/context.js';
+import type { Handler, OperationHandlers, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { iso, type SimRuntime } from '../runtime.js';
 import type { TransactionRecord, TransactionStatus, TransactionType } from '../state/model.js';
@@ -147,3 +147,8 @@ export const getTransaction: Handler = (ctx: RequestContext) => {
   }
   throw notFound(`Transaction ${uid} not found`, { transactionUid: { value: uid } });
 };
+
+/** Transactions: this file's handlers, which the table (operations.ts) spreads. */
+export const transactionHandlers = {
+  getTransaction,
+} satisfies Partial<OperationHandlers>;

@@ -7,7 +7,7 @@ import * as Input from '../../scc/generated/inputs.js';
 import type * as Model from '../../scc/generated/models.js';
 import { requireWrite } from '../auth.js';
 import { type ErrorDetails, invalidInput, notFound } from '../errors.js';
-import type { Handler, RequestContext } from '../http/context.js';
+import type { Handler, OperationHandlers, RequestContext } from '../http/context.js';
 import { requireBody, uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { iso, type SimRuntime } from '../runtime.js';
@@ -333,3 +333,12 @@ function installPackages(sim: SimRuntime, deviceUid: string, request: RunRequest
     sim.state.packages.set(uid, { uid, deviceUid, fileName });
   }
 }
+
+/** Secure Client upgrade runs of the tenant: this file's handlers, which the table (operations.ts) spreads. */
+export const upgradeRunHandlers = {
+  getSecureClientUpgradeRuns,
+  getSecureClientUpgradeRun,
+  getSecureClientUpgradeRunsAttributeValues,
+  triggerSecureClientUpgrade,
+  triggerFtdSecureClientUpgrade,
+} satisfies Partial<OperationHandlers>;
