@@ -526,6 +526,7 @@ describe('simulator contract', () => {
           actor: { userId: 'U0CONTRACT', channelId: 'C0CONTRACT' },
           requestId: 'req-contract',
           log: pino({ level: 'silent' }),
+          now: () => Date.now(),
           ...(op.needs.length > 0 ? { services: memoryServices() } : {}),
         };
         await op.execute(ctx, catalogue.parse(example).raw).catch((error: unknown) => {

@@ -588,6 +588,7 @@ describe('every operation through Slack', () => {
         actor: { userId: USERS.viewer, channelId: CHANNEL },
         requestId: 'req-derived',
         log: pino({ level: 'silent' }),
+        now: () => Date.now(),
       };
       const { view } = await op.execute(context, catalogue.parse(example).raw);
       expect(reply.args.blocks, example).toEqual(renderBlocks(view).blocks);
