@@ -267,7 +267,8 @@ export const traceOperation = defineOperation({
     const command = commandFor(flow, found.input);
     const output = await runScript(ctx, device, command);
     const verdict = parsePacketTracer(output);
-    const line = verdict.accessList?.line;
+    const decision = verdict.decision;
+    const line = decision?.kind === 'access-list' ? decision.line : undefined;
     const rule = line ? await matchingRule(ctx, device, line) : undefined;
     return {
       kind: 'verdict',
