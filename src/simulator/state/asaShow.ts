@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { cidrContains, formatIp, type Ip, parseIp, prefixToMask, translate } from './asaAddresses.js';
 import type { AsaDeviceView, LineOutcome, Token } from './asaCommandLine.js';
-import { decideAccess, type Flow, lookupRoute } from './asaPacketTracer.js';
+import { decideAccess, type Flow, lookupRoute } from './asaPolicyEval.js';
 import type { Cidr } from './asaPolicyModel.js';
 import type { InterfaceRecord } from './model.js';
 
