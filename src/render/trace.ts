@@ -4,7 +4,7 @@
 // question asked when fwbot cannot tell the input interface (one button per interface), and a show
 // command's output under the command.
 
-import type { View, ViewBlock } from '../model/view.js';
+import type { CodePreview, View, ViewBlock } from '../model/view.js';
 import { code, counted } from './format.js';
 import type { TraceDecision, TracePhase, TraceVerdict } from './packetTracer.js';
 import { commandButton } from './paging.js';
@@ -45,6 +45,8 @@ export interface ShowResult {
   device: { uid: string; name: string };
   script: string;
   output: string;
+  /** What a message shows when the output is too long for it: the lines the command is run for. */
+  preview?: CodePreview;
 }
 
 /** Buttons per actions block: well inside Slack's 25, and a readable row on a phone. */
@@ -192,6 +194,7 @@ export function renderShowOutput(result: ShowResult): View {
       kind: 'code',
       text: result.output,
       filename: `${result.script.replace(/[^a-z0-9]+/gi, '-')}.txt`,
+      ...(result.preview ? { preview: result.preview } : {}),
     });
   return { summary: `${name}: ${result.script}`, blocks, visibility: 'ephemeral' };
 }

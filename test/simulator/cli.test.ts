@@ -496,6 +496,11 @@ describe('show commands', () => {
     expect(out).toContain('\tThis host: Primary - Active');
     expect(out).toContain('\tOther host: Secondary - Standby Ready');
     expect(out).toContain('Version: Ours 9.20(2), Mate 9.20(2)');
+    expect(out).toContain('Serial Number: Ours JAD2400TEST, Mate ');
+    // The stateful link's statistics come after the hosts, as on a real pair: what makes the answer long.
+    expect(out.indexOf('Stateful Failover Logical Update Statistics')).toBeGreaterThan(
+      out.indexOf('Other host:'),
+    );
   });
 
   it('show interface: by hardware name or nameif, from the interface record', () => {
@@ -517,6 +522,10 @@ describe('show commands', () => {
     expect(out).toContain('\nasa-test-01 up 41 days 3 hours\n');
     expect(out).toContain('Hardware:   ASA5516,');
     expect(out).toContain('Serial Number: JAD2400TEST');
+    // As a classic licence prints it: five words, derived from the device (never a real key).
+    expect(out).toMatch(/\nRunning Permanent Activation Key: (?:0x[0-9a-f]{8} ){4}0x[0-9a-f]{8}\n/);
+    expect(out).toContain('Licensed features for this platform:');
+    expect(out).toContain(' 1: Ext: GigabitEthernet1/1');
   });
 });
 
@@ -549,7 +558,7 @@ describe('refused commands', () => {
     expect(out.error).toBe(INVALID_INPUT);
     expect(out.output).toMatch(/^Cisco Adaptive Security Appliance/);
     expect(out.output).toMatch(/\nconf t\n\^\nERROR: % Invalid input detected at '\^' marker\.\n$/);
-    expect(out.output).not.toContain('Failover');
+    expect(out.output).not.toContain('Failover unit');
   });
 });
 
