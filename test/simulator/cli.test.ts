@@ -338,33 +338,26 @@ describe('packet-tracer', () => {
     );
   });
 
+  /** The inside network leaves through PAT to the outside interface's address. */
+  const PAT = [
+    ...OBJECTS,
+    'object network INSIDE-NET',
+    ' subnet 10.1.0.0 255.255.0.0',
+    ' nat (inside,outside) dynamic interface',
+    'route outside 0.0.0.0 0.0.0.0 203.0.113.1 1',
+  ];
+
   it('translates a source with dynamic PAT to the egress interface, as `Dynamic translate`', () => {
-    const lines = [
-      ...OBJECTS,
-      'object network HQ-USERS',
-      ' nat (inside,outside) dynamic interface',
-      'route outside 0.0.0.0 0.0.0.0 203.0.113.1 1',
-    ];
-    const withInside = lines.map((l) =>
-      l === ' subnet 10.1.100.0 255.255.255.0' ? ' subnet 10.1.0.0 255.255.0.0' : l,
-    );
-    const { output } = run('packet-tracer input inside tcp 10.1.0.50 51000 8.8.8.8 443', withInside);
+    const { output } = run('packet-tracer input inside tcp 10.1.0.50 51000 8.8.8.8 443', PAT);
     expect(output).toContain('Dynamic translate 10.1.0.50/51000 to 203.0.113.2/51000');
     expect(field(output, 'Action')).toBe('allow');
   });
 
   it('drops a failed translation after the phases, with no phase that drops (PAT to an interface without an address)', () => {
-    const lines = [
-      ...OBJECTS,
-      'object network INSIDE-NET',
-      ' subnet 10.1.0.0 255.255.0.0',
-      ' nat (inside,outside) dynamic interface',
-      'route outside 0.0.0.0 0.0.0.0 203.0.113.1 1',
-    ];
     const interfaces = INTERFACES.map((i) => (i.name === 'outside' ? { ...i, ipv4: null } : i));
     const { output } = runScript(
       'packet-tracer input inside tcp 10.1.0.50 51000 8.8.8.8 443',
-      { ...view(lines), interfaces },
+      { ...view(PAT), interfaces },
       [runPacketTracer],
     );
     expect(output).not.toContain('Result: DROP');
