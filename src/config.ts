@@ -28,9 +28,11 @@ import {
   type AuditSettings,
   type ChangeSettings,
   type ChannelBinding,
+  type DeviceOutputSettings,
   defaultApprovals,
   defaultAudit,
   defaultChanges,
+  defaultDeviceOutput,
   type WorkspaceSettings,
 } from './config/profilesFileSchema.js';
 import {
@@ -53,13 +55,19 @@ export type {
   ApprovalSettings,
   AuditSettings,
   ChangeSettings,
+  DeviceOutputSettings,
   OpenPeriod,
   PolicyWindow,
   ProfilesFileKey,
   TicketRule,
   Weekday,
 } from './config/profilesFileSchema.js';
-export { defaultChanges, profilesFileKeys, weekdays } from './config/profilesFileSchema.js';
+export {
+  defaultChanges,
+  defaultDeviceOutput,
+  profilesFileKeys,
+  weekdays,
+} from './config/profilesFileSchema.js';
 export type { RedisDeployment, RedisNode } from './config/redisDeployment.js';
 export { REDACTED, Secret } from './config/secret.js';
 
@@ -167,6 +175,8 @@ export interface Config {
   readonly audit: AuditSettings;
   /** The change process: tickets, change windows, snapshots (the file's `changes`). */
   readonly changes: ChangeSettings;
+  /** What fwbot shows of devices' answers (the file's `device_output`). */
+  readonly deviceOutput: DeviceOutputSettings;
   /**
    * Operation id → the role it needs in this deployment, raised above its declared one (the file's
    * `policy.operations`); checked against the catalogue when it is built (src/catalogue/index.ts).
@@ -373,6 +383,7 @@ class LoadedConfig implements Config {
   readonly approvals: ApprovalSettings;
   readonly audit: AuditSettings;
   readonly changes: ChangeSettings;
+  readonly deviceOutput: DeviceOutputSettings;
   readonly operationRoles: Readonly<Record<string, Role>>;
   readonly slack: SlackConfig;
   readonly redis: RedisConfig;
@@ -408,6 +419,7 @@ class LoadedConfig implements Config {
     this.approvals = file?.approvals ?? defaultApprovals;
     this.audit = file?.audit ?? defaultAudit;
     this.changes = file?.changes ?? defaultChanges;
+    this.deviceOutput = file?.deviceOutput ?? defaultDeviceOutput;
     this.operationRoles = file?.operationRoles ?? Object.freeze({});
     this.slack = slackConfig(values, slackIsEnabled);
     this.redis = redisConfig(values);
@@ -444,6 +456,7 @@ class LoadedConfig implements Config {
       approvals: this.approvals,
       audit: this.audit,
       changes: this.changes,
+      deviceOutput: this.deviceOutput,
       operationRoles: this.operationRoles,
       slack: this.slack,
       redis: this.redis,
@@ -463,7 +476,10 @@ class LoadedConfig implements Config {
 export function configWith(
   config: Config,
   overrides: Partial<
-    Pick<Config, 'profiles' | 'policy' | 'channelBindings' | 'workspaces' | 'approvals' | 'changes'>
+    Pick<
+      Config,
+      'profiles' | 'policy' | 'channelBindings' | 'workspaces' | 'approvals' | 'changes' | 'deviceOutput'
+    >
   >,
 ): Config {
   const copy = Object.create(Object.getPrototypeOf(config) as object) as Config;

@@ -9,7 +9,7 @@ import { authorizerFrom } from '../approvals/authorizer.js';
 import { type ApprovalSettings, approvalSettingsFrom } from '../approvals/settings.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
 import type { OperationServices } from '../catalogue/operation.js';
-import type { ChangeSettings, Config } from '../config.js';
+import type { ChangeSettings, Config, DeviceOutputSettings } from '../config.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
 import type { AuditEntry, SccClients } from '../dispatch/ports.js';
@@ -133,6 +133,8 @@ export function startGovernance(parts: {
   settings: ApprovalSettings;
   /** The change process (the file's `changes`): operations and the dispatcher check tickets with it. */
   changes?: ChangeSettings;
+  /** What operations show of devices' answers (the file's `device_output`). */
+  deviceOutput?: DeviceOutputSettings;
   secrets: readonly string[];
   metrics: FwbotMetrics;
   log: Logger;
@@ -190,6 +192,7 @@ export function startGovernance(parts: {
   const policy = {
     deployWithChange: settings.deployWithChange,
     ...(parts.changes ? { changes: parts.changes } : {}),
+    ...(parts.deviceOutput ? { deviceOutput: parts.deviceOutput } : {}),
   };
   const dispatcher = new Dispatcher({
     access,
@@ -298,6 +301,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     jobs,
     settings,
     changes: config.changes,
+    deviceOutput: config.deviceOutput,
     secrets,
     metrics,
     log,

@@ -1,10 +1,11 @@
 // The only ASA command lines fwbot sends through SCC's command line (`executeCliCommand`): a fixed set of
-// read-only templates (packet-tracer and six show commands) and the validation of every value that goes
-// into them. SCC applies what the command line is sent to the device directly, unstaged and without a
-// deploy, so nothing a person typed is ever placed in a command as typed: each value is parsed against
-// its own small grammar (an address with node:net, a port or ICMP type as a number or a fixed name, an
-// interface from the device's own list) and written back in canonical form, and the built line is checked
-// once more against its template's full-line pattern. No template can change configuration.
+// read-only templates (packet-tracer and six show commands, each with what its preview shows) and the
+// validation of every value that goes into them. SCC applies what the command line is sent to the device
+// directly, unstaged and without a deploy, so nothing a person typed is ever placed in a command as typed:
+// each value is parsed against its own small grammar (an address with node:net, a port or ICMP type as a
+// number or a fixed name, an interface from the device's own list) and written back in canonical form,
+// and the built line is checked once more against its template's full-line pattern. No template can
+// change configuration.
 import { isIP } from 'node:net';
 
 /** Longer than any value a template takes (an IPv6 address is at most 45 characters): refused as is. */
@@ -212,6 +213,9 @@ export type AsaCommand =
   | { kind: 'show'; topic: 'failover' | 'version' }
   | { kind: 'show'; topic: 'interface'; name: InterfaceName };
 
+/** A show command line, by topic. */
+export type ShowCommand = Extract<AsaCommand, { kind: 'show' }>;
+
 const NAME = '[A-Za-z0-9][A-Za-z0-9_./:-]{0,63}';
 const IPV4 =
   '(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
@@ -220,18 +224,118 @@ const ADDRESS = `(?:${IPV4}|${IPV6})`;
 const PORT = '(?:[1-9][0-9]{0,4})';
 const BYTE = '(?:[0-9]{1,3})';
 
+/**
+ * What a show command's preview shows when its answer is too long for a message (the whole answer goes
+ * with it as a file): the lines people run the command for, in the answer's order and with their
+ * indentation, matched on their trimmed text. When none matches, the preview is the answer's beginning.
+ */
+export interface ShowPreview {
+  /** Said under the preview: "Above: the failover state of both units." */
+  what: string;
+  lines: readonly RegExp[];
+}
+
+/** The fixed show commands: each one's whole line (the template) and what its preview picks. */
+export const SHOW_COMMANDS: Readonly<Record<ShowTopic, { template: RegExp; preview: ShowPreview }>> =
+  Object.freeze({
+    route: {
+      template: new RegExp(`^show route ${IPV4}$`),
+      preview: {
+        what: 'the route the address takes',
+        lines: [/^Routing entry for /, /^Known via /, /^\* /, /^% /],
+      },
+    },
+    conn: {
+      template: new RegExp(`^show conn address ${ADDRESS}$`),
+      preview: {
+        what: 'the connection count and the first connections',
+        lines: [/\bin use, .*most used$/, /^(?:TCP|UDP|ICMP|SCTP|GRE|ESP)\s/],
+      },
+    },
+    xlate: {
+      template: new RegExp(`^show xlate local ${ADDRESS}$`),
+      preview: {
+        what: 'the translations of the address',
+        lines: [/\bin use, .*most used$/, /^(?:NAT|TCP PAT|UDP PAT|ICMP PAT) from /, /^flags /],
+      },
+    },
+    failover: {
+      template: /^show failover$/,
+      // The stateful statistics after these are what makes the answer long; the state is what is asked.
+      preview: {
+        what: 'the failover state of both units and their monitored interfaces',
+        lines: [
+          /^Failover (?:On|Off)\b/,
+          /^Failover unit /,
+          /^Failover LAN Interface:/,
+          /^Version: /,
+          /^Last Failover at:/,
+          /^This host: /,
+          /^Other host: /,
+          /^Interface \S+ \(.*\): /,
+        ],
+      },
+    },
+    interface: {
+      template: new RegExp(`^show interface ${NAME}$`),
+      preview: {
+        what: 'its state, speed, addresses and error counters',
+        lines: [
+          /^Interface \S+ ".*", is /,
+          /^Hardware is /,
+          /Duplex\(|Auto-Speed\(/,
+          /^Description: /,
+          /^MAC address /,
+          /^IP address /,
+          /\binput errors, /,
+          /\boutput errors, /,
+          /^\d+ packets dropped$/,
+        ],
+      },
+    },
+    version: {
+      template: /^show version$/,
+      preview: {
+        what: 'the software, uptime, hardware and serial number',
+        lines: [
+          /Software Version /,
+          /Operating System Version /,
+          /^Device Manager Version /,
+          /^\S+ up \d/,
+          /^failover cluster up /,
+          /^Hardware: /,
+          /^Model Id: /,
+          /^Serial Number: /,
+          /^License mode: /,
+          /^This platform has /,
+          /^Configuration last modified /,
+        ],
+      },
+    },
+  });
+
+/** At most this many lines are picked for a preview (an answer listing thousands of connections). */
+export const PREVIEW_LINE_LIMIT = 16;
+
+/** The lines of `output` the topic's preview picks; empty when none matches (then the beginning is shown). */
+export function previewLines(topic: ShowTopic, output: string): string[] {
+  const { lines } = SHOW_COMMANDS[topic].preview;
+  const picked = output.split(/\r?\n/).filter((line) => {
+    const trimmed = line.trim();
+    return trimmed !== '' && lines.some((pattern) => pattern.test(trimmed));
+  });
+  return picked.slice(0, PREVIEW_LINE_LIMIT).map((line) => line.trimEnd());
+}
+
 /** Each template's whole line: a built script must match one of them exactly (defence in depth). */
 export const TEMPLATES: Readonly<Record<string, RegExp>> = Object.freeze({
   'packet-tracer tcp/udp': new RegExp(
     `^packet-tracer input ${NAME} (?:tcp|udp) ${ADDRESS} ${PORT} ${ADDRESS} ${PORT}$`,
   ),
   'packet-tracer icmp': new RegExp(`^packet-tracer input ${NAME} icmp ${IPV4} ${BYTE} 0 ${IPV4}$`),
-  'show route': new RegExp(`^show route ${IPV4}$`),
-  'show conn': new RegExp(`^show conn address ${ADDRESS}$`),
-  'show xlate': new RegExp(`^show xlate local ${ADDRESS}$`),
-  'show failover': /^show failover$/,
-  'show interface': new RegExp(`^show interface ${NAME}$`),
-  'show version': /^show version$/,
+  ...Object.fromEntries(
+    Object.entries(SHOW_COMMANDS).map(([topic, command]) => [`show ${topic}`, command.template]),
+  ),
 });
 
 function line(command: AsaCommand): string {

@@ -2,7 +2,7 @@
 // SCC client, who asks, the request's id and logger, the clock, and what the deployment gives operations,
 // its Redis-backed services and its policy. Handlers never reach for globals, the machine's clock included.
 import type { Logger } from 'pino';
-import type { ChangeSettings } from '../config/profilesFileSchema.js';
+import type { ChangeSettings, DeviceOutputSettings } from '../config/profilesFileSchema.js';
 import type { Actor } from '../model/types.js';
 import type { SccClient } from '../scc/client.js';
 import type { OperationServices } from './services.js';
@@ -42,4 +42,6 @@ export interface OperationPolicy {
   deployWithChange?: boolean;
   /** The change process (the file's `changes`: tickets, windows, snapshot retention). */
   changes?: ChangeSettings;
+  /** What is shown of devices' answers (the file's `device_output`; absent: serial numbers masked). */
+  deviceOutput?: DeviceOutputSettings;
 }

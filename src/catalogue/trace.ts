@@ -4,6 +4,7 @@
 // (traceArgs.ts); the device must be an ASA and online, and an input interface must be one of its own, all
 // before anything is sent. Without `--in`, the input interface is the one whose connected subnet holds the
 // source (inputInterface.ts); when none does, the answer asks, one button per interface.
+import { maskDeviceOutput } from '../model/configSecrets.js';
 import { UserError } from '../model/errors.js';
 import { parsePacketTracer } from '../render/packetTracer.js';
 import { renderShowOutput, renderTrace, renderTraceQuestion, type TraceResult } from '../render/trace.js';
@@ -15,7 +16,10 @@ import {
   type InterfaceName,
   PROTOCOLS,
   pickInterface,
+  previewLines,
+  SHOW_COMMANDS,
   SHOW_TOPICS,
+  type ShowCommand,
   scriptOf,
   sendableInterfaceName,
 } from './asaCommands.js';
@@ -42,11 +46,17 @@ const CLI_FOLLOW = { intervalMs: 250, maxIntervalMs: 2_000, maxWaitMs: 90_000 } 
 /** More of a device's answer than this is not shown (it is read whole for the verdict first). */
 const OUTPUT_LIMIT = 20_000;
 
-/** The device's answer as shown: at most OUTPUT_LIMIT characters, saying so when it was cut. */
-function shownOutput(output: string): string {
+/**
+ * The device's answer as shown: at most OUTPUT_LIMIT characters, cut after the last whole line that fits
+ * (within a line only when the first line alone is longer), saying so when it was cut.
+ */
+export function shownOutput(output: string): string {
   if (output.length <= OUTPUT_LIMIT) return output;
   const length = output.length.toLocaleString('en-US');
-  return `${output.slice(0, OUTPUT_LIMIT)}\n… (cut here: the answer is ${length} characters long)`;
+  const lineEnd = output.lastIndexOf('\n', OUTPUT_LIMIT);
+  const end = lineEnd > 0 ? lineEnd : OUTPUT_LIMIT;
+  const where = lineEnd > 0 ? 'cut here' : 'cut within its first line';
+  return `${output.slice(0, end).replace(/\r$/, '')}\n… (${where}: the answer is ${length} characters long)`;
 }
 
 const DEVICE_READS = ['getDevices', 'getDevice'] as const;
@@ -267,7 +277,8 @@ export const traceOperation = defineOperation({
     const command = commandFor(flow, found.input);
     const output = await runScript(ctx, device, command);
     const verdict = parsePacketTracer(output);
-    const line = verdict.accessList?.line;
+    const decision = verdict.decision;
+    const line = decision?.kind === 'access-list' ? decision.line : undefined;
     const rule = line ? await matchingRule(ctx, device, line) : undefined;
     return {
       kind: 'verdict',
@@ -315,7 +326,7 @@ async function showCommand(
   ctx: OperationContext,
   device: ResolvedDevice,
   request: ShowRequest,
-): Promise<AsaCommand> {
+): Promise<ShowCommand> {
   switch (request.topic) {
     case 'route':
     case 'conn':
@@ -360,11 +371,15 @@ export const showOperation = defineOperation({
   async run(ctx, request) {
     const device = await onlineAsa(ctx, request.device);
     const command = await showCommand(ctx, device, request);
-    const output = await runScript(ctx, device, command);
+    // Masked before anything is kept or shown: the private answer, the shared one and the file alike.
+    const serialNumbers = ctx.policy?.deviceOutput?.serialNumbers === 'shown';
+    const output = shownOutput(maskDeviceOutput(await runScript(ctx, device, command), { serialNumbers }));
+    const lines = previewLines(command.topic, output);
     return {
       device: { uid: device.uid, name: device.name },
       script: scriptOf(command),
-      output: shownOutput(output),
+      output,
+      ...(lines.length > 0 ? { preview: { lines, what: SHOW_COMMANDS[command.topic].preview.what } } : {}),
     };
   },
   render: (result) => renderShowOutput(result),

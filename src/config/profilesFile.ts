@@ -13,9 +13,11 @@ import {
   type ChangeSettings,
   type ChannelBinding,
   type ChannelBindingData,
+  type DeviceOutputSettings,
   defaultApprovals,
   defaultAudit,
   defaultChanges,
+  defaultDeviceOutput,
   fileExampleFor,
   isTokenVariableName,
   isUnknownKeyParams,
@@ -40,6 +42,7 @@ export interface ProfilesFileContents {
   readonly approvals: ApprovalSettings;
   readonly audit: AuditSettings;
   readonly changes: ChangeSettings;
+  readonly deviceOutput: DeviceOutputSettings;
   /** Operation id → the role it needs here, raised above its declared one (`policy.operations`). */
   readonly operationRoles: Readonly<Record<string, Role>>;
 }
@@ -149,7 +152,7 @@ class ProfilesFileReader {
       this.report({
         line: 1,
         problem:
-          'must be a mapping with the keys profiles, channels, policy, workspaces, approvals, audit, changes',
+          'must be a mapping with the keys profiles, channels, policy, workspaces, approvals, audit, changes, device_output',
       });
       return this.result(undefined, false);
     }
@@ -412,6 +415,9 @@ class ProfilesFileReader {
       }),
       audit: Object.freeze({ retentionDays: data.audit?.retention_days ?? defaultAudit.retentionDays }),
       changes: changesFrom(data.changes),
+      deviceOutput: Object.freeze({
+        serialNumbers: data.device_output?.serial_numbers ?? defaultDeviceOutput.serialNumbers,
+      }),
       operationRoles: Object.freeze({ ...(data.policy?.operations ?? {}) }),
     };
   }

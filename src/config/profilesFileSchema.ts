@@ -374,6 +374,11 @@ const ChangesSchema = closedObject({
   }).optional(),
 });
 
+/** `device_output`: what fwbot shows of what devices answer. */
+const DeviceOutputSchema = closedObject({
+  serial_numbers: z.enum(['masked', 'shown'], { error: 'must be masked or shown' }).optional(),
+});
+
 /**
  * `workspaces.<team>`: another workspace (or Grid organization) that installed fwbot (OAuth mode): the
  * profile and tenant its channels use when not bound below, its own channel bindings, and its own policy
@@ -406,6 +411,7 @@ export const ProfilesFileSchema = closedObject({
   approvals: ApprovalsSchema.optional(),
   audit: AuditSchema.optional(),
   changes: ChangesSchema.optional(),
+  device_output: DeviceOutputSchema.optional(),
 });
 export type ProfilesFileData = z.output<typeof ProfilesFileSchema>;
 
@@ -510,6 +516,17 @@ export interface ChangeSettings {
   /** Running-configuration snapshots older than this are deleted. */
   readonly snapshotRetentionDays: number;
 }
+
+/** What fwbot shows of devices' answers (the file's `device_output`). */
+export interface DeviceOutputSettings {
+  /**
+   * Serial numbers in show answers (`show version`, `show failover`): masked, or shown as the device
+   * printed them. An activation key is masked either way.
+   */
+  readonly serialNumbers: 'masked' | 'shown';
+}
+
+export const defaultDeviceOutput: DeviceOutputSettings = Object.freeze({ serialNumbers: 'masked' });
 
 export function openPeriod(days: readonly Weekday[], from: string, to: string): OpenPeriod {
   return Object.freeze({
@@ -723,6 +740,13 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
     default: 'none',
     example:
       "windows: [{ profile: acme, time_zone: Europe/Berlin, open: [{ days: [sat, sun], from: '22:00', to: '04:00' }] }]",
+  },
+  {
+    key: 'device_output.serial_numbers',
+    description:
+      'whether the answers of show commands (`show version`, `show failover`) keep the devices’ serial numbers (`shown`) or mask them (`masked`); an answer can be shared in the channel, and an activation key is masked either way',
+    default: defaultDeviceOutput.serialNumbers,
+    example: 'serial_numbers: shown',
   },
   {
     key: 'changes.snapshots.retention_days',

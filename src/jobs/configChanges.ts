@@ -14,6 +14,7 @@ import type { SccClients } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
 import { kindOf, type TrackJob } from '../follow/index.js';
 import type { KeptSnapshot } from '../follow/kind.js';
+import { maskConfigSecrets } from '../model/configSecrets.js';
 import { unifiedConfigDiff } from '../model/unifiedDiff.js';
 import { workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
@@ -101,7 +102,8 @@ async function compareDevice(
   return {
     device: kept.device,
     line: `${name}: ${counted(changes.counts.removed, 'line')} removed, ${changes.counts.added} added (snapshots ${before.id} → ${afterId}).`,
-    diff: changes.text,
+    // Masked when reported, not when kept: a snapshot holds what the device ran (issue 34).
+    diff: maskConfigSecrets(changes.text),
     again,
   };
 }

@@ -50,10 +50,20 @@ export type ViewBlock =
       numeric?: number[];
     }
   /** Preformatted text (device output, JSON); too long for a message → uploaded as a file. */
-  | { kind: 'code'; text: string; filename?: string }
+  | { kind: 'code'; text: string; filename?: string; preview?: CodePreview }
   | { kind: 'context'; text: string }
   | { kind: 'actions'; buttons: Button[] }
   | { kind: 'divider' };
+
+/**
+ * What a message shows of preformatted text too long for it (beside the file that carries all of it): the
+ * lines its producer picked, and what they are; without one, its first lines.
+ */
+export interface CodePreview {
+  lines: string[];
+  /** `the failover state of both units`: said under the preview. */
+  what: string;
+}
 
 export interface View {
   /** Plain-text summary: notification text, screen readers, and the fallback where blocks fail. */

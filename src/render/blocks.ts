@@ -15,7 +15,7 @@ import type {
   SectionBlock,
   Button as SlackButton,
 } from '@slack/types';
-import type { Button, Confirm, Field, View, ViewBlock } from '../model/view.js';
+import type { Button, CodePreview, Confirm, Field, View, ViewBlock } from '../model/view.js';
 import { cellText, isLinkableUrl } from './format.js';
 import { EMOJI_CODE, escapeAll, escapeMrkdwn, mapLiterals, mentionsAsText } from './mrkdwn.js';
 import { type NativeTable, nativeTable, tableChars } from './nativeTable.js';
@@ -77,6 +77,8 @@ const FENCE = '```';
 const MAX_CELL = 40;
 /** Lines of a preview shown above an attached file. */
 const PREVIEW_LINES = 12;
+/** Lines a producer may pick for the preview instead (CodePreview), still well within a section. */
+const PICKED_PREVIEW_LINES = 16;
 /** Room kept for the "not shown" note at the end of a message. */
 const NOTE_RESERVE = 400;
 
@@ -271,6 +273,7 @@ function tablePieces(columns: readonly string[], rows: readonly (readonly string
 function codePieces(
   text: string,
   filename: string | undefined,
+  picked: CodePreview | undefined,
   files: AttachedFile[],
   options: Required<RenderOptions>,
 ): Piece[] {
@@ -279,14 +282,19 @@ function codePieces(
     return [{ block: section(fenced), rows: 0, buttons: 0, essential: false }];
   }
   const lines = text.split('\n');
-  const previewLines = lines.slice(0, PREVIEW_LINES).map((l) => truncate(l, 160));
+  const chosen = picked && picked.lines.length > 0 ? picked : undefined;
+  const above = chosen ? `Above: ${escapeMrkdwn(chosen.what)}. ` : '';
+  const previewLines = (chosen?.lines ?? lines.slice(0, PREVIEW_LINES))
+    .slice(0, PICKED_PREVIEW_LINES)
+    .map((l) => truncate(l, 160));
   const preview = fitEscaped(previewLines.join('\n'), SLACK_LIMITS.sectionText - 40, escapeCode);
   const pieces: Piece[] = [
     { block: section(`${FENCE}\n${preview}\n${FENCE}`), rows: 0, buttons: 0, essential: false },
   ];
   const size = `${lines.length} lines, ${Math.ceil(Buffer.byteLength(text, 'utf8') / 1024)} KB`;
   if (options.surface === 'modal') {
-    pieces.push(contextPiece(`Only the beginning is shown (the whole output is ${size}).`));
+    const shown = chosen ? escapeMrkdwn(chosen.what) : 'the beginning';
+    pieces.push(contextPiece(`Only ${shown} is shown (the whole output is ${size}).`));
     return pieces;
   }
   const file: AttachedFile = {
@@ -297,7 +305,7 @@ function codePieces(
   files.push(file);
   pieces.push(
     contextPiece(
-      `Full output (${size}) attached as \`${escapeMrkdwn(file.filename)}\` ${options.fileNote(file)}.`,
+      `${above}Full output (${size}) attached as \`${escapeMrkdwn(file.filename)}\` ${options.fileNote(file)}.`,
     ),
   );
   return pieces;
@@ -409,7 +417,7 @@ function piecesOf(block: ViewBlock, state: RenderState): Piece[] {
     case 'table':
       return tableBlockPieces(block, state);
     case 'code':
-      return codePieces(block.text, block.filename, files, options);
+      return codePieces(block.text, block.filename, block.preview, files, options);
     case 'context':
       return block.text.trim() === ''
         ? []

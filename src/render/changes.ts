@@ -1,5 +1,6 @@
 // Staged changes and deploys as views: what a deploy would run on an ASA, the deployment runs, and one
 // run with each device's result and what was deployed to it.
+import { maskConfigLine, maskConfigSecrets } from '../model/configSecrets.js';
 import type { RenderMeta, StagedItem } from '../model/types.js';
 import type { View, ViewBlock } from '../model/view.js';
 import type { AsaChangeItemDto, DeploymentRunDto } from '../scc/generated/models.js';
@@ -42,7 +43,7 @@ function stagedCount(deviceName: string, staged: readonly StagedItem[] | undefin
     return 'SCC did not say what else is staged on it.';
   if (staged.length === 0)
     return `SCC's copy of ${deviceName} now matches the device again: nothing is waiting for a deploy.`;
-  const named = staged.slice(0, NAMED_ITEMS).map((item) => `${item.what} (${item.change})`);
+  const named = staged.slice(0, NAMED_ITEMS).map((item) => `${maskConfigLine(item.what)} (${item.change})`);
   const more = staged.length > NAMED_ITEMS ? `, and ${staged.length - NAMED_ITEMS} more` : '';
   return (
     `A deploy of ${deviceName} would now push *${counted(staged.length, 'staged change')}*, ` +
@@ -82,7 +83,11 @@ export function renderPendingChanges(pending: PendingChanges, _meta: RenderMeta)
     });
   } else {
     blocks.push({ kind: 'text', text: `A deploy would run these commands on ${code(device.name)}:` });
-    blocks.push({ kind: 'code', text: commands.join('\n'), filename: `${device.name}-pending.txt` });
+    blocks.push({
+      kind: 'code',
+      text: maskConfigSecrets(commands.join('\n')),
+      filename: `${device.name}-pending.txt`,
+    });
     blocks.push({
       kind: 'context',
       text: `Everything staged on the device is deployed together, whoever staged it (SCC UI, API, fwbot). \`/fw deploy ${device.name}\` asks for a second person's approval of exactly these commands.`,
@@ -165,7 +170,11 @@ export function renderDeployment(
     for (const item of items) {
       const deployed = item.deployedConfig ?? '';
       blocks.push({ kind: 'text', text: `Deployed to ${code(name)}:` });
-      blocks.push({ kind: 'code', text: deployed || '(nothing)', filename: `${name}-deployed.txt` });
+      blocks.push({
+        kind: 'code',
+        text: deployed ? maskConfigSecrets(deployed) : '(nothing)',
+        filename: `${name}-deployed.txt`,
+      });
     }
   }
   return {

@@ -2,6 +2,7 @@
 // of an ASA, and what changed between two of them (or one and what the device runs now). Pure: the view
 // model from what the operation read. A diff too long for a message becomes a file (blocks.ts).
 
+import { maskConfigSecrets } from '../model/configSecrets.js';
 import type { DiffCounts } from '../model/unifiedDiff.js';
 import type { View } from '../model/view.js';
 import { code, counted } from './format.js';
@@ -109,7 +110,12 @@ export function renderConfigDiff(diff: {
         kind: 'text',
         text: `${untrusted(device)}: *${counted(changes.counts.removed, 'line')} removed, ${changes.counts.added} added* between ${between}.`,
       },
-      { kind: 'code', text: changes.text, filename: `${device}-${tag(from)}-${tag(to)}.diff` },
+      // Snapshots keep what the device ran, secrets too: they are masked where they are shown.
+      {
+        kind: 'code',
+        text: maskConfigSecrets(changes.text),
+        filename: `${device}-${tag(from)}-${tag(to)}.diff`,
+      },
     ],
     visibility: 'ephemeral',
   };

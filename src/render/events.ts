@@ -2,6 +2,7 @@
 // holds its events; the view lists the events of a page of change logs newest first, and puts every
 // event's diff and commands into one preformatted block, which a surface uploads as a file when it is
 // long. The audit log is one row per event.
+import { maskConfigSecrets } from '../model/configSecrets.js';
 import type { RenderMeta } from '../model/types.js';
 import type { View, ViewBlock } from '../model/view.js';
 import type { AuditLog, Changelog } from '../scc/generated/models.js';
@@ -66,8 +67,9 @@ export function changelogDetails(rows: readonly ChangelogRow[]): string {
     .map((row) => {
       const head = `# ${time(row.date)} · ${row.username ?? 'unknown user'} · ${row.action ?? 'UNKNOWN'} · ${row.entityName}`;
       const parts = [head, `# ${row.description ?? ''}`.trimEnd()];
-      if (row.diff) parts.push('## diff', row.diff.trimEnd());
-      if (row.commands) parts.push('## commands', row.commands.trimEnd());
+      // SCC's change log carries the configuration as it is: its secrets are masked here.
+      if (row.diff) parts.push('## diff', maskConfigSecrets(row.diff.trimEnd()));
+      if (row.commands) parts.push('## commands', maskConfigSecrets(row.commands.trimEnd()));
       return parts.join('\n');
     })
     .join('\n\n');

@@ -4,9 +4,9 @@
 // question asked when fwbot cannot tell the input interface (one button per interface), and a show
 // command's output under the command.
 
-import type { View, ViewBlock } from '../model/view.js';
+import type { CodePreview, View, ViewBlock } from '../model/view.js';
 import { code, counted } from './format.js';
-import type { TraceVerdict } from './packetTracer.js';
+import type { TraceDecision, TracePhase, TraceVerdict } from './packetTracer.js';
 import { commandButton } from './paging.js';
 import { untrusted } from './untrusted.js';
 
@@ -45,6 +45,8 @@ export interface ShowResult {
   device: { uid: string; name: string };
   script: string;
   output: string;
+  /** What a message shows when the output is too long for it: the lines the command is run for. */
+  preview?: CodePreview;
 }
 
 /** Buttons per actions block: well inside Slack's 25, and a readable row on a phone. */
@@ -75,25 +77,70 @@ export function renderTraceQuestion(question: TraceQuestion): View {
   };
 }
 
-function decidedBy(answer: TraceAnswer): string {
+/** ` (phase 3, ACCESS-LIST)`; the subtype too where it tells more than the type (`NAT rpf-check`). */
+function where(phase: TracePhase | undefined, withSubtype = false, more = ''): string {
+  if (!phase) return '';
+  const name = [phase.type || 'unnamed', withSubtype ? phase.subtype : ''].filter((p) => p !== '').join(' ');
+  return ` (phase ${phase.number}, ${untrusted(name)}${more})`;
+}
+
+/** The translation rule a NAT phase names: its `nat (…)` line, else its first configuration line. */
+function natRule(phase: TracePhase): string | undefined {
+  const lines = phase.config.map((l) => l.trim()).filter((l) => l !== '');
+  return lines.find((l) => /^nat\s/.test(l)) ?? lines[0];
+}
+
+function decidedBy(answer: TraceAnswer, decision: TraceDecision): string {
   const { verdict } = answer;
-  const phase = verdict.deciding;
-  const where = phase ? ` (phase ${phase.number}, ${untrusted(phase.type || 'unnamed')})` : '';
-  const list = verdict.accessList;
-  if (list?.line) {
-    const rule = answer.rule;
-    const place = rule?.index !== undefined && list.acl ? ` (#${rule.index} of ${untrusted(list.acl)})` : '';
-    const at = rule?.configLine !== undefined ? `line ${rule.configLine}${place}, ` : '';
-    return `by ${at}${code(list.line)}${where}`;
+  const input = untrusted(verdict.inputInterface ?? answer.input);
+  switch (decision.kind) {
+    case 'access-list': {
+      const named = decision.ruleName ? `, rule ${untrusted(decision.ruleName)}` : '';
+      if (decision.line === undefined) {
+        const acl = decision.acl ? ` ${code(decision.acl)}` : '';
+        return `by an access list${acl}${where(decision.phase)}; the device did not print which line`;
+      }
+      const rule = answer.rule;
+      const place =
+        rule?.index !== undefined && decision.acl ? ` (#${rule.index} of ${untrusted(decision.acl)})` : '';
+      const at = rule?.configLine !== undefined ? `line ${rule.configLine}${place}, ` : '';
+      return `by ${at}${code(decision.line)}${where(decision.phase, false, named)}`;
+    }
+    case 'implicit-deny': {
+      const acl = decision.acl ? ` of access list ${code(decision.acl)}` : '';
+      return `by the implicit deny at the end${acl}${where(decision.phase)}: no line of the access list on ${input} permits it`;
+    }
+    case 'security-levels':
+      return `by the interfaces’ security levels: no access-list line took part (no access list applies to it on ${input})`;
+    case 'nat': {
+      const phase = decision.phase;
+      if (!phase) return 'by address translation: no translation rule was found for it';
+      const rule = natRule(phase);
+      const shown = rule ? `: ${code(rule)}` : '';
+      return phase.result === 'DROP'
+        ? `by address translation${where(phase, true)}${shown}`
+        : `by address translation: the rule of phase ${phase.number}${rule ? `, ${code(rule)},` : ''} found no translation for it`;
+    }
+    case 'no-route':
+      return decision.phase
+        ? `: no route to the destination${where(decision.phase)}`
+        : ': no route to the destination (the device printed no phase)';
+    case 'phase':
+      return `at phase ${decision.phase.number}, ${untrusted([decision.phase.type, decision.phase.subtype].filter((p) => p !== '').join(' '))}`;
+    case 'drop-reason':
+      return verdict.dropReason
+        ? `after every phase allowed it, for ${code(verdict.dropReason)}`
+        : 'after every phase allowed it';
   }
-  if (list?.implicit) {
-    const acl = list.acl ? ` of access list ${code(list.acl)}` : '';
-    const input = untrusted(verdict.inputInterface ?? answer.input);
-    return verdict.action === 'drop'
-      ? `by the implicit deny at the end${acl}${where}: no line of the access list on ${input} permits it`
-      : `by the implicit rule${acl}${where}`;
-  }
-  return phase ? `at phase ${phase.number}, ${untrusted(phase.type || 'unnamed')}` : '';
+}
+
+/** Why an answer gives no verdict, in a sentence. */
+function noVerdict(device: string, unreadable: TraceVerdict['unreadable']): string {
+  if (unreadable === 'xml')
+    return `The answer of *${device}* is packet-tracer’s XML form, which fwbot does not read, so it cannot say whether the packet passes. The output is below.`;
+  if (unreadable === 'partial')
+    return `The answer of *${device}* is not whole (its phases or its final \`Action:\` line are missing or out of order), so fwbot cannot say whether the packet passes. The output is below.`;
+  return `The answer of *${device}* has no \`Action:\` line, so fwbot cannot say whether the packet passes. The output is below.`;
 }
 
 export function renderTrace(answer: TraceAnswer): View {
@@ -105,18 +152,11 @@ export function renderTrace(answer: TraceAnswer): View {
     { kind: 'header', text: action ? `${action} on ${name}` : `No verdict from ${name}` },
   ];
   if (action) {
-    const how = decidedBy(answer);
-    blocks.push({
-      kind: 'text',
-      text: `*${verdict.action === 'allow' ? 'Allowed' : 'Dropped'}*${how ? ` ${how}` : ''}.`,
-    });
+    const how = verdict.decision ? decidedBy(answer, verdict.decision) : '';
+    const joined = how === '' || how.startsWith(':') ? how : ` ${how}`;
+    blocks.push({ kind: 'text', text: `*${verdict.action === 'allow' ? 'Allowed' : 'Dropped'}*${joined}.` });
   } else {
-    blocks.push({
-      kind: 'text',
-      text:
-        `The answer of *${device}* has no \`Action:\` line, so fwbot cannot say whether the packet passes. ` +
-        'The output is below.',
-    });
+    blocks.push({ kind: 'text', text: noVerdict(device, verdict.unreadable) });
   }
   const fields = [
     {
@@ -154,6 +194,7 @@ export function renderShowOutput(result: ShowResult): View {
       kind: 'code',
       text: result.output,
       filename: `${result.script.replace(/[^a-z0-9]+/gi, '-')}.txt`,
+      ...(result.preview ? { preview: result.preview } : {}),
     });
   return { summary: `${name}: ${result.script}`, blocks, visibility: 'ephemeral' };
 }

@@ -2,8 +2,10 @@
 // approved deploy is sent, the device's running configuration is kept; when the run ends, fwbot keeps it
 // again and uploads the unified diff into the card's thread as a file. `/fw config history` lists both
 // snapshots and `/fw config diff` compares them. When Slack refuses the upload, the diff is posted as a
-// code block in the thread instead.
+// code block in the thread instead. Snapshots keep what the device ran, a secret in clear too (as a real
+// SCC may answer): a diff shows it masked, as SCC's change log does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../simulator/support.js';
 import { driveClock } from '../support/driveClock.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
 import type { Card } from './support/slackDriver.js';
@@ -107,5 +109,37 @@ describe('snapshots: a deploy keeps the running configuration before it and post
     expect(
       env.slack.callsTo('files.completeUploadExternal').filter((c) => c.args.thread_ts === card.ts),
     ).toHaveLength(0);
+  });
+
+  it('masks a secret of a snapshot already kept when a diff shows it, and in the change log', async () => {
+    const line = (text: string, remove = false) =>
+      call(env.sim.url, 'POST', '/_sim/devices/asa-dc-03/config-line', {
+        body: { text, ...(remove ? { remove } : {}) },
+      });
+    // Set in SCC's UI and answered in clear by SCC, then kept in the snapshot before the deploy.
+    expect((await line('snmp-server community S3cr3tC0mm')).status).toBe(200);
+    const card = await deployDeletion('asa-dc-03', 'storage');
+    const complete = await driving(
+      env.slack.waitFor(
+        (c) => c.method === 'files.completeUploadExternal' && c.args.thread_ts === card.ts,
+        60_000,
+      ),
+    );
+    const before = /\(snapshots (\d+) → \d+\)/.exec(String(complete.args.initial_comment))?.[1];
+    expect(before).toBeDefined();
+    expect((await line('snmp-server community S3cr3tC0mm', true)).status).toBe(200);
+
+    const diff = await driving(
+      env.driver.commandReply(env.bot.eventsUrl, `config diff asa-dc-03 ${before}`, USERS.carol),
+    );
+    const shown = JSON.stringify(diff.blocks);
+    expect(shown).toContain('-snmp-server community *****');
+    expect(shown).not.toContain('S3cr3tC0mm');
+
+    const log = await driving(env.driver.commandReply(env.bot.eventsUrl, 'changelog asa-dc-03', USERS.carol));
+    const files = env.slack.callsTo('files.upload').map((c) => String(c.args.content));
+    const everything = `${JSON.stringify(log.blocks)}\n${files.join('\n')}`;
+    expect(everything).toContain('snmp-server community *****');
+    expect(everything).not.toContain('S3cr3tC0mm');
   });
 });

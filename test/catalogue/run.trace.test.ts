@@ -198,7 +198,10 @@ describe('trace and show', () => {
     const output = outcome.view.blocks.find((b) => b.kind === 'code');
     const text = output?.kind === 'code' ? output.text : '';
     expect(text.length).toBeLessThan(20_100);
-    expect(text).toMatch(/… \(cut here: the answer is 2\d,\d{3} characters long\)$/);
+    expect(text).toMatch(/\n… \(cut here: the answer is 2\d,\d{3} characters long\)$/);
+    // Cut after a whole line, never within one.
+    const shown = text.slice(0, text.lastIndexOf('\n… (cut here'));
+    expect(shown.split('\n').every((line) => line === 'banner')).toBe(true);
   });
 
   it('shows a show command’s output under the command', async () => {

@@ -589,6 +589,25 @@ describe('approvals and audit', () => {
   });
 });
 
+describe('what is shown of devices’ answers (device_output)', () => {
+  it('masks serial numbers unless the file shows them', async () => {
+    expect((await load(acme)).deviceOutput).toEqual({ serialNumbers: 'masked' });
+    expect((await load('device_output: { serial_numbers: shown }\n')).deviceOutput).toEqual({
+      serialNumbers: 'shown',
+    });
+  });
+
+  it.each([
+    ['device_output: { serial_numbers: yes }', 'device_output.serial_numbers', 'must be masked or shown'],
+    ['device_output: { activation_keys: shown }', 'device_output.activation_keys', undefined],
+  ])('refuses %s', async (yaml, key, problem) => {
+    const { path, issues } = await problems(`${yaml}\n`);
+    const issue = issueAbout(issues, path, key);
+    if (problem) expect(issue.problem).toBe(problem);
+    expect(issue.line).toBe(1);
+  });
+});
+
 describe('the change process (changes)', () => {
   it('defaults to no tickets, no policy windows and 30 days of snapshots', async () => {
     const config = await load(acme);

@@ -328,6 +328,37 @@ describe('renderBlocks', () => {
     assertWithinSlackLimits(message, 'message');
   });
 
+  it('previews long code by the lines its producer picked, saying what they are, in a message and a modal', () => {
+    const body = Array.from({ length: 300 }, (_, i) => `counter ${i} ${'x'.repeat(20)}`).join('\n');
+    const block = {
+      kind: 'code' as const,
+      text: body,
+      filename: 'show-failover.txt',
+      preview: {
+        lines: ['This host: Primary - Active', 'Other host: Secondary - Standby Ready'],
+        what: 'the state',
+      },
+    };
+    const message = renderBlocks(
+      { summary: 's', blocks: [block], visibility: 'ephemeral' },
+      { fileNote: () => 'in your direct messages' },
+    );
+    expect(sectionTexts(message)).toEqual([
+      '```\nThis host: Primary - Active\nOther host: Secondary - Standby Ready\n```',
+    ]);
+    expect(contextTexts(message)[0]).toMatch(
+      /^Above: the state\. Full output \(300 lines, \d+ KB\) attached as `show-failover.txt` in your direct messages\.$/,
+    );
+    expect(message.files[0]?.content).toBe(body);
+    const modal = renderBlocks(
+      { summary: 's', blocks: [block], visibility: 'ephemeral' },
+      { surface: 'modal' },
+    );
+    expect(contextTexts(modal)[0]).toMatch(
+      /^Only the state is shown \(the whole output is 300 lines, \d+ KB\)\.$/,
+    );
+  });
+
   it('keeps short code inline and attaches nothing', () => {
     const message = renderBlocks({
       summary: 's',

@@ -1,5 +1,7 @@
-// packet-tracer output as the ASA prints it, read into a verdict: allowed by a line with NAT, dropped by the
-// implicit rule, dropped by an explicit deny, no route, and output cut short.
+// packet-tracer output in the simulator's tidy shape, read into a verdict: allowed by a line with NAT, dropped
+// by the implicit rule, dropped by an explicit deny, no route, traffic to the device itself; and what gives
+// no verdict rather than a guess: output cut short, its beginning missing, two answers in one, the XML
+// variant. Real devices' answers are read in packetTracerFixtures.test.ts.
 import { describe, expect, it } from 'vitest';
 import { parsePacketTracer } from '../../src/render/packetTracer.js';
 
@@ -123,17 +125,33 @@ Action: drop
 Drop-reason: (no-route) No route to host
 `;
 
+const XML = `<Phase>
+<id>1</id>
+<type>ACCESS-LIST</type>
+<subtype></subtype>
+<result>ALLOW</result>
+<config>Implicit Rule</config>
+<extra>MAC Access list</extra>
+</Phase>
+<result>
+<input-interface>inside</input-interface>
+<output-interface>outside</output-interface>
+<action>allow</action>
+</result>
+`;
+
 describe('packet-tracer output', () => {
   it('reads an allowed flow: the access-list line, the NAT, both interfaces', () => {
     const verdict = parsePacketTracer(ALLOWED_WITH_NAT);
     expect(verdict.action).toBe('allow');
     expect(verdict.phases.map((p) => p.type)).toEqual(['ROUTE-LOOKUP', 'UN-NAT', 'ACCESS-LIST', 'NAT']);
-    expect(verdict.deciding?.number).toBe(3);
-    expect(verdict.accessList).toEqual({
+    const decision = verdict.decision;
+    expect(decision?.kind === 'access-list' ? decision.phase.number : undefined).toBe(3);
+    expect(decision).toMatchObject({
+      kind: 'access-list',
       line: 'access-list outside_access_in extended permit tcp any object WEB-01 eq https',
       acl: 'outside_access_in',
       group: 'access-group outside_access_in in interface outside',
-      implicit: false,
     });
     expect(verdict.nat).toEqual(['Untranslate 203.0.113.10/443 to 172.16.0.10/443']);
     expect(verdict.inputInterface).toBe('outside');
@@ -148,9 +166,7 @@ describe('packet-tracer output', () => {
   it('reads a drop by the implicit rule, without the drop location', () => {
     const verdict = parsePacketTracer(DROPPED_IMPLICIT);
     expect(verdict.action).toBe('drop');
-    expect(verdict.deciding?.type).toBe('ACCESS-LIST');
-    expect(verdict.deciding?.subtype).toBe('');
-    expect(verdict.accessList).toEqual({ implicit: true });
+    expect(verdict.decision).toMatchObject({ kind: 'implicit-deny', phase: { number: 2, subtype: '' } });
     expect(verdict.dropReason).toBe('(acl-drop) Flow is denied by configured rule');
     expect(verdict.nat).toEqual([]);
   });
@@ -158,11 +174,11 @@ describe('packet-tracer output', () => {
   it('reads a drop by an explicit deny line (CRLF, elapsed times and flow ids as newer releases print)', () => {
     const verdict = parsePacketTracer(DROPPED_EXPLICIT);
     expect(verdict.action).toBe('drop');
-    expect(verdict.deciding?.number).toBe(2);
-    expect(verdict.accessList?.line).toBe(
-      'access-list outside_access_in extended deny tcp host 198.51.100.7 object WEB-01 eq https',
-    );
-    expect(verdict.accessList?.implicit).toBe(false);
+    expect(verdict.decision).toMatchObject({
+      kind: 'access-list',
+      phase: { number: 2 },
+      line: 'access-list outside_access_in extended deny tcp host 198.51.100.7 object WEB-01 eq https',
+    });
     expect(verdict.dropReason).toBe('(acl-drop) Flow is denied by configured rule');
     expect(verdict.outputInterface).toBe('dmz');
   });
@@ -170,8 +186,7 @@ describe('packet-tracer output', () => {
   it('reads a drop for want of a route: no access-list line, no output interface', () => {
     const verdict = parsePacketTracer(NO_ROUTE);
     expect(verdict.action).toBe('drop');
-    expect(verdict.deciding?.type).toBe('ROUTE-LOOKUP');
-    expect(verdict.accessList).toBeUndefined();
+    expect(verdict.decision).toMatchObject({ kind: 'no-route', phase: { type: 'ROUTE-LOOKUP' } });
     expect(verdict.outputInterface).toBeUndefined();
     expect(verdict.dropReason).toBe('(no-route) No route to host');
   });
@@ -180,7 +195,35 @@ describe('packet-tracer output', () => {
     const cut = ALLOWED_WITH_NAT.slice(0, ALLOWED_WITH_NAT.indexOf('Result:\ninput'));
     const verdict = parsePacketTracer(cut);
     expect(verdict.action).toBeUndefined();
-    expect(verdict.deciding).toBeUndefined();
-    expect(parsePacketTracer('ERROR: % Invalid input detected').action).toBeUndefined();
+    expect(verdict.unreadable).toBe('partial');
+    expect(verdict.decision).toBeUndefined();
+    expect(parsePacketTracer('ERROR: % Invalid input detected').unreadable).toBe('not-packet-tracer');
+  });
+
+  it('gives no action for an answer whose beginning is missing, rather than a guess', () => {
+    // Without phases 1 and 2 the deciding access-list phase could be among those missing.
+    const tail = ALLOWED_WITH_NAT.slice(ALLOWED_WITH_NAT.indexOf('Phase: 4'));
+    expect(parsePacketTracer(tail)).toMatchObject({ unreadable: 'partial', nat: [] });
+    expect(parsePacketTracer(tail).action).toBeUndefined();
+  });
+
+  it('gives no action for two answers pasted one after the other', () => {
+    expect(parsePacketTracer(`${DROPPED_IMPLICIT}\n${ALLOWED_WITH_NAT}`).unreadable).toBe('partial');
+  });
+
+  it('gives no action for the XML variant: fwbot reads the text form', () => {
+    const verdict = parsePacketTracer(XML);
+    expect(verdict).toEqual({ phases: [], nat: [], unreadable: 'xml' });
+  });
+
+  it('reads a Result block without an input interface (traffic to the device itself)', () => {
+    const toTheBox = ALLOWED_WITH_NAT.replace('input-interface: outside\n', '').replace(
+      'output-interface: dmz',
+      'output-interface: NP Identity Ifc',
+    );
+    const verdict = parsePacketTracer(toTheBox);
+    expect(verdict.action).toBe('allow');
+    expect(verdict.inputInterface).toBeUndefined();
+    expect(verdict.outputInterface).toBe('NP Identity Ifc');
   });
 });

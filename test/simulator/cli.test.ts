@@ -133,21 +133,30 @@ const run = (script: string, lines: readonly string[] = HQ, device?: DeviceRecor
 const field = (output: string, name: string) => new RegExp(`^${name}: (.*)$`, 'm').exec(output)?.[1];
 const phases = (output: string) =>
   [...output.matchAll(/^Type: (\S+)\nSubtype:.*\nResult: (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
+/** The configuration of the access-list phase that is not the layer-2 MAC list every frame passes. */
 const accessConfig = (output: string) =>
-  /Type: ACCESS-LIST\nSubtype:.*\nResult: \S+\nConfig:\n([\s\S]*?)Additional Information:/.exec(output)?.[1];
+  output
+    .split('\n\n')
+    .filter((block) => /^Type: ACCESS-LIST$/m.test(block) && !/^MAC Access list$/m.test(block))
+    .map((block) => /\nConfig:\n([\s\S]*?)Additional Information:/.exec(block)?.[1])[0];
+const ACL_DROP =
+  /^\(acl-drop\) Flow is denied by configured rule, Drop-location: frame 0x[0-9a-f]{16} flow \(NA\)\/NA$/;
 
 const ALLOWED = `Phase: 1
-Type: ROUTE-LOOKUP
-Subtype: Resolve Egress Interface
+Type: ACCESS-LIST
+Subtype:
 Result: ALLOW
+Elapsed time: 21328 ns
 Config:
+Implicit Rule
 Additional Information:
-Found next-hop 172.16.0.10 using egress ifc  dmz
+MAC Access list
 
 Phase: 2
 Type: UN-NAT
 Subtype: static
 Result: ALLOW
+Elapsed time: 30574 ns
 Config:
 object network WEB-01
  nat (dmz,outside) static 203.0.113.10
@@ -159,6 +168,7 @@ Phase: 3
 Type: ACCESS-LIST
 Subtype: log
 Result: ALLOW
+Elapsed time: 20879 ns
 Config:
 access-group outside_access_in in interface outside
 access-list outside_access_in extended permit tcp any object WEB-01 eq https
@@ -168,8 +178,52 @@ Phase: 4
 Type: NAT
 Subtype: per-session
 Result: ALLOW
+Elapsed time: 46350 ns
 Config:
 Additional Information:
+
+Phase: 5
+Type: IP-OPTIONS
+Subtype:
+Result: ALLOW
+Elapsed time: 30201 ns
+Config:
+Additional Information:
+
+Phase: 6
+Type: NAT
+Subtype: rpf-check
+Result: ALLOW
+Elapsed time: 32271 ns
+Config:
+object network WEB-01
+ nat (dmz,outside) static 203.0.113.10
+Additional Information:
+
+Phase: 7
+Type: NAT
+Subtype: per-session
+Result: ALLOW
+Elapsed time: 56561 ns
+Config:
+Additional Information:
+
+Phase: 8
+Type: IP-OPTIONS
+Subtype:
+Result: ALLOW
+Elapsed time: 29976 ns
+Config:
+Additional Information:
+
+Phase: 9
+Type: FLOW-CREATION
+Subtype:
+Result: ALLOW
+Elapsed time: 27516 ns
+Config:
+Additional Information:
+New flow created with id 7267327, packet dispatched to next module
 
 Result:
 input-interface: outside
@@ -179,6 +233,7 @@ output-interface: dmz
 output-status: up
 output-line-status: up
 Action: allow
+Time Taken: 306146 ns
 `;
 
 describe('packet-tracer', () => {
@@ -187,13 +242,13 @@ describe('packet-tracer', () => {
     expect(out).toEqual({ output: ALLOWED });
   });
 
-  it('drops a port no line permits by the implicit rule', () => {
+  it('drops a port no line permits by the implicit rule, and the answer ends at the phase that dropped', () => {
     const { output, error } = run('packet-tracer input outside tcp 198.51.100.7 49152 203.0.113.10 22');
     expect(error).toBeUndefined();
-    expect(phases(output)).toEqual(['ROUTE-LOOKUP ALLOW', 'UN-NAT ALLOW', 'ACCESS-LIST DROP']);
-    expect(output).toContain('Type: ACCESS-LIST\nSubtype:\nResult: DROP\nConfig:\nImplicit Rule\n');
+    expect(phases(output)).toEqual(['ACCESS-LIST ALLOW', 'UN-NAT ALLOW', 'ACCESS-LIST DROP']);
+    expect(accessConfig(output)).toBe('Implicit Rule\n');
     expect(field(output, 'Action')).toBe('drop');
-    expect(field(output, 'Drop-reason')).toBe('(acl-drop) Flow is denied by configured rule');
+    expect(field(output, 'Drop-reason')).toMatch(ACL_DROP);
     expect(field(output, 'output-interface')).toBe('dmz');
   });
 
@@ -226,13 +281,16 @@ describe('packet-tracer', () => {
     expect(accessConfig(allowed)).toContain('permit object HTTPS object-group DMZ-SERVERS any');
   });
 
-  it('lets traffic from a higher to a lower security level when no access list applies, and no further', () => {
+  it('lets traffic from a higher to a lower security level when no access list applies, with no access-list phase, and no further', () => {
     const noBindings = HQ.filter((l) => !l.startsWith('access-group'));
     const down = run('packet-tracer input inside tcp 10.1.0.50 49152 198.51.100.9 443', noBindings).output;
-    expect(down).toContain('Type: ACCESS-LIST\nSubtype:\nResult: ALLOW\nConfig:\nImplicit Rule\n');
+    // Only the layer-2 list: a real ASA prints no access-list phase for a security-level permit.
+    expect(phases(down).filter((p) => p.startsWith('ACCESS-LIST'))).toEqual(['ACCESS-LIST ALLOW']);
+    expect(accessConfig(down)).toBeUndefined();
     expect(field(down, 'Action')).toBe('allow');
     const up = run('packet-tracer input outside tcp 198.51.100.9 49152 10.1.0.50 443', noBindings).output;
-    expect(up).toContain('Result: DROP\nConfig:\nImplicit Rule\n');
+    expect(phases(up)).toEqual(['ACCESS-LIST ALLOW', 'ROUTE-LOOKUP ALLOW', 'ACCESS-LIST DROP']);
+    expect(accessConfig(up)).toBe('Implicit Rule\n');
     expect(field(up, 'Action')).toBe('drop');
   });
 
@@ -252,19 +310,84 @@ describe('packet-tracer', () => {
   it('picks the egress by longest prefix, connected before static, and drops when there is no route', () => {
     const lines = [...HQ, 'route inside 10.9.0.0 255.255.0.0 10.1.0.254 1'];
     const routed = run('packet-tracer input users tcp 10.1.100.25 49152 10.9.1.1 443', lines).output;
-    expect(routed).toContain('Found next-hop 10.1.0.254 using egress ifc  inside');
+    expect(routed).toContain('found next-hop 10.1.0.254 using egress ifc  inside');
     const noDefault = HQ.filter((l) => !l.startsWith('route '));
     const lost = run('packet-tracer input users tcp 10.1.100.25 49152 8.8.8.8 443', noDefault).output;
-    expect(phases(lost)).toEqual(['ROUTE-LOOKUP DROP']);
-    expect(field(lost, 'Drop-reason')).toBe('(no-route) No route to host');
+    // As real devices answer: no phase at all, the Result block alone.
+    expect(lost).not.toContain('Phase:');
+    expect(lost.startsWith('Result:\ninput-interface: users\n')).toBe(true);
+    expect(field(lost, 'Drop-reason')).toMatch(/^\(no-route\) No route to host, Drop-location: /);
     expect(field(lost, 'output-interface')).toBeUndefined();
   });
 
-  it('translates a source with a static NAT toward the egress', () => {
+  it('translates a source with a static NAT toward the egress, as `Static translate`', () => {
     const lines = [...HQ.filter((l) => !l.includes('dmz_access_in'))];
     const { output } = run('packet-tracer input dmz tcp 172.16.0.10 49152 8.8.8.8 443', lines);
-    expect(phases(output)).toEqual(['ROUTE-LOOKUP ALLOW', 'ACCESS-LIST ALLOW', 'NAT ALLOW', 'NAT ALLOW']);
-    expect(output).toContain('Translate 172.16.0.10/49152 to 203.0.113.10/49152');
+    expect(phases(output)).toEqual([
+      'ACCESS-LIST ALLOW',
+      'ROUTE-LOOKUP ALLOW',
+      'NAT ALLOW',
+      'NAT ALLOW',
+      'IP-OPTIONS ALLOW',
+      'NAT ALLOW',
+      'IP-OPTIONS ALLOW',
+      'FLOW-CREATION ALLOW',
+    ]);
+    expect(output).toContain(
+      'Config:\nobject network WEB-01\n nat (dmz,outside) static 203.0.113.10\nAdditional Information:\nStatic translate 172.16.0.10/49152 to 203.0.113.10/49152\n',
+    );
+  });
+
+  /** The inside network leaves through PAT to the outside interface's address. */
+  const PAT = [
+    ...OBJECTS,
+    'object network INSIDE-NET',
+    ' subnet 10.1.0.0 255.255.0.0',
+    ' nat (inside,outside) dynamic interface',
+    'route outside 0.0.0.0 0.0.0.0 203.0.113.1 1',
+  ];
+
+  it('translates a source with dynamic PAT to the egress interface, as `Dynamic translate`', () => {
+    const { output } = run('packet-tracer input inside tcp 10.1.0.50 51000 8.8.8.8 443', PAT);
+    expect(output).toContain('Dynamic translate 10.1.0.50/51000 to 203.0.113.2/51000');
+    expect(field(output, 'Action')).toBe('allow');
+  });
+
+  it('drops a failed translation after the phases, with no phase that drops (PAT to an interface without an address)', () => {
+    const interfaces = INTERFACES.map((i) => (i.name === 'outside' ? { ...i, ipv4: null } : i));
+    const { output } = runScript(
+      'packet-tracer input inside tcp 10.1.0.50 51000 8.8.8.8 443',
+      { ...view(PAT), interfaces },
+      [runPacketTracer],
+    );
+    expect(output).not.toContain('Result: DROP');
+    expect(phases(output)).toEqual([
+      'ACCESS-LIST ALLOW',
+      'ROUTE-LOOKUP ALLOW',
+      'NAT ALLOW',
+      'NAT ALLOW',
+      'IP-OPTIONS ALLOW',
+    ]);
+    expect(field(output, 'Drop-reason')).toMatch(/^\(nat-xlate-failed\) NAT failed, Drop-location: /);
+  });
+
+  it('drops a source translated onto its own destination in the slow path, with no phase that drops', () => {
+    const lines = [...HQ.filter((l) => !l.includes('dmz_access_in'))];
+    const { output } = run('packet-tracer input dmz tcp 172.16.0.10 49152 203.0.113.10 443', lines);
+    expect(output).toContain('Static translate 172.16.0.10/49152 to 203.0.113.10/49152');
+    expect(output).not.toContain('Result: DROP');
+    expect(field(output, 'Drop-reason')).toMatch(/^\(sp-security-failed\) Slowpath security checks failed/);
+  });
+
+  it('prints the failover phase on a pair, and no elapsed times or drop location before 9.12', () => {
+    const pair: DeviceRecord = { ...DEVICE, device: { ...DEVICE.device, asaFailoverMode: 'ACTIVE_STANDBY' } };
+    expect(
+      phases(run('packet-tracer input outside tcp 198.51.100.7 49152 203.0.113.10 443', HQ, pair).output),
+    ).toContain('FOVER ALLOW');
+    const old: DeviceRecord = { ...DEVICE, device: { ...DEVICE.device, softwareVersion: '9.8.4' } };
+    const answer = run('packet-tracer input outside tcp 198.51.100.7 49152 203.0.113.10 22', HQ, old).output;
+    expect(answer).not.toMatch(/Elapsed time|Time Taken|Drop-location/);
+    expect(field(answer, 'Drop-reason')).toBe('(acl-drop) Flow is denied by configured rule');
   });
 
   it('evaluates ICMP by type', () => {
@@ -286,7 +409,7 @@ describe('packet-tracer', () => {
       v6,
       [runPacketTracer],
     );
-    expect(output).toContain('Found next-hop 2001:db8:1::99 using egress ifc  inside');
+    expect(output).toContain('found next-hop 2001:db8:1::99 using egress ifc  inside');
     // inside_access_in's `permit ip 10.1.0.0 255.255.0.0 any` is IPv4: the IPv6 flow meets the implicit deny.
     expect(field(output, 'Action')).toBe('drop');
   });
@@ -366,6 +489,11 @@ describe('show commands', () => {
     expect(out).toContain('\tThis host: Primary - Active');
     expect(out).toContain('\tOther host: Secondary - Standby Ready');
     expect(out).toContain('Version: Ours 9.20(2), Mate 9.20(2)');
+    expect(out).toContain('Serial Number: Ours JAD2400TEST, Mate ');
+    // The stateful link's statistics come after the hosts, as on a real pair: what makes the answer long.
+    expect(out.indexOf('Stateful Failover Logical Update Statistics')).toBeGreaterThan(
+      out.indexOf('Other host:'),
+    );
   });
 
   it('show interface: by hardware name or nameif, from the interface record', () => {
@@ -387,6 +515,10 @@ describe('show commands', () => {
     expect(out).toContain('\nasa-test-01 up 41 days 3 hours\n');
     expect(out).toContain('Hardware:   ASA5516,');
     expect(out).toContain('Serial Number: JAD2400TEST');
+    // As a classic licence prints it: five words, derived from the device (never a real key).
+    expect(out).toMatch(/\nRunning Permanent Activation Key: (?:0x[0-9a-f]{8} ){4}0x[0-9a-f]{8}\n/);
+    expect(out).toContain('Licensed features for this platform:');
+    expect(out).toContain(' 1: Ext: GigabitEthernet1/1');
   });
 });
 
@@ -419,7 +551,7 @@ describe('refused commands', () => {
     expect(out.error).toBe(INVALID_INPUT);
     expect(out.output).toMatch(/^Cisco Adaptive Security Appliance/);
     expect(out.output).toMatch(/\nconf t\n\^\nERROR: % Invalid input detected at '\^' marker\.\n$/);
-    expect(out.output).not.toContain('Failover');
+    expect(out.output).not.toContain('Failover unit');
   });
 });
 

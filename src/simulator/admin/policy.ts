@@ -1,6 +1,7 @@
 // Admin routes that change an ASA's access lists as a person in SCC's UI would, deployed at once: add a
 // line (ASA semantics: `line N` goes before the list's current line N, remarks counted; no line: appended)
-// or remove one. The device's policy lines change in both copies (nothing is left pending), and the
+// or remove one; and a global line (`snmp-server community …`), added or removed as written, its secret in
+// clear as a real SCC may show it (the simulator's own configuration masks its secrets as ASAs print them). The device's policy lines change in both copies (nothing is left pending), and the
 // change log records an UPDATE by `username` with the diff of the running configuration and the command.
 // Bad input (an unknown object, a line that is not `extended permit|deny …` or `remark …`, a line number
 // the list does not have) is a 400 with a sentence; an unknown device 404.
@@ -38,6 +39,17 @@ const AddInput = z
     username: z.string().min(1).max(200).optional(),
   })
   .strict();
+const ConfigLineInput = z
+  .object({
+    /** A global configuration line such as `snmp-server community …`, added (or removed) as written. */
+    text: Line.refine((t) => !/^\s/.test(t) && !/^(?:access-list|access-group|object|route)\s/.test(t), {
+      message:
+        'a global line other than access-list, access-group, object and route (they have routes of their own)',
+    }),
+    remove: z.boolean().optional(),
+    username: z.string().min(1).max(200).optional(),
+  })
+  .strict();
 const RemoveInput = z
   .object({
     acl: AclName,
@@ -61,6 +73,11 @@ export const POLICY_ROUTES = [
     'POST',
     '/_sim/devices/{device}/access-list/remove',
     'the same removal, for clients without DELETE bodies',
+  ],
+  [
+    'POST',
+    '/_sim/devices/{device}/config-line',
+    "add (or with remove: true, remove) a global configuration line in SCC's UI, deployed at once (change log): {text, remove?, username?}; e.g. `snmp-server community …` as a real SCC may show it, secret in clear",
   ],
 ] as const;
 
@@ -146,6 +163,20 @@ export function addPolicyRoutes(add: AddRoute, sim: SimRuntime): void {
       command: result.command,
       username: input.username ?? UI_USER,
       description: `Added to access list ${edit.acl} ${where} on ${device.device.name}: ${result.text}`,
+    });
+  });
+  add('POST', '/_sim/devices/{device}/config-line', async (r) => {
+    const device = asaOf(sim, r.params.device ?? '');
+    const input = await parse(r, ConfigLineInput);
+    const lines = policyLinesOf(sim.state, device.device.uid);
+    const text = input.text.trimEnd();
+    const present = lines.includes(text);
+    if (input.remove === true && !present) throw notFound(`${device.device.name} has no line "${text}"`);
+    return applied(sim, device, {
+      lines: input.remove === true ? lines.filter((l) => l !== text) : present ? lines : [...lines, text],
+      command: input.remove === true ? `no ${text}` : text,
+      username: input.username ?? UI_USER,
+      description: `${input.remove === true ? 'Removed' : 'Set'} ${text.split(/\s+/).slice(0, 2).join(' ')} on ${device.device.name}`,
     });
   });
   add('DELETE', '/_sim/devices/{device}/access-list', (r) => remove(sim, r));

@@ -1,12 +1,19 @@
-// `packet-tracer` on the simulated ASA: evaluates a packet against the device's access policy and prints
-// the ASA's own phase format. ROUTE-LOOKUP (connected networks, then static routes, longest prefix),
-// UN-NAT (a static NAT's mapped address back to the real one, so access lists match real addresses as on
-// ASA 8.3+), ACCESS-LIST (first match over the list applied `in` on the input interface, then the global
-// one, then the implicit deny; with no list at all, the security levels decide), NAT (source static NAT
-// toward the egress), and the Result block. The verdict is computed, never canned. Pure functions.
-import { cidrContains, connectedNetworks, formatIp, type Ip, parseIp, translate } from './asaAddresses.js';
+// `packet-tracer` on the simulated ASA: evaluates a packet against the device's configuration
+// (asaPolicyEval.ts) and answers as real ASAs print it (the answers kept in test/fixtures/packet-tracer/):
+// the layer-2 MAC access list as phase 1, UN-NAT for a static NAT's mapped address (so access lists match
+// real addresses, as on 8.3 and later), the route lookup, the access-list phase only when an access list
+// applies (a packet the security levels let through has none), source NAT as `Static translate` or
+// `Dynamic translate`, the per-session, IP-options, failover (on a pair) and flow-creation phases, and the
+// Result block. Drops print as devices print them: the access-list phase that dropped ends the answer; no
+// route is a Result block without phases; a failed translation (PAT to an interface without an address)
+// and a source translated onto its own destination (the ASA's land check) end after the phases with only
+// the Result block's drop reason. Newer releases add elapsed times and the drop location. Computed, never
+// canned; pure functions.
+import { createHash } from 'node:crypto';
+import { cidrContains, formatIp, type Ip, parseIp, translate } from './asaAddresses.js';
 import type { AsaDeviceView, LineOutcome, Token } from './asaCommandLine.js';
-import type { AccessListEntry, AsaPolicy, Cidr, PortRange, StaticNat } from './asaPolicyModel.js';
+import { type AclDecision, decideAccess, type Flow, ICMP_TYPE_NAMES, lookupRoute } from './asaPolicyEval.js';
+import type { Cidr, DynamicNat, StaticNat } from './asaPolicyModel.js';
 import type { InterfaceRecord } from './model.js';
 
 export type TraceProtocol = 'tcp' | 'udp' | 'icmp';
@@ -42,23 +49,6 @@ export const ASA_PORT_NAMES: Readonly<Record<string, number>> = {
   syslog: 514,
   ldaps: 636,
   sqlnet: 1521,
-};
-
-/** ICMP type names the ASA accepts in place of numbers. */
-export const ICMP_TYPE_NAMES: Readonly<Record<string, number>> = {
-  'echo-reply': 0,
-  unreachable: 3,
-  'source-quench': 4,
-  redirect: 5,
-  echo: 8,
-  'router-advertisement': 9,
-  'router-solicitation': 10,
-  'time-exceeded': 11,
-  'parameter-problem': 12,
-  'timestamp-request': 13,
-  'timestamp-reply': 14,
-  'mask-request': 17,
-  'mask-reply': 18,
 };
 
 // --- parsing ----------------------------------------------------------------------------------------
@@ -116,220 +106,80 @@ export function parsePacketTracer(
   return { inputInterface: word(2), protocol, source, destination, sourcePort, destinationPort };
 }
 
-// --- routing ----------------------------------------------------------------------------------------
-
-/** The route a destination takes: a connected network or a static route. */
-export interface RouteChoice {
-  kind: 'connected' | 'static';
-  nameif: string;
-  network: Cidr;
-  /** The gateway of a static route; a connected route's next hop is the destination itself. */
-  gateway?: string;
-  distance: number;
-  metric: number;
-}
-
-/** Longest prefix wins; on a tie the lower administrative distance (connected 0, static 1), then metric. */
-export function lookupRoute(view: AsaDeviceView, destination: Ip): RouteChoice | undefined {
-  const candidates: RouteChoice[] = [
-    ...connectedNetworks(view.interfaces).map(
-      (c): RouteChoice => ({
-        kind: 'connected',
-        nameif: c.nameif,
-        network: c.network,
-        distance: 0,
-        metric: 0,
-      }),
-    ),
-    ...view.policy.routes.map(
-      (r): RouteChoice => ({
-        kind: 'static',
-        nameif: r.interface,
-        network: r.network,
-        gateway: r.gateway,
-        distance: 1,
-        metric: r.metric,
-      }),
-    ),
-  ].filter((c) => cidrContains(c.network, destination));
-  candidates.sort(
-    (a, b) => b.network.prefix - a.network.prefix || a.distance - b.distance || a.metric - b.metric,
-  );
-  return candidates[0];
-}
-
 // --- NAT --------------------------------------------------------------------------------------------
 
 interface NatMatch {
-  nat: StaticNat;
+  nat: StaticNat | DynamicNat;
+  kind: 'static' | 'dynamic';
   from: Ip;
-  to: Ip;
+  /** Undefined: the translation failed (PAT to an interface that has no address). */
+  to?: Ip;
 }
 
 const natApplies = (ifc: string, wanted: string) => ifc === wanted || ifc === 'any';
 
 /** A static NAT whose mapped address is `destination`, for traffic entering on its mapped interface. */
-function untranslation(policy: AsaPolicy, input: string, destination: Ip): NatMatch | undefined {
-  for (const nat of policy.nats) {
+function untranslation(view: AsaDeviceView, input: string, destination: Ip): NatMatch | undefined {
+  for (const nat of view.policy.nats) {
     if (!natApplies(nat.mappedInterface, input)) continue;
     for (const [i, mapped] of nat.mapped.entries()) {
       const real = nat.real[i] ?? nat.real[0];
       if (real === undefined || !cidrContains(mapped, destination)) continue;
       const to = translate(destination, mapped, real);
-      if (to !== undefined) return { nat, from: destination, to };
+      if (to !== undefined) return { nat, kind: 'static', from: destination, to };
     }
   }
   return undefined;
 }
 
-/** A static NAT of the source's object from the input interface toward the egress. */
+/** The address of an interface by nameif, when it has one (of the family asked). */
+function interfaceAddress(view: AsaDeviceView, nameif: string, family: 4 | 6): Ip | undefined {
+  const record = view.interfaces.find((i) => i.name === nameif);
+  const text = family === 4 ? record?.ipv4?.ipAddress?.ipAddress : record?.ipv6?.ipAddresses?.[0]?.ipAddress;
+  const ip = typeof text === 'string' ? parseIp(text) : undefined;
+  return ip?.family === family ? ip : undefined;
+}
+
+/** The source NAT of the source's object from the input interface toward the egress: static, else dynamic. */
 function sourceTranslation(
-  policy: AsaPolicy,
+  view: AsaDeviceView,
   input: string,
   egress: string,
   source: Ip,
 ): NatMatch | undefined {
-  for (const nat of policy.nats) {
-    if (!natApplies(nat.realInterface, input) || !natApplies(nat.mappedInterface, egress)) continue;
+  const applies = (nat: StaticNat | DynamicNat) =>
+    natApplies(nat.realInterface, input) && natApplies(nat.mappedInterface, egress);
+  for (const nat of view.policy.nats) {
+    if (!applies(nat)) continue;
     for (const [i, real] of nat.real.entries()) {
       const mapped = nat.mapped[i] ?? nat.mapped[0];
       if (mapped === undefined || !cidrContains(real, source)) continue;
       const to = translate(source, real, mapped);
-      if (to !== undefined) return { nat, from: source, to };
+      if (to !== undefined) return { nat, kind: 'static', from: source, to };
     }
   }
+  for (const nat of view.policy.dynamicNats) {
+    if (!applies(nat) || !nat.real.some((real) => cidrContains(real, source))) continue;
+    const to =
+      nat.mapped === 'interface'
+        ? interfaceAddress(view, egress, source.family)
+        : firstHost(nat.mapped, source.family);
+    return { nat, kind: 'dynamic', from: source, ...(to ? { to } : {}) };
+  }
   return undefined;
 }
 
-const natConfig = (nat: StaticNat) => [`object network ${nat.objectName}`, ` ${nat.text.trim()}`];
-
-// --- access lists -----------------------------------------------------------------------------------
-
-/** The packet as the access lists see it: after UN-NAT, so with the real destination. */
-export interface Flow {
-  protocol: 'tcp' | 'udp' | 'icmp' | 'icmp6';
-  source: Ip;
-  destination: Ip;
-  sourcePort?: number;
-  destinationPort?: number;
-  icmpType?: number;
+function firstHost(networks: readonly Cidr[], family: 4 | 6): Ip | undefined {
+  const cidr = networks.find((n) => n.family === family);
+  return cidr === undefined ? undefined : parseIp(cidr.address);
 }
 
-const PROTOCOL_NUMBERS: Readonly<Record<string, string>> = {
-  '1': 'icmp',
-  '6': 'tcp',
-  '17': 'udp',
-  '58': 'icmp6',
-};
+const natConfig = (nat: StaticNat | DynamicNat) => [
+  `object network ${nat.objectName}`,
+  ` ${nat.text.trim()}`,
+];
 
-function protocolMatches(written: string, flow: Flow): boolean {
-  const p = PROTOCOL_NUMBERS[written] ?? written;
-  if (p === 'ip') return true;
-  if (p === 'tcp-udp') return flow.protocol === 'tcp' || flow.protocol === 'udp';
-  return p === flow.protocol;
-}
-
-const inRanges = (value: number | undefined, ranges: readonly PortRange[] | undefined): boolean =>
-  ranges === undefined ||
-  ranges.length === 0 ||
-  (value !== undefined && ranges.some((r) => value >= r.low && value <= r.high));
-
-const addressMatches = (networks: readonly Cidr[] | undefined, ip: Ip) =>
-  networks === undefined || networks.some((n) => cidrContains(n, ip));
-
-/**
- * The protocol and destination ports an entry's protocol field gives: a protocol keyword, or a service
- * object / object-group (`object HTTPS`, `object-group WEB-PORTS`) whose protocol and ports apply.
- */
-function serviceOf(
-  policy: AsaPolicy,
-  written: string,
-): { protocol: string; ports?: readonly PortRange[] } | undefined {
-  const name = written.replace(/^(object|object-group)\s+/, '');
-  const object = policy.objects.find((o) => o.type === 'service' && o.name === name);
-  if (object !== undefined)
-    return { protocol: object.protocol ?? 'ip', ...(object.ports ? { ports: object.ports } : {}) };
-  const group = policy.objectGroups.find((g) => g.type === 'service' && g.name === name);
-  if (group !== undefined)
-    return { protocol: group.protocol ?? 'tcp-udp', ...(group.ports ? { ports: group.ports } : {}) };
-  return undefined;
-}
-
-const KNOWN_PROTOCOLS = new Set([
-  'ip',
-  'tcp',
-  'udp',
-  'icmp',
-  'icmp6',
-  'tcp-udp',
-  ...Object.keys(PROTOCOL_NUMBERS),
-]);
-
-function icmpTypeMatches(written: string | undefined, type: number | undefined): boolean {
-  if (written === undefined) return true;
-  const wanted = ICMP_TYPE_NAMES[written] ?? (/^\d+$/.test(written) ? Number(written) : undefined);
-  return wanted === undefined || wanted === type;
-}
-
-/** Whether an active rule of an access list matches the flow (remarks and inactive lines never do). */
-export function entryMatches(policy: AsaPolicy, entry: AccessListEntry, flow: Flow): boolean {
-  if (entry.kind !== 'rule' || entry.inactive) return false;
-  const written = (entry.protocol ?? 'ip').toLowerCase();
-  let servicePorts: readonly PortRange[] | undefined;
-  if (KNOWN_PROTOCOLS.has(written)) {
-    if (!protocolMatches(written, flow)) return false;
-  } else {
-    const service = serviceOf(policy, entry.protocol ?? '');
-    if (service === undefined || !protocolMatches(service.protocol.toLowerCase(), flow)) return false;
-    servicePorts = service.ports;
-  }
-  if (!addressMatches(entry.source?.networks, flow.source)) return false;
-  if (!addressMatches(entry.destination?.networks, flow.destination)) return false;
-  if (flow.protocol === 'icmp' || flow.protocol === 'icmp6')
-    return icmpTypeMatches(entry.icmpType, flow.icmpType);
-  if (written === 'ip') return true;
-  return (
-    inRanges(flow.sourcePort, entry.sourcePorts?.ports) &&
-    inRanges(flow.destinationPort, entry.destinationPorts?.ports) &&
-    inRanges(flow.destinationPort, servicePorts)
-  );
-}
-
-/** How the ACCESS-LIST phase decided. */
-export type AclDecision =
-  | { kind: 'rule'; action: 'permit' | 'deny'; group: string; entry: AccessListEntry }
-  | { kind: 'implicit'; action: 'permit' | 'deny' };
-
-function firstMatch(policy: AsaPolicy, acl: string, flow: Flow): AccessListEntry | undefined {
-  return (policy.accessLists.get(acl) ?? []).find((entry) => entryMatches(policy, entry, flow));
-}
-
-const securityLevel = (view: AsaDeviceView, nameif: string) =>
-  view.interfaces.find((i) => i.name === nameif)?.securityLevel ?? 0;
-
-/**
- * The list applied `in` on the input interface, then the global list; the implicit deny after the last
- * list that applies. With no list applied at all, traffic may go from a higher to a lower security level.
- */
-export function decideAccess(view: AsaDeviceView, input: string, egress: string, flow: Flow): AclDecision {
-  const { policy } = view;
-  const bindings = [
-    ...policy.accessGroups.filter((g) => g.direction === 'in' && g.interface === input),
-    ...policy.accessGroups.filter((g) => g.direction === 'global'),
-  ];
-  for (const binding of bindings) {
-    const entry = firstMatch(policy, binding.acl, flow);
-    if (entry !== undefined)
-      return { kind: 'rule', action: entry.action ?? 'deny', group: binding.text.trim(), entry };
-  }
-  if (bindings.length > 0) return { kind: 'implicit', action: 'deny' };
-  return {
-    kind: 'implicit',
-    action: securityLevel(view, input) > securityLevel(view, egress) ? 'permit' : 'deny',
-  };
-}
-
-// --- the trace --------------------------------------------------------------------------------------
+// --- the answer -------------------------------------------------------------------------------------
 
 interface Phase {
   type: string;
@@ -338,6 +188,14 @@ interface Phase {
   config: string[];
   info: string[];
 }
+
+const phase = (type: string, subtype = '', config: string[] = [], info: string[] = []): Phase => ({
+  type,
+  subtype,
+  result: 'ALLOW',
+  config,
+  info,
+});
 
 const endpoint = (ip: Ip, port: number | undefined) => `${formatIp(ip)}/${port ?? 0}`;
 
@@ -351,128 +209,165 @@ function statusOf(record: InterfaceRecord | undefined): { status: string; line: 
 export const interfaceNames = (view: AsaDeviceView): string[] =>
   view.interfaces.flatMap((i) => (typeof i.name === 'string' && i.name !== '' ? [i.name] : []));
 
-/** Evaluates the packet and answers with the ASA's phases and Result block. */
-export function tracePacket(view: AsaDeviceView, packet: TracePacket): string {
-  const { policy } = view;
-  const input = packet.inputInterface;
-  const phases: Phase[] = [];
-  const divert = untranslation(policy, input, packet.destination);
-  const destination = divert?.to ?? packet.destination;
-  const route = lookupRoute(view, destination);
-  const egress = divert?.nat.realInterface ?? route?.nameif;
-  const nextHop =
-    route !== undefined && route.nameif === egress && route.gateway !== undefined
-      ? route.gateway
-      : formatIp(destination);
-
-  let drop: string | undefined;
-  if (egress === undefined) {
-    phases.push({
-      type: 'ROUTE-LOOKUP',
-      subtype: 'Resolve Egress Interface',
-      result: 'DROP',
-      config: [],
-      info: [],
-    });
-    drop = '(no-route) No route to host';
-  } else {
-    phases.push({
-      type: 'ROUTE-LOOKUP',
-      subtype: 'Resolve Egress Interface',
-      result: 'ALLOW',
-      config: [],
-      info: [`Found next-hop ${nextHop} using egress ifc  ${egress}`],
-    });
-    if (divert !== undefined) {
-      phases.push({
-        type: 'UN-NAT',
-        subtype: 'static',
-        result: 'ALLOW',
-        config: natConfig(divert.nat),
-        info: [
-          `NAT divert to egress interface ${egress}`,
-          `Untranslate ${endpoint(divert.from, packet.destinationPort)} to ${endpoint(divert.to, packet.destinationPort)}`,
-        ],
-      });
-    }
-    const flow: Flow = {
-      protocol: packet.protocol === 'icmp' && packet.source.family === 6 ? 'icmp6' : packet.protocol,
-      source: packet.source,
-      destination,
-      ...(packet.sourcePort === undefined ? {} : { sourcePort: packet.sourcePort }),
-      ...(packet.destinationPort === undefined ? {} : { destinationPort: packet.destinationPort }),
-      ...(packet.icmpType === undefined ? {} : { icmpType: packet.icmpType }),
-    };
-    const decision = decideAccess(view, input, egress, flow);
-    const allowed = decision.action === 'permit';
-    phases.push({
-      type: 'ACCESS-LIST',
-      subtype: decision.kind === 'rule' ? 'log' : '',
-      result: allowed ? 'ALLOW' : 'DROP',
-      config: decision.kind === 'rule' ? [decision.group, decision.entry.text.trim()] : ['Implicit Rule'],
-      info: [],
-    });
-    if (!allowed) {
-      drop = '(acl-drop) Flow is denied by configured rule';
-    } else {
-      const source = sourceTranslation(policy, input, egress, packet.source);
-      if (source !== undefined) {
-        phases.push({
-          type: 'NAT',
-          subtype: 'static',
-          result: 'ALLOW',
-          config: natConfig(source.nat),
-          info: [
-            `Translate ${endpoint(source.from, packet.sourcePort)} to ${endpoint(source.to, packet.sourcePort)}`,
-          ],
-        });
-      }
-      phases.push({ type: 'NAT', subtype: 'per-session', result: 'ALLOW', config: [], info: [] });
-    }
-  }
-  return render(view, phases, input, egress, drop);
+/** What the trace found: the phases printed, the egress, and the drop reason when dropped. */
+interface Trace {
+  phases: Phase[];
+  egress?: string;
+  drop?: string;
 }
 
-function render(
-  view: AsaDeviceView,
-  phases: readonly Phase[],
-  input: string,
-  egress: string | undefined,
-  drop: string | undefined,
-): string {
+const DROP = {
+  acl: '(acl-drop) Flow is denied by configured rule',
+  noRoute: '(no-route) No route to host',
+  natFailed: '(nat-xlate-failed) NAT failed',
+  security: '(sp-security-failed) Slowpath security checks failed',
+};
+
+function accessPhase(decision: AclDecision): Phase {
+  const allowed = decision.action === 'permit';
+  if (decision.kind === 'rule')
+    return {
+      ...phase('ACCESS-LIST', 'log', [decision.group, decision.entry.text.trim()]),
+      result: allowed ? 'ALLOW' : 'DROP',
+    };
+  return { ...phase('ACCESS-LIST', '', ['Implicit Rule']), result: allowed ? 'ALLOW' : 'DROP' };
+}
+
+function flowOf(packet: TracePacket, destination: Ip): Flow {
+  return {
+    protocol: packet.protocol === 'icmp' && packet.source.family === 6 ? 'icmp6' : packet.protocol,
+    source: packet.source,
+    destination,
+    ...(packet.sourcePort === undefined ? {} : { sourcePort: packet.sourcePort }),
+    ...(packet.destinationPort === undefined ? {} : { destinationPort: packet.destinationPort }),
+    ...(packet.icmpType === undefined ? {} : { icmpType: packet.icmpType }),
+  };
+}
+
+/** A stable number for this packet and what is asked (flow ids, elapsed times): answers repeat. */
+function stable(range: number, packet: TracePacket, ...parts: string[]): number {
+  const key = [formatIp(packet.source), formatIp(packet.destination), packet.inputInterface, ...parts];
+  return createHash('sha256').update(key.join('\u0000')).digest().readUInt32BE(0) % range;
+}
+
+/** Evaluates the packet: the phases a real ASA prints for it, in its order. */
+function evaluate(view: AsaDeviceView, packet: TracePacket): Trace {
+  const input = packet.inputInterface;
+  // Every frame passes the layer-2 access list first; it never decides a routed packet.
+  const phases: Phase[] = [phase('ACCESS-LIST', '', ['Implicit Rule'], ['MAC Access list'])];
+  const divert = untranslation(view, input, packet.destination);
+  const destination = divert?.to ?? packet.destination;
+  let egress: string | undefined;
+  if (divert !== undefined) {
+    egress = divert.nat.realInterface;
+    phases.push(
+      phase('UN-NAT', 'static', natConfig(divert.nat), [
+        `NAT divert to egress interface ${egress}`,
+        `Untranslate ${endpoint(divert.from, packet.destinationPort)} to ${endpoint(destination, packet.destinationPort)}`,
+      ]),
+    );
+  } else {
+    const route = lookupRoute(view, destination);
+    // No route: the ASA prints no phase at all, only the Result block.
+    if (route === undefined) return { phases: [], drop: DROP.noRoute };
+    egress = route.nameif;
+    const nextHop = route.gateway ?? formatIp(destination);
+    phases.push(
+      phase(
+        'ROUTE-LOOKUP',
+        'Resolve Egress Interface',
+        [],
+        [`found next-hop ${nextHop} using egress ifc  ${egress}`],
+      ),
+    );
+  }
+  const decision = decideAccess(view, input, egress, flowOf(packet, destination));
+  const bound = decision.kind === 'rule' || decision.action === 'deny';
+  // A packet the security levels let through meets no access list: the ASA prints no phase for it.
+  if (bound) phases.push(accessPhase(decision));
+  if (decision.action !== 'permit') return { phases, egress, drop: DROP.acl };
+
+  const source = sourceTranslation(view, input, egress, packet.source);
+  if (source !== undefined) {
+    const kind = source.kind === 'static' ? 'Static' : 'Dynamic';
+    const info = source.to
+      ? [
+          `${kind} translate ${endpoint(source.from, packet.sourcePort)} to ${endpoint(source.to, packet.sourcePort)}`,
+        ]
+      : [];
+    phases.push(phase('NAT', '', natConfig(source.nat), info));
+  }
+  phases.push(phase('NAT', 'per-session'), phase('IP-OPTIONS'));
+  // PAT to an interface without an address: the translation fails after the phases, no phase drops.
+  if (source !== undefined && source.to === undefined) return { phases, egress, drop: DROP.natFailed };
+  if (view.device.device.asaFailoverMode !== undefined && view.device.device.asaFailoverMode !== 'OFF')
+    phases.push(phase('FOVER', 'standby-update'));
+  if (divert !== undefined) phases.push(phase('NAT', 'rpf-check', natConfig(divert.nat)));
+  // A source translated onto its own destination is a land attack to the ASA's slow-path checks.
+  if (source?.to !== undefined && formatIp(source.to) === formatIp(destination))
+    return { phases, egress, drop: DROP.security };
+  phases.push(phase('NAT', 'per-session'), phase('IP-OPTIONS'));
+  const flowId = 10_000 + stable(9_000_000, packet, 'flow');
+  phases.push(
+    phase('FLOW-CREATION', '', [], [`New flow created with id ${flowId}, packet dispatched to next module`]),
+  );
+  return { phases, egress };
+}
+
+/** Releases from 9.12 on print each phase's elapsed time, the total and the drop location. */
+function printsTimes(view: AsaDeviceView): boolean {
+  const [major = 0, minor = 0] = (view.device.device.softwareVersion ?? '').split('.').map(Number);
+  return major > 9 || (major === 9 && minor >= 12);
+}
+
+function render(view: AsaDeviceView, packet: TracePacket, trace: Trace): string {
+  const timed = printsTimes(view);
   const lines: string[] = [];
-  for (const [i, phase] of phases.entries()) {
+  let total = 0;
+  for (const [i, p] of trace.phases.entries()) {
+    const elapsed = 200 + stable(60_000, packet, 'phase', String(i), p.type);
+    total += elapsed;
     lines.push(
       `Phase: ${i + 1}`,
-      `Type: ${phase.type}`,
-      phase.subtype === '' ? 'Subtype:' : `Subtype: ${phase.subtype}`,
-      `Result: ${phase.result}`,
+      `Type: ${p.type}`,
+      p.subtype === '' ? 'Subtype:' : `Subtype: ${p.subtype}`,
+      `Result: ${p.result}`,
+      ...(timed ? [`Elapsed time: ${elapsed} ns`] : []),
       'Config:',
-      ...phase.config,
+      ...p.config,
       'Additional Information:',
-      ...phase.info,
+      ...p.info,
       '',
     );
   }
   const byName = (nameif: string) => view.interfaces.find((i) => i.name === nameif);
-  const inputStatus = statusOf(byName(input));
+  const inputStatus = statusOf(byName(packet.inputInterface));
   lines.push(
     'Result:',
-    `input-interface: ${input}`,
+    `input-interface: ${packet.inputInterface}`,
     `input-status: ${inputStatus.status}`,
     `input-line-status: ${inputStatus.line}`,
   );
-  if (egress !== undefined) {
-    const outputStatus = statusOf(byName(egress));
+  if (trace.egress !== undefined) {
+    const outputStatus = statusOf(byName(trace.egress));
     lines.push(
-      `output-interface: ${egress}`,
+      `output-interface: ${trace.egress}`,
       `output-status: ${outputStatus.status}`,
       `output-line-status: ${outputStatus.line}`,
     );
   }
-  lines.push(`Action: ${drop === undefined ? 'allow' : 'drop'}`);
-  if (drop !== undefined) lines.push(`Drop-reason: ${drop}`);
+  lines.push(`Action: ${trace.drop === undefined ? 'allow' : 'drop'}`);
+  if (timed) lines.push(`Time Taken: ${total + 1_000 + stable(20_000, packet, 'total')} ns`);
+  if (trace.drop !== undefined) {
+    const frame = (0x5555_0000_0000 + stable(0xffff_ffff, packet, 'frame')).toString(16).padStart(16, '0');
+    lines.push(`Drop-reason: ${trace.drop}${timed ? `, Drop-location: frame 0x${frame} flow (NA)/NA` : ''}`);
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/** Evaluates the packet and answers with the ASA's phases and Result block. */
+export function tracePacket(view: AsaDeviceView, packet: TracePacket): string {
+  return render(view, packet, evaluate(view, packet));
 }
 
 /** The command-line runner for `packet-tracer` lines. */

@@ -16,6 +16,7 @@ import type {
   AddressOperand,
   AsaPolicy,
   Cidr,
+  DynamicNat,
   PolicyObject,
   PolicyObjectGroup,
   PortOperand,
@@ -571,6 +572,28 @@ export function parsePolicy(deviceUid: string, config: string, lines: readonly s
     ];
   });
 
+  const dynamicNats: DynamicNat[] = natLines.flatMap(({ object, line }) => {
+    const m = /^nat \(([^,]+),([^)]+)\) dynamic (\S+)/.exec(line);
+    if (m === null) return [];
+    const target = m[3] ?? '';
+    const mapped =
+      target === 'interface'
+        ? ('interface' as const)
+        : defs.objects.has(target)
+          ? networksOf(defs, target)
+          : addressTokens(['host', target]);
+    return [
+      {
+        objectName: object,
+        realInterface: m[1] ?? '',
+        mappedInterface: m[2] ?? '',
+        real: defs.objects.get(object)?.networks ?? [],
+        mapped,
+        text: line,
+      },
+    ];
+  });
+
   return {
     deviceUid,
     lines: [...lines],
@@ -580,6 +603,7 @@ export function parsePolicy(deviceUid: string, config: string, lines: readonly s
     accessGroups,
     routes,
     nats,
+    dynamicNats,
   };
 }
 
@@ -623,6 +647,7 @@ export function policyOf(state: SimState, deviceUid: string): AsaPolicy {
       accessGroups: [],
       routes: [],
       nats: [],
+      dynamicNats: [],
     };
   }
   return policyOfDevice(state, device);

@@ -131,6 +131,21 @@ export interface StaticNat {
   text: string;
 }
 
+/**
+ * Object NAT: `nat (real,mapped) dynamic interface|MAPPED` inside `object network NAME`: the object's
+ * addresses leave through `mapped` as the egress interface's own address (`interface`, port address
+ * translation) or as a mapped host.
+ */
+export interface DynamicNat {
+  objectName: string;
+  realInterface: string;
+  mappedInterface: string;
+  real: Cidr[];
+  /** `interface`: the mapped interface's address; else the mapped addresses. */
+  mapped: 'interface' | Cidr[];
+  text: string;
+}
+
 /** An ASA's whole access policy, parsed from its running configuration's policy lines. */
 export interface AsaPolicy {
   deviceUid: string;
@@ -143,4 +158,5 @@ export interface AsaPolicy {
   accessGroups: AccessGroupBinding[];
   routes: StaticRoute[];
   nats: StaticNat[];
+  dynamicNats: DynamicNat[];
 }

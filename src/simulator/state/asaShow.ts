@@ -1,20 +1,16 @@
 // The `show` commands the simulated ASA answers, each from the model in the ASA's own format: `show route
-// <ip>`, `show conn address <ip>`, `show xlate local <ip>`, `show failover`, `show interface <name>` and
-// `show version`. Connections are derived from the policy (flows its access lists permit, checked with
+// <ip>`, `show conn address <ip>`, `show xlate local <ip>`, `show failover` (asaShowFailover.ts), `show
+// interface <name>` and `show version`. Connections are derived from the policy (flows its access lists permit, checked with
 // the packet tracer's own evaluation), so they never contradict a trace. Counters and idle times are
 // derived from the device and the address, not from a random source, so an answer repeats.
 import { createHash } from 'node:crypto';
 import { cidrContains, formatIp, type Ip, parseIp, prefixToMask, translate } from './asaAddresses.js';
 import type { AsaDeviceView, LineOutcome, Token } from './asaCommandLine.js';
-import { decideAccess, type Flow, lookupRoute } from './asaPacketTracer.js';
+import { decideAccess, type Flow, lookupRoute } from './asaPolicyEval.js';
 import type { Cidr } from './asaPolicyModel.js';
+import { showFailover } from './asaShowFailover.js';
+import { asaUptime, asaVersion, stable } from './asaShowFormat.js';
 import type { InterfaceRecord } from './model.js';
-
-/** A stable number in [0, range) for these parts (device UID, address…). */
-function stable(range: number, ...parts: string[]): number {
-  const hash = createHash('sha256').update(parts.join('\u0000')).digest();
-  return hash.readUInt32BE(0) % range;
-}
 
 const network = (cidr: Cidr) =>
   cidr.family === 4 ? `${cidr.address} ${prefixToMask(cidr.prefix)}` : `${cidr.address}/${cidr.prefix}`;
@@ -173,57 +169,6 @@ function showXlate(view: AsaDeviceView, ip: Ip): string {
   return `${lines.join('\n')}\n`;
 }
 
-// --- show failover ----------------------------------------------------------------------------------
-
-function showFailover(view: AsaDeviceView): string {
-  const d = view.device.device;
-  const mode = d.asaFailoverMode ?? 'OFF';
-  const version = asaVersion(d.softwareVersion ?? '');
-  const common = [
-    'Reconnect timeout 0:00:00',
-    'Unit Poll frequency 1 seconds, holdtime 15 seconds',
-    'Interface Poll frequency 5 seconds, holdtime 25 seconds',
-    'Interface Policy 1',
-  ];
-  if (mode === 'OFF') {
-    return [
-      'Failover Off',
-      'Failover unit Primary',
-      'Failover LAN Interface: not Configured',
-      ...common,
-      'Monitored Interfaces 0 of 1285 maximum',
-      '',
-    ].join('\n');
-  }
-  const mate = d.asaFailoverMate;
-  const state = d.asaFailoverState ?? 'Primary - Active';
-  const unit = state.startsWith('Secondary') ? 'Secondary' : 'Primary';
-  const activeSeconds = Math.max(0, Math.floor((view.now - view.bootTime) / 1000));
-  const monitored = view.interfaces.filter((i) => i.monitorInterface === true && typeof i.name === 'string');
-  const hostLines = (ours: boolean) =>
-    monitored.map((i) => {
-      const address = i.ipv4?.ipAddress;
-      const shown = ours ? address?.ipAddress : (address?.standbyIpAddress ?? '0.0.0.0');
-      return `\t\t  Interface ${i.name} (${shown ?? '0.0.0.0'}): Normal (Monitored)`;
-    });
-  return [
-    'Failover On',
-    `Failover unit ${unit}`,
-    'Failover LAN Interface: folink GigabitEthernet1/8 (up)',
-    ...common,
-    `Monitored Interfaces ${monitored.length} of 1285 maximum`,
-    `Version: Ours ${version}, Mate ${asaVersion(mate?.softwareVersion ?? d.softwareVersion ?? '')}`,
-    `Failover mode: ${mode === 'ACTIVE_ACTIVE' ? 'Active/Active' : 'Active/Standby'}`,
-    `\tThis host: ${state}`,
-    `\t\tActive time: ${state.endsWith('Active') ? activeSeconds : 0} (sec)`,
-    ...hostLines(true),
-    `\tOther host: ${mate?.failoverState ?? 'Secondary - Standby Ready'}`,
-    `\t\tActive time: ${state.endsWith('Active') ? 0 : activeSeconds} (sec)`,
-    ...hostLines(false),
-    '',
-  ].join('\n');
-}
-
 // --- show interface ---------------------------------------------------------------------------------
 
 function findInterface(view: AsaDeviceView, name: string): InterfaceRecord | undefined {
@@ -277,27 +222,40 @@ function showInterface(view: AsaDeviceView, record: InterfaceRecord): string {
 
 // --- show version -----------------------------------------------------------------------------------
 
-/** `9.20.2` → `9.20(2)`, as the ASA prints its version. */
-export function asaVersion(softwareVersion: string): string {
-  const [major = '9', minor = '0', ...rest] = softwareVersion.split('.');
-  return rest.length === 0 ? `${major}.${minor}` : `${major}.${minor}(${rest.join('.')})`;
+function activationKey(uid: string): string {
+  const hash = createHash('sha256').update(`activation\u0000${uid}`).digest();
+  return [0, 4, 8, 12, 16].map((i) => `0x${hash.readUInt32BE(i).toString(16).padStart(8, '0')}`).join(' ');
 }
 
-/** `41 days 3 hours`, `2 hours 5 mins`, `5 mins 3 secs`: the ASA's uptime. */
-export function asaUptime(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const days = Math.floor(s / 86_400);
-  const hours = Math.floor(s / 3600) % 24;
-  const mins = Math.floor(s / 60) % 60;
-  if (days > 0) return `${days} days ${hours} hours`;
-  if (hours > 0) return `${hours} hours ${mins} mins`;
-  return `${mins} mins ${s % 60} secs`;
-}
+/** `show version`'s licence table, as an ASA with a Security Plus licence prints it. */
+const LICENSED_FEATURES: readonly (readonly [string, string])[] = [
+  ['Maximum Physical Interfaces', 'Unlimited'],
+  ['Maximum VLANs', '150'],
+  ['Inside Hosts', 'Unlimited'],
+  ['Failover', 'Disabled'],
+  ['Encryption-DES', 'Enabled'],
+  ['Encryption-3DES-AES', 'Enabled'],
+  ['Security Contexts', '2'],
+  ['Carrier', 'Disabled'],
+  ['AnyConnect Premium Peers', '2'],
+  ['AnyConnect Essentials', 'Disabled'],
+  ['Other VPN Peers', '300'],
+  ['Total VPN Peers', '300'],
+  ['AnyConnect for Mobile', 'Disabled'],
+  ['AnyConnect for Cisco VPN Phone', 'Disabled'],
+  ['Advanced Endpoint Assessment', 'Disabled'],
+  ['Shared License', 'Disabled'],
+  ['Total TLS Proxy Sessions', '1000'],
+  ['Botnet Traffic Filter', 'Disabled'],
+  ['Cluster', 'Disabled'],
+];
 
 function showVersion(view: AsaDeviceView): string {
   const d = view.device.device;
   const software = d.softwareVersion ?? '9.20.2';
   const version = asaVersion(software);
+  const pair = d.asaFailoverMode !== undefined && d.asaFailoverMode !== null && d.asaFailoverMode !== 'OFF';
+  const ports = view.interfaces.filter((i) => i.interfaceType === 'PHYSICAL_INTERFACE');
   return [
     `Cisco Adaptive Security Appliance Software Version ${version}`,
     'SSP Operating System Version 2.14(1.162)',
@@ -308,12 +266,31 @@ function showVersion(view: AsaDeviceView): string {
     'Config file at boot was "startup-config"',
     '',
     `${d.name} up ${asaUptime(view.now - view.bootTime)}`,
+    ...(pair ? [`failover cluster up ${asaUptime(view.now - view.bootTime)}`] : []),
     '',
     `Hardware:   ${d.modelNumber ?? 'ASA5516'}, 8192 MB RAM, CPU Atom C2000 series 2416 MHz, 1 CPU (8 cores)`,
     'Internal ATA Compact Flash, 8192MB',
+    'BIOS Flash M25P64 @ 0xfed01000, 16384KB',
+    '',
+    ...ports.map(
+      (p, i) =>
+        `${String(i + 1).padStart(2)}: Ext: ${p.hardwareName.padEnd(20)}: address is ${p.macAddress ?? '0000.0000.0000'}, irq 255`,
+    ),
+    '',
+    'Licensed features for this platform:',
+    ...LICENSED_FEATURES.map(
+      ([feature, value]) =>
+        `${feature.padEnd(34)}: ${(feature === 'Failover' && pair ? 'Active/Standby' : value).padEnd(15)}perpetual`,
+    ),
+    '',
+    'This platform has an ASA5516 Security Plus license.',
     '',
     `Serial Number: ${d.serial ?? ''}`,
+    // A licence of the classic kind: its key, five words derived from the device (never a real one).
+    `Running Permanent Activation Key: ${activationKey(d.uid)}`,
     'Configuration register is 0x1',
+    'Image type          : Release',
+    'Key Version         : A',
     '',
   ].join('\n');
 }

@@ -51,6 +51,8 @@ const HQ: readonly string[] = [
 const BRANCH: readonly string[] = [
   'object network BRANCH-STAFF',
   ' subnet 10.50.10.0 255.255.255.0',
+  // The staff reach the internet through the outside interface's address (port address translation).
+  ' nat (staff,outside) dynamic interface',
   'object network HQ-NETWORKS',
   ' subnet 10.1.0.0 255.255.0.0',
   ' description Reached over the tunnel to HQ',

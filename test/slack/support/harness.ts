@@ -7,7 +7,7 @@ import { instrumentBolt, instrumentCatalogue } from '../../../src/app/instrument
 import { createLogger } from '../../../src/app/logger.js';
 import { sccClientsFrom } from '../../../src/app/sccClients.js';
 import { createCatalogue } from '../../../src/catalogue/index.js';
-import type { OperationServices, TrackRequest } from '../../../src/catalogue/operation.js';
+import type { OperationPolicy, OperationServices, TrackRequest } from '../../../src/catalogue/operation.js';
 import type { RoleGrants, RolePolicy } from '../../../src/config/policy.js';
 import type { ChangeSettings, ChannelBinding } from '../../../src/config/profilesFileSchema.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
@@ -146,6 +146,8 @@ export interface HarnessOptions {
   baseUrls?: Record<string, string>;
   /** Hands /fw commands to command workers through Redis, as the bot does (commandQueue.ts). */
   commandIntake?: CommandIntake;
+  /** What the policy file decides for operations (src/app/surface.ts passes the loaded file's). */
+  operationPolicy?: OperationPolicy;
   /** The workspace binding's settings (configured ids, the audit of refusals). */
   workspace?: SlackSettings['workspace'];
   /**
@@ -292,7 +294,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.services ? { services: options.services } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.changes ? { policy: { changes: options.changes } } : {}),
+    ...(options.changes || options.operationPolicy
+      ? {
+          policy: {
+            ...options.operationPolicy,
+            ...(options.changes ? { changes: options.changes } : {}),
+          },
+        }
+      : {}),
     log,
   });
   const deps: FwbotDeps = {
