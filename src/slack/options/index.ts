@@ -8,10 +8,9 @@ import { isUuid } from '../../catalogue/args.js';
 import { uniqueOptions } from '../../catalogue/forms.js';
 import type { ModalField } from '../../catalogue/operation.js';
 import { INTERFACE_KIND_NAMES, listDeviceInterfaces, resolveDevice } from '../../catalogue/resolve.js';
-import type { Scope } from '../../config/scope.js';
-import { isScopeTenant } from '../../config/scope.js';
+import { type Scope, scopeTenantIn } from '../../config/scope.js';
 import { beginRequest } from '../../dispatch/request.js';
-import { profileForCall } from '../../dispatch/tenancy.js';
+import { callInScope } from '../../dispatch/tenancy.js';
 import { SLACK_LIMITS, selectOption } from '../../render/blocks.js';
 import type { SccClient } from '../../scc/client.js';
 import { toLucene } from '../../scc/lucene.js';
@@ -56,14 +55,15 @@ const lookups: Record<SelectKind, Lookup> = {
   async tenant(scc, typed, _payload, signal, _field, scope) {
     // Display names cannot be searched with q, and a portal holds a few hundred tenants: filter here.
     const { data } = await scc.call('getMspManagedTenants', { query: { limit: 200 }, signal });
-    return (
-      (data.items ?? [])
-        // A customer channel offers its own tenant only.
-        .filter((t) => isScopeTenant(scope, t) && matches(typed, t.name, t.displayName))
-        .flatMap((t) =>
-          t.uid ? [{ label: t.displayName ? `${t.displayName} (${t.name})` : t.name, value: t.uid }] : [],
-        )
-    );
+    const listed = data.items ?? [];
+    // A customer channel offers its own tenant only: the one its binding names, by UID.
+    const own = scope.tenant === undefined ? listed : (scopeTenantIn(scope, listed) ?? []);
+    return [own]
+      .flat()
+      .filter((t) => matches(typed, t.name, t.displayName))
+      .flatMap((t) =>
+        t.uid ? [{ label: t.displayName ? `${t.displayName} (${t.name})` : t.name, value: t.uid }] : [],
+      );
   },
   async interface(scc, typed, payload) {
     const device = chosenDevice(payload);
@@ -142,7 +142,7 @@ export function register(app: Listeners, deps: SurfaceDeps): void {
         // The form's operation decides the profile in a customer channel, as the dispatcher decides it.
         const op = deps.operation(meta.operationId);
         if (!op) throw new Error(`options asked for an unknown operation ${meta.operationId}`);
-        const profile = await profileForCall(op, {}, access.scope, deps.scc);
+        const { profile } = await callInScope(op, {}, access.scope, deps.scc);
         const scc = deps.scc.get(profile);
         const field = askingField(deps, meta.operationId, payload.block_id);
         const found = await withDeadline(

@@ -47,9 +47,13 @@ export async function startEnv(
     changes?: ChangeSettings;
     /** The workspace binding in front of the listeners (external people of Slack Connect channels). */
     bindWorkspace?: boolean;
+    /** Channels Slack says are shared with another organization (conversations.info). */
+    sharedChannels?: string[];
   } = {},
 ): Promise<ApprovalsEnv> {
-  const slack = await startFakeSlack();
+  const slack = await startFakeSlack(
+    options.sharedChannels ? { sharedChannels: options.sharedChannels } : {},
+  );
   const sim = await startSimulator({ port: 0, clock: 'manual' });
   const prefix = uniquePrefix('approvals');
   // The tracking workers of src/jobs/, on the same Redis prefix, simulator and Slack, when asked for.
