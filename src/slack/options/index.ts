@@ -1,7 +1,10 @@
 // External selects in /fw forms: devices, tenants and interfaces, looked up in SCC as the user types.
 // Here the answer *is* the ack, so the lookup runs first but under a deadline well inside Slack's 3
 // seconds; past it the menu gets what is known (nothing) rather than a late answer Slack would drop.
-// The permission check (viewer, on the form's channel and profile) runs before any SCC call.
+// A lookup is authorized exactly as the form it belongs to, before any SCC call: the person as the
+// workspace binding settled them (an external person stays one), the form's operation's role in the
+// form's channel, that channel's binding, and the operation's tenancy (a customer channel offers its own
+// tenant only, told by UID).
 import type { AckFn } from '@slack/bolt';
 import type { PlainTextOption } from '@slack/types';
 import { isUuid } from '../../catalogue/args.js';
@@ -10,7 +13,6 @@ import type { ModalField } from '../../catalogue/operation.js';
 import { INTERFACE_KIND_NAMES, listDeviceInterfaces, resolveDevice } from '../../catalogue/resolve.js';
 import { type Scope, scopeTenantIn } from '../../config/scope.js';
 import { beginRequest } from '../../dispatch/request.js';
-import { callInScope } from '../../dispatch/tenancy.js';
 import { SLACK_LIMITS, selectOption } from '../../render/blocks.js';
 import type { SccClient } from '../../scc/client.js';
 import { toLucene } from '../../scc/lucene.js';
@@ -19,6 +21,7 @@ import { BlockSuggestion } from '../payloads.js';
 import type { Listeners } from '../router.js';
 import { decodeMetadata } from '../views/metadata.js';
 import { fieldBlockId, SELECT_ACTIONS, type SelectKind } from '../views/modal.js';
+import { actorWithOrigin } from '../workspaceBinding.js';
 
 const DEFAULT_DEADLINE_MS = 2500;
 
@@ -115,7 +118,7 @@ function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms: number):
 
 export function register(app: Listeners, deps: SurfaceDeps): void {
   for (const kind of Object.keys(SELECT_ACTIONS) as SelectKind[]) {
-    app.options(SELECT_ACTIONS[kind], async ({ ack, body }) => {
+    app.options(SELECT_ACTIONS[kind], async ({ ack, body, context }) => {
       const answer = ack as AckFn<{ options: PlainTextOption[] }>;
       const parsed = BlockSuggestion.safeParse(body);
       const meta = parsed.success ? decodeMetadata(parsed.data.view?.private_metadata ?? '') : undefined;
@@ -124,29 +127,27 @@ export function register(app: Listeners, deps: SurfaceDeps): void {
         return;
       }
       const payload = parsed.data;
-      const request = beginRequest(deps.log, `options.${kind}`, {
-        userId: payload.user.id,
-        channelId: meta.channelId,
-      });
-      let options: PlainTextOption[] = [];
-      try {
-        const access = await deps.access.authorize({
+      // The person as the workspace binding settled them, in the form's channel: as the form's submission.
+      const actor = actorWithOrigin(
+        {
           userId: payload.user.id,
           channelId: meta.channelId,
           teamId: payload.team?.id,
-          enterpriseId: payload.team?.enterprise_id ?? undefined,
-          needs: 'viewer',
-          action: `Looking up ${kind}s`,
-          profileOverride: meta.profileOverride,
-        });
-        // The form's operation decides the profile in a customer channel, as the dispatcher decides it.
+          ...(payload.team?.enterprise_id ? { enterpriseId: payload.team.enterprise_id } : {}),
+        },
+        context,
+      );
+      const request = beginRequest(deps.log, `options.${kind}`, actor);
+      let options: PlainTextOption[] = [];
+      try {
         const op = deps.operation(meta.operationId);
         if (!op) throw new Error(`options asked for an unknown operation ${meta.operationId}`);
-        const { profile } = await callInScope(op, {}, access.scope, deps.scc);
+        // The form's own check: its operation's role here, the channel's binding, its tenancy.
+        const { profile, scope } = await deps.dispatcher.authorize(request, op, meta.profileOverride);
         const scc = deps.scc.get(profile);
         const field = askingField(deps, meta.operationId, payload.block_id);
         const found = await withDeadline(
-          (signal) => lookups[kind](scc, payload.value, payload, signal, field, access.scope),
+          (signal) => lookups[kind](scc, payload.value, payload, signal, field, scope),
           deps.optionsDeadlineMs ?? DEFAULT_DEADLINE_MS,
         );
         if (found === 'late') request.log.warn('options lookup passed its deadline; answered with none');
