@@ -18,7 +18,7 @@ import {
   type ResolvedDevice,
   type ResolvedInterface,
 } from '../scc/kinds.js';
-import { toLucene } from '../scc/lucene.js';
+import { containing } from '../scc/lucene.js';
 import type { CallParams } from '../scc/operationTypes.js';
 import { isUuid } from './args.js';
 import { isNotFound } from './sccErrors.js';
@@ -103,7 +103,8 @@ export async function resolveDevice(
   const found: Device[] = await boundedPaginate(
     scc,
     'getDevices',
-    { query: { q: toLucene(text) } },
+    // A name, never a query: `name:x) OR (…` is looked for as a name.
+    { query: { q: containing(text) } },
     `devices matching “${text}”`,
   );
   const candidates = match(text, found, (device) => [device.name]).map(resolved);

@@ -15,7 +15,7 @@ import { type Scope, scopeTenantIn } from '../../config/scope.js';
 import { beginRequest } from '../../dispatch/request.js';
 import { SLACK_LIMITS, selectOption } from '../../render/blocks.js';
 import type { SccClient } from '../../scc/client.js';
-import { toLucene } from '../../scc/lucene.js';
+import { allOf, toLucene } from '../../scc/lucene.js';
 import type { SurfaceDeps } from '../deps.js';
 import { BlockSuggestion } from '../payloads.js';
 import type { Listeners } from '../router.js';
@@ -46,7 +46,7 @@ function matches(typed: string, ...texts: (string | null | undefined)[]): boolea
 
 const lookups: Record<SelectKind, Lookup> = {
   async device(scc, typed, _payload, signal, field) {
-    const q = withinQuery(field?.deviceQuery, toLucene(typed));
+    const q = allOf(field?.deviceQuery, toLucene(typed));
     const { data } = await scc.call('getDevices', {
       query: { limit: SLACK_LIMITS.options, ...(q ? { q } : {}) },
       signal,
@@ -78,12 +78,6 @@ const lookups: Record<SelectKind, Lookup> = {
       .map((i) => ({ label: `${i.label} · ${INTERFACE_KIND_NAMES[i.kind]}`, value: i.uid }));
   },
 };
-
-/** Both Lucene queries when both are given: what the field allows, narrowed by what is typed. */
-function withinQuery(allowed: string | undefined, typed: string | undefined): string | undefined {
-  if (allowed && typed) return `(${allowed}) AND (${typed})`;
-  return allowed ?? typed;
-}
 
 /**
  * The form field asking, when the form is a fixed list (fitted forms cannot be rebuilt within the ack;
