@@ -17,7 +17,7 @@ import { pageInfo } from '../render/list.js';
 import { userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
 import { AsaChangeItemDto } from '../scc/generated/models.js';
-import { flag, list, optionalText, text, unique, uuid } from './args.js';
+import { flag, keptText, list, optionalText, redactedText, text, unique, uuid } from './args.js';
 import { DEVICE, listArgs, OFFSET, pageQuery, queryParam, transactionTrack } from './common.js';
 import { keepBeforeDeploy } from './configHistory.js';
 import { DeviceWindowsFacts, deployAt, deployWindows, refuseUnheld, windowNotes } from './deployWindows.js';
@@ -313,10 +313,10 @@ function stagerNotes(devices: readonly PendingDevice[]): string[] {
 const DeployFacts = z.object({
   devices: z.array(PendingDevice).min(1),
   force: z.boolean(),
-  description: z.string().nullable(),
+  description: redactedText.nullable(),
   // When it may run (deployWindows.ts): the time asked for, a break-glass reason, the windows as read.
   at: z.number().int().optional(),
-  breakGlass: z.string().optional(),
+  breakGlass: redactedText.optional(),
   windows: z.array(DeviceWindowsFacts).optional(),
 });
 type DeployFacts = z.infer<typeof DeployFacts>;
@@ -414,9 +414,9 @@ export const deploy = defineOperation({
   args: z
     .object({
       device: list({ min: 1, max: 50, what: 'devices' }),
-      description: optionalText(),
+      description: keptText(),
       at: optionalText(),
-      'break-glass': optionalText(),
+      'break-glass': keptText(),
       'force-unsupported': flag(),
     })
     .refine((args) => unique(args.device) === undefined, {
