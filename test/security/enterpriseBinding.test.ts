@@ -5,23 +5,18 @@
 // OAuth mode (HTTP, the simulator, the fake Slack, real Redis with the installations encrypted as fwbot
 // keeps them): such a request is refused and audited, as is one naming an organization its installation
 // is not of; the organization's own workspaces are served with the organization's policy.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Installation } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBot, startBot } from '../../src/app/bot.js';
+import type { RunningBot } from '../../src/app/bot.js';
 import { AuditTrail } from '../../src/approvals/audit.js';
-import { loadConfig } from '../../src/config.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { RedisInstallations } from '../../src/slack/installations.js';
+import { startOAuthBot } from '../slack/support/oauthBot.js';
 import { type FakeSlack, startFakeSlack } from '../support/fakeSlack.js';
-import { freePort } from '../support/redisServer.js';
 import { postSigned, slashCommandBody } from '../support/slackRequests.js';
-import { connectRedis, redisUrl, uniquePrefix } from '../support/testRedis.js';
+import { connectRedis } from '../support/testRedis.js';
 
 const SIGNING_SECRET = 'enterprise-binding-signing-secret';
 const HOME = 'T0MSPHOME1';
@@ -62,17 +57,13 @@ describe('a request bound to its installation’s organization', () => {
     slack = await startFakeSlack({ teamId: HOME });
     sim = await startSimulator({ port: 0, clock: 'manual' });
     redis = connectRedis();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    prefix = uniquePrefix('enterprise-binding').slice(0, -1);
-    const dir = mkdtempSync(join(tmpdir(), 'fwbot-enterprise-'));
-    const profiles = join(dir, 'profiles.yaml');
     // No top-level policy: at home everyone reads. The organization's own policy lets its person read.
-    writeFileSync(
-      profiles,
-      [
-        'profiles:',
-        `  msp: { base_url: "${sim.url}", token_env: MSP_SCC_TOKEN }`,
+    const started = await startOAuthBot({
+      slack,
+      sim,
+      home: HOME,
+      signingSecret: SIGNING_SECRET,
+      profiles: [
         'workspaces:',
         `  ${OTHER_ORG}:`,
         '    profile: msp',
@@ -82,24 +73,12 @@ describe('a request bound to its installation’s organization', () => {
         '    profile: msp',
         '    policy:',
         `      workspace: { viewer: [${CUSTOMER_PERSON}] }`,
-        '',
-      ].join('\n'),
-    );
-    const key = randomBytes(32);
-    const env = {
-      SLACK_CLIENT_ID: '1111111111.2222222222',
-      SLACK_CLIENT_SECRET: 'c0ffee0123456789c0ffee0123456789',
-      FWBOT_INSTALL_KEY: key.toString('base64'),
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_TEAM_ID: HOME,
-      SLACK_API_URL: slack.apiUrl,
-      FWBOT_PROFILES: profiles,
-      MSP_SCC_TOKEN: sim.tokens.superAdmin,
-      REDIS_URL: redisUrl(),
-      PORT: String(port),
-    };
-    const config = loadConfig(env, { require: { slack: true, scc: true } });
-    bot = await startBot(config, pino({ level: 'silent' }), { redisPrefix: prefix });
+      ],
+      log: pino({ level: 'silent' }),
+      name: 'enterprise-binding',
+    });
+    ({ bot, base, prefix } = started);
+    const key = started.installKey;
     // The installs, kept as fwbot keeps them (what the install flow would have stored).
     const installs = new RedisInstallations({ redis, prefix, key, log: pino({ level: 'silent' }) });
     await installs.storeInstallation(

@@ -6,21 +6,17 @@
 // rejection reason typed into the card's form is checked the same way. Signed requests into a real Bolt app
 // with the approvals service on real Redis, the simulator's staging model, a driven clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultChanges, openPeriod } from '../../src/config/profilesFileSchema.js';
-import { type ApprovalsEnv, startEnv } from '../approvals/support/env.js';
+import { type ApprovalsEnv, dailyWindow, startEnv } from '../approvals/support/env.js';
 import { textOf } from '../approvals/support/slackDriver.js';
 import { USERS } from '../approvals/support/world.js';
 import { driveClock } from '../support/driveClock.js';
 
 const HOUR = 3_600_000;
-const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 /** Secrets typed by people, each test its own (what earlier tests kept stays in Redis). */
 const REASON_SECRET = 'hunter2-Zq9';
 const DESCRIPTION_SECRET = 's3cr3t-Kw7';
 const HELD_SECRET = 'held-Xy3';
 const REJECTION_SECRET = 'rejected-Pw5';
-
-const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
 
 describe('secrets typed into free text of a governed change', () => {
   let env: ApprovalsEnv;
@@ -29,35 +25,13 @@ describe('secrets typed into free text of a governed change', () => {
   beforeAll(async () => {
     // The change window opens three hours from now: a deploy now needs break-glass.
     const opens = Math.floor((Date.now() + 3 * HOUR) / 60_000) * 60_000;
-    env = await startEnv(
-      {},
-      {
-        changes: {
-          ...defaultChanges,
-          windows: [
-            {
-              devices: undefined,
-              profile: undefined,
-              timeZone: 'UTC',
-              open: [openPeriod([...EVERY_DAY], hhmm(opens), hhmm(opens + HOUR))],
-            },
-          ],
-        },
-      },
-    );
+    env = await startEnv({}, { changes: dailyWindow(opens, HOUR) });
   });
   afterAll(async () => {
     await env.stop();
   });
 
-  async function stage(device: string, hardwareName: string): Promise<void> {
-    const deviceUid = env.sim.deviceUid(device);
-    const vlan = [...env.sim.state.interfaces.values()].find(
-      (i) => i.deviceUid === deviceUid && i.hardwareName === hardwareName,
-    );
-    if (!vlan) throw new Error(`no ${hardwareName} on ${device}`);
-    await env.bot.scc.call('deleteAsaVlanInterface', { path: { deviceUid, interfaceUid: vlan.uid } });
-  }
+  const stage = (device: string, hardwareName: string) => env.stage(device, hardwareName);
 
   /** Every string value in fwbot's Redis keys of this test world: what is kept. */
   async function keptInRedis(): Promise<string> {
