@@ -8,6 +8,7 @@ import type { ApprovalGate, ApprovalRequestInput } from '../dispatch/ports.js';
 import { PermissionError, UserError } from '../model/errors.js';
 import { workspaceOf } from '../model/workspace.js';
 import { SccError } from '../scc/errors.js';
+import { allOf, fieldIs } from '../scc/lucene.js';
 import { type ScopedApprovers, scopedApprovers, scopeOfFacts } from './approvers.js';
 import { type AuditTrail, requestTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
@@ -53,7 +54,7 @@ async function approversFor(
   if (rules.length === 0) return undefined;
   return scopedApprovers(rules, scopeOfFacts(ctx.profile, facts, channelTenant), async (query, uid) => {
     try {
-      const page = await ctx.scc.devices.list({ q: `(${query}) AND uid:${uid}`, limit: 1 });
+      const page = await ctx.scc.devices.list({ q: allOf(query, fieldIs('uid', uid)), limit: 1 });
       return (page.items?.length ?? 0) > 0;
     } catch (error) {
       const why = error instanceof SccError ? ` ${error.userMessage()}` : '';

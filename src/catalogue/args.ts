@@ -2,6 +2,7 @@
 // so numbers and flags are coerced here, and every rule speaks in the user's terms: the message follows the
 // argument's name ("mtu: must be a whole number from 64 to 9198"). Ranges and patterns are the reference's.
 import { z } from 'zod';
+import { redactCommandText } from '../config/credentials.js';
 import type { RawArgs } from './operation.js';
 
 /** One raw argument as the grammar or a modal gives it; schemas declare it as their input type. */
@@ -36,6 +37,19 @@ export function text() {
 export function optionalText() {
   return fromRaw(blankToUndefined, z.string(required).trim().optional());
 }
+
+/**
+ * Optional free text that is shown and kept as typed (a break-glass reason, a deploy's description: on the
+ * card, in Redis, in the thread, the audit trail, the scheduled list, SCC's own records): any secret in it
+ * redacted as a command's text is (`password=…` → `password=[REDACTED]`), from the moment it is read, so no
+ * copy of it holds the secret.
+ */
+export function keptText() {
+  return fromRaw(blankToUndefined, z.string(required).trim().transform(redactCommandText).optional());
+}
+
+/** A text kept before keptText existed (a fact read back from Redis), redacted as keptText would have. */
+export const redactedText = z.string().transform(redactCommandText);
 
 export function uuid() {
   return fromRaw(

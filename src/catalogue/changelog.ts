@@ -17,6 +17,8 @@ import {
 import { pageInfo } from '../render/list.js';
 import { EVENT_TIME_RANGES, type EventLogQuery, type EventTimeRange } from '../scc/events.js';
 import type { Changelog, ChangelogPage } from '../scc/generated/models.js';
+import { allOf, fieldIs, typedLucene } from '../scc/lucene.js';
+import { fieldsOf } from '../scc/luceneSyntax.js';
 import { isUuid, offset, optionalText } from './args.js';
 import { OFFSET } from './common.js';
 import { defineOperation, type Operation, type OperationContext } from './operation.js';
@@ -77,11 +79,6 @@ function exactTimeRange(since: Since): EventTimeRange | undefined {
   });
 }
 
-/** Whether a Lucene query names `field` (then `timeRange` may not be sent beside it). */
-function namesField(lucene: string | undefined, field: string): boolean {
-  return lucene !== undefined && new RegExp(`(^|[\\s(])${field}\\s*:`).test(lucene);
-}
-
 /**
  * The `q`, `searchText` and `timeRange` of a log query: text with a colon is Lucene (ANDed with the
  * rest), other text is SCC's free-text search; the window as above.
@@ -96,12 +93,14 @@ export function eventLogQuery(
   now: number,
 ): Pick<EventLogQuery, 'q' | 'searchText' | 'timeRange'> {
   const typed = parts.query?.trim() || undefined;
-  const lucene = typed?.includes(':') ? typed : undefined;
+  const lucene = typed?.includes(':') ? typedLucene(typed) : undefined;
   const clauses = [...parts.clauses];
-  if (lucene) clauses.push(clauses.length > 0 || parts.since ? `(${lucene})` : lucene);
+  if (lucene) clauses.push(lucene.q);
   let timeRange: EventTimeRange | undefined;
   if (parts.since) {
-    timeRange = namesField(lucene, parts.timeField) ? undefined : exactTimeRange(parts.since);
+    // SCC refuses timeRange beside a query that names the field it is mapped to.
+    const namesTime = lucene !== undefined && fieldsOf(lucene.query).includes(parts.timeField);
+    timeRange = namesTime ? undefined : exactTimeRange(parts.since);
     if (!timeRange) {
       const from =
         parts.since.kind === 'duration' ? new Date(now - parts.since.ms).toISOString() : parts.since.at;
@@ -109,7 +108,7 @@ export function eventLogQuery(
     }
   }
   return {
-    ...(clauses.length > 0 ? { q: clauses.join(' AND ') } : {}),
+    ...(clauses.length > 0 ? { q: allOf(...clauses) } : {}),
     ...(typed && !lucene ? { searchText: typed } : {}),
     ...(timeRange ? { timeRange } : {}),
   };
@@ -195,7 +194,7 @@ export const changelog = defineOperation({
     const asked = { offset: args.offset, limit: CHANGELOG_PAGE_SIZE };
     const query = eventLogQuery(
       {
-        clauses: device ? [`entityUid:${device.uid}`] : [],
+        clauses: device ? [fieldIs('entityUid', device.uid)] : [],
         query: args.query,
         since: args.since,
         timeField: 'lastEventDate',

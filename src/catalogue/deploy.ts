@@ -9,7 +9,7 @@ import { UserError } from '../model/errors.js';
 import { announcement } from '../render/announce.js';
 import { code, counted } from '../render/format.js';
 import { untrusted } from '../render/untrusted.js';
-import { flag, list, optionalText, unique } from './args.js';
+import { flag, keptText, list, optionalText, redactedText, unique } from './args.js';
 import { keepBeforeDeploy } from './configHistory.js';
 import { DeviceWindowsFacts, deployAt, deployWindows, refuseUnheld, windowNotes } from './deployWindows.js';
 import { defineOperation, type OperationContext } from './operation.js';
@@ -32,10 +32,10 @@ import { changeRequestFor, ticketedDescription } from './tickets.js';
 const DeployFacts = z.object({
   devices: z.array(PendingDevice).min(1),
   force: z.boolean(),
-  description: z.string().nullable(),
+  description: redactedText.nullable(),
   // When it may run (deployWindows.ts): the time asked for, a break-glass reason, the windows as read.
   at: z.number().int().optional(),
-  breakGlass: z.string().optional(),
+  breakGlass: redactedText.optional(),
   windows: z.array(DeviceWindowsFacts).optional(),
 });
 type DeployFacts = z.infer<typeof DeployFacts>;
@@ -75,9 +75,9 @@ export const deploy = defineOperation({
   args: z
     .object({
       device: list({ min: 1, max: 50, what: 'devices' }),
-      description: optionalText(),
+      description: keptText(),
       at: optionalText(),
-      'break-glass': optionalText(),
+      'break-glass': keptText(),
       'force-unsupported': flag(),
     })
     .refine((args) => unique(args.device) === undefined, {

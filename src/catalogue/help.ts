@@ -53,7 +53,7 @@ export const AREAS: readonly { area: Area; title: string; blurb: string }[] = [
 
 const LANGUAGE_NOTES = [
   'Devices, tenants and interfaces take a name or a UUID.',
-  'A query without a colon searches names (`acme` finds `acme-eu`); with a colon it is Lucene (`region:EU AND name:acme*`).',
+  'A query without a colon searches names (`acme` finds `acme-eu`); with a colon it is Lucene (`region:EU AND name:acme*`), read by fwbot and passed on with each value escaped.',
   'Quote an argument that has spaces, or one that looks like a command word: `"show"`.',
   'Changes are announced in the channel; governed ones (deletes, removals, deploys, tokens, access, FMC writes) wait for someone else to approve.',
 ];

@@ -22,7 +22,7 @@ import {
 } from '../render/lookups.js';
 import { PAGE_SIZE } from '../render/paging.js';
 import type { AccessRule, ObjectResponse, ReferenceInfo } from '../scc/generated/models.js';
-import { exactLucene, toLucene } from '../scc/lucene.js';
+import { allOf, exactLucene, fieldIs, toLucene } from '../scc/lucene.js';
 import { isUuid, list, offset, optionalText, text } from './args.js';
 import { OFFSET, queryParam } from './common.js';
 import { defineOperation, type Operation, type OperationContext } from './operation.js';
@@ -39,11 +39,8 @@ const LINE_NUMBER = /^\d{1,7}$/;
 
 /** `q` of the rules of one device, narrowed by what was typed (see the header). */
 export function rulesQuery(deviceUid: string, typed: string | undefined): string {
-  const device = `entityUid:${deviceUid}`;
-  const query = typed?.trim();
-  if (!query) return device;
-  if (query.includes(':')) return `${device} AND (${query})`;
-  return `${device} AND ${toLucene(query, 'ruleConfigurationText')}`;
+  const device = fieldIs('entityUid', deviceUid);
+  return allOf(device, toLucene(typed, 'ruleConfigurationText')) ?? device;
 }
 
 /** Every access group of the device, by UUID, as its rules are labelled. */
@@ -54,7 +51,7 @@ async function accessGroupsOf(
   const groups = await boundedPaginate(
     ctx.scc,
     'listAccessGroups',
-    { query: { q: `entityUid:${device.uid}` } },
+    { query: { q: fieldIs('entityUid', device.uid) } },
     `access groups of ${device.name}`,
   );
   return new Map(groups.map((group, order) => [group.uid, accessGroupLabel(group, order)]));
@@ -156,7 +153,7 @@ async function ruleOf(
       `\`rule\` must be a line number of ${device.name}’s configuration (the Line column of \`/fw rules ${device.name}\`) or a rule’s UUID.`,
     );
   const page = await ctx.scc.lookups.accessRules({
-    q: `entityUid:${device.uid} AND ruleConfigurationLineNumber:${Number(typed)}`,
+    q: `${fieldIs('entityUid', device.uid)} AND ruleConfigurationLineNumber:${Number(typed)}`,
     limit: 2,
   });
   const rule = (page.items ?? []).find((item) => item.ruleConfigurationLineNumber === Number(typed));

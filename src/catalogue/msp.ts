@@ -22,7 +22,7 @@ import {
 import { PAGE_SIZE } from '../render/paging.js';
 import { untrusted } from '../render/untrusted.js';
 import type { CdoTransaction, MspManagedDevice } from '../scc/generated/models.js';
-import { toLucene } from '../scc/lucene.js';
+import { allOf, toLucene, typedLucene } from '../scc/lucene.js';
 import { isUuid, list, offset, optionalText, text, uuid } from './args.js';
 import { listArgs, OFFSET, pageQuery, queryParam } from './common.js';
 import { defineOperation, type Operation, type OperationContext, type TargetRead } from './operation.js';
@@ -85,7 +85,7 @@ async function select(scc: SccReader, typed: string): Promise<{ typed: string; f
   }
   if (word.includes(':')) {
     // A query selects the ASAs it matches: the cross-tenant Secure Client operations take ASAs only.
-    const q = `(${word}) AND deviceType:ASA`;
+    const q = allOf(typedLucene(word).q, 'deviceType:ASA') ?? 'deviceType:ASA';
     const found = await boundedPaginate(
       scc,
       'getMspManagedDevices',

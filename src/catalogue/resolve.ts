@@ -18,7 +18,7 @@ import {
   type ResolvedDevice,
   type ResolvedInterface,
 } from '../scc/kinds.js';
-import { toLucene } from '../scc/lucene.js';
+import { containing } from '../scc/lucene.js';
 import type { CallParams } from '../scc/operationTypes.js';
 import { isUuid } from './args.js';
 import { isNotFound } from './sccErrors.js';
@@ -103,7 +103,8 @@ export async function resolveDevice(
   const found: Device[] = await boundedPaginate(
     scc,
     'getDevices',
-    { query: { q: toLucene(text) } },
+    // A name, never a query: `name:x) OR (…` is looked for as a name.
+    { query: { q: containing(text) } },
     `devices matching “${text}”`,
   );
   const candidates = match(text, found, (device) => [device.name]).map(resolved);
@@ -149,13 +150,26 @@ export async function resolveTenant(scc: SccReader, typed: string): Promise<MspM
       throw error;
     }
   }
+  return pickTenant(text, await portalTenants(scc));
+}
+
+/** Every tenant of the MSP portal, within the lookup budget. */
+export function portalTenants(scc: SccReader): Promise<MspManagedTenantDto[]> {
   // Display names are not searchable with a single `q`, and a portal holds at most a few hundred tenants.
-  const tenants: MspManagedTenantDto[] = await boundedPaginate(
-    scc,
-    'getMspManagedTenants',
-    { query: {} },
-    'tenants in the MSP portal',
-  );
+  return boundedPaginate(scc, 'getMspManagedTenants', { query: {} }, 'tenants in the MSP portal');
+}
+
+/**
+ * The tenant people typed among the portal's: by UUID, by name or display name (case aside), else by the
+ * part of one that picks out exactly one. Several or none: a UserError that says so.
+ */
+export function pickTenant(typed: string, tenants: readonly MspManagedTenantDto[]): MspManagedTenantDto {
+  const text = typed.trim();
+  if (isUuid(text)) {
+    const found = tenants.find((tenant) => tenant.uid.toLowerCase() === text.toLowerCase());
+    if (found) return found;
+    throw new UserError(`No tenant of the MSP portal has the UUID ${text}.`);
+  }
   const candidates = match(text, tenants, (tenant) => [tenant.name, tenant.displayName]);
   const [only] = candidates;
   if (candidates.length === 1 && only) return only;

@@ -5,6 +5,7 @@
 // it, and when SCC cannot say, the card says why in one clause.
 import { z } from 'zod';
 import { SccError } from '../scc/errors.js';
+import { fieldIs } from '../scc/lucene.js';
 import type { OperationContext } from './operation.js';
 
 /** A pending change SCC's change log names, made by another SCC user than fwbot's. */
@@ -45,7 +46,7 @@ export async function stagedInScc(
     const [token, page] = await Promise.all([
       ctx.scc.events.token(),
       ctx.scc.events.changelogs({
-        q: `status:ACTIVE AND entityUid:(${deviceUids.join(' OR ')})`,
+        q: `status:ACTIVE AND (${deviceUids.map((uid) => fieldIs('entityUid', uid)).join(' OR ')})`,
         // One open change log per device at most, and a deploy names at most 50 devices.
         limit: 200,
       }),

@@ -8,6 +8,7 @@ import type { ChangeSettings } from '../config/profilesFileSchema.js';
 import { UsageError } from '../model/errors.js';
 import type { Param, RawArgs } from '../model/types.js';
 import { isLinkableUrl } from '../render/format.js';
+import { fieldIs } from '../scc/lucene.js';
 import type { OperationContext } from './context.js';
 import type { ModalField } from './modal.js';
 
@@ -135,7 +136,7 @@ export async function changeRequestFor(
   if (ticket === undefined) return undefined;
   const settings = await ctx.scc.governance.tenantSettings();
   if (settings.changeRequestSupport !== true) return undefined;
-  const page = await ctx.scc.governance.changeRequests({ q: `name:${ticket}`, limit: 50 });
+  const page = await ctx.scc.governance.changeRequests({ q: fieldIs('name', ticket), limit: 50 });
   // The query narrows; the name decides (a search may match more loosely than equality).
   const found = (page.items ?? []).find((item) => item.name === ticket);
   if (found) return { uid: found.uid, name: found.name, created: false };

@@ -1,6 +1,8 @@
-// What tokens look like: the checks on SCC and Slack credentials given in the environment, and the
-// detector that spots a credential written where it does not belong (in the profiles file, in the
-// wrong variable). Messages describe the mistake without quoting any part of the value.
+// What tokens look like: the checks on SCC and Slack credentials given in the environment, the detector
+// that spots a credential written where it does not belong (in the profiles file, in the wrong variable),
+// and the redaction of secrets in text people typed. Messages describe the mistake without quoting any
+// part of the value.
+import { REDACTED } from '../scc/redaction.js';
 import { accept, type Checked, refuse } from './issues.js';
 
 // A JWT (SCC API tokens are JWTs), a Slack token, or an Authorization header value.
@@ -89,4 +91,28 @@ export function checkSigningSecret(raw: string): Checked<string> {
     );
   }
   return accept(raw);
+}
+
+// What `redactCommandText` replaces, in time linear in the text (a run is tested whole, never from each of its
+// characters): each run of token
+// characters is tested whole against anchored shapes (a JWT, a Slack token, a long opaque run), then a value
+// written after `bearer` or after a word that names a secret (`token=…`, `password: …`), quoted or not.
+const WORD = /[\w.-]+/g;
+const SECRET_WORD = [/^eyJ[\w-]{8,}\.[\w-]{8,}/, /^x(?:ox[a-z]|app)-[\w-]{6,}/i, /^[\w-]{64,}$/];
+const BEARER_VALUE = /\b(bearer)\s+\S+/gi;
+const NAMED_SECRET =
+  /\b(token|secret|password|passwd|api[_-]?key)(\s*[=:]\s*)("[^"]*"|'[^']*'|“[^”]*”|\S+)/gi;
+
+/**
+ * Text people typed as it may be logged, kept or shown: a command's text (the logs, a person's recent
+ * commands on the Home, the approval card, the audit trail, a finished job in the command queue) and the
+ * free text some arguments carry (a break-glass reason, a deploy's description: src/catalogue/args.ts
+ * keptText). Every credential shape and every value named as a secret replaced by [REDACTED]. One
+ * function, so every place that keeps typed text keeps the same words.
+ */
+export function redactCommandText(text: string): string {
+  return text
+    .replace(NAMED_SECRET, `$1$2${REDACTED}`)
+    .replace(BEARER_VALUE, `$1 ${REDACTED}`)
+    .replace(WORD, (word) => (SECRET_WORD.some((shape) => shape.test(word)) ? REDACTED : word));
 }

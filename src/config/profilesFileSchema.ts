@@ -630,7 +630,7 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
   {
     key: 'channels.<channel>',
     description:
-      'the profile used in that Slack channel (channels without a binding use the profile `default`), or a customer channel: `{ profile, tenant, tenant_profile }` scopes every command there to one managed tenant of that MSP profile; `tenant_profile` (else a profile named like the tenant) runs its device commands. See docs/operating/msp.md',
+      'the profile used in that Slack channel (channels without a binding use the profile `default`), or a customer channel: `{ profile, tenant, tenant_profile }` scopes every command there to one managed tenant of that MSP profile; `tenant_profile` (else a profile named as the tenant, case aside) runs its device commands. See docs/operating/msp.md',
     default: undefined,
     example: 'C0123ABCD: acme',
   },
@@ -652,7 +652,7 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
   {
     key: 'workspaces.<team>.tenant_profile',
     description: 'the profile that runs device commands inside the workspace’s tenant, as in `channels`',
-    default: 'a profile named like the tenant',
+    default: 'a profile named as the tenant',
     example: 'tenant_profile: contoso',
   },
   {

@@ -10,7 +10,7 @@ import type { ChannelBinding } from './profilesFileSchema.js';
 export interface Scope {
   /** The channel's profile (for a customer channel: the MSP profile whose portal holds the tenant). */
   readonly profile: string;
-  /** A customer channel's managed tenant (its name in the MSP portal). */
+  /** A customer channel's managed tenant, as the binding names it: its name in the MSP portal, or its UUID. */
   readonly tenant?: string | undefined;
   /** The profile written as `tenant_profile`, which acts inside the tenant. */
   readonly tenantProfile?: string | undefined;
@@ -18,31 +18,40 @@ export interface Scope {
   readonly bindingKey: string;
 }
 
-/** A name without case and punctuation: `Contoso_EU` and `contoso-eu` are the same tenant. */
-function plain(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]/g, '');
+/**
+ * Whether two tenant names are the same tenant: SCC tenant names are unique ignoring case only, and may hold
+ * `-` and `_`, so `northwind-us` and `northwind_us` are two tenants; nothing but case is set aside.
+ */
+export function sameTenantName(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
 }
 
 /**
- * The configured profile named like a tenant (`contoso-eu` for the tenant Contoso_EU), other than the
- * MSP's own: the one rule for "whose token acts inside this tenant" when the file does not say.
+ * The configured profile named as a tenant (`contoso-eu` for the tenant Contoso-EU: the same name, case
+ * aside), other than the MSP's own: the one rule for "whose token acts inside this tenant" when the file
+ * does not say. A profile named like another tenant (`contoso_eu`) is not this tenant's.
  */
 export function profileNamedLike(
   tenant: string,
   profiles: readonly string[],
   except?: string,
 ): string | undefined {
-  return profiles.find((name) => name !== except && plain(name) === plain(tenant));
+  return profiles.find((name) => name !== except && sameTenantName(name, tenant));
 }
 
-/** Whether a tenant SCC returned is the one a scope names (by name, case aside, or by UUID). */
-export function isScopeTenant(scope: Scope, tenant: { name?: string; uid?: string }): boolean {
+/**
+ * The scope's tenant among tenants SCC listed: the one the binding names by UUID, or by name (case aside,
+ * as SCC keeps names unique). Undefined outside a customer channel, or when none of them is it. Access is
+ * then decided by this tenant's UID (src/dispatch/tenancy.ts), never by comparing names.
+ */
+export function scopeTenantIn<T extends { name?: string | undefined; uid?: string | undefined }>(
+  scope: Scope,
+  tenants: readonly T[],
+): T | undefined {
   const wanted = scope.tenant;
-  if (wanted === undefined) return true;
-  return (
-    (tenant.name !== undefined && plain(tenant.name) === plain(wanted)) ||
-    (tenant.uid !== undefined && tenant.uid.toLowerCase() === wanted.toLowerCase())
-  );
+  if (wanted === undefined) return undefined;
+  const byUid = tenants.find((t) => t.uid !== undefined && t.uid.toLowerCase() === wanted.toLowerCase());
+  return byUid ?? tenants.find((t) => t.name !== undefined && sameTenantName(t.name, wanted));
 }
 
 /**

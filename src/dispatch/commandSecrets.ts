@@ -3,7 +3,9 @@
 // refused before anything (logging included) touches its text; the refusal points to the form that
 // takes the token privately.
 import { looksLikeCredential } from '../config/credentials.js';
-import { REDACTED } from '../scc/redaction.js';
+
+// Redaction of typed text lives with what credentials look like; its callers here keep their import.
+export { redactCommandText } from '../config/credentials.js';
 
 // Shapes found anywhere in the text: a JWT (SCC tokens are JWTs), Slack tokens, a bearer header, and a
 // long opaque run of token characters (64+, no separators, so UUIDs, names and paths do not match).
@@ -31,25 +33,3 @@ export const CREDENTIAL_REFUSAL =
   ':no_entry: That command looks like it contains an API token, so fwbot did not run it and did not log ' +
   'it. Tokens are never typed into commands: to add a tenant by its token, run `/fw tenants add` with no ' +
   'arguments and paste the token into the form it opens. If this was a real token, consider rotating it.';
-
-// What `redactCommandText` replaces, in time linear in the text (see EMBEDDED): each run of token
-// characters is tested whole against anchored shapes (a JWT, a Slack token, a long opaque run), then a value
-// written after `bearer` or after a word that names a secret (`token=…`, `password: …`), quoted or not.
-const WORD = /[\w.-]+/g;
-const SECRET_WORD = [/^eyJ[\w-]{8,}\.[\w-]{8,}/, /^x(?:ox[a-z]|app)-[\w-]{6,}/i, /^[\w-]{64,}$/];
-const BEARER_VALUE = /\b(bearer)\s+\S+/gi;
-const NAMED_SECRET =
-  /\b(token|secret|password|passwd|api[_-]?key)(\s*[=:]\s*)("[^"]*"|'[^']*'|“[^”]*”|\S+)/gi;
-
-/**
- * Command text as it may be logged or kept (the logs, a person's recent commands on the Home, the approval
- * card, the audit trail, a finished job in the command queue): every credential shape and every value named
- * as a secret replaced by [REDACTED]. One function, so every place that keeps a command's text keeps the
- * same words.
- */
-export function redactCommandText(text: string): string {
-  return text
-    .replace(NAMED_SECRET, `$1$2${REDACTED}`)
-    .replace(BEARER_VALUE, `$1 ${REDACTED}`)
-    .replace(WORD, (word) => (SECRET_WORD.some((shape) => shape.test(word)) ? REDACTED : word));
-}

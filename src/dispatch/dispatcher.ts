@@ -44,7 +44,7 @@ import type {
 import type { RequestContext } from './request.js';
 import type { RevealGrant, RevealGrants } from './reveals.js';
 import { readTargetAgain } from './target.js';
-import { profileForCall } from './tenancy.js';
+import { callInScope } from './tenancy.js';
 
 /** The action id of a Reveal button; its value is a grant id, nothing else. */
 export const REVEAL_ACTION = 'fw.reveal';
@@ -170,7 +170,7 @@ export class Dispatcher {
    */
   async authorize(request: RequestContext, op: Operation, profileOverride?: string): Promise<Access> {
     const access = await this.#authorize(request.actor, op, op.role, profileOverride);
-    return { ...access, profile: await profileForCall(op, {}, access.scope, this.#deps.scc) };
+    return { ...access, profile: (await callInScope(op, {}, access.scope, this.#deps.scc)).profile };
   }
 
   async #authorize(actor: Actor, op: Operation, role: Operation['role'], profileOverride?: string) {
@@ -217,7 +217,7 @@ export class Dispatcher {
   }
 
   async #dispatch(invocation: Invocation, request: RequestContext): Promise<Dispatched> {
-    const { op, raw, commandText, profileOverride, entry } = invocation;
+    const { op, raw: asked, commandText, profileOverride, entry } = invocation;
     const log = request.log;
     if (!op.entries.has(entry)) {
       await this.#audit(
@@ -232,10 +232,11 @@ export class Dispatcher {
     // Console and CLI lines reach here as typed; Slack's front has withheld such text already.
     if (containsCredential(commandText)) throw new UserError(CREDENTIAL_REFUSAL);
     const access = await this.#authorize(request.actor, op, op.role, profileOverride);
-    const issues = op.validate(raw);
+    const issues = op.validate(asked);
     if (issues.length > 0) throw new UsageError(op.id, issues, usageLine(op));
-    // A customer channel's scope, applied as the operation's tenancy declares (src/dispatch/tenancy.ts).
-    const profile = await profileForCall(op, raw, access.scope, this.#deps.scc);
+    // A customer channel's scope, applied as the operation's tenancy declares (src/dispatch/tenancy.ts): a
+    // tenant named there runs bound to the UID it was checked by.
+    const { profile, raw } = await callInScope(op, asked, access.scope, this.#deps.scc);
     // A change's ticket is checked against the policy before anything reaches SCC or anyone's card.
     const ticket = op.makesChange(raw) ? checkTicket(op.id, raw, this.#deps.policy?.changes) : undefined;
     await this.#checkOtherChannel(request, op, raw, profile);
@@ -422,7 +423,7 @@ export class Dispatcher {
     if (other === undefined || other === request.actor.channelId) return;
     const there = await this.#authorize({ ...request.actor, channelId: other }, op, op.role);
     // Scoped there as it would be if run there: an MSP channel cannot point portal-wide work at a customer's.
-    const thereProfile = await profileForCall(op, raw, there.scope, this.#deps.scc);
+    const { profile: thereProfile } = await callInScope(op, raw, there.scope, this.#deps.scc);
     if (thereProfile !== profile) {
       throw new PermissionError(
         `${channelMention(other)} uses the SCC profile \`${thereProfile}\`, not \`${profile}\` like this channel; run ${commandWords(op)} there instead.`,
@@ -455,7 +456,7 @@ export class Dispatcher {
     if (rule.kind === 'four-eyes' && !grant.approvalId)
       throw new UserError('This now needs a second person’s approval; run the command again to ask for it.');
     if (grant.approvalId) await this.#checkApprover(grant, op);
-    const profile = await profileForCall(op, grant.raw, access.scope, this.#deps.scc);
+    const { profile } = await callInScope(op, grant.raw, access.scope, this.#deps.scc);
     if (profile !== grant.profile) {
       throw new UserError(
         `This channel now uses the SCC profile \`${profile}\`, not \`${grant.profile}\`; run the command again.`,

@@ -3,10 +3,15 @@
 // MSP portal is refused; one that names a tenant must name the channel's; everything else runs on the
 // tenant's own profile, so that SCC itself keeps it inside the tenant. Naming another tenant, or a name
 // that resolves to nothing, gets the same sentence, so a customer cannot probe for other customers' names.
+//
+// Which tenant is the channel's is decided by UID, never by comparing names: SCC tenant names may hold `-`
+// and `_` and are unique only ignoring case, so `northwind_us` is another customer than `northwind-us`. The
+// binding's tenant and the named one are each resolved to their UID through the MSP portal (one listing),
+// and the call then runs with the argument bound to that UID: what was checked is what runs.
 import type { Operation, RawArgs } from '../catalogue/operation.js';
-import { resolveTenant } from '../catalogue/resolve.js';
+import { pickTenant, portalTenants } from '../catalogue/resolve.js';
 import { COMMAND } from '../catalogue/usage.js';
-import { isScopeTenant, type Scope, tenantProfileOf } from '../config/scope.js';
+import { type Scope, scopeTenantIn, tenantProfileOf } from '../config/scope.js';
 import { PermissionError, UserError } from '../model/errors.js';
 import type { SccClients } from './ports.js';
 
@@ -14,15 +19,21 @@ function commandWords(op: Operation): string {
   return `\`${[COMMAND, ...op.words].join(' ')}\``;
 }
 
-/** The profile this call runs on, in this scope; throws when the scope does not allow the call. */
-export async function profileForCall(
+/** A call as the scope lets it run: on which profile, with which arguments (a named tenant bound to its UID). */
+export interface ScopedCall {
+  profile: string;
+  raw: RawArgs;
+}
+
+/** The profile and arguments of this call in this scope; throws when the scope does not allow the call. */
+export async function callInScope(
   op: Operation,
   raw: RawArgs,
   scope: Scope,
   scc: SccClients,
-): Promise<string> {
+): Promise<ScopedCall> {
   const tenant = scope.tenant;
-  if (tenant === undefined) return scope.profile;
+  if (tenant === undefined) return { profile: scope.profile, raw };
   const tenancy = op.tenancy;
   if (tenancy === 'portal')
     throw new PermissionError(
@@ -30,36 +41,44 @@ export async function profileForCall(
         `it is scoped to the tenant \`${tenant}\`.`,
       op.role,
     );
-  if (tenancy === 'tenant') return tenantProfile(op, scope, tenant, scc);
+  if (tenancy === 'tenant') return { profile: tenantProfile(op, scope, tenant, scc), raw };
   const named = raw[tenancy.tenantArg];
   // A missing argument is the usage check's to report.
-  if (typeof named !== 'string' || named.trim() === '') return scope.profile;
-  if (!(await namesScopeTenant(named, scope, scc)))
+  if (typeof named !== 'string' || named.trim() === '') return { profile: scope.profile, raw };
+  const uid = await scopeTenantNamed(named, scope, scc);
+  if (uid === undefined)
     throw new PermissionError(
       `This channel is scoped to the tenant \`${tenant}\`: ${commandWords(op)} here works on that tenant only.`,
       op.role,
     );
-  return scope.profile;
+  return { profile: scope.profile, raw: { ...raw, [tenancy.tenantArg]: uid } };
 }
 
-/** Whether a typed tenant (name, display name or UUID) is the scope's tenant, as the MSP portal resolves it. */
-async function namesScopeTenant(typed: string, scope: Scope, scc: SccClients): Promise<boolean> {
+/**
+ * The UID of the scope's tenant when the typed tenant (name, display name or UUID) is it, as the MSP portal
+ * resolves both; undefined when it is another tenant, none, or several.
+ */
+async function scopeTenantNamed(typed: string, scope: Scope, scc: SccClients): Promise<string | undefined> {
+  const tenants = await portalTenants(scc.get(scope.profile));
+  const own = scopeTenantIn(scope, tenants);
+  // A binding naming no tenant of the portal lets nothing through: the same answer as another tenant's name.
+  if (own === undefined) return undefined;
   try {
-    return isScopeTenant(scope, await resolveTenant(scc.get(scope.profile), typed));
+    return pickTenant(typed, tenants).uid === own.uid ? own.uid : undefined;
   } catch (error) {
     // Not found or ambiguous: the same answer as another tenant's name (SCC's own failures go on).
-    if (error instanceof UserError) return false;
+    if (error instanceof UserError) return undefined;
     throw error;
   }
 }
 
-/** The profile that acts inside the tenant: `tenant_profile`, else a configured profile named like it. */
+/** The profile that acts inside the tenant: `tenant_profile`, else a configured profile named as it. */
 function tenantProfile(op: Operation, scope: Scope, tenant: string, scc: SccClients): string {
   const profile = tenantProfileOf(scope, scc.names());
   if (profile !== undefined) return profile;
   throw new UserError(
     `${commandWords(op)} acts inside the tenant \`${tenant}\`, which needs that tenant's own SCC profile, ` +
       `and this channel has none: an admin sets \`${scope.bindingKey}.tenant_profile\` in the profiles file ` +
-      '(or defines a profile named like the tenant).',
+      '(or defines a profile named as the tenant).',
   );
 }

@@ -116,7 +116,7 @@ export interface Workers {
 }
 
 /**
- * The default answer to "whose token reads this tenant?": a profile named like the tenant, else the first
+ * The default answer to "whose token reads this tenant?": a profile named as the tenant, else the first
  * other profile that can read the tenant's transaction (only the tenant's own token can).
  */
 export function profileByTenant(clients: SccClients): TenantProfileResolver {

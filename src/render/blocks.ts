@@ -19,7 +19,7 @@ import type { Button, CodePreview, Confirm, Field, View, ViewBlock } from '../mo
 import { cellText, isLinkableUrl } from './format.js';
 import { EMOJI_CODE, escapeAll, escapeMrkdwn, mapLiterals, mentionsAsText } from './mrkdwn.js';
 import { type NativeTable, nativeTable, tableChars } from './nativeTable.js';
-import { revealInvisible } from './untrusted.js';
+import { notificationText, revealInvisible } from './untrusted.js';
 
 /** Slack's documented limits (docs.slack.dev, Block Kit reference), in characters unless said otherwise. */
 export const SLACK_LIMITS = {
@@ -452,12 +452,12 @@ function fitTable(piece: Piece, room: number): Piece | undefined {
  * The message's `text`: what mobile notifications show (they read nothing else), and what a client that
  * cannot draw a block has. The view's summary, then the names of the table's rows (its first column, the
  * one the table marks as naming each row), as many as fit: "Tenants: 1–3 of 3 — acme, globex, initech".
- * Nothing in it is live: names read `@U…`, and markup is escaped.
+ * Nothing in it is live but fwbot's own mentions in the summary: it follows notificationText's rule.
  */
 function fallbackText(summary: string, table: NativeTable | undefined): string {
   const max = SLACK_LIMITS.fallbackText;
-  const head = fitEscaped(summary.trim() === '' ? '—' : summary, max, escapeMrkdwn);
-  const names = (table?.names ?? []).map((name) => escapeAll(mentionsAsText(name)));
+  const head = fitEscaped(summary.trim() === '' ? '—' : summary, max, notificationText);
+  const names = (table?.names ?? []).map((name) => notificationText(mentionsAsText(name)));
   if (names.length === 0) return head;
   const total = names.length + (table?.omitted ?? 0);
   let text = `${head} — `;

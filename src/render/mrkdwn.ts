@@ -99,6 +99,14 @@ function mapMentions(
   return out + plain(text.slice(last));
 }
 
+/**
+ * Passes every run of the text between fwbot's own wrapped tokens (mentions, dates) through `run`, keeping
+ * the tokens as they are: how a text whose every other part counts as from outside is made.
+ */
+export function mapBesideMentions(text: string, run: (text: string) => string): string {
+  return mapMentions(text, (markup) => `${OPEN}${markup}${CLOSE}`, run);
+}
+
 /** Escapes `&`, `<` and `>` so Slack shows them as typed; drops stray marks. */
 export function escapeAll(text: string): string {
   return stripSentinels(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -7,9 +7,11 @@
 // `\u202E`) with HIDDEN_NOTE after the value, so an approver sees that something was hidden there.
 // Ordinary names (`GigabitEthernet0/1`, `contoso-eu`, `outside_vlan`, `2001:db8::1/64`) come back unchanged.
 import {
+  escapeMrkdwn,
   hasLiteral,
   LITERAL_CLOSE,
   LITERAL_OPEN,
+  mapBesideMentions,
   mapLiterals,
   SLACK_READS,
   stripSentinels,
@@ -94,5 +96,49 @@ export function codeAsLiteral(text: string): string {
     text,
     (run) => `${LITERAL_OPEN}${run}${LITERAL_CLOSE}`,
     (rest) => rest.replace(/`([^`\n]*)`/g, (_span, inner: string) => untrusted(inner)),
+  );
+}
+
+/** A code span fwbot wrote with code() (render/format.ts): its content is shown as typed already. */
+const OWN_CODE_SPAN = /(`[^`\n]*`)/;
+
+/**
+ * fwbot's own words in a notification, which may carry a value from outside put in without untrusted(): on
+ * one line, characters a reader cannot see as escapes, and each word Slack would read as markup (`*x*`,
+ * an emoji code, a URL, `@here`, a backtick) made a literal run, so it shows as typed. fwbot's own code
+ * spans stay as they are.
+ */
+function wordsAsTyped(run: string): string {
+  let hidden = false;
+  const shown = run
+    .split(OWN_CODE_SPAN)
+    .map((part, index) => {
+      if (index % 2 === 1) return part;
+      const revealed = revealInvisible(part);
+      hidden ||= revealed.hidden;
+      return revealed.text
+        .split(/(\s+)/)
+        .map((word) => (SLACK_READS.test(word) ? `${LITERAL_OPEN}${word}${LITERAL_CLOSE}` : word))
+        .join('');
+    })
+    .join('');
+  return hidden ? `${shown} ${HIDDEN_NOTE}` : shown;
+}
+
+/**
+ * A message's top-level `text` as Slack mrkdwn: what a push notification and a screen reader show, and
+ * what a client that cannot draw the blocks shows instead. The one rule of every text fwbot posts holds
+ * there too, whatever was put in the text: one line, nothing live but fwbot's own mentions, a value from
+ * outside shown as typed (untrusted()), and fwbot's own words kept from making markup, lines or hidden
+ * characters of whatever they carry (wordsAsTyped). So a device named `*x*`, `<!channel>` or with a
+ * U+202E reads as those characters in a notification too.
+ */
+export function notificationText(text: string): string {
+  return escapeMrkdwn(
+    mapLiterals(
+      text,
+      (run) => `${LITERAL_OPEN}${run}${LITERAL_CLOSE}`,
+      (rest) => mapBesideMentions(rest, wordsAsTyped),
+    ),
   );
 }

@@ -138,6 +138,7 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
   // In front of every listener: only the workspace fwbot serves, and answers only to Slack's own response URLs.
   const { audit, ...configured } = settings.workspace ?? {};
   const whoAmI = () => slack.authTest();
+  const installations = settings.oauth?.installations;
   const workspace = workspaceBinding({
     whoAmI,
     configured,
@@ -145,8 +146,9 @@ export function createFwbotApp(deps: FwbotDeps, settings: SlackSettings): FwbotA
     // Slack Connect: external people only in channels that admit them (customer channels, external grants).
     admitsExternal: (channelId, bound) => deps.access.admitsExternal(channelId, bound),
     log: deps.log,
-    // OAuth mode: each request is bound to the workspace whose installation Bolt found for it.
+    // OAuth mode: each request is bound to the workspace whose installation Bolt found for it, as its record says.
     perInstallation: settings.oauth !== undefined,
+    ...(installations ? { installationOf: (query) => installations.identity(query) } : {}),
   });
   app.use(workspace.middleware);
   app.use(refuseForeignResponseUrls(responseUrlCheck(settings.slackApiUrl), deps.log));

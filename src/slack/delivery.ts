@@ -10,6 +10,7 @@ import type { View } from '../model/view.js';
 import { workspaceOf } from '../model/workspace.js';
 import { type AttachedFile, type RenderedMessage, renderBlocks } from '../render/blocks.js';
 import { cannotPostThere, slackErrorCode } from '../slackApi/errors.js';
+import { outgoingMessage } from '../slackApi/outgoing.js';
 import type { SlackApi } from '../slackApi/slackApi.js';
 
 type ResponseType = 'ephemeral' | 'in_channel';
@@ -117,7 +118,9 @@ export class Delivery {
     type: ResponseType,
     replace: boolean,
   ): Promise<void> {
-    const body: ResponseUrlBody = { text: rendered.text, blocks: rendered.blocks, response_type: type };
+    // The door every message passes (src/slackApi/outgoing.ts), a response_url's included.
+    const shown = outgoingMessage(rendered);
+    const body: ResponseUrlBody = { text: shown.text, blocks: shown.blocks, response_type: type };
     if (replace) body.replace_original = true;
     if (!this.responseUrl) {
       // Interactions without a response_url (rare: e.g. a modal opened elsewhere): ephemeral via the API.

@@ -16,6 +16,7 @@ import type {
   InstallationTokens,
   WorkspaceRef,
 } from '../slackApi/installationTokens.js';
+import type { InstalledIdentity } from './installationBinding.js';
 
 /** AES-256 keys are 32 bytes. */
 export const INSTALL_KEY_BYTES = 32;
@@ -118,6 +119,34 @@ export class RedisInstallations implements InstallationStore, InstallationTokens
     // Bolt's authorize turns this into "no listener runs": a workspace fwbot is not installed in.
     if (found === undefined) throw new Error('fwbot is not installed in this workspace');
     return found;
+  }
+
+  /**
+   * Who the installation a request is served by is (the workspace binding's InstallationOf): found as
+   * fetchInstallation finds it; undefined when there is none, or the query names none.
+   */
+  async identity(query: {
+    teamId?: string | undefined;
+    enterpriseId?: string | undefined;
+    orgWide: boolean;
+  }): Promise<InstalledIdentity | undefined> {
+    let key: InstallationKey;
+    try {
+      key = keyOfQuery({
+        teamId: query.teamId,
+        enterpriseId: query.enterpriseId,
+        isEnterpriseInstall: query.orgWide,
+      });
+    } catch {
+      return undefined;
+    }
+    const found = await this.#read(key);
+    if (found === undefined) return undefined;
+    return {
+      teamId: found.team?.id,
+      enterpriseId: found.enterprise?.id,
+      orgWide: found.isEnterpriseInstall === true,
+    };
   }
 
   async deleteInstallation(query: InstallationQuery<boolean>): Promise<void> {

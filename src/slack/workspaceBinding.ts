@@ -27,6 +27,7 @@ import { z } from 'zod';
 import type { AuditSink } from '../dispatch/ports.js';
 import type { Actor } from '../model/types.js';
 import { SlackApi, type WebApiClient } from '../slackApi/slackApi.js';
+import { type InstallationOf, installationBinding } from './installationBinding.js';
 import type { SlashCommand } from './payloads.js';
 import { kindOf } from './responseUrl.js';
 
@@ -175,15 +176,6 @@ export function commandWithOrigin(command: SlashCommand, context: Context | unde
   };
 }
 
-/** OAuth mode: the workspace Bolt authorized the request for (its installation), with the configured app id. */
-function installedWorkspace(home: BoundWorkspace, context: Context): BoundWorkspace {
-  const teamId = typeof context.teamId === 'string' ? present(context.teamId) : undefined;
-  const enterpriseId = typeof context.enterpriseId === 'string' ? present(context.enterpriseId) : undefined;
-  // Bolt names one for every request it authorized; without either, only the home workspace is served.
-  if (teamId === undefined && enterpriseId === undefined) return home;
-  return { teamId, enterpriseId, appId: home.appId };
-}
-
 /** Whether the person's own team is another organization than the bound workspace's. */
 function fromElsewhere(bound: BoundWorkspace, userTeamId: string | undefined): boolean {
   if (userTeamId === undefined) return false;
@@ -243,10 +235,14 @@ export interface WorkspaceBindingOptions {
   /**
    * OAuth mode (installed in many workspaces): Bolt's authorize has already found the installation of the
    * workspace each request was delivered for (context.teamId / enterpriseId), so that workspace is the one
-   * the request is bound to (its configuration applies; external people are told apart from it). The
-   * configured workspace stays the home one, and the app id is checked as configured.
+   * the request is bound to (its configuration applies; external people are told apart from it), as the
+   * installation's own record says (installationBinding.ts: a request of another organization than the
+   * installation's is refused). The configured workspace stays the home one, and the app id is checked as
+   * configured.
    */
   perInstallation?: boolean;
+  /** OAuth mode: an installation's record, as Bolt's authorize found it (src/slack/installations.ts). */
+  installationOf?: InstallationOf;
   /**
    * Asks Slack whether a channel is shared when the request does not say (sharedChannels): the default keeps
    * answers for five minutes per binding.
@@ -369,10 +365,16 @@ export function workspaceBinding(options: WorkspaceBindingOptions): WorkspaceBin
     let wrong: string[];
     let settled: SlackOrigin | undefined;
     try {
-      const workspace = options.perInstallation
-        ? installedWorkspace(await bound(), args.context)
-        : await bound();
-      wrong = mismatches(workspace, origin);
+      let workspace = await bound();
+      let foreign: string[] = [];
+      if (options.perInstallation) {
+        const served = await installationBinding(workspace, args.context, origin, options.installationOf);
+        workspace = served.workspace;
+        foreign = served.refused;
+      }
+      // Another organization's request through an installation is refused for that (its reasons are never
+      // a bare identifier's name, so it is never taken for an external person's below).
+      wrong = foreign.length > 0 ? foreign : mismatches(workspace, origin);
       const elsewhere = wrong.length > 0 || fromElsewhere(workspace, origin.userTeamId);
       if (!elsewhere) {
         settled = {

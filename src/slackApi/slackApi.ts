@@ -1,6 +1,7 @@
 // Every Slack Web API call fwbot makes goes through this module: the Slack surface's answers, modals and
 // uploads, the approval cards, the workers' exactly-once thread replies and their read-back, the
-// user-group lookups and the readiness check. What a failure means is decided in ./errors.ts, once.
+// user-group lookups and the readiness check. What a failure means is decided in ./errors.ts, once. Every
+// message and view passes ./outgoing.ts on its way out: the rule of fwbot's text holds at the door.
 // Every method it may call is in `slackMethodsUsed` with the OAuth scopes it needs: manifest.yml's scopes
 // are checked against this table (test/slack/manifest.test.ts), so the app asks for exactly what the code
 // uses. Answers are parsed with zod at this boundary. `respond()`/response_url posts need no scope and
@@ -9,6 +10,7 @@
 import type { HomeView, KnownBlock, View as ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
+import { outgoingMessage, outgoingView } from './outgoing.js';
 
 /** Web API method → bot scopes it needs (docs.slack.dev method reference). */
 export const slackMethodsUsed = {
@@ -127,7 +129,7 @@ export class SlackApi {
     message: MessageContent,
     threadTs?: string,
   ): Promise<{ ts: string; channel: string }> {
-    const args = { channel, ...message, unfurl_links: false, unfurl_media: false };
+    const args = { channel, ...outgoingMessage(message), unfurl_links: false, unfurl_media: false };
     const posted = Posted.parse(
       await this.call('chat.postMessage', threadTs ? { ...args, thread_ts: threadTs } : args),
     );
@@ -135,26 +137,32 @@ export class SlackApi {
   }
 
   async postEphemeral(channel: string, user: string, message: MessageContent): Promise<void> {
-    await this.call('chat.postEphemeral', { channel, user, ...message });
+    await this.call('chat.postEphemeral', { channel, user, ...outgoingMessage(message) });
   }
 
   async update(channel: string, ts: string, message: MessageContent): Promise<void> {
-    await this.call('chat.update', { channel, ts, ...message });
+    await this.call('chat.update', { channel, ts, ...outgoingMessage(message) });
   }
 
   async openView(triggerId: string, view: ModalView): Promise<{ id: string; hash: string | undefined }> {
-    const answer = OpenedView.parse(await this.call('views.open', { trigger_id: triggerId, view }));
+    const answer = OpenedView.parse(
+      await this.call('views.open', { trigger_id: triggerId, view: outgoingView(view) }),
+    );
     return { id: answer.view.id, hash: answer.view.hash };
   }
 
   /** Replaces a modal; with `hash`, Slack refuses if the view changed meanwhile (no lost updates). */
   async updateView(viewId: string, view: ModalView, hash?: string): Promise<void> {
-    await this.call('views.update', hash ? { view_id: viewId, view, hash } : { view_id: viewId, view });
+    const shown = outgoingView(view);
+    await this.call(
+      'views.update',
+      hash ? { view_id: viewId, view: shown, hash } : { view_id: viewId, view: shown },
+    );
   }
 
   /** Publishes one person's App Home (replacing what it showed). */
   async publishHome(userId: string, view: HomeView): Promise<void> {
-    await this.call('views.publish', { user_id: userId, view });
+    await this.call('views.publish', { user_id: userId, view: outgoingView(view) });
   }
 
   /** The public and private channels a person is in (at most `pages` pages of 200). */

@@ -32,14 +32,7 @@ describe('approvals: a deploy is sent once', () => {
   });
 
   /** Stages the deletion of a VLAN interface on `device` directly in SCC (as the SCC UI would). */
-  async function stage(device: string, hardwareName: string): Promise<void> {
-    const deviceUid = env.sim.deviceUid(device);
-    const vlan = [...env.sim.state.interfaces.values()].find(
-      (i) => i.deviceUid === deviceUid && i.hardwareName === hardwareName,
-    );
-    if (!vlan) throw new Error(`no ${hardwareName} on ${device}`);
-    await env.bot.scc.call('deleteAsaVlanInterface', { path: { deviceUid, interfaceUid: vlan.uid } });
-  }
+  const stage = (device: string, hardwareName: string) => env.stage(device, hardwareName);
 
   const child = (sccBaseUrl: string): Promise<ChildBot> => children.start(sccBaseUrl);
 

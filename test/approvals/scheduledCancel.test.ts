@@ -30,14 +30,7 @@ describe('approvals: scheduled runs listed and cancelled', () => {
     await env.stop();
   });
 
-  async function stage(device: string, hardwareName: string): Promise<void> {
-    const deviceUid = env.sim.deviceUid(device);
-    const vlan = [...env.sim.state.interfaces.values()].find(
-      (i) => i.deviceUid === deviceUid && i.hardwareName === hardwareName,
-    );
-    if (!vlan) throw new Error(`no ${hardwareName} on ${device}`);
-    await env.bot.scc.call('deleteAsaVlanInterface', { path: { deviceUid, interfaceUid: vlan.uid } });
-  }
+  const stage = (device: string, hardwareName: string) => env.stage(device, hardwareName);
 
   /** Stages a change, asks for its deploy `--at` two hours from now, approves it: held. */
   async function heldDeploy(device: string, vlan: string) {

@@ -4,18 +4,13 @@
 // nothing is deployed and the thread says what changed. `--at` holds it until the time asked for.
 // Real Redis, the simulator's staging model, signed requests into real Bolt apps, a driven clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultChanges, openPeriod } from '../../src/config/profilesFileSchema.js';
 import { driveClock } from '../support/driveClock.js';
-import { type ApprovalsEnv, startEnv } from './support/env.js';
+import { type ApprovalsEnv, dailyWindow, hhmm, startEnv } from './support/env.js';
 import { textOf } from './support/slackDriver.js';
 import { USERS } from './support/world.js';
 
 const DEPLOY = 'deployChangesToMultipleAsaDevices';
 const HOUR = 3_600_000;
-const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-
-/** `HH:MM` in UTC of a moment. */
-const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
 
 describe('approvals: scheduled deploys', () => {
   let env: ApprovalsEnv;
@@ -26,35 +21,13 @@ describe('approvals: scheduled deploys', () => {
     // A window every day, opening three hours from now (to the minute) for an hour, in UTC.
     const start = Date.now();
     opens = Math.floor((start + 3 * HOUR) / 60_000) * 60_000;
-    env = await startEnv(
-      {},
-      {
-        changes: {
-          ...defaultChanges,
-          windows: [
-            {
-              devices: undefined,
-              profile: undefined,
-              timeZone: 'UTC',
-              open: [openPeriod([...EVERY_DAY], hhmm(opens), hhmm(opens + HOUR))],
-            },
-          ],
-        },
-      },
-    );
+    env = await startEnv({}, { changes: dailyWindow(opens, HOUR) });
   });
   afterAll(async () => {
     await env.stop();
   });
 
-  async function stage(device: string, hardwareName: string): Promise<void> {
-    const deviceUid = env.sim.deviceUid(device);
-    const vlan = [...env.sim.state.interfaces.values()].find(
-      (i) => i.deviceUid === deviceUid && i.hardwareName === hardwareName,
-    );
-    if (!vlan) throw new Error(`no ${hardwareName} on ${device}`);
-    await env.bot.scc.call('deleteAsaVlanInterface', { path: { deviceUid, interfaceUid: vlan.uid } });
-  }
+  const stage = (device: string, hardwareName: string) => env.stage(device, hardwareName);
 
   it('holds a deploy approved outside the window and runs it once when it opens, in a process started later', async () => {
     await stage('asa-branch-02', 'Vlan30');

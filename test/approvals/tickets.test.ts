@@ -33,14 +33,7 @@ describe('approvals: change tickets', () => {
     await env.stop();
   });
 
-  async function stage(device: string, hardwareName: string): Promise<void> {
-    const deviceUid = env.sim.deviceUid(device);
-    const vlan = [...env.sim.state.interfaces.values()].find(
-      (i) => i.deviceUid === deviceUid && i.hardwareName === hardwareName,
-    );
-    if (!vlan) throw new Error(`no ${hardwareName} on ${device}`);
-    await env.bot.scc.call('deleteAsaVlanInterface', { path: { deviceUid, interfaceUid: vlan.uid } });
-  }
+  const stage = (device: string, hardwareName: string) => env.stage(device, hardwareName);
 
   /** Every tenant of the simulator tracks change requests (what an admin switches on in SCC's UI). */
   function trackChangeRequests(on: boolean): void {

@@ -54,7 +54,7 @@ describe('log queries', () => {
 
   it('never sends timeRange beside a query on the time field', () => {
     expect(query('lastEventDate:[* TO 2026-11-26T00:00:00Z]', '1h')).toEqual({
-      q: '(lastEventDate:[* TO 2026-11-26T00:00:00Z]) AND lastEventDate:[2026-11-26T18:00:00Z TO *]',
+      q: 'lastEventDate:[* TO "2026-11-26T00:00:00Z"] AND lastEventDate:[2026-11-26T18:00:00Z TO *]',
     });
   });
 
@@ -65,7 +65,7 @@ describe('log queries', () => {
       timeRange: '1h',
     });
     expect(query('status:ACTIVE', undefined, ['entityUid:abc'])).toEqual({
-      q: 'entityUid:abc AND (status:ACTIVE)',
+      q: 'entityUid:abc AND status:ACTIVE',
     });
     expect(query('status:ACTIVE', undefined)).toEqual({ q: 'status:ACTIVE' });
     expect(query(undefined, undefined)).toEqual({});

@@ -62,7 +62,7 @@ describe('search, rules and objects', () => {
     expect(shown).toContain('matching `WEB-01`');
     expect(shown).not.toContain('HQ-USERS');
     await h.run('rules asa-hq-01 ruleAction:DENY');
-    expect(lastQuery('listAccessRules').get('q')).toBe(`entityUid:${uid} AND (ruleAction:DENY)`);
+    expect(lastQuery('listAccessRules').get('q')).toBe(`entityUid:${uid} AND ruleAction:DENY`);
   });
 
   it('pages the rules with SCC’s offset, and a Previous page button that carries the command', async () => {

@@ -2,7 +2,7 @@
 // one rule for the profile that acts inside a customer channel's tenant.
 import { describe, expect, it } from 'vitest';
 import type { ChannelBinding } from '../../src/config/profilesFileSchema.js';
-import { channelScopes, tenantProfileOf } from '../../src/config/scope.js';
+import { channelScopes, scopeTenantIn, tenantProfileOf } from '../../src/config/scope.js';
 
 const customer: ChannelBinding = { profile: 'msp', tenant: 'contoso-eu', tenantProfile: 'contoso' };
 
@@ -70,10 +70,28 @@ describe('channelScopes', () => {
 
 describe('tenantProfileOf', () => {
   const scope = { profile: 'msp', tenant: 'Contoso_EU', bindingKey: 'channels.C0CONTOSO1' };
-  it('is tenant_profile, else a profile named like the tenant other than the MSP’s, else none', () => {
+  it('is tenant_profile, else a profile named as the tenant (case aside) other than the MSP’s, else none', () => {
     expect(tenantProfileOf({ ...scope, tenantProfile: 'cust' }, ['msp', 'cust'])).toBe('cust');
-    expect(tenantProfileOf(scope, ['msp', 'contoso-eu'])).toBe('contoso-eu');
+    expect(tenantProfileOf(scope, ['msp', 'contoso_eu'])).toBe('contoso_eu');
     expect(tenantProfileOf(scope, ['msp', 'fabrikam'])).toBeUndefined();
+    // Names differing in `-` or `_` are other tenants (SCC keeps names unique ignoring case only).
+    expect(tenantProfileOf(scope, ['msp', 'contoso-eu', 'contosoeu'])).toBeUndefined();
     expect(tenantProfileOf({ profile: 'msp', bindingKey: 'channels.C0MSPOPS01' }, ['msp'])).toBeUndefined();
+  });
+});
+
+describe('scopeTenantIn', () => {
+  const tenants = [
+    { uid: 'a1b2c3d4-0000-4000-8000-000000000001', name: 'northwind-us' },
+    { uid: 'a1b2c3d4-0000-4000-8000-000000000002', name: 'northwind_us' },
+  ];
+  const scope = (tenant: string) => ({ profile: 'msp', tenant, bindingKey: 'channels.C0NORTHWND1' });
+
+  it('finds the bound tenant by its name (case aside) or UUID, never one differing in - or _', () => {
+    expect(scopeTenantIn(scope('Northwind-US'), tenants)?.uid).toBe(tenants[0]?.uid);
+    expect(scopeTenantIn(scope('northwind_us'), tenants)?.uid).toBe(tenants[1]?.uid);
+    expect(scopeTenantIn(scope('A1B2C3D4-0000-4000-8000-000000000002'), tenants)?.name).toBe('northwind_us');
+    expect(scopeTenantIn(scope('northwindus'), tenants)).toBeUndefined();
+    expect(scopeTenantIn({ profile: 'msp', bindingKey: 'channels.C0MSPOPS01' }, tenants)).toBeUndefined();
   });
 });

@@ -2,8 +2,8 @@
 // (terms, wildcards, ranges with open ends, dates, AND / OR / NOT, parentheses), 400 for unsearchable
 // fields listing the searchable ones, repeated sort keys, and `count` as the total before paging.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseLucene } from '../../src/scc/luceneSyntax.js';
 import type { SimulatorHandle } from '../../src/simulator/index.js';
-import { parseLucene } from '../../src/simulator/lists/lucene.js';
 import { type CallOptions, items, obj, type RawResponse, simulator, str } from './support.js';
 
 let sim: SimulatorHandle;

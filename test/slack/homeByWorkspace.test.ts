@@ -2,22 +2,17 @@
 // second workspace opens their Home there; it is published with that workspace's own token, and lists
 // only what they hold a role for in that workspace's policy (`workspaces.<team>.policy`), not what the
 // home workspace's policy grants. A home-workspace person's Home is still the home workspace's.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBot, startBot } from '../../src/app/bot.js';
-import { loadConfig } from '../../src/config.js';
+import type { RunningBot } from '../../src/app/bot.js';
 import { createJobs, type Jobs } from '../../src/jobs/workers.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { RedisInstallations } from '../../src/slack/installations.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../support/fakeSlack.js';
-import { freePort } from '../support/redisServer.js';
 import { postSigned } from '../support/slackRequests.js';
-import { connectRedis, redisUrl, uniquePrefix } from '../support/testRedis.js';
+import { connectRedis, redisUrl } from '../support/testRedis.js';
+import { startOAuthBot } from './support/oauthBot.js';
 
 const SIGNING_SECRET = 'home-by-workspace-signing-secret';
 const HOME = 'T0MSPHOME1';
@@ -50,16 +45,12 @@ describe('OAuth mode: each workspace’s people get their Home from their own wo
     }));
     sim = await startSimulator({ port: 0, clock: 'manual' });
     redis = connectRedis();
-    const port = await freePort();
-    eventsUrl = `http://127.0.0.1:${port}/slack/events`;
-    const prefix = uniquePrefix('home-by-workspace').slice(0, -1);
-    const dir = mkdtempSync(join(tmpdir(), 'fwbot-home-ws-'));
-    const profiles = join(dir, 'profiles.yaml');
-    writeFileSync(
-      profiles,
-      [
-        'profiles:',
-        `  msp: { base_url: "${sim.url}", token_env: MSP_SCC_TOKEN }`,
+    const started = await startOAuthBot({
+      slack,
+      sim,
+      home: HOME,
+      signingSecret: SIGNING_SECRET,
+      profiles: [
         'channels:',
         `  ${MSP_CHANNEL}: msp`,
         'policy:',
@@ -70,30 +61,18 @@ describe('OAuth mode: each workspace’s people get their Home from their own wo
         '    policy:',
         '      channels:',
         `        ${CUSTOMER_CHANNEL}: { viewer: [${CUSTOMER_PERSON}] }`,
-        '',
-      ].join('\n'),
-    );
-    const installKey = randomBytes(32);
-    const config = loadConfig(
-      {
-        SLACK_CLIENT_ID: '1111111111.2222222222',
-        SLACK_CLIENT_SECRET: 'c0ffee0123456789c0ffee0123456789',
-        FWBOT_INSTALL_KEY: installKey.toString('base64'),
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_TEAM_ID: HOME,
-        SLACK_API_URL: slack.apiUrl,
-        FWBOT_PROFILES: profiles,
-        MSP_SCC_TOKEN: sim.tokens.superAdmin,
-        REDIS_URL: redisUrl(),
-        PORT: String(port),
-      },
-      { require: { slack: true, scc: true } },
-    );
+      ],
+      log: pino({ level: 'silent' }),
+      name: 'home-by-workspace',
+    });
+    ({ bot } = started);
+    const { prefix } = started;
+    eventsUrl = `${started.base}/slack/events`;
     // Both workspaces installed fwbot (through /slack/install): their records, as the bot keeps them.
     const installations = new RedisInstallations({
       redis,
       prefix,
-      key: installKey,
+      key: started.installKey,
       log: pino({ level: 'silent' }),
     });
     for (const [teamId, token] of [
@@ -109,7 +88,6 @@ describe('OAuth mode: each workspace’s people get their Home from their own wo
         authVersion: 'v2',
       });
     }
-    bot = await startBot(config, pino({ level: 'silent' }), { redisPrefix: prefix });
     // An upgrade watch in each channel: the Home lists those of channels where the person holds a role.
     jobs = createJobs({ redisUrl: redisUrl(), prefix, logger: pino({ level: 'silent' }) });
     for (const channelId of [MSP_CHANNEL, CUSTOMER_CHANNEL])

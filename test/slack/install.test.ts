@@ -4,25 +4,20 @@
 // installation, encrypted (its token is nowhere in Redis in clear); its people's commands are answered
 // with its own token; app_uninstalled deletes what was stored and its requests are no longer served. A
 // callback with a forged or replayed state is refused, stores nothing, and is in the audit trail.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningBot, startBot } from '../../src/app/bot.js';
+import type { RunningBot } from '../../src/app/bot.js';
 import { AuditTrail } from '../../src/approvals/audit.js';
-import { loadConfig } from '../../src/config.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../support/fakeSlack.js';
-import { freePort } from '../support/redisServer.js';
 import { postSigned, slashCommandBody } from '../support/slackRequests.js';
-import { connectRedis, redisUrl, uniquePrefix } from '../support/testRedis.js';
+import { connectRedis } from '../support/testRedis.js';
+import { OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, startOAuthBot } from './support/oauthBot.js';
 
 const SIGNING_SECRET = 'install-test-signing-secret';
-const CLIENT_ID = '1111111111.2222222222';
-const CLIENT_SECRET = 'c0ffee0123456789c0ffee0123456789';
+const CLIENT_ID = OAUTH_CLIENT_ID;
+const CLIENT_SECRET = OAUTH_CLIENT_SECRET;
 const HOME = 'T0MSPHOME1';
 const CUSTOMER = 'T0CUSTOMR1';
 const CUSTOMER_TOKEN = 'xoxb-customer-workspace-token-7f3a';
@@ -42,39 +37,22 @@ describe('OAuth mode: a second workspace installs, works with its own token, uni
     slack = await startFakeSlack({ teamId: HOME });
     sim = await startSimulator({ port: 0, clock: 'manual' });
     redis = connectRedis();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    prefix = uniquePrefix('install').slice(0, -1);
-    const dir = mkdtempSync(join(tmpdir(), 'fwbot-install-'));
-    const profiles = join(dir, 'profiles.yaml');
-    writeFileSync(
-      profiles,
-      [
-        'profiles:',
-        `  msp: { base_url: "${sim.url}", token_env: MSP_SCC_TOKEN }`,
+    const log = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
+    ({ bot, base, prefix } = await startOAuthBot({
+      slack,
+      sim,
+      home: HOME,
+      signingSecret: SIGNING_SECRET,
+      profiles: [
         'workspaces:',
         `  ${CUSTOMER}:`,
         '    profile: msp',
         '    policy:',
         `      workspace: { viewer: '*', operator: [${CUSTOMER_USER}] }`,
-        '',
-      ].join('\n'),
-    );
-    const env = {
-      SLACK_CLIENT_ID: CLIENT_ID,
-      SLACK_CLIENT_SECRET: CLIENT_SECRET,
-      FWBOT_INSTALL_KEY: randomBytes(32).toString('base64'),
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_TEAM_ID: HOME,
-      SLACK_API_URL: slack.apiUrl,
-      FWBOT_PROFILES: profiles,
-      MSP_SCC_TOKEN: sim.tokens.superAdmin,
-      REDIS_URL: redisUrl(),
-      PORT: String(port),
-    };
-    const config = loadConfig(env, { require: { slack: true, scc: true } });
-    const log = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
-    bot = await startBot(config, log, { redisPrefix: prefix });
+      ],
+      log,
+      name: 'install',
+    }));
   });
   afterAll(async () => {
     await bot?.stop();

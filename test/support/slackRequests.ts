@@ -53,6 +53,9 @@ export interface SlashCommandFields {
   responseUrl: string;
   triggerId?: string;
   command?: string;
+  /** Enterprise Grid: the organization, and whether fwbot is installed org-wide there (form fields). */
+  enterpriseId?: string;
+  isEnterpriseInstall?: boolean;
 }
 
 export function slashCommandBody(fields: SlashCommandFields): string {
@@ -69,6 +72,10 @@ export function slashCommandBody(fields: SlashCommandFields): string {
     api_app_id: 'A0FWBOT',
     response_url: fields.responseUrl,
     trigger_id: fields.triggerId ?? `trigger-${Date.now()}`,
+    ...(fields.enterpriseId === undefined ? {} : { enterprise_id: fields.enterpriseId }),
+    ...(fields.isEnterpriseInstall === undefined
+      ? {}
+      : { is_enterprise_install: String(fields.isEnterpriseInstall) }),
   }).toString();
 }
 

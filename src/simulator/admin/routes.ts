@@ -22,6 +22,7 @@ import { addPolicyRoutes, POLICY_ROUTES } from './policy.js';
 import { type AdminHandler, findTenant, parse } from './request.js';
 import type { RequestLog } from './requestLog.js';
 import { addSccUiRoutes, SCC_UI_ROUTES } from './sccUi.js';
+import { addTenantRoutes, TENANT_ROUTES } from './tenants.js';
 
 export interface AdminDeps {
   sim: SimRuntime;
@@ -97,6 +98,7 @@ export const ADMIN_ROUTES = [
   ['DELETE', '/_sim/faults/{id}', 'remove one fault rule'],
   ...DEVICE_ROUTES,
   ...SCC_UI_ROUTES,
+  ...TENANT_ROUTES,
   ...POLICY_ROUTES,
   ...GOVERNANCE_ROUTES,
   ['GET', '/_sim/downloads/{reportUid}/{file}', 'presigned report download (X-Amz-* query)'],
@@ -174,6 +176,7 @@ export function createAdmin(deps: AdminDeps) {
   });
   addDeviceRoutes(add, sim);
   addSccUiRoutes(add, sim);
+  addTenantRoutes(add, sim);
   addPolicyRoutes(add, sim);
   addGovernanceRoutes(add, sim);
   add('GET', '/_sim/faults', () => ({ status: 200, body: { items: faults.list() } }));

@@ -5,11 +5,11 @@
 // Answers are typed with simulator-local shapes of the reference's schemas, so the simulator does not
 // depend on the generated models of this cut.
 import { createHash } from 'node:crypto';
+import { fieldsOf, parseLucene } from '../../scc/luceneSyntax.js';
 import { forbidden, invalidInput, notFound } from '../errors.js';
 import type { Handler, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
-import { fieldsOf, parseLucene } from '../lists/lucene.js';
 import { iso } from '../runtime.js';
 import type { AuditLogRecord, ChangelogRecord, UserRole } from '../state/model.js';
 

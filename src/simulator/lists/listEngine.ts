@@ -1,8 +1,15 @@
 // The one list engine behind every SCC list route: `limit` (0–200, default 50) and `offset` (≥ 0)
 // validation, `q` filtering over the fields a list declares searchable, repeated `sort=field:ASC|DESC`,
 // and the `{count, limit, offset, items}` page where `count` is the total before paging.
+
+import {
+  fieldsOf,
+  type LuceneQuery,
+  LuceneSyntaxError,
+  type LuceneValue,
+  parseLucene,
+} from '../../scc/luceneSyntax.js';
 import { invalidInput } from '../errors.js';
-import { fieldsOf, type LuceneQuery, LuceneSyntaxError, type LuceneValue, parseLucene } from './lucene.js';
 
 export type FieldKind = 'string' | 'number' | 'date' | 'boolean';
 type Scalar = string | number | boolean | null | undefined;

@@ -167,6 +167,22 @@ function tenantFrom(rng: SeededRandom, p: TenantPlan, startTime: number): Tenant
   };
 }
 
+/**
+ * A tenant of the MSP portal made after the seed (the admin route `POST /_sim/tenants`): paying, with the
+ * seed's kind of people and API-only users, the portal's super-admin among them.
+ */
+export function managedTenant(
+  rng: SeededRandom,
+  tenant: { name: string; displayName: string; region: Region },
+  startTime: number,
+): TenantRecord {
+  return tenantFrom(
+    rng,
+    plan(tenant.name, tenant.displayName, tenant.region, 'PAYING', 'UNPROVISIONED', 'IN_COMPLIANCE', false),
+    startTime,
+  );
+}
+
 export function seedTenants(rng: SeededRandom, startTime: number): TenantRecord[] {
   const portal: TenantRecord = {
     uid: rng.uuid(),

@@ -1,25 +1,27 @@
 // External selects in /fw forms: devices, tenants and interfaces, looked up in SCC as the user types.
 // Here the answer *is* the ack, so the lookup runs first but under a deadline well inside Slack's 3
 // seconds; past it the menu gets what is known (nothing) rather than a late answer Slack would drop.
-// The permission check (viewer, on the form's channel and profile) runs before any SCC call.
+// A lookup is authorized exactly as the form it belongs to, before any SCC call: the person as the
+// workspace binding settled them (an external person stays one), the form's operation's role in the
+// form's channel, that channel's binding, and the operation's tenancy (a customer channel offers its own
+// tenant only, told by UID).
 import type { AckFn } from '@slack/bolt';
 import type { PlainTextOption } from '@slack/types';
 import { isUuid } from '../../catalogue/args.js';
 import { uniqueOptions } from '../../catalogue/forms.js';
 import type { ModalField } from '../../catalogue/operation.js';
 import { INTERFACE_KIND_NAMES, listDeviceInterfaces, resolveDevice } from '../../catalogue/resolve.js';
-import type { Scope } from '../../config/scope.js';
-import { isScopeTenant } from '../../config/scope.js';
+import { type Scope, scopeTenantIn } from '../../config/scope.js';
 import { beginRequest } from '../../dispatch/request.js';
-import { profileForCall } from '../../dispatch/tenancy.js';
 import { SLACK_LIMITS, selectOption } from '../../render/blocks.js';
 import type { SccClient } from '../../scc/client.js';
-import { toLucene } from '../../scc/lucene.js';
+import { allOf, toLucene } from '../../scc/lucene.js';
 import type { SurfaceDeps } from '../deps.js';
 import { BlockSuggestion } from '../payloads.js';
 import type { Listeners } from '../router.js';
 import { decodeMetadata } from '../views/metadata.js';
 import { fieldBlockId, SELECT_ACTIONS, type SelectKind } from '../views/modal.js';
+import { actorWithOrigin } from '../workspaceBinding.js';
 
 const DEFAULT_DEADLINE_MS = 2500;
 
@@ -44,7 +46,7 @@ function matches(typed: string, ...texts: (string | null | undefined)[]): boolea
 
 const lookups: Record<SelectKind, Lookup> = {
   async device(scc, typed, _payload, signal, field) {
-    const q = withinQuery(field?.deviceQuery, toLucene(typed));
+    const q = allOf(field?.deviceQuery, toLucene(typed));
     const { data } = await scc.call('getDevices', {
       query: { limit: SLACK_LIMITS.options, ...(q ? { q } : {}) },
       signal,
@@ -56,14 +58,15 @@ const lookups: Record<SelectKind, Lookup> = {
   async tenant(scc, typed, _payload, signal, _field, scope) {
     // Display names cannot be searched with q, and a portal holds a few hundred tenants: filter here.
     const { data } = await scc.call('getMspManagedTenants', { query: { limit: 200 }, signal });
-    return (
-      (data.items ?? [])
-        // A customer channel offers its own tenant only.
-        .filter((t) => isScopeTenant(scope, t) && matches(typed, t.name, t.displayName))
-        .flatMap((t) =>
-          t.uid ? [{ label: t.displayName ? `${t.displayName} (${t.name})` : t.name, value: t.uid }] : [],
-        )
-    );
+    const listed = data.items ?? [];
+    // A customer channel offers its own tenant only: the one its binding names, by UID.
+    const own = scope.tenant === undefined ? listed : (scopeTenantIn(scope, listed) ?? []);
+    return [own]
+      .flat()
+      .filter((t) => matches(typed, t.name, t.displayName))
+      .flatMap((t) =>
+        t.uid ? [{ label: t.displayName ? `${t.displayName} (${t.name})` : t.name, value: t.uid }] : [],
+      );
   },
   async interface(scc, typed, payload) {
     const device = chosenDevice(payload);
@@ -75,12 +78,6 @@ const lookups: Record<SelectKind, Lookup> = {
       .map((i) => ({ label: `${i.label} · ${INTERFACE_KIND_NAMES[i.kind]}`, value: i.uid }));
   },
 };
-
-/** Both Lucene queries when both are given: what the field allows, narrowed by what is typed. */
-function withinQuery(allowed: string | undefined, typed: string | undefined): string | undefined {
-  if (allowed && typed) return `(${allowed}) AND (${typed})`;
-  return allowed ?? typed;
-}
 
 /**
  * The form field asking, when the form is a fixed list (fitted forms cannot be rebuilt within the ack;
@@ -115,7 +112,7 @@ function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms: number):
 
 export function register(app: Listeners, deps: SurfaceDeps): void {
   for (const kind of Object.keys(SELECT_ACTIONS) as SelectKind[]) {
-    app.options(SELECT_ACTIONS[kind], async ({ ack, body }) => {
+    app.options(SELECT_ACTIONS[kind], async ({ ack, body, context }) => {
       const answer = ack as AckFn<{ options: PlainTextOption[] }>;
       const parsed = BlockSuggestion.safeParse(body);
       const meta = parsed.success ? decodeMetadata(parsed.data.view?.private_metadata ?? '') : undefined;
@@ -124,29 +121,27 @@ export function register(app: Listeners, deps: SurfaceDeps): void {
         return;
       }
       const payload = parsed.data;
-      const request = beginRequest(deps.log, `options.${kind}`, {
-        userId: payload.user.id,
-        channelId: meta.channelId,
-      });
-      let options: PlainTextOption[] = [];
-      try {
-        const access = await deps.access.authorize({
+      // The person as the workspace binding settled them, in the form's channel: as the form's submission.
+      const actor = actorWithOrigin(
+        {
           userId: payload.user.id,
           channelId: meta.channelId,
           teamId: payload.team?.id,
-          enterpriseId: payload.team?.enterprise_id ?? undefined,
-          needs: 'viewer',
-          action: `Looking up ${kind}s`,
-          profileOverride: meta.profileOverride,
-        });
-        // The form's operation decides the profile in a customer channel, as the dispatcher decides it.
+          ...(payload.team?.enterprise_id ? { enterpriseId: payload.team.enterprise_id } : {}),
+        },
+        context,
+      );
+      const request = beginRequest(deps.log, `options.${kind}`, actor);
+      let options: PlainTextOption[] = [];
+      try {
         const op = deps.operation(meta.operationId);
         if (!op) throw new Error(`options asked for an unknown operation ${meta.operationId}`);
-        const profile = await profileForCall(op, {}, access.scope, deps.scc);
+        // The form's own check: its operation's role here, the channel's binding, its tenancy.
+        const { profile, scope } = await deps.dispatcher.authorize(request, op, meta.profileOverride);
         const scc = deps.scc.get(profile);
         const field = askingField(deps, meta.operationId, payload.block_id);
         const found = await withDeadline(
-          (signal) => lookups[kind](scc, payload.value, payload, signal, field, access.scope),
+          (signal) => lookups[kind](scc, payload.value, payload, signal, field, scope),
           deps.optionsDeadlineMs ?? DEFAULT_DEADLINE_MS,
         );
         if (found === 'late') request.log.warn('options lookup passed its deadline; answered with none');

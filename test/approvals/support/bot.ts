@@ -25,7 +25,7 @@ import { renderBlocks } from '../../../src/render/blocks.js';
 import { createSccClient, type SccClient } from '../../../src/scc/client.js';
 import { registerApprovalListeners } from '../../../src/slack/actions/approvals.js';
 import { SlackApprovalNotifier } from '../../../src/slack/approvalNotifier.js';
-import { workspaceBinding } from '../../../src/slack/workspaceBinding.js';
+import { actorWithOrigin, workspaceBinding } from '../../../src/slack/workspaceBinding.js';
 import { freePort } from '../../support/redisServer.js';
 import { BOT_TOKEN, CATALOGUE, lookup, policyAccess, SIGNING_SECRET, TEAM } from './world.js';
 
@@ -182,11 +182,15 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     log: logger,
   });
 
-  app.command('/fw', async ({ ack, command, respond }) => {
+  app.command('/fw', async ({ ack, command, respond, context }) => {
     await ack();
     const request = {
       requestId: `req-${Date.now()}`,
-      actor: { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id },
+      // As the bot's listeners do: the workspace binding's word on who asks (an external person stays one).
+      actor: actorWithOrigin(
+        { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id },
+        context,
+      ),
       log: logger,
     };
     try {

@@ -2,7 +2,7 @@
 // the run's Redis, a driven clock, and one bot process (more on demand, sharing Redis and the simulator).
 
 import type { ApprovalSettingsInput } from '../../../src/approvals/settings.js';
-import type { ChangeSettings } from '../../../src/config/profilesFileSchema.js';
+import { type ChangeSettings, defaultChanges, openPeriod } from '../../../src/config/profilesFileSchema.js';
 import type { AccessControl } from '../../../src/policy/access.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { simClients, startTestWorkers } from '../../jobs/support/harness.js';
@@ -36,6 +36,8 @@ export interface ApprovalsEnv {
   startBot(settings?: ApprovalSettingsInput): Promise<Bot>;
   /** How many requests of an SCC operation the simulator received, from its request log at /_sim/requests. */
   sccCalls(operationId: string): Promise<number>;
+  /** Stages the deletion of a VLAN interface on `device` directly in SCC (as SCC's UI would). */
+  stage(device: string, hardwareName: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -49,9 +51,13 @@ export async function startEnv(
     bindWorkspace?: boolean;
     /** Where the driven clock starts (default: the machine's time now). */
     clockStart?: number;
+    /** Channels Slack says are shared with another organization (conversations.info). */
+    sharedChannels?: string[];
   } = {},
 ): Promise<ApprovalsEnv> {
-  const slack = await startFakeSlack();
+  const slack = await startFakeSlack(
+    options.sharedChannels ? { sharedChannels: options.sharedChannels } : {},
+  );
   const sim = await startSimulator({ port: 0, clock: 'manual' });
   const prefix = uniquePrefix('approvals');
   // The tracking workers of src/jobs/, on the same Redis prefix, simulator and Slack, when asked for.
@@ -86,6 +92,14 @@ export async function startEnv(
     bot,
     startBot: launch,
     sccCalls: (operationId) => sccCalls(sim.url, operationId),
+    async stage(device, hardwareName) {
+      const deviceUid = sim.deviceUid(device);
+      const vlan = [...sim.state.interfaces.values()].find(
+        (i) => i.deviceUid === deviceUid && i.hardwareName === hardwareName,
+      );
+      if (!vlan) throw new Error(`no ${hardwareName} on ${device}`);
+      await bot.scc.call('deleteAsaVlanInterface', { path: { deviceUid, interfaceUid: vlan.uid } });
+    },
     async stop() {
       for (const b of bots) await b.stop();
       await workers?.close();
@@ -102,4 +116,23 @@ export async function sccCalls(simUrl: string, operationId: string): Promise<num
   );
   const body = (await res.json()) as { items: { operationId?: string }[] };
   return body.items.filter((item) => item.operationId === operationId).length;
+}
+
+/** `HH:MM` in UTC of a moment. */
+export const hhmm = (at: number): string => new Date(at).toISOString().slice(11, 16);
+
+/** The change process with one change window for every device, every day, from `opens` for `lengthMs` (UTC). */
+export function dailyWindow(opens: number, lengthMs: number): ChangeSettings {
+  const days = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+  return {
+    ...defaultChanges,
+    windows: [
+      {
+        devices: undefined,
+        profile: undefined,
+        timeZone: 'UTC',
+        open: [openPeriod([...days], hhmm(opens), hhmm(opens + lengthMs))],
+      },
+    ],
+  };
 }

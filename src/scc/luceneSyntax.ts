@@ -2,6 +2,9 @@
 // quoted values, ranges `[a TO b]` / `{a TO b}` (mixed brackets allowed, `*` for an open end), AND / OR /
 // NOT (also `&&`, `||`, a leading `-`), parentheses, and a field applied to a group of values
 // (`asaFailoverMode:(ACTIVE_STANDBY OR ACTIVE_ACTIVE)`). Terms side by side mean AND.
+// One reader for both sides: the simulator evaluates what it reads (src/simulator/lists/), and fwbot reads
+// a query people typed and writes it again with printLucene (src/scc/lucene.ts), every value an escaped
+// term and every group closed, so what someone typed can add terms but never break out of its place.
 export type LuceneValue =
   | { kind: 'exact'; text: string; quoted: boolean }
   | { kind: 'wildcard'; text: string }
@@ -224,4 +227,72 @@ class Parser {
 
 function unescapeLucene(text: string): string {
   return text.replace(/\\(.)/g, '$1');
+}
+
+/** Words the syntax reads as operators: as a value, one is quoted. */
+const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'TO']);
+/** Characters that end or change a term (the wildcards `*` and `?` are the caller's to keep or escape). */
+export const TERM_SPECIAL = /[\s\\!(){}[\]^"~:/&|]/;
+
+/** One character of a value, as a literal: escaped when the syntax would read it, `+`/`-` when it leads. */
+function literal(char: string, leading: boolean): string {
+  return TERM_SPECIAL.test(char) || char === '*' || char === '?' || (leading && /[+-]/.test(char))
+    ? `\\${char}`
+    : char;
+}
+
+function quoted(text: string): string {
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+/** A wildcard value as read (its escapes still in it): its `*` and `?` kept, everything else literal. */
+function printWildcard(raw: string): string {
+  const chars = [...raw];
+  let out = '';
+  for (let i = 0; i < chars.length; i += 1) {
+    const char = chars[i] ?? '';
+    if (char === '\\') {
+      i += 1;
+      out += literal(chars[i] ?? '', out === '');
+    } else out += char === '*' || char === '?' ? char : literal(char, out === '');
+  }
+  return out;
+}
+
+function printValue(value: LuceneValue): string {
+  switch (value.kind) {
+    case 'range': {
+      const bound = (text: string | undefined) => (text === undefined ? '*' : quoted(text));
+      const open = value.lowerInclusive ? '[' : '{';
+      const close = value.upperInclusive ? ']' : '}';
+      return `${open}${bound(value.lower)} TO ${bound(value.upper)}${close}`;
+    }
+    case 'exact':
+      if (value.quoted || KEYWORDS.has(value.text)) return quoted(value.text);
+      return [...value.text].map((char, i) => literal(char, i === 0)).join('');
+    case 'wildcard':
+      return printWildcard(value.text);
+  }
+}
+
+function print(query: LuceneQuery, top: boolean): string {
+  switch (query.kind) {
+    case 'term':
+      return `${query.field}:${printValue(query.value)}`;
+    case 'not':
+      return `NOT ${print(query.query, false)}`;
+    default: {
+      const text = `${print(query.left, false)} ${query.kind.toUpperCase()} ${print(query.right, false)}`;
+      return top ? text : `(${text})`;
+    }
+  }
+}
+
+/**
+ * A query written again from what was read: the same terms, each value an escaped term (or a quoted phrase,
+ * or a range of quoted bounds), fields as read, every group in its own parentheses, operators as words.
+ * Nothing in a value can be read as syntax, and the text as a whole is balanced.
+ */
+export function printLucene(query: LuceneQuery): string {
+  return print(query, true);
 }
