@@ -136,21 +136,24 @@ describe('conflict', () => {
     expect(opened).toMatchObject({ tenant, actions: [] });
   });
 
-  it('quotes the change log: who, what, and the diff', () => {
+  it('quotes the change log: when (as every alert writes times), who, what, and the diff', () => {
     const lines = conflict.explain?.details([
       {
-        date: '2026-11-26T09:58:00Z',
+        date: '2026-11-26T09:58:00.473Z',
         username: 'eve@example.com',
         action: 'UPDATE',
         description: 'Interface edited',
         diff: '- nameif inside\n+ nameif dmz',
       },
+      { date: 'last Tuesday', username: 'bob', action: 'UPDATE' },
     ]);
     expect(lines?.map(stripSentinels)).toEqual([
       'What SCC’s change log says changed:',
-      '• 2026-11-26T09:58:00Z eve@example.com update: Interface edited',
+      '• 2026-11-26 09:58 UTC eve@example.com update: Interface edited',
       '    - nameif inside',
       '    + nameif dmz',
+      // A time that does not read as one is shown as SCC wrote it.
+      '• last Tuesday bob update',
     ]);
   });
 });
