@@ -14,6 +14,7 @@ import {
   type AlertService,
   type AlertSubscription,
   type OpenIncident,
+  type SubscriptionStart,
   type TokenRole,
 } from '../alerts/model.js';
 import { UserError } from '../model/errors.js';
@@ -240,7 +241,7 @@ export const alertsSubscribe = defineOperation({
         label: 'Kinds of alert',
         input: 'multi_select',
         options: ALERT_KINDS.map((kind) => ({ label: kind, value: kind })),
-        hint: 'What this channel will be told; the first scan is a baseline (nothing already wrong is told).',
+        hint: 'What this channel will be told: what is wrong now, once, in one summary; then each new incident.',
       },
       {
         name: 'devices',
@@ -277,10 +278,21 @@ export const alertsSubscribe = defineOperation({
       // Its incidents go out in the workspace it was made in (OAuth mode: with that workspace's token).
       ...workspaceOf(ctx.actor),
     });
-    return { subscription, created, matching, leftOut: args.leftOut };
+    if (!created) return { subscription, created, matching, leftOut: args.leftOut };
+    // It starts from now: its first read is made here, so nothing that goes wrong from now on is missed
+    // however late the first scan runs, and what is already wrong is told once. A read that fails leaves
+    // nothing subscribed: the person is told why and may ask again.
+    let start: SubscriptionStart;
+    try {
+      start = await alerts.startFromNow(subscription, ctx.scc);
+    } catch (error) {
+      await alerts.subscriptions.unsubscribe(subscription.channelId, subscription.id);
+      throw error;
+    }
+    return { subscription, created, matching, leftOut: args.leftOut, current: start.current };
   },
-  render: ({ subscription, created, matching, leftOut }) =>
-    renderSubscribed(subscription, created, matching, leftOut),
+  render: ({ subscription, created, matching, leftOut, current }) =>
+    renderSubscribed(subscription, created, matching, leftOut, current),
 });
 
 /**
@@ -307,6 +319,8 @@ export function renderSubscribed(
   created: boolean,
   matching: number | undefined,
   leftOut: readonly AlertKind[] = [],
+  /** What was already wrong when it was made (told in one summary); undefined when not read. */
+  current?: number,
 ): View {
   const channel = channelMention(subscription.channelId);
   const lines: string[] = [];
@@ -320,7 +334,10 @@ export function renderSubscribed(
     if (matching === 0)
       lines.push('No device matches the query today: the channel hears about devices once they match it.');
     lines.push(
-      'The first scan is a baseline: what is already wrong now is not told, only what changes from then on. Each incident is one message, edited as it evolves, with buttons to acknowledge it or mute its device.',
+      current === undefined || current === 0
+        ? 'Nothing the channel hears about is wrong right now.'
+        : `Right now ${counted(current, 'thing is', 'things are')} already wrong: one summary message says what, each in its thread with its buttons.`,
+      'From now on each incident is one message, edited as it evolves, with buttons to acknowledge it or mute its device.',
     );
   } else {
     lines.push(
@@ -362,8 +379,12 @@ export const alertsList = defineOperation({
     const subscriptions = customer
       ? listed.filter((s) => s.scope.kind === 'profile' && s.profile === ctx.profile)
       : listed;
-    const incidents = customer ? open.filter((incident) => incident.profile === ctx.profile) : open;
-    return { channelId: noChannel ? undefined : channelId, profile: ctx.profile, subscriptions, incidents };
+    return {
+      channelId: noChannel ? undefined : channelId,
+      profile: ctx.profile,
+      subscriptions,
+      incidents: open,
+    };
   },
   render: ({ channelId, profile, subscriptions, incidents }) =>
     renderAlerts(channelId, subscriptions, incidents, profile),
@@ -379,12 +400,31 @@ async function channelsSeen(ctx: OperationContext, alerts: AlertService): Promis
   return [...new Set(subscriptions.map((subscription) => subscription.channelId))];
 }
 
+/**
+ * Whether the actor sees an incident of these channels: one of the profile's, for an actor in no channel (the
+ * profile's channels) or in a customer channel (told only its tenant's own profile, toldInChannel).
+ */
+function seenBy(ctx: OperationContext, incident: OpenIncident): boolean {
+  return (!ctx.actor.noChannel && ctx.channelTenant === undefined) || incident.profile === ctx.profile;
+}
+
 /** The open incidents of those channels (of this profile, when they are the profile's channels). */
 async function openIncidentsSeen(ctx: OperationContext, alerts: AlertService): Promise<OpenIncident[]> {
   const channels = await channelsSeen(ctx, alerts);
   if (channels.length === 0) return [];
   const open = await alerts.incidents.openIncidents(channels);
-  return ctx.actor.noChannel ? open.filter((incident) => incident.profile === ctx.profile) : open;
+  return open.filter((incident) => seenBy(ctx, incident));
+}
+
+/** The incident an id names among those the actor sees (open, or a notice: what its buttons act on). */
+async function incidentSeen(
+  ctx: OperationContext,
+  alerts: AlertService,
+  id: string,
+): Promise<OpenIncident | undefined> {
+  const channels = await channelsSeen(ctx, alerts);
+  const found = channels.length === 0 ? undefined : await alerts.incidents.find(channels, id.trim());
+  return found && seenBy(ctx, found) ? found : undefined;
 }
 
 /** A line of the list; `inChannel` when it lists several channels' (a profile's, for the CLI). */
@@ -513,12 +553,11 @@ export const alertsAck = defineOperation({
     const { incidents } = alerts;
     // Channels are boundaries: an incident is acknowledged from its own channel (or, by an actor in no
     // channel, among the profile's channels).
-    const open = await openIncidentsSeen(ctx, alerts);
-    if (!open.some((incident) => incident.id === args.incident))
+    if (!(await incidentSeen(ctx, alerts, args.incident)))
       throw new UserError(
         `${ctx.actor.noChannel ? `Profile \`${ctx.profile}\`` : 'This channel'} has no open incident \`${args.incident}\` (\`/fw alerts\` lists them).`,
       );
-    const incident = await incidents.acknowledge(args.incident, ctx.actor.userId);
+    const incident = await incidents.acknowledge(args.incident.trim(), ctx.actor.userId);
     if (!incident) throw new UserError(`Incident \`${args.incident}\` has closed meanwhile.`);
     return { incident, userId: ctx.actor.userId };
   },
@@ -536,7 +575,11 @@ export const alertsMute = defineOperation({
   failure: 'Could not mute the device',
   summary: 'Hear no new incident of a device in this channel for 1, 8 or 24 hours (open ones still close)',
   params: [
-    { name: 'device', kind: 'device', description: 'device name or UUID' },
+    {
+      name: 'device',
+      kind: 'device',
+      description: 'device name or UUID, or the id of an incident about it (what its Mute buttons send)',
+    },
     {
       name: 'for',
       kind: 'choice',
@@ -558,25 +601,16 @@ export const alertsMute = defineOperation({
   approval: 'never',
   needs: ['alerts'],
   scc: ['getDevice', 'getDevices'],
-  examples: ['alerts mute asa-branch-02 1h', 'alerts mute asa-branch-02 24h'],
+  examples: ['alerts mute asa-branch-02 1h', 'alerts mute asa-branch-02 24h', 'alerts mute k3v9x2mq 8h'],
   offeredAsButton: true,
   run: async (ctx, args) => {
     const alerts = alertService(ctx);
-    const open = await openIncidentsSeen(ctx, alerts);
-    const device = await mutedDevice(ctx, args.device, open);
-    // An actor in no channel (the CLI) mutes the device where it has an open incident on the profile.
-    const channelIds = ctx.actor.noChannel
-      ? [...new Set(open.filter((i) => i.subject.uid === device.uid).map((i) => i.channelId))]
-      : [ctx.actor.channelId];
-    if (channelIds.length === 0)
-      throw new UserError(
-        `${untrusted(device.name)} has no open incident on profile \`${ctx.profile}\`: from the command line a device is muted in the channels of its open incidents (\`/fw alerts\` lists them).`,
-      );
+    const { device, channelIds, profile } = await mutedWhere(ctx, alerts, args.device);
     const untilMs = Date.now() + MUTE_DURATIONS[args.for];
     for (const channelId of channelIds)
       await alerts.incidents.mute({
         channelId,
-        profile: ctx.profile,
+        profile,
         deviceUid: device.uid,
         untilMs,
         userId: ctx.actor.userId,
@@ -600,6 +634,36 @@ export const alertsMute = defineOperation({
     };
   },
 });
+
+/**
+ * What a mute applies to. An incident's id (its Mute buttons send it) names its device, channel and profile,
+ * whatever profile the channel's commands use: a customer channel takes no `--profile`, and an MSP channel
+ * may hear another profile than its own. A device name or UUID is muted on the channel's profile, here (or,
+ * for an actor in no channel, where it has an open incident on the profile).
+ */
+async function mutedWhere(
+  ctx: OperationContext,
+  alerts: AlertService,
+  typed: string,
+): Promise<{ device: { uid: string; name: string }; channelIds: string[]; profile: string }> {
+  const incident = await incidentSeen(ctx, alerts, typed);
+  if (incident) {
+    if (incident.subject.type !== 'device')
+      throw new UserError(`Incident \`${incident.id}\` is not about a device: there is nothing to mute.`);
+    const { uid, name } = incident.subject;
+    return { device: { uid, name }, channelIds: [incident.channelId], profile: incident.profile };
+  }
+  const open = await openIncidentsSeen(ctx, alerts);
+  const device = await mutedDevice(ctx, typed, open);
+  const channelIds = ctx.actor.noChannel
+    ? [...new Set(open.filter((i) => i.subject.uid === device.uid).map((i) => i.channelId))]
+    : [ctx.actor.channelId];
+  if (channelIds.length === 0)
+    throw new UserError(
+      `${untrusted(device.name)} has no open incident on profile \`${ctx.profile}\`: from the command line a device is muted in the channels of its open incidents (\`/fw alerts\` lists them).`,
+    );
+  return { device, channelIds, profile: ctx.profile };
+}
 
 /**
  * The device to mute: one of the channel's open incidents names it (a button carries its UUID, and a

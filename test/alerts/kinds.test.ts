@@ -214,6 +214,19 @@ describe('ha', () => {
     ]);
   });
 
+  it('tells a pair first seen with a unit already failed as an incident (what a new subscription is told)', () => {
+    const scan = run(ha);
+    expect(scan.read([pair('Primary - Failed', 'Secondary - Active')], T0)).toMatchObject([
+      { phase: 'open', state: 'FAILED', headline: 'asa-hq-01: an HA unit failed' },
+    ]);
+    // Only what is still open is told to a new subscription: not its end.
+    const [closed] = scan.read([], T0 + MIN);
+    expect(closed?.phase).toBe('close');
+    expect(closed && ha.current?.(closed)).toBe(false);
+    // A healthy pair seen for the first time has nothing to tell.
+    expect(run(ha).read([pair('Primary - Active', 'Secondary - Standby Ready')], T0)).toEqual([]);
+  });
+
   it('looks sooner only at pairs with a failed unit', () => {
     expect(ha.sooner?.({ name: 'x', failed: true })).toBe(true);
     expect(ha.sooner?.({ name: 'x', failed: false })).toBe(false);

@@ -76,7 +76,7 @@ describe('/fw alerts through Slack', () => {
     expect(made.args.channel).toBe(CHANNEL);
     const text = blocksText(made.args);
     expect(text).toContain('connectivity, ha');
-    expect(text).toContain('The first scan is a baseline');
+    expect(text).toContain('Nothing the channel hears about is wrong right now.');
     const id = /Subscription `?([a-z0-9]{6})`?/.exec(text)?.[1];
     expect(id).toBeDefined();
 
@@ -192,7 +192,10 @@ describe('/fw alerts through Slack', () => {
       10_000,
     );
     const mute = buttonsOf(message.args).find((b) => b.label === 'Mute 8 h');
-    expect(mute?.value).toContain('alerts mute asa-dc-03 8h');
+    const incident = (await workers.jobs.alerts.incidents.openIncidents([CHANNEL])).find(
+      (open) => open.subject.uid === uid,
+    );
+    expect(mute?.value).toBe(`alerts mute ${incident?.id} 8h`);
     if (!mute) return;
     await h.interact(clickPayload(mute, USERS.operator, h.slack.responseUrl()));
     await posted(/muted asa-dc-03 in .* for 8h/);
