@@ -9,7 +9,7 @@ import { sccClientsFrom } from '../../../src/app/sccClients.js';
 import { createCatalogue } from '../../../src/catalogue/index.js';
 import type { OperationServices, TrackRequest } from '../../../src/catalogue/operation.js';
 import type { RoleGrants, RolePolicy } from '../../../src/config/policy.js';
-import type { ChannelBinding } from '../../../src/config/profilesFileSchema.js';
+import type { ChangeSettings, ChannelBinding } from '../../../src/config/profilesFileSchema.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
 import type {
@@ -120,6 +120,8 @@ export interface HarnessOptions {
   queue?: OperationQueue;
   /** The policy file's `approvals.operations` (e.g. `{ 'vpn.upgrade': 'four-eyes' }`). */
   approvalRules?: Record<string, string>;
+  /** The policy file's `changes` (tickets, windows), as the dispatcher reads them. */
+  changes?: ChangeSettings;
   /** Where audited calls are recorded (default: a recording sink, `audit`). */
   audit?: AuditSink;
   /** Redis-backed services some operations use (watches), as the bot passes them. */
@@ -287,6 +289,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.queue ? { queue: options.queue } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.services ? { services: options.services } : {}),
+    ...(options.changes ? { policy: { changes: options.changes } } : {}),
     log,
   });
   const deps: FwbotDeps = {
