@@ -16,6 +16,7 @@ import type {
   SubscriptionStart,
 } from '../../alerts/model.js';
 import type { SccClient } from '../../scc/client.js';
+import { SccApiError } from '../../scc/errors.js';
 import type { JobsCore } from '../core.js';
 import { explainFindings, readDeviceSet, readFull } from './scanReads.js';
 import { eventsOf, scopeOf, subscribersOf } from './scanRouting.js';
@@ -66,7 +67,17 @@ export class SubscriptionBaseline {
       // As the scan: SCC has no such list across managed tenants (subscribe leaves such kinds out).
       if (scope === 'msp' && !spec.acrossTenants) continue;
       const shared = subscribersOf(others, kind, scope).length > 0;
-      events.push(...(await this.#stream(subscription, spec, { scope, shared }, scc, sets)));
+      try {
+        events.push(...(await this.#stream(subscription, spec, { scope, shared }, scc, sets)));
+      } catch (error) {
+        // A list SCC refuses this token is not this subscription's failure: the scan says so once, and
+        // reads it from its own first run once SCC lets it.
+        if (!(error instanceof SccApiError && (error.status === 401 || error.status === 403))) throw error;
+        this.#log.warn(
+          { kind, profile: subscription.profile },
+          'alert subscription: SCC refused a first read',
+        );
+      }
     }
     if (events.length > 0) await this.#deps.deliver(events);
     await this.#deps.schedule(subscription.profile);

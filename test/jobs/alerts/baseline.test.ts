@@ -27,8 +27,9 @@ describe('a subscription’s first read', () => {
   });
 
   /** The scan's world, and a first read handing what it finds to the same recorder. */
-  async function open(told?: (subscription: AlertSubscription) => boolean) {
-    const w = await scanWorld(sim);
+  async function open(options: { told?: (subscription: AlertSubscription) => boolean; token?: string } = {}) {
+    const { told } = options;
+    const w = await scanWorld(sim, options.token ? { profiles: { default: options.token } } : {});
     world = w;
     const scheduled: string[] = [];
     const baseline = new SubscriptionBaseline({
@@ -95,8 +96,17 @@ describe('a subscription’s first read', () => {
     expect(said(w.delivered)).toEqual(['open asa-dc-03 is UNREACHABLE → C0NETOPS,C0BRANCH']);
   });
 
+  it('leaves a list SCC refuses to the scan, and starts the others', async () => {
+    // A read-only token: SCC refuses it the audit log (403).
+    const { w, subscribe } = await open({ token: sim.tokens.readOnly });
+    simDevice(sim, 'asa-dc-03').connectivityState = 'UNREACHABLE';
+    expect(await subscribe('C0SECOPS', ['connectivity', 'audit'])).toEqual({ current: 1 });
+    expect(said(w.delivered)).toEqual(['current open asa-dc-03 is UNREACHABLE → C0SECOPS']);
+    expect([...(await w.scanner.store.metas('default')).keys()]).toEqual(['connectivity:own']);
+  });
+
   it('reads nothing for a channel that may not hear the subscription', async () => {
-    const { w, subscribe } = await open(() => false);
+    const { w, subscribe } = await open({ told: () => false });
     simDevice(sim, 'asa-dc-03').connectivityState = 'UNREACHABLE';
     const before = sim.requestLog.list().length;
     expect(await subscribe('C0NORTHWND1', ['connectivity'])).toEqual({ current: 0 });
