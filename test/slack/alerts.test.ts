@@ -108,6 +108,16 @@ describe('/fw alerts through Slack', () => {
     if (subscription) await workers.jobs.alerts.subscriptions.unsubscribe(CHANNEL, subscription.id);
   });
 
+  it('subscribes nothing when SCC cannot be read for the subscription’s first read, and says why', async () => {
+    // Every device list fails while it is made (the fault is cleared by the next test's reset).
+    h.sim.faults.add({ path: '/v1/inventory/devices', status: 503 });
+    const { responseUrl } = await h.command('alerts subscribe connectivity', { userId: USERS.operator });
+    expect(blocksText((await h.reply(responseUrl)).args)).toMatch(
+      /^Could not subscribe to the alerts\. SCC could not handle the request \(503 SERVER_ERROR\)/,
+    );
+    expect(await workers.jobs.alerts.subscriptions.list({ channelId: CHANNEL })).toEqual([]);
+  });
+
   it('refuses a kind that is not one, saying which, before anything runs', async () => {
     const before = h.logs.length;
     const { responseUrl } = await h.command('alerts subscribe connectivity offline', {
