@@ -7,11 +7,11 @@
 // `changes.ticket: required` opens a form for the ticket (views.open) and, submitted, asks for approval
 // with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sccClientsFrom } from '../../src/app/sccClients.js';
 import type { OperationServices } from '../../src/catalogue/operation.js';
 import { defaultChanges } from '../../src/config/profilesFileSchema.js';
 import { channelScopes } from '../../src/config/scope.js';
 import { simulatorControls } from '../../src/demo/worldControls.js';
-import type { SccClients } from '../../src/dispatch/ports.js';
 import { startWorkers, type Workers } from '../../src/jobs/workers.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 import { quietLog, TEST_SCHEDULE } from '../jobs/support/harness.js';
@@ -45,18 +45,10 @@ describe('an alert message’s buttons in a customer channel', () => {
       tokens: (sim) => ({ northwind: sim.mintTenantToken(sim.tenantUid('northwind-us')) }),
       changes: { ...defaultChanges, ticket: 'required', ticketPattern: '^CHG[0-9]{7}$' },
     });
-    const clients: SccClients = {
-      names: () => [...h.clients.keys()],
-      get: (name) => {
-        const client = h.clients.get(name);
-        if (!client) throw new Error(`no profile ${name}`);
-        return client;
-      },
-    };
     workers = await startWorkers({
       redisUrl: redisUrl(),
       prefix: uniquePrefix('slack-alert-buttons'),
-      clients,
+      clients: sccClientsFrom(h.clients),
       slack: createWorkerSlackClient('xoxb-test', h.slack.apiUrl),
       schedule: TEST_SCHEDULE,
       logger: quietLog,

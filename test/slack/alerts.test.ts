@@ -4,8 +4,8 @@
 // as a person would: a signed block_actions payload, run as `alerts ack <id>` with the clicker's roles.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AlertEvent } from '../../src/alerts/model.js';
+import { sccClientsFrom } from '../../src/app/sccClients.js';
 import type { OperationServices } from '../../src/catalogue/operation.js';
-import type { SccClients } from '../../src/dispatch/ports.js';
 import { deliverAlerts } from '../../src/jobs/alerts/desk.js';
 import { createJobsCore, type JobsCore } from '../../src/jobs/core.js';
 import { startWorkers, type Workers } from '../../src/jobs/workers.js';
@@ -34,18 +34,10 @@ describe('/fw alerts through Slack', () => {
   beforeAll(async () => {
     h = await startHarness({ services });
     const prefix = uniquePrefix('slack-alerts');
-    const clients: SccClients = {
-      names: () => [...h.clients.keys()],
-      get: (name) => {
-        const client = h.clients.get(name);
-        if (!client) throw new Error(`no profile ${name}`);
-        return client;
-      },
-    };
     workers = await startWorkers({
       redisUrl: redisUrl(),
       prefix,
-      clients,
+      clients: sccClientsFrom(h.clients),
       slack: createWorkerSlackClient('xoxb-test', h.slack.apiUrl),
       schedule: TEST_SCHEDULE,
       logger: quietLog,

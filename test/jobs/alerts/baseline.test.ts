@@ -2,35 +2,26 @@
 // clock with the real scan beside it: what is already wrong is handed over once as `current` events for the
 // new channel only, and what goes wrong after the subscription is told by the next scan as an incident,
 // however late that scan runs. Real Redis; the desk's door records what it is handed.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AlertEvent, AlertSubscription } from '../../../src/alerts/model.js';
 import { SubscriptionBaseline } from '../../../src/jobs/alerts/baseline.js';
 import { stripSentinels } from '../../../src/render/mrkdwn.js';
-import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
-import { type ScanWorld, scanWorld, simDevice, subscription } from './scanSupport.js';
+import type { SimulatorHandle } from '../../../src/simulator/index.js';
+import { simDevice, subscription, useScanSimulator } from './scanSupport.js';
 
 const SECOND = 1_000;
 
 describe('a subscription’s first read', () => {
+  const scan = useScanSimulator();
   let sim: SimulatorHandle;
-  let world: ScanWorld | undefined;
-  beforeAll(async () => {
-    sim = await startSimulator({ port: 0, clock: 'manual' });
-  });
-  beforeEach(() => sim.reset());
-  afterEach(async () => {
-    await world?.close();
-    world = undefined;
-  });
-  afterAll(async () => {
-    await sim.stop();
+  beforeEach(() => {
+    sim = scan.sim;
   });
 
   /** The scan's world, and a first read handing what it finds to the same recorder. */
   async function open(options: { told?: (subscription: AlertSubscription) => boolean; token?: string } = {}) {
     const { told } = options;
-    const w = await scanWorld(sim, options.token ? { profiles: { default: options.token } } : {});
-    world = w;
+    const w = await scan.open(options.token ? { profiles: { default: options.token } } : {});
     const scheduled: string[] = [];
     const baseline = new SubscriptionBaseline({
       core: w.core,
