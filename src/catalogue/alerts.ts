@@ -3,7 +3,7 @@
 // device or those a query chooses; the scan (src/jobs/alerts/) reads SCC and the incident desk posts one
 // message per incident. Here: subscribing (checked once against SCC: the device query, the tenant, the
 // token's roles, so a bad subscription is refused now instead of failing every scan), listing a channel's
-// subscriptions and open incidents, unsubscribing, and what the incident's buttons run (ack, mute).
+// subscriptions and open incidents, unsubscribing; what the incident's buttons run is in alertIncidents.ts.
 import { z } from 'zod';
 import { alertKindOf } from '../alerts/index.js';
 import {
@@ -11,7 +11,6 @@ import {
   ALERT_KINDS,
   type AlertKind,
   type AlertScope,
-  type AlertService,
   type AlertSubscription,
   type OpenIncident,
   type SubscriptionStart,
@@ -25,20 +24,11 @@ import { channelMention, userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
 import { SccApiError } from '../scc/errors.js';
 import { toLucene } from '../scc/lucene.js';
-import { flag, isUuid, list, optionalText, text } from './args.js';
+import { alertService, alertsAck, alertsMute, openIncidentsSeen } from './alertIncidents.js';
+import { flag, list, optionalText, text } from './args.js';
 import { defineOperation, type Operation, type OperationContext, type Param } from './operation.js';
-import { resolveDevice, resolveTenant } from './resolve.js';
+import { resolveTenant } from './resolve.js';
 import { channelIdOf } from './watches.js';
-
-/** How long a device may be muted in a channel: the incident message's three buttons. */
-export const MUTE_DURATIONS = { '1h': 3_600_000, '8h': 8 * 3_600_000, '24h': 24 * 3_600_000 } as const;
-
-function alertService(ctx: OperationContext): AlertService {
-  const alerts = ctx.services?.alerts;
-  if (!alerts)
-    throw new UserError('Alerts are not available here: they need the workers and Redis of the bot.');
-  return alerts;
-}
 
 const kindList = ALERT_KINDS.join(', ');
 
@@ -390,43 +380,6 @@ export const alertsList = defineOperation({
     renderAlerts(channelId, subscriptions, incidents, profile),
 });
 
-/**
- * The channels whose alerts the actor acts on: its own, or for an actor in no channel (the CLI) every
- * channel with a subscription on the profile.
- */
-async function channelsSeen(ctx: OperationContext, alerts: AlertService): Promise<string[]> {
-  if (!ctx.actor.noChannel) return [ctx.actor.channelId];
-  const subscriptions = await alerts.subscriptions.list({ profile: ctx.profile });
-  return [...new Set(subscriptions.map((subscription) => subscription.channelId))];
-}
-
-/**
- * Whether the actor sees an incident of these channels: one of the profile's, for an actor in no channel (the
- * profile's channels) or in a customer channel (told only its tenant's own profile, toldInChannel).
- */
-function seenBy(ctx: OperationContext, incident: OpenIncident): boolean {
-  return (!ctx.actor.noChannel && ctx.channelTenant === undefined) || incident.profile === ctx.profile;
-}
-
-/** The open incidents of those channels (of this profile, when they are the profile's channels). */
-async function openIncidentsSeen(ctx: OperationContext, alerts: AlertService): Promise<OpenIncident[]> {
-  const channels = await channelsSeen(ctx, alerts);
-  if (channels.length === 0) return [];
-  const open = await alerts.incidents.openIncidents(channels);
-  return open.filter((incident) => seenBy(ctx, incident));
-}
-
-/** The incident an id names among those the actor sees (open, or a notice: what its buttons act on). */
-async function incidentSeen(
-  ctx: OperationContext,
-  alerts: AlertService,
-  id: string,
-): Promise<OpenIncident | undefined> {
-  const channels = await channelsSeen(ctx, alerts);
-  const found = channels.length === 0 ? undefined : await alerts.incidents.find(channels, id.trim());
-  return found && seenBy(ctx, found) ? found : undefined;
-}
-
 /** A line of the list; `inChannel` when it lists several channels' (a profile's, for the CLI). */
 function subscriptionLine(subscription: AlertSubscription, inChannel: boolean): string {
   const where = inChannel ? ` ${channelMention(subscription.channelId)}:` : '';
@@ -530,166 +483,6 @@ export const alertsUnsubscribe = defineOperation({
     return { summary: ended(true), blocks: [{ kind: 'text', text: ended(false) }], visibility: 'in_channel' };
   },
 });
-
-// --- ack, mute: what an incident's buttons run --------------------------------------------------------------
-
-export const alertsAck = defineOperation({
-  id: 'alerts.ack',
-  words: ['alerts', 'ack'],
-  area: 'alerts',
-  failure: 'Could not acknowledge the incident',
-  summary: 'Acknowledge an open incident of this channel: its message says who and when',
-  params: [{ name: 'incident', kind: 'word', description: 'the incident’s id, as `/fw alerts` shows it' }],
-  args: z.object({ incident: text() }),
-  // Nothing changes in SCC, but the team reads "someone has it": only those who may act on it say so.
-  role: 'operator',
-  approval: 'never',
-  needs: ['alerts'],
-  scc: [],
-  examples: ['alerts ack 4f2a9c'],
-  offeredAsButton: true,
-  run: async (ctx, args) => {
-    const alerts = alertService(ctx);
-    const { incidents } = alerts;
-    // Channels are boundaries: an incident is acknowledged from its own channel (or, by an actor in no
-    // channel, among the profile's channels).
-    if (!(await incidentSeen(ctx, alerts, args.incident)))
-      throw new UserError(
-        `${ctx.actor.noChannel ? `Profile \`${ctx.profile}\`` : 'This channel'} has no open incident \`${args.incident}\` (\`/fw alerts\` lists them).`,
-      );
-    const incident = await incidents.acknowledge(args.incident.trim(), ctx.actor.userId);
-    if (!incident) throw new UserError(`Incident \`${args.incident}\` has closed meanwhile.`);
-    return { incident, userId: ctx.actor.userId };
-  },
-  render: ({ incident, userId }) => {
-    const text = `${userMention(userId)} acknowledged ${untrusted(incident.subject.name)}: ${incident.headline}`;
-    const summary = `${userMention(userId)} acknowledged ${incident.subject.name}`;
-    return { summary, blocks: [{ kind: 'text', text }], visibility: 'ephemeral' };
-  },
-});
-
-export const alertsMute = defineOperation({
-  id: 'alerts.mute',
-  words: ['alerts', 'mute'],
-  area: 'alerts',
-  failure: 'Could not mute the device',
-  summary: 'Hear no new incident of a device in this channel for 1, 8 or 24 hours (open ones still close)',
-  params: [
-    {
-      name: 'device',
-      kind: 'device',
-      description: 'device name or UUID, or the id of an incident about it (what its Mute buttons send)',
-    },
-    {
-      name: 'for',
-      kind: 'choice',
-      choices: Object.keys(MUTE_DURATIONS),
-      description: 'how long: 1h, 8h or 24h',
-    },
-  ],
-  args: z.object({
-    device: text(),
-    for: text().pipe(
-      z
-        .string()
-        .trim()
-        .toLowerCase()
-        .pipe(z.enum(['1h', '8h', '24h'], { error: 'must be 1h, 8h or 24h.' })),
-    ),
-  }),
-  role: 'operator',
-  approval: 'never',
-  needs: ['alerts'],
-  scc: ['getDevice', 'getDevices'],
-  examples: ['alerts mute asa-branch-02 1h', 'alerts mute asa-branch-02 24h', 'alerts mute k3v9x2mq 8h'],
-  offeredAsButton: true,
-  run: async (ctx, args) => {
-    const alerts = alertService(ctx);
-    const { device, channelIds, profile } = await mutedWhere(ctx, alerts, args.device);
-    const untilMs = Date.now() + MUTE_DURATIONS[args.for];
-    for (const channelId of channelIds)
-      await alerts.incidents.mute({
-        channelId,
-        profile,
-        deviceUid: device.uid,
-        untilMs,
-        userId: ctx.actor.userId,
-      });
-    return {
-      device,
-      channelIds,
-      until: new Date(untilMs).toISOString(),
-      duration: args.for,
-      userId: ctx.actor.userId,
-    };
-  },
-  render: ({ device, channelIds, until, duration, userId }) => {
-    const where = channelIds.map(channelMention).join(', ');
-    const muted = (name: string) =>
-      `${userMention(userId)} muted ${name} in ${where} for ${duration} (until ${time(until)}): no new incident of it is posted ${channelIds.length === 1 ? 'here' : 'there'} until then; open ones still close.`;
-    return {
-      summary: muted(device.name),
-      blocks: [{ kind: 'text', text: muted(untrusted(device.name)) }],
-      visibility: 'in_channel',
-    };
-  },
-});
-
-/**
- * What a mute applies to. An incident's id (its Mute buttons send it) names its device, channel and profile,
- * whatever profile the channel's commands use: a customer channel takes no `--profile`, and an MSP channel
- * may hear another profile than its own. A device name or UUID is muted on the channel's profile, here (or,
- * for an actor in no channel, where it has an open incident on the profile).
- */
-async function mutedWhere(
-  ctx: OperationContext,
-  alerts: AlertService,
-  typed: string,
-): Promise<{ device: { uid: string; name: string }; channelIds: string[]; profile: string }> {
-  const incident = await incidentSeen(ctx, alerts, typed);
-  if (incident) {
-    if (incident.subject.type !== 'device')
-      throw new UserError(`Incident \`${incident.id}\` is not about a device: there is nothing to mute.`);
-    const { uid, name } = incident.subject;
-    return { device: { uid, name }, channelIds: [incident.channelId], profile: incident.profile };
-  }
-  const open = await openIncidentsSeen(ctx, alerts);
-  const device = await mutedDevice(ctx, typed, open);
-  const channelIds = ctx.actor.noChannel
-    ? [...new Set(open.filter((i) => i.subject.uid === device.uid).map((i) => i.channelId))]
-    : [ctx.actor.channelId];
-  if (channelIds.length === 0)
-    throw new UserError(
-      `${untrusted(device.name)} has no open incident on profile \`${ctx.profile}\`: from the command line a device is muted in the channels of its open incidents (\`/fw alerts\` lists them).`,
-    );
-  return { device, channelIds, profile: ctx.profile };
-}
-
-/**
- * The device to mute: one of the channel's open incidents names it (a button carries its UUID, and a
- * managed tenant's device is not in the profile's own inventory), else the profile's inventory does.
- */
-async function mutedDevice(
-  ctx: OperationContext,
-  typed: string,
-  open: readonly OpenIncident[],
-): Promise<{ uid: string; name: string }> {
-  const text = typed.trim();
-  const known = open.find(
-    (incident) =>
-      incident.subject.type === 'device' &&
-      (incident.subject.uid === text || incident.subject.name.toLowerCase() === text.toLowerCase()),
-  );
-  if (known) return { uid: known.subject.uid, name: known.subject.name };
-  try {
-    const device = await resolveDevice(ctx.scc, text);
-    return { uid: device.uid, name: device.name };
-  } catch (error) {
-    // A UUID SCC does not know in the profile's inventory (a managed tenant's device) is muted as given.
-    if (isUuid(text) && error instanceof UserError) return { uid: text, name: text };
-    throw error;
-  }
-}
 
 /** Alerts: this area's operations, in the order help and the command table list them (index.ts). */
 export const ALERT_OPERATIONS: readonly Operation[] = [
