@@ -5,6 +5,7 @@
 // the incident desk, which keeps one message per incident per channel. Everything here is plain data,
 // parsed with zod where it is read back from Redis or a job.
 import { z } from 'zod';
+import type { SccClient } from '../scc/client.js';
 
 /** Every kind a channel can subscribe to, in the order help and the docs list them. */
 export const ALERT_KINDS = [
@@ -175,6 +176,11 @@ export const AlertEvent = z.object({
   at: z.string().min(1),
   /** Found by the first scan after an outage of SCC, Redis or fwbot: told in one catch-up summary. */
   catchUp: z.boolean().optional(),
+  /**
+   * Already wrong when its channel subscribed (the subscription's first read): told once, in one "right now"
+   * summary of the channel, each incident in its thread with its buttons (unless the channel has it open).
+   */
+  current: z.boolean().optional(),
   /** The channels it goes to (subscriptions matching kind, scope and device query), decided by the scan. */
   channels: z.array(z.string().min(1)),
   /** Buttons beyond Acknowledge and Mute, which every incident has. */
@@ -222,10 +228,27 @@ export interface IncidentDesk {
     userId: string;
   }): Promise<void>;
   openIncidents(channelIds: readonly string[]): Promise<OpenIncident[]>;
+  /**
+   * An incident of these channels by its id while its message offers buttons: open, or a notice (told
+   * once, over from the start). Undefined otherwise: closed, another channel's, or unknown.
+   */
+  find(channelIds: readonly string[], incidentId: string): Promise<OpenIncident | undefined>;
+}
+
+/** What a new subscription's first read found (AlertService.startFromNow). */
+export interface SubscriptionStart {
+  /** Incidents and notices already wrong then, told in the channel's "right now" summary. */
+  current: number;
 }
 
 /** The port the alert operations need (OperationServices.alerts). */
 export interface AlertService {
   subscriptions: AlertSubscriptions;
   incidents: IncidentDesk;
+  /**
+   * Reads what a new subscription hears, now, with the requester's SCC client: the streams it reads start
+   * from this moment (so what goes wrong from now on is told, however late the first scheduled scan runs),
+   * and what is already wrong is told once in its channel, as one summary.
+   */
+  startFromNow(subscription: AlertSubscription, scc: SccClient): Promise<SubscriptionStart>;
 }

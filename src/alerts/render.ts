@@ -11,7 +11,7 @@ import { counted, time } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
 import { commandButton } from '../render/paging.js';
 import { untrusted } from '../render/untrusted.js';
-import type { AlertAction, AlertKind, AlertSubject } from './model.js';
+import { ALERT_KINDS, type AlertAction, type AlertKind, type AlertSubject } from './model.js';
 
 /** Who acknowledged, and when (ISO). */
 export interface Acknowledgement {
@@ -43,6 +43,10 @@ export interface IncidentMessage {
 
 /** One member of a burst or catch-up summary: a row of its table. */
 export interface SummaryMember {
+  /** Its kind: a "right now" summary holds several. */
+  kind?: AlertKind | undefined;
+  /** A notice (a certificate about to expire): told, never "back to normal". */
+  notice?: boolean | undefined;
   subject: AlertSubject;
   state: string;
   tenant?: string | undefined;
@@ -55,8 +59,11 @@ export interface SummaryMember {
 
 export interface SummaryMessage {
   id: string;
-  /** `notices`: more notices of one kind than a channel should get one by one, told together. */
-  type: 'burst' | 'catch-up' | 'notices';
+  /**
+   * `notices`: more notices of one kind than a channel should get one by one, told together. `current`:
+   * what was already wrong when the channel subscribed, each member a message of its own in its thread.
+   */
+  type: 'burst' | 'catch-up' | 'notices' | 'current';
   kind: AlertKind;
   profile: string;
   openedAt: string;
@@ -76,46 +83,72 @@ export const INLINE_DETAILS = 5;
 /** How long mutes last, as the buttons offer them. */
 export const MUTE_CHOICES = ['1h', '8h', '24h'] as const;
 
-/** Words per kind: what an open incident is, what its end is ("back online"), what its members are. */
-const WORDS: Readonly<Record<AlertKind, { opened: string; closed: string; noun: string; notice: string }>> = {
+/**
+ * Words per kind: what an open incident is, what its end is ("back online"), what its members are, and
+ * what is wrong "right now" (one, many) when a channel subscribes.
+ */
+const WORDS: Readonly<
+  Record<
+    AlertKind,
+    { opened: string; closed: string; noun: string; notice: string; now: readonly [string, string] }
+  >
+> = {
   connectivity: {
     opened: 'went offline',
     closed: 'back online',
     noun: 'device',
     notice: 'connectivity notice',
+    now: ['device offline', 'devices offline'],
   },
   conflict: {
     opened: 'changed outside SCC',
     closed: 'conflict resolved',
     noun: 'device',
     notice: 'conflict notice',
+    now: ['conflict', 'conflicts'],
   },
   staged: {
     opened: 'left changes undeployed',
     closed: 'staged changes settled',
     noun: 'device',
     notice: 'staged-changes notice',
+    now: ['device with changes left undeployed', 'devices with changes left undeployed'],
   },
-  ha: { opened: 'failed over', closed: 'HA pair healthy again', noun: 'HA pair', notice: 'HA notice' },
+  ha: {
+    opened: 'failed over',
+    closed: 'HA pair healthy again',
+    noun: 'HA pair',
+    notice: 'HA notice',
+    now: ['HA pair with a failed unit', 'HA pairs with a failed unit'],
+  },
   certificates: {
     opened: 'certificate expiring',
     closed: 'certificate renewed',
     noun: 'certificate',
     notice: 'certificate warning',
+    now: ['certificate expiring or expired', 'certificates expiring or expired'],
   },
   deployments: {
     opened: 'deployment failing',
     closed: 'deployment over',
     noun: 'deployment',
     notice: 'ended deployment run',
+    now: ['failing deployment', 'failing deployments'],
   },
   upgrades: {
     opened: 'upgrade failing',
     closed: 'upgrade over',
     noun: 'upgrade run',
     notice: 'ended upgrade run',
+    now: ['failing upgrade run', 'failing upgrade runs'],
   },
-  audit: { opened: 'audit event', closed: 'over', noun: 'event', notice: 'audit event' },
+  audit: {
+    opened: 'audit event',
+    closed: 'over',
+    noun: 'event',
+    notice: 'audit event',
+    now: ['audit event', 'audit events'],
+  },
 };
 
 /** A burst as one line (the Home, `/fw alerts`): `*300 devices* went offline at once`. */
@@ -136,11 +169,6 @@ export function duration(fromIso: string, toIso: string): string {
   return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
 }
 
-/** A device's name in a command line: itself when it is a plain word, else its uid (which always is). */
-export function deviceArgument(subject: AlertSubject): string {
-  return /^[A-Za-z0-9._-]+$/.test(subject.name) ? subject.name : subject.uid;
-}
-
 function acknowledgedLine(ack: Acknowledgement | undefined): ViewBlock[] {
   return ack
     ? [{ kind: 'context', text: `:eyes: Acknowledged by ${userMention(ack.userId)} at ${time(ack.at)}` }]
@@ -158,10 +186,8 @@ function incidentButtons(message: IncidentMessage): ViewBlock[] {
     message.acknowledged ? undefined : commandButton('Acknowledge', `alerts ack ${message.id}`, 'primary'),
     ...(message.subject.type === 'device'
       ? MUTE_CHOICES.map((span) =>
-          commandButton(
-            `Mute ${span.replace('h', ' h')}`,
-            `alerts mute ${deviceArgument(message.subject)} ${span} --profile ${message.profile}`,
-          ),
+          // By the incident's id, which names its profile: a customer channel refuses `--profile`.
+          commandButton(`Mute ${span.replace('h', ' h')}`, `alerts mute ${message.id} ${span}`),
         )
       : []),
     ...message.actions.map((action) => commandButton(action.label, action.command, action.style)),
@@ -209,8 +235,62 @@ export function renderIncident(message: IncidentMessage): View {
   return view(summary, blocks, 'in_channel');
 }
 
+/** `2 devices offline, 1 conflict`: what a "right now" summary's members are, by kind in ALERT_KINDS order. */
+function wrongNow(members: readonly SummaryMember[], fallback: AlertKind): string {
+  const counts = new Map<AlertKind, number>();
+  for (const member of members) {
+    const kind = member.kind ?? fallback;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return ALERT_KINDS.filter((kind) => counts.has(kind))
+    .map((kind) => {
+      const [one, many] = WORDS[kind].now;
+      return counted(counts.get(kind) ?? 0, one, many);
+    })
+    .join(', ');
+}
+
+/**
+ * What was already wrong when the channel subscribed, edited as its incidents end ("1 of 3 back to
+ * normal"); each member is a message of its own in the thread, with its buttons (nothing to press here).
+ */
+function renderCurrent(message: SummaryMessage): View {
+  const what = wrongNow(message.members, message.kind);
+  const incidents = message.members.filter((member) => !member.notice);
+  const ended = incidents.filter((member) => !member.open).length;
+  let headline: string;
+  if (incidents.length > 0 && ended === incidents.length) {
+    const took = duration(message.openedAt, message.closedAt ?? message.openedAt);
+    headline = `:white_check_mark: *All ${counted(incidents.length, 'incident')} back to normal* after ${took} (when this channel subscribed: ${what})`;
+  } else if (ended > 0) {
+    headline = `:large_orange_circle: *Right now:* ${what} · ${ended} of ${incidents.length} back to normal`;
+  } else {
+    headline = `:clipboard: *Right now:* ${what}`;
+  }
+  const rows = summaryRows(message);
+  const caption = stripMarks(headline);
+  const blocks: ViewBlock[] = [
+    { kind: 'text', text: headline },
+    {
+      kind: 'context',
+      text: `Already wrong when this channel subscribed, ${time(message.openedAt)} · profile ${untrusted(message.profile)} · each is in the thread, with its buttons`,
+    },
+    summaryTable(message, rows.slice(0, SUMMARY_ROWS), caption),
+    ...(summaryPageCount(message) > 1
+      ? [
+          {
+            kind: 'context' as const,
+            text: `The first ${SUMMARY_ROWS} of ${rows.length}; the other ${rows.length - SUMMARY_ROWS} are in the thread (${SUMMARY_ROWS} a message).`,
+          },
+        ]
+      : []),
+  ];
+  return view(caption, blocks, 'in_channel');
+}
+
 /** A burst's or a catch-up's summary message with its table, edited as its members close. */
 export function renderSummary(message: SummaryMessage): View {
+  if (message.type === 'current') return renderCurrent(message);
   const words = WORDS[message.kind];
   const total = message.members.length;
   const closed = message.members.filter((member) => !member.open).length;
@@ -270,6 +350,7 @@ function summaryRows(message: SummaryMessage): string[][] {
   );
   return ordered.map((member) => [
     member.subject.name,
+    ...(message.type === 'current' ? [member.kind ?? message.kind] : []),
     // A closed row shows the state it came back to (ONLINE), so the column is always SCC's word; a row
     // that flapped says how often, since a state that lasted between two edits is never shown.
     (member.flaps ?? 0) > 0
@@ -282,6 +363,8 @@ function summaryRows(message: SummaryMessage): string[][] {
 
 function summaryTable(message: SummaryMessage, rows: string[][], caption: string): ViewBlock {
   const words = WORDS[message.kind];
+  if (message.type === 'current')
+    return { kind: 'table', columns: ['About', 'Alert', 'State', 'Tenant', 'Since'], rows, caption };
   return {
     kind: 'table',
     columns: [
@@ -309,7 +392,8 @@ export function renderSummaryPage(message: SummaryMessage, page: number): View {
   const first = (page - 1) * SUMMARY_ROWS;
   const shown = rows.slice(first, first + SUMMARY_ROWS);
   const words = WORDS[message.kind];
-  const caption = `${capitalised(words.noun)}s ${first + 1}–${first + shown.length} of ${rows.length}`;
+  const noun = message.type === 'current' ? 'Alerts' : `${capitalised(words.noun)}s`;
+  const caption = `${noun} ${first + 1}–${first + shown.length} of ${rows.length}`;
   return view(
     caption,
     [{ kind: 'context', text: caption }, summaryTable(message, shown, caption)],

@@ -201,6 +201,8 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
     };
   } else {
     jobs = createJobs({
+      // A new alert subscription's first read tells what is wrong now, in the channels that may hear it.
+      alertRouting: { channelScope: channelScopes(config), profiles: [...config.profiles.keys()] },
       redisUrl: config.redis,
       prefix,
       logger: log.child({ component: 'jobs' }),

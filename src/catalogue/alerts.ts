@@ -3,8 +3,7 @@
 // device or those a query chooses; the scan (src/jobs/alerts/) reads SCC and the incident desk posts one
 // message per incident. Here: subscribing (checked once against SCC: the device query, the tenant, the
 // token's roles, so a bad subscription is refused now instead of failing every scan), listing a channel's
-// subscriptions and open incidents, unsubscribing, and what the incident's buttons run (ack, mute).
-// It holds more than one concern at over 600 lines; its split by meaning is issue 35's (item 7), to come.
+// subscriptions and open incidents, unsubscribing; what the incident's buttons run is in alertIncidents.ts.
 import { z } from 'zod';
 import { alertKindOf } from '../alerts/index.js';
 import {
@@ -12,9 +11,9 @@ import {
   ALERT_KINDS,
   type AlertKind,
   type AlertScope,
-  type AlertService,
   type AlertSubscription,
   type OpenIncident,
+  type SubscriptionStart,
   type TokenRole,
 } from '../alerts/model.js';
 import { UserError } from '../model/errors.js';
@@ -25,20 +24,11 @@ import { channelMention, userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
 import { SccApiError } from '../scc/errors.js';
 import { toLucene } from '../scc/lucene.js';
-import { flag, isUuid, list, optionalText, text } from './args.js';
+import { alertService, alertsAck, alertsMute, openIncidentsSeen } from './alertIncidents.js';
+import { flag, list, optionalText, text } from './args.js';
 import { defineOperation, type Operation, type OperationContext, type Param } from './operation.js';
-import { resolveDevice, resolveTenant } from './resolve.js';
+import { resolveTenant } from './resolve.js';
 import { channelIdOf } from './watches.js';
-
-/** How long a device may be muted in a channel: the incident message's three buttons. */
-export const MUTE_DURATIONS = { '1h': 3_600_000, '8h': 8 * 3_600_000, '24h': 24 * 3_600_000 } as const;
-
-function alertService(ctx: OperationContext): AlertService {
-  const alerts = ctx.services?.alerts;
-  if (!alerts)
-    throw new UserError('Alerts are not available here: they need the workers and Redis of the bot.');
-  return alerts;
-}
 
 const kindList = ALERT_KINDS.join(', ');
 
@@ -241,7 +231,7 @@ export const alertsSubscribe = defineOperation({
         label: 'Kinds of alert',
         input: 'multi_select',
         options: ALERT_KINDS.map((kind) => ({ label: kind, value: kind })),
-        hint: 'What this channel will be told; the first scan is a baseline (nothing already wrong is told).',
+        hint: 'What this channel will be told: what is wrong now, once, in one summary; then each new incident.',
       },
       {
         name: 'devices',
@@ -278,10 +268,21 @@ export const alertsSubscribe = defineOperation({
       // Its incidents go out in the workspace it was made in (OAuth mode: with that workspace's token).
       ...workspaceOf(ctx.actor),
     });
-    return { subscription, created, matching, leftOut: args.leftOut };
+    if (!created) return { subscription, created, matching, leftOut: args.leftOut };
+    // It starts from now: its first read is made here, so nothing that goes wrong from now on is missed
+    // however late the first scan runs, and what is already wrong is told once. A read that fails leaves
+    // nothing subscribed: the person is told why and may ask again.
+    let start: SubscriptionStart;
+    try {
+      start = await alerts.startFromNow(subscription, ctx.scc);
+    } catch (error) {
+      await alerts.subscriptions.unsubscribe(subscription.channelId, subscription.id);
+      throw error;
+    }
+    return { subscription, created, matching, leftOut: args.leftOut, current: start.current };
   },
-  render: ({ subscription, created, matching, leftOut }) =>
-    renderSubscribed(subscription, created, matching, leftOut),
+  render: ({ subscription, created, matching, leftOut, current }) =>
+    renderSubscribed(subscription, created, matching, leftOut, current),
 });
 
 /**
@@ -308,6 +309,8 @@ export function renderSubscribed(
   created: boolean,
   matching: number | undefined,
   leftOut: readonly AlertKind[] = [],
+  /** What was already wrong when it was made (told in one summary); undefined when not read. */
+  current?: number,
 ): View {
   const channel = channelMention(subscription.channelId);
   const lines: string[] = [];
@@ -321,7 +324,10 @@ export function renderSubscribed(
     if (matching === 0)
       lines.push('No device matches the query today: the channel hears about devices once they match it.');
     lines.push(
-      'The first scan is a baseline: what is already wrong now is not told, only what changes from then on. Each incident is one message, edited as it evolves, with buttons to acknowledge it or mute its device.',
+      current === undefined || current === 0
+        ? 'Nothing the channel hears about is wrong right now.'
+        : `Right now ${counted(current, 'thing is', 'things are')} already wrong: one summary message says what, each in its thread with its buttons.`,
+      'From now on each incident is one message, edited as it evolves, with buttons to acknowledge it or mute its device.',
     );
   } else {
     lines.push(
@@ -363,30 +369,16 @@ export const alertsList = defineOperation({
     const subscriptions = customer
       ? listed.filter((s) => s.scope.kind === 'profile' && s.profile === ctx.profile)
       : listed;
-    const incidents = customer ? open.filter((incident) => incident.profile === ctx.profile) : open;
-    return { channelId: noChannel ? undefined : channelId, profile: ctx.profile, subscriptions, incidents };
+    return {
+      channelId: noChannel ? undefined : channelId,
+      profile: ctx.profile,
+      subscriptions,
+      incidents: open,
+    };
   },
   render: ({ channelId, profile, subscriptions, incidents }) =>
     renderAlerts(channelId, subscriptions, incidents, profile),
 });
-
-/**
- * The channels whose alerts the actor acts on: its own, or for an actor in no channel (the CLI) every
- * channel with a subscription on the profile.
- */
-async function channelsSeen(ctx: OperationContext, alerts: AlertService): Promise<string[]> {
-  if (!ctx.actor.noChannel) return [ctx.actor.channelId];
-  const subscriptions = await alerts.subscriptions.list({ profile: ctx.profile });
-  return [...new Set(subscriptions.map((subscription) => subscription.channelId))];
-}
-
-/** The open incidents of those channels (of this profile, when they are the profile's channels). */
-async function openIncidentsSeen(ctx: OperationContext, alerts: AlertService): Promise<OpenIncident[]> {
-  const channels = await channelsSeen(ctx, alerts);
-  if (channels.length === 0) return [];
-  const open = await alerts.incidents.openIncidents(channels);
-  return ctx.actor.noChannel ? open.filter((incident) => incident.profile === ctx.profile) : open;
-}
 
 /** A line of the list; `inChannel` when it lists several channels' (a profile's, for the CLI). */
 function subscriptionLine(subscription: AlertSubscription, inChannel: boolean): string {
@@ -491,142 +483,6 @@ export const alertsUnsubscribe = defineOperation({
     return { summary: ended(true), blocks: [{ kind: 'text', text: ended(false) }], visibility: 'in_channel' };
   },
 });
-
-// --- ack, mute: what an incident's buttons run --------------------------------------------------------------
-
-export const alertsAck = defineOperation({
-  id: 'alerts.ack',
-  words: ['alerts', 'ack'],
-  area: 'alerts',
-  failure: 'Could not acknowledge the incident',
-  summary: 'Acknowledge an open incident of this channel: its message says who and when',
-  params: [{ name: 'incident', kind: 'word', description: 'the incident’s id, as `/fw alerts` shows it' }],
-  args: z.object({ incident: text() }),
-  // Nothing changes in SCC, but the team reads "someone has it": only those who may act on it say so.
-  role: 'operator',
-  approval: 'never',
-  needs: ['alerts'],
-  scc: [],
-  examples: ['alerts ack 4f2a9c'],
-  offeredAsButton: true,
-  run: async (ctx, args) => {
-    const alerts = alertService(ctx);
-    const { incidents } = alerts;
-    // Channels are boundaries: an incident is acknowledged from its own channel (or, by an actor in no
-    // channel, among the profile's channels).
-    const open = await openIncidentsSeen(ctx, alerts);
-    if (!open.some((incident) => incident.id === args.incident))
-      throw new UserError(
-        `${ctx.actor.noChannel ? `Profile \`${ctx.profile}\`` : 'This channel'} has no open incident \`${args.incident}\` (\`/fw alerts\` lists them).`,
-      );
-    const incident = await incidents.acknowledge(args.incident, ctx.actor.userId);
-    if (!incident) throw new UserError(`Incident \`${args.incident}\` has closed meanwhile.`);
-    return { incident, userId: ctx.actor.userId };
-  },
-  render: ({ incident, userId }) => {
-    const text = `${userMention(userId)} acknowledged ${untrusted(incident.subject.name)}: ${incident.headline}`;
-    const summary = `${userMention(userId)} acknowledged ${incident.subject.name}`;
-    return { summary, blocks: [{ kind: 'text', text }], visibility: 'ephemeral' };
-  },
-});
-
-export const alertsMute = defineOperation({
-  id: 'alerts.mute',
-  words: ['alerts', 'mute'],
-  area: 'alerts',
-  failure: 'Could not mute the device',
-  summary: 'Hear no new incident of a device in this channel for 1, 8 or 24 hours (open ones still close)',
-  params: [
-    { name: 'device', kind: 'device', description: 'device name or UUID' },
-    {
-      name: 'for',
-      kind: 'choice',
-      choices: Object.keys(MUTE_DURATIONS),
-      description: 'how long: 1h, 8h or 24h',
-    },
-  ],
-  args: z.object({
-    device: text(),
-    for: text().pipe(
-      z
-        .string()
-        .trim()
-        .toLowerCase()
-        .pipe(z.enum(['1h', '8h', '24h'], { error: 'must be 1h, 8h or 24h.' })),
-    ),
-  }),
-  role: 'operator',
-  approval: 'never',
-  needs: ['alerts'],
-  scc: ['getDevice', 'getDevices'],
-  examples: ['alerts mute asa-branch-02 1h', 'alerts mute asa-branch-02 24h'],
-  offeredAsButton: true,
-  run: async (ctx, args) => {
-    const alerts = alertService(ctx);
-    const open = await openIncidentsSeen(ctx, alerts);
-    const device = await mutedDevice(ctx, args.device, open);
-    // An actor in no channel (the CLI) mutes the device where it has an open incident on the profile.
-    const channelIds = ctx.actor.noChannel
-      ? [...new Set(open.filter((i) => i.subject.uid === device.uid).map((i) => i.channelId))]
-      : [ctx.actor.channelId];
-    if (channelIds.length === 0)
-      throw new UserError(
-        `${untrusted(device.name)} has no open incident on profile \`${ctx.profile}\`: from the command line a device is muted in the channels of its open incidents (\`/fw alerts\` lists them).`,
-      );
-    const untilMs = ctx.now() + MUTE_DURATIONS[args.for];
-    for (const channelId of channelIds)
-      await alerts.incidents.mute({
-        channelId,
-        profile: ctx.profile,
-        deviceUid: device.uid,
-        untilMs,
-        userId: ctx.actor.userId,
-      });
-    return {
-      device,
-      channelIds,
-      until: new Date(untilMs).toISOString(),
-      duration: args.for,
-      userId: ctx.actor.userId,
-    };
-  },
-  render: ({ device, channelIds, until, duration, userId }) => {
-    const where = channelIds.map(channelMention).join(', ');
-    const muted = (name: string) =>
-      `${userMention(userId)} muted ${name} in ${where} for ${duration} (until ${time(until)}): no new incident of it is posted ${channelIds.length === 1 ? 'here' : 'there'} until then; open ones still close.`;
-    return {
-      summary: muted(device.name),
-      blocks: [{ kind: 'text', text: muted(untrusted(device.name)) }],
-      visibility: 'in_channel',
-    };
-  },
-});
-
-/**
- * The device to mute: one of the channel's open incidents names it (a button carries its UUID, and a
- * managed tenant's device is not in the profile's own inventory), else the profile's inventory does.
- */
-async function mutedDevice(
-  ctx: OperationContext,
-  typed: string,
-  open: readonly OpenIncident[],
-): Promise<{ uid: string; name: string }> {
-  const text = typed.trim();
-  const known = open.find(
-    (incident) =>
-      incident.subject.type === 'device' &&
-      (incident.subject.uid === text || incident.subject.name.toLowerCase() === text.toLowerCase()),
-  );
-  if (known) return { uid: known.subject.uid, name: known.subject.name };
-  try {
-    const device = await resolveDevice(ctx.scc, text);
-    return { uid: device.uid, name: device.name };
-  } catch (error) {
-    // A UUID SCC does not know in the profile's inventory (a managed tenant's device) is muted as given.
-    if (isUuid(text) && error instanceof UserError) return { uid: text, name: text };
-    throw error;
-  }
-}
 
 /** Alerts: this area's operations, in the order help and the command table list them (index.ts). */
 export const ALERT_OPERATIONS: readonly Operation[] = [

@@ -10,6 +10,7 @@ import type {
   OperationContext,
   RawArgs,
 } from '../catalogue/operation.js';
+import type { ButtonForm } from '../dispatch/buttons.js';
 
 export interface Prompter {
   /** Whether what is printed may carry ANSI styles (a TTY that allows colour). */
@@ -192,4 +193,15 @@ export async function fillForm(
     toAsk = named.length > 0 ? named : fields;
   }
   throw new FormAbandoned(`${title}: the answers were not accepted`);
+}
+
+/**
+ * Asks what a command button's call needs from the policy before it runs (Dispatcher.buttonForm: the change
+ * ticket), the button's own arguments kept; the dispatcher checks the answers as it checks a typed command.
+ */
+export async function askButtonForm(io: Prompter, form: ButtonForm, prefilled: RawArgs): Promise<RawArgs> {
+  io.print(`${form.title} — the policy asks for more before this runs:`);
+  const raw: RawArgs = { ...prefilled };
+  for (const field of form.fields) raw[field.name] = await askField(io, field, raw);
+  return raw;
 }

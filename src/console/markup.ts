@@ -37,6 +37,7 @@ export const EMOJI: Readonly<Record<string, string>> = {
   arrows_counterclockwise: '🔄',
   bell: '🔔',
   calendar: '📆',
+  clipboard: '📋',
   double_vertical_bar: '⏸️',
   eyes: '👀',
   gear: '⚙️',

@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import type { Catalogue } from '../catalogue/index.js';
 import type { Operation, Outcome } from '../catalogue/operation.js';
+import { commandButtonInvocation } from '../dispatch/buttons.js';
 import type { Invocation as Dispatch, Dispatched, Dispatcher } from '../dispatch/dispatcher.js';
 import { explainError } from '../dispatch/errors.js';
 import type { Tracker } from '../dispatch/ports.js';
@@ -18,7 +19,7 @@ import { currentLogContext } from '../observability/logContext.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import { sharedSnapshot } from '../render/shared.js';
 import type { ConsoleSlack } from './consoleSlack.js';
-import { FormAbandoned, fillForm, type Prompter } from './forms.js';
+import { askButtonForm, FormAbandoned, fillForm, type Prompter } from './forms.js';
 import type { ConsoleUser, ConsoleWriter } from './output.js';
 
 /** What the console needs of the approvals: the card's buttons, pressed by the acting user. */
@@ -112,13 +113,15 @@ export class ConsoleRunner {
     return { requestId, actor, log };
   }
 
-  /** A button that runs a command line (see src/slack/actions/command.ts): dispatched as a `button` entry. */
+  /**
+   * A button that runs a command line, read as Slack reads it (src/dispatch/buttons.ts): dispatched as a
+   * `button` entry, after asking what the policy requires that a button cannot carry (the change ticket).
+   */
   async button(value: string): Promise<void> {
     let invocation: Invocation;
     try {
-      const { text, profile } = extractProfileFlag(value.replace(/^\/?fw\s+/, ''));
-      const parsed = this.#deps.catalogue.parse(text);
-      invocation = { op: parsed.op, raw: parsed.raw, commandText: `/fw ${text}`, profile, entry: 'button' };
+      const { op, raw, commandText, profileOverride } = commandButtonInvocation(this.#deps.catalogue, value);
+      invocation = { op, raw, commandText, profile: profileOverride, entry: 'button' };
     } catch (error) {
       this.fail(error, this.request(undefined));
       return;
@@ -160,6 +163,13 @@ export class ConsoleRunner {
         const access = await dispatcher.authorize(request, op, profile);
         raw = await fillForm(this.#io, op, dispatcher.context(request, access.profile), raw);
         entry = 'form';
+      }
+      if (entry === 'button') {
+        const form = await dispatcher.buttonForm(
+          { op, raw, commandText, profileOverride: profile, entry },
+          request,
+        );
+        if (form) raw = await askButtonForm(this.#io, form, raw);
       }
       const result = await dispatcher.dispatch(
         { op, raw, commandText, profileOverride: profile, entry },

@@ -10,6 +10,7 @@ import { newRequestId } from '../dispatch/request.js';
 import { UserError } from '../model/errors.js';
 import type { Button, View } from '../model/view.js';
 import { withLogContext } from '../observability/logContext.js';
+import { actionBaseId } from '../render/blocks.js';
 import { COMMAND_ACTION, decodePageState, PAGE_ACTION, SHARE_ACTION } from '../render/paging.js';
 import { numberedButtons } from '../render/text.js';
 import { ApprovalCards } from './approvalCards.js';
@@ -207,7 +208,10 @@ export class ConsoleSession {
     const { action, url } = button;
     if (url !== undefined) return { ...base, run: async () => this.#io.print(`Open: ${url}`) };
     if (!action) return { ...base, run: async () => this.#io.print('That button does nothing here.') };
-    if (action.id === PAGE_ACTION) {
+    // A message read back from Block Kit (an incident's, a thread's) carries the ids as Slack got them:
+    // `fw.command:2`. Its buttons are the same buttons as a view's own.
+    const id = actionBaseId(action.id);
+    if (id === PAGE_ACTION) {
       return {
         ...base,
         run: async () => {
@@ -225,13 +229,12 @@ export class ConsoleSession {
         },
       };
     }
-    if (action.id === SHARE_ACTION) return { ...base, run: () => this.#runner.share(action.value) };
-    if (action.id === COMMAND_ACTION) return { ...base, run: () => this.#runner.button(action.value) };
+    if (id === SHARE_ACTION) return { ...base, run: () => this.#runner.share(action.value) };
+    if (id === COMMAND_ACTION) return { ...base, run: () => this.#runner.button(action.value) };
     if (messageTs === undefined && from === 'message') {
       return { ...base, run: async () => this.#io.print('That button does nothing in the console.') };
     }
-    if (action.id.replace(/:\d+$/, '') === REVEAL_ACTION)
-      return { ...base, run: () => this.#runner.reveal(action.value) };
+    if (id === REVEAL_ACTION) return { ...base, run: () => this.#runner.reveal(action.value) };
     // The approval card's buttons: the approvals' own decisions, with the acting user's roles.
     return {
       ...base,

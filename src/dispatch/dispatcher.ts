@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import {
   type Actor,
+  type ArgIssue,
   type Entry,
   type ErasedQueue,
   type Operation,
@@ -28,6 +29,7 @@ import type { FwbotMetrics } from '../observability/metrics.js';
 import { type Access, type AccessControl, originOf } from '../policy/access.js';
 import { channelMention, userMention } from '../render/mrkdwn.js';
 import { SccError } from '../scc/errors.js';
+import { type ButtonForm, buttonFormOf, requiredByPolicy } from './buttons.js';
 import { CREDENTIAL_REFUSAL, containsCredential, redactCommandText } from './commandSecrets.js';
 import { operationContext } from './context.js';
 import { FOUR_EYES, type Governance, NONE } from './governance.js';
@@ -429,6 +431,37 @@ export class Dispatcher {
         `${channelMention(other)} uses the SCC profile \`${thereProfile}\`, not \`${profile}\` like this channel; run ${commandWords(op)} there instead.`,
         op.role,
       );
+    }
+  }
+
+  /**
+   * The form a command button opens before its call is dispatched (src/dispatch/buttons.ts): what the
+   * policy requires of the call that the button cannot carry. Undefined: dispatch it as it is. Whoever may
+   * not make the call is refused here, before filling anything in.
+   */
+  async buttonForm(invocation: Invocation, request: RequestContext): Promise<ButtonForm | undefined> {
+    const { op, raw, profileOverride } = invocation;
+    // What dispatching refuses (the entry, the arguments) is said by dispatching, with its own words.
+    if (!op.entries.has(invocation.entry) || op.validate(raw).length > 0) return undefined;
+    const fields = requiredByPolicy(op, raw, this.#deps.policy?.changes);
+    if (fields.length === 0) return undefined;
+    await this.#authorize(request.actor, op, op.role, profileOverride);
+    return buttonFormOf(op, fields);
+  }
+
+  /**
+   * What a form's answers get wrong before anything runs, said under their fields: the operation's own
+   * checks, then the policy's ticket (required, or one its pattern refuses) for a call that changes something.
+   */
+  formIssues(op: Operation, raw: RawArgs): readonly ArgIssue[] {
+    const issues = op.validate(raw);
+    if (issues.length > 0 || !op.makesChange(raw)) return issues;
+    try {
+      checkTicket(op.id, raw, this.#deps.policy?.changes);
+      return [];
+    } catch (error) {
+      if (error instanceof UsageError) return error.issues;
+      throw error;
     }
   }
 

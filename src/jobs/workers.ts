@@ -2,8 +2,8 @@
 // operations' queues) and `startWorkers` for the side that does it. Workers run inside the bot process or
 // alone (`npm run worker`), any number of them: all state is in Redis, BullMQ hands each job to one
 // worker at a time, and a killed worker's jobs are picked up by the others.
-import { type Processor, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
-import type { AlertService } from '../alerts/model.js';
+import { type Processor, Queue, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
+import type { AlertService, AlertSubscription } from '../alerts/model.js';
 import type { ConfigSnapshots, WatchRegistry } from '../catalogue/operation.js';
 import { profileNamedLike } from '../config/scope.js';
 import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
@@ -12,6 +12,7 @@ import { describeFollowed, parseTrackJob, type TenantProfileResolver } from '../
 import { gaveUpOutcome } from '../follow/words.js';
 import type { WorkspaceRef } from '../model/workspace.js';
 import { SlackApi, type WebApiClient } from '../slackApi/slackApi.js';
+import { SubscriptionBaseline } from './alerts/baseline.js';
 import { deliverAlerts } from './alerts/desk.js';
 import { RedisIncidentDesk } from './alerts/deskService.js';
 import { createDeskProcessor } from './alerts/deskWorker.js';
@@ -20,7 +21,9 @@ import {
   type AlertScanDeps,
   type AlertScanMetrics,
   createAlertScanner,
+  scheduleScans,
 } from './alerts/scan.js';
+import { type ChannelScopeOf, toldInChannel } from './alerts/scanRouting.js';
 import { RedisAlertSubscriptions } from './alerts/subscriptions.js';
 import { migrateWatches, RETIRED_WATCH_SCHEDULER_ID } from './alerts/watchMigration.js';
 import { reportConfigChanges } from './configChanges.js';
@@ -61,29 +64,66 @@ export interface Jobs {
   close(): Promise<void>;
 }
 
+/** Which channels hear which alert subscriptions, as the profiles file binds them (customer channels). */
+export interface AlertRouting {
+  /** A channel's scope as bound (src/config/scope.ts channelScopes). */
+  channelScope: ChannelScopeOf;
+  /** The configured profiles (a customer channel hears its tenant's own). */
+  profiles: readonly string[];
+}
+
 function jobsOver(
   core: JobsCore,
+  routing: AlertRouting | undefined,
 ): Jobs & { readonly registry: SubscriptionWatches; readonly subscriptions: RedisAlertSubscriptions } {
   const subscriptions = new RedisAlertSubscriptions(core);
   const registry = new SubscriptionWatches(subscriptions);
+  // Made when the first subscription starts: the bot schedules its profile's scans at once.
+  let scanQueue: Queue | undefined;
+  const baseline = new SubscriptionBaseline({
+    core,
+    subscriptions,
+    deliver: (events) => deliverAlerts(core, events),
+    schedule: async (profile) => {
+      scanQueue ??= new Queue(ALERT_SCAN_QUEUE, { connection: core.redis, prefix: core.prefix });
+      await scheduleScans(scanQueue, profile, core.schedule.alerts.tickMs);
+    },
+    ...(routing
+      ? {
+          told: (subscription: AlertSubscription) =>
+            toldInChannel(
+              subscription,
+              routing.channelScope(subscription.channelId, subscription),
+              routing.profiles,
+            ),
+        }
+      : {}),
+  });
   return {
     tracker: new QueueTracker(core),
     watches: registry,
     registry,
     subscriptions,
-    alerts: { subscriptions, incidents: new RedisIncidentDesk(core) },
+    alerts: {
+      subscriptions,
+      incidents: new RedisIncidentDesk(core),
+      startFromNow: (subscription, scc) => baseline.start(subscription, scc),
+    },
     snapshots: new RedisConfigSnapshots(core.redis, core.keys, core.snapshotRetentionDays),
     followed: core.subscriptions,
     queue: {
       reserve: (op, profile, raw, requestId) => reserveCall(core, op, profile, raw, requestId),
       enqueue: (op, call) => enqueueCall(core, op, call),
     },
-    close: () => core.close(),
+    close: async () => {
+      await scanQueue?.close();
+      await core.close();
+    },
   };
 }
 
-export function createJobs(options: JobsOptions): Jobs {
-  return jobsOver(createJobsCore(options));
+export function createJobs(options: JobsOptions & { alertRouting?: AlertRouting }): Jobs {
+  return jobsOver(createJobsCore(options), options.alertRouting);
 }
 
 export interface StartWorkersOptions extends JobsOptions {
@@ -139,7 +179,12 @@ export function profileByTenant(clients: SccClients): TenantProfileResolver {
 export async function startWorkers(options: StartWorkersOptions): Promise<Workers> {
   const core = createJobsCore(options);
   const { schedule, log, prefix, redis } = core;
-  const jobs = jobsOver(core);
+  const jobs = jobsOver(
+    core,
+    options.channelScope
+      ? { channelScope: options.channelScope, profiles: options.clients.names() }
+      : undefined,
+  );
   const { slack } = options;
   const slackApi =
     typeof slack === 'function' ? (team: WorkspaceRef) => new SlackApi(slack(team)) : new SlackApi(slack);
@@ -261,7 +306,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
     async close() {
       await Promise.all(workers.map((worker) => worker.close()));
       await alertScan.close();
-      await core.close();
+      await jobs.close();
     },
   };
 }

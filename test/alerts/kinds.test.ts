@@ -136,21 +136,24 @@ describe('conflict', () => {
     expect(opened).toMatchObject({ tenant, actions: [] });
   });
 
-  it('quotes the change log: who, what, and the diff', () => {
+  it('quotes the change log: when (as every alert writes times), who, what, and the diff', () => {
     const lines = conflict.explain?.details([
       {
-        date: '2026-11-26T09:58:00Z',
+        date: '2026-11-26T09:58:00.473Z',
         username: 'eve@example.com',
         action: 'UPDATE',
         description: 'Interface edited',
         diff: '- nameif inside\n+ nameif dmz',
       },
+      { date: 'last Tuesday', username: 'bob', action: 'UPDATE' },
     ]);
     expect(lines?.map(stripSentinels)).toEqual([
       'What SCC’s change log says changed:',
-      '• 2026-11-26T09:58:00Z eve@example.com update: Interface edited',
+      '• 2026-11-26 09:58 UTC eve@example.com update: Interface edited',
       '    - nameif inside',
       '    + nameif dmz',
+      // A time that does not read as one is shown as SCC wrote it.
+      '• last Tuesday bob update',
     ]);
   });
 });
@@ -209,6 +212,19 @@ describe('ha', () => {
     expect(scan.read([pair('Primary - Standby Ready', 'Secondary - Active')], T0 + 2 * MIN)).toMatchObject([
       { phase: 'close', state: 'HEALTHY' },
     ]);
+  });
+
+  it('tells a pair first seen with a unit already failed as an incident (what a new subscription is told)', () => {
+    const scan = run(ha);
+    expect(scan.read([pair('Primary - Failed', 'Secondary - Active')], T0)).toMatchObject([
+      { phase: 'open', state: 'FAILED', headline: 'asa-hq-01: an HA unit failed' },
+    ]);
+    // Only what is still open is told to a new subscription: not its end.
+    const [closed] = scan.read([], T0 + MIN);
+    expect(closed?.phase).toBe('close');
+    expect(closed && ha.current?.(closed)).toBe(false);
+    // A healthy pair seen for the first time has nothing to tell.
+    expect(run(ha).read([pair('Primary - Active', 'Secondary - Standby Ready')], T0)).toEqual([]);
   });
 
   it('looks sooner only at pairs with a failed unit', () => {

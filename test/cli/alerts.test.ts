@@ -174,8 +174,15 @@ describe('the alerts operations for an actor in no channel', () => {
         mutes.push(mute);
       },
       openIncidents: async (channels) => incidents.filter((i) => channels.includes(i.channelId)),
+      find: async (channels, id) => incidents.find((i) => i.id === id && channels.includes(i.channelId)),
     };
-    services = { alerts: { subscriptions: jobs.alerts.subscriptions, incidents: desk } };
+    services = {
+      alerts: {
+        subscriptions: jobs.alerts.subscriptions,
+        incidents: desk,
+        startFromNow: jobs.alerts.startFromNow,
+      },
+    };
     for (const channelId of ['C0NETOPS1', 'C0BRANCH1'])
       await jobs.alerts.subscriptions.subscribe({
         channelId,

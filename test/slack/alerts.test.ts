@@ -4,8 +4,8 @@
 // as a person would: a signed block_actions payload, run as `alerts ack <id>` with the clicker's roles.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AlertEvent } from '../../src/alerts/model.js';
+import { sccClientsFrom } from '../../src/app/sccClients.js';
 import type { OperationServices } from '../../src/catalogue/operation.js';
-import type { SccClients } from '../../src/dispatch/ports.js';
 import { deliverAlerts } from '../../src/jobs/alerts/desk.js';
 import { createJobsCore, type JobsCore } from '../../src/jobs/core.js';
 import { startWorkers, type Workers } from '../../src/jobs/workers.js';
@@ -34,18 +34,10 @@ describe('/fw alerts through Slack', () => {
   beforeAll(async () => {
     h = await startHarness({ services });
     const prefix = uniquePrefix('slack-alerts');
-    const clients: SccClients = {
-      names: () => [...h.clients.keys()],
-      get: (name) => {
-        const client = h.clients.get(name);
-        if (!client) throw new Error(`no profile ${name}`);
-        return client;
-      },
-    };
     workers = await startWorkers({
       redisUrl: redisUrl(),
       prefix,
-      clients,
+      clients: sccClientsFrom(h.clients),
       slack: createWorkerSlackClient('xoxb-test', h.slack.apiUrl),
       schedule: TEST_SCHEDULE,
       logger: quietLog,
@@ -76,7 +68,7 @@ describe('/fw alerts through Slack', () => {
     expect(made.args.channel).toBe(CHANNEL);
     const text = blocksText(made.args);
     expect(text).toContain('connectivity, ha');
-    expect(text).toContain('The first scan is a baseline');
+    expect(text).toContain('Nothing the channel hears about is wrong right now.');
     const id = /Subscription `?([a-z0-9]{6})`?/.exec(text)?.[1];
     expect(id).toBeDefined();
 
@@ -106,6 +98,16 @@ describe('/fw alerts through Slack', () => {
     const [subscription] = await workers.jobs.alerts.subscriptions.list({ channelId: CHANNEL });
     expect(subscription).toMatchObject({ kinds: ['connectivity', 'ha'], scope: { kind: 'profile' } });
     if (subscription) await workers.jobs.alerts.subscriptions.unsubscribe(CHANNEL, subscription.id);
+  });
+
+  it('subscribes nothing when SCC cannot be read for the subscription’s first read, and says why', async () => {
+    // Every device list fails while it is made (the fault is cleared by the next test's reset).
+    h.sim.faults.add({ path: '/v1/inventory/devices', status: 503 });
+    const { responseUrl } = await h.command('alerts subscribe connectivity', { userId: USERS.operator });
+    expect(blocksText((await h.reply(responseUrl)).args)).toMatch(
+      /^Could not subscribe to the alerts\. SCC could not handle the request \(503 SERVER_ERROR\)/,
+    );
+    expect(await workers.jobs.alerts.subscriptions.list({ channelId: CHANNEL })).toEqual([]);
   });
 
   it('refuses a kind that is not one, saying which, before anything runs', async () => {
@@ -192,7 +194,10 @@ describe('/fw alerts through Slack', () => {
       10_000,
     );
     const mute = buttonsOf(message.args).find((b) => b.label === 'Mute 8 h');
-    expect(mute?.value).toContain('alerts mute asa-dc-03 8h');
+    const incident = (await workers.jobs.alerts.incidents.openIncidents([CHANNEL])).find(
+      (open) => open.subject.uid === uid,
+    );
+    expect(mute?.value).toBe(`alerts mute ${incident?.id} 8h`);
     if (!mute) return;
     await h.interact(clickPayload(mute, USERS.operator, h.slack.responseUrl()));
     await posted(/muted asa-dc-03 in .* for 8h/);

@@ -52,6 +52,13 @@ export function memoryAlerts(incidents: OpenIncident[] = []): AlertService {
       async openIncidents(channels) {
         return incidents.filter((i) => channels.includes(i.channelId));
       },
+      async find(channels, id) {
+        return incidents.find((i) => i.id === id && channels.includes(i.channelId));
+      },
+    },
+    // Nothing is wrong when a subscription starts (its first read is tested through the surfaces).
+    async startFromNow() {
+      return { current: 0 };
     },
   };
 }

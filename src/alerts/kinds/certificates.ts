@@ -64,6 +64,8 @@ export const certificates = defineAlertKind<WatchedDevice, State>({
   acrossTenants: true,
   intervalMs: 60 * 60_000,
   state: State,
+  // A certificate within 30 days of expiry (or expired) is a standing condition, told to a new subscription.
+  current: () => true,
   detect(input) {
     const { profile, now } = input;
     const at = isoOf(now);

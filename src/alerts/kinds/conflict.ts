@@ -13,6 +13,7 @@ import {
   type Finding,
   isoOf,
   memoOf,
+  stillOpen,
   type WatchedDevice,
 } from './kind.js';
 
@@ -28,6 +29,7 @@ export const conflict = defineAlertKind<WatchedDevice, State>({
   intervalMs: 60_000,
   sooner: () => true,
   state: State,
+  current: stillOpen,
   detect(input) {
     const { profile, now } = input;
     const at = isoOf(now);

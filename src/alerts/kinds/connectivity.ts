@@ -11,6 +11,7 @@ import {
   type Finding,
   isoOf,
   memoOf,
+  stillOpen,
   type WatchedDevice,
 } from './kind.js';
 
@@ -31,6 +32,7 @@ export const connectivity = defineAlertKind<WatchedDevice, State>({
   intervalMs: 30_000,
   sooner: () => true,
   state: State,
+  current: stillOpen,
   detect(input) {
     const { profile, now } = input;
     const at = isoOf(now);

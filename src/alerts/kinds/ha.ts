@@ -12,6 +12,7 @@ import {
   type Finding,
   isoOf,
   memoOf,
+  stillOpen,
   type WatchedDevice,
 } from './kind.js';
 
@@ -59,14 +60,29 @@ export const ha = defineAlertKind<WatchedDevice, State>({
   intervalMs: 30_000,
   sooner: (state) => state.failed,
   state: State,
+  current: stillOpen,
   detect(input) {
     const { profile, now } = input;
     const at = isoOf(now);
     const { next, changes } = deviceChanges(input, (device) => observe(device));
     const findings: Finding[] = [];
+    const unitFailed = (uid: string, state: State) =>
+      deviceFinding('ha', profile, uid, state, {
+        field: 'failed',
+        phase: 'open',
+        state: 'FAILED',
+        previous: 'HEALTHY',
+        headline: `${untrusted(state.name)}: an HA unit failed`,
+        details: [unitsLine(state)],
+        at,
+      });
     for (const { uid, before, after } of changes) {
-      if (!before) continue; // a pair seen for the first time: nothing happened yet
       const now_ = after === 'gone' || after === undefined ? undefined : after;
+      if (!before) {
+        // A pair seen for the first time has not failed over; one with a unit already failed is an incident.
+        if (now_?.failed) findings.push(unitFailed(uid, now_));
+        continue;
+      }
       if (now_ && before.active && now_.active && before.active !== now_.active) {
         findings.push(
           deviceFinding('ha', profile, uid, now_, {
@@ -83,17 +99,7 @@ export const ha = defineAlertKind<WatchedDevice, State>({
       }
       const failedNow = now_?.failed ?? false;
       if (!before.failed && failedNow && now_) {
-        findings.push(
-          deviceFinding('ha', profile, uid, now_, {
-            field: 'failed',
-            phase: 'open',
-            state: 'FAILED',
-            previous: 'HEALTHY',
-            headline: `${untrusted(now_.name)}: an HA unit failed`,
-            details: [unitsLine(now_)],
-            at,
-          }),
-        );
+        findings.push(unitFailed(uid, now_));
       } else if (before.failed && !failedNow) {
         const memo = now_ ?? before;
         const gone = after === 'gone';

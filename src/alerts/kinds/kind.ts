@@ -109,6 +109,12 @@ export interface AlertKindSpec<Item, S> {
   state: z.ZodType<S>;
   detect(input: DetectInput<Item, S>): DetectOutput<S>;
   /**
+   * Which findings of a read that starts from nothing (no state kept) are wrong now, rather than history:
+   * what a new subscription is told once as "right now" (src/jobs/alerts/baseline.ts). Absent: nothing
+   * (an ended run, an audit event: what such a read finds is already over).
+   */
+  current?: (finding: Finding) => boolean;
+  /**
    * More details for a finding from SCC's change log (who staged, what changed outside SCC): read once per
    * finding that asks for it, never per device per scan.
    */
@@ -127,6 +133,9 @@ export interface ChangeEntry {
 export function defineAlertKind<Item, S>(spec: AlertKindSpec<Item, S>): AlertKindSpec<Item, S> {
   return spec;
 }
+
+/** An incident that is open: what a kind of ongoing states tells a new subscription (AlertKindSpec.current). */
+export const stillOpen = (finding: Finding): boolean => finding.phase === 'open';
 
 /** The scan's time as SCC writes times. */
 export function isoOf(ms: number): string {

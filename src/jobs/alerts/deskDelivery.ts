@@ -43,7 +43,12 @@ export async function renderRecord(
   record: DeskRecord,
 ): Promise<{ view: View; pages: View[] }> {
   const ack = await readAck(deps.redis, deps.keys, record.id);
-  if (record.type === 'burst' || record.type === 'catch-up' || record.type === 'notices') {
+  if (
+    record.type === 'burst' ||
+    record.type === 'catch-up' ||
+    record.type === 'notices' ||
+    record.type === 'current'
+  ) {
     const members = await readRecords(deps.redis, deps.keys, record.members ?? []);
     const message = summaryMessage(record, members, ack);
     const pages: View[] = [];
@@ -63,17 +68,26 @@ export async function deliverChannel(deps: DeskDeliveryDeps, channelId: string):
   const known = new Set(records.map((record) => record.id));
   const vanished = ids.filter((id) => !known.has(id));
   if (vanished.length > 0) await redis.srem(dirtyKey, ...vanished);
-  // Oldest first: a burst's summary and the incidents before it appear in the order they began.
-  records.sort((a, b) => Date.parse(a.openedAt) - Date.parse(b.openedAt) || a.id.localeCompare(b.id));
+  // Oldest first: a burst's summary and the incidents before it appear in the order they began. Messages
+  // in a summary's thread come after the summary, which must be posted for them to have a thread.
+  records.sort(
+    (a, b) =>
+      Number(a.threadOf !== undefined) - Number(b.threadOf !== undefined) ||
+      Date.parse(a.openedAt) - Date.parse(b.openedAt) ||
+      a.id.localeCompare(b.id),
+  );
   for (const record of records) {
     // A summary's row has no message of its own: its summary was marked with it.
     if (!record.groupId) {
       const { view, pages } = await renderRecord(deps, record);
       const rendered = renderBlocks(view);
+      // Its summary refused (not in the channel…): it is said at the channel's top rather than not at all.
+      const threadTs = record.threadOf ? await notifier.postedTs(messageKey(record.threadOf)) : undefined;
       try {
         const { ts } = await notifier.showMessage({
           key: messageKey(record.id),
           channelId,
+          ...(threadTs === undefined ? {} : { threadTs }),
           text: rendered.text,
           blocks: rendered.blocks,
           eventType: 'fwbot_alert',

@@ -3,7 +3,9 @@
 // again, the thread replies to post) is written in one MULTI, so a worker killed halfway leaves either
 // nothing or all of it. The caller holds the channel's desk lock, so no two intakes of a channel
 // interleave. Here incidents open, update, close and flap; opens of one kind beyond the burst threshold
-// join one summary; catch-up events join one catch-up summary per batch; muted devices open nothing.
+// join one summary; catch-up events join one catch-up summary per batch; what was already wrong when the
+// channel subscribed (`current` events) is one "right now" summary whose members keep their own messages
+// in its thread; muted devices open nothing.
 import { createHash } from 'node:crypto';
 import type { AlertEvent, AlertKind } from '../../alerts/model.js';
 import {
@@ -62,6 +64,8 @@ export class DeskIntake {
   private readonly noticeKinds = new Map<AlertKind, string[]>();
   private readonly noticeGroups = new Map<AlertKind, { id: string; lines: string[] }>();
   private catchUp: { record: DeskRecord; lines: string[] } | undefined;
+  /** This batch's "right now" summary (its `current` events), once one of them is told. */
+  private currentId: string | undefined;
   /** The id of this batch's catch-up summary in this channel (its catch-up events decide it). */
   private catchUpId = '';
 
@@ -85,14 +89,18 @@ export class DeskIntake {
     if (fresh.length === 0) return { taken: 0, repeated: unique.length, openChanged: false };
     await this.readLatest(fresh);
     const catchUps = fresh.filter((event) => event.catchUp);
+    const currents = fresh.filter((event) => event.current);
     this.catchUpId = incidentId(this.channelId, 'catch-up', ...catchUps.map((event) => event.key).sort());
     await this.readMutes(fresh);
-    await this.decideBursts(fresh.filter((event) => !event.catchUp));
+    await this.decideBursts(fresh.filter((event) => !event.catchUp && !event.current));
     for (const event of fresh) {
       if (event.catchUp) await this.applyCatchUp(event);
-      else await this.apply(event);
+      else if (!event.current) await this.apply(event);
     }
+    // After the rest: an incident the channel already has open (an older subscription told it) stays as it is.
+    for (const event of currents) await this.applyCurrent(event, currents);
     this.settleCatchUp(catchUps);
+    if (this.currentId) await this.settleThread(this.currentId);
     for (const group of this.noticeGroups.values())
       this.reply(group.id, 'lines', renderCatchUpReply(group.lines));
     await this.write(fresh);
@@ -195,12 +203,16 @@ export class DeskIntake {
 
   private reply(parentId: string, key: string, view: View): void {
     const { text, blocks } = renderBlocks(view);
-    this.replies.push({ key: `alert-reply:${parentId}:${digest(key)}`, parentId, text, blocks });
+    // A message in a summary's thread has its replies there too (Slack threads have one level).
+    const threadOf = this.records.get(parentId)?.threadOf ?? parentId;
+    this.replies.push({ key: `alert-reply:${parentId}:${digest(key)}`, parentId: threadOf, text, blocks });
   }
 
   /** Marks the message showing `record` (its own, or its summary's) to be shown again. */
   private show(record: DeskRecord): void {
     this.dirty.add(record.groupId ?? record.id);
+    // The summary whose thread holds its message shows its state in a row too.
+    if (record.threadOf) this.dirty.add(record.threadOf);
   }
 
   /**
@@ -238,7 +250,11 @@ export class DeskIntake {
       if (record?.open) await this.close(record, event);
       return;
     }
-    if (record?.open) return this.update(record, event);
+    if (record?.open) {
+      // Nothing new: the channel was told it as already wrong when it subscribed, then the scan found it.
+      if (event.phase === 'open' && record.state === event.state) return;
+      return this.update(record, event);
+    }
     if (this.isMuted(event)) return;
     if (record && this.withinFlapWindow(record, event.at)) return this.reopen(record, event);
     await this.open(event, this.burstKinds.has(event.kind) ? await this.burst(event) : undefined);
@@ -390,6 +406,7 @@ export class DeskIntake {
     this.opened.set(reopened.id, Date.parse(reopened.openedAt) || this.now);
     this.closed.delete(reopened.id);
     this.reply(reopened.id, event.key, renderTransitionReply({ ...event, phase: 'reopen' }));
+    if (reopened.threadOf) await this.settleThread(reopened.threadOf);
   }
 
   private async close(record: DeskRecord, event: AlertEvent): Promise<void> {
@@ -407,6 +424,7 @@ export class DeskIntake {
       this.closed.add(closed.id);
       this.opened.delete(closed.id);
       this.reply(closed.id, event.key, renderTransitionReply(event));
+      if (closed.threadOf) await this.settleThread(closed.threadOf, event.at);
       return;
     }
     const group = await this.record(closed.groupId);
@@ -511,6 +529,71 @@ export class DeskIntake {
       this.opened.delete(record.id);
     }
     this.reply(record.id, 'lines', renderCatchUpReply(this.catchUp.lines));
+  }
+
+  /**
+   * What was already wrong when the channel subscribed: an incident (or a notice) with a message of its own,
+   * in the thread of the batch's one "right now" summary, with its buttons. Not one the channel has open.
+   */
+  private async applyCurrent(event: AlertEvent, batch: readonly AlertEvent[]): Promise<void> {
+    if (this.isMuted(event)) return;
+    if (event.phase !== 'notice') {
+      if (this.stale(event)) return;
+      if ((await this.current(event.incidentKey))?.open) return;
+    }
+    const summary = this.currentSummary(event, batch);
+    const record: DeskRecord = {
+      ...this.fromEvent(event, incidentId(this.channelId, event.key)),
+      ...(event.phase === 'notice' ? { type: 'notice' as const, open: false, closedAt: event.at } : {}),
+      threadOf: summary.id,
+      ...inlineDetails(event),
+    };
+    this.put(record);
+    this.show(record);
+    if (record.type === 'incident') {
+      this.byKey.set(event.incidentKey, record.id);
+      this.opened.set(record.id, Date.parse(event.at) || this.now);
+    }
+    if (!record.details) this.reply(record.id, event.key, renderTransitionReply(event));
+    this.put({ ...summary, members: [...(summary.members ?? []), record.id] });
+  }
+
+  /** The batch's "right now" summary: made with its first member (its id decided by the batch's events). */
+  private currentSummary(event: AlertEvent, batch: readonly AlertEvent[]): DeskRecord {
+    const known = this.currentId === undefined ? undefined : this.records.get(this.currentId);
+    if (known) return known;
+    const id = incidentId(this.channelId, 'current', ...batch.map((e) => e.key).sort());
+    this.currentId = id;
+    const record: DeskRecord = {
+      ...this.fromEvent(event, id),
+      type: 'current',
+      incidentKey: `current:${id}`,
+      headline: 'Right now',
+      actions: [],
+      members: [],
+    };
+    this.put(record);
+    return record;
+  }
+
+  /**
+   * A "right now" summary after its members changed: open while one of them is, shown again (its rows). It
+   * is not an incident of its own: the channel's open incidents are its members.
+   */
+  private async settleThread(summaryId: string, at?: string): Promise<void> {
+    const summary = await this.record(summaryId);
+    if (!summary) return;
+    const members = await Promise.all((summary.members ?? []).map((id) => this.record(id)));
+    const open = members.some((member) => member?.open);
+    const { closedAt: was, ...rest } = summary;
+    const closedAt = open ? undefined : (at ?? was ?? summary.openedAt);
+    this.put({
+      ...rest,
+      open,
+      ...(closedAt === undefined ? {} : { closedAt }),
+      subject: { ...summary.subject, uid: summary.id, name: plural(members.length, 'incident') },
+    });
+    this.dirty.add(summary.id);
   }
 
   // ── writing ──────────────────────────────────────────────────────────────────────────────────────

@@ -14,9 +14,11 @@ export const DeskRecord = z.object({
   channelId: z.string().min(1),
   /**
    * `incident` and `notice` have a message of their own, unless they are a summary's members (`groupId`):
-   * a `burst` of opens, a `catch-up`, or `notices` of one kind too many to tell one by one.
+   * a `burst` of opens, a `catch-up`, or `notices` of one kind too many to tell one by one. A `current`
+   * summary says what was already wrong when a channel subscribed; its members keep messages of their own,
+   * in its thread (`threadOf`).
    */
-  type: z.enum(['incident', 'notice', 'burst', 'catch-up', 'notices']),
+  type: z.enum(['incident', 'notice', 'burst', 'catch-up', 'notices', 'current']),
   kind: AlertKind,
   profile: z.string().min(1),
   tenant: z.object({ uid: z.string().min(1), name: z.string().min(1) }).optional(),
@@ -33,6 +35,8 @@ export const DeskRecord = z.object({
   actions: z.array(AlertAction),
   /** The summary this incident is a row of (no message of its own). */
   groupId: z.string().optional(),
+  /** The `current` summary this incident is a row of, whose thread holds its own message. */
+  threadOf: z.string().optional(),
   /** A summary's members (incident ids), in the order they joined. */
   members: z.array(z.string()).optional(),
   /** A catch-up summary's counts, and the earliest change it found. */
@@ -52,6 +56,9 @@ export const DeskReply = z.object({
 export type DeskReply = z.infer<typeof DeskReply>;
 
 export const Acknowledged = z.object({ userId: z.string().min(1), at: z.string().min(1) });
+
+/** What incidentId makes. */
+export const INCIDENT_ID = /^[a-z0-9]{8}$/;
 
 /** A short, typeable incident id (`/fw alerts ack k3v9x2mq`), decided by what opened it. */
 export function incidentId(...parts: string[]): string {
@@ -124,13 +131,18 @@ export function summaryMessage(
 ): SummaryMessage {
   return {
     id: record.id,
-    type: record.type === 'catch-up' || record.type === 'notices' ? record.type : 'burst',
+    type:
+      record.type === 'catch-up' || record.type === 'notices' || record.type === 'current'
+        ? record.type
+        : 'burst',
     kind: record.kind,
     profile: record.profile,
     openedAt: record.openedAt,
     closedAt: record.closedAt,
     open: record.open,
     members: members.map((member) => ({
+      kind: member.kind,
+      notice: member.type === 'notice',
       subject: member.subject,
       state: member.state,
       tenant: member.tenant?.name,

@@ -7,7 +7,7 @@ import type { RedisClient } from '../../redis/connection.js';
 import type { JobsCore } from '../core.js';
 import type { JobKeys } from '../keys.js';
 import { redeliver } from './desk.js';
-import { messageKey, openIncident, readAck, readRecord, readRecords } from './deskRecord.js';
+import { INCIDENT_ID, messageKey, openIncident, readAck, readRecord, readRecords } from './deskRecord.js';
 
 export class RedisIncidentDesk implements IncidentDesk {
   constructor(
@@ -56,6 +56,21 @@ export class RedisIncidentDesk implements IncidentDesk {
   /** The open incidents and summaries of these channels, the oldest first (a summary stands for its rows). */
   openIncidents(channelIds: readonly string[]): Promise<OpenIncident[]> {
     return readOpenIncidents(this.core.redis, this.core.keys, channelIds);
+  }
+
+  async find(channelIds: readonly string[], incidentId: string): Promise<OpenIncident | undefined> {
+    const { redis, keys } = this.core;
+    // Typed by a person: only what incidentId makes is looked up.
+    if (!INCIDENT_ID.test(incidentId)) return undefined;
+    const record = await readRecord(redis, keys, incidentId);
+    if (!record || !channelIds.includes(record.channelId)) return undefined;
+    if (!record.open && record.type !== 'notice') return undefined;
+    const shownId = record.groupId ?? record.id;
+    const [ack, ts] = await Promise.all([
+      readAck(redis, keys, shownId),
+      redis.get(keys.posted(messageKey(shownId))),
+    ]);
+    return openIncident(record, ack, ts ?? undefined);
   }
 
   /** The channels that have open incidents (for the Home: which to look through). */

@@ -20,16 +20,14 @@ import {
 import type { SccClients } from '../../scc/client.js';
 import { SccApiError } from '../../scc/errors.js';
 import type { JobsCore } from '../core.js';
-import { readByUid, readChanges, readDeviceSet, readFull, type SourceRead } from './scanReads.js';
-import { type ChannelScopeOf, channelsFor, scopeOf, subscribersOf, toldInChannel } from './scanRouting.js';
+import { explainFindings, readByUid, readDeviceSet, readFull, type SourceRead } from './scanReads.js';
+import { type ChannelScopeOf, eventsOf, scopeOf, subscribersOf, toldInChannel } from './scanRouting.js';
 import { AlertScanStore, type StreamMeta, type StreamScope, streamField } from './state.js';
 
 /** The queue the scan's jobs run on (one scheduler per profile, and one that keeps those in line). */
 export const ALERT_SCAN_QUEUE = 'fwbot-alert-scan';
 export const ALERT_RECONCILE_SCHEDULER = 'fwbot-alert-scan-reconcile';
 const SCHEDULER_PREFIX = 'alert-scan~';
-/** Findings of one stream explained from SCC's change log per scan, at most. */
-const EXPLAINED_PER_SCAN = 20;
 
 /** What the scan reports to Prometheus (src/observability/metrics.ts), if anything. */
 export interface AlertScanMetrics {
@@ -77,6 +75,20 @@ interface Stream {
 /** Kinds a token with these roles cannot read. */
 export function unreadableKinds(roles: readonly string[]): AlertKind[] {
   return ALERT_KINDS.filter((kind) => !ALERT_KIND_INFO[kind].tokenRoles.some((role) => roles.includes(role)));
+}
+
+const schedulerId = (profile: string) => `${SCHEDULER_PREFIX}${encodeURIComponent(profile)}`;
+
+/**
+ * A profile's scan every `tickMs`, the first at once (BullMQ runs an `every` scheduler's first job when it
+ * is made): what reconcile keeps in line, and what a new subscription starts without waiting for it.
+ */
+export async function scheduleScans(queue: Queue, profile: string, tickMs: number): Promise<void> {
+  await queue.upsertJobScheduler(
+    schedulerId(profile),
+    { every: tickMs },
+    { name: 'scan', data: { profile }, opts: { removeOnComplete: true, removeOnFail: 100 } },
+  );
 }
 
 export function createAlertScanner(deps: AlertScanDeps) {
@@ -206,26 +218,10 @@ export function createAlertScanner(deps: AlertScanDeps) {
     return { sets, calls };
   };
 
-  const explain = async (profile: string, stream: Stream, findings: Finding[]): Promise<number> => {
-    const explainer = stream.spec.explain;
-    if (!explainer || stream.scope !== 'own') return 0;
-    let calls = 0;
-    for (const finding of findings) {
-      if (!explainer.wants(finding) || finding.subject.type !== 'device') continue;
-      // A burst (a change pushed to 300 devices by hand) is not 300 reads: the button shows the rest.
-      if (calls >= EXPLAINED_PER_SCAN) break;
-      try {
-        calls += 1;
-        finding.details.push(
-          ...explainer.details(await readChanges(clients.get(profile), finding.subject.uid)),
-        );
-      } catch (error) {
-        // The finding is told without what the change log would add.
-        log.warn({ err: error, profile, kind: stream.kind }, 'alert scan: the change log could not be read');
-      }
-    }
-    return calls;
-  };
+  const explain = (profile: string, stream: Stream, findings: Finding[]): Promise<number> =>
+    stream.scope === 'own'
+      ? explainFindings(clients.get(profile), stream.spec, findings, log)
+      : Promise.resolve(0);
 
   const scanStream = async (
     profile: string,
@@ -290,19 +286,7 @@ export function createAlertScanner(deps: AlertScanDeps) {
     const lastLookAt = Math.max(meta.lastFullAt ?? 0, meta.lastSoonerAt ?? 0);
     const catchUp =
       !baseline && lastLookAt > 0 && at - lastLookAt > Math.max(settings.catchUpAfterMs, 3 * interval);
-    const events: AlertEvent[] = [];
-    for (const finding of findings) {
-      const channels = channelsFor(finding, stream.subscribers, sets);
-      if (channels.length === 0) continue;
-      const { deviceUids: _devices, tenants: _tenants, key, ...rest } = finding;
-      events.push({
-        ...rest,
-        key: `${key}|${profile}`,
-        profile,
-        channels,
-        ...(catchUp ? { catchUp: true } : {}),
-      });
-    }
+    const events = eventsOf(findings, profile, stream.subscribers, sets, catchUp ? { catchUp: true } : {});
     const nextMeta: StreamMeta = {
       ...meta,
       ...(baseline ? { baselinedAt: at } : {}),
@@ -345,15 +329,18 @@ export function createAlertScanner(deps: AlertScanDeps) {
     const report: ProfileScan = { profile, read: [], events: [], calls: 0, stretch: 1, unreadable: [] };
     // What an earlier scan committed and could not hand over (a crash, the desk's queue away) goes first.
     await store.drain(profile, deps.deliver);
+    // The streams as kept, read before the subscriptions: a subscription made after this read is in the
+    // list, or its first read committed after it and `forget` leaves that alone.
+    const kept = await store.kept(profile);
     const subscriptions = toldSubscriptions(profile, await deps.subscriptions.list({ profile }));
     report.unreadable = await unreadableSubscribed(profile, subscriptions);
     const streams = streamsOf(profile, subscriptions, report.unreadable);
-    const metas = await store.metas(profile);
-    // A stream no subscription reads any more is forgotten: a later subscription starts with a baseline.
+    const metas = new Map([...kept].map(([field, { meta }]) => [field, meta]));
+    // A stream no subscription reads any more is forgotten: a later subscription starts from its own first read.
     const wanted = new Set(streams.map((stream) => streamField(stream.kind, stream.scope)));
-    for (const field of [...metas.keys()]) {
+    for (const [field, { version }] of kept) {
       if (wanted.has(field)) continue;
-      await store.forget(profile, field);
+      await store.forget(profile, field, version);
       metas.delete(field);
     }
     if (streams.length === 0) return report;
@@ -386,7 +373,6 @@ export function createAlertScanner(deps: AlertScanDeps) {
 
   const queue = new Queue(ALERT_SCAN_QUEUE, { connection: core.redis, prefix: core.prefix });
   core.redisHealth.absorb(`queue ${ALERT_SCAN_QUEUE}`, queue);
-  const schedulerId = (profile: string) => `${SCHEDULER_PREFIX}${encodeURIComponent(profile)}`;
 
   /** One scheduler per configured profile that has subscriptions; the others' are removed. */
   const reconcile = async (): Promise<string[]> => {
@@ -394,21 +380,18 @@ export function createAlertScanner(deps: AlertScanDeps) {
     const wanted = new Set(
       (await deps.subscriptions.list()).map((s) => s.profile).filter((profile) => configured.has(profile)),
     );
-    for (const profile of wanted) {
-      await queue.upsertJobScheduler(
-        schedulerId(profile),
-        { every: settings.tickMs },
-        { name: 'scan', data: { profile }, opts: { removeOnComplete: true, removeOnFail: 100 } },
-      );
-    }
+    for (const profile of wanted) await scheduleScans(queue, profile, settings.tickMs);
     for (const scheduler of await queue.getJobSchedulers()) {
       const id = scheduler.key;
       if (!id.startsWith(SCHEDULER_PREFIX)) continue;
       const profile = decodeURIComponent(id.slice(SCHEDULER_PREFIX.length));
       if (wanted.has(profile)) continue;
+      // Read before the subscriptions are asked again: one made meanwhile keeps its scheduler and streams.
+      const kept = await store.kept(profile);
+      if (configured.has(profile) && (await deps.subscriptions.list({ profile })).length > 0) continue;
       await queue.removeJobScheduler(id);
-      // Its streams are forgotten, so a later subscription starts with a baseline.
-      for (const field of (await store.metas(profile)).keys()) await store.forget(profile, field);
+      // Its streams are forgotten, so a later subscription starts from its own first read.
+      for (const [field, { version }] of kept) await store.forget(profile, field, version);
     }
     return [...wanted].sort();
   };

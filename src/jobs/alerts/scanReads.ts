@@ -2,7 +2,8 @@
 // lists with Lucene filters, paged with `paginate`, never one read per device. Each read says how many
 // SCC calls it took, for the per-profile budget. The profile's own tenant reads getDevices; an MSP
 // portal's managed tenants are one read of getMspManagedDevices (each device names its tenant).
-import type { AnyAlertKind } from '../../alerts/index.js';
+import type { Logger } from 'pino';
+import type { AnyAlertKind, Finding } from '../../alerts/index.js';
 import { auditSince } from '../../alerts/kinds/audit.js';
 import type { ChangeEntry, Coverage, WatchedDevice } from '../../alerts/kinds/kind.js';
 import type { SccClient } from '../../scc/client.js';
@@ -21,6 +22,8 @@ export interface SourceRead {
 const UIDS_PER_READ = 40;
 /** Change-log entries read to explain one finding. */
 const CHANGELOGS_PER_FINDING = 5;
+/** Findings of one stream explained from SCC's change log per read, at most. */
+const EXPLAINED_PER_READ = 20;
 /** A `--devices` query may name at most this many devices. */
 const DEVICE_SET_LIMIT = 20_000;
 
@@ -179,4 +182,33 @@ export async function readDeviceSet(
         );
   for await (const device of pages) if (device.uid) uids.push(device.uid);
   return { uids, calls: pagesFor(uids.length) };
+}
+
+/**
+ * Adds to each finding that asks for it (the kind's `explain`) what SCC's change log says about its device,
+ * read once per finding, at most EXPLAINED_PER_READ per read: a burst (a change pushed to 300 devices by
+ * hand) is not 300 reads, the button shows the rest. Only the profile's own devices: the change log is
+ * read with the profile's token. Returns the SCC calls it took.
+ */
+export async function explainFindings(
+  scc: SccClient,
+  kind: AnyAlertKind,
+  findings: readonly Finding[],
+  log: Logger,
+): Promise<number> {
+  const explainer = kind.explain;
+  if (!explainer) return 0;
+  let calls = 0;
+  for (const finding of findings) {
+    if (!explainer.wants(finding) || finding.subject.type !== 'device') continue;
+    if (calls >= EXPLAINED_PER_READ) break;
+    try {
+      calls += 1;
+      finding.details.push(...explainer.details(await readChanges(scc, finding.subject.uid)));
+    } catch (error) {
+      // The finding is told without what the change log would add.
+      log.warn({ err: error, kind: kind.kind }, 'alert scan: the change log could not be read');
+    }
+  }
+  return calls;
 }

@@ -4,7 +4,7 @@
 // channels subscribed to one tenant hear that tenant's findings only. A customer channel (bound to one
 // managed tenant, docs/operating/msp.md) hears only its tenant's own profile, whatever it was subscribed to.
 import type { Finding } from '../../alerts/index.js';
-import type { AlertKind, AlertSubscription } from '../../alerts/model.js';
+import type { AlertEvent, AlertKind, AlertSubscription } from '../../alerts/model.js';
 import { type Scope, tenantProfileOf } from '../../config/scope.js';
 import type { StreamScope } from './state.js';
 
@@ -73,4 +73,27 @@ export function channelsFor(
     channels.add(subscription.channelId);
   }
   return [...channels];
+}
+
+/**
+ * The events a stream's findings make: each routed to its channels (one not heard anywhere is dropped), keyed
+ * by its transition within the profile, and marked as the read found it (catch-up, or already wrong when a
+ * subscription was made).
+ */
+export function eventsOf(
+  findings: readonly Finding[],
+  profile: string,
+  subscribers: readonly AlertSubscription[],
+  deviceSets: ReadonlyMap<string, ReadonlySet<string>>,
+  marks: Pick<AlertEvent, 'catchUp' | 'current'> = {},
+  keyPrefix = '',
+): AlertEvent[] {
+  const events: AlertEvent[] = [];
+  for (const finding of findings) {
+    const channels = channelsFor(finding, subscribers, deviceSets);
+    if (channels.length === 0) continue;
+    const { deviceUids: _devices, tenants: _tenants, key, ...rest } = finding;
+    events.push({ ...rest, key: `${keyPrefix}${key}|${profile}`, profile, channels, ...marks });
+  }
+  return events;
 }

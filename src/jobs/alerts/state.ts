@@ -127,6 +127,18 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
+// KEYS: meta, state. ARGV: field, the version read. Forgets the stream only if no scan or subscription
+// committed it since (answers 1), and moves its version on, so a scan still holding the old one cannot
+// commit over what comes next.
+const FORGET = `
+local v = redis.call('HGET', KEYS[1], ARGV[1] .. '|v') or '0'
+if v ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[1], ARGV[1] .. '|v', tostring(tonumber(v) + 1))
+redis.call('DEL', KEYS[2])
+return 1
+`;
+
 /** How long a drain may hold the outbox before another may take it (a holder that died lets go by then). */
 const DRAIN_LOCK_MS = 60_000;
 
@@ -142,12 +154,17 @@ export class AlertScanStore {
 
   /** Every stream's meta of a profile, by `<kind>:<scope>`. */
   async metas(profile: string): Promise<Map<string, StreamMeta>> {
+    return new Map([...(await this.kept(profile))].map(([field, { meta }]) => [field, meta]));
+  }
+
+  /** Every stream a profile keeps, by `<kind>:<scope>`: its meta and the version `forget` must still find. */
+  async kept(profile: string): Promise<Map<string, { meta: StreamMeta; version: string }>> {
     const raw = await this.redis.hgetall(this.keys.meta(profile));
-    const out = new Map<string, StreamMeta>();
+    const out = new Map<string, { meta: StreamMeta; version: string }>();
     for (const [field, json] of Object.entries(raw)) {
       if (field.endsWith('|v')) continue;
       const parsed = StreamMeta.safeParse(safeJson(json));
-      if (parsed.success) out.set(field, parsed.data);
+      if (parsed.success) out.set(field, { meta: parsed.data, version: raw[`${field}|v`] ?? '0' });
     }
     return out;
   }
@@ -257,15 +274,14 @@ export class AlertScanStore {
 
   /**
    * Forgets a stream no subscription reads any more (its state and meta), so a later subscription starts
-   * with a baseline rather than with what changed since long ago.
+   * with a baseline rather than with what changed since long ago; only as it was read (`version`, from
+   * `kept`): a subscription made since then has committed its first read, and that is kept. True when
+   * forgotten.
    */
-  async forget(profile: string, field: string): Promise<void> {
+  async forget(profile: string, field: string, version: string): Promise<boolean> {
     const [kind, scope] = field.split(':') as [AlertKind, StreamScope];
-    await this.redis
-      .multi()
-      .hdel(this.keys.meta(profile), field, `${field}|v`)
-      .del(this.keys.state(profile, kind, scope))
-      .exec();
+    const keys = [this.keys.meta(profile), this.keys.state(profile, kind, scope)];
+    return (await this.redis.eval(FORGET, keys.length, ...keys, field, version)) === 1;
   }
 
   async saveHealth(profile: string, health: ScanHealth): Promise<void> {

@@ -15,6 +15,8 @@ const Metadata = z.object({
   p: z.string().optional(),
   r: z.record(z.string(), RawValue),
   u: z.string().url().optional(),
+  /** A command button's form (Dispatcher.buttonForm): dispatched as the button's call. */
+  e: z.literal('button').optional(),
 });
 
 export interface ModalMetadata {
@@ -24,6 +26,8 @@ export interface ModalMetadata {
   /** Arguments given with the command, secret fields left out. */
   prefilled: RawArgs;
   responseUrl: string | undefined;
+  /** The form a command button opened (what the policy requires): its call is the button's. */
+  entry?: 'button' | undefined;
 }
 
 export function encodeMetadata(meta: ModalMetadata): string {
@@ -36,6 +40,7 @@ export function encodeMetadata(meta: ModalMetadata): string {
     p: meta.profileOverride,
     r,
     u: meta.responseUrl,
+    ...(meta.entry === undefined ? {} : { e: meta.entry }),
   });
   if (text.length > SLACK_LIMITS.privateMetadata) {
     throw new UserError(
@@ -54,6 +59,6 @@ export function decodeMetadata(text: string): ModalMetadata | undefined {
   }
   const parsed = Metadata.safeParse(json);
   if (!parsed.success) return undefined;
-  const { o, c, p, r, u } = parsed.data;
-  return { operationId: o, channelId: c, profileOverride: p, prefilled: r, responseUrl: u };
+  const { o, c, p, r, u, e } = parsed.data;
+  return { operationId: o, channelId: c, profileOverride: p, prefilled: r, responseUrl: u, entry: e };
 }

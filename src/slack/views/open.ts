@@ -8,6 +8,7 @@
 import { formFields, showableFields } from '../../catalogue/forms.js';
 import type { ModalField, Operation, RawArgs } from '../../catalogue/operation.js';
 import { fitTicketField } from '../../catalogue/tickets.js';
+import type { ButtonForm, ButtonInvocation } from '../../dispatch/buttons.js';
 import { explainError } from '../../dispatch/errors.js';
 import type { RequestContext } from '../../dispatch/request.js';
 import type { SurfaceDeps } from '../deps.js';
@@ -50,6 +51,34 @@ async function settledWithin<T>(work: Promise<T>, ms: number): Promise<Settled<T
     (error: unknown): Settled<T> => ({ ok: false, error }),
   );
   return Promise.race([settled, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Opens the form a command button needs first (what the policy requires that the button cannot carry:
+ * Dispatcher.buttonForm), prefilled with the button's arguments; its submission is dispatched as the
+ * button's call (`button` entry), with what was filled in.
+ */
+export async function openButtonForm(
+  deps: SurfaceDeps,
+  request: RequestContext,
+  opened: {
+    invocation: ButtonInvocation;
+    form: ButtonForm;
+    triggerId: string;
+    responseUrl: string | undefined;
+  },
+): Promise<void> {
+  const { invocation, form } = opened;
+  const metadata = encodeMetadata({
+    operationId: invocation.op.id,
+    channelId: request.actor.channelId,
+    profileOverride: invocation.profileOverride,
+    prefilled: invocation.raw,
+    responseUrl: opened.responseUrl,
+    entry: 'button',
+  });
+  await deps.slack.openView(opened.triggerId, operationModal(form, form.fields, invocation.raw, metadata));
+  request.log.info({ operationId: invocation.op.id, fields: form.fields.length }, 'opened the button’s form');
 }
 
 /**

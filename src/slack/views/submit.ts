@@ -1,6 +1,6 @@
-// A submitted /fw form. Validation is the operation's own (no SCC call), so it runs before the ack and
-// its issues come back as errors under the fields (`response_action: errors`), or as a notice replacing
-// a form that has no field to carry them. A valid form is acked (closing it), then handed to the
+// A submitted /fw form. Validation is the operation's own and the policy's ticket (no SCC call), so it
+// runs before the ack and its issues come back as errors under the fields (`response_action: errors`), or
+// as a notice replacing a form that has no field to carry them. A valid form is acked (closing it), then handed to the
 // dispatcher like a typed command (src/slack/run.ts), and what it decided reaches the requester through
 // the command's response_url. Field values are never logged (a form may hold a token); only the names of
 // the fields are.
@@ -41,7 +41,7 @@ export function registerModalSubmissions(app: Listeners, deps: SurfaceDeps): voi
     const submission = parsed.data;
     const { raw: typed, fields } = rawFromState(submission.view.state.values);
     const raw: RawArgs = { ...meta.prefilled, ...typed };
-    const issues = op.validate(raw);
+    const issues = deps.dispatcher.formIssues(op, raw);
     if (issues.length > 0) {
       await ack(submissionRefusal(op, fields, issues));
       deps.log.info(
@@ -58,12 +58,14 @@ export function registerModalSubmissions(app: Listeners, deps: SurfaceDeps): voi
     );
     const request = beginRequest(deps.log, 'form', actor, { operationId: op.id, fields });
     const delivery = new Delivery(deps.slack, request, meta.responseUrl);
+    // A command button's form holds only what the policy asks for (the ticket): the call is the button's.
+    const button = meta.entry === 'button';
     await perform(deps, request, delivery, {
       op,
       raw,
-      commandText: commandTextOf(op, raw, fields),
+      commandText: button ? commandLine(op, raw) : commandTextOf(op, raw, fields),
       profileOverride: meta.profileOverride,
-      entry: 'form',
+      entry: button ? 'button' : 'form',
     });
   });
 }

@@ -121,8 +121,9 @@ describe('the incident desk', () => {
     const values = JSON.stringify(post?.args.blocks);
     const [incident] = await desk.openIncidents([CHANNEL]);
     expect(values).toContain(`alerts ack ${incident?.id}`);
-    expect(values).toContain('alerts mute asa-branch-02 1h --profile prod');
-    expect(values).toContain('alerts mute asa-branch-02 24h --profile prod');
+    // By the incident's id: it names the device and the profile (a customer channel refuses --profile).
+    expect(values).toContain(`alerts mute ${incident?.id} 1h"`);
+    expect(values).toContain(`alerts mute ${incident?.id} 24h"`);
     expect(values).toContain('changes asa-branch-02');
     expect(post?.args.metadata).toMatchObject({ event_type: 'fwbot_alert' });
     // Short details are in the message itself: one message per incident, not two.
@@ -459,5 +460,65 @@ describe('the incident desk', () => {
 
     expect(Object.values(counts).reduce((sum, count) => sum + count, 0)).toBe(1);
     expect(topPosts()).toHaveLength(2);
+  });
+  it('tells what was already wrong when the channel subscribed as one summary, each incident in its thread with its buttons', async () => {
+    const current = (event: AlertEvent): AlertEvent => ({
+      ...event,
+      key: `current|sub1|${event.key}`,
+      current: true,
+    });
+    const certificate = connectivity('asa-c3', 'notice', 0, {
+      kind: 'certificates',
+      incidentKey: 'certificates:prod:uid-asa-c3:management',
+      state: '7 days',
+      headline: '*asa-c3*: the management certificate expires within 7 days',
+      details: [],
+      actions: [],
+    });
+    await serve([
+      current(connectivity('asa-c1', 'open', 0)),
+      current(connectivity('asa-c2', 'open', 0)),
+      current(certificate),
+    ]);
+
+    // One message at the channel's top; every incident and notice a message of its own in its thread.
+    expect(topPosts()).toHaveLength(1);
+    const summary = topPosts()[0];
+    expect(texts(summary)).toContain('Right now:* 2 devices offline, 1 certificate expiring or expired');
+    expect(JSON.stringify(summary?.args.blocks)).not.toContain('fw.command');
+    const members = replies();
+    expect(new Set(members.map((call) => call.args.thread_ts)).size).toBe(1);
+    for (const name of ['asa-c1', 'asa-c2', 'asa-c3'])
+      expect(members.filter((call) => texts(call).includes(name))).toHaveLength(1);
+    const open = await desk.openIncidents([CHANNEL]);
+    expect(open.map((incident) => incident.subject.name).sort()).toEqual(['asa-c1', 'asa-c2']);
+    for (const incident of open) {
+      const message = members.find((call) => texts(call).includes(incident.subject.name));
+      expect(JSON.stringify(message?.args.blocks)).toContain(`alerts ack ${incident.id}`);
+      expect(JSON.stringify(message?.args.blocks)).toContain(`alerts mute ${incident.id} 1h`);
+      expect(JSON.stringify(message?.args.blocks)).toContain(`changes ${incident.subject.name}`);
+    }
+
+    // The scan finds one of them again (a transition from before the subscription): nothing new is said.
+    await serve([connectivity('asa-c1', 'open', 1)]);
+    expect(ok('chat.postMessage')).toHaveLength(4);
+
+    // One comes back: its message and the summary's row are edited, and the summary counts it.
+    await serve([connectivity('asa-c2', 'close', 5)]);
+    const edits = ok('chat.update');
+    expect(edits.some((call) => /asa-c2\S* back online after 5 min/.test(texts(call)))).toBe(true);
+    expect(edits.some((call) => texts(call).includes('1 of 2 back to normal'))).toBe(true);
+    await serve([connectivity('asa-c1', 'close', 9)]);
+    expect(
+      ok('chat.update').some((call) => texts(call).includes('All 2 incidents back to normal* after 9 min')),
+    ).toBe(true);
+    expect(topPosts()).toHaveLength(1);
+  });
+
+  it('leaves an incident the channel already has open out of the summary', async () => {
+    await serve([connectivity('asa-c1', 'open', 0)]);
+    await serve([{ ...connectivity('asa-c1', 'open', 1), key: 'current|sub2|asa-c1', current: true }]);
+    expect(topPosts()).toHaveLength(1);
+    expect(texts(topPosts()[0])).not.toContain('Right now');
   });
 });

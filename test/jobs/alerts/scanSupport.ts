@@ -2,6 +2,7 @@
 // clients that report every call, an in-memory subscription store, and a desk door that records what it
 // is handed (as the real one, it may be handed an event twice; the tests count keys).
 import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type {
   AlertEvent,
   AlertSubscription,
@@ -11,7 +12,7 @@ import type {
 import { type AlertScanDeps, createAlertScanner } from '../../../src/jobs/alerts/scan.js';
 import { createJobsCore, type JobsCore } from '../../../src/jobs/core.js';
 import type { ScheduleOverrides } from '../../../src/jobs/schedule.js';
-import type { SimulatorHandle } from '../../../src/simulator/index.js';
+import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
 import { quietLog, type SimClients, simClients } from '../support/harness.js';
 
@@ -116,4 +117,40 @@ export function simDevice(sim: SimulatorHandle, name: string) {
   const record = sim.state.devices.get(sim.deviceUid(name));
   if (!record) throw new Error(`no device ${name}`);
   return record.device;
+}
+
+/**
+ * The simulator (manual clock) for a describe block, reset before each test, and the scan world a test
+ * opens (`open`), closed after it: what the scan's tests stand on.
+ */
+export function useScanSimulator(): {
+  readonly sim: SimulatorHandle;
+  open(options?: Parameters<typeof scanWorld>[1]): Promise<ScanWorld>;
+} {
+  let sim: SimulatorHandle | undefined;
+  let world: ScanWorld | undefined;
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, clock: 'manual' });
+  });
+  beforeEach(() => sim?.reset());
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+  });
+  afterAll(async () => {
+    await sim?.stop();
+  });
+  const started = (): SimulatorHandle => {
+    if (!sim) throw new Error('the simulator starts in beforeAll');
+    return sim;
+  };
+  return {
+    get sim() {
+      return started();
+    },
+    async open(options = {}) {
+      world = await scanWorld(started(), options);
+      return world;
+    },
+  };
 }
