@@ -9,7 +9,9 @@ import type { Catalogue } from '../catalogue/index.js';
 import type { ModalField, Operation, RawArgs } from '../catalogue/operation.js';
 import { ticketField, ticketOf } from '../catalogue/tickets.js';
 import type { ChangeSettings } from '../config/profilesFileSchema.js';
-import { extractProfileFlag } from './profileFlag.js';
+import { UserError } from '../model/errors.js';
+import { readCommandLine } from './commandLine.js';
+import { CREDENTIAL_REFUSAL } from './commandSecrets.js';
 
 /** What a command button asks the dispatcher (a Dispatcher invocation). */
 export interface ButtonInvocation {
@@ -20,20 +22,19 @@ export interface ButtonInvocation {
   entry: 'button';
 }
 
-/** The invocation a command button's value makes (a UserError when the line does not parse). */
+/**
+ * The invocation a command button's value makes, read as a typed line is (commandLine.ts): a UserError, or
+ * the grammar's own error, when the line does not read.
+ */
 export function commandButtonInvocation(
-  catalogue: Pick<Catalogue, 'parse'>,
+  catalogue: Pick<Catalogue, 'parse' | 'command'>,
   value: string,
 ): ButtonInvocation {
-  const { text, profile } = extractProfileFlag(value.replace(/^\/?fw\s+/, ''));
-  const parsed = catalogue.parse(text);
-  return {
-    op: parsed.op,
-    raw: parsed.raw,
-    commandText: `/fw ${text}`,
-    profileOverride: profile,
-    entry: 'button',
-  };
+  const read = readCommandLine(catalogue, value.replace(/^\/?fw\s+/, ''));
+  if (read.kind === 'withheld') throw new UserError(CREDENTIAL_REFUSAL);
+  if (read.kind === 'unreadable') throw read.error;
+  const { op, raw, commandText, profileOverride } = read;
+  return { op, raw, commandText, profileOverride, entry: 'button' };
 }
 
 /** The form a button opens before its call is dispatched: fields of what the policy requires. */

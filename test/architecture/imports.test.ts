@@ -114,14 +114,14 @@ describe('what lives where', () => {
 
 describe('a /fw command is read once, where it enters', () => {
   // Where typed command text meets the grammar (the catalogue's parse, `--profile`, the line reader): the
-  // reader itself, the surfaces' intakes (the /fw listener; buttons that carry a command line; the console;
-  // the CLI) and the catalogue's instrumenting decorator. Not the command queue's workers: they run what the
+  // reader itself, the surfaces' intakes (the /fw listener; buttons that carry a command line, read for every
+  // surface by src/dispatch/buttons.ts; the console; the CLI) and the catalogue's instrumenting decorator. Not the command queue's workers: they run what the
   // front read. legacyCommand.ts reads what an older fwbot queued as text, for one release.
   const READERS = new Set([
     'src/dispatch/commandLine.ts',
     'src/dispatch/profileFlag.ts',
     'src/slack/commands/fw.ts',
-    'src/slack/actions/command.ts',
+    'src/dispatch/buttons.ts',
     'src/slack/actions/share.ts',
     'src/console/runner.ts',
     'src/cli/cli.ts',
