@@ -3,7 +3,6 @@
 // bodies), what each matches (hosts, subnets, ranges, services, nested groups expanded; a cycle stops), and
 // the definitions an access-list line or a NAT line is read against. Object NAT lines sit in an object's
 // block but are NAT's (asaNat.ts): the parse hands them back. Pure functions.
-
 import { stableUid } from '../random.js';
 import { rangeNetworks, writtenNetworks } from './asaAddresses.js';
 import type { AsaPolicy, Cidr, PolicyObject, PolicyObjectGroup, PortRange } from './asaPolicyModel.js';
