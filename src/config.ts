@@ -5,36 +5,25 @@ import { readFileSync } from 'node:fs';
 import type { SccProfile } from './config/endpoints.js';
 import { checkRedisUrl, sccBaseUrlForRegion } from './config/endpoints.js';
 import {
-  conflictingSettings,
   type Environment,
   type EnvSnapshot,
   type EnvValues,
   isSet,
-  type LogLevel,
-  missingSettings,
   parseEnvironment,
-  type Requirements,
-  redisDeploymentIssues,
   secretVariableNames,
-  slackEnabled,
   snapshotEnvironment,
   variableNames,
 } from './config/environment.js';
+import {
+  conflictingSettings,
+  missingSettings,
+  type Requirements,
+  redisDeploymentIssues,
+  slackEnabled,
+} from './config/environmentRules.js';
 import { ConfigError, type ConfigIssue, scrubIssues } from './config/issues.js';
 import type { Role, RoleGrants, RolePolicy } from './config/policy.js';
 import { type ProfilesFileContents, readProfilesFile } from './config/profilesFile.js';
-import {
-  type ApprovalSettings,
-  type AuditSettings,
-  type ChangeSettings,
-  type ChannelBinding,
-  type DeviceOutputSettings,
-  defaultApprovals,
-  defaultAudit,
-  defaultChanges,
-  defaultDeviceOutput,
-  type WorkspaceSettings,
-} from './config/profilesFileSchema.js';
 import {
   deploymentDisplay,
   nodesTransport,
@@ -42,34 +31,41 @@ import {
   type RedisTransport,
 } from './config/redisDeployment.js';
 import { Secret } from './config/secret.js';
+import { type ApprovalSettings, defaultApprovals } from './config/sections/approvals.js';
+import { type AuditSettings, defaultAudit } from './config/sections/audit.js';
+import { type ChangeSettings, defaultChanges } from './config/sections/changes.js';
+import type { ChannelBinding } from './config/sections/channels.js';
+import { type DeviceOutputSettings, defaultDeviceOutput } from './config/sections/deviceOutput.js';
+import type { WorkspaceSettings } from './config/sections/workspaces.js';
+import type { LogLevel } from './config/variables/process.js';
 
 export type { SccProfile, SccRegion } from './config/endpoints.js';
 export { isLoopbackHost, sccBaseUrlForRegion, sccRegions } from './config/endpoints.js';
-export type { ConfigVariable, Environment, LogLevel, Requirements } from './config/environment.js';
-export { configVariables, EnvSchema, logLevels } from './config/environment.js';
+export type { Environment } from './config/environment.js';
+export { configVariables, EnvSchema } from './config/environment.js';
+export type { Requirements } from './config/environmentRules.js';
 export type { ConfigIssue } from './config/issues.js';
 export { ConfigError, formatIssue } from './config/issues.js';
 export type { PolicySubject, Principal, Role, RoleGrants, RolePolicy } from './config/policy.js';
 export { EVERYONE, roleDescriptions, roles, rolesOf } from './config/policy.js';
-export type {
-  ApprovalSettings,
-  AuditSettings,
-  ChangeSettings,
-  DeviceOutputSettings,
-  OpenPeriod,
-  PolicyWindow,
-  ProfilesFileKey,
-  TicketRule,
-  Weekday,
-} from './config/profilesFileSchema.js';
-export {
-  defaultChanges,
-  defaultDeviceOutput,
-  profilesFileKeys,
-  weekdays,
-} from './config/profilesFileSchema.js';
+export { profilesFileKeys } from './config/profilesFileSchema.js';
 export type { RedisDeployment, RedisNode } from './config/redisDeployment.js';
 export { REDACTED, Secret } from './config/secret.js';
+export type { ApprovalSettings } from './config/sections/approvals.js';
+export type { AuditSettings } from './config/sections/audit.js';
+export {
+  type ChangeSettings,
+  defaultChanges,
+  type OpenPeriod,
+  type PolicyWindow,
+  type TicketRule,
+  type Weekday,
+  weekdays,
+} from './config/sections/changes.js';
+export { type DeviceOutputSettings, defaultDeviceOutput } from './config/sections/deviceOutput.js';
+export type { ProfilesFileKey } from './config/sections/schemaParts.js';
+export type { ConfigVariable } from './config/variables/declare.js';
+export { type LogLevel, logLevels } from './config/variables/process.js';
 
 /** SLACK_TEAM_ID, SLACK_ENTERPRISE_ID, SLACK_APP_ID: the workspace fwbot serves, where configured. */
 export interface SlackWorkspace {

@@ -53,8 +53,6 @@ export function pageQuery(
   return { q: toLucene(args.query, field), limit, offset: args.offset };
 }
 
-/** A 202 answer to follow on the tracking queue (none when SCC sent no transaction UID). */
-/** A change staged on an ASA: the thread is reminded once if it is still not deployed later. */
 /**
  * A change staged on an ASA at `stagedAt` (the operation's clock), followed until it is deployed (one
  * reminder if it is not). `counted`: its own message already said what is staged on the device, so the
@@ -78,6 +76,7 @@ export function stagedTrack(
   ];
 }
 
+/** A 202 answer to follow on the tracking queue (none when SCC sent no transaction UID). */
 export function transactionTrack(transaction: CdoTransaction, label: string): TrackRequest[] {
   const uid = transaction.transactionUid;
   return uid ? [{ kind: 'transaction', transactionUid: uid, label }] : [];

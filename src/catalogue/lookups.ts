@@ -10,17 +10,11 @@
 // content, and refuses any other field with a 400 the user reads as a sentence.
 import { z } from 'zod';
 import { UserError } from '../model/errors.js';
+import { type AccessGroupLabel, accessGroupLabel, renderRule, renderRules } from '../render/accessRules.js';
 import { pageInfo } from '../render/list.js';
-import {
-  type AccessGroupLabel,
-  accessGroupLabel,
-  renderObject,
-  renderObjects,
-  renderRule,
-  renderRules,
-  renderSearch,
-} from '../render/lookups.js';
+import { renderObject, renderObjects } from '../render/objects.js';
 import { PAGE_SIZE } from '../render/paging.js';
+import { renderSearch } from '../render/search.js';
 import type { AccessRule, ObjectResponse, ReferenceInfo } from '../scc/generated/models.js';
 import { allOf, exactLucene, fieldIs, toLucene } from '../scc/lucene.js';
 import { isUuid, list, offset, optionalText, text } from './args.js';

@@ -1,5 +1,7 @@
-// Configuration problems: the shape of one problem, the error that lists them all, and the wording
-// helpers (suggestions for typos, quoting only what is safe to quote) shared by the env and file checks.
+// Configuration problems: the shape of one problem, the result of checking one value (and the string schema
+// that applies such a check), the error that lists them all, and the wording helpers (suggestions for typos,
+// quoting only what is safe to quote) shared by the env and file checks.
+import { z } from 'zod';
 import { scrubSecrets } from './secret.js';
 
 /** One thing wrong with the configuration, said so a person can fix it without reading code. */
@@ -27,6 +29,16 @@ export function accept<T>(value: T): Checked<T> {
 
 export function refuse<T>(problem: string): Checked<T> {
   return { ok: false, problem };
+}
+
+/** A string schema whose value is checked (and converted) by a Checked-returning function. */
+export function checkedString<T>(check: (raw: string) => Checked<T>) {
+  return z.string().transform((raw, ctx): T => {
+    const result = check(raw);
+    if (result.ok) return result.value;
+    ctx.addIssue({ code: 'custom', message: result.problem });
+    return z.NEVER;
+  });
 }
 
 export function formatIssue(issue: ConfigIssue): string {

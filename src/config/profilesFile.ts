@@ -1,34 +1,25 @@
-// Reads the FWBOT_PROFILES file: YAML with line numbers, the schema, the checks that need the environment
-// (token variables, the `default` profile, bindings to defined profiles), and the typed result. Every
-// problem names the file and line; none quotes a value, since the file is where tokens must not be.
+// Reads the FWBOT_PROFILES file: YAML with line numbers, the schema (profilesFileSchema.ts), the checks that
+// need the environment or more than one section (token variables, the `default` profile, profiles named
+// where they are not defined), and the typed result, each section's settings made by its own file
+// (sections/). Every problem names the file and line; none quotes a value, since the file is where tokens
+// must not be.
 import type { z } from 'zod';
 import { checkSccToken, isCredentialKey, looksLikeCredential } from './credentials.js';
-import { type SccProfile, sccBaseUrlForRegion } from './endpoints.js';
+import type { SccProfile } from './endpoints.js';
 import type { Environment } from './environment.js';
 import { type ConfigIssue, didYouMean, isQuotable } from './issues.js';
-import type { Role, RoleGrants, RolePolicy } from './policy.js';
-import {
-  type ApprovalSettings,
-  type AuditSettings,
-  type ChangeSettings,
-  type ChannelBinding,
-  type ChannelBindingData,
-  type DeviceOutputSettings,
-  defaultApprovals,
-  defaultAudit,
-  defaultChanges,
-  defaultDeviceOutput,
-  fileExampleFor,
-  isTokenVariableName,
-  isUnknownKeyParams,
-  openPeriod,
-  PROFILE_NAME,
-  type ProfilesFileData,
-  ProfilesFileSchema,
-  plainWords,
-  type WorkspaceSettings,
-} from './profilesFileSchema.js';
+import type { Role, RolePolicy } from './policy.js';
+import { fileExampleFor, type ProfilesFileData, ProfilesFileSchema } from './profilesFileSchema.js';
 import { Secret } from './secret.js';
+import { type ApprovalSettings, approvalsFrom } from './sections/approvals.js';
+import { type AuditSettings, auditFrom } from './sections/audit.js';
+import { type ChangeSettings, changesFrom } from './sections/changes.js';
+import { bindingsFrom, type ChannelBinding } from './sections/channels.js';
+import { type DeviceOutputSettings, deviceOutputFrom } from './sections/deviceOutput.js';
+import { operationRolesFrom, policyFrom } from './sections/policy.js';
+import { isTokenVariableName, profilesFrom } from './sections/profiles.js';
+import { isUnknownKeyParams, PROFILE_NAME, plainWords } from './sections/schemaParts.js';
+import { type WorkspaceSettings, workspacesFrom } from './sections/workspaces.js';
 import { YamlSource } from './yamlSource.js';
 
 export interface ProfilesFileContents {
@@ -284,32 +275,30 @@ class ProfilesFileReader {
       this.checkProfileDefined(workspace.tenant_profile, ['workspaces', team, 'tenant_profile'], defined);
       this.checkBindings(workspace.channels, ['workspaces', team, 'channels'], defined);
     }
-    const rules =
-      isRecord(raw.approvals) && Array.isArray(raw.approvals.approvers) ? raw.approvals.approvers : [];
-    rules.forEach((rule: unknown, index) => {
-      const target = isRecord(rule) ? rule.profile : undefined;
-      if (typeof target !== 'string' || !PROFILE_NAME.test(target) || defined.includes(target)) return;
-      const suggestion = didYouMean(target, defined);
-      const hint = suggestion === undefined ? '' : ` Did you mean ${suggestion}?`;
-      this.report({
-        line: this.yaml.lineOf(['approvals', 'approvers', index, 'profile']),
-        key: renderKey(['approvals', 'approvers', index, 'profile']),
-        problem: `names ${isQuotable(target) ? `profile ${target}` : 'a profile'}, which is not defined.${hint}`,
-      });
-    });
-    const windows = isRecord(raw.changes) && Array.isArray(raw.changes.windows) ? raw.changes.windows : [];
-    windows.forEach((window: unknown, index) => {
-      const target = isRecord(window) ? window.profile : undefined;
-      if (typeof target !== 'string' || !PROFILE_NAME.test(target) || defined.includes(target)) return;
-      const suggestion = didYouMean(target, defined);
-      const hint = suggestion === undefined ? '' : ` Did you mean ${suggestion}?`;
-      this.report({
-        line: this.yaml.lineOf(['changes', 'windows', index, 'profile']),
-        key: renderKey(['changes', 'windows', index, 'profile']),
-        problem: `names ${isQuotable(target) ? `profile ${target}` : 'a profile'}, which is not defined.${hint}`,
-      });
-    });
+    this.checkListedProfiles(raw.approvals, 'approvals', 'approvers', defined);
+    this.checkListedProfiles(raw.changes, 'changes', 'windows', defined);
     return tokens;
+  }
+
+  /** Each item of the list `section.list` (approvers' rules, change windows) names a defined profile, if any. */
+  private checkListedProfiles(
+    section: unknown,
+    name: string,
+    list: string,
+    defined: readonly string[],
+  ): void {
+    const items = isRecord(section) && Array.isArray(section[list]) ? section[list] : [];
+    items.forEach((item: unknown, index) => {
+      const target = isRecord(item) ? item.profile : undefined;
+      if (typeof target !== 'string' || !PROFILE_NAME.test(target) || defined.includes(target)) return;
+      const suggestion = didYouMean(target, defined);
+      const hint = suggestion === undefined ? '' : ` Did you mean ${suggestion}?`;
+      this.report({
+        line: this.yaml.lineOf([name, list, index, 'profile']),
+        key: renderKey([name, list, index, 'profile']),
+        problem: `names ${isQuotable(target) ? `profile ${target}` : 'a profile'}, which is not defined.${hint}`,
+      });
+    });
   }
 
   /** Every channel binding under `at` (either form) names defined profiles. */
@@ -347,143 +336,16 @@ class ProfilesFileReader {
   }
 
   private contents(data: ProfilesFileData, tokens: ReadonlyMap<string, Secret>): ProfilesFileContents {
-    const profiles: SccProfile[] = [];
-    for (const [name, profile] of Object.entries(data.profiles ?? {})) {
-      const token = tokens.get(name);
-      const endpoint =
-        profile.base_url !== undefined
-          ? { baseUrl: profile.base_url }
-          : profile.region !== undefined
-            ? { baseUrl: sccBaseUrlForRegion(profile.region), region: profile.region }
-            : undefined;
-      // A profile without a usable token or endpoint was reported above, and then we never get here.
-      if (token === undefined || endpoint === undefined) continue;
-      profiles.push(
-        Object.freeze({
-          name,
-          ...endpoint,
-          token,
-          tokenVariable: profile.token_env,
-          source: 'file' as const,
-          ...(profile.legacy_tenant_removal === true
-            ? { lacks: ['revokeTenantFromMspPortal' as const] }
-            : {}),
-        }),
-      );
-    }
-    const approvals = data.approvals ?? {};
     return {
-      profiles,
+      profiles: profilesFrom(data.profiles, tokens),
       channels: bindingsFrom(data.channels),
-      policy: data.policy === undefined ? null : policyFrom(data.policy),
-      workspaces: new Map(
-        Object.entries(data.workspaces ?? {}).map(([teamId, workspace]) => [
-          teamId,
-          Object.freeze({
-            teamId,
-            binding: bindingFrom(workspace),
-            channels: bindingsFrom(workspace.channels),
-            policy: workspace.policy === undefined ? null : policyFrom(workspace.policy),
-          }),
-        ]),
-      ),
-      approvals: Object.freeze({
-        expiryMinutes: approvals.expiry_minutes ?? defaultApprovals.expiryMinutes,
-        allowSelfApproval: approvals.allow_self_approval ?? defaultApprovals.allowSelfApproval,
-        deployWithChange: approvals.deploy_with_change ?? defaultApprovals.deployWithChange,
-        requireForVpnUpgrades: approvals.require_for_vpn_upgrades ?? defaultApprovals.requireForVpnUpgrades,
-        // The older switch is the same rule as `operations: { vpn.upgrade: four-eyes }`.
-        operations: Object.freeze({
-          ...(approvals.require_for_vpn_upgrades ? { 'vpn.upgrade': 'four-eyes' } : {}),
-          ...(approvals.operations ?? {}),
-        }),
-        approvers: Object.freeze(
-          (approvals.approvers ?? []).map((rule, index) =>
-            Object.freeze({
-              key: `approvals.approvers[${index}]`,
-              devices: rule.devices,
-              profile: rule.profile,
-              tenant: rule.tenant,
-              approvers: Object.freeze([...new Set(rule.approvers)]),
-              minApprovers: rule.min_approvers ?? 1,
-              ...(rule.customer_approvers === undefined
-                ? {}
-                : { customerApprovers: Object.freeze([...new Set(rule.customer_approvers)]) }),
-            }),
-          ),
-        ),
-      }),
-      audit: Object.freeze({ retentionDays: data.audit?.retention_days ?? defaultAudit.retentionDays }),
+      policy: policyFrom(data.policy),
+      workspaces: workspacesFrom(data.workspaces),
+      approvals: approvalsFrom(data.approvals),
+      audit: auditFrom(data.audit),
       changes: changesFrom(data.changes),
-      deviceOutput: Object.freeze({
-        serialNumbers: data.device_output?.serial_numbers ?? defaultDeviceOutput.serialNumbers,
-      }),
-      operationRoles: Object.freeze({ ...(data.policy?.operations ?? {}) }),
+      deviceOutput: deviceOutputFrom(data.device_output),
+      operationRoles: operationRolesFrom(data.policy),
     };
   }
-}
-
-function bindingFrom(data: ChannelBindingData): ChannelBinding {
-  return Object.freeze({
-    profile: data.profile,
-    ...(data.tenant === undefined ? {} : { tenant: data.tenant }),
-    ...(data.tenant_profile === undefined ? {} : { tenantProfile: data.tenant_profile }),
-  });
-}
-
-function bindingsFrom(
-  data: Readonly<Record<string, ChannelBindingData>> | undefined,
-): Map<string, ChannelBinding> {
-  return new Map(Object.entries(data ?? {}).map(([channel, binding]) => [channel, bindingFrom(binding)]));
-}
-
-type PolicyData = NonNullable<ProfilesFileData['policy']>;
-type GrantsData = NonNullable<PolicyData['workspace']>;
-
-function grantsFrom(data: GrantsData | undefined): RoleGrants {
-  const list = (role: Role): readonly string[] => Object.freeze([...(data?.[role] ?? [])]);
-  return Object.freeze({
-    viewer: list('viewer'),
-    operator: list('operator'),
-    approver: list('approver'),
-    admin: list('admin'),
-  });
-}
-
-function policyFrom(data: PolicyData): RolePolicy {
-  const channels = Object.entries(data.channels ?? {}).map(
-    ([channel, grants]) => [channel, grantsFrom(grants)] as const,
-  );
-  // External people's grants, and the channels where their approvals count (allow_external_approvers).
-  const external = Object.entries(data.channels ?? {}).flatMap(([channel, grants]) =>
-    grants.external === undefined ? [] : [[channel, grantsFrom({ ...grants.external, admin: [] })] as const],
-  );
-  const externalApprovers = Object.entries(data.channels ?? {})
-    .filter(([, grants]) => grants.allow_external_approvers === true)
-    .map(([channel]) => channel);
-  return {
-    workspace: grantsFrom(data.workspace),
-    channels: new Map(channels),
-    external: new Map(external),
-    externalApprovers: new Set(externalApprovers),
-  };
-}
-
-function changesFrom(data: ProfilesFileData['changes']): ChangeSettings {
-  if (data === undefined) return defaultChanges;
-  const windows = (data.windows ?? []).map((window) =>
-    Object.freeze({
-      devices: window.devices,
-      profile: window.profile,
-      timeZone: window.time_zone,
-      open: Object.freeze(window.open.map((period) => openPeriod(period.days, period.from, period.to))),
-    }),
-  );
-  return Object.freeze({
-    ticket: data.ticket ?? defaultChanges.ticket,
-    ticketPattern: data.ticket_pattern,
-    ticketUrl: data.ticket_url,
-    windows: Object.freeze(windows),
-    snapshotRetentionDays: data.snapshots?.retention_days ?? defaultChanges.snapshotRetentionDays,
-  });
 }

@@ -1,9 +1,11 @@
 // The configuration page (docs/operating/configuration.md), generated from the declarations (environment variables, the
 // profiles file's keys, the roles), so the documentation says exactly what the parser accepts.
 // scripts/print-config-reference.ts prints it.
-import { type ConfigVariable, configVariables } from './environment.js';
+import { configVariables } from './environment.js';
 import { EVERYONE, roleDescriptions, roles } from './policy.js';
-import { type ProfilesFileKey, profilesFileKeys } from './profilesFileSchema.js';
+import { profilesFileKeys } from './profilesFileSchema.js';
+import type { ProfilesFileKey } from './sections/schemaParts.js';
+import type { ConfigVariable } from './variables/declare.js';
 
 /** The example profiles file shown on the configuration page (a test loads it, so it stays valid). */
 export const profilesFileExample = `# FWBOT_PROFILES=/etc/fwbot/profiles.yaml

@@ -109,6 +109,11 @@ export function humanEnum(value: string | null | undefined): string {
     .toLowerCase();
 }
 
+/** SCC's type of a device or an entity as people write it: `ASA`; the other types in words. */
+export function typeLabel(type: string | null | undefined): string {
+  return type === 'ASA' ? 'ASA' : humanEnum(type);
+}
+
 /** A count with its noun agreeing: `1 device`, `2 devices`, `3 pending commands` (never "device(s)"). */
 export function counted(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;

@@ -1,7 +1,8 @@
 // Deterministic randomness for the simulator: every seeded value and every identifier the simulator
 // mints comes from a PRNG derived from the seed name, so a seed always produces the same world and the
-// same sequence of requests produces the same answers. Math.random is never used.
-import { createHmac } from 'node:crypto';
+// same sequence of requests produces the same answers; identifiers that must not move that sequence (the
+// ASA policy's) are derived from their parts instead (stableUid). Math.random is never used.
+import { createHash, createHmac } from 'node:crypto';
 
 /** 32-bit FNV-1a: a stable hash of a string, used to derive PRNG seeds and per-entity variations. */
 export function hashString(text: string): number {
@@ -74,4 +75,15 @@ export class SeededRandom {
 /** HMAC-SHA256 hex of a message under a secret derived from the seed (tokens, presigned URLs). */
 export function seededSignature(seed: string, message: string): string {
   return createHmac('sha256', `fwbot-scc-simulator:${seed}`).update(message).digest('hex');
+}
+
+/**
+ * A UUID-shaped UID derived from its parts (name-based, like a v5 UUID), the same on every run and never
+ * drawn from the world's PRNG: the ASA policy's objects, rules and groups are named by it, so adding one
+ * leaves every other UID of the world (which goldens hold) where it was.
+ */
+export function stableUid(...parts: string[]): string {
+  const hex = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -134,7 +134,7 @@ describe('msp: compatible versions', () => {
       catalogue.get('msp.vpn.versions')?.validate(catalogue.parse(`msp vpn versions ${words}`).raw),
     ).not.toEqual([]);
     // Imported once the registry has loaded (the catalogue's modules load in the registry's order).
-    const { MAX_MSP_DEVICES, selectMspDevices } = await import('../../src/catalogue/msp.js');
+    const { MAX_MSP_DEVICES, selectMspDevices } = await import('../../src/catalogue/mspSelection.js');
     const { UserError } = await import('../../src/model/errors.js');
     const many = Array.from({ length: MAX_MSP_DEVICES + 1 }, (_, i) => ({
       uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,

@@ -4,16 +4,15 @@
 // that tries to make markup or mentions reaching Slack as the characters it holds.
 import { describe, expect, it } from 'vitest';
 import type { RenderMeta } from '../../src/model/types.js';
-import { renderBlocks } from '../../src/render/blocks.js';
 import {
   accessGroupBindings,
   accessGroupLabel,
-  contentText,
-  renderObject,
   renderRule,
   renderRules,
-  renderSearch,
-} from '../../src/render/lookups.js';
+} from '../../src/render/accessRules.js';
+import { renderBlocks } from '../../src/render/blocks.js';
+import { contentText, renderObject } from '../../src/render/objects.js';
+import { renderSearch } from '../../src/render/search.js';
 import { renderText } from '../../src/render/text.js';
 import type { AccessRule } from '../../src/scc/generated/models.js';
 import { mrkdwnIn } from '../support/blockTexts.js';

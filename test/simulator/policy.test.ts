@@ -5,8 +5,10 @@
 // adds or removes access-list lines moves the indices and is recorded in the change log.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SimulatorHandle } from '../../src/simulator/index.js';
+import { stableUid } from '../../src/simulator/random.js';
 import { configOnCloud, configOnDevice } from '../../src/simulator/state/asaConfig.js';
-import { analyseAccessList, parsePolicy, policyOf, stableUid } from '../../src/simulator/state/asaPolicy.js';
+import { parsePolicy, policyOf } from '../../src/simulator/state/asaPolicy.js';
+import { analyseAccessList } from '../../src/simulator/state/asaRuleIssues.js';
 import { seedState } from '../../src/simulator/state/seed.js';
 import { eventsOf, items, obj, simulator, str } from './support.js';
 

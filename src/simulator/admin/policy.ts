@@ -9,15 +9,14 @@ import { z } from 'zod';
 import { invalidInput, notFound } from '../errors.js';
 import type { SimResponse } from '../http/context.js';
 import type { SimRuntime } from '../runtime.js';
-import { configOnDevice } from '../state/asaConfig.js';
 import {
   accessListLineProblem,
   insertAccessListLine,
-  policyLinesOf,
-  policyOf,
   removeAccessListLine,
-  setPolicyLines,
-} from '../state/asaPolicy.js';
+} from '../state/asaAccessListEdits.js';
+import { configOnDevice } from '../state/asaConfig.js';
+import { policyOf } from '../state/asaPolicy.js';
+import { policyLinesOf, setPolicyLines } from '../state/asaPolicyLines.js';
 import { recordDeviceChange } from '../state/changeLog.js';
 import type { DeviceRecord } from '../state/model.js';
 import { type AddRoute, type AdminRequest, findDevice, parse, UI_USER } from './request.js';

@@ -9,7 +9,9 @@ import { notFound } from '../errors.js';
 import type { Handler, OperationHandlers, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
-import { analyseAccessList, cidrText, policyOf, type RuleIssue, stableUid } from '../state/asaPolicy.js';
+import { stableUid } from '../random.js';
+import { cidrText } from '../state/asaAddresses.js';
+import { policyOf } from '../state/asaPolicy.js';
 import type {
   AccessGroupBinding,
   AccessListEntry,
@@ -18,6 +20,7 @@ import type {
   PortOperand,
   PortRange,
 } from '../state/asaPolicyModel.js';
+import { analyseAccessList, type RuleIssue } from '../state/asaRuleIssues.js';
 import type { DeviceRecord } from '../state/model.js';
 import { tenantDevices } from './devices.js';
 import { objectUidOf } from './objects.js';

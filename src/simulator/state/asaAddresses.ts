@@ -1,6 +1,8 @@
-// Address arithmetic for the simulated ASA's command line: IPv4/IPv6 text to numbers and back, CIDR
-// containment, dotted masks, and the networks an ASA's interfaces are connected to. Pure functions, shared
-// by the packet tracer (asaPacketTracer.ts) and the show commands (asaShow.ts).
+// Address arithmetic for the simulated ASA: IPv4/IPv6 text to numbers and back, CIDR containment, dotted
+// masks, networks as the configuration writes them (a host, `A M`, `A/len`, a range) and as SCC lists them,
+// and the networks an ASA's interfaces are connected to. Pure functions, shared by the policy's parse
+// (asaObjects.ts, asaAccessLists.ts), its analysis (asaRuleIssues.ts), the packet tracer
+// (asaPacketTracer.ts) and the show commands (asaShow.ts).
 import { isIP } from 'node:net';
 import type { Cidr } from './asaPolicyModel.js';
 import type { InterfaceRecord } from './model.js';
@@ -107,6 +109,84 @@ export function translate(ip: Ip, from: Cidr, to: Cidr): Ip | undefined {
   if (fromNet === undefined || toNet === undefined || toNet.family !== ip.family) return undefined;
   const offset = ip.value - (fromNet.value & maskOf(from.family, from.prefix));
   return { family: ip.family, value: (toNet.value & maskOf(to.family, to.prefix)) + offset };
+}
+
+/** Every address of a family: what `any4` and `any6` write (`any` is both). */
+export const ANY_NETWORKS: readonly [Cidr, Cidr] = [
+  { address: '0.0.0.0', prefix: 0, family: 4 },
+  { address: '::', prefix: 0, family: 6 },
+];
+
+/**
+ * `address/prefix` as the configuration writes a network: IPv4 with its host bits cleared, IPv6 as written
+ * (lower case), so a rule's elements repeat the configuration's own text.
+ */
+export function cidrOf(address: string, prefix: number): Cidr | undefined {
+  const ip = parseIp(address);
+  if (ip === undefined) return undefined;
+  if (ip.family === 4)
+    return { address: formatIp({ family: 4, value: ip.value & maskOf(4, prefix) }), prefix, family: 4 };
+  return { address: address.toLowerCase(), prefix, family: 6 };
+}
+
+/** A network as SCC lists it in a rule's or an object's elements: a host alone, `any4`/`any6`, else CIDR. */
+export const cidrText = (c: Cidr): string =>
+  (c.family === 4 && c.prefix === 32) || (c.family === 6 && c.prefix === 128)
+    ? c.address
+    : c.prefix === 0
+      ? c.family === 4
+        ? 'any4'
+        : 'any6'
+      : `${c.address}/${c.prefix}`;
+
+/** Whether network `outer` holds all of network `inner`. */
+export function cidrCovers(outer: Cidr, inner: Cidr): boolean {
+  if (outer.family !== inner.family || outer.prefix > inner.prefix) return false;
+  const a = parseIp(outer.address);
+  const b = parseIp(inner.address);
+  if (a === undefined || b === undefined) return false;
+  const mask = maskOf(outer.family, outer.prefix);
+  return (a.value & mask) === (b.value & mask);
+}
+
+/** The networks an address operand writes: `host A`, `A M` (dotted mask), `A/len`; none when unreadable. */
+export function writtenNetworks(t: readonly string[]): Cidr[] {
+  if (t[0] === 'host' && t[1] !== undefined) {
+    const ip = parseIp(t[1]);
+    const c = ip === undefined ? undefined : cidrOf(t[1], BITS[ip.family]);
+    return c === undefined ? [] : [c];
+  }
+  if (t[0]?.includes('/')) {
+    const [a = '', p = ''] = t[0].split('/');
+    const c = cidrOf(a, Number(p));
+    return c === undefined ? [] : [c];
+  }
+  if (t[0] !== undefined && t[1] !== undefined) {
+    const prefix = maskToPrefix(t[1]);
+    const c = prefix === undefined ? undefined : cidrOf(t[0], prefix);
+    return c === undefined ? [] : [c];
+  }
+  return [];
+}
+
+/** The smallest set of networks covering an IPv4 range `a`–`b` (an object's `range A B`). */
+export function rangeNetworks(a: string, b: string): Cidr[] {
+  const x = parseIp(a);
+  const y = parseIp(b);
+  if (x?.family !== 4 || y?.family !== 4) return [];
+  const out: Cidr[] = [];
+  let low = x.value;
+  while (low <= y.value && out.length < 64) {
+    let size = 32;
+    while (size > 0) {
+      const block = 1n << BigInt(32 - size + 1);
+      if (low % block !== 0n || low + block - 1n > y.value) break;
+      size -= 1;
+    }
+    out.push({ address: formatIp({ family: 4, value: low }), prefix: size, family: 4 });
+    low += 1n << BigInt(32 - size);
+  }
+  return out;
 }
 
 /** A network an interface is directly connected to (its address and mask). */

@@ -2,7 +2,8 @@
 // and where they are applied, static routes and static NAT, each parsed from the one configuration text the
 // device holds (state/asaPolicy.ts). Every API answer about rules, groups, objects and usages, and every
 // `packet-tracer` and `show` the command line runs, is derived from this same model, so they agree.
-// Types only: parsing and seeding live in asaPolicy.ts, evaluation in asaPacketTracer.ts / asaShow.ts.
+// Types only: the parse is asaPolicy.ts (with asaObjects.ts, asaAccessLists.ts and asaNat.ts), the seed
+// seedPolicy.ts, evaluation asaPolicyEval.ts (read by asaPacketTracer.ts and asaShow.ts).
 
 /** A set of addresses: one network in CIDR form (IPv4 or IPv6 text, prefix length). `any` is both /0s. */
 export interface Cidr {
