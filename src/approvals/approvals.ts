@@ -11,6 +11,7 @@ import type {
   Operation,
   ScheduledRuns,
   StagingLedger,
+  TimedWork,
 } from '../catalogue/operation.js';
 import type { ChangeSettings } from '../config/profilesFileSchema.js';
 import type {
@@ -51,6 +52,8 @@ export interface ApprovalsOptions {
   queue?: OperationQueue;
   /** Where an approved deploy keeps the running configurations it replaces (src/jobs/configSnapshots.ts). */
   snapshots?: ConfigSnapshots;
+  /** Timed work (src/jobs/timed/): the reminder before a held run waits there. */
+  timed?: TimedWork;
   authorizer: Authorizer;
   /** Where approved secret-producing calls leave their one-time Reveal grant. */
   reveals: RevealGrants;
@@ -133,7 +136,12 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
   const executor = new ApprovalExecutor({
     store,
     audit,
-    services: { audit, staging, ...(options.snapshots ? { snapshots: options.snapshots } : {}) },
+    services: {
+      audit,
+      staging,
+      ...(options.snapshots ? { snapshots: options.snapshots } : {}),
+      ...(options.timed ? { timed: options.timed } : {}),
+    },
     notifier,
     clients: options.clients,
     lookup: options.lookup,
@@ -219,6 +227,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
       lookup: options.lookup,
       clock,
       cancelling: { audit, notifier, log },
+      timed: options.timed,
     }),
     startSweeper(intervalMs = 15_000) {
       if (timer) return;

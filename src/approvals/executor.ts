@@ -17,6 +17,7 @@ import {
   type OperationServices,
   sccIdOf,
 } from '../catalogue/operation.js';
+import { heldRunReminder, REMIND_BEFORE_MS, REMIND_IF_AHEAD_MS } from '../catalogue/timed/index.js';
 import { operationContext } from '../dispatch/context.js';
 import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
 import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
@@ -27,7 +28,7 @@ import type { View, ViewBlock } from '../model/view.js';
 import { workspaceOf } from '../model/workspace.js';
 import { userMention } from '../render/mrkdwn.js';
 import { SccError } from '../scc/errors.js';
-import { approversOf, sideStillHeld, sidesCovered, stillNeeded } from './approvers.js';
+import { approversOf, grantsToRecheck, sideStillHeld, sidesCovered, stillNeeded } from './approvers.js';
 import { type AuditAction, type AuditTrail, requestTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
@@ -181,6 +182,8 @@ export class ApprovalExecutor {
     });
     if (!record.cardChannel || !record.cardTs) return;
     const card = { channel: record.cardChannel, ts: record.cardTs, ...workspaceOf(request) };
+    // Before the thread hears of the hold, so that a cancel it prompts finds the reminder to withdraw.
+    await this.#remindBefore(record, held, card, now);
     const text = `:calendar: Approved; scheduled for ${when}. Then fwbot checks again that the pending commands are still the approved ones, that ${userMention(request.requesterId)} and the approver still hold their roles, and that the change window is open; if anything differs, nothing is deployed and this thread says why. Whichever fwbot process is running then deploys it, once.`;
     await this.#deps.notifier.postInThread(card, {
       summary: `Scheduled for ${when}`,
@@ -188,6 +191,41 @@ export class ApprovalExecutor {
       visibility: 'in_channel',
     });
     await this.#deps.notifier.updateCard(card, renderCard({ ...record, ...held }, now));
+  }
+
+  /**
+   * A run held an hour or more ahead is recalled in its thread shortly before (src/catalogue/timed/
+   * heldRunReminder.ts), with the people re-checked then; cancelling the run cancels the reminder.
+   */
+  async #remindBefore(
+    record: ApprovalRecord,
+    held: HeldRun,
+    card: { channel: string; ts: string },
+    now: number,
+  ): Promise<void> {
+    const timed = this.#deps.services?.timed;
+    if (!timed || held.runAt - now < REMIND_IF_AHEAD_MS) return;
+    const { request } = record;
+    const externals = await this.#deps.store.externalApprovers(request.id);
+    await timed.schedule(heldRunReminder, {
+      profile: request.profile,
+      at: held.runAt - REMIND_BEFORE_MS,
+      owner: request.requesterId,
+      thread: {
+        channelId: card.channel,
+        threadTs: card.ts,
+        requesterId: request.requesterId,
+        profile: request.profile,
+        ...workspaceOf(request),
+      },
+      payload: {
+        requestId: request.id,
+        what: request.target.description.line,
+        runAt: held.runAt,
+        zone: held.runZone,
+        people: grantsToRecheck(record, externals),
+      },
+    });
   }
 
   #context(record: ApprovalRecord): OperationContext {

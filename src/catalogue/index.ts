@@ -4,8 +4,8 @@
 // import only the shapes and helpers operations share: the declaration (operation.ts, which gathers the
 // types of context.ts, modal.ts, queue.ts and services.ts), a form's fields as shown (forms.ts), SCC's
 // refusals as sentences (sccErrors.ts), usage lines (usage.ts), the argument helpers that form fields
-// and option lookups use (args.ts, resolve.ts), and the change ticket a changing call carries (tickets.ts).
-// test/architecture/ holds it to that.
+// and option lookups use (args.ts, resolve.ts), the change ticket a changing call carries (tickets.ts), and
+// the kinds of timed work with their registry (timed/index.ts). test/architecture/ holds it to that.
 import { ConfigError, type ConfigIssue } from '../config/issues.js';
 import { ROLES, type Role } from '../model/types.js';
 import type { View } from '../model/view.js';

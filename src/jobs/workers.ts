@@ -2,9 +2,12 @@
 // operations' queues) and `startWorkers` for the side that does it. Workers run inside the bot process or
 // alone (`npm run worker`), any number of them: all state is in Redis, BullMQ hands each job to one
 // worker at a time, and a killed worker's jobs are picked up by the others.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { type Processor, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { AlertService } from '../alerts/model.js';
-import type { ConfigSnapshots, WatchRegistry } from '../catalogue/operation.js';
+import type { ConfigSnapshots, TimedWork, WatchRegistry } from '../catalogue/operation.js';
+import { type AnyTimedKind, TIMED_KINDS, timedRegistry } from '../catalogue/timed/index.js';
 import { profileNamedLike } from '../config/scope.js';
 import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
@@ -37,8 +40,11 @@ import {
   queueLimit,
   reserveCall,
 } from './operationQueue.js';
+import { transientDelayMs } from './schedule.js';
 import { SlackNotifier } from './slackNotifier.js';
 import type { Subscriptions } from './subscriptions.js';
+import { TimedRunner, type TimedRunnerDeps } from './timed/runner.js';
+import { RedisTimedWork, TimedStore } from './timed/store.js';
 import { QueueTracker } from './tracker.js';
 import { createTrackProcessor } from './trackWorker.js';
 import { isMspPortal, SubscriptionWatches } from './watches.js';
@@ -58,14 +64,40 @@ export interface Jobs {
   readonly snapshots: ConfigSnapshots;
   /** Who started followed work, by its transaction (a Cancel… button's approval rule reads it). */
   readonly followed: Pick<Subscriptions, 'startedBy'>;
+  /** Work due later, in Redis (src/jobs/timed/): what operations schedule, cancel and list. */
+  readonly timed: TimedWork;
+  /**
+   * This process's pass over timed work, not started yet (every process starts one: the bot, a worker, the
+   * demo; a test passes it on its own clock). Running a kind needs what the dispatcher runs calls with,
+   * which is built over these jobs: hence a factory here.
+   */
+  timedRunner(deps: TimedWorkDeps): TimedRunner;
   close(): Promise<void>;
+}
+
+/** What the pass over timed work runs items with, besides what the jobs have (see TimedRunnerDeps). */
+export type TimedWorkDeps = Pick<
+  TimedRunnerDeps,
+  'clients' | 'services' | 'policy' | 'roleCheck' | 'tracker' | 'clock' | 'log'
+> & {
+  /** Identifies the process in claims (default: host, pid and a random part). */
+  runnerId?: string;
+};
+
+/** The kinds of timed work a deployment runs (its tests may run their own). */
+export interface TimedKindsOption {
+  timedKinds?: readonly AnyTimedKind[];
 }
 
 function jobsOver(
   core: JobsCore,
+  timedKinds: readonly AnyTimedKind[] = TIMED_KINDS,
 ): Jobs & { readonly registry: SubscriptionWatches; readonly subscriptions: RedisAlertSubscriptions } {
   const subscriptions = new RedisAlertSubscriptions(core);
   const registry = new SubscriptionWatches(subscriptions);
+  const kinds = timedRegistry(timedKinds);
+  const timedStore = new TimedStore(core.redis, core.keys, core.schedule.retentionMs);
+  const { schedule } = core;
   return {
     tracker: new QueueTracker(core),
     watches: registry,
@@ -78,15 +110,30 @@ function jobsOver(
       reserve: (op, profile, raw, requestId) => reserveCall(core, op, profile, raw, requestId),
       enqueue: (op, call) => enqueueCall(core, op, call),
     },
+    timed: new RedisTimedWork(timedStore, kinds, core.clock),
+    timedRunner(deps) {
+      return new TimedRunner({
+        ...deps,
+        store: timedStore,
+        kinds,
+        notify: (messages) => core.notify(messages),
+        settings: {
+          ...schedule.timed,
+          maxTransientFailures: schedule.maxTransientFailures,
+          transientDelayMs: (failures, retryAfterMs) => transientDelayMs(schedule, failures, retryAfterMs),
+        },
+        runnerId: deps.runnerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+      });
+    },
     close: () => core.close(),
   };
 }
 
-export function createJobs(options: JobsOptions): Jobs {
-  return jobsOver(createJobsCore(options));
+export function createJobs(options: JobsOptions & TimedKindsOption): Jobs {
+  return jobsOver(createJobsCore(options), options.timedKinds);
 }
 
-export interface StartWorkersOptions extends JobsOptions {
+export interface StartWorkersOptions extends JobsOptions, TimedKindsOption {
   /** One SCC client per profile. Give them no retries of their own (`retry: { maxAttempts: 1 }`). */
   clients: SccClients;
   /**
@@ -139,7 +186,7 @@ export function profileByTenant(clients: SccClients): TenantProfileResolver {
 export async function startWorkers(options: StartWorkersOptions): Promise<Workers> {
   const core = createJobsCore(options);
   const { schedule, log, prefix, redis } = core;
-  const jobs = jobsOver(core);
+  const jobs = jobsOver(core, options.timedKinds);
   const { slack } = options;
   const slackApi =
     typeof slack === 'function' ? (team: WorkspaceRef) => new SlackApi(slack(team)) : new SlackApi(slack);

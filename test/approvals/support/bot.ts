@@ -10,7 +10,7 @@ import { type Approvals, createApprovals } from '../../../src/approvals/approval
 import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/approvals/settings.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
-import type { ConfigSnapshots } from '../../../src/catalogue/services.js';
+import type { ConfigSnapshots, TimedWork } from '../../../src/catalogue/services.js';
 import type { ChangeSettings } from '../../../src/config/profilesFileSchema.js';
 import type { RedisConfig } from '../../../src/config.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
@@ -44,6 +44,8 @@ export interface BotOptions {
   tracking?: Tracker;
   /** Where deploys keep running configurations (the workers' store; default: none kept). */
   snapshots?: ConfigSnapshots;
+  /** Timed work (the workers' store; default: none): the reminder before a held run waits there. */
+  timed?: TimedWork;
   /** The file's `changes` (change windows, tickets), as the dispatcher and the executor get it. */
   changes?: ChangeSettings;
   /**
@@ -145,6 +147,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     authorizer,
     reveals,
     ...(options.snapshots ? { snapshots: options.snapshots } : {}),
+    ...(options.timed ? { timed: options.timed } : {}),
     settings: options.settings ?? {},
     ...(options.changes ? { changes: options.changes } : {}),
     logger,
@@ -172,6 +175,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       staging: approvals.staging,
       scheduled: approvals.scheduled,
       ...(options.snapshots ? { snapshots: options.snapshots } : {}),
+      ...(options.timed ? { timed: options.timed } : {}),
     },
     policy: {
       deployWithChange: settings.deployWithChange,
