@@ -132,7 +132,7 @@ export function startGovernance(parts: {
   clients: SccClients;
   access: AccessControl;
   catalogue: Catalogue;
-  jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue' | 'snapshots' | 'followed' | 'timed'>;
+  jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue' | 'snapshots' | 'followed' | 'timed' | 'holds'>;
   settings: ApprovalSettings;
   /** The change process (the file's `changes`): operations and the dispatcher check tickets with it. */
   changes?: ChangeSettings;
@@ -175,6 +175,7 @@ export function startGovernance(parts: {
     queue: jobs.queue,
     snapshots: jobs.snapshots,
     timed: jobs.timed,
+    holds: jobs.holds,
     authorizer: authorizerFrom(access),
     reveals,
     settings,
@@ -193,6 +194,7 @@ export function startGovernance(parts: {
     snapshots: jobs.snapshots,
     scheduled: approvals.scheduled,
     timed: jobs.timed,
+    holds: jobs.holds,
   };
   const policy: OperationPolicy = {
     deployWithChange: settings.deployWithChange,

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import type { DeviceHolds } from '../catalogue/deviceHolds.js';
 import type {
   AuditReader,
   ConfigSnapshots,
@@ -54,6 +55,8 @@ export interface ApprovalsOptions {
   snapshots?: ConfigSnapshots;
   /** Timed work (src/jobs/timed/): the reminder before a held run waits there. */
   timed?: TimedWork;
+  /** Device holds (src/jobs/deviceHolds.ts): an approved call meets them, or takes its own, right before it runs. */
+  holds?: DeviceHolds;
   authorizer: Authorizer;
   /** Where approved secret-producing calls leave their one-time Reveal grant. */
   reveals: RevealGrants;
@@ -141,6 +144,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
       staging,
       ...(options.snapshots ? { snapshots: options.snapshots } : {}),
       ...(options.timed ? { timed: options.timed } : {}),
+      ...(options.holds ? { holds: options.holds } : {}),
     },
     notifier,
     clients: options.clients,

@@ -3,6 +3,7 @@
 // Absent where fwbot runs without Redis (the CLI): an operation declares what it needs (`needs`).
 import type { z } from 'zod';
 import type { AlertService } from '../alerts/model.js';
+import type { DeviceHolds } from './deviceHolds.js';
 
 /** A channel that hears about every VPN client upgrade run that ends (issue 5; an `upgrades` alert since issue 26). */
 export interface UpgradeWatch {
@@ -299,4 +300,6 @@ export interface OperationServices {
   scheduled?: ScheduledRuns;
   /** Work due later, run once by whichever process is alive then (src/catalogue/timed/). */
   timed?: TimedWork;
+  /** Devices held for a change in progress (src/catalogue/deviceHolds.ts): `/fw holds`, and every call's check. */
+  holds?: DeviceHolds;
 }

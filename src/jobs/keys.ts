@@ -267,6 +267,23 @@ export class JobKeys {
     return this.key('alert-mute', channelId, digest(`${profile}\u0000${deviceUid}`));
   }
 
+  // Device holds (src/jobs/deviceHolds.ts): one hash per profile, fields per held device.
+
+  /** Hash of one profile's holds: `d:<uid>` the hold (JSON), `h:<uid>` its holder, `s:`/`u:` since and until. */
+  deviceHolds(profile: string): string {
+    return this.key('holds', encodeURIComponent(profile));
+  }
+
+  /** Set of the profiles that have (or had) holds: what `/fw holds` across profiles reads. */
+  holdProfiles(): string {
+    return this.key('hold-profiles');
+  }
+
+  /** Set of the profiles where one holder holds devices: what its release goes through. */
+  holderProfiles(holderId: string): string {
+    return this.key('holder', encodeURIComponent(holderId));
+  }
+
   // Timed work (src/jobs/timed/): one hash per item, one index of what is due, one of what ended.
 
   /** Hash: one item of timed work, its record and the fields its runs change (timed/store.ts). */

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Processor, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { AlertService } from '../alerts/model.js';
+import type { DeviceHolds } from '../catalogue/deviceHolds.js';
 import type { ConfigSnapshots, TimedWork, WatchRegistry } from '../catalogue/operation.js';
 import { type AnyTimedKind, TIMED_KINDS, timedRegistry } from '../catalogue/timed/index.js';
 import { profileNamedLike } from '../config/scope.js';
@@ -29,6 +30,7 @@ import { migrateWatches, RETIRED_WATCH_SCHEDULER_ID } from './alerts/watchMigrat
 import { reportConfigChanges } from './configChanges.js';
 import { RedisConfigSnapshots } from './configSnapshots.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
+import { RedisDeviceHolds } from './deviceHolds.js';
 import { operationQueueName, QUEUE } from './keys.js';
 import { DurationHistory } from './learningStore.js';
 import { createNotifyProcessor } from './notifyWorker.js';
@@ -66,6 +68,8 @@ export interface Jobs {
   readonly followed: Pick<Subscriptions, 'startedBy'>;
   /** Work due later, in Redis (src/jobs/timed/): what operations schedule, cancel and list. */
   readonly timed: TimedWork;
+  /** Devices held for a change in progress (src/jobs/deviceHolds.ts). */
+  readonly holds: DeviceHolds;
   /**
    * This process's pass over timed work, not started yet (every process starts one: the bot, a worker, the
    * demo; a test passes it on its own clock). Running a kind needs what the dispatcher runs calls with,
@@ -111,6 +115,7 @@ function jobsOver(
       enqueue: (op, call) => enqueueCall(core, op, call),
     },
     timed: new RedisTimedWork(timedStore, kinds, core.clock),
+    holds: new RedisDeviceHolds(core.redis, core.keys),
     timedRunner(deps) {
       return new TimedRunner({
         ...deps,
@@ -216,6 +221,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
       resolveTenantProfile: options.resolveTenantProfile ?? profileByTenant(options.clients),
       schedule,
       durations: new DurationHistory(redis, core.keys, schedule.learning),
+      holds: jobs.holds,
       configChanges: (trackId, job, subscribers) =>
         reportConfigChanges(
           {

@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { type Approvals, createApprovals } from '../../../src/approvals/approvals.js';
 import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/approvals/settings.js';
+import type { DeviceHolds } from '../../../src/catalogue/deviceHolds.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
 import type { ConfigSnapshots, TimedWork } from '../../../src/catalogue/services.js';
 import type { ChangeSettings } from '../../../src/config/profilesFileSchema.js';
@@ -46,6 +47,8 @@ export interface BotOptions {
   snapshots?: ConfigSnapshots;
   /** Timed work (the workers' store; default: none): the reminder before a held run waits there. */
   timed?: TimedWork;
+  /** Device holds (the workers' store; default: none kept, so nothing is ever held). */
+  holds?: DeviceHolds;
   /** The file's `changes` (change windows, tickets), as the dispatcher and the executor get it. */
   changes?: ChangeSettings;
   /**
@@ -148,6 +151,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     reveals,
     ...(options.snapshots ? { snapshots: options.snapshots } : {}),
     ...(options.timed ? { timed: options.timed } : {}),
+    ...(options.holds ? { holds: options.holds } : {}),
     settings: options.settings ?? {},
     ...(options.changes ? { changes: options.changes } : {}),
     logger,
@@ -176,6 +180,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       scheduled: approvals.scheduled,
       ...(options.snapshots ? { snapshots: options.snapshots } : {}),
       ...(options.timed ? { timed: options.timed } : {}),
+      ...(options.holds ? { holds: options.holds } : {}),
     },
     policy: {
       deployWithChange: settings.deployWithChange,

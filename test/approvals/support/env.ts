@@ -3,6 +3,7 @@
 
 import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import type { ApprovalSettingsInput } from '../../../src/approvals/settings.js';
+import type { DeviceHolds } from '../../../src/catalogue/deviceHolds.js';
 import type { TimedWork } from '../../../src/catalogue/services.js';
 import type { ChangeSettings } from '../../../src/config/profilesFileSchema.js';
 import type { AccessControl } from '../../../src/policy/access.js';
@@ -36,6 +37,8 @@ export interface ApprovalsEnv {
   timedPass(): Promise<number>;
   /** The timed work's store (with `timed` only). */
   timed: TimedWork | undefined;
+  /** The device holds (with the workers of `realTracking` or `timed`). */
+  holds: DeviceHolds | undefined;
   slack: FakeSlack;
   sim: SimulatorHandle;
   driver: SlackDriver;
@@ -88,6 +91,8 @@ export async function startEnv(
         ? { tracking: workers.jobs.tracker, snapshots: workers.jobs.snapshots }
         : {}),
       ...(workers && options.timed ? { timed: workers.jobs.timed } : {}),
+      // The workers' holds: a deploy holds its devices, and the tracking worker releases them at its end.
+      ...(workers ? { holds: workers.jobs.holds } : {}),
     });
     bots.push(bot);
     return bot;
@@ -102,6 +107,7 @@ export async function startEnv(
             staging: bot.approvals.staging,
             scheduled: bot.approvals.scheduled,
             timed: workers.jobs.timed,
+            holds: workers.jobs.holds,
           },
           roleCheck: authorizerFrom(options.access ?? policyAccess()),
           tracker: bot.tracker,
@@ -111,6 +117,7 @@ export async function startEnv(
       : undefined;
   return {
     timed: options.timed ? workers?.jobs.timed : undefined,
+    holds: workers?.jobs.holds,
     timedPass: async () => {
       if (!timedRunner) throw new Error('this approvals world has no timed work (startEnv timed: true)');
       return timedRunner.pass();
