@@ -27,6 +27,7 @@ import { readTargetAgain } from '../dispatch/target.js';
 import { UserError } from '../model/errors.js';
 import type { View, ViewBlock } from '../model/view.js';
 import { workspaceOf } from '../model/workspace.js';
+import { type KeptLease, keepLease } from '../redis/lease.js';
 import { userMention } from '../render/mrkdwn.js';
 import { SccError } from '../scc/errors.js';
 import { approversOf, sideStillHeld, sidesCovered, stillNeeded } from './approvers.js';
@@ -222,24 +223,13 @@ export class ApprovalExecutor {
   }
 
   /** Renews the claim while the work runs; `lost()` says whether a renewal was refused. */
-  #holdLease(id: string): { stop(): void; lost(): boolean } {
+  #holdLease(id: string): KeptLease {
     const { store, clock, leaseMs, executorId, log } = this.#deps;
-    let lost = false;
-    const timer = setInterval(
-      () => {
-        store
-          .hold(id, executorId, clock(), leaseMs)
-          .then((held) => {
-            lost ||= !held;
-          })
-          .catch((error: unknown) =>
-            log.warn({ err: error, approvalId: id }, 'could not renew the execution lease'),
-          );
-      },
-      Math.max(250, Math.floor(leaseMs / 3)),
+    return keepLease(
+      () => store.hold(id, executorId, clock(), leaseMs),
+      leaseMs,
+      (error) => log.warn({ err: error, approvalId: id }, 'could not renew the execution lease'),
     );
-    timer.unref();
-    return { stop: () => clearInterval(timer), lost: () => lost };
   }
 
   async #execute(

@@ -172,13 +172,19 @@ export interface ScheduledRuns {
   cancel(id: string, profile: string, userId: string): Promise<ScheduledRun>;
 }
 
-/** Where an item of timed work speaks: the thread that asked for it (the shape of ThreadRef, dispatch/ports.ts). */
-export interface TimedThread {
+/**
+ * A thread fwbot speaks in, and who asked there: where followed work is reported (dispatch/ports.ts
+ * ThreadRef adds what a Cancel… of it needs) and where an item of timed work speaks.
+ */
+export interface ThreadPlace {
   channelId: string;
+  /** `ts` of the message that started it (the announcement, a card); replies go in its thread. */
   threadTs: string;
-  /** Who asked: mentioned where the item's words mention them. */
+  /** Who asked: mentioned where the words mention them. */
   requesterId: string;
+  /** The SCC profile of the work. */
   profile: string;
+  /** The workspace the thread is in (absent: the home workspace): replies go out with its Slack client. */
   teamId?: string | undefined;
   enterpriseId?: string | undefined;
 }
@@ -211,7 +217,7 @@ export interface TimedItem {
   /** Who it is for. */
   owner: string;
   devices: { uid: string; name: string }[];
-  thread?: TimedThread | undefined;
+  thread?: ThreadPlace | undefined;
   state: TimedState;
   /** When it is (or was last) due. */
   dueAt: number;
@@ -239,7 +245,7 @@ export interface TimedSchedule<P> {
   /** When it is due (ms since the epoch, on the deployment's one clock). */
   at: number;
   owner: string;
-  thread?: TimedThread | undefined;
+  thread?: ThreadPlace | undefined;
 }
 
 /** Exactly one of a run and a cancel wins: a cancel refused says the state it found. */

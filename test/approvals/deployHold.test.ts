@@ -6,6 +6,7 @@
 // and audited. Signed requests into real Bolt, real Redis, the real tracking workers, the simulator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripSentinels } from '../../src/model/marks.js';
+import { stageVlanDeletion } from '../support/changeWindows.js';
 import { driveClock } from '../support/driveClock.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
 import { textOf } from './support/slackDriver.js';
@@ -42,14 +43,8 @@ describe('approvals: a deploy holds its devices until its run ends', () => {
     await env.stop();
   });
 
-  async function stage(device: string, hardwareName: string): Promise<void> {
-    const deviceUid = env.sim.deviceUid(device);
-    const vlan = [...env.sim.state.interfaces.values()].find(
-      (i) => i.deviceUid === deviceUid && i.hardwareName === hardwareName,
-    );
-    if (!vlan) throw new Error(`no ${hardwareName} on ${device}`);
-    await env.bot.scc.call('deleteAsaVlanInterface', { path: { deviceUid, interfaceUid: vlan.uid } });
-  }
+  const stage = (device: string, hardwareName: string) =>
+    stageVlanDeletion(env.sim, env.bot.scc, device, hardwareName);
 
   it('refuses an interface change during the deploy, makes an approved deletion wait, and lets both go after', async () => {
     await stage('asa-hq-01', 'Vlan20');

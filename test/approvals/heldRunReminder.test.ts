@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heldRunReminder } from '../../src/catalogue/timed/index.js';
 import { AccessControl } from '../../src/policy/access.js';
+import { stageVlanDeletion } from '../support/changeWindows.js';
 import { driveClock } from '../support/driveClock.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
 import { mutablePolicy, USERS } from './support/world.js';
@@ -27,14 +28,8 @@ describe('approvals: a reminder before a held run', () => {
     await env.stop();
   });
 
-  async function stage(device: string, hardwareName: string): Promise<void> {
-    const deviceUid = env.sim.deviceUid(device);
-    const vlan = [...env.sim.state.interfaces.values()].find(
-      (i) => i.deviceUid === deviceUid && i.hardwareName === hardwareName,
-    );
-    if (!vlan) throw new Error(`no ${hardwareName} on ${device}`);
-    await env.bot.scc.call('deleteAsaVlanInterface', { path: { deviceUid, interfaceUid: vlan.uid } });
-  }
+  const stage = (device: string, hardwareName: string) =>
+    stageVlanDeletion(env.sim, env.bot.scc, device, hardwareName);
 
   /** Stages a change, asks for its deploy `--at` `aheadMs` from now, approves it: held. */
   async function heldDeploy(device: string, vlan: string, aheadMs: number) {

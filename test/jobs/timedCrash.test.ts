@@ -2,7 +2,7 @@
 // exactly once, and a process killed with SIGKILL in the middle of a run (frozen inside its SCC call by a
 // proxy: once before SCC saw the call, once after SCC carried it out) leaves the item to the next process,
 // which runs it exactly once in total, counted in the simulator's request log and in SCC's own state.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import type { TimedItem } from '../../src/catalogue/operation.js';
 import { createJobs, type Jobs } from '../../src/jobs/workers.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { type HoldMode, startHoldingProxy } from '../approvals/support/holdingProxy.js';
+import { startReadyChild } from '../support/childProcess.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
 import { quietLog } from './support/harness.js';
 import { TEST_TIMED_KINDS, vlanKind } from './support/timedKinds.js';
@@ -57,28 +58,15 @@ describe('timed work across processes', () => {
     jobs = createJobs({ redisUrl: redisUrl(), prefix, timedKinds: TEST_TIMED_KINDS, logger: quietLog });
   }
 
-  /** `node --import tsx`: a SIGKILL must hit the process that runs the pass. */
   async function startProcess(simUrl: string): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', PROCESS], {
-      env: {
-        ...process.env,
-        REDIS_URL: redisUrl(),
-        PREFIX: prefix,
-        SIM_URL: simUrl,
-        SIM_TOKEN: sim.tokens.superAdmin,
-        LEASE_MS: String(LEASE_MS),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const child = await startReadyChild(PROCESS, {
+      REDIS_URL: redisUrl(),
+      PREFIX: prefix,
+      SIM_URL: simUrl,
+      SIM_TOKEN: sim.tokens.superAdmin,
+      LEASE_MS: String(LEASE_MS),
     });
     children.push(child);
-    await new Promise<void>((resolve, reject) => {
-      child.stdout?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('ready')) resolve();
-      });
-      child.once('exit', (code) =>
-        reject(new Error(`timed process exited with ${code} before it was ready`)),
-      );
-    });
     return child;
   }
 

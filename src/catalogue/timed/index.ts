@@ -25,10 +25,10 @@ export type {
   Interrupted,
   PersonToCheck,
   RoleHolder,
+  ThreadPlace,
   TimedContext,
   TimedItemInfo,
   TimedKindSpec,
   TimedOutcome,
-  TimedThread,
 } from './kind.js';
 export { defineTimedKind, PersonToCheckSchema, RoleHolderSchema } from './kind.js';

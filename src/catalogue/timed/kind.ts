@@ -19,9 +19,9 @@ import { ROLES, type Role } from '../../model/types.js';
 import type { View } from '../../model/view.js';
 import type { SccClient } from '../../scc/client.js';
 import type { OperationContext } from '../context.js';
-import type { TimedThread } from '../services.js';
+import type { ThreadPlace } from '../services.js';
 
-export type { TimedThread } from '../services.js';
+export type { ThreadPlace } from '../services.js';
 
 /**
  * A grant to re-check right before the work (the shape of the approvals' RoleCheck): `userId` holds `role`
@@ -68,7 +68,7 @@ export interface TimedItemInfo {
   readonly key: string;
   /** Who it is for (who scheduled it, or on whose behalf). */
   readonly owner: string;
-  readonly thread?: TimedThread | undefined;
+  readonly thread?: ThreadPlace | undefined;
   /** When it was due this time. */
   readonly dueAt: number;
   /** How many times it has been claimed, this run included. */

@@ -25,6 +25,7 @@ import { UserError } from '../../model/errors.js';
 import { jsonValue } from '../../model/json.js';
 import type { View } from '../../model/view.js';
 import { workspaceOf } from '../../model/workspace.js';
+import { type KeptLease, keepLease } from '../../redis/lease.js';
 import { renderBlocks } from '../../render/blocks.js';
 import { channelMention, userMention } from '../../render/mrkdwn.js';
 import { untrusted } from '../../render/untrusted.js';
@@ -384,23 +385,12 @@ export class TimedRunner {
   }
 
   /** Renews the claim while the run lasts; `lost()` says whether a renewal was refused. */
-  #holdLease(id: string): { stop(): void; lost(): boolean } {
+  #holdLease(id: string): KeptLease {
     const { store, clock, settings, runnerId, log } = this.#deps;
-    let lost = false;
-    const timer = setInterval(
-      () => {
-        store
-          .renew(id, runnerId, clock(), settings.leaseMs)
-          .then((held) => {
-            lost ||= !held;
-          })
-          .catch((error: unknown) =>
-            log.warn({ err: error, timedItem: id }, 'could not renew a timed lease'),
-          );
-      },
-      Math.max(250, Math.floor(settings.leaseMs / 3)),
+    return keepLease(
+      () => store.renew(id, runnerId, clock(), settings.leaseMs),
+      settings.leaseMs,
+      (error) => log.warn({ err: error, timedItem: id }, 'could not renew a timed lease'),
     );
-    timer.unref();
-    return { stop: () => clearInterval(timer), lost: () => lost };
   }
 }

@@ -5,23 +5,11 @@
 import { pino } from 'pino';
 import { sccClientsFrom } from '../../../src/app/sccClients.js';
 import { createJobs } from '../../../src/jobs/workers.js';
-import { createSccClient } from '../../../src/scc/client.js';
+import { need, simClientFromEnv } from '../../support/processEnv.js';
 import { TEST_TIMED_KINDS } from './timedKinds.js';
 
-function need(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-}
-
 const logger = pino({ level: process.env.FWBOT_TEST_LOG ?? 'silent' });
-const client = createSccClient({
-  baseUrl: need('SIM_URL'),
-  token: need('SIM_TOKEN'),
-  profile: 'default',
-  retry: { maxAttempts: 1 },
-  logger,
-});
+const client = simClientFromEnv(logger);
 const clients = sccClientsFrom(new Map([['default', client]]));
 const leaseMs = Number(need('LEASE_MS'));
 const jobs = createJobs({
