@@ -133,8 +133,11 @@ export class ApprovalExecutor {
     } finally {
       lease.stop();
     }
-    const operation = this.#deps.lookup(record.request.operationId);
-    await settleOwnHold(this.#deps.services, operation, id, result.outcome.track, clock(), log);
+    // A call of another holder's work took no hold of its own: that work ends its hold.
+    if (record.request.holder === undefined) {
+      const operation = this.#deps.lookup(record.request.operationId);
+      await settleOwnHold(this.#deps.services, operation, id, result.outcome.track, clock(), log);
+    }
     const finished = await store.finish(id, executorId, result.state, result.outcome, clock(), leaseMs);
     if (!finished) return;
     await this.#deps.audit.record({
@@ -251,13 +254,20 @@ export class ApprovalExecutor {
     const ctx = this.#context(record);
     // A device hold begun since the approval, or this call's own (a deploy's), before the target is read
     // again: nothing staged after the read can then slip into the call.
-    const held = await holdForRun(operation, ctx, request.raw, request.target.facts, {
-      id: request.id,
-      requesterId: request.requesterId,
-      ...(record.cardChannel && record.cardTs
-        ? { channelId: record.cardChannel, threadTs: record.cardTs }
-        : {}),
-    });
+    const held = await holdForRun(
+      operation,
+      ctx,
+      request.raw,
+      request.target.facts,
+      {
+        id: request.id,
+        requesterId: request.requesterId,
+        ...(record.cardChannel && record.cardTs
+          ? { channelId: record.cardChannel, threadTs: record.cardTs }
+          : {}),
+      },
+      request.holder,
+    );
     if (!held.ok && held.meets === 'wait') throw new HeldBack(held.hold);
     if (!held.ok)
       return failure(

@@ -274,6 +274,7 @@ export class Dispatcher {
           role: op.role,
           ...(ticket === undefined ? {} : { ticket }),
           ...(access.scope.tenant === undefined ? {} : { channelTenant: access.scope.tenant }),
+          ...(invocation.holder === undefined ? {} : { holder: invocation.holder }),
         });
         return { kind: 'approval', approvalId };
       }

@@ -67,6 +67,8 @@ export type HoldForRun =
 /**
  * Right before an approved call runs, under `holder` (the approval's id, who asked, its card's thread): a
  * call that holds its devices takes the hold (a renewal, when it holds them already), any other checks them.
+ * A call that belongs to another holder's work (`belongsTo`: an access request's own deploy) passes that
+ * holder's holds and takes none of its own.
  */
 export async function holdForRun(
   op: Operation,
@@ -74,9 +76,16 @@ export async function holdForRun(
   raw: RawArgs,
   facts: unknown,
   holder: Omit<Holder, 'kind'>,
+  belongsTo?: string,
 ): Promise<HoldForRun> {
   const holds = ctx.services?.holds;
   if (!holds || !op.changes) return { ok: true, took: false };
+  if (belongsTo !== undefined) {
+    const met = await holdAgainst(op, ctx, raw, facts, belongsTo);
+    return met
+      ? { ok: false, hold: met, meets: holdKindOf(met.holder.kind)?.others ?? 'refuse' }
+      : { ok: true, took: false };
+  }
   const own = op.changes.hold;
   const met = own
     ? await take(op, ctx, raw, facts, holder, own)

@@ -45,6 +45,11 @@ export interface ApprovalRequestInput {
   ticket?: string;
   /** Asked in a customer channel: its tenant, which approver rules on that tenant cover (issue 29). */
   channelTenant?: string;
+  /**
+   * The device holds this call belongs to (Invocation.holder): they do not stop it when it runs, and it
+   * takes none of its own (the work that holds the devices ends the hold).
+   */
+  holder?: string;
 }
 
 /** Turns a governed call into an approval request that someone else decides. */

@@ -6,11 +6,12 @@
 // and audited. Signed requests into real Bolt, real Redis, the real tracking workers, the simulator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripSentinels } from '../../src/model/marks.js';
+import { quietLog } from '../jobs/support/harness.js';
 import { stageVlanDeletion } from '../support/changeWindows.js';
 import { driveClock } from '../support/driveClock.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
 import { textOf } from './support/slackDriver.js';
-import { USERS } from './support/world.js';
+import { CATALOGUE, CHANNEL, TEAM, USERS } from './support/world.js';
 
 /** Polls until `holds` holds, within a generous bound (never a timed assertion). */
 async function eventually<T>(read: () => Promise<T>, holds: (value: T) => boolean): Promise<T> {
@@ -107,6 +108,67 @@ describe('approvals: a deploy holds its devices until its run ends', () => {
     const created = await command('interfaces create vlan asa-hq-01 --vlan-id 77 --name lab77', USERS.alice);
     expect(created.text).not.toContain('is held by');
     expect(await env.sccCalls('createAsaVlanInterface')).toBe(creates + 1);
+  });
+
+  it('lets the calls of the work that holds a device through: its own deploy runs under its hold, which stays', async () => {
+    const holds = env.holds;
+    if (!holds) throw new Error('this world keeps no holds');
+    const work = 'ap-access-000001';
+    const branch = { uid: env.sim.deviceUid('asa-branch-02'), name: 'asa-branch-02' };
+    await stage('asa-branch-02', 'Vlan30');
+    await holds.take(
+      {
+        profile: 'default',
+        devices: [branch],
+        holder: { kind: 'deploy', id: work, requesterId: USERS.alice },
+        reason: 'an access request on asa-branch-02',
+        until: env.clock() + 3_600_000,
+      },
+      env.clock(),
+    );
+    // Typed by someone, the deploy is refused; handed over by the work that holds the device, it is asked.
+    expect((await command('deploy asa-branch-02', USERS.alice)).text).toContain('asa-branch-02 is held by');
+    const { op, raw } = CATALOGUE.parse('deploy asa-branch-02');
+    const request = {
+      requestId: 'req-access-deploy',
+      actor: { userId: USERS.alice, channelId: CHANNEL, teamId: TEAM },
+      log: quietLog,
+    };
+    const asked = await driving(
+      env.bot.dispatcher.dispatch(
+        { op, raw, commandText: '/fw deploy asa-branch-02', entry: 'command', holder: work },
+        request,
+      ),
+    );
+    if (asked.kind !== 'approval') throw new Error(`asked for no approval: ${asked.kind}`);
+    const record = await env.bot.approvals
+      .pending()
+      .then((all) => all.find((r) => r.request.id === asked.approvalId));
+    if (!record?.cardChannel || !record.cardTs) throw new Error('no card');
+    const card = {
+      channel: record.cardChannel,
+      ts: record.cardTs,
+      id: asked.approvalId,
+      blocks: [] as never[],
+    };
+    const shown = env.driver.current(card);
+    await env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, {
+      ...card,
+      blocks: shown.blocks as never[],
+    });
+    const outcome = await driving(
+      env.slack.waitFor(
+        (c) =>
+          c.method === 'chat.postMessage' &&
+          c.args.thread_ts === card.ts &&
+          /deployed:|deploy failed/.test(String(c.args.text ?? '')),
+        60_000,
+      ),
+    );
+    expect(String(outcome.args.text)).toContain('deployed: the changes are on the devices now');
+    // The hold is the work's: the deploy took none of its own, and did not end it.
+    expect((await held()).map((hold) => hold.holder.id)).toEqual([work]);
+    await holds.release(work);
   });
 
   it('lets an admin end a hold early, approved by a second person and audited; others are refused', async () => {

@@ -103,6 +103,8 @@ type Followed = { request: TrackRequest; thread: ThreadRef };
 export interface Bot {
   app: App;
   approvals: Approvals;
+  /** The dispatcher its /fw listener hands commands to (a test may hand it invocations of its own). */
+  dispatcher: Dispatcher;
   eventsUrl: string;
   redis: Redis;
   scc: SccClient;
@@ -221,6 +223,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   return {
     app,
     approvals,
+    dispatcher,
     eventsUrl: `http://127.0.0.1:${port}/slack/events`,
     redis,
     scc,
