@@ -31,6 +31,19 @@ describe('approvals: a deploy holds its devices until its run ends', () => {
     const reply = await driving(env.driver.commandReply(env.bot.eventsUrl, text, user));
     return { blocks: reply.blocks, text: stripSentinels(`${reply.text}\n${textOf(reply.blocks)}`) };
   };
+  /** The followed deploy's final reply in its card's thread (the tracking workers post it as text). */
+  const deployed = async (card: { ts: string }): Promise<string> => {
+    const reply = await driving(
+      env.slack.waitFor(
+        (c) =>
+          c.method === 'chat.postMessage' &&
+          c.args.thread_ts === card.ts &&
+          /deployed:|deploy failed/.test(String(c.args.text ?? '')),
+        60_000,
+      ),
+    );
+    return String(reply.args.text);
+  };
   const held = () => {
     const holds = env.holds;
     if (!holds) throw new Error('this world keeps no holds');
@@ -84,16 +97,7 @@ describe('approvals: a deploy holds its devices until its run ends', () => {
     expect(await env.sccCalls('deleteAsaVlanInterface')).toBe(deletes);
 
     // The deploy runs to its end; the tracking worker releases its hold.
-    const outcome = await driving(
-      env.slack.waitFor(
-        (c) =>
-          c.method === 'chat.postMessage' &&
-          c.args.thread_ts === deploy.ts &&
-          /deployed:|deploy failed/.test(String(c.args.text ?? '')),
-        60_000,
-      ),
-    );
-    expect(String(outcome.args.text)).toContain('deployed: the changes are on the devices now');
+    expect(await deployed(deploy)).toContain('deployed: the changes are on the devices now');
     await eventually(held, (holds) => holds.length === 0);
     expect(await env.sccCalls('deployChangesToMultipleAsaDevices')).toBe(1);
 
@@ -156,16 +160,7 @@ describe('approvals: a deploy holds its devices until its run ends', () => {
       ...card,
       blocks: shown.blocks as never[],
     });
-    const outcome = await driving(
-      env.slack.waitFor(
-        (c) =>
-          c.method === 'chat.postMessage' &&
-          c.args.thread_ts === card.ts &&
-          /deployed:|deploy failed/.test(String(c.args.text ?? '')),
-        60_000,
-      ),
-    );
-    expect(String(outcome.args.text)).toContain('deployed: the changes are on the devices now');
+    expect(await deployed(card)).toContain('deployed: the changes are on the devices now');
     // The hold is the work's: the deploy took none of its own, and did not end it.
     expect((await held()).map((hold) => hold.holder.id)).toEqual([work]);
     await holds.release(work);
