@@ -3,7 +3,8 @@
 // when this process runs them (tracking, notifications, watches, the operations' paced queues), or only
 // their producer side — the surface (SCC clients per profile, the role policy, the catalogue, approvals,
 // reveal grants, the dispatcher, the App Home), the workers of queued /fw commands, the readers of Redis
-// behind /metrics, and the approvals' recovery and expiry passes, each where the process asks for them.
+// behind /metrics, and the approvals' recovery and expiry passes, each where the process asks for them; the
+// pass over timed work (src/jobs/timed/) runs in every one of them.
 // The processes add only what is theirs: the bot its Bolt app and command intake, a worker its probes,
 // the demo its simulator, its console and its Slack twin. (The CLI keeps no state: it has no Redis.)
 import type { Logger } from 'pino';
@@ -248,6 +249,8 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
     await surface.approvals.recover();
     surface.approvals.startSweeper();
   }
+  // Every process passes over the timed work, as any of them may be the one alive when an item is due.
+  surface.timed.start();
   return {
     prefix,
     redis,
@@ -265,6 +268,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
     steps: (beforeRedis = []) => [
       { name: 'commands', run: async () => void (await commands?.close()) },
       { name: 'approvals', run: () => surface.approvals.close() },
+      { name: 'timed work', run: () => surface.timed.close() },
       { name: 'home', run: () => surface.home.close() },
       { name: 'workers', run: () => closeWorkers() },
       ...beforeRedis,

@@ -8,7 +8,7 @@ import { type Approvals, createApprovals } from '../approvals/approvals.js';
 import { authorizerFrom } from '../approvals/authorizer.js';
 import { type ApprovalSettings, approvalSettingsFrom } from '../approvals/settings.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
-import type { OperationServices } from '../catalogue/operation.js';
+import type { OperationPolicy, OperationServices } from '../catalogue/operation.js';
 import type { ChangeSettings, Config, DeviceOutputSettings } from '../config.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
@@ -16,6 +16,7 @@ import type { AuditEntry, SccClients } from '../dispatch/ports.js';
 import { RedisRevealGrants } from '../dispatch/reveals.js';
 import type { HomeTiming } from '../home/changes.js';
 import { createHome, type Home } from '../home/service.js';
+import type { TimedRunner } from '../jobs/timed/runner.js';
 import type { Jobs, QueuedCallsDeps } from '../jobs/workers.js';
 import type { Role } from '../model/types.js';
 import type { WorkspaceRef } from '../model/workspace.js';
@@ -104,6 +105,8 @@ export interface Surface {
   home: Home;
   /** What a process's queued-call workers run calls with (Workers.runQueuedCalls). */
   queuedCalls: QueuedCallsDeps;
+  /** This process's pass over timed work, with what the dispatcher runs calls with; not started yet. */
+  timed: TimedRunner;
 }
 
 /**
@@ -129,7 +132,7 @@ export function startGovernance(parts: {
   clients: SccClients;
   access: AccessControl;
   catalogue: Catalogue;
-  jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue' | 'snapshots' | 'followed'>;
+  jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue' | 'snapshots' | 'followed' | 'timed' | 'holds'>;
   settings: ApprovalSettings;
   /** The change process (the file's `changes`): operations and the dispatcher check tickets with it. */
   changes?: ChangeSettings;
@@ -150,6 +153,8 @@ export function startGovernance(parts: {
   dispatcher: Dispatcher;
   dedupe: RedisDeduper;
   services: OperationServices;
+  /** What the policy file decides for operations, as the dispatcher passes it. */
+  policy: OperationPolicy;
   queuedCalls: QueuedCallsDeps;
 } {
   const { redis, prefix, access, catalogue, settings, metrics, log, home } = parts;
@@ -171,6 +176,8 @@ export function startGovernance(parts: {
     // Approved calls of paced operations wait their turn in their queue like any other call.
     queue: jobs.queue,
     snapshots: jobs.snapshots,
+    timed: jobs.timed,
+    holds: jobs.holds,
     authorizer: authorizerFrom(access),
     reveals,
     settings,
@@ -188,8 +195,10 @@ export function startGovernance(parts: {
     followed: jobs.followed,
     snapshots: jobs.snapshots,
     scheduled: approvals.scheduled,
+    timed: jobs.timed,
+    holds: jobs.holds,
   };
-  const policy = {
+  const policy: OperationPolicy = {
     deployWithChange: settings.deployWithChange,
     ...(parts.changes ? { changes: parts.changes } : {}),
     ...(parts.deviceOutput ? { deviceOutput: parts.deviceOutput } : {}),
@@ -221,7 +230,7 @@ export function startGovernance(parts: {
     tracker: jobs.tracker,
     clock,
   };
-  return { approvals, dispatcher, dedupe, services, queuedCalls };
+  return { approvals, dispatcher, dedupe, services, policy, queuedCalls };
 }
 
 /**
@@ -290,7 +299,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     ...(options.homeTiming ? { timing: options.homeTiming } : {}),
     ...(options.redisHealth ? { absorb: options.redisHealth.absorb.bind(options.redisHealth) } : {}),
   });
-  const { approvals, dispatcher, dedupe, services, queuedCalls } = startGovernance({
+  const { approvals, dispatcher, dedupe, services, policy, queuedCalls } = startGovernance({
     redis,
     prefix,
     slack: slackClient,
@@ -322,5 +331,15 @@ export function buildSurface(options: SurfaceOptions): Surface {
     approvals,
   };
   const surfaceDeps = surfaceOf(deps, slackApi, slackFor);
-  return { deps, surfaceDeps, approvals, clients, slackClient, home, queuedCalls };
+  // Items are run as the dispatcher would run calls: the same clients, services, policy and role checks.
+  const timed = jobs.timedRunner({
+    clients,
+    services,
+    policy,
+    roleCheck: authorizer,
+    tracker: deps.tracker,
+    clock: Date.now,
+    log: log.child({ component: 'timed' }),
+  });
+  return { deps, surfaceDeps, approvals, clients, slackClient, home, queuedCalls, timed };
 }

@@ -5,12 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import type { DeviceHolds } from '../catalogue/deviceHolds.js';
 import type {
   AuditReader,
   ConfigSnapshots,
   Operation,
   ScheduledRuns,
   StagingLedger,
+  TimedWork,
 } from '../catalogue/operation.js';
 import type { ChangeSettings } from '../config/profilesFileSchema.js';
 import type {
@@ -51,6 +53,10 @@ export interface ApprovalsOptions {
   queue?: OperationQueue;
   /** Where an approved deploy keeps the running configurations it replaces (src/jobs/configSnapshots.ts). */
   snapshots?: ConfigSnapshots;
+  /** Timed work (src/jobs/timed/): the reminder before a held run waits there. */
+  timed?: TimedWork;
+  /** Device holds (src/jobs/deviceHolds.ts): an approved call meets them, or takes its own, right before it runs. */
+  holds?: DeviceHolds;
   authorizer: Authorizer;
   /** Where approved secret-producing calls leave their one-time Reveal grant. */
   reveals: RevealGrants;
@@ -133,7 +139,13 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
   const executor = new ApprovalExecutor({
     store,
     audit,
-    services: { audit, staging, ...(options.snapshots ? { snapshots: options.snapshots } : {}) },
+    services: {
+      audit,
+      staging,
+      ...(options.snapshots ? { snapshots: options.snapshots } : {}),
+      ...(options.timed ? { timed: options.timed } : {}),
+      ...(options.holds ? { holds: options.holds } : {}),
+    },
     notifier,
     clients: options.clients,
     lookup: options.lookup,
@@ -219,6 +231,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
       lookup: options.lookup,
       clock,
       cancelling: { audit, notifier, log },
+      timed: options.timed,
     }),
     startSweeper(intervalMs = 15_000) {
       if (timer) return;

@@ -105,6 +105,35 @@ export async function sideStillHeld(
   return customer ? 'c' : undefined;
 }
 
+/**
+ * The grants to re-check before a held request runs, as timed work re-checks them ahead of it (the reminder
+ * before a scheduled run): the requester's role, and each approver's side as they were counted for it (an
+ * approver counted for either side: either check). The run itself re-checks with sideStillHeld.
+ */
+export function grantsToRecheck(
+  record: ApprovalRecord,
+  externals: ReadonlySet<string>,
+): (RoleCheck | RoleCheck[])[] {
+  const { request } = record;
+  const requester: RoleCheck = {
+    userId: request.requesterId,
+    role: request.role,
+    channelId: request.channelId,
+    teamId: request.teamId,
+    ...(request.external === true ? { external: true } : {}),
+  };
+  const approvers = approversOf(record).map((approver, i) => {
+    const origin = { external: externals.has(approver) };
+    const counted = request.customerSide ? record.approverSides?.[i] : 'm';
+    const customer = counted === 'm' ? undefined : customerCheck(request, approver, origin);
+    return [
+      ...(counted === 'c' ? [] : [approverCheck(request, approver, origin)]),
+      ...(customer ? [customer] : []),
+    ];
+  });
+  return [requester, ...approvers];
+}
+
 /** Everyone who approved so far (older records hold only `decidedBy`). */
 export function approversOf(record: ApprovalRecord): string[] {
   if (record.approvers && record.approvers.length > 0) return record.approvers;

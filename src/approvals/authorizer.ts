@@ -2,27 +2,15 @@
 // passes the policy's check in as this function, so the approvals re-check roles themselves at every
 // decision instead of trusting whoever called them.
 import type { Role } from '../catalogue/operation.js';
+import type { RoleHolder } from '../catalogue/timed/index.js';
 
-export interface RoleCheck {
-  userId: string;
-  role: Role;
-  channelId: string;
-  teamId?: string | undefined;
-  enterpriseId?: string | undefined;
-  /** An external person (Slack Connect): only the channel's external grants count (src/policy/access.ts). */
-  external?: boolean | undefined;
-  /**
-   * Scoped approvers (`approvals.approvers` rules): the user must be one of these user ids or a member of
-   * one of these user groups, instead of holding `role` in the channel.
-   */
-  among?: readonly string[];
-  /**
-   * The customer's side of a request that needs both (`customer_approvers`, with `among`): the MSP's admin
-   * naming them there is the grant, so an external person among them counts without
-   * `allow_external_approvers` (where they click is checked by the decisions).
-   */
-  customerSide?: boolean;
-}
+/**
+ * One grant to check: `userId` holds `role` in `channelId`, or is `among` the principals of a scoped
+ * approver rule (instead of holding the role); `external` (Slack Connect) counts only the channel's
+ * external grants; `customerSide` is the customer's side of a request that needs both, where naming them is
+ * their grant. Timed work re-checks the same (src/catalogue/timed/kind.ts RoleHolder).
+ */
+export type RoleCheck = RoleHolder;
 
 /** Resolves true when the user holds `role` in that channel (or is `among` the principals given). */
 export type Authorizer = (check: RoleCheck) => Promise<boolean>;

@@ -9,6 +9,7 @@
 // one exactly-once execution (claim, hold for its time, re-check, call, finish, recover) share the claim and
 // its lease, and are read in the order they happen.
 import type { Logger } from 'pino';
+import { heldSentence } from '../catalogue/deviceHolds.js';
 import {
   type ErasedQueue,
   type Operation,
@@ -19,20 +20,24 @@ import {
 } from '../catalogue/operation.js';
 import { operationContext } from '../dispatch/context.js';
 import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
+import { holdForRun } from '../dispatch/holds.js';
 import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
 import type { RevealGrants } from '../dispatch/reveals.js';
 import { readTargetAgain } from '../dispatch/target.js';
 import { UserError } from '../model/errors.js';
 import type { View, ViewBlock } from '../model/view.js';
 import { workspaceOf } from '../model/workspace.js';
+import { type KeptLease, keepLease } from '../redis/lease.js';
 import { userMention } from '../render/mrkdwn.js';
 import { SccError } from '../scc/errors.js';
 import { approversOf, sideStillHeld, sidesCovered, stillNeeded } from './approvers.js';
 import { type AuditAction, type AuditTrail, requestTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
+import { HeldBack, holdBack, settleOwnHold } from './deviceHolds.js';
 import type { ApprovalNotifier } from './notifier.js';
 import type { ApprovalRecord, ExecutionOutcome } from './record.js';
+import { remindBefore } from './reminder.js';
 import type { ApprovalStore } from './store.js';
 import { type HeldRun, heldWhen, planRun, type RunPlan } from './timing.js';
 
@@ -119,10 +124,19 @@ export class ApprovalExecutor {
         log.warn({ approvalId: id }, 'another process took this approval over; stopping without calling SCC');
         return;
       }
+      if (error instanceof HeldBack) {
+        await holdBack(this.#deps, record, error.hold);
+        return;
+      }
       log.error({ err: error, approvalId: id }, 'approved request failed');
       result = failure('It failed before reaching SCC.', userFacing(error, id));
     } finally {
       lease.stop();
+    }
+    // A call of another holder's work took no hold of its own: that work ends its hold.
+    if (record.request.holder === undefined) {
+      const operation = this.#deps.lookup(record.request.operationId);
+      await settleOwnHold(this.#deps.services, operation, id, result.outcome.track, clock(), log);
     }
     const finished = await store.finish(id, executorId, result.state, result.outcome, clock(), leaseMs);
     if (!finished) return;
@@ -181,6 +195,8 @@ export class ApprovalExecutor {
     });
     if (!record.cardChannel || !record.cardTs) return;
     const card = { channel: record.cardChannel, ts: record.cardTs, ...workspaceOf(request) };
+    // Before the thread hears of the hold, so that a cancel it prompts finds the reminder to withdraw.
+    await remindBefore(this.#deps, record, held, card, now);
     const text = `:calendar: Approved; scheduled for ${when}. Then fwbot checks again that the pending commands are still the approved ones, that ${userMention(request.requesterId)} and the approver still hold their roles, and that the change window is open; if anything differs, nothing is deployed and this thread says why. Whichever fwbot process is running then deploys it, once.`;
     await this.#deps.notifier.postInThread(card, {
       summary: `Scheduled for ${when}`,
@@ -210,24 +226,13 @@ export class ApprovalExecutor {
   }
 
   /** Renews the claim while the work runs; `lost()` says whether a renewal was refused. */
-  #holdLease(id: string): { stop(): void; lost(): boolean } {
+  #holdLease(id: string): KeptLease {
     const { store, clock, leaseMs, executorId, log } = this.#deps;
-    let lost = false;
-    const timer = setInterval(
-      () => {
-        store
-          .hold(id, executorId, clock(), leaseMs)
-          .then((held) => {
-            lost ||= !held;
-          })
-          .catch((error: unknown) =>
-            log.warn({ err: error, approvalId: id }, 'could not renew the execution lease'),
-          );
-      },
-      Math.max(250, Math.floor(leaseMs / 3)),
+    return keepLease(
+      () => store.hold(id, executorId, clock(), leaseMs),
+      leaseMs,
+      (error) => log.warn({ err: error, approvalId: id }, 'could not renew the execution lease'),
     );
-    timer.unref();
-    return { stop: () => clearInterval(timer), lost: () => lost };
   }
 
   async #execute(
@@ -247,6 +252,29 @@ export class ApprovalExecutor {
     if (queued && previousPhase === 'calling')
       return this.#handOver(record, operation, queued, request.target.facts, lost);
     const ctx = this.#context(record);
+    // A device hold begun since the approval, or this call's own (a deploy's), before the target is read
+    // again: nothing staged after the read can then slip into the call.
+    const held = await holdForRun(
+      operation,
+      ctx,
+      request.raw,
+      request.target.facts,
+      {
+        id: request.id,
+        requesterId: request.requesterId,
+        ...(record.cardChannel && record.cardTs
+          ? { channelId: record.cardChannel, threadTs: record.cardTs }
+          : {}),
+      },
+      request.holder,
+    );
+    if (!held.ok && held.meets === 'wait') throw new HeldBack(held.hold);
+    if (!held.ok)
+      return failure(
+        'Nothing was run: a device it changes is held for another change.',
+        heldSentence(held.hold, 'nothing was run. Ask again once it ends.'),
+        'aborted',
+      );
     let read: Awaited<ReturnType<typeof readTargetAgain>>;
     try {
       read = await readTargetAgain(operation, ctx, request.target.facts);

@@ -109,6 +109,7 @@ export function createGate(
     role,
     ticket,
     channelTenant,
+    holder,
   }: ApprovalRequestInput): Promise<ApprovalRecord> {
     const { actor } = ctx;
     // The dispatcher checked the role already; approvals do not trust their caller on it.
@@ -145,6 +146,7 @@ export function createGate(
       ...(needed > 1 ? { approvalsNeeded: needed } : {}),
       ...ticketed(ticket, ctx.policy?.changes?.ticketUrl),
       ...(breakGlass !== undefined ? { breakGlass: deps.audit.clean(breakGlass) } : {}),
+      ...(holder === undefined ? {} : { holder }),
     };
     await deps.store.create(request);
     const pending: ApprovalRecord = { request, state: 'pending', attempts: 0 };

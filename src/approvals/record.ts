@@ -48,6 +48,8 @@ export const ApprovalRequest = StoredCall.extend({
   ticketUrl: z.string().optional(),
   /** Why it may run outside its change windows (`--break-glass "<reason>"`, redacted): every audit record of it names it. */
   breakGlass: z.string().optional(),
+  /** The device holds the call belongs to (ApprovalRequestInput.holder): its run meets them as their holder's. */
+  holder: z.string().optional(),
   /**
    * How many distinct people other than the requester must approve (1 when absent): scoped approver rules
    * (`approvals.approvers[].min_approvers`) and break-glass deploys ask for more.

@@ -5,7 +5,8 @@
 // exactly one of "ran" and "cancelled" wins. A cancel leaves an audit record, updates the card and tells
 // its thread.
 import type { Logger } from 'pino';
-import type { Operation, ScheduledRun, ScheduledRuns } from '../catalogue/operation.js';
+import type { Operation, ScheduledRun, ScheduledRuns, TimedWork } from '../catalogue/operation.js';
+import { heldRunReminder } from '../catalogue/timed/index.js';
 import { UserError } from '../model/errors.js';
 import { userMention } from '../render/mrkdwn.js';
 import { approversOf } from './approvers.js';
@@ -25,6 +26,8 @@ export interface ScheduledDeps {
   clock: () => number;
   /** Absent where nobody can be authorised to cancel (the CLI, which lists only). */
   cancelling?: { audit: AuditTrail; notifier: ApprovalNotifier; log: Logger };
+  /** Where the reminder before a held run waits (the executor schedules it): a cancel withdraws it. */
+  timed?: TimedWork | undefined;
 }
 
 /** Why a request that is not held any more cannot be cancelled, in a sentence. */
@@ -119,6 +122,14 @@ export class ScheduledDeploys implements ScheduledRuns {
       outcome: `scheduled for ${new Date(entry.runAt).toISOString()}; cancelled before it ran, nothing was run`,
       ...requestTrail(record.request),
     });
+    await this.#deps.timed
+      ?.cancel({ kind: heldRunReminder.kind, profile, key: id }, userId, 'the scheduled run was cancelled')
+      .catch((error: unknown) =>
+        cancelling.log.warn(
+          { err: error, approvalId: id },
+          'the reminder of a cancelled run was not withdrawn',
+        ),
+      );
     await this.#tellCard(id, record, userId).catch((error: unknown) =>
       cancelling.log.warn(
         { err: error, approvalId: id },

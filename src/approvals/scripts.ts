@@ -1,49 +1,10 @@
 // The Lua scripts behind every state change. Each runs atomically inside Redis, so of fifty processes
 // clicking, sweeping or recovering at once exactly one sees each transition succeed; the others learn
-// the state they lost to. Times come from the caller's clock so tests can drive expiry and leases.
-import { createHash } from 'node:crypto';
-import type { RedisClient } from '../redis/connection.js';
-import { replicated } from '../redis/replication.js';
+// the state they lost to. Times come from the caller's clock so tests can drive expiry and leases. How a
+// script is run (by digest, replicated) is src/redis/scripts.ts's.
+import { scriptOf } from '../redis/scripts.js';
 
-export interface LuaScript {
-  source: string;
-  sha: string;
-}
-
-export function scriptOf(source: string): LuaScript {
-  return { source, sha: createHash('sha1').update(source).digest('hex') };
-}
-
-/**
- * Runs a script by its digest, loading it on first use (after a Redis restart too). Every script here is a
- * transition fwbot acts on, so its result is returned only once the replicas the connection asks for hold
- * it (src/redis/replication.ts). Its keys must share one hash slot on a cluster (src/jobs/keys.ts).
- */
-export async function runScript(
-  redis: RedisClient,
-  lua: LuaScript,
-  keys: readonly string[],
-  args: readonly (string | number)[],
-): Promise<unknown> {
-  const result = await evaluate(redis, lua, keys, args);
-  const first = keys[0];
-  if (first !== undefined) await replicated(redis, first);
-  return result;
-}
-
-async function evaluate(
-  redis: RedisClient,
-  lua: LuaScript,
-  keys: readonly string[],
-  args: readonly (string | number)[],
-): Promise<unknown> {
-  try {
-    return await redis.evalsha(lua.sha, keys.length, ...keys, ...args);
-  } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-    return redis.eval(lua.source, keys.length, ...keys, ...args);
-  }
-}
+export { type LuaScript, runScript, scriptOf } from '../redis/scripts.js';
 
 /**
  * pending → approved | rejected | cancelled | expired.
@@ -144,6 +105,20 @@ local lease = tonumber(ARGV[2]) + tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], 'leaseUntil', lease)
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'phase', ARGV[4]) end
 redis.call('ZADD', KEYS[2], lease, redis.call('HGET', KEYS[1], 'id'))
+return 1
+`);
+
+/**
+ * executing → approved again, by the executor that holds the claim: the call was held back (a device it
+ * changes is held by work whose kind lets others wait), and a recovery pass tries it again at ARGV[3].
+ * KEYS: request hash, active index. ARGV: executor id, now, retry at. Returns 1 or 0.
+ */
+export const postponeScript = scriptOf(`
+if redis.call('HGET', KEYS[1], 'state') ~= 'executing' then return 0 end
+if redis.call('HGET', KEYS[1], 'executor') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'state', 'approved')
+redis.call('HDEL', KEYS[1], 'executor', 'leaseUntil', 'phase')
+redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), redis.call('HGET', KEYS[1], 'id'))
 return 1
 `);
 

@@ -25,6 +25,7 @@ import {
   finishScript,
   holdScript,
   noticedScript,
+  postponeScript,
   runScript,
 } from './scripts.js';
 import { type CancelHeldResult, cancelHeld, type HeldRun, heldRun, holdRun } from './timing.js';
@@ -232,6 +233,23 @@ export class ApprovalStore {
       [executor, now, leaseMs, phase ?? ''],
     );
     return Flag.parse(reply) === 1;
+  }
+
+  /** Back to approved, tried again at `at`: the executor held the claim (see postponeScript). */
+  async postpone(id: string, executor: string, now: number, at: number): Promise<boolean> {
+    const reply = await runScript(
+      this.#redis,
+      postponeScript,
+      [this.key(id), this.activeKey],
+      [executor, now, at],
+    );
+    return Flag.parse(reply) === 1;
+  }
+
+  /** True the first time `what` is noted of this request (remembered for `ttlMs`): said once, not each try. */
+  async firstTime(id: string, what: string, ttlMs: number): Promise<boolean> {
+    const key = `${this.#prefix}approval:${id}:noted:${encodeURIComponent(what)}`;
+    return (await this.#redis.set(key, '1', 'PX', Math.max(1_000, ttlMs), 'NX')) === 'OK';
   }
 
   async finish(

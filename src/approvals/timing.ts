@@ -7,13 +7,7 @@
 // This is the one place later work of an approval is declared: no timer of its own, only Redis.
 import { z } from 'zod';
 import type { OperationContext, RunTiming } from '../catalogue/operation.js';
-import {
-  type ChangeWindow,
-  type DeviceWindows,
-  describeWindow,
-  nextCommonOpening,
-  windowState,
-} from '../model/changeWindows.js';
+import { nextCommonOpening, windowState, windowsText, windowsZone } from '../model/changeWindows.js';
 import type { RedisClient } from '../redis/connection.js';
 import { viewerTime } from '../render/viewerTime.js';
 import { runScript, scriptOf } from './scripts.js';
@@ -123,24 +117,6 @@ export async function heldRun(redis: RedisClient, requestKey: string): Promise<H
   return parsed.success ? parsed.data : undefined;
 }
 
-/** The zone a device's windows are read in: the first policy window's, else UTC (SCC's cron is UTC). */
-function zoneOf(devices: readonly DeviceWindows[]): string {
-  for (const device of devices)
-    for (const window of device.windows) if (window.kind === 'policy') return window.timeZone;
-  return 'UTC';
-}
-
-/** `asa-hq-01: Sat, Sun 22:00–04:00 Europe/Berlin or SCC maintenance window (…)`, one device a clause. */
-export function windowsText(devices: readonly DeviceWindows[]): string {
-  return devices
-    .filter((device) => device.windows.length > 0)
-    .map(
-      (device) =>
-        `${device.device}: ${device.windows.map((w: ChangeWindow) => describeWindow(w)).join(' or ')}`,
-    )
-    .join('; ');
-}
-
 /**
  * What to do with an approved request now. Not held yet: hold it until the time asked for, then until all
  * its devices' windows are open together (break-glass skips the windows). Held and due: run it only when
@@ -177,7 +153,7 @@ export async function planRun(
       held: {
         runAt: opens,
         runReason: asked !== undefined && opens === asked ? 'explicit' : 'window',
-        runZone: zoneOf(devices),
+        runZone: windowsZone(devices),
         runWindows: windowsText(devices),
       },
     };
@@ -190,7 +166,7 @@ export async function planRun(
     devices.map((device) => device.windows),
     now,
   );
-  const next = opens === undefined ? '' : ` (next together ${viewerTime(opens, now, zoneOf(devices))})`;
+  const next = opens === undefined ? '' : ` (next together ${viewerTime(opens, now, windowsZone(devices))})`;
   return {
     kind: 'refuse',
     reason: `the change window of ${closed.map((d) => d.device).join(', ')} is not open now${next}: ${windowsText(closed)}`,

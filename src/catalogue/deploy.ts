@@ -101,6 +101,12 @@ export const deploy = defineOperation({
   ],
   examples: ['deploy asa-hq-01', 'deploy asa-hq-01 asa-dc-03 --description "guest VLAN removal"'],
   offeredAsButton: true,
+  // Its devices are held from the moment its approved run is claimed until its deployment run ends: nothing
+  // staged meanwhile misses it unseen, and a second deploy waits its turn.
+  changes: {
+    devices: async (_ctx, _args, facts) => facts?.devices ?? [],
+    hold: { kind: 'deploy', reason: (facts) => `deploy to ${facts.devices.map((d) => d.name).join(', ')}` },
+  },
   target: {
     facts: DeployFacts,
     resolve: async (ctx, args) => {
@@ -153,7 +159,7 @@ export const deploy = defineOperation({
           blocks: [{ kind: 'text', text }],
           visibility: 'in_channel',
         },
-        track: [{ kind: 'deployment', transactionUid: run.transactionUid, label }],
+        track: [{ kind: 'deployment', transactionUid: run.transactionUid, label, holder: ctx.requestId }],
       };
     },
     describe: (facts, now) => {
@@ -208,7 +214,8 @@ export const deploy = defineOperation({
       },
     });
     await markDeploying(ctx, facts.devices);
-    return { facts, transaction: data, snapshots };
+    // Its device holds (taken under this request's id when its approved run was claimed) end with its run.
+    return { facts, transaction: data, snapshots, holder: ctx.requestId };
   },
   render: ({ facts, transaction }, _args, meta) =>
     announcement(
@@ -220,7 +227,7 @@ export const deploy = defineOperation({
       },
       meta,
     ),
-  track: ({ facts, transaction, snapshots }) =>
+  track: ({ facts, transaction, snapshots, holder }) =>
     transaction.transactionUid
       ? [
           {
@@ -228,6 +235,7 @@ export const deploy = defineOperation({
             transactionUid: transaction.transactionUid,
             label: `deploy to ${facts.devices.map((d) => d.name).join(', ')}`,
             ...(snapshots.length > 0 ? { snapshots } : {}),
+            holder,
           },
         ]
       : [],

@@ -42,6 +42,8 @@ export const discard = defineOperation({
   scc: [...PENDING_READS, ...CHANGE_LOG_READS, 'getDeviceDeploymentRuns', 'readAsaDeviceConfiguration'],
   examples: ['discard asa-hq-01'],
   offeredAsButton: true,
+  // Reading the configuration again changes SCC's copy of the device: a hold on it stops the discard.
+  changes: { devices: async (_ctx, _args, facts) => (facts ? [facts.device] : []) },
   target: {
     facts: z.object({ device: PendingDevice }),
     resolve: async (ctx, args) => {

@@ -4,7 +4,8 @@
 // import only the shapes and helpers operations share: the declaration (operation.ts, which gathers the
 // types of context.ts, modal.ts, queue.ts and services.ts), a form's fields as shown (forms.ts), SCC's
 // refusals as sentences (sccErrors.ts), usage lines (usage.ts), the argument helpers that form fields
-// and option lookups use (args.ts, resolve.ts), and the change ticket a changing call carries (tickets.ts).
+// and option lookups use (args.ts, resolve.ts), the change ticket a changing call carries (tickets.ts), the
+// kinds of timed work with their registry (timed/index.ts), and what a device hold is (deviceHolds.ts).
 // test/architecture/ holds it to that.
 import { ConfigError, type ConfigIssue } from '../config/issues.js';
 import { ROLES, type Role } from '../model/types.js';
@@ -19,6 +20,7 @@ import { DEVICE_OPERATIONS } from './devices.js';
 import { GATEWAY_OPERATIONS } from './gateway.js';
 import { createGrammar, type ParsedCommand, wantsModal } from './grammar.js';
 import { commandTable, defineHelpOperation, helpOverview, helpTopic } from './help.js';
+import { HOLD_OPERATIONS } from './holds.js';
 import { INTERFACE_CHANGE_OPERATIONS } from './interfaceChanges.js';
 import { INTERFACE_OPERATIONS } from './interfaces.js';
 import { LOOKUP_OPERATIONS } from './lookups.js';
@@ -49,6 +51,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...TRANSACTION_OPERATIONS,
   ...CONFIG_HISTORY_OPERATIONS,
   ...SCHEDULED_DEPLOY_OPERATIONS,
+  ...HOLD_OPERATIONS,
   ...EVENT_LOG_OPERATIONS,
   ...LOOKUP_OPERATIONS,
   ...TRACE_OPERATIONS,

@@ -80,6 +80,14 @@ function createdTrack<R extends { device: ResolvedDevice; created: AsaInterface;
 }
 const members = () => list({ min: 1, max: MAX_MEMBERS, what: 'member interfaces' });
 
+/** Every interface change stages on the ASA it names: a hold on that device stops it (deviceHolds.ts). */
+const changesTheDevice = {
+  devices: async (ctx: OperationContext, args: { device: string }) => {
+    const device = await resolveDevice(ctx.scc, args.device, ASA_ONLY);
+    return [{ uid: device.uid, name: device.name }];
+  },
+};
+
 /** The ASA named in a form's prefilled arguments, and all its interfaces. */
 async function deviceAndInterfaces(ctx: OperationContext, raw: RawArgs) {
   const device = await resolveDevice(ctx.scc, rawText(raw, 'device'), ASA_ONLY);
@@ -131,6 +139,7 @@ export const interfacesCreateEtherchannel = defineOperation({
   }),
   role: 'operator',
   approval: 'never',
+  changes: changesTheDevice,
   scc: ['createAsaEtherChannelInterface', STAGED_READ],
   examples: [
     'interfaces create etherchannel asa-hq-01',
@@ -227,6 +236,7 @@ export const interfacesCreateSubinterface = defineOperation({
   }),
   role: 'operator',
   approval: 'never',
+  changes: changesTheDevice,
   scc: ['createAsaSubInterface', STAGED_READ],
   examples: [
     'interfaces create subinterface asa-hq-01',
@@ -300,6 +310,7 @@ export const interfacesCreateVlan = defineOperation({
   args: z.object({ device: text(), 'vlan-id': int(...VLAN_INTERFACE_RANGE), ...commonSettings }),
   role: 'operator',
   approval: 'never',
+  changes: changesTheDevice,
   scc: ['createAsaVlanInterface', STAGED_READ],
   examples: [
     'interfaces create vlan asa-branch-02',
@@ -391,6 +402,7 @@ export const interfacesEdit = defineOperation({
     }),
   role: 'operator',
   approval: 'never',
+  changes: changesTheDevice,
   scc: [...Object.values(MODIFY), STAGED_READ],
   examples: [
     'interfaces edit asa-hq-01 inside',

@@ -191,6 +191,7 @@ export const interfacesDelete = defineOperation({
     STAGED_READ,
   ],
   examples: ['interfaces delete asa-hq-01 Vlan20'],
+  changes: { devices: async (_ctx, _args, facts) => (facts ? [facts.device] : []) },
   target: {
     facts: DeletionFacts,
     resolve: async (ctx, args) => {

@@ -13,6 +13,7 @@ import { shareButton } from '../render/paging.js';
 import { COMPUTING_POSTS } from '../scc/callPolicy.js';
 import { type SccOperationId, sccOperations } from '../scc/operationTypes.js';
 import type { OperationContext } from './context.js';
+import type { HeldDevice, HoldKindName } from './deviceHolds.js';
 import type { ModalSpec } from './modal.js';
 import type { ErasedQueue, QueueSpec } from './queue.js';
 import { explainFailure } from './sccErrors.js';
@@ -35,12 +36,22 @@ export type {
   ConfigSnapshots,
   DeployMark,
   OperationServices,
+  SchedulableKind,
   ScheduledRun,
   ScheduledRuns,
   ServiceName,
   StagedChange,
   StagedRecord,
   StagingLedger,
+  ThreadPlace,
+  TimedCancel,
+  TimedFilter,
+  TimedItem,
+  TimedRef,
+  TimedReschedule,
+  TimedSchedule,
+  TimedState,
+  TimedWork,
   UpgradeWatch,
   WatchRegistry,
 } from './services.js';
@@ -126,6 +137,27 @@ export interface RunTiming<F> {
   windows(ctx: OperationContext, facts: F): Promise<DeviceWindows[]>;
 }
 
+/**
+ * The ASAs a call changes (their configuration in SCC, or on the device): a hold on one of them by anyone but
+ * the call's own holder stops it, when it is asked for and again right before an approved call runs
+ * (src/dispatch/holds.ts applies it; src/catalogue/deviceHolds.ts says what a hold is).
+ */
+export interface DeviceChanges<A, F> {
+  /** The devices, from the target's facts when the operation has a target, else from the arguments. */
+  devices(ctx: OperationContext, args: A, target: F | undefined): Promise<readonly HeldDevice[]>;
+  /**
+   * The call holds them itself, from the moment its approved run is claimed until its followed work ends
+   * (a deploy), under its request's id: what its hold is called, and why. Needs a target.
+   */
+  hold?: { kind: HoldKindName; reason(target: F): string };
+}
+
+/** An operation's DeviceChanges with its types erased: arguments raw, facts as stored. */
+export interface ErasedChanges {
+  devices(ctx: OperationContext, raw: RawArgs, facts?: unknown): Promise<readonly HeldDevice[]>;
+  hold?: { kind: HoldKindName; reason(facts: unknown): string };
+}
+
 /** The outcome of running an operation: what to show and what to follow. */
 export interface Outcome {
   view: View;
@@ -170,6 +202,8 @@ export interface OperationSpec<A, R, F = undefined> {
   needs?: readonly ServiceName[];
   /** Governed operations and those audited on every call declare their target. */
   target?: TargetSpec<A, F>;
+  /** The ASAs a call changes, which device holds apply to (see DeviceChanges); typed by args and target. */
+  changes?: DeviceChanges<NoInfer<A>, NoInfer<F>>;
   /** The SCC operations this command may call (the command table and a coverage test read it). */
   scc: readonly SccOperationId[];
   examples?: readonly string[];
@@ -252,6 +286,8 @@ export interface Operation {
   readonly examples: readonly string[];
   readonly modal?: ModalSpec;
   readonly target?: ErasedTarget;
+  /** The ASAs a call changes, which device holds apply to (see DeviceChanges). */
+  readonly changes?: ErasedChanges;
   readonly queue?: ErasedQueue;
   /** Checks raw arguments without running anything: an empty list means they are acceptable. */
   validate(raw: RawArgs): ArgIssue[];
@@ -371,6 +407,8 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
     );
   if (spec.secret && spec.queue) throw new Error(`${spec.id}: a secret cannot go through a queue`);
   if (spec.queue) checkQueue(spec.id, spec.queue, spec.modal);
+  if (spec.changes?.hold && !spec.target)
+    throw new Error(`${spec.id}: a call that holds its devices must declare its target`);
   const tenancy = spec.tenancy ?? 'tenant';
   if (typeof tenancy === 'object' && !spec.params.some((param) => param.name === tenancy.tenantArg))
     throw new Error(
@@ -485,7 +523,39 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
   }
   const queue = spec.queue;
   if (queue) Object.assign(operation, { queue: eraseQueue(spec, queue) });
+  if (spec.changes) Object.assign(operation, { changes: eraseChanges(spec, spec.changes) });
   return operation;
+}
+
+function eraseChanges<A, F>(spec: OperationSpec<A, unknown, F>, changes: DeviceChanges<A, F>): ErasedChanges {
+  const { hold } = changes;
+  const target = spec.target;
+  return {
+    async devices(ctx, raw, facts) {
+      const typed = parseArgs(spec, raw);
+      try {
+        // A target not resolved yet (a call that is neither governed nor audited) is resolved for it.
+        let current: F | undefined;
+        if (target)
+          current =
+            facts === undefined
+              ? (await target.resolve(ctx, typed)).facts
+              : parseFacts(target as TargetSpec<unknown, F>, facts, spec.id);
+        return await changes.devices(ctx, typed, current);
+      } catch (error) {
+        throw explainFailure(error, spec.failure);
+      }
+    },
+    ...(hold && target
+      ? {
+          hold: {
+            kind: hold.kind,
+            reason: (facts: unknown) =>
+              hold.reason(parseFacts(target as TargetSpec<unknown, F>, facts, spec.id)),
+          },
+        }
+      : {}),
+  };
 }
 
 function eraseTiming<F>(timing: RunTiming<F>, parse: (facts: unknown) => F): RunTiming<unknown> {

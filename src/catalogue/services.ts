@@ -1,7 +1,9 @@
 // The services behind Redis that a few operations run on, as the ports they see (the approvals service and
 // the jobs implement them): the watches of upgrade runs, the audit trail, who staged what on each ASA.
 // Absent where fwbot runs without Redis (the CLI): an operation declares what it needs (`needs`).
+import type { z } from 'zod';
 import type { AlertService } from '../alerts/model.js';
+import type { DeviceHolds } from './deviceHolds.js';
 
 /** A channel that hears about every VPN client upgrade run that ends (issue 5; an `upgrades` alert since issue 26). */
 export interface UpgradeWatch {
@@ -170,6 +172,123 @@ export interface ScheduledRuns {
   cancel(id: string, profile: string, userId: string): Promise<ScheduledRun>;
 }
 
+/**
+ * A thread fwbot speaks in, and who asked there: where followed work is reported (dispatch/ports.ts
+ * ThreadRef adds what a Cancel… of it needs) and where an item of timed work speaks.
+ */
+export interface ThreadPlace {
+  channelId: string;
+  /** `ts` of the message that started it (the announcement, a card); replies go in its thread. */
+  threadTs: string;
+  /** Who asked: mentioned where the words mention them. */
+  requesterId: string;
+  /** The SCC profile of the work. */
+  profile: string;
+  /** The workspace the thread is in (absent: the home workspace): replies go out with its Slack client. */
+  teamId?: string | undefined;
+  enterpriseId?: string | undefined;
+}
+
+/**
+ * What scheduling needs of a kind's declaration (src/catalogue/timed/kind.ts TimedKindSpec has it, and more):
+ * its name, its payload's schema, one item per thing, how lists name it and its devices.
+ */
+export interface SchedulableKind<S extends z.ZodType> {
+  readonly kind: string;
+  readonly payload: S;
+  id(payload: z.output<S>): string;
+  describe(payload: z.output<S>): string;
+  devices?(payload: z.output<S>): readonly { uid: string; name: string }[];
+}
+
+/** Where an item of timed work stands. */
+export type TimedState = 'scheduled' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** One item of timed work (src/catalogue/timed/), as the store keeps it and lists show it. */
+export interface TimedItem {
+  /** `<kind>~<profile>~<key>`. */
+  id: string;
+  kind: string;
+  profile: string;
+  /** Its kind's id of the thing: one item per thing. */
+  key: string;
+  /** How lists name it (its kind's `describe`). */
+  what: string;
+  /** Who it is for. */
+  owner: string;
+  devices: { uid: string; name: string }[];
+  thread?: ThreadPlace | undefined;
+  state: TimedState;
+  /** When it is (or was last) due. */
+  dueAt: number;
+  scheduledAt: number;
+  /** The last word on it: what happened (done; failed and why; cancelled by whom), or why it waits. */
+  summary?: string | undefined;
+  finishedAt?: number | undefined;
+  /** Times it was claimed, and rounds it ran to an end or an `again`. */
+  attempts: number;
+  round: number;
+  payload: unknown;
+}
+
+/** What names an item: its kind, its profile and its kind's id of the thing. */
+export interface TimedRef {
+  kind: string;
+  profile: string;
+  key: string;
+}
+
+/** What scheduling an item takes besides its kind: where, what, when, for whom, and where it speaks. */
+export interface TimedSchedule<P> {
+  profile: string;
+  payload: P;
+  /** When it is due (ms since the epoch, on the deployment's one clock). */
+  at: number;
+  owner: string;
+  thread?: ThreadPlace | undefined;
+}
+
+/** Exactly one of a run and a cancel wins: a cancel refused says the state it found. */
+export type TimedCancel =
+  | { outcome: 'cancelled'; item: TimedItem }
+  | { outcome: 'refused'; state: Exclude<TimedState, 'scheduled'> | 'missing'; item?: TimedItem };
+
+export type TimedReschedule =
+  | { outcome: 'rescheduled'; item: TimedItem }
+  | { outcome: 'refused'; state: Exclude<TimedState, 'scheduled'> | 'missing'; item?: TimedItem };
+
+/** Which items a list shows; every field given must match. */
+export interface TimedFilter {
+  kind?: string;
+  profile?: string;
+  owner?: string;
+  deviceUid?: string;
+}
+
+/**
+ * Timed work in Redis (src/jobs/timed/): scheduled once by id, cancelled or moved while it waits, run exactly
+ * once by whichever fwbot process is alive when it is due, and remembered for a while once it ended.
+ */
+export interface TimedWork {
+  /**
+   * Schedules an item; one per thing: while an item of the same kind, profile and id waits or runs, this
+   * changes nothing (`scheduled: false`, and the item as it is). A payload its kind's schema refuses throws.
+   */
+  schedule<S extends z.ZodType>(
+    kind: SchedulableKind<S>,
+    item: TimedSchedule<z.input<S>>,
+  ): Promise<{ scheduled: boolean; item: TimedItem }>;
+  /** Withdraws a waiting item; atomic against its claim, so exactly one of "ran" and "cancelled" wins. */
+  cancel(ref: TimedRef, by: string, reason?: string): Promise<TimedCancel>;
+  /** Moves a waiting item to another time (later: extends it); refused once it runs or ended. */
+  reschedule(ref: TimedRef, at: number): Promise<TimedReschedule>;
+  get(ref: TimedRef): Promise<TimedItem | undefined>;
+  /** Items waiting or running, the soonest due first. */
+  list(filter?: TimedFilter): Promise<TimedItem[]>;
+  /** Items that ended (done, failed, cancelled) within the retention, the latest first. */
+  history(filter?: TimedFilter): Promise<TimedItem[]>;
+}
+
 /** The Redis-backed services an operation may need (absent where fwbot runs without Redis: the CLI). */
 export type ServiceName = keyof OperationServices;
 
@@ -185,4 +304,8 @@ export interface OperationServices {
   snapshots?: ConfigSnapshots;
   /** Approved requests held until their time (`/fw deployments scheduled`, `/fw deployments cancel`). */
   scheduled?: ScheduledRuns;
+  /** Work due later, run once by whichever process is alive then (src/catalogue/timed/). */
+  timed?: TimedWork;
+  /** Devices held for a change in progress (src/catalogue/deviceHolds.ts): `/fw holds`, and every call's check. */
+  holds?: DeviceHolds;
 }

@@ -1,9 +1,10 @@
 // `trace` and `show`: the ASA's packet-tracer and a fixed set of read-only show commands, run through SCC's
 // command line (`executeCliCommand`, a transaction followed in place, then the result by execution). What
 // is sent is built only from the templates in asaCommands.ts and values that passed their grammar
-// (traceArgs.ts); the device must be an ASA and online, and an input interface must be one of its own, all
-// before anything is sent. Without `--in`, the input interface is the one whose connected subnet holds the
-// source (inputInterface.ts); when none does, the answer asks, one button per interface.
+// (traceArgs.ts); the device must be an ASA, online and without undeployed changes (undeployedChanges.ts),
+// and an input interface must be one of its own, all before anything is sent. Without `--in`, the input
+// interface is the one whose connected subnet holds the source (inputInterface.ts); when none does, the
+// answer asks, one button per interface.
 import { maskDeviceOutput } from '../model/configSecrets.js';
 import { UserError } from '../model/errors.js';
 import { parsePacketTracer } from '../render/packetTracer.js';
@@ -36,6 +37,7 @@ import {
   resolveDevice,
 } from './resolve.js';
 import { type ShowRequest, showArgs, type TraceFlow, traceArgs } from './traceArgs.js';
+import { refuseUndeployed, undeployedRefusal } from './undeployedChanges.js';
 import { commandText, quoteToken } from './usage.js';
 
 const ASA: DeviceRequirement = { kinds: ['asa'], why: 'packet-tracer and show commands run on ASAs' };
@@ -70,6 +72,8 @@ async function onlineAsa(ctx: OperationContext, typed: string): Promise<Resolved
   const found = await resolveDevice(ctx.scc, typed, ASA);
   const state = found.device.connectivityState ?? 'UNKNOWN';
   if (state !== 'ONLINE') throw new UserError(`${found.name} is ${state}: fwbot sends nothing to it.`);
+  // SCC would refuse the command line of a device with undeployed changes: said now, nothing sent.
+  refuseUndeployed(found);
   return found;
 }
 
@@ -101,7 +105,11 @@ async function runScript(
 ): Promise<string> {
   const script = scriptOf(command);
   const signal = ctx.signal ? { signal: ctx.signal } : {};
-  const transaction = await ctx.scc.lookups.executeCli({ deviceUids: [device.uid], script }, signal);
+  const transaction = await ctx.scc.lookups
+    .executeCli({ deviceUids: [device.uid], script }, signal)
+    .catch((error: unknown) => {
+      throw undeployedRefusal(error, device);
+    });
   if (!transaction.transactionUid)
     throw new UserError(`SCC accepted \`${script}\` for ${device.name} but gave no transaction to follow.`);
   const ended = await ctx.scc.transactions.follow(transaction.transactionUid, { ...CLI_FOLLOW, ...signal });

@@ -34,6 +34,7 @@ export function terminalStyle(tty: boolean, env: NodeJS.ProcessEnv = process.env
 
 /** The emoji codes fwbot writes (test/console/markup.test.ts checks every one in src/ is here). */
 export const EMOJI: Readonly<Record<string, string>> = {
+  alarm_clock: '⏰',
   arrows_counterclockwise: '🔄',
   bell: '🔔',
   calendar: '📆',
@@ -60,6 +61,7 @@ export const EMOJI: Readonly<Record<string, string>> = {
   rocket: '🚀',
   rotating_light: '🚨',
   stop_sign: '🛑',
+  unlock: '🔓',
   warning: '⚠️',
   white_check_mark: '✅',
   x: '❌',

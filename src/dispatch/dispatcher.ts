@@ -3,8 +3,9 @@
 // the entry (a button or form may reach only what the declaration allows), the role (in this channel, and
 // in the other channel an operation acts on), the arguments, then the operation's fate: a second person's
 // approval, a reveal offered privately, a queue, or a run — audited where the declaration or the policy
-// says so. Refusals are thrown as the errors src/dispatch/errors.ts turns into sentences. Its length is the
-// point: every step of a call's fate, and the Reveal click that completes one, in one place and in order.
+// says so — unless a device the call changes is held for a change in progress (holds.ts). Refusals are
+// thrown as the errors src/dispatch/errors.ts turns into sentences. Its length is the point: every step of
+// a call's fate, and the Reveal click that completes one, in one place and in order.
 import type { Logger } from 'pino';
 import {
   type Actor,
@@ -33,6 +34,7 @@ import { type ButtonForm, buttonFormOf, requiredByPolicy } from './buttons.js';
 import { CREDENTIAL_REFUSAL, containsCredential, redactCommandText } from './commandSecrets.js';
 import { operationContext } from './context.js';
 import { FOUR_EYES, type Governance, NONE } from './governance.js';
+import { refuseIfHeld } from './holds.js';
 import type {
   ApprovalGate,
   AuditSink,
@@ -62,6 +64,12 @@ export interface Invocation {
   entry: Entry;
   /** The CLI's `--yes`: a governed call runs when the surface has no approvers (see DispatcherDeps). */
   confirmed?: boolean;
+  /**
+   * The id of the device holds this call belongs to (the work that took them, e.g. an access request's
+   * own deploy): set by fwbot's code for its own later calls, never from what was typed. Its holds do not
+   * stop it (src/dispatch/holds.ts).
+   */
+  holder?: string;
 }
 
 export type Dispatched =
@@ -254,6 +262,8 @@ export class Dispatcher {
       // What SCC would refuse when a queued call's turn comes is refused before anyone is asked to approve.
       await op.queue?.check(ctx, raw);
       const resolved = await target.resolve(ctx, raw);
+      // A device held for a change in progress is said now, not found by the approver's click.
+      await refuseIfHeld(op, ctx, resolved.raw, resolved.facts, invocation.holder);
       const description = target.describe(resolved.facts, ctx.now());
       const { approvals } = this.#deps;
       if (approvals) {
@@ -267,6 +277,7 @@ export class Dispatcher {
           role: op.role,
           ...(ticket === undefined ? {} : { ticket }),
           ...(access.scope.tenant === undefined ? {} : { channelTenant: access.scope.tenant }),
+          ...(invocation.holder === undefined ? {} : { holder: invocation.holder }),
         });
         return { kind: 'approval', approvalId };
       }
@@ -304,15 +315,18 @@ export class Dispatcher {
     if (op.queue) {
       // What SCC would refuse when the turn comes is refused now, before anything is announced or run.
       await op.queue.check(ctx, raw);
+      await refuseIfHeld(op, ctx, raw, undefined, invocation.holder);
       const { queue } = this.#deps;
       if (queue) return this.#queue(queue, op, op.queue, raw, ctx, audited ? why : undefined);
     }
 
     if (audited && op.target) {
       const resolved = await op.target.resolve(ctx, raw);
+      await refuseIfHeld(op, ctx, resolved.raw, resolved.facts, invocation.holder);
       const description = op.target.describe(resolved.facts, ctx.now());
       return this.#run(ctx, op, resolved.raw, resolved.facts, description, commandText, why, ticket);
     }
+    await refuseIfHeld(op, ctx, raw, undefined, invocation.holder);
     log.info({ operationId: op.id, profile }, 'running');
     return { kind: 'outcome', outcome: await op.execute(ctx, raw), profile };
   }

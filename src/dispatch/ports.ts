@@ -9,21 +9,12 @@ import type {
   RawArgs,
   Role,
   TargetDescription,
+  ThreadPlace,
   TrackRequest,
 } from '../catalogue/operation.js';
 
-/** Where an outcome is reported: the thread of the message that started the work. */
-export interface ThreadRef {
-  channelId: string;
-  /** `ts` of the message that started it (the announcement); replies go in its thread. */
-  threadTs: string;
-  /** Mentioned in the final reply. */
-  requesterId: string;
-  /** SCC profile whose client follows the work. */
-  profile: string;
-  /** The workspace the thread is in (absent: the home workspace): replies go out with its Slack client. */
-  teamId?: string | undefined;
-  enterpriseId?: string | undefined;
+/** Where an outcome is reported: the thread of the message that started the work, and who asked there. */
+export interface ThreadRef extends ThreadPlace {
   /**
    * Who approved the call that started the work (absent: it ran without a second person). A Cancel… button
    * in the thread needs a second person only when the work did (src/catalogue/transactions.ts).
@@ -54,6 +45,11 @@ export interface ApprovalRequestInput {
   ticket?: string;
   /** Asked in a customer channel: its tenant, which approver rules on that tenant cover (issue 29). */
   channelTenant?: string;
+  /**
+   * The device holds this call belongs to (Invocation.holder): they do not stop it when it runs, and it
+   * takes none of its own (the work that holds the devices ends the hold).
+   */
+  holder?: string;
 }
 
 /** Turns a governed call into an approval request that someone else decides. */

@@ -1,6 +1,6 @@
 // Following a deploy to ASAs: the run its transaction started, found by the transaction's uid, read until
 // it reaches DEPLOY_COMPLETED or DEPLOY_FAILED. The thread keeps one progress message; the outcome names
-// each device's result and where to read what was deployed.
+// each device's result and where to read what was deployed. The deploy's device holds end with it.
 import { z } from 'zod';
 import { counted } from '../render/format.js';
 import { escapeAll } from '../render/mrkdwn.js';
@@ -14,8 +14,12 @@ const HOUR = 60 * 60 * SECOND;
 
 export const deployment = defineFollowKind({
   kind: 'deployment',
-  // The snapshots kept before the deploy was sent: what its end compares the devices with.
-  request: runRequest('deployment').extend({ snapshots: z.array(KeptSnapshot).optional() }),
+  // The snapshots kept before the deploy was sent: what its end compares the devices with; the id its
+  // device holds were taken under (the approval's), released when the run ends.
+  request: runRequest('deployment').extend({
+    snapshots: z.array(KeptSnapshot).optional(),
+    holder: z.string().optional(),
+  }),
   // `transactionRead`: the deploy's transaction was read once, first, for what SCC says of cancelling it
   // (the run that follows does not say); from then on each step reads the run.
   state: RunState.extend({ transactionRead: z.boolean().optional() }),
@@ -24,6 +28,7 @@ export const deployment = defineFollowKind({
   // A deploy writes a few lines to each device: seconds to minutes, at most 50 devices at once.
   poll: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 20 * SECOND, deadlineMs: 2 * HOUR },
   configBefore: (request) => request.snapshots ?? [],
+  holder: (request) => request.holder,
   describe: (request) => `the deploy started by transaction \`${request.transactionUid}\``,
   async step(ctx, request, state) {
     const scc = ctx.client;

@@ -63,6 +63,11 @@ export function describeFollowed(request: TrackRequest): string {
   return kindOf(request.kind).describe(request);
 }
 
+/** The holder whose device holds end with the followed work, when its kind keeps some (a deploy's). */
+export function holderOf(request: TrackRequest): string | undefined {
+  return kindOf(request.kind).holder?.(request);
+}
+
 /** Each kind's poll schedule, as it declares it. */
 export function pollSchedules(): Record<TrackKind, PollSchedule> {
   return Object.fromEntries(KINDS.map((kind) => [kind.kind, kind.poll])) as Record<TrackKind, PollSchedule>;

@@ -168,6 +168,11 @@ export interface FollowKind<Q extends RequestSchema, S extends z.ZodObject> {
   configBefore?(request: z.infer<Q>): readonly KeptSnapshot[];
   /** The ASA a staged change waits on, for the Home's "Staged, not deployed" list. */
   stagedOn?(request: z.infer<Q>): string | undefined;
+  /**
+   * The holder whose device holds the followed work keeps until it ends (a deploy's, src/catalogue/
+   * deviceHolds.ts): the tracking worker releases them when it ends, however it ends.
+   */
+  holder?(request: z.infer<Q>): string | undefined;
 }
 
 /** The settings of the configuration that change how some kinds are followed. */

@@ -25,6 +25,11 @@ export interface JobsOptions {
   onIncidentsChanged?: () => void;
   /** How long running configurations are kept (the policy's `changes.snapshots.retention_days`; default 30). */
   snapshotRetentionDays?: number;
+  /**
+   * The deployment's one clock, as the approvals' executor reads it (default: the machine's): what timed
+   * work records of time (scheduled, cancelled) is on it.
+   */
+  clock?: () => number;
 }
 
 export interface JobsCore {
@@ -44,6 +49,8 @@ export interface JobsCore {
   readonly incidentsChanged: () => void;
   /** See JobsOptions.snapshotRetentionDays. */
   readonly snapshotRetentionDays: number;
+  /** See JobsOptions.clock. */
+  readonly clock: () => number;
   /** The BullMQ queue of one declared operation queue on one profile (src/jobs/operationQueue.ts). */
   callQueue(queue: string, profile: string): Queue;
   /** Queues messages to post exactly once (repeats with the same key add nothing). */
@@ -86,6 +93,7 @@ export function createJobsCore(options: JobsOptions): JobsCore {
     subscriptions,
     incidentsChanged: options.onIncidentsChanged ?? (() => undefined),
     snapshotRetentionDays: options.snapshotRetentionDays ?? 30,
+    clock: options.clock ?? Date.now,
     callQueue(name, profile) {
       const queueName = operationQueueName(name, profile);
       let queue = callQueues.get(queueName);

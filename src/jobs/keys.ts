@@ -267,6 +267,43 @@ export class JobKeys {
     return this.key('alert-mute', channelId, digest(`${profile}\u0000${deviceUid}`));
   }
 
+  // Device holds (src/jobs/deviceHolds.ts): one hash per profile, fields per held device.
+
+  /** Hash of one profile's holds: `d:<uid>` the hold (JSON), `h:<uid>` its holder, `s:`/`u:` since and until. */
+  deviceHolds(profile: string): string {
+    return this.key('holds', encodeURIComponent(profile));
+  }
+
+  /** Set of the profiles that have (or had) holds: what `/fw holds` across profiles reads. */
+  holdProfiles(): string {
+    return this.key('hold-profiles');
+  }
+
+  /** Set of the profiles where one holder holds devices: what its release goes through. */
+  holderProfiles(holderId: string): string {
+    return this.key('holder', encodeURIComponent(holderId));
+  }
+
+  // Timed work (src/jobs/timed/): one hash per item, one index of what is due, one of what ended.
+
+  /** Hash: one item of timed work, its record and the fields its runs change (timed/store.ts). */
+  timedItem(itemId: string): string {
+    return this.key('timed', itemId);
+  }
+
+  /**
+   * Sorted set of items a pass looks at: waiting ones (score: when due), running ones (when their lease
+   * ends: a dead runner's item is claimed again then), ended ones whose followed work is not handed on yet.
+   */
+  timedDue(): string {
+    return this.key('timed-due');
+  }
+
+  /** Sorted set of items that ended (score: when), for the lists of what happened; trimmed to the retention. */
+  timedEnded(): string {
+    return this.key('timed-ended');
+  }
+
   /** The text and blocks a desk message shows now, hashed (edits that change nothing are skipped). */
   shownDigest(notificationKey: string): string {
     return this.key('shown', notificationKey);
@@ -280,6 +317,12 @@ function digest(text: string): string {
 /** Job id of the one tracking job per followed thing: profile, kind and SCC id decide it. */
 export function trackJobId(profile: string, kind: string, id: string): string {
   return `${kind}~${safe(profile)}~${safe(id)}`;
+}
+
+/** The id of an item of timed work: its kind, profile and key, each kept readable and apart (`~`). */
+export function timedItemId(kind: string, profile: string, key: string): string {
+  const part = (text: string) => encodeURIComponent(text).replace(/~/g, '%7E');
+  return `${kind}~${part(profile)}~${part(key)}`;
 }
 
 /** Stable short id of a subscriber (a thread, and who asked in it). */

@@ -120,6 +120,16 @@ export const Schedule = z.object({
     maxStalledCount: z.number().int().positive(),
   }),
   alerts: AlertSchedule,
+  /** Timed work (src/jobs/timed/runner.ts): the pass every process runs. */
+  timed: z.object({
+    /** How often each process looks for items due. */
+    passEveryMs: z.number().int().positive(),
+    /** A run's claim lapses this long after its last renewal: a dead process's item is taken over then. */
+    leaseMs: z.number().int().positive(),
+    /** Items claimed per pass at most, and how many of them run at once. */
+    batch: z.number().int().positive(),
+    concurrency: z.number().int().positive(),
+  }),
   /** How long outcomes, notification marks and finished jobs are remembered. */
   retentionMs: z.number().int().positive(),
 });
@@ -174,6 +184,7 @@ export const DEFAULT_SCHEDULE: Schedule = {
     stalledIntervalMs: 30 * SECOND,
     maxStalledCount: 5,
   },
+  timed: { passEveryMs: 5 * SECOND, leaseMs: 60 * SECOND, batch: 50, concurrency: 4 },
   retentionMs: 7 * 24 * HOUR,
 };
 
@@ -189,6 +200,7 @@ export interface ScheduleOverrides {
   alerts?: Partial<Omit<AlertSchedule, 'intervals'>> & { intervals?: Partial<AlertSchedule['intervals']> };
   queues?: Schedule['queues'];
   workers?: Partial<Schedule['workers']>;
+  timed?: Partial<Schedule['timed']>;
   retentionMs?: number;
 }
 
@@ -217,6 +229,7 @@ export function resolveSchedule(
     },
     queues: { ...base.queues, ...overrides.queues },
     workers: { ...base.workers, ...overrides.workers },
+    timed: { ...base.timed, ...overrides.timed },
   });
 }
 

@@ -6,10 +6,12 @@
 import { DelayedError, type Job, type Processor, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { DeviceHolds } from '../catalogue/deviceHolds.js';
 import type { SccClients } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
 import {
   describeFollowed,
+  holderOf,
   kindOf,
   type Outcome,
   parseTrackJob,
@@ -48,6 +50,8 @@ export interface TrackWorkerDeps {
   durations?: DurationHistory;
   /** Reports what followed work changed on its devices, for kinds that kept configurations before it. */
   configChanges?: (trackId: string, job: TrackJob, subscribers: readonly Subscriber[]) => Promise<void>;
+  /** Device holds the followed work keeps until it ends (a deploy's): released at its end. */
+  holds?: Pick<DeviceHolds, 'release'>;
   log: Logger;
 }
 
@@ -57,6 +61,7 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
   const finish = async (trackId: string, outcome: Outcome, data?: TrackJob): Promise<string> => {
     const settled = await subscriptions.settle(trackId, outcome);
     log.info({ trackId, status: settled.status }, 'followed work ended');
+    if (data) await releaseHolds(deps, trackId, data);
     if (data?.state.cancelOffered) await withdrawCancel(deps, trackId, data);
     // After the outcome is queued, so that nothing stands between the end and the reply.
     if (data) await stopRunning(deps, trackId, data);
@@ -231,6 +236,25 @@ async function reportChanges(deps: TrackWorkerDeps, trackId: string, data: Track
     await deps.configChanges(trackId, data, await deps.subscriptions.subscribers(trackId));
   } catch (error) {
     deps.log.warn({ err: error, trackId }, 'configuration changes not reported');
+  }
+}
+
+/**
+ * Whatever the end, the device holds the work kept are released (a deploy's devices take changes again). A
+ * failure is logged: the holds lapse at their `until` anyway.
+ */
+async function releaseHolds(deps: TrackWorkerDeps, trackId: string, data: TrackJob): Promise<void> {
+  const holder = holderOf(data.request);
+  if (!holder || !deps.holds) return;
+  try {
+    const released = await deps.holds.release(holder);
+    if (released.length > 0)
+      deps.log.info(
+        { trackId, holder, devices: released.map((hold) => hold.device) },
+        'device holds released',
+      );
+  } catch (error) {
+    deps.log.warn({ err: error, trackId, holder }, 'device holds not released; they lapse at their end');
   }
 }
 

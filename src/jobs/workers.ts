@@ -2,9 +2,13 @@
 // operations' queues) and `startWorkers` for the side that does it. Workers run inside the bot process or
 // alone (`npm run worker`), any number of them: all state is in Redis, BullMQ hands each job to one
 // worker at a time, and a killed worker's jobs are picked up by the others.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { type Processor, Queue, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { AlertService, AlertSubscription } from '../alerts/model.js';
-import type { ConfigSnapshots, WatchRegistry } from '../catalogue/operation.js';
+import type { DeviceHolds } from '../catalogue/deviceHolds.js';
+import type { ConfigSnapshots, TimedWork, WatchRegistry } from '../catalogue/operation.js';
+import { type AnyTimedKind, TIMED_KINDS, timedRegistry } from '../catalogue/timed/index.js';
 import { profileNamedLike } from '../config/scope.js';
 import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
@@ -29,6 +33,7 @@ import { migrateWatches, RETIRED_WATCH_SCHEDULER_ID } from './alerts/watchMigrat
 import { reportConfigChanges } from './configChanges.js';
 import { RedisConfigSnapshots } from './configSnapshots.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
+import { RedisDeviceHolds } from './deviceHolds.js';
 import { operationQueueName, QUEUE } from './keys.js';
 import { DurationHistory } from './learningStore.js';
 import { createNotifyProcessor } from './notifyWorker.js';
@@ -40,8 +45,11 @@ import {
   queueLimit,
   reserveCall,
 } from './operationQueue.js';
+import { transientDelayMs } from './schedule.js';
 import { SlackNotifier } from './slackNotifier.js';
 import type { Subscriptions } from './subscriptions.js';
+import { TimedRunner, type TimedRunnerDeps } from './timed/runner.js';
+import { RedisTimedWork, TimedStore } from './timed/store.js';
 import { QueueTracker } from './tracker.js';
 import { createTrackProcessor } from './trackWorker.js';
 import { isMspPortal, SubscriptionWatches } from './watches.js';
@@ -61,6 +69,16 @@ export interface Jobs {
   readonly snapshots: ConfigSnapshots;
   /** Who started followed work, by its transaction (a Cancel… button's approval rule reads it). */
   readonly followed: Pick<Subscriptions, 'startedBy'>;
+  /** Work due later, in Redis (src/jobs/timed/): what operations schedule, cancel and list. */
+  readonly timed: TimedWork;
+  /** Devices held for a change in progress (src/jobs/deviceHolds.ts). */
+  readonly holds: DeviceHolds;
+  /**
+   * This process's pass over timed work, not started yet (every process starts one: the bot, a worker, the
+   * demo; a test passes it on its own clock). Running a kind needs what the dispatcher runs calls with,
+   * which is built over these jobs: hence a factory here.
+   */
+  timedRunner(deps: TimedWorkDeps): TimedRunner;
   close(): Promise<void>;
 }
 
@@ -72,9 +90,24 @@ export interface AlertRouting {
   profiles: readonly string[];
 }
 
+/** What the pass over timed work runs items with, besides what the jobs have (see TimedRunnerDeps). */
+export type TimedWorkDeps = Pick<
+  TimedRunnerDeps,
+  'clients' | 'services' | 'policy' | 'roleCheck' | 'tracker' | 'clock' | 'log'
+> & {
+  /** Identifies the process in claims (default: host, pid and a random part). */
+  runnerId?: string;
+};
+
+/** The kinds of timed work a deployment runs (its tests may run their own). */
+export interface TimedKindsOption {
+  timedKinds?: readonly AnyTimedKind[];
+}
+
 function jobsOver(
   core: JobsCore,
   routing: AlertRouting | undefined,
+  timedKinds: readonly AnyTimedKind[] = TIMED_KINDS,
 ): Jobs & { readonly registry: SubscriptionWatches; readonly subscriptions: RedisAlertSubscriptions } {
   const subscriptions = new RedisAlertSubscriptions(core);
   const registry = new SubscriptionWatches(subscriptions);
@@ -99,6 +132,9 @@ function jobsOver(
         }
       : {}),
   });
+  const kinds = timedRegistry(timedKinds);
+  const timedStore = new TimedStore(core.redis, core.keys, core.schedule.retentionMs);
+  const { schedule } = core;
   return {
     tracker: new QueueTracker(core),
     watches: registry,
@@ -115,6 +151,22 @@ function jobsOver(
       reserve: (op, profile, raw, requestId) => reserveCall(core, op, profile, raw, requestId),
       enqueue: (op, call) => enqueueCall(core, op, call),
     },
+    timed: new RedisTimedWork(timedStore, kinds, core.clock),
+    holds: new RedisDeviceHolds(core.redis, core.keys),
+    timedRunner(deps) {
+      return new TimedRunner({
+        ...deps,
+        store: timedStore,
+        kinds,
+        notify: (messages) => core.notify(messages),
+        settings: {
+          ...schedule.timed,
+          maxTransientFailures: schedule.maxTransientFailures,
+          transientDelayMs: (failures, retryAfterMs) => transientDelayMs(schedule, failures, retryAfterMs),
+        },
+        runnerId: deps.runnerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+      });
+    },
     close: async () => {
       await scanQueue?.close();
       await core.close();
@@ -122,11 +174,11 @@ function jobsOver(
   };
 }
 
-export function createJobs(options: JobsOptions & { alertRouting?: AlertRouting }): Jobs {
-  return jobsOver(createJobsCore(options), options.alertRouting);
+export function createJobs(options: JobsOptions & TimedKindsOption & { alertRouting?: AlertRouting }): Jobs {
+  return jobsOver(createJobsCore(options), options.alertRouting, options.timedKinds);
 }
 
-export interface StartWorkersOptions extends JobsOptions {
+export interface StartWorkersOptions extends JobsOptions, TimedKindsOption {
   /** One SCC client per profile. Give them no retries of their own (`retry: { maxAttempts: 1 }`). */
   clients: SccClients;
   /**
@@ -184,6 +236,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
     options.channelScope
       ? { channelScope: options.channelScope, profiles: options.clients.names() }
       : undefined,
+    options.timedKinds,
   );
   const { slack } = options;
   const slackApi =
@@ -214,6 +267,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
       resolveTenantProfile: options.resolveTenantProfile ?? profileByTenant(options.clients),
       schedule,
       durations: new DurationHistory(redis, core.keys, schedule.learning),
+      holds: jobs.holds,
       configChanges: (trackId, job, subscribers) =>
         reportConfigChanges(
           {

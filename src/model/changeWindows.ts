@@ -290,6 +290,21 @@ export function describeWindow(window: ChangeWindow): string {
   return `${slots.join('; ')} ${window.timeZone}`;
 }
 
+/** The zone a device's windows are read in: the first policy window's, else UTC (SCC's cron is UTC). */
+export function windowsZone(devices: readonly DeviceWindows[]): string {
+  for (const device of devices)
+    for (const window of device.windows) if (window.kind === 'policy') return window.timeZone;
+  return 'UTC';
+}
+
+/** `asa-hq-01: Sat, Sun 22:00–04:00 Europe/Berlin or SCC maintenance window (…)`, one device a clause. */
+export function windowsText(devices: readonly DeviceWindows[]): string {
+  return devices
+    .filter((device) => device.windows.length > 0)
+    .map((device) => `${device.device}: ${device.windows.map(describeWindow).join(' or ')}`)
+    .join('; ');
+}
+
 function pad(value: number): string {
   return String(value).padStart(2, '0');
 }

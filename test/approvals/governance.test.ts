@@ -3,33 +3,9 @@
 // policy the running bot reads, as an admin editing the profiles file and restarting would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalStore } from '../../src/approvals/store.js';
-import type { RolePolicy } from '../../src/config/policy.js';
 import { AccessControl } from '../../src/policy/access.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
-import { POLICY, USERS } from './support/world.js';
-
-/** A copy of the test policy whose grant lists the test may change while the bot runs. */
-function mutablePolicy(): {
-  policy: RolePolicy;
-  take(role: 'operator' | 'approver', user: string): void;
-  give(role: 'operator' | 'approver', user: string): void;
-} {
-  const workspace = {
-    viewer: [...POLICY.workspace.viewer],
-    operator: [...POLICY.workspace.operator],
-    approver: [...POLICY.workspace.approver],
-    admin: [...POLICY.workspace.admin],
-  };
-  return {
-    policy: { workspace, channels: new Map() },
-    take(role, user) {
-      workspace[role] = workspace[role].filter((u) => u !== user);
-    },
-    give(role, user) {
-      workspace[role].push(user);
-    },
-  };
-}
+import { mutablePolicy, USERS } from './support/world.js';
 
 describe('approvals: roles checked again, clicks counted once', () => {
   let env: ApprovalsEnv;

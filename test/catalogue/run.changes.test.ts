@@ -3,10 +3,13 @@
 // for SCC's calculation (a transaction), as it would on its own in real time.
 import { describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/catalogue/operation.js';
+import { RedisDeviceHolds } from '../../src/jobs/deviceHolds.js';
+import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
 import { COMMAND_ACTION } from '../../src/render/paging.js';
 import { renderText } from '../../src/render/text.js';
 import { driveClock } from '../support/driveClock.js';
 import { memoryScheduled, memorySnapshots } from '../support/memoryServices.js';
+import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 import { ACTOR, catalogue, useSimulator } from './harness.js';
 
 describe('changes and deploys', () => {
@@ -241,6 +244,46 @@ describe('changes and deploys', () => {
     expect(empty).toContain('No approved request of profile `default` is waiting for its time');
     await expect(withScheduled('deployments cancel ap-0123456789')).rejects.toThrow(/No scheduled request/);
     await expect(withScheduled('deployments cancel 12')).rejects.toThrow(/must be a request id/);
+  });
+
+  it('lists the devices held for a change in progress, and an admin releases one early', async () => {
+    const redis = connectRedis();
+    try {
+      const holds = new RedisDeviceHolds(
+        redis,
+        new JobKeys(normalisePrefix(uniquePrefix('catalogue-holds'))),
+      );
+      const now = Date.now();
+      await holds.take(
+        {
+          profile: 'default',
+          devices: [{ uid: h.sim.deviceUid('asa-hq-01'), name: 'asa-hq-01' }],
+          holder: { kind: 'deploy', id: 'ap-0123456789', requesterId: ACTOR.userId },
+          reason: 'deploy to asa-hq-01',
+          until: now + 2 * 3_600_000,
+        },
+        now,
+      );
+      const withHolds = (text: string) => {
+        const { op, raw } = catalogue.parse(text);
+        ran.add(op.id);
+        return op.execute({ ...h.context(), services: { holds } }, raw);
+      };
+      const listed = await withHolds('holds');
+      h.golden('holds', withoutTimes(listed.view));
+      expect(renderText(listed.view)).toContain('asa-hq-01 · held by a deploy (request `ap-0123456789`');
+      expect(renderText((await withHolds('holds asa-dc-03')).view)).toContain(
+        'asa-dc-03 is held for a change in progress',
+      );
+
+      const released = await withHolds('holds release asa-hq-01 --reason "the deploy was cancelled in SCC"');
+      h.golden('holds.release', withoutTimes(released.view));
+      expect(await holds.list(Date.now(), 'default')).toEqual([]);
+      expect(renderText((await withHolds('holds')).view)).toContain('No device of profile `default` is held');
+      await expect(withHolds('holds release asa-hq-01 --reason again')).rejects.toThrow(/is not held/);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('runs every operation of the changes area', () => {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Queue, QueueEvents } from 'bullmq';
@@ -10,6 +10,7 @@ import { normalisePrefix, QUEUE } from '../../src/jobs/keys.js';
 import { createJobs } from '../../src/jobs/workers.js';
 import { createSccClient } from '../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
+import { startReadyChild } from '../support/childProcess.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../support/fakeSlack.js';
 import { type RedisServerHandle, startRedisServer } from '../support/redisServer.js';
 import { eventType, finalReply, quietLog, TEST_SCHEDULE, thread } from './support/harness.js';
@@ -37,29 +38,16 @@ describe('a worker process killed while jobs are in flight', () => {
 
   const prefix = 'crash-test';
 
-  /** `node --import tsx`, not the tsx CLI: a SIGKILL must hit the process that runs the workers. */
   async function startWorker(): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
-      env: {
-        ...process.env,
-        REDIS_URL: redisServer.url,
-        PREFIX: prefix,
-        SIM_URL: sim.url,
-        SIM_TOKEN: sim.tokens.superAdmin,
-        SLACK_API_URL: slack.apiUrl,
-        SCHEDULE: JSON.stringify(TEST_SCHEDULE),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const child = await startReadyChild(FIXTURE, {
+      REDIS_URL: redisServer.url,
+      PREFIX: prefix,
+      SIM_URL: sim.url,
+      SIM_TOKEN: sim.tokens.superAdmin,
+      SLACK_API_URL: slack.apiUrl,
+      SCHEDULE: JSON.stringify(TEST_SCHEDULE),
     });
     children.push(child);
-    await new Promise<void>((resolve, reject) => {
-      child.stdout?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('ready')) resolve();
-      });
-      child.once('exit', (code) =>
-        reject(new Error(`worker process exited with ${code} before it was ready`)),
-      );
-    });
     return child;
   }
 

@@ -710,6 +710,38 @@ describe('executeCliCommand, getCliResults, getCliResult', () => {
     expect(sim.state.transactions.size).toBe(0);
   });
 
+  it('refuses a script for a device with undeployed changes (NOT_SYNCED) with 400 INVALID_INPUT, running it nowhere', async () => {
+    const hq = sim.deviceUid('asa-hq-01');
+    const branch = sim.deviceUid('asa-branch-02');
+    const vlan = [...sim.state.interfaces.values()].find(
+      (i) => i.deviceUid === hq && i.hardwareName === 'Vlan20',
+    );
+    const deleted = await api('DELETE', `/v1/inventory/devices/asas/${hq}/vlaninterfaces/${str(vlan?.uid)}`);
+    expect(deleted.status).toBeLessThan(300);
+    expect(obj(await api('GET', `/v1/inventory/devices/${hq}`)).configState).toBe('NOT_SYNCED');
+
+    const refused = await execute([branch, hq], 'show version');
+    expect(refused.status).toBe(400);
+    expect(obj(refused)).toEqual({
+      errorCode: 'INVALID_INPUT',
+      errorMsg: 'Cannot run CLI commands on a device whose configuration is NOT_SYNCED (undeployed changes)',
+      details: {
+        [hq]: {
+          name: 'asa-hq-01',
+          configState: 'NOT_SYNCED',
+          message: 'has changes that are not deployed: deploy or discard them first',
+        },
+      },
+    });
+    expect(sim.state.transactions.size).toBe(0);
+    // packet-tracer is a script like any other.
+    expect(
+      (await execute([hq], 'packet-tracer input outside tcp 198.51.100.7 49152 203.0.113.10 443')).status,
+    ).toBe(400);
+    // The synced device alone runs it.
+    expect((await execute([branch], 'show version')).status).toBe(202);
+  });
+
   it('keeps every script it received, refused requests included, for tests to read', async () => {
     await execute([sim.deviceUid('asa-hq-01')], 'show failover');
     await execute([sim.deviceUid('ftd-edge-01')], 'conf t\nwrite');

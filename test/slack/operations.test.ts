@@ -9,11 +9,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { OpenIncident } from '../../src/alerts/model.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import type { AuditRecord } from '../../src/catalogue/operation.js';
+import { RedisDeviceHolds } from '../../src/jobs/deviceHolds.js';
+import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
 import { renderBlocks } from '../../src/render/blocks.js';
 import { COMMAND_ACTION } from '../../src/render/paging.js';
 import { plainReads, runnableExample } from '../support/catalogueExamples.js';
 import { driveClock } from '../support/driveClock.js';
 import { memoryScheduled, memoryServices, memorySnapshots } from '../support/memoryServices.js';
+import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 import {
   blocksText,
   buttonsOf,
@@ -71,13 +74,17 @@ describe('every operation through Slack', () => {
       approvers: [USERS.admin],
     },
   ]);
+  /** Device holds, in the run's Redis as the bot keeps them (src/jobs/deviceHolds.ts). */
+  const redis = connectRedis();
+  const holds = new RedisDeviceHolds(redis, new JobKeys(normalisePrefix(uniquePrefix('slack-ops'))));
   beforeAll(async () => {
     h = await startHarness({
-      services: { ...memoryServices(AUDIT, [INCIDENT]), snapshots, scheduled },
+      services: { ...memoryServices(AUDIT, [INCIDENT]), snapshots, scheduled, holds },
     });
   });
   afterAll(async () => {
     await h.stop();
+    redis.disconnect();
   });
   beforeEach(() => {
     h.sim.reset();
@@ -398,6 +405,31 @@ describe('every operation through Slack', () => {
     expect(blocksText(done.args)).toContain('Cancelled the scheduled run of request `ap-0a1b2c3d4e`');
     expect(ran('deployments.cancel')).toBe(true);
     expect(await scheduled.list('default')).toEqual([]);
+  });
+
+  it('holds / holds release (a device held for a deploy; ending it early waits for approval)', async () => {
+    const hq = h.sim.deviceUid('asa-hq-01');
+    await holds.take(
+      {
+        profile: 'default',
+        devices: [{ uid: hq, name: 'asa-hq-01' }],
+        holder: { kind: 'deploy', id: 'ap-0a1b2c3d4e', requesterId: USERS.operator },
+        reason: 'deploy to asa-hq-01',
+        until: Date.now() + 3_600_000,
+      },
+      Date.now(),
+    );
+    try {
+      expect(await read('holds', 'holds')).toContain('held by a deploy (request `ap-0a1b2c3d4e`');
+      await h.command('holds release asa-hq-01 --reason "stuck since the SCC outage"', {
+        userId: USERS.admin,
+      });
+      await vi.waitFor(() => expect(h.gate.requests.length).toBeGreaterThan(0), { timeout: 10_000 });
+      expect(h.gate.requests.map((r) => r.operation.id)).toEqual(['holds.release']);
+      expect(h.gate.requests[0]?.raw).toEqual({ device: hq, reason: 'stuck since the SCC outage' });
+    } finally {
+      await holds.release('ap-0a1b2c3d4e');
+    }
   });
 
   it('change-requests / change-requests show (SCC’s change requests)', async () => {

@@ -10,14 +10,8 @@ import { loadConfig } from '../../src/config.js';
 import type { ScheduleOverrides } from '../../src/jobs/schedule.js';
 import { startWorkers } from '../../src/jobs/workers.js';
 import type { RedisTarget } from '../../src/redis/connection.js';
-import { createSccClient } from '../../src/scc/client.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
-
-function need(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-}
+import { need, simClientFromEnv } from './processEnv.js';
 
 function redisTarget(): RedisTarget {
   const env = process.env;
@@ -29,13 +23,7 @@ function redisTarget(): RedisTarget {
 const schedule = JSON.parse(process.env.SCHEDULE ?? '{}') as ScheduleOverrides;
 const logger = pino({ level: process.env.LOG_LEVEL ?? process.env.FWBOT_TEST_LOG ?? 'silent' });
 // No retries inside the client: the queue reschedules, as in production (src/entry/worker.ts).
-const client = createSccClient({
-  baseUrl: need('SIM_URL'),
-  token: need('SIM_TOKEN'),
-  profile: 'default',
-  retry: { maxAttempts: 1 },
-  logger,
-});
+const client = simClientFromEnv(logger);
 const clients = sccClientsFrom(new Map([['default', client]]));
 
 const workers = await startWorkers({

@@ -8,7 +8,10 @@
 // Documented behaviour: the transaction ends DONE once the devices were tried, whatever their answers (an
 // unreachable device, or a line the ASA refuses, is a result with `errorMsg`, as SCC's own example
 // 'Error: Connection timed out' suggests); an unreachable device takes the connection timeout (30 s) to
-// answer. Read-only users may run scripts: nothing the command line accepts changes anything.
+// answer. Read-only users may run scripts: nothing the command line accepts changes anything. A device
+// whose configuration is NOT_SYNCED (changes staged in SCC, not deployed) refuses the whole request at once
+// with 400 INVALID_INPUT, naming it in `details`, as Cisco's own test kit (CiscoDevNet/sccfm-devkit, its
+// e2e `_sync.py`) says real SCC does: no transaction, nothing runs on any device of the request.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import * as Input from '../../scc/generated/inputs.js';
@@ -147,12 +150,25 @@ function devicesToRun(ctx: RequestContext, uids: readonly string[]): DeviceRecor
     else if (record.kind !== 'ASA') details[raw] = { name: record.device.name, message: 'is not an ASA' };
     else if (devices.includes(record))
       details[raw] = { name: record.device.name, message: 'is listed twice' };
+    else if (record.device.configState === 'NOT_SYNCED')
+      details[raw] = {
+        name: record.device.name,
+        configState: 'NOT_SYNCED',
+        message: 'has changes that are not deployed: deploy or discard them first',
+      };
     else devices.push(record);
   }
   const count = Object.keys(details).length;
-  if (count > 0)
-    throw invalidInput(`${count === 1 ? '1 device' : `${count} devices`} cannot run CLI commands`, details);
-  return devices;
+  if (count === 0) return devices;
+  const unsynced = Object.values(details).filter((d) => d.configState === 'NOT_SYNCED').length;
+  // SCC refuses the whole request, as Cisco's own test kit finds: "the API rejects script pushes against a
+  // NOT_SYNCED device with INVALID_INPUT".
+  if (unsynced === count)
+    throw invalidInput(
+      `Cannot run CLI commands on ${count === 1 ? 'a device' : `${count} devices`} whose configuration is NOT_SYNCED (undeployed changes)`,
+      details,
+    );
+  throw invalidInput(`${count === 1 ? '1 device' : `${count} devices`} cannot run CLI commands`, details);
 }
 
 /** What is kept of any body that carries a script, valid or not. */

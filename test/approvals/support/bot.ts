@@ -9,8 +9,9 @@ import { pino } from 'pino';
 import { type Approvals, createApprovals } from '../../../src/approvals/approvals.js';
 import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/approvals/settings.js';
+import type { DeviceHolds } from '../../../src/catalogue/deviceHolds.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
-import type { ConfigSnapshots } from '../../../src/catalogue/services.js';
+import type { ConfigSnapshots, TimedWork } from '../../../src/catalogue/services.js';
 import type { ChangeSettings } from '../../../src/config/profilesFileSchema.js';
 import type { RedisConfig } from '../../../src/config.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
@@ -44,6 +45,10 @@ export interface BotOptions {
   tracking?: Tracker;
   /** Where deploys keep running configurations (the workers' store; default: none kept). */
   snapshots?: ConfigSnapshots;
+  /** Timed work (the workers' store; default: none): the reminder before a held run waits there. */
+  timed?: TimedWork;
+  /** Device holds (the workers' store; default: none kept, so nothing is ever held). */
+  holds?: DeviceHolds;
   /** The file's `changes` (change windows, tickets), as the dispatcher and the executor get it. */
   changes?: ChangeSettings;
   /**
@@ -98,6 +103,8 @@ type Followed = { request: TrackRequest; thread: ThreadRef };
 export interface Bot {
   app: App;
   approvals: Approvals;
+  /** The dispatcher its /fw listener hands commands to (a test may hand it invocations of its own). */
+  dispatcher: Dispatcher;
   eventsUrl: string;
   redis: Redis;
   scc: SccClient;
@@ -145,6 +152,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     authorizer,
     reveals,
     ...(options.snapshots ? { snapshots: options.snapshots } : {}),
+    ...(options.timed ? { timed: options.timed } : {}),
+    ...(options.holds ? { holds: options.holds } : {}),
     settings: options.settings ?? {},
     ...(options.changes ? { changes: options.changes } : {}),
     logger,
@@ -172,6 +181,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       staging: approvals.staging,
       scheduled: approvals.scheduled,
       ...(options.snapshots ? { snapshots: options.snapshots } : {}),
+      ...(options.timed ? { timed: options.timed } : {}),
+      ...(options.holds ? { holds: options.holds } : {}),
     },
     policy: {
       deployWithChange: settings.deployWithChange,
@@ -216,6 +227,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   return {
     app,
     approvals,
+    dispatcher,
     eventsUrl: `http://127.0.0.1:${port}/slack/events`,
     redis,
     scc,

@@ -1,15 +1,19 @@
 // A complete approvals test world: the fake Slack Web API, the SCC simulator, a key prefix of its own on
 // the run's Redis, a driven clock, and one bot process (more on demand, sharing Redis and the simulator).
 
+import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import type { ApprovalSettingsInput } from '../../../src/approvals/settings.js';
+import type { DeviceHolds } from '../../../src/catalogue/deviceHolds.js';
+import type { TimedWork } from '../../../src/catalogue/services.js';
 import { type ChangeSettings, defaultChanges, openPeriod } from '../../../src/config/profilesFileSchema.js';
 import type { AccessControl } from '../../../src/policy/access.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
-import { simClients, startTestWorkers } from '../../jobs/support/harness.js';
+import { quietLog, simClients, startTestWorkers } from '../../jobs/support/harness.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
 import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
 import { type Bot, startBot } from './bot.js';
 import { SlackDriver } from './slackDriver.js';
+import { policyAccess } from './world.js';
 
 export interface ManualClock {
   (): number;
@@ -26,6 +30,15 @@ export function manualClock(start = Date.now()): ManualClock {
 }
 
 export interface ApprovalsEnv {
+  /**
+   * One pass over the timed work on the driven clock, as the first bot process's assembly runs it (with
+   * `timed` only): the bot's SCC client, its services, its role policy.
+   */
+  timedPass(): Promise<number>;
+  /** The timed work's store (with `timed` only). */
+  timed: TimedWork | undefined;
+  /** The device holds (with the workers of `realTracking` or `timed`). */
+  holds: DeviceHolds | undefined;
   slack: FakeSlack;
   sim: SimulatorHandle;
   driver: SlackDriver;
@@ -53,6 +66,8 @@ export async function startEnv(
     clockStart?: number;
     /** Channels Slack says are shared with another organization (conversations.info). */
     sharedChannels?: string[];
+    /** Timed work (src/jobs/timed/) beside the approvals, on the workers of src/jobs/ (their notifications post). */
+    timed?: boolean;
   } = {},
 ): Promise<ApprovalsEnv> {
   const slack = await startFakeSlack(
@@ -61,9 +76,10 @@ export async function startEnv(
   const sim = await startSimulator({ port: 0, clock: 'manual' });
   const prefix = uniquePrefix('approvals');
   // The tracking workers of src/jobs/, on the same Redis prefix, simulator and Slack, when asked for.
-  const clients = options.realTracking ? simClients(sim, { default: sim.tokens.superAdmin }) : undefined;
-  const workers = clients ? await startTestWorkers(clients, slack.apiUrl, prefix) : undefined;
   const clock = manualClock(options.clockStart);
+  const withWorkers = options.realTracking === true || options.timed === true;
+  const clients = withWorkers ? simClients(sim, { default: sim.tokens.superAdmin }) : undefined;
+  const workers = clients ? await startTestWorkers(clients, slack.apiUrl, prefix, { clock }) : undefined;
   const bots: Bot[] = [];
   const launch = async (extra: ApprovalSettingsInput = settings) => {
     const bot = await startBot({
@@ -77,13 +93,41 @@ export async function startEnv(
       ...(options.access ? { access: options.access } : {}),
       ...(options.changes ? { changes: options.changes } : {}),
       ...(options.bindWorkspace ? { bindWorkspace: true } : {}),
-      ...(workers ? { tracking: workers.jobs.tracker, snapshots: workers.jobs.snapshots } : {}),
+      ...(workers && options.realTracking
+        ? { tracking: workers.jobs.tracker, snapshots: workers.jobs.snapshots }
+        : {}),
+      ...(workers && options.timed ? { timed: workers.jobs.timed } : {}),
+      // The workers' holds: a deploy holds its devices, and the tracking worker releases them at its end.
+      ...(workers ? { holds: workers.jobs.holds } : {}),
     });
     bots.push(bot);
     return bot;
   };
   const bot = await launch();
+  const timedRunner =
+    workers && options.timed
+      ? workers.jobs.timedRunner({
+          clients: { names: () => ['default'], get: () => bot.scc },
+          services: {
+            audit: bot.approvals.audit,
+            staging: bot.approvals.staging,
+            scheduled: bot.approvals.scheduled,
+            timed: workers.jobs.timed,
+            holds: workers.jobs.holds,
+          },
+          roleCheck: authorizerFrom(options.access ?? policyAccess()),
+          tracker: bot.tracker,
+          clock,
+          log: quietLog,
+        })
+      : undefined;
   return {
+    timed: options.timed ? workers?.jobs.timed : undefined,
+    holds: workers?.jobs.holds,
+    timedPass: async () => {
+      if (!timedRunner) throw new Error('this approvals world has no timed work (startEnv timed: true)');
+      return timedRunner.pass();
+    },
     slack,
     sim,
     driver: new SlackDriver(slack),

@@ -46,6 +46,29 @@ export const POLICY: RolePolicy = {
   channels: new Map(),
 };
 
+/** A copy of the test policy whose grant lists a test may change while the bot runs. */
+export function mutablePolicy(): {
+  policy: RolePolicy;
+  take(role: 'operator' | 'approver', user: string): void;
+  give(role: 'operator' | 'approver', user: string): void;
+} {
+  const workspace = {
+    viewer: [...POLICY.workspace.viewer],
+    operator: [...POLICY.workspace.operator],
+    approver: [...POLICY.workspace.approver],
+    admin: [...POLICY.workspace.admin],
+  };
+  return {
+    policy: { workspace, channels: new Map() },
+    take(role, user) {
+      workspace[role] = workspace[role].filter((u) => u !== user);
+    },
+    give(role, user) {
+      workspace[role].push(user);
+    },
+  };
+}
+
 /** The real policy module's check, as approvals take it. */
 export function policyAccess(policy: RolePolicy = POLICY): AccessControl {
   return new AccessControl({ policy, channels: new Map(), profiles: ['default'] });

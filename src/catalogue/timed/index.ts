@@ -1,0 +1,34 @@
+// The registry of timed work: the one list of kinds (each declared in its own file of this folder, kind.ts
+// says what a declaration holds). The store and the pass (src/jobs/timed/) parse items and run them through
+// timedKindOf(); operations schedule, cancel and list them through their context's `timed` service with a
+// kind's declaration in hand. Adding a kind is adding its file and its line below
+// (docs/developing/add-a-timed-job.md).
+import { heldRunReminder } from './heldRunReminder.js';
+import type { AnyTimedKind } from './kind.js';
+
+/** Every kind of timed work fwbot runs, in the order the docs list them. */
+export const TIMED_KINDS: readonly AnyTimedKind[] = [heldRunReminder as unknown as AnyTimedKind];
+
+/** A registry of kinds by name; refuses two kinds of one name. */
+export function timedRegistry(kinds: readonly AnyTimedKind[]): ReadonlyMap<string, AnyTimedKind> {
+  const byName = new Map<string, AnyTimedKind>();
+  for (const kind of kinds) {
+    if (byName.has(kind.kind)) throw new Error(`two timed kinds are named ${kind.kind}`);
+    byName.set(kind.kind, kind);
+  }
+  return byName;
+}
+
+export { heldRunReminder, REMIND_BEFORE_MS, REMIND_IF_AHEAD_MS } from './heldRunReminder.js';
+export type {
+  AnyTimedKind,
+  Interrupted,
+  PersonToCheck,
+  RoleHolder,
+  ThreadPlace,
+  TimedContext,
+  TimedItemInfo,
+  TimedKindSpec,
+  TimedOutcome,
+} from './kind.js';
+export { defineTimedKind, PersonToCheckSchema, RoleHolderSchema } from './kind.js';

@@ -1,0 +1,194 @@
+// Device holds in Redis (the DeviceHolds service of src/catalogue/deviceHolds.ts): one hash per profile with
+// four fields per held device (the hold as JSON, its holder's id, since, until), a set of the profiles with
+// holds, and per holder the set of profiles it holds devices on. Taking, releasing, extending and an admin's
+// forced release are each one Lua step over the profile's hash, so of two takers exactly one wins and only
+// a holder (or the admin who saw that holder) releases. Times are the caller's clock: a hold past its
+// `until` is free to take, whether or not anyone cleared it.
+import {
+  type DeviceHold,
+  DeviceHold as DeviceHoldSchema,
+  type DeviceHolds,
+  type HoldRequest,
+  type HoldTaken,
+} from '../catalogue/deviceHolds.js';
+import { jsonValue } from '../model/json.js';
+import type { RedisClient } from '../redis/connection.js';
+import { runScript, scriptOf } from '../redis/scripts.js';
+import type { JobKeys } from './keys.js';
+
+/**
+ * Takes a hold on every device given, or on none. KEYS: the profile's holds, the holder's profiles, the
+ * profiles with holds. ARGV: now, holder id, profile, until, then per device its uid and its hold (JSON).
+ * A device held by another holder until later than now wins: {'held', uid}. Lapsed holds are cleared on
+ * the way. A holder taking again keeps its `since`. Returns {'taken'}.
+ */
+const takeScript = scriptOf(`
+local now = tonumber(ARGV[1])
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local field = all[i]
+  if string.sub(field, 1, 2) == 'u:' and tonumber(all[i + 1]) <= now then
+    local uid = string.sub(field, 3)
+    redis.call('HDEL', KEYS[1], 'd:' .. uid, 'h:' .. uid, 's:' .. uid, 'u:' .. uid)
+  end
+end
+for i = 5, #ARGV, 2 do
+  local other = redis.call('HGET', KEYS[1], 'h:' .. ARGV[i])
+  if other and other ~= ARGV[2] then return {'held', ARGV[i]} end
+end
+for i = 5, #ARGV, 2 do
+  local uid = ARGV[i]
+  if redis.call('HGET', KEYS[1], 'h:' .. uid) ~= ARGV[2] then redis.call('HSET', KEYS[1], 's:' .. uid, ARGV[1]) end
+  redis.call('HSET', KEYS[1], 'd:' .. uid, ARGV[i + 1], 'h:' .. uid, ARGV[2], 'u:' .. uid, ARGV[4])
+end
+redis.call('SADD', KEYS[2], ARGV[3])
+redis.call('SADD', KEYS[3], ARGV[3])
+return {'taken', ''}
+`);
+
+/**
+ * Releases the holds of one holder on one profile, or of one device only when `uid` is given (an admin's).
+ * KEYS: the profile's holds. ARGV: holder id, uid ('' for all). Returns, per released device, its hold
+ * (JSON), since and until.
+ */
+const releaseScript = scriptOf(`
+local released = {}
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local field = all[i]
+  if string.sub(field, 1, 2) == 'h:' and all[i + 1] == ARGV[1] then
+    local uid = string.sub(field, 3)
+    if ARGV[2] == '' or ARGV[2] == uid then
+      local fields = redis.call('HMGET', KEYS[1], 'd:' .. uid, 's:' .. uid, 'u:' .. uid)
+      table.insert(released, fields[1] or '')
+      table.insert(released, fields[2] or '0')
+      table.insert(released, fields[3] or '0')
+      redis.call('HDEL', KEYS[1], 'd:' .. uid, 'h:' .. uid, 's:' .. uid, 'u:' .. uid)
+    end
+  end
+end
+return released
+`);
+
+/** Moves the end of one holder's holds on one profile. KEYS: the profile's holds. ARGV: holder id, until. */
+const extendScript = scriptOf(`
+local count = 0
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local field = all[i]
+  if string.sub(field, 1, 2) == 'h:' and all[i + 1] == ARGV[1] then
+    redis.call('HSET', KEYS[1], 'u:' .. string.sub(field, 3), ARGV[2])
+    count = count + 1
+  end
+end
+return count
+`);
+
+/** A hold as its hash fields hold it; undefined when they do not parse. */
+function holdOf(json: string | undefined, since: string | undefined, until: string | undefined) {
+  const parsed = DeviceHoldSchema.safeParse({
+    ...(jsonValue(json ?? '') as object),
+    since: Number(since),
+    until: Number(until),
+  });
+  return parsed.success ? parsed.data : undefined;
+}
+
+export class RedisDeviceHolds implements DeviceHolds {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: JobKeys,
+  ) {}
+
+  async take(request: HoldRequest, now: number): Promise<HoldTaken> {
+    const { profile, holder, reason } = request;
+    const args: (string | number)[] = [now, holder.id, profile, request.until];
+    for (const device of request.devices)
+      args.push(
+        device.uid,
+        JSON.stringify({ profile, deviceUid: device.uid, device: device.name, holder, reason }),
+      );
+    const reply = await runScript(
+      this.redis,
+      takeScript,
+      [this.keys.deviceHolds(profile), this.keys.holderProfiles(holder.id), this.keys.holdProfiles()],
+      args,
+    );
+    const [status, uid] = Array.isArray(reply) ? reply.map(String) : [];
+    if (status === 'taken') return { taken: true };
+    const by = (await this.#holds(profile)).find((hold) => hold.deviceUid === uid);
+    if (!by) throw new Error(`a hold on ${uid} won, and is gone`);
+    return { taken: false, by };
+  }
+
+  async heldBy(profile: string, deviceUids: readonly string[], now: number, except?: string) {
+    const wanted = new Set(deviceUids);
+    return (await this.#holds(profile)).find(
+      (hold) => wanted.has(hold.deviceUid) && hold.until > now && hold.holder.id !== except,
+    );
+  }
+
+  async anyOn(profile: string, now: number): Promise<boolean> {
+    return (await this.#holds(profile)).some((hold) => hold.until > now);
+  }
+
+  async extend(holderId: string, until: number): Promise<number> {
+    let count = 0;
+    for (const profile of await this.redis.smembers(this.keys.holderProfiles(holderId)))
+      count += Number(
+        await runScript(this.redis, extendScript, [this.keys.deviceHolds(profile)], [holderId, until]),
+      );
+    return count;
+  }
+
+  async release(holderId: string): Promise<DeviceHold[]> {
+    const released: DeviceHold[] = [];
+    const profiles = this.keys.holderProfiles(holderId);
+    for (const profile of await this.redis.smembers(profiles)) {
+      released.push(...(await this.#release(profile, holderId, '')));
+      await this.redis.srem(profiles, profile);
+    }
+    return released;
+  }
+
+  async forceRelease(profile: string, deviceUid: string, holderId: string) {
+    const [released] = await this.#release(profile, holderId, deviceUid);
+    return released;
+  }
+
+  async list(now: number, profile?: string): Promise<DeviceHold[]> {
+    const profiles = profile === undefined ? await this.redis.smembers(this.keys.holdProfiles()) : [profile];
+    const holds: DeviceHold[] = [];
+    for (const one of profiles) holds.push(...(await this.#holds(one)));
+    return holds.filter((hold) => hold.until > now).sort((a, b) => a.since - b.since);
+  }
+
+  async #release(profile: string, holderId: string, uid: string): Promise<DeviceHold[]> {
+    const reply = await runScript(
+      this.redis,
+      releaseScript,
+      [this.keys.deviceHolds(profile)],
+      [holderId, uid],
+    );
+    const fields = Array.isArray(reply) ? reply.map(String) : [];
+    const released: DeviceHold[] = [];
+    for (let i = 0; i + 2 < fields.length; i += 3) {
+      const hold = holdOf(fields[i], fields[i + 1], fields[i + 2]);
+      if (hold) released.push(hold);
+    }
+    return released;
+  }
+
+  /** Every hold of a profile as stored, lapsed ones included. */
+  async #holds(profile: string): Promise<DeviceHold[]> {
+    const hash = await this.redis.hgetall(this.keys.deviceHolds(profile));
+    const holds: DeviceHold[] = [];
+    for (const [field, json] of Object.entries(hash)) {
+      if (!field.startsWith('d:')) continue;
+      const uid = field.slice(2);
+      const hold = holdOf(json, hash[`s:${uid}`], hash[`u:${uid}`]);
+      if (hold) holds.push(hold);
+    }
+    return holds;
+  }
+}
