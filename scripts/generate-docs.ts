@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ALERT_KIND_INFO, ALERT_KINDS } from '../src/alerts/model.js';
+import { ALERT_KINDS, alertKindOf } from '../src/alerts/index.js';
 import { fwbotCatalogue } from '../src/app/surface.js';
 import { commandsMarkdown } from '../src/catalogue/help.js';
 import { usageLine } from '../src/catalogue/usage.js';
@@ -156,7 +156,7 @@ function folderGraphBlock(): string {
 /** The kinds of alert: what each tells, how often its list is read, the token roles it needs (alerts.md). */
 function alertKindsBlock(): string {
   const rows = ALERT_KINDS.map((kind) => {
-    const info = ALERT_KIND_INFO[kind];
+    const info = alertKindOf(kind);
     const every = duration(DEFAULT_SCHEDULE.alerts.intervals[kind]);
     // Kinds any token that reads devices can scan say so, instead of listing six roles each.
     const roles = info.tokenRoles.includes('ROLE_READ_ONLY')

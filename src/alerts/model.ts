@@ -6,96 +6,13 @@
 // parsed with zod where it is read back from Redis or a job.
 import { z } from 'zod';
 import type { SccClient } from '../scc/client.js';
+import { AlertKind } from './index.js';
+import { AlertAction, AlertPhase, AlertSubject } from './vocabulary.js';
 
-/** Every kind a channel can subscribe to, in the order help and the docs list them. */
-export const ALERT_KINDS = [
-  'connectivity',
-  'conflict',
-  'staged',
-  'ha',
-  'certificates',
-  'deployments',
-  'upgrades',
-  'audit',
-] as const;
-export const AlertKind = z.enum(ALERT_KINDS);
-export type AlertKind = z.infer<typeof AlertKind>;
-
-/** SCC roles a token may hold (CdoTokenInfo.roles, UserRole in the vendor's file). */
-export type TokenRole =
-  | 'ROLE_ADMIN'
-  | 'ROLE_SUPER_ADMIN'
-  | 'ROLE_READ_ONLY'
-  | 'ROLE_DEPLOY_ONLY'
-  | 'ROLE_EDIT_ONLY'
-  | 'ROLE_VPN_SESSIONS_MANAGER'
-  | 'ROLE_FWAAS'
-  | 'ROLE_PASSIVE_IDENTITY_AGENT'
-  | 'ROLE_OPERATIONAL_ADMIN';
-
-export interface AlertKindInfo {
-  kind: AlertKind;
-  /** One line for help, `/fw alerts` and the docs. */
-  summary: string;
-  /**
-   * The SCC token roles of which one is enough to read what this kind scans (getToken at start and on
-   * subscribe): a token without any of them is told once, instead of a scan failing every minute.
-   */
-  tokenRoles: readonly TokenRole[];
-}
-
-const ANY_READER: readonly TokenRole[] = [
-  'ROLE_READ_ONLY',
-  'ROLE_ADMIN',
-  'ROLE_SUPER_ADMIN',
-  'ROLE_DEPLOY_ONLY',
-  'ROLE_EDIT_ONLY',
-  'ROLE_OPERATIONAL_ADMIN',
-];
-
-export const ALERT_KIND_INFO: Readonly<Record<AlertKind, AlertKindInfo>> = {
-  connectivity: {
-    kind: 'connectivity',
-    summary: 'a device leaves ONLINE (unreachable, bad credentials, new certificate…) and comes back',
-    tokenRoles: ANY_READER,
-  },
-  conflict: {
-    kind: 'conflict',
-    summary: 'a device was changed outside SCC (conflict detected), with what changed',
-    tokenRoles: ANY_READER,
-  },
-  staged: {
-    kind: 'staged',
-    summary: 'changes staged and left undeployed longer than the set time, and who staged them',
-    tokenRoles: ANY_READER,
-  },
-  ha: {
-    kind: 'ha',
-    summary: 'an HA pair fails over (the active unit changed, or a unit failed)',
-    tokenRoles: ANY_READER,
-  },
-  certificates: {
-    kind: 'certificates',
-    summary: 'a management or Secure Client certificate expires within 30, 7 or 1 days, or has expired',
-    tokenRoles: ANY_READER,
-  },
-  deployments: {
-    kind: 'deployments',
-    summary: 'deployment runs that fail or finish, also those started outside fwbot, with per-device results',
-    tokenRoles: ANY_READER,
-  },
-  upgrades: {
-    kind: 'upgrades',
-    summary:
-      'Secure Client upgrade runs (ASA/FTD, MSP) that fail or finish, also those started outside fwbot',
-    tokenRoles: ANY_READER,
-  },
-  audit: {
-    kind: 'audit',
-    summary: 'users added to or removed from a tenant, roles changed (SCC audit log)',
-    tokenRoles: ['ROLE_ADMIN', 'ROLE_SUPER_ADMIN'],
-  },
-};
+// The kinds' names and their enum come from the registry's list (index.ts); what every kind's events are
+// made of, from vocabulary.ts. Both are re-exported here with the rest of the model the app reads.
+export { ALERT_KINDS, AlertKind } from './index.js';
+export { AlertAction, AlertPhase, AlertSubject, type TokenRole } from './vocabulary.js';
 
 /** Which tenants a subscription hears: the profile's own, one managed tenant of an MSP profile, or all. */
 export const AlertScope = z.discriminatedUnion('kind', [
@@ -128,23 +45,6 @@ export type AlertSubscription = z.infer<typeof AlertSubscription>;
 
 export type NewAlertSubscription = Omit<AlertSubscription, 'id' | 'createdAt'>;
 
-/** What an event is about. */
-export const AlertSubject = z.object({
-  type: z.enum(['device', 'run', 'user', 'tenant']),
-  uid: z.string().min(1),
-  name: z.string().min(1),
-});
-export type AlertSubject = z.infer<typeof AlertSubject>;
-
-/** A button an incident offers: a command line run as the clicker (COMMAND_ACTION, `offeredAsButton`). */
-export const AlertAction = z.object({
-  label: z.string().min(1).max(75),
-  /** Without `/fw`, e.g. `deploy asa-branch-02`; the clicker's roles, approvals and audit apply. */
-  command: z.string().min(1),
-  style: z.enum(['primary', 'danger']).optional(),
-});
-export type AlertAction = z.infer<typeof AlertAction>;
-
 /**
  * One transition a scan found. `phase` says what it does to its incident: `open` starts (or reopens, when
  * it flaps) the incident named by `incidentKey`, `update` changes an open one, `close` ends it, `notice`
@@ -164,7 +64,7 @@ export const AlertEvent = z.object({
   subject: AlertSubject,
   /** `connectivity:<profile>:<deviceUid>`, `certificates:<profile>:<deviceUid>:management`, … */
   incidentKey: z.string().min(1),
-  phase: z.enum(['open', 'update', 'close', 'notice']),
+  phase: AlertPhase,
   /** The state now and before, as SCC names it (`UNREACHABLE`, `ONLINE`, `CONFLICT_DETECTED`, `7 days`). */
   state: z.string(),
   previous: z.string().optional(),

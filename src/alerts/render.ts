@@ -3,6 +3,7 @@
 // its table ("212 of 300 back online"), a catch-up summary ("While fwbot could not watch …"), the thread
 // replies with each transition's details, and the buttons every incident carries (Acknowledge, Mute 1 h /
 // 8 h / 24 h, and the event's own), which run command lines (COMMAND_ACTION) as the person who clicks.
+// Each kind's words ("went offline", "back online", "device") are its own (AlertKindSpec.words).
 // Headlines and details arrive as mrkdwn whose SCC values the scan already passed through untrusted();
 // every other value from SCC (names, states, tenants) goes through it here.
 import type { View, ViewBlock } from '../model/view.js';
@@ -11,7 +12,8 @@ import { counted, time } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
 import { commandButton } from '../render/paging.js';
 import { untrusted } from '../render/untrusted.js';
-import { ALERT_KINDS, type AlertAction, type AlertKind, type AlertSubject } from './model.js';
+import { ALERT_KINDS, type AlertKind, type AlertWords, alertKindOf } from './index.js';
+import type { AlertAction, AlertSubject } from './vocabulary.js';
 
 /** Who acknowledged, and when (ISO). */
 export interface Acknowledgement {
@@ -83,77 +85,14 @@ export const INLINE_DETAILS = 5;
 /** How long mutes last, as the buttons offer them. */
 export const MUTE_CHOICES = ['1h', '8h', '24h'] as const;
 
-/**
- * Words per kind: what an open incident is, what its end is ("back online"), what its members are, and
- * what is wrong "right now" (one, many) when a channel subscribes.
- */
-const WORDS: Readonly<
-  Record<
-    AlertKind,
-    { opened: string; closed: string; noun: string; notice: string; now: readonly [string, string] }
-  >
-> = {
-  connectivity: {
-    opened: 'went offline',
-    closed: 'back online',
-    noun: 'device',
-    notice: 'connectivity notice',
-    now: ['device offline', 'devices offline'],
-  },
-  conflict: {
-    opened: 'changed outside SCC',
-    closed: 'conflict resolved',
-    noun: 'device',
-    notice: 'conflict notice',
-    now: ['conflict', 'conflicts'],
-  },
-  staged: {
-    opened: 'left changes undeployed',
-    closed: 'staged changes settled',
-    noun: 'device',
-    notice: 'staged-changes notice',
-    now: ['device with changes left undeployed', 'devices with changes left undeployed'],
-  },
-  ha: {
-    opened: 'failed over',
-    closed: 'HA pair healthy again',
-    noun: 'HA pair',
-    notice: 'HA notice',
-    now: ['HA pair with a failed unit', 'HA pairs with a failed unit'],
-  },
-  certificates: {
-    opened: 'certificate expiring',
-    closed: 'certificate renewed',
-    noun: 'certificate',
-    notice: 'certificate warning',
-    now: ['certificate expiring or expired', 'certificates expiring or expired'],
-  },
-  deployments: {
-    opened: 'deployment failing',
-    closed: 'deployment over',
-    noun: 'deployment',
-    notice: 'ended deployment run',
-    now: ['failing deployment', 'failing deployments'],
-  },
-  upgrades: {
-    opened: 'upgrade failing',
-    closed: 'upgrade over',
-    noun: 'upgrade run',
-    notice: 'ended upgrade run',
-    now: ['failing upgrade run', 'failing upgrade runs'],
-  },
-  audit: {
-    opened: 'audit event',
-    closed: 'over',
-    noun: 'event',
-    notice: 'audit event',
-    now: ['audit event', 'audit events'],
-  },
-};
+/** How a kind's messages read: each kind declares its words (AlertKindSpec.words). */
+function wordsOf(kind: AlertKind): AlertWords {
+  return alertKindOf(kind).words;
+}
 
 /** A burst as one line (the Home, `/fw alerts`): `*300 devices* went offline at once`. */
 export function burstHeadline(kind: AlertKind, members: number): string {
-  const words = WORDS[kind];
+  const words = wordsOf(kind);
   return `*${counted(members, words.noun)}* ${words.opened} at once`;
 }
 
@@ -198,7 +137,7 @@ function incidentButtons(message: IncidentMessage): ViewBlock[] {
 /** The one message of an incident (or a notice), as it is now. */
 export function renderIncident(message: IncidentMessage): View {
   const name = untrusted(message.subject.name);
-  const words = WORDS[message.kind];
+  const words = wordsOf(message.kind);
   const flapped = message.flaps > 0 ? ` · flapped ${counted(message.flaps, 'time')}` : '';
   let status: string;
   let summary: string;
@@ -244,7 +183,7 @@ function wrongNow(members: readonly SummaryMember[], fallback: AlertKind): strin
   }
   return ALERT_KINDS.filter((kind) => counts.has(kind))
     .map((kind) => {
-      const [one, many] = WORDS[kind].now;
+      const [one, many] = wordsOf(kind).now;
       return counted(counts.get(kind) ?? 0, one, many);
     })
     .join(', ');
@@ -291,7 +230,7 @@ function renderCurrent(message: SummaryMessage): View {
 /** A burst's or a catch-up's summary message with its table, edited as its members close. */
 export function renderSummary(message: SummaryMessage): View {
   if (message.type === 'current') return renderCurrent(message);
-  const words = WORDS[message.kind];
+  const words = wordsOf(message.kind);
   const total = message.members.length;
   const closed = message.members.filter((member) => !member.open).length;
   const nouns = (count: number) => counted(count, words.noun);
@@ -362,7 +301,7 @@ function summaryRows(message: SummaryMessage): string[][] {
 }
 
 function summaryTable(message: SummaryMessage, rows: string[][], caption: string): ViewBlock {
-  const words = WORDS[message.kind];
+  const words = wordsOf(message.kind);
   if (message.type === 'current')
     return { kind: 'table', columns: ['About', 'Alert', 'State', 'Tenant', 'Since'], rows, caption };
   return {
@@ -391,7 +330,7 @@ export function renderSummaryPage(message: SummaryMessage, page: number): View {
   const rows = summaryRows(message);
   const first = (page - 1) * SUMMARY_ROWS;
   const shown = rows.slice(first, first + SUMMARY_ROWS);
-  const words = WORDS[message.kind];
+  const words = wordsOf(message.kind);
   const noun = message.type === 'current' ? 'Alerts' : `${capitalised(words.noun)}s`;
   const caption = `${noun} ${first + 1}–${first + shown.length} of ${rows.length}`;
   return view(

@@ -7,9 +7,8 @@
 import { z } from 'zod';
 import { alertKindOf } from '../alerts/index.js';
 import {
-  ALERT_KIND_INFO,
   ALERT_KINDS,
-  type AlertKind,
+  AlertKind,
   type AlertScope,
   type AlertSubscription,
   type OpenIncident,
@@ -80,8 +79,9 @@ function readKinds(words: readonly string[]): {
   const issues: string[] = [];
   for (const word of words) {
     const lower = word.toLowerCase();
+    const named = AlertKind.safeParse(lower);
     if (lower === 'all') for (const kind of ALERT_KINDS) kinds.add(kind);
-    else if ((ALERT_KINDS as readonly string[]).includes(lower)) kinds.add(lower as AlertKind);
+    else if (named.success) kinds.add(named.data);
     // A bare id (`C0123ABCDEF`) too: the command line has no channel picker.
     else if (word.startsWith('<#') || word.startsWith('#') || channelIdOf(word) !== undefined) {
       const id = channelIdOf(word);
@@ -191,9 +191,9 @@ async function checkDevices(
 async function checkToken(ctx: OperationContext, kinds: readonly AlertKind[]): Promise<void> {
   const { data } = await ctx.scc.call('getToken', {});
   const held = new Set<string>(data.roles ?? []);
-  const unread = kinds.filter((kind) => !ALERT_KIND_INFO[kind].tokenRoles.some((role) => held.has(role)));
+  const unread = kinds.filter((kind) => !alertKindOf(kind).tokenRoles.some((role) => held.has(role)));
   if (unread.length === 0) return;
-  const needed = [...new Set(unread.flatMap((kind) => ALERT_KIND_INFO[kind].tokenRoles))] as TokenRole[];
+  const needed: TokenRole[] = [...new Set(unread.flatMap((kind) => alertKindOf(kind).tokenRoles))];
   const has = held.size === 0 ? 'no role' : [...held].join(', ');
   throw new UserError(
     `The SCC token of profile \`${ctx.profile}\` (${has}) cannot read what ${unread.join(', ')} ${unread.length === 1 ? 'needs' : 'need'}: it takes one of ${needed.join(', ')}. Subscribe without ${unread.length === 1 ? 'it' : 'them'}, or give the profile a token with one of those roles.`,
@@ -320,7 +320,7 @@ export function renderSubscribed(
     );
   if (created) {
     lines.push(`${channel} now hears about ${heard(subscription)}. Subscription \`${subscription.id}\`.`);
-    lines.push(...subscription.kinds.map((kind) => `• *${kind}*: ${ALERT_KIND_INFO[kind].summary}`));
+    lines.push(...subscription.kinds.map((kind) => `• *${kind}*: ${alertKindOf(kind).summary}`));
     if (matching === 0)
       lines.push('No device matches the query today: the channel hears about devices once they match it.');
     lines.push(

@@ -1,15 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { ALERT_SCANS } from '../../src/alerts/index.js';
+import { ALERT_KIND_LIST, ALERT_KINDS, type AlertKind, alertKindOf } from '../../src/alerts/index.js';
 import { audit } from '../../src/alerts/kinds/audit.js';
 import { bandOf, certificates } from '../../src/alerts/kinds/certificates.js';
 import { conflict } from '../../src/alerts/kinds/conflict.js';
 import { connectivity } from '../../src/alerts/kinds/connectivity.js';
 import { deployments } from '../../src/alerts/kinds/deployments.js';
 import { ha } from '../../src/alerts/kinds/ha.js';
-import type { AlertKindSpec, Coverage, WatchedDevice } from '../../src/alerts/kinds/kind.js';
+import {
+  type AlertKindSpec,
+  type Coverage,
+  defineAlertKind,
+  type SourceItem,
+  type SourceName,
+  type WatchedDevice,
+} from '../../src/alerts/kinds/kind.js';
 import { staged } from '../../src/alerts/kinds/staged.js';
 import { upgrades } from '../../src/alerts/kinds/upgrades.js';
-import { ALERT_KINDS } from '../../src/alerts/model.js';
 import { stripSentinels } from '../../src/render/mrkdwn.js';
 
 const T0 = Date.parse('2026-11-26T10:00:00Z');
@@ -18,10 +24,10 @@ const DAY = 86_400_000;
 const settings = { stagedAfterMs: 4 * 60 * MIN };
 
 /** Runs a kind's detector over a sequence of reads, carrying its state, as the scan does. */
-function run<Item, S>(kind: AlertKindSpec<Item, S>) {
+function run<F extends SourceName, S>(kind: AlertKindSpec<string, F, S>) {
   let state = new Map<string, S>();
   return {
-    read(items: Item[], now: number, covers: Coverage = 'all') {
+    read(items: SourceItem<F>[], now: number, covers: Coverage = 'all') {
       const out = kind.detect({ profile: 'default', previous: state, items, covers, now, settings });
       state = out.next;
       return out.findings.map((f) => ({ ...f, headline: stripSentinels(f.headline) }));
@@ -39,9 +45,43 @@ const device = (name: string, fields: Partial<WatchedDevice> = {}): WatchedDevic
 });
 
 describe('the alert kinds registry', () => {
-  it('declares every kind once, under its own name', () => {
-    expect(Object.keys(ALERT_SCANS)).toEqual([...ALERT_KINDS]);
-    for (const kind of ALERT_KINDS) expect(ALERT_SCANS[kind].kind).toBe(kind);
+  it('names every kind once, by the name its own file declares', () => {
+    expect(new Set(ALERT_KINDS).size).toBe(ALERT_KIND_LIST.length);
+    for (const [index, kind] of ALERT_KINDS.entries()) {
+      expect(alertKindOf(kind)).toBe(ALERT_KIND_LIST[index]);
+      expect(kind).toMatch(/^[a-z]+$/); // typed after `/fw alerts subscribe`, kept in Redis keys
+    }
+  });
+
+  it('gives every kind the words its messages and the "right now" summary read in', () => {
+    for (const kind of ALERT_KINDS) {
+      const { summary, words, tokenRoles } = alertKindOf(kind);
+      for (const text of [summary, words.opened, words.closed, words.noun, words.notice, ...words.now])
+        expect(text.trim(), kind).not.toBe('');
+      expect(tokenRoles.length, kind).toBeGreaterThan(0);
+    }
+  });
+
+  // What TypeScript holds (`npm run typecheck` fails when one of these lines compiles): a kind is declared
+  // whole, its detect takes its own source's items, and only a listed kind's name is an AlertKind.
+  it('does not compile a kind missing a piece, nor a name that is not a listed kind', () => {
+    const { words: _words, ...withoutWords } = connectivity;
+    const { summary: _summary, ...withoutSummary } = connectivity;
+    const { tokenRoles: _roles, ...withoutRoles } = connectivity;
+    const { current: _current, ...withoutCurrent } = connectivity;
+    // @ts-expect-error: a kind without its words
+    defineAlertKind(withoutWords);
+    // @ts-expect-error: a kind without its summary
+    defineAlertKind(withoutSummary);
+    // @ts-expect-error: a kind without its token roles
+    defineAlertKind(withoutRoles);
+    // @ts-expect-error: a kind that does not say what is wrong right now
+    defineAlertKind(withoutCurrent);
+    // @ts-expect-error: the audit log's items are not devices
+    defineAlertKind({ ...connectivity, source: audit.source });
+    // @ts-expect-error: only the list's names are kinds
+    const offline: AlertKind = 'offline';
+    expect(offline).toBe('offline');
   });
 });
 

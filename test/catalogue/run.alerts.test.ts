@@ -3,6 +3,7 @@
 // in memory standing for the desk's (its own tests are test/jobs/alerts/desk*.test.ts).
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ALERT_KINDS, alertKindOf } from '../../src/alerts/index.js';
 import type { IncidentDesk, OpenIncident } from '../../src/alerts/model.js';
 import type { OperationServices } from '../../src/catalogue/operation.js';
 import { RedisAlertSubscriptions } from '../../src/jobs/alerts/subscriptions.js';
@@ -101,10 +102,8 @@ describe('/fw alerts', () => {
 
   it('takes all, a device query checked against SCC, and the tenants of an MSP portal', async () => {
     const all = await run('alerts subscribe all');
-    expect((await subscriptions.list({ channelId: ACTOR.channelId }))[0]?.kinds).toHaveLength(8);
-    expect(all.view.summary).toContain(
-      'connectivity, conflict, staged, ha, certificates, deployments, upgrades, audit',
-    );
+    expect((await subscriptions.list({ channelId: ACTOR.channelId }))[0]?.kinds).toEqual([...ALERT_KINDS]);
+    expect(all.view.summary).toContain(ALERT_KINDS.join(', '));
 
     const branch = await run('alerts subscribe connectivity --devices asa-hq');
     expect(branch.view.summary).toContain('devices matching name:*asa-hq*');
@@ -127,16 +126,13 @@ describe('/fw alerts', () => {
       expect.stringContaining('`audit`, which SCC lists per tenant, for that tenant’s own token'),
     ]);
     const all = await run('alerts subscribe all --tenant globex-apj');
-    expect(JSON.stringify(all.view)).toContain('Left out of `all`: *deployments*, *audit*');
+    const perTenant = ALERT_KINDS.filter((kind) => !alertKindOf(kind).acrossTenants);
+    expect(perTenant).toContain('audit');
+    expect(JSON.stringify(all.view)).toContain(
+      `Left out of \`all\`: ${perTenant.map((kind) => `*${kind}*`).join(', ')},`,
+    );
     const [subscription] = await subscriptions.list();
-    expect(subscription?.kinds).toEqual([
-      'connectivity',
-      'conflict',
-      'staged',
-      'ha',
-      'certificates',
-      'upgrades',
-    ]);
+    expect(subscription?.kinds).toEqual(ALERT_KINDS.filter((kind) => alertKindOf(kind).acrossTenants));
   });
 
   it('says a device query that matches nothing today, and refuses one SCC refuses', async () => {
@@ -155,7 +151,7 @@ describe('/fw alerts', () => {
     };
     expect(issues('alerts subscribe connectivity offline')).toEqual([
       expect.stringContaining(
-        '`offline`, which is not a kind of alert: the kinds are connectivity, conflict',
+        `\`offline\`, which is not a kind of alert: the kinds are ${ALERT_KINDS.join(', ')}, or all.`,
       ),
     ]);
     expect(issues('alerts subscribe ha --tenant globex-apj --all-tenants')[0]).toContain(

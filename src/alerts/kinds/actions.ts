@@ -2,7 +2,7 @@
 // every incident has). Each is an existing operation offered as a button (`offeredAsButton` in
 // src/catalogue/), run as the person who clicks, with that person's roles, approvals and audit. The device
 // is named by its UUID: every device command takes one, and a name may match several devices.
-import type { AlertAction } from '../model.js';
+import type { AlertAction } from '../vocabulary.js';
 
 /** The pending commands on the device (`changes`). */
 export const showChanges = (uid: string): AlertAction => ({

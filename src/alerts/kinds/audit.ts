@@ -1,11 +1,11 @@
 // Audit: security-relevant events of SCC's audit log (users added to or removed from the tenant, roles
 // changed, and the same for Active Directory groups), each told once. Read: the audit log since the newest
-// event already seen, every minute. Only a token with an admin role may read it (ALERT_KIND_INFO), and
+// event already seen, every minute. Only a token with an admin role may read it (its tokenRoles), and
 // SCC has no audit log across managed tenants: this kind is the profile's own tenant only.
 import { z } from 'zod';
 import { untrusted } from '../../render/untrusted.js';
 import type { AuditLog } from '../../scc/generated/models.js';
-import { defineAlertKind, type Finding, incidentKeyOf, transitionKey } from './kind.js';
+import { alreadyOver, defineAlertKind, type Finding, incidentKeyOf, transitionKey } from './kind.js';
 
 /** The audit events told, and how each reads after the user's (or group's) name. */
 export const AUDIT_EVENTS: Readonly<Record<string, string>> = {
@@ -37,8 +37,18 @@ function timeOf(log: AuditLog): number {
   return Date.parse(log.eventTime ?? '');
 }
 
-export const audit = defineAlertKind<AuditLog, State>({
+export const audit = defineAlertKind({
   kind: 'audit',
+  summary: 'users added to or removed from a tenant, roles changed (SCC audit log)',
+  // The audit log is an administrator's to read.
+  tokenRoles: ['ROLE_ADMIN', 'ROLE_SUPER_ADMIN'],
+  words: {
+    opened: 'audit event',
+    closed: 'over',
+    noun: 'event',
+    notice: 'audit event',
+    now: ['audit event', 'audit events'],
+  },
   source: {
     from: 'auditLogs',
     q: (since) => `eventType:(${Object.keys(AUDIT_EVENTS).join(' OR ')}) AND eventTime:[${since} TO *]`,
@@ -46,6 +56,7 @@ export const audit = defineAlertKind<AuditLog, State>({
   acrossTenants: false,
   intervalMs: 60_000,
   state: State,
+  current: alreadyOver,
   detect({ previous, items, profile }) {
     const mark = previous.get(AUDIT_MARK);
     const markTime = mark ? Date.parse(mark.time) : Number.NEGATIVE_INFINITY;
@@ -62,7 +73,6 @@ export const audit = defineAlertKind<AuditLog, State>({
         (log.roles ?? []).length > 0 ? [`Roles: ${(log.roles ?? []).map(untrusted).join(', ')}`] : [];
       return {
         key: transitionKey('audit', log.uid, type, undefined, undefined, at),
-        kind: 'audit',
         subject: { type: 'user', uid: who, name: who },
         incidentKey: incidentKeyOf('audit', profile, log.uid),
         phase: 'notice',

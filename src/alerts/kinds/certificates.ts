@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { untrusted } from '../../render/untrusted.js';
 import {
+  ANY_READER,
   DeviceMemo,
   defineAlertKind,
   deviceChanges,
@@ -52,8 +53,17 @@ function observe(device: WatchedDevice, now: number): State | undefined {
   return state.management || state.secureClient ? state : undefined;
 }
 
-export const certificates = defineAlertKind<WatchedDevice, State>({
+export const certificates = defineAlertKind({
   kind: 'certificates',
+  summary: 'a management or Secure Client certificate expires within 30, 7 or 1 days, or has expired',
+  tokenRoles: ANY_READER,
+  words: {
+    opened: 'certificate expiring',
+    closed: 'certificate renewed',
+    noun: 'certificate',
+    notice: 'certificate warning',
+    now: ['certificate expiring or expired', 'certificates expiring or expired'],
+  },
   source: {
     from: 'devices',
     q: (now) => {

@@ -6,6 +6,7 @@ import { untrusted } from '../../render/untrusted.js';
 import { acceptDeviceConfiguration, showChangelog, showChanges } from './actions.js';
 import { changeLines } from './explain.js';
 import {
+  ANY_READER,
   DeviceMemo,
   defineAlertKind,
   deviceChanges,
@@ -14,16 +15,23 @@ import {
   isoOf,
   memoOf,
   stillOpen,
-  type WatchedDevice,
 } from './kind.js';
 
 const State = DeviceMemo.extend({ since: z.number() });
-type State = z.infer<typeof State>;
 
 const CONFLICT = 'CONFLICT_DETECTED';
 
-export const conflict = defineAlertKind<WatchedDevice, State>({
+export const conflict = defineAlertKind({
   kind: 'conflict',
+  summary: 'a device was changed outside SCC (conflict detected), with what changed',
+  tokenRoles: ANY_READER,
+  words: {
+    opened: 'changed outside SCC',
+    closed: 'conflict resolved',
+    noun: 'device',
+    notice: 'conflict notice',
+    now: ['conflict', 'conflicts'],
+  },
   source: { from: 'devices', q: () => `conflictDetectionState:${CONFLICT}` },
   acrossTenants: true,
   intervalMs: 60_000,

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { untrusted } from '../../render/untrusted.js';
 import {
+  ANY_READER,
   DeviceMemo,
   defineAlertKind,
   deviceChanges,
@@ -12,7 +13,6 @@ import {
   isoOf,
   memoOf,
   stillOpen,
-  type WatchedDevice,
 } from './kind.js';
 
 const State = DeviceMemo.extend({
@@ -21,12 +21,20 @@ const State = DeviceMemo.extend({
   /** When the scan first saw it so (ms). */
   since: z.number(),
 });
-type State = z.infer<typeof State>;
 
 const ONLINE = 'ONLINE';
 
-export const connectivity = defineAlertKind<WatchedDevice, State>({
+export const connectivity = defineAlertKind({
   kind: 'connectivity',
+  summary: 'a device leaves ONLINE (unreachable, bad credentials, new certificate…) and comes back',
+  tokenRoles: ANY_READER,
+  words: {
+    opened: 'went offline',
+    closed: 'back online',
+    noun: 'device',
+    notice: 'connectivity notice',
+    now: ['device offline', 'devices offline'],
+  },
   source: { from: 'devices', q: () => `NOT connectivityState:${ONLINE}` },
   acrossTenants: true,
   intervalMs: 30_000,

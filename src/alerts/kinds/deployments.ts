@@ -3,7 +3,7 @@
 // deployment runs across managed tenants, so this kind is the profile's own tenant only.
 import { untrusted } from '../../render/untrusted.js';
 import type { DeploymentRunDto } from '../../scc/generated/models.js';
-import { defineAlertKind } from './kind.js';
+import { ANY_READER, alreadyOver, defineAlertKind } from './kind.js';
 import { detectRuns, RunState } from './runs.js';
 
 const ENDED: Record<string, string> = { DEPLOY_COMPLETED: 'finished', DEPLOY_FAILED: 'failed' };
@@ -13,12 +13,22 @@ function deviceLine(device: NonNullable<DeploymentRunDto['deviceDeploymentStatus
   return `• ${untrusted(device.name ?? device.uid ?? 'unnamed device')}: ${untrusted(device.status ?? 'UNKNOWN')}${why}`;
 }
 
-export const deployments = defineAlertKind<DeploymentRunDto, RunState>({
+export const deployments = defineAlertKind({
   kind: 'deployments',
+  summary: 'deployment runs that fail or finish, also those started outside fwbot, with per-device results',
+  tokenRoles: ANY_READER,
+  words: {
+    opened: 'deployment failing',
+    closed: 'deployment over',
+    noun: 'deployment',
+    notice: 'ended deployment run',
+    now: ['failing deployment', 'failing deployments'],
+  },
   source: { from: 'deploymentRuns' },
   acrossTenants: false,
   intervalMs: 60_000,
   state: RunState,
+  current: alreadyOver,
   detect: (input) =>
     detectRuns(
       'deployments',

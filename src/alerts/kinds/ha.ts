@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { untrusted } from '../../render/untrusted.js';
 import {
+  ANY_READER,
   DeviceMemo,
   defineAlertKind,
   deviceChanges,
@@ -53,8 +54,17 @@ function unitsLine(state: State): string {
   return `This unit: ${untrusted(state.unit ?? 'unknown')}; its mate: ${untrusted(state.mate ?? 'unknown')}.`;
 }
 
-export const ha = defineAlertKind<WatchedDevice, State>({
+export const ha = defineAlertKind({
   kind: 'ha',
+  summary: 'an HA pair fails over (the active unit changed, or a unit failed)',
+  tokenRoles: ANY_READER,
+  words: {
+    opened: 'failed over',
+    closed: 'HA pair healthy again',
+    noun: 'HA pair',
+    notice: 'HA notice',
+    now: ['HA pair with a failed unit', 'HA pairs with a failed unit'],
+  },
   source: { from: 'devices', q: () => 'asaFailoverMode:(ACTIVE_STANDBY OR ACTIVE_ACTIVE)' },
   acrossTenants: true,
   intervalMs: 30_000,

@@ -1,23 +1,32 @@
-// What a kind of alert is to the scan (src/jobs/alerts/scan.ts): which SCC list it reads and how often,
-// what it keeps per subject between scans, and how a difference becomes findings. Each kind is declared
-// once, in its own file of this folder; the registry (src/alerts/index.ts) lists them. `detect` is pure
-// (previous state, the items read, now → new state and findings), so every kind is tested without Redis or
-// SCC; the scan does the reading, the routing to channels and the exactly-once hand-off.
+// What a kind of alert is: everything about it, declared once in its own file of this folder with
+// defineAlertKind(): its name, what it tells a channel (summary, words), the SCC token roles its reads need,
+// which SCC list it reads and how often, what it keeps per subject between scans, how a difference becomes
+// findings, and which of them are wrong "right now" for a new subscription. The registry
+// (src/alerts/index.ts) lists the kinds; the names, the zod enum, help, the docs, the messages' words and
+// the scan's defaults are derived from that list, so a kind missing a piece does not compile. `detect` is
+// pure (previous state, the items read, now → new state and findings), so every kind is tested without
+// Redis or SCC; the scan (src/jobs/alerts/) does the reading, the routing to channels and the hand-off.
 import { z } from 'zod';
-import type { AlertAction, AlertEvent, AlertKind, AlertSubject } from '../model.js';
+import type {
+  AuditLog,
+  DeploymentRunDto,
+  MspSecureClientUpgradeRunDto,
+  SecureClientUpgradeRunDto,
+} from '../../scc/generated/models.js';
+import type { AlertAction, AlertPhase, AlertSubject, TokenRole } from '../vocabulary.js';
 
 /**
- * A transition a kind found, before the scan routes it: an AlertEvent without its profile, channels and
- * catch-up flag, with what routing needs (the devices it concerns, for subscriptions with `--devices`).
+ * A transition a kind found, before the scan routes it: an AlertEvent without its kind (the scan knows which
+ * kind it ran), profile, channels and catch-up flag, with what routing needs (the devices it concerns, for
+ * subscriptions with `--devices`).
  */
 export interface Finding {
   /** The identity of the transition without the profile: (kind, subject, field, from, to, time). */
   key: string;
-  kind: AlertKind;
   tenant?: { uid: string; name: string };
   subject: AlertSubject;
   incidentKey: string;
-  phase: AlertEvent['phase'];
+  phase: AlertPhase;
   state: string;
   previous?: string;
   headline: string;
@@ -85,35 +94,75 @@ export interface DetectOutput<S> {
   findings: Finding[];
 }
 
-/** The SCC list a kind reads; the scan (src/jobs/alerts/scanReads.ts) knows how to read each. */
-export type AlertSource =
+/**
+ * The SCC lists a kind may read, and what their items are: the scan (src/jobs/alerts/scanReads.ts) reads
+ * each and hands the kind the items of its own list, so a kind's `detect` is typed by its `source`.
+ */
+interface AlertSources {
   /** The device inventory (getDevices, or getMspManagedDevices across tenants) filtered by `q`. */
-  | { from: 'devices'; q: (now: number) => string }
+  devices: { source: { from: 'devices'; q: (now: number) => string }; item: WatchedDevice };
   /** Deployment runs, newest updated first (no list across tenants exists). */
-  | { from: 'deploymentRuns' }
+  deploymentRuns: { source: { from: 'deploymentRuns' }; item: DeploymentRunDto };
   /** Secure Client upgrade runs, newest updated first (getMspSecureClientUpgradeRuns across tenants). */
-  | { from: 'upgradeRuns' }
+  upgradeRuns: {
+    source: { from: 'upgradeRuns' };
+    item: SecureClientUpgradeRunDto | MspSecureClientUpgradeRunDto;
+  };
   /** The audit log since the last event seen (one tenant's: SCC has none across tenants). */
-  | { from: 'auditLogs'; q: (sinceIso: string) => string };
+  auditLogs: { source: { from: 'auditLogs'; q: (sinceIso: string) => string }; item: AuditLog };
+}
 
-export interface AlertKindSpec<Item, S> {
-  kind: AlertKind;
-  source: AlertSource;
+export type SourceName = keyof AlertSources;
+/** The SCC list a kind reads (every list, when F is left open). */
+export type AlertSource<F extends SourceName = SourceName> = AlertSources[F]['source'];
+/** What one item of a list is. */
+export type SourceItem<F extends SourceName = SourceName> = AlertSources[F]['item'];
+
+/**
+ * How a kind's incidents and summaries read, each after a count or a subject's name: `*asa-02* went offline`,
+ * `212 of 300 devices back online`, `3 certificate warnings, each in the thread`, `Right now: 2 devices offline`.
+ */
+export interface AlertWords {
+  /** What an open incident is: `went offline`. */
+  opened: string;
+  /** What its end is: `back online`. */
+  closed: string;
+  /** What a burst's members are: `device` (a plural adds an s). */
+  noun: string;
+  /** What one of many notices told together is: `certificate warning`. */
+  notice: string;
+  /** What is already wrong when a channel subscribes, one and many: `device offline`, `devices offline`. */
+  now: readonly [one: string, many: string];
+}
+
+export interface AlertKindSpec<K extends string, F extends SourceName, S> {
+  /** The name channels subscribe with (`/fw alerts subscribe <kind>`), kept in Redis: never renamed. */
+  kind: K;
+  /** One line for help, `/fw alerts` and the docs: what a channel is told. */
+  summary: string;
+  /**
+   * The SCC token roles of which one is enough to read what this kind scans (getToken at start and on
+   * subscribe): a token without any of them is told once, instead of a scan failing every minute.
+   */
+  tokenRoles: readonly TokenRole[];
+  words: AlertWords;
+  source: { from: F } & AlertSource<F>;
   /** Whether the kind can be read across an MSP portal's managed tenants. */
   acrossTenants: boolean;
   /** How often its list is read (the default; src/jobs/schedule.ts `alerts.intervals` overrides). */
   intervalMs: number;
   /** Subjects looked at sooner than the interval (devices in an open incident), by uid. */
-  sooner?: (state: S) => boolean;
+  sooner?(state: S): boolean;
   /** What it keeps per subject, parsed when read back from Redis. */
   state: z.ZodType<S>;
-  detect(input: DetectInput<Item, S>): DetectOutput<S>;
+  detect(input: DetectInput<SourceItem<F>, S>): DetectOutput<S>;
   /**
    * Which findings of a read that starts from nothing (no state kept) are wrong now, rather than history:
-   * what a new subscription is told once as "right now" (src/jobs/alerts/baseline.ts). Absent: nothing
-   * (an ended run, an audit event: what such a read finds is already over).
+   * what a new subscription is told once as "right now" (src/jobs/alerts/baseline.ts). `stillOpen` for a
+   * kind of ongoing states, `alreadyOver` for one whose findings are over when told (an ended run, an
+   * audit event).
    */
-  current?: (finding: Finding) => boolean;
+  current(finding: Finding): boolean;
   /**
    * More details for a finding from SCC's change log (who staged, what changed outside SCC): read once per
    * finding that asks for it, never per device per scan.
@@ -130,12 +179,31 @@ export interface ChangeEntry {
   diff?: string;
 }
 
-export function defineAlertKind<Item, S>(spec: AlertKindSpec<Item, S>): AlertKindSpec<Item, S> {
+/**
+ * A kind, typed from what it declares: its name as a literal (the registry's names come from it), its
+ * items from its `source`, its state from its schema. Every piece but `sooner` and `explain` is required.
+ */
+export function defineAlertKind<const K extends string, F extends SourceName, S>(
+  spec: AlertKindSpec<K, F, S>,
+): AlertKindSpec<K, F, S> {
   return spec;
 }
 
 /** An incident that is open: what a kind of ongoing states tells a new subscription (AlertKindSpec.current). */
 export const stillOpen = (finding: Finding): boolean => finding.phase === 'open';
+
+/** Nothing: what such a kind finds is over when it is told (an ended run, an audit event). */
+export const alreadyOver = (): boolean => false;
+
+/** Every role of a token that can read the device inventory and the runs (read-only is enough). */
+export const ANY_READER: readonly TokenRole[] = [
+  'ROLE_READ_ONLY',
+  'ROLE_ADMIN',
+  'ROLE_SUPER_ADMIN',
+  'ROLE_DEPLOY_ONLY',
+  'ROLE_EDIT_ONLY',
+  'ROLE_OPERATIONAL_ADMIN',
+];
 
 /** The scan's time as SCC writes times. */
 export function isoOf(ms: number): string {
@@ -144,7 +212,7 @@ export function isoOf(ms: number): string {
 
 /** The transition key: every part that makes it this transition and no other. */
 export function transitionKey(
-  kind: AlertKind,
+  kind: string,
   subject: string,
   field: string,
   from: string | undefined,
@@ -203,19 +271,19 @@ export function deviceChanges<S>(
 }
 
 /** `connectivity:<profile>:<uid>`: one incident per device and kind within a profile. */
-export function incidentKeyOf(kind: AlertKind, profile: string, ...parts: string[]): string {
+export function incidentKeyOf(kind: string, profile: string, ...parts: string[]): string {
   return [kind, profile, ...parts].join(':');
 }
 
 /** A finding about one device: subject, tenant, routing and the key filled in from the device. */
 export function deviceFinding(
-  kind: AlertKind,
+  kind: string,
   profile: string,
   uid: string,
   memo: DeviceMemo,
   what: {
     field: string;
-    phase: AlertEvent['phase'];
+    phase: AlertPhase;
     state: string;
     previous?: string;
     headline: string;
@@ -230,7 +298,6 @@ export function deviceFinding(
 ): Finding {
   return {
     key: transitionKey(kind, uid, what.field, what.previous, what.state, what.keyTime ?? what.at),
-    kind,
     ...(memo.tenant ? { tenant: memo.tenant } : {}),
     subject: deviceSubject({ uid, name: memo.name }),
     incidentKey: what.incidentKey ?? incidentKeyOf(kind, profile, uid),

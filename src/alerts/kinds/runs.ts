@@ -2,7 +2,6 @@
 // run is told once, when it is first seen ended, whoever started it (fwbot, SCC's UI, another tool). Runs
 // are remembered a few days after they were last read, far longer than a run stays among the newest.
 import { z } from 'zod';
-import type { AlertKind } from '../model.js';
 import {
   type DetectInput,
   type DetectOutput,
@@ -27,13 +26,10 @@ export interface RunView {
 }
 
 export function detectRuns<Item>(
-  kind: AlertKind,
+  kind: string,
   input: DetectInput<Item, RunState>,
   view: (item: Item) => RunView | undefined,
-  tell: (
-    item: Item,
-    run: RunView,
-  ) => Omit<Finding, 'key' | 'kind' | 'incidentKey' | 'phase' | 'state' | 'at'>,
+  tell: (item: Item, run: RunView) => Omit<Finding, 'key' | 'incidentKey' | 'phase' | 'state' | 'at'>,
 ): DetectOutput<RunState> {
   const { previous, items, now, profile } = input;
   const next = new Map<string, RunState>();
@@ -49,7 +45,6 @@ export function detectRuns<Item>(
     findings.push({
       ...tell(item, run),
       key: transitionKey(kind, run.uid, 'status', before?.status, run.status, at),
-      kind,
       incidentKey: incidentKeyOf(kind, profile, run.uid),
       phase: 'notice',
       state: run.status,

@@ -6,6 +6,7 @@ import { untrusted } from '../../render/untrusted.js';
 import { deployStaged, discardStaged, showChanges } from './actions.js';
 import { changeLines, whoChanged } from './explain.js';
 import {
+  ANY_READER,
   DeviceMemo,
   defineAlertKind,
   deviceChanges,
@@ -13,7 +14,7 @@ import {
   type Finding,
   isoOf,
   memoOf,
-  type WatchedDevice,
+  stillOpen,
 } from './kind.js';
 
 const State = DeviceMemo.extend({
@@ -22,7 +23,6 @@ const State = DeviceMemo.extend({
   /** Whether it has been told (the incident is open). */
   told: z.boolean(),
 });
-type State = z.infer<typeof State>;
 
 const NOT_SYNCED = 'NOT_SYNCED';
 
@@ -33,12 +33,23 @@ function hours(ms: number): string {
   return m === 1 ? '1 minute' : `${m} minutes`;
 }
 
-export const staged = defineAlertKind<WatchedDevice, State>({
+export const staged = defineAlertKind({
   kind: 'staged',
+  summary: 'changes staged and left undeployed longer than the set time, and who staged them',
+  tokenRoles: ANY_READER,
+  words: {
+    opened: 'left changes undeployed',
+    closed: 'staged changes settled',
+    noun: 'device',
+    notice: 'staged-changes notice',
+    now: ['device with changes left undeployed', 'devices with changes left undeployed'],
+  },
   source: { from: 'devices', q: () => `configState:${NOT_SYNCED}` },
   acrossTenants: true,
   intervalMs: 5 * 60_000,
   state: State,
+  // Ongoing while it lasts; a first read starts the clock at first sight, so it finds none of them yet.
+  current: stillOpen,
   detect(input) {
     const { profile, now, settings } = input;
     const at = isoOf(now);

@@ -5,7 +5,7 @@
 import { isUpgradeTerminal, runName, sccSays, UPGRADE_ENDINGS } from '../../follow/upgradeWords.js';
 import { untrusted } from '../../render/untrusted.js';
 import type { MspSecureClientUpgradeRunDto, SecureClientUpgradeRunDto } from '../../scc/generated/models.js';
-import { defineAlertKind } from './kind.js';
+import { ANY_READER, alreadyOver, defineAlertKind } from './kind.js';
 import { detectRuns, RunState } from './runs.js';
 
 type UpgradeRun = SecureClientUpgradeRunDto | MspSecureClientUpgradeRunDto;
@@ -20,12 +20,22 @@ function tenantsOf(run: UpgradeRun): { uid: string; name: string }[] {
   );
 }
 
-export const upgrades = defineAlertKind<UpgradeRun, RunState>({
+export const upgrades = defineAlertKind({
   kind: 'upgrades',
+  summary: 'Secure Client upgrade runs (ASA/FTD, MSP) that fail or finish, also those started outside fwbot',
+  tokenRoles: ANY_READER,
+  words: {
+    opened: 'upgrade failing',
+    closed: 'upgrade over',
+    noun: 'upgrade run',
+    notice: 'ended upgrade run',
+    now: ['failing upgrade run', 'failing upgrade runs'],
+  },
   source: { from: 'upgradeRuns' },
   acrossTenants: true,
   intervalMs: 60_000,
   state: RunState,
+  current: alreadyOver,
   detect: (input) =>
     detectRuns(
       'upgrades',

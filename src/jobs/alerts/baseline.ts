@@ -145,9 +145,10 @@ export class SubscriptionBaseline {
           throw new Error(`alert subscription: the first read of ${kind} was overtaken ${ATTEMPTS} times`);
         }
       }
-      const wrongNow = spec.current ? fromNothing.findings.filter(spec.current) : [];
+      const wrongNow = fromNothing.findings.filter((finding) => spec.current(finding));
       if (scope === 'own') await explainFindings(scc, spec, wrongNow, this.#log);
       return eventsOf(
+        kind,
         wrongNow,
         profile,
         [subscription],

@@ -5,12 +5,11 @@
 // calls per minute could not keep up), or, for devices in an open incident, `incidentsEveryMs` since they
 // were last looked at (a read by uid). The first scan of a stream is a baseline and tells nothing; the
 // first after a long gap marks what it finds as catch-up. Kinds the profile's token cannot read
-// (getToken, ALERT_KIND_INFO.tokenRoles) are said once and not scanned.
+// (getToken, each kind's tokenRoles) are said once and not scanned.
 import type { Job, Processor } from 'bullmq';
 import { Queue } from 'bullmq';
 import { type AnyAlertKind, alertKindOf, type Finding } from '../../alerts/index.js';
 import {
-  ALERT_KIND_INFO,
   ALERT_KINDS,
   type AlertEvent,
   type AlertKind,
@@ -74,7 +73,7 @@ interface Stream {
 
 /** Kinds a token with these roles cannot read. */
 export function unreadableKinds(roles: readonly string[]): AlertKind[] {
-  return ALERT_KINDS.filter((kind) => !ALERT_KIND_INFO[kind].tokenRoles.some((role) => roles.includes(role)));
+  return ALERT_KINDS.filter((kind) => !alertKindOf(kind).tokenRoles.some((role) => roles.includes(role)));
 }
 
 const schedulerId = (profile: string) => `${SCHEDULER_PREFIX}${encodeURIComponent(profile)}`;
@@ -135,7 +134,7 @@ export function createAlertScanner(deps: AlertScanDeps) {
     const subscribed = new Set(subscriptions.flatMap((s) => s.kinds));
     const unreadable = (await tokenLimits(profile)).filter((kind) => subscribed.has(kind));
     if (unreadable.length > 0) {
-      const needs = [...new Set(unreadable.flatMap((kind) => ALERT_KIND_INFO[kind].tokenRoles))].join(' or ');
+      const needs = [...new Set(unreadable.flatMap((kind) => alertKindOf(kind).tokenRoles))].join(' or ');
       sayOnce(
         profile,
         'token',
@@ -286,7 +285,14 @@ export function createAlertScanner(deps: AlertScanDeps) {
     const lastLookAt = Math.max(meta.lastFullAt ?? 0, meta.lastSoonerAt ?? 0);
     const catchUp =
       !baseline && lastLookAt > 0 && at - lastLookAt > Math.max(settings.catchUpAfterMs, 3 * interval);
-    const events = eventsOf(findings, profile, stream.subscribers, sets, catchUp ? { catchUp: true } : {});
+    const events = eventsOf(
+      stream.kind,
+      findings,
+      profile,
+      stream.subscribers,
+      sets,
+      catchUp ? { catchUp: true } : {},
+    );
     const nextMeta: StreamMeta = {
       ...meta,
       ...(baseline ? { baselinedAt: at } : {}),

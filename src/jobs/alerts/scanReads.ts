@@ -5,14 +5,15 @@
 import type { Logger } from 'pino';
 import type { AnyAlertKind, Finding } from '../../alerts/index.js';
 import { auditSince } from '../../alerts/kinds/audit.js';
-import type { ChangeEntry, Coverage, WatchedDevice } from '../../alerts/kinds/kind.js';
+import type { ChangeEntry, Coverage, SourceItem, WatchedDevice } from '../../alerts/kinds/kind.js';
 import type { SccClient } from '../../scc/client.js';
-import type { Device, MspManagedDevice } from '../../scc/generated/models.js';
+import type { AuditLog, Device, MspManagedDevice } from '../../scc/generated/models.js';
 import { MAX_PAGE_LIMIT } from '../../scc/request.js';
 import type { StreamScope } from './state.js';
 
 export interface SourceRead {
-  items: unknown[];
+  /** The items of the kind's own source (AlertKindSpec.source), as its `detect` takes them. */
+  items: readonly SourceItem[];
   covers: Coverage;
   /** SCC calls the read took. */
   calls: number;
@@ -116,7 +117,7 @@ export async function readFull(kind: AnyAlertKind, ctx: ReadContext): Promise<So
     }
     case 'auditLogs': {
       const since = auditSince(ctx.previous as ReadonlyMap<string, never>, now);
-      const items: unknown[] = [];
+      const items: AuditLog[] = [];
       for await (const log of scc.paginate(
         'getAuditLogs',
         { query: { q: source.q(since), sort: ['eventTime:ASC'] } },

@@ -81,6 +81,7 @@ export function channelsFor(
  * subscription was made).
  */
 export function eventsOf(
+  kind: AlertKind,
   findings: readonly Finding[],
   profile: string,
   subscribers: readonly AlertSubscription[],
@@ -93,7 +94,7 @@ export function eventsOf(
     const channels = channelsFor(finding, subscribers, deviceSets);
     if (channels.length === 0) continue;
     const { deviceUids: _devices, tenants: _tenants, key, ...rest } = finding;
-    events.push({ ...rest, key: `${keyPrefix}${key}|${profile}`, profile, channels, ...marks });
+    events.push({ kind, ...rest, key: `${keyPrefix}${key}|${profile}`, profile, channels, ...marks });
   }
   return events;
 }

@@ -3,6 +3,7 @@
 // exceptional sets, so its calls a minute stay near the cost of reading the inventory once a minute (5
 // pages of 200), far from a read per device; the figure is printed for the docs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALERT_KINDS, alertKindOf } from '../../../src/alerts/index.js';
 import type { SccCallEvent } from '../../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { scanWorld, subscription } from './scanSupport.js';
@@ -21,11 +22,11 @@ describe('what the alert scan costs SCC', () => {
   it('reads 1,000 devices with every kind for a few calls a minute, not one per device', async () => {
     const world = await scanWorld(sim);
     try {
-      const every = ['connectivity', 'conflict', 'staged', 'ha', 'certificates', 'upgrades'] as const;
+      const acrossTenants = ALERT_KINDS.filter((kind) => alertKindOf(kind).acrossTenants);
       await world.subscriptions.subscribe(
-        subscription('C0MSPNOC01', [...every], { scope: { kind: 'all-tenants' } }),
+        subscription('C0MSPNOC01', acrossTenants, { scope: { kind: 'all-tenants' } }),
       );
-      await world.subscriptions.subscribe(subscription('C0OWN00001', [...every, 'deployments', 'audit']));
+      await world.subscriptions.subscribe(subscription('C0OWN00001', [...ALERT_KINDS]));
       const bench = [...sim.state.devices.values()].filter((d) => d.device.name.startsWith('bench-'));
       expect(bench.length).toBe(1_000);
       for (const record of bench.slice(0, 30)) record.device.connectivityState = 'UNREACHABLE';

@@ -1,5 +1,6 @@
 // The tracking tests' schedule: the same machinery as production with milliseconds instead of seconds.
 // Kept free of vitest imports so non-test code (scripts, worker processes) can load it too.
+import { ALERT_KINDS } from '../../../src/alerts/index.js';
 import type { ScheduleOverrides } from '../../../src/jobs/schedule.js';
 
 export const TEST_SCHEDULE: ScheduleOverrides = {
@@ -23,16 +24,7 @@ export const TEST_SCHEDULE: ScheduleOverrides = {
     tickMs: 50,
     reconcileEveryMs: 100,
     incidentsEveryMs: 50,
-    intervals: {
-      connectivity: 50,
-      conflict: 50,
-      staged: 50,
-      ha: 50,
-      certificates: 50,
-      deployments: 50,
-      upgrades: 50,
-      audit: 50,
-    },
+    intervals: Object.fromEntries(ALERT_KINDS.map((kind) => [kind, 50])),
     callsPerMinute: 1_000_000,
     catchUpAfterMs: 60_000,
   },
