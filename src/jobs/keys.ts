@@ -267,7 +267,7 @@ export class JobKeys {
     return this.key('alert-mute', channelId, digest(`${profile}\u0000${deviceUid}`));
   }
 
-  /** The text and blocks a desk message shows now, hashed (edits that change nothing are skipped). */
+  /** The text and view a desk message shows now, hashed (edits that change nothing are skipped). */
   shownDigest(notificationKey: string): string {
     return this.key('shown', notificationKey);
   }

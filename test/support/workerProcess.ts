@@ -11,6 +11,7 @@ import type { ScheduleOverrides } from '../../src/jobs/schedule.js';
 import { startWorkers } from '../../src/jobs/workers.js';
 import type { RedisTarget } from '../../src/redis/connection.js';
 import { createSccClient } from '../../src/scc/client.js';
+import { slackChatOf } from '../../src/slack/chat.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 
 function need(name: string): string {
@@ -42,7 +43,7 @@ const workers = await startWorkers({
   redisUrl: redisTarget(),
   prefix: need('PREFIX'),
   clients,
-  slack: createWorkerSlackClient('xoxb-worker', need('SLACK_API_URL')),
+  chat: slackChatOf(createWorkerSlackClient('xoxb-worker', need('SLACK_API_URL')), logger),
   schedule,
   logger,
 });

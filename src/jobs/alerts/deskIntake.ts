@@ -17,8 +17,8 @@ import {
 import type { View } from '../../model/view.js';
 import type { RedisClient } from '../../redis/connection.js';
 import { replicated } from '../../redis/replication.js';
-import { renderBlocks } from '../../render/blocks.js';
 import type { JobKeys } from '../keys.js';
+import { textBeside } from '../payloads.js';
 import type { Schedule } from '../schedule.js';
 import { type DeskRecord, type DeskReply, incidentId, readRecord } from './deskRecord.js';
 
@@ -202,10 +202,14 @@ export class DeskIntake {
   }
 
   private reply(parentId: string, key: string, view: View): void {
-    const { text, blocks } = renderBlocks(view);
     // A message in a summary's thread has its replies there too (Slack threads have one level).
     const threadOf = this.records.get(parentId)?.threadOf ?? parentId;
-    this.replies.push({ key: `alert-reply:${parentId}:${digest(key)}`, parentId: threadOf, text, blocks });
+    this.replies.push({
+      key: `alert-reply:${parentId}:${digest(key)}`,
+      parentId: threadOf,
+      text: textBeside(view),
+      view,
+    });
   }
 
   /** Marks the message showing `record` (its own, or its summary's) to be shown again. */
