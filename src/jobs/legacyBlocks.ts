@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { TrackRequestSchema } from '../follow/index.js';
 import type { ChatMessage } from '../model/message.js';
 import { DeskReply } from './alerts/deskRecord.js';
-import { NotifyJobData, RecordedOutcome } from './payloads.js';
+import { NotifyJobData, RecordedOutcome, textBeside } from './payloads.js';
 import type { PostRequest } from './slackNotifier.js';
 
 /** Blocks as render/blocks.ts of the previous release made them: JSON objects that name their type. */
@@ -40,6 +40,15 @@ export const StoredDeskReply = z.union([
   DeskReply.omit({ view: true }).extend({ blocks: LegacyBlocks }),
 ]);
 export type StoredDeskReply = z.infer<typeof StoredDeskReply>;
+
+/** What a notification shows, as it is queued: text, a view, or an older fwbot's rendered blocks. */
+export type ShownMessage = Pick<StoredNotifyJob, 'text' | 'view' | 'blocks'>;
+
+/** A recorded outcome as its notification shows it: its view, or the blocks an older fwbot rendered. */
+export function outcomeMessage(recorded: StoredOutcome): ShownMessage {
+  if ('view' in recorded) return { text: textBeside(recorded.view), view: recorded.view };
+  return { text: recorded.text, blocks: recorded.blocks };
+}
 
 /** What a stored message shows, in either shape, as the notifier and the chat take it. */
 export function shownMessage(stored: {

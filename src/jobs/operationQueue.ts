@@ -48,16 +48,10 @@ import {
   SccResponseTooLargeError,
 } from '../scc/errors.js';
 import type { JobsCore } from './core.js';
-import { StoredOutcome } from './legacyBlocks.js';
+import { outcomeMessage, type ShownMessage, StoredOutcome } from './legacyBlocks.js';
 import { type QueuedCallWords, queuedCallEnded, queuedNote } from './messages.js';
-import {
-  type EventType,
-  parseStored,
-  QueuedCallJob,
-  type RecordedOutcome,
-  ThreadRefSchema,
-  textBeside,
-} from './payloads.js';
+import type { RecordedOutcome } from './payloads.js';
+import { type EventType, parseStored, QueuedCallJob, ThreadRefSchema } from './payloads.js';
 import type { Schedule } from './schedule.js';
 
 /**
@@ -297,13 +291,14 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
       throw new UnrecoverableError(`malformed queued call: ${z.prettifyError(parsed.error)}`);
     const call = parsed.data;
     const { thread, requestId, requester } = call;
-    const say = (what: string, text: string, eventType: EventType) =>
+    const say = (what: string, text: string, eventType: EventType, shown?: Omit<ShownMessage, 'text'>) =>
       core.notify([
         {
           key: `queue~${requestId}|${what}`,
           channelId: thread.channelId,
           threadTs: thread.threadTs,
           text,
+          ...shown,
           eventType,
           ...workspaceOf(thread),
         },
@@ -330,21 +325,8 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
     /** The recorded outcome to the thread (once: notifications are keyed) and what it returned to the tracker. */
     const deliver = async (recorded: StoredOutcome) => {
       const final = recorded.track.length === 0;
-      // An outcome an older fwbot recorded was rendered then: its blocks are posted as they are.
-      const shown =
-        'view' in recorded
-          ? { text: textBeside(recorded.view), view: recorded.view }
-          : { text: recorded.text, blocks: recorded.blocks };
-      await core.notify([
-        {
-          key: `queue~${requestId}|outcome`,
-          channelId: thread.channelId,
-          threadTs: thread.threadTs,
-          ...shown,
-          eventType: final ? 'fwbot_outcome' : 'fwbot_note',
-          ...workspaceOf(thread),
-        },
-      ]);
+      const { text, ...shown } = outcomeMessage(recorded);
+      await say('outcome', text, final ? 'fwbot_outcome' : 'fwbot_note', shown);
       // Its approver goes with the thread: a Cancel… of the work it started is four-eyes like the call was.
       // Its ticket too: the cancel is made under the change it stops.
       const ticket = ticketOf(call.raw);
