@@ -66,7 +66,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   app: [...SERVICES, 'slack', 'console'],
   /** `fwbot <command>`: the command line against one SCC profile. */
   cli: [...without(without(DOMAIN, 'redis'), 'slackApi'), 'console', 'app', 'jobs'],
-  /** `npm run demo`'s parts: its Redis, its Slack twin, its defaults. */
+  /** `npm run demo`'s parts: its Redis, its runtime beside the console's chat, its defaults. */
   demo: [...SERVICES, 'slack', 'console', 'app', 'simulator'],
   /** The processes' entry points (bot, worker, demo, CLI): one composition root each, at the top. */
   entry: [...SERVICES, 'slack', 'console', 'simulator', 'app', 'cli', 'demo'],

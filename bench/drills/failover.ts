@@ -15,6 +15,7 @@ import { startWorkers } from '../../src/jobs/workers.js';
 import { connectRedis } from '../../src/redis/connection.js';
 import { createSccClient } from '../../src/scc/client.js';
 import { startSimulator } from '../../src/simulator/index.js';
+import { slackChatOf } from '../../src/slack/chat.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 import { startFakeSlack } from '../../test/support/fakeSlack.js';
 import {
@@ -127,7 +128,7 @@ async function failoverRun(kind: 'sentinel' | 'cluster'): Promise<DrillReport> {
       // A prefix of its own in fwbot's hash slot: on the cluster the killed primary holds it too.
       prefix: '{fwbot}drill',
       clients: sccClientsFrom(new Map([['default', sccClient]])),
-      slack: createWorkerSlackClient('xoxb-worker', slack.apiUrl),
+      chat: slackChatOf(createWorkerSlackClient('xoxb-worker', slack.apiUrl), quiet),
       schedule: DRILL_SCHEDULE,
       logger: quiet,
     });

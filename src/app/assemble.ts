@@ -6,7 +6,7 @@
 // behind /metrics, and the approvals' recovery and expiry passes, each where the process asks for them; the
 // pass over timed work (src/jobs/timed/) runs in every one of them.
 // The processes add only what is theirs: the bot its Bolt app and command intake, a worker its probes,
-// the demo its simulator, its console and its Slack twin. (The CLI keeps no state: it has no Redis.)
+// the demo its simulator and its console's chat. (The CLI keeps no state: it has no Redis.)
 import type { Logger } from 'pino';
 import { channelScopes } from '../config/scope.js';
 import type { Config } from '../config.js';
@@ -22,13 +22,8 @@ import { DEFAULT_PREFIX, slotPrefix } from '../jobs/keys.js';
 import { commandRunner } from '../jobs/queuedCommands.js';
 import { observeQueues } from '../jobs/queueMetrics.js';
 import { DEFAULT_SCHEDULE, type ScheduleOverrides, scheduleFromConfig } from '../jobs/schedule.js';
-import {
-  createJobs,
-  declaredQueues,
-  type Jobs,
-  type StartWorkersOptions,
-  startWorkers,
-} from '../jobs/workers.js';
+import { createJobs, declaredQueues, type Jobs, startWorkers } from '../jobs/workers.js';
+import type { ChatOf } from '../model/message.js';
 import { tailAudit } from '../observability/auditTail.js';
 import { type ReadinessCheck, sccChecks } from '../observability/health.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
@@ -36,12 +31,19 @@ import type { RedisHealth } from '../observability/redisHealth.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
 import { isCluster, type RedisClient } from '../redis/connection.js';
 import type { TopologyWatch } from '../redis/topology.js';
+import { slackChatOf } from '../slack/chat.js';
 import { slackCommandAnswers } from '../slack/commands/queued.js';
 import type { SurfaceDeps } from '../slack/deps.js';
 import type { SlackClientsByTeam } from '../slackApi/clientsByTeam.js';
 import { openProcessRedis } from './processRedis.js';
 import { createSccClients } from './sccClients.js';
-import { buildSurface, type SlackClients, type Surface, slackClientsFrom } from './surface.js';
+import {
+  buildSurface,
+  type ChatRoute,
+  type SlackClients,
+  type Surface,
+  slackClientsFrom,
+} from './surface.js';
 
 export interface AssembleOptions {
   config: Config;
@@ -70,6 +72,11 @@ export interface AssembleOptions {
   oneChannelForAll?: boolean;
   /** Timings over the configuration's (tests run the same machinery in milliseconds). */
   schedule?: ScheduleOverrides;
+  /**
+   * Where the workers' notifications and the approvals' cards go, given Slack's chat (default: Slack's):
+   * the demo's console takes its own channel's (src/console/consoleChat.ts).
+   */
+  chat?: ChatRoute;
   /** Read the queues and the audit stream for /metrics (the bot and the demo; a worker's are the bot's). */
   observe?: boolean;
   /** Run the approvals' recovery pass now and their expiry sweeper from now on (the bot and the demo). */
@@ -170,18 +177,18 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
       retries: false,
       onCall: sccCallRecorder(metrics),
     });
-    // Each notification goes out with the client of the workspace it names (one for all in single mode).
-    let workerSlack: StartWorkersOptions['slack'];
-    if ('forTeam' in slack) workerSlack = (team) => slack.forTeam(team, 'workers');
+    // Each notification goes out with the chat of the workspace it names (one for all in single mode).
+    let workerSlack: ChatOf;
+    if ('forTeam' in slack) workerSlack = slackChatOf((team) => slack.forTeam(team, 'workers'), log);
     else {
-      workerSlack = slack.workers;
+      workerSlack = slackChatOf(slack.workers, log);
       observeSlackClient(slack.workers, metrics);
     }
     const workers = await startWorkers({
       redisUrl: config.redis,
       prefix,
       clients: workerClients,
-      slack: workerSlack,
+      chat: options.chat ? options.chat(workerSlack) : workerSlack,
       logger: log.child({ component: 'jobs' }),
       schedule,
       redisHealth,
@@ -224,6 +231,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
     redisHealth,
     ...(options.homeTiming ? { homeTiming: options.homeTiming } : {}),
     ...(options.oneChannelForAll ? { homeChannelsOf: oneChannelForAll(jobs) } : {}),
+    ...(options.chat ? { chat: options.chat } : {}),
   });
   home = surface.home;
   await runQueuedCalls?.(surface);

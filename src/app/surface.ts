@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import { type Approvals, createApprovals } from '../approvals/approvals.js';
 import { authorizerFrom } from '../approvals/authorizer.js';
+import { ChatCardNotifier } from '../approvals/chatNotifier.js';
 import { type ApprovalSettings, approvalSettingsFrom } from '../approvals/settings.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
 import type { OperationPolicy, OperationServices } from '../catalogue/operation.js';
@@ -18,6 +19,7 @@ import type { HomeTiming } from '../home/changes.js';
 import { createHome, type Home } from '../home/service.js';
 import type { TimedRunner } from '../jobs/timed/runner.js';
 import type { Jobs, QueuedCallsDeps } from '../jobs/workers.js';
+import type { ChatOf } from '../model/message.js';
 import type { Role } from '../model/types.js';
 import type { WorkspaceRef } from '../model/workspace.js';
 import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../observability/metrics.js';
@@ -26,8 +28,9 @@ import { AccessControl, type AccessSettings } from '../policy/access.js';
 import { UserGroupDirectory } from '../policy/userGroups.js';
 import type { RedisClient } from '../redis/connection.js';
 import { RedisDeduper } from '../redis/dedupe.js';
-import { SlackApprovalNotifier } from '../slack/approvalNotifier.js';
+import { slackChatOf } from '../slack/chat.js';
 import { type FwbotDeps, type SurfaceDeps, surfaceOf } from '../slack/deps.js';
+import { slackHomeTab } from '../slack/homeTab.js';
 import {
   createWorkerSlackClient,
   slackClient as newSlackClient,
@@ -91,7 +94,15 @@ export interface SurfaceOptions {
   redisHealth?: RedisHealth;
   /** The channels a person is in, for their Home's watched channels (default: asked of Slack). */
   homeChannelsOf?: (userId: string) => Promise<readonly string[]>;
+  /** Where messages go instead of Slack's chat, or beside it (ChatRoute: the demo's console). */
+  chat?: ChatRoute;
 }
+
+/**
+ * Where fwbot's messages (the workers' notifications, the approvals' cards) go, given Slack's chat: Slack's
+ * itself, or the demo's console for its own channel beside it (src/console/consoleChat.ts).
+ */
+export type ChatRoute = (slack: ChatOf) => ChatOf;
 
 export interface Surface {
   deps: FwbotDeps;
@@ -126,9 +137,8 @@ export function fwbotCatalogue(metrics: FwbotMetrics, roles: Readonly<Record<str
 export function startGovernance(parts: {
   redis: RedisClient;
   prefix: string;
-  /** The home workspace's client; `slackFor` each workspace's (default: this one for every workspace). */
-  slack: WebApiClient;
-  slackFor?: (team: WorkspaceRef) => SlackApi;
+  /** Where the approval cards go: each workspace's chat (Slack's, or the console's for its channel). */
+  cards: ChatOf;
   clients: SccClients;
   access: AccessControl;
   catalogue: Catalogue;
@@ -169,7 +179,7 @@ export function startGovernance(parts: {
   const approvals = createApprovals({
     redis,
     prefix: `${prefix}:`,
-    notifier: new SlackApprovalNotifier(new SlackApi(parts.slack), log, parts.slackFor),
+    notifier: new ChatCardNotifier(parts.cards),
     clients: parts.clients,
     lookup,
     tracker: jobs.tracker,
@@ -288,8 +298,8 @@ export function buildSurface(options: SurfaceOptions): Surface {
     redis,
     prefix,
     // Publishes are paced by the Home itself: a 429 comes back at once instead of stalling the client.
-    slack: new SlackApi(byTeam.forTeam(undefined, 'home')),
-    slackFor: (team) => new SlackApi(byTeam.forTeam(team, 'home')),
+    tab: slackHomeTab(new SlackApi(byTeam.forTeam(undefined, 'home'))),
+    tabFor: (team) => slackHomeTab(new SlackApi(byTeam.forTeam(team, 'home'))),
     pending: async () => (approvalsMade ? approvalsMade.pending() : []),
     authorizer,
     allowSelfApproval: settings.allowSelfApproval,
@@ -302,8 +312,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
   const { approvals, dispatcher, dedupe, services, policy, queuedCalls } = startGovernance({
     redis,
     prefix,
-    slack: slackClient,
-    slackFor,
+    cards: (options.chat ?? ((slack) => slack))(slackChatOf(slackFor, log)),
     clients,
     access,
     catalogue,

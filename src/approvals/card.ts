@@ -1,6 +1,6 @@
 // The approval card as a View: what exactly will happen, on what, who asked, until when, and the buttons;
-// after a decision the same card without buttons and with the decision. Pure: the Slack side's
-// renderBlocks turns it into Block Kit. What came from SCC or was typed (the target's facts, the command,
+// after a decision the same card without buttons and with the decision. Pure: the card is handed to the
+// chat as a View (chatNotifier.ts), and Slack's side makes Block Kit of it. What came from SCC or was typed (the target's facts, the command,
 // a reason) goes in through untrusted() or code() (render/untrusted.ts), so it cannot dress up the card.
 
 import type { Button, View, ViewBlock } from '../model/view.js';

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { StoredCall } from '../dispatch/reveals.js';
 import { TrackRequestSchema } from '../follow/index.js';
+import { StoredView } from '../model/storedView.js';
 import { ROLES } from '../model/types.js';
 
 export const APPROVAL_STATES = [
@@ -70,47 +71,6 @@ export const ApprovalRequest = StoredCall.extend({
     .optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
-
-const StoredButton = z.object({
-  label: z.string(),
-  action: z.object({ id: z.string(), value: z.string() }).optional(),
-  url: z.string().optional(),
-  style: z.enum(['primary', 'danger']).optional(),
-  confirm: z
-    .object({
-      title: z.string(),
-      text: z.string(),
-      confirm: z.string(),
-      deny: z.string(),
-      danger: z.boolean().optional(),
-    })
-    .optional(),
-});
-
-/** The View model (src/render/view.ts) as stored: an outcome waits in Redis until it is posted. */
-export const StoredView = z.object({
-  summary: z.string(),
-  visibility: z.enum(['ephemeral', 'in_channel']),
-  blocks: z.array(
-    z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('header'), text: z.string() }),
-      z.object({ kind: z.literal('text'), text: z.string() }),
-      z.object({
-        kind: z.literal('fields'),
-        fields: z.array(z.object({ label: z.string(), value: z.string() })),
-      }),
-      z.object({
-        kind: z.literal('table'),
-        columns: z.array(z.string()),
-        rows: z.array(z.array(z.string())),
-      }),
-      z.object({ kind: z.literal('code'), text: z.string(), filename: z.string().optional() }),
-      z.object({ kind: z.literal('context'), text: z.string() }),
-      z.object({ kind: z.literal('actions'), buttons: z.array(StoredButton) }),
-      z.object({ kind: z.literal('divider') }),
-    ]),
-  ),
-});
 
 /** The result of an execution, kept until it is posted in the card's thread. */
 export const ExecutionOutcome = z.object({

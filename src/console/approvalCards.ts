@@ -5,8 +5,7 @@
 import { APPROVE_ACTION, CANCEL_ACTION, REJECT_ACTION, renderCard } from '../approvals/card.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 import type { Button, View } from '../model/view.js';
-import { actionBaseId, renderBlocks } from '../render/blocks.js';
-import type { ConsoleSlack } from './consoleSlack.js';
+import type { ConsoleChat } from './consoleChat.js';
 
 export type CardAction = 'approve' | 'reject' | 'cancel';
 
@@ -20,7 +19,7 @@ export interface ApprovalCard {
   number: number;
   /** The card's message (its buttons are pressed with it). */
   messageTs: string;
-  /** The card as it reads now (Block Kit read back by blockView.ts: mrkdwn as Slack received it). */
+  /** The card as it reads now: the View the approvals posted or last edited it to. */
   view: View;
   /** When the console received it (console clock). */
   arrivedAt: number;
@@ -50,13 +49,12 @@ function buttons(view: View): Button[] {
 }
 
 function isCardButton(button: Button): boolean {
-  const id = button.action ? actionBaseId(button.action.id) : '';
-  return Object.values(ACTION_IDS).includes(id);
+  return Object.values(ACTION_IDS).includes(button.action?.id ?? '');
 }
 
 /** The card's button for an action, while the card is pending. */
 export function cardButton(card: ApprovalCard, action: CardAction): Button | undefined {
-  return buttons(card.view).find((b) => b.action && actionBaseId(b.action.id) === ACTION_IDS[action]);
+  return buttons(card.view).find((b) => b.action?.id === ACTION_IDS[action]);
 }
 
 export function isPending(card: ApprovalCard): boolean {
@@ -131,18 +129,16 @@ export class ApprovalCards {
  * like new ones. Returns how many.
  */
 export async function restorePendingCards(
-  slack: ConsoleSlack,
+  chat: ConsoleChat,
   approvals: { pending(): Promise<ApprovalRecord[]> },
   channel: string,
   now: number,
 ): Promise<number> {
   let restored = 0;
   for (const record of await approvals.pending()) {
-    if (record.cardChannel !== channel || !record.cardTs || slack.message(channel, record.cardTs)) continue;
-    const { text, blocks } = renderBlocks(renderCard(record, now), {
-      fileNote: () => 'in this card’s thread',
-    });
-    slack.restore({ channel, ts: record.cardTs, text, blocks });
+    if (record.cardChannel !== channel || !record.cardTs || chat.message(channel, record.cardTs)) continue;
+    const card = renderCard(record, now);
+    chat.restore({ channel, ts: record.cardTs, text: card.summary, view: card });
     restored += 1;
   }
   return restored;

@@ -45,7 +45,10 @@ export class ConsoleWriter {
   /** A view as text with numbered buttons (src/render/text.ts), its mrkdwn rendered, people readable. */
   view(view: View): string {
     return this.#people(
-      renderText(view, { markup: (text) => renderMrkdwn(escapeMrkdwn(text), this.#style) }),
+      renderText(view, {
+        markup: (text) => renderMrkdwn(escapeMrkdwn(text), this.#style),
+        code: (line) => this.#style.code(line),
+      }),
     ).trimEnd();
   }
 

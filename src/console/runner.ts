@@ -18,7 +18,7 @@ import type { Confirm, View } from '../model/view.js';
 import { currentLogContext } from '../observability/logContext.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import { sharedSnapshot } from '../render/shared.js';
-import type { ConsoleSlack } from './consoleSlack.js';
+import type { ConsoleChat } from './consoleChat.js';
 import { askButtonForm, FormAbandoned, fillForm, type Prompter } from './forms.js';
 import type { ConsoleUser, ConsoleWriter } from './output.js';
 
@@ -37,7 +37,8 @@ export interface ConsoleDeps {
   dispatcher: Dispatcher;
   tracker: Tracker;
   approvals: ConsoleApprovals;
-  slack: ConsoleSlack;
+  /** The console's chat: what the workers and approvals post in its channel, and its announcements. */
+  consoleChat: ConsoleChat;
   log: Logger;
   users: readonly ConsoleUser[];
   /** The console's one channel. */
@@ -195,7 +196,7 @@ export class ConsoleRunner {
         return;
       case 'queued': {
         const line = result.announcement;
-        const root = this.#deps.slack.post(this.#deps.channelId, line.summary);
+        const root = this.#deps.consoleChat.printed(this.#deps.channelId, line.summary);
         this.#io.print(`fwbot in #console:\n${this.#write.view(line)}`);
         const queued = await result.enqueue({
           channelId: this.#deps.channelId,
@@ -234,7 +235,7 @@ export class ConsoleRunner {
     const { view, track } = outcome;
     if (view.visibility === 'in_channel' || track.length > 0) {
       // The announcement is a message in the console's channel: its ts is the thread the tracker reports in.
-      const root = this.#deps.slack.post(this.#deps.channelId, view.summary);
+      const root = this.#deps.consoleChat.printed(this.#deps.channelId, view.summary);
       this.#io.print(`fwbot in #console:\n${this.#write.view(view)}`);
       this.#choices.offerView(view, undefined);
       const thread = {

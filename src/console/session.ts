@@ -1,7 +1,8 @@
 // The console: a terminal chat with fwbot, like the shell adapters of Hubot or Errbot. Lines are fwbot
 // commands (runner.ts hands them to the same dispatcher as /fw on Slack) or console commands (/as,
 // /users …); a number presses that button of the last message that had buttons. What the workers and
-// approvals post arrives through the console's stand-in Slack (inbox.ts) as it happens.
+// approvals post in its channel arrives through the console's chat (consoleChat.ts, inbox.ts) as the View
+// it is, as it happens.
 
 import type { ModalField } from '../catalogue/operation.js';
 import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
@@ -10,7 +11,6 @@ import { newRequestId } from '../dispatch/request.js';
 import { UserError } from '../model/errors.js';
 import type { Button, View } from '../model/view.js';
 import { withLogContext } from '../observability/logContext.js';
-import { actionBaseId } from '../render/blocks.js';
 import { COMMAND_ACTION, decodePageState, PAGE_ACTION, SHARE_ACTION } from '../render/paging.js';
 import { numberedButtons } from '../render/text.js';
 import { ApprovalCards } from './approvalCards.js';
@@ -70,7 +70,7 @@ export class ConsoleSession {
         this.#choicesFrom = undefined;
       },
     });
-    this.#inbox = new ConsoleInbox(deps.slack, deps.channelId, io, this.#write, {
+    this.#inbox = new ConsoleInbox(deps.consoleChat, deps.channelId, io, this.#write, {
       buttons: (view, messageTs, edited) => {
         const card = this.#cards.seen(view, messageTs);
         if (card) {
@@ -208,9 +208,7 @@ export class ConsoleSession {
     const { action, url } = button;
     if (url !== undefined) return { ...base, run: async () => this.#io.print(`Open: ${url}`) };
     if (!action) return { ...base, run: async () => this.#io.print('That button does nothing here.') };
-    // A message read back from Block Kit (an incident's, a thread's) carries the ids as Slack got them:
-    // `fw.command:2`. Its buttons are the same buttons as a view's own.
-    const id = actionBaseId(action.id);
+    const { id } = action;
     if (id === PAGE_ACTION) {
       return {
         ...base,

@@ -18,7 +18,7 @@ import {
   type SccProfile,
 } from '../config.js';
 import { restorePendingCards } from '../console/approvalCards.js';
-import { ConsoleSlack } from '../console/consoleSlack.js';
+import { ConsoleChat } from '../console/consoleChat.js';
 import { ConsoleSession } from '../console/session.js';
 import { Terminal } from '../console/terminal.js';
 import { CONSOLE_CHANNEL, chooseDemoPolicy, DEMO_USERS, simulatorProfile } from '../demo/defaults.js';
@@ -156,14 +156,14 @@ async function run(
     throw new Error(
       'npm run demo joins one Slack workspace with SLACK_BOT_TOKEN; unset SLACK_CLIENT_ID (OAuth mode, installed in many workspaces, is for npm start)',
     );
-  const consoleSlack = new ConsoleSlack([CONSOLE_CHANNEL]);
+  const consoleChat = new ConsoleChat([CONSOLE_CHANNEL]);
   // The demo's configuration: its Redis (perhaps a redis-server of its own), its profiles, its policy.
   const demoConfig = configWith(loadConfig({ ...process.env, REDIS_URL: redis.url }), { profiles, policy });
   const runtime = await startRuntime({
     config: demoConfig,
     log,
     metrics,
-    consoleSlack,
+    consoleChat,
     realSlack:
       slackConfig.mode === 'disabled'
         ? undefined
@@ -200,7 +200,7 @@ async function run(
   const terminal = new Terminal({ input: process.stdin, output: process.stdout });
   const session = new ConsoleSession(
     consoleDeps(runtime, {
-      slack: consoleSlack,
+      consoleChat,
       log,
       users: DEMO_USERS,
       channelId: CONSOLE_CHANNEL,
@@ -240,7 +240,7 @@ async function run(
     );
   say(session.greeting());
   // Redis kept the requests of an earlier run that are still pending: their cards are shown again.
-  const restored = await restorePendingCards(consoleSlack, runtime.approvals, CONSOLE_CHANNEL, Date.now());
+  const restored = await restorePendingCards(consoleChat, runtime.approvals, CONSOLE_CHANNEL, Date.now());
   if (restored > 0)
     say(
       `${restored === 1 ? '1 approval is' : `${restored} approvals are`} still pending from before the restart: /approvals lists them.`,

@@ -1,5 +1,6 @@
 // What one person's App Home shows, as plain data: gathered from Redis by sources.ts, turned into a View by
-// view.ts (pure), into Block Kit by publish.ts and into text by the console's /home.
+// view.ts (pure), into Block Kit by Slack's Home tab (src/slack/homeTab.ts) and into text by the console's
+// /home.
 import type { OpenIncident } from '../alerts/model.js';
 import type { ApprovalRecord } from '../approvals/record.js';
 

@@ -4,16 +4,16 @@
 // process. Slack's pace is shared through Redis (src/jobs/slackPace.ts): views.publish is Tier 4 (about
 // 100 a minute), so publishes are spaced workspace-wide, and a 429's Retry-After holds every process off;
 // a publish that has to wait is marked due again, never dropped. Each Home is published in the workspace
-// the person opened it in (OAuth mode: with that workspace's token, paced per workspace).
+// the person opened it in (OAuth mode: with that workspace's token, paced per workspace). The Home is a
+// View here; Slack's App Home tab (src/slack/homeTab.ts) makes Block Kit of it.
 import { Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { JobKeys } from '../jobs/keys.js';
 import { SlackPace } from '../jobs/slackPace.js';
+import type { View } from '../model/view.js';
 import type { WorkspaceRef } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
 import { classifySlackError } from '../slackApi/errors.js';
-import type { SlackApi } from '../slackApi/slackApi.js';
-import { homeBlocks } from './blocks.js';
 import type { DuePublish, HomeChanges, HomeTiming } from './changes.js';
 import { debugAbsorber, type ErrorAbsorber, HOME_QUEUE, HomeSignals } from './signals.js';
 import type { HomeSources } from './sources.js';
@@ -25,15 +25,25 @@ export const PUBLISH_SPACING_MS = 600;
 const PACE_METHOD = 'views.publish';
 const PACE_SCOPE = 'workspace';
 
+/**
+ * Where a person's Home is shown, and which channels they are in: Slack's App Home tab (src/slack/homeTab.ts).
+ * Throws as the Slack Web API does (src/slackApi/errors.ts says what a failure means).
+ */
+export interface HomeTab {
+  publish(userId: string, view: View): Promise<void>;
+  /** The public and private channels a person is in. */
+  userChannels(userId: string): Promise<string[]>;
+}
+
 export interface HomePublisherOptions {
   redis: RedisClient;
   /** The deployment's key prefix (BullMQ's too). */
   prefix: string;
   keys: JobKeys;
-  /** A client that throws on 429 (createWorkerSlackClient), so the pace decides when to try again. */
-  slack: Pick<SlackApi, 'publishHome'>;
-  /** Each workspace's such client (OAuth mode); default: `slack` for every workspace. */
-  slackFor?: (workspace: WorkspaceRef) => Pick<SlackApi, 'publishHome'>;
+  /** A tab whose client throws on 429 (createWorkerSlackClient), so the pace decides when to try again. */
+  tab: Pick<HomeTab, 'publish'>;
+  /** Each workspace's such tab (OAuth mode); default: `tab` for every workspace. */
+  tabFor?: (workspace: WorkspaceRef) => Pick<HomeTab, 'publish'>;
   sources: Pick<HomeSources, 'read'>;
   log: Logger;
   clock?: () => number;
@@ -110,14 +120,14 @@ export class HomePublisher {
   async #publish(userId: string): Promise<PublishResult> {
     const { sources, log } = this.#options;
     const workspace = await this.changes.workspaceOf(userId);
-    const slack = this.#options.slackFor?.(workspace) ?? this.#options.slack;
+    const tab = this.#options.tabFor?.(workspace) ?? this.#options.tab;
     // Slack's limits are per workspace: each workspace's publishes have a pace of their own.
     const scope = paceScope(workspace);
     const wait = await this.#pace.reserve(PACE_METHOD, scope, this.#options.spacingMs ?? PUBLISH_SPACING_MS);
     if (wait > 0) return this.#again(userId, wait);
     const view = homeView(await sources.read(userId, workspace));
     try {
-      await slack.publishHome(userId, homeBlocks(view));
+      await tab.publish(userId, view);
     } catch (error) {
       const failure = classifySlackError(error);
       if (failure.kind === 'rateLimited') {

@@ -3,7 +3,7 @@
 // command history, the tracker (a follow), the watch registry (a watch or unwatch), and the audit trail
 // (every approval transition writes a record). Approvals and watches concern many people, so they refresh
 // every opened Home (coalesced like the rest); the others only their person's. A Home is the person's in
-// the workspace they opened it in: published with that workspace's client, roles read in its policy.
+// the workspace they opened it in: published with that workspace's tab, roles read in its policy.
 import { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Authorizer } from '../approvals/authorizer.js';
@@ -15,10 +15,9 @@ import { JobKeys, QUEUE } from '../jobs/keys.js';
 import type { View } from '../model/view.js';
 import type { WorkspaceRef } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
-import type { SlackApi } from '../slackApi/slackApi.js';
 import type { HomeTiming } from './changes.js';
 import { FollowedIndex, FollowedStates, homeAwareTracker } from './followed.js';
-import { HomePublisher } from './publisher.js';
+import { HomePublisher, type HomeTab } from './publisher.js';
 import { RecentCommands } from './recentCommands.js';
 import { debugAbsorber, type ErrorAbsorber } from './signals.js';
 import { cachedChannels, HomeSources } from './sources.js';
@@ -28,10 +27,10 @@ export interface HomeOptions {
   redis: RedisClient;
   /** The deployment's key prefix, as the queues use it (e.g. `fwbot`, `{fwbot}` on a cluster). */
   prefix: string;
-  /** Throws on 429 (createWorkerSlackClient): the publisher's pace decides when to try again. */
-  slack: Pick<SlackApi, 'publishHome' | 'userChannels'>;
-  /** Each workspace's such client (OAuth mode); default: `slack` for every workspace. */
-  slackFor?: (workspace: WorkspaceRef) => Pick<SlackApi, 'publishHome' | 'userChannels'>;
+  /** Slack's App Home tab; throws on 429 (createWorkerSlackClient): the publisher's pace decides when to try again. */
+  tab: HomeTab;
+  /** Each workspace's tab (OAuth mode); default: `tab` for every workspace. */
+  tabFor?: (workspace: WorkspaceRef) => HomeTab;
   /** Pending approvals; read late, so the approvals may be created after the Home. */
   pending: () => Promise<ApprovalRecord[]>;
   authorizer: Authorizer;
@@ -86,10 +85,10 @@ export function createHome(options: HomeOptions): Home {
     changed: (userId) => changed([userId]),
   });
   const followed = new FollowedIndex(redis, prefix, clock);
-  const slackOf = (workspace: WorkspaceRef) => options.slackFor?.(workspace) ?? options.slack;
+  const tabOf = (workspace: WorkspaceRef) => options.tabFor?.(workspace) ?? options.tab;
   const channelsOf =
     options.channelsOf ??
-    cachedChannels({ redis, prefix, read: (userId, workspace) => slackOf(workspace).userChannels(userId) });
+    cachedChannels({ redis, prefix, read: (userId, workspace) => tabOf(workspace).userChannels(userId) });
   const sources = new HomeSources({
     pending: options.pending,
     authorizer: options.authorizer,
@@ -107,8 +106,8 @@ export function createHome(options: HomeOptions): Home {
     redis,
     prefix,
     keys,
-    slack: options.slack,
-    slackFor: slackOf,
+    tab: options.tab,
+    tabFor: tabOf,
     sources,
     log: log.child({ component: 'home' }),
     clock,

@@ -5,7 +5,7 @@ import { type Logger, pino } from 'pino';
 import { RedisHealth } from '../observability/redisHealth.js';
 import { connectRedis, isCluster, type RedisClient, type RedisTarget } from '../redis/connection.js';
 import { JobKeys, normalisePrefix, operationQueueName, QUEUE, slotPrefix } from './keys.js';
-import type { NotifyJobData } from './payloads.js';
+import type { StoredNotifyJob } from './legacyBlocks.js';
 import { resolveSchedule, type Schedule, type ScheduleOverrides } from './schedule.js';
 import { notifyJob, Subscriptions } from './subscriptions.js';
 
@@ -53,8 +53,11 @@ export interface JobsCore {
   readonly clock: () => number;
   /** The BullMQ queue of one declared operation queue on one profile (src/jobs/operationQueue.ts). */
   callQueue(queue: string, profile: string): Queue;
-  /** Queues messages to post exactly once (repeats with the same key add nothing). */
-  notify(messages: readonly NotifyJobData[]): Promise<void>;
+  /**
+   * Queues messages to post exactly once (repeats with the same key add nothing); the delivery of an outcome
+   * an older fwbot recorded carries its blocks (legacyBlocks.ts).
+   */
+  notify(messages: readonly StoredNotifyJob[]): Promise<void>;
   close(): Promise<void>;
 }
 

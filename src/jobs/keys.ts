@@ -304,7 +304,7 @@ export class JobKeys {
     return this.key('timed-ended');
   }
 
-  /** The text and blocks a desk message shows now, hashed (edits that change nothing are skipped). */
+  /** The text and view a desk message shows now, hashed (edits that change nothing are skipped). */
   shownDigest(notificationKey: string): string {
     return this.key('shown', notificationKey);
   }

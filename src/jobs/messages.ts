@@ -1,13 +1,13 @@
 // The words of the jobs themselves, outside any one kind of followed work (whose words live with the kind,
-// src/follow/): the final reply that tells a thread how its followed work ended, and a queued call's notes.
+// src/follow/): the final reply that tells a thread how its followed work ended, the Cancel… offer (a
+// View: the chat renders it), and a queued call's notes.
 // Final mrkdwn: every string given is escaped here; the live mentions are the requester's and those fwbot
 // made in a queued call's words (who lost a role).
-import type { KnownBlock } from '@slack/types';
 import type { Outcome } from '../follow/index.js';
-import { renderBlocks } from '../render/blocks.js';
+import type { View } from '../model/view.js';
 import { cancelEndedView, cancelOfferView } from '../render/cancelOffer.js';
 import { escapeAll, escapeMrkdwn, userMention } from '../render/mrkdwn.js';
-import type { Subscriber } from './payloads.js';
+import { type Subscriber, textBeside } from './payloads.js';
 
 /** The requester's live mention (a malformed id stays escaped text). */
 function mention(userId: string): string {
@@ -21,23 +21,17 @@ export function finalReply(subscriber: Subscriber, outcome: Outcome): string {
 // --- the Cancel… offer of followed work SCC marks cancellable (src/render/cancelOffer.ts) ---
 
 /** The offer in one thread: four-eyes only when the call that started the work had a second person. */
-export function cancelOffer(
-  subscriber: Subscriber,
-  transactionUid: string,
-): { text: string; blocks: KnownBlock[] } {
+export function cancelOffer(subscriber: Subscriber, transactionUid: string): { text: string; view: View } {
   const approved = (subscriber.thread.approvedBy ?? []).length > 0;
   const { ticket } = subscriber.thread;
-  const { text, blocks } = renderBlocks(cancelOfferView(subscriber.label, transactionUid, approved, ticket));
-  return { text, blocks };
+  const view = cancelOfferView(subscriber.label, transactionUid, approved, ticket);
+  return { text: textBeside(view), view };
 }
 
 /** What the offer becomes when the work ends: the same message, its button gone. */
-export function cancelEnded(
-  subscriber: Subscriber,
-  transactionUid: string,
-): { text: string; blocks: KnownBlock[] } {
-  const { text, blocks } = renderBlocks(cancelEndedView(subscriber.label, transactionUid));
-  return { text, blocks };
+export function cancelEnded(subscriber: Subscriber, transactionUid: string): { text: string; view: View } {
+  const view = cancelEndedView(subscriber.label, transactionUid);
+  return { text: textBeside(view), view };
 }
 
 // --- queued calls (src/jobs/operationQueue.ts) ---

@@ -1,21 +1,23 @@
 // The notification worker: posts one message into Slack exactly once (see slackNotifier.ts), after
 // settling the thread's progress message when there is one. Slack's 429 and the per-channel pace move
 // the job back to the delayed set for as long as Slack asked; other Slack failures retry with backoff;
-// a refusal (no such channel, not a member) stops at once.
+// a refusal (no such channel, not a member) stops at once. A job an older fwbot queued with Block Kit in it
+// is posted as it was rendered (legacyBlocks.ts).
 import { DelayedError, type Processor, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { workspaceOf } from '../model/workspace.js';
 import { SlackRefused } from '../slackApi/errors.js';
-import { NotifyJobData } from './payloads.js';
+import { StoredNotifyJob, shownMessage } from './legacyBlocks.js';
 import { RetryLater, type SlackNotifier } from './slackNotifier.js';
 
 export function createNotifyProcessor(notifier: SlackNotifier, log: Logger): Processor {
   return async (job, token) => {
-    const parsed = NotifyJobData.safeParse(job.data);
+    const parsed = StoredNotifyJob.safeParse(job.data);
     if (!parsed.success)
       throw new UnrecoverableError(`malformed notification: ${z.prettifyError(parsed.error)}`);
-    const message = parsed.data;
+    const { blocks: _rendered, view: _view, ...rest } = parsed.data;
+    const message = { ...rest, ...shownMessage(parsed.data) };
     try {
       if (message.withdraws) {
         const shown = await notifier.withdraw(message.withdraws, message);

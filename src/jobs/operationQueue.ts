@@ -39,7 +39,6 @@ import { readTargetAgain } from '../dispatch/target.js';
 import { classifySccError } from '../follow/failures.js';
 import { UserError } from '../model/errors.js';
 import { workspaceOf } from '../model/workspace.js';
-import { renderBlocks } from '../render/blocks.js';
 import { userMention } from '../render/mrkdwn.js';
 import {
   SccApiError,
@@ -49,8 +48,10 @@ import {
   SccResponseTooLargeError,
 } from '../scc/errors.js';
 import type { JobsCore } from './core.js';
+import { outcomeMessage, type ShownMessage, StoredOutcome } from './legacyBlocks.js';
 import { type QueuedCallWords, queuedCallEnded, queuedNote } from './messages.js';
-import { type EventType, parseStored, QueuedCallJob, RecordedOutcome, ThreadRefSchema } from './payloads.js';
+import type { RecordedOutcome } from './payloads.js';
+import { type EventType, parseStored, QueuedCallJob, ThreadRefSchema } from './payloads.js';
 import type { Schedule } from './schedule.js';
 
 /**
@@ -290,16 +291,16 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
       throw new UnrecoverableError(`malformed queued call: ${z.prettifyError(parsed.error)}`);
     const call = parsed.data;
     const { thread, requestId, requester } = call;
-    const say = (what: string, text: string, eventType: EventType, blocks?: RecordedOutcome['blocks']) =>
+    const say = (what: string, text: string, eventType: EventType, shown?: Omit<ShownMessage, 'text'>) =>
       core.notify([
         {
           key: `queue~${requestId}|${what}`,
           channelId: thread.channelId,
           threadTs: thread.threadTs,
           text,
+          ...shown,
           eventType,
           ...workspaceOf(thread),
-          ...(blocks ? { blocks } : {}),
         },
       ]);
     const op = deps.lookup(call.operationId);
@@ -322,9 +323,10 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
       await say('final', queuedCallEnded(thread.requesterId, words.call, how, why), 'fwbot_outcome');
     };
     /** The recorded outcome to the thread (once: notifications are keyed) and what it returned to the tracker. */
-    const deliver = async (recorded: RecordedOutcome) => {
+    const deliver = async (recorded: StoredOutcome) => {
       const final = recorded.track.length === 0;
-      await say('outcome', recorded.text, final ? 'fwbot_outcome' : 'fwbot_note', recorded.blocks);
+      const { text, ...shown } = outcomeMessage(recorded);
+      await say('outcome', text, final ? 'fwbot_outcome' : 'fwbot_note', shown);
       // Its approver goes with the thread: a Cancel… of the work it started is four-eyes like the call was.
       // Its ticket too: the cancel is made under the change it stops.
       const ticket = ticketOf(call.raw);
@@ -339,7 +341,7 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
     const earlier = await redis.get(mark);
     if (earlier && earlier !== CALLING) {
       // SCC accepted it on an earlier run: what is left is to deliver what was recorded.
-      await deliver(parseStored(RecordedOutcome, earlier, mark));
+      await deliver(parseStored(StoredOutcome, earlier, mark));
       return 'delivered';
     }
     const interrupted = earlier === CALLING;
@@ -381,17 +383,9 @@ export function createQueuedCallProcessor(deps: ProcessorDeps): Processor {
       await end(ending);
       throw new UnrecoverableError(ending.why);
     }
-    const rendered = renderBlocks(outcome.view);
-    // Outcomes of queued calls are short; a rendering that needed a file attachment is said, not lost silently.
-    if (rendered.files.length > 0)
-      calls.warn(
-        { files: rendered.files.length },
-        'a queued call’s outcome had attachments that were not posted',
-      );
     const recorded: RecordedOutcome = {
       summary: outcome.view.summary,
-      text: rendered.text,
-      blocks: rendered.blocks,
+      view: outcome.view,
       track: outcome.track,
     };
     await redis.set(mark, JSON.stringify(recorded), 'PX', schedule.retentionMs);

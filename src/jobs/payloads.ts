@@ -1,10 +1,11 @@
 // The typed payloads of every queue and of the records kept beside them in Redis. Each is a zod schema:
 // job data and Redis values are parsed when read (a job written by an older or broken version is refused
 // with a clear reason instead of being half-understood).
-import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import { StoredRawArgs } from '../dispatch/reveals.js';
 import { TrackRequestSchema } from '../follow/index.js';
+import { StoredView } from '../model/storedView.js';
+import type { View } from '../model/view.js';
 
 /** Where an outcome goes (mirrors ThreadRef in src/dispatch/ports.ts). */
 export const ThreadRefSchema = z.object({
@@ -35,13 +36,6 @@ export const EVENT_TYPES = [
 export const EventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventType>;
 
-/** A Block Kit block as render/blocks.ts made it, kept as JSON until it is posted. */
-export const RenderedBlock = z.custom<KnownBlock>(
-  (value) =>
-    typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string',
-  'a Block Kit block',
-);
-
 /** One message to post exactly once, and optionally a progress message to settle before it. */
 export const NotifyJobData = z.object({
   /** Idempotency key: at most one message with this key is ever accepted by Slack. */
@@ -49,9 +43,13 @@ export const NotifyJobData = z.object({
   channelId: z.string().min(1),
   /** Absent for messages at the top of a channel (watch announcements). */
   threadTs: z.string().optional(),
+  /**
+   * The message's text (fwbot's mrkdwn); beside a view, its summary, which is what a worker of the previous
+   * version (which reads no view) posts instead.
+   */
   text: z.string().min(1),
-  /** A rendered view (e.g. a queued call's outcome); `text` is then its fallback. */
-  blocks: z.array(RenderedBlock).optional(),
+  /** The message as a View (a queued call's outcome, a Cancel… offer): the chat renders it. */
+  view: StoredView.optional(),
   eventType: EventType,
   /** The workspace the channel is in (absent: the home workspace): the message goes out with its client. */
   teamId: z.string().optional(),
@@ -59,12 +57,20 @@ export const NotifyJobData = z.object({
   /** The progress message (by its own notification key) is edited to this text first. */
   settleStatus: z.object({ key: z.string().min(1), text: z.string().min(1) }).optional(),
   /**
-   * Not a new message: the one posted under this key (a Cancel… offer) is edited to this text and blocks,
+   * Not a new message: the one posted under this key (a Cancel… offer) is edited to show this one,
    * its button gone; when it was never posted, it never will be (SlackNotifier.withdraw).
    */
   withdraws: z.string().min(1).optional(),
 });
 export type NotifyJobData = z.infer<typeof NotifyJobData>;
+
+/**
+ * The text kept beside a view: its summary, never empty, which is what a worker of the previous version
+ * (which reads no view) posts instead.
+ */
+export function textBeside(view: View): string {
+  return view.summary.trim() === '' ? '—' : view.summary;
+}
 
 /** Who asked, and where (Actor in src/model/types.ts), as a queued job keeps them. */
 export const RequesterSchema = z.object({
@@ -98,9 +104,8 @@ export type QueuedCallJob = z.infer<typeof QueuedCallJob>;
 /** A queued call's outcome once SCC accepted it, kept until delivered: a job run again only delivers it. */
 export const RecordedOutcome = z.object({
   summary: z.string(),
-  /** The outcome's view, rendered for the thread. */
-  text: z.string().min(1),
-  blocks: z.array(RenderedBlock),
+  /** The outcome's view, posted in the thread. */
+  view: StoredView,
   track: z.array(TrackRequestSchema),
 });
 export type RecordedOutcome = z.infer<typeof RecordedOutcome>;

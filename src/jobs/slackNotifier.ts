@@ -7,18 +7,20 @@
 // the thread (or channel) back with `include_all_metadata` and posts only when no message carries the
 // key. Slack's 429 and definite refusals prove nothing was posted, so they clear the mark.
 // `showMessage` builds on it for messages that are edited as what they tell evolves (the incident desk):
-// posted once, then edited with text and Block Kit only when what they show changes.
-// Each message goes out with the client of the workspace it names (teamId / enterpriseId; none: the home
-// workspace), so in OAuth mode a customer's workspace hears fwbot with its own installation's token.
+// posted once, then edited only when what they show changes.
+// A message is text or a View, handed to the chat port (src/model/message.ts): Slack's side makes Block
+// Kit of it (src/slack/chat.ts), the console shows it. Each message goes out with the chat of the
+// workspace it names (teamId / enterpriseId; none: the home workspace), so in OAuth mode a customer's
+// workspace hears fwbot with its own installation's token.
 
 import { createHash, randomUUID } from 'node:crypto';
-import type { KnownBlock } from '@slack/types';
 import type { Logger } from 'pino';
+import type { Chat, ChatMessage, MessagesRead } from '../model/message.js';
+import type { View } from '../model/view.js';
 import { type WorkspaceRef, workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
 import { replicated } from '../redis/replication.js';
 import { classifySlackError, SlackRefused } from '../slackApi/errors.js';
-import type { MessagesRead, SlackApi } from '../slackApi/slackApi.js';
 import type { JobKeys } from './keys.js';
 import type { EventType } from './payloads.js';
 import type { Schedule } from './schedule.js';
@@ -39,29 +41,42 @@ export interface PostRequest {
   key: string;
   channelId: string;
   threadTs?: string | undefined;
+  /** The message's text (fwbot's mrkdwn); beside a view, the view's summary. */
   text: string;
-  /** Block Kit to post, `text` being its fallback (a queued call's outcome); plain text otherwise. */
-  blocks?: KnownBlock[] | undefined;
+  /** The message as a View (a queued call's outcome, an incident): the chat renders it. */
+  view?: View | undefined;
+  /** Block Kit an older fwbot kept in Redis (src/jobs/legacyBlocks.ts), posted as it is: one release. */
+  legacyBlocks?: readonly Record<string, unknown>[] | undefined;
   eventType: EventType;
   /** The workspace the channel is in (absent: the home workspace): its client posts. */
   teamId?: string | undefined;
   enterpriseId?: string | undefined;
 }
 
-/** The Slack calls of one workspace: one SlackApi for all (single-workspace mode), or one per workspace. */
-export type SlackApiOfWorkspace = SlackApi | ((team: WorkspaceRef) => SlackApi);
+/** The chat of one workspace: one for all (single-workspace mode), or one per workspace. */
+export type ChatOfWorkspace = Chat | ((team: WorkspaceRef) => Chat);
 
 /** Pages read back at most: a thread rarely holds more, a busy channel's recent past does. */
 const READ_BACK_PAGES = 10;
 
 const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
-/** What a message shows, hashed: an edit to the same text and blocks is skipped. */
-function contentDigest(request: Pick<PostRequest, 'text' | 'blocks'>): string {
+/** What a message shows, hashed: an edit to the same text and view is skipped. */
+function contentDigest(request: Pick<PostRequest, 'text' | 'view' | 'legacyBlocks'>): string {
   return createHash('sha256')
-    .update(JSON.stringify([request.text, request.blocks ?? null]))
+    .update(JSON.stringify([request.text, request.view ?? request.legacyBlocks ?? null]))
     .digest('hex')
     .slice(0, 40);
+}
+
+/** The request as the chat takes it, with the metadata that finds it again by its key. */
+function chatMessage(request: PostRequest): ChatMessage {
+  return {
+    text: request.text,
+    ...(request.view ? { view: request.view } : {}),
+    ...(request.legacyBlocks ? { legacyBlocks: request.legacyBlocks } : {}),
+    metadata: { event_type: request.eventType, event_payload: { key: metadataKey(request.key) } },
+  };
 }
 
 /** The posted mark of a message withdrawn before it was posted: it never will be. */
@@ -74,17 +89,17 @@ export function metadataKey(key: string): string {
 
 export class SlackNotifier {
   private readonly pace: SlackPace;
-  private readonly slackOf: (team: WorkspaceRef) => SlackApi;
+  private readonly chatOf: (team: WorkspaceRef) => Chat;
 
   constructor(
-    slack: SlackApiOfWorkspace,
+    chat: ChatOfWorkspace,
     private readonly redis: RedisClient,
     private readonly keys: JobKeys,
     private readonly schedule: Schedule,
     private readonly log: Logger,
   ) {
     this.pace = new SlackPace(redis, keys);
-    this.slackOf = typeof slack === 'function' ? slack : () => slack;
+    this.chatOf = typeof chat === 'function' ? chat : () => chat;
   }
 
   /** The ts of a notification already accepted by Slack, if any. */
@@ -135,7 +150,7 @@ export class SlackNotifier {
     if (taken !== 'OK') return 'unsure';
     await replicated(this.redis, this.keys.posting(key));
     try {
-      await this.slackOf(workspaceOf(file)).uploadFile({
+      await this.chatOf(workspaceOf(file)).upload({
         channel: file.channelId,
         threadTs: file.threadTs,
         filename: file.filename,
@@ -179,13 +194,12 @@ export class SlackNotifier {
     await replicated(this.redis, postingKey);
     let ts: string;
     try {
-      const message = {
-        text: request.text,
-        ...(request.blocks ? { blocks: request.blocks } : {}),
-        metadata: { event_type: request.eventType, event_payload: { key: metadataKey(request.key) } },
-      };
       ts = (
-        await this.slackOf(workspaceOf(request)).postMessage(request.channelId, message, request.threadTs)
+        await this.chatOf(workspaceOf(request)).post(
+          request.channelId,
+          chatMessage(request),
+          request.threadTs,
+        )
       ).ts;
     } catch (error) {
       throw await this.failed(error, 'chat.postMessage', request.channelId, postingKey);
@@ -221,7 +235,7 @@ export class SlackNotifier {
     for (let page = 0; page < READ_BACK_PAGES; page += 1) {
       let read: MessagesRead;
       try {
-        read = await this.slackOf(workspaceOf(request)).readMessages({
+        read = await this.chatOf(workspaceOf(request)).read({
           channel: request.channelId,
           threadTs: request.threadTs,
           cursor,
@@ -253,7 +267,7 @@ export class SlackNotifier {
   }
 
   /**
-   * Makes the message kept under `request.key` show `request` (text and blocks): posts it exactly once when
+   * Makes the message kept under `request.key` show `request` (its text or view): posts it exactly once when
    * Slack has none (postOnce), else edits it, unless it already shows exactly this. Unlike progress edits,
    * these must land: Slack's pace and a 429 throw RetryLater, so a job comes back and shows the state of
    * then. A message a person deleted stays deleted (`gone`). With `threadTs` it is a thread reply, posted once.
@@ -282,11 +296,7 @@ export class SlackNotifier {
     if (wait > 0) throw new RetryLater(wait, `pacing edits in ${request.channelId}`);
     try {
       // Metadata sent again: the message must stay findable by its key whatever Slack does on edit.
-      await this.slackOf(workspaceOf(request)).update(request.channelId, ts, {
-        text: request.text,
-        ...(request.blocks ? { blocks: request.blocks } : {}),
-        metadata: { event_type: request.eventType, event_payload: { key: metadataKey(request.key) } },
-      });
+      await this.chatOf(workspaceOf(request)).edit(request.channelId, ts, chatMessage(request));
     } catch (error) {
       const reason = await this.failed(error, 'chat.update', request.channelId);
       if (!(reason instanceof SlackRefused && reason.slackError === 'message_not_found')) throw reason;
@@ -356,7 +366,7 @@ export class SlackNotifier {
     }
     try {
       // Metadata sent again: the message must stay findable by its key whatever Slack does on edit.
-      await this.slackOf(team).update(channelId, ts, {
+      await this.chatOf(team).edit(channelId, ts, {
         text,
         metadata: { event_type: 'fwbot_status', event_payload: { key: metadataKey(key) } },
       });

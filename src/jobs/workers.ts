@@ -14,8 +14,7 @@ import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
 import { describeFollowed, parseTrackJob, type TenantProfileResolver } from '../follow/index.js';
 import { gaveUpOutcome } from '../follow/words.js';
-import type { WorkspaceRef } from '../model/workspace.js';
-import { SlackApi, type WebApiClient } from '../slackApi/slackApi.js';
+import type { ChatOf } from '../model/message.js';
 import { SubscriptionBaseline } from './alerts/baseline.js';
 import { deliverAlerts } from './alerts/desk.js';
 import { RedisIncidentDesk } from './alerts/deskService.js';
@@ -182,10 +181,11 @@ export interface StartWorkersOptions extends JobsOptions, TimedKindsOption {
   /** One SCC client per profile. Give them no retries of their own (`retry: { maxAttempts: 1 }`). */
   clients: SccClients;
   /**
-   * See createWorkerSlackClient (src/slackApi/clients.ts): one client for every workspace, or the client of
-   * each workspace a notification names (SlackClientsByTeam, OAuth mode).
+   * Where notifications go: the chat of each workspace a notification names (src/model/message.ts). On
+   * Slack, src/slack/chat.ts over clients made by createWorkerSlackClient (src/slackApi/clients.ts), so a
+   * 429 comes back at once and the job waits; in the demo, the console takes its own channel's.
    */
-  slack: WebApiClient | ((team: WorkspaceRef) => WebApiClient);
+  chat: ChatOf;
   /** Which profile reads a managed tenant's transactions (cdFMC's second leg). */
   resolveTenantProfile?: TenantProfileResolver;
   /** Where the alert scan reports (src/jobs/alerts/scanHealth.ts alertScanMetrics). */
@@ -238,10 +238,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
       : undefined,
     options.timedKinds,
   );
-  const { slack } = options;
-  const slackApi =
-    typeof slack === 'function' ? (team: WorkspaceRef) => new SlackApi(slack(team)) : new SlackApi(slack);
-  const notifier = new SlackNotifier(slackApi, redis, core.keys, schedule, log);
+  const notifier = new SlackNotifier(options.chat, redis, core.keys, schedule, log);
   const base: WorkerOptions = {
     connection: redis,
     prefix,

@@ -1,5 +1,6 @@
-// The platform-neutral message model. Renderers of the catalogue produce a View; `blocks.ts` turns it into
-// Block Kit for Slack and `text.ts` into plain text for the console and CLI. Nothing here knows Slack.
+// The platform-neutral message model. Renderers of the catalogue produce a View, and everything up to the
+// edge hands Views on (message.ts: the chat port); only at Slack's edge does `render/blocks.ts` turn one into
+// Block Kit, while `render/text.ts` makes plain text for the console and CLI. Nothing here knows Slack.
 
 /** A reference to an interactive action: which handler, and the state it needs (kept in the value). */
 export interface ActionRef {

@@ -74,12 +74,20 @@ export function renderTable(columns: string[], rows: string[][]): string {
   return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-/** How text, context and field values (mrkdwn) are shown: plainMarkup, or the console's terminal markup. */
+/**
+ * How text, context and field values (mrkdwn) are shown: plainMarkup, or the console's terminal markup; and
+ * each line of preformatted output, once made visible (the console styles it as code).
+ */
 export interface TextOptions {
   markup?: (text: string) => string;
+  code?: (line: string) => string;
 }
 
-function renderBlock(block: ViewBlock, counter: { next: number }, markup: (text: string) => string): string {
+function renderBlock(
+  block: ViewBlock,
+  counter: { next: number },
+  { markup, code }: Required<TextOptions>,
+): string {
   switch (block.kind) {
     case 'header': {
       const { text } = revealInvisible(mentionsAsText(block.text));
@@ -104,7 +112,7 @@ function renderBlock(block: ViewBlock, counter: { next: number }, markup: (text:
     case 'code':
       return revealInvisible(mentionsAsText(block.text), { keepLines: true })
         .text.split('\n')
-        .map((line) => `    ${line}`)
+        .map((line) => `    ${code(line)}`)
         .join('\n');
     case 'actions':
       return block.buttons
@@ -136,9 +144,10 @@ function mergeFields(blocks: readonly ViewBlock[]): ViewBlock[] {
 
 export function renderText(view: View, options: TextOptions = {}): string {
   const markup = options.markup ?? plainMarkup;
+  const shown = { markup, code: options.code ?? ((line: string) => line) };
   const counter = { next: 1 };
   const parts = mergeFields(view.blocks)
-    .map((block) => renderBlock(block, counter, markup))
+    .map((block) => renderBlock(block, counter, shown))
     .filter((part) => part !== '');
   return parts.length ? `${parts.join('\n\n')}\n` : `${markup(view.summary)}\n`;
 }

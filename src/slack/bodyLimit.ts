@@ -34,7 +34,7 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = {
   // The largest thing Slack sends is an interaction that carries a whole view (a click on the Home tab,
   // a modal's view_submission, app_home_opened). Slack refuses views over 250 kB (`view_too_large`,
   // docs.slack.dev: views.open, views.update, views.push, views.publish), and fwbot keeps its Home under
-  // that (home/blocks.ts). Interactions arrive form-encoded (`payload=<JSON>`), which makes Block Kit JSON
+  // that (homeTab.ts). Interactions arrive form-encoded (`payload=<JSON>`), which makes Block Kit JSON
   // 1.6 to 1.8 times longer (measured on the golden Home and tables in test/golden/): 390 to 450 kB for a
   // view at Slack's limit (fwbot's own Home blocks: 386 kB), plus its state. Slash commands and events
   // are a few kilobytes.

@@ -10,6 +10,7 @@
 import type { HomeView, KnownBlock, View as ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
+import type { FileToPost, MessageMetadata, MessagesRead } from '../model/message.js';
 import { outgoingMessage, outgoingView } from './outgoing.js';
 
 /** Web API method → bot scopes it needs (docs.slack.dev method reference). */
@@ -81,12 +82,6 @@ const MessagesPage = z.object({
   response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
 });
 
-/** Slack message metadata: an event type and a small payload, readable back with the message. */
-export interface MessageMetadata {
-  event_type: string;
-  event_payload: Record<string, string | number | boolean>;
-}
-
 export interface MessageContent {
   text: string;
   blocks?: KnownBlock[];
@@ -100,13 +95,6 @@ export interface SlackIdentity {
   botId?: string;
   enterpriseId?: string;
   appId?: string;
-}
-
-/** One page of a conversation or a thread, read back with the messages' metadata. */
-export interface MessagesRead {
-  messages: { ts?: string | undefined; metadata?: { event_payload?: Record<string, unknown> } | undefined }[];
-  /** Where the next page starts; absent on the last page. */
-  nextCursor?: string;
 }
 
 /** The part of a @slack/web-api WebClient this module uses: its one entry point. */
@@ -244,14 +232,7 @@ export class SlackApi {
   }
 
   /** Uploads a file into a channel (or thread) with Slack's two-step external upload. */
-  async uploadFile(file: {
-    channel: string;
-    threadTs?: string | undefined;
-    filename: string;
-    title: string;
-    content: string;
-    comment?: string;
-  }): Promise<void> {
+  async uploadFile(file: FileToPost): Promise<void> {
     const bytes = Buffer.from(file.content, 'utf8');
     const target = UploadUrl.parse(
       await this.call('files.getUploadURLExternal', { filename: file.filename, length: bytes.length }),

@@ -112,6 +112,55 @@ describe('what lives where', () => {
   });
 });
 
+describe('Block Kit lives at the Slack edge', () => {
+  // The workers, the approvals, the Home and the console hand a View (src/model/view.ts), or a message that
+  // carries one (src/model/message.ts), to a port; only the Slack side of that port makes Block Kit of it.
+  // The edge is slack/ (Bolt, and what messages, cards and Homes become on Slack) and slackApi/ (the Web
+  // API and its one exit, outgoing.ts); the renderer is the View → Block Kit module and its native table.
+  const EDGE = new Set(['slack', 'slackApi']);
+  const RENDERER = new Set(['src/render/blocks.ts', 'src/render/nativeTable.ts']);
+  const allowed = (module: string) => EDGE.has(folderOf(module)) || RENDERER.has(module);
+
+  it('imports Slack’s Block Kit types only at the edge and in the renderer', () => {
+    const outside = graph.modules.flatMap((module) =>
+      allowed(module)
+        ? []
+        : packagesOf(module)
+            .filter((name) => name === '@slack/types' || name === '@slack/web-api' || name === '@slack/bolt')
+            .map((name) => `${module} imports ${name}`),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it('renders Block Kit only at the edge: nothing else reaches the renderer', () => {
+    const calling: string[] = [];
+    for (const [module, targets] of graph.edges) {
+      if (allowed(module)) continue;
+      for (const target of targets) if (RENDERER.has(target)) calling.push(`${module} → ${target}`);
+    }
+    expect(calling).toEqual([]);
+  });
+
+  it('writes no Block Kit by hand, and reads none back, anywhere else', () => {
+    // A Block Kit object names its type (a block, a text object, an element); some types are Block Kit's
+    // alone (a View block is `kind: 'text'`, never `'section'` or `'mrkdwn'`).
+    const BLOCK_KIT = [
+      /\btype:\s*(z\.literal\(\s*)?'(section|actions|context|header|divider|mrkdwn|plain_text|button|rich_text|data_table|table|input|modal|home|static_select|external_select|image)'/,
+      /'(section|mrkdwn|plain_text|data_table|rich_text|raw_text|raw_number)'/,
+    ];
+    const writing = graph.modules.flatMap((module) =>
+      allowed(module)
+        ? []
+        : source(module)
+            .split('\n')
+            .flatMap((line, i) =>
+              BLOCK_KIT.some((pattern) => pattern.test(line)) ? [`${module}:${i + 1}: ${line.trim()}`] : [],
+            ),
+    );
+    expect(writing).toEqual([]);
+  });
+});
+
 describe('a /fw command is read once, where it enters', () => {
   // Where typed command text meets the grammar (the catalogue's parse, `--profile`, the line reader): the
   // reader itself, the surfaces' intakes (the /fw listener; buttons that carry a command line, read for every

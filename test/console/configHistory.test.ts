@@ -1,5 +1,5 @@
 // Snapshots around a deploy from the console (the demo's assembly: real workers, Redis, the simulator):
-// the deploy's thread hears what changed in the running configuration (the console's Slack twin takes no
+// the deploy's thread hears what changed in the running configuration (the console's chat takes no
 // files, so it is the code block fwbot posts when an upload fails), and `config history` / `config diff`
 // read the two snapshots the deploy kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Every button of an incident message, pressed in the console as the demo shows them (issue 34): the
-// message arrives through the console's stand-in Slack as Block Kit, and each button runs what Slack runs
+// message arrives through the console's chat as the View the desk made, and each button runs what Slack runs
 // for it, through the same dispatcher: Acknowledge, Mute 1 h / 8 h / 24 h, Show the change-log diff, Show
 // the pending commands, and Accept the device's configuration…, which with `changes.ticket: required`
 // asks for the ticket first and then asks for approval with it. The real machinery behind (Redis, the

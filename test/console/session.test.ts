@@ -169,7 +169,7 @@ describe('console', () => {
     rig.terminal.answer('y');
     await drive(rig.type('1'));
     const held = await drive(
-      // The console's Slack twin shows the fallback of Slack's reader-zone date: the time in UTC.
+      // The console shows the fallback of Slack's reader-zone date: the time in UTC.
       rig.terminal.waitFor(
         /scheduled for (\w{3}) (\d\d:\d\d) UTC, in 2 days \(your time: \1 \2 UTC\) \(the time asked for\)/,
         from,

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { type Logger, pino } from 'pino';
 import { type Config, configWith, loadConfig } from '../../src/config.js';
-import { ConsoleSlack } from '../../src/console/consoleSlack.js';
+import { ConsoleChat } from '../../src/console/consoleChat.js';
 import type { Prompter } from '../../src/console/forms.js';
 import { ConsoleSession } from '../../src/console/session.js';
 import { CONSOLE_CHANNEL, DEMO_USERS, demoPolicy, simulatorProfile } from '../../src/demo/defaults.js';
@@ -91,7 +91,7 @@ export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<
   const sim = await startSimulator({ port: 0, clock: 'manual' });
   const log = options.log ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
   const metrics = createMetrics({ processMetrics: false });
-  const consoleSlack = new ConsoleSlack([CONSOLE_CHANNEL]);
+  const consoleChat = new ConsoleChat([CONSOLE_CHANNEL]);
   const config = configWith(loadConfig({ REDIS_URL: redisUrl(), LOG_LEVEL: 'warn' }), {
     profiles: new Map([['default', simulatorProfile(sim.url)]]),
     policy: demoPolicy({ slackEveryone: options.realSlack !== undefined }),
@@ -107,13 +107,13 @@ export async function startConsoleRig(options: ConsoleRigOptions = {}): Promise<
     realSlack: options.realSlack,
     log,
     metrics,
-    consoleSlack,
+    consoleChat,
     schedule: TEST_SCHEDULE,
   });
   const terminal = new ScriptedTerminal();
   const session = new ConsoleSession(
     consoleDeps(runtime, {
-      slack: consoleSlack,
+      consoleChat,
       log,
       users: DEMO_USERS,
       channelId: CONSOLE_CHANNEL,

@@ -11,8 +11,8 @@ import { createJobsCore, type JobsCore } from '../../src/jobs/core.js';
 import { trackJobId } from '../../src/jobs/keys.js';
 import { SlackNotifier } from '../../src/jobs/slackNotifier.js';
 import { renderText } from '../../src/render/text.js';
+import { SlackChat } from '../../src/slack/chat.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
-import { SlackApi } from '../../src/slackApi/slackApi.js';
 import { type FakeSlack, startFakeSlack } from '../support/fakeSlack.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
 
@@ -65,7 +65,7 @@ describe('open incidents on the Home', () => {
       logger: quiet,
     });
     notifier = new SlackNotifier(
-      new SlackApi(createWorkerSlackClient('xoxb-test', slack.apiUrl)),
+      new SlackChat(createWorkerSlackClient('xoxb-test', slack.apiUrl), quiet),
       core.redis,
       core.keys,
       core.schedule,
@@ -74,7 +74,7 @@ describe('open incidents on the Home', () => {
     home = createHome({
       redis: core.redis,
       prefix: core.prefix,
-      slack: { publishHome: async () => undefined, userChannels: async () => [] },
+      tab: { publish: async () => undefined, userChannels: async () => [] },
       pending: async () => [],
       authorizer: async ({ userId, role, channelId }) =>
         userId === ALICE && role === 'viewer' && roleIn(channelId),

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HomeData } from '../../src/home/model.js';
 import { HOME_QUEUE, HomePublisher } from '../../src/home/publisher.js';
 import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
+import type { View } from '../../src/model/view.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 import { NOW } from './fixtures.js';
 
@@ -17,10 +18,10 @@ const ALICE = 'U0ALICE0001';
 const BOB = 'U0BOB000001';
 const TIMING = { debounceMs: 1_000, intervalMs: 5_000, openTtlMs: 60 * 60_000, lostAfterMs: 60_000 };
 
-class RecordingSlack {
+class RecordingTab {
   readonly published: { userId: string; blocks: number }[] = [];
   failNext: unknown[] = [];
-  async publishHome(userId: string, view: { blocks: unknown[] }): Promise<void> {
+  async publish(userId: string, view: View): Promise<void> {
     const failure = this.failNext.shift();
     if (failure) throw failure;
     this.published.push({ userId, blocks: view.blocks.length });
@@ -52,7 +53,7 @@ describe('publishing App Homes', () => {
   let redis: Redis;
   let prefix: string;
   let clock: { now: number };
-  let slack: RecordingSlack;
+  let slack: RecordingTab;
   let sources: CountingSources;
   const publishers: HomePublisher[] = [];
   let queue: Queue;
@@ -62,7 +63,7 @@ describe('publishing App Homes', () => {
       redis: connection,
       prefix,
       keys: new JobKeys(prefix),
-      slack,
+      tab: slack,
       sources,
       log: pino({ level: 'silent' }),
       clock: () => clock.now,
@@ -83,7 +84,7 @@ describe('publishing App Homes', () => {
     redis = connectRedis();
     prefix = normalisePrefix(uniquePrefix('home'));
     clock = { now: NOW };
-    slack = new RecordingSlack();
+    slack = new RecordingTab();
     sources = new CountingSources();
     queue = new Queue(HOME_QUEUE, { connection: redis, prefix });
   });

@@ -3,9 +3,9 @@
 // unique action ids) kept whatever Redis holds, with each cut section saying how much it left out.
 import { describe, expect, it } from 'vitest';
 import { APPROVE_ACTION, CANCEL_ACTION, REJECT_ACTION } from '../../src/approvals/card.js';
-import { HOME_BYTES, homeBlocks } from '../../src/home/blocks.js';
 import { HOME_BLOCKS, HOME_CAPS, homeBlockBudget, homeView } from '../../src/home/view.js';
 import { renderText } from '../../src/render/text.js';
+import { HOME_BYTES, homeBlocks } from '../../src/slack/homeTab.js';
 import { expectGolden, expectGoldenFile } from '../render/golden.js';
 import { blockTexts } from '../support/blockTexts.js';
 import { crowdedHome, ME, typicalHome } from './fixtures.js';

@@ -13,7 +13,7 @@ const thread = {
 const uid = '0f2c9a51-7c1e-4f7e-9d55-6d1f5b0c2a10';
 
 function buttonCommand(subscriber: Subscriber): string {
-  const json = JSON.stringify(cancelOffer(subscriber, uid).blocks);
+  const json = JSON.stringify(cancelOffer(subscriber, uid).view);
   const found = /transactions cancel [^"\\]*/.exec(json);
   if (!found) throw new Error(`no cancel command in ${json}`);
   return found[0];

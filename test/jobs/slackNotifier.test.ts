@@ -2,9 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
 import { resolveSchedule } from '../../src/jobs/schedule.js';
 import { metadataKey, type PostRequest, RetryLater, SlackNotifier } from '../../src/jobs/slackNotifier.js';
+import { SlackChat } from '../../src/slack/chat.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 import { SlackRefused } from '../../src/slackApi/errors.js';
-import { SlackApi } from '../../src/slackApi/slackApi.js';
 import { type FakeSlack, startFakeSlack } from '../support/fakeSlack.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 import { quietLog, TEST_SCHEDULE } from './support/harness.js';
@@ -26,7 +26,7 @@ describe('posting into Slack exactly once', () => {
     slack.reset();
     keys = new JobKeys(normalisePrefix(uniquePrefix('notify')));
     notifier = new SlackNotifier(
-      new SlackApi(createWorkerSlackClient('xoxb-test', slack.apiUrl)),
+      new SlackChat(createWorkerSlackClient('xoxb-test', slack.apiUrl), quietLog),
       redis,
       keys,
       schedule,
@@ -66,7 +66,7 @@ describe('posting into Slack exactly once', () => {
     const interrupted = notifier.postOnce(request('k2'));
     await slack.waitFor((call) => call.method === 'chat.postMessage');
     const fresh = new SlackNotifier(
-      new SlackApi(createWorkerSlackClient('xoxb-test', slack.apiUrl)),
+      new SlackChat(createWorkerSlackClient('xoxb-test', slack.apiUrl), quietLog),
       redis,
       keys,
       schedule,
@@ -133,7 +133,7 @@ describe('posting into Slack exactly once', () => {
 
   it('paces posts into one channel', async () => {
     const paced = new SlackNotifier(
-      new SlackApi(createWorkerSlackClient('xoxb-test', slack.apiUrl)),
+      new SlackChat(createWorkerSlackClient('xoxb-test', slack.apiUrl), quietLog),
       redis,
       keys,
       resolveSchedule({ ...TEST_SCHEDULE, slack: { ...TEST_SCHEDULE.slack, postIntervalMs: 60_000 } }),

@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { slackClientsOf } from '../../src/app/surface.js';
 import type { ThreadRef } from '../../src/dispatch/ports.js';
+import { slackChatOf } from '../../src/slack/chat.js';
 import { installedWorkspaceClients } from '../../src/slackApi/clientsByTeam.js';
 import { MemoryInstallations } from '../support/memoryInstallations.js';
-import { driveUntil, finalReply, type Harness, thread, useHarness } from './support/harness.js';
+import { driveUntil, finalReply, type Harness, quietLog, thread, useHarness } from './support/harness.js';
 
 describe('notifications by workspace', () => {
   let h: Harness;
@@ -26,7 +27,7 @@ describe('notifications by workspace', () => {
       home: { teamId: 'T0HOME001' },
       make: (token) => slackClientsOf(token, h.slack.apiUrl),
     });
-    return h.start({ slack: (team) => byTeam.forTeam(team, 'workers') });
+    return h.start({ chat: slackChatOf((team) => byTeam.forTeam(team, 'workers'), quietLog) });
   }
 
   async function follow(where: ThreadRef) {

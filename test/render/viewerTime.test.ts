@@ -1,6 +1,6 @@
 // A scheduled time reads in the window's zone for everyone and, in Slack, in each reader's own zone too:
 // the `<!date^…>` token survives the Block Kit renderer live (in the blocks and the notification text),
-// its fallback is what the console's Slack twin and the text renderers show, and text from outside
+// its fallback is what the console and the text renderers show, and text from outside
 // cannot forge such a token.
 import { describe, expect, it } from 'vitest';
 import { PLAIN, renderMrkdwn } from '../../src/console/markup.js';

@@ -12,6 +12,7 @@ import type { OperationServices } from '../../src/catalogue/operation.js';
 import { startWorkers, type Workers } from '../../src/jobs/workers.js';
 import type { SccClient } from '../../src/scc/client.js';
 import { type LuceneQuery, parseLucene } from '../../src/scc/luceneSyntax.js';
+import { slackChatOf } from '../../src/slack/chat.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 import { quietLog, TEST_SCHEDULE } from '../jobs/support/harness.js';
 import { blocksText, CHANNEL, type Harness, startHarness, USERS } from '../slack/support/harness.js';
@@ -124,7 +125,7 @@ describe('typed text in SCC’s q', () => {
       redisUrl: redisUrl(),
       prefix: uniquePrefix('lucene-injection'),
       clients: { names: () => [...h.clients.keys()], get: (name) => clientOf(h, name) },
-      slack: createWorkerSlackClient('xoxb-test', h.slack.apiUrl),
+      chat: slackChatOf(createWorkerSlackClient('xoxb-test', h.slack.apiUrl), quietLog),
       schedule: TEST_SCHEDULE,
       logger: quietLog,
     });

@@ -13,6 +13,7 @@ import { defaultChanges } from '../../src/config/profilesFileSchema.js';
 import { channelScopes } from '../../src/config/scope.js';
 import { simulatorControls } from '../../src/demo/worldControls.js';
 import { startWorkers, type Workers } from '../../src/jobs/workers.js';
+import { slackChatOf } from '../../src/slack/chat.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 import { quietLog, TEST_SCHEDULE } from '../jobs/support/harness.js';
 import { driveClock } from '../support/driveClock.js';
@@ -49,7 +50,7 @@ describe('an alert message’s buttons in a customer channel', () => {
       redisUrl: redisUrl(),
       prefix: uniquePrefix('slack-alert-buttons'),
       clients: sccClientsFrom(h.clients),
-      slack: createWorkerSlackClient('xoxb-test', h.slack.apiUrl),
+      chat: slackChatOf(createWorkerSlackClient('xoxb-test', h.slack.apiUrl), quietLog),
       schedule: TEST_SCHEDULE,
       logger: quietLog,
       channelScope: channelScopes({ channelBindings: new Map([[CUSTOMER, BINDING]]), workspaces: new Map() }),

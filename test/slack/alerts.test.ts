@@ -9,6 +9,7 @@ import type { OperationServices } from '../../src/catalogue/operation.js';
 import { deliverAlerts } from '../../src/jobs/alerts/desk.js';
 import { createJobsCore, type JobsCore } from '../../src/jobs/core.js';
 import { startWorkers, type Workers } from '../../src/jobs/workers.js';
+import { slackChatOf } from '../../src/slack/chat.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 import { quietLog, TEST_SCHEDULE } from '../jobs/support/harness.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
@@ -38,7 +39,7 @@ describe('/fw alerts through Slack', () => {
       redisUrl: redisUrl(),
       prefix,
       clients: sccClientsFrom(h.clients),
-      slack: createWorkerSlackClient('xoxb-test', h.slack.apiUrl),
+      chat: slackChatOf(createWorkerSlackClient('xoxb-test', h.slack.apiUrl), quietLog),
       schedule: TEST_SCHEDULE,
       logger: quietLog,
     });

@@ -4,20 +4,20 @@
 // rendered is the state of now, so ten changes to one incident while Slack's pace holds it back are one
 // edit. Slack's pace and 429s throw RetryLater out of here: the job comes back and carries on from what
 // is still marked. The caller holds the channel's desk lock. Everything goes out in the channel's
-// workspace (the one its subscriptions were made in), with that workspace's client.
+// workspace (the one its subscriptions were made in), with that workspace's chat, as Views: the chat
+// renders them (src/slack/chat.ts on Slack).
 import type { Logger } from 'pino';
 import { renderIncident, renderSummary, renderSummaryPage, summaryPageCount } from '../../alerts/render.js';
 import type { View } from '../../model/view.js';
 import { type WorkspaceRef, workspaceOf } from '../../model/workspace.js';
 import type { RedisClient } from '../../redis/connection.js';
-import { renderBlocks } from '../../render/blocks.js';
 import { SlackRefused } from '../../slackApi/errors.js';
 import type { JobKeys } from '../keys.js';
-import { parseStored } from '../payloads.js';
+import { StoredDeskReply, shownMessage } from '../legacyBlocks.js';
+import { parseStored, textBeside } from '../payloads.js';
 import type { SlackNotifier } from '../slackNotifier.js';
 import {
   type DeskRecord,
-  DeskReply,
   incidentMessage,
   messageKey,
   readAck,
@@ -80,7 +80,6 @@ export async function deliverChannel(deps: DeskDeliveryDeps, channelId: string):
     // A summary's row has no message of its own: its summary was marked with it.
     if (!record.groupId) {
       const { view, pages } = await renderRecord(deps, record);
-      const rendered = renderBlocks(view);
       // Its summary refused (not in the channel…): it is said at the channel's top rather than not at all.
       const threadTs = record.threadOf ? await notifier.postedTs(messageKey(record.threadOf)) : undefined;
       try {
@@ -88,8 +87,8 @@ export async function deliverChannel(deps: DeskDeliveryDeps, channelId: string):
           key: messageKey(record.id),
           channelId,
           ...(threadTs === undefined ? {} : { threadTs }),
-          text: rendered.text,
-          blocks: rendered.blocks,
+          text: textBeside(view),
+          view,
           eventType: 'fwbot_alert',
           ...workspaceOf(deps.workspace ?? {}),
         });
@@ -118,13 +117,12 @@ async function showSummaryPages(
   workspace: WorkspaceRef = {},
 ): Promise<void> {
   for (const [index, page] of pages.entries()) {
-    const rendered = renderBlocks(page);
     await notifier.showMessage({
       key: `${messageKey(recordId)}:page:${index + 2}`,
       channelId,
       threadTs,
-      text: rendered.text,
-      blocks: rendered.blocks,
+      text: textBeside(page),
+      view: page,
       eventType: 'fwbot_alert',
       ...workspaceOf(workspace),
     });
@@ -137,7 +135,7 @@ async function postReplies(deps: DeskDeliveryDeps, channelId: string): Promise<v
   for (;;) {
     const raw = await redis.lindex(listKey, 0);
     if (raw === null) return;
-    const reply = parseStored(DeskReply, raw, listKey);
+    const reply = parseStored(StoredDeskReply, raw, listKey);
     const parentTs = await notifier.postedTs(messageKey(reply.parentId));
     if (parentTs) {
       try {
@@ -145,8 +143,7 @@ async function postReplies(deps: DeskDeliveryDeps, channelId: string): Promise<v
           key: reply.key,
           channelId,
           threadTs: parentTs,
-          text: reply.text,
-          blocks: reply.blocks,
+          ...shownMessage(reply),
           eventType: 'fwbot_alert',
           ...workspaceOf(deps.workspace ?? {}),
         });

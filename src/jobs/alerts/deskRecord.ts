@@ -5,9 +5,10 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AlertAction, AlertKind, AlertSubject, type OpenIncident } from '../../alerts/model.js';
 import type { Acknowledgement, IncidentMessage, SummaryMessage } from '../../alerts/render.js';
+import { StoredView } from '../../model/storedView.js';
 import type { RedisClient } from '../../redis/connection.js';
 import type { JobKeys } from '../keys.js';
-import { parseStored, RenderedBlock } from '../payloads.js';
+import { parseStored } from '../payloads.js';
 
 export const DeskRecord = z.object({
   id: z.string().min(1),
@@ -45,13 +46,14 @@ export const DeskRecord = z.object({
 });
 export type DeskRecord = z.infer<typeof DeskRecord>;
 
-/** A thread reply waiting for its parent's message (a summary's or an incident's), rendered. */
+/** A thread reply waiting for its parent's message (a summary's or an incident's). */
 export const DeskReply = z.object({
   /** Its notification key: posted once. */
   key: z.string().min(1),
   parentId: z.string().min(1),
+  /** The view's summary. */
   text: z.string().min(1),
-  blocks: z.array(RenderedBlock),
+  view: StoredView,
 });
 export type DeskReply = z.infer<typeof DeskReply>;
 

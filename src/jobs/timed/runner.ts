@@ -26,11 +26,10 @@ import { jsonValue } from '../../model/json.js';
 import type { View } from '../../model/view.js';
 import { workspaceOf } from '../../model/workspace.js';
 import { type KeptLease, keepLease } from '../../redis/lease.js';
-import { renderBlocks } from '../../render/blocks.js';
 import { channelMention, userMention } from '../../render/mrkdwn.js';
 import { untrusted } from '../../render/untrusted.js';
 import { viewerTime } from '../../render/viewerTime.js';
-import type { NotifyJobData } from '../payloads.js';
+import { type NotifyJobData, textBeside } from '../payloads.js';
 import type { TimedStore } from './store.js';
 
 /** How the pass runs; the schedule's `timed` section (src/jobs/schedule.ts). */
@@ -362,14 +361,13 @@ export class TimedRunner {
           typeof message === 'string'
             ? { summary: item.what, blocks: [{ kind: 'text', text: message }], visibility: 'in_channel' }
             : message;
-        const { text, blocks } = renderBlocks(view);
         await notify([
           {
             key: `timed~${item.id}~${item.round}~${key}`,
             channelId: thread.channelId,
             threadTs: thread.threadTs,
-            text,
-            blocks,
+            text: textBeside(view),
+            view,
             eventType: 'fwbot_note',
             ...workspaceOf(thread),
           },

@@ -9,8 +9,8 @@ import { createJobsCore, type JobsCore } from '../../../src/jobs/core.js';
 import { QUEUE } from '../../../src/jobs/keys.js';
 import type { ScheduleOverrides } from '../../../src/jobs/schedule.js';
 import { RetryLater, SlackNotifier } from '../../../src/jobs/slackNotifier.js';
+import { SlackChat } from '../../../src/slack/chat.js';
 import { createWorkerSlackClient } from '../../../src/slackApi/clients.js';
-import { SlackApi } from '../../../src/slackApi/slackApi.js';
 import { blockTexts } from '../../support/blockTexts.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';
 import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
@@ -73,7 +73,7 @@ describe('the incident desk', () => {
   };
   const newNotifier = () =>
     new SlackNotifier(
-      new SlackApi(createWorkerSlackClient('xoxb-test', slack.apiUrl)),
+      new SlackChat(createWorkerSlackClient('xoxb-test', slack.apiUrl), quietLog),
       core.redis,
       core.keys,
       core.schedule,

@@ -9,8 +9,8 @@ import { serveChannel } from '../../../src/jobs/alerts/deskWorker.js';
 import { RedisAlertSubscriptions } from '../../../src/jobs/alerts/subscriptions.js';
 import { createJobsCore, type JobsCore } from '../../../src/jobs/core.js';
 import { RetryLater, SlackNotifier } from '../../../src/jobs/slackNotifier.js';
+import { SlackChat } from '../../../src/slack/chat.js';
 import { installedWorkspaceClients } from '../../../src/slackApi/clientsByTeam.js';
-import { SlackApi } from '../../../src/slackApi/slackApi.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
 import { MemoryInstallations } from '../../support/memoryInstallations.js';
 import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
@@ -69,7 +69,7 @@ describe('incidents by workspace', () => {
       make: (token) => slackClientsOf(token, slack.apiUrl),
     });
     notifier = new SlackNotifier(
-      (team) => new SlackApi(byTeam.forTeam(team, 'workers')),
+      (team) => new SlackChat(byTeam.forTeam(team, 'workers'), quietLog),
       core.redis,
       core.keys,
       core.schedule,

@@ -12,6 +12,7 @@ import {
   type StartSimulatorOptions,
   startSimulator,
 } from '../../../src/simulator/index.js';
+import { slackChatOf } from '../../../src/slack/chat.js';
 import { createWorkerSlackClient } from '../../../src/slackApi/clients.js';
 import { driveClock } from '../../support/driveClock.js';
 import { type FakeSlack, type RecordedCall, startFakeSlack } from '../../support/fakeSlack.js';
@@ -115,7 +116,7 @@ export function startTestWorkers(
     redisUrl: redisUrl(),
     prefix,
     clients,
-    slack: createWorkerSlackClient('xoxb-test', slackApiUrl),
+    chat: slackChatOf(createWorkerSlackClient('xoxb-test', slackApiUrl), quietLog),
     schedule: TEST_SCHEDULE,
     logger: quietLog,
     ...extra,
