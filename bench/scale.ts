@@ -21,7 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { ThreadRef } from '../src/dispatch/ports.js';
-import { normalisePrefix, QUEUE } from '../src/jobs/keys.js';
+import { normalisePrefix, QUEUE } from '../src/redis/keys.js';
 import { DEFAULT_SCHEDULE } from '../src/jobs/schedule.js';
 import { createJobs } from '../src/jobs/workers.js';
 import { cpuSeconds, pidOf, residentMemory } from './support/processes.js';

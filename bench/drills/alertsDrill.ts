@@ -16,7 +16,7 @@ import { ALERT_SCAN_QUEUE } from '../../src/jobs/alerts/scan.js';
 import { AlertScanStore, streamField } from '../../src/jobs/alerts/state.js';
 import { RedisAlertSubscriptions } from '../../src/jobs/alerts/subscriptions.js';
 import { createJobsCore, type JobsCore } from '../../src/jobs/core.js';
-import { QUEUE } from '../../src/jobs/keys.js';
+import { QUEUE } from '../../src/redis/keys.js';
 import type { ScheduleOverrides } from '../../src/jobs/schedule.js';
 import type { RedisTarget } from '../../src/redis/connection.js';
 import type { SimulatorHandle } from '../../src/simulator/index.js';

@@ -9,6 +9,7 @@ import type { AuditReader, AuditRecord } from '../catalogue/operation.js';
 import { redactCommandText } from '../dispatch/commandSecrets.js';
 import { AUDIT_ACTIONS, type AuditEntry } from '../dispatch/ports.js';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys } from '../redis/keys.js';
 import { mentionsAsText } from '../render/mrkdwn.js';
 import { createRedactor, type Redact } from '../scc/redaction.js';
 import type { ApprovalRequest } from './record.js';
@@ -84,7 +85,7 @@ export class AuditTrail implements AuditReader {
 
   constructor(options: AuditTrailOptions) {
     this.#redis = options.redis;
-    this.#key = `${options.prefix}audit`;
+    this.#key = new RedisKeys(options.prefix).audit();
     this.#retentionMs = options.retentionDays * DAY_MS;
     this.#clock = options.clock;
     this.#onRecord = options.onRecord;

@@ -10,6 +10,7 @@
 
 import { z } from 'zod';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys } from '../redis/keys.js';
 import { replicated } from '../redis/replication.js';
 import {
   ApprovalHash,
@@ -76,27 +77,27 @@ const EXTERNAL_MARK_SLACK_MS = 31 * 24 * 60 * 60_000;
 
 export class ApprovalStore {
   readonly #redis: RedisClient;
-  readonly #prefix: string;
+  readonly #keys: RedisKeys;
   readonly #retentionMs: number;
   readonly #claimGraceMs: number;
 
   constructor(options: ApprovalStoreOptions) {
     this.#redis = options.redis;
-    this.#prefix = options.prefix;
+    this.#keys = new RedisKeys(options.prefix);
     this.#retentionMs = options.retentionMs;
     this.#claimGraceMs = options.claimGraceMs;
   }
 
   key(id: string): string {
-    return `${this.#prefix}approval:${id}`;
+    return this.#keys.approval(id);
   }
 
   get pendingKey(): string {
-    return `${this.#prefix}approvals:pending`;
+    return this.#keys.approvalsPending();
   }
 
   get activeKey(): string {
-    return `${this.#prefix}approvals:active`;
+    return this.#keys.approvalsActive();
   }
 
   async create(request: ApprovalRequest): Promise<void> {
@@ -130,7 +131,7 @@ export class ApprovalStore {
    * a flood of forged ones) leave one audit record, not one each. Remembered for `ttlMs`.
    */
   async firstRefusal(id: string, userId: string, reason: string, ttlMs: number): Promise<boolean> {
-    const key = `${this.#prefix}approval:${id}:refused:${userId}:${reason.replace(/\s+/g, '_').slice(0, 60)}`;
+    const key = this.#keys.approvalRefused(id, userId, reason);
     return (await this.#redis.set(key, '1', 'PX', Math.max(1_000, ttlMs), 'NX')) === 'OK';
   }
 
@@ -248,7 +249,7 @@ export class ApprovalStore {
 
   /** True the first time `what` is noted of this request (remembered for `ttlMs`): said once, not each try. */
   async firstTime(id: string, what: string, ttlMs: number): Promise<boolean> {
-    const key = `${this.#prefix}approval:${id}:noted:${encodeURIComponent(what)}`;
+    const key = this.#keys.approvalNoted(id, what);
     return (await this.#redis.set(key, '1', 'PX', Math.max(1_000, ttlMs), 'NX')) === 'OK';
   }
 

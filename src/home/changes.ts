@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { jsonValue } from '../model/json.js';
 import { type WorkspaceRef, workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys } from '../redis/keys.js';
 
 const StoredWorkspace = z.object({ teamId: z.string().optional(), enterpriseId: z.string().optional() });
 
@@ -107,11 +108,12 @@ export class HomeChanges {
 
   constructor(redis: RedisClient, prefix: string, timing: Partial<HomeTiming> = {}) {
     this.#redis = redis;
+    const keys = new RedisKeys(prefix);
     this.#keys = {
-      open: `${prefix}:home:open`,
-      due: `${prefix}:home:due`,
-      last: `${prefix}:home:last`,
-      workspace: `${prefix}:home:workspace`,
+      open: keys.homeOpen(),
+      due: keys.homeDue(),
+      last: keys.homeLast(),
+      workspace: keys.homeWorkspace(),
     };
     this.timing = { ...DEFAULT_HOME_TIMING, ...timing };
   }

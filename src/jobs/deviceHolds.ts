@@ -13,8 +13,8 @@ import {
 } from '../catalogue/deviceHolds.js';
 import { jsonValue } from '../model/json.js';
 import type { RedisClient } from '../redis/connection.js';
+import type { RedisKeys } from '../redis/keys.js';
 import { runScript, scriptOf } from '../redis/scripts.js';
-import type { JobKeys } from './keys.js';
 
 /**
  * Takes a hold on every device given, or on none. KEYS: the profile's holds, the holder's profiles, the
@@ -97,7 +97,7 @@ function holdOf(json: string | undefined, since: string | undefined, until: stri
 export class RedisDeviceHolds implements DeviceHolds {
   constructor(
     private readonly redis: RedisClient,
-    private readonly keys: JobKeys,
+    private readonly keys: RedisKeys,
   ) {}
 
   async take(request: HoldRequest, now: number): Promise<HoldTaken> {

@@ -19,9 +19,9 @@ import type { Chat, ChatMessage, MessagesRead } from '../model/message.js';
 import type { View } from '../model/view.js';
 import { type WorkspaceRef, workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
+import type { RedisKeys } from '../redis/keys.js';
 import { replicated } from '../redis/replication.js';
 import { classifySlackError, SlackRefused } from '../slackApi/errors.js';
-import type { JobKeys } from './keys.js';
 import type { EventType } from './payloads.js';
 import type { Schedule } from './schedule.js';
 import { SlackPace } from './slackPace.js';
@@ -94,7 +94,7 @@ export class SlackNotifier {
   constructor(
     chat: ChatOfWorkspace,
     private readonly redis: RedisClient,
-    private readonly keys: JobKeys,
+    private readonly keys: RedisKeys,
     private readonly schedule: Schedule,
     private readonly log: Logger,
   ) {

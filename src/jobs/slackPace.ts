@@ -2,7 +2,7 @@
 // the next free slot or learns how long to wait. Redis's own clock decides, so workers on hosts whose
 // clocks differ still agree.
 import type { RedisClient } from '../redis/connection.js';
-import type { JobKeys } from './keys.js';
+import type { RedisKeys } from '../redis/keys.js';
 
 // Returns 0 and books the slot when it is free, else the milliseconds until it is.
 const RESERVE = `
@@ -26,7 +26,7 @@ return 0`;
 export class SlackPace {
   constructor(
     private readonly redis: RedisClient,
-    private readonly keys: JobKeys,
+    private readonly keys: RedisKeys,
   ) {}
 
   /** 0 when the call may go now (the slot is booked), else how many ms to wait. */

@@ -18,8 +18,8 @@ import type {
 } from '../../catalogue/operation.js';
 import type { AnyTimedKind } from '../../catalogue/timed/index.js';
 import type { RedisClient } from '../../redis/connection.js';
+import { type RedisKeys, timedItemId } from '../../redis/keys.js';
 import { runScript } from '../../redis/scripts.js';
-import { type JobKeys, timedItemId } from '../keys.js';
 import { parseTimedItem } from './record.js';
 import {
   cancelScript,
@@ -47,7 +47,7 @@ const asTuple = (reply: unknown): [string, string, string] => {
 export class TimedStore {
   constructor(
     readonly redis: RedisClient,
-    private readonly keys: JobKeys,
+    private readonly keys: RedisKeys,
     /** How long an ended item is remembered for the lists. */
     readonly retentionMs: number,
   ) {}
