@@ -1,5 +1,5 @@
 // Approval requests in Redis: the key layout, and every read and state change of a request. Each change
-// is one Lua script (scripts.ts), so concurrent clicks, sweepers and recovery passes cannot interleave.
+// is one Lua script (src/redis/lua/approval-*.lua), so concurrent clicks, sweepers and recovery passes cannot interleave.
 //
 // Keys under the prefix:
 //   approval:<id>        hash: the request (JSON) and its mutable fields (state, decidedBy, executor…)
@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { RedisClient } from '../redis/connection.js';
 import { RedisKeys } from '../redis/keys.js';
 import { replicated } from '../redis/replication.js';
+import { runScript } from '../redis/scripts.js';
 import {
   ApprovalHash,
   type ApprovalRecord,
@@ -19,16 +20,6 @@ import {
   ApprovalState,
   type ExecutionOutcome,
 } from './record.js';
-import {
-  claimNoticeScript,
-  claimScript,
-  decideScript,
-  finishScript,
-  holdScript,
-  noticedScript,
-  postponeScript,
-  runScript,
-} from './scripts.js';
 import { type CancelHeldResult, cancelHeld, type HeldRun, heldRun, holdRun } from './timing.js';
 
 const DecideReply = z.tuple([
@@ -170,13 +161,13 @@ export class ApprovalStore {
     decidedBy: string,
     reason?: string,
     approvalsNeeded = 1,
-    /** A request that needs both sides: the side this approval counts for (see decideScript). */
+    /** A request that needs both sides: the side this approval counts for (see 'approval-decide'). */
     side?: ApproverSide,
   ): Promise<DecideResult> {
     const reply = DecideReply.parse(
       await runScript(
         this.#redis,
-        decideScript,
+        'approval-decide',
         [this.key(id), this.pendingKey, this.activeKey],
         [
           now,
@@ -209,7 +200,12 @@ export class ApprovalStore {
 
   async claim(id: string, executor: string, now: number, leaseMs: number): Promise<ClaimResult> {
     const reply = ClaimReply.parse(
-      await runScript(this.#redis, claimScript, [this.key(id), this.activeKey], [now, executor, leaseMs]),
+      await runScript(
+        this.#redis,
+        'approval-claim',
+        [this.key(id), this.activeKey],
+        [now, executor, leaseMs],
+      ),
     );
     if (reply[0] === 'busy') return { claimed: false, state: reply[1] };
     return {
@@ -229,18 +225,18 @@ export class ApprovalStore {
   ): Promise<boolean> {
     const reply = await runScript(
       this.#redis,
-      holdScript,
+      'approval-hold',
       [this.key(id), this.activeKey],
       [executor, now, leaseMs, phase ?? ''],
     );
     return Flag.parse(reply) === 1;
   }
 
-  /** Back to approved, tried again at `at`: the executor held the claim (see postponeScript). */
+  /** Back to approved, tried again at `at`: the executor held the claim (see 'approval-postpone'). */
   async postpone(id: string, executor: string, now: number, at: number): Promise<boolean> {
     const reply = await runScript(
       this.#redis,
-      postponeScript,
+      'approval-postpone',
       [this.key(id), this.activeKey],
       [executor, now, at],
     );
@@ -263,7 +259,7 @@ export class ApprovalStore {
   ): Promise<boolean> {
     const reply = await runScript(
       this.#redis,
-      finishScript,
+      'approval-finish',
       [this.key(id), this.activeKey],
       [executor, state, JSON.stringify(outcome), now, graceMs],
     );
@@ -273,7 +269,7 @@ export class ApprovalStore {
   async claimNotice(id: string, now: number, leaseMs: number): Promise<boolean> {
     const reply = await runScript(
       this.#redis,
-      claimNoticeScript,
+      'approval-claim-notice',
       [this.key(id), this.activeKey],
       [now, leaseMs],
     );
@@ -286,7 +282,7 @@ export class ApprovalStore {
   }
 
   async noticed(id: string): Promise<void> {
-    await runScript(this.#redis, noticedScript, [this.key(id), this.activeKey], [this.#retentionMs]);
+    await runScript(this.#redis, 'approval-noticed', [this.key(id), this.activeKey], [this.#retentionMs]);
   }
 
   /** Pending requests whose time is not up yet, the soonest to expire first (the console lists them). */

@@ -21,6 +21,7 @@ import { type WorkspaceRef, workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { RedisKeys } from '../redis/keys.js';
 import { replicated } from '../redis/replication.js';
+import { runScript } from '../redis/scripts.js';
 import { classifySlackError, SlackRefused } from '../slackApi/errors.js';
 import type { EventType } from './payloads.js';
 import type { Schedule } from './schedule.js';
@@ -58,8 +59,6 @@ export type ChatOfWorkspace = Chat | ((team: WorkspaceRef) => Chat);
 
 /** Pages read back at most: a thread rarely holds more, a busy channel's recent past does. */
 const READ_BACK_PAGES = 10;
-
-const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 /** What a message shows, hashed: an edit to the same text and view is skipped. */
 function contentDigest(request: Pick<PostRequest, 'text' | 'view' | 'legacyBlocks'>): string {
@@ -122,7 +121,7 @@ export class SlackNotifier {
     try {
       return await this.postLocked(request);
     } finally {
-      await this.redis.eval(RELEASE_LOCK, 1, lockKey, token);
+      await runScript(this.redis, 'lock-release', [lockKey], [token]);
     }
   }
 
@@ -332,7 +331,7 @@ export class SlackNotifier {
       const { shown } = await this.showMessage({ ...replacement, key });
       return shown === 'gone' ? 'gone' : 'edited';
     } finally {
-      await this.redis.eval(RELEASE_LOCK, 1, lockKey, token);
+      await runScript(this.redis, 'lock-release', [lockKey], [token]);
     }
   }
 

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { AlertEvent, type AlertKind } from '../../alerts/model.js';
 import type { RedisClient } from '../../redis/connection.js';
 import { RedisKeys } from '../../redis/keys.js';
+import { runScript } from '../../redis/scripts.js';
 
 /** Which inventory a stream reads: the profile's own tenant, or every tenant its MSP portal manages. */
 export type StreamScope = 'own' | 'msp';
@@ -54,51 +55,6 @@ export interface StreamRead {
   version: string;
   state: Map<string, unknown>;
 }
-
-// KEYS: meta, state, outbox. ARGV: field, expected version, meta JSON, n sets, (subject, JSON)…, n deletes,
-// subject…, then one event JSON per remaining argument. Answers 1 when committed, 0 when another scan
-// committed the stream first (this one's findings are then dropped: that scan saw the same differences).
-const COMMIT = `
-local v = redis.call('HGET', KEYS[1], ARGV[1] .. '|v') or '0'
-if v ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3], ARGV[1] .. '|v', tostring(tonumber(v) + 1))
-local i = 4
-local n = tonumber(ARGV[i])
-i = i + 1
-for j = 1, n do
-  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
-  i = i + 2
-end
-n = tonumber(ARGV[i])
-i = i + 1
-for j = 1, n do
-  redis.call('HDEL', KEYS[2], ARGV[i])
-  i = i + 1
-end
-while i <= #ARGV do
-  redis.call('XADD', KEYS[3], '*', 'e', ARGV[i])
-  i = i + 1
-end
-return 1
-`;
-
-// KEYS: the drain lock. ARGV: the holder's token. Releases the lock only if this holder still has it.
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`;
-
-// KEYS: meta, state. ARGV: field, the version read. Forgets the stream only if no scan or subscription
-// committed it since (answers 1), and moves its version on, so a scan still holding the old one cannot
-// commit over what comes next.
-const FORGET = `
-local v = redis.call('HGET', KEYS[1], ARGV[1] .. '|v') or '0'
-if v ~= ARGV[2] then return 0 end
-redis.call('HDEL', KEYS[1], ARGV[1])
-redis.call('HSET', KEYS[1], ARGV[1] .. '|v', tostring(tonumber(v) + 1))
-redis.call('DEL', KEYS[2])
-return 1
-`;
 
 /** How long a drain may hold the outbox before another may take it (a holder that died lets go by then). */
 const DRAIN_LOCK_MS = 60_000;
@@ -197,7 +153,7 @@ export class AlertScanStore {
       this.keys.alertScanState(profile, kind, scope),
       this.keys.alertScanOutbox(profile),
     ];
-    const answer = await this.redis.eval(COMMIT, keys.length, ...keys, ...args);
+    const answer = await runScript(this.redis, 'alert-scan-commit', keys, args);
     return answer === 1;
   }
 
@@ -233,7 +189,7 @@ export class AlertScanStore {
         delivered += events.length;
       }
     } finally {
-      await this.redis.eval(RELEASE, 1, lock, token);
+      await runScript(this.redis, 'lock-release', [lock], [token]);
     }
   }
 
@@ -246,7 +202,7 @@ export class AlertScanStore {
   async forget(profile: string, field: string, version: string): Promise<boolean> {
     const [kind, scope] = field.split(':') as [AlertKind, StreamScope];
     const keys = [this.keys.alertScanMeta(profile), this.keys.alertScanState(profile, kind, scope)];
-    return (await this.redis.eval(FORGET, keys.length, ...keys, field, version)) === 1;
+    return (await runScript(this.redis, 'alert-scan-forget', keys, [field, version])) === 1;
   }
 
   async saveHealth(profile: string, health: ScanHealth): Promise<void> {
