@@ -15,15 +15,18 @@ export interface Deduper {
 const DEFAULT_TTL_SECONDS = 600;
 
 export class RedisDeduper implements Deduper {
+  readonly #keys: RedisKeys;
+
+  /** `prefix`: the deployment's key prefix. */
   constructor(
     private readonly redis: RedisClient,
-    /** The deployment's key prefix. */
     prefix = DEFAULT_PREFIX,
-    private readonly keys = new RedisKeys(prefix),
-  ) {}
+  ) {
+    this.#keys = new RedisKeys(prefix);
+  }
 
   async firstSight(key: string, ttlSeconds = DEFAULT_TTL_SECONDS): Promise<boolean> {
-    const set = await this.redis.set(this.keys.slackSeen(key), '1', 'EX', ttlSeconds, 'NX');
+    const set = await this.redis.set(this.#keys.slackSeen(key), '1', 'EX', ttlSeconds, 'NX');
     return set === 'OK';
   }
 }

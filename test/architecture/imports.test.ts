@@ -224,6 +224,8 @@ describe('one Redis key space, one home for Lua', () => {
   const KEY_TEMPLATES = [
     // A template that puts the prefix before a ':' (`<prefix>:home:open`, `<prefix>approval:<id>`).
     /\$\{[^}]*prefix[^}]*\}[\w-]*:/i,
+    // …or before the last word of a key (`<prefix>audit`, as the audit trail once named its stream).
+    /\$\{[^}]*prefix[^}]*\}[a-z][\w-]*`/i,
     // The prefix joined with parts: [this.prefix, 'fw', ...parts].join(':')
     /\[\s*[\w.#]*prefix\b[^\]]*\]\.join\(/i,
     // The prefix added to a text: prefix + ':…'
@@ -275,6 +277,7 @@ describe('one Redis key space, one home for Lua', () => {
     expect(caught(template('prefix', ':home:open'), KEY_TEMPLATES)).toBe(true);
     expect(caught(template('this.#prefix', 'approval:'), KEY_TEMPLATES)).toBe(true);
     expect(caught(template('options.prefix', ':slack:installation:removed'), KEY_TEMPLATES)).toBe(true);
+    expect(caught(template('options.prefix', 'audit'), KEY_TEMPLATES)).toBe(true);
     expect(caught("[this.prefix, 'fw', ...parts].join(':')", KEY_TEMPLATES)).toBe(true);
     expect(caught("new RedisDeduper(redis, 'fwbot:slack:seen:')", KEY_TEMPLATES)).toBe(true);
     // A prefix that is not a key's (a serial number's, an indented line's) is left alone.
