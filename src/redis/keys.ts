@@ -5,8 +5,9 @@
 // each other. No other file builds a key (test/architecture holds it): code asks RedisKeys for one.
 //
 // The names are what earlier releases wrote, and must stay so: an upgrade reads the keys the previous
-// release left (test/redis/keys.test.ts keeps a table of every family's name and reads state written by
-// those names). A family that has to change its name needs a migration at start, not a new spelling here.
+// release left (test/redis/keys.test.ts keeps a table of every family's name; test/redis/upgrade.test.ts
+// reads state written under those names). A family that has to change its name needs a migration at start,
+// not a new spelling here.
 import { createHash } from 'node:crypto';
 
 export const QUEUE = {
