@@ -18,7 +18,7 @@ export type TokenRole =
 
 /** What an event is about. */
 export const AlertSubject = z.object({
-  type: z.enum(['device', 'run', 'user', 'tenant']),
+  type: z.enum(['device', 'run', 'user', 'tenant', 'connector']),
   uid: z.string().min(1),
   name: z.string().min(1),
 });

@@ -8,6 +8,7 @@ import type { WorldControls } from '../console/runner.js';
 const USAGE = [
   '/sim offline <device> [UNREACHABLE|BAD_CREDENTIALS|NEW_CERT_DETECTED]   the device stops answering SCC',
   '/sim online <device>                 it comes back',
+  '/sim connector <name> stop|start     a Secure Device Connector stops (its devices become unreachable) or starts again',
   '/sim conflict <device>               someone changes the ASA on its console (SCC detects a conflict)',
   '/sim failover <device> [switch|fail-active|fail-standby|recover]   an HA pair fails over',
   '/sim cert <device> <days> [vpn]      its management (or Secure Client) certificate expires in <days>',
@@ -59,6 +60,20 @@ export function simulatorControls(simUrl: string): WorldControls {
           case 'online':
             await post(`/_sim/devices/${deviceOf(first)}/connectivity`, { connectivityState: 'ONLINE' });
             return `${first} is ONLINE again; its incident closes with its duration at the next scan.`;
+          case 'connector': {
+            if (
+              !first ||
+              !/^[A-Za-z0-9._:-]{1,128}$/.test(first) ||
+              (second !== 'stop' && second !== 'start')
+            )
+              return 'Which connector, and stop or start? e.g. /sim connector sdc-branch stop (/fw connectors lists them)';
+            const status = second === 'stop' ? 'INACTIVE' : 'ACTIVE';
+            const done = await post(`/_sim/connectors/${encodeURIComponent(first)}/status`, { status });
+            const devices = Array.isArray(done.devices) ? done.devices.join(', ') : '';
+            return second === 'stop'
+              ? `${first} stopped: SCC marks it INACTIVE and ${devices} unreachable; the next scan tells one incident about the connector.`
+              : `${first} is ACTIVE again and ${devices} as before; its incident closes at the next scan.`;
+          }
           case 'conflict':
             await post(`/_sim/devices/${deviceOf(first)}/out-of-band`, {});
             return `${first} was changed on its console: SCC detects a conflict.`;

@@ -109,6 +109,106 @@ describe('connectivity', () => {
     expect(scan.state.size).toBe(0);
   });
 
+  describe('devices behind a Secure Device Connector that is down (issue 38, item 4)', () => {
+    const sdc = (status: string, lastHeartbeat = new Date(T0).toISOString()) => ({
+      uid: 'sdc-1',
+      name: 'sdc-branch',
+      status,
+      lastHeartbeat,
+    });
+    const behind = (n: number, connector: ReturnType<typeof sdc>, from = 1) =>
+      Array.from({ length: n }, (_, i) =>
+        device(`asa-${String(from + i).padStart(2, '0')}`, {
+          connectivityState: 'UNREACHABLE',
+          connectorUid: 'sdc-1',
+          connector,
+        }),
+      );
+
+    it('is one incident about the connector naming its devices, not one per device', () => {
+      const scan = run(connectivity);
+      const found = scan.read(behind(12, sdc('INACTIVE')), T0);
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatchObject({
+        phase: 'open',
+        state: 'INACTIVE',
+        subject: { type: 'connector', uid: 'sdc-1', name: 'sdc-branch' },
+        incidentKey: 'connectivity:default:connector:sdc-1',
+        headline: 'Connector sdc-branch is down: 12 devices behind it offline',
+        actions: [{ label: 'Show the connectors', command: 'connectors' }],
+      });
+      expect(found[0]?.deviceUids).toHaveLength(12);
+      expect(found[0]?.details.map(stripSentinels).join('\n')).toContain('asa-01, asa-02');
+
+      // One more device goes down behind it: the connector's incident says so; no incident of its own.
+      expect(scan.read(behind(13, sdc('INACTIVE')), T0 + MIN)).toMatchObject([
+        { phase: 'update', headline: 'Connector sdc-branch is still down: 13 devices behind it offline' },
+      ]);
+      // Nothing new: nothing told.
+      expect(scan.read(behind(13, sdc('INACTIVE')), T0 + 2 * MIN)).toEqual([]);
+
+      // The connector is back and two devices are still offline: those two are told on their own now.
+      const back = scan.read(behind(2, sdc('ACTIVE', new Date(T0 + 3 * MIN).toISOString())), T0 + 3 * MIN);
+      expect(back.map((f) => `${f.phase} ${f.subject.type} ${f.headline}`).sort()).toEqual([
+        'close connector Connector sdc-branch is back',
+        'open device asa-01 is UNREACHABLE',
+        'open device asa-02 is UNREACHABLE',
+      ]);
+      // The other eleven came back while their connector's incident told them: nothing to close of theirs.
+      expect([...scan.state.keys()].sort()).toEqual(['uid-asa-01', 'uid-asa-02']);
+      expect(
+        scan
+          .read([], T0 + 4 * MIN)
+          .map((f) => f.headline)
+          .sort(),
+      ).toEqual(['asa-01 back online', 'asa-02 back online']);
+    });
+
+    it('takes SCC’s status for the connector, not the age of its heartbeat by fwbot’s clock', () => {
+      // SCC still says ACTIVE: the devices are told one by one, whatever fwbot's clock makes of the heartbeat.
+      const scan = run(connectivity);
+      const old = sdc('ACTIVE', new Date(T0 - 60 * MIN).toISOString());
+      expect(scan.read(behind(3, old), T0).map((f) => f.subject.type)).toEqual([
+        'device',
+        'device',
+        'device',
+      ]);
+      const disabled = run(connectivity);
+      expect(disabled.read(behind(3, sdc('DISABLED')), T0)).toMatchObject([
+        { subject: { type: 'connector' }, state: 'DISABLED' },
+      ]);
+    });
+
+    it('leaves a device already told on its own as it is when its connector goes down later', () => {
+      const scan = run(connectivity);
+      expect(scan.read(behind(1, sdc('ACTIVE')), T0)).toMatchObject([{ subject: { type: 'device' } }]);
+      const later = scan.read(behind(3, sdc('INACTIVE')), T0 + MIN);
+      expect(later).toMatchObject([
+        {
+          phase: 'open',
+          subject: { type: 'connector' },
+          headline: 'Connector sdc-branch is down: 2 devices behind it offline',
+        },
+      ]);
+      // Back online: asa-01's own incident closes; the others were the connector's.
+      const closed = scan.read([], T0 + 2 * MIN);
+      expect(closed.map((f) => f.headline).sort()).toEqual([
+        'Connector sdc-branch is back',
+        'asa-01 back online',
+      ]);
+      expect(scan.state.size).toBe(0);
+    });
+
+    it('keeps a connector out of the devices read sooner by uid', () => {
+      const scan = run(connectivity);
+      scan.read(behind(2, sdc('INACTIVE')), T0);
+      const sooner = [...scan.state].filter(([, state]) => connectivity.sooner?.(state)).map(([uid]) => uid);
+      expect(sooner.sort()).toEqual(['uid-asa-01', 'uid-asa-02']);
+      // A read by uid that finds the devices still offline behind the stopped connector keeps it open.
+      expect(scan.read(behind(2, sdc('INACTIVE')), T0 + MIN, new Set(sooner))).toEqual([]);
+    });
+  });
+
   it('reads by uid: a device missing from the read is no longer in the inventory, others keep their state', () => {
     const scan = run(connectivity);
     scan.read(

@@ -32,6 +32,31 @@ describe('the demo console’s /sim', () => {
     expect(deviceOf(DEVICE_NAMES.asaBranch).connectivityState).toBe('ONLINE');
   });
 
+  it('stops a Secure Device Connector, which takes its devices down, and starts it again', async () => {
+    const world = simulatorControls(sim.url);
+    deviceOf(DEVICE_NAMES.asaBranch).connectivityState = 'BAD_CREDENTIALS';
+    const stopped = await world.run(['connector', 'sdc-branch', 'stop']);
+    expect(stopped).toContain(DEVICE_NAMES.asaBranch);
+    expect(deviceOf(DEVICE_NAMES.asaBranch).connectivityState).toBe('UNREACHABLE');
+    const sdcs = async () => {
+      const token = sim.tokens.readOnly;
+      const answer = await fetch(`${sim.url}/v1/connectors/sdcs`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return ((await answer.json()) as { items: { name: string; status: string }[] }).items;
+    };
+    expect((await sdcs()).find((c) => c.name === 'sdc-branch')?.status).toBe('INACTIVE');
+    await world.run(['connector', 'sdc-branch', 'start']);
+    // Each device gets back what it had before the connector stopped.
+    expect(deviceOf(DEVICE_NAMES.asaBranch).connectivityState).toBe('BAD_CREDENTIALS');
+    expect((await sdcs()).find((c) => c.name === 'sdc-branch')?.status).toBe('ACTIVE');
+    deviceOf(DEVICE_NAMES.asaBranch).connectivityState = 'ONLINE';
+    expect(await world.run(['connector', 'sdc-nowhere', 'stop'])).toContain(
+      'No Secure Device Connector sdc-nowhere',
+    );
+    expect(await world.run(['connector', 'sdc-branch'])).toContain('stop or start');
+  });
+
   it('makes a conflict and a certificate about to expire', async () => {
     const world = simulatorControls(sim.url);
     await world.run(['conflict', DEVICE_NAMES.asaHq]);

@@ -10,7 +10,6 @@ import { loadConfig } from '../../src/config.js';
 import type { ScheduleOverrides } from '../../src/jobs/schedule.js';
 import { startWorkers } from '../../src/jobs/workers.js';
 import type { RedisTarget } from '../../src/redis/connection.js';
-import { createSccClient } from '../../src/scc/client.js';
 import { slackChatOf } from '../../src/slack/chat.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 import { need, simClientFromEnv } from './processEnv.js';

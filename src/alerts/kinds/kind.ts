@@ -64,6 +64,20 @@ export interface WatchedDevice {
   mateState?: string;
   certificateExpiryDate?: string;
   raVpnCertificateExpiryDate?: string;
+  /** The Secure Device Connector SCC reaches the device through (connectorType SDC). */
+  connectorUid?: string;
+  /** That connector as SCC reports it now, when the kind's source asks for connectors. */
+  connector?: WatchedConnector;
+}
+
+/** A Secure Device Connector as the device kinds see it (getSdcs). */
+export interface WatchedConnector {
+  uid: string;
+  name: string;
+  /** SCC's status: ACTIVE while it works. */
+  status?: string;
+  /** When SCC last heard from it (ISO). */
+  lastHeartbeat?: string;
 }
 
 /**
@@ -100,7 +114,18 @@ export interface DetectOutput<S> {
  */
 interface AlertSources {
   /** The device inventory (getDevices, or getMspManagedDevices across tenants) filtered by `q`. */
-  devices: { source: { from: 'devices'; q: (now: number) => string }; item: WatchedDevice };
+  devices: {
+    source: {
+      from: 'devices';
+      q: (now: number) => string;
+      /**
+       * Also the Secure Device Connector each device is reached through (getSdcs, one read for the devices
+       * read; a tenant's own inventory only, since SCC lists a tenant's connectors with its own token).
+       */
+      connectors?: true;
+    };
+    item: WatchedDevice;
+  };
   /** Deployment runs, newest updated first (no list across tenants exists). */
   deploymentRuns: { source: { from: 'deploymentRuns' }; item: DeploymentRunDto };
   /** Secure Client upgrade runs, newest updated first (getMspSecureClientUpgradeRuns across tenants). */

@@ -254,7 +254,7 @@ export function createAlertScanner(deps: AlertScanDeps) {
     const ctx = { scc, scope, now: at, runsPerScan: settings.runsPerScan, previous: read.state };
     let source: SourceRead;
     try {
-      source = fullDue ? await readFull(spec, ctx) : await readByUid(ctx, soonerUids);
+      source = fullDue ? await readFull(spec, ctx) : await readByUid(spec, ctx, soonerUids);
     } catch (error) {
       if (error instanceof SccApiError && (error.status === 403 || error.status === 401)) {
         // Said once, and not asked again for a while: a refusal is not a scan failing every tick. The

@@ -5,7 +5,13 @@
 import type { Logger } from 'pino';
 import type { AnyAlertKind, Finding } from '../../alerts/index.js';
 import { auditSince } from '../../alerts/kinds/audit.js';
-import type { ChangeEntry, Coverage, SourceItem, WatchedDevice } from '../../alerts/kinds/kind.js';
+import type {
+  ChangeEntry,
+  Coverage,
+  SourceItem,
+  WatchedConnector,
+  WatchedDevice,
+} from '../../alerts/kinds/kind.js';
 import type { SccClient } from '../../scc/client.js';
 import type { AuditLog, Device, MspManagedDevice } from '../../scc/generated/models.js';
 import { MAX_PAGE_LIMIT } from '../../scc/request.js';
@@ -55,6 +61,9 @@ export function watchedDevice(device: Device | MspManagedDevice): WatchedDevice 
     ['raVpnCertificateExpiryDate', text(device.raVpnCertificateExpiryDate)],
   ];
   for (const [key, value] of optional) if (value !== undefined) Object.assign(fields, { [key]: value });
+  const connectorUid =
+    'connectorUid' in device ? text(device.connectorUid as string | null | undefined) : undefined;
+  if (device.connectorType === 'SDC' && connectorUid) fields.connectorUid = connectorUid;
   return fields;
 }
 
@@ -77,6 +86,51 @@ async function listDevices(
   return { items, calls: pagesFor(count) };
 }
 
+/**
+ * Each device's Secure Device Connector as SCC reports it now: one read of getSdcs for the connectors the
+ * devices name (paged by uid like readByUid). Only a tenant's own inventory: SCC lists a tenant's
+ * connectors with that tenant's token, and the portal's token is not one. Returns the calls it took.
+ */
+async function attachConnectors(scc: SccClient, scope: StreamScope, items: WatchedDevice[]): Promise<number> {
+  if (scope !== 'own') return 0;
+  const uids = [...new Set(items.flatMap((device) => (device.connectorUid ? [device.connectorUid] : [])))];
+  const connectors = new Map<string, WatchedConnector>();
+  let calls = 0;
+  for (let start = 0; start < uids.length; start += UIDS_PER_READ) {
+    let count = 0;
+    for await (const sdc of scc.paginate('getSdcs', {
+      query: { q: uidQuery(uids.slice(start, start + UIDS_PER_READ)) },
+    })) {
+      count += 1;
+      if (!sdc.uid) continue;
+      connectors.set(sdc.uid, {
+        uid: sdc.uid,
+        name: sdc.name || sdc.uid,
+        ...(sdc.status ? { status: sdc.status } : {}),
+        ...(sdc.lastHeartbeat ? { lastHeartbeat: sdc.lastHeartbeat } : {}),
+      });
+    }
+    calls += pagesFor(count);
+  }
+  for (const device of items) {
+    const connector = device.connectorUid ? connectors.get(device.connectorUid) : undefined;
+    if (connector) device.connector = connector;
+  }
+  return calls;
+}
+
+/** The devices `q` selects, with their connectors when the kind's source asks for them. */
+async function readDevices(
+  kind: AnyAlertKind,
+  ctx: ReadContext,
+  q: string,
+): Promise<{ items: WatchedDevice[]; calls: number }> {
+  const read = await listDevices(ctx.scc, ctx.scope, q);
+  const source = kind.source;
+  if (source.from !== 'devices' || !source.connectors) return read;
+  return { items: read.items, calls: read.calls + (await attachConnectors(ctx.scc, ctx.scope, read.items)) };
+}
+
 /** `uid:"a" OR uid:"b"`: devices by uid, as SCC's Lucene takes them. */
 export function uidQuery(uids: readonly string[]): string {
   return uids.map((uid) => `uid:"${uid.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(' OR ');
@@ -96,7 +150,7 @@ export async function readFull(kind: AnyAlertKind, ctx: ReadContext): Promise<So
   const source = kind.source;
   switch (source.from) {
     case 'devices': {
-      const read = await listDevices(scc, scope, source.q(now));
+      const read = await readDevices(kind, ctx, source.q(now));
       return { ...read, covers: 'all' };
     }
     case 'deploymentRuns': {
@@ -130,12 +184,16 @@ export async function readFull(kind: AnyAlertKind, ctx: ReadContext): Promise<So
 }
 
 /** Devices by uid (those in an open incident): what is missing from the answer is no longer in the inventory. */
-export async function readByUid(ctx: ReadContext, uids: readonly string[]): Promise<SourceRead> {
+export async function readByUid(
+  kind: AnyAlertKind,
+  ctx: ReadContext,
+  uids: readonly string[],
+): Promise<SourceRead> {
   const items: WatchedDevice[] = [];
   let calls = 0;
   for (let start = 0; start < uids.length; start += UIDS_PER_READ) {
     const chunk = uids.slice(start, start + UIDS_PER_READ);
-    const read = await listDevices(ctx.scc, ctx.scope, uidQuery(chunk));
+    const read = await readDevices(kind, ctx, uidQuery(chunk));
     items.push(...read.items);
     calls += read.calls;
   }

@@ -3,7 +3,7 @@
 // conflict, recorded in the change log), an HA pair failing over or losing a unit, and certificates
 // nearing expiry. Devices are named by UID or name.
 import { z } from 'zod';
-import { deviceFields } from '../api/devices.js';
+import { connectorsOf, deviceFields } from '../api/devices.js';
 import { conflict, invalidInput, notFound } from '../errors.js';
 import { matching } from '../lists/listEngine.js';
 import { iso, type SimRuntime } from '../runtime.js';
@@ -47,6 +47,7 @@ const OutOfBandInput = z
     username: z.string().min(1).max(200).optional(),
   })
   .strict();
+const ConnectorInput = z.object({ status: z.enum(['INACTIVE', 'ACTIVE']) }).strict();
 const FailoverInput = z
   .object({ action: z.enum(['switch', 'fail-active', 'fail-standby', 'recover']).optional() })
   .strict();
@@ -71,6 +72,11 @@ export const DEVICE_ROUTES = [
     'POST',
     '/_sim/devices/connectivity',
     'set the connectivityState of many devices at once: {connectivityState, devices?: [uid|name], q?: lucene, limit?}',
+  ],
+  [
+    'POST',
+    '/_sim/connectors/{connector}/status',
+    'stop (INACTIVE) or start (ACTIVE) a Secure Device Connector, by UID or name: {status}. Stopped, it sends no heartbeat and every device behind it is UNREACHABLE; started, they are as they were',
   ],
   [
     'POST',
@@ -174,6 +180,37 @@ export function addDeviceRoutes(add: AddRoute, sim: SimRuntime): void {
         count: devices.length,
         devices: devices.map((d) => d.device.name),
       },
+    };
+  });
+
+  add('POST', '/_sim/connectors/{connector}/status', async (r) => {
+    const input = await parse(r, ConnectorInput);
+    const named = r.params.connector ?? '';
+    const matches = [...connectorsOf(sim.state.devices.values())].filter(
+      ([uid, { name }]) => uid === named || name === named,
+    );
+    const [match] = matches;
+    if (!match) throw notFound(`No Secure Device Connector ${named}`);
+    if (matches.length > 1)
+      throw invalidInput(`${matches.length} connectors are named ${named}: give the UID of one`);
+    const [uid, { name, devices }] = match;
+    const outage = sim.state.connectorOutages.get(uid);
+    if (input.status === 'INACTIVE' && !outage) {
+      sim.state.connectorOutages.set(uid, {
+        since: sim.clock.now(),
+        before: new Map(devices.map((d) => [d.device.uid, d.device.connectivityState])),
+      });
+      for (const d of devices) d.device.connectivityState = 'UNREACHABLE';
+    } else if (input.status === 'ACTIVE' && outage) {
+      sim.state.connectorOutages.delete(uid);
+      for (const d of devices) {
+        const before = outage.before.get(d.device.uid);
+        d.device.connectivityState = (before ?? 'ONLINE') as typeof d.device.connectivityState;
+      }
+    }
+    return {
+      status: 200,
+      body: { connector: name, uid, status: input.status, devices: devices.map((d) => d.device.name) },
     };
   });
 

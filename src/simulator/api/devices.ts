@@ -95,15 +95,54 @@ function tenantSdcs(ctx: RequestContext): Model.Sdc[] {
     if (device.connectorType !== 'SDC' || !device.connectorUid) continue;
     behind.set(device.connectorUid, [...(behind.get(device.connectorUid) ?? []), device]);
   }
-  const lastHeartbeat = new Date(Math.floor(ctx.now / HEARTBEAT_MS) * HEARTBEAT_MS).toISOString();
-  return [...behind].map(([uid, devices], index) => ({
-    uid,
-    name: `sdc-${devices[0]?.labels?.groupedLabels?.site?.[0] ?? index + 1}`,
-    status: 'ACTIVE',
-    lastHeartbeat,
-    softwareVersion: SDC_VERSION,
-    ipAddress: `10.250.${index}.10`,
-  }));
+  const heartbeat = (at: number) => new Date(Math.floor(at / HEARTBEAT_MS) * HEARTBEAT_MS).toISOString();
+  return [...behind].map(([uid, devices], index) => {
+    const outage = ctx.state.connectorOutages.get(uid);
+    return {
+      uid,
+      name: sdcName(devices, index),
+      // A stopped connector sends no heartbeat: SCC keeps the last one and, after missing a few, marks it
+      // INACTIVE (the simulator does at once).
+      status: outage ? 'INACTIVE' : 'ACTIVE',
+      lastHeartbeat: heartbeat(outage ? outage.since : ctx.now),
+      softwareVersion: SDC_VERSION,
+      ipAddress: `10.250.${index}.10`,
+    };
+  });
+}
+
+/** A connector's name: after the site of the first device behind it. */
+function sdcName(devices: readonly Model.Device[], index: number): string {
+  return `sdc-${devices[0]?.labels?.groupedLabels?.site?.[0] ?? index + 1}`;
+}
+
+/** Every tenant's connectors by UID with their name and the devices behind them (the admin routes'). */
+export function connectorsOf(
+  records: Iterable<DeviceRecord>,
+): Map<string, { name: string; devices: DeviceRecord[] }> {
+  const byTenant = new Map<string, Map<string, DeviceRecord[]>>();
+  for (const record of records) {
+    const { device } = record;
+    if (device.connectorType !== 'SDC' || !device.connectorUid) continue;
+    const tenant = byTenant.get(record.tenantUid) ?? new Map<string, DeviceRecord[]>();
+    tenant.set(device.connectorUid, [...(tenant.get(device.connectorUid) ?? []), record]);
+    byTenant.set(record.tenantUid, tenant);
+  }
+  const all = new Map<string, { name: string; devices: DeviceRecord[] }>();
+  for (const tenant of byTenant.values()) {
+    let index = 0;
+    for (const [uid, devices] of tenant) {
+      all.set(uid, {
+        name: sdcName(
+          devices.map((d) => d.device),
+          index,
+        ),
+        devices,
+      });
+      index += 1;
+    }
+  }
+  return all;
 }
 
 const sdcFields: FieldTable<Model.Sdc> = {

@@ -367,6 +367,13 @@ export interface GovernanceSettings {
   scheduledDeployments: boolean;
 }
 
+/** A stopped connector: since when (its last heartbeat), and what its devices' connectivity was before. */
+export interface ConnectorOutage {
+  since: number;
+  /** Device UID → connectivityState before the outage, given back when the connector starts again. */
+  before: Map<string, string | null | undefined>;
+}
+
 export interface SimState {
   seed: string;
   /** Simulated time at which the world was seeded; seeded history is dated relative to it. */
@@ -400,6 +407,8 @@ export interface SimState {
   changeRequests: Map<string, ChangeRequestRecord>;
   /** Per tenant UID: settings changed from the defaults by an admin route. */
   tenantSettings: Map<string, GovernanceSettings>;
+  /** Secure Device Connectors stopped by the admin route, by connector UID. */
+  connectorOutages: Map<string, ConnectorOutage>;
   /**
    * How many change-log and audit entries were made: their UIDs derive from it, not from `rng`, so that
    * recording them does not change any other UID the world mints (tests compare those with golden files).

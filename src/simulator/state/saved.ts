@@ -42,7 +42,12 @@ export function restoreWorld(bytes: Buffer, now: number): RestoredWorld {
   }
   const rng = new SeededRandom(`runtime:${saved.state.seed}`);
   rng.position = saved.rng ?? rng.position;
-  const state: SimState = { ...saved.state, rng };
+  // A world saved before connectors could be stopped has none stopped.
+  const state: SimState = {
+    ...saved.state,
+    connectorOutages: saved.state.connectorOutages ?? new Map(),
+    rng,
+  };
   Object.assign(mspWorld(state), saved.msp);
   return { state, interrupted: endWorkInFlight(state, now) };
 }

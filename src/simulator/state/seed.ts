@@ -80,6 +80,7 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
     auditLogs: [],
     changeRequests: new Map(),
     tenantSettings: new Map(),
+    connectorOutages: new Map(),
     eventSeq: 0,
     fmc,
     tenantsCreated: 0,

@@ -3,7 +3,7 @@
 // ONLINE, SYNCED, an RA VPN headend on recent software, with certificates months away). Devices carry no
 // interfaces until a change needs some (asaConfig.ensureAsaInterfaces), so 10 000 of them stay cheap.
 // Draws from its own PRNG, so the rest of the seeded world is the same as without it.
-import { SeededRandom } from '../random.js';
+import { SeededRandom, stableUid } from '../random.js';
 import type { DeviceRecord, Region, SimState, TenantRecord } from './model.js';
 
 export interface WorldScale {
@@ -80,6 +80,9 @@ export function seedScale(state: SimState, scale: WorldScale): void {
         configState: 'SYNCED',
         conflictDetectionState: 'NO_CONFLICTS',
         connectorType: asa ? 'SDC' : 'CDG',
+        // One connector per tenant for its ASAs, as a site's SDC serves every ASA there (no draw from rng,
+        // so the rest of the world keeps its UIDs).
+        ...(asa ? { connectorUid: stableUid('sdc', tenant.uid) } : {}),
         softwareVersion,
         serial: `JAD${rng.int(2000, 2599)}${rng.hex(4).toUpperCase()}`,
         redundancyMode: ha ? 'HA' : 'STANDALONE',

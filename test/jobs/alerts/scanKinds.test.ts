@@ -58,6 +58,24 @@ describe('the alert scan, kind by kind', () => {
     ]);
   });
 
+  it('connectivity: a stopped connector is one incident naming the devices behind it, closed when it starts again', async () => {
+    const w = await subscribed(['connectivity']);
+    const stopped = await admin('POST', 'connectors/sdc-branch/status', { status: 'INACTIVE' });
+    expect(stopped.devices).toEqual(['asa-branch-02']);
+    await w.scanAfter(MINUTE);
+    expect(told(w)).toEqual(['connectivity open Connector sdc-branch is down: 1 device behind it offline']);
+    const [event] = w.delivered;
+    expect(event?.subject).toMatchObject({ type: 'connector', name: 'sdc-branch' });
+    expect((event?.details ?? []).map(stripSentinels).join('\n')).toContain(
+      'Behind it, offline: asa-branch-02.',
+    );
+    w.delivered.length = 0;
+    await admin('POST', 'connectors/sdc-branch/status', { status: 'ACTIVE' });
+    await w.scanAfter(MINUTE);
+    // The device is back with its connector: only the connector's incident closes, the device had none.
+    expect(told(w)).toEqual(['connectivity close Connector sdc-branch is back']);
+  });
+
   it('staged: changes left undeployed past the set time, with who staged them', async () => {
     const w = await subscribed(['staged']);
     await admin('POST', 'devices/asa-dc-03/stage', { username: 'dave@example.com' });
