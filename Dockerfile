@@ -8,6 +8,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The build's second step copies the Lua scripts (src/redis/lua/) beside the compiled loader in dist/.
+COPY scripts/copy-lua.mjs ./scripts/
 RUN npm run build
 
 # 2. Production dependencies only, without install scripts (the optional native msgpack helper falls back

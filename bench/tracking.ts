@@ -16,7 +16,6 @@ import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import type { ThreadRef } from '../src/dispatch/ports.js';
-import { JobKeys, normalisePrefix } from '../src/jobs/keys.js';
 import { learnedPollTimes, nextPollDelayMs, readsFor } from '../src/jobs/learning.js';
 import { DurationHistory } from '../src/jobs/learningStore.js';
 import {
@@ -27,6 +26,7 @@ import {
   type ScheduleOverrides,
 } from '../src/jobs/schedule.js';
 import { createJobs, type Jobs } from '../src/jobs/workers.js';
+import { normalisePrefix, RedisKeys } from '../src/redis/keys.js';
 import type { TransactionRecord } from '../src/simulator/state/model.js';
 import { fixedPollerFigures, mixedReadsBound } from './support/mixedBound.js';
 import { describeWorkTypes, drawWork, type Work } from './support/mixedWorkload.js';
@@ -257,7 +257,11 @@ async function runVariants(
 async function learnBeforehand(world: World, prefix: string, history: readonly Work[]) {
   const redis = new Redis(world.redis.url);
   try {
-    const store = new DurationHistory(redis, new JobKeys(normalisePrefix(prefix)), DEFAULT_SCHEDULE.learning);
+    const store = new DurationHistory(
+      redis,
+      new RedisKeys(normalisePrefix(prefix)),
+      DEFAULT_SCHEDULE.learning,
+    );
     for (const work of history)
       await store.record('default', work.type, world.sim.clock.span(work.durationMs));
   } finally {

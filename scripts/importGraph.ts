@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
 export interface ImportGraph {
-  /** Every module, as a path relative to the root (`src/jobs/keys.ts`), sorted. */
+  /** Every module, as a path relative to the root (`src/jobs/core.ts`), sorted. */
   readonly modules: readonly string[];
   /** Module → the modules it imports. */
   readonly edges: ReadonlyMap<string, ReadonlySet<string>>;
@@ -141,7 +141,7 @@ export function importCycles(graph: ImportGraph): string[] {
   return [...chains].sort();
 }
 
-/** The area of a module: `src/jobs/keys.ts` → `jobs`; a file directly under src/ → its own name. */
+/** The area of a module: `src/jobs/core.ts` → `jobs`; a file directly under src/ → its own name. */
 export function areaOf(module: string): string {
   const [, area] = module.split('/');
   return (area ?? module).replace(/\.ts$/, '');

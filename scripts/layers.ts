@@ -72,7 +72,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   entry: [...SERVICES, 'slack', 'console', 'simulator', 'app', 'cli', 'demo'],
 };
 
-/** `src/jobs/keys.ts` → `jobs`; a file directly under src/ is a folder of its own (`src/config.ts` → `config`). */
+/** `src/jobs/core.ts` → `jobs`; a file directly under src/ is a folder of its own (`src/config.ts` → `config`). */
 export function folderOf(module: string): string {
   const [, folder] = module.split('/');
   return (folder ?? module).replace(/\.ts$/, '');

@@ -3,8 +3,8 @@
 // Every thread must get its final reply exactly once.
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { QUEUE } from '../../src/jobs/keys.js';
 import { createJobs } from '../../src/jobs/workers.js';
+import { QUEUE } from '../../src/redis/keys.js';
 import { stopChild } from '../support/processes.js';
 import { silentLog, startWorkerProcess, stopWorkers } from '../support/workers.js';
 import { ReplyTally, startWorld } from '../support/world.js';

@@ -18,7 +18,6 @@ import {
   type CommandWorkersOptions,
   startCommandWorkers,
 } from '../jobs/commandQueue.js';
-import { DEFAULT_PREFIX, slotPrefix } from '../jobs/keys.js';
 import { commandRunner } from '../jobs/queuedCommands.js';
 import { observeQueues } from '../jobs/queueMetrics.js';
 import { DEFAULT_SCHEDULE, type ScheduleOverrides, scheduleFromConfig } from '../jobs/schedule.js';
@@ -30,6 +29,7 @@ import { type FwbotMetrics, observeSlackClient, sccCallRecorder } from '../obser
 import type { RedisHealth } from '../observability/redisHealth.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
 import { isCluster, type RedisClient } from '../redis/connection.js';
+import { DEFAULT_PREFIX, RedisKeys, slotPrefix } from '../redis/keys.js';
 import type { TopologyWatch } from '../redis/topology.js';
 import { slackChatOf } from '../slack/chat.js';
 import { slackCommandAnswers } from '../slack/commands/queued.js';
@@ -250,7 +250,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
           log,
           redisHealth,
         }),
-        tailAudit({ redisUrl, streamKey: `${prefix}:audit`, metrics, log, redisHealth }),
+        tailAudit({ redisUrl, streamKey: new RedisKeys(prefix).audit(), metrics, log, redisHealth }),
       ]
     : [];
   if (options.sweep) {

@@ -7,8 +7,8 @@ import { ScheduledDeploys } from '../approvals/scheduled.js';
 import { ApprovalSettings } from '../approvals/settings.js';
 import { ApprovalStore } from '../approvals/store.js';
 import type { Operation, ScheduledRuns } from '../catalogue/operation.js';
-import { normalisePrefix, slotPrefix } from '../jobs/keys.js';
 import { connectRedis, isCluster, type RedisTarget } from '../redis/connection.js';
+import { normalisePrefix, slotPrefix } from '../redis/keys.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -27,7 +27,7 @@ export function readScheduledRuns(options: {
   const settings = ApprovalSettings.parse({});
   const redis = connectRedis(options.redis);
   // The approvals' keys sit under the deployment's prefix and a colon, as the bot's assembly puts them.
-  const prefix = `${slotPrefix(normalisePrefix(options.prefix), isCluster(options.redis))}:`;
+  const prefix = slotPrefix(normalisePrefix(options.prefix), isCluster(options.redis));
   const store = new ApprovalStore({
     redis,
     prefix,

@@ -173,12 +173,12 @@ export function startGovernance(parts: {
     ? { ...parts.jobs, tracker: home.tracker(parts.jobs.tracker), watches: home.watches(parts.jobs.watches) }
     : parts.jobs;
   const governance = governanceOf(catalogue.operations, settings.operations);
-  const reveals = new RedisRevealGrants(redis, `${prefix}:`);
-  const dedupe = new RedisDeduper(redis, `${prefix}:slack:seen:`);
+  const reveals = new RedisRevealGrants(redis, prefix);
+  const dedupe = new RedisDeduper(redis, prefix);
   const lookup = (id: string) => catalogue.get(id);
   const approvals = createApprovals({
     redis,
-    prefix: `${prefix}:`,
+    prefix,
     notifier: new ChatCardNotifier(parts.cards),
     clients: parts.clients,
     lookup,

@@ -41,7 +41,7 @@ import { ApprovalStore } from './store.js';
 
 export interface ApprovalsOptions {
   redis: RedisClient;
-  /** Key prefix shared by every process of one deployment, e.g. `fwbot:`. */
+  /** Key prefix shared by every process of one deployment, e.g. `fwbot` (`fwbot:` is read the same). */
   prefix: string;
   /** Posts and updates the cards and their threads (src/slack/approvalNotifier.ts on Slack). */
   notifier: ApprovalNotifier;

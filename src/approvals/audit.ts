@@ -9,10 +9,11 @@ import type { AuditReader, AuditRecord } from '../catalogue/operation.js';
 import { redactCommandText } from '../dispatch/commandSecrets.js';
 import { AUDIT_ACTIONS, type AuditEntry } from '../dispatch/ports.js';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys } from '../redis/keys.js';
+import { runScript } from '../redis/scripts.js';
 import { mentionsAsText } from '../render/mrkdwn.js';
 import { createRedactor, type Redact } from '../scc/redaction.js';
 import type { ApprovalRequest } from './record.js';
-import { runScript, scriptOf } from './scripts.js';
 
 export { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '../dispatch/ports.js';
 
@@ -51,18 +52,6 @@ export function requestTrail(
   };
 }
 
-// XADD with an id from the caller's clock, never below the stream's top (two processes' clocks differ by
-// a little), trimming everything older than the cutoff in the same step.
-const appendScript = scriptOf(`
-local ms = tonumber(ARGV[1])
-local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-if top[1] then
-  local topMs = tonumber(string.match(top[1][1], '^(%d+)-'))
-  if topMs > ms then ms = topMs end
-end
-return redis.call('XADD', KEYS[1], 'MINID', ARGV[2], string.format('%d-*', ms), unpack(ARGV, 3))
-`);
-
 export interface AuditTrailOptions {
   redis: RedisClient;
   prefix: string;
@@ -84,7 +73,7 @@ export class AuditTrail implements AuditReader {
 
   constructor(options: AuditTrailOptions) {
     this.#redis = options.redis;
-    this.#key = `${options.prefix}audit`;
+    this.#key = new RedisKeys(options.prefix).audit();
     this.#retentionMs = options.retentionDays * DAY_MS;
     this.#clock = options.clock;
     this.#onRecord = options.onRecord;
@@ -132,7 +121,7 @@ export class AuditTrail implements AuditReader {
     if (entry.breakGlass) fields.breakGlass = this.#field(entry.breakGlass);
     const id = await runScript(
       this.#redis,
-      appendScript,
+      'audit-append',
       [this.#key],
       [now, now - this.#retentionMs, ...Object.entries(fields).flat()],
     );

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { DeployMark, StagedRecord, StagingLedger } from '../catalogue/operation.js';
 import { pushBounded, readBounded } from '../redis/boundedList.js';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys } from '../redis/keys.js';
 
 const KEPT = { max: 100, ttlMs: 30 * 24 * 60 * 60 * 1000 };
 
@@ -32,12 +33,12 @@ const Stored = z.union([Mark, Change]);
 export class RedisStagingLedger implements StagingLedger {
   constructor(
     private readonly redis: RedisClient,
-    /** e.g. `fwbot:` */
+    /** The deployment's key prefix, e.g. `fwbot`. */
     private readonly prefix: string,
   ) {}
 
   #key(profile: string, deviceUid: string): string {
-    return `${this.prefix}staged:${profile}:${deviceUid}`;
+    return new RedisKeys(this.prefix).staged(profile, deviceUid);
   }
 
   async record(profile: string, change: StagedRecord): Promise<void> {

@@ -1,5 +1,5 @@
 // Approval requests in Redis: the key layout, and every read and state change of a request. Each change
-// is one Lua script (scripts.ts), so concurrent clicks, sweepers and recovery passes cannot interleave.
+// is one Lua script (src/redis/lua/approval-*.lua), so concurrent clicks, sweepers and recovery passes cannot interleave.
 //
 // Keys under the prefix:
 //   approval:<id>        hash: the request (JSON) and its mutable fields (state, decidedBy, executor…)
@@ -10,7 +10,9 @@
 
 import { z } from 'zod';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys } from '../redis/keys.js';
 import { replicated } from '../redis/replication.js';
+import { runScript } from '../redis/scripts.js';
 import {
   ApprovalHash,
   type ApprovalRecord,
@@ -18,16 +20,6 @@ import {
   ApprovalState,
   type ExecutionOutcome,
 } from './record.js';
-import {
-  claimNoticeScript,
-  claimScript,
-  decideScript,
-  finishScript,
-  holdScript,
-  noticedScript,
-  postponeScript,
-  runScript,
-} from './scripts.js';
 import { type CancelHeldResult, cancelHeld, type HeldRun, heldRun, holdRun } from './timing.js';
 
 const DecideReply = z.tuple([
@@ -76,27 +68,27 @@ const EXTERNAL_MARK_SLACK_MS = 31 * 24 * 60 * 60_000;
 
 export class ApprovalStore {
   readonly #redis: RedisClient;
-  readonly #prefix: string;
+  readonly #keys: RedisKeys;
   readonly #retentionMs: number;
   readonly #claimGraceMs: number;
 
   constructor(options: ApprovalStoreOptions) {
     this.#redis = options.redis;
-    this.#prefix = options.prefix;
+    this.#keys = new RedisKeys(options.prefix);
     this.#retentionMs = options.retentionMs;
     this.#claimGraceMs = options.claimGraceMs;
   }
 
   key(id: string): string {
-    return `${this.#prefix}approval:${id}`;
+    return this.#keys.approval(id);
   }
 
   get pendingKey(): string {
-    return `${this.#prefix}approvals:pending`;
+    return this.#keys.approvalsPending();
   }
 
   get activeKey(): string {
-    return `${this.#prefix}approvals:active`;
+    return this.#keys.approvalsActive();
   }
 
   async create(request: ApprovalRequest): Promise<void> {
@@ -130,7 +122,7 @@ export class ApprovalStore {
    * a flood of forged ones) leave one audit record, not one each. Remembered for `ttlMs`.
    */
   async firstRefusal(id: string, userId: string, reason: string, ttlMs: number): Promise<boolean> {
-    const key = `${this.#prefix}approval:${id}:refused:${userId}:${reason.replace(/\s+/g, '_').slice(0, 60)}`;
+    const key = this.#keys.approvalRefused(id, userId, reason);
     return (await this.#redis.set(key, '1', 'PX', Math.max(1_000, ttlMs), 'NX')) === 'OK';
   }
 
@@ -169,13 +161,13 @@ export class ApprovalStore {
     decidedBy: string,
     reason?: string,
     approvalsNeeded = 1,
-    /** A request that needs both sides: the side this approval counts for (see decideScript). */
+    /** A request that needs both sides: the side this approval counts for (see 'approval-decide'). */
     side?: ApproverSide,
   ): Promise<DecideResult> {
     const reply = DecideReply.parse(
       await runScript(
         this.#redis,
-        decideScript,
+        'approval-decide',
         [this.key(id), this.pendingKey, this.activeKey],
         [
           now,
@@ -208,7 +200,12 @@ export class ApprovalStore {
 
   async claim(id: string, executor: string, now: number, leaseMs: number): Promise<ClaimResult> {
     const reply = ClaimReply.parse(
-      await runScript(this.#redis, claimScript, [this.key(id), this.activeKey], [now, executor, leaseMs]),
+      await runScript(
+        this.#redis,
+        'approval-claim',
+        [this.key(id), this.activeKey],
+        [now, executor, leaseMs],
+      ),
     );
     if (reply[0] === 'busy') return { claimed: false, state: reply[1] };
     return {
@@ -228,18 +225,18 @@ export class ApprovalStore {
   ): Promise<boolean> {
     const reply = await runScript(
       this.#redis,
-      holdScript,
+      'approval-hold',
       [this.key(id), this.activeKey],
       [executor, now, leaseMs, phase ?? ''],
     );
     return Flag.parse(reply) === 1;
   }
 
-  /** Back to approved, tried again at `at`: the executor held the claim (see postponeScript). */
+  /** Back to approved, tried again at `at`: the executor held the claim (see 'approval-postpone'). */
   async postpone(id: string, executor: string, now: number, at: number): Promise<boolean> {
     const reply = await runScript(
       this.#redis,
-      postponeScript,
+      'approval-postpone',
       [this.key(id), this.activeKey],
       [executor, now, at],
     );
@@ -248,7 +245,7 @@ export class ApprovalStore {
 
   /** True the first time `what` is noted of this request (remembered for `ttlMs`): said once, not each try. */
   async firstTime(id: string, what: string, ttlMs: number): Promise<boolean> {
-    const key = `${this.#prefix}approval:${id}:noted:${encodeURIComponent(what)}`;
+    const key = this.#keys.approvalNoted(id, what);
     return (await this.#redis.set(key, '1', 'PX', Math.max(1_000, ttlMs), 'NX')) === 'OK';
   }
 
@@ -262,7 +259,7 @@ export class ApprovalStore {
   ): Promise<boolean> {
     const reply = await runScript(
       this.#redis,
-      finishScript,
+      'approval-finish',
       [this.key(id), this.activeKey],
       [executor, state, JSON.stringify(outcome), now, graceMs],
     );
@@ -272,7 +269,7 @@ export class ApprovalStore {
   async claimNotice(id: string, now: number, leaseMs: number): Promise<boolean> {
     const reply = await runScript(
       this.#redis,
-      claimNoticeScript,
+      'approval-claim-notice',
       [this.key(id), this.activeKey],
       [now, leaseMs],
     );
@@ -285,7 +282,7 @@ export class ApprovalStore {
   }
 
   async noticed(id: string): Promise<void> {
-    await runScript(this.#redis, noticedScript, [this.key(id), this.activeKey], [this.#retentionMs]);
+    await runScript(this.#redis, 'approval-noticed', [this.key(id), this.activeKey], [this.#retentionMs]);
   }
 
   /** Pending requests whose time is not up yet, the soonest to expire first (the console lists them). */

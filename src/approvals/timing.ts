@@ -9,8 +9,8 @@ import { z } from 'zod';
 import type { OperationContext, RunTiming } from '../catalogue/operation.js';
 import { nextCommonOpening, windowState, windowsText, windowsZone } from '../model/changeWindows.js';
 import type { RedisClient } from '../redis/connection.js';
+import { runScript } from '../redis/scripts.js';
 import { viewerTime } from '../render/viewerTime.js';
-import { runScript, scriptOf } from './scripts.js';
 
 /** Why a request waits: the time someone asked for, or its devices' change windows. */
 export const RunReason = z.enum(['explicit', 'window']);
@@ -33,19 +33,6 @@ export type RunPlan =
   /** Not run at all: why, in a sentence. */
   | { kind: 'refuse'; reason: string };
 
-/**
- * Holds an approved request until `runAt`: sets the fields and moves its recovery time there, once and
- * only while it is still approved. KEYS: request hash, active index. ARGV: runAt, reason, zone, windows.
- * Returns 1 when this call held it, 0 when it was no longer approved or already held.
- */
-const holdScript = scriptOf(`
-if redis.call('HGET', KEYS[1], 'state') ~= 'approved' then return 0 end
-if redis.call('HEXISTS', KEYS[1], 'runAt') == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'runAt', ARGV[1], 'runReason', ARGV[2], 'runZone', ARGV[3], 'runWindows', ARGV[4])
-redis.call('ZADD', KEYS[2], tonumber(ARGV[1]), redis.call('HGET', KEYS[1], 'id'))
-return 1
-`);
-
 export async function holdRun(
   redis: RedisClient,
   keys: { request: string; active: string },
@@ -53,31 +40,12 @@ export async function holdRun(
 ): Promise<boolean> {
   const reply = await runScript(
     redis,
-    holdScript,
+    'approval-hold-run',
     [keys.request, keys.active],
     [held.runAt, held.runReason, held.runZone, held.runWindows],
   );
   return reply === 1;
 }
-
-/**
- * Withdraws a held request before it runs: approved and held → cancelled, in one step, so that of a cancel
- * and the recovery pass's claim at the scheduled minute exactly one wins (the claim moves `approved` to
- * `executing`; this refuses anything but `approved`). KEYS: request hash, active index. ARGV: now, who,
- * reason, ttl ms of a final record. Returns {'ok', 'cancelled'}, {'refused', state, held ('1' or '0')} or
- * {'missing', '', '0'}.
- */
-const cancelHeldScript = scriptOf(`
-local state = redis.call('HGET', KEYS[1], 'state')
-if not state then return {'missing', '', '0'} end
-local held = redis.call('HEXISTS', KEYS[1], 'runAt')
-if state ~= 'approved' or held == 0 then return {'refused', state, tostring(held)} end
-redis.call('HSET', KEYS[1], 'state', 'cancelled', 'cancelledBy', ARGV[2], 'cancelledAt', ARGV[1])
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[3]) end
-redis.call('ZREM', KEYS[2], redis.call('HGET', KEYS[1], 'id'))
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return {'ok', 'cancelled', '1'}
-`);
 
 const CancelHeldReply = z.tuple([z.enum(['ok', 'refused', 'missing']), z.string(), z.enum(['0', '1'])]);
 
@@ -94,7 +62,7 @@ export async function cancelHeld(
   const [status, state, held] = CancelHeldReply.parse(
     await runScript(
       redis,
-      cancelHeldScript,
+      'approval-cancel-held',
       [keys.request, keys.active],
       [cancel.now, cancel.by, cancel.reason, cancel.ttlMs],
     ),

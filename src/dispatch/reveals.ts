@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { UserError } from '../model/errors.js';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys } from '../redis/keys.js';
 
 const RawValue = z.union([z.string(), z.array(z.string()), z.boolean()]);
 
@@ -70,7 +71,7 @@ export class RedisRevealGrants implements RevealGrants {
   ) {}
 
   #key(id: string): string {
-    return `${this.prefix}reveal:${id}`;
+    return new RedisKeys(this.prefix).reveal(id);
   }
 
   async create(grant: RevealGrant): Promise<string> {

@@ -14,6 +14,8 @@ import { z } from 'zod';
 import { jsonValue } from '../model/json.js';
 import { type WorkspaceRef, workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys } from '../redis/keys.js';
+import { runScript } from '../redis/scripts.js';
 
 const StoredWorkspace = z.object({ teamId: z.string().optional(), enterpriseId: z.string().optional() });
 
@@ -35,60 +37,6 @@ export const DEFAULT_HOME_TIMING: HomeTiming = {
   lostAfterMs: 60_000,
 };
 
-// KEYS: open, due, last. ARGV: now, debounce, interval, lostAfter, '*' or user ids.
-// Returns user, dueAt, user, dueAt… for the marks this call made (each needs a publish job).
-const MARK = `
-local now = tonumber(ARGV[1])
-local users = {}
-if ARGV[5] == '*' then
-  users = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')
-else
-  for i = 5, #ARGV do
-    local u = ARGV[i]
-    local until_ = redis.call('ZSCORE', KEYS[1], u)
-    if until_ and tonumber(until_) > now then table.insert(users, u) end
-  end
-end
-local out = {}
-for _, u in ipairs(users) do
-  local due = redis.call('ZSCORE', KEYS[2], u)
-  if (not due) or (tonumber(due) + tonumber(ARGV[4]) < now) then
-    local last = tonumber(redis.call('HGET', KEYS[3], u) or '0')
-    local at = math.max(now + tonumber(ARGV[2]), last + tonumber(ARGV[3]))
-    redis.call('ZADD', KEYS[2], at, u)
-    table.insert(out, u)
-    table.insert(out, tostring(at))
-  end
-end
-return out`;
-
-// KEYS: due, last. ARGV: now, user, early. 1 = claimed (publish now); 0 = nothing due (someone else
-// claimed it); a negative number = due later, in that many ms.
-const CLAIM = `
-local now = tonumber(ARGV[1])
-local due = redis.call('ZSCORE', KEYS[1], ARGV[2])
-if not due then return 0 end
-if tonumber(due) > now + tonumber(ARGV[3]) then return -(tonumber(due) - now) end
-redis.call('ZREM', KEYS[1], ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
-return 1`;
-
-// KEYS: open, due, last. ARGV: now, user, openUntil. Opening claims at once: the Home is published now.
-const OPEN = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
-redis.call('ZREM', KEYS[2], ARGV[2])
-redis.call('HSET', KEYS[3], ARGV[2], ARGV[1])
-return 1`;
-
-// KEYS: due. ARGV: at, user. A publish that has to wait (Slack's pace, a 429): due at `at`, or sooner if
-// a change already made it so. 1 when this call set the mark (a job must be queued for it).
-const RETRY = `
-local due = redis.call('ZSCORE', KEYS[1], ARGV[2])
-if due and tonumber(due) <= tonumber(ARGV[1]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
-return 1`;
-
 /** A publish to schedule: this person's Home, at this time (ms since the epoch). */
 export interface DuePublish {
   userId: string;
@@ -107,11 +55,12 @@ export class HomeChanges {
 
   constructor(redis: RedisClient, prefix: string, timing: Partial<HomeTiming> = {}) {
     this.#redis = redis;
+    const keys = new RedisKeys(prefix);
     this.#keys = {
-      open: `${prefix}:home:open`,
-      due: `${prefix}:home:due`,
-      last: `${prefix}:home:last`,
-      workspace: `${prefix}:home:workspace`,
+      open: keys.homeOpen(),
+      due: keys.homeDue(),
+      last: keys.homeLast(),
+      workspace: keys.homeWorkspace(),
     };
     this.timing = { ...DEFAULT_HOME_TIMING, ...timing };
   }
@@ -126,16 +75,7 @@ export class HomeChanges {
     if (Object.keys(team).length === 0) await this.#redis.hdel(this.#keys.workspace, userId);
     else await this.#redis.hset(this.#keys.workspace, userId, JSON.stringify(team));
     const { open, due, last } = this.#keys;
-    await this.#redis.eval(
-      OPEN,
-      3,
-      open,
-      due,
-      last,
-      String(now),
-      userId,
-      String(now + this.timing.openTtlMs),
-    );
+    await runScript(this.#redis, 'home-open', [open, due, last], [now, userId, now + this.timing.openTtlMs]);
   }
 
   /** The workspace whose Home tab the person opened last ({}: the home workspace, or not known). */
@@ -160,17 +100,11 @@ export class HomeChanges {
     if (ids.length === 0) return [];
     const { open, due, last } = this.#keys;
     const { debounceMs, intervalMs, lostAfterMs } = this.timing;
-    const reply = (await this.#redis.eval(
-      MARK,
-      3,
-      open,
-      due,
-      last,
-      String(now),
-      String(debounceMs),
-      String(intervalMs),
-      String(lostAfterMs),
-      ...ids,
+    const reply = (await runScript(
+      this.#redis,
+      'home-mark',
+      [open, due, last],
+      [now, debounceMs, intervalMs, lostAfterMs, ...ids],
     )) as string[];
     const out: DuePublish[] = [];
     for (let i = 0; i + 1 < reply.length; i += 2)
@@ -181,7 +115,7 @@ export class HomeChanges {
   /** Takes a due mark just before publishing; `earlyMs` forgives a timer that fires a little early. */
   async claim(userId: string, now: number, earlyMs = 250): Promise<Claim> {
     const { due, last } = this.#keys;
-    const reply = Number(await this.#redis.eval(CLAIM, 2, due, last, String(now), userId, String(earlyMs)));
+    const reply = Number(await runScript(this.#redis, 'home-claim', [due, last], [now, userId, earlyMs]));
     if (reply === 1) return { kind: 'publish' };
     if (reply === 0) return { kind: 'nothing' };
     return { kind: 'later', inMs: -reply };
@@ -189,6 +123,6 @@ export class HomeChanges {
 
   /** A claimed publish that could not go (Slack's pace, a 429): due again at `at`. True if newly marked. */
   async retry(userId: string, at: number): Promise<boolean> {
-    return Number(await this.#redis.eval(RETRY, 1, this.#keys.due, String(at), userId)) === 1;
+    return Number(await runScript(this.#redis, 'home-retry', [this.#keys.due], [at, userId])) === 1;
   }
 }

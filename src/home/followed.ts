@@ -7,10 +7,10 @@ import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import type { ThreadRef, Tracker } from '../dispatch/ports.js';
 import { followedId, kindOf, Outcome, parseTrackJob, type TrackRequest } from '../follow/index.js';
-import { type JobKeys, trackJobId } from '../jobs/keys.js';
 import { jsonValue } from '../model/json.js';
 import { pushBounded, readBounded } from '../redis/boundedList.js';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys, trackJobId } from '../redis/keys.js';
 import { plainMrkdwn } from '../render/text.js';
 import type { FollowedWork } from './model.js';
 
@@ -38,7 +38,7 @@ export class FollowedIndex {
   ) {}
 
   key(userId: string): string {
-    return `${this.prefix}:home:followed:${userId}`;
+    return new RedisKeys(this.prefix).homeFollowed(userId);
   }
 
   async note(request: TrackRequest, thread: ThreadRef): Promise<void> {
@@ -86,7 +86,7 @@ export function homeAwareTracker(
 export class FollowedStates {
   constructor(
     private readonly redis: RedisClient,
-    private readonly keys: JobKeys,
+    private readonly keys: RedisKeys,
     private readonly trackQueue: Pick<Queue, 'getJob'>,
   ) {}
 

@@ -8,11 +8,11 @@
 // View here; Slack's App Home tab (src/slack/homeTab.ts) makes Block Kit of it.
 import { Worker } from 'bullmq';
 import type { Logger } from 'pino';
-import type { JobKeys } from '../jobs/keys.js';
 import { SlackPace } from '../jobs/slackPace.js';
 import type { View } from '../model/view.js';
 import type { WorkspaceRef } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
+import type { RedisKeys } from '../redis/keys.js';
 import { classifySlackError } from '../slackApi/errors.js';
 import type { DuePublish, HomeChanges, HomeTiming } from './changes.js';
 import { debugAbsorber, type ErrorAbsorber, HOME_QUEUE, HomeSignals } from './signals.js';
@@ -39,7 +39,7 @@ export interface HomePublisherOptions {
   redis: RedisClient;
   /** The deployment's key prefix (BullMQ's too). */
   prefix: string;
-  keys: JobKeys;
+  keys: RedisKeys;
   /** A tab whose client throws on 429 (createWorkerSlackClient), so the pace decides when to try again. */
   tab: Pick<HomeTab, 'publish'>;
   /** Each workspace's such tab (OAuth mode); default: `tab` for every workspace. */

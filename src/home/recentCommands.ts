@@ -6,6 +6,7 @@ import { redactCommandText } from '../dispatch/commandSecrets.js';
 import type { CommandHistory, CommandRecord } from '../dispatch/ports.js';
 import { pushBounded, readBounded } from '../redis/boundedList.js';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys } from '../redis/keys.js';
 import type { RecentCommand } from './model.js';
 
 export const RECENT_COMMANDS = 10;
@@ -38,7 +39,7 @@ export class RecentCommands implements CommandHistory {
   }
 
   key(userId: string): string {
-    return `${this.#options.prefix}:home:recent:${userId}`;
+    return new RedisKeys(this.#options.prefix).homeRecent(userId);
   }
 
   async note(record: CommandRecord): Promise<void> {

@@ -11,10 +11,10 @@ import type { ApprovalRecord } from '../approvals/record.js';
 import type { WatchRegistry } from '../catalogue/operation.js';
 import type { AuditEntry, Tracker } from '../dispatch/ports.js';
 import { readOpenIncidents } from '../jobs/alerts/deskService.js';
-import { JobKeys, QUEUE } from '../jobs/keys.js';
 import type { View } from '../model/view.js';
 import type { WorkspaceRef } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
+import { QUEUE, RedisKeys } from '../redis/keys.js';
 import type { HomeTiming } from './changes.js';
 import { FollowedIndex, FollowedStates, homeAwareTracker } from './followed.js';
 import { HomePublisher, type HomeTab } from './publisher.js';
@@ -69,7 +69,7 @@ export interface Home {
 export function createHome(options: HomeOptions): Home {
   const { redis, prefix, log } = options;
   const clock = options.clock ?? Date.now;
-  const keys = new JobKeys(prefix);
+  const keys = new RedisKeys(prefix);
   const trackQueue = new Queue(QUEUE.track, { connection: redis, prefix });
   const absorb = options.absorb ?? debugAbsorber(log);
   absorb(`queue ${QUEUE.track} (home)`, trackQueue);

@@ -4,9 +4,10 @@
 import { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { RedisClient } from '../redis/connection.js';
+import { QUEUE } from '../redis/keys.js';
 import { type DuePublish, HomeChanges, type HomeTiming } from './changes.js';
 
-export const HOME_QUEUE = 'fwbot-home';
+export const HOME_QUEUE = QUEUE.home;
 
 export interface HomeSignalsOptions {
   redis: RedisClient;

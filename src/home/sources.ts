@@ -15,6 +15,7 @@ import type { WatchRegistry } from '../catalogue/operation.js';
 import { jsonValue } from '../model/json.js';
 import { type WorkspaceRef, workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys } from '../redis/keys.js';
 import type { FollowedIndex, FollowedStates } from './followed.js';
 import type { HomeData } from './model.js';
 import type { RecentCommands } from './recentCommands.js';
@@ -146,9 +147,10 @@ export function cachedChannels(options: {
   ttlMs?: number;
 }): (userId: string, workspace: WorkspaceRef) => Promise<readonly string[]> {
   const ttl = options.ttlMs ?? 5 * 60_000;
+  const keys = new RedisKeys(options.prefix);
   return async (userId, workspace) => {
     const team = workspace.teamId ?? workspace.enterpriseId;
-    const key = `${options.prefix}:home:channels:${team === undefined ? '' : `${team}:`}${userId}`;
+    const key = keys.homeChannels(userId, team);
     const cached = await options.redis.get(key);
     // Unreadable or not a list of ids: read it again from Slack.
     const parsed = cached === null ? undefined : jsonValue(cached);

@@ -18,10 +18,10 @@ import { maskConfigSecrets } from '../model/configSecrets.js';
 import { unifiedConfigDiff } from '../model/unifiedDiff.js';
 import { workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
+import type { RedisKeys } from '../redis/keys.js';
 import { snapshotTime } from '../render/configHistory.js';
 import { counted } from '../render/format.js';
 import { escapeAll } from '../render/mrkdwn.js';
-import type { JobKeys } from './keys.js';
 import type { NotifyJobData, Subscriber } from './payloads.js';
 import type { Schedule } from './schedule.js';
 import type { SlackNotifier } from './slackNotifier.js';
@@ -36,7 +36,7 @@ export interface ConfigChangesDeps {
   notify: (messages: readonly NotifyJobData[]) => Promise<void>;
   clients: SccClients;
   redis: RedisClient;
-  keys: JobKeys;
+  keys: RedisKeys;
   schedule: Schedule;
   log: Logger;
 }

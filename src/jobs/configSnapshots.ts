@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import type { ConfigSnapshot, ConfigSnapshotEntry, ConfigSnapshots } from '../catalogue/operation.js';
 import type { RedisClient } from '../redis/connection.js';
-import type { JobKeys } from './keys.js';
+import type { RedisKeys } from '../redis/keys.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -30,7 +30,7 @@ const Stored = z.object({
 export class RedisConfigSnapshots implements ConfigSnapshots {
   constructor(
     private readonly redis: RedisClient,
-    private readonly keys: JobKeys,
+    private readonly keys: RedisKeys,
     readonly retentionDays: number,
     /** The clock snapshots are dated and expired by (tests move it). */
     private readonly now: () => number = Date.now,

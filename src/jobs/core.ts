@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { type Logger, pino } from 'pino';
 import { RedisHealth } from '../observability/redisHealth.js';
 import { connectRedis, isCluster, type RedisClient, type RedisTarget } from '../redis/connection.js';
-import { JobKeys, normalisePrefix, operationQueueName, QUEUE, slotPrefix } from './keys.js';
+import { normalisePrefix, operationQueueName, QUEUE, RedisKeys, slotPrefix } from '../redis/keys.js';
 import type { StoredNotifyJob } from './legacyBlocks.js';
 import { resolveSchedule, type Schedule, type ScheduleOverrides } from './schedule.js';
 import { notifyJob, Subscriptions } from './subscriptions.js';
@@ -35,7 +35,7 @@ export interface JobsOptions {
 export interface JobsCore {
   readonly redis: RedisClient;
   readonly prefix: string;
-  readonly keys: JobKeys;
+  readonly keys: RedisKeys;
   readonly schedule: Schedule;
   readonly log: Logger;
   readonly redisHealth: RedisHealth;
@@ -68,7 +68,7 @@ export function createJobsCore(options: JobsOptions): JobsCore {
   const redisHealth = options.redisHealth ?? new RedisHealth({ log, where: 'Redis' });
   const redis = connectRedis(options.redisUrl);
   redisHealth.watch('jobs', redis);
-  const keys = new JobKeys(prefix);
+  const keys = new RedisKeys(prefix);
   const queueOptions = { connection: redis, prefix };
   const newQueue = (name: string): Queue => {
     const queue = new Queue(name, queueOptions);

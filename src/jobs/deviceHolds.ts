@@ -13,76 +13,8 @@ import {
 } from '../catalogue/deviceHolds.js';
 import { jsonValue } from '../model/json.js';
 import type { RedisClient } from '../redis/connection.js';
-import { runScript, scriptOf } from '../redis/scripts.js';
-import type { JobKeys } from './keys.js';
-
-/**
- * Takes a hold on every device given, or on none. KEYS: the profile's holds, the holder's profiles, the
- * profiles with holds. ARGV: now, holder id, profile, until, then per device its uid and its hold (JSON).
- * A device held by another holder until later than now wins: {'held', uid}. Lapsed holds are cleared on
- * the way. A holder taking again keeps its `since`. Returns {'taken'}.
- */
-const takeScript = scriptOf(`
-local now = tonumber(ARGV[1])
-local all = redis.call('HGETALL', KEYS[1])
-for i = 1, #all, 2 do
-  local field = all[i]
-  if string.sub(field, 1, 2) == 'u:' and tonumber(all[i + 1]) <= now then
-    local uid = string.sub(field, 3)
-    redis.call('HDEL', KEYS[1], 'd:' .. uid, 'h:' .. uid, 's:' .. uid, 'u:' .. uid)
-  end
-end
-for i = 5, #ARGV, 2 do
-  local other = redis.call('HGET', KEYS[1], 'h:' .. ARGV[i])
-  if other and other ~= ARGV[2] then return {'held', ARGV[i]} end
-end
-for i = 5, #ARGV, 2 do
-  local uid = ARGV[i]
-  if redis.call('HGET', KEYS[1], 'h:' .. uid) ~= ARGV[2] then redis.call('HSET', KEYS[1], 's:' .. uid, ARGV[1]) end
-  redis.call('HSET', KEYS[1], 'd:' .. uid, ARGV[i + 1], 'h:' .. uid, ARGV[2], 'u:' .. uid, ARGV[4])
-end
-redis.call('SADD', KEYS[2], ARGV[3])
-redis.call('SADD', KEYS[3], ARGV[3])
-return {'taken', ''}
-`);
-
-/**
- * Releases the holds of one holder on one profile, or of one device only when `uid` is given (an admin's).
- * KEYS: the profile's holds. ARGV: holder id, uid ('' for all). Returns, per released device, its hold
- * (JSON), since and until.
- */
-const releaseScript = scriptOf(`
-local released = {}
-local all = redis.call('HGETALL', KEYS[1])
-for i = 1, #all, 2 do
-  local field = all[i]
-  if string.sub(field, 1, 2) == 'h:' and all[i + 1] == ARGV[1] then
-    local uid = string.sub(field, 3)
-    if ARGV[2] == '' or ARGV[2] == uid then
-      local fields = redis.call('HMGET', KEYS[1], 'd:' .. uid, 's:' .. uid, 'u:' .. uid)
-      table.insert(released, fields[1] or '')
-      table.insert(released, fields[2] or '0')
-      table.insert(released, fields[3] or '0')
-      redis.call('HDEL', KEYS[1], 'd:' .. uid, 'h:' .. uid, 's:' .. uid, 'u:' .. uid)
-    end
-  end
-end
-return released
-`);
-
-/** Moves the end of one holder's holds on one profile. KEYS: the profile's holds. ARGV: holder id, until. */
-const extendScript = scriptOf(`
-local count = 0
-local all = redis.call('HGETALL', KEYS[1])
-for i = 1, #all, 2 do
-  local field = all[i]
-  if string.sub(field, 1, 2) == 'h:' and all[i + 1] == ARGV[1] then
-    redis.call('HSET', KEYS[1], 'u:' .. string.sub(field, 3), ARGV[2])
-    count = count + 1
-  end
-end
-return count
-`);
+import type { RedisKeys } from '../redis/keys.js';
+import { runScript } from '../redis/scripts.js';
 
 /** A hold as its hash fields hold it; undefined when they do not parse. */
 function holdOf(json: string | undefined, since: string | undefined, until: string | undefined) {
@@ -97,7 +29,7 @@ function holdOf(json: string | undefined, since: string | undefined, until: stri
 export class RedisDeviceHolds implements DeviceHolds {
   constructor(
     private readonly redis: RedisClient,
-    private readonly keys: JobKeys,
+    private readonly keys: RedisKeys,
   ) {}
 
   async take(request: HoldRequest, now: number): Promise<HoldTaken> {
@@ -110,7 +42,7 @@ export class RedisDeviceHolds implements DeviceHolds {
       );
     const reply = await runScript(
       this.redis,
-      takeScript,
+      'holds-take',
       [this.keys.deviceHolds(profile), this.keys.holderProfiles(holder.id), this.keys.holdProfiles()],
       args,
     );
@@ -136,7 +68,7 @@ export class RedisDeviceHolds implements DeviceHolds {
     let count = 0;
     for (const profile of await this.redis.smembers(this.keys.holderProfiles(holderId)))
       count += Number(
-        await runScript(this.redis, extendScript, [this.keys.deviceHolds(profile)], [holderId, until]),
+        await runScript(this.redis, 'holds-extend', [this.keys.deviceHolds(profile)], [holderId, until]),
       );
     return count;
   }
@@ -166,7 +98,7 @@ export class RedisDeviceHolds implements DeviceHolds {
   async #release(profile: string, holderId: string, uid: string): Promise<DeviceHold[]> {
     const reply = await runScript(
       this.redis,
-      releaseScript,
+      'holds-release',
       [this.keys.deviceHolds(profile)],
       [holderId, uid],
     );

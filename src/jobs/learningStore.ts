@@ -7,7 +7,7 @@
 // of reads per refresh, not one per poll.
 import type { Cluster, Redis } from 'ioredis';
 import { pushBounded } from '../redis/boundedList.js';
-import type { JobKeys } from './keys.js';
+import type { RedisKeys } from '../redis/keys.js';
 import { contradicted, learnedPollTimes, learnedTailMs } from './learning.js';
 import type { Learning, PollSchedule } from './schedule.js';
 
@@ -33,7 +33,7 @@ export class DurationHistory {
 
   constructor(
     private readonly redis: Redis | Cluster,
-    private readonly keys: JobKeys,
+    private readonly keys: RedisKeys,
     private readonly learn: Learning,
     private readonly now: () => number = Date.now,
   ) {}

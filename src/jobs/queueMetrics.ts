@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { FwbotMetrics, QueueDepth } from '../observability/metrics.js';
 import { RedisHealth } from '../observability/redisHealth.js';
 import { connectRedis, type RedisTarget } from '../redis/connection.js';
-import { normalisePrefix, operationQueueName, QUEUE } from './keys.js';
+import { normalisePrefix, operationQueueName, QUEUE } from '../redis/keys.js';
 import { COMMAND_OUTCOMES } from './payloads.js';
 
 /** The states worth watching: work waiting, in hand, or parked until later. */

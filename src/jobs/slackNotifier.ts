@@ -19,9 +19,10 @@ import type { Chat, ChatMessage, MessagesRead } from '../model/message.js';
 import type { View } from '../model/view.js';
 import { type WorkspaceRef, workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
+import type { RedisKeys } from '../redis/keys.js';
 import { replicated } from '../redis/replication.js';
+import { runScript } from '../redis/scripts.js';
 import { classifySlackError, SlackRefused } from '../slackApi/errors.js';
-import type { JobKeys } from './keys.js';
 import type { EventType } from './payloads.js';
 import type { Schedule } from './schedule.js';
 import { SlackPace } from './slackPace.js';
@@ -59,8 +60,6 @@ export type ChatOfWorkspace = Chat | ((team: WorkspaceRef) => Chat);
 /** Pages read back at most: a thread rarely holds more, a busy channel's recent past does. */
 const READ_BACK_PAGES = 10;
 
-const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
-
 /** What a message shows, hashed: an edit to the same text and view is skipped. */
 function contentDigest(request: Pick<PostRequest, 'text' | 'view' | 'legacyBlocks'>): string {
   return createHash('sha256')
@@ -94,7 +93,7 @@ export class SlackNotifier {
   constructor(
     chat: ChatOfWorkspace,
     private readonly redis: RedisClient,
-    private readonly keys: JobKeys,
+    private readonly keys: RedisKeys,
     private readonly schedule: Schedule,
     private readonly log: Logger,
   ) {
@@ -122,7 +121,7 @@ export class SlackNotifier {
     try {
       return await this.postLocked(request);
     } finally {
-      await this.redis.eval(RELEASE_LOCK, 1, lockKey, token);
+      await runScript(this.redis, 'lock-release', [lockKey], [token]);
     }
   }
 
@@ -332,7 +331,7 @@ export class SlackNotifier {
       const { shown } = await this.showMessage({ ...replacement, key });
       return shown === 'gone' ? 'gone' : 'edited';
     } finally {
-      await this.redis.eval(RELEASE_LOCK, 1, lockKey, token);
+      await runScript(this.redis, 'lock-release', [lockKey], [token]);
     }
   }
 

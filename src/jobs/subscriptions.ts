@@ -8,7 +8,7 @@ import { Outcome, TRACK_KINDS } from '../follow/index.js';
 import { statusLine } from '../follow/words.js';
 import { workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
-import { type JobKeys, notificationJobId, subscriberKey, trackJobId } from './keys.js';
+import { notificationJobId, type RedisKeys, subscriberKey, trackJobId } from '../redis/keys.js';
 import { finalReply } from './messages.js';
 import { type NotifyJobData, parseStored, Subscriber } from './payloads.js';
 import type { Schedule } from './schedule.js';
@@ -21,7 +21,7 @@ export function subscriberNotificationKey(trackId: string, subscriber: Subscribe
 export class Subscriptions {
   constructor(
     private readonly redis: RedisClient,
-    private readonly keys: JobKeys,
+    private readonly keys: RedisKeys,
     private readonly notifyQueue: Queue,
     private readonly schedule: Schedule,
     private readonly log: Logger,

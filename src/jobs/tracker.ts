@@ -4,8 +4,8 @@
 import type { JobsOptions as BullJobsOptions } from 'bullmq';
 import type { ThreadRef, Tracker } from '../dispatch/ports.js';
 import { followedId, type TrackJob, type TrackRequest, TrackRequestSchema } from '../follow/index.js';
+import { trackJobId } from '../redis/keys.js';
 import type { JobsCore } from './core.js';
-import { trackJobId } from './keys.js';
 import { ThreadRefSchema } from './payloads.js';
 
 export class QueueTracker implements Tracker {

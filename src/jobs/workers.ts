@@ -15,6 +15,7 @@ import { classifySccError } from '../follow/failures.js';
 import { describeFollowed, parseTrackJob, type TenantProfileResolver } from '../follow/index.js';
 import { gaveUpOutcome } from '../follow/words.js';
 import type { ChatOf } from '../model/message.js';
+import { operationQueueName, QUEUE } from '../redis/keys.js';
 import { SubscriptionBaseline } from './alerts/baseline.js';
 import { deliverAlerts } from './alerts/desk.js';
 import { RedisIncidentDesk } from './alerts/deskService.js';
@@ -33,7 +34,6 @@ import { reportConfigChanges } from './configChanges.js';
 import { RedisConfigSnapshots } from './configSnapshots.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
 import { RedisDeviceHolds } from './deviceHolds.js';
-import { operationQueueName, QUEUE } from './keys.js';
 import { DurationHistory } from './learningStore.js';
 import { createNotifyProcessor } from './notifyWorker.js';
 import {

@@ -14,7 +14,7 @@ const StreamReply = z
 
 export interface AuditTailOptions {
   redisUrl: RedisTarget;
-  /** The audit stream's key: the approvals prefix + `audit` (AuditTrail.key). */
+  /** The audit stream's key (RedisKeys.audit, as AuditTrail.key names it). */
   streamKey: string;
   metrics: FwbotMetrics;
   log: Logger;

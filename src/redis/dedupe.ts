@@ -4,6 +4,7 @@
 // (SET NX with a TTL) and later sights are acknowledged and dropped. A memory version serves a single
 // process and tests.
 import type { RedisClient } from './connection.js';
+import { DEFAULT_PREFIX, RedisKeys } from './keys.js';
 
 export interface Deduper {
   /** True the first time `key` is seen within `ttlSeconds`, false afterwards. */
@@ -14,13 +15,18 @@ export interface Deduper {
 const DEFAULT_TTL_SECONDS = 600;
 
 export class RedisDeduper implements Deduper {
+  readonly #keys: RedisKeys;
+
+  /** `prefix`: the deployment's key prefix. */
   constructor(
     private readonly redis: RedisClient,
-    private readonly prefix = 'fwbot:slack:seen:',
-  ) {}
+    prefix = DEFAULT_PREFIX,
+  ) {
+    this.#keys = new RedisKeys(prefix);
+  }
 
   async firstSight(key: string, ttlSeconds = DEFAULT_TTL_SECONDS): Promise<boolean> {
-    const set = await this.redis.set(`${this.prefix}${key}`, '1', 'EX', ttlSeconds, 'NX');
+    const set = await this.redis.set(this.#keys.slackSeen(key), '1', 'EX', ttlSeconds, 'NX');
     return set === 'OK';
   }
 }

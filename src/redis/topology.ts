@@ -5,6 +5,7 @@
 import { Cluster, type Redis } from 'ioredis';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { deploymentOf, type RedisClient, type RedisTarget } from './connection.js';
+import { RedisKeys } from './keys.js';
 
 export interface RedisTopology {
   readonly kind: 'single' | 'sentinel' | 'cluster';
@@ -47,7 +48,7 @@ export class TopologyWatch {
     this.#client = client;
     const kind = deploymentOf(target).kind;
     this.#kind = kind === 'url' ? 'single' : kind;
-    this.#slotKey = `${prefix}:topology`;
+    this.#slotKey = new RedisKeys(prefix).topology();
     client.on('ready', () => {
       this.refresh().catch(() => undefined);
     });

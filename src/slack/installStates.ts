@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { InstallURLOptions, StateStore } from '@slack/bolt';
 import { z } from 'zod';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys } from '../redis/keys.js';
 
 /** How long an install may take between /slack/install and Slack's redirect back (Bolt's cookie lives as long). */
 export const STATE_TTL_SECONDS = 600;
@@ -38,15 +39,15 @@ const STATE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export class RedisInstallStates implements StateStore {
   readonly #redis: RedisClient;
-  readonly #prefix: string;
+  readonly #keys: RedisKeys;
 
   constructor(redis: RedisClient, prefix: string) {
     this.#redis = redis;
-    this.#prefix = prefix;
+    this.#keys = new RedisKeys(prefix);
   }
 
   #key(state: string): string {
-    return `${this.#prefix}:slack:oauth:state:${state}`;
+    return this.#keys.slackOAuthState(state);
   }
 
   async generateStateParam(installOptions: InstallURLOptions, _now: Date): Promise<string> {

@@ -11,6 +11,7 @@ import type { Installation, InstallationQuery, InstallationStore } from '@slack/
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { RedisClient } from '../redis/connection.js';
+import { RedisKeys } from '../redis/keys.js';
 import type {
   InstallationRemoved,
   InstallationTokens,
@@ -77,7 +78,7 @@ function keyOfInstallation(installation: Installation): InstallationKey {
 
 export class RedisInstallations implements InstallationStore, InstallationTokens {
   readonly #redis: RedisClient;
-  readonly #prefix: string;
+  readonly #keys: RedisKeys;
   readonly #key: Buffer;
   readonly #log: Logger;
   readonly #subscriber: (() => RedisClient) | undefined;
@@ -90,7 +91,7 @@ export class RedisInstallations implements InstallationStore, InstallationTokens
     if (options.key.length !== INSTALL_KEY_BYTES)
       throw new Error(`the installation key must be ${INSTALL_KEY_BYTES} bytes`);
     this.#redis = options.redis;
-    this.#prefix = options.prefix;
+    this.#keys = new RedisKeys(options.prefix);
     this.#key = options.key;
     this.#log = options.log;
     this.#subscriber = options.subscriber;
@@ -98,13 +99,11 @@ export class RedisInstallations implements InstallationStore, InstallationTokens
 
   /** The Redis key of an install; exported for tests that read Redis raw. */
   redisKey(key: InstallationKey): string {
-    return key.kind === 'team'
-      ? `${this.#prefix}:slack:installation:team:${key.teamId}`
-      : `${this.#prefix}:slack:installation:enterprise:${key.enterpriseId}`;
+    return this.#keys.slackInstallation(key);
   }
 
   get #channel(): string {
-    return `${this.#prefix}:slack:installation:removed`;
+    return this.#keys.slackInstallationsRemoved();
   }
 
   async storeInstallation(installation: Installation): Promise<void> {

@@ -3,8 +3,9 @@
 // not list, no cycle between folders or files); Bolt lives in slack/ and the Slack Web API client in
 // slackApi/; operations are declared only in catalogue/ and read the time only from their context; one
 // function builds an operation's context; a /fw command's text is parsed where it enters, and the command
-// queue carries what was read. A failure names what to move, as chains of files.
-import { readFileSync } from 'node:fs';
+// queue carries what was read; every Redis key is named in src/redis/keys.ts and every Lua script is a file
+// of src/redis/lua/ run by the one loader. A failure names what to move, as chains of files.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -209,6 +210,81 @@ describe('a /fw command is read once, where it enters', () => {
       (module) => folderOf(module) === 'slack' && /\bQueuedCommandHandler\b/.test(source(module)),
     );
     expect(running).toEqual([]);
+  });
+});
+
+describe('one Redis key space, one home for Lua', () => {
+  // Every key fwbot keeps in Redis is named by src/redis/keys.ts (RedisKeys, QUEUE), as BullMQ's QueueKeys
+  // names a queue's: code asks it for a key and never spells one. Every Lua script is a file in
+  // src/redis/lua/, run by name through the one loader, src/redis/scripts.ts; no TypeScript holds Lua.
+  const KEYS_MODULE = 'src/redis/keys.ts';
+  const LOADER = 'src/redis/scripts.ts';
+  /** The TypeScript files that may hold `redis.call` (issue 35 allows at most 3): none does. */
+  const MAY_HOLD_LUA = new Set<string>();
+  const KEY_TEMPLATES = [
+    // A template that puts the prefix before a ':' (`<prefix>:home:open`, `<prefix>approval:<id>`).
+    /\$\{[^}]*prefix[^}]*\}[\w-]*:/i,
+    // …or before the last word of a key (`<prefix>audit`, as the audit trail once named its stream).
+    /\$\{[^}]*prefix[^}]*\}[a-z][\w-]*`/i,
+    // The prefix joined with parts: [this.prefix, 'fw', ...parts].join(':')
+    /\[\s*[\w.#]*prefix\b[^\]]*\]\.join\(/i,
+    // The prefix added to a text: prefix + ':…'
+    /\bprefix\s*\+\s*['"`]/i,
+    // A key under the default prefix, spelled out: 'fwbot:slack:seen:'
+    /['"`]fwbot:[\w{-]/,
+  ];
+  const LUA_IN_TYPESCRIPT = /\bredis\.call\s*\(|\bKEYS\[|\bARGV\[/;
+  const EVAL = [/\.(eval|evalsha|evalRo|evalshaRo)\s*\(/, /\bdefineCommand\s*\(/];
+  const code = (module: string) =>
+    source(module)
+      .split('\n')
+      .map((line, i) => ({ line, where: `${module}:${i + 1}: ${line.trim()}` }))
+      .filter(({ line }) => !/^\s*(\/\/|\*|\/\*)/.test(line));
+  const findings = (modules: readonly string[], patterns: readonly RegExp[]) =>
+    modules.flatMap((module) =>
+      code(module)
+        .filter(({ line }) => patterns.some((pattern) => pattern.test(line)))
+        .map(({ where }) => where),
+    );
+
+  it('builds keys only in src/redis/keys.ts: no prefix template, prefix joined or added, or fwbot: key elsewhere', () => {
+    const others = graph.modules.filter((module) => module !== KEYS_MODULE);
+    expect(findings(others, KEY_TEMPLATES)).toEqual([]);
+  });
+
+  it('keeps Lua out of TypeScript: redis.call, KEYS[ and ARGV[ only in src/redis/lua/*.lua', () => {
+    const holding = graph.modules.filter(
+      (module) => !MAY_HOLD_LUA.has(module) && LUA_IN_TYPESCRIPT.test(source(module)),
+    );
+    expect(holding).toEqual([]);
+    expect(MAY_HOLD_LUA.size).toBeLessThanOrEqual(3);
+  });
+
+  it('runs scripts only through the loader: no EVAL elsewhere, and no .lua file outside src/redis/lua/', () => {
+    const others = graph.modules.filter((module) => module !== LOADER);
+    expect(findings(others, EVAL)).toEqual([]);
+    const stray = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).filter(
+      (file) => file.endsWith('.lua') && !file.startsWith(join('redis', 'lua')),
+    );
+    expect(stray).toEqual([]);
+  });
+
+  it('would see a key template, inline Lua or an EVAL if one came back', () => {
+    const caught = (line: string, patterns: readonly RegExp[]) =>
+      patterns.some((pattern) => pattern.test(line));
+    // Written as the lines would read in src/ ('$' + '{' keeps these strings from being templates here).
+    const template = (inside: string, after: string) => `\`$${'{'}${inside}}${after}\``;
+    expect(caught(template('prefix', ':home:open'), KEY_TEMPLATES)).toBe(true);
+    expect(caught(template('this.#prefix', 'approval:'), KEY_TEMPLATES)).toBe(true);
+    expect(caught(template('options.prefix', ':slack:installation:removed'), KEY_TEMPLATES)).toBe(true);
+    expect(caught(template('options.prefix', 'audit'), KEY_TEMPLATES)).toBe(true);
+    expect(caught("[this.prefix, 'fw', ...parts].join(':')", KEY_TEMPLATES)).toBe(true);
+    expect(caught("new RedisDeduper(redis, 'fwbot:slack:seen:')", KEY_TEMPLATES)).toBe(true);
+    // A prefix that is not a key's (a serial number's, an indented line's) is left alone.
+    expect(caught(template('prefix', `$${'{'}line}`), KEY_TEMPLATES)).toBe(false);
+    expect(caught("text: 'fwbot: Security Cloud Control from chat'", KEY_TEMPLATES)).toBe(false);
+    expect(LUA_IN_TYPESCRIPT.test("const LUA = `return redis.call('GET', KEYS[1])`;")).toBe(true);
+    expect(caught('await this.redis.eval(SCRIPT, 1, key)', EVAL)).toBe(true);
   });
 });
 

@@ -7,7 +7,7 @@ import { ALERT_KINDS, alertKindOf } from '../../src/alerts/index.js';
 import type { IncidentDesk, OpenIncident } from '../../src/alerts/model.js';
 import type { OperationServices } from '../../src/catalogue/operation.js';
 import { RedisAlertSubscriptions } from '../../src/jobs/alerts/subscriptions.js';
-import { JobKeys } from '../../src/jobs/keys.js';
+import { RedisKeys } from '../../src/redis/keys.js';
 import { quietLog } from '../jobs/support/harness.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 import { ACTOR, catalogue, useSimulator } from './harness.js';
@@ -60,7 +60,7 @@ describe('/fw alerts', () => {
     await redis.quit();
   });
   beforeEach(() => {
-    const keys = new JobKeys(uniquePrefix('alerts-ops').slice(0, -1));
+    const keys = new RedisKeys(uniquePrefix('alerts-ops').slice(0, -1));
     let n = 0;
     // Predictable ids, so the views are golden.
     subscriptions = new RedisAlertSubscriptions(

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/catalogue/operation.js';
 import { RedisDeviceHolds } from '../../src/jobs/deviceHolds.js';
-import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
+import { normalisePrefix, RedisKeys } from '../../src/redis/keys.js';
 import { COMMAND_ACTION } from '../../src/render/paging.js';
 import { renderText } from '../../src/render/text.js';
 import { driveClock } from '../support/driveClock.js';
@@ -251,7 +251,7 @@ describe('changes and deploys', () => {
     try {
       const holds = new RedisDeviceHolds(
         redis,
-        new JobKeys(normalisePrefix(uniquePrefix('catalogue-holds'))),
+        new RedisKeys(normalisePrefix(uniquePrefix('catalogue-holds'))),
       );
       const now = Date.now();
       await holds.take(

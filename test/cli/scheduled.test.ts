@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/approvals/record.js';
 import { ApprovalStore } from '../../src/approvals/store.js';
 import { EXIT } from '../../src/cli/cli.js';
-import { normalisePrefix } from '../../src/jobs/keys.js';
+import { normalisePrefix } from '../../src/redis/keys.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { redisUrl, uniquePrefix } from '../support/testRedis.js';
 import { runCaptured } from './support.js';

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultChanges } from '../../src/config/profilesFileSchema.js';
 import { CONSOLE_CHANNEL } from '../../src/demo/defaults.js';
-import { JobKeys } from '../../src/jobs/keys.js';
+import { RedisKeys } from '../../src/redis/keys.js';
 import { driveClock } from '../support/driveClock.js';
 import { redisUrl } from '../support/testRedis.js';
 import { type ConsoleRig, startConsoleRig } from './support.js';
@@ -68,7 +68,7 @@ describe('console: an incident’s buttons', () => {
     await conflictOf('asa-hq-01');
     const [incident] = await alerts().incidents.openIncidents([CONSOLE_CHANNEL]);
     const deviceUid = rig.sim.deviceUid('asa-hq-01');
-    const keys = new JobKeys(rig.prefix);
+    const keys = new RedisKeys(rig.prefix);
     const muted = () => redis.get(keys.alertMute(CONSOLE_CHANNEL, 'default', deviceUid));
 
     // SCC's change log in the thread, its time as every alert writes times (not SCC's raw ISO).

@@ -10,9 +10,9 @@ import type { TrackRequest } from '../../src/catalogue/operation.js';
 import type { ThreadRef } from '../../src/dispatch/ports.js';
 import { FollowedIndex, FollowedStates, homeAwareTracker } from '../../src/home/followed.js';
 import { RECENT_COMMANDS, RecentCommands } from '../../src/home/recentCommands.js';
-import { JobKeys, normalisePrefix, QUEUE, trackJobId } from '../../src/jobs/keys.js';
 import { resolveSchedule } from '../../src/jobs/schedule.js';
 import { Subscriptions } from '../../src/jobs/subscriptions.js';
+import { normalisePrefix, QUEUE, RedisKeys, trackJobId } from '../../src/redis/keys.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 
 const ALICE = 'U0ALICE0001';
@@ -29,7 +29,7 @@ const thread = (requesterId: string, threadTs = '1.0'): ThreadRef => ({
 describe('followed work on the Home', () => {
   let redis: Redis;
   let prefix: string;
-  let keys: JobKeys;
+  let keys: RedisKeys;
   let trackQueue: Queue;
   let notifyQueue: Queue;
   let clock: { now: number };
@@ -37,7 +37,7 @@ describe('followed work on the Home', () => {
   beforeEach(() => {
     redis = connectRedis();
     prefix = normalisePrefix(uniquePrefix('followed'));
-    keys = new JobKeys(prefix);
+    keys = new RedisKeys(prefix);
     trackQueue = new Queue(QUEUE.track, { connection: redis, prefix });
     notifyQueue = new Queue(QUEUE.notify, { connection: redis, prefix });
     clock = { now: NOW };

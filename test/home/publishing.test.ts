@@ -9,8 +9,8 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HomeData } from '../../src/home/model.js';
 import { HOME_QUEUE, HomePublisher } from '../../src/home/publisher.js';
-import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
 import type { View } from '../../src/model/view.js';
+import { normalisePrefix, RedisKeys } from '../../src/redis/keys.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 import { NOW } from './fixtures.js';
 
@@ -62,7 +62,7 @@ describe('publishing App Homes', () => {
     const made = new HomePublisher({
       redis: connection,
       prefix,
-      keys: new JobKeys(prefix),
+      keys: new RedisKeys(prefix),
       tab: slack,
       sources,
       log: pino({ level: 'silent' }),
@@ -201,7 +201,7 @@ describe('publishing App Homes', () => {
     // Due again 30 s on, with a job for it.
     expect(await scheduled()).toContain(`home~${ALICE}~${clock.now + 30_000}`);
     // Slack's pace is shared: another process's publish waits too (the hold is in Redis).
-    const pace = await redis.pttl(new JobKeys(prefix).slackPace('views.publish', 'workspace'));
+    const pace = await redis.pttl(new RedisKeys(prefix).slackPace('views.publish', 'workspace'));
     expect(pace).toBeGreaterThan(25_000);
     clock.now += 30_000;
     const other = publisher(redis);

@@ -16,12 +16,12 @@ import {
   createCommandIntake,
   startCommandWorkers,
 } from '../../src/jobs/commandQueue.js';
-import { QUEUE } from '../../src/jobs/keys.js';
 import type { LegacyQueuedCommand } from '../../src/jobs/legacyCommand.js';
 import type { QueuedCommand } from '../../src/jobs/payloads.js';
 import { commandRunner, queuedCall, shownText } from '../../src/jobs/queuedCommands.js';
 import { observeQueues } from '../../src/jobs/queueMetrics.js';
 import { createMetrics } from '../../src/observability/metrics.js';
+import { QUEUE } from '../../src/redis/keys.js';
 import {
   blocksText,
   CHANNEL,

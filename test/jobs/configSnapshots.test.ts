@@ -3,7 +3,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisConfigSnapshots } from '../../src/jobs/configSnapshots.js';
-import { JobKeys } from '../../src/jobs/keys.js';
+import { RedisKeys } from '../../src/redis/keys.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -30,7 +30,7 @@ describe('configuration snapshots', () => {
 
   it('numbers the snapshots of a device, lists them newest first with their size, and reads one back', async () => {
     const now = Date.now();
-    const store = new RedisConfigSnapshots(redis, new JobKeys(uniquePrefix('snapshots')), 30, () => now);
+    const store = new RedisConfigSnapshots(redis, new RedisKeys(uniquePrefix('snapshots')), 30, () => now);
     expect(await store.keep('default', snapshot(now - 2000, 'hostname a\n'))).toBe('1');
     expect(
       await store.keep('default', { ...snapshot(now - 1000, 'hostname b\n'), phase: 'after-deploy' }),
@@ -50,7 +50,7 @@ describe('configuration snapshots', () => {
 
   it('forgets snapshots older than the retention', async () => {
     let now = Date.now();
-    const keys = new JobKeys(uniquePrefix('snapshots'));
+    const keys = new RedisKeys(uniquePrefix('snapshots'));
     const store = new RedisConfigSnapshots(redis, keys, 30, () => now);
     await store.keep('default', snapshot(now - 31 * DAY, 'old'));
     await store.keep('default', snapshot(now - 29 * DAY, 'recent'));

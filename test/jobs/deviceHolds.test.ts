@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Holder, HoldRequest } from '../../src/catalogue/deviceHolds.js';
 import { RedisDeviceHolds } from '../../src/jobs/deviceHolds.js';
-import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
+import { normalisePrefix, RedisKeys } from '../../src/redis/keys.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 
 const NOW = Date.parse('2031-03-04T09:00:00Z');
@@ -33,7 +33,7 @@ describe('device holds in Redis', () => {
     redis.disconnect();
   });
   beforeEach(() => {
-    holds = new RedisDeviceHolds(redis, new JobKeys(normalisePrefix(uniquePrefix('holds'))));
+    holds = new RedisDeviceHolds(redis, new RedisKeys(normalisePrefix(uniquePrefix('holds'))));
   });
 
   it('lets exactly one of twenty takers of one device win', async () => {

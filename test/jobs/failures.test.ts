@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JobKeys, normalisePrefix, QUEUE, subscriberKey } from '../../src/jobs/keys.js';
+import { normalisePrefix, QUEUE, RedisKeys, subscriberKey } from '../../src/redis/keys.js';
 import { connectRedis } from '../support/testRedis.js';
 import {
   driveUntil,
@@ -119,7 +119,7 @@ describe('when following goes wrong', () => {
 
   it('refuses a malformed tracking job at once and tells the threads waiting for it', async () => {
     const { prefix } = await h.start();
-    const keys = new JobKeys(normalisePrefix(prefix));
+    const keys = new RedisKeys(normalisePrefix(prefix));
     const where = thread();
     const trackId = 'transaction~default~broken';
     await redis.hset(

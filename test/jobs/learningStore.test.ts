@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
 import { DurationHistory } from '../../src/jobs/learningStore.js';
 import { DEFAULT_SCHEDULE } from '../../src/jobs/schedule.js';
+import { normalisePrefix, RedisKeys } from '../../src/redis/keys.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 import { driveUntil, finalReply, type Harness, thread, useHarness } from './support/harness.js';
 
@@ -15,7 +15,7 @@ describe('the learned durations in Redis', () => {
   });
 
   it('are shared by every worker, newest first, bounded, and kept per profile and type', async () => {
-    const keys = new JobKeys(normalisePrefix(uniquePrefix('learning')));
+    const keys = new RedisKeys(normalisePrefix(uniquePrefix('learning')));
     const one = new DurationHistory(redis, keys, learn);
     const other = new DurationHistory(redis, keys, learn);
     for (let i = 1; i <= learn.keep + 10; i += 1) await one.record('default', 'MSP_CREATE_TENANT', i * 1_000);
@@ -35,7 +35,7 @@ describe('the learned durations in Redis', () => {
   });
 
   it('are set aside while transactions of the type still running contradict them', async () => {
-    const keys = new JobKeys(normalisePrefix(uniquePrefix('learning')));
+    const keys = new RedisKeys(normalisePrefix(uniquePrefix('learning')));
     let now = 1_000_000;
     const history = new DurationHistory(redis, keys, learn, () => now);
     const type = 'MSP_ENABLE_MULTICLOUD_DEFENSE';
@@ -70,7 +70,7 @@ describe('the learned durations in Redis', () => {
   });
 
   it('learn nothing when learning is off', async () => {
-    const keys = new JobKeys(normalisePrefix(uniquePrefix('learning')));
+    const keys = new RedisKeys(normalisePrefix(uniquePrefix('learning')));
     const off = new DurationHistory(redis, keys, { ...learn, enabled: false });
     await off.record('default', 'MSP_CREATE_TENANT', 30_000);
     expect(await redis.exists(keys.durations('default', 'MSP_CREATE_TENANT'))).toBe(0);
@@ -95,7 +95,7 @@ describe('the tracking worker learning', () => {
 
     await workers.jobs.tracker.follow({ kind: 'transaction', transactionUid: uid, label: 'MCD' }, where);
     // While it runs, it is one of the type's transactions still running, with how long it has run.
-    const keys = new JobKeys(normalisePrefix(prefix));
+    const keys = new RedisKeys(normalisePrefix(prefix));
     const running = keys.running('default', 'MSP_ENABLE_MULTICLOUD_DEFENSE');
     await driveUntil(
       h.sim,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
 import { resolveSchedule } from '../../src/jobs/schedule.js';
 import { metadataKey, type PostRequest, RetryLater, SlackNotifier } from '../../src/jobs/slackNotifier.js';
+import { normalisePrefix, RedisKeys } from '../../src/redis/keys.js';
 import { SlackChat } from '../../src/slack/chat.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 import { SlackRefused } from '../../src/slackApi/errors.js';
@@ -12,7 +12,7 @@ import { quietLog, TEST_SCHEDULE } from './support/harness.js';
 describe('posting into Slack exactly once', () => {
   const redis = connectRedis();
   let slack: FakeSlack;
-  let keys: JobKeys;
+  let keys: RedisKeys;
   let notifier: SlackNotifier;
   const schedule = resolveSchedule({
     ...TEST_SCHEDULE,
@@ -24,7 +24,7 @@ describe('posting into Slack exactly once', () => {
   });
   beforeEach(() => {
     slack.reset();
-    keys = new JobKeys(normalisePrefix(uniquePrefix('notify')));
+    keys = new RedisKeys(normalisePrefix(uniquePrefix('notify')));
     notifier = new SlackNotifier(
       new SlackChat(createWorkerSlackClient('xoxb-test', slack.apiUrl), quietLog),
       redis,

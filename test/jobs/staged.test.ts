@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { followedId } from '../../src/follow/index.js';
-import { JobKeys, normalisePrefix, trackJobId } from '../../src/jobs/keys.js';
+import { normalisePrefix, RedisKeys, trackJobId } from '../../src/redis/keys.js';
 import { redisUrl } from '../support/testRedis.js';
 import {
   driveUntil,
@@ -66,7 +66,7 @@ describe('reminding of staged changes', () => {
     );
     expect(text(reminder)).toContain('`/fw deploy asa-hq-01`');
 
-    const keys = new JobKeys(normalisePrefix(prefix));
+    const keys = new RedisKeys(normalisePrefix(prefix));
     const settled = keys.outcome(trackJobId('default', 'staged', followedId(branch)));
     await vi.waitFor(async () => expect(await redis.get(settled)).not.toBeNull(), { timeout: 10_000 });
     expect(postsIn(h.slack, synced)).toEqual([]);

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TimedItem } from '../../src/catalogue/operation.js';
 import type { RoleHolder } from '../../src/catalogue/timed/index.js';
 import type { ThreadRef } from '../../src/dispatch/ports.js';
-import { JobKeys, normalisePrefix, timedItemId } from '../../src/jobs/keys.js';
 import type { TimedRunner } from '../../src/jobs/timed/runner.js';
 import { TimedStore } from '../../src/jobs/timed/store.js';
 import type { Workers } from '../../src/jobs/workers.js';
+import { normalisePrefix, RedisKeys, timedItemId } from '../../src/redis/keys.js';
 import { blockTexts } from '../support/blockTexts.js';
 import type { RecordedCall } from '../support/fakeSlack.js';
 import { connectRedis } from '../support/testRedis.js';
@@ -134,7 +134,7 @@ describe('timed work', () => {
   });
 
   it('refuses a cancel once the run has claimed the item, and runs nothing once it is cancelled', async () => {
-    const store = new TimedStore(redis, new JobKeys(normalisePrefix(prefix)), HOUR);
+    const store = new TimedStore(redis, new RedisKeys(normalisePrefix(prefix)), HOUR);
     const claimedFirst = (await vlan(390)).item;
     expect(await store.claim(claimedFirst.id, 'runner-x', clock(), 60_000)).toMatchObject({ claimed: true });
     expect(await workers.jobs.timed.cancel(claimedFirst, 'U0BOB')).toMatchObject({
@@ -322,7 +322,7 @@ describe('timed work', () => {
   describe('a run whose process died after its point of no return', () => {
     /** Claims the item as a process that then dies right after `committing`. */
     async function dieWhileChanging(id: string) {
-      const store = new TimedStore(redis, new JobKeys(normalisePrefix(prefix)), HOUR);
+      const store = new TimedStore(redis, new RedisKeys(normalisePrefix(prefix)), HOUR);
       const claim = await store.claim(id, 'dead-runner', clock(), 60_000);
       expect(claim.claimed).toBe(true);
       expect(await store.renew(id, 'dead-runner', clock(), 60_000, 'changing')).toBe(true);

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTrackJob } from '../../src/follow/index.js';
-import { normalisePrefix, QUEUE } from '../../src/jobs/keys.js';
+import { normalisePrefix, QUEUE } from '../../src/redis/keys.js';
 import { connectRedis } from '../support/testRedis.js';
 import {
   driveUntil,

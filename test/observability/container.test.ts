@@ -72,6 +72,21 @@ describe('Dockerfile', () => {
     expect(instructions(final, 'COPY').some((args) => /\bsrc\b/.test(args))).toBe(false);
   });
 
+  it('has in its build stage what npm run build runs: the sources and the copier of the Lua scripts', () => {
+    const build = dockerfile.find((stage) =>
+      instructions(stage, 'RUN').some((run) => /npm run build/.test(run)),
+    );
+    const script = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).scripts.build as string;
+    const copier = /node (scripts\/[\w.-]+\.mjs)/.exec(script)?.[1];
+    expect(copier).toBe('scripts/copy-lua.mjs');
+    const copied = instructions(build, 'COPY').join('\n');
+    expect(copied).toMatch(/\bsrc\b/);
+    expect(copied).toContain(copier);
+    const ignored = readFileSync(new URL('.dockerignore', root), 'utf8').split('\n');
+    expect(ignored).toContain(`!${copier}`);
+    expect(ignored.indexOf(`!${copier}`)).toBeGreaterThan(ignored.indexOf('scripts'));
+  });
+
   it('runs the built bot as a non-root user', () => {
     const users = instructions(final, 'USER');
     expect(users.length).toBeGreaterThan(0);

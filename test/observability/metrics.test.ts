@@ -15,11 +15,11 @@ import {
 import { AuditTrail } from '../../src/approvals/audit.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import type { OperationContext } from '../../src/catalogue/operation.js';
-import { QUEUE } from '../../src/jobs/keys.js';
 import { observeQueues } from '../../src/jobs/queueMetrics.js';
 import { tailAudit } from '../../src/observability/auditTail.js';
 import { createHttpSide } from '../../src/observability/httpSide.js';
 import { createMetrics, observeSlackClient, sccCallRecorder } from '../../src/observability/metrics.js';
+import { QUEUE } from '../../src/redis/keys.js';
 import { createSccClient } from '../../src/scc/client.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../support/fakeSlack.js';

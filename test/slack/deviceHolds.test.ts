@@ -6,8 +6,8 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisDeviceHolds } from '../../src/jobs/deviceHolds.js';
-import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
 import { stripSentinels } from '../../src/model/marks.js';
+import { normalisePrefix, RedisKeys } from '../../src/redis/keys.js';
 import { stageVlanDeletion } from '../support/changeWindows.js';
 import { driveClock } from '../support/driveClock.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
@@ -24,7 +24,7 @@ describe('device holds through Slack', () => {
 
   beforeAll(async () => {
     redis = connectRedis();
-    holds = new RedisDeviceHolds(redis, new JobKeys(normalisePrefix(uniquePrefix('slack-holds'))));
+    holds = new RedisDeviceHolds(redis, new RedisKeys(normalisePrefix(uniquePrefix('slack-holds'))));
     h = await startHarness({ services: { holds }, clock: () => now });
   });
   afterAll(async () => {

@@ -5,6 +5,7 @@ import { createCatalogue } from '../../src/catalogue/index.js';
 import { containsCredential } from '../../src/dispatch/commandSecrets.js';
 import { addProfile, extractProfileFlag, splitProfile, withProfile } from '../../src/dispatch/profileFlag.js';
 import { MemoryDeduper, RedisDeduper } from '../../src/redis/dedupe.js';
+import { RedisKeys } from '../../src/redis/keys.js';
 import { decodeMetadata, encodeMetadata } from '../../src/slack/views/metadata.js';
 import { fieldErrors, rawFromState, submissionRefusal } from '../../src/slack/views/values.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
@@ -165,7 +166,7 @@ describe('retry deduplication', () => {
     const answers = await Promise.all([one.firstSight('t1'), two.firstSight('t1'), one.firstSight('t1')]);
     expect(answers.filter(Boolean)).toHaveLength(1);
     expect(await two.firstSight('t2')).toBe(true);
-    expect(await redis.ttl(`${prefix}t1`)).toBeGreaterThan(500);
+    expect(await redis.ttl(new RedisKeys(prefix).slackSeen('t1'))).toBeGreaterThan(500);
   });
 
   it('forgets a key after its time in memory too', async () => {

@@ -7,6 +7,7 @@ import type { Installation } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RedisKeys } from '../../src/redis/keys.js';
 import { RedisInstallations } from '../../src/slack/installations.js';
 import { INVALID_STATE, RedisInstallStates } from '../../src/slack/installStates.js';
 import type { WorkspaceRef } from '../../src/slackApi/installationTokens.js';
@@ -139,9 +140,12 @@ describe('RedisInstallations', () => {
     elsewhere.onRemoved((removed) => heardElsewhere.push(removed));
     // The other process's subscription is in place once Redis counts it.
     await expect
-      .poll(async () => (await redis.pubsub('NUMSUB', `${prefix}:slack:installation:removed`))[1], {
-        timeout: 10_000,
-      })
+      .poll(
+        async () => (await redis.pubsub('NUMSUB', new RedisKeys(prefix).slackInstallationsRemoved()))[1],
+        {
+          timeout: 10_000,
+        },
+      )
       .toBe(2);
     await here.storeInstallation(teamInstall('T0CUSTOMR1', TOKEN));
 

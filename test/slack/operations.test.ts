@@ -10,7 +10,7 @@ import type { OpenIncident } from '../../src/alerts/model.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import type { AuditRecord } from '../../src/catalogue/operation.js';
 import { RedisDeviceHolds } from '../../src/jobs/deviceHolds.js';
-import { JobKeys, normalisePrefix } from '../../src/jobs/keys.js';
+import { normalisePrefix, RedisKeys } from '../../src/redis/keys.js';
 import { renderBlocks } from '../../src/render/blocks.js';
 import { COMMAND_ACTION } from '../../src/render/paging.js';
 import { plainReads, runnableExample } from '../support/catalogueExamples.js';
@@ -76,7 +76,7 @@ describe('every operation through Slack', () => {
   ]);
   /** Device holds, in the run's Redis as the bot keeps them (src/jobs/deviceHolds.ts). */
   const redis = connectRedis();
-  const holds = new RedisDeviceHolds(redis, new JobKeys(normalisePrefix(uniquePrefix('slack-ops'))));
+  const holds = new RedisDeviceHolds(redis, new RedisKeys(normalisePrefix(uniquePrefix('slack-ops'))));
   beforeAll(async () => {
     h = await startHarness({
       services: { ...memoryServices(AUDIT, [INCIDENT]), snapshots, scheduled, holds },

@@ -8,8 +8,8 @@ import type { AlertEvent, AlertKind } from '../../alerts/model.js';
 import { INLINE_DETAILS } from '../../alerts/render.js';
 import type { View } from '../../model/view.js';
 import type { RedisClient } from '../../redis/connection.js';
+import type { RedisKeys } from '../../redis/keys.js';
 import { replicated } from '../../redis/replication.js';
-import type { JobKeys } from '../keys.js';
 import { textBeside } from '../payloads.js';
 import type { Schedule } from '../schedule.js';
 import { type DeskRecord, type DeskReply, readRecord } from './deskRecord.js';
@@ -63,7 +63,7 @@ export class DeskBatch {
 
   constructor(
     readonly redis: RedisClient,
-    readonly keys: JobKeys,
+    readonly keys: RedisKeys,
     readonly schedule: Schedule,
     readonly channelId: string,
     readonly now: number,

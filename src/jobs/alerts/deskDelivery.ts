@@ -11,8 +11,8 @@ import { renderIncident, renderSummary, renderSummaryPage, summaryPageCount } fr
 import type { View } from '../../model/view.js';
 import { type WorkspaceRef, workspaceOf } from '../../model/workspace.js';
 import type { RedisClient } from '../../redis/connection.js';
+import type { RedisKeys } from '../../redis/keys.js';
 import { SlackRefused } from '../../slackApi/errors.js';
-import type { JobKeys } from '../keys.js';
 import { StoredDeskReply, shownMessage } from '../legacyBlocks.js';
 import { parseStored, textBeside } from '../payloads.js';
 import type { SlackNotifier } from '../slackNotifier.js';
@@ -27,7 +27,7 @@ import {
 
 export interface DeskDeliveryDeps {
   redis: RedisClient;
-  keys: JobKeys;
+  keys: RedisKeys;
   notifier: SlackNotifier;
   log: Logger;
   /** The channel's workspace (absent: the home workspace). */

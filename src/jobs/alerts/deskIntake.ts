@@ -11,7 +11,7 @@
 import type { AlertEvent } from '../../alerts/model.js';
 import { renderCatchUpReply } from '../../alerts/render.js';
 import type { RedisClient } from '../../redis/connection.js';
-import type { JobKeys } from '../keys.js';
+import type { RedisKeys } from '../../redis/keys.js';
 import type { Schedule } from '../schedule.js';
 import { DeskBatch } from './deskBatch.js';
 import { decideBursts } from './deskBursts.js';
@@ -39,7 +39,7 @@ function byTime(events: readonly AlertEvent[]): AlertEvent[] {
 export class DeskIntake {
   readonly #batch: DeskBatch;
 
-  constructor(redis: RedisClient, keys: JobKeys, schedule: Schedule, channelId: string, now: number) {
+  constructor(redis: RedisClient, keys: RedisKeys, schedule: Schedule, channelId: string, now: number) {
     this.#batch = new DeskBatch(redis, keys, schedule, channelId, now);
   }
 

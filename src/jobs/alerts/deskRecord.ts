@@ -7,7 +7,7 @@ import { AlertAction, AlertKind, AlertSubject, type OpenIncident } from '../../a
 import type { Acknowledgement, IncidentMessage, SummaryMessage } from '../../alerts/render.js';
 import { StoredView } from '../../model/storedView.js';
 import type { RedisClient } from '../../redis/connection.js';
-import type { JobKeys } from '../keys.js';
+import type { RedisKeys } from '../../redis/keys.js';
 import { parseStored } from '../payloads.js';
 
 export const DeskRecord = z.object({
@@ -78,7 +78,7 @@ export function messageKey(id: string): string {
 
 export async function readRecord(
   redis: RedisClient,
-  keys: JobKeys,
+  keys: RedisKeys,
   id: string,
 ): Promise<DeskRecord | undefined> {
   const raw = await redis.get(keys.incident(id));
@@ -87,7 +87,7 @@ export async function readRecord(
 
 export async function readRecords(
   redis: RedisClient,
-  keys: JobKeys,
+  keys: RedisKeys,
   ids: readonly string[],
 ): Promise<DeskRecord[]> {
   if (ids.length === 0) return [];
@@ -99,7 +99,7 @@ export async function readRecords(
 
 export async function readAck(
   redis: RedisClient,
-  keys: JobKeys,
+  keys: RedisKeys,
   id: string,
 ): Promise<Acknowledgement | undefined> {
   const raw = await redis.get(keys.incidentAck(id));

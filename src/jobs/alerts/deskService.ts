@@ -4,8 +4,8 @@
 // is asked to edit the message so it shows who and when.
 import type { IncidentDesk, OpenIncident } from '../../alerts/model.js';
 import type { RedisClient } from '../../redis/connection.js';
+import type { RedisKeys } from '../../redis/keys.js';
 import type { JobsCore } from '../core.js';
-import type { JobKeys } from '../keys.js';
 import { redeliver } from './desk.js';
 import { INCIDENT_ID, messageKey, openIncident, readAck, readRecord, readRecords } from './deskRecord.js';
 
@@ -82,7 +82,7 @@ export class RedisIncidentDesk implements IncidentDesk {
 /** The open incidents and summaries of these channels, the oldest first (what the Home reads too). */
 export async function readOpenIncidents(
   redis: RedisClient,
-  keys: JobKeys,
+  keys: RedisKeys,
   channelIds: readonly string[],
 ): Promise<OpenIncident[]> {
   const out: OpenIncident[] = [];

@@ -10,14 +10,13 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { AlertEvent } from '../../alerts/model.js';
 import { type WorkspaceRef, workspaceOf } from '../../model/workspace.js';
+import { runScript } from '../../redis/scripts.js';
 import type { JobsCore } from '../core.js';
 import { RetryLater, type SlackNotifier } from '../slackNotifier.js';
 import { DeskJob } from './desk.js';
 import { deliverChannel } from './deskDelivery.js';
 import { DeskIntake } from './deskIntake.js';
 import { RedisAlertSubscriptions } from './subscriptions.js';
-
-const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 export interface DeskWorkerDeps {
   core: JobsCore;
@@ -36,7 +35,7 @@ async function withChannel<T>(core: JobsCore, channelId: string, work: () => Pro
   try {
     return await work();
   } finally {
-    await core.redis.eval(RELEASE_LOCK, 1, key, token);
+    await runScript(core.redis, 'lock-release', [key], [token]);
   }
 }
 

@@ -16,6 +16,7 @@ import {
   type AlertSubscription,
   type AlertSubscriptions,
 } from '../../alerts/model.js';
+import { QUEUE } from '../../redis/keys.js';
 import type { SccClients } from '../../scc/client.js';
 import { SccApiError } from '../../scc/errors.js';
 import type { JobsCore } from '../core.js';
@@ -24,7 +25,7 @@ import { type ChannelScopeOf, eventsOf, scopeOf, subscribersOf, toldInChannel } 
 import { AlertScanStore, type StreamMeta, type StreamScope, streamField } from './state.js';
 
 /** The queue the scan's jobs run on (one scheduler per profile, and one that keeps those in line). */
-export const ALERT_SCAN_QUEUE = 'fwbot-alert-scan';
+export const ALERT_SCAN_QUEUE = QUEUE.alertScan;
 export const ALERT_RECONCILE_SCHEDULER = 'fwbot-alert-scan-reconcile';
 const SCHEDULER_PREFIX = 'alert-scan~';
 

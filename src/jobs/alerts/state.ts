@@ -13,10 +13,12 @@
 //   <prefix>:fw:alert-scan:drain:<profile>                 who drains the outbox now (a token, expiring)
 //   <prefix>:fw:alert-scan:devices:<digest>                a `--devices` query's uids (JSON), expiring
 //   <prefix>:fw:alert-scan:health                          hash profile → ScanHealth (JSON), for readiness
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AlertEvent, type AlertKind } from '../../alerts/model.js';
 import type { RedisClient } from '../../redis/connection.js';
+import { RedisKeys } from '../../redis/keys.js';
+import { runScript } from '../../redis/scripts.js';
 
 /** Which inventory a stream reads: the profile's own tenant, or every tenant its MSP portal manages. */
 export type StreamScope = 'own' | 'msp';
@@ -45,46 +47,6 @@ export const ScanHealth = z.object({
 });
 export type ScanHealth = z.infer<typeof ScanHealth>;
 
-function part(text: string): string {
-  return encodeURIComponent(text).replace(/[%:.]/g, '_');
-}
-
-export class AlertScanKeys {
-  constructor(readonly prefix: string) {}
-
-  private key(...parts: string[]): string {
-    return [this.prefix, 'fw', 'alert-scan', ...parts].join(':');
-  }
-
-  state(profile: string, kind: AlertKind, scope: StreamScope): string {
-    return this.key('state', part(profile), kind, scope);
-  }
-
-  meta(profile: string): string {
-    return this.key('meta', part(profile));
-  }
-
-  outbox(profile: string): string {
-    return this.key('outbox', part(profile));
-  }
-
-  drainLock(profile: string): string {
-    return this.key('drain', part(profile));
-  }
-
-  deviceSet(profile: string, scope: StreamScope, query: string): string {
-    const digest = createHash('sha256')
-      .update(`${profile}\u0000${scope}\u0000${query}`)
-      .digest('hex')
-      .slice(0, 32);
-    return this.key('devices', digest);
-  }
-
-  health(): string {
-    return this.key('health');
-  }
-}
-
 export const streamField = (kind: AlertKind, scope: StreamScope): string => `${kind}:${scope}`;
 
 /** A stream as read before a scan: its meta, the version the commit must still find, its state. */
@@ -94,62 +56,17 @@ export interface StreamRead {
   state: Map<string, unknown>;
 }
 
-// KEYS: meta, state, outbox. ARGV: field, expected version, meta JSON, n sets, (subject, JSON)…, n deletes,
-// subject…, then one event JSON per remaining argument. Answers 1 when committed, 0 when another scan
-// committed the stream first (this one's findings are then dropped: that scan saw the same differences).
-const COMMIT = `
-local v = redis.call('HGET', KEYS[1], ARGV[1] .. '|v') or '0'
-if v ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3], ARGV[1] .. '|v', tostring(tonumber(v) + 1))
-local i = 4
-local n = tonumber(ARGV[i])
-i = i + 1
-for j = 1, n do
-  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
-  i = i + 2
-end
-n = tonumber(ARGV[i])
-i = i + 1
-for j = 1, n do
-  redis.call('HDEL', KEYS[2], ARGV[i])
-  i = i + 1
-end
-while i <= #ARGV do
-  redis.call('XADD', KEYS[3], '*', 'e', ARGV[i])
-  i = i + 1
-end
-return 1
-`;
-
-// KEYS: the drain lock. ARGV: the holder's token. Releases the lock only if this holder still has it.
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`;
-
-// KEYS: meta, state. ARGV: field, the version read. Forgets the stream only if no scan or subscription
-// committed it since (answers 1), and moves its version on, so a scan still holding the old one cannot
-// commit over what comes next.
-const FORGET = `
-local v = redis.call('HGET', KEYS[1], ARGV[1] .. '|v') or '0'
-if v ~= ARGV[2] then return 0 end
-redis.call('HDEL', KEYS[1], ARGV[1])
-redis.call('HSET', KEYS[1], ARGV[1] .. '|v', tostring(tonumber(v) + 1))
-redis.call('DEL', KEYS[2])
-return 1
-`;
-
 /** How long a drain may hold the outbox before another may take it (a holder that died lets go by then). */
 const DRAIN_LOCK_MS = 60_000;
 
 export class AlertScanStore {
-  readonly keys: AlertScanKeys;
+  readonly keys: RedisKeys;
 
   constructor(
     private readonly redis: RedisClient,
     prefix: string,
   ) {
-    this.keys = new AlertScanKeys(prefix);
+    this.keys = new RedisKeys(prefix);
   }
 
   /** Every stream's meta of a profile, by `<kind>:<scope>`. */
@@ -159,7 +76,7 @@ export class AlertScanStore {
 
   /** Every stream a profile keeps, by `<kind>:<scope>`: its meta and the version `forget` must still find. */
   async kept(profile: string): Promise<Map<string, { meta: StreamMeta; version: string }>> {
-    const raw = await this.redis.hgetall(this.keys.meta(profile));
+    const raw = await this.redis.hgetall(this.keys.alertScanMeta(profile));
     const out = new Map<string, { meta: StreamMeta; version: string }>();
     for (const [field, json] of Object.entries(raw)) {
       if (field.endsWith('|v')) continue;
@@ -181,8 +98,8 @@ export class AlertScanStore {
     // otherwise pair a baselined meta with an empty state, and every exceptional subject would be news.
     const answers = await this.redis
       .multi()
-      .hmget(this.keys.meta(profile), field, `${field}|v`)
-      .hgetall(this.keys.state(profile, kind, scope))
+      .hmget(this.keys.alertScanMeta(profile), field, `${field}|v`)
+      .hgetall(this.keys.alertScanState(profile, kind, scope))
       .exec();
     const failed = answers?.find(([error]) => error !== null);
     if (!answers || failed)
@@ -231,8 +148,12 @@ export class AlertScanStore {
       ...deletes,
       ...events.map((event) => JSON.stringify(event)),
     ];
-    const keys = [this.keys.meta(profile), this.keys.state(profile, kind, scope), this.keys.outbox(profile)];
-    const answer = await this.redis.eval(COMMIT, keys.length, ...keys, ...args);
+    const keys = [
+      this.keys.alertScanMeta(profile),
+      this.keys.alertScanState(profile, kind, scope),
+      this.keys.alertScanOutbox(profile),
+    ];
+    const answer = await runScript(this.redis, 'alert-scan-commit', keys, args);
     return answer === 1;
   }
 
@@ -248,8 +169,8 @@ export class AlertScanStore {
     deliver: (events: AlertEvent[]) => Promise<void>,
     batch = 500,
   ): Promise<number> {
-    const key = this.keys.outbox(profile);
-    const lock = this.keys.drainLock(profile);
+    const key = this.keys.alertScanOutbox(profile);
+    const lock = this.keys.alertScanDrain(profile);
     const token = randomUUID();
     if ((await this.redis.set(lock, token, 'PX', DRAIN_LOCK_MS, 'NX')) !== 'OK') return 0;
     let delivered = 0;
@@ -268,7 +189,7 @@ export class AlertScanStore {
         delivered += events.length;
       }
     } finally {
-      await this.redis.eval(RELEASE, 1, lock, token);
+      await runScript(this.redis, 'lock-release', [lock], [token]);
     }
   }
 
@@ -280,16 +201,16 @@ export class AlertScanStore {
    */
   async forget(profile: string, field: string, version: string): Promise<boolean> {
     const [kind, scope] = field.split(':') as [AlertKind, StreamScope];
-    const keys = [this.keys.meta(profile), this.keys.state(profile, kind, scope)];
-    return (await this.redis.eval(FORGET, keys.length, ...keys, field, version)) === 1;
+    const keys = [this.keys.alertScanMeta(profile), this.keys.alertScanState(profile, kind, scope)];
+    return (await runScript(this.redis, 'alert-scan-forget', keys, [field, version])) === 1;
   }
 
   async saveHealth(profile: string, health: ScanHealth): Promise<void> {
-    await this.redis.hset(this.keys.health(), profile, JSON.stringify(health));
+    await this.redis.hset(this.keys.alertScanHealth(), profile, JSON.stringify(health));
   }
 
   async health(): Promise<Map<string, ScanHealth>> {
-    const raw = await this.redis.hgetall(this.keys.health());
+    const raw = await this.redis.hgetall(this.keys.alertScanHealth());
     const out = new Map<string, ScanHealth>();
     for (const [profile, json] of Object.entries(raw)) {
       const parsed = ScanHealth.safeParse(safeJson(json));
@@ -300,7 +221,7 @@ export class AlertScanStore {
 
   /** A `--devices` query's device uids, while fresh. */
   async deviceSet(profile: string, scope: StreamScope, query: string): Promise<Set<string> | undefined> {
-    const json = await this.redis.get(this.keys.deviceSet(profile, scope, query));
+    const json = await this.redis.get(this.keys.alertScanDevices(profile, scope, query));
     const parsed = z.array(z.string()).safeParse(safeJson(json ?? ''));
     return parsed.success ? new Set(parsed.data) : undefined;
   }
@@ -312,7 +233,12 @@ export class AlertScanStore {
     uids: readonly string[],
     ttlMs: number,
   ): Promise<void> {
-    await this.redis.set(this.keys.deviceSet(profile, scope, query), JSON.stringify(uids), 'PX', ttlMs);
+    await this.redis.set(
+      this.keys.alertScanDevices(profile, scope, query),
+      JSON.stringify(uids),
+      'PX',
+      ttlMs,
+    );
   }
 }
 

@@ -12,6 +12,7 @@ import {
   type AlertSubscriptions,
   type NewAlertSubscription,
 } from '../../alerts/model.js';
+import { runScript } from '../../redis/scripts.js';
 import type { JobsCore } from '../core.js';
 import { parseStored } from '../payloads.js';
 
@@ -19,30 +20,6 @@ import { parseStored } from '../payloads.js';
 const ID_LENGTH = 6;
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const ID_ATTEMPTS = 8;
-
-// KEYS: records, fingerprints, channel's ids, profile's ids, profiles. ARGV: id, fingerprint, JSON,
-// profile. Returns {1, id} when created, {0, id} when an equal one exists, {-1} when the id is taken.
-const SUBSCRIBE = `
-local existing = redis.call('HGET', KEYS[2], ARGV[2])
-if existing then return {0, existing} end
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return {-1} end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
-redis.call('SADD', KEYS[3], ARGV[1])
-redis.call('SADD', KEYS[4], ARGV[1])
-redis.call('SADD', KEYS[5], ARGV[4])
-return {1, ARGV[1]}`;
-
-// Same KEYS. ARGV: id, fingerprint, the JSON read before (records never change, so an equal value is the
-// same record), profile. The profile leaves the set of profiles with its last subscription.
-const UNSUBSCRIBE = `
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[3] then return 0 end
-redis.call('HDEL', KEYS[1], ARGV[1])
-if redis.call('HGET', KEYS[2], ARGV[2]) == ARGV[1] then redis.call('HDEL', KEYS[2], ARGV[2]) end
-redis.call('SREM', KEYS[3], ARGV[1])
-redis.call('SREM', KEYS[4], ARGV[1])
-if redis.call('SCARD', KEYS[4]) == 0 then redis.call('SREM', KEYS[5], ARGV[4]) end
-return 1`;
 
 function newId(): string {
   const bytes = randomBytes(ID_LENGTH);
@@ -98,18 +75,17 @@ export class RedisAlertSubscriptions implements AlertSubscriptions {
         id: this.makeId(),
         createdAt,
       });
-      const answer = (await redis.eval(
-        SUBSCRIBE,
-        5,
-        keys.alertSubscriptions(),
-        keys.alertSubscriptionFingerprints(),
-        keys.alertChannelSubscriptions(record.channelId),
-        keys.alertProfileSubscriptions(record.profile),
-        keys.alertProfiles(),
-        record.id,
-        fingerprint,
-        JSON.stringify(record),
-        record.profile,
+      const answer = (await runScript(
+        redis,
+        'alert-subscribe',
+        [
+          keys.alertSubscriptions(),
+          keys.alertSubscriptionFingerprints(),
+          keys.alertChannelSubscriptions(record.channelId),
+          keys.alertProfileSubscriptions(record.profile),
+          keys.alertProfiles(),
+        ],
+        [record.id, fingerprint, JSON.stringify(record), record.profile],
       )) as [number, string?];
       const [code, id] = answer;
       if (code === 1) return { subscription: record, created: true };
@@ -130,18 +106,17 @@ export class RedisAlertSubscriptions implements AlertSubscriptions {
     const subscription = this.parse(id, raw);
     // Ids are short and not secret: a channel removes only its own.
     if (!subscription || subscription.channelId !== channelId) return undefined;
-    const removed = await redis.eval(
-      UNSUBSCRIBE,
-      5,
-      keys.alertSubscriptions(),
-      keys.alertSubscriptionFingerprints(),
-      keys.alertChannelSubscriptions(subscription.channelId),
-      keys.alertProfileSubscriptions(subscription.profile),
-      keys.alertProfiles(),
-      id,
-      subscriptionFingerprint(subscription),
-      raw,
-      subscription.profile,
+    const removed = await runScript(
+      redis,
+      'alert-unsubscribe',
+      [
+        keys.alertSubscriptions(),
+        keys.alertSubscriptionFingerprints(),
+        keys.alertChannelSubscriptions(subscription.channelId),
+        keys.alertProfileSubscriptions(subscription.profile),
+        keys.alertProfiles(),
+      ],
+      [id, subscriptionFingerprint(subscription), raw, subscription.profile],
     );
     return Number(removed) === 1 ? subscription : undefined;
   }

@@ -1,7 +1,7 @@
 // Timed work in Redis: one hash per item (its record, and the fields its runs change: state, due time, the
 // claim's runner and lease, the phase), an index of what a pass looks at (due time; a running item's lease
 // end; an ended item whose followed work is not handed on yet) and an index of what ended, for the lists of
-// what happened. Every change is one Lua step (scripts.ts). RedisTimedWork is the TimedWork service
+// what happened. Every change is one Lua step (src/redis/lua/timed-*.lua). RedisTimedWork is the TimedWork service
 // operations schedule, cancel and list through (src/catalogue/services.ts); the pass (runner.ts) claims,
 // renews, defers and finishes through the same store.
 import type { z } from 'zod';
@@ -18,19 +18,9 @@ import type {
 } from '../../catalogue/operation.js';
 import type { AnyTimedKind } from '../../catalogue/timed/index.js';
 import type { RedisClient } from '../../redis/connection.js';
+import { type RedisKeys, timedItemId } from '../../redis/keys.js';
 import { runScript } from '../../redis/scripts.js';
-import { type JobKeys, timedItemId } from '../keys.js';
 import { parseTimedItem } from './record.js';
-import {
-  cancelScript,
-  claimScript,
-  deferScript,
-  finishScript,
-  handedOnScript,
-  renewScript,
-  rescheduleScript,
-  scheduleScript,
-} from './scripts.js';
 
 export type TimedClaim =
   /** `previous`: `changing` when a run that died had passed its point of no return. */
@@ -47,7 +37,7 @@ const asTuple = (reply: unknown): [string, string, string] => {
 export class TimedStore {
   constructor(
     readonly redis: RedisClient,
-    private readonly keys: JobKeys,
+    private readonly keys: RedisKeys,
     /** How long an ended item is remembered for the lists. */
     readonly retentionMs: number,
   ) {}
@@ -63,7 +53,7 @@ export class TimedStore {
   ): Promise<{ scheduled: boolean; id: string }> {
     const id = timedItemId(record.kind, record.profile, record.key);
     const [status] = asTuple(
-      await runScript(this.redis, scheduleScript, this.#keys(id, true), [
+      await runScript(this.redis, 'timed-schedule', this.#keys(id, true), [
         id,
         record.dueAt,
         now,
@@ -82,7 +72,7 @@ export class TimedStore {
 
   async claim(id: string, runner: string, now: number, leaseMs: number): Promise<TimedClaim> {
     const [status, second, third] = asTuple(
-      await runScript(this.redis, claimScript, this.#keys(id), [id, now, runner, leaseMs]),
+      await runScript(this.redis, 'timed-claim', this.#keys(id), [id, now, runner, leaseMs]),
     );
     if (status !== 'claimed') return { claimed: false, state: second };
     return {
@@ -94,7 +84,7 @@ export class TimedStore {
 
   /** Renews the claim (and moves to `phase`); false when this runner no longer holds it. */
   async renew(id: string, runner: string, now: number, leaseMs: number, phase?: 'changing' | 'starting') {
-    const reply = await runScript(this.redis, renewScript, this.#keys(id), [
+    const reply = await runScript(this.redis, 'timed-renew', this.#keys(id), [
       id,
       runner,
       now,
@@ -111,7 +101,7 @@ export class TimedStore {
     now: number,
   ): Promise<boolean> {
     const track = ending.track.length > 0 ? JSON.stringify(ending.track) : '';
-    const reply = await runScript(this.redis, finishScript, this.#keys(id, true), [
+    const reply = await runScript(this.redis, 'timed-finish', this.#keys(id, true), [
       id,
       runner,
       ending.state,
@@ -124,7 +114,7 @@ export class TimedStore {
   }
 
   async handedOn(id: string): Promise<void> {
-    await runScript(this.redis, handedOnScript, this.#keys(id), [id]);
+    await runScript(this.redis, 'timed-handed-on', this.#keys(id), [id]);
   }
 
   async defer(
@@ -132,7 +122,7 @@ export class TimedStore {
     runner: string,
     next: { at: number; summary: string; keepPhase: boolean; nextRound: boolean; failures: number },
   ): Promise<boolean> {
-    const reply = await runScript(this.redis, deferScript, this.#keys(id), [
+    const reply = await runScript(this.redis, 'timed-defer', this.#keys(id), [
       id,
       runner,
       next.at,
@@ -151,7 +141,7 @@ export class TimedStore {
     now: number,
   ): Promise<'cancelled' | Exclude<TimedState, 'scheduled'> | 'missing'> {
     const [status, state] = asTuple(
-      await runScript(this.redis, cancelScript, this.#keys(id, true), [
+      await runScript(this.redis, 'timed-cancel', this.#keys(id, true), [
         id,
         now,
         by,
@@ -167,7 +157,9 @@ export class TimedStore {
     id: string,
     at: number,
   ): Promise<'rescheduled' | Exclude<TimedState, 'scheduled'> | 'missing'> {
-    const [status, state] = asTuple(await runScript(this.redis, rescheduleScript, this.#keys(id), [id, at]));
+    const [status, state] = asTuple(
+      await runScript(this.redis, 'timed-reschedule', this.#keys(id), [id, at]),
+    );
     if (status === 'rescheduled') return 'rescheduled';
     return status === 'missing' ? 'missing' : (state as Exclude<TimedState, 'scheduled'>);
   }

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewAlertSubscription } from '../../../src/alerts/model.js';
 import { RedisAlertSubscriptions } from '../../../src/jobs/alerts/subscriptions.js';
-import { JobKeys } from '../../../src/jobs/keys.js';
+import { RedisKeys } from '../../../src/redis/keys.js';
 import { connectRedis, uniquePrefix } from '../../support/testRedis.js';
 
 const log = pino({ level: 'silent' });
@@ -18,7 +18,7 @@ describe('alert subscriptions in Redis', () => {
   });
 
   const store = (makeId?: () => string) => {
-    const keys = new JobKeys(uniquePrefix('alert-subs').slice(0, -1));
+    const keys = new RedisKeys(uniquePrefix('alert-subs').slice(0, -1));
     return { keys, subs: new RedisAlertSubscriptions({ redis, keys, log }, makeId ? { makeId } : {}) };
   };
   const base: NewAlertSubscription = {

@@ -4,12 +4,12 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisAlertSubscriptions } from '../../../src/jobs/alerts/subscriptions.js';
 import { migrateWatches } from '../../../src/jobs/alerts/watchMigration.js';
-import { JobKeys } from '../../../src/jobs/keys.js';
+import { RedisKeys } from '../../../src/redis/keys.js';
 import { connectRedis, uniquePrefix } from '../../support/testRedis.js';
 import { type Harness, quietLog, startTestWorkers, useHarness } from '../support/harness.js';
 
 /** What an earlier version wrote for `/fw vpn watch` in a channel. */
-async function oldWatch(redis: Redis, keys: JobKeys, channelId: string, profile = 'default') {
+async function oldWatch(redis: Redis, keys: RedisKeys, channelId: string, profile = 'default') {
   const watch = { channelId, profile, createdBy: 'U0OLDTIMER', createdAt: '2026-01-02T03:04:05.000Z' };
   await redis.hset(keys.watches(profile), channelId, JSON.stringify(watch));
   await redis.sadd(keys.watchedProfiles(), profile);
@@ -25,7 +25,7 @@ describe('the vpn watches of earlier versions', () => {
   });
 
   it('become upgrades subscriptions once, and the old records go', async () => {
-    const keys = new JobKeys(uniquePrefix('migrate').slice(0, -1));
+    const keys = new RedisKeys(uniquePrefix('migrate').slice(0, -1));
     const core = { redis, keys, log: quietLog };
     const subscriptions = new RedisAlertSubscriptions(core);
     await oldWatch(redis, keys, 'C0OLD00001');
@@ -78,7 +78,7 @@ describe('the vpn watches of an MSP portal’s profile', () => {
   it('hear the portal’s runs across tenants too, and wait for a start when SCC cannot say', async () => {
     const redis = connectRedis();
     try {
-      const keys = new JobKeys(uniquePrefix('migrate-msp').slice(0, -1));
+      const keys = new RedisKeys(uniquePrefix('migrate-msp').slice(0, -1));
       const core = { redis, keys, log: quietLog };
       const subscriptions = new RedisAlertSubscriptions(core);
       await oldWatch(redis, keys, 'C0PORTAL01', 'portal');
@@ -109,7 +109,7 @@ describe('workers started over the watches of an earlier version', () => {
     const prefix = uniquePrefix('migrate-start');
     const redis = connectRedis();
     try {
-      await oldWatch(redis, new JobKeys(prefix.slice(0, -1)), 'C0OLD00009');
+      await oldWatch(redis, new RedisKeys(prefix.slice(0, -1)), 'C0OLD00009');
       const workers = await startTestWorkers(h.clients, h.slack.apiUrl, prefix);
       try {
         expect((await workers.jobs.watches.list()).map((w) => [w.channelId, w.createdAt])).toEqual([

@@ -1,6 +1,13 @@
-// Names in Redis: the queues, and the keys fwbot keeps beside them (subscribers, outcomes, notification
-// marks, watches). Everything lives under one prefix so several deployments (or tests) share a server
-// without seeing each other.
+// Every name fwbot gives a thing in Redis, in one module (as BullMQ's QueueKeys is for its queues): the
+// queues, and every key fwbot keeps beside them (approvals, the audit trail, subscribers, outcomes,
+// notification marks, watches, alerts, holds, timed work, the Home, Slack's installations, first-sight
+// marks). Everything lives under one prefix so several deployments (or tests) share a server without seeing
+// each other. No other file builds a key (test/architecture holds it): code asks RedisKeys for one.
+//
+// The names are what earlier releases wrote, and must stay so: an upgrade reads the keys the previous
+// release left (test/redis/keys.test.ts keeps a table of every family's name; test/redis/upgrade.test.ts
+// reads state written under those names). A family that has to change its name needs a migration at start,
+// not a new spelling here.
 import { createHash } from 'node:crypto';
 
 export const QUEUE = {
@@ -13,6 +20,10 @@ export const QUEUE = {
   commands: 'fwbot-commands',
   /** Batches of AlertEvents for the incident desk (src/jobs/alerts/desk.ts), and its Slack deliveries. */
   alerts: 'fwbot-alerts',
+  /** The alert scan's passes, one repeating job per profile (src/jobs/alerts/scan.ts). */
+  alertScan: 'fwbot-alert-scan',
+  /** Publishing the App Homes that changed (src/home/signals.ts). */
+  home: 'fwbot-home',
 } as const;
 
 /** BullMQ refuses ':' in queue names and job ids; profile names come from configuration. */
@@ -54,12 +65,171 @@ export function slotPrefix(prefix: string, cluster: boolean): string {
 }
 
 /** The Redis keys of one deployment. */
-export class JobKeys {
-  constructor(readonly prefix: string) {}
+export class RedisKeys {
+  /** The deployment's prefix, without a trailing ':' (`fwbot`, `{fwbot}` on a cluster; `fwbot:` is read the same). */
+  readonly prefix: string;
 
-  private key(...parts: string[]): string {
-    return [this.prefix, 'fw', ...parts].join(':');
+  constructor(prefix: string) {
+    this.prefix = normalisePrefix(prefix);
   }
+
+  /** The jobs' keys: `<prefix>:fw:…`. */
+  private key(...parts: string[]): string {
+    return this.at('fw', ...parts);
+  }
+
+  /** Every other family: `<prefix>:…`. */
+  private at(...parts: string[]): string {
+    return [this.prefix, ...parts].join(':');
+  }
+
+  // Approvals (src/approvals/): one hash per request, two indexes, marks of what was said once.
+
+  /** Hash: one approval request, its state and the fields its transitions change (approvals/store.ts). */
+  approval(id: string): string {
+    return this.at('approval', id);
+  }
+
+  /** Sorted set of pending requests (score: when they expire). */
+  approvalsPending(): string {
+    return this.at('approvals', 'pending');
+  }
+
+  /** Sorted set of approved requests not yet finished (score: when a recovery pass may take them). */
+  approvalsActive(): string {
+    return this.at('approvals', 'active');
+  }
+
+  /** Set once a person was refused one way on one request: replayed clicks leave one audit record. */
+  approvalRefused(id: string, userId: string, reason: string): string {
+    return this.at('approval', id, 'refused', userId, reason.replace(/\s+/g, '_').slice(0, 60));
+  }
+
+  /** Set once a thing was said of a request (a hold, a postponement): said once, not each try. */
+  approvalNoted(id: string, what: string): string {
+    return this.at('approval', id, 'noted', encodeURIComponent(what));
+  }
+
+  /** List: the changes staged on one device by approved calls, and the deploy that took them (staging.ts). */
+  staged(profile: string, deviceUid: string): string {
+    return this.at('staged', profile, deviceUid);
+  }
+
+  /** Stream: the audit trail (approvals/audit.ts; read by observability/auditTail.ts). */
+  audit(): string {
+    return this.at('audit');
+  }
+
+  /** JSON: a grant to reveal one secret output once, to the person who asked (dispatch/reveals.ts). */
+  reveal(id: string): string {
+    return this.at('reveal', id);
+  }
+
+  // Slack (src/slack/, src/redis/dedupe.ts).
+
+  /** Set once a Slack interaction (trigger or event id) was seen: Slack's retries are dropped. */
+  slackSeen(id: string): string {
+    return this.at('slack', 'seen', id);
+  }
+
+  /** JSON: one workspace's (team) or organisation's (enterprise) installation (slack/installations.ts). */
+  slackInstallation(
+    key: { kind: 'team'; teamId: string } | { kind: 'enterprise'; enterpriseId: string },
+  ): string {
+    return key.kind === 'team'
+      ? this.at('slack', 'installation', 'team', key.teamId)
+      : this.at('slack', 'installation', 'enterprise', key.enterpriseId);
+  }
+
+  /** Pub/sub channel: an installation was removed, told to every process (slack/installations.ts). */
+  slackInstallationsRemoved(): string {
+    return this.at('slack', 'installation', 'removed');
+  }
+
+  /** JSON: the options of one OAuth install in flight, under its state parameter (slack/installStates.ts). */
+  slackOAuthState(state: string): string {
+    return this.at('slack', 'oauth', 'state', state);
+  }
+
+  // The App Home (src/home/).
+
+  /** Sorted set: people whose Home is open now (score: until when it counts as open). */
+  homeOpen(): string {
+    return this.at('home', 'open');
+  }
+
+  /** Sorted set: people whose Home is to be published (score: when). */
+  homeDue(): string {
+    return this.at('home', 'due');
+  }
+
+  /** Hash: person → when their Home was last published. */
+  homeLast(): string {
+    return this.at('home', 'last');
+  }
+
+  /** Hash: person → the workspace they last opened their Home in. */
+  homeWorkspace(): string {
+    return this.at('home', 'workspace');
+  }
+
+  /** What one person follows, as the Home lists it (home/followed.ts). */
+  homeFollowed(userId: string): string {
+    return this.at('home', 'followed', userId);
+  }
+
+  /** List: one person's recent commands, newest first (home/recentCommands.ts). */
+  homeRecent(userId: string): string {
+    return this.at('home', 'recent', userId);
+  }
+
+  /** JSON: one person's channels as Slack said a few minutes ago, per workspace (home/sources.ts). */
+  homeChannels(userId: string, team: string | undefined): string {
+    return team === undefined
+      ? this.at('home', 'channels', userId)
+      : this.at('home', 'channels', team, userId);
+  }
+
+  // One deployment's Redis (src/redis/topology.ts).
+
+  /** Never written: its hash slot says which cluster primary holds fwbot's keys. */
+  topology(): string {
+    return this.at('topology');
+  }
+
+  // The alert scan (src/jobs/alerts/state.ts): `<prefix>:fw:alert-scan:…`.
+
+  /** Hash: one stream's state (subject → JSON) of one profile, kind and scope. */
+  alertScanState(profile: string, kind: string, scope: string): string {
+    return this.key('alert-scan', 'state', safe(profile), kind, scope);
+  }
+
+  /** Hash: the metas of one profile's streams, with their versions. */
+  alertScanMeta(profile: string): string {
+    return this.key('alert-scan', 'meta', safe(profile));
+  }
+
+  /** Stream of a profile's events not yet handed to the desk. */
+  alertScanOutbox(profile: string): string {
+    return this.key('alert-scan', 'outbox', safe(profile));
+  }
+
+  /** Held while one process drains a profile's outbox. */
+  alertScanDrain(profile: string): string {
+    return this.key('alert-scan', 'drain', safe(profile));
+  }
+
+  /** The devices one scope's query found, per profile (hashed: queries are long). */
+  alertScanDevices(profile: string, scope: string, query: string): string {
+    return this.key('alert-scan', 'devices', digest(`${profile}\u0000${scope}\u0000${query}`));
+  }
+
+  /** Hash: profile → how its scan keeps up (JSON; the readiness check reads it). */
+  alertScanHealth(): string {
+    return this.key('alert-scan', 'health');
+  }
+
+  // The jobs (src/jobs/): `<prefix>:fw:…`.
 
   /** Hash: subscriber key → ThreadRef JSON, the threads to tell when a followed thing ends. */
   subscribers(trackId: string): string {
