@@ -95,7 +95,15 @@ describe('an ASA upgrade run', () => {
     const nodes = (first.deviceUpgradeStatuses as { completionStatuses: { nodeType: string }[] }[])[0];
     expect(nodes?.completionStatuses.map((n) => n.nodeType)).toEqual(['HA_PRIMARY', 'HA_SECONDARY']);
 
-    // While the primary reloads, the secondary is active.
+    // Each node's progress is the current task's, 0–1: 20 s into an upload of 45–90 s.
+    sim.clock.advance(20_000);
+    const uploading = (await run(uid)).deviceUpgradeStatuses as {
+      completionStatuses: { percentageComplete: number }[];
+    }[];
+    for (const node of uploading[0]?.completionStatuses ?? []) {
+      expect(node.percentageComplete).toBeGreaterThan(0.2);
+      expect(node.percentageComplete).toBeLessThan(0.5);
+    }
     const { seen, tookMs } = await walk(uid);
     expect(seen).toEqual([
       'UPLOADING_IMAGE',
@@ -104,7 +112,7 @@ describe('an ASA upgrade run', () => {
       'PERFORMING_UPGRADE',
       'UPGRADE_COMPLETED',
     ]);
-    expect(tookMs).toBeGreaterThan(6 * MINUTE);
+    expect(tookMs + 20_000).toBeGreaterThan(6 * MINUTE);
     expect(tookMs).toBeLessThan(15 * MINUTE);
     const after = await device('asa-dc-03');
     expect(after).toMatchObject({

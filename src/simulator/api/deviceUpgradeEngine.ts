@@ -454,11 +454,11 @@ function failover(device: DeviceRecord, moment: FailoverMoment): void {
   d.asaFailoverMate.failoverState = mate;
 }
 
-/** 0–100: the current task's progress (100 once the node's work has ended). */
-function percentage(node: UpgradeNodeRecord, now: number): number {
-  if (node.completedAt !== undefined) return 100;
+/** 0–1, as SCC's other progress figures (a deployment's completion status, a Secure Client run): the current task's. */
+function fraction(node: UpgradeNodeRecord, now: number): number {
+  if (node.completedAt !== undefined) return 1;
   if (node.durationMs <= 0) return 0;
-  return Math.round(Math.min(1, Math.max(0, (now - node.startedAt) / node.durationMs)) * 100);
+  return Math.round(Math.min(1, Math.max(0, (now - node.startedAt) / node.durationMs)) * 100) / 100;
 }
 
 export function deviceUpgradeStatusDtos(
@@ -471,7 +471,7 @@ export function deviceUpgradeStatusDtos(
       name: node.name,
       ...(node.nodeType === undefined ? {} : { nodeType: node.nodeType }),
       message: node.message,
-      percentageComplete: percentage(node, now),
+      percentageComplete: fraction(node, now),
       ...(node.completedAt === undefined ? {} : { completedAt: iso(node.completedAt) }),
     })),
   }));

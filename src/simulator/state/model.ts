@@ -194,7 +194,7 @@ export interface UpgradeNodeRecord {
   name: string;
   nodeType?: 'HA_PRIMARY' | 'HA_SECONDARY';
   message: string;
-  /** The current task's progress: it started at `startedAt` and lasts `durationMs` (0–100 from these). */
+  /** The current task's progress: it started at `startedAt` and lasts `durationMs` (0–1 from these). */
   startedAt: number;
   durationMs: number;
   completedAt?: number;
