@@ -38,6 +38,11 @@ export const AREAS: readonly { area: Area; title: string; blurb: string }[] = [
     blurb: 'devices and Secure Client upgrades across every managed tenant',
   },
   {
+    area: 'upgrades',
+    title: 'Upgrades',
+    blurb: 'ASA and FTD software: the versions each device can move to, across tenants for an MSP',
+  },
+  {
     area: 'alerts',
     title: 'Alerts',
     blurb:

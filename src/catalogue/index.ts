@@ -32,6 +32,7 @@ import { TENANT_OPERATIONS } from './tenants.js';
 import { TENANT_USER_OPERATIONS } from './tenantUsers.js';
 import { TRACE_OPERATIONS } from './trace.js';
 import { TRANSACTION_OPERATIONS } from './transactions.js';
+import { UPGRADE_OPERATIONS } from './upgrades.js';
 import { COMMAND, commandLine, usageLine } from './usage.js';
 import { VPN_OPERATIONS } from './vpn.js';
 import { WATCH_OPERATIONS } from './watches.js';
@@ -59,6 +60,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...GATEWAY_OPERATIONS,
   ...VPN_OPERATIONS,
   ...MSP_OPERATIONS,
+  ...UPGRADE_OPERATIONS,
   ...WATCH_OPERATIONS,
   ...ALERT_OPERATIONS,
   auditOperation,

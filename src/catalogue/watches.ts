@@ -61,7 +61,7 @@ const watchCommand = {
 } as const;
 
 /** An MSP portal's token may list managed tenants; any other gets 403. Its runs across tenants are heard too. */
-async function isMspPortal(ctx: OperationContext): Promise<boolean> {
+export async function isMspPortal(ctx: OperationContext): Promise<boolean> {
   try {
     await ctx.scc.call('getMspManagedTenants', { query: { limit: 1 } });
     return true;

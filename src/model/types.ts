@@ -17,6 +17,7 @@ export type Area =
   | 'gateway'
   | 'vpn'
   | 'msp'
+  | 'upgrades'
   | 'alerts'
   | 'audit';
 

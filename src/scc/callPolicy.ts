@@ -106,6 +106,7 @@ const NOT_APPLIED_TWICE = 'not retried because it may have been applied';
 export const COMPUTING_POSTS: ReadonlySet<string> = new Set([
   'calculateAsaCommandsToApplyPendingChanges',
   'calculateMspCompatibleSecureClientVersions',
+  'calculateMspFtdCompatibleUpgradeVersions',
   // fwbot sends the ASA command line only its own read-only templates (src/catalogue/asaCommands.ts).
   'executeCliCommand',
 ]);

@@ -15,6 +15,34 @@ function referenceOperationIds(): Set<string> {
   return new Set(loadOpenApiContract().listOperationIds());
 }
 
+/**
+ * Operations of an adopted cut that no command reaches yet, each with the work that brings its command. The
+ * whole cut is adopted so the client and the simulator have every operation the work ahead stands on; this
+ * list must be exactly the operations still unreached, so a command that reaches one takes it off, and it
+ * only ever shrinks.
+ */
+const NOT_YET_REACHED: Record<string, string> = {
+  getCompatibleAsaVersionsForMultipleAsas:
+    'issue 37 item 2: /fw upgrade checks the version fits every device',
+  getCompatibleFtdVersionsForMultipleFtds:
+    'issue 37 item 2: /fw upgrade checks the version fits every device',
+  getDeviceUpgradeRuns: 'issue 37 item 4: runs followed in the thread',
+  getDeviceUpgradeRun: 'issue 37 item 4: runs followed in the thread',
+  getMspDeviceUpgradeRuns: 'issue 37 item 7: MSP runs followed the same way',
+  getMspDeviceUpgradeRun: 'issue 37 item 7: MSP runs followed the same way',
+  getMspDeviceUpgradeRunsAttributeValues: 'issue 37 item 7: MSP runs followed the same way',
+  upgradeAsaDevice: 'issue 37 item 2: /fw upgrade',
+  upgradeAsaDevices: 'issue 37 item 2: /fw upgrade',
+  upgradeFtdDevice: 'issue 37 item 2: /fw upgrade',
+  upgradeFtdDevices: 'issue 37 item 2: /fw upgrade',
+  updateFtdUpgradePackagesCache: 'issue 37 item 2: /fw upgrade (a stale FTD package cache)',
+  modifyDeviceUpgradeRun: 'issue 37 item 4: runs followed in the thread',
+  deleteDeviceUpgradeRun: 'issue 37 item 4: runs followed in the thread',
+  upgradeMspManagedAsaDevices: 'issue 37 item 7: MSP upgrades in batches',
+  upgradeMspManagedFtdDevices: 'issue 37 item 7: MSP upgrades in batches',
+  deleteMspDeviceUpgradeRun: 'issue 37 item 7: MSP upgrades in batches',
+};
+
 const skipReason = contractSkipReason();
 if (skipReason) process.stdout.write(`catalogue coverage: ${skipReason}\n`);
 
@@ -24,7 +52,9 @@ describe('the catalogue covers the SCC operations of the reference', () => {
     () => {
       const reached = new Set<string>(catalogue.operations.flatMap((op) => op.scc));
       const unreached = [...referenceOperationIds()].filter((id) => !reached.has(id));
-      expect(unreached, 'SCC operations no command declares in its `scc`').toEqual([]);
+      expect(unreached.sort(), 'SCC operations no command declares in its `scc`').toEqual(
+        Object.keys(NOT_YET_REACHED).sort(),
+      );
     },
   );
 

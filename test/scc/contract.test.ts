@@ -494,6 +494,84 @@ const HAND_ROWS: Partial<Record<SccOperationId, ContractRow>> = {
     invoke: (c) => c.lookups.cliResults({ q: `executionUid:${EXECUTION_UID}`, limit: 50 }),
   },
   getCliResult: { area: 'lookups.cliResult', invoke: (c) => c.lookups.cliResult(CLI_RESULT_UID) },
+  // Firewall software upgrades (scc-openapi-upgrades.yaml): the bodies are the rows' choices
+  upgradeAsaDevice: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('upgradeAsaDevice', {
+        path: { deviceUid: DEVICE_UID },
+        body: { softwareVersion: '9.20.3', asdmVersion: '7.20(4)', stageUpgrade: true, name: 'stage hq' },
+      }),
+  },
+  upgradeAsaDevices: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('upgradeAsaDevices', {
+        body: {
+          deviceUids: [DEVICE_UID, OTHER_DEVICE_UID],
+          softwareVersion: '9.20.3',
+          forceUpgrade: false,
+          ignoreMaintenanceWindow: true,
+        },
+      }),
+  },
+  upgradeFtdDevice: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('upgradeFtdDevice', {
+        path: { deviceUid: DEVICE_UID },
+        body: { upgradePackageUid: PACKAGE_UID, stageUpgrade: false, ignoreMaintenanceWindow: false },
+      }),
+  },
+  upgradeFtdDevices: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('upgradeFtdDevices', {
+        body: { deviceUids: [DEVICE_UID], upgradePackageUid: PACKAGE_UID, stageUpgrade: true },
+      }),
+  },
+  updateFtdUpgradePackagesCache: {
+    area: GENERIC_CALL,
+    invoke: (c) => c.call('updateFtdUpgradePackagesCache', {}),
+  },
+  modifyDeviceUpgradeRun: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('modifyDeviceUpgradeRun', { path: { upgradeRunUid: RUN_UID }, body: { name: 'hq to 9.20.3' } }),
+  },
+  deleteDeviceUpgradeRun: {
+    area: GENERIC_CALL,
+    invoke: (c) => c.call('deleteDeviceUpgradeRun', { path: { uid: RUN_UID } }),
+  },
+  upgradeMspManagedAsaDevices: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('upgradeMspManagedAsaDevices', {
+        body: {
+          deviceUids: [DEVICE_UID, OTHER_DEVICE_UID],
+          softwareVersion: '9.20.3',
+          stageUpgradeOnly: true,
+        },
+      }),
+  },
+  upgradeMspManagedFtdDevices: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('upgradeMspManagedFtdDevices', {
+        body: { deviceUids: [DEVICE_UID], softwareVersion: '7.4.2', ignoreMaintenanceWindow: true },
+      }),
+  },
+  calculateMspFtdCompatibleUpgradeVersions: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('calculateMspFtdCompatibleUpgradeVersions', {
+        body: { deviceUids: [DEVICE_UID, OTHER_DEVICE_UID] },
+      }),
+  },
+  deleteMspDeviceUpgradeRun: {
+    area: GENERIC_CALL,
+    invoke: (c) => c.call('deleteMspDeviceUpgradeRun', { path: { uid: RUN_UID } }),
+  },
 };
 
 /**
@@ -612,6 +690,21 @@ const DOCUMENTED_FLAWS: {
     fields: ['items[0].value.overrides[0].content'],
     flaw: 'Override.content exemplified as a string; the schema says object',
     replies: { 'items[0].value.overrides[0].content': { literal: 'a:b:c::2' } },
+  },
+  // The upgrades cut (scc-openapi-upgrades.yaml): CompatibleDeviceDto requires uid and managedTenantUid
+  // and exemplifies neither, so an example assembled from the schema's examples lacks both.
+  {
+    operationId: 'getMspFtdCompatibleUpgradeVersions',
+    status: 200,
+    fields: [
+      'compatibleVersions[0].compatibleDevices[0].managedTenantUid',
+      'compatibleVersions[0].compatibleDevices[0].uid',
+    ],
+    flaw: 'CompatibleDeviceDto requires uid and managedTenantUid but exemplifies neither',
+    replies: {
+      'compatibleVersions[0].compatibleDevices[0].managedTenantUid': TENANT_UID,
+      'compatibleVersions[0].compatibleDevices[0].uid': DEVICE_UID,
+    },
   },
 ];
 // The README's fourth flaw, UserInput's example being a string, is on the request side: the requests
@@ -784,12 +877,17 @@ if (skipReason) process.stdout.write(`SCC client contract: ${skipReason}\n`);
   });
 });
 
-/** `body/items/0/roles must be array` → `items[0].roles` */
+/**
+ * `body/items/0/roles must be array` → `items[0].roles`; a missing required property is named as the
+ * field (`body/a/0 must have required property 'uid'` → `a[0].uid`), as the client's model names it.
+ */
 function violationField(violation: string): string {
   const pointer = violation.split(' ')[0]?.replace(/^body\/?/, '') ?? '';
-  return pointer === ''
+  const missing = /must have required property '([^']+)'/.exec(violation)?.[1];
+  const parts = [...(pointer === '' ? [] : pointer.split('/')), ...(missing === undefined ? [] : [missing])];
+  return parts.length === 0
     ? ''
-    : formatPath(pointer.split('/').map((part) => (/^\d+$/.test(part) ? Number(part) : part)));
+    : formatPath(parts.map((part) => (/^\d+$/.test(part) ? Number(part) : part)));
 }
 
 /**

@@ -492,6 +492,89 @@ describe('simulator contract', () => {
       ]);
       expect(mspRefusals.every((s) => s.status === 'rejected')).toBe(true);
 
+      // Firewall software upgrades: versions, a stage-only run continued by an upgrade, an FTD run, the
+      // package cache, renaming and deleting runs, and the MSP portal's versions, upgrades and runs.
+      const branchAsa = sim.deviceUid('asa-branch-02');
+      const dcAsa = sim.deviceUid('asa-dc-03');
+      const edge2 = sim.deviceUid('ftd-edge-02');
+      await scc.call('getAsaUpgradeVersions', { path: { deviceUid: branchAsa } });
+      await scc.call('getCompatibleAsaVersionsForMultipleAsas', {
+        query: { deviceUids: [branchAsa, dcAsa] },
+      });
+      await scc.call('getCompatibleFtdVersions', { path: { deviceUid: edge2 } });
+      await scc.call('getCompatibleFtdVersionsForMultipleFtds', { query: { deviceUids: [edge2] } });
+      const ftdPackage = await scc.call('getCompatibleFtdVersions', { path: { deviceUid: edge2 } });
+      const packageUid = String(
+        ftdPackage.data.items?.find((v) => v.softwareVersion === '7.4.2')?.upgradePackageUid,
+      );
+      const staged = await scc.call('upgradeAsaDevice', {
+        path: { deviceUid: branchAsa },
+        body: { softwareVersion: '9.20.3', stageUpgrade: true, name: 'contract-stage' },
+      });
+      const stagedRun = String(staged.data.entityUid);
+      await scc.call('getDeviceUpgradeRun', { path: { upgradeRunUid: stagedRun } });
+      await scc.call('modifyDeviceUpgradeRun', {
+        path: { upgradeRunUid: stagedRun },
+        body: { name: 'contract-staged' },
+      });
+      await scc.call('updateFtdUpgradePackagesCache', {});
+      sim.clock.advance(5 * 60_000);
+      await scc.call('upgradeAsaDevices', {
+        body: { deviceUids: [branchAsa, dcAsa], softwareVersion: '9.20.3' },
+      });
+      const ftdRun = await scc.call('upgradeFtdDevice', {
+        path: { deviceUid: edge2 },
+        body: { upgradePackageUid: packageUid, stageUpgrade: true },
+      });
+      const ftdRefusals = await Promise.allSettled([
+        scc.call('upgradeFtdDevice', { path: { deviceUid: edge2 }, body: { upgradePackageUid: packageUid } }),
+        scc.call('upgradeFtdDevices', { body: { deviceUids: [edge2], upgradePackageUid: packageUid } }),
+      ]);
+      expect(ftdRefusals.every((r) => r.status === 'rejected')).toBe(true);
+      await scc.call('getDeviceUpgradeRuns', {
+        query: { q: 'upgradeRunType:ASA_DEVICE_UPGRADE', limit: 10 },
+      });
+      await scc.call('deleteDeviceUpgradeRun', { path: { uid: String(ftdRun.data.entityUid) } });
+      await scc.call('upgradeFtdDevices', {
+        body: {
+          deviceUids: [sim.deviceUid('ftd-lab-03')],
+          upgradePackageUid: String(
+            (await scc.call('getCompatibleFtdVersions', { path: { deviceUid: sim.deviceUid('ftd-lab-03') } }))
+              .data.items?.[0]?.upgradePackageUid,
+          ),
+        },
+      });
+      await scc.call('getMspAsaCompatibleUpgradeVersions', {
+        query: { deviceUids: [sim.deviceUid('nw-asa-hq'), sim.deviceUid('globex-asa-01')] },
+      });
+      const ftdCalculation = await scc.call('calculateMspFtdCompatibleUpgradeVersions', {
+        body: { deviceUids: [sim.deviceUid('nw-ftd-edge')] },
+      });
+      const upgradeVersionUid = String(ftdCalculation.data.entityUid);
+      await scc.call('getMspFtdCompatibleUpgradeVersions', { path: { upgradeVersionUid } });
+      const mspAsaRun = await scc.call('upgradeMspManagedAsaDevices', {
+        body: {
+          deviceUids: [sim.deviceUid('nw-asa-hq'), sim.deviceUid('globex-asa-01')],
+          softwareVersion: '9.20.3',
+          stageUpgradeOnly: true,
+        },
+      });
+      const mspFtdRun = await scc.call('upgradeMspManagedFtdDevices', {
+        body: {
+          deviceUids: [sim.deviceUid('nw-ftd-edge')],
+          softwareVersion: '7.4.2',
+        },
+      });
+      await scc.call('getMspDeviceUpgradeRun', { path: { uid: String(mspFtdRun.data.entityUid) } });
+      sim.clock.advance(30 * 60_000);
+      await scc.call('getMspFtdCompatibleUpgradeVersions', { path: { upgradeVersionUid } });
+      await scc.call('getMspDeviceUpgradeRuns', {
+        query: { q: 'upgradeRunType:FTD_DEVICE_UPGRADE', limit: 5 },
+      });
+      await scc.call('getMspDeviceUpgradeRunsAttributeValues', {});
+      await scc.call('getDeviceUpgradeRuns', {});
+      await scc.call('deleteMspDeviceUpgradeRun', { path: { uid: String(mspAsaRun.data.entityUid) } });
+
       // A few refusals on operations that declare them: still CommonApiError bodies. (createTenant's 429
       // is not among its declared statuses, so the duplicate is sent after the 30-second limit.)
       sim.clock.advance(30_000);

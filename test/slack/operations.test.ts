@@ -544,6 +544,14 @@ describe('every operation through Slack', () => {
     );
   });
 
+  it('upgrades versions (across tenants, by model)', async () => {
+    const text = await driving(
+      read('upgrades.versions', 'upgrades versions nw-asa-hq globex-asa-01 nw-ftd-edge'),
+    );
+    expect(text).toContain('Cisco Firepower 1120 Threat Defense');
+    expect(text).toContain('7.4.2 (suggested)');
+  });
+
   it('msp vpn upgrade (a second person approves, by default)', async () => {
     const raw = await destructive(
       'msp.vpn.upgrade',

@@ -11,7 +11,9 @@ import type {
   AuditLog,
   DeploymentRunDto,
   MspSecureClientUpgradeRunDto,
+  MspUpgradeRunDto,
   SecureClientUpgradeRunDto,
+  UpgradeRunDto,
 } from '../../scc/generated/models.js';
 import type { AlertAction, AlertPhase, AlertSubject, TokenRole } from '../vocabulary.js';
 
@@ -128,10 +130,13 @@ interface AlertSources {
   };
   /** Deployment runs, newest updated first (no list across tenants exists). */
   deploymentRuns: { source: { from: 'deploymentRuns' }; item: DeploymentRunDto };
-  /** Secure Client upgrade runs, newest updated first (getMspSecureClientUpgradeRuns across tenants). */
+  /**
+   * Upgrade runs: Secure Client's, newest updated first, and the firewall software's (ASA, FTD), newest first
+   * (getMspSecureClientUpgradeRuns and getMspDeviceUpgradeRuns across tenants).
+   */
   upgradeRuns: {
     source: { from: 'upgradeRuns' };
-    item: SecureClientUpgradeRunDto | MspSecureClientUpgradeRunDto;
+    item: SecureClientUpgradeRunDto | MspSecureClientUpgradeRunDto | UpgradeRunDto | MspUpgradeRunDto;
   };
   /** The audit log since the last event seen (one tenant's: SCC has none across tenants). */
   auditLogs: { source: { from: 'auditLogs'; q: (sinceIso: string) => string }; item: AuditLog };

@@ -161,13 +161,25 @@ export async function readFull(kind: AnyAlertKind, ctx: ReadContext): Promise<So
     }
     case 'upgradeRuns': {
       const query = { limit: ctx.runsPerScan, sort: ['lastUpdatedTime:DESC'] as const };
+      // Firewall software runs carry no times to sort by: SCC lists them newest first.
+      const newest = { limit: String(ctx.runsPerScan) };
       const items =
         scope === 'own'
-          ? ((await scc.call('getSecureClientUpgradeRuns', { query: { ...query, sort: [...query.sort] } }))
-              .data.items ?? [])
-          : ((await scc.call('getMspSecureClientUpgradeRuns', { query: { ...query, sort: [...query.sort] } }))
-              .data.items ?? []);
-      return { items, covers: 'all', calls: 1 };
+          ? [
+              ...((
+                await scc.call('getSecureClientUpgradeRuns', { query: { ...query, sort: [...query.sort] } })
+              ).data.items ?? []),
+              ...((await scc.call('getDeviceUpgradeRuns', { query: newest })).data.items ?? []),
+            ]
+          : [
+              ...((
+                await scc.call('getMspSecureClientUpgradeRuns', {
+                  query: { ...query, sort: [...query.sort] },
+                })
+              ).data.items ?? []),
+              ...((await scc.call('getMspDeviceUpgradeRuns', { query: newest })).data.items ?? []),
+            ];
+      return { items, covers: 'all', calls: 2 };
     }
     case 'auditLogs': {
       const since = auditSince(ctx.previous as ReadonlyMap<string, never>, now);

@@ -176,6 +176,18 @@ export type MspCalculateCompatibleSecureClientVersionsInput = z.infer<
   typeof MspCalculateCompatibleSecureClientVersionsInput
 >;
 
+export const MspCalculateCompatibleUpgradeVersionsInput = z.object({
+  deviceUids: z
+    .array(z.guid())
+    .min(1)
+    .max(50)
+    .refine(uniqueItems, { message: 'items must be unique' })
+    .optional(),
+});
+export type MspCalculateCompatibleUpgradeVersionsInput = z.infer<
+  typeof MspCalculateCompatibleUpgradeVersionsInput
+>;
+
 export const MspCreateTenantInput = z.object({
   displayName: z.string().optional(),
   salesOrderNumber: z.string().optional(),
@@ -196,6 +208,26 @@ export const MspSecureClientPlatform = z.object({
   os: z.enum(['LINUX', 'MACOS', 'WINDOWS']),
 });
 export type MspSecureClientPlatform = z.infer<typeof MspSecureClientPlatform>;
+
+export const MspUpgradeAsaDevicesInput = z.object({
+  asdmVersion: z.string().optional(),
+  deviceUids: z.array(z.guid()).min(1).refine(uniqueItems, { message: 'items must be unique' }),
+  forceUpgrade: z.boolean().optional(),
+  ignoreMaintenanceWindow: z.boolean().optional(),
+  name: z.string().optional(),
+  softwareVersion: z.string().optional(),
+  stageUpgradeOnly: z.boolean().optional(),
+});
+export type MspUpgradeAsaDevicesInput = z.infer<typeof MspUpgradeAsaDevicesInput>;
+
+export const MspUpgradeFtdDevicesInput = z.object({
+  deviceUids: z.array(z.guid()).min(1).refine(uniqueItems, { message: 'items must be unique' }),
+  ignoreMaintenanceWindow: z.boolean().optional(),
+  name: z.string().optional(),
+  softwareVersion: z.string().optional(),
+  stageUpgradeOnly: z.boolean().optional(),
+});
+export type MspUpgradeFtdDevicesInput = z.infer<typeof MspUpgradeFtdDevicesInput>;
 
 export const MspUpgradeSecureClientPackagesInput = z.object({
   deviceUids: z.array(z.guid()).min(1).refine(uniqueItems, { message: 'items must be unique' }),
@@ -280,6 +312,49 @@ export const TriggerSecureClientUpgradeInput = z.object({
   version: z.string().min(1),
 });
 export type TriggerSecureClientUpgradeInput = z.infer<typeof TriggerSecureClientUpgradeInput>;
+
+export const UpgradeAsaDeviceInput = z.object({
+  asdmVersion: z.string().optional(),
+  forceUpgrade: z.boolean().optional(),
+  ignoreMaintenanceWindow: z.boolean().optional(),
+  name: z.string().optional(),
+  softwareVersion: z.string().optional(),
+  stageUpgrade: z.boolean().optional(),
+});
+export type UpgradeAsaDeviceInput = z.infer<typeof UpgradeAsaDeviceInput>;
+
+export const UpgradeAsaDevicesInput = z.object({
+  asdmVersion: z.string().optional(),
+  deviceUids: z.array(z.guid()).min(1).max(50).refine(uniqueItems, { message: 'items must be unique' }),
+  forceUpgrade: z.boolean().optional(),
+  ignoreMaintenanceWindow: z.boolean().optional(),
+  name: z.string().optional(),
+  softwareVersion: z.string().optional(),
+  stageUpgrade: z.boolean().optional(),
+});
+export type UpgradeAsaDevicesInput = z.infer<typeof UpgradeAsaDevicesInput>;
+
+export const UpgradeFtdDeviceInput = z.object({
+  ignoreMaintenanceWindow: z.boolean().optional(),
+  name: z.string().nullable().optional(),
+  stageUpgrade: z.boolean().optional(),
+  upgradePackageUid: z.guid(),
+});
+export type UpgradeFtdDeviceInput = z.infer<typeof UpgradeFtdDeviceInput>;
+
+export const UpgradeFtdDevicesInput = z.object({
+  deviceUids: z.array(z.guid()).min(1).max(50).refine(uniqueItems, { message: 'items must be unique' }),
+  ignoreMaintenanceWindow: z.boolean().optional(),
+  name: z.string().optional(),
+  stageUpgrade: z.boolean().optional(),
+  upgradePackageUid: z.guid(),
+});
+export type UpgradeFtdDevicesInput = z.infer<typeof UpgradeFtdDevicesInput>;
+
+export const UpgradeRunModifyInput = z.object({
+  name: z.string().min(1),
+});
+export type UpgradeRunModifyInput = z.infer<typeof UpgradeRunModifyInput>;
 
 export const VlanInterfaceCreateInput = z.object({
   description: z.string().optional(),

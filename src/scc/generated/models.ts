@@ -138,6 +138,27 @@ export const AsaChangeItemDto = z.looseObject({
 });
 export type AsaChangeItemDto = z.infer<typeof AsaChangeItemDto>;
 
+export const AsaCompatibleVersion = z.looseObject({
+  asdmImageUrl: z.string().nullish(),
+  asdmVersion: z.string().nullish(),
+  softwareImageUrl: z.string().nullish(),
+  softwareVersion: z.string().nullish(),
+});
+export type AsaCompatibleVersion = z.infer<typeof AsaCompatibleVersion>;
+
+export const AsaCompatibilityVersion = z.looseObject({
+  compatibleAsaVersions: z.array(AsaCompatibleVersion).nullish(),
+  deviceUids: z.array(z.string()).nullish(),
+  hardwareModel: z.string().nullish(),
+});
+export type AsaCompatibilityVersion = z.infer<typeof AsaCompatibilityVersion>;
+
+export const AsaCompatibleVersionsResponse = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(AsaCompatibleVersion).nullish(),
+});
+export type AsaCompatibleVersionsResponse = z.infer<typeof AsaCompatibleVersionsResponse>;
+
 export const AsaConfig = z.looseObject({
   configOnCloud: z.string().nullish(),
   configOnDevice: z.string().nullish(),
@@ -618,6 +639,28 @@ export const CommonApiError = z.looseObject({
 });
 export type CommonApiError = z.infer<typeof CommonApiError>;
 
+export const CompatibleDevice = z.looseObject({
+  currentSoftwareVersion: z.string().nullish(),
+  hardwareModel: z.string(),
+  managedTenantDisplayName: z.string().nullish(),
+  managedTenantName: z.string().nullish(),
+  managedTenantUid: z.string(),
+  name: z.string(),
+  uid: z.string(),
+});
+export type CompatibleDevice = z.infer<typeof CompatibleDevice>;
+
+export const CompatibleDeviceDto = z.looseObject({
+  currentSoftwareVersion: z.string().nullish(),
+  hardwareModel: z.string(),
+  managedTenantDisplayName: z.string().nullish(),
+  managedTenantName: z.string().nullish(),
+  managedTenantUid: z.string(),
+  name: z.string(),
+  uid: z.string(),
+});
+export type CompatibleDeviceDto = z.infer<typeof CompatibleDeviceDto>;
+
 export const SecureClientPlatformDto = z.looseObject({
   cpuArchitecture: openEnum(['ARM64', 'X86_64', 'UNIVERSAL']),
   os: openEnum(['LINUX', 'MACOS', 'WINDOWS']),
@@ -629,6 +672,26 @@ export const CompatibleSecureClientVersionDto = z.looseObject({
   version: z.string(),
 });
 export type CompatibleSecureClientVersionDto = z.infer<typeof CompatibleSecureClientVersionDto>;
+
+export const CompatibleVersionInfo = z.looseObject({
+  asdmImageUrl: z.string().nullish(),
+  asdmVersion: z.string(),
+  compatibleDevices: z.array(CompatibleDevice),
+  softwareImageUrl: z.string().nullish(),
+  softwareVersion: z.string(),
+});
+export type CompatibleVersionInfo = z.infer<typeof CompatibleVersionInfo>;
+
+export const CompatibleVersionInfoDto = z
+  .looseObject({
+    compatibleDevices: z.array(CompatibleDeviceDto),
+    isSuggestedVersion: z.boolean(),
+    releaseDate: z.string().nullable().nullish(),
+    softwareVersion: z.string(),
+    upgradeType: openEnum(['UPGRADE', 'PATCH', 'HOTFIX']),
+  })
+  .nullable();
+export type CompatibleVersionInfoDto = z.infer<typeof CompatibleVersionInfoDto>;
 
 export const CompletionStatusDto = z.looseObject({
   completedAt: z.string().nullish(),
@@ -1087,6 +1150,12 @@ export const DevicePage = z.looseObject({
 });
 export type DevicePage = z.infer<typeof DevicePage>;
 
+export const DeviceUpgradeStatusDto = z.looseObject({
+  completionStatuses: z.array(CompletionStatusDto).nullish(),
+  uid: z.string().nullish(),
+});
+export type DeviceUpgradeStatusDto = z.infer<typeof DeviceUpgradeStatusDto>;
+
 export const EnableCdFmcForTenantRequest = z.looseObject({
   dedicatedCdFmcInstance: z.boolean(),
 });
@@ -1179,6 +1248,22 @@ export const FtdChangeItemDto = z.looseObject({
 });
 export type FtdChangeItemDto = z.infer<typeof FtdChangeItemDto>;
 
+export const FtdVersion = z.looseObject({
+  filename: z.string().nullish(),
+  isSuggestedVersion: z.boolean().nullish(),
+  softwareVersion: z.string().nullish(),
+  upgradePackageUid: z.string().nullish(),
+  upgradeType: openEnum(['UPGRADE', 'PATCH', 'HOTFIX']).nullish(),
+});
+export type FtdVersion = z.infer<typeof FtdVersion>;
+
+export const FtdCompatibilityVersion = z.looseObject({
+  compatibleFtdVersions: z.array(FtdVersion).nullish(),
+  deviceUids: z.array(z.string()).nullish(),
+  hardwareModel: z.string().nullish(),
+});
+export type FtdCompatibilityVersion = z.infer<typeof FtdCompatibilityVersion>;
+
 export const SecureClientPackageDto = z.looseObject({
   cpuArchitecture: openEnum(['ARM64', 'X86_64', 'UNIVERSAL']).nullish(),
   deviceUid: z.string(),
@@ -1196,6 +1281,48 @@ export const FtdSecureClientPackagesPage = z.looseObject({
   offset: z.number().int().nullish(),
 });
 export type FtdSecureClientPackagesPage = z.infer<typeof FtdSecureClientPackagesPage>;
+
+export const UpgradeRunDto = z.looseObject({
+  deviceUids: z.array(z.string()).nullish(),
+  deviceUpgradeStatuses: z.array(DeviceUpgradeStatusDto).nullish(),
+  errorMsg: z.string().nullish(),
+  name: z.string().nullish(),
+  stageUpgradeOnly: z.boolean().nullish(),
+  transactionUid: z.string().nullish(),
+  uid: z.string().nullish(),
+  upgradePackageUid: z.string().nullish(),
+  upgradeRunStatus: openEnum([
+    'UPLOADING_IMAGE',
+    'PERFORMING_READINESS_CHECK',
+    'UPGRADE_STAGED',
+    'UPGRADE_STAGING_FAILED',
+    'UGPRADE_STAGING_FAILED',
+    'PERFORMING_UPGRADE',
+    'UPGRADE_COMPLETED',
+    'UPGRADE_FAILED',
+  ]).nullish(),
+  upgradeRunType: openEnum([
+    'ASA_DEVICE_UPGRADE',
+    'FTD_DEVICE_UPGRADE',
+    'FTD_SECURE_CLIENT_UPGRADE',
+    'ASA_SECURE_CLIENT_UPGRADE',
+  ]).nullish(),
+});
+export type UpgradeRunDto = z.infer<typeof UpgradeRunDto>;
+
+export const FtdUpgradeRunDtoPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(UpgradeRunDto).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type FtdUpgradeRunDtoPage = z.infer<typeof FtdUpgradeRunDtoPage>;
+
+export const FtdVersionsResponse = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(FtdVersion).nullish(),
+});
+export type FtdVersionsResponse = z.infer<typeof FtdVersionsResponse>;
 
 export const Inventory = z.looseObject({
   devices: z.array(Entity).nullish(),
@@ -1459,11 +1586,23 @@ export const MspAddUsersToTenantInput = z.looseObject({
 });
 export type MspAddUsersToTenantInput = z.infer<typeof MspAddUsersToTenantInput>;
 
+export const MspAsaCompatibleVersionsDto = z.looseObject({
+  compatibleVersions: z.array(CompatibleVersionInfo),
+});
+export type MspAsaCompatibleVersionsDto = z.infer<typeof MspAsaCompatibleVersionsDto>;
+
 export const MspCalculateCompatibleSecureClientVersionsInput = z.looseObject({
   deviceUids: z.array(z.string()),
 });
 export type MspCalculateCompatibleSecureClientVersionsInput = z.infer<
   typeof MspCalculateCompatibleSecureClientVersionsInput
+>;
+
+export const MspCalculateCompatibleUpgradeVersionsInput = z.looseObject({
+  deviceUids: z.array(z.string()).nullish(),
+});
+export type MspCalculateCompatibleUpgradeVersionsInput = z.infer<
+  typeof MspCalculateCompatibleUpgradeVersionsInput
 >;
 
 export const MspCreateTenantInput = z.looseObject({
@@ -1666,6 +1805,104 @@ export const MspSecureClientUpgradeRunsAttributeValues = z.looseObject({
 export type MspSecureClientUpgradeRunsAttributeValues = z.infer<
   typeof MspSecureClientUpgradeRunsAttributeValues
 >;
+
+export const MspUpgradeAsaDevicesInput = z.looseObject({
+  asdmVersion: z.string().nullish(),
+  deviceUids: z.array(z.string()),
+  forceUpgrade: z.boolean().nullish(),
+  ignoreMaintenanceWindow: z.boolean().nullish(),
+  name: z.string().nullish(),
+  softwareVersion: z.string().nullish(),
+  stageUpgradeOnly: z.boolean().nullish(),
+});
+export type MspUpgradeAsaDevicesInput = z.infer<typeof MspUpgradeAsaDevicesInput>;
+
+export const MspUpgradeFtdDevicesInput = z.looseObject({
+  deviceUids: z.array(z.string()),
+  ignoreMaintenanceWindow: z.boolean().nullish(),
+  name: z.string().nullish(),
+  softwareVersion: z.string().nullish(),
+  stageUpgradeOnly: z.boolean().nullish(),
+});
+export type MspUpgradeFtdDevicesInput = z.infer<typeof MspUpgradeFtdDevicesInput>;
+
+export const UpgradeRunMetadataDto = z.looseObject({
+  devices: z.array(DeviceUpgradeStatusDto).nullish(),
+});
+export type UpgradeRunMetadataDto = z.infer<typeof UpgradeRunMetadataDto>;
+
+export const MspUpgradeRunDto = z.looseObject({
+  asdmVersion: z.string().nullish(),
+  errorMsg: z.string().nullish(),
+  forceUpgrade: z.boolean().nullish(),
+  lastUpdatedTime: z.string().nullish(),
+  metadata: UpgradeRunMetadataDto.nullish(),
+  name: z.string().nullish(),
+  softwareVersion: z.string().nullish(),
+  stageUpgradeOnly: z.boolean().nullish(),
+  submissionTime: z.string().nullish(),
+  transactionUid: z.string().nullish(),
+  uid: z.string().nullish(),
+  upgradeRunStatus: openEnum([
+    'IN_PROGRESS',
+    'REBUILDING_UPGRADE_CACHE',
+    'PERFORMING_UPGRADE',
+    'UPLOADING_IMAGE',
+    'PERFORMING_READINESS_CHECK',
+    'UPGRADE_STAGED',
+    'UPGRADE_STAGING_FAILED',
+    'UGPRADE_STAGING_FAILED',
+    'UPGRADE_COMPLETED',
+    'UPGRADE_FAILED',
+  ]).nullish(),
+  upgradeRunType: openEnum([
+    'ASA_DEVICE_UPGRADE',
+    'FTD_DEVICE_UPGRADE',
+    'FTD_SECURE_CLIENT_UPGRADE',
+    'ASA_SECURE_CLIENT_UPGRADE',
+  ]).nullish(),
+  username: z.string().nullish(),
+});
+export type MspUpgradeRunDto = z.infer<typeof MspUpgradeRunDto>;
+
+export const MspUpgradeRunDtoPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(MspUpgradeRunDto).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type MspUpgradeRunDtoPage = z.infer<typeof MspUpgradeRunDtoPage>;
+
+export const MspUpgradeRunsAttributeValues = z.looseObject({
+  upgradeRunStatuses: z
+    .array(
+      openEnum([
+        'IN_PROGRESS',
+        'REBUILDING_UPGRADE_CACHE',
+        'PERFORMING_UPGRADE',
+        'UPLOADING_IMAGE',
+        'PERFORMING_READINESS_CHECK',
+        'UPGRADE_STAGED',
+        'UPGRADE_STAGING_FAILED',
+        'UGPRADE_STAGING_FAILED',
+        'UPGRADE_COMPLETED',
+        'UPGRADE_FAILED',
+      ]),
+    )
+    .nullish(),
+  upgradeRunTypes: z
+    .array(
+      openEnum([
+        'ASA_DEVICE_UPGRADE',
+        'FTD_DEVICE_UPGRADE',
+        'FTD_SECURE_CLIENT_UPGRADE',
+        'ASA_SECURE_CLIENT_UPGRADE',
+      ]),
+    )
+    .nullish(),
+  users: z.array(z.string()).nullish(),
+});
+export type MspUpgradeRunsAttributeValues = z.infer<typeof MspUpgradeRunsAttributeValues>;
 
 export const MspUpgradeSecureClientPackagesInput = z.looseObject({
   deviceUids: z.array(z.string()),
@@ -2124,6 +2361,57 @@ export const TriggerSecureClientUpgradeInput = z.looseObject({
   version: z.string(),
 });
 export type TriggerSecureClientUpgradeInput = z.infer<typeof TriggerSecureClientUpgradeInput>;
+
+export const UpgradeAsaDeviceInput = z.looseObject({
+  asdmVersion: z.string().nullish(),
+  forceUpgrade: z.boolean().nullish(),
+  ignoreMaintenanceWindow: z.boolean().nullish(),
+  name: z.string().nullish(),
+  softwareVersion: z.string().nullish(),
+  stageUpgrade: z.boolean().nullish(),
+});
+export type UpgradeAsaDeviceInput = z.infer<typeof UpgradeAsaDeviceInput>;
+
+export const UpgradeAsaDevicesInput = z.looseObject({
+  asdmVersion: z.string().nullish(),
+  deviceUids: z.array(z.string()),
+  forceUpgrade: z.boolean().nullish(),
+  ignoreMaintenanceWindow: z.boolean().nullish(),
+  name: z.string().nullish(),
+  softwareVersion: z.string().nullish(),
+  stageUpgrade: z.boolean().nullish(),
+});
+export type UpgradeAsaDevicesInput = z.infer<typeof UpgradeAsaDevicesInput>;
+
+export const UpgradeCompatibilityInfoDto = z.looseObject({
+  compatibleVersions: z.array(CompatibleVersionInfoDto).nullable().nullish(),
+  errorMessage: z.string().nullable().nullish(),
+  status: openEnum(['DONE', 'IN_PROGRESS', 'ERROR', 'IN_PROGRESS', 'DONE', 'ERROR']),
+  uid: z.string(),
+});
+export type UpgradeCompatibilityInfoDto = z.infer<typeof UpgradeCompatibilityInfoDto>;
+
+export const UpgradeFtdDeviceInput = z.looseObject({
+  ignoreMaintenanceWindow: z.boolean().nullish(),
+  name: z.string().nullable().nullish(),
+  stageUpgrade: z.boolean().nullish(),
+  upgradePackageUid: z.string(),
+});
+export type UpgradeFtdDeviceInput = z.infer<typeof UpgradeFtdDeviceInput>;
+
+export const UpgradeFtdDevicesInput = z.looseObject({
+  deviceUids: z.array(z.string()),
+  ignoreMaintenanceWindow: z.boolean().nullish(),
+  name: z.string().nullish(),
+  stageUpgrade: z.boolean().nullish(),
+  upgradePackageUid: z.string(),
+});
+export type UpgradeFtdDevicesInput = z.infer<typeof UpgradeFtdDevicesInput>;
+
+export const UpgradeRunModifyInput = z.looseObject({
+  name: z.string(),
+});
+export type UpgradeRunModifyInput = z.infer<typeof UpgradeRunModifyInput>;
 
 export const UrlObjectContent = z.looseObject({
   url: z.string(),

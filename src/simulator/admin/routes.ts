@@ -23,6 +23,7 @@ import { type AdminHandler, findTenant, parse } from './request.js';
 import type { RequestLog } from './requestLog.js';
 import { addSccUiRoutes, SCC_UI_ROUTES } from './sccUi.js';
 import { addTenantRoutes, TENANT_ROUTES } from './tenants.js';
+import { addUpgradeRoutes, UPGRADE_ROUTES } from './upgrades.js';
 
 export interface AdminDeps {
   sim: SimRuntime;
@@ -101,6 +102,7 @@ export const ADMIN_ROUTES = [
   ...TENANT_ROUTES,
   ...POLICY_ROUTES,
   ...GOVERNANCE_ROUTES,
+  ...UPGRADE_ROUTES,
   ['GET', '/_sim/downloads/{reportUid}/{file}', 'presigned report download (X-Amz-* query)'],
 ] as const;
 
@@ -179,6 +181,7 @@ export function createAdmin(deps: AdminDeps) {
   addTenantRoutes(add, sim);
   addPolicyRoutes(add, sim);
   addGovernanceRoutes(add, sim);
+  addUpgradeRoutes(add, sim);
   add('GET', '/_sim/faults', () => ({ status: 200, body: { items: faults.list() } }));
   add('POST', '/_sim/faults', async (r) => {
     const raw = await r.body();

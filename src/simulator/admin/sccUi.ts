@@ -92,7 +92,7 @@ export const SCC_UI_ROUTES = [
 ] as const;
 
 /** A person working in SCC's UI, as the operation handlers see a caller. */
-function uiPrincipal(tenant: TenantRecord, username: string): Principal {
+export function uiPrincipal(tenant: TenantRecord, username: string): Principal {
   return {
     token: { token: '(SCC UI)', tenantUid: tenant.uid, username, role: 'ROLE_SUPER_ADMIN', source: 'ui' },
     tenant,
@@ -102,7 +102,7 @@ function uiPrincipal(tenant: TenantRecord, username: string): Principal {
 }
 
 /** Runs an operation's own handler as `principal`; its SimError (a refusal) is the route's answer. */
-async function invoke(
+export async function invoke(
   sim: SimRuntime,
   operationId: SccOperationId,
   principal: Principal,
@@ -120,12 +120,12 @@ async function invoke(
   });
 }
 
-const entityOf = (response: SimResponse) => {
+export const entityOf = (response: SimResponse) => {
   const body = response.body as { entityUid?: string; transactionUid?: string };
   return { entityUid: String(body.entityUid), transactionUid: String(body.transactionUid) };
 };
 
-function byTenant(devices: readonly DeviceRecord[]): Map<string, DeviceRecord[]> {
+export function byTenant(devices: readonly DeviceRecord[]): Map<string, DeviceRecord[]> {
   const groups = new Map<string, DeviceRecord[]>();
   for (const d of devices) groups.set(d.tenantUid, [...(groups.get(d.tenantUid) ?? []), d]);
   return groups;

@@ -7,10 +7,12 @@ import { changeHandlers } from './changes.js';
 import { cliHandlers } from './cli.js';
 import { deploymentHandlers } from './deployments.js';
 import { deviceHandlers } from './devices.js';
+import { deviceUpgradeHandlers } from './deviceUpgrades.js';
 import { eventHandlers } from './events.js';
 import { gatewayHandlers } from './gateway.js';
 import { governanceHandlers } from './governance.js';
 import { interfaceHandlers } from './interfaces.js';
+import { mspDeviceUpgradeHandlers } from './mspDeviceUpgrades.js';
 import { mspHandlers } from './mspHandlers.js';
 import { tenantUserHandlers } from './mspUsers.js';
 import { objectHandlers } from './objects.js';
@@ -34,6 +36,8 @@ export const operationHandlers: OperationHandlers = {
   ...deploymentHandlers,
   ...secureClientHandlers,
   ...upgradeRunHandlers,
+  ...deviceUpgradeHandlers,
+  ...mspDeviceUpgradeHandlers,
   ...eventHandlers,
   ...governanceHandlers,
   ...transactionHandlers,

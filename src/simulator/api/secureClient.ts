@@ -76,7 +76,7 @@ export function incompatibility(device: DeviceRecord, version: CatalogueVersion)
 }
 
 /** Parses repeated (or comma-separated) `deviceUids`: 1–50 unique UUIDs. */
-function deviceUidsParam(query: URLSearchParams): string[] {
+export function deviceUidsParam(query: URLSearchParams): string[] {
   const uids = query
     .getAll('deviceUids')
     .flatMap((v) => v.split(','))

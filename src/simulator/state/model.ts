@@ -69,6 +69,30 @@ export interface DeviceRecord {
   upgradeFault?: UpgradeFault;
   /** When SCC may deploy to it (state/maintenanceWindow.ts); absent: no window configured. */
   maintenanceWindow?: MaintenanceWindowRecord;
+  /** A software upgrade staged on it (image uploaded, readiness checked) and not yet applied. */
+  stagedUpgrade?: StagedUpgrade;
+  /** How its next software upgrades fail (admin route `/_sim/devices/{device}/upgrade-fault`). */
+  softwareUpgradeFault?: SoftwareUpgradeFault;
+}
+
+export interface StagedUpgrade {
+  softwareVersion: string;
+  asdmVersion?: string;
+  upgradePackageUid?: string;
+  runUid: string;
+}
+
+/**
+ * A software upgrade made to fail: its readiness check (the run ends UPGRADE_STAGING_FAILED, nothing
+ * changes) or one node of the device while it upgrades (UPGRADE_FAILED; on an HA pair the other node may
+ * already run the new version). `times` counts the runs it still applies to (absent: every run).
+ */
+export interface SoftwareUpgradeFault {
+  kind: 'READINESS_CHECK' | 'NODE';
+  /** For NODE on an HA pair: which unit fails (default the primary, upgraded second). */
+  node?: 'HA_PRIMARY' | 'HA_SECONDARY';
+  message: string;
+  times?: number;
 }
 
 export interface UpgradeFault {
@@ -161,6 +185,88 @@ export interface UpgradeRunRecord {
   devices: UpgradedDevice[];
   /** Outcomes an admin route imposed on this run's devices (by device UID), over their own upgradeFault. */
   deviceFaults?: Record<string, UpgradeFault>;
+}
+
+export type DeviceUpgradeRunStatus = NonNullable<Model.UpgradeRunDto['upgradeRunStatus']>;
+
+/** One unit of a device in a software upgrade run: the device itself, or each node of an HA pair. */
+export interface UpgradeNodeRecord {
+  name: string;
+  nodeType?: 'HA_PRIMARY' | 'HA_SECONDARY';
+  message: string;
+  /** The current task's progress: it started at `startedAt` and lasts `durationMs` (0–1 from these). */
+  startedAt: number;
+  durationMs: number;
+  completedAt?: number;
+  failed?: boolean;
+}
+
+export interface UpgradeRunDeviceRecord {
+  uid: string;
+  name: string;
+  nodes: UpgradeNodeRecord[];
+}
+
+/** A software upgrade run of ASAs or FTDs of one tenant (getDeviceUpgradeRuns). */
+export interface DeviceUpgradeRunRecord {
+  uid: string;
+  tenantUid: string;
+  name: string;
+  type: 'ASA_DEVICE_UPGRADE' | 'FTD_DEVICE_UPGRADE';
+  softwareVersion: string;
+  asdmVersion?: string;
+  upgradePackageUid?: string;
+  stageUpgradeOnly: boolean;
+  forceUpgrade: boolean;
+  ignoreMaintenanceWindow: boolean;
+  username: string;
+  transactionUid: string;
+  submissionTime: number;
+  lastUpdatedTime: number;
+  status: DeviceUpgradeRunStatus;
+  errorMsg?: string;
+  devices: UpgradeRunDeviceRecord[];
+  /** Deleted through the API: gone from every read, though the work on the devices goes on. */
+  deleted?: boolean;
+  /** The MSP run it is a tenant's part of. */
+  mspRunUid?: string;
+}
+
+/** A cross-tenant software upgrade run of the MSP portal: one tenant run per managed tenant. */
+export interface MspDeviceUpgradeRunRecord {
+  uid: string;
+  portalUid: string;
+  name: string;
+  type: 'ASA_DEVICE_UPGRADE' | 'FTD_DEVICE_UPGRADE';
+  softwareVersion: string;
+  asdmVersion?: string;
+  stageUpgradeOnly: boolean;
+  forceUpgrade: boolean;
+  username: string;
+  transactionUid: string;
+  submissionTime: number;
+  /** The tenants' runs (getDeviceUpgradeRuns of each tenant), in tenant order. */
+  tenantRunUids: string[];
+  deleted?: boolean;
+}
+
+/** A cross-tenant FTD compatible-versions calculation (calculateMspFtdCompatibleUpgradeVersions). */
+export interface UpgradeCompatibilityRecord {
+  uid: string;
+  portalUid: string;
+  status: 'IN_PROGRESS' | 'DONE' | 'ERROR';
+  deviceUids: string[];
+  errorMessage?: string;
+  /** The result, as it was when the calculation ended. */
+  versions?: Model.CompatibleVersionInfoDto[];
+}
+
+/** A tenant's cache of compatible FTD upgrade packages: the devices it cannot answer for at once. */
+export interface FtdUpgradeCacheRecord {
+  /** FTDs whose versions must be computed first (their software changed since the cache was built). */
+  stale: Set<string>;
+  /** A rebuild in progress (updateFtdUpgradePackagesCache, or a read that needed one): its transaction. */
+  buildingTransactionUid?: string;
 }
 
 export type TransactionStatus = 'PENDING' | 'IN_PROGRESS' | 'CANCELLED' | 'DONE' | 'ERROR';
@@ -398,6 +504,12 @@ export interface SimState {
    */
   asaPolicies: Map<string, string[]>;
   deploymentRuns: Map<string, DeploymentRunRecord>;
+  /** Software upgrade runs of ASAs and FTDs (every tenant's), the MSP portal's, and its FTD calculations. */
+  deviceUpgradeRuns: Map<string, DeviceUpgradeRunRecord>;
+  mspDeviceUpgradeRuns: Map<string, MspDeviceUpgradeRunRecord>;
+  upgradeCompatibility: Map<string, UpgradeCompatibilityRecord>;
+  /** Per tenant UID: its FTD upgrade-package cache (absent: it answers for every FTD). */
+  ftdUpgradeCaches: Map<string, FtdUpgradeCacheRecord>;
   /** SCC's change logs by UID, and the open (ACTIVE) one of each entity by entity UID. */
   changelogs: Map<string, ChangelogRecord>;
   activeChangelogs: Map<string, string>;

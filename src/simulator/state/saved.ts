@@ -11,7 +11,7 @@ import type { SimState } from './model.js';
 import { type MspWorld, mspWorld } from './mspWorld.js';
 
 /** Bumped whenever SimState changes shape: a world saved by another shape is not restored. */
-const FORMAT = 'fwbot-scc-simulator-world/4';
+const FORMAT = 'fwbot-scc-simulator-world/5';
 
 interface SavedWorld {
   format: typeof FORMAT;
@@ -70,6 +70,21 @@ function endWorkInFlight(state: SimState, now: number): number {
     Object.assign(run, { stepStartedAt: now, stepDurationMs: 0 });
     ended += 1;
   }
+  for (const run of state.deviceUpgradeRuns.values()) {
+    const over = ['UPGRADE_STAGING_FAILED', 'UGPRADE_STAGING_FAILED', 'UPGRADE_COMPLETED', 'UPGRADE_FAILED'];
+    if (over.includes(run.status) || (run.stageUpgradeOnly && run.status === 'UPGRADE_STAGED')) continue;
+    for (const d of run.devices)
+      for (const node of d.nodes)
+        if (node.completedAt === undefined)
+          Object.assign(node, { completedAt: now, failed: true, message: INTERRUPTED });
+    Object.assign(run, { status: 'UPGRADE_FAILED', errorMsg: INTERRUPTED, lastUpdatedTime: now });
+    ended += 1;
+  }
+  for (const record of state.upgradeCompatibility.values()) {
+    if (record.status === 'IN_PROGRESS')
+      Object.assign(record, { status: 'ERROR', errorMessage: INTERRUPTED });
+  }
+  for (const cache of state.ftdUpgradeCaches.values()) delete cache.buildingTransactionUid;
   for (const run of state.deploymentRuns.values()) {
     if (run.status === 'DEPLOY_COMPLETED' || run.status === 'DEPLOY_FAILED') continue;
     for (const d of run.devices) {

@@ -157,6 +157,30 @@ describe('the alert scan, kind by kind', () => {
     );
   });
 
+  it('upgrades: an ASA software upgrade started outside fwbot, told when it ends, node by node', async () => {
+    const w = await subscribed(['upgrades']);
+    await admin('POST', 'devices/asa-dc-03/upgrade-fault', {
+      kind: 'NODE',
+      message: 'The unit did not come back',
+    });
+    await admin('POST', 'device-upgrades', {
+      devices: ['asa-dc-03'],
+      softwareVersion: '9.20.3',
+      name: 'dc from the UI',
+      username: 'ui@example.com',
+    });
+    await w.scanAfter(MINUTE);
+    expect(w.delivered).toEqual([]); // still uploading: nothing to tell yet
+    for (let i = 0; i < 30 && w.delivered.length === 0; i += 1) await w.scanAfter(MINUTE);
+    expect(told(w)).toEqual(['upgrades notice ASA software upgrade *dc from the UI* failed']);
+    const details = w.delivered[0]?.details.map(stripSentinels) ?? [];
+    expect(details).toContain('• asa-dc-03-secondary: Running 9.20.3');
+    expect(details).toContain('• asa-dc-03-primary: The unit did not come back');
+    // Told once: the next scans see it ended already.
+    await w.scanAfter(MINUTE);
+    expect(w.delivered).toHaveLength(1);
+  });
+
   it('audit: a user added and re-roled in SCC’s UI, each told once', async () => {
     const w = await subscribed(['audit']);
     const portal = [...sim.state.tenants.values()].find((t) => t.isPortal);
