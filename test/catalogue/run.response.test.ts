@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderText } from '../../src/render/text.js';
 import { RESPONSE_PENDING_MS, RESPONSE_RUNNING_MS } from '../../src/simulator/api/response.js';
 import { VPN_USERS } from '../../src/simulator/state/seedResponse.js';
+import { driveClock } from '../support/driveClock.js';
 import { useSimulator } from './harness.js';
 
 const h = useSimulator();
@@ -126,5 +127,21 @@ describe('reconnecting an ASA and accepting its certificate', () => {
     await expect(h.run('connectors show nowhere')).rejects.toThrow(
       'No Secure Device Connector is named “nowhere”',
     );
+  });
+});
+
+describe('show shun through the ASA command line', () => {
+  const driving = <T>(work: Promise<T>) => driveClock(h.sim.clock, work, { pauseMs: 10 });
+
+  it('says the ASA blocks no address, then names the shunned ones', async () => {
+    const none = renderText((await driving(h.run('show asa-hq-01 shun'))).view);
+    expect(none).toContain('asa-hq-01 blocks no address with a shun.');
+    h.sim.state.shuns.set(h.sim.deviceUid('asa-hq-01'), [
+      { address: '198.51.100.7', interface: 'outside', since: h.sim.clock.now() },
+    ]);
+    const one = renderText((await driving(h.run('show asa-hq-01 shun'))).view);
+    expect(one).toContain('asa-hq-01 blocks 1 address with a shun: `198.51.100.7`.');
+    expect(one).toContain('shun (outside) 198.51.100.7 0.0.0.0 0 0 0');
+    expect(h.sim.requestLog.list().filter((e) => e.operationId === 'executeCliCommand')).toHaveLength(2);
   });
 });
