@@ -224,6 +224,8 @@ const DisconnectFacts = z.object({
   username: z.string(),
   /** The headends where the user had active sessions when asked, with how many. */
   devices: z.array(DeviceFacts.extend({ sessions: z.number().int() })).min(1),
+  /** The one headend asked for (`--device`), if any: then only its sessions are ended. */
+  only: z.string().optional(),
 });
 type DisconnectFacts = z.infer<typeof DisconnectFacts>;
 
@@ -293,23 +295,22 @@ export const vpnDisconnect = defineOperation({
       if (devices.length === 0)
         throw new UserError(`The devices ${args.user}’s sessions end on are not in the inventory.`);
       return {
-        facts: { username: args.user, devices },
+        facts: { username: args.user, devices, ...(device ? { only: device.uid } : {}) },
         raw: { user: args.user, ...(device ? { device: device.uid } : {}) },
       };
     },
     reread: async (ctx, facts) => {
-      const only = facts.devices.length === 1 ? facts.devices[0]?.uid : undefined;
-      const sessions = (await activeSessions(ctx, facts.username)).filter(
-        (s) => only === undefined || s.deviceUid === only,
-      );
+      const sessions = await activeSessions(ctx, facts.username, facts.only);
       if (sessions.length === 0)
         return { found: false, reason: `${facts.username} has no active VPN session any more.` };
       const known = new Map(facts.devices.map((d) => [d.uid, deviceFacts(d)]));
-      // A headend the user reached since is named by its UID until the inventory is read again.
+      // A headend the user reached since is named from the inventory (by its UID if it is not there).
+      if (sessions.some((s) => !known.has(s.deviceUid)))
+        for (const [uid, device] of await headendFacts(ctx.scc)) if (!known.has(uid)) known.set(uid, device);
       for (const s of sessions)
         if (!known.has(s.deviceUid))
           known.set(s.deviceUid, deviceFacts({ uid: s.deviceUid, name: s.deviceUid, kind: 'asa' }));
-      return { found: true, facts: { username: facts.username, devices: headendsOf(sessions, known) } };
+      return { found: true, facts: { ...facts, devices: headendsOf(sessions, known) } };
     },
     compare: (before, after) => {
       const was = new Set(before.devices.map((d) => d.uid));

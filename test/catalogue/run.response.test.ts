@@ -6,7 +6,7 @@ import { renderText } from '../../src/render/text.js';
 import { RESPONSE_PENDING_MS, RESPONSE_RUNNING_MS } from '../../src/simulator/api/response.js';
 import { VPN_USERS } from '../../src/simulator/state/seedResponse.js';
 import { driveClock } from '../support/driveClock.js';
-import { useSimulator } from './harness.js';
+import { catalogue, useSimulator } from './harness.js';
 
 const h = useSimulator();
 
@@ -71,6 +71,27 @@ describe('ending sessions', () => {
     await expect(h.run('vpn disconnect eve.kowalski')).rejects.toThrow(
       'eve.kowalski has no active VPN session: `/fw vpn sessions --user eve.kowalski` finds the user name as SCC has it.',
     );
+  });
+
+  it('stops an approved disconnect when the user has reached another headend since, or has no session left', async () => {
+    const op = catalogue.get('vpn.disconnect');
+    const target = op?.target;
+    if (!target) throw new Error('vpn.disconnect has no target');
+    const { facts } = await target.resolve(h.context(), { user: VPN_USERS.bob });
+    const moved = sessionOf(VPN_USERS.bob, 'asa-hq-01');
+    const uid = '11111111-2222-4333-8444-555555555555';
+    h.sim.state.raVpnSessions.set(uid, { ...moved, uid, deviceUid: h.sim.deviceUid('ftd-edge-02') });
+    const read = await target.reread(h.context(), facts);
+    if (!read.found) throw new Error(read.reason);
+    expect(target.compare(facts, read.facts)).toEqual([
+      `${VPN_USERS.bob} now also has a session on ftd-edge-02, which was not approved.`,
+    ]);
+    for (const s of h.sim.state.raVpnSessions.values())
+      if (s.username === VPN_USERS.bob) s.status = 'TERMINATED';
+    expect(await target.reread(h.context(), facts)).toEqual({
+      found: false,
+      reason: `${VPN_USERS.bob} has no active VPN session any more.`,
+    });
   });
 
   it('ends every session of a headend', async () => {
