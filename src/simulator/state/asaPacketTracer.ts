@@ -222,7 +222,7 @@ const DROP = {
   noRoute: '(no-route) No route to host',
   natFailed: '(nat-xlate-failed) NAT failed',
   security: '(sp-security-failed) Slowpath security checks failed',
-  // The accelerated security path's drop reason for a shunned source (`show asp drop`'s name `shunned`).
+  // A shunned source's drop: the simulator's wording, not checked against a real device's answer.
   shunned: '(shunned) Packet dropped due to shun',
 };
 
