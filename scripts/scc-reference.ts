@@ -29,7 +29,8 @@ export interface ClientCut {
  * commands, with the transaction and inventory reads that following work and naming devices need;
  * -changes: staged changes and deploys; -msp: the MSP portal's reach; -events: the change and audit logs;
  * -lookups: search, access rules, objects and the ASA command line; -governance: change requests, tenant
- * settings, cancel; -response: the Secure Device Connectors so far). Adding a cut is one line here; one
+ * settings, cancel; -response: incident response: remote-access VPN sessions, MFA events, reconnecting
+ * an ASA, accepting its new certificate, and the Secure Device Connectors). Adding a cut is one line here; one
  * more operation of a cut named with `only` is one word. Every cut of the vendor commit, whether the client
  * is generated from it or not, is in allCutPaths(): what the drift check compares a newer vendor file with.
  */
@@ -40,7 +41,7 @@ export const CLIENT_CUTS: readonly ClientCut[] = [
   { file: 'scc-openapi-events.yaml' },
   { file: 'scc-openapi-lookups.yaml' },
   { file: 'scc-openapi-governance.yaml' },
-  { file: 'scc-openapi-response.yaml', only: ['getSdcs'] },
+  { file: 'scc-openapi-response.yaml' },
   { file: 'scc-openapi-upgrades.yaml' },
 ];
 

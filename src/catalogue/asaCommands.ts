@@ -1,11 +1,13 @@
 // The only ASA command lines fwbot sends through SCC's command line (`executeCliCommand`): a fixed set of
-// read-only templates (packet-tracer and six show commands, each with what its preview shows) and the
-// validation of every value that goes into them. SCC applies what the command line is sent to the device
-// directly, unstaged and without a deploy, so nothing a person typed is ever placed in a command as typed:
-// each value is parsed against its own small grammar (an address with node:net, a port or ICMP type as a
-// number or a fixed name, an interface from the device's own list) and written back in canonical form,
-// and the built line is checked once more against its template's full-line pattern. No template can
-// change configuration.
+// read-only templates (packet-tracer and seven show commands, each with what its preview shows), the two
+// shun templates (`shun <ip>`, `no shun <ip>`), and the validation of every value that goes into them. SCC
+// applies what the command line is sent to the device directly, unstaged and without a deploy, so nothing a
+// person typed is ever placed in a command as typed: each value is parsed against its own small grammar (an
+// address with node:net, a port or ICMP type as a number or a fixed name, an interface from the device's
+// own list) and written back in canonical form, and the built line is checked once more against its
+// template's full-line pattern. No template changes configuration; the shun templates change what the
+// device blocks (in memory, lost on reload), so they are kept apart: `scriptOf` never writes them, and only
+// `shunScriptOf` does, for a governed call.
 import { isIP } from 'node:net';
 
 /** Longer than any value a template takes (an IPv6 address is at most 45 characters): refused as is. */
@@ -187,7 +189,7 @@ export function sendableInterfaceName(name: string): name is InterfaceName {
 }
 
 /** The show commands `/fw show` offers, each read-only. */
-export const SHOW_TOPICS = ['route', 'conn', 'xlate', 'failover', 'interface', 'version'] as const;
+export const SHOW_TOPICS = ['route', 'conn', 'xlate', 'failover', 'interface', 'version', 'shun'] as const;
 export type ShowTopic = (typeof SHOW_TOPICS)[number];
 
 export type AsaCommand =
@@ -210,7 +212,7 @@ export type AsaCommand =
     }
   /** `show route` takes an IPv4 address only (the ASA's IPv6 routes are another command). */
   | { kind: 'show'; topic: 'route' | 'conn' | 'xlate'; address: Address }
-  | { kind: 'show'; topic: 'failover' | 'version' }
+  | { kind: 'show'; topic: 'failover' | 'version' | 'shun' }
   | { kind: 'show'; topic: 'interface'; name: InterfaceName };
 
 /** A show command line, by topic. */
@@ -293,6 +295,13 @@ export const SHOW_COMMANDS: Readonly<Record<ShowTopic, { template: RegExp; previ
         ],
       },
     },
+    shun: {
+      template: /^show shun$/,
+      preview: {
+        what: 'the addresses the device blocks now (shuns are lost on reload and failover)',
+        lines: [/^shun \(/i, /^Shun \d/],
+      },
+    },
     version: {
       template: /^show version$/,
       preview: {
@@ -360,6 +369,8 @@ function line(command: AsaCommand): string {
       return 'show failover';
     case 'version':
       return 'show version';
+    case 'shun':
+      return 'show shun';
   }
 }
 
@@ -372,5 +383,29 @@ export function scriptOf(command: AsaCommand): string {
   const fits = Object.values(TEMPLATES).some((template) => template.test(script));
   if (!fits || /[\r\n\u2028\u2029]/.test(script))
     throw new Error(`an ASA command line does not match its template: ${JSON.stringify(script)}`);
+  return script;
+}
+
+/**
+ * A shun: blocks every packet from `address` on the device at once (`shun`), or lifts the block (`no
+ * shun`). Only the source-address form: the connection-scoped form and the `vlan`/`interface` options are
+ * never written.
+ */
+export type ShunCommand = { kind: 'shun' | 'no-shun'; address: Address };
+
+/** The shun templates' whole lines, apart from TEMPLATES: no read writes them. */
+export const SHUN_TEMPLATES: Readonly<Record<ShunCommand['kind'], RegExp>> = Object.freeze({
+  shun: new RegExp(`^shun ${ADDRESS}$`),
+  'no-shun': new RegExp(`^no shun ${ADDRESS}$`),
+});
+
+/**
+ * The one line sent to the device for a shun or its lifting. Throws (a bug, never a user's mistake) when
+ * the line does not match its template exactly or holds a line break: the address's type already promises it.
+ */
+export function shunScriptOf(command: ShunCommand): string {
+  const script = `${command.kind === 'shun' ? 'shun' : 'no shun'} ${command.address}`;
+  if (!SHUN_TEMPLATES[command.kind].test(script) || /[\r\n\u2028\u2029]/.test(script))
+    throw new Error(`an ASA shun line does not match its template: ${JSON.stringify(script)}`);
   return script;
 }

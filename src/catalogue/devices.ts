@@ -30,7 +30,7 @@ export const devicesList = defineOperation({
 });
 
 /** Every device of the inventory, or undefined past LOOKUP_BUDGET (the list then says it cannot tell). */
-async function inventory(scc: SccReader): Promise<Device[] | undefined> {
+export async function inventory(scc: SccReader): Promise<Device[] | undefined> {
   const devices: Device[] = [];
   try {
     const pages = scc.paginate('getDevices', { query: { sort: ['name:ASC'] } }, { budget: LOOKUP_BUDGET });

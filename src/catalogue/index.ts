@@ -16,6 +16,7 @@ import { EVENT_LOG_OPERATIONS } from './changelog.js';
 import { CHANGE_REQUEST_OPERATIONS } from './changeRequests.js';
 import { CHANGE_OPERATIONS } from './changes.js';
 import { CONFIG_HISTORY_OPERATIONS } from './configHistory.js';
+import { DEVICE_CONNECTION_OPERATIONS } from './deviceConnection.js';
 import { DEVICE_OPERATIONS } from './devices.js';
 import { GATEWAY_OPERATIONS } from './gateway.js';
 import { createGrammar, type ParsedCommand, wantsModal } from './grammar.js';
@@ -35,6 +36,7 @@ import { TRANSACTION_OPERATIONS } from './transactions.js';
 import { UPGRADE_OPERATIONS } from './upgrades.js';
 import { COMMAND, commandLine, usageLine } from './usage.js';
 import { VPN_OPERATIONS } from './vpn.js';
+import { VPN_SESSION_OPERATIONS } from './vpnSessions.js';
 import { WATCH_OPERATIONS } from './watches.js';
 
 /**
@@ -43,6 +45,7 @@ import { WATCH_OPERATIONS } from './watches.js';
  */
 export const AREA_OPERATIONS: readonly Operation[] = [
   ...DEVICE_OPERATIONS,
+  ...DEVICE_CONNECTION_OPERATIONS,
   ...TENANT_OPERATIONS,
   ...TENANT_USER_OPERATIONS,
   ...INTERFACE_OPERATIONS,
@@ -59,6 +62,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...REPORT_OPERATIONS,
   ...GATEWAY_OPERATIONS,
   ...VPN_OPERATIONS,
+  ...VPN_SESSION_OPERATIONS,
   ...MSP_OPERATIONS,
   ...UPGRADE_OPERATIONS,
   ...WATCH_OPERATIONS,

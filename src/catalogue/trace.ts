@@ -7,8 +7,10 @@
 // answer asks, one button per interface.
 import { maskDeviceOutput } from '../model/configSecrets.js';
 import { UserError } from '../model/errors.js';
+import { code, counted } from '../render/format.js';
 import { parsePacketTracer } from '../render/packetTracer.js';
 import { renderShowOutput, renderTrace, renderTraceQuestion, type TraceResult } from '../render/trace.js';
+import { untrusted } from '../render/untrusted.js';
 import type { AccessRule } from '../scc/generated/models.js';
 import { escapeLuceneTerm } from '../scc/lucene.js';
 import {
@@ -24,6 +26,7 @@ import {
   scriptOf,
   sendableInterfaceName,
 } from './asaCommands.js';
+import { parseShowShun } from './asaShunOutput.js';
 import { DEVICE } from './common.js';
 import { inferInputInterface } from './inputInterface.js';
 import { defineOperation, type Operation, type OperationContext, type Param } from './operation.js';
@@ -344,15 +347,25 @@ async function showCommand(
       return { kind: 'show', topic: 'interface', name: await showInterfaceName(ctx, device, request.name) };
     case 'failover':
     case 'version':
+    case 'shun':
       return { kind: 'show', topic: request.topic };
   }
+}
+
+/** What `show shun` says, as a sentence: the addresses blocked now, and that a reload or failover loses them. */
+function shunReading(device: string, output: string): string {
+  const { shuns, unread } = parseShowShun(output);
+  const sources = [...new Set(shuns.map((s) => s.source))];
+  const unreadNote = unread.length > 0 ? ` (${counted(unread.length, 'line')} fwbot could not read)` : '';
+  if (sources.length === 0) return `*${untrusted(device)}* blocks no address with a shun${unreadNote}.`;
+  return `*${untrusted(device)}* blocks ${counted(sources.length, 'address', 'addresses')} with a shun: ${sources.map((a) => code(a)).join(', ')}${unreadNote}. Shuns are lost on a reload or a failover.`;
 }
 
 export const showOperation = defineOperation({
   id: 'show',
   words: ['show'],
   area: 'policy',
-  summary: 'Run a read-only show command on an ASA: route, conn, xlate, failover, interface or version',
+  summary: 'Run a read-only show command on an ASA: route, conn, xlate, failover, interface, version or shun',
   failure: 'Could not run the show command on the ASA',
   params: [
     DEVICE,
@@ -375,6 +388,7 @@ export const showOperation = defineOperation({
     'show asa-hq-01 interface outside',
     'show asa-hq-01 failover',
     'show asa-hq-01 version',
+    'show asa-hq-01 shun',
   ],
   async run(ctx, request) {
     const device = await onlineAsa(ctx, request.device);
@@ -387,6 +401,7 @@ export const showOperation = defineOperation({
       device: { uid: device.uid, name: device.name },
       script: scriptOf(command),
       output,
+      ...(command.topic === 'shun' ? { reading: shunReading(device.name, output) } : {}),
       ...(lines.length > 0 ? { preview: { lines, what: SHOW_COMMANDS[command.topic].preview.what } } : {}),
     };
   },

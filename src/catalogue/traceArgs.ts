@@ -114,7 +114,7 @@ export const traceArgs = z
 
 export type ShowRequest = { device: string } & (
   | { topic: 'route' | 'conn' | 'xlate'; address: Address }
-  | { topic: 'failover' | 'version' }
+  | { topic: 'failover' | 'version' | 'shun' }
   /** `show interface`: the typed name (checked against its grammar; matched against the device's list). */
   | { topic: 'interface'; name: string }
 );

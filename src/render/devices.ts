@@ -5,9 +5,10 @@ import type { RenderMeta } from '../model/types.js';
 import type { View } from '../model/view.js';
 import type { Device, Sdc } from '../scc/generated/models.js';
 import { deviceKind } from '../scc/kinds.js';
-import { humanEnum, time } from './format.js';
+import { fieldBlocks, humanEnum, time, truncate } from './format.js';
 import { listView } from './list.js';
 import type { PageInfo } from './paging.js';
+import { untrusted } from './untrusted.js';
 
 const SHORT_KIND = { asa: 'ASA', ftd: 'FTD', fmc: 'FMC', other: '' } as const;
 
@@ -78,4 +79,31 @@ export function renderConnectorList(
     },
     meta,
   );
+}
+
+/** One connector: its state and the devices behind it (`devices` undefined: the inventory is too large). */
+export function renderConnector(sdc: Sdc, devices: readonly Device[] | undefined): View {
+  const behind =
+    devices === undefined
+      ? 'not known (the inventory is too large)'
+      : devices.map((d) => d.name).join(', ') || 'none';
+  return {
+    summary: `Secure Device Connector ${sdc.name}: ${humanEnum(sdc.status)}`,
+    blocks: [
+      { kind: 'header', text: `Secure Device Connector ${untrusted(truncate(sdc.name, 120))}` },
+      ...fieldBlocks([
+        ['Status', humanEnum(sdc.status)],
+        ['Last heartbeat', time(sdc.lastHeartbeat)],
+        ['Software version', sdc.softwareVersion],
+        ['Address', sdc.ipAddress],
+        ['Devices behind it', behind],
+        ['UUID', sdc.uid],
+      ]),
+      {
+        kind: 'context',
+        text: 'A connector whose heartbeat stopped leaves every device behind it unreachable: `/fw devices connectivityState:UNREACHABLE`.',
+      },
+    ],
+    visibility: 'ephemeral',
+  };
 }

@@ -47,6 +47,8 @@ export interface ShowResult {
   output: string;
   /** What a message shows when the output is too long for it: the lines the command is run for. */
   preview?: CodePreview;
+  /** What fwbot read in the answer, one sentence (`show shun`: how many addresses are blocked). */
+  reading?: string;
 }
 
 /** Buttons per actions block: well inside Slack's 25, and a readable row on a phone. */
@@ -187,9 +189,11 @@ export function renderTrace(answer: TraceAnswer): View {
 export function renderShowOutput(result: ShowResult): View {
   const name = result.device.name;
   const blocks: ViewBlock[] = [{ kind: 'header', text: `${result.script} on ${name}` }];
-  if (result.output.trim() === '')
-    blocks.push({ kind: 'text', text: `*${untrusted(name)}* answered with nothing.` });
-  else
+  if (result.reading !== undefined) blocks.push({ kind: 'text', text: result.reading });
+  if (result.output.trim() === '') {
+    if (result.reading === undefined)
+      blocks.push({ kind: 'text', text: `*${untrusted(name)}* answered with nothing.` });
+  } else
     blocks.push({
       kind: 'code',
       text: result.output,

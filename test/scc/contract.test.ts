@@ -419,6 +419,31 @@ const HAND_ROWS: Partial<Record<SccOperationId, ContractRow>> = {
         path: { deploymentRunUid: RUN_UID, deviceUid: DEVICE_UID },
       }),
   },
+  // Incident response: ending sessions, refreshing them, reconnecting an ASA, accepting its certificate
+  terminateRaVpnSessionsByDevice: {
+    area: GENERIC_CALL,
+    invoke: (c) => c.call('terminateRaVpnSessionsByDevice', { path: { deviceUid: DEVICE_UID } }),
+  },
+  terminateRaVpnSessionsByDeviceAndUserName: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('terminateRaVpnSessionsByDeviceAndUserName', {
+        path: { deviceUid: DEVICE_UID, userName: 'eve.kowalski@acme.example' },
+      }),
+  },
+  refreshRaVpnSessionsByDevice: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('refreshRaVpnSessionsByDevice', { body: { deviceUids: [DEVICE_UID, OTHER_DEVICE_UID] } }),
+  },
+  reconnectAsaDevice: {
+    area: GENERIC_CALL,
+    invoke: (c) => c.call('reconnectAsaDevice', { path: { deviceUid: DEVICE_UID } }),
+  },
+  bulkAcceptAsaCertificates: {
+    area: GENERIC_CALL,
+    invoke: (c) => c.call('bulkAcceptAsaCertificates', { body: { deviceUids: [DEVICE_UID] } }),
+  },
   // Transactions and inventory
   getTransaction: { area: 'transactions.get', invoke: (c) => c.transactions.get(TRANSACTION_UID) },
   cancelTransaction: { area: 'transactions.cancel', invoke: (c) => c.transactions.cancel(TRANSACTION_UID) },

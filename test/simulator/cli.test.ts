@@ -121,6 +121,7 @@ function view(lines: readonly string[], device: DeviceRecord = DEVICE): AsaDevic
     device,
     interfaces: INTERFACES,
     policy: parsePolicy('asa-test', lines.join('\n'), lines),
+    shuns: [],
     now: NOW,
     bootTime: NOW - 41 * DAY - 3 * 3_600_000,
   };

@@ -309,6 +309,29 @@ describe('simulator contract', () => {
       ]);
       expect(cliRefusals.every((s) => s.status === 'rejected')).toBe(true);
 
+      // Incident response (scc-openapi-response.yaml): one session read, a user's sessions and a headend's
+      // ended, the sessions refreshed, an ASA reconnected and its new certificate accepted, one connector
+      // read, each transaction until DONE; refusals (a device that is not a headend, an unknown session).
+      const sessions = await scc.call('getRaVpnSessions', { query: { q: 'status:ACTIVE', limit: 5 } });
+      const session = sessions.data.items?.[0];
+      await scc.call('getRaVpnSession', { path: { raVpnSessionUid: String(session?.uid) } });
+      await scc.call('getMfaEvents', { query: { q: 'result:DENIED', sort: ['timestamp:DESC'] } });
+      await scc.call('terminateRaVpnSessionsByDeviceAndUserName', {
+        path: { deviceUid: String(session?.deviceUid), userName: String(session?.username) },
+      });
+      await scc.call('terminateRaVpnSessionsByDevice', { path: { deviceUid: asa } });
+      await scc.call('refreshRaVpnSessionsByDevice', { body: { deviceUids: [asa] } });
+      await scc.call('reconnectAsaDevice', { path: { deviceUid: asa } });
+      await scc.call('bulkAcceptAsaCertificates', { body: { deviceUids: [asa, branch] } });
+      sim.clock.advance(10_000);
+      const sdcs = await scc.call('getSdcs', {});
+      await scc.call('getSdc', { path: { sdcUid: String(sdcs.data.items?.[0]?.uid) } });
+      const responseRefusals = await Promise.allSettled([
+        scc.call('terminateRaVpnSessionsByDevice', { path: { deviceUid: sim.deviceUid('ftd-lab-03') } }),
+        scc.call('getRaVpnSession', { path: { raVpnSessionUid: '00000000-0000-4000-8000-000000000000' } }),
+      ]);
+      expect(responseRefusals.every((s) => s.status === 'rejected')).toBe(true);
+
       // Lookups (scc-openapi-lookups.yaml): access rules (searched, sorted, paged, one fetched: the seeded
       // shadowed and duplicate rules carry their issues), access groups, objects with their usages, the
       // global search; refusals the reference declares (400 on a field getObjects does not search, on a

@@ -530,6 +530,32 @@ describe('every operation through Slack', () => {
     expect(await read('vpn.run-fields', 'vpn run-fields')).toMatch(/upgradeRunStatus|status/i);
   });
 
+  it('vpn session / refresh / disconnect / disconnect-all', async () => {
+    const eve = [...h.sim.state.raVpnSessions.values()].find((s) => s.username.startsWith('eve.'));
+    expect(await read('vpn.session', `vpn session ${eve?.uid}`)).toContain('Lagos, Nigeria');
+    expect(await change('vpn.refresh', 'vpn refresh asa-hq-01')).toContain('asa-hq-01');
+    h.slack.reset();
+    expect(await destructive('vpn.disconnect', `vpn disconnect ${eve?.username}`)).toEqual({
+      user: eve?.username,
+    });
+    h.gate.requests.length = 0;
+    expect(await destructive('vpn.disconnect-all', 'vpn disconnect-all asa-hq-01')).toEqual({
+      device: h.sim.deviceUid('asa-hq-01'),
+    });
+  });
+
+  it('devices reconnect / accept-certificate', async () => {
+    expect(await destructive('devices.reconnect', 'devices reconnect asa-hq-01')).toEqual({
+      device: h.sim.deviceUid('asa-hq-01'),
+    });
+    h.gate.requests.length = 0;
+    const hq = h.sim.state.devices.get(h.sim.deviceUid('asa-hq-01'));
+    if (hq) hq.device.connectivityState = 'NEW_CERT_DETECTED';
+    expect(await destructive('devices.accept-certificate', 'devices accept-certificate asa-hq-01')).toEqual({
+      device: [h.sim.deviceUid('asa-hq-01')],
+    });
+  });
+
   it('msp devices / vpn packages / vpn versions (across tenants)', async () => {
     const devices = await read('msp.devices', 'msp devices managedTenantName:globex-apj');
     expect(devices).toContain('globex-asa-02');

@@ -14,6 +14,11 @@ export const AsaMultiDeviceDeploymentInput = z.object({
 });
 export type AsaMultiDeviceDeploymentInput = z.infer<typeof AsaMultiDeviceDeploymentInput>;
 
+export const BulkOperationAsaDeviceRequest = z.object({
+  deviceUids: z.array(z.guid()).min(1).max(50).optional(),
+});
+export type BulkOperationAsaDeviceRequest = z.infer<typeof BulkOperationAsaDeviceRequest>;
+
 export const ChangeRequestCreateInput = z.object({
   description: z.string().optional(),
   name: z.string().min(1),
@@ -259,6 +264,11 @@ export const PhysicalInterfacePatchInput = z.object({
   standbyMacAddress: z.string().optional(),
 });
 export type PhysicalInterfacePatchInput = z.infer<typeof PhysicalInterfacePatchInput>;
+
+export const RaVpnDeviceInput = z.object({
+  deviceUids: z.array(z.string()).min(1),
+});
+export type RaVpnDeviceInput = z.infer<typeof RaVpnDeviceInput>;
 
 export const SecureClientPlatformDto = z.object({
   cpuArchitecture: z.enum(['ARM64', 'X86_64', 'UNIVERSAL']),

@@ -359,6 +359,17 @@ export const AuthenticationError = z.looseObject({
 });
 export type AuthenticationError = z.infer<typeof AuthenticationError>;
 
+export const Browser = z.looseObject({
+  name: z.string().nullish(),
+  version: z.string().nullish(),
+});
+export type Browser = z.infer<typeof Browser>;
+
+export const BulkOperationAsaDeviceRequest = z.looseObject({
+  deviceUids: z.array(z.string()).nullish(),
+});
+export type BulkOperationAsaDeviceRequest = z.infer<typeof BulkOperationAsaDeviceRequest>;
+
 export const CdFmcInfo = z.looseObject({
   cliKey: z.string().nullish(),
   link: z.string().nullish(),
@@ -586,6 +597,31 @@ export const CliCommandInput = z.looseObject({
   script: z.string(),
 });
 export type CliCommandInput = z.infer<typeof CliCommandInput>;
+
+export const Location = z.looseObject({
+  city: z.string().nullish(),
+  country: z.string().nullish(),
+  subdivision: z.string().nullish(),
+});
+export type Location = z.infer<typeof Location>;
+
+export const OS = z.looseObject({
+  type: z.string().nullish(),
+  version: z.string().nullish(),
+});
+export type OS = z.infer<typeof OS>;
+
+export const ClientDevice = z.looseObject({
+  browser: Browser.nullish(),
+  encrypted: z.boolean().nullish(),
+  firewalled: z.boolean().nullish(),
+  ipAddress: z.string().nullish(),
+  location: Location.nullish(),
+  os: OS.nullish(),
+  passwordSet: z.boolean().nullish(),
+  uid: z.string(),
+});
+export type ClientDevice = z.infer<typeof ClientDevice>;
 
 export const ClusterNode = z.looseObject({
   chassisSerial: z.string().nullish(),
@@ -1567,6 +1603,26 @@ export const ManagedTenantUpgradeDto = z.looseObject({
 });
 export type ManagedTenantUpgradeDto = z.infer<typeof ManagedTenantUpgradeDto>;
 
+export const MfaEvent = z.looseObject({
+  application: z.string().nullish(),
+  clientDevice: ClientDevice.nullish(),
+  reason: z.string().nullish(),
+  result: openEnum(['DENIED', 'GRANTED']).nullish(),
+  secondFactor: z.string().nullish(),
+  timestamp: z.string().nullish(),
+  uid: z.string(),
+  username: z.string(),
+});
+export type MfaEvent = z.infer<typeof MfaEvent>;
+
+export const MfaEventPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(MfaEvent).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type MfaEventPage = z.infer<typeof MfaEventPage>;
+
 export const MspAddTenantInput = z.looseObject({
   apiToken: z.string(),
 });
@@ -2027,6 +2083,37 @@ export const PublicKey = z.looseObject({
   keyId: z.string().nullish(),
 });
 export type PublicKey = z.infer<typeof PublicKey>;
+
+export const RaVpnDeviceInput = z.looseObject({
+  deviceUids: z.array(z.string()),
+});
+export type RaVpnDeviceInput = z.infer<typeof RaVpnDeviceInput>;
+
+export const RaVpnSession = z.looseObject({
+  assignedIpV4: z.string().nullish(),
+  assignedIpV6: z.string().nullish(),
+  auditSessionId: z.string().nullish(),
+  bytesRx: z.number().int().nullish(),
+  bytesTx: z.number().int().nullish(),
+  deviceUid: z.string(),
+  lastActiveTime: z.string().nullish(),
+  location: Location.nullish(),
+  loginTime: z.string().nullish(),
+  os: OS.nullish(),
+  publicIp: z.string().nullish(),
+  status: openEnum(['ACTIVE', 'TERMINATED']).nullish(),
+  uid: z.string(),
+  username: z.string(),
+});
+export type RaVpnSession = z.infer<typeof RaVpnSession>;
+
+export const RaVpnSessionPage = z.looseObject({
+  count: z.number().int().nullish(),
+  items: z.array(RaVpnSession).nullish(),
+  limit: z.number().int().nullish(),
+  offset: z.number().int().nullish(),
+});
+export type RaVpnSessionPage = z.infer<typeof RaVpnSessionPage>;
 
 export const Status = openEnum(['NEW', 'ONBOARDING', 'ACTIVE', 'INACTIVE', 'DISABLED', 'UNKNOWN']);
 export type Status = z.infer<typeof Status>;

@@ -1,13 +1,14 @@
 // Admin routes that make things happen to devices, as they happen outside SCC: connectivity lost and
 // regained (one device, or a burst of many in one request), a change made on an ASA's console (a
-// conflict, recorded in the change log), an HA pair failing over or losing a unit, and certificates
-// nearing expiry. Devices are named by UID or name.
+// conflict, recorded in the change log), an HA pair failing over or losing a unit, an ASA reloading (both
+// lose the ASA's shuns), and certificates nearing expiry. Devices are named by UID or name.
 import { z } from 'zod';
 import { connectorsOf, deviceFields } from '../api/devices.js';
 import { conflict, invalidInput, notFound } from '../errors.js';
 import { matching } from '../lists/listEngine.js';
 import { iso, type SimRuntime } from '../runtime.js';
 import { changeOutOfBand, ensureAsaInterfaces } from '../state/asaConfig.js';
+import { clearShuns } from '../state/asaShun.js';
 import type { DeviceRecord } from '../state/model.js';
 import { type AddRoute, findDevice, findDevices, parse, UI_USER } from './request.js';
 
@@ -87,6 +88,11 @@ export const DEVICE_ROUTES = [
     'POST',
     '/_sim/devices/{device}/failover',
     'fail over an HA ASA pair: {action?: switch (default) | fail-active | fail-standby | recover}',
+  ],
+  [
+    'POST',
+    '/_sim/devices/{device}/reload',
+    'reload an ASA: its shuns are lost (they live in memory, not in the configuration)',
   ],
   [
     'POST',
@@ -244,14 +250,27 @@ export function addDeviceRoutes(add: AddRoute, sim: SimRuntime): void {
     const device = findDevice(sim.state, r.params.device ?? '');
     const input = await parse(r, FailoverInput);
     failover(device, input.action);
+    // Shuns are not kept across failover: the unit that takes over has none.
+    const shunsLost = clearShuns(sim.state, device.device.uid);
     return {
       status: 200,
       body: {
         device: device.device.name,
+        shunsLost,
         asaFailoverMode: device.device.asaFailoverMode,
         asaFailoverState: device.device.asaFailoverState,
         mateFailoverState: device.device.asaFailoverMate?.failoverState,
       },
+    };
+  });
+
+  add('POST', '/_sim/devices/{device}/reload', async (r) => {
+    const device = findDevice(sim.state, r.params.device ?? '');
+    await parse(r, z.object({}).strict());
+    if (device.kind !== 'ASA') throw invalidInput(`${device.device.name} is not an ASA`);
+    return {
+      status: 200,
+      body: { device: device.device.name, shunsLost: clearShuns(sim.state, device.device.uid) },
     };
   });
 

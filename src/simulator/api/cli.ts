@@ -2,13 +2,15 @@
 // entityUid is the execution's UID; when the devices have run the script (on the simulated clock) every
 // device has one result of that execution, read with getCliResults (q=executionUid:<uid>) or getCliResult.
 // The script runs on the simulated ASA's command line (state/asaCommandLine.ts), which answers a fixed set
-// of read-only commands and refuses everything else, so the CLI never changes the simulated configuration.
+// of read-only commands and shuns (kept in the device's memory, never its configuration) and refuses
+// everything else, so the CLI never changes the simulated configuration.
 // Every script received is kept (receivedCliScripts) so a test can assert exactly what reached SCC.
 //
 // Documented behaviour: the transaction ends DONE once the devices were tried, whatever their answers (an
 // unreachable device, or a line the ASA refuses, is a result with `errorMsg`, as SCC's own example
 // 'Error: Connection timed out' suggests); an unreachable device takes the connection timeout (30 s) to
-// answer. Read-only users may run scripts: nothing the command line accepts changes anything. A device
+// answer. Read-only users may run scripts: nothing the command line accepts changes the configuration (a shun is
+// memory only, and the simulator does not tell it from a read). A device
 // whose configuration is NOT_SYNCED (changes staged in SCC, not deployed) refuses the whole request at once
 // with 400 INVALID_INPUT, naming it in `details`, as Cisco's own test kit (CiscoDevNet/sccfm-devkit, its
 // e2e `_sync.py`) says real SCC does: no transaction, nothing runs on any device of the request.
@@ -26,6 +28,7 @@ import { asaConfigOf } from '../state/asaConfig.js';
 import { runPacketTracer } from '../state/asaPacketTracer.js';
 import { policyOf } from '../state/asaPolicy.js';
 import { runShow } from '../state/asaShow.js';
+import { runShun, shunsOf } from '../state/asaShun.js';
 import type { DeviceRecord, SimState } from '../state/model.js';
 import { accepted, startTransaction } from './transactions.js';
 
@@ -96,6 +99,7 @@ export function deviceView(state: SimState, device: DeviceRecord, now: number): 
     device,
     interfaces: asaConfigOf(state, uid).onDevice,
     policy: policyOf(state, uid),
+    shuns: shunsOf(state, uid),
     now,
     bootTime: state.startTime - bootDays * 86_400_000 - 3 * 3_600_000,
   };
@@ -108,7 +112,7 @@ export function runCliScript(
   script: string,
   now: number,
 ): { result: string; errorMsg?: string } {
-  const outcome = runScript(script, deviceView(state, device, now), [runPacketTracer, runShow]);
+  const outcome = runScript(script, deviceView(state, device, now), [runPacketTracer, runShun, runShow]);
   return outcome.error === undefined
     ? { result: outcome.output }
     : { result: outcome.output, errorMsg: outcome.error };

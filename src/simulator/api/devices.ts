@@ -89,7 +89,7 @@ const HEARTBEAT_MS = 60_000;
 const SDC_VERSION = '202505201105';
 
 /** The tenant's SDCs as SCC answers them at `now`, named and ordered by the devices behind them. */
-function tenantSdcs(ctx: RequestContext): Model.Sdc[] {
+export function tenantSdcs(ctx: RequestContext): Model.Sdc[] {
   const behind = new Map<string, Model.Device[]>();
   for (const { device } of tenantDevices(ctx)) {
     if (device.connectorType !== 'SDC' || !device.connectorUid) continue;

@@ -18,6 +18,7 @@ import { tenantUserHandlers } from './mspUsers.js';
 import { objectHandlers } from './objects.js';
 import { policyHandlers } from './policies.js';
 import { reportHandlers } from './reports.js';
+import { responseHandlers } from './response.js';
 import { searchHandlers } from './search.js';
 import { secureClientHandlers } from './secureClient.js';
 import { tenantHandlers } from './tenants.js';
@@ -45,4 +46,5 @@ export const operationHandlers: OperationHandlers = {
   ...searchHandlers,
   ...policyHandlers,
   ...objectHandlers,
+  ...responseHandlers,
 };

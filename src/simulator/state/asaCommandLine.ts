@@ -1,10 +1,11 @@
 // The simulated ASA's command line: runs a script line by line and answers each line the way the ASA does.
-// Only read-only commands exist here (`packet-tracer` in asaPacketTracer.ts, a fixed set of `show` commands
-// in asaShow.ts): anything else, configuration commands included, is the ASA's "Invalid input" error, so
-// nothing sent through SCC's CLI ever changes the simulated configuration. Pure functions of the device's
-// view (its record, running interfaces and access policy) and the time.
+// Read-only commands (`packet-tracer` in asaPacketTracer.ts, a fixed set of `show` commands in asaShow.ts)
+// and shuns (asaShun.ts), which change the device's memory but never its configuration: anything else,
+// configuration commands included, is the ASA's "Invalid input" error, so nothing sent through SCC's CLI
+// ever changes the simulated configuration. Functions of the device's view (its record, running
+// interfaces, access policy and shuns) and the time.
 import type { AsaPolicy } from './asaPolicyModel.js';
-import type { DeviceRecord, InterfaceRecord } from './model.js';
+import type { DeviceRecord, InterfaceRecord, ShunRecord } from './model.js';
 
 /** What a command sees of the device it runs on. */
 export interface AsaDeviceView {
@@ -12,6 +13,8 @@ export interface AsaDeviceView {
   /** The running configuration's interfaces (the device's copy, not SCC's staged one). */
   interfaces: readonly InterfaceRecord[];
   policy: AsaPolicy;
+  /** The device's shuns: the live list, which `shun` and `no shun` change (asaShun.ts). */
+  shuns: ShunRecord[];
   /** Simulated time the command runs at, and when the device booted (for `show version`'s uptime). */
   now: number;
   bootTime: number;

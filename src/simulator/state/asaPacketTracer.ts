@@ -14,6 +14,7 @@ import { cidrContains, formatIp, type Ip, parseIp, translate } from './asaAddres
 import type { AsaDeviceView, LineOutcome, Token } from './asaCommandLine.js';
 import { type AclDecision, decideAccess, type Flow, ICMP_TYPE_NAMES, lookupRoute } from './asaPolicyEval.js';
 import type { Cidr, DynamicNat, StaticNat } from './asaPolicyModel.js';
+import { shunOf } from './asaShun.js';
 import type { InterfaceRecord } from './model.js';
 
 export type TraceProtocol = 'tcp' | 'udp' | 'icmp';
@@ -221,6 +222,8 @@ const DROP = {
   noRoute: '(no-route) No route to host',
   natFailed: '(nat-xlate-failed) NAT failed',
   security: '(sp-security-failed) Slowpath security checks failed',
+  // A shunned source's drop: the simulator's wording, not checked against a real device's answer.
+  shunned: '(shunned) Packet dropped due to shun',
 };
 
 function accessPhase(decision: AclDecision): Phase {
@@ -253,6 +256,8 @@ function stable(range: number, packet: TracePacket, ...parts: string[]): number 
 /** Evaluates the packet: the phases a real ASA prints for it, in its order. */
 function evaluate(view: AsaDeviceView, packet: TracePacket): Trace {
   const input = packet.inputInterface;
+  // A shunned source is dropped on arrival, before any phase: only the Result block says why.
+  if (shunOf(view, packet.source) !== undefined) return { phases: [], drop: DROP.shunned };
   // Every frame passes the layer-2 access list first; it never decides a routed packet.
   const phases: Phase[] = [phase('ACCESS-LIST', '', ['Implicit Rule'], ['MAC Access list'])];
   const divert = untranslation(view, input, packet.destination);

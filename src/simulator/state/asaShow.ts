@@ -1,5 +1,5 @@
 // The `show` commands the simulated ASA answers, each from the model in the ASA's own format: `show route
-// <ip>`, `show conn address <ip>`, `show xlate local <ip>`, `show failover` (asaShowFailover.ts), `show
+// <ip>`, `show conn address <ip>` (none of a shunned address's), `show xlate local <ip>`, `show failover` (asaShowFailover.ts), `show
 // interface <name>` and `show version`. Connections are derived from the policy (flows its access lists permit, checked with
 // the packet tracer's own evaluation), so they never contradict a trace. Counters and idle times are
 // derived from the device and the address, not from a random source, so an answer repeats.
@@ -10,6 +10,7 @@ import { decideAccess, type Flow, lookupRoute } from './asaPolicyEval.js';
 import type { Cidr } from './asaPolicyModel.js';
 import { showFailover } from './asaShowFailover.js';
 import { asaUptime, asaVersion, stable } from './asaShowFormat.js';
+import { shunOf } from './asaShun.js';
 import type { InterfaceRecord } from './model.js';
 
 const network = (cidr: Cidr) =>
@@ -126,7 +127,9 @@ function connectionsOf(view: AsaDeviceView, ip: Ip): Conn[] {
 
 function showConn(view: AsaDeviceView, ip: Ip): string {
   const uid = view.device.device.uid;
-  const conns = connectionsOf(view, ip);
+  // A shun removed every connection of the address it blocks, and none can be built while it stands.
+  const shunned = (address: Ip) => shunOf(view, address) !== undefined;
+  const conns = connectionsOf(view, ip).filter((c) => !shunned(c.source) && !shunned(c.destination));
   const mostUsed = conns.length + 20 + stable(400, uid, 'conn');
   const lines = [`${conns.length} in use, ${mostUsed} most used`];
   if (conns.length > 0) lines.push('');

@@ -480,6 +480,53 @@ export interface ConnectorOutage {
   before: Map<string, string | null | undefined>;
 }
 
+/** A remote-access VPN session SCC knows of on a headend (ASA or FTD), as getRaVpnSessions answers it. */
+export interface RaVpnSessionRecord {
+  uid: string;
+  tenantUid: string;
+  deviceUid: string;
+  username: string;
+  publicIp: string;
+  assignedIpV4: string;
+  loginTime: number;
+  lastActiveTime: number;
+  bytesRx: number;
+  bytesTx: number;
+  status: 'ACTIVE' | 'TERMINATED';
+  location: { city: string; country: string; subdivision: string };
+  os: { type: string; version: string };
+  auditSessionId: string;
+}
+
+/** A multi-factor sign-in of a user (Duo's answer as SCC's Remote Access Monitoring keeps it). */
+export interface MfaEventRecord {
+  uid: string;
+  tenantUid: string;
+  username: string;
+  timestamp: number;
+  result: 'GRANTED' | 'DENIED';
+  reason: string;
+  secondFactor: string;
+  application: string;
+  clientDevice: {
+    uid: string;
+    ipAddress: string;
+    location: { city: string; country: string; subdivision: string };
+    os: { type: string; version: string };
+    browser: { name: string; version: string };
+  };
+}
+
+/**
+ * One shun on an ASA (`shun <ip>`): in the device's memory only, never in its configuration, so a reload or
+ * a failover loses it. `address` is as the ASA prints it; `interface` is the one the address arrives on.
+ */
+export interface ShunRecord {
+  address: string;
+  interface: string;
+  since: number;
+}
+
 export interface SimState {
   seed: string;
   /** Simulated time at which the world was seeded; seeded history is dated relative to it. */
@@ -532,6 +579,12 @@ export interface SimState {
   tenantsCreated: number;
   /** Names reserved by tenant creations still in flight, so a duplicate is refused before it lands. */
   pendingTenantNames: Set<string>;
+  /** Remote-access VPN sessions by UID (every tenant's), seeded and ended by terminations. */
+  raVpnSessions: Map<string, RaVpnSessionRecord>;
+  /** Every tenant's MFA events, oldest first. */
+  mfaEvents: MfaEventRecord[];
+  /** Per ASA UID: its active shuns, in the order they were placed (lost on reload and failover). */
+  shuns: Map<string, ShunRecord[]>;
   /** Ids minted at run time (transactions, new interfaces, tokens): deterministic per seed and request order. */
   rng: SeededRandom;
 }

@@ -7,6 +7,7 @@ import { seedAuditLogs } from './seedEvents.js';
 import { DEVICE_NAMES, seedInventory } from './seedInventory.js';
 import { seedMspWorld } from './seedMsp.js';
 import { seedAsaPolicies } from './seedPolicy.js';
+import { seedResponse } from './seedResponse.js';
 import { seedScale, type WorldScale } from './seedScale.js';
 import { CATALOGUE, seedFmc, seedPackages, seedReports, seedUpgradeRuns } from './seedSecureClient.js';
 import { DEMO_TOKENS, PORTAL_USERS, seedTenants } from './seedTenants.js';
@@ -85,6 +86,9 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
     changeRequests: new Map(),
     tenantSettings: new Map(),
     connectorOutages: new Map(),
+    raVpnSessions: new Map(),
+    mfaEvents: [],
+    shuns: new Map(),
     eventSeq: 0,
     fmc,
     tenantsCreated: 0,
@@ -96,5 +100,6 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
   if (scale !== undefined) seedScale(state, scale);
   seedAuditLogs(state);
   seedMaintenanceWindows(state);
+  seedResponse(state);
   return state;
 }
