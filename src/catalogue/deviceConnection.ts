@@ -91,6 +91,8 @@ export const devicesReconnect = defineOperation({
   role: 'operator',
   approval: { default: 'four-eyes' },
   auditEveryCall: true,
+  // A connectivity incident's Reconnect… button (src/alerts/kinds/actions.ts).
+  offeredAsButton: true,
   scc: ['getDevices', 'getDevice', 'reconnectAsaDevice'],
   examples: ['devices reconnect asa-hq-01'],
   target: {
@@ -148,6 +150,8 @@ export const devicesAcceptCertificate = defineOperation({
   role: 'operator',
   approval: { default: 'four-eyes' },
   auditEveryCall: true,
+  // A new-certificate incident's Accept the new certificate… button (src/alerts/kinds/actions.ts).
+  offeredAsButton: true,
   scc: ['getDevices', 'getDevice', 'bulkAcceptAsaCertificates'],
   examples: ['devices accept-certificate asa-hq-01'],
   target: {

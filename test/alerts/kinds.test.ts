@@ -109,6 +109,33 @@ describe('connectivity', () => {
     expect(scan.state.size).toBe(0);
   });
 
+  it('offers what mends an offline ASA: Reconnect…, or Accept the new certificate… when it presents one', () => {
+    const scan = run(connectivity);
+    const asa = (state: string, fields: Partial<WatchedDevice> = {}) =>
+      device('asa-hq-01', { deviceType: 'ASA', connectivityState: state, ...fields });
+    expect(scan.read([asa('UNREACHABLE')], T0)).toMatchObject([
+      { phase: 'open', actions: [{ label: 'Reconnect…', command: 'devices reconnect uid-asa-hq-01' }] },
+    ]);
+    expect(scan.read([asa('NEW_CERT_DETECTED')], T0 + MIN)).toMatchObject([
+      {
+        phase: 'update',
+        actions: [
+          { label: 'Accept the new certificate…', command: 'devices accept-certificate uid-asa-hq-01' },
+        ],
+      },
+    ]);
+    // An FTD is not reconnected this way; a managed tenant's ASA is not this profile's to act on.
+    const other = run(connectivity);
+    const found = other.read(
+      [
+        device('ftd-edge-02', { deviceType: 'CDFMC_MANAGED_FTD', connectivityState: 'UNREACHABLE' }),
+        asa('UNREACHABLE', { tenant: { uid: 't-1', name: 'northwind-us' } }),
+      ],
+      T0,
+    );
+    expect(found.map((f) => f.actions)).toEqual([[], []]);
+  });
+
   describe('devices behind a Secure Device Connector that is down (issue 38, item 4)', () => {
     const sdc = (status: string, lastHeartbeat = new Date(T0).toISOString()) => ({
       uid: 'sdc-1',

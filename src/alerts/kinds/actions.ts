@@ -39,3 +39,20 @@ export const acceptDeviceConfiguration = (uid: string): AlertAction => ({
   command: `discard ${uid}`,
   style: 'danger',
 });
+
+/** Ask SCC to re-establish its connection to the ASA (`devices reconnect`, governed). */
+export const reconnectDevice = (uid: string): AlertAction => ({
+  label: 'Reconnect…',
+  command: `devices reconnect ${uid}`,
+  style: 'primary',
+});
+
+/**
+ * Accept the new certificate the ASA presents (`devices accept-certificate`, governed). Its card says that
+ * SCC's API does not show the certificate, and where to check its fingerprint before approving.
+ */
+export const acceptNewCertificate = (uid: string): AlertAction => ({
+  label: 'Accept the new certificate…',
+  command: `devices accept-certificate ${uid}`,
+  style: 'danger',
+});

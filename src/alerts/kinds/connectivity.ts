@@ -10,6 +10,8 @@
 import { z } from 'zod';
 import { time } from '../../render/format.js';
 import { untrusted } from '../../render/untrusted.js';
+import type { AlertAction } from '../vocabulary.js';
+import { acceptNewCertificate, reconnectDevice } from './actions.js';
 import {
   ANY_READER,
   type DetectInput,
@@ -95,7 +97,7 @@ export const connectivity = defineAlertKind({
       };
     });
     const findings: Finding[] = [];
-    for (const { uid, before, after } of changes) {
+    for (const { uid, before, after, device } of changes) {
       const finding = (what: Parameters<typeof deviceFinding>[4], memo: DeviceMemo) =>
         findings.push(deviceFinding('connectivity', profile, uid, memo, what));
       // A device told in its connector's incident has no incident of its own to update or close.
@@ -136,6 +138,7 @@ export const connectivity = defineAlertKind({
             state: after.state,
             previous: ONLINE,
             headline: `${untrusted(after.name)} is ${untrusted(after.state)}`,
+            actions: mendingActions(uid, after, device),
             ...(before?.via
               ? { details: ['Its Secure Device Connector is back, and the device is still not ONLINE.'] }
               : {}),
@@ -151,6 +154,7 @@ export const connectivity = defineAlertKind({
             state: after.state,
             previous: before.state,
             headline: `${untrusted(after.name)} is now ${untrusted(after.state)} (was ${untrusted(before.state)})`,
+            actions: mendingActions(uid, after, device),
             at,
           },
           after,
@@ -162,6 +166,17 @@ export const connectivity = defineAlertKind({
     return { next, findings: [...findings, ...connectors.findings] };
   },
 });
+
+/**
+ * What mends an offline ASA, one click from its incident (issue 38): accepting the new certificate it
+ * presents, else asking SCC to reconnect. Both are governed operations, run as the person who clicks.
+ * Buttons act through this profile, so a managed tenant's device (an MSP read) offers none, nor does a
+ * device SCC cannot reconnect this way (an FTD, or a type not read).
+ */
+function mendingActions(uid: string, state: State, device: WatchedDevice | undefined): AlertAction[] {
+  if (state.tenant || device?.deviceType !== 'ASA') return [];
+  return state.state === 'NEW_CERT_DETECTED' ? [acceptNewCertificate(uid)] : [reconnectDevice(uid)];
+}
 
 interface DownConnector {
   connector: WatchedConnector;

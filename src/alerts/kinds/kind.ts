@@ -58,6 +58,8 @@ export interface WatchedDevice {
   name: string;
   /** The managed tenant (MSP reads); absent for the profile's own inventory. */
   tenant?: { uid: string; name: string };
+  /** SCC's device type (ASA, CDFMC_MANAGED_FTD…): which buttons can act on it. */
+  deviceType?: string;
   connectivityState?: string;
   configState?: string;
   conflictDetectionState?: string;

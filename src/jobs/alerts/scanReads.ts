@@ -51,6 +51,7 @@ export function watchedDevice(device: Device | MspManagedDevice): WatchedDevice 
     ...(tenantUid ? { tenant: { uid: tenantUid, name: tenantName ?? tenantUid } } : {}),
   };
   const optional: [keyof WatchedDevice, string | undefined][] = [
+    ['deviceType', text(device.deviceType)],
     ['connectivityState', text(device.connectivityState)],
     ['configState', text(device.configState)],
     ['conflictDetectionState', text(device.conflictDetectionState)],
