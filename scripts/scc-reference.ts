@@ -41,6 +41,7 @@ export const CLIENT_CUTS: readonly ClientCut[] = [
   { file: 'scc-openapi-lookups.yaml' },
   { file: 'scc-openapi-governance.yaml' },
   { file: 'scc-openapi-response.yaml', only: ['getSdcs'] },
+  { file: 'scc-openapi-access.yaml' },
 ];
 
 /** A file to read, whole or only some of its operations (see ClientCut). */

@@ -3,6 +3,7 @@
 // area's file exports its handlers as one group, and the table is the groups: a handler added to its
 // area's group is served without a line here, and the type still asks for every operation of the client.
 import type { OperationHandlers } from '../http/context.js';
+import { accessRuleHandlers } from './accessRules.js';
 import { changeHandlers } from './changes.js';
 import { cliHandlers } from './cli.js';
 import { deploymentHandlers } from './deployments.js';
@@ -13,6 +14,7 @@ import { governanceHandlers } from './governance.js';
 import { interfaceHandlers } from './interfaces.js';
 import { mspHandlers } from './mspHandlers.js';
 import { tenantUserHandlers } from './mspUsers.js';
+import { objectChangeHandlers } from './objectChanges.js';
 import { objectHandlers } from './objects.js';
 import { policyHandlers } from './policies.js';
 import { reportHandlers } from './reports.js';
@@ -41,4 +43,6 @@ export const operationHandlers: OperationHandlers = {
   ...searchHandlers,
   ...policyHandlers,
   ...objectHandlers,
+  ...accessRuleHandlers,
+  ...objectChangeHandlers,
 };

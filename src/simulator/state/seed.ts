@@ -74,12 +74,17 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
     reports: new Map(reports.map((r) => [r.uid, r])),
     asaConfigs: new Map(seedAsaConfigs(devices, interfaces).map((c) => [c.deviceUid, c])),
     asaPolicies: new Map(),
+    uidAliases: new Map(),
+    unassociatedObjects: new Map(),
     deploymentRuns: new Map(),
     changelogs: new Map(),
     activeChangelogs: new Map(),
     auditLogs: [],
     changeRequests: new Map(),
-    tenantSettings: new Map(),
+    // The portal tenant has object sharing on (its object APIs answer); every other tenant SCC's default.
+    tenantSettings: new Map([
+      [portal.uid, { changeRequestSupport: false, scheduledDeployments: false, objectSharing: true }],
+    ]),
     eventSeq: 0,
     fmc,
     tenantsCreated: 0,
