@@ -15,6 +15,29 @@ function referenceOperationIds(): Set<string> {
   return new Set(loadOpenApiContract().listOperationIds());
 }
 
+/**
+ * Operations of a cut the client adopted whole before the commands that use them exist: the access cut
+ * (scc-openapi-access.yaml) came in for issue 36, whose simulator answers all 13 (test/simulator/
+ * accessChanges.test.ts, the contract tests) while its commands come step by step (`rules remove` and
+ * `rules disable` first; the access request flow later). Each leaves this list when a command reaches it,
+ * and the test below fails while one listed is reached or one not listed is not.
+ */
+const AWAITING_THEIR_COMMAND: readonly string[] = [
+  'createAccessRule',
+  'modifyAccessRule',
+  'deleteAccessRule',
+  'createAccessGroup',
+  'patchAccessGroup',
+  'deleteAccessGroup',
+  'createObject',
+  'modifyObject',
+  'deleteObject',
+  'getDuplicateObjects',
+  'getTargets',
+  'createTargets',
+  'getIssuesCount',
+];
+
 const skipReason = contractSkipReason();
 if (skipReason) process.stdout.write(`catalogue coverage: ${skipReason}\n`);
 
@@ -24,7 +47,14 @@ describe('the catalogue covers the SCC operations of the reference', () => {
     () => {
       const reached = new Set<string>(catalogue.operations.flatMap((op) => op.scc));
       const unreached = [...referenceOperationIds()].filter((id) => !reached.has(id));
-      expect(unreached, 'SCC operations no command declares in its `scc`').toEqual([]);
+      expect(
+        unreached.filter((id) => !AWAITING_THEIR_COMMAND.includes(id)),
+        'SCC operations no command declares in its `scc`',
+      ).toEqual([]);
+      expect(
+        AWAITING_THEIR_COMMAND.filter((id) => reached.has(id)),
+        'operations a command now reaches: take them out of AWAITING_THEIR_COMMAND',
+      ).toEqual([]);
     },
   );
 

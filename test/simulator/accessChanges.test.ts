@@ -190,7 +190,7 @@ describe('simulator: access rule and object changes', () => {
       body: {
         entityUid: dc,
         name: 'storage_access_in',
-        resources: [{ interfaceName: 'storage', direction: 'INBOUND' }],
+        resources: [{ interface: { interfaceName: 'storage', direction: 'INBOUND' } }],
       },
     });
     expect(created.status).toBe(200);
@@ -205,11 +205,19 @@ describe('simulator: access rule and object changes', () => {
     const renamed = await api('PATCH', `${GROUPS}/${uid}`, { body: { name: 'storage_in' } });
     expect(obj(renamed)).toMatchObject({ uid, name: 'storage_in' });
     const taken = await api('POST', GROUPS, {
-      body: { entityUid: dc, name: 'again', resources: [{ interfaceName: 'storage', direction: 'INBOUND' }] },
+      body: {
+        entityUid: dc,
+        name: 'again',
+        resources: [{ interface: { interfaceName: 'storage', direction: 'INBOUND' } }],
+      },
     });
     expect(taken.status).toBe(400);
     const nowhere = await api('POST', GROUPS, {
-      body: { entityUid: dc, name: 'x_in', resources: [{ interfaceName: 'nowhere', direction: 'INBOUND' }] },
+      body: {
+        entityUid: dc,
+        name: 'x_in',
+        resources: [{ interface: { interfaceName: 'nowhere', direction: 'INBOUND' } }],
+      },
     });
     expect(nowhere.status).toBe(400);
     expect(await pendingCommands()).toEqual([
