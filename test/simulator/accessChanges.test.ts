@@ -139,7 +139,8 @@ describe('simulator: access rule and object changes', () => {
     expect(obj(created).index).toBe(5);
     const shadowed = (await rules('outside_access_in')).find((r) => r.index === 5);
     expect(shadowed?.issues).toMatchObject([{ issueType: 'SHADOWED' }]);
-    const causes = (shadowed?.issues as { causes: { causingRuleIdx: number }[] }[])[0]?.causes ?? [];
+    const issues = (shadowed?.issues ?? []) as { causes: { causingRuleIdx: number }[] }[];
+    const causes = issues[0]?.causes ?? [];
     expect(causes.map((c) => c.causingRuleIdx)).toEqual([2, 3]);
     await deploy();
     expect(action((await cli(PARTNER_SSH)).output)).toBe('drop');
