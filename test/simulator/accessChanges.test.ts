@@ -167,6 +167,41 @@ describe('simulator: access rule and object changes', () => {
     expect((await api('DELETE', `${RULES}/${str(created.uid)}`)).status).toBe(404);
   });
 
+  it('records the staged change in the change log, and read configuration throws it away', async () => {
+    await partnerSshRule(2);
+    const [log] = items(await api('GET', '/v1/changelogs', { query: { q: `entityUid:${dc}` } }));
+    const events = (log?.events ?? []) as Record<string, unknown>[];
+    expect(log?.status).toBe('ACTIVE');
+    expect(events.at(-1)).toMatchObject({ action: 'CREATE' });
+    expect(str(events.at(-1)?.commands)).toContain(
+      'access-list outside_access_in line 3 extended permit tcp object PARTNER-NET object DC-WEB eq 22',
+    );
+
+    const read = await api('POST', `${ASAS}/${dc}/read`);
+    expect(read.status).toBe(202);
+    sim.clock.advance(10_000);
+
+    expect(await configState()).toBe('SYNCED');
+    expect((await rules('outside_access_in')).map((r) => r.index)).toEqual([1, 2, 3]);
+    expect(action((await cli(PARTNER_SSH)).output)).toBe('drop');
+  });
+
+  it("an access-list line added in SCC's UI is deployed at once, and leaves an API change staged", async () => {
+    await partnerSshRule(2);
+    const ui = await api('POST', `/_sim/devices/${dc}/access-list`, {
+      body: { text: 'access-list outside_access_in line 1 extended permit icmp any any echo-reply' },
+    });
+    expect(ui.status).toBe(200);
+    const { configOnDevice, configOnCloud } = await configs();
+    expect(str(configOnDevice)).toContain('outside_access_in extended permit icmp any any echo-reply');
+    expect(str(configOnCloud)).toContain('outside_access_in extended permit icmp any any echo-reply');
+    expect(await configState()).toBe('NOT_SYNCED');
+    expect(await pendingCommands()).toEqual([
+      'access-list outside_access_in line 3 remark CHG1: partner sftp, asked by alice',
+      'access-list outside_access_in line 4 extended permit tcp object PARTNER-NET object DC-WEB eq 22',
+    ]);
+  });
+
   it('refuses a rule the device would refuse: an unknown object, an index past the end, a group of another device', async () => {
     const outside = await group('outside_access_in');
     const base = { accessGroupUid: outside, entityUid: dc, ruleAction: 'PERMIT', protocol: { name: 'tcp' } };
@@ -337,8 +372,15 @@ describe('simulator: access rule and object changes', () => {
       }),
     );
     expect(unassociated.targets).toEqual([]);
+    const spares = await api('POST', '/v1/objects', {
+      body: {
+        name: 'SPARES',
+        value: { objectType: 'NETWORK_GROUP', defaultContent: { referencedObjectUids: [unassociated.uid] } },
+      },
+    });
+    expect(obj(spares)).toMatchObject({ targets: [], elements: ['192.0.2.99'] });
     const counts = obj(await api('GET', '/v1/objects/issues-count'));
-    expect(counts).toMatchObject({ unAssociated: 1, duplicates: 2 });
+    expect(counts).toMatchObject({ unAssociated: 2, duplicates: 2 });
     expect(Number(counts.totalObjects)).toBeGreaterThan(10);
     expect(obj(await api('GET', '/v1/objects/issues-count', { query: { q: 'name:SPARE' } }))).toEqual({
       totalObjects: 1,

@@ -170,9 +170,16 @@ export function tenantObjects(ctx: RequestContext): Found[] {
       }
     }
   }
-  for (const record of ctx.state.unassociatedObjects.values()) {
-    if (record.tenantUid !== ctx.principal.tenant.uid || byUid.has(record.uid)) continue;
-    byUid.set(record.uid, { object: unassociatedDto(record), on: [] });
+  const unassociated = [...ctx.state.unassociatedObjects.values()].filter(
+    (r) => r.tenantUid === ctx.principal.tenant.uid && !byUid.has(r.uid),
+  );
+  for (const record of unassociated) byUid.set(record.uid, { object: unassociatedDto(record), on: [] });
+  // A group no device holds shows its members' content (one level: members are objects of the tenant).
+  for (const record of unassociated) {
+    const found = byUid.get(record.uid);
+    if (found === undefined || record.referencedObjectUids === undefined) continue;
+    const members = record.referencedObjectUids.flatMap((uid) => byUid.get(uid)?.object.elements ?? []);
+    found.object.elements = [...new Set(members)];
   }
   return [...byUid.values()];
 }
