@@ -202,6 +202,27 @@ describe('simulator: access rule and object changes', () => {
     ]);
   });
 
+  it('moves a rule with its remark to the index asked for, keeping its UID', async () => {
+    const created = obj(await partnerSshRule(4));
+    const moved = await api('PATCH', `${RULES}/${str(created.uid)}`, {
+      body: { uid: created.uid, index: 1 },
+    });
+    expect(obj(moved)).toMatchObject({
+      uid: created.uid,
+      index: 2,
+      remark: 'CHG1: partner sftp, asked by alice',
+    });
+    const texts = (await rules('outside_access_in')).map((r) => [r.index, r.ruleConfigurationText]);
+    expect(texts).toEqual([
+      [2, 'access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq 22'],
+      [3, 'access-list outside_access_in extended permit tcp any object DC-WEB eq https'],
+      [4, 'access-list outside_access_in extended deny ip object PARTNER-NET any log'],
+      [5, 'access-list outside_access_in extended deny ip any any log'],
+    ]);
+    await deploy();
+    expect(action((await cli(PARTNER_SSH)).output)).toBe('allow');
+  });
+
   it('refuses a rule the device would refuse: an unknown object, an index past the end, a group of another device', async () => {
     const outside = await group('outside_access_in');
     const base = { accessGroupUid: outside, entityUid: dc, ruleAction: 'PERMIT', protocol: { name: 'tcp' } };
