@@ -24,8 +24,6 @@ function referenceOperationIds(): Set<string> {
  */
 const AWAITING_THEIR_COMMAND: readonly string[] = [
   'createAccessRule',
-  'modifyAccessRule',
-  'deleteAccessRule',
   'createAccessGroup',
   'patchAccessGroup',
   'deleteAccessGroup',
