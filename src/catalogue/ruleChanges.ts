@@ -256,7 +256,7 @@ export function renderRuleChanged(
   }
   blocks.push({
     kind: 'context',
-    text: `Staged in SCC, not yet on ${device}: the device is NOT_SYNCED and keeps running the rule until a deploy. \`/fw deploy ${device}\` asks a second person to approve it.`,
+    text: `Staged in SCC, not yet on ${device}: the device is NOT_SYNCED and keeps the rule ${change === 'remove' ? '' : 'active '}until a deploy. \`/fw deploy ${device}\` asks a second person to approve it.`,
   });
   return withStagedButtons({ ...view, blocks }, device);
 }
@@ -291,7 +291,7 @@ function ruleOperation(change: Change) {
       ...PENDING_READS,
       disable ? 'modifyAccessRule' : 'deleteAccessRule',
     ],
-    examples: [`rules ${change} asa-hq-01 130`],
+    examples: [`rules ${change} asa-hq-01 ${disable ? 129 : 130}`],
     changes: { devices: async (_ctx, _args, facts) => (facts ? [facts.device] : []) },
     target: {
       facts: RuleFacts,
@@ -300,6 +300,24 @@ function ruleOperation(change: Change) {
       compare: compareRules,
       describe: (facts) => describeChange(change, facts),
       removes: !disable,
+      // A disable interrupted by a crash: the rule, read again, says whether SCC made it inactive.
+      ...(disable
+        ? {
+            interrupted: async (ctx: OperationContext, facts: RuleFacts) => {
+              const read = await reread(ctx, facts);
+              if (!read.found || read.facts.active) return undefined;
+              const text = `:white_check_mark: The access rule at ${whereText(facts)} on ${untrusted(facts.device.name)} was made inactive in SCC before fwbot restarted; it was not sent again. \`/fw changes ${facts.device.name}\` shows what a deploy would run.`;
+              return {
+                view: {
+                  summary: `disable of access rule ${whereText(facts)}: done before fwbot restarted`,
+                  blocks: [{ kind: 'text', text }],
+                  visibility: 'in_channel',
+                },
+                track: [],
+              };
+            },
+          }
+        : {}),
     },
     run: async (ctx, _args, facts) => {
       const path = { accessRuleUid: facts.uid };
