@@ -107,7 +107,7 @@ const VERB: Record<Change, { ask: string; done: string; what: string }> = {
   remove: {
     ask: 'remove the access rule',
     done: 'removed the access rule',
-    what: 'removed from SCC’s copy of the policy (its remark goes with it)',
+    what: 'removed from SCC’s copy of the policy',
   },
   disable: {
     ask: 'disable the access rule',
@@ -147,7 +147,10 @@ function describeChange(change: Change, facts: RuleFacts) {
       },
       { label: 'Rule', value: facts.text },
       ...(facts.remark ? [{ label: 'Remark', value: facts.remark }] : []),
-      { label: 'Will be', value: VERB[change].what },
+      {
+        label: 'Will be',
+        value: `${VERB[change].what}${change === 'remove' && facts.remark ? ' (its remark goes with it)' : ''}`,
+      },
       { label: 'Rule UUID', value: facts.uid },
     ],
     warnings,
