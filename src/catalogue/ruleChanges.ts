@@ -286,12 +286,11 @@ function ruleOperation(change: Change) {
     role: 'operator',
     approval: 'always',
     scc: [
-      'getDevices',
-      'getDevice',
+      // PENDING_READS finds the device (getDevices, getDevice) and reads what is already staged.
+      ...PENDING_READS,
       'listAccessRules',
       'fetchAccessRule',
       'fetchAccessGroup',
-      ...PENDING_READS,
       disable ? 'modifyAccessRule' : 'deleteAccessRule',
     ],
     examples: [`rules ${change} asa-hq-01 ${disable ? 129 : 130}`],
