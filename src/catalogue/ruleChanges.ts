@@ -128,7 +128,7 @@ function describeChange(change: Change, facts: RuleFacts) {
   const warnings =
     staged.length > 0
       ? [
-          `:warning: ${counted(staged.length, 'command')} already staged on ${code(device)} go with this change in the next deploy, whoever staged them.`,
+          `:warning: ${counted(staged.length, 'command')} already staged on ${code(device)} ${staged.length === 1 ? 'goes' : 'go'} with this change in the next deploy, whoever staged ${staged.length === 1 ? 'it' : 'them'}.`,
         ]
       : [];
   if (facts.staged.status !== 'SUCCESS')
@@ -156,7 +156,7 @@ function describeChange(change: Change, facts: RuleFacts) {
     warnings,
     code: maskConfigSecrets(codeText),
     notes: [
-      `Only SCC’s copy changes: ${code(device)} keeps running the rule until a deploy, itself approved (${code(`/fw deploy ${device}`)}).`,
+      `Only SCC’s copy changes: ${code(device)} keeps ${change === 'remove' ? 'running the rule' : 'the rule active'} until a deploy, itself approved (${code(`/fw deploy ${device}`)}).`,
     ],
   };
 }

@@ -107,7 +107,7 @@ describe('rules remove and rules disable', () => {
       'access-list inside_access_in line 3 extended deny tcp any any eq telnet inactive',
     );
     expect(card.code).toContain('! already staged on asa-hq-01, deployed with it\nno interface Vlan20');
-    expect(card.warnings.join(' ')).toMatch(/already staged on `asa-hq-01` go with this change/);
+    expect(card.warnings.join(' ')).toMatch(/already staged on `asa-hq-01` go(es)? with this change/);
 
     const outcome = await driving(op.execute(h.context(), resolved.raw, resolved.facts));
     h.golden('rules.disable', outcome);
