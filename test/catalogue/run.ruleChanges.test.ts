@@ -144,6 +144,23 @@ describe('rules remove and rules disable', () => {
     });
   });
 
+  it('finds after a crash whether an interrupted disable took effect, by reading the rule again', async () => {
+    const { target, resolved } = await request('rules disable asa-hq-01 134');
+    const interrupted = target.interrupted;
+    if (!interrupted) throw new Error('rules.disable says nothing of an interrupted call');
+    expect(await interrupted(h.context(), resolved.facts)).toBeUndefined();
+    const facts = resolved.facts as RuleFacts;
+    const patched = await api('PATCH', `/v1/policies/asa/accessrules/${facts.uid}`, {
+      body: { uid: facts.uid, isActiveRule: false },
+    });
+    expect(patched.status).toBe(200);
+    const found = await interrupted(h.context(), resolved.facts);
+    expect(found?.view.summary).toBe(
+      'disable of access rule line 134 (#3 of inside_access_in): done before fwbot restarted',
+    );
+    expect(found?.track).toEqual([]);
+  });
+
   it('refuses a hostile line before any SCC call, and remarks, lines that are not rules, and a rule already inactive', async () => {
     const before = h.sim.requestLog.list().length;
     await expect(h.run('rules remove asa-hq-01 "1; write erase"')).rejects.toThrow(UsageError);
