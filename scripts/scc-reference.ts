@@ -43,6 +43,7 @@ export const CLIENT_CUTS: readonly ClientCut[] = [
   { file: 'scc-openapi-governance.yaml' },
   { file: 'scc-openapi-response.yaml' },
   { file: 'scc-openapi-upgrades.yaml' },
+  { file: 'scc-openapi-access.yaml' },
 ];
 
 /** A file to read, whole or only some of its operations (see ClientCut). */

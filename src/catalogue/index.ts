@@ -28,6 +28,7 @@ import { LOOKUP_OPERATIONS } from './lookups.js';
 import { MSP_OPERATIONS } from './msp.js';
 import type { Operation, RawArgs, ServiceName } from './operation.js';
 import { REPORT_OPERATIONS } from './reports.js';
+import { RULE_CHANGE_OPERATIONS } from './ruleChanges.js';
 import { SCHEDULED_DEPLOY_OPERATIONS } from './scheduledDeploys.js';
 import { TENANT_OPERATIONS } from './tenants.js';
 import { TENANT_USER_OPERATIONS } from './tenantUsers.js';
@@ -58,6 +59,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...HOLD_OPERATIONS,
   ...EVENT_LOG_OPERATIONS,
   ...LOOKUP_OPERATIONS,
+  ...RULE_CHANGE_OPERATIONS,
   ...TRACE_OPERATIONS,
   ...REPORT_OPERATIONS,
   ...GATEWAY_OPERATIONS,

@@ -23,13 +23,16 @@ import { defineOperation, type Operation, type OperationContext } from './operat
 import { boundedPaginate, type DeviceRequirement, resolveDevice } from './resolve.js';
 import { isNotFound } from './sccErrors.js';
 
-const ASA_RULES: DeviceRequirement = { kinds: ['asa'], why: 'access rules are read here for ASAs only' };
+export const ASA_RULES: DeviceRequirement = {
+  kinds: ['asa'],
+  why: 'access rules are read here for ASAs only',
+};
 
 /** The ASA argument of the rules commands. */
-const ASA_PARAM = { name: 'asa', kind: 'device', description: 'ASA name or UUID' } as const;
+export const ASA_PARAM = { name: 'asa', kind: 'device', description: 'ASA name or UUID' } as const;
 
 /** A configuration line number: what `/fw rules` shows in its Line column. */
-const LINE_NUMBER = /^\d{1,7}$/;
+export const LINE_NUMBER = /^\d{1,7}$/;
 
 /** `q` of the rules of one device, narrowed by what was typed (see the header). */
 export function rulesQuery(deviceUid: string, typed: string | undefined): string {
@@ -123,7 +126,7 @@ export const rules = defineOperation({
 });
 
 /** The rule a line number or UUID names on the device; a UserError says why none. */
-async function ruleOf(
+export async function ruleOf(
   ctx: OperationContext,
   device: { uid: string; name: string },
   typed: string,

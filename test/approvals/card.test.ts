@@ -6,6 +6,7 @@ import type { ApprovalRecord, ApprovalRequest } from '../../src/approvals/record
 import { interfacesDelete } from '../../src/catalogue/interfaces.js';
 import type { InterfaceFacts } from '../../src/catalogue/interfaceTarget.js';
 import type { Operation } from '../../src/catalogue/operation.js';
+import { type RuleFacts, rulesDisable, rulesRemove } from '../../src/catalogue/ruleChanges.js';
 import { tenantsRemove } from '../../src/catalogue/tenants.js';
 import type { TenantFacts } from '../../src/catalogue/tenantTarget.js';
 import { tenantsUsersRemove } from '../../src/catalogue/tenantUsers.js';
@@ -90,6 +91,31 @@ const users: Target = {
   },
 };
 
+const ruleFacts: RuleFacts = {
+  device,
+  uid: '94abc917-5493-5cfb-b9f5-d36afe776a5d',
+  accessGroupUid: '0f5e2f6c-1111-4222-8333-444444444444',
+  accessList: 'outside_access_in',
+  index: 4,
+  line: 130,
+  text: 'access-list outside_access_in extended deny tcp host 198.51.100.66 object WEB-01 eq https log',
+  active: true,
+  remark: null,
+  staged: { status: 'SUCCESS', commands: ['no interface Vlan20'] },
+};
+
+const ruleRemoval: Target = {
+  op: rulesRemove,
+  command: '/fw rules remove asa-hq-01 130',
+  facts: ruleFacts,
+};
+
+const ruleDisabling: Target = {
+  op: rulesDisable,
+  command: '/fw rules disable asa-hq-01 130',
+  facts: { ...ruleFacts, remark: 'CHG-88 partner block', staged: { status: 'SUCCESS', commands: [] } },
+};
+
 function record(target: Target, extra: Partial<ApprovalRecord> = {}): ApprovalRecord {
   const describe = target.op.target?.describe;
   if (!describe) throw new Error(`${target.op.id} declares no target`);
@@ -112,6 +138,14 @@ function record(target: Target, extra: Partial<ApprovalRecord> = {}): ApprovalRe
 describe('approvals: the card', () => {
   it('shows a pending EtherChannel delete with what depends on it', () => {
     expectCardGolden('pending-etherchannel', renderCard(record(etherChannel), NOW));
+  });
+
+  it('shows a pending rule removal: the rule, the predicted command, and what is already staged', () => {
+    expectCardGolden('pending-rule-remove', renderCard(record(ruleRemoval), NOW));
+  });
+
+  it('shows a pending rule disabling: the line again with inactive, predicted', () => {
+    expectCardGolden('pending-rule-disable', renderCard(record(ruleDisabling), NOW));
   });
 
   it('shows a pending subinterface delete with its parent, VLAN and addresses', () => {

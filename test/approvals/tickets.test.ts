@@ -38,7 +38,11 @@ describe('approvals: change tickets', () => {
   /** Every tenant of the simulator tracks change requests (what an admin switches on in SCC's UI). */
   function trackChangeRequests(on: boolean): void {
     for (const tenant of env.sim.state.tenants.values())
-      env.sim.state.tenantSettings.set(tenant.uid, { changeRequestSupport: on, scheduledDeployments: false });
+      env.sim.state.tenantSettings.set(tenant.uid, {
+        changeRequestSupport: on,
+        scheduledDeployments: false,
+        objectSharing: false,
+      });
   }
 
   it('refuses a deploy without a ticket, or with one the pattern refuses, before asking SCC anything', async () => {

@@ -112,6 +112,8 @@ describe('declarations: governance next to run()', () => {
       'interfaces.create.vlan',
       'interfaces.delete',
       'interfaces.edit',
+      'rules.disable',
+      'rules.remove',
     ]);
     expect(operations.filter((o) => o.changes?.hold).map((o) => `${o.id}:${o.changes?.hold?.kind}`)).toEqual([
       'deploy:deploy',

@@ -597,6 +597,85 @@ const HAND_ROWS: Partial<Record<SccOperationId, ContractRow>> = {
     area: GENERIC_CALL,
     invoke: (c) => c.call('deleteMspDeviceUpgradeRun', { path: { uid: RUN_UID } }),
   },
+  // Access changes (scc-openapi-access.yaml): no area methods; fwbot calls them through the generic `call`.
+  createAccessRule: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('createAccessRule', {
+        body: {
+          accessGroupUid: GROUP_UID,
+          entityUid: DEVICE_UID,
+          index: 2,
+          ruleAction: 'PERMIT',
+          protocol: { name: 'tcp' },
+          sourceNetwork: { name: 'PARTNER-NET', uid: OBJECT_UID },
+          destinationNetwork: { name: 'any' },
+          destinationPort: { name: '22', elements: ['22'] },
+          remark: 'CHG-42: partner sftp',
+        },
+      }),
+  },
+  modifyAccessRule: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('modifyAccessRule', {
+        path: { accessRuleUid: RULE_UID },
+        body: { uid: RULE_UID, isActiveRule: false },
+      }),
+  },
+  deleteAccessRule: {
+    area: GENERIC_CALL,
+    invoke: (c) => c.call('deleteAccessRule', { path: { accessRuleUid: RULE_UID } }),
+  },
+  createAccessGroup: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('createAccessGroup', {
+        body: {
+          entityUid: DEVICE_UID,
+          name: 'storage_access_in',
+          resources: [{ interface: { interfaceName: 'storage', direction: 'INBOUND' } }],
+        },
+      }),
+  },
+  patchAccessGroup: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('patchAccessGroup', { path: { accessGroupUid: GROUP_UID }, body: { name: 'storage_in' } }),
+  },
+  deleteAccessGroup: {
+    area: GENERIC_CALL,
+    invoke: (c) => c.call('deleteAccessGroup', { path: { accessGroupUid: GROUP_UID } }),
+  },
+  createObject: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('createObject', {
+        body: {
+          name: 'VENDOR-NET',
+          description: 'Vendor range',
+          value: { objectType: 'NETWORK_OBJECT', defaultContent: { literal: '192.0.2.0/28' } },
+          targetIds: [DEVICE_UID],
+        },
+      }),
+  },
+  modifyObject: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('modifyObject', {
+        path: { uid: OBJECT_UID },
+        body: { value: { objectType: 'NETWORK_OBJECT', defaultContent: { literal: '192.0.2.16/28' } } },
+      }),
+  },
+  deleteObject: {
+    area: GENERIC_CALL,
+    invoke: (c) => c.call('deleteObject', { path: { uid: OBJECT_UID }, query: { forcedDelete: true } }),
+  },
+  createTargets: {
+    area: GENERIC_CALL,
+    invoke: (c) =>
+      c.call('createTargets', { path: { uid: OBJECT_UID }, body: { targetsUuids: [OTHER_DEVICE_UID] } }),
+  },
 };
 
 /**
@@ -730,6 +809,32 @@ const DOCUMENTED_FLAWS: {
       'compatibleVersions[0].compatibleDevices[0].managedTenantUid': TENANT_UID,
       'compatibleVersions[0].compatibleDevices[0].uid': DEVICE_UID,
     },
+  },
+  // The access cut (scc-openapi-access.yaml) carries the same schemas with the same prose examples.
+  ...(['createAccessGroup', 'patchAccessGroup'] as const).map((operationId) => ({
+    operationId,
+    status: 200,
+    fields: ['appliedTo', 'resources'],
+    flaw: 'AccessGroup.appliedTo and resources exemplified as strings; the schema says arrays',
+  })),
+  ...(
+    [
+      ['createObject', 201],
+      ['modifyObject', 200],
+    ] as const
+  ).map(([operationId, status]) => ({
+    operationId,
+    status,
+    fields: ['elements', 'value.overrides[0].content'],
+    flaw: 'ObjectResponse.elements and Override.content exemplified as strings; the schema says array and object',
+    replies: { 'value.overrides[0].content': { literal: 'a:b:c::2' } },
+  })),
+  {
+    operationId: 'getTargets',
+    status: 200,
+    fields: ['items[0].value.overrides[0].content'],
+    flaw: 'Override.content exemplified as a string; the schema says object',
+    replies: { 'items[0].value.overrides[0].content': { literal: 'a:b:c::2' } },
   },
 ];
 // The README's fourth flaw, UserInput's example being a string, is on the request side: the requests

@@ -597,6 +597,72 @@ describe('simulator contract', () => {
       await scc.call('getMspDeviceUpgradeRunsAttributeValues', {});
       await scc.call('getDeviceUpgradeRuns', {});
       await scc.call('deleteMspDeviceUpgradeRun', { path: { uid: String(mspAsaRun.data.entityUid) } });
+      // Access changes (scc-openapi-access.yaml), staged on asa-dc-03: a group, a rule in it, moved and
+      // disabled, objects with and without targets, their duplicates, targets and issues, then removed.
+      const dc = sim.deviceUid('asa-dc-03');
+      const createdGroup = await scc.call('createAccessGroup', {
+        body: {
+          entityUid: dc,
+          name: 'storage_access_in',
+          resources: [{ interface: { interfaceName: 'storage', direction: 'INBOUND' } }],
+        },
+      });
+      const accessGroupUid = String(createdGroup.data.uid);
+      await scc.call('patchAccessGroup', { path: { accessGroupUid }, body: { name: 'storage_in' } });
+      const vendor = await scc.call('createObject', {
+        body: {
+          name: 'VENDOR-NET',
+          value: { objectType: 'NETWORK_OBJECT', defaultContent: { literal: '192.0.2.0/28' } },
+          targetIds: [dc],
+        },
+      });
+      const vendorUid = String(vendor.data.uid);
+      const createdRule = await scc.call('createAccessRule', {
+        body: {
+          accessGroupUid,
+          entityUid: dc,
+          index: 1,
+          ruleAction: 'PERMIT',
+          protocol: { name: 'tcp' },
+          sourceNetwork: { name: 'VENDOR-NET', uid: vendorUid },
+          destinationNetwork: { name: 'any' },
+          destinationPort: { name: '443' },
+          remark: 'contract',
+        },
+      });
+      const accessRuleUid = String(createdRule.data.uid);
+      await scc.call('modifyAccessRule', {
+        path: { accessRuleUid },
+        body: { uid: accessRuleUid, isActiveRule: false },
+      });
+      await scc.call('modifyObject', { path: { uid: vendorUid }, body: { description: 'vendor range' } });
+      await scc.call('getDuplicateObjects', { path: { uid: vendorUid }, query: { targetUid: dc } });
+      await scc.call('getTargets', { path: { uid: vendorUid }, query: { q: 'targetType:ASA' } });
+      await scc.call('createTargets', { path: { uid: vendorUid }, body: { targetsUuids: [asa] } });
+      await scc.call('getIssuesCount', { query: { q: 'name:VENDOR*' } });
+      const spare = await scc.call('createObject', {
+        body: {
+          name: 'SPARE',
+          value: { objectType: 'NETWORK_OBJECT', defaultContent: { literal: '192.0.2.99' } },
+        },
+      });
+      await scc.call('deleteAccessRule', { path: { accessRuleUid } });
+      await scc.call('deleteAccessGroup', { path: { accessGroupUid } });
+      await scc.call('deleteObject', {
+        path: { uid: String(spare.data.uid) },
+        query: { forcedDelete: false },
+      });
+      const accessRefusals = await Promise.allSettled([
+        scc.call('createAccessRule', { body: { accessGroupUid, entityUid: dc, index: 99 } }),
+        scc.call('createObject', {
+          body: { name: 'SVC', value: { objectType: 'SERVICE_OBJECT', defaultContent: { protocol: 'TCP' } } },
+        }),
+        // PARTNER-NET is named by a deny of asa-dc-03: in use, not deleted.
+        scc
+          .call('getObjects', { query: { q: 'name:PARTNER-NET' } })
+          .then(({ data }) => scc.call('deleteObject', { path: { uid: String(data.items?.[0]?.uid) } })),
+      ]);
+      expect(accessRefusals.every((r) => r.status === 'rejected')).toBe(true);
 
       // A few refusals on operations that declare them: still CommonApiError bodies. (createTenant's 429
       // is not among its declared statuses, so the duplicate is sent after the 30-second limit.)

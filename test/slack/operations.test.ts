@@ -463,6 +463,27 @@ describe('every operation through Slack', () => {
     expect(await read('objects.show', 'objects show WEB-01')).toContain('DMZ-SERVERS');
   });
 
+  it('rules remove / rules disable (destructive: bound to the device and the rule by UUID)', async () => {
+    const scc = h.clients.get('default');
+    if (!scc) throw new Error('no default client');
+    const hq = h.sim.deviceUid('asa-hq-01');
+    const { items } = await scc.lookups.accessRules({
+      q: `entityUid:${hq} AND ruleConfigurationLineNumber:130`,
+    });
+    const uid = items?.[0]?.uid;
+    expect(await driving(destructive('rules.remove', 'rules remove asa-hq-01 130'))).toEqual({
+      asa: hq,
+      rule: uid,
+    });
+    h.gate.requests.length = 0;
+    h.slack.reset();
+    expect(await driving(destructive('rules.disable', `rules disable asa-hq-01 ${uid}`))).toEqual({
+      asa: hq,
+      rule: uid,
+    });
+    h.gate.requests.length = 0;
+  });
+
   it('trace / show (the ASA command line)', async () => {
     const trace = await driving(
       read('trace', 'trace asa-hq-01 tcp 198.51.100.7 203.0.113.10 443 --in outside'),

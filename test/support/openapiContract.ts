@@ -379,7 +379,9 @@ function buildContract(doc: OpenApiDocument): OpenApiContract {
         return [`status: ${status} is not declared by ${operationId} (declared: ${statuses})`];
       }
       const response = resolveResponse(declared);
-      if (!response.content) {
+      // A 204 never has a body (RFC 9110 §15.3.5), whatever content the reference declares for it (the
+      // access cut's deleteObject declares `*/*` object content on its 204).
+      if (!response.content || status === 204) {
         return body === undefined ? [] : [`body: status ${status} declares no content`];
       }
       const schema = jsonMedia(response.content)?.schema;

@@ -6,6 +6,333 @@ function uniqueItems(items: readonly unknown[]): boolean {
   return new Set(items.map((item) => JSON.stringify(item))).size === items.length;
 }
 
+export const AccessGroupCreateInput = z.object({
+  appliedTo: z.array(z.guid()).refine(uniqueItems, { message: 'items must be unique' }).optional(),
+  entityUid: z.guid(),
+  isShared: z.boolean().optional(),
+  name: z.string().optional(),
+  resources: z
+    .array(z.record(z.string(), z.record(z.string(), z.unknown())))
+    .refine(uniqueItems, { message: 'items must be unique' })
+    .optional(),
+});
+export type AccessGroupCreateInput = z.infer<typeof AccessGroupCreateInput>;
+
+export const AccessGroupUpdateInput = z.object({
+  appliedTo: z.array(z.guid()).refine(uniqueItems, { message: 'items must be unique' }).optional(),
+  isShared: z.boolean().optional(),
+  name: z.string().optional(),
+  resources: z
+    .array(z.record(z.string(), z.record(z.string(), z.unknown())))
+    .refine(uniqueItems, { message: 'items must be unique' })
+    .optional(),
+});
+export type AccessGroupUpdateInput = z.infer<typeof AccessGroupUpdateInput>;
+
+export const DestinationDynamicObjectContent = z.object({
+  elements: z.array(z.string()).optional(),
+  name: z.string(),
+  type: z
+    .enum([
+      'NETWORK_OBJECT',
+      'IPV4_ADDRESS_POOL',
+      'IPV6_ADDRESS_POOL',
+      'NETWORK_GROUP',
+      'SERVICE_OBJECT',
+      'SERVICE_TCP_OBJECT',
+      'SERVICE_UDP_OBJECT',
+      'SERVICE_ICMPV4_OBJECT',
+      'SERVICE_ICMPV6_OBJECT',
+      'SERVICE_PROTOCOL_OBJECT',
+      'SERVICE_GROUP',
+      'SERVICE_FTD_GROUP',
+      'PROTOCOL_GROUP',
+      'ICMP_GROUP',
+      'URL_OBJECT',
+      'URL_GROUP',
+      'APPLICATION_FILTER_OBJECT',
+      'TIME_RANGE',
+    ])
+    .optional(),
+  uid: z.guid().optional(),
+});
+export type DestinationDynamicObjectContent = z.infer<typeof DestinationDynamicObjectContent>;
+
+export const DestinationNetworkContent = z.object({
+  elements: z.array(z.string()).optional(),
+  name: z.string(),
+  type: z
+    .enum([
+      'NETWORK_OBJECT',
+      'IPV4_ADDRESS_POOL',
+      'IPV6_ADDRESS_POOL',
+      'NETWORK_GROUP',
+      'SERVICE_OBJECT',
+      'SERVICE_TCP_OBJECT',
+      'SERVICE_UDP_OBJECT',
+      'SERVICE_ICMPV4_OBJECT',
+      'SERVICE_ICMPV6_OBJECT',
+      'SERVICE_PROTOCOL_OBJECT',
+      'SERVICE_GROUP',
+      'SERVICE_FTD_GROUP',
+      'PROTOCOL_GROUP',
+      'ICMP_GROUP',
+      'URL_OBJECT',
+      'URL_GROUP',
+      'APPLICATION_FILTER_OBJECT',
+      'TIME_RANGE',
+    ])
+    .optional(),
+  uid: z.guid().optional(),
+});
+export type DestinationNetworkContent = z.infer<typeof DestinationNetworkContent>;
+
+export const DestinationPortContent = z.object({
+  elements: z.array(z.string()).optional(),
+  name: z.string(),
+  type: z
+    .enum([
+      'NETWORK_OBJECT',
+      'IPV4_ADDRESS_POOL',
+      'IPV6_ADDRESS_POOL',
+      'NETWORK_GROUP',
+      'SERVICE_OBJECT',
+      'SERVICE_TCP_OBJECT',
+      'SERVICE_UDP_OBJECT',
+      'SERVICE_ICMPV4_OBJECT',
+      'SERVICE_ICMPV6_OBJECT',
+      'SERVICE_PROTOCOL_OBJECT',
+      'SERVICE_GROUP',
+      'SERVICE_FTD_GROUP',
+      'PROTOCOL_GROUP',
+      'ICMP_GROUP',
+      'URL_OBJECT',
+      'URL_GROUP',
+      'APPLICATION_FILTER_OBJECT',
+      'TIME_RANGE',
+    ])
+    .optional(),
+  uid: z.guid().optional(),
+});
+export type DestinationPortContent = z.infer<typeof DestinationPortContent>;
+
+export const LogSettings = z.object({
+  interval: z.number().int().optional(),
+  level: z.string().optional(),
+});
+export type LogSettings = z.infer<typeof LogSettings>;
+
+export const ProtocolContent = z.object({
+  elements: z.array(z.string()).optional(),
+  name: z.string(),
+  type: z
+    .enum([
+      'NETWORK_OBJECT',
+      'IPV4_ADDRESS_POOL',
+      'IPV6_ADDRESS_POOL',
+      'NETWORK_GROUP',
+      'SERVICE_OBJECT',
+      'SERVICE_TCP_OBJECT',
+      'SERVICE_UDP_OBJECT',
+      'SERVICE_ICMPV4_OBJECT',
+      'SERVICE_ICMPV6_OBJECT',
+      'SERVICE_PROTOCOL_OBJECT',
+      'SERVICE_GROUP',
+      'SERVICE_FTD_GROUP',
+      'PROTOCOL_GROUP',
+      'ICMP_GROUP',
+      'URL_OBJECT',
+      'URL_GROUP',
+      'APPLICATION_FILTER_OBJECT',
+      'TIME_RANGE',
+    ])
+    .optional(),
+  uid: z.guid().optional(),
+});
+export type ProtocolContent = z.infer<typeof ProtocolContent>;
+
+export const RuleTimeRangeContent = z.object({
+  elements: z.array(z.string()).optional(),
+  name: z.string(),
+  type: z
+    .enum([
+      'NETWORK_OBJECT',
+      'IPV4_ADDRESS_POOL',
+      'IPV6_ADDRESS_POOL',
+      'NETWORK_GROUP',
+      'SERVICE_OBJECT',
+      'SERVICE_TCP_OBJECT',
+      'SERVICE_UDP_OBJECT',
+      'SERVICE_ICMPV4_OBJECT',
+      'SERVICE_ICMPV6_OBJECT',
+      'SERVICE_PROTOCOL_OBJECT',
+      'SERVICE_GROUP',
+      'SERVICE_FTD_GROUP',
+      'PROTOCOL_GROUP',
+      'ICMP_GROUP',
+      'URL_OBJECT',
+      'URL_GROUP',
+      'APPLICATION_FILTER_OBJECT',
+      'TIME_RANGE',
+    ])
+    .optional(),
+  uid: z.guid().optional(),
+});
+export type RuleTimeRangeContent = z.infer<typeof RuleTimeRangeContent>;
+
+export const SourceDynamicObjectContent = z.object({
+  elements: z.array(z.string()).optional(),
+  name: z.string(),
+  type: z
+    .enum([
+      'NETWORK_OBJECT',
+      'IPV4_ADDRESS_POOL',
+      'IPV6_ADDRESS_POOL',
+      'NETWORK_GROUP',
+      'SERVICE_OBJECT',
+      'SERVICE_TCP_OBJECT',
+      'SERVICE_UDP_OBJECT',
+      'SERVICE_ICMPV4_OBJECT',
+      'SERVICE_ICMPV6_OBJECT',
+      'SERVICE_PROTOCOL_OBJECT',
+      'SERVICE_GROUP',
+      'SERVICE_FTD_GROUP',
+      'PROTOCOL_GROUP',
+      'ICMP_GROUP',
+      'URL_OBJECT',
+      'URL_GROUP',
+      'APPLICATION_FILTER_OBJECT',
+      'TIME_RANGE',
+    ])
+    .optional(),
+  uid: z.guid().optional(),
+});
+export type SourceDynamicObjectContent = z.infer<typeof SourceDynamicObjectContent>;
+
+export const SourceNetworkContent = z.object({
+  elements: z.array(z.string()).optional(),
+  name: z.string(),
+  type: z
+    .enum([
+      'NETWORK_OBJECT',
+      'IPV4_ADDRESS_POOL',
+      'IPV6_ADDRESS_POOL',
+      'NETWORK_GROUP',
+      'SERVICE_OBJECT',
+      'SERVICE_TCP_OBJECT',
+      'SERVICE_UDP_OBJECT',
+      'SERVICE_ICMPV4_OBJECT',
+      'SERVICE_ICMPV6_OBJECT',
+      'SERVICE_PROTOCOL_OBJECT',
+      'SERVICE_GROUP',
+      'SERVICE_FTD_GROUP',
+      'PROTOCOL_GROUP',
+      'ICMP_GROUP',
+      'URL_OBJECT',
+      'URL_GROUP',
+      'APPLICATION_FILTER_OBJECT',
+      'TIME_RANGE',
+    ])
+    .optional(),
+  uid: z.guid().optional(),
+});
+export type SourceNetworkContent = z.infer<typeof SourceNetworkContent>;
+
+export const SourcePortContent = z.object({
+  elements: z.array(z.string()).optional(),
+  name: z.string(),
+  type: z
+    .enum([
+      'NETWORK_OBJECT',
+      'IPV4_ADDRESS_POOL',
+      'IPV6_ADDRESS_POOL',
+      'NETWORK_GROUP',
+      'SERVICE_OBJECT',
+      'SERVICE_TCP_OBJECT',
+      'SERVICE_UDP_OBJECT',
+      'SERVICE_ICMPV4_OBJECT',
+      'SERVICE_ICMPV6_OBJECT',
+      'SERVICE_PROTOCOL_OBJECT',
+      'SERVICE_GROUP',
+      'SERVICE_FTD_GROUP',
+      'PROTOCOL_GROUP',
+      'ICMP_GROUP',
+      'URL_OBJECT',
+      'URL_GROUP',
+      'APPLICATION_FILTER_OBJECT',
+      'TIME_RANGE',
+    ])
+    .optional(),
+  uid: z.guid().optional(),
+});
+export type SourcePortContent = z.infer<typeof SourcePortContent>;
+
+export const AccessRuleCreateInput = z.object({
+  accessGroupUid: z.guid(),
+  activeRule: z.boolean().optional(),
+  destinationDynamicObject: DestinationDynamicObjectContent.optional(),
+  destinationNetwork: DestinationNetworkContent.optional(),
+  destinationPort: DestinationPortContent.optional(),
+  entityUid: z.guid(),
+  index: z.number().int(),
+  logSettings: LogSettings.optional(),
+  protocol: ProtocolContent.optional(),
+  remark: z.string().optional(),
+  ruleAction: z.enum(['PERMIT', 'DENY']).optional(),
+  ruleTimeRange: RuleTimeRangeContent.optional(),
+  sourceDynamicObject: SourceDynamicObjectContent.optional(),
+  sourceNetwork: SourceNetworkContent.optional(),
+  sourcePort: SourcePortContent.optional(),
+});
+export type AccessRuleCreateInput = z.infer<typeof AccessRuleCreateInput>;
+
+export const AccessRuleDetailsContent = z.object({
+  elements: z.array(z.string()).optional(),
+  name: z.string(),
+  type: z
+    .enum([
+      'NETWORK_OBJECT',
+      'IPV4_ADDRESS_POOL',
+      'IPV6_ADDRESS_POOL',
+      'NETWORK_GROUP',
+      'SERVICE_OBJECT',
+      'SERVICE_TCP_OBJECT',
+      'SERVICE_UDP_OBJECT',
+      'SERVICE_ICMPV4_OBJECT',
+      'SERVICE_ICMPV6_OBJECT',
+      'SERVICE_PROTOCOL_OBJECT',
+      'SERVICE_GROUP',
+      'SERVICE_FTD_GROUP',
+      'PROTOCOL_GROUP',
+      'ICMP_GROUP',
+      'URL_OBJECT',
+      'URL_GROUP',
+      'APPLICATION_FILTER_OBJECT',
+      'TIME_RANGE',
+    ])
+    .optional(),
+  uid: z.guid().optional(),
+});
+export type AccessRuleDetailsContent = z.infer<typeof AccessRuleDetailsContent>;
+
+export const AccessRuleUpdateInput = z.object({
+  destinationDynamicObject: DestinationDynamicObjectContent.optional(),
+  destinationNetwork: DestinationNetworkContent.optional(),
+  destinationPort: DestinationPortContent.optional(),
+  index: z.number().int().optional(),
+  isActiveRule: z.boolean().optional(),
+  logSettings: LogSettings.optional(),
+  protocol: ProtocolContent.optional(),
+  remark: z.string().optional(),
+  ruleAction: z.enum(['PERMIT', 'DENY']).optional(),
+  ruleTimeRange: AccessRuleDetailsContent.optional(),
+  sourceDynamicObject: SourceDynamicObjectContent.optional(),
+  sourceNetwork: SourceNetworkContent.optional(),
+  sourcePort: SourcePortContent.optional(),
+  uid: z.guid(),
+});
+export type AccessRuleUpdateInput = z.infer<typeof AccessRuleUpdateInput>;
+
 export const AsaMultiDeviceDeploymentInput = z.object({
   deploymentNotes: z.string().optional(),
   description: z.string().optional(),
@@ -39,6 +366,41 @@ export const Command = z.object({
   method: z.string().min(1),
 });
 export type Command = z.infer<typeof Command>;
+
+export const ObjectContent = z.record(z.string(), z.unknown());
+export type ObjectContent = z.infer<typeof ObjectContent>;
+
+export const Override = z.object({
+  content: ObjectContent,
+  targetId: z.string().optional(),
+});
+export type Override = z.infer<typeof Override>;
+
+export const SharedObjectValue = z.object({
+  defaultContent: ObjectContent,
+  objectType: z.enum([
+    'NETWORK_OBJECT',
+    'URL_OBJECT',
+    'SERVICE_OBJECT',
+    'NETWORK_GROUP',
+    'URL_GROUP',
+    'SERVICE_GROUP',
+  ]),
+  overrides: z.array(Override).optional(),
+});
+export type SharedObjectValue = z.infer<typeof SharedObjectValue>;
+
+export const CreateRequest = z.object({
+  description: z.string().optional(),
+  labels: z.array(z.string()).refine(uniqueItems, { message: 'items must be unique' }).optional(),
+  name: z.string().min(1),
+  tags: z
+    .record(z.string(), z.array(z.string()).refine(uniqueItems, { message: 'items must be unique' }))
+    .optional(),
+  targetIds: z.array(z.string()).refine(uniqueItems, { message: 'items must be unique' }).optional(),
+  value: SharedObjectValue,
+});
+export type CreateRequest = z.infer<typeof CreateRequest>;
 
 export const FmcRequest = z.object({
   commands: z.array(Command).min(1),
@@ -315,6 +677,11 @@ export const SubInterfacePatchInput = z.object({
 });
 export type SubInterfacePatchInput = z.infer<typeof SubInterfacePatchInput>;
 
+export const TargetsRequest = z.object({
+  targetsUuids: z.array(z.string()).optional(),
+});
+export type TargetsRequest = z.infer<typeof TargetsRequest>;
+
 export const TriggerSecureClientUpgradeInput = z.object({
   deviceUids: z.array(z.guid()).min(1).max(50).refine(uniqueItems, { message: 'items must be unique' }),
   name: z.string().optional(),
@@ -322,6 +689,19 @@ export const TriggerSecureClientUpgradeInput = z.object({
   version: z.string().min(1),
 });
 export type TriggerSecureClientUpgradeInput = z.infer<typeof TriggerSecureClientUpgradeInput>;
+
+export const UpdateRequest = z.object({
+  description: z.string().optional(),
+  ignoreDuplicates: z.boolean().optional(),
+  ignoreUnusedIssues: z.boolean().optional(),
+  labels: z.array(z.string()).refine(uniqueItems, { message: 'items must be unique' }).optional(),
+  name: z.string().optional(),
+  tags: z
+    .record(z.string(), z.array(z.string()).refine(uniqueItems, { message: 'items must be unique' }))
+    .optional(),
+  value: SharedObjectValue.optional(),
+});
+export type UpdateRequest = z.infer<typeof UpdateRequest>;
 
 export const UpgradeAsaDeviceInput = z.object({
   asdmVersion: z.string().optional(),

@@ -22,6 +22,15 @@ export const AccessGroup = z.looseObject({
 });
 export type AccessGroup = z.infer<typeof AccessGroup>;
 
+export const AccessGroupCreateInput = z.looseObject({
+  appliedTo: z.array(z.string()).nullish(),
+  entityUid: z.string(),
+  isShared: z.boolean().nullish(),
+  name: z.string().nullish(),
+  resources: z.array(z.record(z.string(), z.record(z.string(), z.unknown()))).nullish(),
+});
+export type AccessGroupCreateInput = z.infer<typeof AccessGroupCreateInput>;
+
 export const AccessGroupPage = z.looseObject({
   count: z.number().int().nullish(),
   items: z.array(AccessGroup).nullish(),
@@ -29,6 +38,14 @@ export const AccessGroupPage = z.looseObject({
   offset: z.number().int().nullish(),
 });
 export type AccessGroupPage = z.infer<typeof AccessGroupPage>;
+
+export const AccessGroupUpdateInput = z.looseObject({
+  appliedTo: z.array(z.string()).nullish(),
+  isShared: z.boolean().nullish(),
+  name: z.string().nullish(),
+  resources: z.array(z.record(z.string(), z.record(z.string(), z.unknown()))).nullish(),
+});
+export type AccessGroupUpdateInput = z.infer<typeof AccessGroupUpdateInput>;
 
 export const AccessRuleDetailsContent = z.looseObject({
   elements: z.array(z.string()).nullish(),
@@ -115,6 +132,241 @@ export const AccessRule = z.looseObject({
 });
 export type AccessRule = z.infer<typeof AccessRule>;
 
+export const DestinationDynamicObjectContent = z.looseObject({
+  elements: z.array(z.string()).nullish(),
+  name: z.string(),
+  type: openEnum([
+    'NETWORK_OBJECT',
+    'IPV4_ADDRESS_POOL',
+    'IPV6_ADDRESS_POOL',
+    'NETWORK_GROUP',
+    'SERVICE_OBJECT',
+    'SERVICE_TCP_OBJECT',
+    'SERVICE_UDP_OBJECT',
+    'SERVICE_ICMPV4_OBJECT',
+    'SERVICE_ICMPV6_OBJECT',
+    'SERVICE_PROTOCOL_OBJECT',
+    'SERVICE_GROUP',
+    'SERVICE_FTD_GROUP',
+    'PROTOCOL_GROUP',
+    'ICMP_GROUP',
+    'URL_OBJECT',
+    'URL_GROUP',
+    'APPLICATION_FILTER_OBJECT',
+    'TIME_RANGE',
+  ]).nullish(),
+  uid: z.string().nullish(),
+});
+export type DestinationDynamicObjectContent = z.infer<typeof DestinationDynamicObjectContent>;
+
+export const DestinationNetworkContent = z.looseObject({
+  elements: z.array(z.string()).nullish(),
+  name: z.string(),
+  type: openEnum([
+    'NETWORK_OBJECT',
+    'IPV4_ADDRESS_POOL',
+    'IPV6_ADDRESS_POOL',
+    'NETWORK_GROUP',
+    'SERVICE_OBJECT',
+    'SERVICE_TCP_OBJECT',
+    'SERVICE_UDP_OBJECT',
+    'SERVICE_ICMPV4_OBJECT',
+    'SERVICE_ICMPV6_OBJECT',
+    'SERVICE_PROTOCOL_OBJECT',
+    'SERVICE_GROUP',
+    'SERVICE_FTD_GROUP',
+    'PROTOCOL_GROUP',
+    'ICMP_GROUP',
+    'URL_OBJECT',
+    'URL_GROUP',
+    'APPLICATION_FILTER_OBJECT',
+    'TIME_RANGE',
+  ]).nullish(),
+  uid: z.string().nullish(),
+});
+export type DestinationNetworkContent = z.infer<typeof DestinationNetworkContent>;
+
+export const DestinationPortContent = z.looseObject({
+  elements: z.array(z.string()).nullish(),
+  name: z.string(),
+  type: openEnum([
+    'NETWORK_OBJECT',
+    'IPV4_ADDRESS_POOL',
+    'IPV6_ADDRESS_POOL',
+    'NETWORK_GROUP',
+    'SERVICE_OBJECT',
+    'SERVICE_TCP_OBJECT',
+    'SERVICE_UDP_OBJECT',
+    'SERVICE_ICMPV4_OBJECT',
+    'SERVICE_ICMPV6_OBJECT',
+    'SERVICE_PROTOCOL_OBJECT',
+    'SERVICE_GROUP',
+    'SERVICE_FTD_GROUP',
+    'PROTOCOL_GROUP',
+    'ICMP_GROUP',
+    'URL_OBJECT',
+    'URL_GROUP',
+    'APPLICATION_FILTER_OBJECT',
+    'TIME_RANGE',
+  ]).nullish(),
+  uid: z.string().nullish(),
+});
+export type DestinationPortContent = z.infer<typeof DestinationPortContent>;
+
+export const ProtocolContent = z.looseObject({
+  elements: z.array(z.string()).nullish(),
+  name: z.string(),
+  type: openEnum([
+    'NETWORK_OBJECT',
+    'IPV4_ADDRESS_POOL',
+    'IPV6_ADDRESS_POOL',
+    'NETWORK_GROUP',
+    'SERVICE_OBJECT',
+    'SERVICE_TCP_OBJECT',
+    'SERVICE_UDP_OBJECT',
+    'SERVICE_ICMPV4_OBJECT',
+    'SERVICE_ICMPV6_OBJECT',
+    'SERVICE_PROTOCOL_OBJECT',
+    'SERVICE_GROUP',
+    'SERVICE_FTD_GROUP',
+    'PROTOCOL_GROUP',
+    'ICMP_GROUP',
+    'URL_OBJECT',
+    'URL_GROUP',
+    'APPLICATION_FILTER_OBJECT',
+    'TIME_RANGE',
+  ]).nullish(),
+  uid: z.string().nullish(),
+});
+export type ProtocolContent = z.infer<typeof ProtocolContent>;
+
+export const RuleTimeRangeContent = z.looseObject({
+  elements: z.array(z.string()).nullish(),
+  name: z.string(),
+  type: openEnum([
+    'NETWORK_OBJECT',
+    'IPV4_ADDRESS_POOL',
+    'IPV6_ADDRESS_POOL',
+    'NETWORK_GROUP',
+    'SERVICE_OBJECT',
+    'SERVICE_TCP_OBJECT',
+    'SERVICE_UDP_OBJECT',
+    'SERVICE_ICMPV4_OBJECT',
+    'SERVICE_ICMPV6_OBJECT',
+    'SERVICE_PROTOCOL_OBJECT',
+    'SERVICE_GROUP',
+    'SERVICE_FTD_GROUP',
+    'PROTOCOL_GROUP',
+    'ICMP_GROUP',
+    'URL_OBJECT',
+    'URL_GROUP',
+    'APPLICATION_FILTER_OBJECT',
+    'TIME_RANGE',
+  ]).nullish(),
+  uid: z.string().nullish(),
+});
+export type RuleTimeRangeContent = z.infer<typeof RuleTimeRangeContent>;
+
+export const SourceDynamicObjectContent = z.looseObject({
+  elements: z.array(z.string()).nullish(),
+  name: z.string(),
+  type: openEnum([
+    'NETWORK_OBJECT',
+    'IPV4_ADDRESS_POOL',
+    'IPV6_ADDRESS_POOL',
+    'NETWORK_GROUP',
+    'SERVICE_OBJECT',
+    'SERVICE_TCP_OBJECT',
+    'SERVICE_UDP_OBJECT',
+    'SERVICE_ICMPV4_OBJECT',
+    'SERVICE_ICMPV6_OBJECT',
+    'SERVICE_PROTOCOL_OBJECT',
+    'SERVICE_GROUP',
+    'SERVICE_FTD_GROUP',
+    'PROTOCOL_GROUP',
+    'ICMP_GROUP',
+    'URL_OBJECT',
+    'URL_GROUP',
+    'APPLICATION_FILTER_OBJECT',
+    'TIME_RANGE',
+  ]).nullish(),
+  uid: z.string().nullish(),
+});
+export type SourceDynamicObjectContent = z.infer<typeof SourceDynamicObjectContent>;
+
+export const SourceNetworkContent = z.looseObject({
+  elements: z.array(z.string()).nullish(),
+  name: z.string(),
+  type: openEnum([
+    'NETWORK_OBJECT',
+    'IPV4_ADDRESS_POOL',
+    'IPV6_ADDRESS_POOL',
+    'NETWORK_GROUP',
+    'SERVICE_OBJECT',
+    'SERVICE_TCP_OBJECT',
+    'SERVICE_UDP_OBJECT',
+    'SERVICE_ICMPV4_OBJECT',
+    'SERVICE_ICMPV6_OBJECT',
+    'SERVICE_PROTOCOL_OBJECT',
+    'SERVICE_GROUP',
+    'SERVICE_FTD_GROUP',
+    'PROTOCOL_GROUP',
+    'ICMP_GROUP',
+    'URL_OBJECT',
+    'URL_GROUP',
+    'APPLICATION_FILTER_OBJECT',
+    'TIME_RANGE',
+  ]).nullish(),
+  uid: z.string().nullish(),
+});
+export type SourceNetworkContent = z.infer<typeof SourceNetworkContent>;
+
+export const SourcePortContent = z.looseObject({
+  elements: z.array(z.string()).nullish(),
+  name: z.string(),
+  type: openEnum([
+    'NETWORK_OBJECT',
+    'IPV4_ADDRESS_POOL',
+    'IPV6_ADDRESS_POOL',
+    'NETWORK_GROUP',
+    'SERVICE_OBJECT',
+    'SERVICE_TCP_OBJECT',
+    'SERVICE_UDP_OBJECT',
+    'SERVICE_ICMPV4_OBJECT',
+    'SERVICE_ICMPV6_OBJECT',
+    'SERVICE_PROTOCOL_OBJECT',
+    'SERVICE_GROUP',
+    'SERVICE_FTD_GROUP',
+    'PROTOCOL_GROUP',
+    'ICMP_GROUP',
+    'URL_OBJECT',
+    'URL_GROUP',
+    'APPLICATION_FILTER_OBJECT',
+    'TIME_RANGE',
+  ]).nullish(),
+  uid: z.string().nullish(),
+});
+export type SourcePortContent = z.infer<typeof SourcePortContent>;
+
+export const AccessRuleCreateInput = z.looseObject({
+  accessGroupUid: z.string(),
+  activeRule: z.boolean().nullish(),
+  destinationDynamicObject: DestinationDynamicObjectContent.nullish(),
+  destinationNetwork: DestinationNetworkContent.nullish(),
+  destinationPort: DestinationPortContent.nullish(),
+  entityUid: z.string(),
+  index: z.number().int(),
+  logSettings: LogSettings.nullish(),
+  protocol: ProtocolContent.nullish(),
+  remark: z.string().nullish(),
+  ruleAction: openEnum(['PERMIT', 'DENY']).nullish(),
+  ruleTimeRange: RuleTimeRangeContent.nullish(),
+  sourceDynamicObject: SourceDynamicObjectContent.nullish(),
+  sourceNetwork: SourceNetworkContent.nullish(),
+  sourcePort: SourcePortContent.nullish(),
+});
+export type AccessRuleCreateInput = z.infer<typeof AccessRuleCreateInput>;
+
 export const AccessRulePage = z.looseObject({
   count: z.number().int().nullish(),
   items: z.array(AccessRule).nullish(),
@@ -122,6 +374,24 @@ export const AccessRulePage = z.looseObject({
   offset: z.number().int().nullish(),
 });
 export type AccessRulePage = z.infer<typeof AccessRulePage>;
+
+export const AccessRuleUpdateInput = z.looseObject({
+  destinationDynamicObject: DestinationDynamicObjectContent.nullish(),
+  destinationNetwork: DestinationNetworkContent.nullish(),
+  destinationPort: DestinationPortContent.nullish(),
+  index: z.number().int().nullish(),
+  isActiveRule: z.boolean().nullish(),
+  logSettings: LogSettings.nullish(),
+  protocol: ProtocolContent.nullish(),
+  remark: z.string().nullish(),
+  ruleAction: openEnum(['PERMIT', 'DENY']).nullish(),
+  ruleTimeRange: AccessRuleDetailsContent.nullish(),
+  sourceDynamicObject: SourceDynamicObjectContent.nullish(),
+  sourceNetwork: SourceNetworkContent.nullish(),
+  sourcePort: SourcePortContent.nullish(),
+  uid: z.string(),
+});
+export type AccessRuleUpdateInput = z.infer<typeof AccessRuleUpdateInput>;
 
 export const ApiTokenInfo = z.looseObject({
   apiToken: z.string().nullish(),
@@ -789,6 +1059,39 @@ export type ConnectorType = z.infer<typeof ConnectorType>;
 
 export const ConnectorTypeValues = ['SDC', 'CDG'] as const;
 
+export const ObjectContent = z.record(z.string(), z.unknown());
+export type ObjectContent = z.infer<typeof ObjectContent>;
+
+export const Override = z.looseObject({
+  content: ObjectContent,
+  targetId: z.string().nullish(),
+});
+export type Override = z.infer<typeof Override>;
+
+export const SharedObjectValue = z.looseObject({
+  defaultContent: ObjectContent,
+  objectType: openEnum([
+    'NETWORK_OBJECT',
+    'URL_OBJECT',
+    'SERVICE_OBJECT',
+    'NETWORK_GROUP',
+    'URL_GROUP',
+    'SERVICE_GROUP',
+  ]),
+  overrides: z.array(Override).nullish(),
+});
+export type SharedObjectValue = z.infer<typeof SharedObjectValue>;
+
+export const CreateRequest = z.looseObject({
+  description: z.string().nullish(),
+  labels: z.array(z.string()).nullish(),
+  name: z.string(),
+  tags: z.record(z.string(), z.array(z.string())).nullish(),
+  targetIds: z.array(z.string()).nullish(),
+  value: SharedObjectValue,
+});
+export type CreateRequest = z.infer<typeof CreateRequest>;
+
 export const FmcObjectReference = z.looseObject({
   link: z.string().nullish(),
   name: z.string().nullish(),
@@ -1192,6 +1495,12 @@ export const DeviceUpgradeStatusDto = z.looseObject({
 });
 export type DeviceUpgradeStatusDto = z.infer<typeof DeviceUpgradeStatusDto>;
 
+export const DuplicateGroupDto = z.looseObject({
+  targetUid: z.string().nullish(),
+  unifiedObjectUids: z.array(z.string()).nullish(),
+});
+export type DuplicateGroupDto = z.infer<typeof DuplicateGroupDto>;
+
 export const EnableCdFmcForTenantRequest = z.looseObject({
   dedicatedCdFmcInstance: z.boolean(),
 });
@@ -1538,6 +1847,14 @@ export const Icmp6Value = z.looseObject({
 });
 export type Icmp6Value = z.infer<typeof Icmp6Value>;
 
+export const IssuesCount = z.looseObject({
+  duplicates: z.number().int().nullish(),
+  totalObjects: z.number().int().nullish(),
+  unAssociated: z.number().int().nullish(),
+  unUseds: z.number().int().nullish(),
+});
+export type IssuesCount = z.infer<typeof IssuesCount>;
+
 export const IssuesDto = z.looseObject({
   duplicateTargetIds: z.array(z.string()).nullish(),
   duplicatesIgnored: z.boolean().nullish(),
@@ -1545,29 +1862,6 @@ export const IssuesDto = z.looseObject({
   unusedTargetIds: z.array(z.string()).nullish(),
 });
 export type IssuesDto = z.infer<typeof IssuesDto>;
-
-export const ObjectContent = z.record(z.string(), z.unknown());
-export type ObjectContent = z.infer<typeof ObjectContent>;
-
-export const Override = z.looseObject({
-  content: ObjectContent,
-  targetId: z.string().nullish(),
-});
-export type Override = z.infer<typeof Override>;
-
-export const SharedObjectValue = z.looseObject({
-  defaultContent: ObjectContent,
-  objectType: openEnum([
-    'NETWORK_OBJECT',
-    'URL_OBJECT',
-    'SERVICE_OBJECT',
-    'NETWORK_GROUP',
-    'URL_GROUP',
-    'SERVICE_GROUP',
-  ]),
-  overrides: z.array(Override).nullish(),
-});
-export type SharedObjectValue = z.infer<typeof SharedObjectValue>;
 
 export const UnifiedObjectListView = z.looseObject({
   description: z.string().nullish(),
@@ -2422,6 +2716,11 @@ export const SubInterfacePatchInput = z.looseObject({
 });
 export type SubInterfacePatchInput = z.infer<typeof SubInterfacePatchInput>;
 
+export const TargetsRequest = z.looseObject({
+  targetsUuids: z.array(z.string()).nullish(),
+});
+export type TargetsRequest = z.infer<typeof TargetsRequest>;
+
 export const TenantSettings = z.looseObject({
   aiAssistant: z.boolean().nullish(),
   allowCrossRegionTenantAddition: z.boolean().nullish(),
@@ -2448,6 +2747,17 @@ export const TriggerSecureClientUpgradeInput = z.looseObject({
   version: z.string(),
 });
 export type TriggerSecureClientUpgradeInput = z.infer<typeof TriggerSecureClientUpgradeInput>;
+
+export const UpdateRequest = z.looseObject({
+  description: z.string().nullish(),
+  ignoreDuplicates: z.boolean().nullish(),
+  ignoreUnusedIssues: z.boolean().nullish(),
+  labels: z.array(z.string()).nullish(),
+  name: z.string().nullish(),
+  tags: z.record(z.string(), z.array(z.string())).nullish(),
+  value: SharedObjectValue.nullish(),
+});
+export type UpdateRequest = z.infer<typeof UpdateRequest>;
 
 export const UpgradeAsaDeviceInput = z.looseObject({
   asdmVersion: z.string().nullish(),

@@ -9,7 +9,11 @@ import { maintenanceWindowDto, parseCron } from '../state/maintenanceWindow.js';
 import { type AddRoute, findDevice, findTenant, parse } from './request.js';
 
 const SettingsInput = z
-  .object({ changeRequestSupport: z.boolean().optional(), scheduledDeployments: z.boolean().optional() })
+  .object({
+    changeRequestSupport: z.boolean().optional(),
+    scheduledDeployments: z.boolean().optional(),
+    objectSharingEnabled: z.boolean().optional(),
+  })
   .strict();
 const WindowInput = z
   .object({
@@ -27,7 +31,7 @@ export const GOVERNANCE_ROUTES = [
   [
     'POST',
     '/_sim/tenants/{tenant}/settings',
-    "change a tenant's settings (getTenantSettings): {changeRequestSupport?, scheduledDeployments?}",
+    "change a tenant's settings (getTenantSettings): {changeRequestSupport?, scheduledDeployments?, objectSharingEnabled?}",
   ],
   [
     'PUT',
@@ -50,6 +54,7 @@ export function addGovernanceRoutes(add: AddRoute, sim: SimRuntime): void {
     sim.state.tenantSettings.set(tenant.uid, {
       changeRequestSupport: input.changeRequestSupport ?? current.changeRequestSupport,
       scheduledDeployments: input.scheduledDeployments ?? current.scheduledDeployments,
+      objectSharing: input.objectSharingEnabled ?? current.objectSharing,
     });
     return { status: 200, body: tenantSettingsDto(sim.state, tenant) };
   });

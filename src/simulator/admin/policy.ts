@@ -1,7 +1,8 @@
 // Admin routes that change an ASA's access lists as a person in SCC's UI would, deployed at once: add a
 // line (ASA semantics: `line N` goes before the list's current line N, remarks counted; no line: appended)
 // or remove one; and a global line (`snmp-server community …`), added or removed as written, its secret in
-// clear as a real SCC may show it (the simulator's own configuration masks its secrets as ASAs print them). The device's policy lines change in both copies (nothing is left pending), and the
+// clear as a real SCC may show it (the simulator's own configuration masks its secrets as ASAs print them).
+// The device's policy lines change in both copies (a change staged through the API stays staged), and the
 // change log records an UPDATE by `username` with the diff of the running configuration and the command.
 // Bad input (an unknown object, a line that is not `extended permit|deny …` or `remark …`, a line number
 // the list does not have) is a 400 with a sentence; an unknown device 404.
@@ -16,7 +17,7 @@ import {
 } from '../state/asaAccessListEdits.js';
 import { configOnDevice } from '../state/asaConfig.js';
 import { policyOf } from '../state/asaPolicy.js';
-import { policyLinesOf, setPolicyLines } from '../state/asaPolicyLines.js';
+import { editBothCopies, policyLinesOf } from '../state/asaPolicyLines.js';
 import { recordDeviceChange } from '../state/changeLog.js';
 import type { DeviceRecord } from '../state/model.js';
 import { type AddRoute, type AdminRequest, findDevice, parse, UI_USER } from './request.js';
@@ -105,11 +106,16 @@ function splitCommand(text: string, acl: string | undefined, line: number | unde
 function applied(
   sim: SimRuntime,
   device: DeviceRecord,
-  change: { lines: string[]; command: string; description: string; username: string },
+  change: {
+    edit: (lines: readonly string[]) => string[];
+    command: string;
+    description: string;
+    username: string;
+  },
 ): SimResponse {
   const { state } = sim;
   const before = configOnDevice(state, device);
-  setPolicyLines(state, device.device.uid, change.lines);
+  editBothCopies(state, device.device.uid, change.edit);
   const log = recordDeviceChange(state, device, {
     action: 'UPDATE',
     username: change.username,
@@ -133,8 +139,12 @@ async function remove(sim: SimRuntime, r: AdminRequest): Promise<SimResponse> {
   if (result === undefined) {
     throw notFound(`${device.device.name} has no line ${input.line} in access list ${input.acl}`);
   }
+  const text = result.text;
   return applied(sim, device, {
-    lines: result.lines,
+    edit: (lines) => {
+      const at = lines.indexOf(text);
+      return at === -1 ? [...lines] : lines.filter((_, i) => i !== at);
+    },
     command: result.command,
     username: input.username ?? UI_USER,
     description: `Removed line ${input.line} of access list ${input.acl} on ${device.device.name}: ${result.text}`,
@@ -158,7 +168,7 @@ export function addPolicyRoutes(add: AddRoute, sim: SimRuntime): void {
     const result = insertAccessListLine(policyLinesOf(sim.state, device.device.uid), edit);
     const where = edit.line === undefined ? 'at the end' : `at line ${edit.line}`;
     return applied(sim, device, {
-      lines: result.lines,
+      edit: (lines) => insertAccessListLine(lines, edit).lines,
       command: result.command,
       username: input.username ?? UI_USER,
       description: `Added to access list ${edit.acl} ${where} on ${device.device.name}: ${result.text}`,
@@ -172,7 +182,12 @@ export function addPolicyRoutes(add: AddRoute, sim: SimRuntime): void {
     const present = lines.includes(text);
     if (input.remove === true && !present) throw notFound(`${device.device.name} has no line "${text}"`);
     return applied(sim, device, {
-      lines: input.remove === true ? lines.filter((l) => l !== text) : present ? lines : [...lines, text],
+      edit: (copy) =>
+        input.remove === true
+          ? copy.filter((l) => l !== text)
+          : copy.includes(text)
+            ? [...copy]
+            : [...copy, text],
       command: input.remove === true ? `no ${text}` : text,
       username: input.username ?? UI_USER,
       description: `${input.remove === true ? 'Removed' : 'Set'} ${text.split(/\s+/).slice(0, 2).join(' ')} on ${device.device.name}`,

@@ -13,7 +13,7 @@ import type { Handler, OperationHandlers, RequestContext } from '../http/context
 import { requireBody, uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { iso, type SimRuntime } from '../runtime.js';
-import { type ChangeBlock, commandsOf, mergeApplied, rejectedBy } from '../state/asaCli.js';
+import { type ChangeBlock, commandsOf, mergeApplied, POLICY_BLOCK, rejectedBy } from '../state/asaCli.js';
 import {
   asaConfigOf,
   cloudInterfaces,
@@ -21,6 +21,7 @@ import {
   renderConfig,
   setRunningConfig,
 } from '../state/asaConfig.js';
+import { deployPolicyLines, devicePolicyLinesOf, policyLinesOf } from '../state/asaPolicyLines.js';
 import { recordDeviceChange } from '../state/changeLog.js';
 import { changeRequestNamedBy } from '../state/governance.js';
 import type {
@@ -234,6 +235,9 @@ interface DevicePlan {
   entry: DeviceDeploymentRecord;
   onDevice: InterfaceRecord[];
   onCloud: InterfaceRecord[];
+  /** The policy lines the device runs, and SCC's copy of them, when validation ended. */
+  policyOnDevice: string[];
+  policyOnCloud: string[];
   /** Blocks the deploy runs, in order (unsupported ones left out unless forced). */
   blocks: ChangeBlock[];
   skipped: ChangeBlock[];
@@ -280,7 +284,9 @@ function validateAndDeploy(
       continue;
     }
     const onDevice = asaConfigOf(state, device.device.uid).onDevice.map((i) => structuredClone(i));
-    const initialConfig = renderConfig(state, device, onDevice);
+    const policyOnDevice = devicePolicyLinesOf(state, device.device.uid);
+    const policyOnCloud = policyLinesOf(state, device.device.uid);
+    const initialConfig = renderConfig(state, device, onDevice, policyOnDevice);
     const all = pendingBlocks(state, device);
     const fault = run.deviceFaults?.[device.device.uid];
     if (all.length === 0 && fault === undefined) {
@@ -294,12 +300,26 @@ function validateAndDeploy(
     const blocks = fullConfig ? all : all.filter((b) => !b.unsupported);
     const skipped = fullConfig ? [] : unsupported;
     const attempted = mergeApplied(onDevice, onCloud, new Set(blocks.map((b) => b.hardwareName)));
+    const policyAttempted = blocks.some((b) => b.hardwareName === POLICY_BLOCK)
+      ? policyOnCloud
+      : policyOnDevice;
     entry.change = {
       uid: state.rng.uuid(),
       initialConfig,
-      deployedConfig: renderConfig(state, device, attempted),
+      deployedConfig: renderConfig(state, device, attempted, policyAttempted),
     };
-    plans.push({ device, entry, onDevice, onCloud, blocks, skipped, fullConfig, fault });
+    plans.push({
+      device,
+      entry,
+      onDevice,
+      onCloud,
+      policyOnDevice,
+      policyOnCloud,
+      blocks,
+      skipped,
+      fullConfig,
+      fault,
+    });
   }
   run.lastUpdatedTime = now;
   if (plans.length === 0) {
@@ -363,6 +383,9 @@ function applyPlan(sim: SimRuntime, run: DeploymentRunRecord, plan: DevicePlan):
     applied.add(block.hardwareName);
   }
   const running = mergeApplied(plan.onDevice, plan.onCloud, applied);
+  // The access policy's commands run after every interface block: applied only when none was refused.
+  const policy = applied.has(POLICY_BLOCK) ? plan.policyOnCloud : plan.policyOnDevice;
+  deployPolicyLines(sim.state, plan.device.device.uid, policy);
   setRunningConfig(sim.state, plan.device, running, refusal === undefined);
   const ran = plan.blocks.filter((b) => applied.has(b.hardwareName));
   const count = commandsOf(ran).length;
@@ -375,8 +398,8 @@ function applyPlan(sim: SimRuntime, run: DeploymentRunRecord, plan: DevicePlan):
       refusal === undefined
         ? `Deployed ${count} command${count === 1 ? '' : 's'} to ${plan.device.device.name} (deployment ${run.name})`
         : `Deployment ${run.name} failed on ${plan.device.device.name}: the device refused "${refusal.command}" on ${refusal.block.hardwareName}`,
-    before: renderConfig(sim.state, plan.device, plan.onDevice),
-    after: renderConfig(sim.state, plan.device, running),
+    before: renderConfig(sim.state, plan.device, plan.onDevice, plan.policyOnDevice),
+    after: renderConfig(sim.state, plan.device, running, policy),
     commands: commandsOf(ran),
     pending: plan.device.device.configState === 'NOT_SYNCED',
   });

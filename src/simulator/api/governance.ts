@@ -88,7 +88,7 @@ export function tenantSettingsDto(state: SimState, tenant: TenantRecord): Model.
     autoDiscoverOnPremFmcs: false,
     conflictDetectionInterval: 'EVERY_HOUR',
     denyCiscoSupportAccessToTenant: false,
-    objectSharingEnabled: false,
+    objectSharingEnabled: governance.objectSharing,
     policyAnalyzer: true,
     webAnalytics: false,
   };

@@ -13,12 +13,12 @@ import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { stableUid } from '../random.js';
 import { cidrText } from '../state/asaAddresses.js';
-import { policyOf } from '../state/asaPolicy.js';
+import { cloudPolicyOf } from '../state/asaPolicy.js';
 import type { AsaPolicy, PolicyObject, PolicyObjectGroup } from '../state/asaPolicyModel.js';
-import type { DeviceRecord } from '../state/model.js';
+import type { DeviceRecord, UnassociatedObjectRecord } from '../state/model.js';
 import { tenantDevices } from './devices.js';
 
-type ObjectType = 'NETWORK_OBJECT' | 'NETWORK_GROUP' | 'SERVICE_OBJECT' | 'SERVICE_GROUP';
+export type ObjectType = 'NETWORK_OBJECT' | 'NETWORK_GROUP' | 'SERVICE_OBJECT' | 'SERVICE_GROUP';
 
 export interface TargetDto {
   id: string;
@@ -44,9 +44,9 @@ export interface ObjectDto {
   readOnly: false;
 }
 
-interface Found {
+export interface Found {
   object: ObjectDto;
-  /** Where it is defined, with the definition on each device. */
+  /** Where it is defined, with the definition on each device (none for an unassociated object). */
   on: { device: DeviceRecord; policy: AsaPolicy; definition: PolicyObject | PolicyObjectGroup }[];
 }
 
@@ -58,7 +58,7 @@ function typeOf(definition: PolicyObject | PolicyObjectGroup, isGroup: boolean):
 }
 
 /** The flattened content of a definition. */
-function elementsOf(definition: PolicyObject | PolicyObjectGroup, isGroup: boolean): string[] {
+export function elementsOf(definition: PolicyObject | PolicyObjectGroup, isGroup: boolean): string[] {
   if (definition.type === 'service') {
     const protocol = definition.protocol ?? 'ip';
     const list = definition.ports ?? [];
@@ -77,7 +77,7 @@ function elementsOf(definition: PolicyObject | PolicyObjectGroup, isGroup: boole
   return [...new Set((definition.networks ?? []).map(cidrText))];
 }
 
-function definitionOf(
+export function definitionOf(
   policy: AsaPolicy,
   name: string,
 ): { definition: PolicyObject | PolicyObjectGroup; isGroup: boolean } | undefined {
@@ -92,14 +92,17 @@ export function objectUidOf(device: DeviceRecord, policy: AsaPolicy, name: strin
   const found = definitionOf(policy, name);
   if (found === undefined) return undefined;
   const type = typeOf(found.definition, found.isGroup);
-  return stableUid(
-    device.tenantUid,
-    'object',
-    type,
-    name,
-    elementsOf(found.definition, found.isGroup).join(','),
-  );
+  const derived = derivedObjectUid(device.tenantUid, type, name, elementsOf(found.definition, found.isGroup));
+  return policy.uidAliases?.get(derived) ?? derived;
 }
+
+/** The UID SCC's object of this tenant, type, name and content has (before a change kept an older one). */
+export const derivedObjectUid = (
+  tenantUid: string,
+  type: ObjectType,
+  name: string,
+  elements: readonly string[],
+) => stableUid(tenantUid, 'object', type, name, elements.join(','));
 
 function contentOf(
   device: DeviceRecord,
@@ -124,12 +127,15 @@ function contentOf(
   return { literal: elements.join(', ') };
 }
 
-/** Every object of the tenant's ASAs, one per name and content, with the devices that define it. */
-function tenantObjects(ctx: RequestContext): Found[] {
+/**
+ * Every object of the tenant's ASAs, one per name and content, with the devices that define it, then the
+ * tenant's objects that no device holds (created without targets: api/objectChanges.ts).
+ */
+export function tenantObjects(ctx: RequestContext): Found[] {
   const byUid = new Map<string, Found>();
   for (const device of tenantDevices(ctx)) {
     if (device.kind !== 'ASA') continue;
-    const policy = policyOf(ctx.state, device.device.uid);
+    const policy = cloudPolicyOf(ctx.state, device.device.uid);
     const definitions: [PolicyObject | PolicyObjectGroup, boolean][] = [
       ...policy.objects.map((o): [PolicyObject, boolean] => [o, false]),
       ...policy.objectGroups.map((g): [PolicyObjectGroup, boolean] => [g, true]),
@@ -164,7 +170,38 @@ function tenantObjects(ctx: RequestContext): Found[] {
       }
     }
   }
+  const unassociated = [...ctx.state.unassociatedObjects.values()].filter(
+    (r) => r.tenantUid === ctx.principal.tenant.uid && !byUid.has(r.uid),
+  );
+  for (const record of unassociated) byUid.set(record.uid, { object: unassociatedDto(record), on: [] });
+  // A group no device holds shows its members' content (one level: members are objects of the tenant).
+  for (const record of unassociated) {
+    const found = byUid.get(record.uid);
+    if (found === undefined || record.referencedObjectUids === undefined) continue;
+    const members = record.referencedObjectUids.flatMap((uid) => byUid.get(uid)?.object.elements ?? []);
+    found.object.elements = [...new Set(members)];
+  }
   return [...byUid.values()];
+}
+
+/** An object no device holds, as getObject answers it. */
+function unassociatedDto(record: UnassociatedObjectRecord): ObjectDto {
+  return {
+    uid: record.uid,
+    name: record.name,
+    ...(record.description === undefined ? {} : { description: record.description }),
+    elements: record.literal === undefined ? [] : [record.literal],
+    value: {
+      objectType: record.objectType,
+      defaultContent:
+        record.literal !== undefined
+          ? { literal: record.literal }
+          : { referencedObjectUids: [...(record.referencedObjectUids ?? [])] },
+    },
+    targets: [],
+    issues: { unusedTargetIds: [] },
+    readOnly: false,
+  };
 }
 
 /** The groups holding `name`, directly or through nested groups. */
@@ -184,7 +221,7 @@ function groupsHolding(policy: AsaPolicy, name: string): PolicyObjectGroup[] {
 }
 
 /** Where `name` is used on one device: groups (nested included), access rules, its object NAT. */
-function usagesOn(device: DeviceRecord, policy: AsaPolicy, name: string): ReferenceInfoDto[] {
+export function usagesOn(device: DeviceRecord, policy: AsaPolicy, name: string): ReferenceInfoDto[] {
   const groups = groupsHolding(policy, name);
   const names = new Set([name, ...groups.map((g) => g.name)]);
   const out: ReferenceInfoDto[] = groups.map((g) => ({
@@ -213,7 +250,7 @@ function usagesOn(device: DeviceRecord, policy: AsaPolicy, name: string): Refere
   return out;
 }
 
-function findObject(ctx: RequestContext): Found {
+export function findObject(ctx: RequestContext): Found {
   const uid = uuidParam(ctx, 'uid');
   const found = tenantObjects(ctx).find((f) => f.object.uid === uid);
   if (found === undefined) throw notFound(`Object ${uid} not found`, { uid: { value: uid } });

@@ -3,6 +3,7 @@
 // area's file exports its handlers as one group, and the table is the groups: a handler added to its
 // area's group is served without a line here, and the type still asks for every operation of the client.
 import type { OperationHandlers } from '../http/context.js';
+import { accessRuleHandlers } from './accessRules.js';
 import { changeHandlers } from './changes.js';
 import { cliHandlers } from './cli.js';
 import { deploymentHandlers } from './deployments.js';
@@ -15,6 +16,7 @@ import { interfaceHandlers } from './interfaces.js';
 import { mspDeviceUpgradeHandlers } from './mspDeviceUpgrades.js';
 import { mspHandlers } from './mspHandlers.js';
 import { tenantUserHandlers } from './mspUsers.js';
+import { objectChangeHandlers } from './objectChanges.js';
 import { objectHandlers } from './objects.js';
 import { policyHandlers } from './policies.js';
 import { reportHandlers } from './reports.js';
@@ -47,4 +49,6 @@ export const operationHandlers: OperationHandlers = {
   ...policyHandlers,
   ...objectHandlers,
   ...responseHandlers,
+  ...accessRuleHandlers,
+  ...objectChangeHandlers,
 };

@@ -4,14 +4,15 @@
 // applies (its interfaces and directions as `resources`); one access rule per ACE of such a list, in list
 // order. `index` is the ASA's own line number within the list (remarks count, as `access-list X line N`
 // does); a remark is not a rule of its own but the `remark` of the rule after it. Only the caller's
-// tenant's ASAs are seen.
+// tenant's ASAs are seen. They answer SCC's copy of the policy (cloudPolicyOf): a change staged through the
+// API (api/accessRules.ts) shows here at once, and on the device once deployed.
 import { notFound } from '../errors.js';
 import type { Handler, OperationHandlers, RequestContext } from '../http/context.js';
 import { uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { stableUid } from '../random.js';
 import { cidrText } from '../state/asaAddresses.js';
-import { policyOf } from '../state/asaPolicy.js';
+import { cloudPolicyOf } from '../state/asaPolicy.js';
 import type {
   AccessGroupBinding,
   AccessListEntry,
@@ -163,7 +164,9 @@ function ruleDto(
   const protocol = entry.protocol ?? 'ip';
   const dto: AccessRuleDto = {
     uid: entry.uid,
-    accessGroupUid: accessGroupUid(device.device.uid, entry.acl),
+    accessGroupUid:
+      policy.accessGroups.find((b) => b.acl === entry.acl)?.uid ??
+      accessGroupUid(device.device.uid, entry.acl),
     entityUid: device.device.uid,
     index: entry.line,
     ruleAction: entry.action === 'deny' ? 'DENY' : 'PERMIT',
@@ -215,7 +218,7 @@ const DIRECTION: Record<AccessGroupBinding['direction'], string> = {
 /** One access group per applied list: where it is applied (interface and direction, or global). */
 export function deviceAccessGroups(device: DeviceRecord, policy: AsaPolicy): AccessGroupDto[] {
   return appliedLists(policy).map((acl) => ({
-    uid: accessGroupUid(device.device.uid, acl),
+    uid: policy.accessGroups.find((b) => b.acl === acl)?.uid ?? accessGroupUid(device.device.uid, acl),
     name: acl,
     entityUid: device.device.uid,
     isShared: false,
@@ -231,16 +234,16 @@ export function deviceAccessGroups(device: DeviceRecord, policy: AsaPolicy): Acc
   }));
 }
 
-function tenantAsas(ctx: RequestContext): DeviceRecord[] {
+export function tenantAsas(ctx: RequestContext): DeviceRecord[] {
   return tenantDevices(ctx).filter((d) => d.kind === 'ASA');
 }
 
 function tenantRules(ctx: RequestContext): AccessRuleDto[] {
-  return tenantAsas(ctx).flatMap((d) => deviceAccessRules(d, policyOf(ctx.state, d.device.uid)));
+  return tenantAsas(ctx).flatMap((d) => deviceAccessRules(d, cloudPolicyOf(ctx.state, d.device.uid)));
 }
 
 function tenantGroups(ctx: RequestContext): AccessGroupDto[] {
-  return tenantAsas(ctx).flatMap((d) => deviceAccessGroups(d, policyOf(ctx.state, d.device.uid)));
+  return tenantAsas(ctx).flatMap((d) => deviceAccessGroups(d, cloudPolicyOf(ctx.state, d.device.uid)));
 }
 
 const ruleFields: FieldTable<AccessRuleDto> = {

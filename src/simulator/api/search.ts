@@ -6,7 +6,7 @@
 import { invalidInput } from '../errors.js';
 import type { Handler, OperationHandlers } from '../http/context.js';
 import { configOnDevice } from '../state/asaConfig.js';
-import { policyOf } from '../state/asaPolicy.js';
+import { cloudPolicyOf } from '../state/asaPolicy.js';
 import type { DeviceRecord } from '../state/model.js';
 import { tenantDevices } from './devices.js';
 import { objectsMatching } from './objects.js';
@@ -56,7 +56,7 @@ export const search: Handler = (ctx) => {
       (record.kind === 'CDFMC' ? managers : devices).push(entity);
     }
     if (record.kind === 'ASA') {
-      for (const group of deviceAccessGroups(record, policyOf(ctx.state, d.uid))) {
+      for (const group of deviceAccessGroups(record, cloudPolicyOf(ctx.state, d.uid))) {
         if (holds(group.name)) policies.push({ uid: group.uid, name: group.name });
       }
     }

@@ -27,7 +27,10 @@ const KEY_ORDER = [
   'tunnel protection',
 ] as const;
 
-/** What a deploy does to one interface, and the commands that do it. */
+/** The block of a deploy that holds the access policy's commands (state/asaPolicyDiff.ts), not an interface's. */
+export const POLICY_BLOCK = 'access policy';
+
+/** What a deploy does to one interface (or to the access policy: POLICY_BLOCK), and the commands that do it. */
 export interface ChangeBlock {
   hardwareName: string;
   /** `add`: only SCC has it; `remove`: only the device has it; `modify`: both, differently. */

@@ -1,11 +1,18 @@
 // The two configurations of each ASA and how they move: SCC's copy (the device's interfaces in
-// `SimState.interfaces`, edited by interface changes) and the running copy (`AsaConfigRecord.onDevice`,
-// changed only by a deploy or out of band). Owns the device's `configState` (NOT_SYNCED while they differ)
+// `SimState.interfaces`, edited by interface changes, and its policy lines, edited by rule, access group
+// and object changes: asaPolicyLines.ts) and the running copy (`AsaConfigRecord.onDevice` and
+// `policyOnDevice`, changed only by a deploy or out of band). Owns the device's `configState` (NOT_SYNCED while they differ)
 // and `conflictDetectionState`, drops the cached pending commands whenever either copy changes, and
 // writes each change to the device's change log (state/changeLog.ts).
 
-import { changeBlocks, renderAsaConfig } from './asaCli.js';
-import { policyLinesOf } from './asaPolicyLines.js';
+import { type ChangeBlock, changeBlocks, POLICY_BLOCK, renderAsaConfig } from './asaCli.js';
+import { policyCommands } from './asaPolicyDiff.js';
+import {
+  devicePolicyLinesOf,
+  discardStagedPolicy,
+  policyLinesOf,
+  stagePolicyLines,
+} from './asaPolicyLines.js';
 import { commandsBetween, recordDeviceChange } from './changeLog.js';
 import type { AsaConfigRecord, ChangelogAction, DeviceRecord, InterfaceRecord, SimState } from './model.js';
 
@@ -40,29 +47,44 @@ export function asaConfigOf(state: SimState, deviceUid: string): AsaConfigRecord
   return record;
 }
 
-/** One copy of the ASA's configuration as text: those interfaces, and its access policy (the same in both). */
+/** One copy of the ASA's configuration as text: those interfaces and policy lines (by default SCC's). */
 export function renderConfig(
   state: SimState,
   device: DeviceRecord,
   interfaces: readonly InterfaceRecord[],
+  policy: readonly string[] = policyLinesOf(state, device.device.uid),
 ): string {
-  return renderAsaConfig(device, interfaces, policyLinesOf(state, device.device.uid));
+  return renderAsaConfig(device, interfaces, policy);
 }
 
 export function configOnDevice(state: SimState, device: DeviceRecord): string {
-  return renderConfig(state, device, asaConfigOf(state, device.device.uid).onDevice);
+  const uid = device.device.uid;
+  return renderConfig(state, device, asaConfigOf(state, uid).onDevice, devicePolicyLinesOf(state, uid));
 }
 
 export function configOnCloud(state: SimState, device: DeviceRecord): string {
   return renderConfig(state, device, cloudInterfaces(state, device.device.uid));
 }
 
-/** What a deploy would run on the device now. */
-export function pendingBlocks(state: SimState, device: DeviceRecord) {
-  return changeBlocks(
-    asaConfigOf(state, device.device.uid).onDevice,
-    cloudInterfaces(state, device.device.uid),
-  );
+/**
+ * What a deploy would run on the device now: the interface blocks, then the policy's commands as one block
+ * (POLICY_BLOCK), after the interfaces whose names its bindings use.
+ */
+export function pendingBlocks(state: SimState, device: DeviceRecord): ChangeBlock[] {
+  const uid = device.device.uid;
+  const blocks = changeBlocks(asaConfigOf(state, uid).onDevice, cloudInterfaces(state, uid));
+  const policy = policyCommands(devicePolicyLinesOf(state, uid), policyLinesOf(state, uid));
+  if (policy.length === 0) return blocks;
+  return [
+    ...blocks,
+    {
+      hardwareName: POLICY_BLOCK,
+      action: 'modify',
+      commands: policy,
+      globalCommands: [],
+      unsupported: false,
+    },
+  ];
 }
 
 /** After any change to either copy: the cache goes, and configState says whether the copies differ. */
@@ -98,18 +120,26 @@ export function readRunningConfig(
 ): void {
   const uid = device.device.uid;
   const before = cloudSnapshot(state, uid);
+  const policyBefore = policyLinesOf(state, uid);
   const hadConflict = device.device.conflictDetectionState === 'CONFLICT_DETECTED';
   for (const i of cloudInterfaces(state, uid)) state.interfaces.delete(i.uid);
   for (const i of asaConfigOf(state, uid).onDevice) state.interfaces.set(i.uid, structuredClone(i));
+  discardStagedPolicy(state, uid);
   device.device.conflictDetectionState = 'NO_CONFLICTS';
-  recordStaged(state, device, before, {
-    action: 'UPDATE',
-    username: by.username,
-    at: by.at,
-    description: `Read the configuration of ${device.device.name} from the device: ${
-      hadConflict ? 'the out-of-band change was accepted and ' : ''
-    }staged changes were discarded`,
-  });
+  recordStaged(
+    state,
+    device,
+    before,
+    {
+      action: 'UPDATE',
+      username: by.username,
+      at: by.at,
+      description: `Read the configuration of ${device.device.name} from the device: ${
+        hadConflict ? 'the out-of-band change was accepted and ' : ''
+      }staged changes were discarded`,
+    },
+    policyBefore,
+  );
 }
 
 export interface OutOfBandChange {
@@ -172,16 +202,36 @@ export function recordStaged(
   device: DeviceRecord,
   before: readonly InterfaceRecord[],
   change: { action: ChangelogAction; username: string; at: number; description: string },
+  policyBefore: readonly string[] = policyLinesOf(state, device.device.uid),
 ): void {
   configChanged(state, device);
   const after = cloudInterfaces(state, device.device.uid);
+  const policyAfter = policyLinesOf(state, device.device.uid);
   recordDeviceChange(state, device, {
     ...change,
-    before: renderConfig(state, device, before),
-    after: renderConfig(state, device, after),
-    commands: commandsBetween(before, after),
+    before: renderConfig(state, device, before, policyBefore),
+    after: renderConfig(state, device, after, policyAfter),
+    commands: [...commandsBetween(before, after), ...policyCommands(policyBefore, policyAfter)],
     pending: device.device.configState === 'NOT_SYNCED',
   });
+}
+
+/**
+ * A change to SCC's copy of the ASA's policy (a rule, access group or object, staged through the API): the
+ * device keeps running its own lines until a deploy, is NOT_SYNCED, and the change log gets the event.
+ */
+export function stagePolicy(
+  state: SimState,
+  device: DeviceRecord,
+  lines: string[],
+  change: { action: ChangelogAction; username: string; at: number; description: string },
+): void {
+  const uid = device.device.uid;
+  asaConfigOf(state, uid);
+  const before = cloudSnapshot(state, uid);
+  const policyBefore = policyLinesOf(state, uid);
+  stagePolicyLines(state, uid, lines);
+  recordStaged(state, device, before, change, policyBefore);
 }
 
 /**

@@ -11,10 +11,10 @@
 
 import { accessGroupsOf, accessListsOf, type ConfigLine } from './asaAccessLists.js';
 import { cidrOf, maskToPrefix } from './asaAddresses.js';
-import { configOnDevice } from './asaConfig.js';
+import { configOnCloud, configOnDevice } from './asaConfig.js';
 import { dynamicNatsOf, type ObjectNatLine, staticNatsOf } from './asaNat.js';
 import { addDefinition, completeDefinitions, definitionHead, emptyDefinitions } from './asaObjects.js';
-import { policyLinesOf } from './asaPolicyLines.js';
+import { devicePolicyLinesOf, policyLinesOf } from './asaPolicyLines.js';
 import type { AsaPolicy, StaticRoute } from './asaPolicyModel.js';
 import type { DeviceRecord, SimState } from './model.js';
 
@@ -75,41 +75,68 @@ export function parsePolicy(deviceUid: string, config: string, lines: readonly s
 
 // --- the policy of a device, cached --------------------------------------------------------------------
 
-const cache = new WeakMap<SimState, Map<string, { config: string; policy: AsaPolicy }>>();
+const cache = new WeakMap<SimState, Map<string, { config: string; aliases: number; policy: AsaPolicy }>>();
+
+const NO_POLICY = (deviceUid: string): AsaPolicy => ({
+  deviceUid,
+  lines: [],
+  objects: [],
+  objectGroups: [],
+  accessLists: new Map(),
+  accessGroups: [],
+  routes: [],
+  nats: [],
+  dynamicNats: [],
+});
 
 /**
- * The ASA's access policy, parsed from its running configuration (the same text getAsaConfiguration
- * answers as configOnDevice). Cached per world and device until that text changes.
+ * The ASA's access policy as the device runs it, parsed from its running configuration (the same text
+ * getAsaConfiguration answers as configOnDevice): what packet-tracer and `show` evaluate. Cached per world
+ * and device until that text changes.
  */
 export function policyOf(state: SimState, deviceUid: string): AsaPolicy {
   const device = state.devices.get(deviceUid);
-  if (device === undefined || device.kind !== 'ASA') {
-    return {
-      deviceUid,
-      lines: [],
-      objects: [],
-      objectGroups: [],
-      accessLists: new Map(),
-      accessGroups: [],
-      routes: [],
-      nats: [],
-      dynamicNats: [],
-    };
-  }
-  return policyOfDevice(state, device);
+  if (device === undefined || device.kind !== 'ASA') return NO_POLICY(deviceUid);
+  return cachedPolicy(state, device, 'device');
 }
 
-function policyOfDevice(state: SimState, device: DeviceRecord): AsaPolicy {
+/**
+ * The ASA's access policy in SCC's copy (configOnCloud): what the rule, access group and object APIs answer
+ * and change. The same as policyOf until a change is staged, and again once it is deployed.
+ */
+export function cloudPolicyOf(state: SimState, deviceUid: string): AsaPolicy {
+  const device = state.devices.get(deviceUid);
+  if (device === undefined || device.kind !== 'ASA') return NO_POLICY(deviceUid);
+  return cachedPolicy(state, device, 'cloud');
+}
+
+function cachedPolicy(state: SimState, device: DeviceRecord, copy: 'device' | 'cloud'): AsaPolicy {
   const uid = device.device.uid;
   let byDevice = cache.get(state);
   if (byDevice === undefined) {
     byDevice = new Map();
     cache.set(state, byDevice);
   }
-  const config = configOnDevice(state, device);
-  const hit = byDevice.get(uid);
-  if (hit !== undefined && hit.config === config) return hit.policy;
-  const policy = parsePolicy(uid, config, policyLinesOf(state, uid));
-  byDevice.set(uid, { config, policy });
+  const config = copy === 'device' ? configOnDevice(state, device) : configOnCloud(state, device);
+  const key = `${copy}:${uid}`;
+  const hit = byDevice.get(key);
+  const aliases = state.uidAliases.size;
+  if (hit !== undefined && hit.config === config && hit.aliases === aliases) return hit.policy;
+  const lines = copy === 'device' ? devicePolicyLinesOf(state, uid) : policyLinesOf(state, uid);
+  const policy = withKeptUids(state, parsePolicy(uid, config, lines));
+  byDevice.set(key, { config, aliases, policy });
+  return policy;
+}
+
+/**
+ * A rule or access group changed through the API keeps the UID it had (SimState.uidAliases), as SCC's do,
+ * though its lines (from which UIDs are derived) changed.
+ */
+function withKeptUids(state: SimState, policy: AsaPolicy): AsaPolicy {
+  if (state.uidAliases.size === 0) return policy;
+  policy.uidAliases = state.uidAliases;
+  for (const entries of policy.accessLists.values())
+    for (const entry of entries) entry.uid = state.uidAliases.get(entry.uid) ?? entry.uid;
+  for (const binding of policy.accessGroups) binding.uid = state.uidAliases.get(binding.uid) ?? binding.uid;
   return policy;
 }

@@ -1,17 +1,73 @@
-// The policy lines each simulated ASA holds (`SimState.asaPolicies`) and where `show running-config` prints
+// The policy lines each simulated ASA holds, in its two copies: SCC's (`SimState.asaPolicies`, what the
+// rule, group and object APIs read and change) and the device's (the same until a change staged through
+// the API, then `AsaConfigRecord.policyOnDevice` until a deploy), and where `show running-config` prints
 // them. Apart from the parse (asaPolicy.ts), so the configuration renderer (asaCli.ts, asaConfig.ts) can
 // place the lines without importing the parse, which reads the rendered configuration.
 import type { SimState } from './model.js';
 import { defaultPolicyLines } from './seedPolicy.js';
 
-/** The policy lines of an ASA: its own once seeded or changed, else the plain policy every ASA starts with. */
+/**
+ * SCC's copy of an ASA's policy lines: its own once seeded or changed, else the plain policy every ASA
+ * starts with.
+ */
 export function policyLinesOf(state: SimState, deviceUid: string): string[] {
   return state.asaPolicies?.get(deviceUid) ?? defaultPolicyLines(state.devices.get(deviceUid)?.device.name);
 }
 
-/** Replaces an ASA's policy lines (both copies at once: a change made in SCC's UI and deployed). */
-export function setPolicyLines(state: SimState, deviceUid: string, lines: string[]): void {
+/** The device's copy: SCC's, unless a staged change has not been deployed. */
+export function devicePolicyLinesOf(state: SimState, deviceUid: string): string[] {
+  return state.asaConfigs.get(deviceUid)?.policyOnDevice ?? policyLinesOf(state, deviceUid);
+}
+
+const same = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((line, i) => line === b[i]);
+
+/**
+ * A change to SCC's copy only (staged through the API): the device keeps the lines it runs until a deploy
+ * (`deployPolicyLines`). The caller records the change (asaConfig.ts: configState, change log).
+ */
+export function stagePolicyLines(state: SimState, deviceUid: string, lines: string[]): void {
+  const onDevice = devicePolicyLinesOf(state, deviceUid);
   state.asaPolicies.set(deviceUid, lines);
+  const record = state.asaConfigs.get(deviceUid);
+  if (record === undefined) return;
+  if (same(onDevice, lines)) delete record.policyOnDevice;
+  else record.policyOnDevice = [...onDevice];
+}
+
+/** A deploy that ran the policy's commands: the device runs `lines` (SCC's copy when it was snapshotted). */
+export function deployPolicyLines(state: SimState, deviceUid: string, lines: readonly string[]): void {
+  const record = state.asaConfigs.get(deviceUid);
+  if (record === undefined) return;
+  if (same(lines, policyLinesOf(state, deviceUid))) delete record.policyOnDevice;
+  else record.policyOnDevice = [...lines];
+}
+
+/** "Read configuration": SCC's copy becomes the device's, staged policy changes are gone. */
+export function discardStagedPolicy(state: SimState, deviceUid: string): void {
+  const record = state.asaConfigs.get(deviceUid);
+  if (record?.policyOnDevice === undefined) return;
+  state.asaPolicies.set(deviceUid, record.policyOnDevice);
+  delete record.policyOnDevice;
+}
+
+/**
+ * A change made in SCC's UI and deployed at once (the admin routes): `edit` is applied to both copies, so
+ * a change staged through the API stays staged beside it.
+ */
+export function editBothCopies(
+  state: SimState,
+  deviceUid: string,
+  edit: (lines: readonly string[]) => string[],
+): void {
+  const record = state.asaConfigs.get(deviceUid);
+  const staged = record?.policyOnDevice;
+  state.asaPolicies.set(deviceUid, edit(policyLinesOf(state, deviceUid)));
+  if (record !== undefined && staged !== undefined) {
+    const onDevice = edit(staged);
+    if (same(onDevice, policyLinesOf(state, deviceUid))) delete record.policyOnDevice;
+    else record.policyOnDevice = onDevice;
+  }
 }
 
 /** The policy lines split into the places `show running-config` prints them. */
@@ -25,8 +81,8 @@ export interface PolicySections {
   routes: string[];
 }
 
-/** A top-level line and its indented body lines. */
-function blocks(lines: readonly string[]): string[][] {
+/** The lines grouped as blocks: a top-level line and its indented body lines. */
+export function blocks(lines: readonly string[]): string[][] {
   const out: string[][] = [];
   for (const line of lines) {
     const last = out.at(-1);

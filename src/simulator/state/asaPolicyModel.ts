@@ -160,4 +160,6 @@ export interface AsaPolicy {
   routes: StaticRoute[];
   nats: StaticNat[];
   dynamicNats: DynamicNat[];
+  /** UIDs SCC keeps across a change (SimState.uidAliases): the UID derived now → the one it had. */
+  uidAliases?: ReadonlyMap<string, string>;
 }

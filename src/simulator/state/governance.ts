@@ -7,6 +7,7 @@ import type { ChangeRequestRef, GovernanceSettings, SimState } from './model.js'
 export const DEFAULT_GOVERNANCE: GovernanceSettings = {
   changeRequestSupport: false,
   scheduledDeployments: false,
+  objectSharing: false,
 };
 
 export function governanceOf(state: SimState, tenantUid: string): GovernanceSettings {

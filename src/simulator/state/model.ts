@@ -304,6 +304,11 @@ export interface CalculatedCommands {
 export interface AsaConfigRecord {
   deviceUid: string;
   onDevice: InterfaceRecord[];
+  /**
+   * The device's access-policy lines while they differ from SCC's copy (`SimState.asaPolicies`): a rule,
+   * access group or object change staged through the API and not yet deployed. Absent: the same as SCC's.
+   */
+  policyOnDevice?: string[];
   calculated?: CalculatedCommands;
 }
 
@@ -471,6 +476,24 @@ export interface ChangeRequestRecord extends ChangeRequestRef {
 export interface GovernanceSettings {
   changeRequestSupport: boolean;
   scheduledDeployments: boolean;
+  /** Object sharing: the object APIs (createObject, modifyObject, …) answer only while it is on. */
+  objectSharing: boolean;
+}
+
+/**
+ * A network object or group SCC holds for a tenant without any target (created with no `targetIds`): it is
+ * on no device's configuration, so the world keeps it here. Objects with targets live in their devices'
+ * policy lines.
+ */
+export interface UnassociatedObjectRecord {
+  uid: string;
+  tenantUid: string;
+  name: string;
+  objectType: 'NETWORK_OBJECT' | 'NETWORK_GROUP';
+  /** A network object's literal (`10.1.1.5`, `10.1.0.0/16`, `a-b`), or a group's members by object UID. */
+  literal?: string;
+  referencedObjectUids?: string[];
+  description?: string;
 }
 
 /** A stopped connector: since when (its last heartbeat), and what its devices' connectivity was before. */
@@ -546,10 +569,18 @@ export interface SimState {
   asaConfigs: Map<string, AsaConfigRecord>;
   /**
    * Per ASA: the access-policy lines of its configuration (objects, access lists, access groups, routes,
-   * NAT; state/asaPolicy.ts), the same in SCC's copy and the device's. An ASA without an entry has the
-   * plain default policy (seedPolicy.ts); a change through the admin route gives it one.
+   * NAT; state/asaPolicy.ts) in SCC's copy; the device's differs only while a change staged through the
+   * API is not deployed (AsaConfigRecord.policyOnDevice). An ASA without an entry has the plain default
+   * policy (seedPolicy.ts); a change gives it one.
    */
   asaPolicies: Map<string, string[]>;
+  /**
+   * UIDs SCC keeps across a change: a rule or object whose content changed (modifyAccessRule,
+   * modifyObject) is derived anew from its lines, and this maps the UID derived now to the one it had.
+   */
+  uidAliases: Map<string, string>;
+  /** Network objects and groups of a tenant that no device holds (see UnassociatedObjectRecord), by UID. */
+  unassociatedObjects: Map<string, UnassociatedObjectRecord>;
   deploymentRuns: Map<string, DeploymentRunRecord>;
   /** Software upgrade runs of ASAs and FTDs (every tenant's), the MSP portal's, and its FTD calculations. */
   deviceUpgradeRuns: Map<string, DeviceUpgradeRunRecord>;

@@ -75,6 +75,8 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
     reports: new Map(reports.map((r) => [r.uid, r])),
     asaConfigs: new Map(seedAsaConfigs(devices, interfaces).map((c) => [c.deviceUid, c])),
     asaPolicies: new Map(),
+    uidAliases: new Map(),
+    unassociatedObjects: new Map(),
     deploymentRuns: new Map(),
     deviceUpgradeRuns: new Map(),
     mspDeviceUpgradeRuns: new Map(),
@@ -84,7 +86,10 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
     activeChangelogs: new Map(),
     auditLogs: [],
     changeRequests: new Map(),
-    tenantSettings: new Map(),
+    // The portal tenant has object sharing on (its object APIs answer); every other tenant SCC's default.
+    tenantSettings: new Map([
+      [portal.uid, { changeRequestSupport: false, scheduledDeployments: false, objectSharing: true }],
+    ]),
     connectorOutages: new Map(),
     raVpnSessions: new Map(),
     mfaEvents: [],

@@ -2,7 +2,9 @@
 // access lists, access-group bindings, routes, object NAT), and the plain policy every other ASA (the MSP
 // tenants' and the large worlds') starts with. The values of asa-hq-01 are the ones the issue-27 design
 // note fixes: the demo, the packet tracer and the ops tests rely on them. Some rules are seeded shadowed,
-// duplicate and inactive on purpose.
+// duplicate and inactive on purpose. asa-dc-03 carries what placing a new rule needs (issue 36): a deny
+// of the partner's network above the catch-all deny, which would shadow a permit for the partner put
+// below it, and the partner's network as an object to reuse (PARTNER-NET).
 
 import type { SimState } from './model.js';
 import { DEVICE_NAMES } from './seedInventory.js';
@@ -73,6 +75,10 @@ const DC: readonly string[] = [
   ' nat (web,outside) static 203.0.113.40',
   'object network DC-APP',
   ' subnet 172.20.41.0 255.255.255.0',
+  // A partner's network, to be reused by an access request whose source is 198.51.100.0/24.
+  'object network PARTNER-NET',
+  ' subnet 198.51.100.0 255.255.255.0',
+  ' description Partner network',
   'object-group network DC-APP-TIER',
   ' network-object object DC-APP',
   'object-group network DC-TIERS',
@@ -80,6 +86,9 @@ const DC: readonly string[] = [
   ' network-object object DC-WEB',
   ' group-object DC-APP-TIER',
   'access-list outside_access_in extended permit tcp any object DC-WEB eq https',
+  // The partner is denied everything else: a permit for it appended below this line would be shadowed, so
+  // access for the partner goes above it (line 2).
+  'access-list outside_access_in extended deny ip object PARTNER-NET any log',
   'access-list outside_access_in extended deny ip any any log',
   'access-list web_access_in extended permit tcp object DC-WEB object-group DC-APP-TIER eq 8443',
   'access-list web_access_in extended permit tcp object-group DC-TIERS object-group DC-TIERS eq 8443',
