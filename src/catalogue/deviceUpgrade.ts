@@ -226,7 +226,7 @@ const plan = (facts: UpgradeFacts) =>
     : 'stage and upgrade now: the image is uploaded, checked and applied (SCC applies it only inside the device’s maintenance window, else it stays staged); an HA pair upgrades one unit after the other';
 
 const checkLine = (device: UpgradeDevice) =>
-  `${untrusted(device.name)}: ${device.checks.map((c) => `${c.ok ? ':white_check_mark:' : ':x:'} ${untrusted(c.said)}`).join(' · ')}`;
+  `${untrusted(device.name)}: ${device.checks.map((c) => `${c.ok ? '✓' : '✗'} ${untrusted(c.said)}`).join(' · ')}`;
 
 const leftOutLine = (d: LeftOut) =>
   `${untrusted(d.name)}${d.when === 'before-run' ? ' (changed since the card)' : ''}: ${untrusted(d.reason)}`;
