@@ -62,15 +62,20 @@ export function dottedVersion(typed: string): string {
   return asa ? `${asa[1]}.${asa[2]}.${asa[3]}${asa[4] ?? ''}` : typed.trim();
 }
 
-/** An HA pair's two units and whether they are as expected: one active, the other standby and healthy. */
+/**
+ * An HA pair's two units and whether they are as expected: the primary active, the secondary standby and
+ * healthy (the state SCC's upgrade starts from and returns the pair to; a pair failed over is not).
+ */
 function haCheck(device: Device): { ha?: string; check: Check } {
   if (device.ftdHaInfo?.primaryNode || device.ftdHaInfo?.secondaryNode) {
     const nodes = [device.ftdHaInfo.primaryNode, device.ftdHaInfo.secondaryNode];
     const ha = nodes
       .map((n, i) => `${i === 0 ? 'Primary' : 'Secondary'} - ${n?.role ?? '?'} (${n?.status ?? '?'})`)
       .join(', ');
-    const roles = nodes.map((n) => n?.role).sort();
-    const ok = nodes.every((n) => n?.status === 'NORMAL') && roles[0] === 'ACTIVE' && roles[1] === 'STANDBY';
+    const ok =
+      nodes.every((n) => n?.status === 'NORMAL') &&
+      nodes[0]?.role === 'ACTIVE' &&
+      nodes[1]?.role === 'STANDBY';
     return { ha, check: { check: 'HA pair', ok, said: ok ? `healthy: ${ha}` : `not healthy: ${ha}` } };
   }
   const paired =
@@ -80,8 +85,8 @@ function haCheck(device: Device): { ha?: string; check: Check } {
   const own = device.asaFailoverState ?? '?';
   const mate = device.asaFailoverMate.failoverState ?? '?';
   const ha = `${own}, ${mate}`;
-  const states = [own, mate].map((s) => s.replace(/^(Primary|Secondary) - /, '')).sort();
-  const ok = states[0] === 'Active' && states[1] === 'Standby Ready';
+  const units = [own, mate].sort();
+  const ok = units[0] === 'Primary - Active' && units[1] === 'Secondary - Standby Ready';
   return {
     ha,
     check: {
@@ -89,7 +94,7 @@ function haCheck(device: Device): { ha?: string; check: Check } {
       ok,
       said: ok
         ? `healthy: ${ha}`
-        : `not in the expected failover state (one Active, one Standby Ready): ${ha}`,
+        : `not in the expected failover state (primary Active, secondary Standby Ready): ${ha}`,
     },
   };
 }

@@ -86,6 +86,25 @@ describe('upgrade', () => {
     expect(raw.device).toEqual([h.sim.deviceUid('asa-hq-01'), h.sim.deviceUid('asa-dc-03')]);
   });
 
+  it('leaves out an HA pair not in the expected failover state, and a device with a conflict', async () => {
+    device('asa-dc-03').device.asaFailoverState = 'Primary - Standby Ready';
+    const mate = device('asa-dc-03').device.asaFailoverMate;
+    if (mate) mate.failoverState = 'Secondary - Active';
+    device('asa-branch-02').device.conflictDetectionState = 'CONFLICT_DETECTED';
+    const { facts } = await resolve('upgrade asa-hq-01 asa-dc-03 asa-branch-02 --version 9.20.3');
+    expect(facts).toMatchObject({
+      devices: [{ name: 'asa-hq-01' }],
+      leftOut: [
+        {
+          name: 'asa-dc-03',
+          reason:
+            'not in the expected failover state (primary Active, secondary Standby Ready): Primary - Standby Ready, Secondary - Active',
+        },
+        { name: 'asa-branch-02', reason: expect.stringContaining('a conflict is detected') },
+      ],
+    });
+  });
+
   it('refuses in one sentence when no device passes, naming each reason', async () => {
     device('asa-hq-01').device.configState = 'NOT_SYNCED';
     await expect(resolve('upgrade asa-hq-01 asa-branch-02 --version 9.9.9')).rejects.toThrow(
