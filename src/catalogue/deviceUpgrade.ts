@@ -357,12 +357,16 @@ export const upgrade = defineOperation({
     // An upgrade does not remove its target; its runs carry the request's id in their names, so after a
     // crash while they were started, SCC's runs say which were taken.
     interrupted: async (ctx, facts) => {
-      const { data } = await ctx.scc.call('getDeviceUpgradeRuns', {
-        query: { q: `name:"fwbot ${ctx.requestId}*"`, limit: '50' },
-      });
-      const runs = (data.items ?? []).filter(
-        (run) => run.name?.startsWith(`fwbot ${ctx.requestId} `) && run.transactionUid,
-      );
+      // Each run it would have started, by its exact name (one read per run: one to three).
+      const runs = [];
+      for (const i of groups(facts.devices).keys()) {
+        const name = runName(ctx.requestId, i);
+        const { data } = await ctx.scc.call('getDeviceUpgradeRuns', {
+          query: { q: `name:"${name}"`, limit: '1' },
+        });
+        const run = data.items?.find((item) => item.name === name && item.transactionUid);
+        if (run) runs.push(run);
+      }
       if (runs.length === 0) return undefined;
       const names = new Map(facts.devices.map((d) => [d.uid, d.name]));
       const track = runs.map(

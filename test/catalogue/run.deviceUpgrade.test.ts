@@ -193,6 +193,17 @@ describe('upgrade', () => {
     expect(run).toMatchObject({ upgradeRunStatus: 'UPGRADE_STAGED', upgradePackageUid: expect.any(String) });
   });
 
+  it('after a crash while it was started, finds its runs by name in SCC instead of starting them again', async () => {
+    const { op, target, facts, raw } = await resolve('upgrade asa-hq-01 ftd-edge-01 --version 7.4.2');
+    expect(await target.interrupted?.(h.context(), facts)).toBeUndefined();
+    // ftd-edge-01 only: asa-hq-01 is left out (no ASA 7.4.2), so one run is started.
+    expect(facts).toMatchObject({ devices: [{ name: 'ftd-edge-01' }], leftOut: [{ name: 'asa-hq-01' }] });
+    const outcome = await op.execute(h.context(), raw, facts);
+    const found = await target.interrupted?.(h.context(), facts);
+    expect(found?.track).toEqual(outcome.track);
+    expect(found?.view ? renderText(found.view) : '').toContain('it was not started again');
+  });
+
   it('outside SCC’s maintenance window the image is staged and the upgrade refused, with SCC’s reason', async () => {
     const { op, facts, raw } = await resolve('upgrade asa-hq-01 --version 9.20.3');
     const run = await runToEnd(await op.execute(h.context(), raw, facts));
