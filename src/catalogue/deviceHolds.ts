@@ -35,6 +35,13 @@ export const HOLD_KINDS = {
    * At the latest when following its run gives up (2 h), and a quarter of an hour more.
    */
   deploy: { kind: 'deploy', noun: 'a deploy', others: 'wait', maxMs: 135 * MINUTE },
+  /**
+   * A software upgrade holds its devices from the moment its approved run is claimed until its upgrade runs
+   * end: SCC's advice is no configuration change during an upgrade, and it lasts up to an hour or more, so
+   * others are refused rather than kept waiting. At the latest when following its runs gives up (12 h), and
+   * a quarter of an hour more.
+   */
+  upgrade: { kind: 'upgrade', noun: 'a software upgrade', others: 'refuse', maxMs: 735 * MINUTE },
 } as const satisfies Record<string, HoldKind>;
 
 export type HoldKindName = keyof typeof HOLD_KINDS;

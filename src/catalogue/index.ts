@@ -18,6 +18,7 @@ import { CHANGE_OPERATIONS } from './changes.js';
 import { CONFIG_HISTORY_OPERATIONS } from './configHistory.js';
 import { DEVICE_CONNECTION_OPERATIONS } from './deviceConnection.js';
 import { DEVICE_OPERATIONS } from './devices.js';
+import { upgrade } from './deviceUpgrade.js';
 import { GATEWAY_OPERATIONS } from './gateway.js';
 import { createGrammar, type ParsedCommand, wantsModal } from './grammar.js';
 import { commandTable, defineHelpOperation, helpOverview, helpTopic } from './help.js';
@@ -67,6 +68,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...VPN_SESSION_OPERATIONS,
   ...MSP_OPERATIONS,
   ...UPGRADE_OPERATIONS,
+  upgrade,
   ...WATCH_OPERATIONS,
   ...ALERT_OPERATIONS,
   auditOperation,

@@ -22,7 +22,7 @@ const CALCULATION = { intervalMs: 250, maxIntervalMs: 2_000, maxWaitMs: 60_000 }
 const UPGRADABLE = '(deviceType:ASA OR deviceType:CDFMC_MANAGED_FTD)';
 
 /** A device whose software can be upgraded, as both kinds of token describe it. */
-interface Upgradable {
+export interface Upgradable {
   uid: string;
   name: string;
   kind: 'ASA' | 'FTD';
@@ -98,7 +98,7 @@ async function selectInPortal(scc: SccReader, word: string): Promise<Upgradable[
 }
 
 /** One word in the token's own tenant: a query selects its ASAs and FTDs, anything else names one device. */
-async function selectInTenant(scc: SccReader, word: string): Promise<Upgradable[]> {
+export async function selectInTenant(scc: SccReader, word: string): Promise<Upgradable[]> {
   if (word.includes(':') && !isUuid(word)) {
     const q = allOf(typedLucene(word).q, UPGRADABLE) ?? UPGRADABLE;
     const found = await boundedPaginate(scc, 'getDevices', { query: { q } }, `devices matching “${word}”`);

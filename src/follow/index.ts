@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { cdfmc } from './cdfmc.js';
 import { deployment } from './deployment.js';
+import { deviceUpgradeRun } from './deviceUpgradeRun.js';
 import { gateway } from './gateway.js';
 import {
   CommonState,
@@ -20,7 +21,16 @@ import { transaction } from './transaction.js';
 import { upgradeRun } from './upgradeRun.js';
 
 /** Every kind of followed work, in the order the docs list them. */
-export const FOLLOW_KINDS = [transaction, cdfmc, gateway, upgradeRun, deployment, staged, mspUpgradeRun];
+export const FOLLOW_KINDS = [
+  transaction,
+  cdfmc,
+  gateway,
+  upgradeRun,
+  deployment,
+  staged,
+  mspUpgradeRun,
+  deviceUpgradeRun,
+];
 
 type Kind = (typeof FOLLOW_KINDS)[number];
 

@@ -23,18 +23,12 @@ function referenceOperationIds(): Set<string> {
  */
 const NOT_YET_REACHED: Record<string, string> = {
   getCompatibleAsaVersionsForMultipleAsas:
-    'issue 37 item 2: /fw upgrade checks the version fits every device',
+    'issue 37 item 7: MSP batches (/fw upgrade reads each device’s versions)',
   getCompatibleFtdVersionsForMultipleFtds:
-    'issue 37 item 2: /fw upgrade checks the version fits every device',
-  getDeviceUpgradeRuns: 'issue 37 item 4: runs followed in the thread',
-  getDeviceUpgradeRun: 'issue 37 item 4: runs followed in the thread',
+    'issue 37 item 7: MSP batches (/fw upgrade reads each device’s versions)',
   getMspDeviceUpgradeRuns: 'issue 37 item 7: MSP runs followed the same way',
   getMspDeviceUpgradeRun: 'issue 37 item 7: MSP runs followed the same way',
   getMspDeviceUpgradeRunsAttributeValues: 'issue 37 item 7: MSP runs followed the same way',
-  upgradeAsaDevice: 'issue 37 item 2: /fw upgrade',
-  upgradeAsaDevices: 'issue 37 item 2: /fw upgrade',
-  upgradeFtdDevice: 'issue 37 item 2: /fw upgrade',
-  upgradeFtdDevices: 'issue 37 item 2: /fw upgrade',
   updateFtdUpgradePackagesCache: 'issue 37 item 2: /fw upgrade (a stale FTD package cache)',
   modifyDeviceUpgradeRun: 'issue 37 item 4: runs followed in the thread',
   deleteDeviceUpgradeRun: 'issue 37 item 4: runs followed in the thread',

@@ -98,7 +98,7 @@ describe('declarations: governance next to run()', () => {
     expect(op('gateway.run')?.approval).toEqual({ default: 'four-eyes' });
   });
 
-  it('names the ASAs of every call that changes one (device holds apply to them), and only a deploy holds its own', () => {
+  it('names the ASAs of every call that changes one (device holds apply to them), and only a deploy and an upgrade hold their own', () => {
     expect(
       operations
         .filter((o) => o.changes)
@@ -114,9 +114,11 @@ describe('declarations: governance next to run()', () => {
       'interfaces.edit',
       'rules.disable',
       'rules.remove',
+      'upgrade',
     ]);
     expect(operations.filter((o) => o.changes?.hold).map((o) => `${o.id}:${o.changes?.hold?.kind}`)).toEqual([
       'deploy:deploy',
+      'upgrade:upgrade',
     ]);
   });
 

@@ -186,6 +186,25 @@ describe('fwbot CLI', () => {
     expect(sim.requestLog.list({ operationId: 'deployChangesToMultipleAsaDevices' })).toHaveLength(1);
   });
 
+  it('says which devices an upgrade would leave out and why, and stages the rest with --yes', async () => {
+    const drive = <T>(work: Promise<T>): Promise<T> => driveClock(sim.clock, work);
+    const branch = [...sim.state.devices.values()].find((d) => d.device.name === 'asa-branch-02');
+    if (!branch) throw new Error('no asa-branch-02 in the seed');
+    branch.device.connectivityState = 'UNREACHABLE';
+    const argv = ['upgrade', 'asa-hq-01', 'asa-branch-02', '--version', '9.20.3', '--stage-only'];
+    const asked = await drive(fwbot(argv));
+    expect(asked.code).toBe(EXIT.confirm);
+    expect(asked.stderr).toContain('Not done: this would stage asa-hq-01 to 9.20.3 (stage only).');
+    expect(asked.stderr).toContain('asa-branch-02: not ONLINE (UNREACHABLE)');
+    expect(sim.requestLog.list({ operationId: 'upgradeAsaDevice' })).toHaveLength(0);
+
+    const done = await drive(fwbot(['--yes', ...argv]));
+    expect(done.code).toBe(EXIT.ok);
+    expect(done.stdout).toContain('asked to stage asa-hq-01 to 9.20.3');
+    expect(done.stdout).toContain('Left out: asa-branch-02');
+    expect(sim.requestLog.list({ operationId: 'upgradeAsaDevice' })).toHaveLength(1);
+  });
+
   it('refuses deploy --at, which only an approval can hold, and deploys nothing', async () => {
     const drive = <T>(work: Promise<T>): Promise<T> => driveClock(sim.clock, work);
     expect((await fwbot(['--yes', 'interfaces', 'delete', 'asa-hq-01', 'Vlan20'])).code).toBe(EXIT.ok);

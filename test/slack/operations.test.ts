@@ -599,6 +599,12 @@ describe('every operation through Slack', () => {
     expect(text).toContain('7.4.2 (suggested)');
   });
 
+  it('upgrade (a second person approves, always; bound to the devices that passed their checks)', async () => {
+    const raw = await driving(destructive('upgrade', 'upgrade asa-hq-01 --version 9.20(3) --stage-only'));
+    expect(raw).toEqual({ device: [h.sim.deviceUid('asa-hq-01')], version: '9.20.3', 'stage-only': true });
+    expect(h.sim.requestLog.list({ operationId: 'upgradeAsaDevice' })).toHaveLength(0);
+  });
+
   it('msp vpn upgrade (a second person approves, by default)', async () => {
     const raw = await destructive(
       'msp.vpn.upgrade',

@@ -12,6 +12,7 @@ export const TEST_SCHEDULE: ScheduleOverrides = {
     deployment: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
     staged: { firstDelayMs: 200, factor: 1, capMs: 200, deadlineMs: 60_000 },
     mspUpgradeRun: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
+    deviceUpgradeRun: { firstDelayMs: 5, factor: 1.5, capMs: 20, deadlineMs: 60_000 },
   },
   maxTransientFailures: 4,
   transientBaseMs: 5,

@@ -1,0 +1,97 @@
+// Following a firewall software upgrade run (ASA or FTD, one tenant) that `/fw upgrade` started: found by
+// its trigger's transactionUid, read until it ends (UPGRADE_COMPLETED, UPGRADE_FAILED, a staging failure in
+// either of SCC's spellings, or UPGRADE_STAGED for a stage-only run). The thread keeps one progress message,
+// a table of each device and each unit of an HA pair with its status and SCC's last message; the outcome,
+// posted as a reply that names the requester, says how it ended and SCC's reason for a failure. The
+// upgrade's device holds end with it.
+import { z } from 'zod';
+import { escapeAll } from '../render/mrkdwn.js';
+import type { UpgradeRunDto } from '../scc/generated/models.js';
+import { DEVICE_UPGRADE_ENDINGS, deviceRunName, isDeviceUpgradeEnded } from './deviceUpgradeWords.js';
+import { defineFollowKind, end, type Outcome, unlessGone } from './kind.js';
+import { RunState, readRun, runRequest } from './runs.js';
+import { sentence } from './words.js';
+
+const SECOND = 1_000;
+const HOUR = 60 * 60 * SECOND;
+
+/** One line per device, or per unit of an HA pair: its name, its part of the pair, how far, SCC's message. */
+export function deviceUpgradeTable(run: UpgradeRunDto): string[] {
+  return (run.deviceUpgradeStatuses ?? []).flatMap((device) => {
+    const nodes = device.completionStatuses ?? [];
+    if (nodes.length === 0) return [`• ${escapeAll(device.uid ?? 'a device')}: no status yet`];
+    return nodes.map((node) => {
+      const role = node.nodeType ? ` (${escapeAll(node.nodeType.replace('HA_', '').toLowerCase())})` : '';
+      const pct =
+        typeof node.percentageComplete === 'number' && !node.completedAt
+          ? ` ${Math.round(node.percentageComplete * 100)}%`
+          : '';
+      const done = node.completedAt ? ' :white_check_mark:' : '';
+      return `• ${escapeAll(node.name ?? device.uid ?? 'a device')}${role}${pct}${done}: ${escapeAll(node.message ?? 'no message')}`;
+    });
+  });
+}
+
+/** The one progress message: the run's status, then the table. */
+export function deviceUpgradeProgress(run: UpgradeRunDto): string {
+  return [
+    `${deviceRunName(run)}: ${escapeAll(run.upgradeRunStatus ?? 'starting')}`,
+    ...deviceUpgradeTable(run),
+  ].join('\n');
+}
+
+export function deviceUpgradeOutcome(run: UpgradeRunDto): Outcome | undefined {
+  if (!isDeviceUpgradeEnded(run)) return undefined;
+  const ending = DEVICE_UPGRADE_ENDINGS[run.upgradeRunStatus ?? ''];
+  if (!ending) return undefined;
+  const reason = run.errorMsg ? ` SCC says: ${sentence(run.errorMsg)}` : '';
+  return {
+    status: ending.status,
+    text: `${deviceRunName(run)} ${ending.words} (${escapeAll(run.upgradeRunStatus ?? '')}).${reason}\n${deviceUpgradeTable(run).join('\n')}`,
+    progressText: deviceUpgradeProgress(run),
+  };
+}
+
+export const deviceUpgradeRun = defineFollowKind({
+  kind: 'deviceUpgradeRun',
+  // The id the upgrade's device holds were taken under (the approval's), released when the run ends.
+  request: runRequest('deviceUpgradeRun').extend({ holder: z.string().optional() }),
+  state: RunState,
+  id: (request) => request.transactionUid,
+  sccId: (request) => request.transactionUid,
+  // An ASA stages in about two minutes and upgrades a unit in 3–5; an FTD HA pair takes most of an hour.
+  poll: { firstDelayMs: 5 * SECOND, factor: 1.5, capMs: 60 * SECOND, deadlineMs: 12 * HOUR },
+  holder: (request) => request.holder,
+  describe: (request) => `the software upgrade started by transaction \`${request.transactionUid}\``,
+  async step(ctx, request, state) {
+    const scc = ctx.client;
+    const found = await readRun<UpgradeRunDto, typeof state>(ctx, request.transactionUid, state, {
+      read: (runUid) =>
+        unlessGone(
+          async () => (await scc.call('getDeviceUpgradeRun', { path: { upgradeRunUid: runUid } })).data,
+        ),
+      find: async (transactionUid) => {
+        const { data } = await scc.call('getDeviceUpgradeRuns', {
+          query: { q: `transactionUid:"${transactionUid}"`, limit: '1' },
+        });
+        return data.items?.find((item) => item.transactionUid === transactionUid && item.uid);
+      },
+      uid: (run) => run.uid,
+      gone: (runUid) =>
+        end({
+          status: 'unknown',
+          text: `outcome unknown: SCC no longer knows upgrade run \`${escapeAll(runUid)}\` (deleted?). Check the devices' versions in SCC.`,
+        }),
+      waiting: 'waiting for SCC to start the upgrade run.',
+    });
+    if ('result' in found) return found.result;
+    const { run, runUid } = found;
+    const outcome = deviceUpgradeOutcome(run);
+    if (outcome) return end(outcome);
+    return {
+      kind: 'continue',
+      state: { ...state, runUid, lastStatus: run.upgradeRunStatus ?? undefined },
+      progress: deviceUpgradeProgress(run),
+    };
+  },
+});
