@@ -233,6 +233,10 @@ export const fwShun = defineOperation({
     }),
   },
   run: async (ctx, _args, facts) => {
+    // No shun without its end: an ASA's shun never expires on its own.
+    const timed = ctx.services?.timed;
+    if (!timed)
+      throw new UserError('This fwbot process cannot schedule the end of a shun: nothing was sent.');
     const checked = parseAddress(facts.address);
     if (!checked.ok) throw new UserError(`address: ${checked.reason}`);
     const until = ctx.now() + facts.durationMs;
@@ -247,7 +251,7 @@ export const fwShun = defineOperation({
         continue;
       }
       shunned.push(device.name);
-      await ctx.services?.timed?.schedule(shunExpiry, {
+      await timed.schedule(shunExpiry, {
         profile: ctx.profile,
         at: until,
         owner: ctx.actor.userId,
