@@ -11,6 +11,7 @@ import { defaultResponse, durationText, MAX_SHUN_MS, parseDuration } from '../co
 import { UserError } from '../model/errors.js';
 import { announcement } from '../render/announce.js';
 import { code, counted } from '../render/format.js';
+import { userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
 import type { Device } from '../scc/generated/models.js';
 import { keptText, optionalText, redactedText, text } from './args.js';
@@ -286,4 +287,68 @@ export const fwShun = defineOperation({
     ),
 });
 
-export const SHUN_OPERATIONS: readonly Operation[] = [fwShun];
+/** One active shun fwbot placed, from its waiting end (one per device). */
+interface ActiveShun {
+  address: string;
+  devices: string[];
+  by: string;
+  reason: string;
+  until: number;
+}
+
+export const fwShunList = defineOperation({
+  id: 'shun.list',
+  words: ['shun', 'list'],
+  area: 'devices',
+  failure: 'Could not list the shuns',
+  summary: 'List the shuns fwbot placed that are still active: address, devices, who, why, until when',
+  params: [],
+  args: z.object({}),
+  role: 'viewer',
+  approval: 'never',
+  needs: ['timed'],
+  scc: [],
+  examples: ['shun list'],
+  run: async (ctx) => {
+    const timed = ctx.services?.timed;
+    if (!timed) throw new UserError('This fwbot process cannot read the shuns it placed.');
+    const items = await timed.list({ kind: shunExpiry.kind, profile: ctx.profile });
+    const byAddress = new Map<string, ActiveShun>();
+    for (const item of items) {
+      const parsed = shunExpiry.payload.safeParse(item.payload);
+      if (!parsed.success) continue;
+      const p = parsed.data;
+      const key = `${p.address}|${p.by}|${item.dueAt}`;
+      const known = byAddress.get(key);
+      if (known) known.devices.push(p.device);
+      else
+        byAddress.set(key, {
+          address: p.address,
+          devices: [p.device],
+          by: p.by,
+          reason: p.reason,
+          until: item.dueAt,
+        });
+    }
+    return [...byAddress.values()];
+  },
+  render: (shuns) => {
+    const lines =
+      shuns.length === 0
+        ? ['No shun placed by fwbot is active in this profile.']
+        : [
+            `*${counted(shuns.length, 'active shun')}* placed by fwbot:`,
+            ...shuns.map(
+              (s) =>
+                `• ${code(s.address)} on ${s.devices.map((d) => untrusted(d)).join(', ')} · by ${userMention(s.by)} · until ${new Date(s.until).toISOString().replace('T', ' ').slice(0, 16)} UTC · ${untrusted(s.reason)}`,
+            ),
+          ];
+    return {
+      summary: lines[0] ?? '',
+      blocks: [{ kind: 'text', text: lines.join('\n') }],
+      visibility: 'ephemeral',
+    };
+  },
+});
+
+export const SHUN_OPERATIONS: readonly Operation[] = [fwShun, fwShunList];

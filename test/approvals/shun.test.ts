@@ -40,6 +40,10 @@ describe('approvals: /fw shun', () => {
     expect(said).not.toContain('hunter2');
     const waiting = await env.timed?.list({ kind: 'shun-expiry' });
     expect(waiting?.map((item) => item.what)).toEqual(['no shun 203.0.113.66 on asa-hq-01']);
+    const listed = await env.driver.commandReply(env.bot.eventsUrl, 'shun list', USERS.carol);
+    const listedText = textOf(listed.blocks);
+    expect(listedText).toContain('`203.0.113.66` on asa-hq-01 · by <@U0ALICE>');
+    expect(listedText).toContain('brute force password=[REDACTED]');
 
     env.clock.advance(HOUR);
     await drive(env.timedPass());
@@ -54,6 +58,9 @@ describe('approvals: /fw shun', () => {
     expect(await cliRuns()).toBe(before);
     expect(scripts('no shun 203.0.113.66')).toBe(1);
     expect(scripts('shun 203.0.113.66')).toBe(1);
+    expect(
+      textOf((await env.driver.commandReply(env.bot.eventsUrl, 'shun list', USERS.carol)).blocks),
+    ).toContain('No shun placed by fwbot is active');
     const ended = await env.timed?.history({ kind: 'shun-expiry' });
     expect(ended?.map((item) => [item.state, item.summary])).toEqual([['done', 'lifted on asa-hq-01']]);
   });

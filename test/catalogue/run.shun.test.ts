@@ -7,6 +7,8 @@ import { driveClock } from '../support/driveClock.js';
 import { catalogue, useSimulator } from './harness.js';
 
 const h = useSimulator();
+/** The harness's clock is the machine's: a fixed one, so the shun's end reads the same in the golden. */
+const AT = Date.UTC(2026, 0, 5, 9, 0);
 
 function recordingTimed(): { timed: TimedWork; scheduled: TimedSchedule<unknown>[] } {
   const scheduled: TimedSchedule<unknown>[] = [];
@@ -19,7 +21,22 @@ function recordingTimed(): { timed: TimedWork; scheduled: TimedSchedule<unknown>
     cancel: refused,
     reschedule: refused,
     get: refused,
-    list: refused,
+    list: async () =>
+      scheduled.map((item, i) => ({
+        id: `shun-expiry~${item.profile}~${i}`,
+        kind: 'shun-expiry',
+        profile: item.profile,
+        key: String(i),
+        what: 'no shun',
+        owner: item.owner,
+        devices: [],
+        state: 'scheduled' as const,
+        dueAt: item.at,
+        scheduledAt: item.at,
+        attempts: 0,
+        round: 0,
+        payload: item.payload,
+      })),
     history: refused,
   };
   return { timed, scheduled };
@@ -32,13 +49,26 @@ describe('shun', () => {
 
   it('reads the impact, shuns the address and schedules its end on each device', async () => {
     const { timed, scheduled } = recordingTimed();
-    const outcome = await driveClock(h.sim.clock, op.execute({ ...h.context(), services: { timed } }, raw));
+    const outcome = await driveClock(h.sim.clock, op.execute({ ...h.context(), now: () => AT, services: { timed } }, raw));
     h.golden('shun', outcome);
     const scripts = receivedCliScripts(h.sim.state).map((s) => s.script);
     expect(scripts).toEqual(['show conn address 203.0.113.66', 'shun 203.0.113.66']);
     expect(scheduled.map((s) => s.payload)).toEqual([
       expect.objectContaining({ device: 'asa-hq-01', address: '203.0.113.66', reason: 'brute force' }),
     ]);
+  });
+
+  it('lists the active shuns it placed, one line per address and end', async () => {
+    const { timed } = recordingTimed();
+    const ctx = { ...h.context(), now: () => AT, services: { timed } };
+    await driveClock(
+      h.sim.clock,
+      op.execute(ctx, { ...raw, devices: 'asa-hq-01,asa-dc-03', reason: 'scan password=x' }),
+    );
+    const list = catalogue.get('shun.list');
+    if (!list) throw new Error('no shun.list');
+    const outcome = await list.execute(ctx, {});
+    h.golden('shun.list', outcome);
   });
 
   it('sends no shun when its end cannot be scheduled', async () => {
