@@ -49,7 +49,10 @@ describe('shun', () => {
 
   it('reads the impact, shuns the address and schedules its end on each device', async () => {
     const { timed, scheduled } = recordingTimed();
-    const outcome = await driveClock(h.sim.clock, op.execute({ ...h.context(), now: () => AT, services: { timed } }, raw));
+    const outcome = await driveClock(
+      h.sim.clock,
+      op.execute({ ...h.context(), now: () => AT, services: { timed } }, raw),
+    );
     h.golden('shun', outcome);
     const scripts = receivedCliScripts(h.sim.state).map((s) => s.script);
     expect(scripts).toEqual(['show conn address 203.0.113.66', 'shun 203.0.113.66']);
