@@ -351,4 +351,119 @@ export const fwShunList = defineOperation({
   },
 });
 
-export const SHUN_OPERATIONS: readonly Operation[] = [fwShun, fwShunList];
+const UnshunFacts = z.object({
+  address: z.string(),
+  devices: z.array(z.object({ uid: z.string(), name: z.string(), key: z.string() })).min(1),
+});
+
+/** The waiting ends of the shuns of `address` fwbot placed (optionally on some devices only). */
+async function waitingEnds(ctx: OperationContext, address: string, only: readonly string[] | undefined) {
+  const timed = ctx.services?.timed;
+  if (!timed) throw new UserError('This fwbot process cannot read the shuns it placed.');
+  const wanted = only?.map((name) => name.toLowerCase());
+  return (await timed.list({ kind: shunExpiry.kind, profile: ctx.profile })).flatMap((item) => {
+    const parsed = shunExpiry.payload.safeParse(item.payload);
+    if (!parsed.success || parsed.data.address !== address || item.state !== 'scheduled') return [];
+    const p = parsed.data;
+    if (wanted && !wanted.includes(p.device.toLowerCase()) && !wanted.includes(p.deviceUid)) return [];
+    return [{ uid: p.deviceUid, name: p.device, key: item.key }];
+  });
+}
+
+export const fwUnshun = defineOperation({
+  id: 'unshun',
+  words: ['unshun'],
+  area: 'devices',
+  failure: 'Could not end the shun',
+  summary: 'End a shun fwbot placed before its time: its timed end withdrawn, then `no shun` on each device',
+  params: [
+    { name: 'address', kind: 'word', description: 'the address shunned (see `shun list`)' },
+    {
+      name: 'devices',
+      kind: 'word',
+      flag: true,
+      optional: true,
+      description:
+        'only on these ASAs: names or UUIDs, comma-separated (default: every one it is shunned on)',
+    },
+  ],
+  args: z.object({ address: address(), devices: deviceNames() }),
+  role: 'operator',
+  approval: { default: 'four-eyes' },
+  fastPath: { role: 'operator', which: 'an operator ends a shun alone', applies: () => true },
+  auditEveryCall: true,
+  needs: ['timed'],
+  scc: ['executeCliCommand', 'getTransaction', 'getCliResults', 'getCliResult'],
+  examples: ['unshun 203.0.113.66', 'unshun 203.0.113.66 --devices asa-hq-01'],
+  target: {
+    facts: UnshunFacts,
+    resolve: async (ctx, args) => {
+      const devices = await waitingEnds(ctx, args.address, args.devices);
+      if (devices.length === 0)
+        throw new UserError(
+          `fwbot has no active shun of ${args.address} here: \`/fw shun list\` shows them.`,
+        );
+      return {
+        facts: { address: args.address, devices },
+        raw: { address: args.address, devices: devices.map((d) => d.uid).join(',') },
+      };
+    },
+    reread: async (ctx, facts) => {
+      const devices = await waitingEnds(
+        ctx,
+        facts.address,
+        facts.devices.map((d) => d.uid),
+      );
+      return devices.length === 0
+        ? { found: false, reason: `the shun of ${facts.address} has ended already.` }
+        : { found: true, facts: { ...facts, devices } };
+    },
+    compare: () => [],
+    describe: (facts) => ({
+      action: `end the shun of ${code(facts.address)} on ${facts.devices.map((d) => code(d.name)).join(', ')}`,
+      line: `shun of ${facts.address} on ${facts.devices.map((d) => untrusted(d.name)).join(', ')}`,
+      fields: [
+        { label: 'Address', value: facts.address },
+        { label: 'Devices', value: facts.devices.map((d) => d.name).join(', ') },
+      ],
+      warnings: [],
+    }),
+  },
+  run: async (ctx, _args, facts) => {
+    const timed = ctx.services?.timed;
+    if (!timed) throw new UserError('This fwbot process cannot end the shuns it placed.');
+    const checked = parseAddress(facts.address);
+    if (!checked.ok) throw new UserError(`address: ${checked.reason}`);
+    const lifted: string[] = [];
+    const left: string[] = [];
+    for (const device of facts.devices) {
+      // Exactly one of the timed end and this call sends `no shun`: the one whose claim or cancel wins.
+      const cancel = await timed.cancel(
+        { kind: shunExpiry.kind, profile: ctx.profile, key: device.key },
+        ctx.actor.userId,
+        'ended early (/fw unshun)',
+      );
+      if (cancel.outcome !== 'cancelled') {
+        left.push(`${device.name}: its timed end is ${cancel.state} already`);
+        continue;
+      }
+      await runCliLine(ctx, device, shunScriptOf({ kind: 'no-shun', address: checked.value }));
+      lifted.push(device.name);
+    }
+    return { address: facts.address, lifted, left };
+  },
+  render: ({ address: shunned, lifted, left }, _args, meta) =>
+    announcement(
+      {
+        sentence:
+          lifted.length === 0
+            ? `end the shun of *${shunned}*, but its end had already begun`
+            : `ended the shun of *${shunned}* on ${lifted.map(code).join(', ')}`,
+        tense: 'done',
+        details: left.map((line): [string, unknown] => ['Not sent', line]),
+      },
+      meta,
+    ),
+});
+
+export const SHUN_OPERATIONS: readonly Operation[] = [fwShun, fwShunList, fwUnshun];

@@ -82,7 +82,26 @@ describe('approvals: /fw shun', () => {
     expect(await cliRuns()).toBe(before + 1);
     await env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card);
     await drive(expect.poll(() => shunsOn('asa-hq-01'), { timeout: 30_000 }).toEqual(['198.51.100.7']));
+    // Its end is scheduled right after the shun line is sent.
+    await expect
+      .poll(async () => (await env.timed?.list({ kind: 'shun-expiry' }))?.map((item) => item.what), {
+        timeout: 30_000,
+      })
+      .toEqual(['no shun 198.51.100.7 on asa-hq-01']);
   }, 60_000);
+
+  it('ends a shun early: an operator alone, its timed end withdrawn, `no shun` sent once', async () => {
+    expect(shunsOn('asa-hq-01')).toEqual(['198.51.100.7']);
+    const refused = await drive(env.driver.command(env.bot.eventsUrl, 'unshun 198.51.100.7', USERS.carol));
+    expect(refused).toMatch(/operator/);
+    await drive(env.driver.command(env.bot.eventsUrl, 'unshun 198.51.100.7', USERS.alice));
+    expect(shunsOn('asa-hq-01')).toEqual([]);
+    expect(scripts('no shun 198.51.100.7')).toBe(1);
+    expect(await env.timed?.list({ kind: 'shun-expiry' })).toEqual([]);
+    env.clock.advance(9 * HOUR);
+    await drive(env.timedPass());
+    expect(scripts('no shun 198.51.100.7')).toBe(1);
+  });
 
   it('refuses a viewer', async () => {
     const before = await cliRuns();

@@ -18,7 +18,7 @@ function recordingTimed(): { timed: TimedWork; scheduled: TimedSchedule<unknown>
       scheduled.push(item);
       return { scheduled: true, item: {} as never };
     },
-    cancel: refused,
+    cancel: async () => ({ outcome: 'cancelled', item: {} as never }),
     reschedule: refused,
     get: refused,
     list: async () =>
@@ -72,6 +72,17 @@ describe('shun', () => {
     if (!list) throw new Error('no shun.list');
     const outcome = await list.execute(ctx, {});
     h.golden('shun.list', outcome);
+  });
+
+  it('ends a shun early', async () => {
+    const { timed } = recordingTimed();
+    const ctx = { ...h.context(), now: () => AT, services: { timed } };
+    await driveClock(h.sim.clock, op.execute(ctx, raw));
+    const unshun = catalogue.get('unshun');
+    if (!unshun) throw new Error('no unshun');
+    const outcome = await driveClock(h.sim.clock, unshun.execute(ctx, { address: '203.0.113.66' }));
+    h.golden('unshun', outcome);
+    expect(receivedCliScripts(h.sim.state).map((s) => s.script)).toContain('no shun 203.0.113.66');
   });
 
   it('sends no shun when its end cannot be scheduled', async () => {
