@@ -36,6 +36,7 @@ import { type AuditSettings, defaultAudit } from './config/sections/audit.js';
 import { type ChangeSettings, defaultChanges } from './config/sections/changes.js';
 import type { ChannelBinding } from './config/sections/channels.js';
 import { type DeviceOutputSettings, defaultDeviceOutput } from './config/sections/deviceOutput.js';
+import { defaultResponse, type ResponseSettings } from './config/sections/response.js';
 import type { WorkspaceSettings } from './config/sections/workspaces.js';
 import type { LogLevel } from './config/variables/process.js';
 
@@ -63,6 +64,7 @@ export {
   weekdays,
 } from './config/sections/changes.js';
 export { type DeviceOutputSettings, defaultDeviceOutput } from './config/sections/deviceOutput.js';
+export { defaultResponse, type ResponseSettings } from './config/sections/response.js';
 export type { ProfilesFileKey } from './config/sections/schemaParts.js';
 export type { ConfigVariable } from './config/variables/declare.js';
 export { type LogLevel, logLevels } from './config/variables/process.js';
@@ -173,6 +175,8 @@ export interface Config {
   readonly changes: ChangeSettings;
   /** What fwbot shows of devices' answers (the file's `device_output`). */
   readonly deviceOutput: DeviceOutputSettings;
+  /** The responder's fast path: how long an operator may shun alone (the file's `response`). */
+  readonly response: ResponseSettings;
   /**
    * Operation id → the role it needs in this deployment, raised above its declared one (the file's
    * `policy.operations`); checked against the catalogue when it is built (src/catalogue/index.ts).
@@ -380,6 +384,7 @@ class LoadedConfig implements Config {
   readonly audit: AuditSettings;
   readonly changes: ChangeSettings;
   readonly deviceOutput: DeviceOutputSettings;
+  readonly response: ResponseSettings;
   readonly operationRoles: Readonly<Record<string, Role>>;
   readonly slack: SlackConfig;
   readonly redis: RedisConfig;
@@ -416,6 +421,7 @@ class LoadedConfig implements Config {
     this.audit = file?.audit ?? defaultAudit;
     this.changes = file?.changes ?? defaultChanges;
     this.deviceOutput = file?.deviceOutput ?? defaultDeviceOutput;
+    this.response = file?.response ?? defaultResponse;
     this.operationRoles = file?.operationRoles ?? Object.freeze({});
     this.slack = slackConfig(values, slackIsEnabled);
     this.redis = redisConfig(values);
@@ -453,6 +459,7 @@ class LoadedConfig implements Config {
       audit: this.audit,
       changes: this.changes,
       deviceOutput: this.deviceOutput,
+      response: this.response,
       operationRoles: this.operationRoles,
       slack: this.slack,
       redis: this.redis,
@@ -474,7 +481,14 @@ export function configWith(
   overrides: Partial<
     Pick<
       Config,
-      'profiles' | 'policy' | 'channelBindings' | 'workspaces' | 'approvals' | 'changes' | 'deviceOutput'
+      | 'profiles'
+      | 'policy'
+      | 'channelBindings'
+      | 'workspaces'
+      | 'approvals'
+      | 'changes'
+      | 'deviceOutput'
+      | 'response'
     >
   >,
 ): Config {

@@ -10,7 +10,7 @@ import { ChatCardNotifier } from '../approvals/chatNotifier.js';
 import { type ApprovalSettings, approvalSettingsFrom } from '../approvals/settings.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
 import type { OperationPolicy, OperationServices } from '../catalogue/operation.js';
-import type { ChangeSettings, Config, DeviceOutputSettings } from '../config.js';
+import type { ChangeSettings, Config, DeviceOutputSettings, ResponseSettings } from '../config.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
 import type { AuditEntry, SccClients } from '../dispatch/ports.js';
@@ -148,6 +148,8 @@ export function startGovernance(parts: {
   changes?: ChangeSettings;
   /** What operations show of devices' answers (the file's `device_output`). */
   deviceOutput?: DeviceOutputSettings;
+  /** The responder's fast path (the file's `response`). */
+  response?: ResponseSettings;
   secrets: readonly string[];
   metrics: FwbotMetrics;
   log: Logger;
@@ -212,6 +214,7 @@ export function startGovernance(parts: {
     deployWithChange: settings.deployWithChange,
     ...(parts.changes ? { changes: parts.changes } : {}),
     ...(parts.deviceOutput ? { deviceOutput: parts.deviceOutput } : {}),
+    ...(parts.response ? { response: parts.response } : {}),
   };
   const dispatcher = new Dispatcher({
     access,
@@ -320,6 +323,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     settings,
     changes: config.changes,
     deviceOutput: config.deviceOutput,
+    response: config.response,
     secrets,
     metrics,
     log,

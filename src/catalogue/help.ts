@@ -174,6 +174,7 @@ function notes(op: Operation): string {
       : op.approval !== 'never' && op.approval.default === 'four-eyes'
         ? 'waits for approval by default'
         : undefined,
+    op.fastPath,
     op.modal?.when === 'incomplete'
       ? 'form when given no flags and not all it needs'
       : op.modal

@@ -31,6 +31,7 @@ import type { Operation, RawArgs, ServiceName } from './operation.js';
 import { REPORT_OPERATIONS } from './reports.js';
 import { RULE_CHANGE_OPERATIONS } from './ruleChanges.js';
 import { SCHEDULED_DEPLOY_OPERATIONS } from './scheduledDeploys.js';
+import { SHUN_OPERATIONS } from './shuns.js';
 import { TENANT_OPERATIONS } from './tenants.js';
 import { TENANT_USER_OPERATIONS } from './tenantUsers.js';
 import { TRACE_OPERATIONS } from './trace.js';
@@ -65,6 +66,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...REPORT_OPERATIONS,
   ...GATEWAY_OPERATIONS,
   ...VPN_OPERATIONS,
+  ...SHUN_OPERATIONS,
   ...VPN_SESSION_OPERATIONS,
   ...MSP_OPERATIONS,
   ...UPGRADE_OPERATIONS,

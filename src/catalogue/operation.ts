@@ -12,7 +12,7 @@ import type { View } from '../model/view.js';
 import { shareButton } from '../render/paging.js';
 import { COMPUTING_POSTS } from '../scc/callPolicy.js';
 import { type SccOperationId, sccOperations } from '../scc/operationTypes.js';
-import type { OperationContext } from './context.js';
+import type { OperationContext, OperationPolicy } from './context.js';
 import type { HeldDevice, HoldKindName } from './deviceHolds.js';
 import type { ModalSpec } from './modal.js';
 import type { ErasedQueue, QueueSpec } from './queue.js';
@@ -191,6 +191,16 @@ export interface OperationSpec<A, R, F = undefined> {
     readonly which: string;
     applies(args: A): boolean;
   };
+  /**
+   * The responder's fast path, declared in the policy: a call this says is small enough (a shun of a few
+   * hours) is run alone by someone holding `role`, audited, where the rule would ask a second person; any
+   * other call follows the rule. `which` says it in words for help and the command table.
+   */
+  fastPath?: {
+    readonly role: Role;
+    readonly which: string;
+    applies(args: A, policy: OperationPolicy | undefined): boolean;
+  };
   /** Every call leaves an audit record, governed or not (e.g. every request sent to an FMC). */
   auditEveryCall?: boolean;
   /** How it stands to an MSP portal's tenants (see Tenancy); default `tenant`. */
@@ -293,6 +303,10 @@ export interface Operation {
   validate(raw: RawArgs): ArgIssue[];
   /** Whether this call is governed by the approval rule (see OperationSpec.governs). */
   governed(raw: RawArgs): boolean;
+  /** The role that may run this call alone by the operation's fast path (see OperationSpec.fastPath). */
+  aloneBy(raw: RawArgs, policy: OperationPolicy | undefined): Role | undefined;
+  /** The fast path in words, for help and the command table. */
+  readonly fastPath?: string;
   /**
    * Whether this call changes SCC or a device, and so is checked against the ticket policy: every call of
    * an operation that takes a ticket, except those its `governs` declaration leaves ungoverned (a GET).
@@ -443,9 +457,14 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
     examples: spec.examples ?? [],
     modal: takesTicket && spec.modal ? withTicketField(spec.modal) : spec.modal,
     ...(spec.governs ? { governsOnly: spec.governs.which } : {}),
+    ...(spec.fastPath ? { fastPath: spec.fastPath.which } : {}),
     validate(raw) {
       const parsed = spec.args.safeParse(ownArgs(spec, raw));
       return parsed.success ? [] : argIssues(parsed.error);
+    },
+    aloneBy(raw, policy) {
+      if (!spec.fastPath) return undefined;
+      return spec.fastPath.applies(parseArgs(spec, raw), policy) ? spec.fastPath.role : undefined;
     },
     governed(raw) {
       if (!governedByRule) return false;

@@ -106,7 +106,18 @@ async function runScript(
   device: ResolvedDevice,
   command: AsaCommand,
 ): Promise<string> {
-  const script = scriptOf(command);
+  return runCliLine(ctx, device, scriptOf(command));
+}
+
+/**
+ * Runs one line built by asaCommands.ts (scriptOf or shunScriptOf, never text a person typed) on one ASA
+ * and returns its answer; SCC's refusal of a device with undeployed changes is said as that sentence.
+ */
+export async function runCliLine(
+  ctx: Pick<OperationContext, 'scc' | 'signal'>,
+  device: { uid: string; name: string },
+  script: string,
+): Promise<string> {
   const signal = ctx.signal ? { signal: ctx.signal } : {};
   const transaction = await ctx.scc.lookups
     .executeCli({ deviceUids: [device.uid], script }, signal)

@@ -18,6 +18,7 @@ import { bindingsFrom, type ChannelBinding } from './sections/channels.js';
 import { type DeviceOutputSettings, deviceOutputFrom } from './sections/deviceOutput.js';
 import { operationRolesFrom, policyFrom } from './sections/policy.js';
 import { isTokenVariableName, profilesFrom } from './sections/profiles.js';
+import { type ResponseSettings, responseFrom } from './sections/response.js';
 import { isUnknownKeyParams, PROFILE_NAME, plainWords } from './sections/schemaParts.js';
 import { type WorkspaceSettings, workspacesFrom } from './sections/workspaces.js';
 import { YamlSource } from './yamlSource.js';
@@ -34,6 +35,8 @@ export interface ProfilesFileContents {
   readonly audit: AuditSettings;
   readonly changes: ChangeSettings;
   readonly deviceOutput: DeviceOutputSettings;
+  /** The responder's fast path (the file's `response`). */
+  readonly response: ResponseSettings;
   /** Operation id → the role it needs here, raised above its declared one (`policy.operations`). */
   readonly operationRoles: Readonly<Record<string, Role>>;
 }
@@ -345,6 +348,7 @@ class ProfilesFileReader {
       audit: auditFrom(data.audit),
       changes: changesFrom(data.changes),
       deviceOutput: deviceOutputFrom(data.device_output),
+      response: responseFrom(data.response),
       operationRoles: operationRolesFrom(data.policy),
     };
   }

@@ -12,6 +12,7 @@ import { ChannelBindingSchema, channelKeys } from './sections/channels.js';
 import { DeviceOutputSchema, deviceOutputKeys } from './sections/deviceOutput.js';
 import { PolicySchema, policyKeys } from './sections/policy.js';
 import { ProfileSchema, profileKeys } from './sections/profiles.js';
+import { ResponseSchema, responseKeys } from './sections/response.js';
 import {
   channelId,
   closedObject,
@@ -26,6 +27,7 @@ export type { AuditSettings } from './sections/audit.js';
 export { type ChangeSettings, defaultChanges, openPeriod, type PolicyWindow } from './sections/changes.js';
 export type { ChannelBinding } from './sections/channels.js';
 export type { DeviceOutputSettings } from './sections/deviceOutput.js';
+export type { ResponseSettings } from './sections/response.js';
 
 export const ProfilesFileSchema = closedObject({
   profiles: z.record(profileName, ProfileSchema).optional(),
@@ -36,6 +38,7 @@ export const ProfilesFileSchema = closedObject({
   audit: AuditSchema.optional(),
   changes: ChangesSchema.optional(),
   device_output: DeviceOutputSchema.optional(),
+  response: ResponseSchema.optional(),
 });
 export type ProfilesFileData = z.output<typeof ProfilesFileSchema>;
 
@@ -51,6 +54,7 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
   // The published page lists device_output between the changes' windows and their snapshots.
   ...deviceOutputKeys,
   ...snapshotKeys,
+  ...responseKeys,
 ]);
 
 /** The documentation pattern of a concrete key path: profiles.acme.region → profiles.<name>.region. */

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineOperation } from '../../src/catalogue/operation.js';
 import { SccUserError } from '../../src/catalogue/sccErrors.js';
+import type { OperationServices, TimedWork } from '../../src/catalogue/services.js';
 import { errorView, explainError } from '../../src/dispatch/errors.js';
 import { renderText } from '../../src/render/text.js';
 import { sccOperations } from '../../src/scc/operationTypes.js';
@@ -22,6 +23,45 @@ const calling = catalogue.operations.filter((op) => op.scc.length > 0);
  * certificate): no seeded example can name one, so every SCC call they make is failed, the first read included.
  */
 const TRANSIENT_TARGETS = new Set(['transactions.cancel', 'devices.accept-certificate']);
+
+/** fwbot's own records an operation reads before SCC: `unshun` finds the shun's waiting end first. */
+function servicesFor(id: string): OperationServices {
+  const services = memoryServices();
+  if (id !== 'unshun') return services;
+  const deviceUid = h.sim.deviceUid('asa-hq-01');
+  const payload = {
+    deviceUid,
+    device: 'asa-hq-01',
+    address: '203.0.113.66',
+    reason: 'test',
+    by: ACTOR.userId,
+  };
+  const item = {
+    id: `shun-expiry~default~${deviceUid}:203.0.113.66`,
+    kind: 'shun-expiry',
+    profile: 'default',
+    key: `${deviceUid}:203.0.113.66`,
+    what: 'no shun 203.0.113.66 on asa-hq-01',
+    owner: ACTOR.userId,
+    devices: [{ uid: deviceUid, name: 'asa-hq-01' }],
+    state: 'scheduled' as const,
+    dueAt: Date.now() + 3_600_000,
+    scheduledAt: Date.now(),
+    attempts: 0,
+    round: 0,
+    payload,
+  };
+  const refused = () => Promise.reject(new Error('not in this test'));
+  const timed: TimedWork = {
+    schedule: refused,
+    cancel: async () => ({ outcome: 'cancelled', item }),
+    reschedule: refused,
+    get: refused,
+    list: async () => [item],
+    history: refused,
+  };
+  return { ...services, timed };
+}
 
 describe('failure sentences', () => {
   it('covers every operation that calls SCC', () => {
@@ -68,7 +108,7 @@ describe('failure sentences', () => {
     // Operations on fwbot's own services (vpn watch, alerts) get them in memory: SCC is what fails here.
     const { raw } = catalogue.parse(example);
     const run =
-      op.needs.length > 0 ? op.execute({ ...h.context(), services: memoryServices() }, raw) : h.run(example);
+      op.needs.length > 0 ? op.execute({ ...h.context(), services: servicesFor(id) }, raw) : h.run(example);
     const error = await run.then(
       () => undefined,
       (e: unknown) => e,

@@ -5,9 +5,13 @@
 // (docs/developing/add-a-timed-job.md).
 import { heldRunReminder } from './heldRunReminder.js';
 import type { AnyTimedKind } from './kind.js';
+import { shunExpiry } from './shunExpiry.js';
 
 /** Every kind of timed work fwbot runs, in the order the docs list them. */
-export const TIMED_KINDS: readonly AnyTimedKind[] = [heldRunReminder as unknown as AnyTimedKind];
+export const TIMED_KINDS: readonly AnyTimedKind[] = [
+  heldRunReminder as unknown as AnyTimedKind,
+  shunExpiry as unknown as AnyTimedKind,
+];
 
 /** A registry of kinds by name; refuses two kinds of one name. */
 export function timedRegistry(kinds: readonly AnyTimedKind[]): ReadonlyMap<string, AnyTimedKind> {
@@ -32,3 +36,4 @@ export type {
   TimedOutcome,
 } from './kind.js';
 export { defineTimedKind, PersonToCheckSchema, RoleHolderSchema } from './kind.js';
+export { isShunned, shunExpiry } from './shunExpiry.js';
