@@ -9,7 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { OpenIncident } from '../../src/alerts/model.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import type { AuditRecord } from '../../src/catalogue/operation.js';
+import { TIMED_KINDS } from '../../src/catalogue/timed/index.js';
 import { RedisDeviceHolds } from '../../src/jobs/deviceHolds.js';
+import { RedisTimedWork, TimedStore } from '../../src/jobs/timed/store.js';
 import { normalisePrefix, RedisKeys } from '../../src/redis/keys.js';
 import { renderBlocks } from '../../src/render/blocks.js';
 import { COMMAND_ACTION } from '../../src/render/paging.js';
@@ -76,10 +78,18 @@ describe('every operation through Slack', () => {
   ]);
   /** Device holds, in the run's Redis as the bot keeps them (src/jobs/deviceHolds.ts). */
   const redis = connectRedis();
-  const holds = new RedisDeviceHolds(redis, new RedisKeys(normalisePrefix(uniquePrefix('slack-ops'))));
+  const keys = new RedisKeys(normalisePrefix(uniquePrefix('slack-ops')));
+  const holds = new RedisDeviceHolds(redis, keys);
+  /** Timed work, in the same Redis (src/jobs/timed/): what a shun's end is scheduled in. */
+  const timed = new RedisTimedWork(
+    new TimedStore(redis, keys, 86_400_000),
+    new Map(TIMED_KINDS.map((kind) => [kind.kind, kind])),
+    () => Date.now(),
+  );
+  const services = { ...memoryServices(AUDIT, [INCIDENT]), snapshots, scheduled, holds, timed };
   beforeAll(async () => {
     h = await startHarness({
-      services: { ...memoryServices(AUDIT, [INCIDENT]), snapshots, scheduled, holds },
+      services,
     });
   });
   afterAll(async () => {
@@ -96,6 +106,13 @@ describe('every operation through Slack', () => {
   /** Whether fwbot logged running `id` (so the text reached the operation meant). */
   function ran(id: string): boolean {
     return h.logs.some((line) => line.includes('"msg":"running"') && line.includes(`"operationId":"${id}"`));
+  }
+
+  /** Whether fwbot logged sending `id` for approval. */
+  function asked(id: string): boolean {
+    return h.logs.some(
+      (line) => line.includes('"msg":"asking for approval"') && line.includes(`"operationId":"${id}"`),
+    );
   }
 
   /** A read: the private answer's text. */
@@ -657,6 +674,29 @@ describe('every operation through Slack', () => {
       expect(ran(id)).toBe(true);
   });
 
+  it('shun, shun list, unshun (a responder blocks an address for a while, within the fast path or asking)', {
+    timeout: 120_000,
+  }, async () => {
+    // The command line runs on the simulator's clock: driven until the shun is told (or asked for).
+    const told = (pattern: RegExp) =>
+      driveClock(
+        h.sim.clock,
+        h.slack.waitFor((c) => pattern.test(blocksText(c.args)), 60_000),
+      );
+    await h.command('shun 203.0.113.66 --devices asa-hq-01 --for 1h --reason "scanning us"', {
+      userId: USERS.operator,
+    });
+    await told(/203\.0\.113\.66/);
+    expect(ran('shun') || asked('shun')).toBe(true);
+    const { responseUrl } = await h.command('shun list', { userId: USERS.viewer });
+    expect((await h.reply(responseUrl)).args.response_type).toBe('ephemeral');
+    expect(ran('shun.list')).toBe(true);
+    h.slack.reset();
+    await h.command('unshun 203.0.113.66 --devices asa-hq-01', { userId: USERS.operator });
+    await told(/203\.0\.113\.66/);
+    expect(ran('unshun') || asked('unshun')).toBe(true);
+  });
+
   it('audit (admins read the trail)', async () => {
     const { responseUrl } = await h.command('audit 5', { userId: USERS.admin });
     expect(blocksText((await h.reply(responseUrl)).args)).toContain('interfaces.delete');
@@ -682,6 +722,7 @@ describe('every operation through Slack', () => {
         requestId: 'req-derived',
         log: pino({ level: 'silent' }),
         now: () => Date.now(),
+        services,
       };
       const { view } = await op.execute(context, catalogue.parse(example).raw);
       expect(reply.args.blocks, example).toEqual(renderBlocks(view).blocks);
