@@ -402,7 +402,8 @@ function ruleAt(ctx: RequestContext, device: DeviceRecord, acl: string, line: nu
   return rule;
 }
 
-const stage = (
+/** Stages lines in SCC's copy of the device's policy as the caller's change (shared with objectChanges.ts). */
+export const stage = (
   ctx: RequestContext,
   device: DeviceRecord,
   lines: string[],

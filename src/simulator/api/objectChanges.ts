@@ -7,6 +7,7 @@
 // (SimState.unassociatedObjects). An object still in use (a group holds it, a rule or NAT names it) is not
 // deleted unless `forcedDelete`, which takes it out of the groups holding it; a rule or NAT that names it
 // still stops the delete, as the ASA refuses to remove an object in use. A changed object keeps its UID.
+
 import { z } from 'zod';
 import { requireWrite } from '../auth.js';
 import { type ErrorDetails, forbidden, invalidInput } from '../errors.js';
@@ -14,11 +15,11 @@ import type { Handler, OperationHandlers, RequestContext } from '../http/context
 import { describe, requireBody } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { parseIp } from '../state/asaAddresses.js';
-import { stagePolicy } from '../state/asaConfig.js';
 import { cloudPolicyOf } from '../state/asaPolicy.js';
 import { blocks, policyLinesOf } from '../state/asaPolicyLines.js';
 import { governanceOf } from '../state/governance.js';
 import type { DeviceRecord, UnassociatedObjectRecord } from '../state/model.js';
+import { stage } from './accessRules.js';
 import {
   derivedObjectUid,
   type Found,
@@ -187,20 +188,6 @@ function targetAsas(ctx: RequestContext, uids: readonly string[], field: string)
   return out;
 }
 
-const stageOn = (
-  ctx: RequestContext,
-  device: DeviceRecord,
-  lines: string[],
-  action: 'CREATE' | 'UPDATE' | 'DELETE',
-  description: string,
-) =>
-  stagePolicy(ctx.state, device, lines, {
-    action,
-    username: ctx.principal.username,
-    at: ctx.now,
-    description,
-  });
-
 function answer(ctx: RequestContext, uid: string): ObjectDto {
   const found = tenantObjects(ctx).find((f) => f.object.uid === uid);
   if (found === undefined) throw new Error(`object ${uid} is gone after the change`);
@@ -266,7 +253,7 @@ const createObject: Handler = (ctx) => {
     lines: withDefinition(policyLinesOf(ctx.state, device.device.uid), blockFor(ctx, device, spec)),
   }));
   for (const { device, lines } of staged) {
-    stageOn(
+    stage(
       ctx,
       device,
       lines,
@@ -347,7 +334,7 @@ const modifyObject: Handler = (ctx) => {
     const at = lines.indexOf(head);
     const without = withoutDefinition(lines, head);
     without.splice(at === -1 ? without.length : at, 0, ...next);
-    stageOn(
+    stage(
       ctx,
       device,
       without,
@@ -403,7 +390,7 @@ const deleteObject: Handler = (ctx) => {
     const lines = withoutDefinition(policyLinesOf(ctx.state, device.device.uid), head).filter(
       (l) => !member.test(l),
     );
-    stageOn(
+    stage(
       ctx,
       device,
       lines,
@@ -507,7 +494,7 @@ const createTargets: Handler = (ctx) => {
     return { device, lines: withDefinition(policyLinesOf(ctx.state, device.device.uid), block) };
   });
   for (const { device, lines } of staged) {
-    stageOn(
+    stage(
       ctx,
       device,
       lines,
