@@ -78,11 +78,10 @@ export const connectivity = defineAlertKind({
     const at = isoOf(now);
     const connectorsBefore = new Map<string, State>();
     const devicesBefore = new Map<string, State>();
-    for (const [key, state] of input.previous)
-      (key.startsWith(CONNECTOR) ? connectorsBefore : devicesBefore).set(
-        key.slice(key.startsWith(CONNECTOR) ? CONNECTOR.length : 0),
-        state,
-      );
+    for (const [key, state] of input.previous) {
+      if (key.startsWith(CONNECTOR)) connectorsBefore.set(key.slice(CONNECTOR.length), state);
+      else devicesBefore.set(key, state);
+    }
     const down = downConnectors(input.items);
     const { next, changes } = deviceChanges({ ...input, previous: devicesBefore }, (device, before) => {
       const state = device.connectivityState;
