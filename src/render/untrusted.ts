@@ -78,7 +78,30 @@ function readAsMarkup(text: string): boolean {
  * joins them, so a value stays on one line whatever it was made of.
  */
 export function untrusted(value: string): string {
-  return hasLiteral(value) ? mapLiterals(value, shownValue, shownValue) : shownValue(value);
+  if (!hasLiteral(value)) return shownValue(value);
+  const parts = mapLiterals(value, shownValue, shownValue);
+  return readsAcrossParts(parts) ? shownValue(value) : parts;
+}
+
+/**
+ * Whether what Slack shows outside code spans reads as markup once the parts stand side by side: each part
+ * was checked alone, but `@` and `here` from two parts (a stray mark in a value from outside between them)
+ * make `@here`. Such a value is shown whole, as one literal run.
+ */
+function readsAcrossParts(text: string): boolean {
+  let outside = '';
+  mapLiterals(
+    text,
+    (run) => {
+      if (!readAsMarkup(run)) outside += run;
+      return '';
+    },
+    (rest) => {
+      outside += rest;
+      return '';
+    },
+  );
+  return SLACK_READS.test(outside);
 }
 
 function shownValue(value: string): string {

@@ -115,6 +115,15 @@ describe('untrusted values', () => {
     expect(plainMarkup(plain)).toBe('delete the VLAN interface iot (Vlan20) on *asa*');
   });
 
+  it('keeps a stray mark from joining the halves of a mention once the marks are gone', () => {
+    // Found by the property below (seed -2027214966, path "360:2:0:3"): `@`, a stray literal mark, `here`.
+    for (const raw of ['@\uE004here', '@\uE004channel\uE005', 'x @\uE004everyone', '*\uE004x\uE005*']) {
+      const outside = outsideCode(slackFieldValue(untrusted(raw)));
+      expect(SLACK_READS.test(outside), outside).toBe(false);
+      expect(plainMarkup(untrusted(raw))).toBe(stripSentinels(raw));
+    }
+  });
+
   it('never lets a field value make a line, a hidden character or markup (generated values)', () => {
     fc.assert(
       fc.property(hostile, (raw) => {
