@@ -407,8 +407,17 @@ export class RedisKeys {
     return this.key('incident-channels');
   }
 
-  /** Set of incident ids whose Slack message no longer shows their state. */
+  /**
+   * Hash: incident id → version, for each incident whose Slack message no longer shows its state. Marking
+   * one again (HINCRBY) while its message is being shown makes a new version, which the delivery leaves
+   * for its next pass (src/jobs/alerts/deskDelivery.ts).
+   */
   deskDirty(channelId: string): string {
+    return this.key('desk-marks', channelId);
+  }
+
+  /** Set of incident ids to show again, as releases before versioned marks kept them (read once, then gone). */
+  legacyDeskDirty(channelId: string): string {
     return this.key('desk-dirty', channelId);
   }
 

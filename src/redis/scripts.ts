@@ -55,6 +55,9 @@ export const SCRIPTS = {
   'alert-scan-forget': 'at-once',
   'alert-subscribe': 'at-once',
   'alert-unsubscribe': 'at-once',
+  // The alert desk's marks of messages to show again (src/jobs/alerts/deskDelivery.ts).
+  'desk-dirty-read': 'at-once',
+  'desk-dirty-clear': 'at-once',
   // The App Home's marks (src/home/changes.ts).
   'home-mark': 'at-once',
   'home-claim': 'at-once',

@@ -124,7 +124,12 @@ const FAMILIES: Family[] = [
   ['incident ack', (k) => k.incidentAck('i1'), 'fwbot:fw:incident-ack:i1'],
   ['open incidents', (k) => k.openIncidents('C1'), 'fwbot:fw:incidents-open:C1'],
   ['incident channels', (k) => k.incidentChannels(), 'fwbot:fw:incident-channels'],
-  ['desk dirty', (k) => k.deskDirty('C1'), 'fwbot:fw:desk-dirty:C1'],
+  ['desk marks', (k) => k.deskDirty('C1'), 'fwbot:fw:desk-marks:C1'],
+  [
+    'desk dirty of the release before versioned marks',
+    (k) => k.legacyDeskDirty('C1'),
+    'fwbot:fw:desk-dirty:C1',
+  ],
   ['desk replies', (k) => k.deskReplies('C1'), 'fwbot:fw:desk-replies:C1'],
   ['desk lock', (k) => k.deskLock('C1'), 'fwbot:fw:desk-lock:C1'],
   ['desk burst', (k) => k.deskBurst('C1', 'connectivity'), 'fwbot:fw:desk-burst:C1:connectivity'],

@@ -221,7 +221,7 @@ export class DeskBatch {
     for (const [id, score] of this.opened) tx.zadd(open, score, id);
     if (this.closed.size > 0) tx.zrem(open, ...this.closed);
     if (this.opened.size > 0) tx.sadd(this.keys.incidentChannels(), this.channelId);
-    if (this.dirty.size > 0) tx.sadd(this.keys.deskDirty(this.channelId), ...this.dirty);
+    for (const id of this.dirty) tx.hincrby(this.keys.deskDirty(this.channelId), id, 1);
     if (this.replies.length > 0)
       tx.rpush(this.keys.deskReplies(this.channelId), ...this.replies.map((reply) => JSON.stringify(reply)));
     for (const [kind, burst] of this.bursts) {

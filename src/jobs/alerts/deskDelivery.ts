@@ -12,6 +12,7 @@ import type { View } from '../../model/view.js';
 import { type WorkspaceRef, workspaceOf } from '../../model/workspace.js';
 import type { RedisClient } from '../../redis/connection.js';
 import type { RedisKeys } from '../../redis/keys.js';
+import { runScript } from '../../redis/scripts.js';
 import { SlackRefused } from '../../slackApi/errors.js';
 import { StoredDeskReply, shownMessage } from '../legacyBlocks.js';
 import { parseStored, textBeside } from '../payloads.js';
@@ -63,11 +64,13 @@ export async function renderRecord(
 export async function deliverChannel(deps: DeskDeliveryDeps, channelId: string): Promise<void> {
   const { redis, keys, notifier, log } = deps;
   const dirtyKey = keys.deskDirty(channelId);
-  const ids = await redis.smembers(dirtyKey);
+  const marks = await readMarks(redis, keys, channelId);
+  const clear = (ids: readonly string[]) => clearMarks(redis, dirtyKey, marks, ids);
+  const ids = [...marks.keys()];
   const records = await readRecords(redis, keys, ids);
   const known = new Set(records.map((record) => record.id));
   const vanished = ids.filter((id) => !known.has(id));
-  if (vanished.length > 0) await redis.srem(dirtyKey, ...vanished);
+  if (vanished.length > 0) await clear(vanished);
   // Oldest first: a burst's summary and the incidents before it appear in the order they began. Messages
   // in a summary's thread come after the summary, which must be posted for them to have a thread.
   records.sort(
@@ -102,9 +105,39 @@ export async function deliverChannel(deps: DeskDeliveryDeps, channelId: string):
         );
       }
     }
-    await redis.srem(dirtyKey, record.id);
+    // Only the version read above: a mark made while this message was shown (an acknowledgement between
+    // its render and here) stays, and the delivery that mark asked for shows it.
+    await clear([record.id]);
   }
   await postReplies(deps, channelId);
+}
+
+/** The channel's marks, id → version (a release before versions' set taken in on the way). */
+async function readMarks(
+  redis: RedisClient,
+  keys: RedisKeys,
+  channelId: string,
+): Promise<Map<string, string>> {
+  const flat = (await runScript(
+    redis,
+    'desk-dirty-read',
+    [keys.deskDirty(channelId), keys.legacyDeskDirty(channelId)],
+    [],
+  )) as string[];
+  const marks = new Map<string, string>();
+  for (let index = 0; index + 1 < flat.length; index += 2)
+    marks.set(flat[index] ?? '', flat[index + 1] ?? '');
+  return marks;
+}
+
+async function clearMarks(
+  redis: RedisClient,
+  dirtyKey: string,
+  marks: ReadonlyMap<string, string>,
+  ids: readonly string[],
+): Promise<void> {
+  const args = ids.flatMap((id) => [id, marks.get(id) ?? '']);
+  if (args.length > 0) await runScript(redis, 'desk-dirty-clear', [dirtyKey], args);
 }
 
 /** A summary's pages in its thread, each posted once and edited only when its rows changed (showMessage). */

@@ -25,7 +25,7 @@ export class RedisIncidentDesk implements IncidentDesk {
     // The first acknowledgement stands: a second click does not rewrite who took it.
     const set = await redis.set(keys.incidentAck(shownId), ack, 'PX', this.core.schedule.retentionMs, 'NX');
     if (set === 'OK') {
-      await redis.sadd(keys.deskDirty(record.channelId), shownId);
+      await redis.hincrby(keys.deskDirty(record.channelId), shownId, 1);
       await redeliver(this.core, [record.channelId], `ack:${shownId}`);
     }
     const shown = shownId === record.id ? record : await readRecord(redis, keys, shownId);

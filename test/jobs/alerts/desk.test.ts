@@ -431,6 +431,47 @@ describe('the incident desk', () => {
     expect(await desk.acknowledge('nosuch00', 'U0ALICE')).toBeUndefined();
   });
 
+  it('keeps an acknowledgement that lands while the message is being shown, for the next delivery', async () => {
+    // The race test/console/alertsFromNow.test.ts once hit on a loaded machine: the message rendered, the
+    // Acknowledge click marks it again, and only then is the delivery's mark cleared.
+    await serve([connectivity('asa-branch-02', 'open', 0)]);
+    const [incident] = await desk.openIncidents([CHANNEL]);
+    await serve([connectivity('asa-branch-02', 'update', 3)]);
+    slack.reset();
+    slack.holdResponses('chat.update', 1);
+    const showing = serve([connectivity('asa-branch-02', 'update', 5, { state: 'UNREACHABLE' })]);
+    await slack.waitFor((call) => call.method === 'chat.update');
+
+    await desk.acknowledge(incident?.id ?? '', 'U0ALICE');
+    slack.releaseHeld();
+    await showing;
+    expect(texts(ok('chat.update').at(-1))).not.toContain('Acknowledged by');
+    await serve();
+
+    expect(texts(ok('chat.update').at(-1))).toContain('Acknowledged by <@U0ALICE>');
+    // Shown, the mark is gone: one more delivery changes nothing.
+    const before = ok('chat.update').length;
+    await serve();
+    expect(ok('chat.update')).toHaveLength(before);
+  });
+
+  it('takes in the marks a release before versioned marks left in a set', async () => {
+    await serve([connectivity('asa-branch-02', 'open', 0)]);
+    const [incident] = await desk.openIncidents([CHANNEL]);
+    await core.redis.set(
+      core.keys.incidentAck(incident?.id ?? ''),
+      JSON.stringify({ userId: 'U0ALICE', at: at(1) }),
+    );
+    // As that release marked it: `<prefix>:desk-dirty:<channel>`, a set of ids.
+    await core.redis.sadd(core.keys.legacyDeskDirty(CHANNEL), incident?.id ?? '');
+    slack.reset();
+
+    await serve();
+
+    expect(texts(ok('chat.update')[0])).toContain('Acknowledged by <@U0ALICE>');
+    expect(await core.redis.exists(core.keys.legacyDeskDirty(CHANNEL), core.keys.deskDirty(CHANNEL))).toBe(0);
+  });
+
   it('tells the Homes when incidents open, close or are acknowledged, not on every update', async () => {
     await serve([connectivity('asa-branch-02', 'open', 0)]);
     expect(homeSignals).toBe(1);
