@@ -96,12 +96,9 @@ async function attachConnectors(scc: SccClient, scope: StreamScope, items: Watch
   if (scope !== 'own') return 0;
   const uids = [...new Set(items.flatMap((device) => (device.connectorUid ? [device.connectorUid] : [])))];
   const connectors = new Map<string, WatchedConnector>();
-  let calls = 0;
-  for (let start = 0; start < uids.length; start += UIDS_PER_READ) {
+  const calls = await byUidChunks(uids, async (q) => {
     let count = 0;
-    for await (const sdc of scc.paginate('getSdcs', {
-      query: { q: uidQuery(uids.slice(start, start + UIDS_PER_READ)) },
-    })) {
+    for await (const sdc of scc.paginate('getSdcs', { query: { q } })) {
       count += 1;
       if (!sdc.uid) continue;
       connectors.set(sdc.uid, {
@@ -111,8 +108,8 @@ async function attachConnectors(scc: SccClient, scope: StreamScope, items: Watch
         ...(sdc.lastHeartbeat ? { lastHeartbeat: sdc.lastHeartbeat } : {}),
       });
     }
-    calls += pagesFor(count);
-  }
+    return pagesFor(count);
+  });
   for (const device of items) {
     const connector = device.connectorUid ? connectors.get(device.connectorUid) : undefined;
     if (connector) device.connector = connector;
@@ -203,14 +200,20 @@ export async function readByUid(
   uids: readonly string[],
 ): Promise<SourceRead> {
   const items: WatchedDevice[] = [];
-  let calls = 0;
-  for (let start = 0; start < uids.length; start += UIDS_PER_READ) {
-    const chunk = uids.slice(start, start + UIDS_PER_READ);
-    const read = await readDevices(kind, ctx, uidQuery(chunk));
+  const calls = await byUidChunks(uids, async (q) => {
+    const read = await readDevices(kind, ctx, q);
     items.push(...read.items);
-    calls += read.calls;
-  }
+    return read.calls;
+  });
   return { items, covers: new Set(uids), calls };
+}
+
+/** Reads UIDS_PER_READ uids at a time, each chunk by its `uid:(…)` query; the calls the reads made, summed. */
+async function byUidChunks(uids: readonly string[], read: (q: string) => Promise<number>): Promise<number> {
+  let calls = 0;
+  for (let start = 0; start < uids.length; start += UIDS_PER_READ)
+    calls += await read(uidQuery(uids.slice(start, start + UIDS_PER_READ)));
+  return calls;
 }
 
 /** The newest change-log events of one device, newest first (to explain a conflict, or who staged). */
