@@ -9,7 +9,9 @@
 // the timed work at the end, fails the drill.
 //
 // Re-applying active shuns after a failover is fwbot's job (issue 38): without it, the failed-over device's
-// shuns are missing until their ends, and this drill says so and fails.
+// shuns are missing until their ends, and this drill says so and fails. The killed process runs fwbot's
+// pass over timed work only: a re-apply built elsewhere (the HA alert's scan, say) has to run in it too,
+// or the drill cannot see it and reports the minutes missing all the same.
 import type { ChildProcess } from 'node:child_process';
 import pino from 'pino';
 import { sccClientsFrom } from '../../src/app/sccClients.js';
