@@ -18,6 +18,7 @@ import { fuzzDrill } from './fuzz.js';
 import { killWorkerDrill } from './killWorker.js';
 import { redisRestartDrill } from './redisRestart.js';
 import { sccFaultsDrill } from './sccFaults.js';
+import { shunDrill } from './shun.js';
 import { slackRateLimitDrill } from './slackRateLimit.js';
 
 const DRILLS: readonly Drill[] = [
@@ -33,6 +34,7 @@ const DRILLS: readonly Drill[] = [
   forgedDrill,
   alertsKillDrill,
   alertsFailoverDrill,
+  shunDrill,
 ];
 const BOUND_MS = 5 * 60_000;
 

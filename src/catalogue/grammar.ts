@@ -20,7 +20,15 @@ export interface ParsedCommand {
 
 interface WordNode {
   op?: Operation;
+  /** Why the operation of these words does not run in this process (it lacks a service it needs). */
+  absent?: string;
   children: Map<string, WordNode>;
+}
+
+/** An operation this process leaves out, and the sentence that says so to whoever types its words. */
+export interface AbsentOperation {
+  readonly words: readonly string[];
+  readonly why: string;
 }
 
 export interface Grammar {
@@ -29,11 +37,15 @@ export interface Grammar {
 
 const REST_KINDS = new Set<Param['kind']>(['query', 'json']);
 
-export function createGrammar(operations: readonly Operation[], command: string = COMMAND): Grammar {
+export function createGrammar(
+  operations: readonly Operation[],
+  command: string = COMMAND,
+  absent: readonly AbsentOperation[] = [],
+): Grammar {
   const root: WordNode = { children: new Map() };
-  for (const op of operations) {
+  const nodeOf = (words: readonly string[]) => {
     let node = root;
-    for (const word of op.words) {
+    for (const word of words) {
       const key = word.toLowerCase();
       let child = node.children.get(key);
       if (!child) {
@@ -42,9 +54,14 @@ export function createGrammar(operations: readonly Operation[], command: string 
       }
       node = child;
     }
+    return node;
+  };
+  for (const op of operations) {
+    const node = nodeOf(op.words);
     if (node.op) throw new Error(`two operations are declared with the words "${op.words.join(' ')}"`);
     node.op = op;
   }
+  for (const left of absent) nodeOf(left.words).absent = left.why;
   const help = operations.find((op) => op.id === 'help');
 
   function helpFor(topic: string): ParsedCommand {
@@ -72,6 +89,8 @@ export function createGrammar(operations: readonly Operation[], command: string 
         words.push(token.value.toLowerCase());
       }
       const next = tokens[i];
+      // Words of an operation this process leaves out: said in a sentence, not as an unknown command.
+      if (!node.op && node.absent !== undefined) throw new UserError(node.absent);
       if (!node.op) {
         // A group of commands ("/fw tenants"): its help, or did-you-mean when something else follows.
         if (!next) return helpFor(words.join(' '));

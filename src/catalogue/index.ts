@@ -31,6 +31,7 @@ import type { Operation, RawArgs, ServiceName } from './operation.js';
 import { REPORT_OPERATIONS } from './reports.js';
 import { RULE_CHANGE_OPERATIONS } from './ruleChanges.js';
 import { SCHEDULED_DEPLOY_OPERATIONS } from './scheduledDeploys.js';
+import { SERVICE_WORDS } from './services.js';
 import { SHUN_OPERATIONS } from './shuns.js';
 import { TENANT_OPERATIONS } from './tenants.js';
 import { TENANT_USER_OPERATIONS } from './tenantUsers.js';
@@ -130,14 +131,20 @@ function withRaisedRoles(operations: Operation[], roles: Readonly<Record<string,
 export function createCatalogue(options: CatalogueOptions = {}): Catalogue {
   const command = options.command ?? COMMAND;
   const services = options.services;
-  const available = AREA_OPERATIONS.filter(
-    (op) => services === undefined || op.needs.every((need) => services.includes(need)),
-  );
+  const lacking = (op: Operation) => op.needs.filter((need) => services && !services.includes(need));
+  const available = AREA_OPERATIONS.filter((op) => lacking(op).length === 0);
+  // Typed all the same, an operation left out is refused in one sentence that says where it runs.
+  const absent = AREA_OPERATIONS.filter((op) => lacking(op).length > 0).map((op) => ({
+    words: op.words,
+    why: `\`${command} ${op.words.join(' ')}\` runs only in Slack and the console: it needs ${lacking(op)
+      .map((need) => SERVICE_WORDS[need])
+      .join(' and ')}, which this process does not keep, so nothing was done.`,
+  }));
   const operations = withRaisedRoles(available, options.roles ?? {});
   operations.push(defineHelpOperation(() => operations, command));
   const byId = new Map(operations.map((op) => [op.id, op]));
   if (byId.size !== operations.length) throw new Error('two operations share an id');
-  const grammar = createGrammar(operations, command);
+  const grammar = createGrammar(operations, command, absent);
   return {
     operations,
     command,

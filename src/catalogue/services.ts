@@ -292,6 +292,19 @@ export interface TimedWork {
 /** The Redis-backed services an operation may need (absent where fwbot runs without Redis: the CLI). */
 export type ServiceName = keyof OperationServices;
 
+/** Each service in words, for the sentence that refuses a command its process lacks the service of. */
+export const SERVICE_WORDS: Readonly<Record<ServiceName, string>> = Object.freeze({
+  watches: 'the channels’ watches',
+  alerts: 'the alert subscriptions and incidents',
+  audit: 'the audit trail',
+  staging: 'the record of staged changes',
+  followed: 'the record of followed work',
+  snapshots: 'the kept running configurations',
+  scheduled: 'the approved requests held until their time',
+  timed: 'fwbot’s timed work (what ends a shun when its time is up)',
+  holds: 'the device holds',
+});
+
 export interface OperationServices {
   watches?: WatchRegistry;
   /** Alert subscriptions and the incident desk (src/jobs/alerts/). */

@@ -2,8 +2,11 @@
 // sessions [query] [--user <name>] [--device <device>]`, `/fw vpn session <uid>`, `/fw vpn mfa <user>`, and
 // the two calls that act on sessions: `/fw vpn refresh [device…]` (SCC reads the sessions from the
 // headends again; changes nothing on a device) and `/fw vpn disconnect <user> [--device <device>]`, which
-// ends a user's sessions and is governed (four-eyes unless the policy file lowers it, audited either way).
+// ends a user's sessions and is governed with the responder's fast path, like a shun: an operator acts
+// alone when the policy's `response.disconnect_alone` says so (the default), a second person approves
+// otherwise, and every call is audited either way.
 import { z } from 'zod';
+import { defaultResponse } from '../config/sections/response.js';
 import { UserError } from '../model/errors.js';
 import { announcement } from '../render/announce.js';
 import { code, counted } from '../render/format.js';
@@ -272,9 +275,16 @@ export const vpnDisconnect = defineOperation({
   ],
   args: z.object({ user: text(), device: optionalText() }),
   role: 'operator',
-  // Ending someone's access is a change to who may reach the network: a second person by default, and
-  // the policy file may lower it (approvals.operations.vpn.disconnect).
+  // Ending someone's access is a change to who may reach the network: governed, and audited on every call.
+  // In an attack it must not wait, so the responder's fast path lets an operator do it alone when the
+  // policy says so (`response.disconnect_alone`); otherwise a second person approves.
   approval: { default: 'four-eyes' },
+  fastPath: {
+    role: 'operator',
+    which:
+      'an operator ends a user’s sessions alone when `response.disconnect_alone` allows it (the default)',
+    applies: (_args, policy) => (policy?.response ?? defaultResponse).disconnectAlone,
+  },
   auditEveryCall: true,
   scc: ['getRaVpnSessions', 'getDevices', 'terminateRaVpnSessionsByDeviceAndUserName'],
   examples: [

@@ -764,3 +764,49 @@ describe('the change process (changes)', () => {
     expect(issue.line).toBe(5);
   });
 });
+
+describe('the responder’s fast path (response)', () => {
+  it('lets an operator shun alone up to 4h and disconnect alone, when the file says nothing', async () => {
+    expect((await load(acme)).response).toEqual({ shunAloneUpToMs: 4 * 3_600_000, disconnectAlone: true });
+  });
+
+  it('reads shun_alone_up_to in minutes, hours or days, and 0 for never alone', async () => {
+    expect((await load('response: { shun_alone_up_to: 90m }\n')).response.shunAloneUpToMs).toBe(5_400_000);
+    expect((await load('response: { shun_alone_up_to: 2d }\n')).response.shunAloneUpToMs).toBe(172_800_000);
+    expect((await load('response: { shun_alone_up_to: 0 }\n')).response.shunAloneUpToMs).toBe(0);
+  });
+
+  it('follows the shun policy for a disconnect the file leaves out, and the file when it says', async () => {
+    expect((await load('response: { shun_alone_up_to: 0 }\n')).response.disconnectAlone).toBe(false);
+    expect((await load('response: { shun_alone_up_to: 1h }\n')).response.disconnectAlone).toBe(true);
+    expect((await load('response: { shun_alone_up_to: 0, disconnect_alone: true }\n')).response).toEqual({
+      shunAloneUpToMs: 0,
+      disconnectAlone: true,
+    });
+    expect((await load('response: { disconnect_alone: false }\n')).response).toEqual({
+      shunAloneUpToMs: 4 * 3_600_000,
+      disconnectAlone: false,
+    });
+  });
+
+  const badDuration = 'must be a duration such as 4h, 90m or 1d (at most 30d), or 0 for never alone';
+  it.each([
+    ['response: { shun_alone_up_to: 4 }', 'response.shun_alone_up_to', badDuration],
+    ['response: { shun_alone_up_to: [4h] }', 'response.shun_alone_up_to', badDuration],
+    ['response: { shun_alone_up_to: 4 hours }', 'response.shun_alone_up_to', badDuration],
+    ['response: { shun_alone_up_to: 31d }', 'response.shun_alone_up_to', badDuration],
+    ['response: { shun_alone_up_to: -1h }', 'response.shun_alone_up_to', badDuration],
+    ['response: { disconnect_alone: yes }', 'response.disconnect_alone', 'must be true or false'],
+    ['response: { disconnect_alone: 1 }', 'response.disconnect_alone', 'must be true or false'],
+    [
+      'response: { shun_alone_for: 2h }',
+      'response.shun_alone_for',
+      'is not a known key; did you mean shun_alone_up_to? Keys allowed here: shun_alone_up_to, disconnect_alone',
+    ],
+  ])('refuses %s, naming the key', async (yaml, key, problem) => {
+    const { path, issues } = await problems(`${yaml}\n`);
+    const issue = issueAbout(issues, path, key);
+    if (problem) expect(issue.problem).toBe(problem);
+    expect(issue.line).toBe(1);
+  });
+});

@@ -573,10 +573,13 @@ describe('every operation through Slack', () => {
     expect(await read('vpn.session', `vpn session ${eve?.uid}`)).toContain('Lagos, Nigeria');
     expect(await change('vpn.refresh', 'vpn refresh asa-hq-01')).toContain('asa-hq-01');
     h.slack.reset();
-    expect(await destructive('vpn.disconnect', `vpn disconnect ${eve?.username}`)).toEqual({
-      user: eve?.username,
-    });
-    h.gate.requests.length = 0;
+    h.tracker.follows.length = 0;
+    // The responder's fast path (response.disconnect_alone, on by default): the operator runs it alone,
+    // one terminate per headend, each followed.
+    const ended = await change('vpn.disconnect', `vpn disconnect ${eve?.username}`, 2);
+    expect(ended).toContain('asa-hq-01');
+    expect(h.gate.requests).toEqual([]);
+    h.slack.reset();
     expect(await destructive('vpn.disconnect-all', 'vpn disconnect-all asa-hq-01')).toEqual({
       device: h.sim.deviceUid('asa-hq-01'),
     });

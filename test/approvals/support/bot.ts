@@ -12,7 +12,7 @@ import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/appro
 import type { DeviceHolds } from '../../../src/catalogue/deviceHolds.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
 import type { ConfigSnapshots, TimedWork } from '../../../src/catalogue/services.js';
-import type { ChangeSettings } from '../../../src/config/profilesFileSchema.js';
+import type { ChangeSettings, ResponseSettings } from '../../../src/config/profilesFileSchema.js';
 import type { RedisConfig } from '../../../src/config.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
@@ -51,6 +51,8 @@ export interface BotOptions {
   holds?: DeviceHolds;
   /** The file's `changes` (change windows, tickets), as the dispatcher and the executor get it. */
   changes?: ChangeSettings;
+  /** The file's `response` (the responder's fast path; default: the file's default, 4h and disconnect alone). */
+  response?: ResponseSettings;
   /**
    * The workspace binding in front of every listener, as the bot has it (src/slack/workspaceBinding.ts):
    * a Slack Connect channel's external people are let in where the policy admits them, and marked external.
@@ -187,6 +189,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     policy: {
       deployWithChange: settings.deployWithChange,
       ...(options.changes ? { changes: options.changes } : {}),
+      ...(options.response ? { response: options.response } : {}),
     },
     // The executor's clock: what the card says of time is what the executor does.
     ...(options.clock ? { clock: options.clock } : {}),

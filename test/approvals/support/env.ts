@@ -5,7 +5,12 @@ import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import type { ApprovalSettingsInput } from '../../../src/approvals/settings.js';
 import type { DeviceHolds } from '../../../src/catalogue/deviceHolds.js';
 import type { TimedWork } from '../../../src/catalogue/services.js';
-import { type ChangeSettings, defaultChanges, openPeriod } from '../../../src/config/profilesFileSchema.js';
+import {
+  type ChangeSettings,
+  defaultChanges,
+  openPeriod,
+  type ResponseSettings,
+} from '../../../src/config/profilesFileSchema.js';
 import type { AccessControl } from '../../../src/policy/access.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { quietLog, simClients, startTestWorkers } from '../../jobs/support/harness.js';
@@ -60,6 +65,8 @@ export async function startEnv(
     access?: AccessControl;
     realTracking?: boolean;
     changes?: ChangeSettings;
+    /** The file's `response` (the responder's fast path), as the dispatcher gets it. */
+    response?: ResponseSettings;
     /** The workspace binding in front of the listeners (external people of Slack Connect channels). */
     bindWorkspace?: boolean;
     /** Where the driven clock starts (default: the machine's time now). */
@@ -92,6 +99,7 @@ export async function startEnv(
       settings: extra,
       ...(options.access ? { access: options.access } : {}),
       ...(options.changes ? { changes: options.changes } : {}),
+      ...(options.response ? { response: options.response } : {}),
       ...(options.bindWorkspace ? { bindWorkspace: true } : {}),
       ...(workers && options.realTracking
         ? { tracking: workers.jobs.tracker, snapshots: workers.jobs.snapshots }
