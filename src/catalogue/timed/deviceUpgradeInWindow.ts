@@ -14,7 +14,6 @@
 import { z } from 'zod';
 import { DEVICE_UPGRADE_ENDINGS, isDeviceUpgradeEnded } from '../../follow/deviceUpgradeWords.js';
 import type { TrackRequest } from '../../follow/index.js';
-import { sentence } from '../../follow/words.js';
 import { code } from '../../render/format.js';
 import { untrusted } from '../../render/untrusted.js';
 import type { UpgradeRunDto } from '../../scc/generated/models.js';
@@ -58,7 +57,11 @@ type Payload = z.infer<typeof Payload>;
 /** The name of the SCC run a group starts: found by it after a crash, and by the groups after a canary. */
 export const upgradeRunName = (requestId: string, group: number) => `fwbot ${requestId} u${group + 1}`;
 
-const names = (devices: readonly { name: string }[]) => devices.map((d) => untrusted(d.name)).join(', ');
+/** Names as a run's summary says them: plain text, which the thread quotes as it is. */
+const names = (devices: readonly { name: string }[]) => devices.map((d) => d.name).join(', ');
+
+/** SCC's words as the end of a clause: without the full stop SCC may end them with. */
+const said = (message: string) => message.trim().replace(/\.+$/, '');
 
 async function runNamed(ctx: OperationContext, name: string): Promise<UpgradeRunDto | undefined> {
   const { data } = await ctx.scc.call('getDeviceUpgradeRuns', { query: { q: `name:"${name}"`, limit: '1' } });
@@ -83,7 +86,7 @@ async function stop(ctx: TimedContext, p: Payload, why: string) {
   await release(ctx, p, p.devices);
   return {
     status: 'failed' as const,
-    summary: `${names(p.devices)} not upgraded to ${code(p.version)}: ${why}`,
+    summary: `${names(p.devices)} not upgraded to ${p.version}: ${why}`,
   };
 }
 
@@ -109,17 +112,17 @@ async function canaries(ctx: TimedContext, p: Payload): Promise<Canaries> {
       if (item && (item.state === 'failed' || item.state === 'cancelled'))
         return {
           ok: false,
-          failed: `its canary ${untrusted(canary.name)} (${untrusted(canary.model)}) was not upgraded (${untrusted(item.summary ?? item.state)})`,
+          failed: `its canary ${canary.name} (${canary.model}) was not upgraded (${said(item.summary ?? item.state)})`,
         };
       return { ok: false, wait: `waits for its canary ${canary.name} to start` };
     }
     if (!isDeviceUpgradeEnded(run)) return { ok: false, wait: `waits for its canary ${canary.name}` };
     if (run.upgradeRunStatus !== 'UPGRADE_COMPLETED') {
       const ending = DEVICE_UPGRADE_ENDINGS[run.upgradeRunStatus ?? '']?.words ?? 'ended';
-      const reason = run.errorMsg ? `; SCC says: ${untrusted(sentence(run.errorMsg))}` : '';
+      const reason = run.errorMsg ? `; SCC says: ${said(run.errorMsg)}` : '';
       return {
         ok: false,
-        failed: `its canary ${untrusted(canary.name)} (${untrusted(canary.model)}) ${ending} (${run.upgradeRunStatus ?? '?'})${reason}`,
+        failed: `its canary ${canary.name} (${canary.model}) ${ending} (${run.upgradeRunStatus ?? '?'})${reason}`,
       };
     }
     const { data } = await ctx.op.scc.call('getDevice', { path: { deviceUid: canary.uid } });
@@ -130,7 +133,7 @@ async function canaries(ctx: TimedContext, p: Payload): Promise<Canaries> {
     if (problems.length > 0)
       return {
         ok: false,
-        failed: `its canary ${untrusted(canary.name)} completed but does not pass its checks: ${problems.join(', ')}`,
+        failed: `its canary ${canary.name} completed but does not pass its checks: ${problems.join(', ')}`,
       };
   }
   return { ok: true };
@@ -152,7 +155,7 @@ async function staged(ctx: TimedContext, p: Payload): Promise<Staged> {
     else
       leftOut.push({
         device,
-        reason: `its image was not staged (${run.upgradeRunStatus ?? '?'})${run.errorMsg ? `: SCC says: ${sentence(run.errorMsg)}` : ''}`,
+        reason: `its image was not staged (${run.upgradeRunStatus ?? '?'})${run.errorMsg ? `: SCC says: ${said(run.errorMsg)}` : ''}`,
       });
   }
   return { staged: ready, leftOut };
