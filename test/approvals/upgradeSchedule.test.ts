@@ -29,10 +29,8 @@ describe('approvals: an upgrade staged at once and applied in the window', () =>
     if (!found) throw new Error(`no ${name} in the seed`);
     return found;
   };
-  const upgradeBodies = (operationId: string) =>
-    env.sim.requestLog
-      .list({ operationId })
-      .map((e) => JSON.parse(String((e as { body?: unknown }).body ?? '{}')) as Record<string, unknown>);
+  /** The simulator's upgrade run of this name, as SCC keeps it. */
+  const simRun = (name: string) => [...env.sim.state.deviceUpgradeRuns.values()].find((r) => r.name === name);
   const threadText = (ts: string, pattern: RegExp) =>
     env.slack.waitFor(
       (c) =>
@@ -64,8 +62,7 @@ describe('approvals: an upgrade staged at once and applied in the window', () =>
     await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
     await env.driver.threadReply(card, (t) => t.includes('asked to stage asa-hq-01 for 9.20.3'));
     expect(await env.sccCalls('upgradeAsaDevice')).toBe(1);
-    const [staging] = upgradeBodies('upgradeAsaDevice');
-    if (staging && Object.keys(staging).length > 0) expect(staging).toMatchObject({ stageUpgrade: true });
+    expect(simRun(`fwbot ${card.id} 1`)).toMatchObject({ stageUpgradeOnly: true });
 
     // The staging ends; the device stays held for its upgrade.
     const staged = await driving(threadText(card.ts, /is staged/));
@@ -92,6 +89,11 @@ describe('approvals: an upgrade staged at once and applied in the window', () =>
     expect(await env.sccCalls('upgradeAsaDevice')).toBe(2);
     const [sent] = env.sim.requestLog.list({ operationId: 'upgradeAsaDevice', since: 1 }).slice(-1);
     expect(Date.parse(sent?.time ?? '')).toBeGreaterThanOrEqual(SATURDAY_22);
+    // SCC's own window timed it, so SCC is not told to ignore it.
+    expect(simRun(`fwbot ${card.id} u1`)).toMatchObject({
+      stageUpgradeOnly: false,
+      ignoreMaintenanceWindow: false,
+    });
 
     const done = await driving(threadText(card.ts, /ASA software upgrade .*(completed|failed)/));
     expect(stripSentinels(String(done.args.text))).toContain('completed (UPGRADE_COMPLETED)');
