@@ -112,7 +112,7 @@ function slotLine(slot: Slot, facts: UpgradeFacts, now: number): string {
   const whose =
     slot.source === 'fwbot'
       ? `fwbot's change window ${windows}; SCC's maintenance window is ignored for it`
-      : `its SCC maintenance window, ${windows}, where fwbot has none`;
+      : `${windows}, as fwbot has no change window for it`;
   const opens = nextCommonOpening([slot.windows], from);
   if (opens === undefined)
     return `${name}: never (${whose} does not open within a year): it will not be upgraded`;
@@ -124,16 +124,20 @@ function slotLine(slot: Slot, facts: UpgradeFacts, now: number): string {
   return `${name}: ${when} (${whose})${outside}`;
 }
 
-function planLines(facts: UpgradeFacts, now: number): string[] {
-  if (facts.stageOnly) return ['stage only: the image is uploaded and checked on each device, not applied'];
-  if (!facts.inWindows)
-    return [
-      'stage and upgrade now: the image is uploaded, checked and applied (SCC applies it only inside the device’s maintenance window, else it stays staged); an HA pair upgrades one unit after the other',
-    ];
+/** The plan in one plain line (a card field's value is shown as it is). */
+const plan = (facts: UpgradeFacts) =>
+  facts.stageOnly
+    ? 'stage only: the image is uploaded and checked on each device, not applied'
+    : facts.inWindows
+      ? 'stage now: the image is uploaded and checked on every device at once; then each device is upgraded in its window, once, after its roles and checks are read again at that minute (an HA pair one unit after the other)'
+      : 'stage and upgrade now: the image is uploaded, checked and applied (SCC applies it only inside the device’s maintenance window, else it stays staged); an HA pair upgrades one unit after the other';
+
+/** When each device upgrades, and the canaries: the card's notes (mrkdwn, names quoted). */
+function whenLines(facts: UpgradeFacts, now: number): string[] {
+  if (!facts.inWindows) return [];
   const canaries = canariesOf(facts.devices);
   return [
-    'stage now: the image is uploaded and checked on every device at once; then each device is upgraded in its window, once, after its roles and checks are read again at that minute (an HA pair one unit after the other):',
-    ...facts.slots.map((slot) => `• ${slotLine(slot, facts, now)}`),
+    ...facts.slots.map((slot) => `:calendar: Upgrade of ${slotLine(slot, facts, now)}`),
     ...(facts.canary
       ? [
           `Canary: ${[...canaries.values()].map((d) => `${untrusted(d.name)} (${untrusted(d.model)})`).join(', ')} first; the other devices of each model only after its canary completed and passes its checks (version ${facts.version}, ONLINE). A failed canary stops the rest.`,
@@ -465,7 +469,7 @@ export const upgrade = defineOperation({
             label: d.name,
             value: `${d.kind} ${d.running} → ${facts.version} · ${d.model}${d.ha ? ` · HA pair: ${d.ha}` : ''}`,
           })),
-          { label: 'Plan', value: planLines(facts, now).join('\n') },
+          { label: 'Plan', value: plan(facts) },
         ],
         warnings: [
           ...(asked.length > 0
@@ -477,7 +481,7 @@ export const upgrade = defineOperation({
             ? [`:warning: *Left out since the card*: ${changed.map(leftOutLine).join('; ')}`]
             : []),
         ],
-        notes: facts.devices.map(checkLine),
+        notes: [...whenLines(facts, now), ...facts.devices.map(checkLine)],
       };
     },
   },

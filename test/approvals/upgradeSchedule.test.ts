@@ -51,13 +51,30 @@ describe('approvals: an upgrade staged at once and applied in the window', () =>
     await env?.stop();
   });
 
+  it('--at outside the device’s window: the card says the rule plainly and when it runs', async () => {
+    const card = await driving(
+      env.driver.ask(
+        env.bot.eventsUrl,
+        'upgrade asa-hq-01 --version 9.20.3 --at 2025-06-06T18:00Z',
+        USERS.alice,
+      ),
+    );
+    const shown = stripSentinels(textOf(card.blocks));
+    expect(shown).toMatch(
+      /Upgrade of asa-hq-01: Sat 22:00 UTC, in 31 hours .* \(SCC maintenance window \(0 22 \* \* 6 UTC, 240 min\), as fwbot has no change window for it\) — `--at` falls outside it: upgrades stay inside a device's change window, so it waits for the window/,
+    );
+    await driving(env.driver.click(env.bot.eventsUrl, 'reject', USERS.bob, card));
+  });
+
   it('stages on approval, waits for SCC’s window, upgrades once then; held from staging to the end', async () => {
     const card = await driving(
       env.driver.ask(env.bot.eventsUrl, 'upgrade asa-hq-01 --version 9.20.3', USERS.alice),
     );
     const shown = stripSentinels(textOf(card.blocks));
     expect(shown).toContain('stage now');
-    expect(shown).toMatch(/asa-hq-01: Sat 22:00 UTC, in 31 hours .*its SCC maintenance window/);
+    expect(shown).toMatch(
+      /Upgrade of asa-hq-01: Sat 22:00 UTC, in 31 hours .*SCC maintenance window .*as fwbot has no change window for it\)$/m,
+    );
 
     await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
     await env.driver.threadReply(card, (t) => t.includes('asked to stage asa-hq-01 for 9.20.3'));
