@@ -172,7 +172,7 @@ interface PlannedUpgrade {
 async function scheduleUpgrades(
   ctx: OperationContext,
   facts: UpgradeFacts,
-): Promise<{ group: number; names: string[]; opens: number | undefined; canary: boolean }[]> {
+): Promise<{ group: number; run: string; names: string[]; opens: number | undefined; canary: boolean }[]> {
   const timed = ctx.services?.timed;
   const approval = ctx.approval;
   if (!timed || !approval?.thread)
@@ -234,6 +234,7 @@ async function scheduleUpgrades(
     });
     scheduled.push({
       group: entry.group,
+      run: upgradeRunName(ctx.requestId, entry.group),
       names: entry.devices.map((d) => d.name),
       opens: nextCommonOpening([entry.windows], due),
       canary: entry.canary,
@@ -248,7 +249,7 @@ async function scheduleUpgrades(
 type Scheduled = Awaited<ReturnType<typeof scheduleUpgrades>>;
 
 const scheduledLine = (item: Scheduled[number], now: number, zone: string) =>
-  `${item.names.join(', ')}${item.canary ? ' (canary)' : ''}: ${item.opens === undefined ? 'never (its windows do not open within a year)' : item.opens <= now ? 'once its image is staged' : viewerTime(item.opens, now, zone)} · run ${upgradeRunName('', item.group).trim()}`;
+  `${item.names.join(', ')}${item.canary ? ' (canary)' : ''}: ${item.opens === undefined ? 'never (its windows do not open within a year)' : item.opens <= now ? 'once its image is staged' : viewerTime(item.opens, now, zone)} · run ${item.run}`;
 
 /** The staging runs' follow requests: they release no hold when the upgrade comes later in the windows. */
 function trackOf(

@@ -77,7 +77,12 @@ describe('approvals: an upgrade staged at once and applied in the window', () =>
     );
 
     await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
-    await env.driver.threadReply(card, (t) => t.includes('asked to stage asa-hq-01 for 9.20.3'));
+    const started = await env.driver.threadReply(card, (t) =>
+      t.includes('asked to stage asa-hq-01 for 9.20.3'),
+    );
+    expect(stripSentinels(started)).toMatch(
+      new RegExp(`Upgrade 1.*asa-hq-01: Sat 22:00 UTC.*run fwbot ${card.id} u1`, 's'),
+    );
     expect(await env.sccCalls('upgradeAsaDevice')).toBe(1);
     expect(simRun(`fwbot ${card.id} 1`)).toMatchObject({ stageUpgradeOnly: true });
 
