@@ -14,6 +14,8 @@ import { USERS } from './support/world.js';
 const FRIDAY_AFTERNOON = Date.UTC(2025, 5, 6, 15, 0);
 /** The next opening of asa-hq-01's seeded maintenance window (`0 22 * * 6`, UTC). */
 const SATURDAY_22 = Date.UTC(2025, 5, 7, 22, 0);
+/** The opening of the window the last test gives asa-dc-03 (`0 12 * * 0`, UTC). */
+const SUNDAY_12 = Date.UTC(2025, 5, 8, 12, 0);
 
 describe('approvals: an upgrade staged at once and applied in the window', () => {
   let env: ApprovalsEnv;
@@ -170,6 +172,38 @@ describe('approvals: an upgrade staged at once and applied in the window', () =>
     expect(await env.sccCalls('upgradeAsaDevice')).toBe(before + 1);
     expect(await env.sccCalls('upgradeAsaDevices')).toBe(1); // the staging of both, only
     expect(record('asa-dc-03').device.softwareVersion).not.toBe('9.20.3');
+    expect(await heldDevices()).toEqual([]);
+  });
+
+  it('one request, two upgrade runs in different windows: the first run’s end keeps the other device held', async () => {
+    delete record('asa-branch-02').softwareUpgradeFault;
+    record('asa-dc-03').maintenanceWindow = { startCron: '0 12 * * 0', durationMinutes: 120 };
+    const card = await driving(
+      env.driver.ask(env.bot.eventsUrl, 'upgrade asa-branch-02 asa-dc-03 --version 9.20.3', USERS.alice),
+    );
+    await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
+    await env.driver.threadReply(card, (t) => t.includes('asked to stage'));
+    await driving(threadText(card.ts, /is staged/));
+
+    // asa-branch-02 has no window: it upgrades now; asa-dc-03 waits for Sunday 12:00 UTC.
+    await env.timedPass();
+    await env.timedPass();
+    const first = await driving(threadText(card.ts, /ASA software upgrade .*(completed|failed)/));
+    expect(stripSentinels(String(first.args.text))).toContain(`fwbot ${card.id} u1`);
+    expect(record('asa-branch-02').device.softwareVersion).toBe('9.20.3');
+    const deadline = Date.now() + 20_000;
+    while ((await heldDevices()).includes('asa-branch-02') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await heldDevices()).toEqual(['asa-dc-03']);
+
+    setTime(SUNDAY_12);
+    await env.timedPass();
+    await env.timedPass();
+    const second = await driving(threadText(card.ts, new RegExp(`fwbot ${card.id} u2.*(completed|failed)`)));
+    expect(stripSentinels(String(second.args.text))).toContain('completed (UPGRADE_COMPLETED)');
+    const end = Date.now() + 20_000;
+    while ((await heldDevices()).length > 0 && Date.now() < end)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await heldDevices()).toEqual([]);
   });
 });
