@@ -58,7 +58,8 @@ export async function holdBack(deps: HeldBackDeps, record: ApprovalRecord, hold:
 
 /**
  * After the call of an operation that holds its devices: the hold lasts as long as the work the call
- * started, when that work releases it at its end (a deploy's run), renewed from now; otherwise it ends now.
+ * started, when that work releases it at its end (a deploy's run), renewed from now, never shortened (an
+ * upgrade that left its devices' upgrade for their window extended it to then); otherwise it ends now.
  * A failure is logged: the hold lapses at its `until` anyway.
  */
 export async function settleOwnHold(
@@ -74,9 +75,12 @@ export async function settleOwnHold(
   if (!holds || !own) return;
   try {
     const kind = holdKindOf(own.kind);
-    if (kind && track.some((request) => holderOf(request) === requestId))
-      await holds.extend(requestId, now + kind.maxMs);
-    else await holds.release(requestId);
+    if (kind && track.some((request) => holderOf(request) === requestId)) {
+      const until = (await holds.list(now))
+        .filter((hold) => hold.holder.id === requestId)
+        .reduce((latest, hold) => Math.max(latest, hold.until), now + kind.maxMs);
+      await holds.extend(requestId, until);
+    } else await holds.release(requestId);
   } catch (error) {
     log.warn({ err: error, approvalId: requestId }, 'device holds not settled after the call');
   }

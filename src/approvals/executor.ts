@@ -30,7 +30,7 @@ import { workspaceOf } from '../model/workspace.js';
 import { type KeptLease, keepLease } from '../redis/lease.js';
 import { userMention } from '../render/mrkdwn.js';
 import { SccError } from '../scc/errors.js';
-import { approversOf, sideStillHeld, sidesCovered, stillNeeded } from './approvers.js';
+import { approversOf, grantsToRecheck, sideStillHeld, sidesCovered, stillNeeded } from './approvers.js';
 import { type AuditAction, type AuditTrail, requestTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
@@ -206,7 +206,7 @@ export class ApprovalExecutor {
     await this.#deps.notifier.updateCard(card, renderCard({ ...record, ...held }, now));
   }
 
-  #context(record: ApprovalRecord): OperationContext {
+  #context(record: ApprovalRecord, approval?: OperationContext['approval']): OperationContext {
     const { request } = record;
     return operationContext(
       {
@@ -222,6 +222,7 @@ export class ApprovalExecutor {
       },
       request.profile,
       record.decidedBy,
+      approval,
     );
   }
 
@@ -251,7 +252,20 @@ export class ApprovalExecutor {
     // Handed over before this process died: handing it over again queues nothing twice.
     if (queued && previousPhase === 'calling')
       return this.#handOver(record, operation, queued, request.target.facts, lost);
-    const ctx = this.#context(record);
+    const ctx = this.#context(record, {
+      ...(record.cardChannel && record.cardTs
+        ? {
+            thread: {
+              channelId: record.cardChannel,
+              threadTs: record.cardTs,
+              requesterId: request.requesterId,
+              profile: request.profile,
+              ...workspaceOf(request),
+            },
+          }
+        : {}),
+      people: grantsToRecheck(record, await store.externalApprovers(request.id)),
+    });
     // A device hold begun since the approval, or this call's own (a deploy's), before the target is read
     // again: nothing staged after the read can then slip into the call.
     const held = await holdForRun(

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { ChangeSettings, DeviceOutputSettings, ResponseSettings } from '../config/profilesFileSchema.js';
 import type { Actor } from '../model/types.js';
 import type { SccClient } from '../scc/client.js';
-import type { OperationServices } from './services.js';
+import type { OperationServices, PersonToCheck, ThreadPlace } from './services.js';
 
 /** Everything an operation may use; handlers never reach for globals. */
 export interface OperationContext {
@@ -27,6 +27,12 @@ export interface OperationContext {
   policy?: OperationPolicy;
   /** Who approved the call, when it runs after an approval. */
   approvedBy?: string;
+  /**
+   * The approval the call runs under (the approvals' executor sets it): its card's thread, where work the
+   * call leaves for later speaks, and the grants that work re-checks when it runs (the requester's role,
+   * each approver's side).
+   */
+  approval?: { thread?: ThreadPlace; people: readonly PersonToCheck[] };
   /** The change ticket the call is made under (`--ticket`, checked by the dispatcher against the policy). */
   ticket?: string;
   /**

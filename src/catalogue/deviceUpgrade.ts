@@ -4,40 +4,33 @@
 // pair's two units healthy, one active and one standby; the version among those SCC offers it. A device
 // that fails a check is left out, named with the reason, on the card the approver sees; when none passes,
 // nothing is asked. Right before the run the checks are read again and a device that no longer passes is
-// left out and said. The run stages the image only (`--stage-only`) or stages and upgrades at once; each
-// SCC run it starts is followed to its end in the card's thread (src/follow/deviceUpgradeRun.ts), and the
-// devices are held (deviceHolds.ts) until it ends. Scope: the profile's own tenant (a customer channel's
-// tenant, or the MSP portal's own inventory); windows, canaries and MSP batches are later parts of issue 37.
+// left out and said.
+//
+// On approval the image is staged at once (one SCC run for the ASAs, one per FTD package). With
+// `--stage-only` that is all. Otherwise the upgrade itself is timed work (timed/deviceUpgradeInWindow.ts):
+// it runs in each device's change window (fwbot's windows as deploys use them, else SCC's maintenance
+// window), at or after `--at`, exactly once, with roles and checks read again at that minute; with
+// `--canary` one device per model goes first and the rest only after it completed and passed its checks.
+// Where there is no timed work (the CLI, without Redis), the image is staged and applied in one run, which
+// SCC applies only inside the device's maintenance window. Every SCC run is followed in the card's thread
+// (src/follow/deviceUpgradeRun.ts); the devices are held (deviceHolds.ts) from staging until their own
+// upgrade run ends. Scope: the profile's own tenant; MSP batches are another part of issue 37.
 import { z } from 'zod';
-import { isDeviceUpgradeEnded } from '../follow/deviceUpgradeWords.js';
+import { type ChangeWindow, describeWindow, nextCommonOpening, windowState } from '../model/changeWindows.js';
 import { UserError } from '../model/errors.js';
 import { announcement } from '../render/announce.js';
 import { code, counted } from '../render/format.js';
 import { untrusted } from '../render/untrusted.js';
-import type { Device } from '../scc/generated/models.js';
-import { flag, list, text, unique } from './args.js';
+import { viewerTime } from '../render/viewerTime.js';
+import { flag, list, optionalText, text, unique } from './args.js';
+import { DeviceWindowsFacts, deployAt } from './deployWindows.js';
+import { HOLD_KINDS } from './deviceHolds.js';
 import { defineOperation, type OperationContext, type TrackRequest } from './operation.js';
+import { deviceUpgradeInWindow, upgradeRunName } from './timed/deviceUpgradeInWindow.js';
+import { checkDevice, failures, startRun, UpgradeDevice, upgradeWindows } from './upgradeSteps.js';
 import { selectInTenant, type Upgradable } from './upgrades.js';
 
 const MAX_DEVICES = 50;
-
-/** One check of one device: what it is, whether it passed, what was read. */
-const Check = z.object({ check: z.string(), ok: z.boolean(), said: z.string() });
-type Check = z.infer<typeof Check>;
-
-const UpgradeDevice = z.object({
-  uid: z.string(),
-  name: z.string(),
-  kind: z.enum(['ASA', 'FTD']),
-  model: z.string(),
-  running: z.string(),
-  /** An HA pair's units as read: `Primary - Active, Secondary - Standby Ready`. */
-  ha: z.string().optional(),
-  /** The FTD upgrade package of the target version for this device's model. */
-  packageUid: z.string().optional(),
-  checks: z.array(Check),
-});
-type UpgradeDevice = z.infer<typeof UpgradeDevice>;
 
 /** A device left out: why, and whether it failed when asked or changed before the run. */
 const LeftOut = z.object({
@@ -48,11 +41,28 @@ const LeftOut = z.object({
 });
 type LeftOut = z.infer<typeof LeftOut>;
 
+/** A device's windows for its upgrade as the card showed them (upgradeSteps.ts upgradeWindows). */
+const Slot = z.object({
+  uid: z.string(),
+  device: z.string(),
+  source: z.enum(['fwbot', 'scc', 'none']),
+  windows: DeviceWindowsFacts.shape.windows,
+});
+type Slot = z.infer<typeof Slot>;
+
 const UpgradeFacts = z.object({
   version: z.string(),
   stageOnly: z.boolean(),
   devices: z.array(UpgradeDevice),
   leftOut: z.array(LeftOut),
+  /** Staged now, upgraded later as timed work in each device's window (false: the CLI, or stage only). */
+  inWindows: z.boolean().default(false),
+  /** `--at`: not before then. */
+  at: z.number().optional(),
+  /** `--canary`: one device per model first. */
+  canary: z.boolean().default(false),
+  /** Each device's windows, as read for the card. */
+  slots: z.array(Slot).default([]),
 });
 type UpgradeFacts = z.infer<typeof UpgradeFacts>;
 
@@ -61,124 +71,6 @@ export function dottedVersion(typed: string): string {
   const asa = /^(\d+)\.(\d+)\((\d+)\)(.*)$/.exec(typed.trim());
   return asa ? `${asa[1]}.${asa[2]}.${asa[3]}${asa[4] ?? ''}` : typed.trim();
 }
-
-/**
- * An HA pair's two units and whether they are as expected: the primary active, the secondary standby and
- * healthy (the state SCC's upgrade starts from and returns the pair to; a pair failed over is not).
- */
-function haCheck(device: Device): { ha?: string; check: Check } {
-  if (device.ftdHaInfo?.primaryNode || device.ftdHaInfo?.secondaryNode) {
-    const nodes = [device.ftdHaInfo.primaryNode, device.ftdHaInfo.secondaryNode];
-    const ha = nodes
-      .map((n, i) => `${i === 0 ? 'Primary' : 'Secondary'} - ${n?.role ?? '?'} (${n?.status ?? '?'})`)
-      .join(', ');
-    const ok =
-      nodes.every((n) => n?.status === 'NORMAL') &&
-      nodes[0]?.role === 'ACTIVE' &&
-      nodes[1]?.role === 'STANDBY';
-    return { ha, check: { check: 'HA pair', ok, said: ok ? `healthy: ${ha}` : `not healthy: ${ha}` } };
-  }
-  const paired =
-    (device.asaFailoverMode && device.asaFailoverMode !== 'OFF') || device.asaFailoverMate !== undefined;
-  if (!paired || !device.asaFailoverMate)
-    return { check: { check: 'HA pair', ok: true, said: 'standalone' } };
-  const own = device.asaFailoverState ?? '?';
-  const mate = device.asaFailoverMate.failoverState ?? '?';
-  const ha = `${own}, ${mate}`;
-  const units = [own, mate].sort();
-  const ok = units[0] === 'Primary - Active' && units[1] === 'Secondary - Standby Ready';
-  return {
-    ha,
-    check: {
-      check: 'HA pair',
-      ok,
-      said: ok
-        ? `healthy: ${ha}`
-        : `not in the expected failover state (primary Active, secondary Standby Ready): ${ha}`,
-    },
-  };
-}
-
-/** The upgrade runs of this device that have not ended, by name. */
-async function liveRuns(ctx: OperationContext, uid: string): Promise<string[]> {
-  const { data } = await ctx.scc.call('getDeviceUpgradeRuns', {
-    query: { q: `deviceUids:"${uid}"`, limit: '50' },
-  });
-  return (data.items ?? [])
-    .filter((run) => (run.deviceUids ?? []).includes(uid) && !isDeviceUpgradeEnded(run))
-    .map((run) => run.name ?? run.uid ?? '?');
-}
-
-/** The versions SCC offers this device, and the FTD package of each. */
-async function offered(ctx: OperationContext, device: Upgradable): Promise<Map<string, string | undefined>> {
-  if (device.kind === 'ASA') {
-    const { data } = await ctx.scc.call('getAsaUpgradeVersions', { path: { deviceUid: device.uid } });
-    return new Map((data.items ?? []).map((v) => [v.softwareVersion ?? '?', undefined]));
-  }
-  const { data } = await ctx.scc.call('getCompatibleFtdVersions', { path: { deviceUid: device.uid } });
-  return new Map((data.items ?? []).map((v) => [v.softwareVersion ?? '?', v.upgradePackageUid ?? undefined]));
-}
-
-/** Every check of one device, read now. */
-export async function checkDevice(
-  ctx: OperationContext,
-  chosen: Upgradable,
-  version: string,
-): Promise<UpgradeDevice> {
-  const { data: device } = await ctx.scc.call('getDevice', { path: { deviceUid: chosen.uid } });
-  const running = device.softwareVersion ?? chosen.running;
-  const checks: Check[] = [];
-  const online = device.connectivityState === 'ONLINE';
-  checks.push({
-    check: 'online',
-    ok: online,
-    said: online ? 'ONLINE' : `not ONLINE (${device.connectivityState ?? 'unknown'})`,
-  });
-  const conflict = device.conflictDetectionState === 'CONFLICT_DETECTED';
-  const synced = device.configState === 'SYNCED' && !conflict;
-  checks.push({
-    check: 'synced',
-    ok: synced,
-    said: synced
-      ? 'SYNCED, no conflict'
-      : conflict
-        ? 'a conflict is detected between SCC and the device'
-        : `not SYNCED (${device.configState ?? 'unknown'}): changes are staged, deploy or discard them first`,
-  });
-  const runs = await liveRuns(ctx, chosen.uid);
-  checks.push({
-    check: 'not upgrading',
-    ok: runs.length === 0,
-    said: runs.length === 0 ? 'no upgrade run in progress' : `already upgrading (run ${runs.join(', ')})`,
-  });
-  const { ha, check } = haCheck(device);
-  checks.push(check);
-  const versions = await offered(ctx, chosen);
-  const fits = versions.has(version);
-  const others = [...versions.keys()].slice(0, 6).join(', ');
-  checks.push({
-    check: 'version',
-    ok: fits,
-    said: fits
-      ? `${version} is offered for ${chosen.model}`
-      : running === version
-        ? `it runs ${version} already`
-        : `${version} is not offered for it (${others ? `SCC offers ${others}` : 'SCC offers no newer version'})`,
-  });
-  const packageUid = versions.get(version);
-  return {
-    uid: chosen.uid,
-    name: device.name ?? chosen.name,
-    kind: chosen.kind,
-    model: device.hardwareModel ?? chosen.model,
-    running,
-    ...(ha ? { ha } : {}),
-    ...(packageUid ? { packageUid } : {}),
-    checks,
-  };
-}
-
-const failures = (device: UpgradeDevice) => device.checks.filter((c) => !c.ok).map((c) => c.said);
 
 /** The run's name in SCC: unique per tenant, and it carries the request's id (found again after a crash). */
 const runName = (requestId: string, group: number) => `fwbot ${requestId} ${group + 1}`;
@@ -194,47 +86,187 @@ function groups(devices: readonly UpgradeDevice[]): UpgradeDevice[][] {
   return [...(asas.length > 0 ? [asas] : []), ...byPackage.values()];
 }
 
-async function startRun(
-  ctx: OperationContext,
-  devices: UpgradeDevice[],
-  facts: UpgradeFacts,
-  name: string,
-): Promise<string | undefined> {
-  const [first] = devices;
-  if (!first) return undefined;
-  const stage = { stageUpgrade: facts.stageOnly, name };
-  if (first.kind === 'ASA') {
-    const body = { ...stage, softwareVersion: facts.version };
-    const { data } =
-      devices.length === 1
-        ? await ctx.scc.call('upgradeAsaDevice', { path: { deviceUid: first.uid }, body })
-        : await ctx.scc.call('upgradeAsaDevices', {
-            body: { ...body, deviceUids: devices.map((d) => d.uid) },
-          });
-    return data.transactionUid ?? undefined;
-  }
-  if (!first.packageUid) throw new Error(`no FTD upgrade package for ${first.name}`);
-  const body = { ...stage, upgradePackageUid: first.packageUid };
-  const { data } =
-    devices.length === 1
-      ? await ctx.scc.call('upgradeFtdDevice', { path: { deviceUid: first.uid }, body })
-      : await ctx.scc.call('upgradeFtdDevices', { body: { ...body, deviceUids: devices.map((d) => d.uid) } });
-  return data.transactionUid ?? undefined;
-}
-
 const runLabel = (devices: readonly { name: string }[], facts: UpgradeFacts) =>
   `${facts.stageOnly ? 'stage' : 'upgrade'} ${devices.map((d) => d.name).join(', ')} to ${facts.version}`;
 
+/** The canary of each model (`--canary`): its first device, in the order the card lists them. */
+function canariesOf(devices: readonly UpgradeDevice[]): Map<string, UpgradeDevice> {
+  const canaries = new Map<string, UpgradeDevice>();
+  for (const device of devices) if (!canaries.has(device.model)) canaries.set(device.model, device);
+  return canaries;
+}
+
+/** The zone a time is said in: the first policy window's among these, else UTC. */
+const zoneOf = (windows: readonly ChangeWindow[]) =>
+  windows.find((w): w is Extract<ChangeWindow, { kind: 'policy' }> => w.kind === 'policy')?.timeZone ?? 'UTC';
+
+/** When a device's upgrade runs if approved now: its window's first opening at or after `--at`. */
+function slotLine(slot: Slot, facts: UpgradeFacts, now: number): string {
+  const from = Math.max(now, facts.at ?? now);
+  const name = untrusted(slot.device);
+  if (slot.source === 'none')
+    return facts.at === undefined
+      ? `${name}: as soon as its image is staged (no change window)`
+      : `${name}: ${viewerTime(from, now, 'UTC')} (no change window)`;
+  const windows = slot.windows.map(describeWindow).join(' or ');
+  const whose =
+    slot.source === 'fwbot'
+      ? `fwbot's change window ${windows}; SCC's maintenance window is ignored for it`
+      : `${windows}, as fwbot has no change window for it`;
+  const opens = nextCommonOpening([slot.windows], from);
+  if (opens === undefined)
+    return `${name}: never (${whose} does not open within a year): it will not be upgraded`;
+  const when = opens <= now ? 'now, its window is open' : viewerTime(opens, now, zoneOf(slot.windows));
+  const outside =
+    facts.at !== undefined && !windowState(slot.windows, facts.at).open
+      ? ` — \`--at\` falls outside it: upgrades stay inside a device's change window, so it waits for the window`
+      : '';
+  return `${name}: ${when} (${whose})${outside}`;
+}
+
+/** The plan in one plain line (a card field's value is shown as it is). */
 const plan = (facts: UpgradeFacts) =>
   facts.stageOnly
     ? 'stage only: the image is uploaded and checked on each device, not applied'
-    : 'stage and upgrade now: the image is uploaded, checked and applied (SCC applies it only inside the device’s maintenance window, else it stays staged); an HA pair upgrades one unit after the other';
+    : facts.inWindows
+      ? 'stage now: the image is uploaded and checked on every device at once; then each device is upgraded in its window, once, after its roles and checks are read again at that minute (an HA pair one unit after the other)'
+      : 'stage and upgrade now: the image is uploaded, checked and applied (SCC applies it only inside the device’s maintenance window, else it stays staged); an HA pair upgrades one unit after the other';
+
+/** When each device upgrades, and the canaries: the card's notes (mrkdwn, names quoted). */
+function whenLines(facts: UpgradeFacts, now: number): string[] {
+  if (!facts.inWindows) return [];
+  const canaries = canariesOf(facts.devices);
+  return [
+    ...facts.slots.map((slot) => `:calendar: Upgrade of ${slotLine(slot, facts, now)}`),
+    ...(facts.canary
+      ? [
+          `Canary: ${[...canaries.values()].map((d) => `${untrusted(d.name)} (${untrusted(d.model)})`).join(', ')} first; the other devices of each model only after its canary completed and passes its checks (version ${facts.version}, ONLINE). A failed canary stops the rest.`,
+        ]
+      : []),
+  ];
+}
 
 const checkLine = (device: UpgradeDevice) =>
   `${untrusted(device.name)}: ${device.checks.map((c) => `${c.ok ? '✓' : '✗'} ${untrusted(c.said)}`).join(' · ')}`;
 
 const leftOutLine = (d: LeftOut) =>
   `${untrusted(d.name)}${d.when === 'before-run' ? ' (changed since the card)' : ''}: ${untrusted(d.reason)}`;
+
+/** The staging (or, without windows, the whole) runs: one per group of devices, named by the request. */
+const stagingRuns = (requestId: string, facts: UpgradeFacts) =>
+  groups(facts.devices).map((devices, i) => ({ name: runName(requestId, i), devices }));
+
+/** One item of timed upgrade work as planned: its devices, canary side, the canaries it waits for. */
+interface PlannedUpgrade {
+  group: number;
+  devices: (UpgradeDevice & { stagedBy: string })[];
+  canary: boolean;
+  windows: ChangeWindow[];
+}
+
+/**
+ * The upgrade in the windows, as timed work: one item per SCC run, window and canary side, due at `--at` (or
+ * now) and waiting for its windows; the devices' holds last until the latest is due, and then its run.
+ * Scheduling is idempotent by the items' ids, so after a crash it is simply done again.
+ */
+async function scheduleUpgrades(
+  ctx: OperationContext,
+  facts: UpgradeFacts,
+): Promise<{ group: number; run: string; names: string[]; opens: number | undefined; canary: boolean }[]> {
+  const timed = ctx.services?.timed;
+  const approval = ctx.approval;
+  if (!timed || !approval?.thread)
+    throw new Error('an upgrade in the windows needs the timed work and its approval’s thread');
+  const now = ctx.now();
+  const due = Math.max(now, facts.at ?? now);
+  const windows = new Map((await upgradeWindows(ctx, facts.devices)).map((w) => [w.uid, w]));
+  const canaries = facts.canary ? canariesOf(facts.devices) : new Map<string, UpgradeDevice>();
+  const isCanary = (d: UpgradeDevice) => canaries.get(d.model)?.uid === d.uid;
+  const planned = new Map<string, PlannedUpgrade>();
+  // The canaries' groups first: the groups after them name them.
+  for (const side of facts.canary ? [true, false] : [false])
+    for (const run of stagingRuns(ctx.requestId, facts))
+      for (const device of run.devices) {
+        if (facts.canary && isCanary(device) !== side) continue;
+        const slot = windows.get(device.uid);
+        const key = `${run.name}|${slot?.source}|${JSON.stringify(slot?.windows ?? [])}|${side}`;
+        const entry = planned.get(key) ?? {
+          group: planned.size,
+          devices: [],
+          canary: facts.canary && side,
+          windows: slot?.windows ?? [],
+        };
+        entry.devices.push({ ...device, stagedBy: run.name });
+        planned.set(key, entry);
+      }
+  const groupOf = new Map<string, number>();
+  for (const entry of planned.values()) for (const d of entry.devices) groupOf.set(d.uid, entry.group);
+  const scheduled = [];
+  for (const entry of planned.values()) {
+    const models = new Set(entry.devices.map((d) => d.model));
+    const after = entry.canary
+      ? []
+      : [...canaries.values()]
+          .filter((c) => models.has(c.model))
+          .map((c) => ({ uid: c.uid, name: c.name, model: c.model, group: groupOf.get(c.uid) ?? 0 }));
+    await timed.schedule(deviceUpgradeInWindow, {
+      profile: ctx.profile,
+      at: due,
+      owner: ctx.actor.userId,
+      thread: approval.thread,
+      payload: {
+        requestId: ctx.requestId,
+        version: facts.version,
+        group: entry.group,
+        devices: entry.devices.map((d) => ({
+          uid: d.uid,
+          name: d.name,
+          kind: d.kind,
+          model: d.model,
+          running: d.running,
+          ...(d.packageUid ? { packageUid: d.packageUid } : {}),
+          stagedBy: d.stagedBy,
+        })),
+        canary: entry.canary,
+        after,
+        people: [...approval.people],
+      },
+    });
+    scheduled.push({
+      group: entry.group,
+      run: upgradeRunName(ctx.requestId, entry.group),
+      names: entry.devices.map((d) => d.name),
+      opens: nextCommonOpening([entry.windows], due),
+      canary: entry.canary,
+    });
+  }
+  // Frozen from staging until the latest is due, and its run (a canary's followers renew it as they wait).
+  const latest = Math.max(due, ...scheduled.map((s) => s.opens ?? due));
+  await ctx.services?.holds?.extend(ctx.requestId, latest + HOLD_KINDS.upgrade.maxMs);
+  return scheduled;
+}
+
+type Scheduled = Awaited<ReturnType<typeof scheduleUpgrades>>;
+
+const scheduledLine = (item: Scheduled[number], now: number, zone: string) =>
+  `${item.names.join(', ')}${item.canary ? ' (canary)' : ''}: ${item.opens === undefined ? 'never (its windows do not open within a year)' : item.opens <= now ? 'once its image is staged' : viewerTime(item.opens, now, zone)} · run ${item.run}`;
+
+/** The staging runs' follow requests: they release no hold when the upgrade comes later in the windows. */
+function trackOf(
+  runs: readonly { transactionUid: string; devices: readonly UpgradeDevice[] }[],
+  facts: UpgradeFacts,
+  holder: string,
+): TrackRequest[] {
+  return runs.map((run) => ({
+    kind: 'deviceUpgradeRun' as const,
+    transactionUid: run.transactionUid,
+    label: facts.inWindows
+      ? `stage ${run.devices.map((d) => d.name).join(', ')} for ${facts.version}`
+      : runLabel(run.devices, facts),
+    holder,
+    devices: facts.inWindows ? [] : run.devices.map((d) => d.uid),
+  }));
+}
 
 export const upgrade = defineOperation({
   id: 'upgrade',
@@ -264,16 +296,37 @@ export const upgrade = defineOperation({
       boolean: true,
       description: 'upload and check the image on each device without applying it',
     },
+    {
+      name: 'at',
+      kind: 'word',
+      flag: true,
+      optional: true,
+      description:
+        'upgrade not before then: an ISO time, `22:00` or `sat 22:00` (in the change window’s zone, else UTC); still inside each device’s window',
+    },
+    {
+      name: 'canary',
+      kind: 'word',
+      flag: true,
+      boolean: true,
+      description: 'one device per model first; the rest only after it completed and passes its checks',
+    },
   ],
   args: z
     .object({
       device: list({ min: 1, max: MAX_DEVICES, what: 'devices' }),
       version: text(),
       'stage-only': flag(),
+      at: optionalText(),
+      canary: flag(),
     })
     .refine((args) => unique(args.device) === undefined, {
       path: ['device'],
       message: 'names a device twice.',
+    })
+    .refine((args) => !(args['stage-only'] && (args.at !== undefined || args.canary)), {
+      path: ['stage-only'],
+      message: 'stages only: `--at` and `--canary` are for the upgrade itself, so leave them out.',
     }),
   role: 'operator',
   // It changes what the firewalls run: always a second person, who sees every device's checks.
@@ -295,6 +348,7 @@ export const upgrade = defineOperation({
     'upgrade asa-hq-01 --version 9.20.3 --stage-only',
     'upgrade asa-hq-01 asa-dc-03 --version 9.20.3',
     'upgrade deviceType:CDFMC_MANAGED_FTD --version 7.4.2',
+    'upgrade deviceType:ASA --version 9.20.3 --canary --at "sat 22:00"',
   ],
   // Its devices are held from the moment its approved run is claimed until its upgrade runs end: a deploy or
   // an interface change meanwhile is refused in one sentence.
@@ -322,9 +376,25 @@ export const upgrade = defineOperation({
         throw new UserError(
           `No device can be upgraded to ${version}: ${leftOut.map((d) => `${d.name} (${d.reason})`).join('; ')}.`,
         );
+      const stageOnly = args['stage-only'];
+      // Later work needs fwbot's timed work (Redis): without it (the CLI) the image is staged and applied in
+      // one run, which SCC holds to the device's maintenance window.
+      const inWindows = !stageOnly && ctx.services?.timed !== undefined;
+      if (!inWindows && !stageOnly && (args.at !== undefined || args.canary))
+        throw new UserError(
+          '`--at` and `--canary` leave the upgrade for later, which needs fwbot’s timed work (Redis): ask in Slack or the console.',
+        );
+      const at = deployAt(ctx, args.at);
+      const slots = inWindows ? await upgradeWindows(ctx, devices) : [];
       return {
-        facts: { version, stageOnly: args['stage-only'], devices, leftOut },
-        raw: { device: devices.map((d) => d.uid), version, 'stage-only': args['stage-only'] },
+        facts: { version, stageOnly, devices, leftOut, inWindows, at, canary: args.canary, slots },
+        raw: {
+          device: devices.map((d) => d.uid),
+          version,
+          'stage-only': stageOnly,
+          ...(args.at !== undefined ? { at: args.at } : {}),
+          canary: args.canary,
+        },
       };
     },
     // Read again right before the run: a device that no longer passes is left out and said; when none
@@ -359,8 +429,7 @@ export const upgrade = defineOperation({
     interrupted: async (ctx, facts) => {
       // Each run it would have started, by its exact name (one read per run: one to three).
       const runs = [];
-      for (const i of groups(facts.devices).keys()) {
-        const name = runName(ctx.requestId, i);
+      for (const { name } of stagingRuns(ctx.requestId, facts)) {
         const { data } = await ctx.scc.call('getDeviceUpgradeRuns', {
           query: { q: `name:"${name}"`, limit: '1' },
         });
@@ -368,19 +437,18 @@ export const upgrade = defineOperation({
         if (run) runs.push(run);
       }
       if (runs.length === 0) return undefined;
-      const names = new Map(facts.devices.map((d) => [d.uid, d.name]));
-      const track = runs.map(
-        (run): TrackRequest => ({
-          kind: 'deviceUpgradeRun',
+      const byUid = new Map(facts.devices.map((d) => [d.uid, d]));
+      const track = trackOf(
+        runs.map((run) => ({
           transactionUid: run.transactionUid ?? '',
-          label: runLabel(
-            (run.deviceUids ?? []).map((uid) => ({ name: names.get(uid) ?? uid })),
-            facts,
-          ),
-          holder: ctx.requestId,
-        }),
+          devices: (run.deviceUids ?? []).flatMap((uid) => byUid.get(uid) ?? []),
+        })),
+        facts,
+        ctx.requestId,
       );
-      const text = `:white_check_mark: The upgrade started before fwbot restarted reached SCC (${counted(runs.length, 'run')}: ${runs.map((r) => code(r.name ?? r.uid ?? '?')).join(', ')}); it was not started again. fwbot follows it here.`;
+      // The upgrade in the windows may not have been scheduled yet: scheduling it again changes nothing.
+      if (facts.inWindows) await scheduleUpgrades(ctx, facts);
+      const text = `:white_check_mark: The ${facts.inWindows ? 'staging' : 'upgrade'} started before fwbot restarted reached SCC (${counted(runs.length, 'run')}: ${runs.map((r) => code(r.name ?? r.uid ?? '?')).join(', ')}); it was not started again. fwbot follows it here${facts.inWindows ? ', and the upgrade in the windows is scheduled' : ''}.`;
       return {
         view: {
           summary: `${runLabel(facts.devices, facts)}: started before fwbot restarted`,
@@ -390,7 +458,7 @@ export const upgrade = defineOperation({
         track,
       };
     },
-    describe: (facts) => {
+    describe: (facts, now) => {
       const names = facts.devices.map((d) => d.name);
       const asked = facts.leftOut.filter((d) => d.when === 'asked');
       const changed = facts.leftOut.filter((d) => d.when === 'before-run');
@@ -414,43 +482,48 @@ export const upgrade = defineOperation({
             ? [`:warning: *Left out since the card*: ${changed.map(leftOutLine).join('; ')}`]
             : []),
         ],
-        notes: facts.devices.map(checkLine),
+        notes: [...whenLines(facts, now), ...facts.devices.map(checkLine)],
       };
     },
   },
   run: async (ctx, _args, facts) => {
     const runs: { transactionUid: string; devices: UpgradeDevice[] }[] = [];
-    for (const [i, devices] of groups(facts.devices).entries()) {
-      const transactionUid = await startRun(ctx, devices, facts, runName(ctx.requestId, i));
+    for (const { name, devices } of stagingRuns(ctx.requestId, facts)) {
+      const start = { version: facts.version, stageOnly: facts.stageOnly || facts.inWindows, name };
+      const transactionUid = await startRun(ctx, devices, start);
       if (transactionUid) runs.push({ transactionUid, devices });
     }
-    // Its device holds (taken under this request's id when its approved run was claimed) end with its runs.
-    return { facts, runs, holder: ctx.requestId };
+    const later = facts.inWindows && runs.length > 0 ? await scheduleUpgrades(ctx, facts) : [];
+    // Its device holds (taken under this request's id when its approved run was claimed) end with each
+    // device's own last run.
+    return { facts, runs, later, holder: ctx.requestId, now: ctx.now() };
   },
-  render: ({ facts, runs }, _args, meta) =>
-    announcement(
+  render: ({ facts, runs, later, now }, _args, meta) => {
+    const zone = zoneOf(facts.slots.flatMap((s) => s.windows));
+    return announcement(
       {
-        sentence: `${facts.stageOnly ? 'stage' : 'upgrade'} ${facts.devices.map((d) => d.name).join(', ')} to ${facts.version}`,
+        sentence: `${facts.stageOnly || facts.inWindows ? 'stage' : 'upgrade'} ${facts.devices.map((d) => d.name).join(', ')} ${facts.inWindows ? 'for' : 'to'} ${facts.version}`,
         tense: 'asked',
         details: [
           ...runs.map((run, i): [string, unknown] => [
-            `Run ${i + 1}`,
+            `${facts.inWindows ? 'Staging run' : 'Run'} ${i + 1}`,
             `${run.devices.map((d) => d.name).join(', ')} · transaction ${run.transactionUid}`,
+          ]),
+          ...later.map((item): [string, unknown] => [
+            `Upgrade ${item.group + 1}`,
+            scheduledLine(item, now, zone),
           ]),
           ...facts.leftOut.map((d): [string, unknown] => [
             `Left out: ${d.name}`,
             `${d.when === 'before-run' ? 'changed since the card: ' : ''}${d.reason}`,
           ]),
         ],
-        next: `fwbot follows each run and keeps one progress message per run here; a failure is said with SCC's reason, and you are told when ${runs.length === 1 ? 'it ends' : 'each ends'}.`,
+        next: facts.inWindows
+          ? `fwbot follows the staging here; each upgrade runs in its window, once, after roles and checks are read again then (a device that fails is left out and named here), and keeps one progress message per run. The devices stay held until their upgrade ends.`
+          : `fwbot follows each run and keeps one progress message per run here; a failure is said with SCC's reason, and you are told when ${runs.length === 1 ? 'it ends' : 'each ends'}.`,
       },
       meta,
-    ),
-  track: ({ facts, runs, holder }) =>
-    runs.map((run) => ({
-      kind: 'deviceUpgradeRun' as const,
-      transactionUid: run.transactionUid,
-      label: runLabel(run.devices, facts),
-      holder,
-    })),
+    );
+  },
+  track: ({ facts, runs, holder }) => trackOf(runs, facts, holder),
 });

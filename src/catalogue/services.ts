@@ -3,6 +3,7 @@
 // Absent where fwbot runs without Redis (the CLI): an operation declares what it needs (`needs`).
 import type { z } from 'zod';
 import type { AlertService } from '../alerts/model.js';
+import type { Role } from '../model/types.js';
 import type { DeviceHolds } from './deviceHolds.js';
 
 /** A channel that hears about every VPN client upgrade run that ends (issue 5; an `upgrades` alert since issue 26). */
@@ -188,6 +189,26 @@ export interface ThreadPlace {
   teamId?: string | undefined;
   enterpriseId?: string | undefined;
 }
+
+/**
+ * A grant to re-check right before the work (the shape of the approvals' RoleCheck): `userId` holds `role`
+ * in `channelId`, or is `among` the principals a rule names (approvers scoped to a target).
+ */
+export interface RoleHolder {
+  userId: string;
+  role: Role;
+  channelId: string;
+  teamId?: string | undefined;
+  enterpriseId?: string | undefined;
+  /** An external person (Slack Connect): only the channel's external grants count. */
+  external?: boolean | undefined;
+  among?: readonly string[] | undefined;
+  /** Counted on the customer's side of a request that needs both (see RoleCheck.customerSide). */
+  customerSide?: boolean | undefined;
+}
+
+/** Someone whose grant is re-checked: one check, or alternatives of which one must still hold. */
+export type PersonToCheck = RoleHolder | readonly RoleHolder[];
 
 /**
  * What scheduling needs of a kind's declaration (src/catalogue/timed/kind.ts TimedKindSpec has it, and more):

@@ -15,12 +15,16 @@ export interface ContextSources {
   clock?: (() => number) | undefined;
 }
 
-/** The operation's context on a profile; `approvedBy` when the call runs after someone's approval. */
+/**
+ * The operation's context on a profile; `approvedBy` when the call runs after someone's approval, and
+ * `approval` (its card's thread and the grants to re-check) when the approvals' executor runs it.
+ */
 export function operationContext(
   sources: ContextSources,
   request: RequestContext,
   profile: string,
   approvedBy?: string,
+  approval?: OperationContext['approval'],
 ): OperationContext {
   const { services, policy } = sources;
   return {
@@ -33,5 +37,6 @@ export function operationContext(
     ...(services ? { services } : {}),
     ...(policy ? { policy } : {}),
     ...(approvedBy ? { approvedBy } : {}),
+    ...(approval ? { approval } : {}),
   };
 }

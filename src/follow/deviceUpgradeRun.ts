@@ -3,7 +3,9 @@
 // either of SCC's spellings, or UPGRADE_STAGED for a stage-only run). The thread keeps one progress message,
 // a table of each device and each unit of an HA pair with its status and SCC's last message; the outcome,
 // posted as a reply that names the requester, says how it ended and SCC's reason for a failure. The
-// upgrade's device holds end with it.
+// upgrade's device holds of the run's own devices end with it (`devices`; an upgrade that starts several
+// runs keeps the others' held, and its staging runs before an upgrade in the window release none). Where a
+// device's upgrade has ended, proven or not, is this kind's end: `step` returning the outcome.
 import { z } from 'zod';
 import { escapeAll } from '../render/mrkdwn.js';
 import type { UpgradeRunDto } from '../scc/generated/models.js';
@@ -55,13 +57,18 @@ export function deviceUpgradeOutcome(run: UpgradeRunDto): Outcome | undefined {
 export const deviceUpgradeRun = defineFollowKind({
   kind: 'deviceUpgradeRun',
   // The id the upgrade's device holds were taken under (the approval's), released when the run ends.
-  request: runRequest('deviceUpgradeRun').extend({ holder: z.string().optional() }),
+  request: runRequest('deviceUpgradeRun').extend({
+    holder: z.string().optional(),
+    /** The devices whose holds end with this run (absent: every hold of the holder, as before). */
+    devices: z.array(z.string()).optional(),
+  }),
   state: RunState,
   id: (request) => request.transactionUid,
   sccId: (request) => request.transactionUid,
   // An ASA stages in about two minutes and upgrades a unit in 3–5; an FTD HA pair takes most of an hour.
   poll: { firstDelayMs: 5 * SECOND, factor: 1.5, capMs: 60 * SECOND, deadlineMs: 12 * HOUR },
   holder: (request) => request.holder,
+  heldDevices: (request) => request.devices,
   describe: (request) => `the software upgrade started by transaction \`${request.transactionUid}\``,
   async step(ctx, request, state) {
     const scc = ctx.client;

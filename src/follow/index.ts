@@ -78,6 +78,11 @@ export function holderOf(request: TrackRequest): string | undefined {
   return kindOf(request.kind).holder?.(request);
 }
 
+/** The devices whose holds end with the followed work; undefined: every hold of its holder. */
+export function heldDevicesOf(request: TrackRequest): readonly string[] | undefined {
+  return kindOf(request.kind).heldDevices?.(request);
+}
+
 /** Each kind's poll schedule, as it declares it. */
 export function pollSchedules(): Record<TrackKind, PollSchedule> {
   return Object.fromEntries(KINDS.map((kind) => [kind.kind, kind.poll])) as Record<TrackKind, PollSchedule>;

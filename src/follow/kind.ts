@@ -173,6 +173,12 @@ export interface FollowKind<Q extends RequestSchema, S extends z.ZodObject> {
    * deviceHolds.ts): the tracking worker releases them when it ends, however it ends.
    */
   holder?(request: z.infer<Q>): string | undefined;
+  /**
+   * The devices whose holds end with this work, when it is one of several pieces of its holder's work (one
+   * of an upgrade's runs): only those are released at its end, the holder's other devices stay held.
+   * Absent or undefined: every hold of the holder ends with it.
+   */
+  heldDevices?(request: z.infer<Q>): readonly string[] | undefined;
 }
 
 /** The settings of the configuration that change how some kinds are followed. */

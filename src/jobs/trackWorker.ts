@@ -11,6 +11,7 @@ import type { SccClients } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
 import {
   describeFollowed,
+  heldDevicesOf,
   holderOf,
   kindOf,
   type Outcome,
@@ -51,7 +52,7 @@ export interface TrackWorkerDeps {
   /** Reports what followed work changed on its devices, for kinds that kept configurations before it. */
   configChanges?: (trackId: string, job: TrackJob, subscribers: readonly Subscriber[]) => Promise<void>;
   /** Device holds the followed work keeps until it ends (a deploy's): released at its end. */
-  holds?: Pick<DeviceHolds, 'release'>;
+  holds?: Pick<DeviceHolds, 'release' | 'forceRelease'>;
   log: Logger;
 }
 
@@ -240,14 +241,22 @@ async function reportChanges(deps: TrackWorkerDeps, trackId: string, data: Track
 }
 
 /**
- * Whatever the end, the device holds the work kept are released (a deploy's devices take changes again). A
- * failure is logged: the holds lapse at their `until` anyway.
+ * Whatever the end, the device holds the work kept are released (a deploy's devices take changes again):
+ * every hold of its holder, or only its own devices' when it is one of several pieces of the holder's work
+ * (an upgrade's runs: the others' devices stay held). A failure is logged: the holds lapse at their `until`.
  */
 async function releaseHolds(deps: TrackWorkerDeps, trackId: string, data: TrackJob): Promise<void> {
   const holder = holderOf(data.request);
-  if (!holder || !deps.holds) return;
+  const holds = deps.holds;
+  if (!holder || !holds) return;
+  const devices = heldDevicesOf(data.request);
   try {
-    const released = await deps.holds.release(holder);
+    const released =
+      devices === undefined
+        ? await holds.release(holder)
+        : (await Promise.all(devices.map((uid) => holds.forceRelease(data.profile, uid, holder)))).filter(
+            (hold) => hold !== undefined,
+          );
     if (released.length > 0)
       deps.log.info(
         { trackId, holder, devices: released.map((hold) => hold.device) },

@@ -112,6 +112,16 @@ describe('upgrade', () => {
     );
   });
 
+  it('without timed work (the CLI) --at and --canary are refused in one sentence; stage only takes neither', async () => {
+    await expect(resolve('upgrade asa-hq-01 --version 9.20.3 --at 22:00')).rejects.toThrow(
+      /`--at` and `--canary` leave the upgrade for later, which needs fwbot’s timed work/,
+    );
+    await expect(resolve('upgrade asa-hq-01 --version 9.20.3 --canary')).rejects.toThrow(/timed work/);
+    await expect(resolve('upgrade asa-hq-01 --version 9.20.3 --stage-only --canary')).rejects.toThrow(
+      /`--at` and `--canary` are for the upgrade itself/,
+    );
+  });
+
   it('stage only: one ASA run with stageUpgrade, ended at UPGRADE_STAGED, the device unchanged', async () => {
     const { op, facts, raw } = await resolve('upgrade asa-hq-01 --version 9.20.3 --stage-only');
     const outcome = await op.execute(h.context(), raw, facts);

@@ -15,30 +15,13 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { TrackRequest } from '../../follow/index.js';
 import type { DeviceWindows } from '../../model/changeWindows.js';
-import { ROLES, type Role } from '../../model/types.js';
+import { ROLES } from '../../model/types.js';
 import type { View } from '../../model/view.js';
 import type { SccClient } from '../../scc/client.js';
 import type { OperationContext } from '../context.js';
-import type { ThreadPlace } from '../services.js';
+import type { PersonToCheck, ThreadPlace } from '../services.js';
 
-export type { ThreadPlace } from '../services.js';
-
-/**
- * A grant to re-check right before the work (the shape of the approvals' RoleCheck): `userId` holds `role`
- * in `channelId`, or is `among` the principals a rule names (approvers scoped to a target).
- */
-export interface RoleHolder {
-  userId: string;
-  role: Role;
-  channelId: string;
-  teamId?: string | undefined;
-  enterpriseId?: string | undefined;
-  /** An external person (Slack Connect): only the channel's external grants count. */
-  external?: boolean | undefined;
-  among?: readonly string[] | undefined;
-  /** Counted on the customer's side of a request that needs both (see RoleCheck.customerSide). */
-  customerSide?: boolean | undefined;
-}
+export type { PersonToCheck, RoleHolder, ThreadPlace } from '../services.js';
 
 /** A RoleHolder as a payload keeps it. */
 export const RoleHolderSchema = z.object({
@@ -51,9 +34,6 @@ export const RoleHolderSchema = z.object({
   among: z.array(z.string()).readonly().optional(),
   customerSide: z.boolean().optional(),
 });
-
-/** Someone whose grant is re-checked: one check, or alternatives of which one must still hold. */
-export type PersonToCheck = RoleHolder | readonly RoleHolder[];
 
 /** A PersonToCheck as a payload keeps it. */
 export const PersonToCheckSchema = z.union([RoleHolderSchema, z.array(RoleHolderSchema).min(1).readonly()]);
