@@ -73,6 +73,11 @@ export interface DeviceRecord {
   stagedUpgrade?: StagedUpgrade;
   /** How its next software upgrades fail (admin route `/_sim/devices/{device}/upgrade-fault`). */
   softwareUpgradeFault?: SoftwareUpgradeFault;
+  /**
+   * Which of the simulator's key pairs its management HTTPS presents (state/managementCertificates.ts);
+   * absent: one picked by its UID. Setting NEW_CERT_DETECTED moves it to the next.
+   */
+  certificate?: number;
 }
 
 export interface StagedUpgrade {
