@@ -6,7 +6,7 @@
 import type { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { connect } from 'node:tls';
-import type { CertificateLook, CertificateProbe, PresentedCertificate } from '../catalogue/services.js';
+import type { CertificateLook, CertificateProbe, PresentedCertificate } from '../catalogue/operation.js';
 
 /** Where a TLS handshake for an address goes: the address itself, or elsewhere (the simulator, a lab). */
 export interface CertificateRoute {

@@ -3,8 +3,9 @@
 // The server name of the handshake says which device is meant: its SCC `address` written as one DNS label
 // (`198.51.100.30:443` → `198-51-100-30-443.mgmt.sim`), and `managementRoute` sends a probe's handshake for
 // an address there. It presents the device's key pair (state/managementCertificates.ts) and nothing else:
-// the handshake ends the exchange. An unknown name, a device that is not an ASA, or one SCC finds
-// UNREACHABLE gets no certificate (the handshake is cut), as an ASA out of reach would give none.
+// the handshake ends the exchange. An unknown name, a device that is not an ASA, one SCC finds UNREACHABLE
+// or one whose management is closed to others than SCC (`managementClosed`) gets no certificate: the
+// handshake is cut, as an ASA out of reach would give none.
 import type { AddressInfo, Socket } from 'node:net';
 import { createSecureContext, createServer, type SecureContext, type Server } from 'node:tls';
 import {
@@ -57,7 +58,8 @@ export async function startManagementEndpoint(
       if (
         device === undefined ||
         device.kind !== 'ASA' ||
-        device.device.connectivityState === 'UNREACHABLE'
+        device.device.connectivityState === 'UNREACHABLE' ||
+        device.managementClosed === true
       ) {
         done(new Error(`no simulated ASA answers as ${servername}`), undefined);
         return;

@@ -49,6 +49,7 @@ const OutOfBandInput = z
     username: z.string().min(1).max(200).optional(),
   })
   .strict();
+const ManagementInput = z.object({ reachable: z.boolean() }).strict();
 const ConnectorInput = z.object({ status: z.enum(['INACTIVE', 'ACTIVE']) }).strict();
 const FailoverInput = z
   .object({ action: z.enum(['switch', 'fail-active', 'fail-standby', 'recover']).optional() })
@@ -74,6 +75,11 @@ export const DEVICE_ROUTES = [
     'POST',
     '/_sim/devices/connectivity',
     'set the connectivityState of many devices at once: {connectivityState, devices?: [uid|name], q?: lucene, limit?}',
+  ],
+  [
+    'POST',
+    '/_sim/devices/{device}/management',
+    "open or close an ASA's management HTTPS to others than SCC: {reachable}. Closed, a look at its certificate (the simulator's management endpoint) gets no handshake, while SCC still reaches it",
   ],
   [
     'POST',
@@ -195,6 +201,15 @@ export function addDeviceRoutes(add: AddRoute, sim: SimRuntime): void {
         devices: devices.map((d) => d.device.name),
       },
     };
+  });
+
+  add('POST', '/_sim/devices/{device}/management', async (r) => {
+    const device = findDevice(sim.state, r.params.device ?? '');
+    const input = await parse(r, ManagementInput);
+    if (device.kind !== 'ASA') throw invalidInput(`${device.device.name} is not an ASA`);
+    if (input.reachable) delete device.managementClosed;
+    else device.managementClosed = true;
+    return { status: 200, body: { device: device.device.name, managementReachable: input.reachable } };
   });
 
   add('POST', '/_sim/connectors/{connector}/status', async (r) => {

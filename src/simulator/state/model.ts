@@ -78,6 +78,11 @@ export interface DeviceRecord {
    * absent: one picked by its UID. Setting NEW_CERT_DETECTED moves it to the next.
    */
   certificate?: number;
+  /**
+   * Its management HTTPS does not answer others than SCC's connector (admin route
+   * `/_sim/devices/{device}/management`): what a look from fwbot meets when a firewall is in between.
+   */
+  managementClosed?: boolean;
 }
 
 export interface StagedUpgrade {
