@@ -8,6 +8,7 @@
 // The processes add only what is theirs: the bot its Bolt app and command intake, a worker its probes,
 // the demo its simulator and its console's chat. (The CLI keeps no state: it has no Redis.)
 import type { Logger } from 'pino';
+import type { CertificateProbe } from '../catalogue/operation.js';
 import { channelScopes } from '../config/scope.js';
 import type { Config } from '../config.js';
 import type { HomeTiming } from '../home/changes.js';
@@ -81,6 +82,11 @@ export interface AssembleOptions {
   observe?: boolean;
   /** Run the approvals' recovery pass now and their expiry sweeper from now on (the bot and the demo). */
   sweep?: boolean;
+  /**
+   * The look at devices' certificates (default: a TLS handshake to each device's own address); the demo
+   * sends it to its simulator's management endpoint.
+   */
+  certificates?: CertificateProbe;
 }
 
 export interface Assembled {
@@ -232,6 +238,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembled> {
     ...(options.homeTiming ? { homeTiming: options.homeTiming } : {}),
     ...(options.oneChannelForAll ? { homeChannelsOf: oneChannelForAll(jobs) } : {}),
     ...(options.chat ? { chat: options.chat } : {}),
+    ...(options.certificates ? { certificates: options.certificates } : {}),
   });
   home = surface.home;
   await runQueuedCalls?.(surface);

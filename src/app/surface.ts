@@ -9,7 +9,7 @@ import { authorizerFrom } from '../approvals/authorizer.js';
 import { ChatCardNotifier } from '../approvals/chatNotifier.js';
 import { type ApprovalSettings, approvalSettingsFrom } from '../approvals/settings.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
-import type { OperationPolicy, OperationServices } from '../catalogue/operation.js';
+import type { CertificateProbe, OperationPolicy, OperationServices } from '../catalogue/operation.js';
 import type { ChangeSettings, Config, DeviceOutputSettings, ResponseSettings } from '../config.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
@@ -38,6 +38,7 @@ import {
 } from '../slackApi/clients.js';
 import { type SlackClientsByTeam, singleWorkspaceClients } from '../slackApi/clientsByTeam.js';
 import { SlackApi, type WebApiClient } from '../slackApi/slackApi.js';
+import { createCertificateProbe } from './certificateProbe.js';
 import { instrumentCatalogue, instrumentGate } from './instrument.js';
 import { createSccClients, type OwnedSccClients } from './sccClients.js';
 
@@ -96,6 +97,8 @@ export interface SurfaceOptions {
   homeChannelsOf?: (userId: string) => Promise<readonly string[]>;
   /** Where messages go instead of Slack's chat, or beside it (ChatRoute: the demo's console). */
   chat?: ChatRoute;
+  /** The look at devices' certificates (default: a TLS handshake to each device's own address). */
+  certificates?: CertificateProbe;
 }
 
 /**
@@ -144,6 +147,8 @@ export function startGovernance(parts: {
   catalogue: Catalogue;
   jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue' | 'snapshots' | 'followed' | 'timed' | 'holds'>;
   settings: ApprovalSettings;
+  /** The look at devices' certificates, for the request and again for the approved call. */
+  certificates?: CertificateProbe;
   /** The change process (the file's `changes`): operations and the dispatcher check tickets with it. */
   changes?: ChangeSettings;
   /** What operations show of devices' answers (the file's `device_output`). */
@@ -190,6 +195,7 @@ export function startGovernance(parts: {
     snapshots: jobs.snapshots,
     timed: jobs.timed,
     holds: jobs.holds,
+    ...(parts.certificates ? { certificates: parts.certificates } : {}),
     authorizer: authorizerFrom(access),
     reveals,
     settings,
@@ -209,6 +215,7 @@ export function startGovernance(parts: {
     scheduled: approvals.scheduled,
     timed: jobs.timed,
     holds: jobs.holds,
+    ...(parts.certificates ? { certificates: parts.certificates } : {}),
   };
   const policy: OperationPolicy = {
     deployWithChange: settings.deployWithChange,
@@ -324,6 +331,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     changes: config.changes,
     deviceOutput: config.deviceOutput,
     response: config.response,
+    certificates: options.certificates ?? createCertificateProbe(),
     secrets,
     metrics,
     log,

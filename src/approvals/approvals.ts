@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { DeviceHolds } from '../catalogue/deviceHolds.js';
 import type {
   AuditReader,
+  CertificateProbe,
   ConfigSnapshots,
   Operation,
   ScheduledRuns,
@@ -57,6 +58,8 @@ export interface ApprovalsOptions {
   timed?: TimedWork;
   /** Device holds (src/jobs/deviceHolds.ts): an approved call meets them, or takes its own, right before it runs. */
   holds?: DeviceHolds;
+  /** The look at a device's certificate (src/app/certificateProbe.ts): an approved acceptance looks again. */
+  certificates?: CertificateProbe;
   authorizer: Authorizer;
   /** Where approved secret-producing calls leave their one-time Reveal grant. */
   reveals: RevealGrants;
@@ -145,6 +148,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
       ...(options.snapshots ? { snapshots: options.snapshots } : {}),
       ...(options.timed ? { timed: options.timed } : {}),
       ...(options.holds ? { holds: options.holds } : {}),
+      ...(options.certificates ? { certificates: options.certificates } : {}),
     },
     notifier,
     clients: options.clients,

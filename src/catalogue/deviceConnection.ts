@@ -2,7 +2,9 @@
 // two calls that mend an ASA's connection: `/fw devices reconnect <asa>` (reconnectAsaDevice) and `/fw
 // devices accept-certificate <asa>…` (bulkAcceptAsaCertificates, for an ASA that presents a new
 // certificate). Both are governed: a second person by default (the policy file may lower it), audited
-// either way. SCC's API shows no certificate, so fwbot cannot show the one being accepted: the card says so.
+// either way. SCC's API shows no certificate, so fwbot looks at the one each ASA presents at its management
+// address (presentedCertificates.ts) and the card shows its fingerprint; a look again right before the call
+// that finds another one stops it.
 import { z } from 'zod';
 import { UserError } from '../model/errors.js';
 import { announcement } from '../render/announce.js';
@@ -15,7 +17,20 @@ import { isUuid, list, text } from './args.js';
 import { DEVICE, transactionTrack } from './common.js';
 import { inventory } from './devices.js';
 import { compareDevices, DeviceFacts, deviceFacts } from './deviceTarget.js';
-import { defineOperation, type Operation, type OperationContext } from './operation.js';
+import {
+  type CertificateProbe,
+  defineOperation,
+  type Operation,
+  type OperationContext,
+  type TargetRead,
+} from './operation.js';
+import {
+  CertificateLookFacts,
+  certificateChanges,
+  certificateLines,
+  lookAtCertificate,
+  unseenWarning,
+} from './presentedCertificates.js';
 import { type DeviceRequirement, resolveDevice, resolveDevices } from './resolve.js';
 import { isNotFound } from './sccErrors.js';
 
@@ -136,6 +151,33 @@ export const devicesReconnect = defineOperation({
   track: ({ device, transaction }) => transactionTrack(transaction, `reconnect of ${device.name}`),
 });
 
+/** A device waiting for its certificate to be accepted, and fwbot's look at the certificate it presents. */
+const CertificateFacts = ConnectionFacts.extend({ look: CertificateLookFacts });
+type CertificateFacts = z.infer<typeof CertificateFacts>;
+
+/** The device and its certificate again, right before the call: SCC's record, then another look. */
+async function rereadCertificate(
+  ctx: OperationContext,
+  before: CertificateFacts,
+  probe: CertificateProbe | undefined,
+): Promise<TargetRead<CertificateFacts>> {
+  try {
+    const { data } = await ctx.scc.call('getDevice', { path: { deviceUid: before.uid } });
+    return {
+      found: true,
+      facts: {
+        ...deviceFacts({ uid: before.uid, name: data.name, kind: before.kind }),
+        connectivityState: data.connectivityState ?? 'UNKNOWN',
+        look: await lookAtCertificate(probe, data.address),
+      },
+    };
+  } catch (error) {
+    if (isNotFound(error))
+      return { found: false, reason: `device ${before.name} is no longer in the inventory` };
+    throw error;
+  }
+}
+
 /** SCC accepts the certificates of 1 to 50 ASAs per call. */
 const MAX_CERTIFICATES = 50;
 
@@ -155,22 +197,30 @@ export const devicesAcceptCertificate = defineOperation({
   scc: ['getDevices', 'getDevice', 'bulkAcceptAsaCertificates'],
   examples: ['devices accept-certificate asa-hq-01'],
   target: {
-    facts: z.object({ devices: z.array(ConnectionFacts).min(1) }),
+    facts: z.object({ devices: z.array(CertificateFacts).min(1) }),
     resolve: async (ctx, args) => {
       const found = await resolveDevices(ctx.scc, args.device, ASA);
-      const devices = found.map((d) => ({
+      const states = found.map((d) => ({
         ...deviceFacts(d),
         connectivityState: d.device.connectivityState ?? 'UNKNOWN',
       }));
-      const without = devices.filter((d) => d.connectivityState !== 'NEW_CERT_DETECTED');
+      const without = states.filter((d) => d.connectivityState !== 'NEW_CERT_DETECTED');
       if (without.length > 0)
         throw new UserError(
           `${without.map((d) => `${d.name} (${humanEnum(d.connectivityState)})`).join(', ')} ${without.length === 1 ? 'presents' : 'present'} no new certificate: there is nothing to accept.`,
         );
+      const probe = ctx.services?.certificates;
+      const devices = await Promise.all(
+        found.map(async (d, i) => ({
+          ...(states[i] as ConnectionFacts), // one state per device found, in order
+          look: await lookAtCertificate(probe, d.device.address),
+        })),
+      );
       return { facts: { devices }, raw: { device: devices.map((d) => d.uid) } };
     },
     reread: async (ctx, facts) => {
-      const reads = await Promise.all(facts.devices.map((d) => rereadConnection(ctx, d)));
+      const probe = ctx.services?.certificates;
+      const reads = await Promise.all(facts.devices.map((d) => rereadCertificate(ctx, d, probe)));
       const gone = reads.find((r) => !r.found);
       if (gone && !gone.found) return gone;
       return { found: true, facts: { devices: reads.flatMap((r) => (r.found ? [r.facts] : [])) } };
@@ -185,14 +235,22 @@ export const devicesAcceptCertificate = defineOperation({
             : [
                 `${now.name} is now ${humanEnum(now.connectivityState)}: it no longer waits for a certificate.`,
               ];
-        return [...compareDevices(device, now), ...moved];
+        return [
+          ...compareDevices(device, now),
+          ...moved,
+          ...certificateChanges(now.name, device.look, now.look),
+        ];
       }),
     describe: ({ devices }) => ({
       action: `accept the new certificate of ${devices.map((d) => code(d.name)).join(', ')}`,
       line: `new certificate of ${devices.map((d) => untrusted(d.name)).join(', ')}`,
       fields: [{ label: 'Devices', value: devices.map((d) => d.name).join(', ') }],
+      code: devices.flatMap((d) => certificateLines(d.name, d.look)).join('\n'),
       warnings: [
-        ':warning: SCC accepts the certificate without showing it, and its API does not give it to fwbot: check its fingerprint on the ASA (`show crypto ca certificates`) or in SCC before approving. A certificate nobody expected can mean someone is in the middle.',
+        ...unseenWarning(
+          devices.filter((d) => !d.look.certificate).map((d) => ({ name: d.name, look: d.look })),
+        ),
+        ':warning: SCC accepts whatever certificate the ASA presents to it. Above is what the ASA presented to fwbot: compare its SHA-256 with `show crypto ca certificates` on the ASA before approving. A certificate nobody expected can mean someone is in the middle.',
       ],
     }),
   },

@@ -1,6 +1,8 @@
 // The services behind Redis that a few operations run on, as the ports they see (the approvals service and
 // the jobs implement them): the watches of upgrade runs, the audit trail, who staged what on each ASA.
-// Absent where fwbot runs without Redis (the CLI): an operation declares what it needs (`needs`).
+// Absent where fwbot runs without Redis (the CLI): an operation declares what it needs (`needs`). One port
+// is not Redis's: the look at the certificate a device presents (src/app/certificateProbe.ts), which every
+// surface has, the CLI too.
 import type { z } from 'zod';
 import type { AlertService } from '../alerts/model.js';
 import type { Role } from '../model/types.js';
@@ -310,6 +312,31 @@ export interface TimedWork {
   history(filter?: TimedFilter): Promise<TimedItem[]>;
 }
 
+/** The certificate a device presented in a TLS handshake, as fwbot read it (nothing of it is trusted). */
+export interface PresentedCertificate {
+  /** SHA-256 of the certificate's DER, colon-separated upper-case hex: what `show crypto ca certificates` compares to. */
+  sha256: string;
+  /** Distinguished names, one `KEY=value` per line as node:crypto writes them. */
+  subject: string;
+  issuer: string;
+  /** ISO dates. */
+  validFrom: string;
+  validTo: string;
+  /** Signed by its own key: an ASA's own certificate, not one a certificate authority issued. */
+  selfSigned: boolean;
+}
+
+/** A look at a device's certificate: the one it presented, or why fwbot could not see one, in a sentence. */
+export type CertificateLook = { seen: PresentedCertificate } | { unreachable: string };
+
+/**
+ * Looks at the certificate a device presents at its management address (`host:port`, SCC's `address`): a TLS
+ * handshake and nothing else, no data sent, the certificate taken whatever it is (src/app/certificateProbe.ts).
+ */
+export interface CertificateProbe {
+  presented(address: string): Promise<CertificateLook>;
+}
+
 /** The Redis-backed services an operation may need (absent where fwbot runs without Redis: the CLI). */
 export type ServiceName = keyof OperationServices;
 
@@ -342,4 +369,6 @@ export interface OperationServices {
   timed?: TimedWork;
   /** Devices held for a change in progress (src/catalogue/deviceHolds.ts): `/fw holds`, and every call's check. */
   holds?: DeviceHolds;
+  /** A look at the certificate a device presents (`/fw devices accept-certificate`); not Redis's, so never in `needs`. */
+  certificates?: CertificateProbe;
 }

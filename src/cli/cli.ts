@@ -11,10 +11,12 @@
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import type { Logger } from 'pino';
+import { createCertificateProbe } from '../app/certificateProbe.js';
 import { createLogger } from '../app/logger.js';
 import { readScheduledRuns } from '../app/scheduledReader.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
 import type {
+  CertificateProbe,
   ModalField,
   Operation,
   OperationServices,
@@ -74,6 +76,8 @@ export interface CliOptions {
   readStdin?: () => Promise<string>;
   /** Another key prefix in the bot's Redis than the bot's default (tests share one server). */
   redisPrefix?: string;
+  /** The look at devices' certificates (default: a TLS handshake to each device's own address; tests: the simulator's). */
+  certificates?: CertificateProbe;
 }
 
 interface CliFlags {
@@ -215,7 +219,7 @@ function cliDispatcher(
   scc: SccClient,
   catalogue: Catalogue,
   config: Config,
-  services: OperationServices | undefined,
+  services: OperationServices,
   log: Logger,
 ) {
   const everything = { viewer: [user], operator: [user], approver: [user], admin: [user] };
@@ -234,7 +238,7 @@ function cliDispatcher(
     reveals: new MemoryRevealGrants(),
     // Tickets are asked for here as in Slack: the CLI's changes belong to the change process too.
     policy: { changes: config.changes, deviceOutput: config.deviceOutput, response: config.response },
-    ...(services ? { services } : {}),
+    services,
     log,
   });
 }
@@ -305,13 +309,12 @@ async function runCommand(
         lookup: (id) => catalogue.get(id),
       })
     : undefined;
-  const services = jobs
-    ? {
-        alerts: jobs.alerts,
-        snapshots: jobs.snapshots,
-        ...(held ? { scheduled: held.scheduled } : {}),
-      }
-    : undefined;
+  // The look at a device's certificate needs no Redis: the CLI shows it before `--yes` as the bot's card does.
+  const services: OperationServices = {
+    certificates: options.certificates ?? createCertificateProbe(),
+    ...(jobs ? { alerts: jobs.alerts, snapshots: jobs.snapshots } : {}),
+    ...(held ? { scheduled: held.scheduled } : {}),
+  };
   const dispatcher = cliDispatcher(user, profile, scc, catalogue, config, services, log);
   try {
     if (call.form) {

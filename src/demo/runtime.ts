@@ -11,7 +11,7 @@ import type { OwnedSccClients } from '../app/sccClients.js';
 import { type SlackClients, slackClientsOf } from '../app/surface.js';
 import type { Approvals } from '../approvals/approvals.js';
 import type { Catalogue } from '../catalogue/index.js';
-import type { OperationServices } from '../catalogue/operation.js';
+import type { CertificateProbe, OperationServices } from '../catalogue/operation.js';
 import type { Config } from '../config.js';
 import type { ConsoleChat } from '../console/consoleChat.js';
 import type { ConsoleDeps } from '../console/runner.js';
@@ -40,6 +40,8 @@ export interface RuntimeOptions {
   prefix?: string;
   /** Speeds polling up for tests. */
   schedule?: ScheduleOverrides;
+  /** The look at devices' certificates: the in-process simulator's management endpoint (default: the devices'). */
+  certificates?: CertificateProbe;
 }
 
 export interface Runtime {
@@ -94,6 +96,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     chat: (slack) => consoleChat.beside(slack),
     ...(options.prefix ? { redisPrefix: options.prefix } : {}),
     ...(options.schedule ? { schedule: options.schedule } : {}),
+    ...(options.certificates ? { certificates: options.certificates } : {}),
   });
   const { surface } = assembled;
   const { deps } = surface;

@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
+import { createCertificateProbe } from '../app/certificateProbe.js';
 import { createLogger } from '../app/logger.js';
 import { installProcess } from '../app/process.js';
 import {
@@ -32,7 +33,7 @@ import { contextualDestination } from '../observability/logContext.js';
 import type { FwbotMetrics } from '../observability/metrics.js';
 import type { ShutdownStep } from '../observability/shutdown.js';
 import { EXIT_REDIS_UNREACHABLE, RedisUnreachable } from '../redis/check.js';
-import { type SimulatorHandle, startSimulator } from '../simulator/index.js';
+import { managementRoute, type SimulatorHandle, startSimulator } from '../simulator/index.js';
 import type { WorldOrigin } from '../simulator/state/saved.js';
 
 const STATE_DIR = '.fwbot';
@@ -168,6 +169,8 @@ async function run(
       slackConfig.mode === 'disabled'
         ? undefined
         : { token: slackConfig.botToken.reveal(), apiUrl: slackConfig.apiUrl },
+    // The simulated ASAs' certificates are shown from its management endpoint, as a real ASA's from its own.
+    ...(sim ? { certificates: createCertificateProbe({ route: managementRoute(sim.managementPort) }) } : {}),
   });
   // Read at each probe: the Slack check joins once the Slack app exists.
   const readinessChecks: ReadinessCheck[] = [...runtime.readinessChecks];

@@ -1,5 +1,6 @@
 // Public entry of the SCC simulator: start it in-process (tests, benchmarks) and the names tests use.
 
+export { managementRoute, managementServerName } from './management.js';
 export type { SimulatorHandle, StartSimulatorOptions } from './simulator.js';
 export { startSimulator } from './simulator.js';
 export type { SimState } from './state/model.js';

@@ -9,6 +9,7 @@ import { operationHandlers } from './api/operations.js';
 import { mintTenantToken } from './auth.js';
 import { type ClockMode, createClock } from './clock.js';
 import { createFront } from './http/server.js';
+import { startManagementEndpoint } from './management.js';
 import { ParkedRequests, type SimRuntime } from './runtime.js';
 import type { SimState } from './state/model.js';
 import { keepWorld, openWorldFile, type WorldOrigin } from './state/saved.js';
@@ -51,6 +52,11 @@ export interface SimulatorHandle {
   /** Base URL, e.g. http://127.0.0.1:40123 — the stand-in for https://api.<region>.security.cisco.com/firewall. */
   readonly url: string;
   readonly port: number;
+  /**
+   * The port of the ASAs' management HTTPS (management.ts): `managementRoute(port)` sends a certificate
+   * probe's handshakes there.
+   */
+  readonly managementPort: number;
   readonly tokens: typeof DEMO_TOKENS;
   readonly clock: {
     readonly mode: ClockMode;
@@ -133,6 +139,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
       resolve();
     });
   });
+  const management = await startManagementEndpoint(() => sim.state, options.host ?? '127.0.0.1');
   const keeper = options.worldFile === undefined ? undefined : keepWorld(options.worldFile, () => sim.state);
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -151,6 +158,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
   return {
     url: sim.baseUrl,
     port: address.port,
+    managementPort: management.port,
     tokens: DEMO_TOKENS,
     clock: {
       mode,
@@ -181,7 +189,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
       // Requests still in flight get a moment to finish; then their connections are cut.
       const cut = setTimeout(() => server.closeAllConnections(), 1_000);
       cut.unref();
-      await closed;
+      await Promise.all([closed, management.close()]);
       clearTimeout(cut);
     },
   };

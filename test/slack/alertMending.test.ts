@@ -2,12 +2,16 @@
 // Bolt app, the workers' scan and desk posting to the fake Slack, the simulator behind. An ASA that goes
 // unreachable is told with a Reconnect… button; one that presents a new certificate, with Accept the new
 // certificate…. Each runs the governed operation as the person who clicks: a viewer is refused, an operator
-// asks for a second person's approval, with the card's warning that SCC does not show the certificate.
+// asks for a second person's approval, and the card shows the certificate the ASA presents (its fingerprint).
+import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCertificateProbe } from '../../src/app/certificateProbe.js';
 import { sccClientsFrom } from '../../src/app/sccClients.js';
 import type { OperationServices } from '../../src/catalogue/operation.js';
 import { simulatorControls } from '../../src/demo/worldControls.js';
 import { startWorkers, type Workers } from '../../src/jobs/workers.js';
+import { managementRoute } from '../../src/simulator/index.js';
+import { presentedKeyPair } from '../../src/simulator/state/managementCertificates.js';
 import { slackChatOf } from '../../src/slack/chat.js';
 import { createWorkerSlackClient } from '../../src/slackApi/clients.js';
 import { quietLog, TEST_SCHEDULE } from '../jobs/support/harness.js';
@@ -40,6 +44,7 @@ describe('an offline ASA’s incident offers what mends it', () => {
       logger: quietLog,
     });
     services.alerts = workers.jobs.alerts;
+    services.certificates = createCertificateProbe({ route: managementRoute(h.sim.managementPort) });
   });
   afterAll(async () => {
     await workers.close();
@@ -104,5 +109,10 @@ describe('an offline ASA’s incident offers what mends it', () => {
     const accept = await waitForGate(before + 2);
     expect(accept?.operation.id).toBe('devices.accept-certificate');
     expect(accept?.raw).toMatchObject({ device: [uid] });
+    // What the approver is shown: the certificate the ASA presents now, the one it rotated to.
+    const presented = new X509Certificate(
+      presentedKeyPair(h.sim.state.devices.get(uid) ?? { device: { uid } }).cert,
+    );
+    expect(accept?.target.description.code).toContain(`SHA-256  ${presented.fingerprint256}`);
   });
 });

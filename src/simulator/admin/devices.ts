@@ -9,6 +9,7 @@ import { matching } from '../lists/listEngine.js';
 import { iso, type SimRuntime } from '../runtime.js';
 import { changeOutOfBand, ensureAsaInterfaces } from '../state/asaConfig.js';
 import { clearShuns } from '../state/asaShun.js';
+import { rotateCertificate } from '../state/managementCertificates.js';
 import type { DeviceRecord } from '../state/model.js';
 import { type AddRoute, findDevice, findDevices, parse, UI_USER } from './request.js';
 
@@ -48,6 +49,7 @@ const OutOfBandInput = z
     username: z.string().min(1).max(200).optional(),
   })
   .strict();
+const ManagementInput = z.object({ reachable: z.boolean() }).strict();
 const ConnectorInput = z.object({ status: z.enum(['INACTIVE', 'ACTIVE']) }).strict();
 const FailoverInput = z
   .object({ action: z.enum(['switch', 'fail-active', 'fail-standby', 'recover']).optional() })
@@ -67,12 +69,17 @@ export const DEVICE_ROUTES = [
   [
     'POST',
     '/_sim/devices/{device}/connectivity',
-    "set a device's connectivityState: {connectivityState} (ONLINE, UNREACHABLE, BAD_CREDENTIALS, UNKNOWN, PENDING_SETUP, PENDING, NEW_CERT_DETECTED)",
+    "set a device's connectivityState: {connectivityState} (ONLINE, UNREACHABLE, BAD_CREDENTIALS, UNKNOWN, PENDING_SETUP, PENDING, NEW_CERT_DETECTED; an ASA set to NEW_CERT_DETECTED presents its next certificate on its management HTTPS)",
   ],
   [
     'POST',
     '/_sim/devices/connectivity',
     'set the connectivityState of many devices at once: {connectivityState, devices?: [uid|name], q?: lucene, limit?}',
+  ],
+  [
+    'POST',
+    '/_sim/devices/{device}/management',
+    "open or close an ASA's management HTTPS to others than SCC: {reachable}. Closed, a look at its certificate (the simulator's management endpoint) gets no handshake, while SCC still reaches it",
   ],
   [
     'POST',
@@ -155,11 +162,18 @@ function failover(device: DeviceRecord, action: z.output<typeof FailoverInput>['
   d.asaFailoverMate = { ...(d.asaFailoverMate ?? {}), failoverState: `${mate.unit} - ${mate.state}` };
 }
 
+/** A new certificate detected is a new one presented: an ASA's management HTTPS shows the next key pair. */
+function setConnectivity(device: DeviceRecord, state: (typeof CONNECTIVITY_STATES)[number]): void {
+  if (state === 'NEW_CERT_DETECTED' && device.kind === 'ASA' && device.device.connectivityState !== state)
+    rotateCertificate(device);
+  device.device.connectivityState = state;
+}
+
 export function addDeviceRoutes(add: AddRoute, sim: SimRuntime): void {
   add('POST', '/_sim/devices/{device}/connectivity', async (r) => {
     const device = findDevice(sim.state, r.params.device ?? '');
     const input = await parse(r, ConnectivityInput);
-    device.device.connectivityState = input.connectivityState;
+    setConnectivity(device, input.connectivityState);
     return { status: 200, body: { device: device.device.name, connectivityState: input.connectivityState } };
   });
 
@@ -178,7 +192,7 @@ export function addDeviceRoutes(add: AddRoute, sim: SimRuntime): void {
       devices = matching(input.q ?? '', all, fields);
     }
     if (input.limit !== undefined) devices = devices.slice(0, input.limit);
-    for (const d of devices) d.device.connectivityState = input.connectivityState;
+    for (const d of devices) setConnectivity(d, input.connectivityState);
     return {
       status: 200,
       body: {
@@ -187,6 +201,15 @@ export function addDeviceRoutes(add: AddRoute, sim: SimRuntime): void {
         devices: devices.map((d) => d.device.name),
       },
     };
+  });
+
+  add('POST', '/_sim/devices/{device}/management', async (r) => {
+    const device = findDevice(sim.state, r.params.device ?? '');
+    const input = await parse(r, ManagementInput);
+    if (device.kind !== 'ASA') throw invalidInput(`${device.device.name} is not an ASA`);
+    if (input.reachable) delete device.managementClosed;
+    else device.managementClosed = true;
+    return { status: 200, body: { device: device.device.name, managementReachable: input.reachable } };
   });
 
   add('POST', '/_sim/connectors/{connector}/status', async (r) => {

@@ -73,6 +73,16 @@ export interface DeviceRecord {
   stagedUpgrade?: StagedUpgrade;
   /** How its next software upgrades fail (admin route `/_sim/devices/{device}/upgrade-fault`). */
   softwareUpgradeFault?: SoftwareUpgradeFault;
+  /**
+   * Which of the simulator's key pairs its management HTTPS presents (state/managementCertificates.ts);
+   * absent: one picked by its UID. Setting NEW_CERT_DETECTED moves it to the next.
+   */
+  certificate?: number;
+  /**
+   * Its management HTTPS does not answer others than SCC's connector (admin route
+   * `/_sim/devices/{device}/management`): what a look from fwbot meets when a firewall is in between.
+   */
+  managementClosed?: boolean;
 }
 
 export interface StagedUpgrade {

@@ -11,7 +11,7 @@ import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/approvals/settings.js';
 import type { DeviceHolds } from '../../../src/catalogue/deviceHolds.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
-import type { ConfigSnapshots, TimedWork } from '../../../src/catalogue/services.js';
+import type { CertificateProbe, ConfigSnapshots, TimedWork } from '../../../src/catalogue/services.js';
 import type { ChangeSettings, ResponseSettings } from '../../../src/config/profilesFileSchema.js';
 import type { RedisConfig } from '../../../src/config.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
@@ -31,6 +31,8 @@ import { freePort } from '../../support/redisServer.js';
 import { BOT_TOKEN, CATALOGUE, lookup, policyAccess, SIGNING_SECRET, TEAM } from './world.js';
 
 export interface BotOptions {
+  /** The look at devices' certificates (the simulator's management endpoint), for the request and the run. */
+  certificates?: CertificateProbe;
   /** The run's Redis, or a deployment's configuration (Sentinel, in the failover tests). */
   redisUrl: string | RedisConfig;
   prefix: string;
@@ -156,6 +158,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     ...(options.snapshots ? { snapshots: options.snapshots } : {}),
     ...(options.timed ? { timed: options.timed } : {}),
     ...(options.holds ? { holds: options.holds } : {}),
+    ...(options.certificates ? { certificates: options.certificates } : {}),
     settings: options.settings ?? {},
     ...(options.changes ? { changes: options.changes } : {}),
     logger,
@@ -185,6 +188,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       ...(options.snapshots ? { snapshots: options.snapshots } : {}),
       ...(options.timed ? { timed: options.timed } : {}),
       ...(options.holds ? { holds: options.holds } : {}),
+      ...(options.certificates ? { certificates: options.certificates } : {}),
     },
     policy: {
       deployWithChange: settings.deployWithChange,

@@ -1,6 +1,7 @@
 // A complete approvals test world: the fake Slack Web API, the SCC simulator, a key prefix of its own on
 // the run's Redis, a driven clock, and one bot process (more on demand, sharing Redis and the simulator).
 
+import { createCertificateProbe } from '../../../src/app/certificateProbe.js';
 import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import type { ApprovalSettingsInput } from '../../../src/approvals/settings.js';
 import type { DeviceHolds } from '../../../src/catalogue/deviceHolds.js';
@@ -12,7 +13,7 @@ import {
   type ResponseSettings,
 } from '../../../src/config/profilesFileSchema.js';
 import type { AccessControl } from '../../../src/policy/access.js';
-import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
+import { managementRoute, type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { quietLog, simClients, startTestWorkers } from '../../jobs/support/harness.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
 import { redisUrl, uniquePrefix } from '../../support/testRedis.js';
@@ -95,6 +96,8 @@ export async function startEnv(
       slackApiUrl: slack.apiUrl,
       sccBaseUrl: sim.url,
       sccToken: sim.tokens.superAdmin,
+      // The simulated ASAs' certificates, from the simulator's management endpoint.
+      certificates: createCertificateProbe({ route: managementRoute(sim.managementPort) }),
       clock,
       settings: extra,
       ...(options.access ? { access: options.access } : {}),

@@ -1,0 +1,187 @@
+// SIMULATOR ONLY, NOT SECRET: the key pairs the simulated ASAs present on their management HTTPS (the
+// simulator's management endpoint, src/simulator/management.ts). Made once with openssl (RSA-2048,
+// self-signed, "CN=ASA Temporary Self Signed Certificate" as a real ASA names the certificate it makes
+// itself, valid 2024-2044); they protect nothing, are published with the source, and must never be used
+// anywhere but the simulator. A device presents one of them (DeviceRecord.certificate, by index); when its
+// connectivity is set to NEW_CERT_DETECTED it presents the next, as an ASA that made a new one would.
+
+export interface ManagementKeyPair {
+  readonly cert: string;
+  readonly key: string;
+}
+
+export const MANAGEMENT_KEY_PAIRS: readonly ManagementKeyPair[] = [
+  {
+    cert: `-----BEGIN CERTIFICATE-----
+MIIDFjCCAf6gAwIBAgIDAV0tMA0GCSqGSIb3DQEBCwUAMDAxLjAsBgNVBAMMJUFT
+QSBUZW1wb3JhcnkgU2VsZiBTaWduZWQgQ2VydGlmaWNhdGUwHhcNMjQwMTE1MDAw
+MDAwWhcNNDQwMTE1MDAwMDAwWjAwMS4wLAYDVQQDDCVBU0EgVGVtcG9yYXJ5IFNl
+bGYgU2lnbmVkIENlcnRpZmljYXRlMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIB
+CgKCAQEAtq6nBeVr0Akd8jKqqe2tfiPeOOlsd0mYnCGR0oy2lFjomZS6t/BV9D30
+Nt7f4X+o/ewI5k62ojaTgyKx8vz1f2Hi6XARETyT0T035If4AfrW8si2zSkM56wf
+QbKX/acfSr28apyQ9CswWkuN6YKDiN/pZbeaJshuSBg0N6L2pGx6ApYqyVEzrMLi
+Z/zfVkqf0AmcvgXKaLXZOYWNE278wzdo/GecOFn+aWtenwYi66xvzimSHlA8hPdE
+8oBi+OeMHaCgOqQ/8nXnE0eih5tPn8aRp4fzLlQAimpZmHqmslPKgSNd6EPiFzUm
+baBudlOpFgALn5InicIwjwITNwv4yQIDAQABozkwNzAJBgNVHRMEAjAAMAsGA1Ud
+DwQEAwIFoDAdBgNVHQ4EFgQU+1mfRG4v120W0S7hF4vWCQgpG+YwDQYJKoZIhvcN
+AQELBQADggEBALZqM51yPMKJ5pKYqPZ8aC+uv3QTtF40myM9siHLkGp80zrm2iAR
+2Jpvy6mM9x69ssoSg/z5gWkt5q9VzD2P72DCd+yTi4mIjCXMOgf7ddGozAIDMSW+
+3dpDHEwiBqt3k4yRtHQAZqzuKSrHm7pcPlpTJ4gDHN9DMaQG2NBy9GOzxL0gOXU0
+P4rb3IPObVrp7PXLaNx3/MYuMasF7arq362hRvUQiMuaTYs4bz/YU006HfWjyv1X
+BTVNZ8EsmM5SAfh/pH9BfWI8U3x2lPjpWfX4owvwzwjYEZpITglAnL3XP+KjkUkn
+z3IrUhemcrO/E+nh0mogjZhoSjkNRty+rug=
+-----END CERTIFICATE-----`,
+    key: `-----BEGIN PRIVATE KEY-----
+MIIEvwIBADANBgkqhkiG9w0BAQEFAASCBKkwggSlAgEAAoIBAQC2rqcF5WvQCR3y
+Mqqp7a1+I9446Wx3SZicIZHSjLaUWOiZlLq38FX0PfQ23t/hf6j97AjmTraiNpOD
+IrHy/PV/YeLpcBERPJPRPTfkh/gB+tbyyLbNKQznrB9Bspf9px9KvbxqnJD0KzBa
+S43pgoOI3+llt5omyG5IGDQ3ovakbHoClirJUTOswuJn/N9WSp/QCZy+Bcpotdk5
+hY0TbvzDN2j8Z5w4Wf5pa16fBiLrrG/OKZIeUDyE90TygGL454wdoKA6pD/ydecT
+R6KHm0+fxpGnh/MuVACKalmYeqayU8qBI13oQ+IXNSZtoG52U6kWAAufkieJwjCP
+AhM3C/jJAgMBAAECggEABfwUxrGsZYVW8M9OHgEGVQKRziV/gyzrDfpfj5lChfuf
+qyBfOZVrC3RYItAMX5PSEneAFyNvAkNtc7dYQxCcbk7joygjtv/YC9vIj/kQW+g+
+0HdY3cHBhXlzELDsH8gw0z8CBDAa45TioaKmBIddDcfgGo/4QdsBGeWJGGWDVQGW
+dOK1zE6O+GzLZ503g200mqBMluSOEfNsiXcbUlICBkhg0MkDBf+1c0mPLzsscby3
+eabg0gHWDdSbgXvmhtNBtuNjYNlaiDA1dkQfuURlru0ti7t2LePpaUcLvtId6m2f
+u6HQ42sdnJUzlC5T5E/Eohksm/XzFCH95XqRYBjGDQKBgQD3rdQHeHJz2O7YmY1c
+lg/rP5ABjOjb6ug19haiIGsoC1u6Ug/H516V3qYRtW5PSZITdaYEhFYf0Xc7tAUD
+mDq88O+7HyMWlxEJcU9FOEVDatMCBuVuz7fU7AqKBZvWpCjG1LFr0tJK6mevS26J
+Si5eyXmhVAut0TKDm9Ze1ejTswKBgQC80dEzDZQTDma4FLX2z2fkZetU8Fm/GCe4
+272FEhin+FEeQD5V7LyEcZxYn2KvonEFI+N7XzwK2wH2oeBdQ5t0qDUYltOgpdQJ
+GOXiVK/1J9obgI82G9Oyz1NoVMPHDDImOLh4rGVsw00HXRvT7Rw8IDEyPOlv0ITw
+2769eztzkwKBgQDcfMyyUdFhvA70l822TIijXhRurOhnTnmmAAsqDT4XifUAqykN
+RrV3KZwhS6iFwPLfi+5dOwoIjUpdxeZoys4PgVWI+TEdXSJ3i32MG4ndeG2b8lOx
+EA2Q6QiA0nlm3QDH8HR5jlZTBtWCwd4HLhiVnTpAGjfDZuZXLxXpmvgH7QKBgQCr
+mt1QUuTitNHyNxBxcWpwj5hjp9VI8YEYZs1FpX63Gd1Pav+8Q93JWR/JA4JDMZUa
+INXcCF+fVg/gwJoS6SDd0wn+gQVxGYUth21WV7VbT47QM/T0LjImbnrVdURBIPpq
+9l3hfnznblARgzOJVhO1KWTMzcMylgZciLo/p0IO9QKBgQDz+OOmRJx/oOxkULvt
+AQoyWEa1pHbKgwai0nYGYOJ4Cff1W7uSJId3aAJSbbQINCInK4LoWIDAGVRB3TIi
+lslC+rP+7mh0Q8ikG1WJ2uu5NCnvDAfSmhsynUdW9EZX5jxTPPRlG3RCVoStomkc
+ZSg7I5EIEMNwfPzAeiF2Oq/agA==
+-----END PRIVATE KEY-----`,
+  },
+  {
+    cert: `-----BEGIN CERTIFICATE-----
+MIIDFjCCAf6gAwIBAgIDAl+3MA0GCSqGSIb3DQEBCwUAMDAxLjAsBgNVBAMMJUFT
+QSBUZW1wb3JhcnkgU2VsZiBTaWduZWQgQ2VydGlmaWNhdGUwHhcNMjQwMjE1MDAw
+MDAwWhcNNDQwMjE1MDAwMDAwWjAwMS4wLAYDVQQDDCVBU0EgVGVtcG9yYXJ5IFNl
+bGYgU2lnbmVkIENlcnRpZmljYXRlMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIB
+CgKCAQEAvGVZ3Z4mIHpu0Zg8CdOomw1WWbqiBfYpA3M8p7NK2S1RulcDO/npjEej
+dgaQgPEHspXt/LYhqohq29U+6I9VHlGu9wnQWA7dmBOYdXkIBo0w/JNwgp/oJqz7
+9gpSP19PG9YIzzzjlcOfkusa3SWkVjaJkGgStyxfSVuuk3RauZRI2uP9lINxBA3n
++Azgvs76M/6eWs5FMyTffzErEk9SArMlge8yLu4AfjobRPWniQL5jAbU3dopBq9a
+sG4GgUQQ3swrSWPytoPkQiud7e60DztXC29bbnc0hWsqjqSzdzQsgPuZQF8VQVxZ
+lgdMkMufqvUtt0gflWFE/JHMcXIWwQIDAQABozkwNzAJBgNVHRMEAjAAMAsGA1Ud
+DwQEAwIFoDAdBgNVHQ4EFgQU8nZUOiGcMP2hV++IW8gW3cIOur0wDQYJKoZIhvcN
+AQELBQADggEBAF/qoF3OddDj1pwbSBl4m2Yh1DSVsQpOrxxn8fTZCWip589OTCpj
+bd9gfUndV1KPCqXIH3F/WVHs2AokfxPIpEtZeJS05qooZauPRfnJuTL9tR6fiV62
+5LosLVWYGBG3Zn0vqo/TOd1xaZ/8TTD1Y06xZU7pAHbYpmM/S3IEgsi2xEve+uj4
+vo71JSTR1mBeydZbqozSzXkmOSHy2NlbbYsCtYl8KzCSAvMaCA9ysYu5qFXHhsJa
+FwJtql6MBeT2bx0VMxZfbw3uD9uiYV8MVwXF/zWdAja/OEO+a6wItRx/OLbOpVO4
+2k+ez099UUvSzjlMwLgfkm6N3y3MZ0TGkGw=
+-----END CERTIFICATE-----`,
+    key: `-----BEGIN PRIVATE KEY-----
+MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC8ZVndniYgem7R
+mDwJ06ibDVZZuqIF9ikDczyns0rZLVG6VwM7+emMR6N2BpCA8Qeyle38tiGqiGrb
+1T7oj1UeUa73CdBYDt2YE5h1eQgGjTD8k3CCn+gmrPv2ClI/X08b1gjPPOOVw5+S
+6xrdJaRWNomQaBK3LF9JW66TdFq5lEja4/2Ug3EEDef4DOC+zvoz/p5azkUzJN9/
+MSsST1ICsyWB7zIu7gB+OhtE9aeJAvmMBtTd2ikGr1qwbgaBRBDezCtJY/K2g+RC
+K53t7rQPO1cLb1tudzSFayqOpLN3NCyA+5lAXxVBXFmWB0yQy5+q9S23SB+VYUT8
+kcxxchbBAgMBAAECggEAA1EeJ8E2NvcrhqQmq8j0ByV7zOD0zk8QV3UKxIHAbRoX
+qMS0aV9pMGTofgD36qqTsfNizm1fIrNRJ6VVp17dUZyAN0LkeKXBBVbppb587i9D
+2rE2gg49AO/7EFC2iagXaqGLjn5/cUO8RlK+VStpp8eWXMUATgT0I9n/NQMPlS8n
+65/roWamu1yAVLOjfdPY9r6SCNWBvdlt8wQ4VcOoS6is+baxdHbBK2akXpbfa3Nj
+mAFBQvPn8MiNvvz0Mop9x58V+cOFbfF9Pp4jmIuQpe1m9cA8JXUCuIuOh2TM/tmF
+6MZOLAlNXNFJUvm71C7b0fjwt4ha2MUyDdUDUfloWQKBgQDjnw9DRYa+NCWOSQXL
+foH5oo1BxBdsaw0Kv+KVjVbdCO31CUpG4Qutvy5aFD31hXYRPFLBOGby40zgHrBe
+pUKo8CJL3NWku15MKwSPoY3/TsNKY605bN4fe1f4G8pZuMjUculKxC3A5bVCxKUq
+A+11zoHZl6bEtvvlE+nOW1y+xQKBgQDT4leS7e5I1HDxLN8HnR1iNQbW7wvE2GZE
+/PLytTqPh5//F8xDdl2dqqOG728t2yOCfzeMjk0vQVaaLScdAec6bJEvz58DSwA0
+Vib4sv5WkfBwPZZyigM+esKH/XwnmuEP4aZqg0LhLm6qfNafaDfCzazmC6Vpjuuk
++lqZsX03zQKBgA2o9QSHfp+Zh4tzbGqa6/fsPmfs+a7i+cRkYZeyBL19FLK43QFF
+7ip+J6z2PAWo/b3pDdpUpTD8XReyH8l+R3LV/mjpFtUs/Wq6xipMerYQpv2m37Vr
+iCUBhPT5zfn2ce71+nQnM8u4vVkFbhgIZk7EltxVEogJpzJHMKfWqck1AoGBAMYL
+9UEvxh8q+tpiz6DlOVbXK6pwy7ZVctoe+NLllHQeF+2vB80y8PPzUGBKosfg4cMT
+OA/X3stBrjnz5HBXnBLe8aIX1ZCVZP6GXGzvmY2/YVb4KgyrdbbLtdK4m3jFaoKW
+rx81y6iA5w3SHCXpmt0ps+dekWEmJpoRK+gmn10tAoGAVGpX8T7dvYuY8Ye7O448
+0xt0i2fGtQXpPWulsL9M9Llqkb2c1flaBVtd5q5WBV6g3bO/OtgSC3I2g/qoe6sE
+HzryqsoVudCJlOfzUH3ZHqbM3wsldJSKr0mXbIrKohyjXYFlHdWBgoT5bFmZ9qkt
+dLtI6ltA5c+lJO1qWDQpxaQ=
+-----END PRIVATE KEY-----`,
+  },
+  {
+    cert: `-----BEGIN CERTIFICATE-----
+MIIDFjCCAf6gAwIBAgIDAx/mMA0GCSqGSIb3DQEBCwUAMDAxLjAsBgNVBAMMJUFT
+QSBUZW1wb3JhcnkgU2VsZiBTaWduZWQgQ2VydGlmaWNhdGUwHhcNMjQwMzE1MDAw
+MDAwWhcNNDQwMzE1MDAwMDAwWjAwMS4wLAYDVQQDDCVBU0EgVGVtcG9yYXJ5IFNl
+bGYgU2lnbmVkIENlcnRpZmljYXRlMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIB
+CgKCAQEAm8DbbKVReoHw+gUM5QkzLzaIepIFVI6JiYDbo7YFRLsPdgcNXPn7AoIB
+lIaHMW0pRoyIe6uf/WNQvbAuaCgRQTDf1fDUpv7cCFinROU2PtjP5jUTQM9nxwtq
+LNAJixe57SFFiodonWuuNf5YQAVuUFEhBkUtteqRFAhUp2FsO+fZ0GTMP8TRFvIp
+17lhb4Rq5rr66bBlD1qEBsXCs3T7ZFbaIATRNn8Cbb65j34K8ay4a/LzC2qVwkTb
+tRdPJlFr6CG7xWZy/sTzmVdjMyGqmVs1Jd1nYRd07sn+QFyzb3cMDwDDmf3+9Pdx
+hTDj7TDQcOyFWBYnEErpvahUwJiWcQIDAQABozkwNzAJBgNVHRMEAjAAMAsGA1Ud
+DwQEAwIFoDAdBgNVHQ4EFgQUWhyueJxszfSLnAdMG4chSP4fGxswDQYJKoZIhvcN
+AQELBQADggEBADLsc4lL5aKwbIDN+eOPSH1XXJH5tBnYjSbIZVamBc2aIuyOV6NT
+h+oSStPsDFYLHGHr5YcB68bAW0s7dkoT7iAzyXVZaYn+PcK7VcbeMTFnrzOcf8GO
+2qvmvIvdfrUUGiVluXjy37FCTnTxsFAKv30e7hx2J25jWmyCr5sJ8I59kaFfjAAD
+PjCDWZiGUBLKtaOKis5xxrdudnPrTlgrBTo7Lm/UFCpgtnqEq3vtuJUIz7AxwCPu
+rleCsZWM+uR4sfmZLjF/24oFYF/QRRiJrD80/Sb23laiBh5ruC1aOIaW7/HApCFE
+wE3u9QdHLRXL3tRJ6+/IoX/eb5wrZcUxg5Q=
+-----END CERTIFICATE-----`,
+    key: `-----BEGIN PRIVATE KEY-----
+MIIEvAIBADANBgkqhkiG9w0BAQEFAASCBKYwggSiAgEAAoIBAQCbwNtspVF6gfD6
+BQzlCTMvNoh6kgVUjomJgNujtgVEuw92Bw1c+fsCggGUhocxbSlGjIh7q5/9Y1C9
+sC5oKBFBMN/V8NSm/twIWKdE5TY+2M/mNRNAz2fHC2os0AmLF7ntIUWKh2ida641
+/lhABW5QUSEGRS216pEUCFSnYWw759nQZMw/xNEW8inXuWFvhGrmuvrpsGUPWoQG
+xcKzdPtkVtogBNE2fwJtvrmPfgrxrLhr8vMLapXCRNu1F08mUWvoIbvFZnL+xPOZ
+V2MzIaqZWzUl3WdhF3Tuyf5AXLNvdwwPAMOZ/f7093GFMOPtMNBw7IVYFicQSum9
+qFTAmJZxAgMBAAECggEAAynFTGFWNy1dMnxbOun50EjsmDB/yNa70Lc6trThP2L9
+FSqUX8BrWRggyLZmTQeHKSHHZOYV1yk+7CRK6VD81Ti/3Kt3VnnPyDWx4MssKRYh
+hkQK40lXCuar93N6lHi6UnMHQ4EyS5CoAocVvcfydHwqUNiYsp8sJualU/soDeEf
+KuO3H4WD5AfLj++J6VNKO3uYYGjV8HRPm5aPu76gB/wt0HA5mVgYX4IUUpMBcy26
+EIqddiE1k6i8kLPLoPtZv08QUWILh1IZ0xYKkEC84e9hi/lSPg0OAfOMKlGIQ0Lw
+EbRw1MwbxmrY79jFsjMSKhSKFdTrea+HthgCffKowQKBgQDb1la16FzzOKWbAXc+
+lHirFOufwQD4GoN4D9ul6yHgNG0v9W45aG/SO+0+pqbdqlkT3sMd41caiaD7z3Wp
+VzRyfpA1Wlmspz+IkR2I+IEiJBDbBrplBRtPcBXL8bn3nMV1THFl3/gAwpCjR5iQ
+RsuzKQa12EawkwwlBKep5zJ3QQKBgQC1X9pvAzPW842J9LydHyKsuLLhfLiK8RC4
+fAdvOa4Q2xMZtGuKs1SygT1Y2hZkT/nfouYP1EJjdODZ5vLRxf895Qnq1GXx9/vO
+pvGpB5haQ26KFxV4xuSFgNdQ7U1IgMVDoDamiqCWiGr+NUCMK9PJtVDV8ogvoLwc
+CoIRQAoDMQKBgAUlSTZM0BApXUb5i879Lq3ieXltzRYBmN4wkNWbYVmcIIok1oWl
+eiiTmoQC5pj9qcQbTLngXmOSoSADxR9HmUSszbdR/BNcftI1g1l3Z55i9boKuEYx
+DmiXmQsDB3VSSBTsyyK1UVrDMxt/S4TlA1OYPD35Z/4uEvSy3THO5ZGBAoGAfrR6
+rSjIkzZLv39IMF9q4syYsmtlpDKp4qdKrknWLxJMMp3Wrut+lMEycRrRn7w7LB7p
+p086Ha6t0avEIAW4vK1/kxxUJ4h80a3QjquupAgNdcyQhHI1fIo4YOGWJrtGk2qe
+IxQfAWpFjFb5Q7LuXjAbS4sF1nfsUY6JtLFPDVECgYAYTVfMDFKb/8Jm8RhGJpz3
+4z+7elgvWx335lRBKkerUr4IkbNpoOMzp+50IWg2b2nLjsIsVLmEM8Mhb7WFtFJK
+rFw9VABBWNiyM2unhPIdF0pOLgmsML7UXWNCQNRP69JeHOGJW4abhdn4ZfsvMGxj
+rru5MglimedFBpMlcUqidA==
+-----END PRIVATE KEY-----`,
+  },
+];
+
+/** What picks a device's key pair: its UID and, once it has been given one, its index. */
+interface Presenting {
+  device: { uid: string };
+  certificate?: number;
+}
+
+/** The key pair a device presents: its own index, or one picked by its UID so devices differ from the start. */
+export function presentedKeyPair(record: Presenting): ManagementKeyPair {
+  const index = (record.certificate ?? initialCertificate(record.device.uid)) % MANAGEMENT_KEY_PAIRS.length;
+  return MANAGEMENT_KEY_PAIRS[index] as ManagementKeyPair; // the modulo keeps the index in range
+}
+
+function initialCertificate(uid: string): number {
+  let sum = 0;
+  for (const ch of uid) sum = (sum + ch.charCodeAt(0)) % 997;
+  return sum % MANAGEMENT_KEY_PAIRS.length;
+}
+
+/** The device presents the next certificate (a new one: what NEW_CERT_DETECTED means); its index. */
+export function rotateCertificate(record: Presenting): number {
+  const next =
+    ((record.certificate ?? initialCertificate(record.device.uid)) + 1) % MANAGEMENT_KEY_PAIRS.length;
+  record.certificate = next;
+  return next;
+}
