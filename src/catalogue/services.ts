@@ -351,6 +351,7 @@ export const SERVICE_WORDS: Readonly<Record<ServiceName, string>> = Object.freez
   scheduled: 'the approved requests held until their time',
   timed: 'fwbot’s timed work (what ends a shun when its time is up)',
   holds: 'the device holds',
+  certificates: 'a look at the certificates devices present',
 });
 
 export interface OperationServices {
