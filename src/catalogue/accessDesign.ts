@@ -132,7 +132,9 @@ export function remarkOf(requester: string, ticket: string | undefined, reason: 
   const text = ['fwbot:', plain(requester), ticket ? plain(ticket) : undefined, plain(reason)]
     .filter((w): w is string => w !== undefined && w !== '')
     .join(' ');
-  return text.length <= REMARK_LIMIT ? text : `${text.slice(0, REMARK_LIMIT - 1).trimEnd()}…`.slice(0, REMARK_LIMIT);
+  return text.length <= REMARK_LIMIT
+    ? text
+    : `${text.slice(0, REMARK_LIMIT - 1).trimEnd()}…`.slice(0, REMARK_LIMIT);
 }
 
 /** An object fwbot creates for the rule: its name and its one element. */

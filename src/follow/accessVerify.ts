@@ -9,13 +9,15 @@
 import { z } from 'zod';
 import { escapeAll } from '../render/mrkdwn.js';
 import { parsePacketTracer } from '../render/packetTracer.js';
+import type { SccClient } from '../scc/client.js';
 import type { DeploymentRunDto } from '../scc/generated/models.js';
 import { escapeLuceneTerm } from '../scc/lucene.js';
-import type { SccClient } from '../scc/client.js';
 import { defineFollowKind, end, type Outcome, unlessGone } from './kind.js';
 
 const SECOND = 1_000;
 const HOUR = 60 * 60 * SECOND;
+/** How soon a running packet-tracer is read again. */
+const PACKET_TRACER_MS = SECOND;
 
 /** SCC's or the device's words as code, escaped. */
 const quoted = (text: string) => `\`${escapeAll(text).replace(/`/g, 'ˋ')}\``;
@@ -90,13 +92,15 @@ export const accessVerify = defineFollowKind({
       return {
         kind: 'continue',
         state: { ...state, cliTransactionUid: transaction.transactionUid, lastStatus: 'TRACING' },
+        // packet-tracer answers in seconds: read soon, not on the deploy's grown schedule.
+        delayMs: PACKET_TRACER_MS,
       };
     }
     const transaction = await unlessGone(() => scc.transactions.get(state.cliTransactionUid ?? ''));
     if (!transaction) return end(notVerified(request, 'SCC no longer knows the packet-tracer run'));
     const status = transaction.cdoTransactionStatus ?? 'UNKNOWN';
     if (status !== 'DONE' && status !== 'ERROR' && status !== 'CANCELLED')
-      return { kind: 'continue', state: { ...state, lastStatus: status } };
+      return { kind: 'continue', state: { ...state, lastStatus: status }, delayMs: PACKET_TRACER_MS };
     if (status !== 'DONE')
       return end(notVerified(request, `packet-tracer did not run (${escapeAll(status)})`));
     const executionUid = transaction.entityUid ?? '';
@@ -108,7 +112,9 @@ export const accessVerify = defineFollowKind({
         : listed;
     if (!result) return end(notVerified(request, 'SCC has no packet-tracer result'));
     if (result.errorMsg)
-      return end(notVerified(request, `the device could not run packet-tracer: ${escapeAll(result.errorMsg)}`));
+      return end(
+        notVerified(request, `the device could not run packet-tracer: ${escapeAll(result.errorMsg)}`),
+      );
     return end(await verdictOutcome(ctx.client, request, result.result ?? ''));
   },
 });
@@ -119,13 +125,20 @@ async function ruleOfLine(
   request: AccessVerifyRequest,
   line: string,
 ): Promise<{ uid: string; line: number | undefined } | undefined> {
-  const page = await scc.lookups.accessRules({
-    q: `entityUid:${escapeLuceneTerm(request.device.uid)}`,
-    limit: 1000,
-  });
-  const found = (page.items ?? []).find(
-    (rule) => rule.ruleConfigurationText && plainRule(rule.ruleConfigurationText) === plainRule(line),
-  );
+  // The device's rules a page at a time (SCC's lists give at most 200), until the line is found.
+  let found: Awaited<ReturnType<SccClient['lookups']['accessRule']>> | undefined;
+  for (let offset = 0; offset < 2_000 && !found; offset += 200) {
+    const page = await scc.lookups.accessRules({
+      q: `entityUid:${escapeLuceneTerm(request.device.uid)}`,
+      limit: 200,
+      offset,
+    });
+    const items = page.items ?? [];
+    found = items.find(
+      (rule) => rule.ruleConfigurationText && plainRule(rule.ruleConfigurationText) === plainRule(line),
+    );
+    if (items.length < 200) break;
+  }
   return found?.uid ? { uid: found.uid, line: found.ruleConfigurationLineNumber ?? undefined } : undefined;
 }
 
@@ -139,7 +152,9 @@ async function verdictOutcome(
   if (verdict.action === undefined) return notVerified(request, 'the packet-tracer answer could not be read');
   const line = decision?.kind === 'access-list' ? decision.line : undefined;
   if (verdict.action === 'drop') {
-    const by = line ? `dropped by ${quoted(line)}` : `dropped (${escapeAll(verdict.dropReason ?? 'no reason given')})`;
+    const by = line
+      ? `dropped by ${quoted(line)}`
+      : `dropped (${escapeAll(verdict.dropReason ?? 'no reason given')})`;
     return notVerified(request, `packet-tracer says DROP: ${by}`);
   }
   const ours = line !== undefined && plainRule(line) === plainRule(request.rule.text);

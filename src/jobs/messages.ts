@@ -6,8 +6,8 @@
 import type { Outcome } from '../follow/index.js';
 import type { View } from '../model/view.js';
 import { cancelEndedView, cancelOfferView } from '../render/cancelOffer.js';
-import { commandButton } from '../render/paging.js';
 import { escapeAll, escapeMrkdwn, userMention } from '../render/mrkdwn.js';
+import { commandButton } from '../render/paging.js';
 import { type Subscriber, textBeside } from './payloads.js';
 
 /** The requester's live mention (a malformed id stays escaped text). */
@@ -46,7 +46,11 @@ export function outcomeButton(
   button: NonNullable<Outcome['button']>,
 ): { text: string; view: View } | undefined {
   const { ticket } = subscriber.thread;
-  const made = commandButton(button.label, `${button.command}${ticket ? ` --ticket ${ticket}` : ''}`, 'danger');
+  const made = commandButton(
+    button.label,
+    `${button.command}${ticket ? ` --ticket ${ticket}` : ''}`,
+    'danger',
+  );
   if (!made) return undefined;
   const view: View = {
     summary: `${subscriber.label}: ${button.label}`,
