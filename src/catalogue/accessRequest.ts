@@ -41,7 +41,7 @@ import {
   sameRuleText,
   traceAddressOf,
 } from './accessDesign.js';
-import { keptText, optionalText, text } from './args.js';
+import { optionalText, redactedText, text } from './args.js';
 import {
   type AsaCommand,
   DEFAULT_SOURCE_PORT,
@@ -58,7 +58,13 @@ import {
 import { DeviceWindowsFacts, deployWindows, refuseUnheld, windowNotes } from './deployWindows.js';
 import { inferInputInterface } from './inputInterface.js';
 import { ASA_PARAM } from './lookups.js';
-import { defineOperation, type Operation, type OperationContext, type TargetRead } from './operation.js';
+import {
+  defineOperation,
+  type Operation,
+  type OperationContext,
+  type TargetRead,
+  type TrackRequest,
+} from './operation.js';
 import { type CommandsFacts, PENDING_READS, pendingCommands } from './pendingCommands.js';
 import {
   boundedPaginate,
@@ -68,7 +74,7 @@ import {
   resolveDevice,
 } from './resolve.js';
 import { isNotFound } from './sccErrors.js';
-import { requestTag } from './stagedDevices.js';
+import { newestDeployRuns, requestTag, taggedRequest } from './stagedDevices.js';
 import { changeRequestFor, ticketedDescription } from './tickets.js';
 import { runCliLine } from './trace.js';
 import { commandText } from './usage.js';
@@ -99,9 +105,11 @@ const requestArgs = z
     source: endpointArg,
     destination: endpointArg,
     port: optionalText(),
-    reason: keptText().refine((reason) => reason !== undefined && reason.length <= 200, {
-      message: 'is required: say why the access is needed (at most 200 characters), in quotes.',
-    }),
+    reason: text()
+      .pipe(redactedText)
+      .refine((reason) => reason.length <= 200, {
+        message: 'must say why the access is needed in at most 200 characters.',
+      }),
     expires: optionalText().refine(
       (typed) => typed === undefined || /^\d{1,3}d$/.test(typed) || /^\d{4}-\d{2}-\d{2}$/.test(typed),
       { message: 'must be a number of days (`30d`) or a date (`2027-01-31`).' },
@@ -135,7 +143,7 @@ const requestArgs = z
       issue.addIssue({ code: 'custom', path: ['port'], message: 'takes no port for ip (every protocol).' });
       return z.NEVER;
     }
-    return { ...args, reason: args.reason ?? '', port: number };
+    return { ...args, port: number };
   });
 type RequestArgs = z.infer<typeof requestArgs>;
 
@@ -687,7 +695,6 @@ async function stageAndDeploy(ctx: OperationContext, facts: AccessRequestFacts):
     const { data } = await ctx.scc.call('createObject', {
       body: {
         name: object.name,
-        description: `fwbot access request ${ctx.requestId}`,
         value: { objectType: 'NETWORK_OBJECT', defaultContent: { literal: object.cidr } },
         targetIds: [facts.device.uid],
       },
@@ -775,6 +782,59 @@ function removalCommand(staged: Staged): string {
   );
 }
 
+/** The deploy followed to its end, and the verification after it (which ends the device's access hold). */
+function tracksOf(staged: Staged): TrackRequest[] {
+  const { transactionUid } = staged;
+  if (!transactionUid) return [];
+  const label = `access request on ${staged.facts.device.name}`;
+  return [
+    { kind: 'deployment', transactionUid, label: `deploy for the ${label}` },
+    {
+      kind: 'access-verify',
+      transactionUid,
+      label,
+      device: staged.facts.device,
+      script: staged.facts.script,
+      rule: { uid: staged.ruleUid, text: staged.ruleText },
+      removal: removalCommand(staged),
+      holder: staged.holder,
+    },
+  ];
+}
+
+/**
+ * After a crash while the approved run was being sent: the deploy it started carries the request's id, and
+ * the rule its words; both found, the deploy and the verification are followed as if nothing happened.
+ * Otherwise nothing is sent again (a half-staged rule is for a person to look at: `/fw changes`).
+ */
+async function interrupted(ctx: OperationContext, facts: AccessRequestFacts) {
+  const run = (await newestDeployRuns(ctx)).find(
+    (item) => taggedRequest(item.description) === ctx.requestId && item.transactionUid,
+  );
+  if (!run?.transactionUid) return undefined;
+  const rule = (await rulesOf(ctx, facts.device)).find(
+    (r) => r.ruleConfigurationText && sameRuleText(r.ruleConfigurationText, facts.rule),
+  );
+  if (!rule?.uid) return undefined;
+  const staged: Staged = {
+    facts,
+    ruleUid: rule.uid,
+    ruleText: rule.ruleConfigurationText ?? facts.rule,
+    pending: undefined,
+    transactionUid: run.transactionUid,
+    holder: ctx.requestId,
+  };
+  const text = `:white_check_mark: The access rule was staged and its deploy sent before fwbot restarted (deployment run ${code(run.uid ?? run.transactionUid)}); nothing was sent again. fwbot follows the deploy and verifies the rule here.`;
+  return {
+    view: {
+      summary: `access request on ${facts.device.name}: deployed before fwbot restarted`,
+      blocks: [{ kind: 'text' as const, text }],
+      visibility: 'in_channel' as const,
+    },
+    track: tracksOf(staged),
+  };
+}
+
 export const accessRequest = defineOperation({
   id: 'access.request',
   words: ['access', 'request'],
@@ -860,6 +920,7 @@ export const accessRequest = defineOperation({
     reread,
     compare: compareRequests,
     describe: describeRequest,
+    interrupted,
     timing: {
       at: () => undefined,
       breakGlass: () => undefined,
@@ -868,24 +929,7 @@ export const accessRequest = defineOperation({
   },
   run: (ctx, _args, facts) => stageAndDeploy(ctx, facts),
   render: (staged, _args, meta) => renderStaged(staged, meta),
-  track: (staged) => {
-    const { transactionUid } = staged;
-    if (!transactionUid) return [];
-    const label = `access request on ${staged.facts.device.name}`;
-    return [
-      { kind: 'deployment', transactionUid, label: `deploy for the ${label}` },
-      {
-        kind: 'access-verify',
-        transactionUid,
-        label,
-        device: staged.facts.device,
-        script: staged.facts.script,
-        rule: { uid: staged.ruleUid, text: staged.ruleText },
-        removal: removalCommand(staged),
-        holder: staged.holder,
-      },
-    ];
-  },
+  track: (staged) => tracksOf(staged),
 });
 
 export const ACCESS_REQUEST_OPERATIONS: readonly Operation[] = [accessRequest];
