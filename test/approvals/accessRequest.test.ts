@@ -98,7 +98,7 @@ describe('approvals: an access request from the ask to a verified rule', () => {
       ),
     );
     const verified = String(verifiedCall.args.text);
-    expect(verified).toContain('verified: ALLOW by line 113 (the new rule');
+    expect(verified).toContain('verified: ALLOW by line 112 (the new rule');
     expect(verified).toContain(NEW_RULE);
     expect(await env.sccCalls('createAccessRule')).toBe(1);
     expect(await env.sccCalls('createObject')).toBe(1);
@@ -108,6 +108,37 @@ describe('approvals: an access request from the ask to a verified rule', () => {
     expect(rules.indexOf(NEW_RULE)).toBeLessThan(rules.indexOf(PARTNER_DENY));
     const { data: device } = await env.bot.scc.call('getDevice', { path: { deviceUid: dc() } });
     expect(device.configState).toBe('SYNCED');
+    // The device's access hold (the per-device change lock) ended with the verification.
+    expect(await env.holds?.list(env.clock())).toEqual([]);
+  });
+
+  it('refuses a request for a device another request holds, before anyone is asked to approve', async () => {
+    const holds = env.holds;
+    if (!holds) throw new Error('no device holds');
+    const now = env.clock();
+    await holds.take(
+      {
+        profile: 'default',
+        devices: [{ uid: dc(), name: 'asa-dc-03' }],
+        holder: { kind: 'access', id: 'ap-0123456789', requesterId: USERS.olga },
+        reason: 'access request on asa-dc-03',
+        until: now + 3_600_000,
+      },
+      now,
+    );
+    try {
+      const reply = await driving(
+        env.driver.command(
+          env.bot.eventsUrl,
+          'access request asa-dc-03 udp 198.51.100.0/24 172.20.41.5 514 --in outside --reason "syslog"',
+          USERS.alice,
+        ),
+      );
+      expect(reply).toContain('asa-dc-03 is held by an access request (request `ap-0123456789`');
+      expect(await env.sccCalls('createAccessRule')).toBe(1);
+    } finally {
+      await holds.release('ap-0123456789');
+    }
   });
 
   it('refuses a second request for the same access: the rule exists now, no duplicate', async () => {
