@@ -17,6 +17,8 @@
 // declared later work (src/follow/accessVerify.ts). A device that had anything staged since the card was
 // posted is refused at run time: two changes never go in one deploy unseen.
 import { z } from 'zod';
+import { assessAccessRisk } from '../access/risk.js';
+import { defaultAccessRequests } from '../config/sections/access.js';
 import { UserError } from '../model/errors.js';
 import type { RenderMeta } from '../model/types.js';
 import type { View, ViewBlock } from '../model/view.js';
@@ -182,6 +184,8 @@ const Side = z.object({
   content: z.string(),
   /** The address packet-tracer is run with. */
   traceAddress: z.string(),
+  /** Every address the object holds (hosts or CIDRs), for the risk check. */
+  networks: z.array(z.string()),
 });
 type Side = z.infer<typeof Side>;
 
@@ -216,6 +220,17 @@ export const AccessRequestFacts = z.object({
   /** SCC's configuration state of the device: SYNCED when the card was made (packet-tracer needs it). */
   configState: z.string(),
   windows: z.array(DeviceWindowsFacts).optional(),
+  /** The risk check of the policy's `access:` section (src/access/risk.ts), made before anything is staged. */
+  risk: z.object({
+    outcome: z.enum(['allowed', 'extra-approval']),
+    findings: z.array(z.object({ rule: z.string(), sentence: z.string() })),
+    approvers: z.array(
+      z.object({
+        rule: z.object({ key: z.string(), approvers: z.array(z.string()), minApprovers: z.number().int() }),
+        reason: z.string(),
+      }),
+    ),
+  }),
 });
 export type AccessRequestFacts = z.infer<typeof AccessRequestFacts>;
 
@@ -281,6 +296,7 @@ async function sideOf(
       how: 'named',
       content,
       traceAddress,
+      networks: (found.elements ?? []).length > 0 ? [...(found.elements ?? [])] : [content],
     };
   }
   const cidr = cidrOf(endpoint);
@@ -303,6 +319,7 @@ async function sideOf(
       how: 'reused',
       content: cidr,
       traceAddress,
+      networks: [cidr],
     };
   const name = objectNameFor(endpoint);
   const taken = (await objectsWhere(ctx, fieldIs('name', name))).find((item) => item.name === name);
@@ -310,7 +327,7 @@ async function sideOf(
     throw new UserError(
       `${which}: an object named ${name} exists with other content (${(taken.elements ?? []).join(', ') || 'none'}); fwbot will not change it. Name an object instead.`,
     );
-  return { typed: cidr, object: name, how: 'created', content: cidr, traceAddress };
+  return { typed: cidr, object: name, how: 'created', content: cidr, traceAddress, networks: [cidr] };
 }
 
 async function inputOf(
@@ -426,6 +443,48 @@ function allowedBy(
   return 'allowed by an access list that printed no line';
 }
 
+/**
+ * The policy's risk check, before packet-tracer and before anything is staged: a rule that refuses is said
+ * in one sentence each; one that asks for an extra approver is kept for the card and the approval.
+ */
+function riskOf(
+  ctx: OperationContext,
+  args: RequestArgs,
+  source: Side,
+  destination: Side,
+  expiresAt: number | undefined,
+): AccessRequestFacts['risk'] {
+  const verdict = assessAccessRisk(ctx.policy?.accessRequests ?? defaultAccessRequests, {
+    protocol: args.protocol,
+    source: source.typed,
+    sourceNetworks: source.how === 'named' ? source.networks : undefined,
+    destination: destination.typed,
+    destinationNetworks: destination.how === 'named' ? destination.networks : undefined,
+    port: args.protocol === 'tcp' || args.protocol === 'udp' ? args.port : undefined,
+    expiresAt,
+    now: ctx.now(),
+  });
+  if (verdict.outcome === 'refused')
+    throw new UserError(
+      verdict.findings
+        .filter((f) => f.action === 'refuse')
+        .map((f) => f.sentence)
+        .join(' '),
+    );
+  return {
+    outcome: verdict.outcome,
+    findings: verdict.findings.map((f) => ({ rule: f.rule, sentence: f.sentence })),
+    approvers: (verdict.approvers ?? []).map((extra) => ({
+      rule: {
+        key: extra.rule.key,
+        approvers: [...extra.rule.approvers],
+        minApprovers: extra.rule.minApprovers,
+      },
+      reason: extra.reason,
+    })),
+  };
+}
+
 async function resolveRequest(
   ctx: OperationContext,
   args: RequestArgs,
@@ -443,6 +502,7 @@ async function resolveRequest(
     );
   const source = await sideOf(ctx, device, args.source, 'source');
   const destination = await sideOf(ctx, device, args.destination, 'destination');
+  const risk = riskOf(ctx, args, source, destination, expiresAt);
   const { input, inferred } = await inputOf(ctx, device, source.traceAddress, args.in);
   const command = traceCommand(
     args.protocol,
@@ -526,6 +586,7 @@ async function resolveRequest(
     ...(expiresAt === undefined ? {} : { expiresAt }),
     configState,
     windows: await deployWindows(ctx, [device]),
+    risk,
   };
   return {
     facts,
@@ -657,6 +718,13 @@ export function describeRequest(facts: AccessRequestFacts, now: number) {
                 .map((o) => o.object)
                 .join(', ') || 'none'
             } reused; ${createdObjects.map((o) => o.name).join(', ') || 'none'} created`,
+      },
+      {
+        label: 'Risk check',
+        value:
+          facts.risk.findings.length === 0
+            ? 'no rule of the access policy is broken'
+            : facts.risk.findings.map((f) => f.sentence).join(' '),
       },
       {
         label: 'Verdict after (predicted)',
@@ -921,6 +989,8 @@ export const accessRequest = defineOperation({
     compare: compareRequests,
     describe: describeRequest,
     interrupted,
+    // A protected destination's own approvers, when the policy asks for them (the card says why).
+    approvers: (facts) => facts.risk.approvers,
     timing: {
       at: () => undefined,
       breakGlass: () => undefined,

@@ -5,6 +5,7 @@
 // staged: the traffic already allowed, a device with undeployed changes, a request that changed since.
 import { describe, expect, it } from 'vitest';
 import { type AccessRequestFacts, compareRequests, expiryOf } from '../../src/catalogue/accessRequest.js';
+import { accessFrom } from '../../src/config/sections/access.js';
 import { UsageError, UserError } from '../../src/model/errors.js';
 import { driveClock } from '../support/driveClock.js';
 import { catalogue, useSimulator } from './harness.js';
@@ -76,6 +77,47 @@ describe('access request', () => {
     expect(facts.group.name).toBe('web_access_in');
     expect(facts.source).toMatchObject({ object: 'DC-WEB', how: 'reused' });
     expect(facts.before).toEqual({ text: null, ruleUid: null, configLine: null, index: 3 });
+  });
+
+  it('applies the policy’s risk check before anything is traced: a refusal in one sentence, an extra approver on the card', async () => {
+    const policy = {
+      accessRequests: accessFrom({
+        forbidden_services: [
+          { name: 'rsync', protocol: 'tcp', ports: [873], action: 'refuse' },
+          {
+            name: 'app',
+            protocol: 'tcp',
+            ports: [8443],
+            action: 'extra-approval',
+            approvers: ['U0NETSEC01'],
+          },
+        ],
+      } as Parameters<typeof accessFrom>[0]),
+    };
+    const { op, raw } = catalogue.parse(
+      'access request asa-dc-03 tcp 198.51.100.0/24 172.20.41.5 873 --in outside --reason "sync"',
+    );
+    const target0 = op.target;
+    if (!target0) throw new Error('no target');
+    const error = await driving(target0.resolve({ ...h.context(), policy }, raw)).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^Refused by access\.forbidden_services\[0\] \(rsync\)/);
+    expect(h.sim.requestLog.list({ operationId: 'executeCliCommand' })).toHaveLength(0);
+
+    const asked = catalogue.parse(
+      'access request asa-dc-03 tcp 198.51.100.0/24 172.20.41.5 8443 --in outside --reason "sync"',
+    );
+    const target = asked.op.target;
+    if (!target) throw new Error('no target');
+    const resolved = await driving(target.resolve({ ...h.context(), policy }, asked.raw));
+    const facts = resolved.facts as AccessRequestFacts;
+    expect(facts.risk.outcome).toBe('extra-approval');
+    expect(target.approvers?.(facts)).toEqual([
+      expect.objectContaining({ rule: expect.objectContaining({ approvers: ['U0NETSEC01'] }) }),
+    ]);
+    const card = target.describe(facts, Date.now());
+    expect(card.fields.find((f) => f.label === 'Risk check')?.value).toMatch(
+      /^Needs an extra approval by access\.forbidden_services\[1\] \(app\)/,
+    );
   });
 
   it('says the traffic is allowed already, by which line, and stages nothing', async () => {
