@@ -10,6 +10,7 @@ const DOMAIN = [
   'model',
   'config',
   'redis',
+  'access',
   'scc',
   'slackApi',
   'observability',
@@ -44,8 +45,10 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   follow: ['model', 'scc', 'render'],
   /** What fwbot tells without being asked: alert kinds, subscriptions, events and incidents, as data. */
   alerts: ['model', 'scc', 'render', 'follow'],
+  /** Access requests' own parts: the risk policy applied, the records of the rules fwbot created. */
+  access: ['model', 'config', 'redis'],
   /** Every operation, declared once. */
-  catalogue: ['model', 'config', 'scc', 'render', 'follow', 'alerts'],
+  catalogue: ['model', 'config', 'scc', 'render', 'follow', 'alerts', 'access'],
   /** Who holds which role where. */
   policy: ['model', 'config', 'slackApi'],
   /** The one place where an operation's declaration is applied, and its ports. */

@@ -31,6 +31,7 @@ import {
   type RedisTransport,
 } from './config/redisDeployment.js';
 import { Secret } from './config/secret.js';
+import { type AccessRequestPolicy, defaultAccessRequests } from './config/sections/access.js';
 import { type ApprovalSettings, defaultApprovals } from './config/sections/approvals.js';
 import { type AuditSettings, defaultAudit } from './config/sections/audit.js';
 import { type ChangeSettings, defaultChanges } from './config/sections/changes.js';
@@ -52,6 +53,7 @@ export { EVERYONE, roleDescriptions, roles, rolesOf } from './config/policy.js';
 export { profilesFileKeys } from './config/profilesFileSchema.js';
 export type { RedisDeployment, RedisNode } from './config/redisDeployment.js';
 export { REDACTED, Secret } from './config/secret.js';
+export { type AccessRequestPolicy, defaultAccessRequests } from './config/sections/access.js';
 export type { ApprovalSettings } from './config/sections/approvals.js';
 export type { AuditSettings } from './config/sections/audit.js';
 export {
@@ -177,6 +179,8 @@ export interface Config {
   readonly deviceOutput: DeviceOutputSettings;
   /** The responder's fast path: how long an operator may shun alone (the file's `response`). */
   readonly response: ResponseSettings;
+  /** The access requests' risk policy and recertification (the file's `access`). */
+  readonly accessRequests: AccessRequestPolicy;
   /**
    * Operation id → the role it needs in this deployment, raised above its declared one (the file's
    * `policy.operations`); checked against the catalogue when it is built (src/catalogue/index.ts).
@@ -385,6 +389,7 @@ class LoadedConfig implements Config {
   readonly changes: ChangeSettings;
   readonly deviceOutput: DeviceOutputSettings;
   readonly response: ResponseSettings;
+  readonly accessRequests: AccessRequestPolicy;
   readonly operationRoles: Readonly<Record<string, Role>>;
   readonly slack: SlackConfig;
   readonly redis: RedisConfig;
@@ -422,6 +427,7 @@ class LoadedConfig implements Config {
     this.changes = file?.changes ?? defaultChanges;
     this.deviceOutput = file?.deviceOutput ?? defaultDeviceOutput;
     this.response = file?.response ?? defaultResponse;
+    this.accessRequests = file?.accessRequests ?? defaultAccessRequests;
     this.operationRoles = file?.operationRoles ?? Object.freeze({});
     this.slack = slackConfig(values, slackIsEnabled);
     this.redis = redisConfig(values);
@@ -460,6 +466,7 @@ class LoadedConfig implements Config {
       changes: this.changes,
       deviceOutput: this.deviceOutput,
       response: this.response,
+      accessRequests: this.accessRequests,
       operationRoles: this.operationRoles,
       slack: this.slack,
       redis: this.redis,
@@ -489,6 +496,7 @@ export function configWith(
       | 'changes'
       | 'deviceOutput'
       | 'response'
+      | 'accessRequests'
     >
   >,
 ): Config {

@@ -10,7 +10,13 @@ import { ChatCardNotifier } from '../approvals/chatNotifier.js';
 import { type ApprovalSettings, approvalSettingsFrom } from '../approvals/settings.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
 import type { CertificateProbe, OperationPolicy, OperationServices } from '../catalogue/operation.js';
-import type { ChangeSettings, Config, DeviceOutputSettings, ResponseSettings } from '../config.js';
+import type {
+  AccessRequestPolicy,
+  ChangeSettings,
+  Config,
+  DeviceOutputSettings,
+  ResponseSettings,
+} from '../config.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
 import type { AuditEntry, SccClients } from '../dispatch/ports.js';
@@ -155,6 +161,8 @@ export function startGovernance(parts: {
   deviceOutput?: DeviceOutputSettings;
   /** The responder's fast path (the file's `response`). */
   response?: ResponseSettings;
+  /** The access requests' risk policy (the file's `access`). */
+  accessRequests?: AccessRequestPolicy;
   secrets: readonly string[];
   metrics: FwbotMetrics;
   log: Logger;
@@ -222,6 +230,7 @@ export function startGovernance(parts: {
     ...(parts.changes ? { changes: parts.changes } : {}),
     ...(parts.deviceOutput ? { deviceOutput: parts.deviceOutput } : {}),
     ...(parts.response ? { response: parts.response } : {}),
+    ...(parts.accessRequests ? { accessRequests: parts.accessRequests } : {}),
   };
   const dispatcher = new Dispatcher({
     access,
@@ -332,6 +341,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     deviceOutput: config.deviceOutput,
     response: config.response,
     certificates: options.certificates ?? createCertificateProbe(),
+    accessRequests: config.accessRequests,
     secrets,
     metrics,
     log,

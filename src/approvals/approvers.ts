@@ -126,10 +126,10 @@ export function grantsToRecheck(
     const origin = { external: externals.has(approver) };
     const counted = request.customerSide ? record.approverSides?.[i] : 'm';
     const customer = counted === 'm' ? undefined : customerCheck(request, approver, origin);
-    return [
-      ...(counted === 'c' ? [] : [approverCheck(request, approver, origin)]),
-      ...(customer ? [customer] : []),
-    ];
+    const usual = approverCheck(request, approver, origin);
+    // An extra rule's approver (src/approvals/extraApprovers.ts) stands by being among that rule.
+    const extra = (request.extraApprovers ?? []).map((rule) => ({ ...usual, among: rule.principals }));
+    return [...(counted === 'c' ? [] : [usual]), ...(customer ? [customer] : []), ...extra];
   });
   return [requester, ...approvers];
 }

@@ -9,6 +9,7 @@ import { userMention } from '../render/mrkdwn.js';
 import { commandButton } from '../render/paging.js';
 import { codeAsLiteral, untrusted } from '../render/untrusted.js';
 import { approversOf, principalMention, stillNeeded } from './approvers.js';
+import { extraApproversWords, usualApprovalsNeeded } from './extraApprovers.js';
 import type { ApprovalRecord, ApprovalRequest } from './record.js';
 import { heldWhen } from './timing.js';
 
@@ -123,8 +124,13 @@ export function whoDecides(record: ApprovalRecord): string {
   const who = request.approverRule
     ? `one of ${request.approverRule.principals.map(principalMention).join(', ')} (${request.approverRule.rules.map((rule) => code(rule)).join(', ')})`
     : 'someone with the approver role';
-  if (needed <= 1) return `${who.charAt(0).toUpperCase()}${who.slice(1)} other than the requester decides.`;
   const so = record.approvers ?? [];
+  if (request.extraApprovers && request.extraApprovers.length > 0) {
+    const usual = usualApprovalsNeeded(request);
+    const done = so.length > 0 ? ` Approved so far by ${so.map(userMention).join(', ')}.` : '';
+    return `Needs ${needed} approvals other than the requester’s: ${usual === 1 ? 'one' : String(usual)} from ${who}, and the extra approvers above.${done}`;
+  }
+  if (needed <= 1) return `${who.charAt(0).toUpperCase()}${who.slice(1)} other than the requester decides.`;
   const still = needed - so.length;
   const done = so.length > 0 ? ` Approved so far by ${so.map(userMention).join(', ')};` : '';
   return `Needs ${needed} approvals, each from ${who}, other than the requester.${done} ${still} more needed.`;
@@ -170,6 +176,8 @@ export function renderCard(record: ApprovalRecord, now: number): View {
   if (exact) blocks.push({ kind: 'code', text: exact, filename: `${request.id}.txt` });
   if (notes?.length) blocks.push({ kind: 'text', text: notes.join('\n') });
   if (warnings.length > 0) blocks.push({ kind: 'text', text: warnings.join('\n') });
+  const extra = extraApproversWords(record);
+  if (extra.length > 0) blocks.push({ kind: 'text', text: extra.join('\n') });
   blocks.push({
     kind: 'context',
     text: [

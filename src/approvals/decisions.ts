@@ -5,11 +5,12 @@ import type { Logger } from 'pino';
 import { workspaceOf } from '../model/workspace.js';
 import { channelMention, userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
-import { approverCheck, customerCheck, principalMention, stillNeeded } from './approvers.js';
+import { approverCheck, approversOf, customerCheck, principalMention, stillNeeded } from './approvers.js';
 import { type AuditTrail, requestTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
 import type { ApprovalExecutor } from './executor.js';
+import { eligibilityOf, fits } from './extraApprovers.js';
 import type { ApprovalNotifier, CardLocation } from './notifier.js';
 import type { ApprovalRecord } from './record.js';
 import type { ApprovalSettings } from './settings.js';
@@ -171,6 +172,10 @@ export class ApprovalDecisions {
         };
       }
     }
+    if (request.extraApprovers && request.extraApprovers.length > 0) {
+      const extra = await this.#extraPlace(record, who, verb);
+      if (extra) return extra;
+    }
     const msp = await authorizer(approverCheck(request, who.userId, who));
     const customer = await this.#customerSide(record, who);
     if (msp || customer === 'counts') {
@@ -191,6 +196,43 @@ export class ApprovalDecisions {
       refusal: request.approverRule
         ? `To ${verb} this request you must be one of its approvers (${request.approverRule.principals.map(principalMention).join(', ')}${customerWords}, set by ${request.approverRule.rules.map((rule) => `\`${rule}\``).join(', ')} in the profiles file); you are not.`
         : `To ${verb} requests you need the approver role in this channel; you do not hold it.`,
+    };
+  }
+
+  /**
+   * For a request with extra approvers (src/approvals/extraApprovers.ts): an extra rule's approver may
+   * decide it though not a usual approver, and an approval counts only where it fills a place still open
+   * (the approvers so far and this one fit the usual places and each rule's). Undefined: the usual checks
+   * decide.
+   */
+  async #extraPlace(
+    record: ApprovalRecord,
+    who: Clicker,
+    verb: 'approve' | 'reject',
+  ): Promise<{ refusal: string } | { side: ApproverSide | undefined } | undefined> {
+    const { request } = record;
+    const { authorizer, store } = this.#deps;
+    const mine = await eligibilityOf(request, approverCheck(request, who.userId, who), authorizer);
+    if (!mine.usual && !mine.rules.some(Boolean)) return undefined;
+    const side = mine.usual ? undefined : { side: request.customerSide ? ('m' as const) : undefined };
+    if (verb === 'reject') return side;
+    const externals = await store.externalApprovers(request.id);
+    const others: Awaited<ReturnType<typeof eligibilityOf>>[] = [];
+    for (const approver of approversOf(record).filter((id) => id !== who.userId))
+      others.push(
+        await eligibilityOf(
+          request,
+          approverCheck(request, approver, { external: externals.has(approver) }),
+          authorizer,
+        ),
+      );
+    if (fits(request, [...others, mine])) return side;
+    await this.#refused(record, who, 'approve refused: fills no open place');
+    const rules = (request.extraApprovers ?? [])
+      .map((rule) => `${rule.principals.map(principalMention).join(', ')} (\`${rule.key}\`)`)
+      .join('; ');
+    return {
+      refusal: `Your approval would fill no place still open: this request needs its usual approvers and also ${rules}, and the approvals so far with yours do not make that up.`,
     };
   }
 

@@ -30,11 +30,19 @@ import { workspaceOf } from '../model/workspace.js';
 import { type KeptLease, keepLease } from '../redis/lease.js';
 import { userMention } from '../render/mrkdwn.js';
 import { SccError } from '../scc/errors.js';
-import { approversOf, grantsToRecheck, sideStillHeld, sidesCovered, stillNeeded } from './approvers.js';
+import {
+  approverCheck,
+  approversOf,
+  grantsToRecheck,
+  sideStillHeld,
+  sidesCovered,
+  stillNeeded,
+} from './approvers.js';
 import { type AuditAction, type AuditTrail, requestTrail } from './audit.js';
 import type { Authorizer } from './authorizer.js';
 import { renderCard } from './card.js';
 import { HeldBack, holdBack, settleOwnHold } from './deviceHolds.js';
+import { type Eligibility, eligibilityOf, fits } from './extraApprovers.js';
 import type { ApprovalNotifier } from './notifier.js';
 import type { ApprovalRecord, ExecutionOutcome } from './record.js';
 import { remindBefore } from './reminder.js';
@@ -372,17 +380,30 @@ export class ApprovalExecutor {
     // external person (Slack Connect) as external: only the channel's external grants count for them.
     const externals = await this.#deps.store.externalApprovers(request.id);
     let held = '';
+    const extra = request.extraApprovers && request.extraApprovers.length > 0;
+    const places: Eligibility[] = [];
     for (const approver of approversOf(record)) {
       const origin = { external: externals.has(approver) };
+      if (extra)
+        places.push(
+          await eligibilityOf(request, approverCheck(request, approver, origin), this.#deps.authorizer),
+        );
       const side = await sideStillHeld(record, approver, origin, this.#deps.authorizer);
       if (side !== undefined) {
         held += side;
+        continue;
+      }
+      // An extra rule's approver need not be a usual approver (src/approvals/extraApprovers.ts).
+      if (extra && places.at(-1)?.rules.some(Boolean)) {
+        held += 'm';
         continue;
       }
       return request.approverRule
         ? `${userMention(approver)}, who approved, is no longer one of this request’s approvers.`
         : `${userMention(approver)}, who approved, no longer holds the approver role here.`;
     }
+    if (extra && !fits(request, places))
+      return `The approvals no longer fill the places of ${(request.extraApprovers ?? []).map((rule) => `\`${rule.key}\``).join(', ')} besides the usual approvers.`;
     // Both sides (customer_approvers): each approver still stands, but for the sides they were counted for.
     if (request.customerSide && sidesCovered(held) !== 'both')
       return `The approvals no longer include ${stillNeeded({ ...record, approverSides: held }) ?? 'both sides'}.`;

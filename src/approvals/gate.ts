@@ -125,7 +125,15 @@ export function createGate(
     const customerSide = customerSideOf(scoped, channelTenant);
     // Break-glass (a deploy outside its change window) always takes a second approver; both sides, two.
     const breakGlass = operation.target?.timing?.breakGlass(target.facts);
-    const needed = Math.max(scoped?.minApprovers ?? 1, breakGlass !== undefined || customerSide ? 2 : 1);
+    const usual = Math.max(scoped?.minApprovers ?? 1, breakGlass !== undefined || customerSide ? 2 : 1);
+    // Extra approvers the target asks for come on top of the usual ones (src/approvals/extraApprovers.ts).
+    const extra = (operation.target?.approvers?.(target.facts) ?? []).map(({ rule, reason }) => ({
+      key: rule.key,
+      principals: [...rule.approvers],
+      minApprovers: rule.minApprovers,
+      reason: deps.audit.clean(reason),
+    }));
+    const needed = usual + extra.reduce((sum, rule) => sum + rule.minApprovers, 0);
     const now = deps.clock();
     const request: ApprovalRequest = {
       id: newApprovalId(),
@@ -143,6 +151,7 @@ export function createGate(
       target: { facts: target.facts, description: target.description },
       ...(scoped ? { approverRule: { principals: scoped.principals, rules: scoped.rules } } : {}),
       ...(customerSide ? { customerSide } : {}),
+      ...(extra.length > 0 ? { extraApprovers: extra } : {}),
       ...(needed > 1 ? { approvalsNeeded: needed } : {}),
       ...ticketed(ticket, ctx.policy?.changes?.ticketUrl),
       ...(breakGlass !== undefined ? { breakGlass: deps.audit.clean(breakGlass) } : {}),

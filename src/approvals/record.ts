@@ -69,6 +69,21 @@ export const ApprovalRequest = StoredCall.extend({
   customerSide: z
     .object({ tenant: z.string(), principals: z.array(z.string()).min(1), rules: z.array(z.string()) })
     .optional(),
+  /**
+   * Approver rules the target adds besides the usual approvers (TargetSpec.approvers: an access request's
+   * risk check), each with the sentence the card shows why; `approvalsNeeded` counts their approvals too
+   * (src/approvals/extraApprovers.ts).
+   */
+  extraApprovers: z
+    .array(
+      z.object({
+        key: z.string(),
+        principals: z.array(z.string()).min(1),
+        minApprovers: z.number().int().min(1),
+        reason: z.string(),
+      }),
+    )
+    .optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 

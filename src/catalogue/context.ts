@@ -2,7 +2,12 @@
 // SCC client, who asks, the request's id and logger, the clock, and what the deployment gives operations,
 // its Redis-backed services and its policy. Handlers never reach for globals, the machine's clock included.
 import type { Logger } from 'pino';
-import type { ChangeSettings, DeviceOutputSettings, ResponseSettings } from '../config/profilesFileSchema.js';
+import type {
+  AccessRequestPolicy,
+  ChangeSettings,
+  DeviceOutputSettings,
+  ResponseSettings,
+} from '../config/profilesFileSchema.js';
 import type { Actor } from '../model/types.js';
 import type { SccClient } from '../scc/client.js';
 import type { OperationServices, PersonToCheck, ThreadPlace } from './services.js';
@@ -52,4 +57,6 @@ export interface OperationPolicy {
   deviceOutput?: DeviceOutputSettings;
   /** The responder's fast path (the file's `response`; absent: the default, 4h). */
   response?: ResponseSettings;
+  /** The access requests' risk policy and recertification (the file's `access`; absent: no rules). */
+  accessRequests?: AccessRequestPolicy;
 }

@@ -41,6 +41,13 @@ export const HOLD_KINDS = {
    * others are refused rather than kept waiting. At the latest when following its runs gives up (12 h), and
    * a quarter of an hour more.
    */
+  /**
+   * An access request holds its device from the moment its approved run is claimed (it stages the rule)
+   * until its rule is verified after the deploy: the per-device change lock, so two requests' changes never
+   * go in one deploy and nothing else is staged between. Others wait their turn. At the latest when
+   * following its verification gives up (2 h), and a quarter of an hour more.
+   */
+  access: { kind: 'access', noun: 'an access request', others: 'wait', maxMs: 135 * MINUTE },
   upgrade: { kind: 'upgrade', noun: 'a software upgrade', others: 'refuse', maxMs: 735 * MINUTE },
 } as const satisfies Record<string, HoldKind>;
 

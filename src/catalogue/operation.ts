@@ -4,6 +4,7 @@
 // raw arguments, runs and renders). One concern at its length: the declaration and its erasure change
 // together, and every trait the dispatcher applies is derived here, nowhere else.
 import type { z } from 'zod';
+import type { ApproverRule } from '../config/profilesFileSchema.js';
 import type { TrackRequest } from '../follow/index.js';
 import type { DeviceWindows } from '../model/changeWindows.js';
 import { UsageError } from '../model/errors.js';
@@ -128,6 +129,18 @@ export interface TargetSpec<A, F> {
    * and until every device's change windows are open, and checks the windows again when it runs.
    */
   timing?: RunTiming<F>;
+  /**
+   * Approver rules the target needs besides the usual approvers (an access request reaching a protected
+   * destination), each with the sentence the card shows why: the request then waits for `minApprovers`
+   * of each rule's approvers as well (src/approvals/extraApprovers.ts).
+   */
+  approvers?(facts: F): ExtraApproval[];
+}
+
+/** An approver rule a target adds to its request, and why (see TargetSpec.approvers). */
+export interface ExtraApproval {
+  rule: Pick<ApproverRule, 'key' | 'approvers' | 'minApprovers'>;
+  reason: string;
 }
 
 /** When an approved call may run: see TargetSpec.timing and src/approvals/timing.ts. */
@@ -264,6 +277,7 @@ export interface ErasedTarget {
   readonly removes: boolean;
   interrupted?(ctx: OperationContext, facts: unknown): Promise<Pick<Outcome, 'view' | 'track'> | undefined>;
   timing?: RunTiming<unknown>;
+  approvers?(facts: unknown): ExtraApproval[];
 }
 
 /** A declared operation with its types erased, so one registry holds them all. */
@@ -539,6 +553,12 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
           : {}),
         ...(target.timing
           ? { timing: eraseTiming(target.timing, (facts) => parseFacts(typedTarget, facts, spec.id)) }
+          : {}),
+        ...(target.approvers
+          ? {
+              approvers: (facts: unknown) =>
+                target.approvers?.(parseFacts(typedTarget, facts, spec.id)) ?? [],
+            }
           : {}),
       } satisfies ErasedTarget,
     });

@@ -294,6 +294,9 @@ function ruleOperation(change: Change) {
       disable ? 'modifyAccessRule' : 'deleteAccessRule',
     ],
     examples: [`rules ${change} asa-hq-01 ${disable ? 129 : 130}`],
+    // An access rule that was not verified after its deploy offers its removal as a button (accessVerify.ts);
+    // a click is dispatched like the typed command, governed the same way.
+    offeredAsButton: !disable,
     changes: { devices: async (_ctx, _args, facts) => (facts ? [facts.device] : []) },
     target: {
       facts: RuleFacts,

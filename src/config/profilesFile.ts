@@ -11,6 +11,7 @@ import { type ConfigIssue, didYouMean, isQuotable } from './issues.js';
 import type { Role, RolePolicy } from './policy.js';
 import { fileExampleFor, type ProfilesFileData, ProfilesFileSchema } from './profilesFileSchema.js';
 import { Secret } from './secret.js';
+import { type AccessRequestPolicy, accessFrom } from './sections/access.js';
 import { type ApprovalSettings, approvalsFrom } from './sections/approvals.js';
 import { type AuditSettings, auditFrom } from './sections/audit.js';
 import { type ChangeSettings, changesFrom } from './sections/changes.js';
@@ -37,6 +38,8 @@ export interface ProfilesFileContents {
   readonly deviceOutput: DeviceOutputSettings;
   /** The responder's fast path (the file's `response`). */
   readonly response: ResponseSettings;
+  /** The access requests' risk policy and recertification (the file's `access`). */
+  readonly accessRequests: AccessRequestPolicy;
   /** Operation id → the role it needs here, raised above its declared one (`policy.operations`). */
   readonly operationRoles: Readonly<Record<string, Role>>;
 }
@@ -349,6 +352,7 @@ class ProfilesFileReader {
       changes: changesFrom(data.changes),
       deviceOutput: deviceOutputFrom(data.device_output),
       response: responseFrom(data.response),
+      accessRequests: accessFrom(data.access),
       operationRoles: operationRolesFrom(data.policy),
     };
   }

@@ -5,6 +5,7 @@
 // setting off. A new section is a file of sections/ and a line in the schema and the rows below. Modules
 // outside src/config/ read the sections' settings through here.
 import { z } from 'zod';
+import { AccessSchema, accessKeys } from './sections/access.js';
 import { ApprovalsSchema, approvalKeys } from './sections/approvals.js';
 import { AuditSchema, auditKeys } from './sections/audit.js';
 import { ChangesSchema, changesKeys, snapshotKeys } from './sections/changes.js';
@@ -22,6 +23,7 @@ import {
 } from './sections/schemaParts.js';
 import { WorkspaceSchema, workspaceKeys } from './sections/workspaces.js';
 
+export type { AccessRequestPolicy } from './sections/access.js';
 export type { ApprovalSettings, ApproverRule } from './sections/approvals.js';
 export type { AuditSettings } from './sections/audit.js';
 export { type ChangeSettings, defaultChanges, openPeriod, type PolicyWindow } from './sections/changes.js';
@@ -39,6 +41,7 @@ export const ProfilesFileSchema = closedObject({
   changes: ChangesSchema.optional(),
   device_output: DeviceOutputSchema.optional(),
   response: ResponseSchema.optional(),
+  access: AccessSchema.optional(),
 });
 export type ProfilesFileData = z.output<typeof ProfilesFileSchema>;
 
@@ -55,6 +58,7 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
   ...deviceOutputKeys,
   ...snapshotKeys,
   ...responseKeys,
+  ...accessKeys,
 ]);
 
 /** The documentation pattern of a concrete key path: profiles.acme.region → profiles.<name>.region. */

@@ -4,6 +4,7 @@
 // kindOf(); an approval keeps them with the same schema; the audit trail records sccIdOf(). Adding a kind
 // is adding its file and its line below (docs/developing/add-a-follow-kind.md).
 import { z } from 'zod';
+import { accessVerify } from './accessVerify.js';
 import { cdfmc } from './cdfmc.js';
 import { deployment } from './deployment.js';
 import { deviceUpgradeRun } from './deviceUpgradeRun.js';
@@ -30,6 +31,7 @@ export const FOLLOW_KINDS = [
   staged,
   mspUpgradeRun,
   deviceUpgradeRun,
+  accessVerify,
 ];
 
 type Kind = (typeof FOLLOW_KINDS)[number];

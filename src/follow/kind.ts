@@ -47,6 +47,11 @@ export const Outcome = z.object({
   progressText: z.string().optional(),
   /** Nothing to tell (a staged change that was deployed before its reminder): settled, not posted. */
   quiet: z.boolean().optional(),
+  /**
+   * A button under the final reply, which runs a command line as if the one who presses it typed it (so the
+   * dispatcher applies that operation's rules: a governed removal stays governed).
+   */
+  button: z.object({ label: z.string().min(1), command: z.string().min(1).max(300) }).optional(),
 });
 export type Outcome = z.infer<typeof Outcome>;
 

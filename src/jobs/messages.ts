@@ -7,6 +7,7 @@ import type { Outcome } from '../follow/index.js';
 import type { View } from '../model/view.js';
 import { cancelEndedView, cancelOfferView } from '../render/cancelOffer.js';
 import { escapeAll, escapeMrkdwn, userMention } from '../render/mrkdwn.js';
+import { commandButton } from '../render/paging.js';
 import { type Subscriber, textBeside } from './payloads.js';
 
 /** The requester's live mention (a malformed id stays escaped text). */
@@ -31,6 +32,37 @@ export function cancelOffer(subscriber: Subscriber, transactionUid: string): { t
 /** What the offer becomes when the work ends: the same message, its button gone. */
 export function cancelEnded(subscriber: Subscriber, transactionUid: string): { text: string; view: View } {
   const view = cancelEndedView(subscriber.label, transactionUid);
+  return { text: textBeside(view), view };
+}
+
+// --- a button an outcome offers (an access rule's governed removal when it was not verified) ---
+
+/**
+ * The outcome's button in its own message under the final reply: it runs its command line as if the one
+ * who presses it typed it, with the ticket the starting call was made under (a ticket is one word).
+ */
+export function outcomeButton(
+  subscriber: Subscriber,
+  button: NonNullable<Outcome['button']>,
+): { text: string; view: View } | undefined {
+  const { ticket } = subscriber.thread;
+  const made = commandButton(
+    button.label,
+    `${button.command}${ticket ? ` --ticket ${ticket}` : ''}`,
+    'danger',
+  );
+  if (!made) return undefined;
+  const view: View = {
+    summary: `${subscriber.label}: ${button.label}`,
+    blocks: [
+      {
+        kind: 'text',
+        text: `${button.label.replace(/…$/, '')}: \`/fw ${button.command}\` asks for it like any change of a rule (a second person approves).`,
+      },
+      { kind: 'actions', buttons: [made] },
+    ],
+    visibility: 'in_channel',
+  };
   return { text: textBeside(view), view };
 }
 

@@ -9,7 +9,7 @@ import { statusLine } from '../follow/words.js';
 import { workspaceOf } from '../model/workspace.js';
 import type { RedisClient } from '../redis/connection.js';
 import { notificationJobId, type RedisKeys, subscriberKey, trackJobId } from '../redis/keys.js';
-import { finalReply } from './messages.js';
+import { finalReply, outcomeButton } from './messages.js';
 import { type NotifyJobData, parseStored, Subscriber } from './payloads.js';
 import type { Schedule } from './schedule.js';
 
@@ -107,7 +107,7 @@ export class Subscriptions {
   /** Queues the final reply of each subscriber; repeated calls add nothing (job ids and posted marks). */
   async tell(trackId: string, outcome: Outcome, subscribers: readonly Subscriber[]): Promise<void> {
     if (outcome.quiet) return;
-    const jobs = subscribers.map((subscriber) => {
+    const jobs = subscribers.flatMap((subscriber) => {
       const key = subscriberNotificationKey(trackId, subscriber, 'final');
       const data: NotifyJobData = {
         key,
@@ -125,7 +125,20 @@ export class Subscriptions {
             }
           : {}),
       };
-      return notifyJob(data, this.schedule);
+      const offered = outcome.button ? outcomeButton(subscriber, outcome.button) : undefined;
+      const button: NotifyJobData[] = offered
+        ? [
+            {
+              key: subscriberNotificationKey(trackId, subscriber, 'button'),
+              channelId: subscriber.thread.channelId,
+              threadTs: subscriber.thread.threadTs,
+              ...offered,
+              eventType: 'fwbot_outcome',
+              ...workspaceOf(subscriber.thread),
+            },
+          ]
+        : [];
+      return [data, ...button].map((job) => notifyJob(job, this.schedule));
     });
     if (jobs.length > 0) await this.notifyQueue.addBulk(jobs);
   }

@@ -281,6 +281,16 @@ export class RedisKeys {
     return this.key('config-snapshot-seq', safe(profile), safe(deviceUid));
   }
 
+  /** Hash: record id → AccessRecord JSON, the access rules fwbot created for one profile (access/records.ts). */
+  accessRecords(profile: string): string {
+    return this.key('access-records', safe(profile));
+  }
+
+  /** Counter that numbers one profile's access records (`1`, `2`, …), so ids are short to type. */
+  accessRecordSequence(profile: string): string {
+    return this.key('access-record-seq', safe(profile));
+  }
+
   /** Set once a followed deploy's configuration changes were reported: never twice. */
   configChangesReported(trackId: string): string {
     return this.key('config-changes-reported', trackId);

@@ -45,6 +45,8 @@ export const SCRIPTS = {
   'holds-take': 'replicated',
   'holds-release': 'replicated',
   'holds-extend': 'replicated',
+  // The access rules fwbot created (src/access/records.ts).
+  'access-record-update': 'replicated',
   // Slack's pace per channel (src/jobs/slackPace.ts).
   'pace-reserve': 'at-once',
   'pace-hold-off': 'at-once',

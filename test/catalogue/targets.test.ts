@@ -98,13 +98,14 @@ describe('declarations: governance next to run()', () => {
     expect(op('gateway.run')?.approval).toEqual({ default: 'four-eyes' });
   });
 
-  it('names the ASAs of every call that changes one (device holds apply to them), and only a deploy and an upgrade hold their own', () => {
+  it('names the ASAs of every call that changes one (device holds apply to them), and only a deploy, an access request and an upgrade hold their own', () => {
     expect(
       operations
         .filter((o) => o.changes)
         .map((o) => o.id)
         .sort(),
     ).toEqual([
+      'access.request',
       'deploy',
       'discard',
       'interfaces.create.etherchannel',
@@ -118,6 +119,7 @@ describe('declarations: governance next to run()', () => {
     ]);
     expect(operations.filter((o) => o.changes?.hold).map((o) => `${o.id}:${o.changes?.hold?.kind}`)).toEqual([
       'deploy:deploy',
+      'access.request:access',
       'upgrade:upgrade',
     ]);
   });

@@ -16,7 +16,7 @@ import {
   statusLine,
   transactionOutcome,
 } from '../../src/follow/words.js';
-import { finalReply, queuedCallEnded, queuedNote } from '../../src/jobs/messages.js';
+import { finalReply, outcomeButton, queuedCallEnded, queuedNote } from '../../src/jobs/messages.js';
 import type { SecureClientUpgradeRunDto } from '../../src/scc/generated/models.js';
 
 const subscriber = {
@@ -230,5 +230,30 @@ describe('what fwbot says in a thread, when SCC or a person wrote part of it', (
         'tenant every 30 seconds, so it should start around 10:00:30 UTC.',
     );
     expect(queuedNote(words, 1, new Date(0))).toContain('place 1 (none ahead of it)');
+  });
+
+  it('offers an outcome’s button in its own message, the command carrying the thread’s ticket', () => {
+    const button = { label: 'Remove the rule…', command: 'rules remove asa-uid rule-uid' };
+    const ticketed = { ...subscriber, thread: { ...subscriber.thread, ticket: 'CHG0012345' } };
+    const offered = outcomeButton(ticketed, button);
+    expect(offered?.view.blocks).toEqual([
+      {
+        kind: 'text',
+        text: 'Remove the rule: `/fw rules remove asa-uid rule-uid` asks for it like any change of a rule (a second person approves).',
+      },
+      {
+        kind: 'actions',
+        buttons: [
+          expect.objectContaining({
+            label: 'Remove the rule…',
+            style: 'danger',
+            action: expect.objectContaining({ value: 'rules remove asa-uid rule-uid --ticket CHG0012345' }),
+          }),
+        ],
+      },
+    ]);
+    expect(outcomeButton(subscriber, button)?.view.blocks[1]).toMatchObject({
+      buttons: [{ action: { value: 'rules remove asa-uid rule-uid' } }],
+    });
   });
 });

@@ -77,6 +77,8 @@ const FAMILIES: Family[] = [
     (k) => k.configSnapshotSequence('lab', 'dev-1'),
     'fwbot:fw:config-snapshot-seq:lab:dev-1',
   ],
+  ['access records', (k) => k.accessRecords('lab:eu.1'), 'fwbot:fw:access-records:lab_3Aeu_1'],
+  ['access record sequence', (k) => k.accessRecordSequence('lab'), 'fwbot:fw:access-record-seq:lab'],
   ['config changes reported', (k) => k.configChangesReported('t1'), 'fwbot:fw:config-changes-reported:t1'],
   ['watches', (k) => k.watches('lab'), 'fwbot:fw:watches:lab'],
   ['watch baselined', (k) => k.watchBaselined('lab'), 'fwbot:fw:watch-baselined:lab'],

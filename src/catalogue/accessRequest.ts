@@ -1,0 +1,1005 @@
+// `/fw access request <asa> <tcp|udp|icmp|ip> <source> <destination> [<port|icmp-type>] --reason "…"`:
+// "let X reach Y" from the ask to a verified rule on the firewall (issue 36). When it is asked, before
+// anything is staged: every value is checked (accessDesign.ts), packet-tracer runs on the device with the
+// input interface inferred as `/fw trace` infers it; traffic already allowed is said ("no change needed",
+// by which line) and nothing is staged. Otherwise the rule is designed: it goes into the access group bound
+// inbound to the input interface, directly above the line that denies the traffic today (so no deny above
+// it matches the traced flow), never as a duplicate of an existing rule; an object whose content equals a
+// host or CIDR is reused, else one is created by the documented convention; the remark names the
+// requester, the ticket and the reason. The card shows the request, the verdict before, the commands fwbot
+// predicts (marked so: SCC refuses packet-tracer on a device with undeployed changes, so SCC's own
+// calculation can come only once the approved change is staged, and then it is shown in the thread before
+// the deploy), the objects reused or created, the predicted verdict after, and the change windows.
+//
+// On approval (four eyes, tickets, windows as for any deploy), under the device's access hold (the
+// per-device change lock, from the approved run to the verification's end): the objects and the rule are
+// staged, SCC's calculated commands are read, the device is deployed, and the verification follows as
+// declared later work (src/follow/accessVerify.ts). A device that had anything staged since the card was
+// posted is refused at run time: two changes never go in one deploy unseen.
+import { z } from 'zod';
+import { assessAccessRisk } from '../access/risk.js';
+import { defaultAccessRequests } from '../config/sections/access.js';
+import { UserError } from '../model/errors.js';
+import type { RenderMeta } from '../model/types.js';
+import type { View, ViewBlock } from '../model/view.js';
+import { accessGroupBindings } from '../render/accessRules.js';
+import { announcement } from '../render/announce.js';
+import { code, counted } from '../render/format.js';
+import { parsePacketTracer } from '../render/packetTracer.js';
+import { untrusted } from '../render/untrusted.js';
+import type { AccessGroup, AccessRule, ObjectResponse } from '../scc/generated/models.js';
+import { exactLucene, fieldIs } from '../scc/lucene.js';
+import {
+  ACCESS_PROTOCOLS,
+  type AccessProtocol,
+  cidrOf,
+  type Endpoint,
+  type NewObject,
+  objectNameFor,
+  parseEndpoint,
+  predictedAccessCommands,
+  remarkOf,
+  ruleLine,
+  sameRuleText,
+  traceAddressOf,
+} from './accessDesign.js';
+import { optionalText, redactedText, text } from './args.js';
+import {
+  type AsaCommand,
+  DEFAULT_SOURCE_PORT,
+  type IcmpType,
+  type InterfaceName,
+  type Port,
+  parseAddress,
+  parseIcmpType,
+  parsePort,
+  pickInterface,
+  scriptOf,
+  sendableInterfaceName,
+} from './asaCommands.js';
+import { DeviceWindowsFacts, deployWindows, refuseUnheld, windowNotes } from './deployWindows.js';
+import { inferInputInterface } from './inputInterface.js';
+import { ASA_PARAM } from './lookups.js';
+import {
+  defineOperation,
+  type Operation,
+  type OperationContext,
+  type TargetRead,
+  type TrackRequest,
+} from './operation.js';
+import { type CommandsFacts, PENDING_READS, pendingCommands } from './pendingCommands.js';
+import {
+  boundedPaginate,
+  type DeviceRequirement,
+  INTERFACE_LISTS,
+  listDeviceInterfaces,
+  resolveDevice,
+} from './resolve.js';
+import { isNotFound } from './sccErrors.js';
+import { newestDeployRuns, requestTag, taggedRequest } from './stagedDevices.js';
+import { changeRequestFor, ticketedDescription } from './tickets.js';
+import { runCliLine } from './trace.js';
+import { commandText } from './usage.js';
+
+const ASA: DeviceRequirement = { kinds: ['asa'], why: 'access requests are for ASAs' };
+
+const DAY = 24 * 60 * 60 * 1000;
+
+// ---------------------------------------------------------------------------------------------------
+// The arguments: every value checked before anything is read from SCC.
+
+const endpointArg = text().transform((typed, issue) => {
+  const parsed = parseEndpoint(typed);
+  if (parsed.ok) return parsed.value;
+  issue.addIssue({ code: 'custom', message: parsed.reason });
+  return z.NEVER;
+});
+
+const requestArgs = z
+  .object({
+    asa: text(),
+    protocol: text().transform((typed, issue) => {
+      const found = ACCESS_PROTOCOLS.find((p) => p === typed.toLowerCase());
+      if (found) return found;
+      issue.addIssue({ code: 'custom', message: `must be one of ${ACCESS_PROTOCOLS.join(', ')}.` });
+      return z.NEVER;
+    }),
+    source: endpointArg,
+    destination: endpointArg,
+    port: optionalText(),
+    reason: text()
+      .pipe(redactedText)
+      .refine((reason) => reason.length <= 200, {
+        message: 'must say why the access is needed in at most 200 characters.',
+      }),
+    expires: optionalText().refine(
+      (typed) => typed === undefined || /^\d{1,3}d$/.test(typed) || /^\d{4}-\d{2}-\d{2}$/.test(typed),
+      { message: 'must be a number of days (`30d`) or a date (`2027-01-31`).' },
+    ),
+    in: optionalText().refine((typed) => typed === undefined || sendableInterfaceName(typed), {
+      message: 'must be an interface name (nameif) such as outside.',
+    }),
+  })
+  .transform((args, issue) => {
+    const { protocol, port } = args;
+    let number: number | undefined;
+    if (protocol === 'tcp' || protocol === 'udp') {
+      const parsed = port === undefined ? undefined : parsePort(port);
+      if (!parsed?.ok) {
+        issue.addIssue({
+          code: 'custom',
+          path: ['port'],
+          message: parsed ? parsed.reason : `is required for ${protocol}: the destination port (443, https).`,
+        });
+        return z.NEVER;
+      }
+      number = parsed.value;
+    } else if (protocol === 'icmp') {
+      const parsed = parseIcmpType(port ?? 'echo');
+      if (!parsed.ok) {
+        issue.addIssue({ code: 'custom', path: ['port'], message: parsed.reason });
+        return z.NEVER;
+      }
+      number = parsed.value;
+    } else if (port !== undefined) {
+      issue.addIssue({ code: 'custom', path: ['port'], message: 'takes no port for ip (every protocol).' });
+      return z.NEVER;
+    }
+    return { ...args, port: number };
+  });
+type RequestArgs = z.infer<typeof requestArgs>;
+
+/** When the access ends, from `30d` or a date, checked against now: undefined when none was asked. */
+export function expiryOf(typed: string | undefined, now: number): number | undefined {
+  if (typed === undefined) return undefined;
+  const days = /^(\d{1,3})d$/.exec(typed);
+  if (days) {
+    const count = Number(days[1]);
+    if (count < 1 || count > 365) throw new UserError('--expires takes 1 to 365 days (`30d`).');
+    return now + count * DAY;
+  }
+  const at = Date.parse(`${typed}T00:00:00Z`);
+  if (Number.isNaN(at) || new Date(at).toISOString().slice(0, 10) !== typed)
+    throw new UserError(`--expires: ${typed} is not a date.`);
+  if (at <= now) throw new UserError(`--expires: ${typed} is not in the future.`);
+  if (at > now + 366 * DAY) throw new UserError('--expires: at most a year from now.');
+  return at;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The facts the approver judges, kept with the approval.
+
+const Ref = z.object({ uid: z.string(), name: z.string() });
+
+const Side = z.object({
+  /** What was typed, canonical (`198.51.100.0/24`, `PARTNER-NET`). */
+  typed: z.string(),
+  /** The object the rule names. */
+  object: z.string(),
+  /** Its UUID in SCC, when it exists already. */
+  objectUid: z.string().optional(),
+  /** How it came to be: an object named by the request, reused for equal content, or created by fwbot. */
+  how: z.enum(['named', 'reused', 'created']),
+  /** Its content (the CIDR or host of a created or reused one; the first element of a named one). */
+  content: z.string(),
+  /** The address packet-tracer is run with. */
+  traceAddress: z.string(),
+  /** Every address the object holds (hosts or CIDRs), for the risk check. */
+  networks: z.array(z.string()),
+});
+type Side = z.infer<typeof Side>;
+
+export const AccessRequestFacts = z.object({
+  device: Ref,
+  protocol: z.enum(ACCESS_PROTOCOLS),
+  port: z.number().int().optional(),
+  source: Side,
+  destination: Side,
+  /** The input interface, and whether it was inferred. */
+  input: z.string(),
+  inferred: z.boolean(),
+  /** The access group bound inbound to the input interface. */
+  group: Ref,
+  /** What decided the trace today: the denying line (its rule) or the implicit deny at the list's end. */
+  before: z.object({
+    text: z.string().nullable(),
+    ruleUid: z.string().nullable(),
+    configLine: z.number().int().nullable(),
+    index: z.number().int(),
+  }),
+  /** The rule's index in its list (its remark's; the rule takes the next). */
+  index: z.number().int(),
+  rule: z.string(),
+  remark: z.string(),
+  /** The packet-tracer line, from the templates, run before and after. */
+  script: z.string(),
+  reason: z.string(),
+  requester: z.string(),
+  ticket: z.string().optional(),
+  expiresAt: z.number().int().optional(),
+  /** SCC's configuration state of the device: SYNCED when the card was made (packet-tracer needs it). */
+  configState: z.string(),
+  windows: z.array(DeviceWindowsFacts).optional(),
+  /** The risk check of the policy's `access:` section (src/access/risk.ts), made before anything is staged. */
+  risk: z.object({
+    outcome: z.enum(['allowed', 'extra-approval']),
+    findings: z.array(z.object({ rule: z.string(), sentence: z.string() })),
+    approvers: z.array(
+      z.object({
+        rule: z.object({ key: z.string(), approvers: z.array(z.string()), minApprovers: z.number().int() }),
+        reason: z.string(),
+      }),
+    ),
+  }),
+});
+export type AccessRequestFacts = z.infer<typeof AccessRequestFacts>;
+
+const created = (facts: AccessRequestFacts): NewObject[] =>
+  [facts.source, facts.destination]
+    .filter((side) => side.how === 'created')
+    .map((side) => ({ name: side.object, cidr: side.content }))
+    // The same host or network on both sides is one object.
+    .filter((object, i, all) => all.findIndex((o) => o.name === object.name) === i);
+
+export function predicted(facts: AccessRequestFacts): string[] {
+  return predictedAccessCommands({
+    acl: facts.group.name,
+    index: facts.index,
+    remark: facts.remark,
+    rule: facts.rule,
+    create: created(facts),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading SCC: the objects, the interface, the trace, the rules.
+
+type ObjectItem = ObjectResponse & { targetIds?: string[] | null; value?: { objectType?: string } | null };
+
+const isNetwork = (item: ObjectItem) =>
+  item.value?.objectType === 'NETWORK_OBJECT' || item.value?.objectType === 'NETWORK_GROUP';
+
+/** Whether SCC says the object is on the device (its targets; a list may give their ids alone). */
+function targets(item: ObjectItem, deviceUid: string): boolean {
+  const ids = [...(item.targetIds ?? []), ...(item.targets ?? []).map((t) => t.id)];
+  return ids.some((id) => id?.toLowerCase() === deviceUid.toLowerCase());
+}
+
+async function objectsWhere(ctx: OperationContext, q: string): Promise<ObjectItem[]> {
+  return (await boundedPaginate(ctx.scc, 'getObjects', { query: { q } }, 'objects')) as ObjectItem[];
+}
+
+async function sideOf(
+  ctx: OperationContext,
+  device: { uid: string; name: string },
+  endpoint: Endpoint,
+  which: string,
+): Promise<Side> {
+  if (endpoint.kind === 'object') {
+    const found = (await objectsWhere(ctx, fieldIs('name', endpoint.name))).find(
+      (item) => item.name === endpoint.name && isNetwork(item) && targets(item, device.uid),
+    );
+    if (!found)
+      throw new UserError(
+        `${which}: ${device.name} has no network object or group named “${endpoint.name}”. Give a host, a CIDR, or one of its objects (\`/fw objects ${device.name}\`).`,
+      );
+    const content = found.elements?.[0] ?? '';
+    const traceAddress = traceAddressOf(content);
+    if (!traceAddress)
+      throw new UserError(
+        `${which}: the object ${endpoint.name} holds ${content || 'nothing'}, which fwbot cannot trace (an IPv4 host or network is needed).`,
+      );
+    return {
+      typed: endpoint.name,
+      object: endpoint.name,
+      ...(found.uid ? { objectUid: found.uid } : {}),
+      how: 'named',
+      content,
+      traceAddress,
+      networks: (found.elements ?? []).length > 0 ? [...(found.elements ?? [])] : [content],
+    };
+  }
+  const cidr = cidrOf(endpoint);
+  const traceAddress = traceAddressOf(cidr) ?? endpoint.address;
+  // An object of the device whose whole content is this host or network is reused.
+  const equal = (await objectsWhere(ctx, exactLucene('content', cidr))).filter(
+    (item) =>
+      item.value?.objectType === 'NETWORK_OBJECT' &&
+      targets(item, device.uid) &&
+      (item.elements ?? []).length === 1 &&
+      item.elements?.[0] === cidr &&
+      typeof item.name === 'string',
+  );
+  const reused = equal.sort((a, b) => String(a.name).localeCompare(String(b.name)))[0];
+  if (reused?.name)
+    return {
+      typed: cidr,
+      object: reused.name,
+      ...(reused.uid ? { objectUid: reused.uid } : {}),
+      how: 'reused',
+      content: cidr,
+      traceAddress,
+      networks: [cidr],
+    };
+  const name = objectNameFor(endpoint);
+  const taken = (await objectsWhere(ctx, fieldIs('name', name))).find((item) => item.name === name);
+  if (taken)
+    throw new UserError(
+      `${which}: an object named ${name} exists with other content (${(taken.elements ?? []).join(', ') || 'none'}); fwbot will not change it. Name an object instead.`,
+    );
+  return { typed: cidr, object: name, how: 'created', content: cidr, traceAddress, networks: [cidr] };
+}
+
+async function inputOf(
+  ctx: OperationContext,
+  device: { uid: string; name: string },
+  source: string,
+  typed: string | undefined,
+): Promise<{ input: InterfaceName; inferred: boolean }> {
+  const interfaces = (await listDeviceInterfaces(ctx.scc, device.uid)).filter(
+    (i) => typeof i.iface.name === 'string' && sendableInterfaceName(i.iface.name),
+  );
+  const nameifs = interfaces.map((i) => i.iface.name ?? '').sort((a, b) => a.localeCompare(b));
+  if (typed !== undefined) {
+    const input = pickInterface(typed, nameifs);
+    if (!input)
+      throw new UserError(
+        `in: ${device.name} has no interface named “${typed}”. Its interfaces: ${nameifs.join(', ')}.`,
+      );
+    return { input, inferred: false };
+  }
+  const found = inferInputInterface(
+    source,
+    interfaces.map((i) => i.iface),
+  );
+  const input = found === undefined ? undefined : pickInterface(found, nameifs);
+  if (!input)
+    throw new UserError(
+      `No connected subnet of ${device.name} holds ${source}, so fwbot cannot tell where the traffic comes in: say it with --in (one of ${nameifs.join(', ')}).`,
+    );
+  return { input, inferred: true };
+}
+
+function traceCommand(
+  protocol: AccessProtocol,
+  port: number | undefined,
+  input: InterfaceName,
+  source: string,
+  destination: string,
+): AsaCommand {
+  const address = (value: string) => {
+    const parsed = parseAddress(value);
+    if (!parsed.ok) throw new Error(`not an address: ${value}`);
+    return parsed.value;
+  };
+  // `ip` (every protocol) is traced as an ICMP echo; only a line that permits ip then counts as allowing it.
+  if (protocol === 'icmp' || protocol === 'ip')
+    return {
+      kind: 'packet-tracer',
+      input,
+      protocol: 'icmp',
+      source: address(source),
+      icmpType: (protocol === 'icmp' ? (port ?? 8) : 8) as IcmpType,
+      destination: address(destination),
+    };
+  return {
+    kind: 'packet-tracer',
+    input,
+    protocol,
+    source: address(source),
+    sourcePort: DEFAULT_SOURCE_PORT,
+    destination: address(destination),
+    destinationPort: (port ?? 0) as Port,
+  };
+}
+
+async function rulesOf(ctx: OperationContext, device: { uid: string; name: string }): Promise<AccessRule[]> {
+  return boundedPaginate(
+    ctx.scc,
+    'listAccessRules',
+    { query: { q: fieldIs('entityUid', device.uid) } },
+    `access rules of ${device.name}`,
+  );
+}
+
+async function inboundGroup(
+  ctx: OperationContext,
+  device: { uid: string; name: string },
+  input: string,
+): Promise<AccessGroup> {
+  const groups: AccessGroup[] = await boundedPaginate(
+    ctx.scc,
+    'listAccessGroups',
+    { query: { q: fieldIs('entityUid', device.uid) } },
+    `access groups of ${device.name}`,
+  );
+  const group = groups.find((g) => accessGroupBindings(g).includes(`in on ${input}`));
+  if (!group)
+    throw new UserError(
+      `No access group is bound inbound to ${input} on ${device.name}: fwbot adds rules only to an existing one.`,
+    );
+  return group;
+}
+
+/** Why the traffic is allowed already, in a sentence; undefined when it is not (or not for all of `ip`). */
+function allowedBy(
+  protocol: AccessProtocol,
+  verdict: ReturnType<typeof parsePacketTracer>,
+  rules: readonly AccessRule[],
+): string | undefined {
+  if (verdict.action !== 'allow') return undefined;
+  const decision = verdict.decision;
+  if (decision?.kind === 'access-list' && decision.line) {
+    if (protocol === 'ip' && !/\spermit\s+ip\s/.test(decision.line)) return undefined;
+    const rule = rules.find(
+      (r) => r.ruleConfigurationText && sameRuleText(r.ruleConfigurationText, decision.line ?? ''),
+    );
+    const line = rule?.ruleConfigurationLineNumber;
+    return `allowed by ${line ? `line ${line} ` : ''}(${code(decision.line)})`;
+  }
+  if (protocol === 'ip') return undefined;
+  if (decision?.kind === 'security-levels')
+    return 'allowed by the interfaces’ security levels (no access list applies)';
+  return 'allowed by an access list that printed no line';
+}
+
+/**
+ * The policy's risk check, before packet-tracer and before anything is staged: a rule that refuses is said
+ * in one sentence each; one that asks for an extra approver is kept for the card and the approval.
+ */
+function riskOf(
+  ctx: OperationContext,
+  args: RequestArgs,
+  source: Side,
+  destination: Side,
+  expiresAt: number | undefined,
+): AccessRequestFacts['risk'] {
+  const verdict = assessAccessRisk(ctx.policy?.accessRequests ?? defaultAccessRequests, {
+    protocol: args.protocol,
+    source: source.typed,
+    sourceNetworks: source.how === 'named' ? source.networks : undefined,
+    destination: destination.typed,
+    destinationNetworks: destination.how === 'named' ? destination.networks : undefined,
+    port: args.protocol === 'tcp' || args.protocol === 'udp' ? args.port : undefined,
+    expiresAt,
+    now: ctx.now(),
+  });
+  if (verdict.outcome === 'refused')
+    throw new UserError(
+      verdict.findings
+        .filter((f) => f.action === 'refuse')
+        .map((f) => f.sentence)
+        .join(' '),
+    );
+  return {
+    outcome: verdict.outcome,
+    findings: verdict.findings.map((f) => ({ rule: f.rule, sentence: f.sentence })),
+    approvers: (verdict.approvers ?? []).map((extra) => ({
+      rule: {
+        key: extra.rule.key,
+        approvers: [...extra.rule.approvers],
+        minApprovers: extra.rule.minApprovers,
+      },
+      reason: extra.reason,
+    })),
+  };
+}
+
+async function resolveRequest(
+  ctx: OperationContext,
+  args: RequestArgs,
+): Promise<{ facts: AccessRequestFacts; raw: Record<string, string> }> {
+  const expiresAt = expiryOf(args.expires, ctx.now());
+  const found = await resolveDevice(ctx.scc, args.asa, ASA);
+  const device = { uid: found.uid, name: found.name };
+  const state = found.device.connectivityState ?? 'UNKNOWN';
+  if (state !== 'ONLINE')
+    throw new UserError(`${found.name} is ${state}: fwbot checks and changes nothing on it.`);
+  const configState = found.device.configState ?? 'UNKNOWN';
+  if (configState === 'NOT_SYNCED')
+    throw new UserError(
+      `${found.name} has changes staged in SCC that are not deployed: SCC refuses packet-tracer until they are, so fwbot cannot check the request. \`/fw changes ${found.name}\` shows them; deploy or discard them first.`,
+    );
+  const source = await sideOf(ctx, device, args.source, 'source');
+  const destination = await sideOf(ctx, device, args.destination, 'destination');
+  const risk = riskOf(ctx, args, source, destination, expiresAt);
+  const { input, inferred } = await inputOf(ctx, device, source.traceAddress, args.in);
+  const command = traceCommand(
+    args.protocol,
+    args.port,
+    input,
+    source.traceAddress,
+    destination.traceAddress,
+  );
+  const script = scriptOf(command);
+  const verdict = parsePacketTracer(await runCliLine(ctx, device, script));
+  const rules = await rulesOf(ctx, device);
+  const allowed = allowedBy(args.protocol, verdict, rules);
+  if (allowed)
+    throw new UserError(
+      `No change needed: ${device.name} already lets this through, ${allowed} (\`${script}\`). Nothing was staged.`,
+    );
+  if (verdict.action === undefined)
+    throw new UserError(
+      `fwbot could not read ${device.name}’s packet-tracer answer (\`${script}\`): nothing was staged.`,
+    );
+  const group = await inboundGroup(ctx, device, input);
+  const inGroup = rules.filter((r) => r.accessGroupUid === group.uid).sort((a, b) => a.index - b.index);
+  const decision = verdict.decision;
+  let before: AccessRequestFacts['before'];
+  if (decision?.kind === 'access-list' && decision.line && verdict.action === 'drop') {
+    const deny = inGroup.find(
+      (r) => r.ruleConfigurationText && sameRuleText(r.ruleConfigurationText, decision.line ?? ''),
+    );
+    if (!deny)
+      throw new UserError(
+        `${device.name} drops it by ${code(decision.line)}, which is not a rule of ${group.name} (bound inbound to ${input}): fwbot does not place a rule there.`,
+      );
+    before = {
+      text: deny.ruleConfigurationText ?? decision.line,
+      ruleUid: deny.uid ?? null,
+      configLine: deny.ruleConfigurationLineNumber ?? null,
+      index: deny.index,
+    };
+  } else if (
+    decision?.kind === 'implicit-deny' ||
+    (decision?.kind === 'access-list' && verdict.action === 'drop')
+  ) {
+    before = { text: null, ruleUid: null, configLine: null, index: (inGroup.at(-1)?.index ?? 0) + 1 };
+  } else {
+    throw new UserError(
+      `${device.name} drops it, but not by an access rule (${verdict.dropReason ?? decision?.kind ?? 'no reason given'}): a new rule would not let it through.`,
+    );
+  }
+  const rule = ruleLine(group.name, {
+    protocol: args.protocol,
+    source: source.object,
+    destination: destination.object,
+    port: args.port,
+  });
+  // Never a duplicate: a rule with the same words anywhere in the list (below the deny, shadowed) is said.
+  const duplicate = inGroup.find(
+    (r) => r.ruleConfigurationText && sameRuleText(r.ruleConfigurationText, rule),
+  );
+  if (duplicate)
+    throw new UserError(
+      `${group.name} already holds this rule at line ${duplicate.ruleConfigurationLineNumber ?? `#${duplicate.index}`}, below what denies the traffic, so it never matches: fwbot adds no duplicate. Remove it (\`/fw rules remove ${device.name} ${duplicate.ruleConfigurationLineNumber ?? duplicate.uid}\`) and ask again.`,
+    );
+  const ticket = ctx.ticket;
+  const facts: AccessRequestFacts = {
+    device,
+    protocol: args.protocol,
+    ...(args.port === undefined ? {} : { port: args.port }),
+    source,
+    destination,
+    input,
+    inferred,
+    group: { uid: group.uid, name: group.name },
+    before,
+    index: before.index,
+    rule,
+    remark: remarkOf(ctx.actor.userId, ticket, args.reason),
+    script,
+    reason: args.reason,
+    requester: ctx.actor.userId,
+    ...(ticket === undefined ? {} : { ticket }),
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+    configState,
+    windows: await deployWindows(ctx, [device]),
+    risk,
+  };
+  return {
+    facts,
+    raw: {
+      asa: device.uid,
+      protocol: args.protocol,
+      source: source.typed,
+      destination: destination.typed,
+      ...(args.port === undefined || args.protocol === 'ip' ? {} : { port: String(args.port) }),
+      reason: args.reason,
+      ...(expiresAt === undefined ? {} : { expires: new Date(expiresAt).toISOString().slice(0, 10) }),
+      in: input,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Read again before it runs, and what differs.
+
+async function reread(
+  ctx: OperationContext,
+  before: AccessRequestFacts,
+): Promise<TargetRead<AccessRequestFacts>> {
+  let configState: string;
+  try {
+    const { data } = await ctx.scc.call('getDevice', { path: { deviceUid: before.device.uid } });
+    configState = data.configState ?? 'UNKNOWN';
+  } catch (error) {
+    if (isNotFound(error)) return { found: false, reason: `${before.device.name} is no longer in SCC` };
+    throw error;
+  }
+  let deny = before.before;
+  if (before.before.ruleUid) {
+    try {
+      const rule = await ctx.scc.lookups.accessRule(before.before.ruleUid);
+      deny = { ...deny, text: rule.ruleConfigurationText ?? deny.text, index: rule.index };
+    } catch (error) {
+      if (isNotFound(error))
+        return {
+          found: false,
+          reason: `the rule that denied the traffic (${before.before.text}) no longer exists on ${before.device.name}: ask again`,
+        };
+      throw error;
+    }
+  }
+  return {
+    found: true,
+    facts: { ...before, configState, before: deny, windows: await deployWindows(ctx, [before.device]) },
+  };
+}
+
+export function compareRequests(before: AccessRequestFacts, after: AccessRequestFacts): string[] {
+  const out: string[] = [];
+  if (after.configState === 'NOT_SYNCED' && before.configState !== 'NOT_SYNCED')
+    out.push(
+      `something was staged on ${after.device.name} since the card was posted, and a deploy would carry it with this rule (\`/fw changes ${after.device.name}\`)`,
+    );
+  if (before.before.index !== after.before.index)
+    out.push(
+      `the rule that denies the traffic moved from #${before.before.index} to #${after.before.index} of ${before.group.name}`,
+    );
+  if ((before.before.text ?? '') !== (after.before.text ?? ''))
+    out.push(
+      `the rule that denies the traffic changed from “${before.before.text}” to “${after.before.text}”`,
+    );
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The card.
+
+function sideText(side: Side): string {
+  if (side.how === 'named') return `${side.object} (named)`;
+  if (side.how === 'reused') return `${side.typed} → ${side.object} (existing object reused)`;
+  return `${side.typed} → ${side.object} (new object)`;
+}
+
+function service(facts: Pick<AccessRequestFacts, 'protocol' | 'port'>): string {
+  if (facts.protocol === 'ip') return 'ip (every protocol)';
+  if (facts.protocol === 'icmp') return `icmp type ${facts.port ?? 8}`;
+  return `${facts.protocol}/${facts.port ?? '?'}`;
+}
+
+function beforeText(facts: AccessRequestFacts): string {
+  const b = facts.before;
+  if (b.text === null) return `DROP by the implicit deny at the end of ${facts.group.name}`;
+  return `DROP by ${b.configLine === null ? `#${b.index}` : `line ${b.configLine}`} (${b.text})`;
+}
+
+export function describeRequest(facts: AccessRequestFacts, now: number) {
+  const device = facts.device.name;
+  const objects = [facts.source, facts.destination];
+  const createdObjects = created(facts);
+  return {
+    action: `let ${code(facts.source.typed)} reach ${code(facts.destination.typed)} on ${service(facts)} through ${code(device)} (access request)`,
+    line: `access request on ${untrusted(device)}: ${untrusted(facts.rule)}`,
+    fields: [
+      { label: 'Device', value: device },
+      { label: 'Service', value: service(facts) },
+      { label: 'Source', value: sideText(facts.source) },
+      { label: 'Destination', value: sideText(facts.destination) },
+      { label: 'Reason', value: facts.reason },
+      ...(facts.ticket ? [{ label: 'Ticket', value: facts.ticket }] : []),
+      {
+        label: 'Expires',
+        value:
+          facts.expiresAt === undefined
+            ? 'never (a permanent rule)'
+            : `${new Date(facts.expiresAt).toISOString().slice(0, 10)} (noted; no time-range on the rule)`,
+      },
+      {
+        label: 'Input interface',
+        value: `${facts.input}${facts.inferred ? ' (inferred from the source)' : ''}`,
+      },
+      { label: 'Verdict before', value: beforeText(facts) },
+      {
+        label: 'Placed',
+        value: `#${facts.index} of ${facts.group.name}${facts.before.text === null ? ' (at its end)' : ', directly above the line that denies it'}`,
+      },
+      { label: 'Rule', value: facts.rule },
+      { label: 'Remark', value: facts.remark },
+      {
+        label: 'Objects',
+        value: objects.every((o) => o.how === 'named')
+          ? 'named by the request'
+          : `${
+              objects
+                .filter((o) => o.how === 'reused')
+                .map((o) => o.object)
+                .join(', ') || 'none'
+            } reused; ${createdObjects.map((o) => o.name).join(', ') || 'none'} created`,
+      },
+      {
+        label: 'Risk check',
+        value:
+          facts.risk.findings.length === 0
+            ? 'no rule of the access policy is broken'
+            : facts.risk.findings.map((f) => f.sentence).join(' '),
+      },
+      {
+        label: 'Verdict after (predicted)',
+        value: `ALLOW by the new rule at #${facts.index + 1} of ${facts.group.name}`,
+      },
+    ],
+    warnings: [] as string[],
+    code: [
+      '! predicted by fwbot; SCC calculates the exact commands once the change is staged, shown before the deploy',
+      ...predicted(facts),
+      `! already staged on ${device}: nothing (packet-tracer ran, which SCC allows only then)`,
+    ].join('\n'),
+    notes: [
+      `On approval fwbot stages the rule, shows SCC’s calculated commands in this thread, deploys ${code(device)} and runs \`${facts.script}\` again to verify. ${code(device)} is locked for other changes until then.`,
+      ...windowNotes(facts.windows ?? [], undefined, undefined, now),
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The run, once approved.
+
+interface Staged {
+  facts: AccessRequestFacts;
+  ruleUid: string;
+  ruleText: string;
+  pending: CommandsFacts | undefined;
+  transactionUid: string | undefined;
+  holder: string;
+}
+
+async function stageAndDeploy(ctx: OperationContext, facts: AccessRequestFacts): Promise<Staged> {
+  refuseUnheld(ctx, facts);
+  const uids = new Map<string, string>();
+  for (const object of created(facts)) {
+    const { data } = await ctx.scc.call('createObject', {
+      body: {
+        name: object.name,
+        value: { objectType: 'NETWORK_OBJECT', defaultContent: { literal: object.cidr } },
+        targetIds: [facts.device.uid],
+      },
+    });
+    if (data.uid) uids.set(object.name, data.uid);
+  }
+  const operand = (side: Side) => {
+    const uid = side.objectUid ?? uids.get(side.object);
+    return { name: side.object, ...(uid ? { uid } : {}) };
+  };
+  const port =
+    facts.protocol === 'tcp' || facts.protocol === 'udp' || facts.protocol === 'icmp'
+      ? { destinationPort: { name: String(facts.port ?? 8) } }
+      : {};
+  const { data: rule } = await ctx.scc.call('createAccessRule', {
+    body: {
+      accessGroupUid: facts.group.uid,
+      entityUid: facts.device.uid,
+      index: facts.index,
+      ruleAction: 'PERMIT',
+      protocol: { name: facts.protocol },
+      sourceNetwork: operand(facts.source),
+      destinationNetwork: operand(facts.destination),
+      ...port,
+      remark: facts.remark,
+    },
+  });
+  let pending: CommandsFacts | undefined;
+  try {
+    pending = await pendingCommands(ctx, facts.device.uid);
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'pending commands not calculated after staging the access rule');
+  }
+  const label = `access request on ${facts.device.name}`;
+  await changeRequestFor(ctx, label);
+  const { data: transaction } = await ctx.scc.call('deployChangesToMultipleAsaDevices', {
+    body: {
+      deviceUids: [facts.device.uid],
+      description: ticketedDescription(ctx.ticket, `${label} ${requestTag(ctx.requestId)}`),
+    },
+  });
+  return {
+    facts,
+    ruleUid: rule.uid ?? '',
+    ruleText: rule.ruleConfigurationText ?? facts.rule,
+    pending,
+    transactionUid: transaction.transactionUid ?? undefined,
+    holder: ctx.requestId,
+  };
+}
+
+export function renderStaged(staged: Staged, meta: RenderMeta): View {
+  const { facts, pending } = staged;
+  const device = facts.device.name;
+  const view = announcement(
+    {
+      sentence: `add the access rule ${untrusted(staged.ruleText)} to ${untrusted(device)} and deploy it`,
+      tense: 'asked',
+      details: [
+        ['Rule UUID', staged.ruleUid],
+        ['Device UUID', facts.device.uid],
+      ],
+      next: 'fwbot follows the deploy, then runs packet-tracer again and says here whether the rule lets the traffic through.',
+    },
+    meta,
+  );
+  const blocks: ViewBlock[] = [...view.blocks];
+  if (pending === undefined)
+    blocks.push({ kind: 'text', text: `SCC did not say which commands the deploy of ${code(device)} runs.` });
+  else {
+    blocks.push({
+      kind: 'text',
+      text: `SCC calculates that the deploy of ${code(device)} runs ${counted(pending.commands.length, 'command')} (${pending.status}):`,
+    });
+    blocks.push({ kind: 'code', text: pending.commands.join('\n'), filename: `${device}-access.txt` });
+  }
+  return { ...view, blocks };
+}
+
+/** The removal the *Remove the rule…* button runs: `rules remove`, governed like any. */
+function removalCommand(staged: Staged): string {
+  return commandText(
+    { words: ['rules', 'remove'], params: [ASA_PARAM, { name: 'rule', kind: 'word', description: '' }] },
+    { asa: staged.facts.device.uid, rule: staged.ruleUid },
+  );
+}
+
+/** The deploy followed to its end, and the verification after it (which ends the device's access hold). */
+function tracksOf(staged: Staged): TrackRequest[] {
+  const { transactionUid } = staged;
+  if (!transactionUid) return [];
+  const label = `access request on ${staged.facts.device.name}`;
+  return [
+    { kind: 'deployment', transactionUid, label: `deploy for the ${label}` },
+    {
+      kind: 'access-verify',
+      transactionUid,
+      label,
+      device: staged.facts.device,
+      script: staged.facts.script,
+      rule: { uid: staged.ruleUid, text: staged.ruleText },
+      removal: removalCommand(staged),
+      holder: staged.holder,
+    },
+  ];
+}
+
+/**
+ * After a crash while the approved run was being sent: the deploy it started carries the request's id, and
+ * the rule its words; both found, the deploy and the verification are followed as if nothing happened.
+ * Otherwise nothing is sent again (a half-staged rule is for a person to look at: `/fw changes`).
+ */
+async function interrupted(ctx: OperationContext, facts: AccessRequestFacts) {
+  const run = (await newestDeployRuns(ctx)).find(
+    (item) => taggedRequest(item.description) === ctx.requestId && item.transactionUid,
+  );
+  if (!run?.transactionUid) return undefined;
+  const rule = (await rulesOf(ctx, facts.device)).find(
+    (r) => r.ruleConfigurationText && sameRuleText(r.ruleConfigurationText, facts.rule),
+  );
+  if (!rule?.uid) return undefined;
+  const staged: Staged = {
+    facts,
+    ruleUid: rule.uid,
+    ruleText: rule.ruleConfigurationText ?? facts.rule,
+    pending: undefined,
+    transactionUid: run.transactionUid,
+    holder: ctx.requestId,
+  };
+  const text = `:white_check_mark: The access rule was staged and its deploy sent before fwbot restarted (deployment run ${code(run.uid ?? run.transactionUid)}); nothing was sent again. fwbot follows the deploy and verifies the rule here.`;
+  return {
+    view: {
+      summary: `access request on ${facts.device.name}: deployed before fwbot restarted`,
+      blocks: [{ kind: 'text' as const, text }],
+      visibility: 'in_channel' as const,
+    },
+    track: tracksOf(staged),
+  };
+}
+
+export const accessRequest = defineOperation({
+  id: 'access.request',
+  words: ['access', 'request'],
+  area: 'policy',
+  failure: 'Could not request the access',
+  summary:
+    'Request access through an ASA: checked with packet-tracer, a rule designed and approved, deployed and verified',
+  params: [
+    ASA_PARAM,
+    { name: 'protocol', kind: 'choice', choices: ACCESS_PROTOCOLS, description: 'tcp, udp, icmp or ip' },
+    {
+      name: 'source',
+      kind: 'word',
+      description: 'an IPv4 host, a CIDR, or an existing network object’s name',
+    },
+    {
+      name: 'destination',
+      kind: 'word',
+      description: 'an IPv4 host, a CIDR, or an existing network object’s name',
+    },
+    {
+      name: 'port',
+      kind: 'word',
+      optional: true,
+      description:
+        'the destination port for tcp and udp (443 or https); the ICMP type for icmp (echo by default)',
+    },
+    {
+      name: 'reason',
+      kind: 'word',
+      flag: true,
+      description: 'why the access is needed (in the rule’s remark)',
+    },
+    {
+      name: 'expires',
+      kind: 'word',
+      flag: true,
+      optional: true,
+      description: 'when the access should end: `30d` or a date (noted on the card; see the docs)',
+    },
+    {
+      name: 'in',
+      kind: 'word',
+      flag: true,
+      optional: true,
+      description: 'input interface (nameif); by default the one whose connected subnet holds the source',
+    },
+  ],
+  args: requestArgs,
+  role: 'operator',
+  // It grants access through a firewall: always a second person, who sees the rule and where it goes.
+  approval: 'always',
+  // The per-device change lock is a device hold, which lives in Redis: not in the CLI.
+  needs: ['holds'],
+  scc: [
+    ...PENDING_READS,
+    ...Object.values(INTERFACE_LISTS),
+    'listAccessRules',
+    'listAccessGroups',
+    'fetchAccessRule',
+    'getObjects',
+    'executeCliCommand',
+    'getCliResults',
+    'getCliResult',
+    'createObject',
+    'createAccessRule',
+    'deployChangesToMultipleAsaDevices',
+    'getDeviceDeploymentRuns',
+    'getTenantSettings',
+    'getChangeRequests',
+    'createChangeRequest',
+  ],
+  examples: [
+    'access request asa-dc-03 tcp 198.51.100.0/24 172.20.41.5 8443 --in outside --reason "partner sync"',
+  ],
+  changes: {
+    devices: async (_ctx, _args, facts) => (facts ? [facts.device] : []),
+    hold: { kind: 'access', reason: (facts) => `access request on ${facts.device.name}` },
+  },
+  target: {
+    facts: AccessRequestFacts,
+    resolve: resolveRequest,
+    reread,
+    compare: compareRequests,
+    describe: describeRequest,
+    interrupted,
+    // A protected destination's own approvers, when the policy asks for them (the card says why).
+    approvers: (facts) => facts.risk.approvers,
+    timing: {
+      at: () => undefined,
+      breakGlass: () => undefined,
+      windows: (ctx, facts) => deployWindows(ctx, [facts.device]),
+    },
+  },
+  run: (ctx, _args, facts) => stageAndDeploy(ctx, facts),
+  render: (staged, _args, meta) => renderStaged(staged, meta),
+  track: (staged) => tracksOf(staged),
+});
+
+export const ACCESS_REQUEST_OPERATIONS: readonly Operation[] = [accessRequest];
