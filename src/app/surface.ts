@@ -148,7 +148,18 @@ export function startGovernance(parts: {
   clients: SccClients;
   access: AccessControl;
   catalogue: Catalogue;
-  jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue' | 'snapshots' | 'followed' | 'timed' | 'holds'>;
+  jobs: Pick<
+    Jobs,
+    | 'tracker'
+    | 'watches'
+    | 'alerts'
+    | 'queue'
+    | 'snapshots'
+    | 'followed'
+    | 'timed'
+    | 'holds'
+    | 'accessRecords'
+  >;
   settings: ApprovalSettings;
   /** The change process (the file's `changes`): operations and the dispatcher check tickets with it. */
   changes?: ChangeSettings;
@@ -217,6 +228,7 @@ export function startGovernance(parts: {
     scheduled: approvals.scheduled,
     timed: jobs.timed,
     holds: jobs.holds,
+    accessRecords: jobs.accessRecords,
   };
   const policy: OperationPolicy = {
     deployWithChange: settings.deployWithChange,

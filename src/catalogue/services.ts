@@ -2,6 +2,7 @@
 // the jobs implement them): the watches of upgrade runs, the audit trail, who staged what on each ASA.
 // Absent where fwbot runs without Redis (the CLI): an operation declares what it needs (`needs`).
 import type { z } from 'zod';
+import type { AccessRecordStore } from '../access/records.js';
 import type { AlertService } from '../alerts/model.js';
 import type { DeviceHolds } from './deviceHolds.js';
 
@@ -308,4 +309,6 @@ export interface OperationServices {
   timed?: TimedWork;
   /** Devices held for a change in progress (src/catalogue/deviceHolds.ts): `/fw holds`, and every call's check. */
   holds?: DeviceHolds;
+  /** The access rules fwbot created (`/fw access list`, revoke, expiry, recertification). */
+  accessRecords?: AccessRecordStore;
 }
