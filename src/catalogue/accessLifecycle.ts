@@ -7,8 +7,9 @@ import { UserError } from '../model/errors.js';
 import { code, counted } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
-import { flag, optionalText } from './args.js';
-import { defineOperation, type Operation } from './operation.js';
+import { flag, optionalText, text } from './args.js';
+import { defineOperation, type Operation, type OperationContext, type Outcome } from './operation.js';
+import { compareRules, RuleFacts, rulesRemove } from './ruleChanges.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** `--expiring` lists the rules that end within this: the reminder comes three days before. */
@@ -122,4 +123,75 @@ export const fwAccessList = defineOperation({
   },
 });
 
-export const ACCESS_LIFECYCLE_OPERATIONS: readonly Operation[] = [fwAccessList];
+/** A rule fwbot created, as revoke acts on it: the rule as `rules remove` reads it, and its record. */
+const RevokeFacts = RuleFacts.extend({ recordId: z.string() });
+type RevokeFacts = z.infer<typeof RevokeFacts>;
+
+function removal(): NonNullable<Operation['target']> {
+  const target = rulesRemove.target;
+  if (!target) throw new Error('rules remove has no target');
+  return target;
+}
+
+async function recordOf(ctx: OperationContext, ref: string) {
+  const records = ctx.services?.accessRecords;
+  if (!records) throw new UserError('This fwbot process cannot read the access rules it created.');
+  const record = await records.find(ctx.profile, ref);
+  if (!record)
+    throw new UserError(
+      `fwbot created no access rule ${ref} in this profile that is still in place; \`/fw access list\` shows them.`,
+    );
+  return record;
+}
+
+/**
+ * `/fw access revoke <rule>`: removes a rule fwbot created before its time, by `rules remove`'s own path
+ * (its target read, its card, deleteAccessRule, the staged commands and the deploy buttons), and drops
+ * its record once SCC removed the rule.
+ */
+export const fwAccessRevoke = defineOperation({
+  id: 'access.revoke',
+  words: ['access', 'revoke'],
+  area: 'policy',
+  failure: 'Could not revoke the access rule',
+  summary:
+    'Remove an access rule fwbot created, before it expires (as `rules remove`; deployed with `deploy`)',
+  params: [
+    { name: 'rule', kind: 'word', description: 'the record’s id (see `access list`) or the rule’s UUID' },
+  ],
+  args: z.object({ rule: text() }),
+  role: 'operator',
+  approval: 'always',
+  needs: ['accessRecords'],
+  scc: rulesRemove.scc,
+  examples: ['access revoke 1'],
+  changes: { devices: async (_ctx, _args, facts) => (facts ? [facts.device] : []) },
+  target: {
+    facts: RevokeFacts,
+    resolve: async (ctx, args) => {
+      const record = await recordOf(ctx, args.rule);
+      const resolved = await removal().resolve(ctx, { asa: record.deviceUid, rule: record.ruleUid });
+      const facts = RevokeFacts.parse({ ...RuleFacts.parse(resolved.facts), recordId: record.id });
+      return { facts, raw: { rule: record.id } };
+    },
+    reread: async (ctx, facts: RevokeFacts) => {
+      const read = await removal().reread(ctx, facts);
+      return read.found
+        ? { found: true, facts: { ...RuleFacts.parse(read.facts), recordId: facts.recordId } }
+        : read;
+    },
+    compare: (before: RevokeFacts, after: RevokeFacts) => compareRules(before, after),
+    describe: (facts, now) => removal().describe(facts, now),
+    removes: true,
+  },
+  run: async (ctx, _args, facts: RevokeFacts): Promise<Outcome> => {
+    const outcome = await rulesRemove.execute(ctx, { asa: facts.device.uid, rule: facts.uid }, facts);
+    // The rule is gone from SCC's copy: its record goes with it (the deploy takes it off the device).
+    await ctx.services?.accessRecords?.remove(ctx.profile, facts.recordId);
+    return outcome;
+  },
+  track: (outcome) => outcome.track,
+  render: (outcome) => outcome.view,
+});
+
+export const ACCESS_LIFECYCLE_OPERATIONS: readonly Operation[] = [fwAccessList, fwAccessRevoke];

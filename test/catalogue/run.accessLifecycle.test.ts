@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessRecords, type NewAccessRecord } from '../../src/access/records.js';
 import { RedisKeys } from '../../src/redis/keys.js';
+import { driveClock } from '../support/driveClock.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 import { catalogue, useSimulator } from './harness.js';
 
@@ -94,6 +95,48 @@ describe('access list', () => {
   it('cannot run without the records', async () => {
     await expect(op.execute({ ...h.context(), now: () => NOW }, {})).rejects.toThrow(
       /cannot read the access rules it created/,
+    );
+  });
+});
+
+describe('access revoke', () => {
+  const driving = <T>(work: Promise<T>): Promise<T> => driveClock(h.sim.clock, work, { pauseMs: 10 });
+  let redis: Redis;
+  beforeAll(() => {
+    redis = connectRedis();
+  });
+  afterAll(async () => {
+    await redis.quit();
+  });
+
+  it('removes a rule fwbot created by rules remove’s path, bound to its record, and drops the record', async () => {
+    const records = new AccessRecords(redis, new RedisKeys(uniquePrefix('access-revoke')));
+    const ctx = { ...h.context(), services: { accessRecords: records } };
+    // The rule at line 130 of asa-hq-01 stands for one fwbot created.
+    const { raw: found } = catalogue.parse('rules remove asa-hq-01 130');
+    const target = await driving(
+      catalogue.get('rules.remove')?.target?.resolve(h.context(), found) ?? Promise.reject(),
+    );
+    const created = await records.add(
+      rule({ deviceUid: String(target.raw.asa), ruleUid: String(target.raw.rule) }),
+    );
+
+    const { op, raw } = catalogue.parse(`access revoke ${created.id}`);
+    expect(op.id).toBe('access.revoke');
+    const resolved = await driving(op.target?.resolve(ctx, raw) ?? Promise.reject());
+    expect(resolved.raw).toEqual({ rule: created.id });
+    const card = op.target?.describe(resolved.facts, Date.now());
+    expect(card?.action).toBe(
+      'remove the access rule at line 130 (#4 of `outside_access_in`) on `asa-hq-01`',
+    );
+    expect(h.sim.requestLog.list({ operationId: 'deleteAccessRule' })).toHaveLength(0);
+
+    const outcome = await driving(op.execute(ctx, resolved.raw, resolved.facts));
+    h.golden('access.revoke', outcome);
+    expect(h.sim.requestLog.list({ operationId: 'deleteAccessRule' })).toHaveLength(1);
+    expect(await records.get('default', created.id)).toBeUndefined();
+    await expect(driving(op.target?.resolve(ctx, raw) ?? Promise.reject())).rejects.toThrow(
+      /fwbot created no access rule 1 in this profile that is still in place/,
     );
   });
 });
