@@ -59,7 +59,17 @@ export type AccessRecordChange = Partial<
   Pick<AccessRecord, 'expiresAt' | 'lastCertifiedAt' | 'certificationAskedAt'>
 >;
 
-export class AccessRecords {
+/** What operations see of the records (src/catalogue/services.ts): AccessRecords is the Redis one. */
+export interface AccessRecordStore {
+  add(record: NewAccessRecord): Promise<AccessRecord>;
+  get(profile: string, id: string): Promise<AccessRecord | undefined>;
+  find(profile: string, idOrRuleUid: string): Promise<AccessRecord | undefined>;
+  remove(profile: string, id: string): Promise<boolean>;
+  update(profile: string, id: string, change: AccessRecordChange): Promise<AccessRecord>;
+  list(profile: string, filter?: AccessRecordFilter): Promise<AccessRecord[]>;
+}
+
+export class AccessRecords implements AccessRecordStore {
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,

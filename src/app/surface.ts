@@ -151,7 +151,18 @@ export function startGovernance(parts: {
   clients: SccClients;
   access: AccessControl;
   catalogue: Catalogue;
-  jobs: Pick<Jobs, 'tracker' | 'watches' | 'alerts' | 'queue' | 'snapshots' | 'followed' | 'timed' | 'holds'>;
+  jobs: Pick<
+    Jobs,
+    | 'tracker'
+    | 'watches'
+    | 'alerts'
+    | 'queue'
+    | 'snapshots'
+    | 'followed'
+    | 'timed'
+    | 'holds'
+    | 'accessRecords'
+  >;
   settings: ApprovalSettings;
   /** The look at devices' certificates, for the request and again for the approved call. */
   certificates?: CertificateProbe;
@@ -224,6 +235,7 @@ export function startGovernance(parts: {
     timed: jobs.timed,
     holds: jobs.holds,
     ...(parts.certificates ? { certificates: parts.certificates } : {}),
+    accessRecords: jobs.accessRecords,
   };
   const policy: OperationPolicy = {
     deployWithChange: settings.deployWithChange,

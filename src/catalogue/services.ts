@@ -4,6 +4,7 @@
 // is not Redis's: the look at the certificate a device presents (src/app/certificateProbe.ts), which every
 // surface has, the CLI too.
 import type { z } from 'zod';
+import type { AccessRecordStore } from '../access/records.js';
 import type { AlertService } from '../alerts/model.js';
 import type { Role } from '../model/types.js';
 import type { DeviceHolds } from './deviceHolds.js';
@@ -352,6 +353,7 @@ export const SERVICE_WORDS: Readonly<Record<ServiceName, string>> = Object.freez
   timed: 'fwbot’s timed work (what ends a shun when its time is up)',
   holds: 'the device holds',
   certificates: 'a look at the certificates devices present',
+  accessRecords: 'the records of the access rules fwbot created',
 });
 
 export interface OperationServices {
@@ -372,4 +374,6 @@ export interface OperationServices {
   holds?: DeviceHolds;
   /** A look at the certificate a device presents (`/fw devices accept-certificate`); not Redis's, so never in `needs`. */
   certificates?: CertificateProbe;
+  /** The access rules fwbot created (`/fw access list`, revoke, expiry, recertification). */
+  accessRecords?: AccessRecordStore;
 }

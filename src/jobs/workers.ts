@@ -2,9 +2,11 @@
 // operations' queues) and `startWorkers` for the side that does it. Workers run inside the bot process or
 // alone (`npm run worker`), any number of them: all state is in Redis, BullMQ hands each job to one
 // worker at a time, and a killed worker's jobs are picked up by the others.
+
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Processor, Queue, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
+import { AccessRecords } from '../access/records.js';
 import type { AlertService, AlertSubscription } from '../alerts/model.js';
 import type { DeviceHolds } from '../catalogue/deviceHolds.js';
 import type { ConfigSnapshots, TimedWork, WatchRegistry } from '../catalogue/operation.js';
@@ -72,6 +74,8 @@ export interface Jobs {
   readonly timed: TimedWork;
   /** Devices held for a change in progress (src/jobs/deviceHolds.ts). */
   readonly holds: DeviceHolds;
+  /** The access rules fwbot created (src/access/records.ts). */
+  readonly accessRecords: AccessRecords;
   /**
    * This process's pass over timed work, not started yet (every process starts one: the bot, a worker, the
    * demo; a test passes it on its own clock). Running a kind needs what the dispatcher runs calls with,
@@ -152,6 +156,7 @@ function jobsOver(
     },
     timed: new RedisTimedWork(timedStore, kinds, core.clock),
     holds: new RedisDeviceHolds(core.redis, core.keys),
+    accessRecords: new AccessRecords(core.redis, core.keys),
     timedRunner(deps) {
       return new TimedRunner({
         ...deps,

@@ -29,7 +29,6 @@ const POLICY = `access:
     - { name: scada, networks: [10.99.0.0/24, 10.99.1.7], action: refuse }
   any_source_to_protected: refuse
   outside_sources: { at_most: 90d, action: refuse }
-  recertify_every: 90d
 `;
 
 const NOW = Date.parse('2026-12-07T12:00:00Z');
@@ -67,13 +66,11 @@ describe('the access section', () => {
       ['access.protected_destinations[1]', 'refuse'],
     ]);
     expect(policy.outsideSources).toMatchObject({ atMostMs: 90 * DAY, action: 'refuse' });
-    expect(policy.recertifyEveryMs).toBe(90 * DAY);
   });
 
   it('is empty without the section: every request is allowed', async () => {
     const policy = await policyOf('approvals: { expiry_minutes: 30 }\n');
     expect(policy.forbiddenServices).toEqual([]);
-    expect(policy.recertifyEveryMs).toBeUndefined();
     expect(assessAccessRisk(policy, request({ protocol: 'ip', source: 'any', destination: 'any' }))).toEqual({
       outcome: 'allowed',
       findings: [],
@@ -147,14 +144,9 @@ describe('the access section', () => {
       'must be a number of days such as 30d or 90d (at most 1095d)',
     ],
     [
-      'access: { recertify_every: 12h }',
-      'access.recertify_every',
-      'must be a number of days such as 30d or 90d (at most 1095d)',
-    ],
-    [
       'access: { recertify: 90d }',
       'access.recertify',
-      'is not a known key Keys allowed here: organisation_networks, forbidden_services, min_source_prefix, min_destination_prefix, any_source_to_protected, protected_destinations, outside_sources, recertify_every',
+      'is not a known key Keys allowed here: organisation_networks, forbidden_services, min_source_prefix, min_destination_prefix, any_source_to_protected, protected_destinations, outside_sources',
     ],
   ])('refuses %s, naming the key', async (yaml, key, problem) => {
     const path = await files.write(`${yaml}\n`);

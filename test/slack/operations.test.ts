@@ -17,7 +17,12 @@ import { renderBlocks } from '../../src/render/blocks.js';
 import { COMMAND_ACTION } from '../../src/render/paging.js';
 import { plainReads, runnableExample } from '../support/catalogueExamples.js';
 import { driveClock } from '../support/driveClock.js';
-import { memoryScheduled, memoryServices, memorySnapshots } from '../support/memoryServices.js';
+import {
+  memoryAccessRecords,
+  memoryScheduled,
+  memoryServices,
+  memorySnapshots,
+} from '../support/memoryServices.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 import {
   blocksText,
@@ -86,7 +91,15 @@ describe('every operation through Slack', () => {
     new Map(TIMED_KINDS.map((kind) => [kind.kind, kind])),
     () => Date.now(),
   );
-  const services = { ...memoryServices(AUDIT, [INCIDENT]), snapshots, scheduled, holds, timed };
+  const accessRecords = memoryAccessRecords();
+  const services = {
+    ...memoryServices(AUDIT, [INCIDENT]),
+    snapshots,
+    scheduled,
+    holds,
+    timed,
+    accessRecords,
+  };
   beforeAll(async () => {
     h = await startHarness({
       services,
@@ -497,6 +510,33 @@ describe('every operation through Slack', () => {
     expect(await driving(destructive('rules.disable', `rules disable asa-hq-01 ${uid}`))).toEqual({
       asa: hq,
       rule: uid,
+    });
+    h.gate.requests.length = 0;
+  });
+
+  it('access revoke (destructive: bound to the record of a rule fwbot created)', async () => {
+    const scc = h.clients.get('default');
+    if (!scc) throw new Error('no default client');
+    const hq = h.sim.deviceUid('asa-hq-01');
+    const { items } = await scc.lookups.accessRules({
+      q: `entityUid:${hq} AND ruleConfigurationLineNumber:130`,
+    });
+    const record = await services.accessRecords.add({
+      profile: 'default',
+      deviceUid: hq,
+      deviceName: 'asa-hq-01',
+      accessGroup: 'outside_access_in',
+      ruleUid: items?.[0]?.uid ?? '',
+      protocol: 'tcp',
+      source: '198.51.100.66',
+      destination: 'WEB-01',
+      port: '443',
+      requester: USERS.operator,
+      reason: 'partner test',
+      createdAt: Date.now(),
+    });
+    expect(await driving(destructive('access.revoke', `access revoke ${record.id}`))).toEqual({
+      rule: record.id,
     });
     h.gate.requests.length = 0;
   });

@@ -2,6 +2,7 @@
 // an audit trail holding the records given, a watch registry, and alert subscriptions with an incident
 // desk holding the incidents given. For tests of the operations that run on them (audit, vpn watch /
 // unwatch, alerts) without the approvals service or the jobs.
+import type { AccessRecord, AccessRecordStore } from '../../src/access/records.js';
 import type { AlertService, AlertSubscription, OpenIncident } from '../../src/alerts/model.js';
 import type {
   AuditRecord,
@@ -86,7 +87,45 @@ export function memoryServices(
     },
     audit: { latest: async (count) => audit.slice(0, count) },
     alerts: memoryAlerts(incidents),
+    accessRecords: memoryAccessRecords(),
   };
+}
+
+/** Access records in a list, numbered per profile as the Redis store (src/access/records.ts) does. */
+export function memoryAccessRecords(): AccessRecordStore {
+  const kept: AccessRecord[] = [];
+  const store: AccessRecordStore = {
+    async add(record) {
+      const id = String(kept.filter((r) => r.profile === record.profile).length + 1);
+      kept.push({ ...record, id });
+      return { ...record, id };
+    },
+    get: async (profile, id) => kept.find((r) => r.profile === profile && r.id === id),
+    find: async (profile, ref) =>
+      kept.find((r) => r.profile === profile && (r.id === ref || r.ruleUid === ref)),
+    async remove(profile, id) {
+      const at = kept.findIndex((r) => r.profile === profile && r.id === id);
+      if (at >= 0) kept.splice(at, 1);
+      return at >= 0;
+    },
+    async update(profile, id, change) {
+      const at = kept.findIndex((r) => r.profile === profile && r.id === id);
+      const current = kept[at];
+      if (!current) throw new UserError(`fwbot keeps no access rule ${id} in profile ${profile}.`);
+      kept[at] = { ...current, ...change };
+      return kept[at];
+    },
+    list: async (profile, filter = {}) =>
+      kept.filter(
+        (r) =>
+          r.profile === profile &&
+          (filter.deviceUid === undefined || r.deviceUid === filter.deviceUid) &&
+          (filter.requester === undefined || r.requester === filter.requester) &&
+          (filter.expiringBefore === undefined ||
+            (r.expiresAt !== undefined && r.expiresAt < filter.expiringBefore)),
+      ),
+  };
+  return store;
 }
 
 /** Configuration snapshots in a list, numbered per profile and device as the Redis store does. */

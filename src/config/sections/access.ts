@@ -1,5 +1,5 @@
 // `access:` of the FWBOT_PROFILES file: the risk policy every access request is checked against before
-// anything is staged (issue 36, item 4), and how often permanent rules are recertified (item 7). Each rule
+// anything is staged (issue 36, item 4). Each rule
 // says what it checks and its `action`: `refuse` (the request is refused in one sentence naming the rule) or
 // `extra-approval` (it needs the rule's own approvers besides the usual ones, as `approvals.approvers`
 // rules name them). Its schema, settings, defaults, rows of the configuration reference, and the settings
@@ -13,7 +13,7 @@ import { parseDuration } from './response.js';
 import { closedObject, isObject, type ProfilesFileKey } from './schemaParts.js';
 
 const DAY = 24 * 60 * 60 * 1000;
-/** The longest `at_most` and `recertify_every` the file may give: three years. */
+/** The longest `at_most` the file may give: three years. */
 const MAX_DAYS = 1095;
 
 export type RiskAction = 'refuse' | 'extra-approval';
@@ -67,10 +67,8 @@ export interface AccessRiskPolicy {
   readonly outsideSources?: OutsideSources | undefined;
 }
 
-export interface AccessRequestPolicy extends AccessRiskPolicy {
-  /** Every how long (ms) the requester of each permanent rule is asked whether it is still needed; absent: never. */
-  readonly recertifyEveryMs?: number | undefined;
-}
+/** The file's `access:` section as fwbot reads it: the risk policy (the lifecycle's settings will join it). */
+export type AccessRequestPolicy = AccessRiskPolicy;
 
 export const defaultAccessRequests: AccessRequestPolicy = Object.freeze({
   organisationNetworks: Object.freeze([]),
@@ -193,7 +191,6 @@ export const AccessSchema = closedObject({
   any_source_to_protected: action.optional(),
   protected_destinations: z.array(ProtectedDestinationSchema).optional(),
   outside_sources: OutsideSourcesSchema.optional(),
-  recertify_every: days.optional(),
 }).superRefine(
   (access, ctx) => {
     // What "outside" means is the organisation's networks: a rule about outside needs them listed.
@@ -269,13 +266,6 @@ export const accessKeys: readonly ProfilesFileKey[] = [
     default: 'none',
     example: 'outside_sources: { at_most: 90d, action: refuse }',
   },
-  {
-    key: 'access.recertify_every',
-    description:
-      'every how many days the requester of each permanent rule fwbot created (one without an expiry) is asked whether it is still needed; rules nobody answers for are listed by `/fw access list --uncertified`',
-    default: 'never',
-    example: 'recertify_every: 90d',
-  },
 ];
 
 function approverRule(
@@ -349,6 +339,5 @@ export function accessFrom(data: AccessData | undefined): AccessRequestPolicy {
             ...riskRule('access.outside_sources', data.outside_sources),
             ...(data.outside_sources.at_most === undefined ? {} : { atMostMs: data.outside_sources.at_most }),
           }),
-    recertifyEveryMs: data.recertify_every,
   });
 }

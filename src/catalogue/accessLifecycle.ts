@@ -1,0 +1,197 @@
+// The lifecycle of the access rules fwbot created (issue 36, item 7): `/fw access list` says which rules
+// fwbot made, on which device, who asked for them and why, when they were made and when they end, from
+// the records kept when each was created (src/access/records.ts); SCC's own rule records carry none of it.
+import { z } from 'zod';
+import type { AccessRecord } from '../access/records.js';
+import { UserError } from '../model/errors.js';
+import { code, counted } from '../render/format.js';
+import { userMention } from '../render/mrkdwn.js';
+import { untrusted } from '../render/untrusted.js';
+import { flag, optionalText, text } from './args.js';
+import { defineOperation, type Operation, type OperationContext, type Outcome } from './operation.js';
+import { compareRules, RuleFacts, rulesRemove } from './ruleChanges.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+/** `--expiring` lists the rules that end within this: the reminder comes three days before. */
+export const EXPIRING_WITHIN_MS = 7 * DAY;
+
+export interface AccessListing {
+  records: AccessRecord[];
+  now: number;
+  /** What the list was narrowed to, in words: `on asa-hq-01, yours, expiring within 7 days`. */
+  scope: string[];
+}
+
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** `in 3 days`, `today`, `2 days ago`: how far a date is from now, in whole days. */
+function fromNow(ms: number, now: number): string {
+  const days = Math.round((ms - now) / DAY);
+  if (days === 0) return 'today';
+  const n = Math.abs(days);
+  const words = `${n} ${n === 1 ? 'day' : 'days'}`;
+  return days > 0 ? `in ${words}` : `${words} ago`;
+}
+
+/** One record as a line: what it allows where, who asked and why, and its dates. */
+export function accessRecordLine(record: AccessRecord, now: number): string {
+  const what = `${record.protocol} ${untrusted(record.source)} → ${untrusted(record.destination)}${
+    record.port === undefined ? '' : ` ${untrusted(record.port)}`
+  }`;
+  const ends =
+    record.expiresAt === undefined
+      ? 'permanent'
+      : `expires ${day(record.expiresAt)} (${fromNow(record.expiresAt, now)})`;
+  return [
+    `• ${code(record.id)} ${untrusted(record.deviceName)} · ${untrusted(record.accessGroup)} · ${what}`,
+    `by ${userMention(record.requester)}`,
+    ...(record.ticket === undefined ? [] : [code(record.ticket)]),
+    untrusted(record.reason),
+    `created ${day(record.createdAt)}`,
+    ends,
+  ].join(' · ');
+}
+
+export const fwAccessList = defineOperation({
+  id: 'access.list',
+  words: ['access', 'list'],
+  area: 'policy',
+  failure: 'Could not list the access rules',
+  summary:
+    'List the access rules fwbot created: device, rule, requester, ticket, reason, when created, when it expires',
+  params: [
+    {
+      name: 'device',
+      kind: 'device',
+      optional: true,
+      description: 'only the rules on this ASA (name or UUID)',
+    },
+    { name: 'mine', kind: 'word', flag: true, boolean: true, description: 'only the rules you asked for' },
+    {
+      name: 'expiring',
+      kind: 'word',
+      flag: true,
+      boolean: true,
+      description: `only the rules that expire within ${EXPIRING_WITHIN_MS / DAY} days`,
+    },
+  ],
+  args: z.object({ device: optionalText(), mine: flag(), expiring: flag() }),
+  role: 'viewer',
+  approval: 'never',
+  needs: ['accessRecords'],
+  scc: [],
+  examples: ['access list', 'access list asa-hq-01 --expiring', 'access list --mine'],
+  run: async (ctx, args): Promise<AccessListing> => {
+    const records = ctx.services?.accessRecords;
+    if (!records) throw new UserError('This fwbot process cannot read the access rules it created.');
+    const now = ctx.now();
+    const all = await records.list(ctx.profile, {
+      ...(args.mine ? { requester: ctx.actor.userId } : {}),
+      ...(args.expiring ? { expiringBefore: now + EXPIRING_WITHIN_MS } : {}),
+    });
+    // A device is named as people know it; the records keep its name and uid as they were at creation.
+    const wanted = args.device?.toLowerCase();
+    const kept =
+      wanted === undefined
+        ? all
+        : all.filter(
+            (record) => record.deviceName.toLowerCase() === wanted || record.deviceUid === args.device,
+          );
+    const scope = [
+      ...(args.device === undefined ? [] : [`on ${args.device}`]),
+      ...(args.mine ? ['yours'] : []),
+      ...(args.expiring ? [`expiring within ${EXPIRING_WITHIN_MS / DAY} days`] : []),
+    ];
+    return { records: kept, now, scope };
+  },
+  render: ({ records, now, scope }) => {
+    const narrowed = scope.length === 0 ? '' : ` (${scope.map((s) => untrusted(s)).join(', ')})`;
+    const lines =
+      records.length === 0
+        ? [`fwbot created no access rule here that is still in place${narrowed}.`]
+        : [
+            `*${counted(records.length, 'access rule')}* fwbot created${narrowed}:`,
+            ...records.map((record) => accessRecordLine(record, now)),
+          ];
+    return {
+      summary: lines[0] ?? '',
+      blocks: [{ kind: 'text', text: lines.join('\n') }],
+      visibility: 'ephemeral',
+    };
+  },
+});
+
+/** A rule fwbot created, as revoke acts on it: the rule as `rules remove` reads it, and its record. */
+const RevokeFacts = RuleFacts.extend({ recordId: z.string() });
+type RevokeFacts = z.infer<typeof RevokeFacts>;
+
+function removal(): NonNullable<Operation['target']> {
+  const target = rulesRemove.target;
+  if (!target) throw new Error('rules remove has no target');
+  return target;
+}
+
+async function recordOf(ctx: OperationContext, ref: string) {
+  const records = ctx.services?.accessRecords;
+  if (!records) throw new UserError('This fwbot process cannot read the access rules it created.');
+  const record = await records.find(ctx.profile, ref);
+  if (!record)
+    throw new UserError(
+      `fwbot created no access rule ${ref} in this profile that is still in place; \`/fw access list\` shows them.`,
+    );
+  return record;
+}
+
+/**
+ * `/fw access revoke <rule>`: removes a rule fwbot created before its time, by `rules remove`'s own path
+ * (its target read, its card, deleteAccessRule, the staged commands and the deploy buttons), and drops
+ * its record once SCC removed the rule.
+ */
+export const fwAccessRevoke = defineOperation({
+  id: 'access.revoke',
+  words: ['access', 'revoke'],
+  area: 'policy',
+  failure: 'Could not revoke the access rule',
+  summary:
+    'Remove an access rule fwbot created, before it expires (as `rules remove`; deployed with `deploy`)',
+  params: [
+    { name: 'rule', kind: 'word', description: 'the record’s id (see `access list`) or the rule’s UUID' },
+  ],
+  args: z.object({ rule: text() }),
+  role: 'operator',
+  approval: 'always',
+  needs: ['accessRecords'],
+  scc: rulesRemove.scc,
+  examples: ['access revoke 1'],
+  changes: { devices: async (_ctx, _args, facts) => (facts ? [facts.device] : []) },
+  target: {
+    facts: RevokeFacts,
+    resolve: async (ctx, args) => {
+      const record = await recordOf(ctx, args.rule);
+      const resolved = await removal().resolve(ctx, { asa: record.deviceUid, rule: record.ruleUid });
+      const facts = RevokeFacts.parse({ ...RuleFacts.parse(resolved.facts), recordId: record.id });
+      return { facts, raw: { rule: record.id } };
+    },
+    reread: async (ctx, facts: RevokeFacts) => {
+      const read = await removal().reread(ctx, facts);
+      return read.found
+        ? { found: true, facts: { ...RuleFacts.parse(read.facts), recordId: facts.recordId } }
+        : read;
+    },
+    compare: (before: RevokeFacts, after: RevokeFacts) => compareRules(before, after),
+    describe: (facts, now) => removal().describe(facts, now),
+    removes: true,
+  },
+  run: async (ctx, _args, facts: RevokeFacts): Promise<Outcome> => {
+    const outcome = await rulesRemove.execute(ctx, { asa: facts.device.uid, rule: facts.uid }, facts);
+    // The rule is gone from SCC's copy: its record goes with it (the deploy takes it off the device).
+    await ctx.services?.accessRecords?.remove(ctx.profile, facts.recordId);
+    return outcome;
+  },
+  track: (outcome) => outcome.track,
+  render: (outcome) => outcome.view,
+});
+
+export const ACCESS_LIFECYCLE_OPERATIONS: readonly Operation[] = [fwAccessList, fwAccessRevoke];
