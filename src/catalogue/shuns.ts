@@ -18,7 +18,7 @@ import { keptText, optionalText, redactedText, text } from './args.js';
 import { parseAddress, scriptOf, shunScriptOf } from './asaCommands.js';
 import { connectionsOf, parseShowConn } from './asaShunOutput.js';
 import { DeviceFacts, deviceFacts } from './deviceTarget.js';
-import { defineOperation, type Operation, type OperationContext } from './operation.js';
+import { defineOperation, type Operation, type OperationContext, type TimedRef } from './operation.js';
 import { boundedPaginate, type DeviceRequirement, type ResolvedDevice, resolveDevice } from './resolve.js';
 import { shunExpiry } from './timed/shunExpiry.js';
 import { runCliLine } from './trace.js';
@@ -242,6 +242,7 @@ export const fwShun = defineOperation({
     if (!checked.ok) throw new UserError(`address: ${checked.reason}`);
     const until = ctx.now() + facts.durationMs;
     const shunned: string[] = [];
+    const ends: TimedRef[] = [];
     const skipped = [...facts.skipped];
     for (const device of facts.devices) {
       try {
@@ -252,21 +253,20 @@ export const fwShun = defineOperation({
         continue;
       }
       shunned.push(device.name);
-      await timed.schedule(shunExpiry, {
-        profile: ctx.profile,
-        at: until,
-        owner: ctx.actor.userId,
-        payload: {
-          deviceUid: device.uid,
-          device: device.name,
-          address: checked.value,
-          reason: facts.reason,
-          by: ctx.actor.userId,
-        },
-      });
+      const payload = {
+        deviceUid: device.uid,
+        device: device.name,
+        address: checked.value,
+        reason: facts.reason,
+        by: ctx.actor.userId,
+      };
+      await timed.schedule(shunExpiry, { profile: ctx.profile, at: until, owner: ctx.actor.userId, payload });
+      ends.push({ kind: shunExpiry.kind, profile: ctx.profile, key: shunExpiry.id(payload) });
     }
-    return { facts, shunned, skipped, until };
+    return { facts, shunned, skipped, until, ends };
   },
+  // Each device's end speaks in the thread of this announcement (or of the approval card).
+  timed: ({ ends }) => ends,
   render: ({ facts, shunned, skipped, until }, _args, meta) =>
     announcement(
       {
@@ -281,7 +281,7 @@ export const fwShun = defineOperation({
           ['Connections dropped', facts.devices.map(deviceLine).join(', ')],
           ...skipped.map((s): [string, unknown] => ['Not shunned', s.reason]),
         ],
-        next: 'fwbot sends `no shun` on each device once when the time is up.',
+        next: 'fwbot sends `no shun` on each device once when the time is up, and says so in this thread.',
       },
       meta,
     ),
@@ -375,7 +375,7 @@ export const fwUnshun = defineOperation({
   words: ['unshun'],
   area: 'devices',
   failure: 'Could not end the shun',
-  summary: 'End a shun fwbot placed before its time: its timed end withdrawn, then `no shun` on each device',
+  summary: 'End a shun fwbot placed before its time: its timed end runs now (`no shun` once on each device)',
   params: [
     { name: 'address', kind: 'word', description: 'the address shunned (see `shun list`)' },
     {
@@ -432,22 +432,19 @@ export const fwUnshun = defineOperation({
   run: async (ctx, _args, facts) => {
     const timed = ctx.services?.timed;
     if (!timed) throw new UserError('This fwbot process cannot end the shuns it placed.');
-    const checked = parseAddress(facts.address);
-    if (!checked.ok) throw new UserError(`address: ${checked.reason}`);
     const lifted: string[] = [];
     const left: string[] = [];
     for (const device of facts.devices) {
-      // Exactly one of the timed end and this call sends `no shun`: the one whose claim or cancel wins.
-      const cancel = await timed.cancel(
+      // The shun's own end is brought forward to now: it sends `no shun` exactly once (its claim is atomic
+      // against any other run), and says so in the thread the shun was announced in.
+      const moved = await timed.reschedule(
         { kind: shunExpiry.kind, profile: ctx.profile, key: device.key },
-        ctx.actor.userId,
-        'ended early (/fw unshun)',
+        ctx.now(),
       );
-      if (cancel.outcome !== 'cancelled') {
-        left.push(`${device.name}: its timed end is ${cancel.state} already`);
+      if (moved.outcome !== 'rescheduled') {
+        left.push(`${device.name}: its end is ${moved.state} already`);
         continue;
       }
-      await runCliLine(ctx, device, shunScriptOf({ kind: 'no-shun', address: checked.value }));
       lifted.push(device.name);
     }
     return { address: facts.address, lifted, left };
@@ -458,9 +455,14 @@ export const fwUnshun = defineOperation({
         sentence:
           lifted.length === 0
             ? `end the shun of *${shunned}*, but its end had already begun`
-            : `ended the shun of *${shunned}* on ${lifted.map(code).join(', ')}`,
+            : `ending the shun of *${shunned}* on ${lifted.map(code).join(', ')}`,
         tense: 'done',
         details: left.map((line): [string, unknown] => ['Not sent', line]),
+        ...(lifted.length > 0
+          ? {
+              next: 'Its end runs now: fwbot sends `no shun` once on each device within seconds, and says so in the shun’s thread.',
+            }
+          : {}),
       },
       meta,
     ),

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receivedCliScripts } from '../../src/simulator/api/cli.js';
 import { driveClock } from '../support/driveClock.js';
-import { type ApprovalsEnv, startEnv } from './support/env.js';
+import { type ApprovalsEnv, hhmm, startEnv } from './support/env.js';
 import { textOf } from './support/slackDriver.js';
 import { USERS } from './support/world.js';
 
@@ -19,6 +19,19 @@ describe('approvals: /fw shun', () => {
   const cliRuns = () => env.sccCalls('executeCliCommand');
   const drive = <T>(work: Promise<T>) => driveClock(env.sim.clock, work);
   const scripts = (line: string) => receivedCliScripts(env.sim.state).filter((s) => s.script === line).length;
+  const posted = () => [...env.slack.messages().values()];
+  /** The ts of the message that says `text` (an announcement, or a card). */
+  const tsOf = (text: string) => {
+    const found = posted().find((m) => m.thread_ts === undefined && JSON.stringify(m).includes(text));
+    if (typeof found?.ts !== 'string') throw new Error(`nothing posted says ${text}`);
+    return found.ts;
+  };
+  /** What was said in the thread of `ts`, as one string. */
+  const thread = (ts: string) =>
+    posted()
+      .filter((m) => m.thread_ts === ts && m.ts !== ts)
+      .map((m) => JSON.stringify(m))
+      .join('\n');
 
   beforeAll(async () => {
     env = await startEnv({}, { timed: true });
@@ -90,14 +103,23 @@ describe('approvals: /fw shun', () => {
       .toEqual(['no shun 198.51.100.7 on asa-hq-01']);
   }, 60_000);
 
-  it('ends a shun early: an operator alone, its timed end withdrawn, `no shun` sent once', async () => {
+  it('ends a shun early: an operator alone, its end brought forward, `no shun` sent once, told in the card’s thread', async () => {
     expect(shunsOn('asa-hq-01')).toEqual(['198.51.100.7']);
     const refused = await drive(env.driver.command(env.bot.eventsUrl, 'unshun 198.51.100.7', USERS.carol));
     expect(refused).toMatch(/operator/);
     await drive(env.driver.command(env.bot.eventsUrl, 'unshun 198.51.100.7', USERS.alice));
+    // Its own end runs it, on the next pass: exactly once whatever else runs.
+    expect(shunsOn('asa-hq-01')).toEqual(['198.51.100.7']);
+    const endedAt = hhmm(env.clock());
+    await drive(env.timedPass());
     expect(shunsOn('asa-hq-01')).toEqual([]);
     expect(scripts('no shun 198.51.100.7')).toBe(1);
     expect(await env.timed?.list({ kind: 'shun-expiry' })).toEqual([]);
+    // The shun was approved on a card: its end speaks in the card's thread.
+    const card = tsOf('198.51.100.7');
+    await expect
+      .poll(() => thread(card), { timeout: 30_000 })
+      .toContain(`shun of \`198.51.100.7\` ended on asa-hq-01 (\`no shun\` ran at ${endedAt} UTC)`);
     env.clock.advance(9 * HOUR);
     await drive(env.timedPass());
     expect(scripts('no shun 198.51.100.7')).toBe(1);

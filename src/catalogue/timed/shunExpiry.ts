@@ -19,6 +19,11 @@ function addressOf(text: string): Address {
   return checked.value;
 }
 
+/** `14:00`: the minute (UTC) a shun's end ran, as its thread is told. */
+export function utcMinute(at: number): string {
+  return new Date(at).toISOString().slice(11, 16);
+}
+
 /** Whether the device blocks `address` now, from its `show shun`. */
 export async function isShunned(
   ctx: Pick<OperationContext, 'scc' | 'signal'>,
@@ -57,7 +62,7 @@ export const shunExpiry = defineTimedKind({
     await runCliLine(ctx.op, device, shunScriptOf({ kind: 'no-shun', address }));
     await ctx.say(
       'lifted',
-      `:unlock: Time is up: ${code(address)} is no longer shunned on ${untrusted(p.device)} (\`no shun\` sent once).`,
+      `:unlock: shun of ${code(address)} ended on ${untrusted(p.device)} (\`no shun\` ran at ${utcMinute(ctx.now())} UTC).`,
     );
     return { status: 'done', summary: `lifted on ${p.device}` };
   },
