@@ -20,9 +20,9 @@ import { connectionsOf, parseShowConn } from './asaShunOutput.js';
 import { DeviceFacts, deviceFacts } from './deviceTarget.js';
 import { defineOperation, type Operation, type OperationContext, type TimedRef } from './operation.js';
 import { boundedPaginate, type DeviceRequirement, type ResolvedDevice, resolveDevice } from './resolve.js';
-import { shunExpiry } from './timed/shunExpiry.js';
+import { notSendable, shunExpiry } from './timed/shunExpiry.js';
+import { shunGuard } from './timed/shunGuard.js';
 import { runCliLine } from './trace.js';
-import { undeployedSentence } from './undeployedChanges.js';
 
 const ASA: DeviceRequirement = { kinds: ['asa'], why: 'a shun is an ASA command' };
 /** Every ASA of the profile, when no device is named: a fixed query, nothing typed in it. */
@@ -72,16 +72,6 @@ const ShunFacts = z.object({
   devices: z.array(ShunDevice),
   skipped: z.array(Skipped),
 });
-
-/** Why fwbot sends nothing to this ASA now, or undefined when it may. */
-function notSendable(
-  device: Pick<Device, 'configState' | 'connectivityState'>,
-  name: string,
-): string | undefined {
-  if (device.configState === 'NOT_SYNCED') return undeployedSentence(name);
-  const state = device.connectivityState ?? 'UNKNOWN';
-  return state === 'ONLINE' ? undefined : `${untrusted(name)} is ${state}: fwbot sends nothing to it.`;
-}
 
 async function devicesFor(
   ctx: OperationContext,
@@ -260,7 +250,21 @@ export const fwShun = defineOperation({
         reason: facts.reason,
         by: ctx.actor.userId,
       };
-      await timed.schedule(shunExpiry, { profile: ctx.profile, at: until, owner: ctx.actor.userId, payload });
+      const end = await timed.schedule(shunExpiry, {
+        profile: ctx.profile,
+        at: until,
+        owner: ctx.actor.userId,
+        payload,
+      });
+      // Its device is watched while it lasts: re-applied after a failover, a reload or a reconnect. A shun of
+      // an address already shunned here keeps its end, and the watch that goes with it.
+      if (end.scheduled)
+        await timed.schedule(shunGuard, {
+          profile: ctx.profile,
+          at: ctx.now(),
+          owner: ctx.actor.userId,
+          payload: { deviceUid: device.uid, device: device.name, address: checked.value, seq: 0 },
+        });
       ends.push({ kind: shunExpiry.kind, profile: ctx.profile, key: shunExpiry.id(payload) });
     }
     return { facts, shunned, skipped, until, ends };

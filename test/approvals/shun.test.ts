@@ -101,6 +101,12 @@ describe('approvals: /fw shun', () => {
         timeout: 30_000,
       })
       .toEqual(['no shun 198.51.100.7 on asa-hq-01']);
+    // Once the outcome is in the card's thread, its end speaks there.
+    await expect
+      .poll(async () => (await env.timed?.list({ kind: 'shun-expiry' }))?.[0]?.thread?.threadTs, {
+        timeout: 30_000,
+      })
+      .toBe(card.ts);
   }, 60_000);
 
   it('ends a shun early: an operator alone, its end brought forward, `no shun` sent once, told in the card’s thread', async () => {

@@ -71,6 +71,8 @@ describe('shun', () => {
     expect(scripts).toEqual(['show conn address 203.0.113.66', 'shun 203.0.113.66']);
     expect(scheduled.map((s) => s.payload)).toEqual([
       expect.objectContaining({ device: 'asa-hq-01', address: '203.0.113.66', reason: 'brute force' }),
+      // Its watch: re-applied after a failover, a reload or a reconnect while it lasts.
+      { deviceUid: h.sim.deviceUid('asa-hq-01'), device: 'asa-hq-01', address: '203.0.113.66', seq: 0 },
     ]);
   });
 
