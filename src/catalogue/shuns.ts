@@ -14,7 +14,8 @@ import { code, counted } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
 import type { Device } from '../scc/generated/models.js';
-import { keptText, optionalText, redactedText, text } from './args.js';
+import { allOf, typedLucene } from '../scc/lucene.js';
+import { isUuid, keptText, optionalText, redactedText, text } from './args.js';
 import { parseAddress, scriptOf, shunScriptOf } from './asaCommands.js';
 import { connectionsOf, parseShowConn } from './asaShunOutput.js';
 import { DeviceFacts, deviceFacts } from './deviceTarget.js';
@@ -63,6 +64,20 @@ const deviceNames = () =>
           .filter((name) => name !== ''),
   );
 
+/**
+ * `--devices` of a shun: a device query (text with a colon, read as Lucene as every device query is, and
+ * narrowed to ASAs), or names and UUIDs, comma-separated.
+ */
+const deviceChoice = () =>
+  optionalText().transform((typed) => {
+    const text = typed?.trim();
+    if (!text) return undefined;
+    const words = text.split(',').map((word) => word.trim());
+    if (text.includes(':') && !words.every(isUuid)) return { query: text };
+    return { names: words.filter((word) => word !== '') };
+  });
+type DeviceChoice = { query: string } | { names: string[] } | undefined;
+
 const ShunDevice = DeviceFacts.extend({ connections: z.number().int().nullable() });
 const Skipped = z.object({ name: z.string(), reason: z.string() });
 const ShunFacts = z.object({
@@ -73,12 +88,9 @@ const ShunFacts = z.object({
   skipped: z.array(Skipped),
 });
 
-async function devicesFor(
-  ctx: OperationContext,
-  names: readonly string[] | undefined,
-): Promise<ResolvedDevice[]> {
-  if (names && names.length > 0) {
-    const found = await Promise.all(names.map((name) => resolveDevice(ctx.scc, name, ASA)));
+async function devicesFor(ctx: OperationContext, choice: DeviceChoice): Promise<ResolvedDevice[]> {
+  if (choice && 'names' in choice && choice.names.length > 0) {
+    const found = await Promise.all(choice.names.map((name) => resolveDevice(ctx.scc, name, ASA)));
     const seen = new Set<string>();
     for (const d of found) {
       if (seen.has(d.uid)) throw new UserError(`${d.name} is named twice.`);
@@ -86,17 +98,29 @@ async function devicesFor(
     }
     return found;
   }
-  const all: Device[] = await boundedPaginate(ctx.scc, 'getDevices', { query: { q: EVERY_ASA } }, 'the ASAs');
+  // A query is read and written again (typedLucene: refused before SCC when fwbot cannot read it), and only
+  // ever selects the profile's ASAs.
+  const typed = choice && 'query' in choice ? choice.query : undefined;
+  const q = typed === undefined ? EVERY_ASA : (allOf(typedLucene(typed).q, EVERY_ASA) ?? EVERY_ASA);
+  const what = typed === undefined ? 'the ASAs' : `the ASAs matching “${typed}”`;
+  const all: Device[] = await boundedPaginate(ctx.scc, 'getDevices', { query: { q } }, what);
   const asas = all.map((device) => ({
     uid: device.uid ?? '',
     name: device.name,
     kind: 'asa' as const,
     device,
   }));
-  if (asas.length === 0) throw new UserError('This profile has no ASA to shun an address on.');
+  if (asas.length === 0)
+    throw new UserError(
+      typed === undefined
+        ? 'This profile has no ASA to shun an address on.'
+        : `No ASA matches \`${typed}\` (searched \`${q}\`).`,
+    );
   if (asas.length > MAX_SHUN_DEVICES)
     throw new UserError(
-      `This profile has ${asas.length} ASAs: name at most ${MAX_SHUN_DEVICES} with --devices.`,
+      typed === undefined
+        ? `This profile has ${asas.length} ASAs: choose at most ${MAX_SHUN_DEVICES} with --devices.`
+        : `\`${typed}\` selects ${asas.length} ASAs; a shun goes to at most ${MAX_SHUN_DEVICES}. Narrow it down.`,
     );
   return asas;
 }
@@ -149,13 +173,14 @@ export const fwShun = defineOperation({
       kind: 'word',
       flag: true,
       optional: true,
-      description: 'only these ASAs: names or UUIDs, comma-separated (default: every ASA of the profile)',
+      description:
+        'only these ASAs: names or UUIDs, comma-separated, or a device query with field:value (`name:asa-dc*`), ASAs only, at most 50 (default: every ASA of the profile)',
     },
     { name: 'for', kind: 'word', flag: true, description: 'how long: 90m, 4h, 2d (at most 30d)' },
     { name: 'reason', kind: 'word', flag: true, description: 'why, in a few words (quote it)' },
   ],
   args: z
-    .object({ address: address(), devices: deviceNames(), for: duration(), reason: keptText() })
+    .object({ address: address(), devices: deviceChoice(), for: duration(), reason: keptText() })
     .refine((args) => args.reason !== undefined, {
       path: ['reason'],
       message: 'is required: say why the address is blocked.',
@@ -173,6 +198,7 @@ export const fwShun = defineOperation({
   examples: [
     'shun 203.0.113.66 --for 4h --reason "brute force on the VPN portal"',
     'shun 2001:db8::66 --devices asa-hq-01,asa-dc-03 --for 1d --reason "scanner, ticket INC-4411"',
+    'shun 198.51.100.9 --devices "name:asa-dc*" --for 2h --reason "DDoS source"',
   ],
   target: {
     facts: ShunFacts,
@@ -195,10 +221,7 @@ export const fwShun = defineOperation({
       };
     },
     reread: async (ctx, facts) => {
-      const found = await devicesFor(
-        ctx,
-        facts.devices.map((d) => d.uid),
-      );
+      const found = await devicesFor(ctx, { names: facts.devices.map((d) => d.uid) });
       const { devices, skipped } = await impactOf(ctx, facts.address, found);
       return { found: true, facts: { ...facts, devices, skipped: [...facts.skipped, ...skipped] } };
     },

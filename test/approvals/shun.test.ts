@@ -162,6 +162,29 @@ describe('approvals: /fw shun', () => {
     branch.device.configState = 'SYNCED';
   });
 
+  it('takes a device query for --devices, which selects only the profile’s ASAs', async () => {
+    const reply = await drive(
+      env.driver.commandReply(
+        env.bot.eventsUrl,
+        'shun 192.0.2.77 --devices "name:asa-dc*" --for 1h --reason "ddos"',
+        USERS.alice,
+      ),
+    );
+    expect(textOf(reply.blocks)).toContain('shunned *192.0.2.77* for 1h on `asa-dc-03`');
+    expect(shunsOn('asa-dc-03')).toContain('192.0.2.77');
+    expect(shunsOn('asa-hq-01')).not.toContain('192.0.2.77');
+    const before = await cliRuns();
+    const none = await drive(
+      env.driver.command(
+        env.bot.eventsUrl,
+        'shun 192.0.2.78 --devices "name:no-such-device*" --for 1h --reason "x"',
+        USERS.alice,
+      ),
+    );
+    expect(none).toContain('No ASA matches');
+    expect(await cliRuns()).toBe(before);
+  });
+
   it.each([
     '1.2.3.4\nreload --for 1h --reason "x"',
     '"1.2.3.4; write erase" --for 1h --reason "x"',
