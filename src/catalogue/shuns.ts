@@ -6,6 +6,7 @@
 // waits for a second person's approval. An ASA's shun has no expiry of its own: each device's shun gets a
 // timed end (timed/shunExpiry.ts) that sends `no shun` once when the time is up. A device with undeployed
 // changes runs no command line in SCC: it is named with the reason, and the shun goes on for the others.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { defaultResponse, durationText, MAX_SHUN_MS, parseDuration } from '../config/sections/response.js';
 import { UserError } from '../model/errors.js';
@@ -314,8 +315,18 @@ export const fwShun = defineOperation({
     ),
 });
 
+/**
+ * A shun's id, as `shun list` shows it and `unshun` takes it: eight hex digits of a hash of what makes one
+ * shun (the address, who placed it, its end), so every device's end of one `/fw shun` shares it.
+ */
+export function shunIdOf(address: string, by: string, until: number): string {
+  return createHash('sha256').update(`${address}|${by}|${until}`).digest('hex').slice(0, 8);
+}
+const SHUN_ID = /^[0-9a-f]{8}$/;
+
 /** One active shun fwbot placed, from its waiting end (one per device). */
 interface ActiveShun {
+  id: string;
   address: string;
   devices: string[];
   by: string;
@@ -350,6 +361,7 @@ export const fwShunList = defineOperation({
       if (known) known.devices.push(p.device);
       else
         byAddress.set(key, {
+          id: shunIdOf(p.address, p.by, item.dueAt),
           address: p.address,
           devices: [p.device],
           by: p.by,
@@ -367,7 +379,7 @@ export const fwShunList = defineOperation({
             `*${counted(shuns.length, 'active shun')}* placed by fwbot:`,
             ...shuns.map(
               (s) =>
-                `• ${code(s.address)} on ${s.devices.map((d) => untrusted(d)).join(', ')} · by ${userMention(s.by)} · until ${new Date(s.until).toISOString().replace('T', ' ').slice(0, 16)} UTC · ${untrusted(s.reason)}`,
+                `• ${code(s.id)} ${code(s.address)} on ${s.devices.map((d) => untrusted(d)).join(', ')} · by ${userMention(s.by)} · until ${new Date(s.until).toISOString().replace('T', ' ').slice(0, 16)} UTC · ${untrusted(s.reason)}`,
             ),
           ];
     return {
@@ -383,17 +395,35 @@ const UnshunFacts = z.object({
   devices: z.array(z.object({ uid: z.string(), name: z.string(), key: z.string() })).min(1),
 });
 
-/** The waiting ends of the shuns of `address` fwbot placed (optionally on some devices only). */
-async function waitingEnds(ctx: OperationContext, address: string, only: readonly string[] | undefined) {
+/** What `unshun` ends: a shun by its id (`shun list`), or every shun of an address. */
+const shunChoice = () =>
+  text().transform((typed, ctx) => {
+    const word = typed.trim().toLowerCase();
+    if (SHUN_ID.test(word)) return word;
+    const checked = parseAddress(typed);
+    if (checked.ok) return checked.value as string;
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be a shun's id as \`/fw shun list\` shows it (eight hex digits), or ${checked.reason}`,
+    });
+    return z.NEVER;
+  });
+
+/** The waiting ends of the shuns of `chosen` (an id, or an address) fwbot placed (optionally on some devices only). */
+async function waitingEnds(ctx: OperationContext, chosen: string, only: readonly string[] | undefined) {
   const timed = ctx.services?.timed;
   if (!timed) throw new UserError('This fwbot process cannot read the shuns it placed.');
   const wanted = only?.map((name) => name.toLowerCase());
   return (await timed.list({ kind: shunExpiry.kind, profile: ctx.profile })).flatMap((item) => {
     const parsed = shunExpiry.payload.safeParse(item.payload);
-    if (!parsed.success || parsed.data.address !== address || item.state !== 'scheduled') return [];
+    if (!parsed.success || item.state !== 'scheduled') return [];
     const p = parsed.data;
+    const matches = SHUN_ID.test(chosen)
+      ? shunIdOf(p.address, p.by, item.dueAt) === chosen
+      : p.address === chosen;
+    if (!matches) return [];
     if (wanted && !wanted.includes(p.device.toLowerCase()) && !wanted.includes(p.deviceUid)) return [];
-    return [{ uid: p.deviceUid, name: p.device, key: item.key }];
+    return [{ uid: p.deviceUid, name: p.device, key: item.key, address: p.address }];
   });
 }
 
@@ -404,7 +434,11 @@ export const fwUnshun = defineOperation({
   failure: 'Could not end the shun',
   summary: 'End a shun fwbot placed before its time: its timed end runs now (`no shun` once on each device)',
   params: [
-    { name: 'address', kind: 'word', description: 'the address shunned (see `shun list`)' },
+    {
+      name: 'address',
+      kind: 'word',
+      description: 'the shun’s id as `shun list` shows it, or the address shunned (every shun of it)',
+    },
     {
       name: 'devices',
       kind: 'word',
@@ -414,7 +448,7 @@ export const fwUnshun = defineOperation({
         'only on these ASAs: names or UUIDs, comma-separated (default: every one it is shunned on)',
     },
   ],
-  args: z.object({ address: address(), devices: deviceNames() }),
+  args: z.object({ address: shunChoice(), devices: deviceNames() }),
   role: 'operator',
   approval: { default: 'four-eyes' },
   fastPath: { role: 'operator', which: 'an operator ends a shun alone', applies: () => true },
@@ -425,14 +459,19 @@ export const fwUnshun = defineOperation({
   target: {
     facts: UnshunFacts,
     resolve: async (ctx, args) => {
-      const devices = await waitingEnds(ctx, args.address, args.devices);
-      if (devices.length === 0)
+      const found = await waitingEnds(ctx, args.address, args.devices);
+      const shunned = found[0]?.address;
+      if (shunned === undefined)
         throw new UserError(
-          `fwbot has no active shun of ${args.address} here: \`/fw shun list\` shows them.`,
+          `fwbot has no active shun ${SHUN_ID.test(args.address) ? 'with the id' : 'of'} ${args.address} here: \`/fw shun list\` shows them.`,
         );
+      // One address per call: an id names one shun, and an address its own shuns.
+      const devices = found
+        .filter((d) => d.address === shunned)
+        .map(({ uid, name, key }) => ({ uid, name, key }));
       return {
-        facts: { address: args.address, devices },
-        raw: { address: args.address, devices: devices.map((d) => d.uid).join(',') },
+        facts: { address: shunned, devices },
+        raw: { address: shunned, devices: devices.map((d) => d.uid).join(',') },
       };
     },
     reread: async (ctx, facts) => {

@@ -185,6 +185,27 @@ describe('approvals: /fw shun', () => {
     expect(await cliRuns()).toBe(before);
   });
 
+  it('ends a shun by the id `shun list` shows, and refuses hostile input before any SCC call', async () => {
+    const listed = textOf(
+      (await env.driver.commandReply(env.bot.eventsUrl, 'shun list', USERS.carol)).blocks,
+    );
+    const id = /• `([0-9a-f]{8})` `192\.0\.2\.77`/.exec(listed)?.[1];
+    expect(id).toMatch(/^[0-9a-f]{8}$/);
+    const before = await cliRuns();
+    for (const hostile of ['"192.0.2.77; write erase"', 'zzzzzzzz', '"1.2.3.4\nreload"', '0000000g'])
+      expect(await drive(env.driver.command(env.bot.eventsUrl, `unshun ${hostile}`, USERS.alice))).toMatch(
+        /id|address/,
+      );
+    expect(await drive(env.driver.command(env.bot.eventsUrl, 'unshun 0badc0de', USERS.alice))).toContain(
+      'no active shun with the id 0badc0de',
+    );
+    expect(await cliRuns()).toBe(before);
+    await drive(env.driver.command(env.bot.eventsUrl, `unshun ${id}`, USERS.alice));
+    await drive(env.timedPass());
+    expect(shunsOn('asa-dc-03')).not.toContain('192.0.2.77');
+    expect(scripts('no shun 192.0.2.77')).toBe(1);
+  });
+
   it.each([
     '1.2.3.4\nreload --for 1h --reason "x"',
     '"1.2.3.4; write erase" --for 1h --reason "x"',
