@@ -454,7 +454,8 @@ export const fwUnshun = defineOperation({
   fastPath: { role: 'operator', which: 'an operator ends a shun alone', applies: () => true },
   auditEveryCall: true,
   needs: ['timed'],
-  scc: ['executeCliCommand', 'getTransaction', 'getCliResults', 'getCliResult'],
+  // It calls nothing in SCC itself: it brings the shun's end forward, and that end sends `no shun`.
+  scc: [],
   examples: ['unshun 203.0.113.66', 'unshun 203.0.113.66 --devices asa-hq-01'],
   target: {
     facts: UnshunFacts,
