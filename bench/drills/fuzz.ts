@@ -157,7 +157,7 @@ export async function fuzzSurface(runs: number, seed = 8): Promise<FuzzResult> {
       catalogue,
       scc,
       access,
-      tracker: { follow: async () => undefined },
+      tracker: { follow: async () => undefined, speakIn: async () => undefined },
       dispatcher,
       // Every input carries a fresh trigger id: nothing to dedupe, and no map growing with 100,000 keys.
       dedupe: { firstSight: async () => true },

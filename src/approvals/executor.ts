@@ -21,7 +21,7 @@ import {
 import { operationContext } from '../dispatch/context.js';
 import { REVEAL_ACTION } from '../dispatch/dispatcher.js';
 import { holdForRun } from '../dispatch/holds.js';
-import type { OperationQueue, SccClients, Tracker } from '../dispatch/ports.js';
+import { handOnLater, type OperationQueue, type SccClients, type Tracker } from '../dispatch/ports.js';
 import type { RevealGrants } from '../dispatch/reveals.js';
 import { readTargetAgain } from '../dispatch/target.js';
 import { UserError } from '../model/errors.js';
@@ -90,11 +90,22 @@ function failure(summary: string, detail: string, action: AuditAction = 'failed'
     blocks: [{ kind: 'text', text: `:x: ${summary}\n${detail}` }],
     visibility: 'in_channel',
   };
-  return { state: 'failed', action, outcome: { summary, view, track: [] }, note: `${summary} ${detail}` };
+  return {
+    state: 'failed',
+    action,
+    outcome: { summary, view, track: [] },
+    note: `${summary} ${detail}`,
+  };
 }
 
-function success(summary: string, view: View, track: ExecutionOutcome['track']): Result {
-  return { state: 'done', action: 'executed', outcome: { summary, view, track }, note: summary };
+function success(
+  summary: string,
+  view: View,
+  track: ExecutionOutcome['track'],
+  timed?: ExecutionOutcome['timed'],
+): Result {
+  const outcome = { summary, view, track, ...(timed && timed.length > 0 ? { timed } : {}) };
+  return { state: 'done', action: 'executed', outcome, note: summary };
 }
 
 /** A sentence a user may read: SCC's and our own refusals as they are, anything else as a reference. */
@@ -355,7 +366,7 @@ export class ApprovalExecutor {
       const outcome = await operation.execute(ctx, request.raw, read.facts);
       // Secret views are for the requester's eyes in a modal; an approval has no modal to show them in.
       if (outcome.secretView) ctx.log.warn('an approved operation returned a secret view; it was not shown');
-      return success(outcome.view.summary, outcome.view, outcome.track);
+      return success(outcome.view.summary, outcome.view, outcome.track, outcome.timed);
     } catch (error) {
       ctx.log.error({ err: error }, 'approved operation failed');
       return failure('SCC refused or failed it.', userFacing(error, request.id));
@@ -559,7 +570,7 @@ export class ApprovalExecutor {
         approvedBy: approversOf(record),
         ...(request.ticket ? { ticket: request.ticket } : {}),
       };
-      for (const track of outcome.track) await tracker.follow(track, thread);
+      await handOnLater(tracker, outcome, thread);
       await store.markNoticeStep(id, 'tracked');
     }
     await store.noticed(id);

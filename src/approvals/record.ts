@@ -95,6 +95,8 @@ export const ExecutionOutcome = z.object({
   view: StoredView,
   /** Handed to the tracking queue when SCC answered 202. */
   track: z.array(TrackRequestSchema).default([]),
+  /** Timed work the call scheduled, handed the card's thread to speak in (a shun's end). */
+  timed: z.array(z.object({ kind: z.string(), profile: z.string(), key: z.string() })).optional(),
 });
 export type ExecutionOutcome = z.infer<typeof ExecutionOutcome>;
 

@@ -18,7 +18,7 @@ import type { HeldDevice, HoldKindName } from './deviceHolds.js';
 import type { ModalSpec } from './modal.js';
 import type { ErasedQueue, QueueSpec } from './queue.js';
 import { explainFailure } from './sccErrors.js';
-import type { ServiceName, StagedChange } from './services.js';
+import type { ServiceName, StagedChange, TimedRef } from './services.js';
 import { ticketField, ticketOf, ticketParam, withoutTicket } from './tickets.js';
 import { commandText, usageLine } from './usage.js';
 
@@ -178,6 +178,11 @@ export interface ErasedChanges {
 export interface Outcome {
   view: View;
   track: TrackRequest[];
+  /**
+   * Timed work the call scheduled that speaks in the thread this outcome is announced in (a shun's end):
+   * the surface that posts the announcement hands them its thread (dispatch/ports.ts handOnLater).
+   */
+  timed?: TimedRef[];
   /** Shown only to the requester in a modal, never posted nor stored (e.g. a generated API token). */
   secretView?: View;
   /** What `run` returned (SCC's answer), for the CLI's `--json`; never posted, logged or stored. */
@@ -246,6 +251,8 @@ export interface OperationSpec<A, R, F = undefined> {
   render(result: R, args: A, meta: RenderMeta): View;
   /** `now` is the moment the call ran (ctx.now()). */
   track?(result: R, args: A, now: number): TrackRequest[];
+  /** The timed items the call scheduled that speak in the thread of its announcement (see Outcome.timed). */
+  timed?(result: R, args: A): TimedRef[];
   /**
    * The call staged a change on an ASA (it reaches the device with a deploy): what to remember of it, so a
    * deploy's card can say who staged what (see StagingLedger). Recorded wherever the call runs.
@@ -516,6 +523,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
       return {
         view: entries.has('share') ? withShareButton(rendered, commandText(spec, raw)) : rendered,
         track: spec.track?.(result, typed, ctx.now()) ?? [],
+        ...(spec.timed ? { timed: spec.timed(result, typed) } : {}),
         secretView: spec.secret?.(result, typed),
         result,
       };

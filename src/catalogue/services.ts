@@ -306,6 +306,11 @@ export interface TimedWork {
   cancel(ref: TimedRef, by: string, reason?: string): Promise<TimedCancel>;
   /** Moves a waiting item to another time (later: extends it); refused once it runs or ended. */
   reschedule(ref: TimedRef, at: number): Promise<TimedReschedule>;
+  /**
+   * The item learns the thread it speaks in: the announcement of the call that scheduled it, known only once
+   * that is posted (Outcome.timed). Kept while it waits or runs and has none yet; true when it took it.
+   */
+  speakIn(ref: TimedRef, thread: ThreadPlace): Promise<boolean>;
   get(ref: TimedRef): Promise<TimedItem | undefined>;
   /** Items waiting or running, the soonest due first. */
   list(filter?: TimedFilter): Promise<TimedItem[]>;

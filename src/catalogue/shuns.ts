@@ -6,6 +6,7 @@
 // waits for a second person's approval. An ASA's shun has no expiry of its own: each device's shun gets a
 // timed end (timed/shunExpiry.ts) that sends `no shun` once when the time is up. A device with undeployed
 // changes runs no command line in SCC: it is named with the reason, and the shun goes on for the others.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { defaultResponse, durationText, MAX_SHUN_MS, parseDuration } from '../config/sections/response.js';
 import { UserError } from '../model/errors.js';
@@ -14,15 +15,16 @@ import { code, counted } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
 import type { Device } from '../scc/generated/models.js';
-import { keptText, optionalText, redactedText, text } from './args.js';
+import { allOf, typedLucene } from '../scc/lucene.js';
+import { isUuid, keptText, optionalText, redactedText, text } from './args.js';
 import { parseAddress, scriptOf, shunScriptOf } from './asaCommands.js';
 import { connectionsOf, parseShowConn } from './asaShunOutput.js';
 import { DeviceFacts, deviceFacts } from './deviceTarget.js';
-import { defineOperation, type Operation, type OperationContext } from './operation.js';
+import { defineOperation, type Operation, type OperationContext, type TimedRef } from './operation.js';
 import { boundedPaginate, type DeviceRequirement, type ResolvedDevice, resolveDevice } from './resolve.js';
-import { shunExpiry } from './timed/shunExpiry.js';
+import { notSendable, shunExpiry } from './timed/shunExpiry.js';
+import { shunGuard } from './timed/shunGuard.js';
 import { runCliLine } from './trace.js';
-import { undeployedSentence } from './undeployedChanges.js';
 
 const ASA: DeviceRequirement = { kinds: ['asa'], why: 'a shun is an ASA command' };
 /** Every ASA of the profile, when no device is named: a fixed query, nothing typed in it. */
@@ -63,6 +65,20 @@ const deviceNames = () =>
           .filter((name) => name !== ''),
   );
 
+/**
+ * `--devices` of a shun: a device query (text with a colon, read as Lucene as every device query is, and
+ * narrowed to ASAs), or names and UUIDs, comma-separated.
+ */
+const deviceChoice = () =>
+  optionalText().transform((typed) => {
+    const text = typed?.trim();
+    if (!text) return undefined;
+    const words = text.split(',').map((word) => word.trim());
+    if (text.includes(':') && !words.every(isUuid)) return { query: text };
+    return { names: words.filter((word) => word !== '') };
+  });
+type DeviceChoice = { query: string } | { names: string[] } | undefined;
+
 const ShunDevice = DeviceFacts.extend({ connections: z.number().int().nullable() });
 const Skipped = z.object({ name: z.string(), reason: z.string() });
 const ShunFacts = z.object({
@@ -73,22 +89,9 @@ const ShunFacts = z.object({
   skipped: z.array(Skipped),
 });
 
-/** Why fwbot sends nothing to this ASA now, or undefined when it may. */
-function notSendable(
-  device: Pick<Device, 'configState' | 'connectivityState'>,
-  name: string,
-): string | undefined {
-  if (device.configState === 'NOT_SYNCED') return undeployedSentence(name);
-  const state = device.connectivityState ?? 'UNKNOWN';
-  return state === 'ONLINE' ? undefined : `${untrusted(name)} is ${state}: fwbot sends nothing to it.`;
-}
-
-async function devicesFor(
-  ctx: OperationContext,
-  names: readonly string[] | undefined,
-): Promise<ResolvedDevice[]> {
-  if (names && names.length > 0) {
-    const found = await Promise.all(names.map((name) => resolveDevice(ctx.scc, name, ASA)));
+async function devicesFor(ctx: OperationContext, choice: DeviceChoice): Promise<ResolvedDevice[]> {
+  if (choice && 'names' in choice && choice.names.length > 0) {
+    const found = await Promise.all(choice.names.map((name) => resolveDevice(ctx.scc, name, ASA)));
     const seen = new Set<string>();
     for (const d of found) {
       if (seen.has(d.uid)) throw new UserError(`${d.name} is named twice.`);
@@ -96,17 +99,29 @@ async function devicesFor(
     }
     return found;
   }
-  const all: Device[] = await boundedPaginate(ctx.scc, 'getDevices', { query: { q: EVERY_ASA } }, 'the ASAs');
+  // A query is read and written again (typedLucene: refused before SCC when fwbot cannot read it), and only
+  // ever selects the profile's ASAs.
+  const typed = choice && 'query' in choice ? choice.query : undefined;
+  const q = typed === undefined ? EVERY_ASA : (allOf(typedLucene(typed).q, EVERY_ASA) ?? EVERY_ASA);
+  const what = typed === undefined ? 'the ASAs' : `the ASAs matching “${typed}”`;
+  const all: Device[] = await boundedPaginate(ctx.scc, 'getDevices', { query: { q } }, what);
   const asas = all.map((device) => ({
     uid: device.uid ?? '',
     name: device.name,
     kind: 'asa' as const,
     device,
   }));
-  if (asas.length === 0) throw new UserError('This profile has no ASA to shun an address on.');
+  if (asas.length === 0)
+    throw new UserError(
+      typed === undefined
+        ? 'This profile has no ASA to shun an address on.'
+        : `No ASA matches \`${typed}\` (searched \`${q}\`).`,
+    );
   if (asas.length > MAX_SHUN_DEVICES)
     throw new UserError(
-      `This profile has ${asas.length} ASAs: name at most ${MAX_SHUN_DEVICES} with --devices.`,
+      typed === undefined
+        ? `This profile has ${asas.length} ASAs: choose at most ${MAX_SHUN_DEVICES} with --devices.`
+        : `\`${typed}\` selects ${asas.length} ASAs; a shun goes to at most ${MAX_SHUN_DEVICES}. Narrow it down.`,
     );
   return asas;
 }
@@ -159,13 +174,14 @@ export const fwShun = defineOperation({
       kind: 'word',
       flag: true,
       optional: true,
-      description: 'only these ASAs: names or UUIDs, comma-separated (default: every ASA of the profile)',
+      description:
+        'only these ASAs: names or UUIDs, comma-separated, or a device query with field:value (`name:asa-dc*`), ASAs only, at most 50 (default: every ASA of the profile)',
     },
     { name: 'for', kind: 'word', flag: true, description: 'how long: 90m, 4h, 2d (at most 30d)' },
     { name: 'reason', kind: 'word', flag: true, description: 'why, in a few words (quote it)' },
   ],
   args: z
-    .object({ address: address(), devices: deviceNames(), for: duration(), reason: keptText() })
+    .object({ address: address(), devices: deviceChoice(), for: duration(), reason: keptText() })
     .refine((args) => args.reason !== undefined, {
       path: ['reason'],
       message: 'is required: say why the address is blocked.',
@@ -183,6 +199,7 @@ export const fwShun = defineOperation({
   examples: [
     'shun 203.0.113.66 --for 4h --reason "brute force on the VPN portal"',
     'shun 2001:db8::66 --devices asa-hq-01,asa-dc-03 --for 1d --reason "scanner, ticket INC-4411"',
+    'shun 198.51.100.9 --devices "name:asa-dc*" --for 2h --reason "DDoS source"',
   ],
   target: {
     facts: ShunFacts,
@@ -205,10 +222,7 @@ export const fwShun = defineOperation({
       };
     },
     reread: async (ctx, facts) => {
-      const found = await devicesFor(
-        ctx,
-        facts.devices.map((d) => d.uid),
-      );
+      const found = await devicesFor(ctx, { names: facts.devices.map((d) => d.uid) });
       const { devices, skipped } = await impactOf(ctx, facts.address, found);
       return { found: true, facts: { ...facts, devices, skipped: [...facts.skipped, ...skipped] } };
     },
@@ -242,6 +256,7 @@ export const fwShun = defineOperation({
     if (!checked.ok) throw new UserError(`address: ${checked.reason}`);
     const until = ctx.now() + facts.durationMs;
     const shunned: string[] = [];
+    const ends: TimedRef[] = [];
     const skipped = [...facts.skipped];
     for (const device of facts.devices) {
       try {
@@ -252,21 +267,34 @@ export const fwShun = defineOperation({
         continue;
       }
       shunned.push(device.name);
-      await timed.schedule(shunExpiry, {
+      const payload = {
+        deviceUid: device.uid,
+        device: device.name,
+        address: checked.value,
+        reason: facts.reason,
+        by: ctx.actor.userId,
+      };
+      const end = await timed.schedule(shunExpiry, {
         profile: ctx.profile,
         at: until,
         owner: ctx.actor.userId,
-        payload: {
-          deviceUid: device.uid,
-          device: device.name,
-          address: checked.value,
-          reason: facts.reason,
-          by: ctx.actor.userId,
-        },
+        payload,
       });
+      // Its device is watched while it lasts: re-applied after a failover, a reload or a reconnect. A shun of
+      // an address already shunned here keeps its end, and the watch that goes with it.
+      if (end.scheduled)
+        await timed.schedule(shunGuard, {
+          profile: ctx.profile,
+          at: ctx.now(),
+          owner: ctx.actor.userId,
+          payload: { deviceUid: device.uid, device: device.name, address: checked.value, seq: 0 },
+        });
+      ends.push({ kind: shunExpiry.kind, profile: ctx.profile, key: shunExpiry.id(payload) });
     }
-    return { facts, shunned, skipped, until };
+    return { facts, shunned, skipped, until, ends };
   },
+  // Each device's end speaks in the thread of this announcement (or of the approval card).
+  timed: ({ ends }) => ends,
   render: ({ facts, shunned, skipped, until }, _args, meta) =>
     announcement(
       {
@@ -281,14 +309,24 @@ export const fwShun = defineOperation({
           ['Connections dropped', facts.devices.map(deviceLine).join(', ')],
           ...skipped.map((s): [string, unknown] => ['Not shunned', s.reason]),
         ],
-        next: 'fwbot sends `no shun` on each device once when the time is up.',
+        next: 'fwbot sends `no shun` on each device once when the time is up, and says so in this thread.',
       },
       meta,
     ),
 });
 
+/**
+ * A shun's id, as `shun list` shows it and `unshun` takes it: eight hex digits of a hash of what makes one
+ * shun (the address, who placed it, its end), so every device's end of one `/fw shun` shares it.
+ */
+export function shunIdOf(address: string, by: string, until: number): string {
+  return createHash('sha256').update(`${address}|${by}|${until}`).digest('hex').slice(0, 8);
+}
+const SHUN_ID = /^[0-9a-f]{8}$/;
+
 /** One active shun fwbot placed, from its waiting end (one per device). */
 interface ActiveShun {
+  id: string;
   address: string;
   devices: string[];
   by: string;
@@ -323,6 +361,7 @@ export const fwShunList = defineOperation({
       if (known) known.devices.push(p.device);
       else
         byAddress.set(key, {
+          id: shunIdOf(p.address, p.by, item.dueAt),
           address: p.address,
           devices: [p.device],
           by: p.by,
@@ -340,7 +379,7 @@ export const fwShunList = defineOperation({
             `*${counted(shuns.length, 'active shun')}* placed by fwbot:`,
             ...shuns.map(
               (s) =>
-                `• ${code(s.address)} on ${s.devices.map((d) => untrusted(d)).join(', ')} · by ${userMention(s.by)} · until ${new Date(s.until).toISOString().replace('T', ' ').slice(0, 16)} UTC · ${untrusted(s.reason)}`,
+                `• ${code(s.id)} ${code(s.address)} on ${s.devices.map((d) => untrusted(d)).join(', ')} · by ${userMention(s.by)} · until ${new Date(s.until).toISOString().replace('T', ' ').slice(0, 16)} UTC · ${untrusted(s.reason)}`,
             ),
           ];
     return {
@@ -356,17 +395,35 @@ const UnshunFacts = z.object({
   devices: z.array(z.object({ uid: z.string(), name: z.string(), key: z.string() })).min(1),
 });
 
-/** The waiting ends of the shuns of `address` fwbot placed (optionally on some devices only). */
-async function waitingEnds(ctx: OperationContext, address: string, only: readonly string[] | undefined) {
+/** What `unshun` ends: a shun by its id (`shun list`), or every shun of an address. */
+const shunChoice = () =>
+  text().transform((typed, ctx) => {
+    const word = typed.trim().toLowerCase();
+    if (SHUN_ID.test(word)) return word;
+    const checked = parseAddress(typed);
+    if (checked.ok) return checked.value as string;
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be a shun's id as \`/fw shun list\` shows it (eight hex digits), or ${checked.reason}`,
+    });
+    return z.NEVER;
+  });
+
+/** The waiting ends of the shuns of `chosen` (an id, or an address) fwbot placed (optionally on some devices only). */
+async function waitingEnds(ctx: OperationContext, chosen: string, only: readonly string[] | undefined) {
   const timed = ctx.services?.timed;
   if (!timed) throw new UserError('This fwbot process cannot read the shuns it placed.');
   const wanted = only?.map((name) => name.toLowerCase());
   return (await timed.list({ kind: shunExpiry.kind, profile: ctx.profile })).flatMap((item) => {
     const parsed = shunExpiry.payload.safeParse(item.payload);
-    if (!parsed.success || parsed.data.address !== address || item.state !== 'scheduled') return [];
+    if (!parsed.success || item.state !== 'scheduled') return [];
     const p = parsed.data;
+    const matches = SHUN_ID.test(chosen)
+      ? shunIdOf(p.address, p.by, item.dueAt) === chosen
+      : p.address === chosen;
+    if (!matches) return [];
     if (wanted && !wanted.includes(p.device.toLowerCase()) && !wanted.includes(p.deviceUid)) return [];
-    return [{ uid: p.deviceUid, name: p.device, key: item.key }];
+    return [{ uid: p.deviceUid, name: p.device, key: item.key, address: p.address }];
   });
 }
 
@@ -375,9 +432,13 @@ export const fwUnshun = defineOperation({
   words: ['unshun'],
   area: 'devices',
   failure: 'Could not end the shun',
-  summary: 'End a shun fwbot placed before its time: its timed end withdrawn, then `no shun` on each device',
+  summary: 'End a shun fwbot placed before its time: its timed end runs now (`no shun` once on each device)',
   params: [
-    { name: 'address', kind: 'word', description: 'the address shunned (see `shun list`)' },
+    {
+      name: 'address',
+      kind: 'word',
+      description: 'the shun’s id as `shun list` shows it, or the address shunned (every shun of it)',
+    },
     {
       name: 'devices',
       kind: 'word',
@@ -387,25 +448,31 @@ export const fwUnshun = defineOperation({
         'only on these ASAs: names or UUIDs, comma-separated (default: every one it is shunned on)',
     },
   ],
-  args: z.object({ address: address(), devices: deviceNames() }),
+  args: z.object({ address: shunChoice(), devices: deviceNames() }),
   role: 'operator',
   approval: { default: 'four-eyes' },
   fastPath: { role: 'operator', which: 'an operator ends a shun alone', applies: () => true },
   auditEveryCall: true,
   needs: ['timed'],
-  scc: ['executeCliCommand', 'getTransaction', 'getCliResults', 'getCliResult'],
+  // It calls nothing in SCC itself: it brings the shun's end forward, and that end sends `no shun`.
+  scc: [],
   examples: ['unshun 203.0.113.66', 'unshun 203.0.113.66 --devices asa-hq-01'],
   target: {
     facts: UnshunFacts,
     resolve: async (ctx, args) => {
-      const devices = await waitingEnds(ctx, args.address, args.devices);
-      if (devices.length === 0)
+      const found = await waitingEnds(ctx, args.address, args.devices);
+      const shunned = found[0]?.address;
+      if (shunned === undefined)
         throw new UserError(
-          `fwbot has no active shun of ${args.address} here: \`/fw shun list\` shows them.`,
+          `fwbot has no active shun ${SHUN_ID.test(args.address) ? 'with the id' : 'of'} ${args.address} here: \`/fw shun list\` shows them.`,
         );
+      // One address per call: an id names one shun, and an address its own shuns.
+      const devices = found
+        .filter((d) => d.address === shunned)
+        .map(({ uid, name, key }) => ({ uid, name, key }));
       return {
-        facts: { address: args.address, devices },
-        raw: { address: args.address, devices: devices.map((d) => d.uid).join(',') },
+        facts: { address: shunned, devices },
+        raw: { address: shunned, devices: devices.map((d) => d.uid).join(',') },
       };
     },
     reread: async (ctx, facts) => {
@@ -432,22 +499,19 @@ export const fwUnshun = defineOperation({
   run: async (ctx, _args, facts) => {
     const timed = ctx.services?.timed;
     if (!timed) throw new UserError('This fwbot process cannot end the shuns it placed.');
-    const checked = parseAddress(facts.address);
-    if (!checked.ok) throw new UserError(`address: ${checked.reason}`);
     const lifted: string[] = [];
     const left: string[] = [];
     for (const device of facts.devices) {
-      // Exactly one of the timed end and this call sends `no shun`: the one whose claim or cancel wins.
-      const cancel = await timed.cancel(
+      // The shun's own end is brought forward to now: it sends `no shun` exactly once (its claim is atomic
+      // against any other run), and says so in the thread the shun was announced in.
+      const moved = await timed.reschedule(
         { kind: shunExpiry.kind, profile: ctx.profile, key: device.key },
-        ctx.actor.userId,
-        'ended early (/fw unshun)',
+        ctx.now(),
       );
-      if (cancel.outcome !== 'cancelled') {
-        left.push(`${device.name}: its timed end is ${cancel.state} already`);
+      if (moved.outcome !== 'rescheduled') {
+        left.push(`${device.name}: its end is ${moved.state} already`);
         continue;
       }
-      await runCliLine(ctx, device, shunScriptOf({ kind: 'no-shun', address: checked.value }));
       lifted.push(device.name);
     }
     return { address: facts.address, lifted, left };
@@ -458,9 +522,14 @@ export const fwUnshun = defineOperation({
         sentence:
           lifted.length === 0
             ? `end the shun of *${shunned}*, but its end had already begun`
-            : `ended the shun of *${shunned}* on ${lifted.map(code).join(', ')}`,
+            : `ending the shun of *${shunned}* on ${lifted.map(code).join(', ')}`,
         tense: 'done',
         details: left.map((line): [string, unknown] => ['Not sent', line]),
+        ...(lifted.length > 0
+          ? {
+              next: 'Its end runs now: fwbot sends `no shun` once on each device within seconds, and says so in the shun’s thread.',
+            }
+          : {}),
       },
       meta,
     ),

@@ -11,7 +11,7 @@ import type { Operation, Outcome } from '../catalogue/operation.js';
 import { commandButtonInvocation } from '../dispatch/buttons.js';
 import type { Invocation as Dispatch, Dispatched, Dispatcher } from '../dispatch/dispatcher.js';
 import { explainError } from '../dispatch/errors.js';
-import type { Tracker } from '../dispatch/ports.js';
+import { handOnLater, leavesLater, type Tracker } from '../dispatch/ports.js';
 import { extractProfileFlag, splitProfile } from '../dispatch/profileFlag.js';
 import { newRequestId, type RequestContext } from '../dispatch/request.js';
 import type { Confirm, View } from '../model/view.js';
@@ -232,8 +232,8 @@ export class ConsoleRunner {
 
   /** Announced or private: shows the view, and hands anything to follow to the tracker in its thread. */
   async #show(outcome: Outcome, profile: string, request: RequestContext): Promise<void> {
-    const { view, track } = outcome;
-    if (view.visibility === 'in_channel' || track.length > 0) {
+    const { view } = outcome;
+    if (view.visibility === 'in_channel' || leavesLater(outcome)) {
       // The announcement is a message in the console's channel: its ts is the thread the tracker reports in.
       const root = this.#deps.consoleChat.printed(this.#deps.channelId, view.summary);
       this.#io.print(`fwbot in #console:\n${this.#write.view(view)}`);
@@ -244,7 +244,7 @@ export class ConsoleRunner {
         requesterId: request.actor.userId,
         profile,
       };
-      for (const item of track) await this.#deps.tracker.follow(item, thread);
+      await handOnLater(this.#deps.tracker, outcome, thread);
       return;
     }
     this.#io.print(this.#write.view(view));
@@ -264,7 +264,7 @@ export class ConsoleRunner {
       this.#io.print(this.#write.view(revealed.secretView));
       this.#io.print('(Shown once: fwbot keeps no copy. Generate a new one if it is lost.)');
       const { outcome } = revealed;
-      if (outcome.view.visibility === 'in_channel' || outcome.track.length > 0)
+      if (outcome.view.visibility === 'in_channel' || leavesLater(outcome))
         await this.#show(outcome, revealed.profile, request);
     } catch (error) {
       this.fail(error, request);

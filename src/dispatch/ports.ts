@@ -10,6 +10,7 @@ import type {
   Role,
   TargetDescription,
   ThreadPlace,
+  TimedRef,
   TrackRequest,
 } from '../catalogue/operation.js';
 
@@ -24,10 +25,32 @@ export interface ThreadRef extends ThreadPlace {
   ticket?: string | undefined;
 }
 
-/** Follows a 202 (transaction, gateway request, upgrade run) to its end and reports in the thread. */
+/**
+ * Hands what a call left for later the thread its outcome is announced in: a 202 (transaction, gateway
+ * request, upgrade run) is followed to its end and reported there; timed work the call scheduled (a shun's
+ * end) speaks there from then on.
+ */
 export interface Tracker {
   follow(request: TrackRequest, thread: ThreadRef): Promise<void>;
+  /** The timed item speaks in this thread (Outcome.timed): kept only while it waits or runs, and has none. */
+  speakIn(ref: TimedRef, thread: ThreadRef): Promise<void>;
 }
+
+/** What a call left for later, as an Outcome (or an outcome kept in Redis) carries it. */
+export interface LaterWork {
+  track: readonly TrackRequest[];
+  timed?: readonly TimedRef[] | undefined;
+}
+
+/** Hands everything a call left for later the thread it was announced in: the one loop every surface runs. */
+export async function handOnLater(tracker: Tracker, later: LaterWork, thread: ThreadRef): Promise<void> {
+  for (const request of later.track) await tracker.follow(request, thread);
+  for (const ref of later.timed ?? []) await tracker.speakIn(ref, thread);
+}
+
+/** Whether a call left anything for later, so its outcome is announced in the channel to start a thread. */
+export const leavesLater = (later: LaterWork): boolean =>
+  later.track.length > 0 || (later.timed?.length ?? 0) > 0;
 
 export interface ApprovalRequestInput {
   operation: Operation;

@@ -79,6 +79,7 @@ export function homeAwareTracker(
       await index.note(request, thread);
       changed(thread.requesterId);
     },
+    speakIn: (ref, thread) => tracker.speakIn(ref, thread),
   };
 }
 

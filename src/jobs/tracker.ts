@@ -1,7 +1,9 @@
 // The Tracker of src/dispatch/ports.ts on BullMQ: `follow` subscribes the thread and makes sure exactly one
 // tracking job polls the followed thing. The job id is derived from profile, kind and SCC id, so the
-// same transaction followed from two threads is polled once and both threads are told.
+// same transaction followed from two threads is polled once and both threads are told. `speakIn` gives a
+// timed item the call scheduled (a shun's end) the thread of the call's announcement.
 import type { JobsOptions as BullJobsOptions } from 'bullmq';
+import type { TimedRef, TimedWork } from '../catalogue/operation.js';
 import type { ThreadRef, Tracker } from '../dispatch/ports.js';
 import { followedId, type TrackJob, type TrackRequest, TrackRequestSchema } from '../follow/index.js';
 import { trackJobId } from '../redis/keys.js';
@@ -9,7 +11,14 @@ import type { JobsCore } from './core.js';
 import { ThreadRefSchema } from './payloads.js';
 
 export class QueueTracker implements Tracker {
-  constructor(private readonly core: JobsCore) {}
+  constructor(
+    private readonly core: JobsCore,
+    private readonly timed: Pick<TimedWork, 'speakIn'>,
+  ) {}
+
+  async speakIn(ref: TimedRef, thread: ThreadRef): Promise<void> {
+    await this.timed.speakIn(ref, thread);
+  }
 
   async follow(request: TrackRequest, thread: ThreadRef): Promise<void> {
     // Parsed here, at the boundary: a job that cannot be followed is refused to the caller, not queued.

@@ -138,8 +138,9 @@ function jobsOver(
   const kinds = timedRegistry(timedKinds);
   const timedStore = new TimedStore(core.redis, core.keys, core.schedule.retentionMs);
   const { schedule } = core;
+  const timed = new RedisTimedWork(timedStore, kinds, core.clock);
   return {
-    tracker: new QueueTracker(core),
+    tracker: new QueueTracker(core, timed),
     watches: registry,
     registry,
     subscriptions,
@@ -154,7 +155,7 @@ function jobsOver(
       reserve: (op, profile, raw, requestId) => reserveCall(core, op, profile, raw, requestId),
       enqueue: (op, call) => enqueueCall(core, op, call),
     },
-    timed: new RedisTimedWork(timedStore, kinds, core.clock),
+    timed,
     holds: new RedisDeviceHolds(core.redis, core.keys),
     accessRecords: new AccessRecords(core.redis, core.keys),
     timedRunner(deps) {

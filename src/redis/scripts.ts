@@ -41,6 +41,7 @@ export const SCRIPTS = {
   'timed-defer': 'replicated',
   'timed-cancel': 'replicated',
   'timed-reschedule': 'replicated',
+  'timed-thread': 'replicated',
   // Device holds (src/jobs/deviceHolds.ts).
   'holds-take': 'replicated',
   'holds-release': 'replicated',

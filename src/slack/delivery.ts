@@ -3,8 +3,7 @@
 // in). Views are rendered here with blocks.ts; output too long for a message is uploaded as a file —
 // into the requester's direct messages for private answers, so a private result never lands in a channel.
 
-import type { TrackRequest } from '../catalogue/operation.js';
-import type { Tracker } from '../dispatch/ports.js';
+import { handOnLater, type LaterWork, leavesLater, type Tracker } from '../dispatch/ports.js';
 import type { RequestContext } from '../dispatch/request.js';
 import type { View } from '../model/view.js';
 import { workspaceOf } from '../model/workspace.js';
@@ -72,21 +71,15 @@ export class Delivery {
    * announcement as the thread. When the bot cannot post there, the announcement goes through
    * response_url instead and the requester is told why no thread follows.
    */
-  async announce(
-    view: View,
-    track: readonly TrackRequest[],
-    tracker: Tracker,
-    profile: string,
-  ): Promise<void> {
+  async announce(view: View, later: LaterWork, tracker: Tracker, profile: string): Promise<void> {
     const { channelId, userId } = this.request.actor;
     const ts = await this.post(view);
     if (ts === undefined) {
       await this.inChannelViaResponseUrl(view);
-      const note =
-        track.length > 0
-          ? 'fwbot is not a member of this channel, so it cannot report the outcome in a thread here. ' +
-            'Invite it (`/invite @fwbot`) to get the reports.'
-          : 'fwbot is not a member of this channel; invite it (`/invite @fwbot`) so it can announce changes itself.';
+      const note = leavesLater(later)
+        ? 'fwbot is not a member of this channel, so it cannot report the outcome in a thread here. ' +
+          'Invite it (`/invite @fwbot`) to get the reports.'
+        : 'fwbot is not a member of this channel; invite it (`/invite @fwbot`) so it can announce changes itself.';
       await this.privately({
         summary: note,
         blocks: [{ kind: 'context', text: note }],
@@ -94,17 +87,18 @@ export class Delivery {
       });
       return;
     }
-    this.request.log.info({ ts, track: track.length }, 'announced in the channel');
-    for (const request of track) {
-      const thread = {
-        channelId,
-        threadTs: ts,
-        requesterId: userId,
-        profile,
-        ...workspaceOf(this.request.actor),
-      };
-      await tracker.follow(request, thread);
-    }
+    this.request.log.info(
+      { ts, track: later.track.length, timed: later.timed?.length ?? 0 },
+      'announced in the channel',
+    );
+    const thread = {
+      channelId,
+      threadTs: ts,
+      requesterId: userId,
+      profile,
+      ...workspaceOf(this.request.actor),
+    };
+    await handOnLater(tracker, later, thread);
   }
 
   private async uploadPrivately(files: readonly AttachedFile[]): Promise<void> {

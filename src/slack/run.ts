@@ -5,6 +5,7 @@
 import type { Outcome } from '../catalogue/operation.js';
 import type { Dispatched, Invocation } from '../dispatch/dispatcher.js';
 import { errorView, explainError } from '../dispatch/errors.js';
+import { leavesLater } from '../dispatch/ports.js';
 import { withProfile } from '../dispatch/profileFlag.js';
 import type { RequestContext } from '../dispatch/request.js';
 import { workspaceOf } from '../model/workspace.js';
@@ -91,8 +92,8 @@ export async function deliverOutcome(
     request.log.warn('an outcome carried a secret outside the reveal flow; it was not shown');
   }
   const view = withProfile(outcome.view, options.profileOverride);
-  if (view.visibility === 'in_channel' || outcome.track.length > 0) {
-    await delivery.announce(view, outcome.track, deps.tracker, profile);
+  if (view.visibility === 'in_channel' || leavesLater(outcome)) {
+    await delivery.announce(view, outcome, deps.tracker, profile);
     return;
   }
   await delivery.privately(view, { replace: options.replace ?? false });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receivedCliScripts } from '../../src/simulator/api/cli.js';
 import { driveClock } from '../support/driveClock.js';
-import { type ApprovalsEnv, startEnv } from './support/env.js';
+import { type ApprovalsEnv, hhmm, startEnv } from './support/env.js';
 import { textOf } from './support/slackDriver.js';
 import { USERS } from './support/world.js';
 
@@ -19,6 +19,19 @@ describe('approvals: /fw shun', () => {
   const cliRuns = () => env.sccCalls('executeCliCommand');
   const drive = <T>(work: Promise<T>) => driveClock(env.sim.clock, work);
   const scripts = (line: string) => receivedCliScripts(env.sim.state).filter((s) => s.script === line).length;
+  const posted = () => [...env.slack.messages().values()];
+  /** The ts of the message that says `text` (an announcement, or a card). */
+  const tsOf = (text: string) => {
+    const found = posted().find((m) => m.thread_ts === undefined && JSON.stringify(m).includes(text));
+    if (typeof found?.ts !== 'string') throw new Error(`nothing posted says ${text}`);
+    return found.ts;
+  };
+  /** What was said in the thread of `ts`, as one string. */
+  const thread = (ts: string) =>
+    posted()
+      .filter((m) => m.thread_ts === ts && m.ts !== ts)
+      .map((m) => JSON.stringify(m))
+      .join('\n');
 
   beforeAll(async () => {
     env = await startEnv({}, { timed: true });
@@ -88,16 +101,31 @@ describe('approvals: /fw shun', () => {
         timeout: 30_000,
       })
       .toEqual(['no shun 198.51.100.7 on asa-hq-01']);
+    // Once the outcome is in the card's thread, its end speaks there.
+    await expect
+      .poll(async () => (await env.timed?.list({ kind: 'shun-expiry' }))?.[0]?.thread?.threadTs, {
+        timeout: 30_000,
+      })
+      .toBe(card.ts);
   }, 60_000);
 
-  it('ends a shun early: an operator alone, its timed end withdrawn, `no shun` sent once', async () => {
+  it('ends a shun early: an operator alone, its end brought forward, `no shun` sent once, told in the card’s thread', async () => {
     expect(shunsOn('asa-hq-01')).toEqual(['198.51.100.7']);
     const refused = await drive(env.driver.command(env.bot.eventsUrl, 'unshun 198.51.100.7', USERS.carol));
     expect(refused).toMatch(/operator/);
     await drive(env.driver.command(env.bot.eventsUrl, 'unshun 198.51.100.7', USERS.alice));
+    // Its own end runs it, on the next pass: exactly once whatever else runs.
+    expect(shunsOn('asa-hq-01')).toEqual(['198.51.100.7']);
+    const endedAt = hhmm(env.clock());
+    await drive(env.timedPass());
     expect(shunsOn('asa-hq-01')).toEqual([]);
     expect(scripts('no shun 198.51.100.7')).toBe(1);
     expect(await env.timed?.list({ kind: 'shun-expiry' })).toEqual([]);
+    // The shun was approved on a card: its end speaks in the card's thread.
+    const card = tsOf('198.51.100.7');
+    await expect
+      .poll(() => thread(card), { timeout: 30_000 })
+      .toContain(`shun of \`198.51.100.7\` ended on asa-hq-01 (\`no shun\` ran at ${endedAt} UTC)`);
     env.clock.advance(9 * HOUR);
     await drive(env.timedPass());
     expect(scripts('no shun 198.51.100.7')).toBe(1);
@@ -132,6 +160,50 @@ describe('approvals: /fw shun', () => {
     expect(textOf(reply.blocks)).toContain('asa-branch-02 has undeployed changes');
     expect(textOf(reply.blocks)).toContain('shunned *192.0.2.44* for 1h on `asa-dc-03`');
     branch.device.configState = 'SYNCED';
+  });
+
+  it('takes a device query for --devices, which selects only the profile’s ASAs', async () => {
+    const reply = await drive(
+      env.driver.commandReply(
+        env.bot.eventsUrl,
+        'shun 192.0.2.77 --devices "name:asa-dc*" --for 1h --reason "ddos"',
+        USERS.alice,
+      ),
+    );
+    expect(textOf(reply.blocks)).toContain('shunned *192.0.2.77* for 1h on `asa-dc-03`');
+    expect(shunsOn('asa-dc-03')).toContain('192.0.2.77');
+    expect(shunsOn('asa-hq-01')).not.toContain('192.0.2.77');
+    const before = await cliRuns();
+    const none = await drive(
+      env.driver.command(
+        env.bot.eventsUrl,
+        'shun 192.0.2.78 --devices "name:no-such-device*" --for 1h --reason "x"',
+        USERS.alice,
+      ),
+    );
+    expect(none).toContain('No ASA matches');
+    expect(await cliRuns()).toBe(before);
+  });
+
+  it('ends a shun by the id `shun list` shows, and refuses hostile input before any SCC call', async () => {
+    const listed = textOf(
+      (await env.driver.commandReply(env.bot.eventsUrl, 'shun list', USERS.carol)).blocks,
+    );
+    const id = /• `([0-9a-f]{8})` `192\.0\.2\.77`/.exec(listed)?.[1];
+    expect(id).toMatch(/^[0-9a-f]{8}$/);
+    const before = await cliRuns();
+    for (const hostile of ['"192.0.2.77; write erase"', 'zzzzzzzz', '"1.2.3.4\nreload"', '0000000g'])
+      expect(await drive(env.driver.command(env.bot.eventsUrl, `unshun ${hostile}`, USERS.alice))).toMatch(
+        /id|address/,
+      );
+    expect(await drive(env.driver.command(env.bot.eventsUrl, 'unshun 0badc0de', USERS.alice))).toContain(
+      'no active shun with the id 0badc0de',
+    );
+    expect(await cliRuns()).toBe(before);
+    await drive(env.driver.command(env.bot.eventsUrl, `unshun ${id}`, USERS.alice));
+    await drive(env.timedPass());
+    expect(shunsOn('asa-dc-03')).not.toContain('192.0.2.77');
+    expect(scripts('no shun 192.0.2.77')).toBe(1);
   });
 
   it.each([

@@ -56,6 +56,7 @@ function servicesFor(id: string): OperationServices {
     schedule: refused,
     cancel: async () => ({ outcome: 'cancelled', item }),
     reschedule: refused,
+    speakIn: refused,
     get: refused,
     list: async () => [item],
     history: refused,

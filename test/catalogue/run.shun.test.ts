@@ -10,8 +10,13 @@ const h = useSimulator();
 /** The harness's clock is the machine's: a fixed one, so the shun's end reads the same in the golden. */
 const AT = Date.UTC(2026, 0, 5, 9, 0);
 
-function recordingTimed(): { timed: TimedWork; scheduled: TimedSchedule<unknown>[] } {
+function recordingTimed(): {
+  timed: TimedWork;
+  scheduled: TimedSchedule<unknown>[];
+  moved: { key: string; at: number }[];
+} {
   const scheduled: TimedSchedule<unknown>[] = [];
+  const moved: { key: string; at: number }[] = [];
   const refused = () => Promise.reject(new Error('not in this test'));
   const timed: TimedWork = {
     schedule: async (_kind, item) => {
@@ -19,7 +24,11 @@ function recordingTimed(): { timed: TimedWork; scheduled: TimedSchedule<unknown>
       return { scheduled: true, item: {} as never };
     },
     cancel: async () => ({ outcome: 'cancelled', item: {} as never }),
-    reschedule: refused,
+    reschedule: async (ref, at) => {
+      moved.push({ key: ref.key, at });
+      return { outcome: 'rescheduled', item: {} as never };
+    },
+    speakIn: refused,
     get: refused,
     list: async () =>
       scheduled.map((item, i) => ({
@@ -39,7 +48,7 @@ function recordingTimed(): { timed: TimedWork; scheduled: TimedSchedule<unknown>
       })),
     history: refused,
   };
-  return { timed, scheduled };
+  return { timed, scheduled, moved };
 }
 
 describe('shun', () => {
@@ -54,10 +63,16 @@ describe('shun', () => {
       op.execute({ ...h.context(), now: () => AT, services: { timed } }, raw),
     );
     h.golden('shun', outcome);
+    // Its end learns the thread of the announcement once that is posted.
+    expect(outcome.timed).toEqual([
+      { kind: 'shun-expiry', profile: 'default', key: `${h.sim.deviceUid('asa-hq-01')}:203.0.113.66` },
+    ]);
     const scripts = receivedCliScripts(h.sim.state).map((s) => s.script);
     expect(scripts).toEqual(['show conn address 203.0.113.66', 'shun 203.0.113.66']);
     expect(scheduled.map((s) => s.payload)).toEqual([
       expect.objectContaining({ device: 'asa-hq-01', address: '203.0.113.66', reason: 'brute force' }),
+      // Its watch: re-applied after a failover, a reload or a reconnect while it lasts.
+      { deviceUid: h.sim.deviceUid('asa-hq-01'), device: 'asa-hq-01', address: '203.0.113.66', seq: 0 },
     ]);
   });
 
@@ -74,15 +89,16 @@ describe('shun', () => {
     h.golden('shun.list', outcome);
   });
 
-  it('ends a shun early', async () => {
-    const { timed } = recordingTimed();
+  it('ends a shun early: its end brought forward to now, which sends `no shun`', async () => {
+    const { timed, moved } = recordingTimed();
     const ctx = { ...h.context(), now: () => AT, services: { timed } };
     await driveClock(h.sim.clock, op.execute(ctx, raw));
     const unshun = catalogue.get('unshun');
     if (!unshun) throw new Error('no unshun');
     const outcome = await driveClock(h.sim.clock, unshun.execute(ctx, { address: '203.0.113.66' }));
     h.golden('unshun', outcome);
-    expect(receivedCliScripts(h.sim.state).map((s) => s.script)).toContain('no shun 203.0.113.66');
+    expect(moved).toEqual([{ key: '0', at: AT }]);
+    expect(receivedCliScripts(h.sim.state).map((s) => s.script)).not.toContain('no shun 203.0.113.66');
   });
 
   it('sends no shun when its end cannot be scheduled', async () => {

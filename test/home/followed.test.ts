@@ -54,7 +54,7 @@ describe('followed work on the Home', () => {
     const inner: TrackRequest[] = [];
     const changed: string[] = [];
     const tracker = homeAwareTracker(
-      { follow: async (request) => void inner.push(request) },
+      { follow: async (request) => void inner.push(request), speakIn: async () => undefined },
       index,
       (userId) => changed.push(userId),
     );

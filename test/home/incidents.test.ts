@@ -135,7 +135,7 @@ describe('open incidents on the Home', () => {
       { channelId: FABRIKAM, profile: 'fabrikam', createdBy: ALICE },
     );
     // Work she started in both customers' channels (ended, so its outcome is what the Home reads).
-    const tracker = home.tracker({ follow: async () => undefined });
+    const tracker = home.tracker({ follow: async () => undefined, speakIn: async () => undefined });
     for (const [channelId, profile] of [
       [CONTOSO, 'contoso'],
       [FABRIKAM, 'fabrikam'],

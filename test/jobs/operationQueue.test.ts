@@ -401,6 +401,7 @@ describe('the operation queue, with tenant creation as its case', () => {
         follows.push(request);
         await tracker.inner?.follow(request, where);
       },
+      speakIn: async () => undefined,
     };
     const { workers } = await h.start();
     tracker.inner = workers.jobs.tracker;

@@ -730,7 +730,15 @@ describe('every operation through Slack', () => {
       userId: USERS.operator,
     });
     await told(/203\.0\.113\.66/);
-    expect(ran('shun') || asked('shun')).toBe(true);
+    expect(ran('shun')).toBe(true);
+    // Announced in the channel, and its end handed that message's thread to speak in.
+    const announced = [...h.slack.messages().values()].find((m) =>
+      /shunned \*203\.0\.113\.66\*/.test(JSON.stringify(m)),
+    );
+    expect(announced?.ts).toEqual(expect.any(String));
+    await expect
+      .poll(() => h.tracker.placed.map(({ ref, thread }) => [ref.kind, ref.key, thread.threadTs]))
+      .toEqual([['shun-expiry', `${h.sim.deviceUid('asa-hq-01')}:203.0.113.66`, announced?.ts]]);
     const { responseUrl } = await h.command('shun list', { userId: USERS.viewer });
     expect((await h.reply(responseUrl)).args.response_type).toBe('ephemeral');
     expect(ran('shun.list')).toBe(true);

@@ -7,12 +7,14 @@ import { deviceUpgradeInWindow } from './deviceUpgradeInWindow.js';
 import { heldRunReminder } from './heldRunReminder.js';
 import type { AnyTimedKind } from './kind.js';
 import { shunExpiry } from './shunExpiry.js';
+import { shunGuard } from './shunGuard.js';
 
 /** Every kind of timed work fwbot runs, in the order the docs list them. */
 export const TIMED_KINDS: readonly AnyTimedKind[] = [
   heldRunReminder as unknown as AnyTimedKind,
   shunExpiry as unknown as AnyTimedKind,
   deviceUpgradeInWindow as unknown as AnyTimedKind,
+  shunGuard as unknown as AnyTimedKind,
 ];
 
 /** A registry of kinds by name; refuses two kinds of one name. */
@@ -40,3 +42,4 @@ export type {
 } from './kind.js';
 export { defineTimedKind, PersonToCheckSchema, RoleHolderSchema } from './kind.js';
 export { isShunned, shunExpiry } from './shunExpiry.js';
+export { EVENT_WORDS, GUARD_EVERY_MS, REAPPLY_MARGIN_MS, shunGuard } from './shunGuard.js';

@@ -6,17 +6,34 @@
 import { z } from 'zod';
 import { code } from '../../render/format.js';
 import { untrusted } from '../../render/untrusted.js';
+import type { Device } from '../../scc/generated/models.js';
 import { type Address, parseAddress, scriptOf, shunScriptOf } from '../asaCommands.js';
 import { parseShowShun } from '../asaShunOutput.js';
 import type { OperationContext } from '../context.js';
 import { runCliLine } from '../trace.js';
+import { undeployedSentence } from '../undeployedChanges.js';
 import { defineTimedKind } from './kind.js';
 
 /** The address as validated when the shun was placed; validated again when it is read back. */
-function addressOf(text: string): Address {
+export function addressOf(text: string): Address {
   const checked = parseAddress(text);
   if (!checked.ok) throw new Error(`a shun's stored address does not validate: ${JSON.stringify(text)}`);
   return checked.value;
+}
+
+/** Why fwbot sends nothing to this ASA now (undeployed changes, not ONLINE), or undefined when it may. */
+export function notSendable(
+  device: Pick<Device, 'configState' | 'connectivityState'>,
+  name: string,
+): string | undefined {
+  if (device.configState === 'NOT_SYNCED') return undeployedSentence(name);
+  const state = device.connectivityState ?? 'UNKNOWN';
+  return state === 'ONLINE' ? undefined : `${untrusted(name)} is ${state}: fwbot sends nothing to it.`;
+}
+
+/** `14:00`: the minute (UTC) a shun's end ran, as its thread is told. */
+export function utcMinute(at: number): string {
+  return new Date(at).toISOString().slice(11, 16);
 }
 
 /** Whether the device blocks `address` now, from its `show shun`. */
@@ -57,7 +74,7 @@ export const shunExpiry = defineTimedKind({
     await runCliLine(ctx.op, device, shunScriptOf({ kind: 'no-shun', address }));
     await ctx.say(
       'lifted',
-      `:unlock: Time is up: ${code(address)} is no longer shunned on ${untrusted(p.device)} (\`no shun\` sent once).`,
+      `:unlock: shun of ${code(address)} ended on ${untrusted(p.device)} (\`no shun\` ran at ${utcMinute(ctx.now())} UTC).`,
     );
     return { status: 'done', summary: `lifted on ${p.device}` };
   },

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type {
   SchedulableKind,
+  ThreadPlace,
   TimedCancel,
   TimedFilter,
   TimedItem,
@@ -20,6 +21,7 @@ import type { AnyTimedKind } from '../../catalogue/timed/index.js';
 import type { RedisClient } from '../../redis/connection.js';
 import { type RedisKeys, timedItemId } from '../../redis/keys.js';
 import { runScript } from '../../redis/scripts.js';
+import { ThreadRefSchema } from '../payloads.js';
 import { parseTimedItem } from './record.js';
 
 export type TimedClaim =
@@ -164,6 +166,14 @@ export class TimedStore {
     return status === 'missing' ? 'missing' : (state as Exclude<TimedState, 'scheduled'>);
   }
 
+  /** The item learns the thread it speaks in, while it waits or runs and has none yet. */
+  async placeThread(id: string, thread: ThreadPlace): Promise<'placed' | 'kept' | 'missing'> {
+    const [status] = asTuple(
+      await runScript(this.redis, 'timed-thread', this.#keys(id), [id, JSON.stringify(thread)]),
+    );
+    return status === 'placed' ? 'placed' : status === 'missing' ? 'missing' : 'kept';
+  }
+
   /** The item as stored, with its raw hash fields a pass needs (phase, failures, track). */
   async read(id: string): Promise<{ item: TimedItem; hash: Record<string, string> } | undefined> {
     const hash = await this.redis.hgetall(this.keys.timedItem(id));
@@ -275,6 +285,12 @@ export class RedisTimedWork implements TimedWork {
       state: outcome === 'rescheduled' ? 'missing' : outcome,
       ...(item ? { item } : {}),
     };
+  }
+
+  async speakIn(ref: TimedRef, thread: ThreadPlace): Promise<boolean> {
+    // Parsed at the boundary, as a scheduled item's thread is.
+    const where = ThreadRefSchema.parse(thread);
+    return (await this.store.placeThread(timedItemId(ref.kind, ref.profile, ref.key), where)) === 'placed';
   }
 
   async get(ref: TimedRef): Promise<TimedItem | undefined> {

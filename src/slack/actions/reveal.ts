@@ -5,6 +5,7 @@
 // and the modal is updated with the secret. The button is then removed from the requester's message.
 import { REVEAL_ACTION } from '../../dispatch/dispatcher.js';
 import { errorView, explainError } from '../../dispatch/errors.js';
+import { leavesLater } from '../../dispatch/ports.js';
 import { truncate } from '../../render/blocks.js';
 import type { SurfaceDeps } from '../deps.js';
 import type { Listeners } from '../router.js';
@@ -43,7 +44,7 @@ export function registerReveal(app: Listeners, deps: SurfaceDeps): void {
         { replace: true },
       );
       const { outcome } = revealed;
-      if (outcome.view.visibility === 'in_channel' || outcome.track.length > 0) {
+      if (outcome.view.visibility === 'in_channel' || leavesLater(outcome)) {
         await deliverOutcome(deps, request, delivery, outcome, revealed.profile);
       }
     } catch (error) {

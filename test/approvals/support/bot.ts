@@ -10,7 +10,7 @@ import { type Approvals, createApprovals } from '../../../src/approvals/approval
 import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/approvals/settings.js';
 import type { DeviceHolds } from '../../../src/catalogue/deviceHolds.js';
-import type { TrackRequest } from '../../../src/catalogue/operation.js';
+import type { TimedRef, TrackRequest } from '../../../src/catalogue/operation.js';
 import type { CertificateProbe, ConfigSnapshots, TimedWork } from '../../../src/catalogue/services.js';
 import type { ChangeSettings, ResponseSettings } from '../../../src/config/profilesFileSchema.js';
 import type { RedisConfig } from '../../../src/config.js';
@@ -72,7 +72,11 @@ export class RecordingTracker implements Tracker {
 
   readonly #attemptWaiters: { count: number; resolve: () => void }[] = [];
 
-  constructor(private readonly forward?: Tracker) {}
+  constructor(
+    private readonly forward?: Tracker,
+    /** Where a timed item learns its thread when nothing is forwarded (the world's timed work). */
+    private readonly timed?: Pick<TimedWork, 'speakIn'>,
+  ) {}
 
   /** Resolves once `follow` has been called `count` times, failed calls included. */
   attempted(count: number): Promise<void> {
@@ -92,6 +96,15 @@ export class RecordingTracker implements Tracker {
     this.follows.push(followed);
     for (const waiter of this.#waiting.filter((w) => w.threadTs === thread.threadTs))
       waiter.resolve(followed);
+  }
+
+  /** Timed items handed the thread of an announcement (forwarded to the real tracker when there is one). */
+  readonly placed: { ref: TimedRef; thread: ThreadRef }[] = [];
+
+  async speakIn(ref: TimedRef, thread: ThreadRef): Promise<void> {
+    if (this.forward) await this.forward.speakIn(ref, thread);
+    else await this.timed?.speakIn(ref, thread);
+    this.placed.push({ ref, thread });
   }
 
   /** Resolves with the first thing followed in that thread (already, or when it comes). */
@@ -131,7 +144,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const scc = createSccClient({ baseUrl: options.sccBaseUrl, token: options.sccToken, profile: 'default' });
   const clients: SccClients = { names: () => ['default'], get: () => scc };
   const logger = pino({ level: process.env.APPROVALS_TEST_LOG ?? 'silent' });
-  const tracker = new RecordingTracker(options.tracking);
+  const tracker = new RecordingTracker(options.tracking, options.timed);
   const receiver = new HTTPReceiver({ signingSecret: SIGNING_SECRET });
   const app = new App({ token: BOT_TOKEN, receiver, clientOptions: { slackApiUrl: options.slackApiUrl } });
   const access = options.access ?? policyAccess();

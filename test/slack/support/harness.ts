@@ -7,7 +7,12 @@ import { instrumentBolt, instrumentCatalogue } from '../../../src/app/instrument
 import { createLogger } from '../../../src/app/logger.js';
 import { sccClientsFrom } from '../../../src/app/sccClients.js';
 import { createCatalogue } from '../../../src/catalogue/index.js';
-import type { OperationPolicy, OperationServices, TrackRequest } from '../../../src/catalogue/operation.js';
+import type {
+  OperationPolicy,
+  OperationServices,
+  TimedRef,
+  TrackRequest,
+} from '../../../src/catalogue/operation.js';
 import type { RoleGrants, RolePolicy } from '../../../src/config/policy.js';
 import type { ChangeSettings, ChannelBinding } from '../../../src/config/profilesFileSchema.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
@@ -80,7 +85,12 @@ export const STANDARD_POLICY: RolePolicy = {
 
 export class RecordingTracker implements Tracker {
   readonly follows: { request: TrackRequest; thread: ThreadRef }[] = [];
+  /** Timed items handed the thread of an announcement, and that thread. */
+  readonly placed: { ref: TimedRef; thread: ThreadRef }[] = [];
   private readonly events = new EventEmitter();
+  async speakIn(ref: TimedRef, thread: ThreadRef): Promise<void> {
+    this.placed.push({ ref, thread });
+  }
   async follow(request: TrackRequest, thread: ThreadRef): Promise<void> {
     this.follows.push({ request, thread });
     this.events.emit('follow');
