@@ -37,6 +37,7 @@ import { type ChangeSettings, defaultChanges } from './config/sections/changes.j
 import type { ChannelBinding } from './config/sections/channels.js';
 import { type DeviceOutputSettings, defaultDeviceOutput } from './config/sections/deviceOutput.js';
 import { defaultResponse, type ResponseSettings } from './config/sections/response.js';
+import { defaultUpgrades, type UpgradeSettings } from './config/sections/upgrades.js';
 import type { WorkspaceSettings } from './config/sections/workspaces.js';
 import type { LogLevel } from './config/variables/process.js';
 
@@ -66,6 +67,7 @@ export {
 export { type DeviceOutputSettings, defaultDeviceOutput } from './config/sections/deviceOutput.js';
 export { defaultResponse, type ResponseSettings } from './config/sections/response.js';
 export type { ProfilesFileKey } from './config/sections/schemaParts.js';
+export { defaultUpgrades, type UpgradeSettings } from './config/sections/upgrades.js';
 export type { ConfigVariable } from './config/variables/declare.js';
 export { type LogLevel, logLevels } from './config/variables/process.js';
 
@@ -177,6 +179,8 @@ export interface Config {
   readonly deviceOutput: DeviceOutputSettings;
   /** The responder's fast path: how long an operator may shun alone (the file's `response`). */
   readonly response: ResponseSettings;
+  /** What is checked after a software upgrade: the smoke traces (the file's `upgrades`). */
+  readonly upgrades: UpgradeSettings;
   /**
    * Operation id → the role it needs in this deployment, raised above its declared one (the file's
    * `policy.operations`); checked against the catalogue when it is built (src/catalogue/index.ts).
@@ -385,6 +389,7 @@ class LoadedConfig implements Config {
   readonly changes: ChangeSettings;
   readonly deviceOutput: DeviceOutputSettings;
   readonly response: ResponseSettings;
+  readonly upgrades: UpgradeSettings;
   readonly operationRoles: Readonly<Record<string, Role>>;
   readonly slack: SlackConfig;
   readonly redis: RedisConfig;
@@ -422,6 +427,7 @@ class LoadedConfig implements Config {
     this.changes = file?.changes ?? defaultChanges;
     this.deviceOutput = file?.deviceOutput ?? defaultDeviceOutput;
     this.response = file?.response ?? defaultResponse;
+    this.upgrades = file?.upgrades ?? defaultUpgrades;
     this.operationRoles = file?.operationRoles ?? Object.freeze({});
     this.slack = slackConfig(values, slackIsEnabled);
     this.redis = redisConfig(values);
@@ -460,6 +466,7 @@ class LoadedConfig implements Config {
       changes: this.changes,
       deviceOutput: this.deviceOutput,
       response: this.response,
+      upgrades: this.upgrades,
       operationRoles: this.operationRoles,
       slack: this.slack,
       redis: this.redis,
@@ -489,6 +496,7 @@ export function configWith(
       | 'changes'
       | 'deviceOutput'
       | 'response'
+      | 'upgrades'
     >
   >,
 ): Config {

@@ -10,7 +10,13 @@ import { ChatCardNotifier } from '../approvals/chatNotifier.js';
 import { type ApprovalSettings, approvalSettingsFrom } from '../approvals/settings.js';
 import { type Catalogue, createCatalogue } from '../catalogue/index.js';
 import type { OperationPolicy, OperationServices } from '../catalogue/operation.js';
-import type { ChangeSettings, Config, DeviceOutputSettings, ResponseSettings } from '../config.js';
+import type {
+  ChangeSettings,
+  Config,
+  DeviceOutputSettings,
+  ResponseSettings,
+  UpgradeSettings,
+} from '../config.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
 import type { AuditEntry, SccClients } from '../dispatch/ports.js';
@@ -150,6 +156,8 @@ export function startGovernance(parts: {
   deviceOutput?: DeviceOutputSettings;
   /** The responder's fast path (the file's `response`). */
   response?: ResponseSettings;
+  /** What is checked after a software upgrade (the file's `upgrades`). */
+  upgrades?: UpgradeSettings;
   secrets: readonly string[];
   metrics: FwbotMetrics;
   log: Logger;
@@ -215,6 +223,7 @@ export function startGovernance(parts: {
     ...(parts.changes ? { changes: parts.changes } : {}),
     ...(parts.deviceOutput ? { deviceOutput: parts.deviceOutput } : {}),
     ...(parts.response ? { response: parts.response } : {}),
+    ...(parts.upgrades ? { upgrades: parts.upgrades } : {}),
   };
   const dispatcher = new Dispatcher({
     access,
@@ -324,6 +333,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     changes: config.changes,
     deviceOutput: config.deviceOutput,
     response: config.response,
+    upgrades: config.upgrades,
     secrets,
     metrics,
     log,

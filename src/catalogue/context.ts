@@ -2,7 +2,12 @@
 // SCC client, who asks, the request's id and logger, the clock, and what the deployment gives operations,
 // its Redis-backed services and its policy. Handlers never reach for globals, the machine's clock included.
 import type { Logger } from 'pino';
-import type { ChangeSettings, DeviceOutputSettings, ResponseSettings } from '../config/profilesFileSchema.js';
+import type {
+  ChangeSettings,
+  DeviceOutputSettings,
+  ResponseSettings,
+  UpgradeSettings,
+} from '../config/profilesFileSchema.js';
 import type { Actor } from '../model/types.js';
 import type { SccClient } from '../scc/client.js';
 import type { OperationServices } from './services.js';
@@ -46,4 +51,6 @@ export interface OperationPolicy {
   deviceOutput?: DeviceOutputSettings;
   /** The responder's fast path (the file's `response`; absent: the default, 4h). */
   response?: ResponseSettings;
+  /** What is checked after a software upgrade (the file's `upgrades`; absent: no smoke traces). */
+  upgrades?: UpgradeSettings;
 }

@@ -233,7 +233,12 @@ function cliDispatcher(
     governance: governanceOf(catalogue.operations, config.approvals.operations),
     reveals: new MemoryRevealGrants(),
     // Tickets are asked for here as in Slack: the CLI's changes belong to the change process too.
-    policy: { changes: config.changes, deviceOutput: config.deviceOutput, response: config.response },
+    policy: {
+      changes: config.changes,
+      deviceOutput: config.deviceOutput,
+      response: config.response,
+      upgrades: config.upgrades,
+    },
     ...(services ? { services } : {}),
     log,
   });

@@ -20,6 +20,7 @@ import { operationRolesFrom, policyFrom } from './sections/policy.js';
 import { isTokenVariableName, profilesFrom } from './sections/profiles.js';
 import { type ResponseSettings, responseFrom } from './sections/response.js';
 import { isUnknownKeyParams, PROFILE_NAME, plainWords } from './sections/schemaParts.js';
+import { type UpgradeSettings, upgradesFrom } from './sections/upgrades.js';
 import { type WorkspaceSettings, workspacesFrom } from './sections/workspaces.js';
 import { YamlSource } from './yamlSource.js';
 
@@ -37,6 +38,8 @@ export interface ProfilesFileContents {
   readonly deviceOutput: DeviceOutputSettings;
   /** The responder's fast path (the file's `response`). */
   readonly response: ResponseSettings;
+  /** What is checked after a software upgrade (the file's `upgrades`). */
+  readonly upgrades: UpgradeSettings;
   /** Operation id → the role it needs here, raised above its declared one (`policy.operations`). */
   readonly operationRoles: Readonly<Record<string, Role>>;
 }
@@ -349,6 +352,7 @@ class ProfilesFileReader {
       changes: changesFrom(data.changes),
       deviceOutput: deviceOutputFrom(data.device_output),
       response: responseFrom(data.response),
+      upgrades: upgradesFrom(data.upgrades),
       operationRoles: operationRolesFrom(data.policy),
     };
   }

@@ -20,6 +20,7 @@ import {
   profileName,
   teamId,
 } from './sections/schemaParts.js';
+import { UpgradesSchema, upgradesKeys } from './sections/upgrades.js';
 import { WorkspaceSchema, workspaceKeys } from './sections/workspaces.js';
 
 export type { ApprovalSettings, ApproverRule } from './sections/approvals.js';
@@ -28,6 +29,7 @@ export { type ChangeSettings, defaultChanges, openPeriod, type PolicyWindow } fr
 export type { ChannelBinding } from './sections/channels.js';
 export type { DeviceOutputSettings } from './sections/deviceOutput.js';
 export type { ResponseSettings } from './sections/response.js';
+export type { SmokeTrace, SmokeTraceRule, UpgradeSettings } from './sections/upgrades.js';
 
 export const ProfilesFileSchema = closedObject({
   profiles: z.record(profileName, ProfileSchema).optional(),
@@ -39,6 +41,7 @@ export const ProfilesFileSchema = closedObject({
   changes: ChangesSchema.optional(),
   device_output: DeviceOutputSchema.optional(),
   response: ResponseSchema.optional(),
+  upgrades: UpgradesSchema.optional(),
 });
 export type ProfilesFileData = z.output<typeof ProfilesFileSchema>;
 
@@ -55,6 +58,7 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
   ...deviceOutputKeys,
   ...snapshotKeys,
   ...responseKeys,
+  ...upgradesKeys,
 ]);
 
 /** The documentation pattern of a concrete key path: profiles.acme.region → profiles.<name>.region. */
