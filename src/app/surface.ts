@@ -203,6 +203,7 @@ export function startGovernance(parts: {
     settings,
     logger: log,
     ...(parts.changes ? { changes: parts.changes } : {}),
+    ...(parts.upgrades ? { upgrades: parts.upgrades } : {}),
     secrets: parts.secrets,
     ...(home ? { onAudit: (entry: AuditEntry) => home.onAudit(entry) } : {}),
     clock,

@@ -17,9 +17,12 @@ import { untrusted } from '../render/untrusted.js';
 import type { Device } from '../scc/generated/models.js';
 import { flag, list, text, unique } from './args.js';
 import { defineOperation, type OperationContext, type TrackRequest } from './operation.js';
+import { INTERFACE_LISTS } from './resolve.js';
+import { keepUpgradeBaseline, type UpgradeBaseline } from './upgradeProof.js';
 import { selectInTenant, type Upgradable } from './upgrades.js';
 
 const MAX_DEVICES = 50;
+const INTERFACE_READS = Object.values(INTERFACE_LISTS);
 
 /** One check of one device: what it is, whether it passed, what was read. */
 const Check = z.object({ check: z.string(), ok: z.boolean(), said: z.string() });
@@ -222,6 +225,12 @@ async function startRun(
   return data.transactionUid ?? undefined;
 }
 
+/** The part of the baseline a run's devices make. */
+const baselineOf = (baseline: UpgradeBaseline, devices: readonly { uid: string }[]): UpgradeBaseline => ({
+  ...baseline,
+  devices: baseline.devices.filter((d) => devices.some((run) => run.uid === d.uid)),
+});
+
 const runLabel = (devices: readonly { name: string }[], facts: UpgradeFacts) =>
   `${facts.stageOnly ? 'stage' : 'upgrade'} ${devices.map((d) => d.name).join(', ')} to ${facts.version}`;
 
@@ -290,6 +299,12 @@ export const upgrade = defineOperation({
     'upgradeFtdDevices',
     'getTransaction',
     'getDeviceUpgradeRun',
+    // Right before the upgrade (upgradeProof.ts): the running configuration, `show failover`, the smoke traces.
+    'getAsaConfiguration',
+    'executeCliCommand',
+    'getCliResults',
+    'getCliResult',
+    ...INTERFACE_READS,
   ],
   examples: [
     'upgrade asa-hq-01 --version 9.20.3 --stage-only',
@@ -419,13 +434,18 @@ export const upgrade = defineOperation({
     },
   },
   run: async (ctx, _args, facts) => {
+    // What each device is right before its upgrade, to prove it after (upgradeProof.ts); a stage-only run
+    // applies nothing, so there is nothing to prove.
+    const baseline = facts.stageOnly
+      ? undefined
+      : await keepUpgradeBaseline(ctx, facts.devices, facts.version);
     const runs: { transactionUid: string; devices: UpgradeDevice[] }[] = [];
     for (const [i, devices] of groups(facts.devices).entries()) {
       const transactionUid = await startRun(ctx, devices, facts, runName(ctx.requestId, i));
       if (transactionUid) runs.push({ transactionUid, devices });
     }
     // Its device holds (taken under this request's id when its approved run was claimed) end with its runs.
-    return { facts, runs, holder: ctx.requestId };
+    return { facts, runs, holder: ctx.requestId, baseline };
   },
   render: ({ facts, runs }, _args, meta) =>
     announcement(
@@ -446,11 +466,12 @@ export const upgrade = defineOperation({
       },
       meta,
     ),
-  track: ({ facts, runs, holder }) =>
+  track: ({ facts, runs, holder, baseline }) =>
     runs.map((run) => ({
       kind: 'deviceUpgradeRun' as const,
       transactionUid: run.transactionUid,
       label: runLabel(run.devices, facts),
       holder,
+      ...(baseline ? { proof: baselineOf(baseline, run.devices) } : {}),
     })),
 });

@@ -3,7 +3,9 @@
 // either of SCC's spellings, or UPGRADE_STAGED for a stage-only run). The thread keeps one progress message,
 // a table of each device and each unit of an HA pair with its status and SCC's last message; the outcome,
 // posted as a reply that names the requester, says how it ended and SCC's reason for a failure. The
-// upgrade's device holds end with it.
+// upgrade's device holds end with it. A run that carries the devices' state from right before it started
+// (`proof`) is proven after it completed: timed work (src/catalogue/timed/upgradeProof.ts) scheduled once
+// when it ends.
 import { z } from 'zod';
 import { escapeAll } from '../render/mrkdwn.js';
 import type { UpgradeRunDto } from '../scc/generated/models.js';
@@ -55,13 +57,33 @@ export function deviceUpgradeOutcome(run: UpgradeRunDto): Outcome | undefined {
 export const deviceUpgradeRun = defineFollowKind({
   kind: 'deviceUpgradeRun',
   // The id the upgrade's device holds were taken under (the approval's), released when the run ends.
-  request: runRequest('deviceUpgradeRun').extend({ holder: z.string().optional() }),
+  request: runRequest('deviceUpgradeRun').extend({
+    holder: z.string().optional(),
+    /** The devices as they were right before the upgrade (src/catalogue/upgradeProof.ts UpgradeBaseline). */
+    proof: z.record(z.string(), z.unknown()).optional(),
+  }),
   state: RunState,
   id: (request) => request.transactionUid,
   sccId: (request) => request.transactionUid,
   // An ASA stages in about two minutes and upgrades a unit in 3–5; an FTD HA pair takes most of an hour.
   poll: { firstDelayMs: 5 * SECOND, factor: 1.5, capMs: 60 * SECOND, deadlineMs: 12 * HOUR },
   holder: (request) => request.holder,
+  // Proven a minute after it completed (SCC reads a reloaded unit again within that); the proof itself
+  // checks that the run completed, so a failed run's devices are not "proven".
+  later: (request, outcome) =>
+    request.proof && outcome.status === 'succeeded'
+      ? [
+          {
+            kind: 'upgrade-proof',
+            payload: {
+              transactionUid: request.transactionUid,
+              label: request.label,
+              baseline: request.proof,
+            },
+            delayMs: 60 * SECOND,
+          },
+        ]
+      : [],
   describe: (request) => `the software upgrade started by transaction \`${request.transactionUid}\``,
   async step(ctx, request, state) {
     const scc = ctx.client;

@@ -6,11 +6,13 @@
 import { heldRunReminder } from './heldRunReminder.js';
 import type { AnyTimedKind } from './kind.js';
 import { shunExpiry } from './shunExpiry.js';
+import { upgradeProof } from './upgradeProof.js';
 
 /** Every kind of timed work fwbot runs, in the order the docs list them. */
 export const TIMED_KINDS: readonly AnyTimedKind[] = [
   heldRunReminder as unknown as AnyTimedKind,
   shunExpiry as unknown as AnyTimedKind,
+  upgradeProof as unknown as AnyTimedKind,
 ];
 
 /** A registry of kinds by name; refuses two kinds of one name. */
@@ -37,3 +39,4 @@ export type {
 } from './kind.js';
 export { defineTimedKind, PersonToCheckSchema, RoleHolderSchema } from './kind.js';
 export { isShunned, shunExpiry } from './shunExpiry.js';
+export { upgradeProof } from './upgradeProof.js';
