@@ -12,7 +12,7 @@ import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/appro
 import type { DeviceHolds } from '../../../src/catalogue/deviceHolds.js';
 import type { TrackRequest } from '../../../src/catalogue/operation.js';
 import type { ConfigSnapshots, TimedWork } from '../../../src/catalogue/services.js';
-import type { ChangeSettings } from '../../../src/config/profilesFileSchema.js';
+import type { ChangeSettings, UpgradeSettings } from '../../../src/config/profilesFileSchema.js';
 import type { RedisConfig } from '../../../src/config.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
@@ -51,6 +51,8 @@ export interface BotOptions {
   holds?: DeviceHolds;
   /** The file's `changes` (change windows, tickets), as the dispatcher and the executor get it. */
   changes?: ChangeSettings;
+  /** The file's `upgrades` (smoke traces), as the dispatcher and the executor get it. */
+  upgrades?: UpgradeSettings;
   /**
    * The workspace binding in front of every listener, as the bot has it (src/slack/workspaceBinding.ts):
    * a Slack Connect channel's external people are let in where the policy admits them, and marked external.
@@ -156,6 +158,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     ...(options.holds ? { holds: options.holds } : {}),
     settings: options.settings ?? {},
     ...(options.changes ? { changes: options.changes } : {}),
+    ...(options.upgrades ? { upgrades: options.upgrades } : {}),
     logger,
     clock: options.clock,
     secrets: [options.sccToken, BOT_TOKEN, SIGNING_SECRET],
@@ -187,6 +190,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     policy: {
       deployWithChange: settings.deployWithChange,
       ...(options.changes ? { changes: options.changes } : {}),
+      ...(options.upgrades ? { upgrades: options.upgrades } : {}),
     },
     // The executor's clock: what the card says of time is what the executor does.
     ...(options.clock ? { clock: options.clock } : {}),

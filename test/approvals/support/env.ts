@@ -5,7 +5,12 @@ import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import type { ApprovalSettingsInput } from '../../../src/approvals/settings.js';
 import type { DeviceHolds } from '../../../src/catalogue/deviceHolds.js';
 import type { TimedWork } from '../../../src/catalogue/services.js';
-import { type ChangeSettings, defaultChanges, openPeriod } from '../../../src/config/profilesFileSchema.js';
+import {
+  type ChangeSettings,
+  defaultChanges,
+  openPeriod,
+  type UpgradeSettings,
+} from '../../../src/config/profilesFileSchema.js';
 import type { AccessControl } from '../../../src/policy/access.js';
 import { type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { quietLog, simClients, startTestWorkers } from '../../jobs/support/harness.js';
@@ -60,6 +65,8 @@ export async function startEnv(
     access?: AccessControl;
     realTracking?: boolean;
     changes?: ChangeSettings;
+    /** The file's `upgrades` (smoke traces). */
+    upgrades?: UpgradeSettings;
     /** The workspace binding in front of the listeners (external people of Slack Connect channels). */
     bindWorkspace?: boolean;
     /** Where the driven clock starts (default: the machine's time now). */
@@ -92,6 +99,7 @@ export async function startEnv(
       settings: extra,
       ...(options.access ? { access: options.access } : {}),
       ...(options.changes ? { changes: options.changes } : {}),
+      ...(options.upgrades ? { upgrades: options.upgrades } : {}),
       ...(options.bindWorkspace ? { bindWorkspace: true } : {}),
       ...(workers && options.realTracking
         ? { tracking: workers.jobs.tracker, snapshots: workers.jobs.snapshots }
@@ -114,7 +122,9 @@ export async function startEnv(
             scheduled: bot.approvals.scheduled,
             timed: workers.jobs.timed,
             holds: workers.jobs.holds,
+            snapshots: workers.jobs.snapshots,
           },
+          ...(options.upgrades ? { policy: { upgrades: options.upgrades } } : {}),
           roleCheck: authorizerFrom(options.access ?? policyAccess()),
           tracker: bot.tracker,
           clock,
