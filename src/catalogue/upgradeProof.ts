@@ -1,7 +1,6 @@
 // Proof after a firewall software upgrade (issue 37, item 5). Right before `/fw upgrade` starts a device's
 // upgrade (its approved run), fwbot keeps what the device is: its running configuration (a snapshot, as
-// before a deploy: configSnapshots.ts), its failover state (`show failover` on an ASA, SCC's HA record on an
-// FTD) and the verdicts of the smoke traces the profiles file declares for it (`upgrades.smoke_traces`).
+// before a deploy: configSnapshots.ts), its failover state (as SCC records it) and the verdicts of the smoke traces the profiles file declares for it (`upgrades.smoke_traces`).
 // When the run has completed (UPGRADE_COMPLETED), the timed work `upgrade-proof` (timed/upgradeProof.ts)
 // reads each device again and compares: the version it reports is the target; its connectivity is ONLINE;
 // its failover state is what it was; its running configuration changed only in the lines an upgrade rewrites
@@ -9,7 +8,7 @@
 // each device "proven", or what differs with the evidence (the diff's lines, the verdicts before and after).
 //
 // Nothing typed reaches a device: the traces are packet-tracer's template (asaCommands.ts) filled with the
-// values the profiles file's grammar validated at load, and `show failover` is a fixed template.
+// values the profiles file's grammar validated at load.
 import { z } from 'zod';
 import { parseSmokeTrace, type SmokeFlow } from '../config/sections/upgrades.js';
 import { maskConfigSecrets } from '../model/configSecrets.js';
@@ -98,31 +97,23 @@ const failed = (error: unknown) =>
 // ---------------------------------------------------------------------------------------------------
 // Failover state
 
-/** `show failover` in words: `Failover Off`, or both hosts' states. */
-export function failoverWords(output: string): string {
-  if (/^Failover Off\b/m.test(output)) return 'Failover Off (standalone)';
-  const own = /^\s*This host:\s*(.+?)\s*$/m.exec(output)?.[1];
-  const mate = /^\s*Other host:\s*(.+?)\s*$/m.exec(output)?.[1];
-  if (!own && !mate) return 'unreadable (`show failover` printed neither host)';
-  return `This host: ${own ?? '?'}; Other host: ${mate ?? '?'}`;
-}
-
-/** An FTD pair's nodes as SCC records them, in words. */
-function ftdFailover(device: Device): string {
-  const nodes = [device.ftdHaInfo?.primaryNode, device.ftdHaInfo?.secondaryNode];
-  if (!nodes[0] && !nodes[1]) return 'standalone';
-  return nodes
-    .map((n, i) => `${i === 0 ? 'Primary' : 'Secondary'} - ${n?.role ?? '?'} (${n?.status ?? '?'})`)
-    .join(', ');
-}
-
-async function failoverOf(ctx: OperationContext, device: UpgradedDevice, record: Device): Promise<string> {
-  if (device.kind === 'FTD') return ftdFailover(record);
-  try {
-    return failoverWords(await runCliLine(ctx, device, scriptOf({ kind: 'show', topic: 'failover' })));
-  } catch (error) {
-    return `not read (${failed(error)})`;
+/**
+ * The failover state as SCC records it, in words: an ASA pair's two units (`This host: Primary - Active;
+ * Other host: Secondary - Standby Ready`, the words `show failover` prints), an FTD pair's nodes, or
+ * standalone. SCC's record rather than `show failover`: no command line per device (a transaction each), and
+ * it is what the checks before the upgrade read (deviceUpgrade.ts).
+ */
+export function failoverOf(device: UpgradedDevice, record: Device): string {
+  if (device.kind === 'FTD') {
+    const nodes = [record.ftdHaInfo?.primaryNode, record.ftdHaInfo?.secondaryNode];
+    if (!nodes[0] && !nodes[1]) return 'standalone';
+    return nodes
+      .map((n, i) => `${i === 0 ? 'Primary' : 'Secondary'} - ${n?.role ?? '?'} (${n?.status ?? '?'})`)
+      .join(', ');
   }
+  const paired = (record.asaFailoverMode && record.asaFailoverMode !== 'OFF') || !!record.asaFailoverMate;
+  if (!paired) return 'standalone';
+  return `This host: ${record.asaFailoverState ?? '?'}; Other host: ${record.asaFailoverMate?.failoverState ?? '?'}`;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -232,14 +223,15 @@ export async function keepUpgradeBaseline(
   for (const device of devices) {
     const { data: record } = await ctx.scc.call('getDevice', { path: { deviceUid: device.uid } });
     const kept = await keepConfig(ctx, device, 'before-upgrade');
-    const failover = await failoverOf(ctx, device, record);
+    const failover = failoverOf(device, record);
     const before: DeviceBaseline['traces'] = [];
     if (device.kind === 'ASA')
       for (const text of traces.get(device.uid) ?? []) {
         const traced = await traceOnce(ctx, device, text);
         before.push({ text, verdict: traced.verdict, ...(traced.input ? { input: traced.input } : {}) });
       }
-    out.push({ ...device, ...kept, failover, traces: before });
+    const { text: _text, ...config } = kept;
+    out.push({ uid: device.uid, name: device.name, kind: device.kind, ...config, failover, traces: before });
   }
   return { version, devices: out };
 }
@@ -338,7 +330,7 @@ export async function proveDevice(
   );
   const connectivity = record.connectivityState ?? 'UNKNOWN';
   check(connectivity === 'ONLINE', `connectivity ${untrusted(connectivity)}`);
-  const failover = await failoverOf(ctx, device, record);
+  const failover = failoverOf(device, record);
   check(
     failover === device.failover,
     failover === device.failover

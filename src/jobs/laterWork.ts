@@ -3,7 +3,7 @@
 // id), so a step repeated after a crash schedules nothing twice. It speaks in the first thread that follows
 // the work (the card's), on behalf of whoever asked there.
 import type { Logger } from 'pino';
-import type { TimedWork } from '../catalogue/services.js';
+import type { TimedWork } from '../catalogue/operation.js';
 import type { AnyTimedKind } from '../catalogue/timed/index.js';
 import { kindOf, type Outcome, type TrackJob } from '../follow/index.js';
 import type { Subscriber } from './payloads.js';
