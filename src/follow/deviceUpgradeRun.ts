@@ -60,7 +60,10 @@ export const deviceUpgradeRun = defineFollowKind({
   request: runRequest('deviceUpgradeRun').extend({
     holder: z.string().optional(),
     /** The devices as they were right before the upgrade (src/catalogue/upgradeProof.ts UpgradeBaseline). */
-    proof: z.record(z.string(), z.unknown()).optional(),
+    // Checked whole by the timed kind's schema when it is scheduled (follow/ cannot import the catalogue's).
+    proof: z
+      .object({ version: z.string(), devices: z.array(z.looseObject({ uid: z.string(), name: z.string() })) })
+      .optional(),
   }),
   state: RunState,
   id: (request) => request.transactionUid,
