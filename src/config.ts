@@ -38,6 +38,7 @@ import { type ChangeSettings, defaultChanges } from './config/sections/changes.j
 import type { ChannelBinding } from './config/sections/channels.js';
 import { type DeviceOutputSettings, defaultDeviceOutput } from './config/sections/deviceOutput.js';
 import { defaultResponse, type ResponseSettings } from './config/sections/response.js';
+import { defaultUpgrades, type UpgradeSettings } from './config/sections/upgrades.js';
 import type { WorkspaceSettings } from './config/sections/workspaces.js';
 import type { LogLevel } from './config/variables/process.js';
 
@@ -68,6 +69,7 @@ export {
 export { type DeviceOutputSettings, defaultDeviceOutput } from './config/sections/deviceOutput.js';
 export { defaultResponse, type ResponseSettings } from './config/sections/response.js';
 export type { ProfilesFileKey } from './config/sections/schemaParts.js';
+export { defaultUpgrades, type UpgradeSettings } from './config/sections/upgrades.js';
 export type { ConfigVariable } from './config/variables/declare.js';
 export { type LogLevel, logLevels } from './config/variables/process.js';
 
@@ -181,6 +183,8 @@ export interface Config {
   readonly response: ResponseSettings;
   /** The access requests' risk policy and recertification (the file's `access`). */
   readonly accessRequests: AccessRequestPolicy;
+  /** What is checked after a software upgrade: the smoke traces (the file's `upgrades`). */
+  readonly upgrades: UpgradeSettings;
   /**
    * Operation id → the role it needs in this deployment, raised above its declared one (the file's
    * `policy.operations`); checked against the catalogue when it is built (src/catalogue/index.ts).
@@ -390,6 +394,7 @@ class LoadedConfig implements Config {
   readonly deviceOutput: DeviceOutputSettings;
   readonly response: ResponseSettings;
   readonly accessRequests: AccessRequestPolicy;
+  readonly upgrades: UpgradeSettings;
   readonly operationRoles: Readonly<Record<string, Role>>;
   readonly slack: SlackConfig;
   readonly redis: RedisConfig;
@@ -428,6 +433,7 @@ class LoadedConfig implements Config {
     this.deviceOutput = file?.deviceOutput ?? defaultDeviceOutput;
     this.response = file?.response ?? defaultResponse;
     this.accessRequests = file?.accessRequests ?? defaultAccessRequests;
+    this.upgrades = file?.upgrades ?? defaultUpgrades;
     this.operationRoles = file?.operationRoles ?? Object.freeze({});
     this.slack = slackConfig(values, slackIsEnabled);
     this.redis = redisConfig(values);
@@ -467,6 +473,7 @@ class LoadedConfig implements Config {
       deviceOutput: this.deviceOutput,
       response: this.response,
       accessRequests: this.accessRequests,
+      upgrades: this.upgrades,
       operationRoles: this.operationRoles,
       slack: this.slack,
       redis: this.redis,
@@ -497,6 +504,7 @@ export function configWith(
       | 'deviceOutput'
       | 'response'
       | 'accessRequests'
+      | 'upgrades'
     >
   >,
 ): Config {

@@ -16,6 +16,7 @@ import type {
   Config,
   DeviceOutputSettings,
   ResponseSettings,
+  UpgradeSettings,
 } from '../config.js';
 import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
@@ -174,6 +175,8 @@ export function startGovernance(parts: {
   response?: ResponseSettings;
   /** The access requests' risk policy (the file's `access`). */
   accessRequests?: AccessRequestPolicy;
+  /** What is checked after a software upgrade (the file's `upgrades`). */
+  upgrades?: UpgradeSettings;
   secrets: readonly string[];
   metrics: FwbotMetrics;
   log: Logger;
@@ -220,6 +223,7 @@ export function startGovernance(parts: {
     settings,
     logger: log,
     ...(parts.changes ? { changes: parts.changes } : {}),
+    ...(parts.upgrades ? { upgrades: parts.upgrades } : {}),
     secrets: parts.secrets,
     ...(home ? { onAudit: (entry: AuditEntry) => home.onAudit(entry) } : {}),
     clock,
@@ -243,6 +247,7 @@ export function startGovernance(parts: {
     ...(parts.deviceOutput ? { deviceOutput: parts.deviceOutput } : {}),
     ...(parts.response ? { response: parts.response } : {}),
     ...(parts.accessRequests ? { accessRequests: parts.accessRequests } : {}),
+    ...(parts.upgrades ? { upgrades: parts.upgrades } : {}),
   };
   const dispatcher = new Dispatcher({
     access,

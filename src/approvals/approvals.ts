@@ -15,7 +15,7 @@ import type {
   StagingLedger,
   TimedWork,
 } from '../catalogue/operation.js';
-import type { ChangeSettings } from '../config/profilesFileSchema.js';
+import type { ChangeSettings, UpgradeSettings } from '../config/profilesFileSchema.js';
 import type {
   ApprovalGate,
   AuditEntry,
@@ -66,6 +66,8 @@ export interface ApprovalsOptions {
   settings: ApprovalSettingsInput;
   /** The change process (the file's `changes`): its windows decide when approved deploys run. */
   changes?: ChangeSettings;
+  /** What is checked after a software upgrade (the file's `upgrades`): an approved upgrade keeps its baseline. */
+  upgrades?: UpgradeSettings;
   logger: Logger;
   clock?: () => number;
   /** Known secret values (SCC and Slack tokens, signing secret) kept out of the audit trail. */
@@ -161,6 +163,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
     policy: {
       deployWithChange: settings.deployWithChange,
       ...(options.changes ? { changes: options.changes } : {}),
+      ...(options.upgrades ? { upgrades: options.upgrades } : {}),
     },
     clock,
     leaseMs: settings.executionLeaseMs,

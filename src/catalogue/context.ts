@@ -7,6 +7,7 @@ import type {
   ChangeSettings,
   DeviceOutputSettings,
   ResponseSettings,
+  UpgradeSettings,
 } from '../config/profilesFileSchema.js';
 import type { Actor } from '../model/types.js';
 import type { SccClient } from '../scc/client.js';
@@ -59,4 +60,6 @@ export interface OperationPolicy {
   response?: ResponseSettings;
   /** The access requests' risk policy and recertification (the file's `access`; absent: no rules). */
   accessRequests?: AccessRequestPolicy;
+  /** What is checked after a software upgrade (the file's `upgrades`; absent: no smoke traces). */
+  upgrades?: UpgradeSettings;
 }

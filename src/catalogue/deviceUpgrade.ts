@@ -26,11 +26,14 @@ import { flag, list, optionalText, text, unique } from './args.js';
 import { DeviceWindowsFacts, deployAt } from './deployWindows.js';
 import { HOLD_KINDS } from './deviceHolds.js';
 import { defineOperation, type OperationContext, type TrackRequest } from './operation.js';
+import { INTERFACE_LISTS } from './resolve.js';
 import { deviceUpgradeInWindow, upgradeRunName } from './timed/deviceUpgradeInWindow.js';
+import { keepUpgradeBaseline, type UpgradeBaseline } from './upgradeProof.js';
 import { checkDevice, failures, startRun, UpgradeDevice, upgradeWindows } from './upgradeSteps.js';
 import { selectInTenant, type Upgradable } from './upgrades.js';
 
 const MAX_DEVICES = 50;
+const INTERFACE_READS = Object.values(INTERFACE_LISTS);
 
 /** A device left out: why, and whether it failed when asked or changed before the run. */
 const LeftOut = z.object({
@@ -85,6 +88,12 @@ function groups(devices: readonly UpgradeDevice[]): UpgradeDevice[][] {
   }
   return [...(asas.length > 0 ? [asas] : []), ...byPackage.values()];
 }
+
+/** The part of the baseline a run's devices make. */
+const baselineOf = (baseline: UpgradeBaseline, devices: readonly { uid: string }[]): UpgradeBaseline => ({
+  ...baseline,
+  devices: baseline.devices.filter((d) => devices.some((run) => run.uid === d.uid)),
+});
 
 const runLabel = (devices: readonly { name: string }[], facts: UpgradeFacts) =>
   `${facts.stageOnly ? 'stage' : 'upgrade'} ${devices.map((d) => d.name).join(', ')} to ${facts.version}`;
@@ -256,6 +265,7 @@ function trackOf(
   runs: readonly { transactionUid: string; devices: readonly UpgradeDevice[] }[],
   facts: UpgradeFacts,
   holder: string,
+  baseline?: UpgradeBaseline,
 ): TrackRequest[] {
   return runs.map((run) => ({
     kind: 'deviceUpgradeRun' as const,
@@ -265,6 +275,7 @@ function trackOf(
       : runLabel(run.devices, facts),
     holder,
     devices: facts.inWindows ? [] : run.devices.map((d) => d.uid),
+    ...(baseline ? { proof: baselineOf(baseline, run.devices) } : {}),
   }));
 }
 
@@ -343,6 +354,12 @@ export const upgrade = defineOperation({
     'upgradeFtdDevices',
     'getTransaction',
     'getDeviceUpgradeRun',
+    // Right before the upgrade (upgradeProof.ts): the running configuration, `show failover`, the smoke traces.
+    'getAsaConfiguration',
+    'executeCliCommand',
+    'getCliResults',
+    'getCliResult',
+    ...INTERFACE_READS,
   ],
   examples: [
     'upgrade asa-hq-01 --version 9.20.3 --stage-only',
@@ -487,6 +504,13 @@ export const upgrade = defineOperation({
     },
   },
   run: async (ctx, _args, facts) => {
+    // What each device is right before its upgrade, to prove it after (upgradeProof.ts); a stage-only run
+    // applies nothing, so there is nothing to prove.
+    // Upgraded later in the windows, the baseline is kept then (timed/deviceUpgradeInWindow.ts).
+    const baseline =
+      facts.stageOnly || facts.inWindows
+        ? undefined
+        : await keepUpgradeBaseline(ctx, facts.devices, facts.version);
     const runs: { transactionUid: string; devices: UpgradeDevice[] }[] = [];
     for (const { name, devices } of stagingRuns(ctx.requestId, facts)) {
       const start = { version: facts.version, stageOnly: facts.stageOnly || facts.inWindows, name };
@@ -496,7 +520,7 @@ export const upgrade = defineOperation({
     const later = facts.inWindows && runs.length > 0 ? await scheduleUpgrades(ctx, facts) : [];
     // Its device holds (taken under this request's id when its approved run was claimed) end with each
     // device's own last run.
-    return { facts, runs, later, holder: ctx.requestId, now: ctx.now() };
+    return { facts, runs, later, holder: ctx.requestId, now: ctx.now(), baseline };
   },
   render: ({ facts, runs, later, now }, _args, meta) => {
     const zone = zoneOf(facts.slots.flatMap((s) => s.windows));
@@ -525,5 +549,5 @@ export const upgrade = defineOperation({
       meta,
     );
   },
-  track: ({ facts, runs, holder }) => trackOf(runs, facts, holder),
+  track: ({ facts, runs, holder, baseline }) => trackOf(runs, facts, holder, baseline),
 });

@@ -114,8 +114,11 @@ export interface ConfigSnapshot {
   /** The device's name when it was kept. */
   device: string;
   at: number;
-  /** Kept right before a deploy was sent, or read again after it ended. */
-  phase: 'before-deploy' | 'after-deploy';
+  /**
+   * Kept right before a deploy was sent, or read again after it ended; or the same around a software
+   * upgrade (src/catalogue/upgradeProof.ts).
+   */
+  phase: 'before-deploy' | 'after-deploy' | 'before-upgrade' | 'after-upgrade';
   /** The fwbot request (and approval, when there was one) of the deploy it belongs to. */
   requestId: string;
   approvalId?: string | undefined;

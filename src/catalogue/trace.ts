@@ -5,6 +5,7 @@
 // and an input interface must be one of its own, all before anything is sent. Without `--in`, the input
 // interface is the one whose connected subnet holds the source (inputInterface.ts); when none does, the
 // answer asks, one button per interface.
+import type { SmokeFlow } from '../config/sections/upgrades.js';
 import { maskDeviceOutput } from '../model/configSecrets.js';
 import { UserError } from '../model/errors.js';
 import { code, counted } from '../render/format.js';
@@ -184,7 +185,8 @@ async function matchingRule(
   }
 }
 
-function commandFor(flow: TraceFlow, input: InterfaceName): AsaCommand {
+/** packet-tracer's template filled with a flow's validated values (a trace's, a smoke trace's) and its input. */
+export function commandFor(flow: SmokeFlow, input: InterfaceName): AsaCommand {
   const { source, destination } = flow;
   if (flow.protocol === 'icmp')
     return { kind: 'packet-tracer', input, protocol: 'icmp', source, icmpType: flow.icmpType, destination };

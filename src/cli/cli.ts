@@ -242,6 +242,7 @@ function cliDispatcher(
       deviceOutput: config.deviceOutput,
       response: config.response,
       accessRequests: config.accessRequests,
+      upgrades: config.upgrades,
     },
     services,
     log,

@@ -21,6 +21,7 @@ import { operationRolesFrom, policyFrom } from './sections/policy.js';
 import { isTokenVariableName, profilesFrom } from './sections/profiles.js';
 import { type ResponseSettings, responseFrom } from './sections/response.js';
 import { isUnknownKeyParams, PROFILE_NAME, plainWords } from './sections/schemaParts.js';
+import { type UpgradeSettings, upgradesFrom } from './sections/upgrades.js';
 import { type WorkspaceSettings, workspacesFrom } from './sections/workspaces.js';
 import { YamlSource } from './yamlSource.js';
 
@@ -40,6 +41,8 @@ export interface ProfilesFileContents {
   readonly response: ResponseSettings;
   /** The access requests' risk policy and recertification (the file's `access`). */
   readonly accessRequests: AccessRequestPolicy;
+  /** What is checked after a software upgrade (the file's `upgrades`). */
+  readonly upgrades: UpgradeSettings;
   /** Operation id → the role it needs here, raised above its declared one (`policy.operations`). */
   readonly operationRoles: Readonly<Record<string, Role>>;
 }
@@ -353,6 +356,7 @@ class ProfilesFileReader {
       deviceOutput: deviceOutputFrom(data.device_output),
       response: responseFrom(data.response),
       accessRequests: accessFrom(data.access),
+      upgrades: upgradesFrom(data.upgrades),
       operationRoles: operationRolesFrom(data.policy),
     };
   }

@@ -21,6 +21,7 @@ import {
   profileName,
   teamId,
 } from './sections/schemaParts.js';
+import { UpgradesSchema, upgradesKeys } from './sections/upgrades.js';
 import { WorkspaceSchema, workspaceKeys } from './sections/workspaces.js';
 
 export type { AccessRequestPolicy } from './sections/access.js';
@@ -30,6 +31,7 @@ export { type ChangeSettings, defaultChanges, openPeriod, type PolicyWindow } fr
 export type { ChannelBinding } from './sections/channels.js';
 export type { DeviceOutputSettings } from './sections/deviceOutput.js';
 export type { ResponseSettings } from './sections/response.js';
+export type { SmokeTrace, SmokeTraceRule, UpgradeSettings } from './sections/upgrades.js';
 
 export const ProfilesFileSchema = closedObject({
   profiles: z.record(profileName, ProfileSchema).optional(),
@@ -42,6 +44,7 @@ export const ProfilesFileSchema = closedObject({
   device_output: DeviceOutputSchema.optional(),
   response: ResponseSchema.optional(),
   access: AccessSchema.optional(),
+  upgrades: UpgradesSchema.optional(),
 });
 export type ProfilesFileData = z.output<typeof ProfilesFileSchema>;
 
@@ -59,6 +62,7 @@ export const profilesFileKeys: readonly ProfilesFileKey[] = Object.freeze([
   ...snapshotKeys,
   ...responseKeys,
   ...accessKeys,
+  ...upgradesKeys,
 ]);
 
 /** The documentation pattern of a concrete key path: profiles.acme.region → profiles.<name>.region. */

@@ -6,6 +6,8 @@
 // upgrade's device holds of the run's own devices end with it (`devices`; an upgrade that starts several
 // runs keeps the others' held, and its staging runs before an upgrade in the window release none). Where a
 // device's upgrade has ended, proven or not, is this kind's end: `step` returning the outcome.
+// A run that carries the devices' state from right before it started (`proof`) is proven after it
+// completed: timed work (src/catalogue/timed/upgradeProof.ts) scheduled once when it ends.
 import { z } from 'zod';
 import { escapeAll } from '../render/mrkdwn.js';
 import type { UpgradeRunDto } from '../scc/generated/models.js';
@@ -61,6 +63,11 @@ export const deviceUpgradeRun = defineFollowKind({
     holder: z.string().optional(),
     /** The devices whose holds end with this run (absent: every hold of the holder, as before). */
     devices: z.array(z.string()).optional(),
+    /** The devices as they were right before the upgrade (src/catalogue/upgradeProof.ts UpgradeBaseline). */
+    // Checked whole by the timed kind's schema when it is scheduled (follow/ cannot import the catalogue's).
+    proof: z
+      .object({ version: z.string(), devices: z.array(z.looseObject({ uid: z.string(), name: z.string() })) })
+      .optional(),
   }),
   state: RunState,
   id: (request) => request.transactionUid,
@@ -69,6 +76,22 @@ export const deviceUpgradeRun = defineFollowKind({
   poll: { firstDelayMs: 5 * SECOND, factor: 1.5, capMs: 60 * SECOND, deadlineMs: 12 * HOUR },
   holder: (request) => request.holder,
   heldDevices: (request) => request.devices,
+  // Proven a minute after it completed (SCC reads a reloaded unit again within that); the proof itself
+  // checks that the run completed, so a failed run's devices are not "proven".
+  later: (request, outcome) =>
+    request.proof && outcome.status === 'succeeded'
+      ? [
+          {
+            kind: 'upgrade-proof',
+            payload: {
+              transactionUid: request.transactionUid,
+              label: request.label,
+              baseline: request.proof,
+            },
+            delayMs: 60 * SECOND,
+          },
+        ]
+      : [],
   describe: (request) => `the software upgrade started by transaction \`${request.transactionUid}\``,
   async step(ctx, request, state) {
     const scc = ctx.client;

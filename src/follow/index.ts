@@ -122,5 +122,12 @@ export function parseTrackJob(
   return { success: true, data: { ...envelope.data, state: state.data as TrackJob['state'] } };
 }
 
-export type { FollowSettings, StepContext, StepResult, TenantProfileResolver, Took } from './kind.js';
+export type {
+  FollowSettings,
+  LaterWork,
+  StepContext,
+  StepResult,
+  TenantProfileResolver,
+  Took,
+} from './kind.js';
 export { CommonState, Outcome, PollSchedule } from './kind.js';

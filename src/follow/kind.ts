@@ -136,6 +136,15 @@ export const KeptSnapshot = z.object({
 });
 export type KeptSnapshot = z.infer<typeof KeptSnapshot>;
 
+/** Timed work due after followed work ends (src/catalogue/timed/), named by its kind. */
+export interface LaterWork {
+  /** The timed kind's name (`upgrade-proof`); its schema checks the payload when it is scheduled. */
+  kind: string;
+  payload: unknown;
+  /** How long after the end it is due. */
+  delayMs: number;
+}
+
 /** Every followed request names its kind and says what its thread calls it. */
 export type RequestSchema = z.ZodObject<{ kind: z.ZodLiteral<string>; label: z.ZodString }>;
 
@@ -184,6 +193,12 @@ export interface FollowKind<Q extends RequestSchema, S extends z.ZodObject> {
    * Absent or undefined: every hold of the holder ends with it.
    */
   heldDevices?(request: z.infer<Q>): readonly string[] | undefined;
+  /**
+   * Timed work due after it ends, given how it ended (a software upgrade's proof): the tracking worker
+   * schedules it once, in its first thread, before the end is told, so a crash between them loses nothing
+   * (src/jobs/laterWork.ts).
+   */
+  later?(request: z.infer<Q>, outcome: Outcome): readonly LaterWork[];
 }
 
 /** The settings of the configuration that change how some kinds are followed. */

@@ -19,7 +19,7 @@ const Stored = z.object({
   deviceUid: z.string(),
   device: z.string(),
   at: z.number(),
-  phase: z.enum(['before-deploy', 'after-deploy']),
+  phase: z.enum(['before-deploy', 'after-deploy', 'before-upgrade', 'after-upgrade']),
   requestId: z.string(),
   approvalId: z.string().optional(),
   transactionUid: z.string().optional(),

@@ -51,6 +51,13 @@ export interface TrackWorkerDeps {
   durations?: DurationHistory;
   /** Reports what followed work changed on its devices, for kinds that kept configurations before it. */
   configChanges?: (trackId: string, job: TrackJob, subscribers: readonly Subscriber[]) => Promise<void>;
+  /** Schedules the timed work a kind declares for after its end (FollowKind.later; src/jobs/laterWork.ts). */
+  later?: (
+    trackId: string,
+    job: TrackJob,
+    outcome: Outcome,
+    subscribers: readonly Subscriber[],
+  ) => Promise<void>;
   /** Device holds the followed work keeps until it ends (a deploy's): released at its end. */
   holds?: Pick<DeviceHolds, 'release' | 'forceRelease'>;
   log: Logger;
@@ -136,6 +143,10 @@ export function createTrackProcessor(deps: TrackWorkerDeps): Processor {
     }
 
     if (result.kind === 'end') {
+      // Work due after the end is scheduled before the end is recorded: a crash in between runs this step
+      // again and schedules nothing twice (one item per thing); after the record, nothing is left to do.
+      if (kind.later && deps.later)
+        await deps.later(trackId, data, result.outcome, await subscriptions.subscribers(trackId));
       // The outcome first: learning from it, or comparing configurations, does not delay the reply.
       const status = await finish(trackId, result.outcome, data);
       if (result.took) await learn(deps, profile, result.took);

@@ -36,6 +36,7 @@ import { reportConfigChanges } from './configChanges.js';
 import { RedisConfigSnapshots } from './configSnapshots.js';
 import { createJobsCore, type JobsCore, type JobsOptions } from './core.js';
 import { RedisDeviceHolds } from './deviceHolds.js';
+import { scheduleLaterWork } from './laterWork.js';
 import { DurationHistory } from './learningStore.js';
 import { createNotifyProcessor } from './notifyWorker.js';
 import {
@@ -271,6 +272,19 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Worker
       schedule,
       durations: new DurationHistory(redis, core.keys, schedule.learning),
       holds: jobs.holds,
+      later: (trackId, job, outcome, subscribers) =>
+        scheduleLaterWork(
+          {
+            timed: jobs.timed,
+            kinds: timedRegistry(options.timedKinds ?? TIMED_KINDS),
+            now: core.clock,
+            log,
+          },
+          trackId,
+          job,
+          outcome,
+          subscribers,
+        ),
       configChanges: (trackId, job, subscribers) =>
         reportConfigChanges(
           {

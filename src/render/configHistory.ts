@@ -12,7 +12,7 @@ import { untrusted } from './untrusted.js';
 export interface SnapshotLine {
   id: string;
   at: number;
-  phase: 'before-deploy' | 'after-deploy';
+  phase: 'before-deploy' | 'after-deploy' | 'before-upgrade' | 'after-upgrade';
   requestId: string;
   approvalId?: string | undefined;
   transactionUid?: string | undefined;
@@ -23,6 +23,8 @@ export interface SnapshotLine {
 const PHASE_WORDS: Record<SnapshotLine['phase'], string> = {
   'before-deploy': 'before deploy',
   'after-deploy': 'after deploy',
+  'before-upgrade': 'before software upgrade',
+  'after-upgrade': 'after software upgrade',
 };
 
 /** `2026-11-26 22:04 UTC`. */

@@ -19,6 +19,7 @@ import { untrusted } from '../../render/untrusted.js';
 import type { UpgradeRunDto } from '../../scc/generated/models.js';
 import { HOLD_KINDS } from '../deviceHolds.js';
 import type { OperationContext } from '../operation.js';
+import { keepUpgradeBaseline } from '../upgradeProof.js';
 import { checkDevice, failures, startRun, upgradeWindows } from '../upgradeSteps.js';
 import { defineTimedKind, PersonToCheckSchema, type TimedContext } from './kind.js';
 
@@ -207,6 +208,8 @@ export const deviceUpgradeInWindow = defineTimedKind({
     const ownWindow = windows.some((w) => w.source === 'fwbot');
     const name = upgradeRunName(p.requestId, p.group);
     const packageUid = p.devices.find((d) => d.packageUid)?.packageUid;
+    // What each device is right before its upgrade, to prove it after (upgradeProof.ts).
+    const baseline = await keepUpgradeBaseline(ctx.op, going, p.version);
     await ctx.committing();
     const transactionUid = await startRun(
       ctx.op,
@@ -221,6 +224,7 @@ export const deviceUpgradeInWindow = defineTimedKind({
         label: `upgrade ${going.map((d) => d.name).join(', ')} to ${p.version}`,
         holder: p.requestId,
         devices: going.map((d) => d.uid),
+        proof: baseline,
       },
     ];
     return {

@@ -8,6 +8,7 @@ import { heldRunReminder } from './heldRunReminder.js';
 import type { AnyTimedKind } from './kind.js';
 import { shunExpiry } from './shunExpiry.js';
 import { shunGuard } from './shunGuard.js';
+import { upgradeProof } from './upgradeProof.js';
 
 /** Every kind of timed work fwbot runs, in the order the docs list them. */
 export const TIMED_KINDS: readonly AnyTimedKind[] = [
@@ -15,6 +16,7 @@ export const TIMED_KINDS: readonly AnyTimedKind[] = [
   shunExpiry as unknown as AnyTimedKind,
   deviceUpgradeInWindow as unknown as AnyTimedKind,
   shunGuard as unknown as AnyTimedKind,
+  upgradeProof as unknown as AnyTimedKind,
 ];
 
 /** A registry of kinds by name; refuses two kinds of one name. */
@@ -43,3 +45,4 @@ export type {
 export { defineTimedKind, PersonToCheckSchema, RoleHolderSchema } from './kind.js';
 export { isShunned, shunExpiry } from './shunExpiry.js';
 export { EVENT_WORDS, GUARD_EVERY_MS, REAPPLY_MARGIN_MS, shunGuard } from './shunGuard.js';
+export { upgradeProof } from './upgradeProof.js';

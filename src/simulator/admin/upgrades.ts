@@ -10,8 +10,12 @@ import { byTenant, entityOf, invoke, uiPrincipal } from './sccUi.js';
 
 const FaultInput = z
   .object({
-    /** READINESS_CHECK: the run ends UPGRADE_STAGING_FAILED; NODE: a unit fails while it upgrades. */
-    kind: z.enum(['READINESS_CHECK', 'NODE']),
+    /**
+     * READINESS_CHECK: the run ends UPGRADE_STAGING_FAILED; NODE: a unit fails while it upgrades. The run
+     * completes, but: VERSION, the device still reports its old version; FAILOVER, an HA pair stays failed
+     * over (secondary active); CONFIG, the first `access-list … permit` line is gone from its configuration.
+     */
+    kind: z.enum(['READINESS_CHECK', 'NODE', 'VERSION', 'FAILOVER', 'CONFIG']),
     /** For NODE on an HA pair: which unit fails (default HA_PRIMARY, upgraded second). */
     node: z.enum(['HA_PRIMARY', 'HA_SECONDARY']).optional(),
     message: z.string().min(1).max(500).optional(),
@@ -35,13 +39,16 @@ const UpgradeInput = z
 const DEFAULT_MESSAGES = {
   READINESS_CHECK: 'Readiness check failed: insufficient disk space on disk0 for the new image',
   NODE: 'The unit did not come back after reloading with the new image',
+  VERSION: 'The unit reloaded into the image it ran before',
+  FAILOVER: 'The pair did not fail back after the upgrade',
+  CONFIG: 'The new version dropped a command it no longer takes',
 } as const;
 
 export const UPGRADE_ROUTES = [
   [
     'POST',
     '/_sim/devices/{device}/upgrade-fault',
-    'make the next software upgrades of a device fail: {kind: READINESS_CHECK|NODE, node?: HA_PRIMARY|HA_SECONDARY, message?, times?}',
+    'make the next software upgrades of a device fail: {kind: READINESS_CHECK|NODE|VERSION|FAILOVER|CONFIG, node?: HA_PRIMARY|HA_SECONDARY, message?, times?} (VERSION, FAILOVER and CONFIG complete the run and leave the device on its old version, failed over, or without its first access-list permit line)',
   ],
   ['DELETE', '/_sim/devices/{device}/upgrade-fault', "clear a device's software upgrade fault"],
   [

@@ -9,6 +9,7 @@
 
 import type * as Model from '../../scc/generated/models.js';
 import { iso, type SimRuntime } from '../runtime.js';
+import { editBothCopies } from '../state/asaPolicyLines.js';
 import { maintenanceWindowDto } from '../state/maintenanceWindow.js';
 import type {
   DeviceRecord,
@@ -16,6 +17,7 @@ import type {
   DeviceUpgradeRunStatus,
   MspDeviceUpgradeRunRecord,
   SimState,
+  SoftwareUpgradeFault,
   TransactionRecord,
   UpgradeNodeRecord,
   UpgradeRunDeviceRecord,
@@ -265,7 +267,7 @@ export function mspRunProgress(
 }
 
 /** Applies a fault of the device's, counting it down; the fault as it applies to this run, if any. */
-function takeFault(device: DeviceRecord | undefined, kind: 'READINESS_CHECK' | 'NODE') {
+function takeFault(device: DeviceRecord | undefined, kind: SoftwareUpgradeFault['kind']) {
   const fault = device?.softwareUpgradeFault;
   if (device === undefined || fault === undefined || fault.kind !== kind) return undefined;
   if (fault.times !== undefined) {
@@ -374,6 +376,10 @@ function upgradeDevice(
     a.nodeType === 'HA_SECONDARY' ? -1 : b.nodeType === 'HA_SECONDARY' ? 1 : 0,
   );
   const fault = takeFault(device, 'NODE');
+  const ranBefore = {
+    own: device?.device.softwareVersion,
+    mate: device?.device.asaFailoverMate?.softwareVersion,
+  };
   const failing =
     fault === undefined
       ? undefined
@@ -404,7 +410,11 @@ function upgradeDevice(
       if (i + 1 < order.length) step(i + 1);
       else {
         if (device !== undefined) {
-          failover(device, 'restored');
+          const after =
+            takeFault(device, 'VERSION') ?? takeFault(device, 'FAILOVER') ?? takeFault(device, 'CONFIG');
+          failover(device, after?.kind === 'FAILOVER' ? 'secondary-active' : 'restored');
+          if (after?.kind === 'VERSION') reloadedIntoOldImage(device, ranBefore);
+          if (after?.kind === 'CONFIG') dropFirstPermit(sim.state, device);
           delete device.stagedUpgrade;
         }
         done(endsAt);
@@ -434,6 +444,25 @@ function installed(
     cache.stale.add(d.uid);
     sim.state.ftdUpgradeCaches.set(device.tenantUid, cache);
   }
+}
+
+/** A VERSION fault: the units reloaded into the images they ran before; SCC reads the old version again. */
+function reloadedIntoOldImage(
+  device: DeviceRecord,
+  before: { own?: string | null; mate?: string | null },
+): void {
+  const d = device.device;
+  if (before.own) d.softwareVersion = before.own;
+  if (d.asaFailoverMate && before.mate) d.asaFailoverMate.softwareVersion = before.mate;
+}
+
+/** A CONFIG fault: the new version dropped the first `access-list … permit` line (both copies, as a reload). */
+function dropFirstPermit(state: SimState, device: DeviceRecord): void {
+  if (device.kind !== 'ASA') return;
+  editBothCopies(state, device.device.uid, (lines) => {
+    const at = lines.findIndex((line) => /^access-list \S+ extended permit /.test(line));
+    return at < 0 ? [...lines] : [...lines.slice(0, at), ...lines.slice(at + 1)];
+  });
 }
 
 type FailoverMoment = 'secondary-active' | 'secondary-failed' | 'primary-failed' | 'restored';

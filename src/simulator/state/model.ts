@@ -95,10 +95,13 @@ export interface StagedUpgrade {
 /**
  * A software upgrade made to fail: its readiness check (the run ends UPGRADE_STAGING_FAILED, nothing
  * changes) or one node of the device while it upgrades (UPGRADE_FAILED; on an HA pair the other node may
- * already run the new version). `times` counts the runs it still applies to (absent: every run).
+ * already run the new version). Or made to complete with the device not as it should be, which only a
+ * check after the upgrade sees: VERSION (it still reports the version it ran), FAILOVER (an HA pair stays
+ * failed over, the secondary active), CONFIG (the new version drops the first `access-list … permit` line
+ * of its running configuration). `times` counts the runs it still applies to (absent: every run).
  */
 export interface SoftwareUpgradeFault {
-  kind: 'READINESS_CHECK' | 'NODE';
+  kind: 'READINESS_CHECK' | 'NODE' | 'VERSION' | 'FAILOVER' | 'CONFIG';
   /** For NODE on an HA pair: which unit fails (default the primary, upgraded second). */
   node?: 'HA_PRIMARY' | 'HA_SECONDARY';
   message: string;

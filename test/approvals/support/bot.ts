@@ -12,7 +12,11 @@ import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/appro
 import type { DeviceHolds } from '../../../src/catalogue/deviceHolds.js';
 import type { TimedRef, TrackRequest } from '../../../src/catalogue/operation.js';
 import type { CertificateProbe, ConfigSnapshots, TimedWork } from '../../../src/catalogue/services.js';
-import type { ChangeSettings, ResponseSettings } from '../../../src/config/profilesFileSchema.js';
+import type {
+  ChangeSettings,
+  ResponseSettings,
+  UpgradeSettings,
+} from '../../../src/config/profilesFileSchema.js';
 import type { RedisConfig } from '../../../src/config.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
@@ -55,6 +59,8 @@ export interface BotOptions {
   changes?: ChangeSettings;
   /** The file's `response` (the responder's fast path; default: the file's default, 4h and disconnect alone). */
   response?: ResponseSettings;
+  /** The file's `upgrades` (smoke traces), as the dispatcher and the executor get it. */
+  upgrades?: UpgradeSettings;
   /**
    * The workspace binding in front of every listener, as the bot has it (src/slack/workspaceBinding.ts):
    * a Slack Connect channel's external people are let in where the policy admits them, and marked external.
@@ -174,6 +180,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     ...(options.certificates ? { certificates: options.certificates } : {}),
     settings: options.settings ?? {},
     ...(options.changes ? { changes: options.changes } : {}),
+    ...(options.upgrades ? { upgrades: options.upgrades } : {}),
     logger,
     clock: options.clock,
     secrets: [options.sccToken, BOT_TOKEN, SIGNING_SECRET],
@@ -207,6 +214,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       deployWithChange: settings.deployWithChange,
       ...(options.changes ? { changes: options.changes } : {}),
       ...(options.response ? { response: options.response } : {}),
+      ...(options.upgrades ? { upgrades: options.upgrades } : {}),
     },
     // The executor's clock: what the card says of time is what the executor does.
     ...(options.clock ? { clock: options.clock } : {}),

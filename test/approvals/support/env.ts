@@ -11,6 +11,7 @@ import {
   defaultChanges,
   openPeriod,
   type ResponseSettings,
+  type UpgradeSettings,
 } from '../../../src/config/profilesFileSchema.js';
 import type { AccessControl } from '../../../src/policy/access.js';
 import { managementRoute, type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
@@ -68,6 +69,8 @@ export async function startEnv(
     changes?: ChangeSettings;
     /** The file's `response` (the responder's fast path), as the dispatcher gets it. */
     response?: ResponseSettings;
+    /** The file's `upgrades` (smoke traces). */
+    upgrades?: UpgradeSettings;
     /** The workspace binding in front of the listeners (external people of Slack Connect channels). */
     bindWorkspace?: boolean;
     /** Where the driven clock starts (default: the machine's time now). */
@@ -103,6 +106,7 @@ export async function startEnv(
       ...(options.access ? { access: options.access } : {}),
       ...(options.changes ? { changes: options.changes } : {}),
       ...(options.response ? { response: options.response } : {}),
+      ...(options.upgrades ? { upgrades: options.upgrades } : {}),
       ...(options.bindWorkspace ? { bindWorkspace: true } : {}),
       ...(workers && options.realTracking
         ? { tracking: workers.jobs.tracker, snapshots: workers.jobs.snapshots }
@@ -125,7 +129,9 @@ export async function startEnv(
             scheduled: bot.approvals.scheduled,
             timed: workers.jobs.timed,
             holds: workers.jobs.holds,
+            snapshots: workers.jobs.snapshots,
           },
+          ...(options.upgrades ? { policy: { upgrades: options.upgrades } } : {}),
           roleCheck: authorizerFrom(options.access ?? policyAccess()),
           tracker: bot.tracker,
           clock,
