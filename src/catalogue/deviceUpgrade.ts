@@ -7,7 +7,9 @@
 // left out and said. The run stages the image only (`--stage-only`) or stages and upgrades at once; each
 // SCC run it starts is followed to its end in the card's thread (src/follow/deviceUpgradeRun.ts), and the
 // devices are held (deviceHolds.ts) until it ends. Scope: the profile's own tenant (a customer channel's
-// tenant, or the MSP portal's own inventory); windows, canaries and MSP batches are later parts of issue 37.
+// tenant: only its devices); through the MSP portal, its managed tenants' devices (then its own inventory),
+// upgraded with SCC's MSP operations in batches of at most 50 per model per tenant (mspDeviceUpgrade.ts),
+// each MSP run followed by the mspDeviceUpgradeRun kind; windows and canaries are later parts of issue 37.
 import { z } from 'zod';
 import { isDeviceUpgradeEnded } from '../follow/deviceUpgradeWords.js';
 import { UserError } from '../model/errors.js';
@@ -16,8 +18,19 @@ import { code, counted } from '../render/format.js';
 import { untrusted } from '../render/untrusted.js';
 import type { Device } from '../scc/generated/models.js';
 import { flag, list, text, unique } from './args.js';
+import {
+  checkAcross,
+  MAX_MSP_UPGRADE,
+  mspBatches,
+  mspRunName,
+  runDevices,
+  startedMspRuns,
+  startMspRun,
+  tenantModelLines,
+} from './mspDeviceUpgrade.js';
 import { defineOperation, type OperationContext, type TrackRequest } from './operation.js';
-import { selectInTenant, type Upgradable } from './upgrades.js';
+import { selectInTenant, selectWord, type Upgradable } from './upgrades.js';
+import { isMspPortal } from './watches.js';
 
 const MAX_DEVICES = 50;
 
@@ -35,6 +48,9 @@ const UpgradeDevice = z.object({
   ha: z.string().optional(),
   /** The FTD upgrade package of the target version for this device's model. */
   packageUid: z.string().optional(),
+  /** Its managed tenant, for a device upgraded through the MSP portal. */
+  tenantUid: z.string().optional(),
+  tenant: z.string().optional(),
   checks: z.array(Check),
 });
 type UpgradeDevice = z.infer<typeof UpgradeDevice>;
@@ -53,6 +69,8 @@ const UpgradeFacts = z.object({
   stageOnly: z.boolean(),
   devices: z.array(UpgradeDevice),
   leftOut: z.array(LeftOut),
+  /** Through the MSP portal, across its managed tenants (SCC's MSP upgrade operations). */
+  acrossTenants: z.boolean().optional(),
 });
 type UpgradeFacts = z.infer<typeof UpgradeFacts>;
 
@@ -66,7 +84,9 @@ export function dottedVersion(typed: string): string {
  * An HA pair's two units and whether they are as expected: the primary active, the secondary standby and
  * healthy (the state SCC's upgrade starts from and returns the pair to; a pair failed over is not).
  */
-function haCheck(device: Device): { ha?: string; check: Check } {
+function haCheck(
+  device: Pick<Device, 'ftdHaInfo' | 'asaFailoverMode' | 'asaFailoverMate' | 'asaFailoverState'>,
+): { ha?: string; check: Check } {
   if (device.ftdHaInfo?.primaryNode || device.ftdHaInfo?.secondaryNode) {
     const nodes = [device.ftdHaInfo.primaryNode, device.ftdHaInfo.secondaryNode];
     const ha = nodes
@@ -222,8 +242,73 @@ async function startRun(
   return data.transactionUid ?? undefined;
 }
 
-const runLabel = (devices: readonly { name: string }[], facts: UpgradeFacts) =>
-  `${facts.stageOnly ? 'stage' : 'upgrade'} ${devices.map((d) => d.name).join(', ')} to ${facts.version}`;
+const runLabel = (devices: readonly { name: string; tenant?: string | undefined }[], facts: UpgradeFacts) =>
+  `${facts.stageOnly ? 'stage' : 'upgrade'} ${facts.acrossTenants ? spread(devices) : devices.map((d) => d.name).join(', ')} to ${facts.version}`;
+
+/** `120 devices in 3 tenants`: devices across tenants, too many to name in a label. */
+const spread = (devices: readonly { tenant?: string | undefined }[]) =>
+  `${counted(devices.length, 'device')} in ${counted(new Set(devices.map((d) => d.tenant)).size, 'tenant')}`;
+
+/** Devices checked, those that pass apart from those left out (with why). */
+function sortChecked(checked: readonly UpgradeDevice[], when: LeftOut['when']) {
+  return {
+    devices: checked.filter((d) => failures(d).length === 0),
+    leftOut: checked
+      .filter((d) => failures(d).length > 0)
+      .map((d): LeftOut => ({ uid: d.uid, name: d.name, reason: failures(d).join('; '), when })),
+  };
+}
+
+/** Across the MSP portal's tenants: every device checked in bulk, left out with the reason. */
+async function resolveAcross(
+  ctx: OperationContext,
+  typed: readonly string[],
+  chosen: readonly Upgradable[],
+  version: string,
+  stageOnly: boolean,
+) {
+  if (chosen.length > MAX_MSP_UPGRADE)
+    throw new UserError(
+      `That selects ${chosen.length} devices across tenants; fwbot upgrades at most ${MAX_MSP_UPGRADE} in one request. Narrow it down.`,
+    );
+  const checked: UpgradeDevice[] = await checkAcross(ctx, chosen, version, haCheck);
+  const { devices, leftOut } = sortChecked(checked, 'asked');
+  if (devices.length === 0)
+    throw new UserError(
+      `No device can be upgraded to ${version}: ${leftOut.map((d) => `${d.name} (${d.reason})`).join('; ')}.`,
+    );
+  return {
+    facts: { version, stageOnly, devices, leftOut, acrossTenants: true },
+    // The words typed (the facts hold the devices): a request of more than 50 devices names them by query.
+    raw: { device: [...typed], version, 'stage-only': stageOnly },
+  };
+}
+
+/** The card of an upgrade across tenants: per tenant and model, the HA pairs, the requests to SCC. */
+function describeAcross(facts: UpgradeFacts) {
+  const pairs = facts.devices.filter((d) => d.ha);
+  const requests = mspBatches(facts.devices).length;
+  return {
+    fields: [
+      { label: 'Tenants', value: tenantModelLines(facts.devices).join('; ') },
+      ...(pairs.length > 0
+        ? [{ label: 'HA pairs', value: pairs.map((d) => `${d.name} (${d.tenant}): ${d.ha}`).join('; ') }]
+        : []),
+      {
+        label: 'Requests',
+        value: `${counted(requests, 'upgrade request')} to SCC (at most 50 devices per model per tenant in each), each one run across tenants`,
+      },
+      { label: 'Plan', value: plan(facts) },
+    ],
+    // Every device's checks when they fit on a card; past 20 devices, that each passed every check.
+    notes:
+      facts.devices.length <= 20
+        ? facts.devices.map((d) => `${untrusted(d.tenant ?? '?')} · ${checkLine(d)}`)
+        : [
+            `✓ ${counted(facts.devices.length, 'device')} passed every check: ONLINE · SYNCED, no conflict · no upgrade run in progress · HA pair healthy or standalone · ${untrusted(facts.version)} offered`,
+          ],
+  };
+}
 
 const plan = (facts: UpgradeFacts) =>
   facts.stageOnly
@@ -249,7 +334,7 @@ export const upgrade = defineOperation({
       kind: 'word',
       variadic: true,
       description:
-        'device names or UUIDs, or a Lucene query with field:value that selects ASAs and FTDs (quote it when it has spaces); at most 50 devices',
+        'device names or UUIDs, or a Lucene query with field:value that selects ASAs and FTDs (quote it when it has spaces); at most 50 devices, or through the MSP portal 1,000 across its tenants',
     },
     {
       name: 'version',
@@ -290,11 +375,23 @@ export const upgrade = defineOperation({
     'upgradeFtdDevices',
     'getTransaction',
     'getDeviceUpgradeRun',
+    // Across the MSP portal's tenants.
+    'getMspManagedTenants',
+    'getMspManagedDevices',
+    'getMspManagedDevice',
+    'getMspAsaCompatibleUpgradeVersions',
+    'calculateMspFtdCompatibleUpgradeVersions',
+    'getMspFtdCompatibleUpgradeVersions',
+    'getMspDeviceUpgradeRuns',
+    'getMspDeviceUpgradeRun',
+    'upgradeMspManagedAsaDevices',
+    'upgradeMspManagedFtdDevices',
   ],
   examples: [
     'upgrade asa-hq-01 --version 9.20.3 --stage-only',
     'upgrade asa-hq-01 asa-dc-03 --version 9.20.3',
     'upgrade deviceType:CDFMC_MANAGED_FTD --version 7.4.2',
+    'upgrade "managedTenantName:northwind-us" --version 9.20.3',
   ],
   // Its devices are held from the moment its approved run is claimed until its upgrade runs end: a deploy or
   // an interface change meanwhile is refused in one sentence.
@@ -306,9 +403,22 @@ export const upgrade = defineOperation({
     facts: UpgradeFacts,
     resolve: async (ctx, args) => {
       const version = dottedVersion(args.version);
+      // Through the MSP portal, a word means its managed tenants' devices first, then its own inventory's.
+      const portal = await isMspPortal(ctx);
       const chosen = new Map<string, Upgradable>();
       for (const word of args.device)
-        for (const device of await selectInTenant(ctx.scc, word.trim())) chosen.set(device.uid, device);
+        for (const device of portal
+          ? await selectWord(ctx.scc, word.trim(), true)
+          : await selectInTenant(ctx.scc, word.trim()))
+          chosen.set(device.uid, device);
+      const managed = [...chosen.values()].filter((d) => d.tenantUid !== undefined);
+      if (managed.length > 0) {
+        if (managed.length < chosen.size)
+          throw new UserError(
+            `That selects devices of managed tenants (${managed[0]?.name}) and of the portal's own inventory (${[...chosen.values()].find((d) => d.tenantUid === undefined)?.name}); upgrade them in two requests.`,
+          );
+        return resolveAcross(ctx, args.device, managed, version, args['stage-only']);
+      }
       if (chosen.size > MAX_DEVICES)
         throw new UserError(
           `That selects ${chosen.size} devices; SCC upgrades at most ${MAX_DEVICES} at a time. Narrow it down.`,
@@ -330,6 +440,18 @@ export const upgrade = defineOperation({
     // Read again right before the run: a device that no longer passes is left out and said; when none
     // passes, nothing runs.
     reread: async (ctx, facts) => {
+      if (facts.acrossTenants) {
+        const { devices, leftOut } = sortChecked(
+          await checkAcross(ctx, facts.devices, facts.version, haCheck),
+          'before-run',
+        );
+        if (devices.length === 0)
+          return {
+            found: false,
+            reason: `no device passes its checks any more: ${leftOut.map((d) => `${d.name} (${d.reason})`).join('; ')}`,
+          };
+        return { found: true, facts: { ...facts, devices, leftOut: [...facts.leftOut, ...leftOut] } };
+      }
       const checked = await Promise.all(
         facts.devices.map((d) =>
           checkDevice(
@@ -357,6 +479,31 @@ export const upgrade = defineOperation({
     // An upgrade does not remove its target; its runs carry the request's id in their names, so after a
     // crash while they were started, SCC's runs say which were taken.
     interrupted: async (ctx, facts) => {
+      if (facts.acrossTenants) {
+        const started = await startedMspRuns(ctx, mspBatches(facts.devices).length);
+        if (started.length === 0) return undefined;
+        const byUid = new Map(facts.devices.map((d) => [d.uid.toLowerCase(), d]));
+        const track = started.map((run): TrackRequest => {
+          const devices = run.deviceUids.flatMap((uid) => byUid.get(uid.toLowerCase()) ?? []);
+          return {
+            kind: 'mspDeviceUpgradeRun',
+            transactionUid: run.transactionUid,
+            label: runLabel(devices, facts),
+            holder: ctx.requestId,
+            devices: runDevices(devices),
+            siblings: started.map((r) => r.transactionUid),
+          };
+        });
+        const text = `:white_check_mark: The upgrade across tenants started before fwbot restarted reached SCC (${counted(started.length, 'run')}: ${started.map((r) => code(r.name)).join(', ')}); it was not started again. fwbot follows it here.`;
+        return {
+          view: {
+            summary: `${runLabel(facts.devices, facts)}: started before fwbot restarted`,
+            blocks: [{ kind: 'text', text }],
+            visibility: 'in_channel',
+          },
+          track,
+        };
+      }
       // Each run it would have started, by its exact name (one read per run: one to three).
       const runs = [];
       for (const i of groups(facts.devices).keys()) {
@@ -394,10 +541,11 @@ export const upgrade = defineOperation({
       const names = facts.devices.map((d) => d.name);
       const asked = facts.leftOut.filter((d) => d.when === 'asked');
       const changed = facts.leftOut.filter((d) => d.when === 'before-run');
+      const across = facts.acrossTenants ? describeAcross(facts) : undefined;
       return {
-        action: `${facts.stageOnly ? 'stage' : 'upgrade'} ${names.length === 1 ? code(names[0] ?? '') : `${names.length} devices`} to ${code(facts.version)}${facts.stageOnly ? ' (stage only)' : ''}`,
+        action: `${facts.stageOnly ? 'stage' : 'upgrade'} ${across ? spread(facts.devices) : names.length === 1 ? code(names[0] ?? '') : `${names.length} devices`} to ${code(facts.version)}${facts.stageOnly ? ' (stage only)' : ''}`,
         line: runLabel(facts.devices, facts),
-        fields: [
+        fields: across?.fields ?? [
           ...facts.devices.map((d) => ({
             label: d.name,
             value: `${d.kind} ${d.running} → ${facts.version} · ${d.model}${d.ha ? ` · HA pair: ${d.ha}` : ''}`,
@@ -414,13 +562,22 @@ export const upgrade = defineOperation({
             ? [`:warning: *Left out since the card*: ${changed.map(leftOutLine).join('; ')}`]
             : []),
         ],
-        notes: facts.devices.map(checkLine),
+        notes: across?.notes ?? facts.devices.map(checkLine),
       };
     },
   },
   run: async (ctx, _args, facts) => {
     const runs: { transactionUid: string; devices: UpgradeDevice[] }[] = [];
-    for (const [i, devices] of groups(facts.devices).entries()) {
+    // Across tenants: one MSP run per request of at most 50 devices per model per tenant.
+    const across = facts.acrossTenants ? mspBatches(facts.devices) : [];
+    for (const [i, devices] of across.entries()) {
+      const transactionUid = await startMspRun(ctx, devices, {
+        ...facts,
+        name: mspRunName(ctx.requestId, i),
+      });
+      if (transactionUid) runs.push({ transactionUid, devices });
+    }
+    for (const [i, devices] of (facts.acrossTenants ? [] : groups(facts.devices)).entries()) {
       const transactionUid = await startRun(ctx, devices, facts, runName(ctx.requestId, i));
       if (transactionUid) runs.push({ transactionUid, devices });
     }
@@ -430,12 +587,12 @@ export const upgrade = defineOperation({
   render: ({ facts, runs }, _args, meta) =>
     announcement(
       {
-        sentence: `${facts.stageOnly ? 'stage' : 'upgrade'} ${facts.devices.map((d) => d.name).join(', ')} to ${facts.version}`,
+        sentence: runLabel(facts.devices, facts),
         tense: 'asked',
         details: [
           ...runs.map((run, i): [string, unknown] => [
             `Run ${i + 1}`,
-            `${run.devices.map((d) => d.name).join(', ')} · transaction ${run.transactionUid}`,
+            `${facts.acrossTenants ? spread(run.devices) : run.devices.map((d) => d.name).join(', ')} · transaction ${run.transactionUid}`,
           ]),
           ...facts.leftOut.map((d): [string, unknown] => [
             `Left out: ${d.name}`,
@@ -446,11 +603,23 @@ export const upgrade = defineOperation({
       },
       meta,
     ),
-  track: ({ facts, runs, holder }) =>
-    runs.map((run) => ({
-      kind: 'deviceUpgradeRun' as const,
-      transactionUid: run.transactionUid,
-      label: runLabel(run.devices, facts),
-      holder,
-    })),
+  track: ({ facts, runs, holder }): TrackRequest[] =>
+    runs.map((run) =>
+      facts.acrossTenants
+        ? {
+            kind: 'mspDeviceUpgradeRun' as const,
+            transactionUid: run.transactionUid,
+            label: runLabel(run.devices, facts),
+            holder,
+            devices: runDevices(run.devices),
+            // The holds end when the last of the request's runs ends.
+            siblings: runs.map((r) => r.transactionUid),
+          }
+        : {
+            kind: 'deviceUpgradeRun' as const,
+            transactionUid: run.transactionUid,
+            label: runLabel(run.devices, facts),
+            holder,
+          },
+    ),
 });

@@ -11,7 +11,9 @@ import type { SccClients } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
 import {
   describeFollowed,
+  followedId,
   holderOf,
+  holderSiblingsOf,
   kindOf,
   type Outcome,
   parseTrackJob,
@@ -29,6 +31,7 @@ import {
   statusLine,
 } from '../follow/words.js';
 import { workspaceOf } from '../model/workspace.js';
+import { trackJobId } from '../redis/keys.js';
 import { nextPollDelayMs } from './learning.js';
 import { nextRunPollDelayMs, progressToKeep } from './learningRuns.js';
 import type { DurationHistory } from './learningStore.js';
@@ -247,6 +250,19 @@ async function releaseHolds(deps: TrackWorkerDeps, trackId: string, data: TrackJ
   const holder = holderOf(data.request);
   if (!holder || !deps.holds) return;
   try {
+    // Other runs of the same request still going keep the holds; the last to end releases them. Each end is
+    // recorded before this check, so of two ending together at least one sees the other's.
+    for (const sibling of holderSiblingsOf(data.request)) {
+      if (sibling === followedId(data.request)) continue;
+      const siblingId = trackJobId(data.profile, data.request.kind, sibling);
+      if (!(await deps.subscriptions.outcome(siblingId))) {
+        deps.log.info(
+          { trackId, holder, waitingFor: siblingId },
+          'device holds kept for the request’s other runs',
+        );
+        return;
+      }
+    }
     const released = await deps.holds.release(holder);
     if (released.length > 0)
       deps.log.info(
