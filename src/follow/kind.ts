@@ -179,6 +179,11 @@ export interface FollowKind<Q extends RequestSchema, S extends z.ZodObject> {
    * Absent or undefined: every hold of the holder ends with it.
    */
   heldDevices?(request: z.infer<Q>): readonly string[] | undefined;
+  /**
+   * The ids (as `id()` gives them) of the other followed things of the same kind that keep the same
+   * holder's holds (the runs one request started): the holds are released only when all of them have ended.
+   */
+  holderSiblings?(request: z.infer<Q>): readonly string[];
 }
 
 /** The settings of the configuration that change how some kinds are followed. */
