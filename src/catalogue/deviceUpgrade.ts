@@ -14,7 +14,11 @@
 // Where there is no timed work (the CLI, without Redis), the image is staged and applied in one run, which
 // SCC applies only inside the device's maintenance window. Every SCC run is followed in the card's thread
 // (src/follow/deviceUpgradeRun.ts); the devices are held (deviceHolds.ts) from staging until their own
-// upgrade run ends. Scope: the profile's own tenant; MSP batches are another part of issue 37.
+// upgrade run ends. Scope: the profile's own tenant (a customer channel's tenant: only its devices); through
+// the MSP portal, its managed tenants' devices (then its own inventory), upgraded with SCC's MSP operations in
+// batches of at most 50 per model per tenant (mspDeviceUpgrade.ts), staged and applied at once (no `--at`,
+// `--canary` or fwbot windows across tenants: refused in one sentence), each MSP run followed by the
+// mspDeviceUpgradeRun kind and the devices held until the last of the request's runs ends.
 import { z } from 'zod';
 import { type ChangeWindow, describeWindow, nextCommonOpening, windowState } from '../model/changeWindows.js';
 import { UserError } from '../model/errors.js';
@@ -25,12 +29,23 @@ import { viewerTime } from '../render/viewerTime.js';
 import { flag, list, optionalText, text, unique } from './args.js';
 import { DeviceWindowsFacts, deployAt } from './deployWindows.js';
 import { HOLD_KINDS } from './deviceHolds.js';
+import {
+  checkAcross,
+  MAX_MSP_UPGRADE,
+  mspBatches,
+  mspRunName,
+  runDevices,
+  startedMspRuns,
+  startMspRun,
+  tenantModelLines,
+} from './mspDeviceUpgrade.js';
 import { defineOperation, type OperationContext, type TrackRequest } from './operation.js';
 import { INTERFACE_LISTS } from './resolve.js';
 import { deviceUpgradeInWindow, upgradeRunName } from './timed/deviceUpgradeInWindow.js';
 import { keepUpgradeBaseline, type UpgradeBaseline } from './upgradeProof.js';
-import { checkDevice, failures, startRun, UpgradeDevice, upgradeWindows } from './upgradeSteps.js';
-import { selectInTenant, type Upgradable } from './upgrades.js';
+import { checkDevice, failures, haCheck, startRun, UpgradeDevice, upgradeWindows } from './upgradeSteps.js';
+import { selectInTenant, selectWord, type Upgradable } from './upgrades.js';
+import { isMspPortal } from './watches.js';
 
 const MAX_DEVICES = 50;
 const INTERFACE_READS = Object.values(INTERFACE_LISTS);
@@ -66,6 +81,8 @@ const UpgradeFacts = z.object({
   canary: z.boolean().default(false),
   /** Each device's windows, as read for the card. */
   slots: z.array(Slot).default([]),
+  /** Through the MSP portal, across its managed tenants (SCC's MSP upgrade operations; staged and applied at once). */
+  acrossTenants: z.boolean().optional(),
 });
 type UpgradeFacts = z.infer<typeof UpgradeFacts>;
 
@@ -95,8 +112,91 @@ const baselineOf = (baseline: UpgradeBaseline, devices: readonly { uid: string }
   devices: baseline.devices.filter((d) => devices.some((run) => run.uid === d.uid)),
 });
 
-const runLabel = (devices: readonly { name: string }[], facts: UpgradeFacts) =>
-  `${facts.stageOnly ? 'stage' : 'upgrade'} ${devices.map((d) => d.name).join(', ')} to ${facts.version}`;
+const runLabel = (devices: readonly { name: string; tenant?: string | undefined }[], facts: UpgradeFacts) =>
+  `${facts.stageOnly ? 'stage' : 'upgrade'} ${facts.acrossTenants ? spread(devices) : devices.map((d) => d.name).join(', ')} to ${facts.version}`;
+
+/** `120 devices in 3 tenants`: devices across tenants, too many to name in a label. */
+const spread = (devices: readonly { tenant?: string | undefined }[]) =>
+  `${counted(devices.length, 'device')} in ${counted(new Set(devices.map((d) => d.tenant)).size, 'tenant')}`;
+
+/** Devices checked, those that pass apart from those left out (with why). */
+function sortChecked(checked: readonly UpgradeDevice[], when: LeftOut['when']) {
+  return {
+    devices: checked.filter((d) => failures(d).length === 0),
+    leftOut: checked
+      .filter((d) => failures(d).length > 0)
+      .map((d): LeftOut => ({ uid: d.uid, name: d.name, reason: failures(d).join('; '), when })),
+  };
+}
+
+/**
+ * Across the MSP portal's tenants: every device checked in bulk, left out with the reason. Staged and
+ * applied at once, one MSP run per request to SCC: `--at` and `--canary` (timed work in each device's window)
+ * are for one tenant's devices, and are refused here before anything is read.
+ */
+async function resolveAcross(
+  ctx: OperationContext,
+  typed: readonly string[],
+  chosen: readonly Upgradable[],
+  version: string,
+  options: { stageOnly: boolean; at: string | undefined; canary: boolean },
+) {
+  if (options.at !== undefined || options.canary)
+    throw new UserError(
+      '`--at` and `--canary` are for one tenant’s devices: across the MSP portal’s tenants the image is staged and applied at once, so leave them out (or upgrade from each customer’s channel).',
+    );
+  if (chosen.length > MAX_MSP_UPGRADE)
+    throw new UserError(
+      `That selects ${chosen.length} devices across tenants; fwbot upgrades at most ${MAX_MSP_UPGRADE} in one request. Narrow it down.`,
+    );
+  const checked: UpgradeDevice[] = await checkAcross(ctx, chosen, version, haCheck);
+  const { devices, leftOut } = sortChecked(checked, 'asked');
+  if (devices.length === 0)
+    throw new UserError(
+      `No device can be upgraded to ${version}: ${leftOut.map((d) => `${d.name} (${d.reason})`).join('; ')}.`,
+    );
+  const stageOnly = options.stageOnly;
+  return {
+    facts: {
+      version,
+      stageOnly,
+      devices,
+      leftOut,
+      inWindows: false,
+      canary: false,
+      slots: [],
+      acrossTenants: true,
+    },
+    // The words typed (the facts hold the devices): a request of more than 50 devices names them by query.
+    raw: { device: [...typed], version, 'stage-only': stageOnly, canary: false },
+  };
+}
+
+/** The card of an upgrade across tenants: per tenant and model, the HA pairs, the requests to SCC. */
+function describeAcross(facts: UpgradeFacts) {
+  const pairs = facts.devices.filter((d) => d.ha);
+  const requests = mspBatches(facts.devices).length;
+  return {
+    fields: [
+      { label: 'Tenants', value: tenantModelLines(facts.devices).join('; ') },
+      ...(pairs.length > 0
+        ? [{ label: 'HA pairs', value: pairs.map((d) => `${d.name} (${d.tenant}): ${d.ha}`).join('; ') }]
+        : []),
+      {
+        label: 'Requests',
+        value: `${counted(requests, 'upgrade request')} to SCC (at most 50 devices per model per tenant in each), each one run across tenants`,
+      },
+      { label: 'Plan', value: plan(facts) },
+    ],
+    // Every device's checks when they fit on a card; past 20 devices, that each passed every check.
+    notes:
+      facts.devices.length <= 20
+        ? facts.devices.map((d) => `${untrusted(d.tenant ?? '?')} · ${checkLine(d)}`)
+        : [
+            `✓ ${counted(facts.devices.length, 'device')} passed every check: ONLINE · SYNCED, no conflict · no upgrade run in progress · HA pair healthy or standalone · ${untrusted(facts.version)} offered`,
+          ],
+  };
+}
 
 /** The canary of each model (`--canary`): its first device, in the order the card lists them. */
 function canariesOf(devices: readonly UpgradeDevice[]): Map<string, UpgradeDevice> {
@@ -267,6 +367,17 @@ function trackOf(
   holder: string,
   baseline?: UpgradeBaseline,
 ): TrackRequest[] {
+  // Across tenants: each MSP run followed by its own kind; the holds end when the last of the request's
+  // runs ends (its siblings).
+  if (facts.acrossTenants)
+    return runs.map((run) => ({
+      kind: 'mspDeviceUpgradeRun' as const,
+      transactionUid: run.transactionUid,
+      label: runLabel(run.devices, facts),
+      holder,
+      devices: runDevices(run.devices),
+      siblings: runs.map((r) => r.transactionUid),
+    }));
   return runs.map((run) => ({
     kind: 'deviceUpgradeRun' as const,
     transactionUid: run.transactionUid,
@@ -292,7 +403,7 @@ export const upgrade = defineOperation({
       kind: 'word',
       variadic: true,
       description:
-        'device names or UUIDs, or a Lucene query with field:value that selects ASAs and FTDs (quote it when it has spaces); at most 50 devices',
+        'device names or UUIDs, or a Lucene query with field:value that selects ASAs and FTDs (quote it when it has spaces); at most 50 devices, or through the MSP portal 1,000 across its tenants',
     },
     {
       name: 'version',
@@ -313,14 +424,15 @@ export const upgrade = defineOperation({
       flag: true,
       optional: true,
       description:
-        'upgrade not before then: an ISO time, `22:00` or `sat 22:00` (in the change window’s zone, else UTC); still inside each device’s window',
+        'upgrade not before then: an ISO time, `22:00` or `sat 22:00` (in the change window’s zone, else UTC); still inside each device’s window (not across the MSP portal’s tenants)',
     },
     {
       name: 'canary',
       kind: 'word',
       flag: true,
       boolean: true,
-      description: 'one device per model first; the rest only after it completed and passes its checks',
+      description:
+        'one device per model first; the rest only after it completed and passes its checks (not across the MSP portal’s tenants)',
     },
   ],
   args: z
@@ -360,12 +472,24 @@ export const upgrade = defineOperation({
     'getCliResults',
     'getCliResult',
     ...INTERFACE_READS,
+    // Across the MSP portal's tenants.
+    'getMspManagedTenants',
+    'getMspManagedDevices',
+    'getMspManagedDevice',
+    'getMspAsaCompatibleUpgradeVersions',
+    'calculateMspFtdCompatibleUpgradeVersions',
+    'getMspFtdCompatibleUpgradeVersions',
+    'getMspDeviceUpgradeRuns',
+    'getMspDeviceUpgradeRun',
+    'upgradeMspManagedAsaDevices',
+    'upgradeMspManagedFtdDevices',
   ],
   examples: [
     'upgrade asa-hq-01 --version 9.20.3 --stage-only',
     'upgrade asa-hq-01 asa-dc-03 --version 9.20.3',
     'upgrade deviceType:CDFMC_MANAGED_FTD --version 7.4.2',
     'upgrade deviceType:ASA --version 9.20.3 --canary --at "sat 22:00"',
+    'upgrade "managedTenantName:northwind-us" --version 9.20.3',
   ],
   // Its devices are held from the moment its approved run is claimed until its upgrade runs end: a deploy or
   // an interface change meanwhile is refused in one sentence.
@@ -377,9 +501,26 @@ export const upgrade = defineOperation({
     facts: UpgradeFacts,
     resolve: async (ctx, args) => {
       const version = dottedVersion(args.version);
+      // Through the MSP portal, a word means its managed tenants' devices first, then its own inventory's.
+      const portal = await isMspPortal(ctx);
       const chosen = new Map<string, Upgradable>();
       for (const word of args.device)
-        for (const device of await selectInTenant(ctx.scc, word.trim())) chosen.set(device.uid, device);
+        for (const device of portal
+          ? await selectWord(ctx.scc, word.trim(), true)
+          : await selectInTenant(ctx.scc, word.trim()))
+          chosen.set(device.uid, device);
+      const managed = [...chosen.values()].filter((d) => d.tenantUid !== undefined);
+      if (managed.length > 0) {
+        if (managed.length < chosen.size)
+          throw new UserError(
+            `That selects devices of managed tenants (${managed[0]?.name}) and of the portal's own inventory (${[...chosen.values()].find((d) => d.tenantUid === undefined)?.name}); upgrade them in two requests.`,
+          );
+        return resolveAcross(ctx, args.device, managed, version, {
+          stageOnly: args['stage-only'],
+          at: args.at,
+          canary: args.canary,
+        });
+      }
       if (chosen.size > MAX_DEVICES)
         throw new UserError(
           `That selects ${chosen.size} devices; SCC upgrades at most ${MAX_DEVICES} at a time. Narrow it down.`,
@@ -417,6 +558,18 @@ export const upgrade = defineOperation({
     // Read again right before the run: a device that no longer passes is left out and said; when none
     // passes, nothing runs.
     reread: async (ctx, facts) => {
+      if (facts.acrossTenants) {
+        const { devices, leftOut } = sortChecked(
+          await checkAcross(ctx, facts.devices, facts.version, haCheck),
+          'before-run',
+        );
+        if (devices.length === 0)
+          return {
+            found: false,
+            reason: `no device passes its checks any more: ${leftOut.map((d) => `${d.name} (${d.reason})`).join('; ')}`,
+          };
+        return { found: true, facts: { ...facts, devices, leftOut: [...facts.leftOut, ...leftOut] } };
+      }
       const checked = await Promise.all(
         facts.devices.map((d) =>
           checkDevice(
@@ -444,6 +597,31 @@ export const upgrade = defineOperation({
     // An upgrade does not remove its target; its runs carry the request's id in their names, so after a
     // crash while they were started, SCC's runs say which were taken.
     interrupted: async (ctx, facts) => {
+      if (facts.acrossTenants) {
+        const started = await startedMspRuns(ctx, mspBatches(facts.devices).length);
+        if (started.length === 0) return undefined;
+        const byUid = new Map(facts.devices.map((d) => [d.uid.toLowerCase(), d]));
+        const track = started.map((run): TrackRequest => {
+          const devices = run.deviceUids.flatMap((uid) => byUid.get(uid.toLowerCase()) ?? []);
+          return {
+            kind: 'mspDeviceUpgradeRun',
+            transactionUid: run.transactionUid,
+            label: runLabel(devices, facts),
+            holder: ctx.requestId,
+            devices: runDevices(devices),
+            siblings: started.map((r) => r.transactionUid),
+          };
+        });
+        const text = `:white_check_mark: The upgrade across tenants started before fwbot restarted reached SCC (${counted(started.length, 'run')}: ${started.map((r) => code(r.name)).join(', ')}); it was not started again. fwbot follows it here.`;
+        return {
+          view: {
+            summary: `${runLabel(facts.devices, facts)}: started before fwbot restarted`,
+            blocks: [{ kind: 'text', text }],
+            visibility: 'in_channel',
+          },
+          track,
+        };
+      }
       // Each run it would have started, by its exact name (one read per run: one to three).
       const runs = [];
       for (const { name } of stagingRuns(ctx.requestId, facts)) {
@@ -479,10 +657,11 @@ export const upgrade = defineOperation({
       const names = facts.devices.map((d) => d.name);
       const asked = facts.leftOut.filter((d) => d.when === 'asked');
       const changed = facts.leftOut.filter((d) => d.when === 'before-run');
+      const across = facts.acrossTenants ? describeAcross(facts) : undefined;
       return {
-        action: `${facts.stageOnly ? 'stage' : 'upgrade'} ${names.length === 1 ? code(names[0] ?? '') : `${names.length} devices`} to ${code(facts.version)}${facts.stageOnly ? ' (stage only)' : ''}`,
+        action: `${facts.stageOnly ? 'stage' : 'upgrade'} ${across ? spread(facts.devices) : names.length === 1 ? code(names[0] ?? '') : `${names.length} devices`} to ${code(facts.version)}${facts.stageOnly ? ' (stage only)' : ''}`,
         line: runLabel(facts.devices, facts),
-        fields: [
+        fields: across?.fields ?? [
           ...facts.devices.map((d) => ({
             label: d.name,
             value: `${d.kind} ${d.running} → ${facts.version} · ${d.model}${d.ha ? ` · HA pair: ${d.ha}` : ''}`,
@@ -499,20 +678,32 @@ export const upgrade = defineOperation({
             ? [`:warning: *Left out since the card*: ${changed.map(leftOutLine).join('; ')}`]
             : []),
         ],
-        notes: [...whenLines(facts, now), ...facts.devices.map(checkLine)],
+        notes: across?.notes ?? [...whenLines(facts, now), ...facts.devices.map(checkLine)],
       };
     },
   },
   run: async (ctx, _args, facts) => {
     // What each device is right before its upgrade, to prove it after (upgradeProof.ts); a stage-only run
     // applies nothing, so there is nothing to prove.
-    // Upgraded later in the windows, the baseline is kept then (timed/deviceUpgradeInWindow.ts).
+    // Upgraded later in the windows, the baseline is kept then (timed/deviceUpgradeInWindow.ts). Across
+    // tenants there is none: the portal's token reads no tenant's configuration or command line.
     const baseline =
-      facts.stageOnly || facts.inWindows
+      facts.stageOnly || facts.inWindows || facts.acrossTenants
         ? undefined
         : await keepUpgradeBaseline(ctx, facts.devices, facts.version);
     const runs: { transactionUid: string; devices: UpgradeDevice[] }[] = [];
-    for (const { name, devices } of stagingRuns(ctx.requestId, facts)) {
+    // Across tenants: one MSP run per request of at most 50 devices per model per tenant, staged and applied
+    // at once (or staged only).
+    for (const [i, devices] of (facts.acrossTenants ? mspBatches(facts.devices) : []).entries()) {
+      const start = {
+        version: facts.version,
+        stageOnly: facts.stageOnly,
+        name: mspRunName(ctx.requestId, i),
+      };
+      const transactionUid = await startMspRun(ctx, devices, start);
+      if (transactionUid) runs.push({ transactionUid, devices });
+    }
+    for (const { name, devices } of facts.acrossTenants ? [] : stagingRuns(ctx.requestId, facts)) {
       const start = { version: facts.version, stageOnly: facts.stageOnly || facts.inWindows, name };
       const transactionUid = await startRun(ctx, devices, start);
       if (transactionUid) runs.push({ transactionUid, devices });
@@ -526,12 +717,14 @@ export const upgrade = defineOperation({
     const zone = zoneOf(facts.slots.flatMap((s) => s.windows));
     return announcement(
       {
-        sentence: `${facts.stageOnly || facts.inWindows ? 'stage' : 'upgrade'} ${facts.devices.map((d) => d.name).join(', ')} ${facts.inWindows ? 'for' : 'to'} ${facts.version}`,
+        sentence: facts.inWindows
+          ? `stage ${facts.devices.map((d) => d.name).join(', ')} for ${facts.version}`
+          : runLabel(facts.devices, facts),
         tense: 'asked',
         details: [
           ...runs.map((run, i): [string, unknown] => [
             `${facts.inWindows ? 'Staging run' : 'Run'} ${i + 1}`,
-            `${run.devices.map((d) => d.name).join(', ')} · transaction ${run.transactionUid}`,
+            `${facts.acrossTenants ? spread(run.devices) : run.devices.map((d) => d.name).join(', ')} · transaction ${run.transactionUid}`,
           ]),
           ...later.map((item): [string, unknown] => [
             `Upgrade ${item.group + 1}`,

@@ -24,15 +24,21 @@ export const UpgradeDevice = z.object({
   ha: z.string().optional(),
   /** The FTD upgrade package of the target version for this device's model. */
   packageUid: z.string().optional(),
+  /** Its managed tenant, for a device upgraded through the MSP portal (mspDeviceUpgrade.ts). */
+  tenantUid: z.string().optional(),
+  tenant: z.string().optional(),
   checks: z.array(Check),
 });
 export type UpgradeDevice = z.infer<typeof UpgradeDevice>;
 
 /**
- * An HA pair's two units and whether they are as expected: the primary active, the secondary standby and
+ * An HA pair's two units and whether they are as expected (one tenant's device record or the MSP portal's
+ * record of a managed tenant's device: the same fields): the primary active, the secondary standby and
  * healthy (the state SCC's upgrade starts from and returns the pair to; a pair failed over is not).
  */
-function haCheck(device: Device): { ha?: string; check: Check } {
+export function haCheck(
+  device: Pick<Device, 'ftdHaInfo' | 'asaFailoverMode' | 'asaFailoverMate' | 'asaFailoverState'>,
+): { ha?: string; check: Check } {
   if (device.ftdHaInfo?.primaryNode || device.ftdHaInfo?.secondaryNode) {
     const nodes = [device.ftdHaInfo.primaryNode, device.ftdHaInfo.secondaryNode];
     const ha = nodes

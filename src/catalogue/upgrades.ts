@@ -29,6 +29,8 @@ export interface Upgradable {
   model: string;
   running: string;
   tenant?: string;
+  /** The managed tenant's UID, for a device of the MSP portal's tenants. */
+  tenantUid?: string;
 }
 
 function upgradable(device: Device | MspManagedDevice, tenant?: string): Upgradable {
@@ -44,6 +46,9 @@ function upgradable(device: Device | MspManagedDevice, tenant?: string): Upgrada
     model: device.hardwareModel ?? 'unknown model',
     running: device.softwareVersion ?? '?',
     ...(tenant === undefined ? {} : { tenant }),
+    ...('managedTenantUid' in device && typeof device.managedTenantUid === 'string'
+      ? { tenantUid: device.managedTenantUid }
+      : {}),
   };
 }
 
@@ -116,7 +121,7 @@ export async function selectInTenant(scc: SccReader, word: string): Promise<Upgr
  * With the portal's token a word is looked for in the managed tenants first, then in the portal's own
  * inventory (its devices have no tenant column); with a tenant's token, in that tenant only.
  */
-async function selectWord(scc: SccReader, word: string, portal: boolean): Promise<Upgradable[]> {
+export async function selectWord(scc: SccReader, word: string, portal: boolean): Promise<Upgradable[]> {
   if (!portal) return selectInTenant(scc, word);
   try {
     return await selectInPortal(scc, word);
@@ -152,7 +157,7 @@ function calculationUid(transaction: CdoTransaction): string | undefined {
 }
 
 /** Versions per device UID, across tenants: ASAs answered at once, FTDs calculated by SCC. */
-async function portalVersions(
+export async function portalVersions(
   ctx: OperationContext,
   devices: readonly Upgradable[],
 ): Promise<Map<string, string[]>> {

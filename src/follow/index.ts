@@ -16,6 +16,7 @@ import {
   type PollSchedule,
   type RequestSchema,
 } from './kind.js';
+import { mspDeviceUpgradeRun } from './mspDeviceUpgradeRun.js';
 import { mspUpgradeRun } from './mspUpgradeRun.js';
 import { staged } from './staged.js';
 import { transaction } from './transaction.js';
@@ -32,6 +33,7 @@ export const FOLLOW_KINDS = [
   mspUpgradeRun,
   deviceUpgradeRun,
   accessVerify,
+  mspDeviceUpgradeRun,
 ];
 
 type Kind = (typeof FOLLOW_KINDS)[number];
@@ -83,6 +85,11 @@ export function holderOf(request: TrackRequest): string | undefined {
 /** The devices whose holds end with the followed work; undefined: every hold of its holder. */
 export function heldDevicesOf(request: TrackRequest): readonly string[] | undefined {
   return kindOf(request.kind).heldDevices?.(request);
+}
+
+/** The ids of the other followed things whose ends the holder's holds also wait for (same kind). */
+export function holderSiblingsOf(request: TrackRequest): readonly string[] {
+  return kindOf(request.kind).holderSiblings?.(request) ?? [];
 }
 
 /** Each kind's poll schedule, as it declares it. */

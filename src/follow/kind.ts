@@ -199,6 +199,11 @@ export interface FollowKind<Q extends RequestSchema, S extends z.ZodObject> {
    * (src/jobs/laterWork.ts).
    */
   later?(request: z.infer<Q>, outcome: Outcome): readonly LaterWork[];
+  /**
+   * The ids (as `id()` gives them) of the other followed things of the same kind that keep the same
+   * holder's holds (the runs one request started): the holds are released only when all of them have ended.
+   */
+  holderSiblings?(request: z.infer<Q>): readonly string[];
 }
 
 /** The settings of the configuration that change how some kinds are followed. */

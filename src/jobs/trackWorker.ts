@@ -11,8 +11,10 @@ import type { SccClients } from '../dispatch/ports.js';
 import { classifySccError } from '../follow/failures.js';
 import {
   describeFollowed,
+  followedId,
   heldDevicesOf,
   holderOf,
+  holderSiblingsOf,
   kindOf,
   type Outcome,
   parseTrackJob,
@@ -30,6 +32,7 @@ import {
   statusLine,
 } from '../follow/words.js';
 import { workspaceOf } from '../model/workspace.js';
+import { trackJobId } from '../redis/keys.js';
 import { nextPollDelayMs } from './learning.js';
 import { nextRunPollDelayMs, progressToKeep } from './learningRuns.js';
 import type { DurationHistory } from './learningStore.js';
@@ -254,7 +257,8 @@ async function reportChanges(deps: TrackWorkerDeps, trackId: string, data: Track
 /**
  * Whatever the end, the device holds the work kept are released (a deploy's devices take changes again):
  * every hold of its holder, or only its own devices' when it is one of several pieces of the holder's work
- * (an upgrade's runs: the others' devices stay held). A failure is logged: the holds lapse at their `until`.
+ * (an upgrade's runs: the others' devices stay held); none while a sibling run of the same request (an MSP
+ * upgrade's other runs, holderSiblings) has not ended. A failure is logged: the holds lapse at their `until`.
  */
 async function releaseHolds(deps: TrackWorkerDeps, trackId: string, data: TrackJob): Promise<void> {
   const holder = holderOf(data.request);
@@ -262,6 +266,19 @@ async function releaseHolds(deps: TrackWorkerDeps, trackId: string, data: TrackJ
   if (!holder || !holds) return;
   const devices = heldDevicesOf(data.request);
   try {
+    // Other runs of the same request still going keep the holds; the last to end releases them. Each end is
+    // recorded before this check, so of two ending together at least one sees the other's.
+    for (const sibling of holderSiblingsOf(data.request)) {
+      if (sibling === followedId(data.request)) continue;
+      const siblingId = trackJobId(data.profile, data.request.kind, sibling);
+      if (!(await deps.subscriptions.outcome(siblingId))) {
+        deps.log.info(
+          { trackId, holder, waitingFor: siblingId },
+          'device holds kept for the request’s other runs',
+        );
+        return;
+      }
+    }
     const released =
       devices === undefined
         ? await holds.release(holder)
