@@ -4,14 +4,14 @@
 // sends `no shun`. Each shun is placed by the real `/fw shun` operation (its impact read, `shun` sent, its
 // end scheduled); the drill then moves the clock a minute at a time, samples every device's live shun list
 // in the simulator before each pass, and at the end counts the `no shun` lines the simulator received per
-// device and address. A shun missing from its device during a minute it was active is lost; a `no shun`
-// sent more than once is duplicated; a shun whose end never sent `no shun`, or one left on a device or in
+// device and address. A failover drops the device's shuns at once (an ASA does not replicate them): the
+// failover minute on that device is the gap fwbot's re-apply (the shun-guard timed kind) closes, counted
+// apart, and every shun it dropped must be back after that minute's pass. A shun missing from its device
+// during any other minute it was active is lost; a `no shun` sent more than once is duplicated; a shun whose end never sent `no shun`, or one left on a device or in
 // the timed work at the end, fails the drill.
 //
-// Re-applying active shuns after a failover is fwbot's job (issue 38): without it, the failed-over device's
-// shuns are missing until their ends, and this drill says so and fails. The killed process runs fwbot's
-// pass over timed work only: a re-apply built elsewhere (the HA alert's scan, say) has to run in it too,
-// or the drill cannot see it and reports the minutes missing all the same.
+// Without the re-apply the failed-over device's shuns are missing until their ends, and this drill says so
+// and fails. The killed process runs fwbot's pass over timed work, where the re-apply runs.
 import type { ChildProcess } from 'node:child_process';
 import pino from 'pino';
 import { sccClientsFrom } from '../../src/app/sccClients.js';
@@ -170,6 +170,7 @@ export const shunDrill: Drill = {
       let kill: string | undefined;
       let kills = 0;
       let samples = 0;
+      let reapplied: { of: number; back: number } | undefined;
       for (let minute = 1; minute <= LAST_MINUTE; minute += 1) {
         const at = Math.max(start + minute * MINUTE, sim.clock.now());
         sim.clock.advance(at - sim.clock.now());
@@ -216,6 +217,18 @@ export const shunDrill: Drill = {
           continue;
         }
         if (worker) await pass(world, worker, at);
+        if (minute === FAILOVER_MINUTE && failover) {
+          // Right after this minute's pass: the failed-over device's active shuns are back (shun-guard).
+          const lostThere = placed.filter(
+            (s) => s.device === failover?.device && s.placedAt <= at && s.until > at,
+          );
+          reapplied = {
+            of: lostThere.length,
+            back: lostThere.filter((s) =>
+              (sim.state.shuns.get(s.deviceUid) ?? []).some((r) => r.address === s.address),
+            ).length,
+          };
+        }
       }
       // Past every end and the dead process's lease: a last pass settles whatever is left.
       sim.clock.advance(5 * MINUTE);
@@ -227,8 +240,17 @@ export const shunDrill: Drill = {
       const leftOnDevices = [...sim.state.shuns.values()].flat().length;
       const leftEnds = (await jobs.timed.list({ kind: 'shun-expiry' })).length;
       const history = await jobs.timed.history({ kind: 'shun-expiry' });
-      const missingMinutes = placed.reduce((n, s) => n + s.missing.length, 0);
-      const missingShuns = placed.filter((s) => s.missing.length > 0);
+      // A failover drops the device's shuns at once (an ASA does not replicate them); fwbot cannot have them
+      // back before it looks. So the failover minute on that device is the gap re-applying closes, counted
+      // apart; a shun missing at any other minute is lost.
+      const atFailover = (s: PlacedShun, minute: number) =>
+        minute === FAILOVER_MINUTE && s.device === failover?.device;
+      const missingMinutes = placed.reduce(
+        (n, s) => n + s.missing.filter((m) => !atFailover(s, m)).length,
+        0,
+      );
+      const gapMinutes = placed.reduce((n, s) => n + s.missing.filter((m) => atFailover(s, m)).length, 0);
+      const missingShuns = placed.filter((s) => s.missing.some((m) => !atFailover(s, m)));
       did.push(
         `failover at minute ${FAILOVER_MINUTE} on ${failover?.device ?? 'no device'} (${failover?.lost ?? 0} active shuns lost by the device); SIGKILL: ${kill ?? 'none (no end due after minute 30)'}`,
       );
@@ -236,7 +258,12 @@ export const shunDrill: Drill = {
         ['shuns placed / devices', `${SHUNS} / ${DEVICES}`],
         ['minutes simulated', String(LAST_MINUTE + 5)],
         ['active shun-minutes sampled', String(samples)],
-        ['shun-minutes missing from the device', String(missingMinutes)],
+        ['shun-minutes missing at the failover (dropped by it)', String(gapMinutes)],
+        [
+          'of those, re-applied by the pass of that minute',
+          reapplied ? `${reapplied.back} of ${reapplied.of}` : 'no failover',
+        ],
+        ['shun-minutes missing otherwise (lost)', String(missingMinutes)],
         ['shuns missing for a while', String(missingShuns.length)],
         ['`no shun` sent exactly once', `${once} of ${SHUNS}`],
         ['`no shun` never sent', String(never.length)],
@@ -256,7 +283,11 @@ export const shunDrill: Drill = {
           `${s.address} on ${s.device} missing at minutes ${s.missing[0]}–${s.missing.at(-1)} (${s.missing.length} of its active minutes), its end ${noShunsSent(sim, s) === 0 ? 'found it gone and sent nothing' : 'sent `no shun`'}`,
         );
       const failed =
-        never.length > 0 || leftOnDevices > 0 || leftEnds > 0 || once + twice.length + never.length !== SHUNS;
+        never.length > 0 ||
+        leftOnDevices > 0 ||
+        leftEnds > 0 ||
+        once + twice.length + never.length !== SHUNS ||
+        (reapplied !== undefined && reapplied.back < reapplied.of);
       return {
         did,
         findings,

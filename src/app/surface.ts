@@ -218,6 +218,7 @@ export function startGovernance(parts: {
     timed: jobs.timed,
     holds: jobs.holds,
     ...(parts.certificates ? { certificates: parts.certificates } : {}),
+    accessRecords: jobs.accessRecords,
     authorizer: authorizerFrom(access),
     reveals,
     settings,

@@ -2,6 +2,7 @@
 // together, and exposes the decisions to whatever delivers the cards (Slack's listeners in
 // src/slack/actions/approvals.ts, the console's numbered buttons). Everything that must survive a restart is in Redis; the only timer here
 // (startSweeper) merely triggers passes over what Redis holds, so any number of processes may run it.
+import type { AccessRecordStore } from '../access/records.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
@@ -60,6 +61,8 @@ export interface ApprovalsOptions {
   holds?: DeviceHolds;
   /** The look at a device's certificate (src/app/certificateProbe.ts): an approved acceptance looks again. */
   certificates?: CertificateProbe;
+  /** The records of the access rules fwbot created: an approved request keeps one, a revoke drops it. */
+  accessRecords?: AccessRecordStore;
   authorizer: Authorizer;
   /** Where approved secret-producing calls leave their one-time Reveal grant. */
   reveals: RevealGrants;
@@ -151,6 +154,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
       ...(options.timed ? { timed: options.timed } : {}),
       ...(options.holds ? { holds: options.holds } : {}),
       ...(options.certificates ? { certificates: options.certificates } : {}),
+      ...(options.accessRecords ? { accessRecords: options.accessRecords } : {}),
     },
     notifier,
     clients: options.clients,

@@ -756,6 +756,49 @@ interface Staged {
   holder: string;
 }
 
+/**
+ * Keeps the record of the rule fwbot just created (src/access/records.ts: `/fw access list`, revoke, expiry),
+ * once per rule: a run found again after a crash records it only if it is not there yet. Where fwbot keeps
+ * no records (the CLI, without Redis), nothing is kept; a record that cannot be kept is logged, and the
+ * request goes on: the rule is in SCC and is deployed and verified all the same.
+ */
+async function recordRule(ctx: OperationContext, facts: AccessRequestFacts, ruleUid: string): Promise<void> {
+  const records = ctx.services?.accessRecords;
+  if (!records || !ruleUid) return;
+  try {
+    if (await records.find(ctx.profile, ruleUid)) return;
+    const thread = ctx.approval?.thread;
+    await records.add({
+      profile: ctx.profile,
+      ...(ctx.channelTenant ? { tenantUid: ctx.channelTenant } : {}),
+      deviceUid: facts.device.uid,
+      deviceName: facts.device.name,
+      accessGroup: facts.group.name,
+      ruleUid,
+      protocol: facts.protocol,
+      source: facts.source.typed,
+      destination: facts.destination.typed,
+      ...(facts.port === undefined ? {} : { port: String(facts.port) }),
+      requester: facts.requester,
+      ...(facts.ticket ? { ticket: facts.ticket } : {}),
+      reason: facts.reason,
+      createdAt: ctx.now(),
+      ...(facts.expiresAt === undefined ? {} : { expiresAt: facts.expiresAt }),
+      ...(thread
+        ? {
+            thread: {
+              channel: thread.channelId,
+              ts: thread.threadTs,
+              ...(thread.teamId ? { teamId: thread.teamId } : {}),
+            },
+          }
+        : {}),
+    });
+  } catch (error) {
+    ctx.log.error({ err: error, ruleUid }, 'the access rule’s record was not kept');
+  }
+}
+
 async function stageAndDeploy(ctx: OperationContext, facts: AccessRequestFacts): Promise<Staged> {
   refuseUnheld(ctx, facts);
   const uids = new Map<string, string>();
@@ -790,6 +833,7 @@ async function stageAndDeploy(ctx: OperationContext, facts: AccessRequestFacts):
       remark: facts.remark,
     },
   });
+  await recordRule(ctx, facts, rule.uid ?? '');
   let pending: CommandsFacts | undefined;
   try {
     pending = await pendingCommands(ctx, facts.device.uid);
@@ -884,6 +928,8 @@ async function interrupted(ctx: OperationContext, facts: AccessRequestFacts) {
     (r) => r.ruleConfigurationText && sameRuleText(r.ruleConfigurationText, facts.rule),
   );
   if (!rule?.uid) return undefined;
+  // A crash between creating the rule and keeping its record: kept now (once per rule).
+  await recordRule(ctx, facts, rule.uid);
   const staged: Staged = {
     facts,
     ruleUid: rule.uid,

@@ -110,6 +110,16 @@ describe('approvals: an access request from the ask to a verified rule', () => {
     expect(device.configState).toBe('SYNCED');
     // The device's access hold (the per-device change lock) ended with the verification.
     expect(await env.holds?.list(env.clock())).toEqual([]);
+    // The rule is fwbot's: kept with who asked and why, listed by /fw access list.
+    const listed = textOf(
+      (await driving(env.driver.commandReply(env.bot.eventsUrl, 'access list asa-dc-03', USERS.alice)))
+        .blocks,
+    );
+    expect(listed).toContain('asa-dc-03');
+    expect(listed).toContain('outside_access_in');
+    expect(listed).toContain('tcp 198.51.100.0/24 → 172.20.41.5 8443');
+    expect(listed).toContain('partner sync');
+    expect(listed).toContain('permanent');
   });
 
   it('refuses a request for a device another request holds, before anyone is asked to approve', async () => {

@@ -3,9 +3,11 @@
 // real dispatcher (grammar → role check → the operation's declared fate), as on the Slack surface. Used in the
 // test process (several at once stand for several bot processes) and by the child process of the crash
 // tests.
+
 import { App, HTTPReceiver } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import type { AccessRecordStore } from '../../../src/access/records.js';
 import { type Approvals, createApprovals } from '../../../src/approvals/approvals.js';
 import { authorizerFrom } from '../../../src/approvals/authorizer.js';
 import { ApprovalSettings, type ApprovalSettingsInput } from '../../../src/approvals/settings.js';
@@ -55,6 +57,8 @@ export interface BotOptions {
   timed?: TimedWork;
   /** Device holds (the workers' store; default: none kept, so nothing is ever held). */
   holds?: DeviceHolds;
+  /** The records of the access rules fwbot created (the workers' store; default: none kept). */
+  accessRecords?: AccessRecordStore;
   /** The file's `changes` (change windows, tickets), as the dispatcher and the executor get it. */
   changes?: ChangeSettings;
   /** The file's `response` (the responder's fast path; default: the file's default, 4h and disconnect alone). */
@@ -178,6 +182,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     ...(options.timed ? { timed: options.timed } : {}),
     ...(options.holds ? { holds: options.holds } : {}),
     ...(options.certificates ? { certificates: options.certificates } : {}),
+    ...(options.accessRecords ? { accessRecords: options.accessRecords } : {}),
     settings: options.settings ?? {},
     ...(options.changes ? { changes: options.changes } : {}),
     ...(options.upgrades ? { upgrades: options.upgrades } : {}),
@@ -209,6 +214,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       ...(options.timed ? { timed: options.timed } : {}),
       ...(options.holds ? { holds: options.holds } : {}),
       ...(options.certificates ? { certificates: options.certificates } : {}),
+      ...(options.accessRecords ? { accessRecords: options.accessRecords } : {}),
     },
     policy: {
       deployWithChange: settings.deployWithChange,

@@ -114,6 +114,8 @@ export async function startEnv(
       ...(workers && options.timed ? { timed: workers.jobs.timed } : {}),
       // The workers' holds: a deploy holds its devices, and the tracking worker releases them at its end.
       ...(workers ? { holds: workers.jobs.holds } : {}),
+      // The records of the access rules fwbot created: an approved request keeps one.
+      ...(workers ? { accessRecords: workers.jobs.accessRecords } : {}),
     });
     bots.push(bot);
     return bot;
