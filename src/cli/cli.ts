@@ -251,10 +251,11 @@ function cliDispatcher(
 
 /**
  * The Redis-backed services the CLI can serve over the bot's Redis (when it is configured): the alerts,
- * the configuration snapshots the bot keeps around deploys, and its scheduled runs (listed; a cancel is
- * refused, since only the requester or an approver, known by their Slack ids, may cancel one).
+ * the configuration snapshots the bot keeps around deploys, its scheduled runs (listed; a cancel is
+ * refused, since only the requester or an approver, known by their Slack ids, may cancel one), and its
+ * timed work: what the CLI schedules there (a shun's end) the bot's workers run when it is due.
  */
-const CLI_SERVICES = ['alerts', 'snapshots', 'scheduled'] as const;
+const CLI_SERVICES = ['alerts', 'snapshots', 'scheduled', 'timed'] as const;
 
 /** Whether the environment names the bot's Redis (REDIS_URL has a default the CLI must not guess from). */
 function namesRedis(env: Environment): boolean {
@@ -318,7 +319,7 @@ async function runCommand(
   // The look at a device's certificate needs no Redis: the CLI shows it before `--yes` as the bot's card does.
   const services: OperationServices = {
     certificates: options.certificates ?? createCertificateProbe(),
-    ...(jobs ? { alerts: jobs.alerts, snapshots: jobs.snapshots } : {}),
+    ...(jobs ? { alerts: jobs.alerts, snapshots: jobs.snapshots, timed: jobs.timed } : {}),
     ...(held ? { scheduled: held.scheduled } : {}),
   };
   const dispatcher = cliDispatcher(user, profile, scc, catalogue, config, services, log);

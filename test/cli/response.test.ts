@@ -1,16 +1,18 @@
-// Incident response from the command line. The CLI keeps no timed work, and a shun without its end would
-// never be lifted (an ASA's shun has no expiry of its own): `fwbot shun`, `shun list` and `unshun` are
-// refused in one sentence that says where they run, before anything reaches SCC, even with --yes and a
-// Redis named. `fwbot vpn disconnect` takes the policy's fast path as a role rule would: at once by default,
-// only with --yes when the policy says `response.disconnect_alone: false`.
+// Incident response from the command line. A shun's end is timed work: the CLI schedules it in the bot's
+// Redis (REDIS_URL as the bot has it), and the bot's workers run it when it is due; without a Redis named,
+// `fwbot shun`, `shun list` and `unshun` are refused in one sentence, before anything reaches SCC.
+// `fwbot vpn disconnect` takes the policy's fast path as a role rule would: at once by default, only with
+// --yes when the policy says `response.disconnect_alone: false`.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/cli.js';
+import { createJobs } from '../../src/jobs/workers.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { driveClock } from '../support/driveClock.js';
-import { redisUrl } from '../support/testRedis.js';
+import { redisUrl, uniquePrefix } from '../support/testRedis.js';
 import { runCaptured } from './support.js';
 
 /** How many requests of an SCC operation the simulator received (its request log). */
@@ -44,15 +46,62 @@ describe('fwbot: incident response', () => {
     [['shun', '203.0.113.66', '--for', '1h', '--reason', 'brute force', '--yes'], 'shun'],
     [['shun', 'list'], 'shun list'],
     [['unshun', '203.0.113.66', '--yes'], 'unshun'],
-  ])('refuses fwbot %j in one sentence, sending nothing', async (argv, words) => {
-    const run = await fwbot(argv);
+  ])('refuses fwbot %j without the bot’s Redis, in one sentence, sending nothing', async (argv, words) => {
+    const run = await fwbot(argv, { REDIS_URL: '' });
     expect(run.code).toBe(EXIT.usage);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
-      `\`fwbot ${words}\` runs only in Slack and the console: it needs fwbot’s timed work (what ends a shun when its time is up), which this process does not keep, so nothing was done.`,
+      `\`fwbot ${words}\` needs the Redis the bot uses: set REDIS_URL (or REDIS_SENTINELS or REDIS_CLUSTER_NODES) as the bot has it.`,
     );
     expect(await requestCount(sim.url, 'executeCliCommand')).toBe(0);
     expect([...sim.state.shuns.values()].flat()).toEqual([]);
+  });
+
+  it('shuns within the fast path, its end kept in the bot’s timed work; lists it; unshun makes the end due now', async () => {
+    const prefix = uniquePrefix('cli-shun');
+    const jobs = createJobs({ redisUrl: redisUrl(), prefix, logger: pino({ level: 'silent' }) });
+    try {
+      const withRedis = (argv: string[]) =>
+        runCaptured(
+          argv,
+          {
+            env: { SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin, REDIS_URL: redisUrl() },
+            redisPrefix: prefix,
+          },
+          (run) => driveClock(sim.clock, run),
+        );
+      const shun = await withRedis([
+        'shun',
+        '203.0.113.66',
+        '--devices',
+        'asa-hq-01',
+        '--for',
+        '1h',
+        '--reason',
+        'brute force',
+      ]);
+      expect(shun.stderr).toBe('');
+      expect(shun.code).toBe(EXIT.ok);
+      const hq = sim.deviceUid('asa-hq-01');
+      expect((sim.state.shuns.get(hq) ?? []).map((r) => r.address)).toEqual(['203.0.113.66']);
+      const [end] = await jobs.timed.list({ kind: 'shun-expiry' });
+      // The CLI's clock is the machine's (the simulator's manual one only paces SCC's answers).
+      expect(end?.dueAt).toBeGreaterThan(Date.now() + 55 * 60_000);
+
+      const listed = await withRedis(['shun', 'list']);
+      expect(listed.code).toBe(EXIT.ok);
+      expect(listed.stdout).toContain('203.0.113.66');
+      expect(listed.stdout).toContain('brute force');
+
+      const unshun = await withRedis(['unshun', '203.0.113.66', '--yes']);
+      expect(unshun.stderr).toBe('');
+      expect(unshun.code).toBe(EXIT.ok);
+      // The end itself sends `no shun`, once, when the bot's workers next pass over the timed work.
+      const [due] = await jobs.timed.list({ kind: 'shun-expiry' });
+      expect(due?.dueAt).toBeLessThanOrEqual(Date.now() + 60_000);
+    } finally {
+      await jobs.close();
+    }
   });
 
   it('still tells a typo near shun from the sentence (fwbot shwo)', async () => {
