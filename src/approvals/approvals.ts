@@ -2,10 +2,11 @@
 // together, and exposes the decisions to whatever delivers the cards (Slack's listeners in
 // src/slack/actions/approvals.ts, the console's numbered buttons). Everything that must survive a restart is in Redis; the only timer here
 // (startSweeper) merely triggers passes over what Redis holds, so any number of processes may run it.
-import type { AccessRecordStore } from '../access/records.js';
+
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import type { AccessRecordStore } from '../access/records.js';
 import type { DeviceHolds } from '../catalogue/deviceHolds.js';
 import type {
   AuditReader,
