@@ -7,9 +7,11 @@ import { UserError } from '../model/errors.js';
 import { code, counted } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
+import { SccError } from '../scc/errors.js';
 import { flag, optionalText, text } from './args.js';
 import { defineOperation, type Operation, type OperationContext, type Outcome } from './operation.js';
 import { compareRules, RuleFacts, rulesRemove } from './ruleChanges.js';
+import { explainFailure, SccUserError } from './sccErrors.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** `--expiring` lists the rules that end within this: the reminder comes three days before. */
@@ -149,11 +151,20 @@ async function recordOf(ctx: OperationContext, ref: string) {
  * (its target read, its card, deleteAccessRule, the staged commands and the deploy buttons), and drops
  * its record once SCC removed the rule.
  */
+const REVOKE_FAILURE = 'Could not revoke the access rule';
+
+/** A failure of the removal revoke runs, said as revoke's own: SCC's own words follow it. */
+function asRevoke(error: unknown): unknown {
+  return error instanceof SccUserError && error.cause instanceof SccError
+    ? explainFailure(error.cause, REVOKE_FAILURE)
+    : error;
+}
+
 export const fwAccessRevoke = defineOperation({
   id: 'access.revoke',
   words: ['access', 'revoke'],
   area: 'policy',
-  failure: 'Could not revoke the access rule',
+  failure: REVOKE_FAILURE,
   summary:
     'Remove an access rule fwbot created, before it expires (as `rules remove`; deployed with `deploy`)',
   params: [
@@ -170,7 +181,11 @@ export const fwAccessRevoke = defineOperation({
     facts: RevokeFacts,
     resolve: async (ctx, args) => {
       const record = await recordOf(ctx, args.rule);
-      const resolved = await removal().resolve(ctx, { asa: record.deviceUid, rule: record.ruleUid });
+      const resolved = await removal()
+        .resolve(ctx, { asa: record.deviceUid, rule: record.ruleUid })
+        .catch((error: unknown) => {
+          throw asRevoke(error);
+        });
       const facts = RevokeFacts.parse({ ...RuleFacts.parse(resolved.facts), recordId: record.id });
       return { facts, raw: { rule: record.id } };
     },
@@ -185,7 +200,12 @@ export const fwAccessRevoke = defineOperation({
     removes: true,
   },
   run: async (ctx, _args, facts: RevokeFacts): Promise<Outcome> => {
-    const outcome = await rulesRemove.execute(ctx, { asa: facts.device.uid, rule: facts.uid }, facts);
+    let outcome: Outcome;
+    try {
+      outcome = await rulesRemove.execute(ctx, { asa: facts.device.uid, rule: facts.uid }, facts);
+    } catch (error) {
+      throw asRevoke(error);
+    }
     // The rule is gone from SCC's copy: its record goes with it (the deploy takes it off the device).
     await ctx.services?.accessRecords?.remove(ctx.profile, facts.recordId);
     return outcome;

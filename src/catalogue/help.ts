@@ -96,7 +96,12 @@ export function helpOverview(ops: readonly Operation[], command: string = COMMAN
   for (const { area, title, blurb } of AREAS) {
     const inArea = ops.filter((op) => op.area === area);
     if (inArea.length === 0 || area === 'help') continue;
-    blocks.push({ kind: 'text', text: `*${title}*: ${blurb}\n${commandLines(inArea, command)}` });
+    // The map of every command, usage only: with each one's summary it no longer fits one Slack message
+    // (about 12k characters); `help <topic>` and `help <command>` say what each does.
+    blocks.push({
+      kind: 'text',
+      text: `*${title}*: ${blurb}\n${inArea.map((op) => `\`${usageLine(op, command)}\``).join('\n')}`,
+    });
   }
   const topics = AREAS.filter(({ area }) => area !== 'help' && ops.some((op) => op.area === area)).map(
     ({ area }) => area,

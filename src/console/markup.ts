@@ -64,6 +64,7 @@ export const EMOJI: Readonly<Record<string, string>> = {
   unlock: '🔓',
   warning: '⚠️',
   white_check_mark: '✅',
+  shield: '🛡',
   x: '❌',
 };
 

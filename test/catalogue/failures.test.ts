@@ -64,6 +64,28 @@ function servicesFor(id: string): OperationServices {
   return { ...services, timed };
 }
 
+/** The record `access revoke 1` names: a rule of asa-hq-01 that SCC has, as if fwbot had created it. */
+async function keepRecordOne(services: OperationServices): Promise<void> {
+  const deviceUid = h.sim.deviceUid('asa-hq-01');
+  const rules = await h.client().lookups.accessRules({ q: `entityUid:${deviceUid}`, limit: 1 });
+  const ruleUid = rules.items?.[0]?.uid;
+  if (!ruleUid) throw new Error('asa-hq-01 has no access rule in the simulator');
+  await services.accessRecords?.add({
+    profile: 'default',
+    deviceUid,
+    deviceName: 'asa-hq-01',
+    accessGroup: 'outside_access_in',
+    ruleUid,
+    protocol: 'tcp',
+    source: '198.51.100.7',
+    destination: '10.1.1.5',
+    port: '443',
+    requester: ACTOR.userId,
+    reason: 'test',
+    createdAt: Date.now(),
+  });
+}
+
 describe('failure sentences', () => {
   it('covers every operation that calls SCC', () => {
     expect(calling.length).toBeGreaterThan(40);
@@ -108,8 +130,9 @@ describe('failure sentences', () => {
     const example = runnableExample(catalogue, op);
     // Operations on fwbot's own services (vpn watch, alerts) get them in memory: SCC is what fails here.
     const { raw } = catalogue.parse(example);
-    const run =
-      op.needs.length > 0 ? op.execute({ ...h.context(), services: servicesFor(id) }, raw) : h.run(example);
+    const services = servicesFor(id);
+    if (id === 'access.revoke') await keepRecordOne(services);
+    const run = op.needs.length > 0 ? op.execute({ ...h.context(), services }, raw) : h.run(example);
     const error = await run.then(
       () => undefined,
       (e: unknown) => e,
@@ -121,7 +144,9 @@ describe('failure sentences', () => {
       actor: ACTOR,
       log: pino({ level: 'silent' }),
     });
-    expect(shown.text.startsWith(`${op.failure}. SCC could not handle the request (500`)).toBe(true);
+    expect(shown.text.startsWith(`${op.failure}. SCC could not handle the request (500`), shown.text).toBe(
+      true,
+    );
     expect(shown.text).not.toMatch(/\.\.|\.;|, with their|: by /);
     expectGoldenFile(`${id}.failure.txt`, `/fw ${example}\n${renderText(errorView(shown))}`);
   });

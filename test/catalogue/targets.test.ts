@@ -106,6 +106,7 @@ describe('declarations: governance next to run()', () => {
         .sort(),
     ).toEqual([
       'access.request',
+      'access.revoke',
       'deploy',
       'discard',
       'interfaces.create.etherchannel',

@@ -541,6 +541,19 @@ describe('every operation through Slack', () => {
     h.gate.requests.length = 0;
   });
 
+  it('access request (a second person approves, always; bound to what was asked, checked by packet-tracer first)', async () => {
+    const raw = await driving(
+      destructive(
+        'access.request',
+        'access request asa-dc-03 tcp 198.51.100.0/24 172.20.41.5 8443 --in outside --reason "partner sync"',
+      ),
+    );
+    expect(raw).toMatchObject({ asa: h.sim.deviceUid('asa-dc-03'), protocol: 'tcp', reason: 'partner sync' });
+    // Nothing is staged before the approval: packet-tracer only.
+    expect(h.sim.requestLog.list({ operationId: 'createAccessRule' })).toHaveLength(0);
+    h.gate.requests.length = 0;
+  });
+
   it('trace / show (the ASA command line)', async () => {
     const trace = await driving(
       read('trace', 'trace asa-hq-01 tcp 198.51.100.7 203.0.113.10 443 --in outside'),
@@ -661,7 +674,12 @@ describe('every operation through Slack', () => {
 
   it('upgrade (a second person approves, always; bound to the devices that passed their checks)', async () => {
     const raw = await driving(destructive('upgrade', 'upgrade asa-hq-01 --version 9.20(3) --stage-only'));
-    expect(raw).toEqual({ device: [h.sim.deviceUid('asa-hq-01')], version: '9.20.3', 'stage-only': true });
+    expect(raw).toEqual({
+      device: [h.sim.deviceUid('asa-hq-01')],
+      version: '9.20.3',
+      'stage-only': true,
+      canary: false,
+    });
     expect(h.sim.requestLog.list({ operationId: 'upgradeAsaDevice' })).toHaveLength(0);
   });
 

@@ -216,6 +216,51 @@ export const AccessSchema = closedObject({
 );
 type AccessData = z.output<typeof AccessSchema>;
 
+/** The keys of a breadth limit (`min_source_prefix`, `min_destination_prefix`). */
+function prefixKeys(side: 'source' | 'destination', example: string): ProfilesFileKey[] {
+  const key = `access.min_${side}_prefix`;
+  return [
+    {
+      key: `${key}.ipv4`,
+      description: `the broadest ${side} an access request may name, as an IPv4 prefix length (0–32; \`any\` is /0)`,
+      default: 'none',
+      example,
+    },
+    {
+      key: `${key}.ipv6`,
+      description: `the same for IPv6 ${side}s (0–128; absent: IPv6 ${side}s are not checked)`,
+      default: 'not checked',
+      example: `min_${side}_prefix: { ipv4: 16, ipv6: 48, action: refuse }`,
+    },
+    ...ruleActionKeys(key, `a ${side} broader than the limit`),
+  ];
+}
+
+/** `action`, `approvers` and `min_approvers` of an `access` rule. */
+function ruleActionKeys(key: string, what: string): ProfilesFileKey[] {
+  return [
+    {
+      key: `${key}.action`,
+      description: `what ${what} gets: \`refuse\` (refused before anything is staged, in one sentence naming the rule) or \`extra-approval\` (its \`approvers\` approve besides the usual approvers; the card says why)`,
+      default: 'required',
+      example: `${key.slice('access.'.length)}: { action: refuse }`,
+    },
+    {
+      key: `${key}.approvers`,
+      description:
+        'with `extra-approval`: Slack user ids or user-group ids, as `approvals.approvers` rules name them',
+      default: 'none',
+      example: `${key.slice('access.'.length)}: { action: extra-approval, approvers: [S0NETSEC01] }`,
+    },
+    {
+      key: `${key}.min_approvers`,
+      description: `with \`extra-approval\`: how many of its approvers (1–${MIN_APPROVERS_MAX})`,
+      default: '1',
+      example: `${key.slice('access.'.length)}: { action: extra-approval, approvers: [S0NETSEC01], min_approvers: 1 }`,
+    },
+  ];
+}
+
 export const accessKeys: readonly ProfilesFileKey[] = [
   {
     key: 'access.organisation_networks',
@@ -232,19 +277,11 @@ export const accessKeys: readonly ProfilesFileKey[] = [
     example:
       'forbidden_services: [{ name: telnet, protocol: tcp, ports: [23], action: refuse }, { name: SMB, protocol: tcp, ports: [445, 139], from: outside, action: refuse }]',
   },
-  {
-    key: 'access.min_source_prefix',
-    description:
-      'the broadest source an access request may name: `ipv4` (a prefix length, 0–32), `ipv6` (0–128; absent: IPv6 sources are not checked) and `action`; `any` is /0',
-    default: 'none',
-    example: 'min_source_prefix: { ipv4: 16, action: refuse }',
-  },
-  {
-    key: 'access.min_destination_prefix',
-    description: 'the broadest destination, as `min_source_prefix` for sources',
-    default: 'none',
-    example: 'min_destination_prefix: { ipv4: 24, action: extra-approval, approvers: [S0NETSEC01] }',
-  },
+  ...prefixKeys('source', 'min_source_prefix: { ipv4: 16, action: refuse }'),
+  ...prefixKeys(
+    'destination',
+    'min_destination_prefix: { ipv4: 24, action: extra-approval, approvers: [S0NETSEC01] }',
+  ),
   {
     key: 'access.protected_destinations',
     description: `destinations that need their own approvers: each has \`name\`, \`networks\` (hosts or CIDRs), \`approvers\` and \`min_approvers\` (1–${MIN_APPROVERS_MAX}, default 1) as \`approvals.approvers\` rules name them, and \`action\` (default \`extra-approval\`; \`refuse\` closes the destination to requests). A request whose destination overlaps the networks matches`,
@@ -260,12 +297,16 @@ export const accessKeys: readonly ProfilesFileKey[] = [
     example: 'any_source_to_protected: refuse',
   },
   {
-    key: 'access.outside_sources',
+    key: 'access.outside_sources.at_most',
     description:
-      'an access from outside the organisation’s networks must expire (`--expires`): `at_most` (days, such as 90d; absent: any expiry) and `action`',
+      'an access from outside the organisation’s networks must expire (`--expires`), at most this far away (days, such as 90d; absent: any expiry); `outside_sources` needs an `action`',
     default: 'none',
     example: 'outside_sources: { at_most: 90d, action: refuse }',
   },
+  ...ruleActionKeys(
+    'access.outside_sources',
+    'an access from outside the organisation’s networks without an expiry (or one past `at_most`)',
+  ),
 ];
 
 function approverRule(
