@@ -11,6 +11,7 @@ import type { RunDevice } from '../follow/mspDeviceUpgradeRun.js';
 import type { MspManagedDevice } from '../scc/generated/models.js';
 import type { OperationContext } from './operation.js';
 import { boundedPaginate, LOOKUP_BUDGET } from './resolve.js';
+import { upgradeChecks } from './upgradeSteps.js';
 import { portalVersions, type Upgradable } from './upgrades.js';
 
 /** SCC's limit on the MSP ASA and FTD upgrades: per hardware model, per managed tenant, per request. */
@@ -172,44 +173,19 @@ export async function checkAcross(
         ...base,
         checks: [{ check: 'present', ok: false, said: 'no longer in a tenant of the MSP portal' }],
       };
-    const checks: Check[] = [];
-    const online = record.connectivityState === 'ONLINE';
-    checks.push({
-      check: 'online',
-      ok: online,
-      said: online ? 'ONLINE' : `not ONLINE (${record.connectivityState ?? 'unknown'})`,
-    });
-    const conflict = record.conflictDetectionState === 'CONFLICT_DETECTED';
-    const synced = record.configState === 'SYNCED' && !conflict;
-    checks.push({
-      check: 'synced',
-      ok: synced,
-      said: synced
-        ? 'SYNCED, no conflict'
-        : conflict
-          ? 'a conflict is detected between SCC and the device'
-          : `not SYNCED (${record.configState ?? 'unknown'}): changes are staged, deploy or discard them first`,
-    });
     const run = busy.get(d.uid.toLowerCase());
-    checks.push({
-      check: 'not upgrading',
-      ok: run === undefined,
-      said: run === undefined ? 'no upgrade run in progress' : `already upgrading (run ${run})`,
-    });
     const { ha, check } = haCheck(record);
-    checks.push(check);
-    const versions = offered.get(d.uid.toLowerCase()) ?? [];
-    const fits = versions.includes(version);
-    const others = versions.slice(0, 6).join(', ');
-    checks.push({
-      check: 'version',
-      ok: fits,
-      said: fits
-        ? `${version} is offered for ${base.model}`
-        : base.running === version
-          ? `it runs ${version} already`
-          : `${version} is not offered for it (${others ? `SCC offers ${others}` : 'SCC offers no newer version'})`,
-    });
+    const checks = upgradeChecks(
+      {
+        record,
+        runs: run === undefined ? [] : [run],
+        ha: check,
+        offered: offered.get(d.uid.toLowerCase()) ?? [],
+        model: base.model,
+        running: base.running,
+      },
+      version,
+    );
     return { ...base, ...(ha ? { ha } : {}), checks };
   });
 }

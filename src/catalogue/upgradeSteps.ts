@@ -91,6 +91,61 @@ async function offered(ctx: OperationContext, device: Upgradable): Promise<Map<s
   return new Map((data.items ?? []).map((v) => [v.softwareVersion ?? '?', v.upgradePackageUid ?? undefined]));
 }
 
+/**
+ * The checks of one device before an upgrade, in the order the card lists them, from what was read of it
+ * (its record, its upgrade runs still going, its HA check, the versions SCC offers it): one tenant's devices
+ * (checkDevice) and the MSP portal's (mspDeviceUpgrade.ts) read them differently and judge them alike.
+ */
+export function upgradeChecks(
+  read: {
+    record: Pick<Device, 'connectivityState' | 'conflictDetectionState' | 'configState'>;
+    runs: readonly string[];
+    ha: Check;
+    offered: readonly string[];
+    model: string;
+    running: string;
+  },
+  version: string,
+): Check[] {
+  const { record, runs, offered, model, running } = read;
+  const online = record.connectivityState === 'ONLINE';
+  const conflict = record.conflictDetectionState === 'CONFLICT_DETECTED';
+  const synced = record.configState === 'SYNCED' && !conflict;
+  const fits = offered.includes(version);
+  const others = offered.slice(0, 6).join(', ');
+  return [
+    {
+      check: 'online',
+      ok: online,
+      said: online ? 'ONLINE' : `not ONLINE (${record.connectivityState ?? 'unknown'})`,
+    },
+    {
+      check: 'synced',
+      ok: synced,
+      said: synced
+        ? 'SYNCED, no conflict'
+        : conflict
+          ? 'a conflict is detected between SCC and the device'
+          : `not SYNCED (${record.configState ?? 'unknown'}): changes are staged, deploy or discard them first`,
+    },
+    {
+      check: 'not upgrading',
+      ok: runs.length === 0,
+      said: runs.length === 0 ? 'no upgrade run in progress' : `already upgrading (run ${runs.join(', ')})`,
+    },
+    read.ha,
+    {
+      check: 'version',
+      ok: fits,
+      said: fits
+        ? `${version} is offered for ${model}`
+        : running === version
+          ? `it runs ${version} already`
+          : `${version} is not offered for it (${others ? `SCC offers ${others}` : 'SCC offers no newer version'})`,
+    },
+  ];
+}
+
 /** Every check of one device, read now. */
 export async function checkDevice(
   ctx: OperationContext,
@@ -99,44 +154,13 @@ export async function checkDevice(
 ): Promise<UpgradeDevice> {
   const { data: device } = await ctx.scc.call('getDevice', { path: { deviceUid: chosen.uid } });
   const running = device.softwareVersion ?? chosen.running;
-  const checks: Check[] = [];
-  const online = device.connectivityState === 'ONLINE';
-  checks.push({
-    check: 'online',
-    ok: online,
-    said: online ? 'ONLINE' : `not ONLINE (${device.connectivityState ?? 'unknown'})`,
-  });
-  const conflict = device.conflictDetectionState === 'CONFLICT_DETECTED';
-  const synced = device.configState === 'SYNCED' && !conflict;
-  checks.push({
-    check: 'synced',
-    ok: synced,
-    said: synced
-      ? 'SYNCED, no conflict'
-      : conflict
-        ? 'a conflict is detected between SCC and the device'
-        : `not SYNCED (${device.configState ?? 'unknown'}): changes are staged, deploy or discard them first`,
-  });
   const runs = await liveRuns(ctx, chosen.uid);
-  checks.push({
-    check: 'not upgrading',
-    ok: runs.length === 0,
-    said: runs.length === 0 ? 'no upgrade run in progress' : `already upgrading (run ${runs.join(', ')})`,
-  });
   const { ha, check } = haCheck(device);
-  checks.push(check);
   const versions = await offered(ctx, chosen);
-  const fits = versions.has(version);
-  const others = [...versions.keys()].slice(0, 6).join(', ');
-  checks.push({
-    check: 'version',
-    ok: fits,
-    said: fits
-      ? `${version} is offered for ${chosen.model}`
-      : running === version
-        ? `it runs ${version} already`
-        : `${version} is not offered for it (${others ? `SCC offers ${others}` : 'SCC offers no newer version'})`,
-  });
+  const checks = upgradeChecks(
+    { record: device, runs, ha: check, offered: [...versions.keys()], model: chosen.model, running },
+    version,
+  );
   const packageUid = versions.get(version);
   return {
     uid: chosen.uid,
