@@ -7,6 +7,7 @@
 // Object names (docs/using/access-requests.md): a host is `fwbot-h-<address>` (`fwbot-h-10.1.2.3`), a
 // network `fwbot-n-<address>_<prefix>` (`fwbot-n-10.1.0.0_16`).
 import { isIP } from 'node:net';
+import { ICMP_TYPE_NAMES, PORT_NAMES } from '../model/asaValues.js';
 
 /** An object's name as the ASA accepts it (and as SCC's object API does). */
 export const OBJECT_NAME = /^[A-Za-z0-9][\w.-]{0,63}$/;
@@ -170,12 +171,51 @@ export function predictedAccessCommands(design: {
   ];
 }
 
-/** Whitespace-insensitive, without the `line N` a configuration line may carry: for comparing rules. */
+/** Words after which the next word is a name of the configuration's own, never a port or ICMP type. */
+const NAMING_WORDS = new Set([
+  'object',
+  'object-group',
+  'host',
+  'access-list',
+  'interface',
+  'time-range',
+  'user',
+]);
+const PORT_OPERATORS = new Set(['eq', 'lt', 'gt', 'neq']);
+
+/**
+ * A rule's words as the ASA means them: a port or ICMP type written by name (`eq https`, `echo`) becomes its
+ * number, so fwbot's line (always numbers) and the device's (which prints the names it knows: a real ASA shows
+ * `eq https` for `eq 443`) compare equal.
+ */
+function numericWords(words: readonly string[]): string[] {
+  const icmp = words.some((word, i) => i < 6 && /^icmp$/i.test(word));
+  return words.map((word, i) => {
+    const before = words[i - 1]?.toLowerCase() ?? '';
+    if (NAMING_WORDS.has(before)) return word;
+    const lower = word.toLowerCase();
+    const port = PORT_NAMES[lower];
+    const portPlace =
+      PORT_OPERATORS.has(before) || before === 'range' || words[i - 2]?.toLowerCase() === 'range';
+    if (portPlace && port !== undefined) return String(port);
+    const type = ICMP_TYPE_NAMES[lower];
+    if (icmp && type !== undefined) return String(type);
+    return word;
+  });
+}
+
+/**
+ * Whitespace-insensitive, without the `line N` a configuration line may carry, with ports and ICMP types
+ * by number: for comparing rules. A remark is compared as written.
+ */
 export function sameRuleText(a: string, b: string): boolean {
-  const plain = (text: string) =>
-    text
+  const plain = (text: string) => {
+    const words = text
       .trim()
       .replace(/\s+/g, ' ')
-      .replace(/^(access-list \S+) line \d+ /, '$1 ');
+      .replace(/^(access-list \S+) line \d+ /, '$1 ')
+      .split(' ');
+    return (words[2]?.toLowerCase() === 'remark' ? words : numericWords(words)).join(' ');
+  };
   return plain(a) === plain(b);
 }

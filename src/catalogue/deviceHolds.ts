@@ -100,20 +100,22 @@ export interface HoldRequest {
 export type HoldTaken = { taken: true } | { taken: false; by: DeviceHold };
 
 /**
- * Holds on devices, per profile (src/jobs/deviceHolds.ts). Taking is atomic over the devices asked for; a
- * holder's own take is a renewal; only the holder releases its holds, except an admin's forced release.
+ * Holds on devices, kept per profile (src/jobs/deviceHolds.ts) and met under any: a device's UUID is the same
+ * from its tenant's profile and from the MSP portal's, so a hold taken from one stops calls from the other.
+ * Taking is atomic over the devices asked for; a holder's own take is a renewal; only the holder releases its
+ * holds, except an admin's forced release.
  */
 export interface DeviceHolds {
   /** Every device held by this holder, or none: another holder's live hold wins, and is returned. */
   take(request: HoldRequest, now: number): Promise<HoldTaken>;
-  /** The first live hold on these devices whose holder is not `except`. */
+  /** The first live hold on these devices whose holder is not `except`, taken under any profile. */
   heldBy(
     profile: string,
     deviceUids: readonly string[],
     now: number,
     except?: string,
   ): Promise<DeviceHold | undefined>;
-  /** Whether any live hold is on the profile (so a call that holds nothing need not name its devices). */
+  /** Whether any live hold is on any profile (so a call, when none is, need not name its devices). */
   anyOn(profile: string, now: number): Promise<boolean>;
   /** Moves the end of every hold of this holder (renewing a long one, or shortening it). */
   extend(holderId: string, until: number): Promise<number>;

@@ -1,6 +1,8 @@
 // Device holds in Redis (the DeviceHolds service of src/catalogue/deviceHolds.ts): one hash per profile with
 // four fields per held device (the hold as JSON, its holder's id, since, until), a set of the profiles with
-// holds, and per holder the set of profiles it holds devices on. Taking, releasing, extending and an admin's
+// holds (and one of their hashes), and per holder the set of profiles it holds devices on. A device is held
+// whatever profile holds it: its UUID is the same seen from its tenant's profile or from the MSP portal's, so
+// an upgrade started from the portal freezes the device for the tenant's own deploys and access requests. Taking, releasing, extending and an admin's
 // forced release are each one Lua step over the profile's hash, so of two takers exactly one wins and only
 // a holder (or the admin who saw that holder) releases. Times are the caller's clock: a hold past its
 // `until` is free to take, whether or not anyone cleared it.
@@ -27,6 +29,9 @@ function holdOf(json: string | undefined, since: string | undefined, until: stri
 }
 
 export class RedisDeviceHolds implements DeviceHolds {
+  /** Whether the hashes of profiles holding devices before `holdHashes` existed are in it (once per process). */
+  #hashesKnown = false;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
@@ -40,28 +45,38 @@ export class RedisDeviceHolds implements DeviceHolds {
         device.uid,
         JSON.stringify({ profile, deviceUid: device.uid, device: device.name, holder, reason }),
       );
+    await this.#knowHashes();
     const reply = await runScript(
       this.redis,
       'holds-take',
-      [this.keys.deviceHolds(profile), this.keys.holderProfiles(holder.id), this.keys.holdProfiles()],
+      [
+        this.keys.deviceHolds(profile),
+        this.keys.holderProfiles(holder.id),
+        this.keys.holdProfiles(),
+        this.keys.holdHashes(),
+      ],
       args,
     );
     const [status, uid] = Array.isArray(reply) ? reply.map(String) : [];
     if (status === 'taken') return { taken: true };
-    const by = (await this.#holds(profile)).find((hold) => hold.deviceUid === uid);
+    const by = (await this.#everyHold()).find(
+      (hold) => hold.deviceUid === uid && hold.holder.id !== holder.id,
+    );
     if (!by) throw new Error(`a hold on ${uid} won, and is gone`);
     return { taken: false, by };
   }
 
-  async heldBy(profile: string, deviceUids: readonly string[], now: number, except?: string) {
+  /** Under any profile: `profile` is the caller's, kept for the interface's sake. */
+  async heldBy(_profile: string, deviceUids: readonly string[], now: number, except?: string) {
     const wanted = new Set(deviceUids);
-    return (await this.#holds(profile)).find(
+    return (await this.#everyHold()).find(
       (hold) => wanted.has(hold.deviceUid) && hold.until > now && hold.holder.id !== except,
     );
   }
 
-  async anyOn(profile: string, now: number): Promise<boolean> {
-    return (await this.#holds(profile)).some((hold) => hold.until > now);
+  /** Whether any live hold is on any profile: a device may be held from another profile than the caller's. */
+  async anyOn(_profile: string, now: number): Promise<boolean> {
+    return (await this.#everyHold()).some((hold) => hold.until > now);
   }
 
   async extend(holderId: string, until: number): Promise<number> {
@@ -109,6 +124,23 @@ export class RedisDeviceHolds implements DeviceHolds {
       if (hold) released.push(hold);
     }
     return released;
+  }
+
+  /** Every profile's holds as stored, lapsed ones included. */
+  async #everyHold(): Promise<DeviceHold[]> {
+    const holds: DeviceHold[] = [];
+    for (const profile of await this.redis.smembers(this.keys.holdProfiles()))
+      holds.push(...(await this.#holds(profile)));
+    return holds;
+  }
+
+  /** Holds taken before `holdHashes` was kept: their profiles' hashes join it, so a take sees them. */
+  async #knowHashes(): Promise<void> {
+    if (this.#hashesKnown) return;
+    const profiles = await this.redis.smembers(this.keys.holdProfiles());
+    if (profiles.length > 0)
+      await this.redis.sadd(this.keys.holdHashes(), ...profiles.map((p) => this.keys.deviceHolds(p)));
+    this.#hashesKnown = true;
   }
 
   /** Every hold of a profile as stored, lapsed ones included. */

@@ -33,6 +33,8 @@ export const PORT_NAMES: Readonly<Record<string, number>> = Object.freeze({
   tacacs: 49,
   domain: 53,
   dns: 53,
+  bootps: 67,
+  bootpc: 68,
   tftp: 69,
   http: 80,
   www: 80,

@@ -468,6 +468,11 @@ export class RedisKeys {
     return this.key('hold-profiles');
   }
 
+  /** Set of every profile's holds hash (deviceHolds): what a take checks a device against, whatever its profile. */
+  holdHashes(): string {
+    return this.key('hold-hashes');
+  }
+
   /** Set of the profiles where one holder holds devices: what its release goes through. */
   holderProfiles(holderId: string): string {
     return this.key('holder', encodeURIComponent(holderId));

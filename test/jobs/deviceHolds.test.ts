@@ -25,6 +25,7 @@ const request = (id: string, devices = [HQ], until = NOW + HOUR, profile = 'defa
 describe('device holds in Redis', () => {
   let redis: Redis;
   let holds: RedisDeviceHolds;
+  let keys: RedisKeys;
 
   beforeAll(() => {
     redis = connectRedis();
@@ -33,7 +34,8 @@ describe('device holds in Redis', () => {
     redis.disconnect();
   });
   beforeEach(() => {
-    holds = new RedisDeviceHolds(redis, new RedisKeys(normalisePrefix(uniquePrefix('holds'))));
+    keys = new RedisKeys(normalisePrefix(uniquePrefix('holds')));
+    holds = new RedisDeviceHolds(redis, keys);
   });
 
   it('lets exactly one of twenty takers of one device win', async () => {
@@ -81,7 +83,39 @@ describe('device holds in Redis', () => {
       'default/asa-hq-01',
     ]);
     expect((await holds.list(NOW)).map((hold) => hold.holder.id)).toEqual(['ap-b']);
+    expect(await holds.list(NOW, 'contoso')).toEqual([]);
+    // ap-b's hold is met from any profile: the device is the same one.
+    expect(await holds.anyOn('contoso', NOW)).toBe(true);
+    expect(await holds.release('ap-b')).toHaveLength(1);
     expect(await holds.anyOn('contoso', NOW)).toBe(false);
+  });
+
+  it('holds a device whatever profile took it: the MSP portal’s upgrade stops the tenant’s deploy', async () => {
+    expect(await holds.take(request('up-1', [HQ, DC], NOW + HOUR, 'msp-portal'), NOW)).toEqual({
+      taken: true,
+    });
+    expect(await holds.take(request('ap-t', [HQ], NOW + HOUR, 'contoso'), NOW)).toMatchObject({
+      taken: false,
+      by: { profile: 'msp-portal', device: 'asa-hq-01', holder: { id: 'up-1' } },
+    });
+    expect(await holds.list(NOW, 'contoso')).toEqual([]);
+    expect(await holds.heldBy('contoso', [DC.uid], NOW)).toMatchObject({ holder: { id: 'up-1' } });
+    expect(await holds.heldBy('contoso', [DC.uid], NOW, 'up-1')).toBe(undefined);
+    // Lapsed there, free here.
+    expect(await holds.take(request('ap-t', [HQ], NOW + 2 * HOUR, 'contoso'), NOW + HOUR)).toEqual({
+      taken: true,
+    });
+  });
+
+  it('sees holds taken before the set of hashes was kept', async () => {
+    await holds.take(request('up-1', [HQ], NOW + HOUR, 'msp-portal'), NOW);
+    // As a release before holdHashes left Redis: the profile's hash, and no set of hashes.
+    await redis.del(keys.holdHashes());
+    const later = new RedisDeviceHolds(redis, keys);
+    expect(await later.take(request('ap-t', [HQ], NOW + HOUR, 'contoso'), NOW)).toMatchObject({
+      taken: false,
+      by: { holder: { id: 'up-1' } },
+    });
   });
 
   it('lets an admin release the hold they saw, and not one taken since by someone else', async () => {

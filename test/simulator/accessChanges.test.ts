@@ -95,7 +95,7 @@ describe('simulator: access rule and object changes', () => {
       ruleAction: 'PERMIT',
       remark: 'CHG1: partner sftp, asked by alice',
       ruleConfigurationText:
-        'access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq 22',
+        'access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq ssh',
       sourceNetwork: { name: 'PARTNER-NET', type: 'NETWORK_OBJECT', elements: ['198.51.100.0/24'] },
     });
     const after = await rules('outside_access_in');
@@ -109,8 +109,8 @@ describe('simulator: access rule and object changes', () => {
     expect(after[2]?.uid).toBe(before[1]?.uid);
     expect(await configState()).toBe('NOT_SYNCED');
     const { configOnDevice, configOnCloud } = await configs();
-    expect(str(configOnCloud)).toContain('extended permit tcp object PARTNER-NET object DC-WEB eq 22');
-    expect(str(configOnDevice)).not.toContain('eq 22');
+    expect(str(configOnCloud)).toContain('extended permit tcp object PARTNER-NET object DC-WEB eq ssh');
+    expect(str(configOnDevice)).not.toContain('eq ssh');
   });
 
   it('refuses command-line runs (packet-tracer too) while the change is staged, and the deploy applies it', async () => {
@@ -121,7 +121,7 @@ describe('simulator: access rule and object changes', () => {
     expect(obj(refused as RawResponse)).toMatchObject({ errorCode: 'INVALID_INPUT' });
     expect(await pendingCommands()).toEqual([
       'access-list outside_access_in line 2 remark CHG1: partner sftp, asked by alice',
-      'access-list outside_access_in line 3 extended permit tcp object PARTNER-NET object DC-WEB eq 22',
+      'access-list outside_access_in line 3 extended permit tcp object PARTNER-NET object DC-WEB eq ssh',
     ]);
 
     await deploy();
@@ -130,7 +130,7 @@ describe('simulator: access rule and object changes', () => {
     const { output } = await cli(PARTNER_SSH);
     expect(action(output)).toBe('allow');
     expect(output).toContain(
-      'access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq 22',
+      'access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq ssh',
     );
   });
 
@@ -174,7 +174,7 @@ describe('simulator: access rule and object changes', () => {
     expect(log?.status).toBe('ACTIVE');
     expect(events.at(-1)).toMatchObject({ action: 'CREATE' });
     expect(str(events.at(-1)?.commands)).toContain(
-      'access-list outside_access_in line 3 extended permit tcp object PARTNER-NET object DC-WEB eq 22',
+      'access-list outside_access_in line 3 extended permit tcp object PARTNER-NET object DC-WEB eq ssh',
     );
 
     const read = await api('POST', `${ASAS}/${dc}/read`);
@@ -198,7 +198,7 @@ describe('simulator: access rule and object changes', () => {
     expect(await configState()).toBe('NOT_SYNCED');
     expect(await pendingCommands()).toEqual([
       'access-list outside_access_in line 3 remark CHG1: partner sftp, asked by alice',
-      'access-list outside_access_in line 4 extended permit tcp object PARTNER-NET object DC-WEB eq 22',
+      'access-list outside_access_in line 4 extended permit tcp object PARTNER-NET object DC-WEB eq ssh',
     ]);
   });
 
@@ -214,7 +214,7 @@ describe('simulator: access rule and object changes', () => {
     });
     const texts = (await rules('outside_access_in')).map((r) => [r.index, r.ruleConfigurationText]);
     expect(texts).toEqual([
-      [2, 'access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq 22'],
+      [2, 'access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq ssh'],
       [3, 'access-list outside_access_in extended permit tcp any object DC-WEB eq https'],
       [4, 'access-list outside_access_in extended deny ip object PARTNER-NET any log'],
       [5, 'access-list outside_access_in extended deny ip any any log'],

@@ -86,6 +86,25 @@ describe('device holds through Slack', () => {
     expect(listed).toContain(`*asa-hq-01* · held by a deploy (request \`ap-0123456789\``);
   });
 
+  it('refuses a change to a device an upgrade from the MSP portal holds: the hold is the device’s, whatever profile took it', async () => {
+    await holds.take(
+      {
+        profile: 'msp-portal',
+        devices: [{ uid: h.sim.deviceUid('asa-branch-02'), name: 'asa-branch-02' }],
+        holder: { kind: 'upgrade', id: 'ap-msp0000001', requesterId: USERS.admin },
+        reason: 'software upgrade of asa-branch-02 to 9.20(2)',
+        until: now + HOUR,
+      },
+      now,
+    );
+    const refused = await ask('interfaces edit asa-branch-02 inside --mtu 9000');
+    expect(refused).toContain(
+      `asa-branch-02 is held by a software upgrade (request \`ap-msp0000001\`, asked by <@${USERS.admin}>)`,
+    );
+    expect(modifies()).toBe(1);
+    expect(await holds.release('ap-msp0000001')).toHaveLength(1);
+  });
+
   it('lets the device take changes again once the hold lapses, released or not', async () => {
     now += 2 * HOUR;
     const edited = await ask('interfaces edit asa-hq-01 inside --mtu 9000');

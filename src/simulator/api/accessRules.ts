@@ -20,6 +20,7 @@ import { cloudInterfaces, stagePolicy } from '../state/asaConfig.js';
 import { cloudPolicyOf } from '../state/asaPolicy.js';
 import { policyLinesOf } from '../state/asaPolicyLines.js';
 import type { AccessListEntry, AsaPolicy } from '../state/asaPolicyModel.js';
+import { asaPortWord } from '../state/asaPorts.js';
 import type { DeviceRecord } from '../state/model.js';
 import { objectUidOf } from './objects.js';
 import { type AccessRuleDto, deviceAccessGroups, deviceAccessRules, tenantAsas } from './policies.js';
@@ -292,8 +293,8 @@ function portWords(
     const object = namedObject(device, policy, content, 'service');
     if (object?.startsWith('object-group ')) return object;
     const range = /^(\d{1,5})-(\d{1,5})$/.exec(literal);
-    if (range !== null) return `range ${range[1]} ${range[2]}`;
-    if (/^\d{1,5}$|^[a-z][a-z0-9-]*$/.test(literal)) return `eq ${literal}`;
+    if (range !== null) return `range ${asaPortWord(range[1] ?? '')} ${asaPortWord(range[2] ?? '')}`;
+    if (/^\d{1,5}$|^[a-z][a-z0-9-]*$/.test(literal)) return `eq ${asaPortWord(literal)}`;
   }
   throw invalidInput(`${field} "${literal}" does not fit protocol ${protocol}`, {
     [field]: { value: literal },

@@ -30,6 +30,17 @@ const PORT_NAMES: Readonly<Record<string, number>> = {
   sip: 5060,
 };
 
+/**
+ * The name a real ASA writes for a port in its configuration, where it knows one: `access-list … eq 443` is
+ * shown as `eq https` (and 80 as `www`, never `http`). Numbers it has no name for stay numbers.
+ */
+export function asaPortWord(port: string): string {
+  if (!/^\d{1,5}$/.test(port)) return port;
+  const n = Number(port);
+  if (n === 80) return 'www';
+  return Object.entries(PORT_NAMES).find(([, number]) => number === n)?.[0] ?? port;
+}
+
 function portNumber(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (/^\d+$/.test(text)) return Number(text);
