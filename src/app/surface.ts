@@ -387,6 +387,7 @@ export function buildSurface(options: SurfaceOptions): Surface {
     policy,
     roleCheck: authorizer,
     tracker: deps.tracker,
+    audit: approvals.audit,
     clock: Date.now,
     log: log.child({ component: 'timed' }),
   });

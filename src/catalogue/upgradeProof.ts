@@ -356,13 +356,30 @@ export async function proveDevice(
   return { name: device.name, proven, lines, ...(evidence ? { evidence } : {}) };
 }
 
-/** The thread's one message for a run: each device proven, or what differs with the evidence. */
-export function proofView(label: string, proofs: readonly DeviceProof[]): View {
+/** A device of a failed run that did not finish: what it reports now, and SCC's reason. */
+export interface FailedDevice {
+  name: string;
+  reports: string;
+  sccSays: string;
+}
+
+/**
+ * The thread's one message for a run: each device proven, or what differs with the evidence; for a run that
+ * failed on some devices, those that finished are proven and the others named with SCC's reason.
+ */
+export function proofView(
+  label: string,
+  proofs: readonly DeviceProof[],
+  failed: readonly FailedDevice[] = [],
+): View {
   const proven = proofs.filter((p) => p.proven).length;
   const all = proven === proofs.length;
-  const head = all
-    ? `:white_check_mark: *${untrusted(label)}*: proven after the upgrade (${counted(proofs.length, 'device')}).`
-    : `:warning: *${untrusted(label)}*: ${proven} of ${counted(proofs.length, 'device')} proven after the upgrade; what differs is below.`;
+  const head =
+    failed.length > 0
+      ? `:warning: *${untrusted(label)}* failed on ${counted(failed.length, 'device')} (below, with SCC's reason); ${proven} of the ${counted(proofs.length, 'device')} that finished ${proven === 1 ? 'is' : 'are'} proven after the upgrade.`
+      : all
+        ? `:white_check_mark: *${untrusted(label)}*: proven after the upgrade (${counted(proofs.length, 'device')}).`
+        : `:warning: *${untrusted(label)}*: ${proven} of ${counted(proofs.length, 'device')} proven after the upgrade; what differs is below.`;
   const blocks: View['blocks'] = [{ kind: 'text', text: head }];
   for (const p of proofs) {
     blocks.push({
@@ -371,9 +388,14 @@ export function proofView(label: string, proofs: readonly DeviceProof[]): View {
     });
     if (p.evidence) blocks.push({ kind: 'code', text: p.evidence });
   }
-  return {
-    summary: `${label}: ${all ? 'proven' : `${proofs.length - proven} of ${proofs.length} differ`} after the upgrade`,
-    blocks,
-    visibility: 'in_channel',
-  };
+  for (const f of failed)
+    blocks.push({
+      kind: 'text',
+      text: `• *${untrusted(f.name)}*: not upgraded (it reports ${code(f.reports)}); SCC says: ${untrusted(f.sccSays)}`,
+    });
+  const summary =
+    failed.length > 0
+      ? `${label}: ${proven} of ${proofs.length} finished devices proven; ${failed.length} not upgraded`
+      : `${label}: ${all ? 'proven' : `${proofs.length - proven} of ${proofs.length} differ`} after the upgrade`;
+  return { summary, blocks, visibility: 'in_channel' };
 }

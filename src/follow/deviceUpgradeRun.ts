@@ -7,7 +7,9 @@
 // runs keeps the others' held, and its staging runs before an upgrade in the window release none). Where a
 // device's upgrade has ended, proven or not, is this kind's end: `step` returning the outcome.
 // A run that carries the devices' state from right before it started (`proof`) is proven after it
-// completed: timed work (src/catalogue/timed/upgradeProof.ts) scheduled once when it ends.
+// ended with something applied: timed work (src/catalogue/timed/upgradeProof.ts) scheduled once when it
+// ends, which proves every device of a completed run, and of a failed one those that finished. A run found
+// again after a crash while it was being started carries none (`unproven` says why): its end says so.
 import { z } from 'zod';
 import { escapeAll } from '../render/mrkdwn.js';
 import type { UpgradeRunDto } from '../scc/generated/models.js';
@@ -56,6 +58,15 @@ export function deviceUpgradeOutcome(run: UpgradeRunDto): Outcome | undefined {
   };
 }
 
+/** Statuses at which an upgrade applied something to a device: what a proof would have compared. */
+const APPLIED = new Set(['UPGRADE_COMPLETED', 'UPGRADE_FAILED']);
+
+/** The end of a run kept no baseline for: it says plainly that its devices are not proven, and why. */
+function unprovenOutcome(outcome: Outcome, run: UpgradeRunDto, why: string): Outcome {
+  if (!APPLIED.has(run.upgradeRunStatus ?? '') || run.stageUpgradeOnly === true) return outcome;
+  return { ...outcome, text: `${outcome.text}\n:warning: Not proven: ${escapeAll(why)}` };
+}
+
 export const deviceUpgradeRun = defineFollowKind({
   kind: 'deviceUpgradeRun',
   // The id the upgrade's device holds were taken under (the approval's), released when the run ends.
@@ -68,6 +79,8 @@ export const deviceUpgradeRun = defineFollowKind({
     proof: z
       .object({ version: z.string(), devices: z.array(z.looseObject({ uid: z.string(), name: z.string() })) })
       .optional(),
+    /** Why there is no `proof` (the baseline was lost with a process that crashed while starting the run). */
+    unproven: z.string().optional(),
   }),
   state: RunState,
   id: (request) => request.transactionUid,
@@ -76,10 +89,11 @@ export const deviceUpgradeRun = defineFollowKind({
   poll: { firstDelayMs: 5 * SECOND, factor: 1.5, capMs: 60 * SECOND, deadlineMs: 12 * HOUR },
   holder: (request) => request.holder,
   heldDevices: (request) => request.devices,
-  // Proven a minute after it completed (SCC reads a reloaded unit again within that); the proof itself
-  // checks that the run completed, so a failed run's devices are not "proven".
+  // Proven a minute after it ended (SCC reads a reloaded unit again within that); the proof itself reads how
+  // the run ended: a completed run's devices are proven, a failed run's only those that finished (the
+  // others were named with SCC's reason at its end), a staging failure's none.
   later: (request, outcome) =>
-    request.proof && outcome.status === 'succeeded'
+    request.proof && (outcome.status === 'succeeded' || outcome.status === 'failed')
       ? [
           {
             kind: 'upgrade-proof',
@@ -117,7 +131,7 @@ export const deviceUpgradeRun = defineFollowKind({
     if ('result' in found) return found.result;
     const { run, runUid } = found;
     const outcome = deviceUpgradeOutcome(run);
-    if (outcome) return end(outcome);
+    if (outcome) return end(request.unproven ? unprovenOutcome(outcome, run, request.unproven) : outcome);
     return {
       kind: 'continue',
       state: { ...state, runUid, lastStatus: run.upgradeRunStatus ?? undefined },

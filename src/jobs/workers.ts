@@ -97,7 +97,7 @@ export interface AlertRouting {
 /** What the pass over timed work runs items with, besides what the jobs have (see TimedRunnerDeps). */
 export type TimedWorkDeps = Pick<
   TimedRunnerDeps,
-  'clients' | 'services' | 'policy' | 'roleCheck' | 'tracker' | 'clock' | 'log'
+  'clients' | 'services' | 'policy' | 'roleCheck' | 'tracker' | 'audit' | 'clock' | 'log'
 > & {
   /** Identifies the process in claims (default: host, pid and a random part). */
   runnerId?: string;

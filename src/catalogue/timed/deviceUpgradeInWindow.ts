@@ -10,11 +10,14 @@
 // reason); then every check is read again and a device that fails one is left out, named with its reason
 // in the thread. What remains is upgraded in one SCC run, with `ignoreMaintenanceWindow` when fwbot's own
 // window timed it. The run is followed in the thread (src/follow/deviceUpgradeRun.ts) and its devices'
-// holds end with it; a device left out has its hold released here.
+// holds end with it; a device left out has its hold released here. A crash after the upgrade call and
+// before the follow was recorded: the next runner finds the run by its name, follows it without starting
+// it again, and its end says it is not proven (the baseline was lost with the crashed process).
 import { z } from 'zod';
 import { DEVICE_UPGRADE_ENDINGS, isDeviceUpgradeEnded } from '../../follow/deviceUpgradeWords.js';
 import type { TrackRequest } from '../../follow/index.js';
 import { code } from '../../render/format.js';
+import { mentionsAsText } from '../../render/mrkdwn.js';
 import { untrusted } from '../../render/untrusted.js';
 import type { UpgradeRunDto } from '../../scc/generated/models.js';
 import { HOLD_KINDS } from '../deviceHolds.js';
@@ -58,6 +61,13 @@ type Payload = z.infer<typeof Payload>;
 /** The name of the SCC run a group starts: found by it after a crash, and by the groups after a canary. */
 export const upgradeRunName = (requestId: string, group: number) => `fwbot ${requestId} u${group + 1}`;
 
+/**
+ * Why a run found again after a crash is not proven: the baseline is kept in the process that starts the
+ * run and handed to the follow with it, so a crash between the two loses it.
+ */
+export const NO_BASELINE =
+  'no baseline was kept because fwbot restarted while it started this upgrade (what each device was right before it was lost with that process); check its version, failover state, configuration and smoke traces by hand';
+
 /** Names as a run's summary says them: plain text, which the thread quotes as it is. */
 const names = (devices: readonly { name: string }[]) => devices.map((d) => d.name).join(', ');
 
@@ -82,12 +92,43 @@ async function release(ctx: TimedContext, p: Payload, devices: readonly { uid: s
     });
 }
 
-/** Not upgraded at all: the thread is told why (the run's failed summary), the holds end. */
-async function stop(ctx: TimedContext, p: Payload, why: string) {
+/** The audit trail's line of this group's upgrade: what the approval it acts for came to at its minute. */
+async function audit(
+  ctx: TimedContext,
+  p: Payload,
+  action: 'executed' | 'aborted' | 'failed',
+  outcome: string,
+  transactionUid?: string,
+): Promise<void> {
+  await ctx
+    .audit({
+      action,
+      operationId: 'upgrade',
+      target: `upgrade ${names(p.devices)} to ${p.version}${p.canary ? ' (canary)' : ''}`,
+      outcome,
+      approvalId: p.requestId,
+      ...(transactionUid ? { transactionUid } : {}),
+    })
+    .catch((error: unknown) => ctx.log.error({ err: error }, 'upgrade in the window not audited'));
+}
+
+/**
+ * Not upgraded at all: the thread is told why (the run's failed summary; `named`: a sentence naming a person
+ * with a live mention, said as it is), the holds end, it is audited.
+ */
+async function stop(ctx: TimedContext, p: Payload, why: string, named?: 'names a person') {
   await release(ctx, p, p.devices);
+  const plain = named ? mentionsAsText(why) : why;
+  const summary = `${names(p.devices)} not upgraded to ${p.version}: ${plain}`;
+  await audit(ctx, p, 'aborted', `not done at its window: ${plain}`);
   return {
     status: 'failed' as const,
-    summary: `${names(p.devices)} not upgraded to ${p.version}: ${why}`,
+    summary,
+    ...(named
+      ? {
+          said: `:x: ${untrusted(`${names(p.devices)} not upgraded to ${p.version}`)}: ${why} Nothing was started; ${p.devices.length === 1 ? 'its hold is' : 'their holds are'} released.`,
+        }
+      : {}),
   };
 }
 
@@ -174,7 +215,7 @@ export const deviceUpgradeInWindow = defineTimedKind({
     (await upgradeWindows(ctx.op, p.devices)).map((w) => ({ device: w.device, windows: w.windows })),
   async run(ctx, p) {
     const lost = await ctx.rolesLost(p.people);
-    if (lost) return stop(ctx, p, lost);
+    if (lost) return stop(ctx, p, lost, 'names a person');
     const line = await canaries(ctx, p);
     if (!line.ok && 'failed' in line) return stop(ctx, p, `${line.failed}. The rest is stopped.`);
     if (!line.ok) return again(ctx, p, line.wait);
@@ -199,11 +240,13 @@ export const deviceUpgradeInWindow = defineTimedKind({
         `:warning: *Left out* of the upgrade to ${code(p.version)} at its window: ${leftOut.map((l) => `${untrusted(l.device.name)}: ${untrusted(l.reason)}`).join('; ')}.`,
       );
     }
-    if (going.length === 0)
+    if (going.length === 0) {
+      await audit(ctx, p, 'aborted', 'not done at its window: no device passes its checks any more');
       return {
         status: 'failed',
         summary: `no device of ${names(p.devices)} passes its checks at its window: nothing was upgraded`,
       };
+    }
     const windows = await upgradeWindows(ctx.op, going);
     const ownWindow = windows.some((w) => w.source === 'fwbot');
     const name = upgradeRunName(p.requestId, p.group);
@@ -216,7 +259,17 @@ export const deviceUpgradeInWindow = defineTimedKind({
       going.map((d) => ({ ...d, ...(packageUid && !d.packageUid ? { packageUid } : {}) })),
       { version: p.version, stageOnly: false, ignoreMaintenanceWindow: ownWindow, name },
     );
-    if (!transactionUid) return { status: 'failed', summary: 'SCC started no upgrade run' };
+    if (!transactionUid) {
+      await audit(ctx, p, 'failed', 'SCC started no upgrade run');
+      return { status: 'failed', summary: 'SCC started no upgrade run' };
+    }
+    await audit(
+      ctx,
+      p,
+      'executed',
+      `upgrade of ${going.map((d) => d.name).join(', ')} started at its window (run ${name}${ownWindow ? ", SCC's maintenance window ignored: fwbot's change window timed it" : ''})`,
+      transactionUid,
+    );
     const track: TrackRequest[] = [
       {
         kind: 'deviceUpgradeRun',
@@ -233,8 +286,42 @@ export const deviceUpgradeInWindow = defineTimedKind({
       track,
     };
   },
-  // Its run carries its name: found, it took effect (followed from SCC's list by whoever looks); not, it
-  // runs again.
-  interrupted: async (ctx, p) =>
-    (await runNamed(ctx.op, upgradeRunName(p.requestId, p.group))) ? 'took-effect' : 'not-done',
+  // Its run carries its name: found, it took effect and is followed in the thread to its end as a run
+  // that went on would have been (not started again); not found, it runs again from the start.
+  interrupted: async (ctx, p) => {
+    const name = upgradeRunName(p.requestId, p.group);
+    const run = await runNamed(ctx.op, name);
+    if (!run) return 'not-done';
+    if (!run.transactionUid) return 'took-effect';
+    // The devices it started with: those of the group in SCC's run (the rest were left out before it, and
+    // their holds released then).
+    const inRun = new Set((run.deviceUids ?? []).map((uid) => uid.toLowerCase()));
+    const ran = p.devices.filter((d) => inRun.has(d.uid.toLowerCase()));
+    const going = ran.length > 0 ? ran : p.devices;
+    await audit(
+      ctx,
+      p,
+      'executed',
+      `upgrade of ${names(going)} started at its window before fwbot restarted (run ${name}); found in SCC and followed, not started again`,
+      run.transactionUid,
+    );
+    await ctx.say(
+      'restarted',
+      `:information_source: The upgrade of ${going.map((d) => untrusted(d.name)).join(', ')} to ${code(p.version)} reached SCC before fwbot restarted (run ${code(name)}); it was not started again, and fwbot follows it here.`,
+    );
+    return {
+      status: 'took-effect',
+      summary: `upgrade of ${names(going)} started before fwbot restarted (run ${name}); followed, not started again`,
+      track: [
+        {
+          kind: 'deviceUpgradeRun',
+          transactionUid: run.transactionUid,
+          label: `upgrade ${names(going)} to ${p.version}`,
+          holder: p.requestId,
+          devices: going.map((d) => d.uid),
+          unproven: NO_BASELINE,
+        },
+      ],
+    };
+  },
 });

@@ -86,19 +86,46 @@ export interface TimedContext {
    * leaves the item to the kind's `interrupted` rule.
    */
   committing(): Promise<void>;
+  /**
+   * Writes one line of the audit trail under the item's owner, for work that acts for an approval (an
+   * upgrade started, or stopped at its minute). Nothing where the process has no audit trail.
+   */
+  audit(entry: TimedAudit): Promise<void>;
+}
+
+/** A line of the audit trail as timed work writes it (the trail redacts and cuts it as any other). */
+export interface TimedAudit {
+  action: 'executed' | 'aborted' | 'failed';
+  /** The operation the item acts for: `upgrade`. */
+  operationId: string;
+  target: string;
+  outcome: string;
+  approvalId?: string;
+  transactionUid?: string;
 }
 
 /** How a run ended. `summary` is one plain line kept for lists ("what happened"). */
 export type TimedOutcome =
   /** Done; `track`: what SCC finishes later, followed in the item's thread (src/follow/ kinds). */
   | { status: 'done'; summary: string; track?: TrackRequest[] }
-  /** Failed for good: its thread is told `summary`. */
-  | { status: 'failed'; summary: string }
+  /**
+   * Failed for good: its thread is told `summary` (quoted as plain text), or `said` where given: a View's
+   * text, so that a mention made with userMention stays live (a person who lost a role is named, not quoted).
+   */
+  | { status: 'failed'; summary: string; said?: string }
   /** Not finished: due again at `at` (a periodic kind's next round, or a wait it decides on). */
   | { status: 'again'; at: number; summary: string };
 
-/** What a look in SCC found after a run interrupted past its point of no return. */
-export type Interrupted = 'took-effect' | 'not-done' | 'unknown';
+/**
+ * What a look in SCC found after a run interrupted past its point of no return. A change that SCC finishes
+ * later (an upgrade run) took effect with what the run would have handed on: `summary` for lists, `track`
+ * followed in the item's thread, as a run's `done` would (otherwise what SCC does next goes unfollowed).
+ */
+export type Interrupted =
+  | 'took-effect'
+  | 'not-done'
+  | 'unknown'
+  | { status: 'took-effect'; summary: string; track: TrackRequest[] };
 
 export interface TimedKindSpec<S extends z.ZodType> {
   /** Lower-case words joined by hyphens, unique: `shun-expiry`. Stored with every item: never rename it. */
@@ -121,8 +148,9 @@ export interface TimedKindSpec<S extends z.ZodType> {
   /**
    * A run interrupted by a crash after its point of no return (`committing`): `run-again` when running it
    * again is harmless (saying something, which `say` does once anyway); otherwise a look that says whether it
-   * took effect (then it is done), did not (it runs again), or cannot tell (it fails, and its thread is told
-   * to check by hand). A run interrupted before `committing` always simply runs again.
+   * took effect (then it is done, and what it started is followed when the look says what: `{ status:
+   * 'took-effect', summary, track }`), did not (it runs again), or cannot tell (it fails, and its thread is
+   * told to check by hand). A run interrupted before `committing` always simply runs again.
    */
   readonly interrupted: 'run-again' | ((ctx: TimedContext, payload: z.output<S>) => Promise<Interrupted>);
 }

@@ -17,7 +17,7 @@ import type {
   TimedOutcome,
 } from '../../catalogue/timed/index.js';
 import { operationContext } from '../../dispatch/context.js';
-import type { SccClients, Tracker } from '../../dispatch/ports.js';
+import type { AuditSink, SccClients, Tracker } from '../../dispatch/ports.js';
 import { classifySccError } from '../../follow/failures.js';
 import { type TrackRequest, TrackRequestSchema } from '../../follow/index.js';
 import { nextCommonOpening, windowState, windowsText, windowsZone } from '../../model/changeWindows.js';
@@ -56,6 +56,8 @@ export interface TimedRunnerDeps {
   /** Whether someone still holds a grant, right now: the policy's check, as the approvals ask it. */
   roleCheck: (check: RoleHolder) => Promise<boolean>;
   tracker: Tracker;
+  /** The audit trail a kind writes to through `ctx.audit` (absent: nothing is written). */
+  audit?: AuditSink | undefined;
   /** Queues messages to post exactly once (JobsCore.notify). */
   notify: (messages: readonly NotifyJobData[]) => Promise<void>;
   clock: () => number;
@@ -69,7 +71,7 @@ export interface TimedRunnerDeps {
 class ClaimLost extends Error {}
 
 type Ending =
-  | { kind: 'finish'; state: 'done' | 'failed'; summary: string; track: TrackRequest[] }
+  | { kind: 'finish'; state: 'done' | 'failed'; summary: string; track: TrackRequest[]; said?: string }
   | { kind: 'defer'; at: number; summary: string; nextRound: boolean; failures: number };
 
 const finished = (state: 'done' | 'failed', summary: string, track: TrackRequest[] = []): Ending => ({
@@ -199,6 +201,7 @@ export class TimedRunner {
     if (previous === 'changing' && kind.interrupted !== 'run-again') {
       const found = await kind.interrupted(ctx, payload);
       if (found === 'took-effect') return finished('done', 'it took effect before fwbot restarted');
+      if (typeof found === 'object') return finished('done', found.summary, found.track);
       if (found === 'unknown')
         return finished(
           'failed',
@@ -220,7 +223,10 @@ export class TimedRunner {
       case 'done':
         return finished('done', outcome.summary, outcome.track ?? []);
       case 'failed':
-        return finished('failed', outcome.summary);
+        return {
+          ...finished('failed', outcome.summary),
+          ...(outcome.said !== undefined ? { said: outcome.said } : {}),
+        };
       case 'again':
         return { kind: 'defer', at: outcome.at, summary: outcome.summary, nextRound: true, failures: 0 };
     }
@@ -297,7 +303,7 @@ export class TimedRunner {
     log.info({ timedItem: item.id, state: ending.state, summary: ending.summary }, 'timed item ended');
     if (ending.state === 'failed')
       await ctx
-        .say('failed', `:x: ${untrusted(item.what)}: ${untrusted(ending.summary)}`)
+        .say('failed', ending.said ?? `:x: ${untrusted(item.what)}: ${untrusted(ending.summary)}`)
         .catch((error: unknown) => log.warn({ err: error, timedItem: item.id }, 'failure not told'));
     if (ending.track.length > 0) {
       const read = await store.read(item.id);
@@ -324,7 +330,7 @@ export class TimedRunner {
   }
 
   #context(item: TimedItem, state: { phase: string }, lost: () => boolean): TimedContext {
-    const { clients, services, policy, clock, notify, roleCheck } = this.#deps;
+    const { clients, services, policy, clock, notify, roleCheck, audit } = this.#deps;
     const log = this.#deps.log.child({ timedItem: item.id, kind: item.kind });
     const { thread } = item;
     const op = operationContext(
@@ -374,6 +380,9 @@ export class TimedRunner {
         ]);
       },
       rolesLost: (people) => rolesLost(people, roleCheck),
+      audit: async (entry) => {
+        await audit?.record({ actor: item.owner, ...entry });
+      },
       committing: async () => {
         if (lost()) throw new ClaimLost();
         await this.#phase(item.id, 'changing');

@@ -133,9 +133,14 @@ export async function startEnv(
             holds: workers.jobs.holds,
             snapshots: workers.jobs.snapshots,
           },
-          ...(options.upgrades ? { policy: { upgrades: options.upgrades } } : {}),
+          // The file's sections the dispatcher has too: fwbot's change windows decide when an upgrade runs.
+          policy: {
+            ...(options.upgrades ? { upgrades: options.upgrades } : {}),
+            ...(options.changes ? { changes: options.changes } : {}),
+          },
           roleCheck: authorizerFrom(options.access ?? policyAccess()),
           tracker: bot.tracker,
+          audit: bot.approvals.audit,
           clock,
           log: quietLog,
         })
