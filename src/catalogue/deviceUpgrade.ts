@@ -16,9 +16,12 @@
 // (src/follow/deviceUpgradeRun.ts); the devices are held (deviceHolds.ts) from staging until their own
 // upgrade run ends. Scope: the profile's own tenant (a customer channel's tenant: only its devices); through
 // the MSP portal, its managed tenants' devices (then its own inventory), upgraded with SCC's MSP operations in
-// batches of at most 50 per model per tenant (mspDeviceUpgrade.ts), staged and applied at once (no `--at`,
-// `--canary` or fwbot windows across tenants: refused in one sentence), each MSP run followed by the
-// mspDeviceUpgradeRun kind and the devices held until the last of the request's runs ends.
+// batches of at most 50 per model per tenant (mspDeviceUpgrade.ts), each MSP run followed by the
+// mspDeviceUpgradeRun kind. The plan is the same across tenants: staged at once, then upgraded as timed work
+// (timed/mspUpgradeInWindow.ts) in each device's window (fwbot's change windows of the tenant's own profile,
+// else SCC's maintenance window: mspUpgradeSteps.ts), with `--at` and `--canary`, and proven after
+// (timed/mspUpgradeProof.ts); each device held until its own upgrade run ends. Without timed work it is
+// staged and applied at once, the devices held until the last of the request's runs ends.
 import { z } from 'zod';
 import { type ChangeWindow, describeWindow, nextCommonOpening, windowState } from '../model/changeWindows.js';
 import { UserError } from '../model/errors.js';
@@ -39,9 +42,11 @@ import {
   startMspRun,
   tenantModelLines,
 } from './mspDeviceUpgrade.js';
+import { mspUpgradeWindows } from './mspUpgradeSteps.js';
 import { defineOperation, type OperationContext, type TrackRequest } from './operation.js';
 import { INTERFACE_LISTS } from './resolve.js';
 import { deviceUpgradeInWindow, upgradeRunName } from './timed/deviceUpgradeInWindow.js';
+import { mspUpgradeInWindow, mspUpgradeRunName } from './timed/mspUpgradeInWindow.js';
 import { keepUpgradeBaseline, type UpgradeBaseline } from './upgradeProof.js';
 import { checkDevice, failures, haCheck, startRun, UpgradeDevice, upgradeWindows } from './upgradeSteps.js';
 import { selectInTenant, selectWord, type Upgradable } from './upgrades.js';
@@ -81,7 +86,7 @@ const UpgradeFacts = z.object({
   canary: z.boolean().default(false),
   /** Each device's windows, as read for the card. */
   slots: z.array(Slot).default([]),
-  /** Through the MSP portal, across its managed tenants (SCC's MSP upgrade operations; staged and applied at once). */
+  /** Through the MSP portal, across its managed tenants (SCC's MSP upgrade operations). */
   acrossTenants: z.boolean().optional(),
 });
 type UpgradeFacts = z.infer<typeof UpgradeFacts>;
@@ -129,10 +134,18 @@ function sortChecked(checked: readonly UpgradeDevice[], when: LeftOut['when']) {
   };
 }
 
+/** Later work needs fwbot's timed work (Redis): without it, `--at` and `--canary` are refused in one sentence. */
+function refuseLaterWithout(inWindows: boolean, stageOnly: boolean, at: string | undefined, canary: boolean) {
+  if (!inWindows && !stageOnly && (at !== undefined || canary))
+    throw new UserError(
+      '`--at` and `--canary` leave the upgrade for later, which needs fwbot’s timed work (Redis): ask in Slack or the console.',
+    );
+}
+
 /**
- * Across the MSP portal's tenants: every device checked in bulk, left out with the reason. Staged and
- * applied at once, one MSP run per request to SCC: `--at` and `--canary` (timed work in each device's window)
- * are for one tenant's devices, and are refused here before anything is read.
+ * Across the MSP portal's tenants: every device checked in bulk, left out with the reason. Staged at once,
+ * one MSP run per request to SCC; the upgrade itself in each device's window as timed work, as in one
+ * tenant (without timed work: staged and applied at once).
  */
 async function resolveAcross(
   ctx: OperationContext,
@@ -141,10 +154,8 @@ async function resolveAcross(
   version: string,
   options: { stageOnly: boolean; at: string | undefined; canary: boolean },
 ) {
-  if (options.at !== undefined || options.canary)
-    throw new UserError(
-      '`--at` and `--canary` are for one tenant’s devices: across the MSP portal’s tenants the image is staged and applied at once, so leave them out (or upgrade from each customer’s channel).',
-    );
+  const inWindows = !options.stageOnly && ctx.services?.timed !== undefined;
+  refuseLaterWithout(inWindows, options.stageOnly, options.at, options.canary);
   if (chosen.length > MAX_MSP_UPGRADE)
     throw new UserError(
       `That selects ${chosen.length} devices across tenants; fwbot upgrades at most ${MAX_MSP_UPGRADE} in one request. Narrow it down.`,
@@ -156,24 +167,73 @@ async function resolveAcross(
       `No device can be upgraded to ${version}: ${leftOut.map((d) => `${d.name} (${d.reason})`).join('; ')}.`,
     );
   const stageOnly = options.stageOnly;
+  const at = deployAt(ctx, options.at);
+  // The card's windows as the portal reads them (SCC's maintenance windows); a tenant's own profile's
+  // change windows are read at the minute (mspUpgradeSteps.ts), the card says so.
+  const slots = inWindows ? await mspUpgradeWindows(ctx, acrossDevices(devices), undefined) : [];
   return {
     facts: {
       version,
       stageOnly,
       devices,
       leftOut,
-      inWindows: false,
-      canary: false,
-      slots: [],
+      inWindows,
+      at,
+      canary: options.canary,
+      slots,
       acrossTenants: true,
     },
     // The words typed (the facts hold the devices): a request of more than 50 devices names them by query.
-    raw: { device: [...typed], version, 'stage-only': stageOnly, canary: false },
+    raw: {
+      device: [...typed],
+      version,
+      'stage-only': stageOnly,
+      ...(options.at !== undefined ? { at: options.at } : {}),
+      canary: options.canary,
+    },
   };
 }
 
+/** The devices of an upgrade across tenants, each with its tenant (checkAcross always reads both). */
+const acrossDevices = (devices: readonly UpgradeDevice[]) =>
+  devices.map((d) => ({ ...d, tenantUid: d.tenantUid ?? '', tenant: d.tenant ?? '?' }));
+
+/** Names for a line: a few, then how many more. */
+const someNames = (names: readonly string[], few = 5) =>
+  names.length <= few ? names.join(', ') : `${names.slice(0, few).join(', ')} and ${names.length - few} more`;
+
+/**
+ * When the devices across tenants upgrade if approved now: one line per window (devices grouped, a few
+ * named), and what the card cannot know yet, said plainly.
+ */
+function acrossWhenLines(facts: UpgradeFacts, now: number): string[] {
+  if (!facts.inWindows) return [];
+  const groups = new Map<string, Slot[]>();
+  for (const slot of facts.slots) {
+    const key = `${slot.source}|${JSON.stringify(slot.windows)}`;
+    groups.set(key, [...(groups.get(key) ?? []), slot]);
+  }
+  const lines = [...groups.values()].map((slots) => {
+    const [first] = slots;
+    if (!first) return '';
+    const names = someNames(slots.map((s) => s.device));
+    const line = slotLine({ ...first, device: names }, facts, now);
+    return `:calendar: Upgrade of ${counted(slots.length, 'device')}: ${line}`;
+  });
+  const canaries = canariesOf(facts.devices);
+  return [
+    ...lines,
+    'A tenant whose own profile fwbot has (named as the tenant) upgrades in fwbot’s change windows of that profile instead, read at the minute (then SCC’s maintenance window is ignored for it).',
+    ...(facts.canary
+      ? [
+          `Canary (one per model across the request): ${[...canaries.values()].map((d) => `${untrusted(d.name)} (${untrusted(d.model)}, ${untrusted(d.tenant ?? '?')})`).join(', ')} first; the other devices of each model only after its canary completed and passes its checks (version ${facts.version}, ONLINE). A failed canary stops the rest.`,
+        ]
+      : []),
+  ];
+}
+
 /** The card of an upgrade across tenants: per tenant and model, the HA pairs, the requests to SCC. */
-function describeAcross(facts: UpgradeFacts) {
+function describeAcross(facts: UpgradeFacts, now: number) {
   const pairs = facts.devices.filter((d) => d.ha);
   const requests = mspBatches(facts.devices).length;
   return {
@@ -189,12 +249,14 @@ function describeAcross(facts: UpgradeFacts) {
       { label: 'Plan', value: plan(facts) },
     ],
     // Every device's checks when they fit on a card; past 20 devices, that each passed every check.
-    notes:
-      facts.devices.length <= 20
+    notes: [
+      ...acrossWhenLines(facts, now),
+      ...(facts.devices.length <= 20
         ? facts.devices.map((d) => `${untrusted(d.tenant ?? '?')} · ${checkLine(d)}`)
         : [
             `✓ ${counted(facts.devices.length, 'device')} passed every check: ONLINE · SYNCED, no conflict · no upgrade run in progress · HA pair healthy or standalone · ${untrusted(facts.version)} offered`,
-          ],
+          ]),
+    ],
   };
 }
 
@@ -355,10 +417,100 @@ async function scheduleUpgrades(
   return scheduled;
 }
 
-type Scheduled = Awaited<ReturnType<typeof scheduleUpgrades>>;
+/**
+ * The upgrade across tenants in the windows, as timed work (timed/mspUpgradeInWindow.ts): as in one tenant,
+ * one item per staging request, window and canary side (so each MSP run keeps SCC's limit of 50 per model
+ * per tenant), due at `--at` (or now) and waiting for its windows, read again at the minute; the canaries
+ * are one device per model across the request. Idempotent by the items' ids.
+ */
+async function scheduleAcross(ctx: OperationContext, facts: UpgradeFacts): Promise<Scheduled> {
+  const timed = ctx.services?.timed;
+  const approval = ctx.approval;
+  if (!timed || !approval?.thread)
+    throw new Error('an upgrade in the windows needs the timed work and its approval’s thread');
+  const now = ctx.now();
+  const due = Math.max(now, facts.at ?? now);
+  const windows = new Map(
+    (await mspUpgradeWindows(ctx, acrossDevices(facts.devices), undefined)).map((w) => [w.uid, w]),
+  );
+  const canaries = facts.canary ? canariesOf(facts.devices) : new Map<string, UpgradeDevice>();
+  const isCanary = (d: UpgradeDevice) => canaries.get(d.model)?.uid === d.uid;
+  const planned = new Map<string, PlannedUpgrade>();
+  const batches = mspBatches(facts.devices);
+  for (const side of facts.canary ? [true, false] : [false])
+    for (const [i, batch] of batches.entries())
+      for (const device of batch) {
+        if (facts.canary && isCanary(device) !== side) continue;
+        const slot = windows.get(device.uid);
+        const stagedBy = mspRunName(ctx.requestId, i);
+        const key = `${stagedBy}|${slot?.source}|${JSON.stringify(slot?.windows ?? [])}|${side}`;
+        const entry = planned.get(key) ?? {
+          group: planned.size,
+          devices: [],
+          canary: facts.canary && side,
+          windows: slot?.windows ?? [],
+        };
+        entry.devices.push({ ...device, stagedBy });
+        planned.set(key, entry);
+      }
+  const groupOf = new Map<string, number>();
+  for (const entry of planned.values()) for (const d of entry.devices) groupOf.set(d.uid, entry.group);
+  const scheduled: Scheduled = [];
+  for (const entry of planned.values()) {
+    const models = new Set(entry.devices.map((d) => d.model));
+    const after = entry.canary
+      ? []
+      : [...canaries.values()]
+          .filter((c) => models.has(c.model))
+          .map((c) => ({ uid: c.uid, name: c.name, model: c.model, group: groupOf.get(c.uid) ?? 0 }));
+    await timed.schedule(mspUpgradeInWindow, {
+      profile: ctx.profile,
+      at: due,
+      owner: ctx.actor.userId,
+      thread: approval.thread,
+      payload: {
+        requestId: ctx.requestId,
+        version: facts.version,
+        group: entry.group,
+        devices: entry.devices.map((d) => ({
+          uid: d.uid,
+          name: d.name,
+          kind: d.kind,
+          model: d.model,
+          running: d.running,
+          tenantUid: d.tenantUid ?? '',
+          tenant: d.tenant ?? '?',
+          stagedBy: d.stagedBy,
+        })),
+        canary: entry.canary,
+        after,
+        people: [...approval.people],
+      },
+    });
+    scheduled.push({
+      group: entry.group,
+      run: mspUpgradeRunName(ctx.requestId, entry.group),
+      names: entry.devices.map((d) => `${d.name} (${d.tenant ?? '?'})`),
+      opens: nextCommonOpening([entry.windows], due),
+      canary: entry.canary,
+    });
+  }
+  // Frozen from staging until the latest is due, and its run (a canary's followers renew it as they wait).
+  const latest = Math.max(due, ...scheduled.map((s) => s.opens ?? due));
+  await ctx.services?.holds?.extend(ctx.requestId, latest + HOLD_KINDS.upgrade.maxMs);
+  return scheduled;
+}
+
+type Scheduled = {
+  group: number;
+  run: string;
+  names: string[];
+  opens: number | undefined;
+  canary: boolean;
+}[];
 
 const scheduledLine = (item: Scheduled[number], now: number, zone: string) =>
-  `${item.names.join(', ')}${item.canary ? ' (canary)' : ''}: ${item.opens === undefined ? 'never (its windows do not open within a year)' : item.opens <= now ? 'once its image is staged' : viewerTime(item.opens, now, zone)} · run ${item.run}`;
+  `${someNames(item.names)}${item.canary ? ' (canary)' : ''}: ${item.opens === undefined ? 'never (its windows do not open within a year)' : item.opens <= now ? 'once its image is staged' : viewerTime(item.opens, now, zone)} · run ${item.run}`;
 
 /** The staging runs' follow requests: they release no hold when the upgrade comes later in the windows. */
 function trackOf(
@@ -369,14 +521,17 @@ function trackOf(
 ): TrackRequest[] {
   // Across tenants: each MSP run followed by its own kind; the holds end when the last of the request's
   // runs ends (its siblings).
+  // Staged for the windows, a staging run releases no hold: each device's ends with its own upgrade run.
   if (facts.acrossTenants)
     return runs.map((run) => ({
       kind: 'mspDeviceUpgradeRun' as const,
       transactionUid: run.transactionUid,
-      label: runLabel(run.devices, facts),
+      label: facts.inWindows
+        ? `stage ${spread(run.devices)} for ${facts.version}`
+        : runLabel(run.devices, facts),
       holder,
       devices: runDevices(run.devices),
-      siblings: runs.map((r) => r.transactionUid),
+      ...(facts.inWindows ? { releases: [] } : { siblings: runs.map((r) => r.transactionUid) }),
     }));
   return runs.map((run) => ({
     kind: 'deviceUpgradeRun' as const,
@@ -424,7 +579,7 @@ export const upgrade = defineOperation({
       flag: true,
       optional: true,
       description:
-        'upgrade not before then: an ISO time, `22:00` or `sat 22:00` (in the change window’s zone, else UTC); still inside each device’s window (not across the MSP portal’s tenants)',
+        'upgrade not before then: an ISO time, `22:00` or `sat 22:00` (in the change window’s zone, else UTC); still inside each device’s window',
     },
     {
       name: 'canary',
@@ -432,7 +587,7 @@ export const upgrade = defineOperation({
       flag: true,
       boolean: true,
       description:
-        'one device per model first; the rest only after it completed and passes its checks (not across the MSP portal’s tenants)',
+        'one device per model first (across tenants: per model across the request); the rest only after it completed and passes its checks',
     },
   ],
   args: z
@@ -538,10 +693,7 @@ export const upgrade = defineOperation({
       // Later work needs fwbot's timed work (Redis): without it (the CLI) the image is staged and applied in
       // one run, which SCC holds to the device's maintenance window.
       const inWindows = !stageOnly && ctx.services?.timed !== undefined;
-      if (!inWindows && !stageOnly && (args.at !== undefined || args.canary))
-        throw new UserError(
-          '`--at` and `--canary` leave the upgrade for later, which needs fwbot’s timed work (Redis): ask in Slack or the console.',
-        );
+      refuseLaterWithout(inWindows, stageOnly, args.at, args.canary);
       const at = deployAt(ctx, args.at);
       const slots = inWindows ? await upgradeWindows(ctx, devices) : [];
       return {
@@ -601,18 +753,17 @@ export const upgrade = defineOperation({
         const started = await startedMspRuns(ctx, mspBatches(facts.devices).length);
         if (started.length === 0) return undefined;
         const byUid = new Map(facts.devices.map((d) => [d.uid.toLowerCase(), d]));
-        const track = started.map((run): TrackRequest => {
-          const devices = run.deviceUids.flatMap((uid) => byUid.get(uid.toLowerCase()) ?? []);
-          return {
-            kind: 'mspDeviceUpgradeRun',
+        const track = trackOf(
+          started.map((run) => ({
             transactionUid: run.transactionUid,
-            label: runLabel(devices, facts),
-            holder: ctx.requestId,
-            devices: runDevices(devices),
-            siblings: started.map((r) => r.transactionUid),
-          };
-        });
-        const text = `:white_check_mark: The upgrade across tenants started before fwbot restarted reached SCC (${counted(started.length, 'run')}: ${started.map((r) => code(r.name)).join(', ')}); it was not started again. fwbot follows it here.`;
+            devices: run.deviceUids.flatMap((uid) => byUid.get(uid.toLowerCase()) ?? []),
+          })),
+          facts,
+          ctx.requestId,
+        );
+        // The upgrade in the windows may not have been scheduled yet: scheduling it again changes nothing.
+        if (facts.inWindows) await scheduleAcross(ctx, facts);
+        const text = `:white_check_mark: The ${facts.inWindows ? 'staging' : 'upgrade'} across tenants started before fwbot restarted reached SCC (${counted(started.length, 'run')}: ${started.map((r) => code(r.name)).join(', ')}); it was not started again. fwbot follows it here${facts.inWindows ? ', and the upgrade in the windows is scheduled' : ''}.`;
         return {
           view: {
             summary: `${runLabel(facts.devices, facts)}: started before fwbot restarted`,
@@ -657,7 +808,7 @@ export const upgrade = defineOperation({
       const names = facts.devices.map((d) => d.name);
       const asked = facts.leftOut.filter((d) => d.when === 'asked');
       const changed = facts.leftOut.filter((d) => d.when === 'before-run');
-      const across = facts.acrossTenants ? describeAcross(facts) : undefined;
+      const across = facts.acrossTenants ? describeAcross(facts, now) : undefined;
       return {
         action: `${facts.stageOnly ? 'stage' : 'upgrade'} ${across ? spread(facts.devices) : names.length === 1 ? code(names[0] ?? '') : `${names.length} devices`} to ${code(facts.version)}${facts.stageOnly ? ' (stage only)' : ''}`,
         line: runLabel(facts.devices, facts),
@@ -692,12 +843,12 @@ export const upgrade = defineOperation({
         ? undefined
         : await keepUpgradeBaseline(ctx, facts.devices, facts.version);
     const runs: { transactionUid: string; devices: UpgradeDevice[] }[] = [];
-    // Across tenants: one MSP run per request of at most 50 devices per model per tenant, staged and applied
-    // at once (or staged only).
+    // Across tenants: one MSP run per request of at most 50 devices per model per tenant, staged (for the
+    // windows, or only), or without timed work staged and applied at once.
     for (const [i, devices] of (facts.acrossTenants ? mspBatches(facts.devices) : []).entries()) {
       const start = {
         version: facts.version,
-        stageOnly: facts.stageOnly,
+        stageOnly: facts.stageOnly || facts.inWindows,
         name: mspRunName(ctx.requestId, i),
       };
       const transactionUid = await startMspRun(ctx, devices, start);
@@ -708,7 +859,12 @@ export const upgrade = defineOperation({
       const transactionUid = await startRun(ctx, devices, start);
       if (transactionUid) runs.push({ transactionUid, devices });
     }
-    const later = facts.inWindows && runs.length > 0 ? await scheduleUpgrades(ctx, facts) : [];
+    const later =
+      facts.inWindows && runs.length > 0
+        ? facts.acrossTenants
+          ? await scheduleAcross(ctx, facts)
+          : await scheduleUpgrades(ctx, facts)
+        : [];
     // Its device holds (taken under this request's id when its approved run was claimed) end with each
     // device's own last run.
     return { facts, runs, later, holder: ctx.requestId, now: ctx.now(), baseline };
@@ -718,7 +874,7 @@ export const upgrade = defineOperation({
     return announcement(
       {
         sentence: facts.inWindows
-          ? `stage ${facts.devices.map((d) => d.name).join(', ')} for ${facts.version}`
+          ? `stage ${facts.acrossTenants ? spread(facts.devices) : facts.devices.map((d) => d.name).join(', ')} for ${facts.version}`
           : runLabel(facts.devices, facts),
         tense: 'asked',
         details: [

@@ -8,7 +8,7 @@
 // the mspDeviceUpgradeRun kind.
 import { isDeviceUpgradeEnded } from '../follow/deviceUpgradeWords.js';
 import type { RunDevice } from '../follow/mspDeviceUpgradeRun.js';
-import type { MspManagedDevice } from '../scc/generated/models.js';
+import type { MspManagedDevice, MspUpgradeRunDto } from '../scc/generated/models.js';
 import type { OperationContext } from './operation.js';
 import { boundedPaginate, LOOKUP_BUDGET } from './resolve.js';
 import { upgradeChecks } from './upgradeSteps.js';
@@ -197,7 +197,7 @@ export const mspRunName = (requestId: string, i: number) => `fwbot ${requestId} 
 export async function startMspRun(
   ctx: OperationContext,
   devices: readonly Batchable[],
-  options: { version: string; stageOnly: boolean; name: string },
+  options: { version: string; stageOnly: boolean; name: string; ignoreMaintenanceWindow?: boolean },
 ): Promise<string | undefined> {
   const [first] = devices;
   if (!first) return undefined;
@@ -206,12 +206,25 @@ export async function startMspRun(
     softwareVersion: options.version,
     stageUpgradeOnly: options.stageOnly,
     name: options.name,
+    // fwbot timed it into the device's own (fwbot) change window: SCC's maintenance window must not stop it.
+    ...(options.ignoreMaintenanceWindow ? { ignoreMaintenanceWindow: true } : {}),
   };
   const { data } =
     first.kind === 'ASA'
       ? await ctx.scc.call('upgradeMspManagedAsaDevices', { body })
       : await ctx.scc.call('upgradeMspManagedFtdDevices', { body });
   return data.transactionUid ?? undefined;
+}
+
+/** The MSP run of this exact name, if SCC has one. */
+export async function mspRunNamed(
+  ctx: OperationContext,
+  name: string,
+): Promise<MspUpgradeRunDto | undefined> {
+  const { data } = await ctx.scc.call('getMspDeviceUpgradeRuns', {
+    query: { q: `name:"${name}"`, limit: '1' },
+  });
+  return data.items?.find((run) => run.name === name);
 }
 
 /** The MSP runs a request started before a crash, by their exact names: one read per request. */

@@ -103,7 +103,10 @@ const failed = (error: unknown) =>
  * standalone. SCC's record rather than `show failover`: no command line per device (a transaction each), and
  * it is what the checks before the upgrade read (deviceUpgrade.ts).
  */
-export function failoverOf(device: UpgradedDevice, record: Device): string {
+export function failoverOf(
+  device: Pick<UpgradedDevice, 'kind'>,
+  record: Pick<Device, 'ftdHaInfo' | 'asaFailoverMode' | 'asaFailoverMate' | 'asaFailoverState'>,
+): string {
   if (device.kind === 'FTD') {
     const nodes = [record.ftdHaInfo?.primaryNode, record.ftdHaInfo?.secondaryNode];
     if (!nodes[0] && !nodes[1]) return 'standalone';

@@ -6,7 +6,10 @@
 // SCC's last message. The outcome is one reply naming the requester, with SCC's reason for a failure. The
 // request carries each device's tenant (the card knew it), so following costs no inventory read. A request
 // may start several runs (SCC takes at most 50 devices per model per tenant in one): the device holds are
-// released when the last of them ends (`siblings`).
+// released when the last of them ends (`siblings`). Staged now and upgraded in the devices' windows
+// (timed/mspUpgradeInWindow.ts), a staging run releases none and each upgrade run its own devices
+// (`releases`), and a run carrying the devices' state from right before it (`proof`) is proven after it
+// completed (timed/mspUpgradeProof.ts).
 import { z } from 'zod';
 import { counted } from '../render/format.js';
 import { escapeAll } from '../render/mrkdwn.js';
@@ -140,6 +143,17 @@ export const mspDeviceUpgradeRun = defineFollowKind({
     devices: z.array(RunDevice),
     /** The transactions of the other runs the same request started: the holds end when all have ended. */
     siblings: z.array(z.string()).optional(),
+    /**
+     * The devices whose holds end with this run, when the request's devices upgrade in several runs at
+     * different times (staged now, upgraded in their windows): none for a staging run, the run's own for
+     * an upgrade in a window. Absent: every hold of the holder (once the siblings have ended).
+     */
+    releases: z.array(z.string()).optional(),
+    /** The devices as they were right before the upgrade (src/catalogue/mspUpgradeSteps.ts MspUpgradeBaseline). */
+    // Checked whole by the timed kind's schema when it is scheduled (follow/ cannot import the catalogue's).
+    proof: z
+      .object({ version: z.string(), devices: z.array(z.looseObject({ uid: z.string(), name: z.string() })) })
+      .optional(),
   }),
   state: RunState,
   id: (request) => request.transactionUid,
@@ -148,6 +162,22 @@ export const mspDeviceUpgradeRun = defineFollowKind({
   poll: { firstDelayMs: 5 * SECOND, factor: 1.5, capMs: 60 * SECOND, deadlineMs: 12 * HOUR },
   holder: (request) => request.holder,
   holderSiblings: (request) => request.siblings ?? [],
+  heldDevices: (request) => request.releases,
+  // Proven a minute after it completed, as one tenant's runs (timed/mspUpgradeProof.ts checks it completed).
+  later: (request, outcome) =>
+    request.proof && outcome.status === 'succeeded'
+      ? [
+          {
+            kind: 'msp-upgrade-proof',
+            payload: {
+              transactionUid: request.transactionUid,
+              label: request.label,
+              baseline: request.proof,
+            },
+            delayMs: 60 * SECOND,
+          },
+        ]
+      : [],
   describe: (request) =>
     `the software upgrade across tenants started by transaction \`${request.transactionUid}\``,
   async step(ctx, request, state) {

@@ -2,8 +2,9 @@
 // the devices are checked in bulk and split into requests of at most 50 per hardware model per tenant (SCC's
 // limit, which the simulator enforces with a 400), deterministically; each request is one MSP run, followed
 // by the mspDeviceUpgradeRun kind with its siblings (the holds end with the last). In a customer channel (a
-// tenant's own token) only that tenant's devices can be named. `--at` and `--canary` (timed work in each
-// device's window) are refused across tenants in one sentence.
+// tenant's own token) only that tenant's devices can be named. Without fwbot's timed work (this harness, the
+// CLI) the image is staged and applied at once and `--at` and `--canary` (timed work in each device's window)
+// are refused in one sentence; with it, see test/approvals/mspUpgradeSchedule.test.ts.
 import { describe, expect, it } from 'vitest';
 import { type Batchable, mspBatches } from '../../src/catalogue/mspDeviceUpgrade.js';
 import type { Outcome } from '../../src/catalogue/operation.js';
@@ -244,11 +245,11 @@ describe('upgrade across tenants through the MSP portal', () => {
     expect(told?.progressText).toMatch(/northwind-us\s+nw-bulk-002\s+.*Not enough disk space/);
   });
 
-  it('--at and --canary are refused across tenants in one sentence, before any device is checked', async () => {
+  it('without timed work, --at and --canary are refused across tenants in one sentence, before any device is checked', async () => {
     clone('nw-asa-hq', 'northwind-us', 'nw-bulk', 3);
     for (const later of ['--canary', '--at 22:00', '--at "sat 22:00" --canary'])
       await expect(resolve(`upgrade name:nw-bulk-* --version 9.20.3 ${later}`)).rejects.toThrow(
-        '`--at` and `--canary` are for one tenant’s devices: across the MSP portal’s tenants the image is staged and applied at once, so leave them out (or upgrade from each customer’s channel).',
+        '`--at` and `--canary` leave the upgrade for later, which needs fwbot’s timed work (Redis): ask in Slack or the console.',
       );
     expect(h.sim.requestLog.list({ operationId: 'getMspDeviceUpgradeRuns' })).toHaveLength(0);
     const { facts } = await resolve('upgrade name:nw-bulk-* --version 9.20.3');

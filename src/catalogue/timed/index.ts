@@ -6,6 +6,8 @@
 import { deviceUpgradeInWindow } from './deviceUpgradeInWindow.js';
 import { heldRunReminder } from './heldRunReminder.js';
 import type { AnyTimedKind } from './kind.js';
+import { mspUpgradeInWindow } from './mspUpgradeInWindow.js';
+import { mspUpgradeProof } from './mspUpgradeProof.js';
 import { shunExpiry } from './shunExpiry.js';
 import { shunGuard } from './shunGuard.js';
 import { upgradeProof } from './upgradeProof.js';
@@ -15,8 +17,10 @@ export const TIMED_KINDS: readonly AnyTimedKind[] = [
   heldRunReminder as unknown as AnyTimedKind,
   shunExpiry as unknown as AnyTimedKind,
   deviceUpgradeInWindow as unknown as AnyTimedKind,
+  mspUpgradeInWindow as unknown as AnyTimedKind,
   shunGuard as unknown as AnyTimedKind,
   upgradeProof as unknown as AnyTimedKind,
+  mspUpgradeProof as unknown as AnyTimedKind,
 ];
 
 /** A registry of kinds by name; refuses two kinds of one name. */
@@ -43,6 +47,8 @@ export type {
   TimedOutcome,
 } from './kind.js';
 export { defineTimedKind, PersonToCheckSchema, RoleHolderSchema } from './kind.js';
+export { MSP_UPGRADE_WAIT_MS, mspUpgradeInWindow, mspUpgradeRunName } from './mspUpgradeInWindow.js';
+export { mspUpgradeProof } from './mspUpgradeProof.js';
 export { isShunned, shunExpiry } from './shunExpiry.js';
 export { EVENT_WORDS, GUARD_EVERY_MS, REAPPLY_MARGIN_MS, shunGuard } from './shunGuard.js';
 export { upgradeProof } from './upgradeProof.js';

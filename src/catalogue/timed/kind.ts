@@ -67,6 +67,8 @@ export interface TimedContext {
   readonly op: OperationContext;
   /** Another profile's SCC client (the work of a managed tenant). */
   clientOf(profile: string): SccClient;
+  /** The names of the profiles this deployment has a client for (whose token acts inside which tenant). */
+  profiles(): readonly string[];
   now(): number;
   readonly log: Logger;
   /**

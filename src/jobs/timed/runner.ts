@@ -359,6 +359,7 @@ export class TimedRunner {
       item: info,
       op,
       clientOf: (profile) => clients.get(profile),
+      profiles: () => clients.names(),
       now: clock,
       log,
       say: async (key, message) => {
