@@ -382,6 +382,21 @@ async function sideOf(
   return { typed: cidr, object: name, how: 'created', content: cidr, traceAddress, networks: [cidr] };
 }
 
+/**
+ * SCC's object operations answer only while the tenant's object sharing is on (getTenantSettings): a
+ * request that must create an object, or add one to this device, is refused before anyone approves it.
+ */
+async function refuseWithoutSharing(ctx: OperationContext, sides: readonly Side[]): Promise<void> {
+  const needs = sides.filter((side) => side.how === 'created' || side.addTarget === true);
+  if (needs.length === 0) return;
+  const settings = await ctx.scc.governance.tenantSettings();
+  if (settings.objectSharingEnabled === true) return;
+  const names = [...new Set(needs.map((side) => side.object))].join(' and ');
+  throw new UserError(
+    `Object sharing is off for this tenant in SCC, and SCC changes objects only while it is on, so fwbot cannot create ${names}: name existing network objects of the device instead, or ask an SCC admin to turn object sharing on.`,
+  );
+}
+
 async function inputOf(
   ctx: OperationContext,
   device: { uid: string; name: string },
@@ -565,6 +580,7 @@ async function requestOn(
   const source = await sideOf(ctx, device, args.source, 'source');
   const destination = await sideOf(ctx, device, args.destination, 'destination');
   const risk = riskOf(ctx, args, source, destination, expiresAt);
+  await refuseWithoutSharing(ctx, [source, destination]);
   const { input, inferred } = await inputOf(ctx, device, source.traceAddress, args.in);
   const command = traceCommand(
     args.protocol,
