@@ -64,12 +64,6 @@ describe('approvals: an access request in a customer channel', () => {
         profiles: (sim) => ({ northwind: sim.mintTenantToken(sim.tenantUid('northwind-us')) }),
       },
     );
-  });
-  afterAll(async () => {
-    await env.stop();
-  });
-
-  beforeAll(() => {
     // The seed gives the tenants' ASAs a policy but no interfaces: nw-asa-hq gets asa-hq-01's, so the
     // request's input interface (outside) is there to trace from, as on any ASA.
     const from = env.sim.deviceUid('asa-hq-01');
@@ -81,6 +75,9 @@ describe('approvals: an access request in a customer channel', () => {
       const uid = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
       interfaces.set(uid, { ...record, uid, deviceUid: to });
     }
+  });
+  afterAll(async () => {
+    await env.stop();
   });
 
   const driving = <T>(work: Promise<T>): Promise<T> => driveClock(env.sim.clock, work);

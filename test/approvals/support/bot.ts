@@ -156,7 +156,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const scc = createSccClient({ baseUrl: options.sccBaseUrl, token: options.sccToken, profile: 'default' });
   const others = new Map(
     Object.entries(options.profiles ?? {}).map(
-      ([name, token]) => [name, createSccClient({ baseUrl: options.sccBaseUrl, token, profile: name })] as const,
+      ([name, token]) =>
+        [name, createSccClient({ baseUrl: options.sccBaseUrl, token, profile: name })] as const,
     ),
   );
   const clients: SccClients = {
