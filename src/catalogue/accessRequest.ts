@@ -27,8 +27,10 @@ import { announcement } from '../render/announce.js';
 import { code, counted } from '../render/format.js';
 import { parsePacketTracer } from '../render/packetTracer.js';
 import { untrusted } from '../render/untrusted.js';
+import { SccApiError, SccError } from '../scc/errors.js';
 import type { AccessGroup, AccessRule, ObjectResponse } from '../scc/generated/models.js';
-import { exactLucene, fieldIs } from '../scc/lucene.js';
+import { deviceKind, type ResolvedDevice } from '../scc/kinds.js';
+import { allOf, exactLucene, fieldIs, toLucene } from '../scc/lucene.js';
 import {
   ACCESS_PROTOCOLS,
   type AccessProtocol,
@@ -58,6 +60,7 @@ import {
   sendableInterfaceName,
 } from './asaCommands.js';
 import { DeviceWindowsFacts, deployWindows, refuseUnheld, windowNotes } from './deployWindows.js';
+import { holderWords } from './deviceHolds.js';
 import { inferInputInterface } from './inputInterface.js';
 import { ASA_PARAM } from './lookups.js';
 import {
@@ -85,6 +88,19 @@ const ASA: DeviceRequirement = { kinds: ['asa'], why: 'access requests are for A
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** Traffic a device lets through already: nothing is staged on it (`by`: the rule, in words). */
+class AlreadyAllowed extends UserError {
+  constructor(
+    message: string,
+    readonly by: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The access policy refuses the request: on every device alike, so a request on several is refused whole. */
+class RiskRefused extends UserError {}
+
 // ---------------------------------------------------------------------------------------------------
 // The arguments: every value checked before anything is read from SCC.
 
@@ -97,7 +113,8 @@ const endpointArg = text().transform((typed, issue) => {
 
 const requestArgs = z
   .object({
-    asa: text(),
+    asa: optionalText(),
+    devices: optionalText(),
     protocol: text().transform((typed, issue) => {
       const found = ACCESS_PROTOCOLS.find((p) => p === typed.toLowerCase());
       if (found) return found;
@@ -122,6 +139,17 @@ const requestArgs = z
   })
   .transform((args, issue) => {
     const { protocol, port } = args;
+    if ((args.asa === undefined) === (args.devices === undefined)) {
+      issue.addIssue({
+        code: 'custom',
+        path: [args.asa === undefined ? 'asa' : 'devices'],
+        message:
+          args.asa === undefined
+            ? 'is required: the ASA’s name or UUID, or `--devices <query>` for several ASAs.'
+            : 'takes the place of the ASA: give one or the other, not both.',
+      });
+      return z.NEVER;
+    }
     let number: number | undefined;
     if (protocol === 'tcp' || protocol === 'udp') {
       const parsed = port === undefined ? undefined : parsePort(port);
@@ -186,6 +214,11 @@ const Side = z.object({
   traceAddress: z.string(),
   /** Every address the object holds (hosts or CIDRs), for the risk check. */
   networks: z.array(z.string()),
+  /**
+   * A reused object of fwbot's naming that SCC holds but not on this device (made for the same access on
+   * another ASA): it is added to this device as it is (SCC's targets), its definition among the commands.
+   */
+  addTarget: z.boolean().optional(),
 });
 type Side = z.infer<typeof Side>;
 
@@ -234,9 +267,10 @@ export const AccessRequestFacts = z.object({
 });
 export type AccessRequestFacts = z.infer<typeof AccessRequestFacts>;
 
+/** The objects the deploy defines on the device: the ones fwbot creates, and existing ones it adds there. */
 const created = (facts: AccessRequestFacts): NewObject[] =>
   [facts.source, facts.destination]
-    .filter((side) => side.how === 'created')
+    .filter((side) => side.how === 'created' || side.addTarget === true)
     .map((side) => ({ name: side.object, cidr: side.content }))
     // The same host or network on both sides is one object.
     .filter((object, i, all) => all.findIndex((o) => o.name === object.name) === i);
@@ -264,6 +298,12 @@ function targets(item: ObjectItem, deviceUid: string): boolean {
   const ids = [...(item.targetIds ?? []), ...(item.targets ?? []).map((t) => t.id)];
   return ids.some((id) => id?.toLowerCase() === deviceUid.toLowerCase());
 }
+
+/** A network object whose whole content is this host or network. */
+const sameContent = (item: ObjectItem, cidr: string) =>
+  item.value?.objectType === 'NETWORK_OBJECT' &&
+  (item.elements ?? []).length === 1 &&
+  item.elements?.[0] === cidr;
 
 async function objectsWhere(ctx: OperationContext, q: string): Promise<ObjectItem[]> {
   return (await boundedPaginate(ctx.scc, 'getObjects', { query: { q } }, 'objects')) as ObjectItem[];
@@ -323,11 +363,38 @@ async function sideOf(
     };
   const name = objectNameFor(endpoint);
   const taken = (await objectsWhere(ctx, fieldIs('name', name))).find((item) => item.name === name);
+  // fwbot's own object for this content, made for another ASA: reused, and added to this one.
+  if (taken && sameContent(taken, cidr))
+    return {
+      typed: cidr,
+      object: name,
+      ...(taken.uid ? { objectUid: taken.uid } : {}),
+      how: 'reused',
+      content: cidr,
+      traceAddress,
+      networks: [cidr],
+      ...(targets(taken, device.uid) ? {} : { addTarget: true }),
+    };
   if (taken)
     throw new UserError(
       `${which}: an object named ${name} exists with other content (${(taken.elements ?? []).join(', ') || 'none'}); fwbot will not change it. Name an object instead.`,
     );
   return { typed: cidr, object: name, how: 'created', content: cidr, traceAddress, networks: [cidr] };
+}
+
+/**
+ * SCC's object operations answer only while the tenant's object sharing is on (getTenantSettings): a
+ * request that must create an object, or add one to this device, is refused before anyone approves it.
+ */
+async function refuseWithoutSharing(ctx: OperationContext, sides: readonly Side[]): Promise<void> {
+  const needs = sides.filter((side) => side.how === 'created' || side.addTarget === true);
+  if (needs.length === 0) return;
+  const settings = await ctx.scc.governance.tenantSettings();
+  if (settings.objectSharingEnabled === true) return;
+  const names = [...new Set(needs.map((side) => side.object))].join(' and ');
+  throw new UserError(
+    `Object sharing is off for this tenant in SCC, and SCC changes objects only while it is on, so fwbot cannot create ${names}: name existing network objects of the device instead, or ask an SCC admin to turn object sharing on.`,
+  );
 }
 
 async function inputOf(
@@ -465,7 +532,7 @@ function riskOf(
     now: ctx.now(),
   });
   if (verdict.outcome === 'refused')
-    throw new UserError(
+    throw new RiskRefused(
       verdict.findings
         .filter((f) => f.action === 'refuse')
         .map((f) => f.sentence)
@@ -488,9 +555,19 @@ function riskOf(
 async function resolveRequest(
   ctx: OperationContext,
   args: RequestArgs,
+): Promise<{ facts: TargetFacts; raw: Record<string, string> }> {
+  if (args.devices !== undefined) return resolveOnDevices(ctx, args, args.devices);
+  const found = await resolveDevice(ctx.scc, args.asa ?? '', ASA);
+  return requestOn(ctx, args, found);
+}
+
+/** The request on one ASA, resolved: checked, traced, designed (or refused in a sentence). */
+async function requestOn(
+  ctx: OperationContext,
+  args: RequestArgs,
+  found: ResolvedDevice,
 ): Promise<{ facts: AccessRequestFacts; raw: Record<string, string> }> {
   const expiresAt = expiryOf(args.expires, ctx.now());
-  const found = await resolveDevice(ctx.scc, args.asa, ASA);
   const device = { uid: found.uid, name: found.name };
   const state = found.device.connectivityState ?? 'UNKNOWN';
   if (state !== 'ONLINE')
@@ -503,6 +580,7 @@ async function resolveRequest(
   const source = await sideOf(ctx, device, args.source, 'source');
   const destination = await sideOf(ctx, device, args.destination, 'destination');
   const risk = riskOf(ctx, args, source, destination, expiresAt);
+  await refuseWithoutSharing(ctx, [source, destination]);
   const { input, inferred } = await inputOf(ctx, device, source.traceAddress, args.in);
   const command = traceCommand(
     args.protocol,
@@ -516,8 +594,9 @@ async function resolveRequest(
   const rules = await rulesOf(ctx, device);
   const allowed = allowedBy(args.protocol, verdict, rules);
   if (allowed)
-    throw new UserError(
+    throw new AlreadyAllowed(
       `No change needed: ${device.name} already lets this through, ${allowed} (\`${script}\`). Nothing was staged.`,
+      allowed,
     );
   if (verdict.action === undefined)
     throw new UserError(
@@ -660,6 +739,8 @@ export function compareRequests(before: AccessRequestFacts, after: AccessRequest
 
 function sideText(side: Side): string {
   if (side.how === 'named') return `${side.object} (named)`;
+  if (side.how === 'reused' && side.addTarget)
+    return `${side.typed} → ${side.object} (existing object reused, added to this device)`;
   if (side.how === 'reused') return `${side.typed} → ${side.object} (existing object reused)`;
   return `${side.typed} → ${side.object} (new object)`;
 }
@@ -679,7 +760,9 @@ function beforeText(facts: AccessRequestFacts): string {
 export function describeRequest(facts: AccessRequestFacts, now: number) {
   const device = facts.device.name;
   const objects = [facts.source, facts.destination];
-  const createdObjects = created(facts);
+  const createdObjects = created(facts).filter((object) =>
+    objects.some((side) => side.how === 'created' && side.object === object.name),
+  );
   return {
     action: `let ${code(facts.source.typed)} reach ${code(facts.destination.typed)} on ${service(facts)} through ${code(device)} (access request)`,
     line: `access request on ${untrusted(device)}: ${untrusted(facts.rule)}`,
@@ -799,18 +882,54 @@ async function recordRule(ctx: OperationContext, facts: AccessRequestFacts, rule
   }
 }
 
-async function stageAndDeploy(ctx: OperationContext, facts: AccessRequestFacts): Promise<Staged> {
-  refuseUnheld(ctx, facts);
-  const uids = new Map<string, string>();
-  for (const object of created(facts)) {
+/**
+ * Creates fwbot's object on the device; when SCC refuses the name because the object exists now with the
+ * same content (the same request made it on another ASA a moment ago), adds that object to this device.
+ */
+async function createOrAddObject(
+  ctx: OperationContext,
+  device: { uid: string; name: string },
+  object: NewObject,
+): Promise<string | undefined> {
+  try {
     const { data } = await ctx.scc.call('createObject', {
       body: {
         name: object.name,
         value: { objectType: 'NETWORK_OBJECT', defaultContent: { literal: object.cidr } },
-        targetIds: [facts.device.uid],
+        targetIds: [device.uid],
       },
     });
-    if (data.uid) uids.set(object.name, data.uid);
+    return data.uid ?? undefined;
+  } catch (error) {
+    if (!(error instanceof SccApiError) || (error.status !== 400 && error.status !== 409)) throw error;
+    const same = (await objectsWhere(ctx, fieldIs('name', object.name))).find(
+      (item) => item.name === object.name && sameContent(item, object.cidr),
+    );
+    if (!same?.uid) throw error;
+    if (!targets(same, device.uid))
+      await ctx.scc.call('createTargets', {
+        path: { uid: same.uid },
+        body: { targetsUuids: [device.uid] },
+      });
+    return same.uid;
+  }
+}
+
+async function stageAndDeploy(ctx: OperationContext, facts: AccessRequestFacts): Promise<Staged> {
+  refuseUnheld(ctx, facts);
+  const uids = new Map<string, string>();
+  for (const side of [facts.source, facts.destination])
+    if (side.addTarget && side.objectUid && !uids.has(side.object)) {
+      await ctx.scc.call('createTargets', {
+        path: { uid: side.objectUid },
+        body: { targetsUuids: [facts.device.uid] },
+      });
+      uids.set(side.object, side.objectUid);
+    }
+  for (const object of created(facts)) {
+    if (uids.has(object.name)) continue;
+    const uid = await createOrAddObject(ctx, facts.device, object);
+    if (uid) uids.set(object.name, uid);
   }
   const operand = (side: Side) => {
     const uid = side.objectUid ?? uids.get(side.object);
@@ -949,6 +1068,316 @@ async function interrupted(ctx: OperationContext, facts: AccessRequestFacts) {
   };
 }
 
+// ---------------------------------------------------------------------------------------------------
+// The same access on several ASAs (`--devices <query>`): one card, a request per device.
+
+/** At most this many ASAs in one request; a query that finds more is refused, with how many it found. */
+export const MAX_ACCESS_DEVICES = 20;
+
+export const AccessRequestsFacts = z.object({
+  /** The device query as typed. */
+  query: z.string(),
+  /** One request per ASA that needs the rule: each staged, deployed and verified on its own. */
+  requests: z.array(AccessRequestFacts).min(1),
+  /** Their devices, which approver rules, windows and holds apply to. */
+  devices: z.array(Ref),
+  /** ASAs the query found that let the traffic through already: nothing is staged on them. */
+  allowed: z.array(z.object({ device: z.string(), by: z.string() })),
+  /** ASAs the query found that are left out, and why (held, changes not deployed, offline, …). */
+  leftOut: z.array(z.object({ device: z.string(), why: z.string() })),
+});
+export type AccessRequestsFacts = z.infer<typeof AccessRequestsFacts>;
+
+/** One ASA's request (named by `<asa>`), or the same request on several (`--devices`). */
+const TargetFacts = z.union([AccessRequestFacts, AccessRequestsFacts]);
+type TargetFacts = z.infer<typeof TargetFacts>;
+
+/** The requests of the facts, one per device that gets a rule. */
+export function requestsOf(facts: TargetFacts): AccessRequestFacts[] {
+  return 'requests' in facts ? facts.requests : [facts];
+}
+
+/** The ASAs a device query finds (`name:asa-branch-*`, or text searched in names), the profile's only. */
+async function asasMatching(ctx: OperationContext, query: string): Promise<ResolvedDevice[]> {
+  const q = allOf(fieldIs('deviceType', 'ASA'), toLucene(query));
+  const { data } = await ctx.scc.call('getDevices', {
+    query: { q, limit: MAX_ACCESS_DEVICES + 1, offset: 0, sort: ['name:ASC'] },
+  });
+  const found = (data.items ?? [])
+    .filter((device) => deviceKind(device) === 'asa' && device.uid)
+    .map((device) => ({ uid: device.uid ?? '', name: device.name, kind: deviceKind(device), device }));
+  if (found.length === 0)
+    throw new UserError(`No ASA matches \`${query}\` (\`/fw devices ${query}\` lists what it finds).`);
+  if (found.length > MAX_ACCESS_DEVICES)
+    throw new UserError(
+      `\`${query}\` matches ${data.count ?? `more than ${MAX_ACCESS_DEVICES}`} ASAs; one request takes at most ${MAX_ACCESS_DEVICES}. Narrow the query, or ask in several requests.`,
+    );
+  return found;
+}
+
+/**
+ * The request on every ASA the query finds: each checked, traced and designed as one request is. A device
+ * where the traffic is allowed already is said and gets nothing; one that cannot take the request now
+ * (held by other work, changes not deployed, offline, no access group there) is left out, with why. The
+ * access policy judges the request, not a device: its refusal refuses the whole request.
+ */
+async function resolveOnDevices(
+  ctx: OperationContext,
+  args: RequestArgs,
+  query: string,
+): Promise<{ facts: AccessRequestsFacts; raw: Record<string, string> }> {
+  const found = await asasMatching(ctx, query);
+  const requests: AccessRequestFacts[] = [];
+  const allowed: AccessRequestsFacts['allowed'] = [];
+  const leftOut: AccessRequestsFacts['leftOut'] = [];
+  let raw: Record<string, string> | undefined;
+  const holds = ctx.services?.holds;
+  for (const device of found) {
+    const hold = holds ? await holds.heldBy(ctx.profile, [device.uid], ctx.now()) : undefined;
+    if (hold) {
+      leftOut.push({ device: device.name, why: `held by ${holderWords(hold)}: ${untrusted(hold.reason)}` });
+      continue;
+    }
+    try {
+      const one = await requestOn(ctx, args, device);
+      requests.push(one.facts);
+      raw ??= one.raw;
+    } catch (error) {
+      if (error instanceof RiskRefused) throw error;
+      if (error instanceof AlreadyAllowed) allowed.push({ device: device.name, by: error.by });
+      else if (error instanceof UserError) leftOut.push({ device: device.name, why: error.message });
+      else throw error;
+    }
+  }
+  const said = [
+    ...allowed.map((a) => `${code(a.device)} lets it through already, ${a.by}`),
+    ...leftOut.map((l) => `${code(l.device)} is left out: ${l.why}`),
+  ];
+  if (requests.length === 0 || raw === undefined)
+    throw new UserError(
+      `Nothing to stage on the ${counted(found.length, 'ASA')} \`${query}\` finds:\n${said.map((line) => `• ${line}`).join('\n')}`,
+    );
+  const { asa: _asa, in: input, ...common } = raw;
+  return {
+    facts: {
+      query,
+      requests,
+      devices: requests.map((r) => r.device),
+      allowed,
+      leftOut,
+    },
+    // Every device's own interface is found again from the source unless one was named for all.
+    raw: {
+      ...common,
+      devices: query,
+      ...(args.in === undefined || input === undefined ? {} : { in: input }),
+    },
+  };
+}
+
+async function rereadAll(ctx: OperationContext, before: TargetFacts): Promise<TargetRead<TargetFacts>> {
+  if (!('requests' in before)) return reread(ctx, before);
+  const requests: AccessRequestFacts[] = [];
+  for (const part of before.requests) {
+    const read = await reread(ctx, part);
+    if (!read.found) return { found: false, reason: `${part.device.name}: ${read.reason}` };
+    requests.push(read.facts);
+  }
+  return { found: true, facts: { ...before, requests } };
+}
+
+function compareAll(before: TargetFacts, after: TargetFacts): string[] {
+  const was = requestsOf(before);
+  const now = requestsOf(after);
+  if (was.length !== now.length) return ['the devices of the request changed'];
+  if (!('requests' in before))
+    return compareRequests(was[0] ?? before, now[0] ?? (after as AccessRequestFacts));
+  return was.flatMap((part, i) => {
+    const other = now[i];
+    return other ? compareRequests(part, other).map((why) => `${part.device.name}: ${why}`) : [];
+  });
+}
+
+/** The card of a request on several ASAs: each device's verdict before, design and predicted verdict after. */
+export function describeRequests(facts: AccessRequestsFacts, now: number) {
+  const [first] = facts.requests;
+  if (!first) throw new Error('an access request on several ASAs with none to change');
+  const one = describeRequest(first, now);
+  const names = facts.requests.map((r) => r.device.name);
+  const keep = new Set(['Service', 'Reason', 'Ticket', 'Expires', 'Risk check']);
+  const perDevice = facts.requests.map((part) => {
+    const objects = [part.source, part.destination]
+      .filter((side) => side.how !== 'named')
+      .map((side) => `${side.object} (${side.how === 'reused' ? 'reused' : 'new'})`);
+    return `• ${code(part.device.name)}: before ${beforeText(part)}; the rule goes at #${part.index} of ${code(part.group.name)} (inbound on ${code(part.input)}${part.inferred ? ', inferred' : ''})${objects.length > 0 ? `; objects ${objects.join(', ')}` : ''}; after (predicted): ALLOW by the new rule at #${part.index + 1}`;
+  });
+  return {
+    action: `let ${code(first.source.typed)} reach ${code(first.destination.typed)} on ${service(first)} through ${counted(names.length, 'ASA')} (access request on ${names.map(code).join(', ')})`,
+    line: `access request on ${untrusted(names.join(', '))}: ${untrusted(first.protocol)} ${untrusted(first.source.typed)} → ${untrusted(first.destination.typed)}`,
+    fields: [
+      { label: 'Devices', value: `${names.join(', ')} (${facts.query})` },
+      { label: 'Source', value: first.source.typed },
+      { label: 'Destination', value: first.destination.typed },
+      ...one.fields.filter((field) => keep.has(field.label)),
+      ...(facts.allowed.length > 0
+        ? [
+            {
+              label: 'Allowed already (nothing staged)',
+              value: facts.allowed.map((a) => `${a.device}: ${a.by}`).join('; '),
+            },
+          ]
+        : []),
+      ...(facts.leftOut.length > 0
+        ? [{ label: 'Left out', value: facts.leftOut.map((l) => l.device).join(', ') }]
+        : []),
+    ],
+    warnings: [] as string[],
+    code: [
+      '! predicted by fwbot; SCC calculates the exact commands once the change is staged, shown before each deploy',
+      ...facts.requests.flatMap((part) => [
+        `! ${part.device.name} (already staged: nothing)`,
+        ...predicted(part),
+      ]),
+    ].join('\n'),
+    notes: [
+      `*Each device* (${counted(names.length, 'rule')}, one per ASA):`,
+      ...perDevice,
+      ...facts.leftOut.map((l) => `• ${code(l.device)} is left out: ${l.why}`),
+      `On approval fwbot stages each rule, shows SCC’s calculated commands in this thread, deploys each ASA on its own and runs packet-tracer on it again to verify, saying here for each whether it is verified. Each ASA is locked for other changes until its own verification ends.`,
+      ...windowNotes(
+        facts.requests.flatMap((part) => part.windows ?? []),
+        undefined,
+        undefined,
+        now,
+      ),
+    ],
+  };
+}
+
+/** What the run on several ASAs did: the devices staged and deployed, and those that failed, with why. */
+interface StagedMany {
+  staged: Staged[];
+  failed: { device: string; why: string }[];
+}
+
+/**
+ * Stages and deploys each ASA on its own (its own deploy, so no deploy carries two devices' changes and
+ * each verification follows its own). A device that fails is said, and its hold ends at once; the others
+ * go on.
+ */
+async function stageAndDeployAll(ctx: OperationContext, facts: AccessRequestsFacts): Promise<StagedMany> {
+  const staged: Staged[] = [];
+  const failed: StagedMany['failed'] = [];
+  for (const part of facts.requests) {
+    try {
+      staged.push(await stageAndDeploy(ctx, part));
+    } catch (error) {
+      const why =
+        error instanceof UserError
+          ? error.message
+          : error instanceof SccError
+            ? error.userMessage()
+            : 'an unexpected error (see the logs)';
+      ctx.log.warn(
+        { err: error, device: part.device.uid },
+        'access request not staged on one of its devices',
+      );
+      failed.push({ device: part.device.name, why });
+      try {
+        await ctx.services?.holds?.forceRelease(ctx.profile, part.device.uid, ctx.requestId);
+      } catch (release) {
+        ctx.log.warn({ err: release, device: part.device.uid }, 'device hold not released; it lapses');
+      }
+    }
+  }
+  if (staged.length === 0)
+    throw new UserError(
+      `Nothing was deployed: ${failed.map((f) => `${code(f.device)}: ${f.why}`).join('; ')}`,
+    );
+  return { staged, failed };
+}
+
+function renderStagedMany(result: StagedMany, meta: RenderMeta): View {
+  const views = result.staged.map((staged) => renderStaged(staged, meta));
+  const [first] = views;
+  if (!first) throw new Error('no device was staged');
+  const blocks: ViewBlock[] = views.flatMap((view) => view.blocks);
+  if (result.failed.length > 0)
+    blocks.push({
+      kind: 'text',
+      text: `:warning: Not staged, nothing deployed there:\n${result.failed.map((f) => `• ${code(f.device)}: ${f.why}`).join('\n')}`,
+    });
+  return {
+    ...first,
+    summary: `access request on ${counted(result.staged.length, 'ASA')}: staged and deploying`,
+    blocks,
+  };
+}
+
+/** After a crash on several ASAs: each device's deploy found by the request's id and its device's label. */
+async function interruptedAll(ctx: OperationContext, facts: TargetFacts) {
+  if (!('requests' in facts)) return interrupted(ctx, facts);
+  const runs = (await newestDeployRuns(ctx)).filter(
+    (item) => taggedRequest(item.description) === ctx.requestId && item.transactionUid,
+  );
+  const track: TrackRequest[] = [];
+  const lines: string[] = [];
+  for (const part of facts.requests) {
+    const run = runs.find((item) =>
+      (item.description ?? '').includes(`access request on ${part.device.name} `),
+    );
+    const rule = run
+      ? (await rulesOf(ctx, part.device)).find(
+          (r) => r.ruleConfigurationText && sameRuleText(r.ruleConfigurationText, part.rule),
+        )
+      : undefined;
+    if (!run?.transactionUid || !rule?.uid) {
+      lines.push(
+        `• ${code(part.device.name)}: no deploy of this request found; nothing was sent again (\`/fw changes ${part.device.name}\` shows what is staged).`,
+      );
+      continue;
+    }
+    await recordRule(ctx, part, rule.uid);
+    track.push(
+      ...tracksOf({
+        facts: part,
+        ruleUid: rule.uid,
+        ruleText: rule.ruleConfigurationText ?? part.rule,
+        pending: undefined,
+        transactionUid: run.transactionUid,
+        holder: ctx.requestId,
+      }),
+    );
+    lines.push(`• ${code(part.device.name)}: deployed before fwbot restarted; followed and verified here.`);
+  }
+  if (track.length === 0) return undefined;
+  return {
+    view: {
+      summary: `access request on ${counted(facts.requests.length, 'ASA')}: found after fwbot restarted`,
+      blocks: [
+        {
+          kind: 'text' as const,
+          text: `:white_check_mark: fwbot restarted while this request ran; nothing was sent again:\n${lines.join('\n')}`,
+        },
+      ],
+      visibility: 'in_channel' as const,
+    },
+    track,
+  };
+}
+
+/** The extra approvers of every device's request, each rule once. */
+function approversOf(facts: TargetFacts): AccessRequestFacts['risk']['approvers'] {
+  const seen = new Set<string>();
+  return requestsOf(facts)
+    .flatMap((part) => part.risk.approvers)
+    .filter((extra) => {
+      if (seen.has(extra.rule.key)) return false;
+      seen.add(extra.rule.key);
+      return true;
+    });
+}
+
 export const accessRequest = defineOperation({
   id: 'access.request',
   words: ['access', 'request'],
@@ -957,7 +1386,7 @@ export const accessRequest = defineOperation({
   summary:
     'Request access through an ASA: checked with packet-tracer, a rule designed and approved, deployed and verified',
   params: [
-    ASA_PARAM,
+    { ...ASA_PARAM, replacedBy: 'devices' },
     { name: 'protocol', kind: 'choice', choices: ACCESS_PROTOCOLS, description: 'tcp, udp, icmp or ip' },
     {
       name: 'source',
@@ -996,8 +1425,91 @@ export const accessRequest = defineOperation({
       optional: true,
       description: 'input interface (nameif); by default the one whose connected subnet holds the source',
     },
+    {
+      name: 'devices',
+      kind: 'word',
+      flag: true,
+      optional: true,
+      description: `instead of <asa>: the same access on every ASA a device query finds (\`name:asa-branch-*\`; at most ${MAX_ACCESS_DEVICES})`,
+    },
   ],
   args: requestArgs,
+  // The *Request access* form: `/fw access request` alone opens it. Its fields are the arguments, checked
+  // by the same rules (a mistake is shown under its field, and what was typed stays).
+  modal: {
+    title: 'Request access',
+    submit: 'Check and request',
+    when: 'empty',
+    fields: [
+      {
+        name: 'asa',
+        label: 'ASA',
+        input: 'device',
+        optional: true,
+        deviceQuery: 'deviceType:ASA',
+        hint: 'The firewall the traffic goes through. For several, leave it empty and give a device query below.',
+      },
+      {
+        name: 'devices',
+        label: 'Or several ASAs (a device query)',
+        input: 'text',
+        optional: true,
+        placeholder: 'name:asa-branch-*',
+        hint: `The same access on every ASA the query finds, at most ${MAX_ACCESS_DEVICES}.`,
+      },
+      {
+        name: 'protocol',
+        label: 'Protocol',
+        input: 'select',
+        options: ACCESS_PROTOCOLS.map((p) => ({ label: p, value: p })),
+        initial: 'tcp',
+      },
+      {
+        name: 'source',
+        label: 'Source',
+        input: 'text',
+        placeholder: '198.51.100.0/24',
+        hint: 'An IPv4 host, a network in CIDR form, or the name of a network object of the ASA.',
+      },
+      {
+        name: 'destination',
+        label: 'Destination',
+        input: 'text',
+        placeholder: '172.20.41.5',
+        hint: 'An IPv4 host, a network in CIDR form, or the name of a network object of the ASA.',
+      },
+      {
+        name: 'port',
+        label: 'Port or ICMP type',
+        input: 'text',
+        optional: true,
+        placeholder: '443',
+        hint: 'tcp and udp: the destination port (443 or https). icmp: the type (echo by default). ip: none.',
+      },
+      {
+        name: 'reason',
+        label: 'Reason',
+        input: 'text',
+        hint: 'Why the access is needed, at most 200 characters: it goes into the rule’s remark.',
+      },
+      {
+        name: 'expires',
+        label: 'Expires',
+        input: 'text',
+        optional: true,
+        placeholder: '30d',
+        hint: 'A number of days (30d) or a date (2027-01-31). Empty: a permanent rule.',
+      },
+      {
+        name: 'in',
+        label: 'Input interface',
+        input: 'text',
+        optional: true,
+        placeholder: 'outside',
+        hint: 'Where the traffic comes in (nameif). Empty: the interface whose connected subnet holds the source.',
+      },
+    ],
+  },
   role: 'operator',
   // It grants access through a firewall: always a second person, who sees the rule and where it goes.
   approval: 'always',
@@ -1014,6 +1526,7 @@ export const accessRequest = defineOperation({
     'getCliResults',
     'getCliResult',
     'createObject',
+    'createTargets',
     'createAccessRule',
     'deployChangesToMultipleAsaDevices',
     'getDeviceDeploymentRuns',
@@ -1023,29 +1536,43 @@ export const accessRequest = defineOperation({
   ],
   examples: [
     'access request asa-dc-03 tcp 198.51.100.0/24 172.20.41.5 8443 --in outside --reason "partner sync"',
+    'access request --devices name:asa-* tcp 198.51.100.7 172.20.41.5 8443 --in outside --reason "partner sync"',
   ],
   changes: {
-    devices: async (_ctx, _args, facts) => (facts ? [facts.device] : []),
-    hold: { kind: 'access', reason: (facts) => `access request on ${facts.device.name}` },
+    devices: async (_ctx, _args, facts) => (facts ? requestsOf(facts).map((part) => part.device) : []),
+    hold: {
+      kind: 'access',
+      reason: (facts) =>
+        `access request on ${requestsOf(facts)
+          .map((part) => part.device.name)
+          .join(', ')}`,
+    },
   },
   target: {
-    facts: AccessRequestFacts,
+    facts: TargetFacts,
     resolve: resolveRequest,
-    reread,
-    compare: compareRequests,
-    describe: describeRequest,
-    interrupted,
+    reread: rereadAll,
+    compare: compareAll,
+    describe: (facts, now) =>
+      'requests' in facts ? describeRequests(facts, now) : describeRequest(facts, now),
+    interrupted: interruptedAll,
     // A protected destination's own approvers, when the policy asks for them (the card says why).
-    approvers: (facts) => facts.risk.approvers,
+    approvers: approversOf,
     timing: {
       at: () => undefined,
       breakGlass: () => undefined,
-      windows: (ctx, facts) => deployWindows(ctx, [facts.device]),
+      windows: (ctx, facts) =>
+        deployWindows(
+          ctx,
+          requestsOf(facts).map((part) => part.device),
+        ),
     },
   },
-  run: (ctx, _args, facts) => stageAndDeploy(ctx, facts),
-  render: (staged, _args, meta) => renderStaged(staged, meta),
-  track: (staged) => tracksOf(staged),
+  run: (ctx, _args, facts): Promise<Staged | StagedMany> =>
+    'requests' in facts ? stageAndDeployAll(ctx, facts) : stageAndDeploy(ctx, facts),
+  render: (result, _args, meta) =>
+    'staged' in result ? renderStagedMany(result, meta) : renderStaged(result, meta),
+  track: (result) => ('staged' in result ? result.staged.flatMap(tracksOf) : tracksOf(result)),
 });
 
 export const ACCESS_REQUEST_OPERATIONS: readonly Operation[] = [accessRequest];

@@ -150,7 +150,9 @@ function bindArguments(op: Operation, text: string, tokens: readonly Token[], co
   const fail = (arg: string | undefined, message: string) =>
     new UsageError(op.id, [{ arg, message }], usage());
   const flags = new Map(op.params.filter((p) => p.flag).map((p) => [p.name, p]));
-  const positionals = op.params.filter((p) => !p.flag);
+  // A positional a given flag replaces takes no token (`access request --devices <query> tcp …`).
+  const given = flagsGiven(tokens, flags);
+  const positionals = op.params.filter((p) => !p.flag && !(p.replacedBy && given.has(p.replacedBy)));
   let position = 0;
   let flagsEnded = false;
 
@@ -277,6 +279,19 @@ export function firstTrailingRun(from: number, length: number, step: (k: number)
 
 function describe(param: Param): string {
   return param.kind === 'choice' && param.choices ? `one of ${param.choices.join(', ')}` : param.description;
+}
+
+/** The declared flags the line gives (unquoted `--name` or `--name=…`, before any `--`). */
+function flagsGiven(tokens: readonly Token[], flags: ReadonlyMap<string, Param>): Set<string> {
+  const given = new Set<string>();
+  for (const token of tokens) {
+    if (token.quoted) continue;
+    if (token.value === '--') break;
+    if (!token.value.startsWith('--')) continue;
+    const [name = ''] = splitFlag(token.value.slice(2));
+    if (flags.has(name)) given.add(name);
+  }
+  return given;
 }
 
 function splitFlag(body: string): [string, string | undefined] {

@@ -4,8 +4,8 @@
 // "NOT verified: …" with a *Remove the rule…* button that runs `rules remove` (governed like any removal).
 // Declared later work, so it happens exactly once even when the worker that deployed dies before it: the
 // tracking queue keeps one job per request, and each step is one read (or one packet-tracer start, which
-// is a read the device may be asked twice). The request's device hold (the per-device change lock) ends
-// with it, however it ends.
+// is a read the device may be asked twice). The request's hold on this device (the per-device change lock)
+// ends with it, however it ends; a request on several ASAs keeps its other devices held until theirs end.
 import { z } from 'zod';
 import { escapeAll } from '../render/mrkdwn.js';
 import { parsePacketTracer } from '../render/packetTracer.js';
@@ -61,6 +61,8 @@ export const accessVerify = defineFollowKind({
   // A deploy takes seconds to minutes; packet-tracer seconds.
   poll: { firstDelayMs: 2 * SECOND, factor: 1.5, capMs: 20 * SECOND, deadlineMs: 2 * HOUR },
   holder: (request) => request.holder,
+  // A request on several ASAs holds each until its own verification ends (the others may still deploy).
+  heldDevices: (request) => (request.holder === undefined ? undefined : [request.device.uid]),
   describe: (request) => `the verification of the access rule on \`${request.device.name}\``,
   async step(ctx, request, state) {
     const scc = ctx.client;

@@ -49,6 +49,11 @@ export interface Param {
   choices?: readonly string[];
   /** Accepted by the grammar but left out of usage lines and help (e.g. `--offset`, set by paging). */
   hidden?: boolean;
+  /**
+   * A positional that the named flag replaces: when that flag is given anywhere on the line, this positional
+   * takes no token (an access request's `<asa>`, replaced by `--devices <query>` for several devices).
+   */
+  replacedBy?: string;
 }
 
 /** Raw arguments as the grammar or a modal binds them, before the operation's zod schema types them. */

@@ -237,6 +237,40 @@ describe('grammar: forms or flags (the real catalogue)', () => {
     return { id: op.id, raw, modal };
   };
 
+  it('reads an access request without <asa> when --devices takes its place, anywhere on the line', () => {
+    expect(
+      decide('access request --devices name:asa-* udp 10.1.0.0/24 10.9.9.9 514 --reason syslog'),
+    ).toEqual({
+      id: 'access.request',
+      raw: {
+        devices: 'name:asa-*',
+        protocol: 'udp',
+        source: '10.1.0.0/24',
+        destination: '10.9.9.9',
+        port: '514',
+        reason: 'syslog',
+      },
+      modal: false,
+    });
+    expect(decide('access request ip 10.1.0.0/24 10.9.9.9 --reason x --devices=branch').raw).toMatchObject({
+      devices: 'branch',
+      protocol: 'ip',
+      source: '10.1.0.0/24',
+      destination: '10.9.9.9',
+    });
+    // Without it, the ASA is the first word; a quoted "--devices" is a value, not the flag.
+    expect(decide('access request asa-dc-03 ip 10.1.0.0/24 10.9.9.9 --reason "--devices"').raw).toMatchObject(
+      {
+        asa: 'asa-dc-03',
+        reason: '--devices',
+      },
+    );
+  });
+
+  it('opens the Request access form for `access request` alone', () => {
+    expect(decide('access request')).toEqual({ id: 'access.request', raw: {}, modal: true });
+  });
+
   it('opens an interface form when only the target is typed, as before', () => {
     expect(decide('interfaces create vlan asa-hq-01').modal).toBe(true);
     expect(decide('interfaces create etherchannel asa-hq-01').modal).toBe(true);

@@ -45,6 +45,8 @@ export interface BotOptions {
   slackApiUrl: string;
   sccBaseUrl: string;
   sccToken: string;
+  /** Other SCC profiles beside `default`, by name: their tokens (a customer channel's tenant profile). */
+  profiles?: Record<string, string>;
   clock?: () => number;
   settings?: ApprovalSettingsInput;
   /** Who holds which role (default: world.ts's POLICY); tests change it to take a role away. */
@@ -152,7 +154,16 @@ function connect(target: string | RedisConfig): Redis {
 export async function startBot(options: BotOptions): Promise<Bot> {
   const redis = connect(options.redisUrl);
   const scc = createSccClient({ baseUrl: options.sccBaseUrl, token: options.sccToken, profile: 'default' });
-  const clients: SccClients = { names: () => ['default'], get: () => scc };
+  const others = new Map(
+    Object.entries(options.profiles ?? {}).map(
+      ([name, token]) =>
+        [name, createSccClient({ baseUrl: options.sccBaseUrl, token, profile: name })] as const,
+    ),
+  );
+  const clients: SccClients = {
+    names: () => ['default', ...others.keys()],
+    get: (name) => others.get(name) ?? scc,
+  };
   const logger = pino({ level: process.env.APPROVALS_TEST_LOG ?? 'silent' });
   const tracker = new RecordingTracker(options.tracking, options.timed);
   const receiver = new HTTPReceiver({ signingSecret: SIGNING_SECRET });
@@ -270,6 +281,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       await approvals.close();
       await app.stop();
       await scc.close();
+      for (const other of others.values()) await other.close();
       redis.disconnect();
     },
   };

@@ -75,6 +75,8 @@ export async function startEnv(
     bindWorkspace?: boolean;
     /** Where the driven clock starts (default: the machine's time now). */
     clockStart?: number;
+    /** Other SCC profiles of the bot, by name: their tokens, minted by the simulator (a tenant's own). */
+    profiles?: (sim: SimulatorHandle) => Record<string, string>;
     /** Channels Slack says are shared with another organization (conversations.info). */
     sharedChannels?: string[];
     /** Timed work (src/jobs/timed/) beside the approvals, on the workers of src/jobs/ (their notifications post). */
@@ -99,6 +101,7 @@ export async function startEnv(
       slackApiUrl: slack.apiUrl,
       sccBaseUrl: sim.url,
       sccToken: sim.tokens.superAdmin,
+      ...(options.profiles ? { profiles: options.profiles(sim) } : {}),
       // The simulated ASAs' certificates, from the simulator's management endpoint.
       certificates: createCertificateProbe({ route: managementRoute(sim.managementPort) }),
       clock,
