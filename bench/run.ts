@@ -1,7 +1,7 @@
 // `npm run bench`: the three benchmarks of issue 8, one after another, each bounded to a couple of
 // minutes on a 2-core machine; prints each table as it is measured and writes bench/RESULTS.md with the
 // machine they ran on. Flags:
-//   --only ack,tracking,scale,events   run some of them (RESULTS.md is then left alone unless --write)
+//   --only ack,tracking,scale,events,access   run some of them (RESULTS.md is then left alone unless --write)
 //   --quick                     smaller sizes and shorter runs (a smoke run; RESULTS.md left alone)
 //   --write                     write RESULTS.md even for a partial or quick run
 //   --transactions N            tracking benchmark size (default 1000)
@@ -11,10 +11,14 @@
 //   --seconds S                 seconds per ack cell (default 5)
 //   --devices N                 events benchmark: devices across its managed tenants (default 10000)
 //   --compress X                events benchmark: how many times faster than SCC's its time goes (default 6)
+//   --access-requests N         access benchmark: requests (default 200, quick 40) over --access-devices
+//   --access-devices N          ASAs (default 20, quick 8)
+//   --access-speed X            the simulator's speed for the access benchmark (default 1: SCC's pace)
 //   --note TEXT                 a line about the conditions of the run for RESULTS.md (repeatable), e.g.
 //                               --note "another engineer ran the test suite at the same time"
 // RESULTS.md also records how long each benchmark and the whole run took.
 import { parseArgs } from 'node:util';
+import { benchAccess } from './access.js';
 import { benchAck } from './ack.js';
 import { benchEvents } from './events.js';
 import { benchScale } from './scale.js';
@@ -23,7 +27,7 @@ import { RESULTS_PATH, writeBenchPart } from './support/results.js';
 import { markdownTable, type Table } from './support/stats.js';
 import { benchTracking } from './tracking.js';
 
-const BENCHMARKS = ['ack', 'tracking', 'scale', 'events'] as const;
+const BENCHMARKS = ['ack', 'tracking', 'scale', 'events', 'access'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const { values } = parseArgs({
@@ -38,6 +42,9 @@ const { values } = parseArgs({
     seconds: { type: 'string' },
     devices: { type: 'string' },
     compress: { type: 'string' },
+    'access-requests': { type: 'string' },
+    'access-devices': { type: 'string' },
+    'access-speed': { type: 'string' },
     note: { type: 'string', multiple: true },
   },
 });
@@ -134,6 +141,20 @@ async function main(): Promise<void> {
       }),
     );
     for (const table of eventTables) show(table);
+  }
+  if (wanted('access')) {
+    const accessTables = await timed('access', () =>
+      benchAccess({
+        requests: numberFlag(values['access-requests'], quick ? 40 : 200),
+        devices: numberFlag(values['access-devices'], quick ? 8 : 20),
+        concurrentDevices: quick ? 1 : 4,
+        groupSize: 5,
+        speed: numberFlag(values['access-speed'], 1),
+        boundS: quick ? 300 : 900,
+        seed: 36,
+      }),
+    );
+    for (const table of accessTables) show(table);
   }
   const loadAfter = loadAverage();
   const total = `${((Date.now() - started) / 1000).toFixed(0)} s (${timings.join(', ')})`;

@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { describeMachine, loadAverage, machineLines } from '../support/machine.js';
 import { RESULTS_PATH, writeDrillsPart } from '../support/results.js';
+import { accessKillDrill } from './accessKill.js';
 import { alertsFailoverDrill } from './alertsFailover.js';
 import { alertsKillDrill } from './alertsKill.js';
 import { approvalsDrill } from './approvals.js';
@@ -35,6 +36,7 @@ const DRILLS: readonly Drill[] = [
   alertsKillDrill,
   alertsFailoverDrill,
   shunDrill,
+  accessKillDrill,
 ];
 const BOUND_MS = 5 * 60_000;
 

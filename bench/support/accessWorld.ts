@@ -14,7 +14,7 @@ import { buttons, clickBody } from '../drills/approvals.js';
 import { DRILL_SIGNING_SECRET, type FwbotProcess, startFwbot } from '../drills/fwbotProcess.js';
 import { cloneAsas } from './asaClones.js';
 import { stopChild } from './processes.js';
-import { type SccProxy, sccOperationOf, startSccProxy } from './sccProxy.js';
+import { type BeforeAnswer, type SccProxy, sccOperationOf, startSccProxy } from './sccProxy.js';
 import { startWorld, type World } from './world.js';
 
 export const REQUESTER = 'U0ACCREQ01';
@@ -44,6 +44,8 @@ export async function startAccessWorld(options: {
   devices: number;
   speed: number;
   env?: Record<string, string>;
+  /** See startSccProxy. */
+  beforeAnswer?: BeforeAnswer;
 }): Promise<AccessWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'fwbot-bench-access-'));
   const profiles = join(dir, 'profiles.yml');
@@ -62,7 +64,9 @@ export async function startAccessWorld(options: {
   const world = await startWorld({ sim: { clock: 'real', speed: options.speed } });
   const devices = cloneAsas(world.sim, 'asa-dc-03', options.devices, 'asa-acc');
   const uids = new Map(devices.map((name) => [world.sim.deviceUid(name).toLowerCase(), name]));
-  const proxy = await startSccProxy(world.sim.url, uids, sccOperationOf());
+  const proxy = await startSccProxy(world.sim.url, uids, sccOperationOf(), {
+    ...(options.beforeAnswer ? { beforeAnswer: options.beforeAnswer } : {}),
+  });
   const env = { SCC_BASE_URL: proxy.url, ...options.env };
   const front = await startFwbot(world, { profilesFile: profiles, env: { ...env, BOT_WORKERS: 'off' } });
   const startWorker = async () =>
@@ -134,11 +138,23 @@ export async function ask(aw: AccessWorld, channel: string, text: string, boundM
       }
       if (call.method === 'response_url' && call.args.responseUrlId === responseId) {
         const said = textOf(call);
-        if (/No change needed|Refused|refused|Could not|cannot|held by/.test(said))
+        // Anything but the acknowledgement that a card is on its way ends the ask.
+        if (!/Asked for approval|approval card|Working on it/i.test(said))
           return { kind: 'reply', text: String(call.args.text ?? said), at: call.at };
       }
     }
-    if (Date.now() > deadline) throw new Error(`no card and no answer to /fw ${text} within ${boundMs} ms`);
+    if (Date.now() > deadline) {
+      const seen = slack.calls
+        .filter(
+          (c) =>
+            c.args.channel === channel ||
+            (c.method === 'response_url' && c.args.responseUrlId === responseId),
+        )
+        .map((c) => `${c.method} ${c.status}: ${String(c.args.text ?? '').slice(0, 200)}`);
+      throw new Error(
+        `no card and no answer to /fw ${text} within ${boundMs} ms; seen: ${seen.join(' / ') || 'nothing'}`,
+      );
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

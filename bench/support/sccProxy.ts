@@ -24,6 +24,9 @@ export interface ProxiedCall {
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
+/** Called with each call and SCC's answer before the answer goes back to fwbot. */
+export type BeforeAnswer = (call: ProxiedCall, answer: unknown) => Promise<void> | void;
+
 export interface SccProxy {
   url: string;
   calls: ProxiedCall[];
@@ -50,7 +53,9 @@ function json(buffer: Buffer): unknown {
 }
 
 const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 
 /**
  * Starts the proxy. `devices` maps every device's UID (lower case) to its name, so a call naming a
@@ -61,6 +66,13 @@ export async function startSccProxy(
   target: string,
   devices: ReadonlyMap<string, string>,
   operationOf: (method: string, path: string) => string,
+  options: {
+    /**
+     * Called with each call and SCC's answer before the answer goes back to fwbot: a drill kills a worker
+     * there, after SCC acted and before the worker could know.
+     */
+    beforeAnswer?: BeforeAnswer;
+  } = {},
 ): Promise<SccProxy> {
   const calls: ProxiedCall[] = [];
   /** transaction, execution, CLI result, deployment run, rule UIDs → device. */
@@ -124,7 +136,7 @@ export async function startSccProxy(
         firstKnown(url.pathname) ??
         firstKnown(url.search);
       if (device) learn(device, json(answerBody));
-      calls.push({
+      const call: ProxiedCall = {
         at: Date.now(),
         method: req.method ?? 'GET',
         path: url.pathname,
@@ -132,10 +144,13 @@ export async function startSccProxy(
         status: answer.status,
         device,
         operation: operationOf(req.method ?? 'GET', url.pathname),
-      });
+      };
+      calls.push(call);
+      await options.beforeAnswer?.(call, json(answerBody));
       const out: Record<string, string> = {};
       answer.headers.forEach((value, key) => {
-        if (key !== 'content-length' && key !== 'transfer-encoding' && key !== 'content-encoding') out[key] = value;
+        if (key !== 'content-length' && key !== 'transfer-encoding' && key !== 'content-encoding')
+          out[key] = value;
       });
       res.writeHead(answer.status, out);
       res.end(answerBody);
