@@ -52,7 +52,7 @@ interface Result {
   approvedAt?: number;
   endedAt?: number;
   /** verified, no-change, refused (by the policy, at the ask), stopped (refused at run time), unverified. */
-  outcome: 'verified' | 'no-change' | 'refused' | 'stopped' | 'not-verified' | 'timed-out';
+  outcome: 'verified' | 'no-change' | 'refused' | 'stopped' | 'not-verified' | 'timed-out' | 'not-run';
   said?: string;
   staged: boolean;
 }
@@ -65,7 +65,10 @@ export interface AccessBenchOptions {
   groupSize: number;
   /** The simulator's speed: 1 is SCC's pace. */
   speed: number;
-  /** Real seconds the whole run may take before it gives up on what is left. */
+  /**
+   * Real seconds after which no request is started; those under way get SETTLE_S more to end, then
+   * count as timed out.
+   */
   boundS: number;
   seed: number;
 }
@@ -251,6 +254,7 @@ export function plan(options: AccessBenchOptions, devices: readonly string[]): P
 // ---------------------------------------------------------------------------------------------------
 // Running one request, or a group at once.
 
+const SETTLE_S = 300;
 const FINAL_VERIFIED = /verified: ALLOW/;
 const FINAL_NOT = /NOT verified/;
 
@@ -476,11 +480,12 @@ const KIND_LABEL: Record<RequestKind, string> = {
 export async function benchAccess(options: AccessBenchOptions): Promise<Table[]> {
   const aw = await startAccessWorld({ devices: options.devices, speed: options.speed });
   const started = Date.now();
-  const deadline = started + options.boundS * 1000;
+  const startBy = started + options.boundS * 1000;
+  const deadline = startBy + SETTLE_S * 1000;
   try {
     const planned = plan(options, aw.devices);
     console.log(
-      `  ${planned.length} requests over ${aw.devices.length} ASAs (simulator speed ${options.speed}); bound ${options.boundS} s`,
+      `  ${planned.length} requests over ${aw.devices.length} ASAs (simulator speed ${options.speed}); none started after ${options.boundS} s, none followed after ${options.boundS + SETTLE_S} s`,
     );
     const results: Result[] = [];
     let done = 0;
@@ -504,7 +509,10 @@ export async function benchAccess(options: AccessBenchOptions): Promise<Table[]>
             done += out.length;
           }
           for (const p of mine.filter((q) => q.group === undefined)) {
-            if (Date.now() > deadline) break;
+            if (Date.now() > startBy) {
+              results.push({ planned: p, askedAt: Date.now(), outcome: 'not-run', staged: false });
+              continue;
+            }
             results.push(await runOne(aw, p, deadline));
             done += 1;
           }
@@ -516,7 +524,10 @@ export async function benchAccess(options: AccessBenchOptions): Promise<Table[]>
     // A moment for anything still following to finish its reads before they are counted.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const elapsedS = (Date.now() - started) / 1000;
-    const { unattributed } = attribute(aw, results);
+    const { unattributed } = attribute(
+      aw,
+      results.filter((r) => r.outcome !== 'not-run'),
+    );
     const deploys = checkDeploys(aw, results);
     const rulesOnDevices = aw.devices.reduce(
       (n, name) =>
@@ -544,8 +555,9 @@ function tables(
   const count = (f: (r: Result) => boolean) => results.filter(f).length;
   const verified = results.filter((r) => r.outcome === 'verified');
   const waits = verified.map((r) => ((r.endedAt ?? 0) - (r.approvedAt ?? 0)) / 1000);
-  const measured = results.map((r) => total(callsOf(r)));
-  const minimum = results.map((r) => total(minimumCalls(r.planned, r.outcome)));
+  const ran = results.filter((r) => r.outcome !== 'not-run');
+  const measured = ran.map((r) => total(callsOf(r)));
+  const minimum = ran.map((r) => total(minimumCalls(r.planned, r.outcome)));
   const kinds = [...new Set(results.map((r) => r.planned.kind))];
   const outcomes = (rs: readonly Result[]) => {
     const by = new Map<string, number>();
@@ -570,7 +582,7 @@ function tables(
       'p95 s',
     ],
     rows: kinds.map((kind) => {
-      const rs = results.filter((r) => r.planned.kind === kind);
+      const rs = ran.filter((r) => r.planned.kind === kind);
       const v = rs.filter((r) => r.outcome === 'verified');
       const w = v.map((r) => ((r.endedAt ?? 0) - (r.approvedAt ?? 0)) / 1000);
       const m = rs.map((r) => total(callsOf(r)));

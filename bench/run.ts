@@ -1,9 +1,11 @@
-// `npm run bench`: the three benchmarks of issue 8, one after another, each bounded to a couple of
+// `npm run bench`: the benchmarks (issue 8's ack, tracking and scale, issue 26's events, issue 36's access), one after another, each bounded to a couple of
 // minutes on a 2-core machine; prints each table as it is measured and writes bench/RESULTS.md with the
 // machine they ran on. Flags:
 //   --only ack,tracking,scale,events,access   run some of them (RESULTS.md is then left alone unless --write)
 //   --quick                     smaller sizes and shorter runs (a smoke run; RESULTS.md left alone)
 //   --write                     write RESULTS.md even for a partial or quick run
+//                               (`--only access` alone, not quick, always writes its own section of it,
+//                               keeping the rest of the file)
 //   --transactions N            tracking benchmark size (default 1000)
 //   --scale N                   scale benchmark size (default 10000)
 //   --speed X                   how much faster the simulator's work goes, tracking benchmark (default 10)
@@ -23,7 +25,7 @@ import { benchAck } from './ack.js';
 import { benchEvents } from './events.js';
 import { benchScale } from './scale.js';
 import { describeMachine, loadAverage, machineLines } from './support/machine.js';
-import { RESULTS_PATH, writeBenchPart } from './support/results.js';
+import { RESULTS_PATH, writeBenchPart, writeBenchSection } from './support/results.js';
 import { markdownTable, type Table } from './support/stats.js';
 import { benchTracking } from './tracking.js';
 
@@ -160,17 +162,35 @@ async function main(): Promise<void> {
   const total = `${((Date.now() - started) / 1000).toFixed(0)} s (${timings.join(', ')})`;
   console.log(`done in ${total}; load average at end ${loadAfter}`);
   const complete = BENCHMARKS.every(wanted) && !quick;
-  if (!complete && values.write !== true) {
-    console.log('partial or quick run: bench/RESULTS.md left as it was (--write to replace it)');
-    return;
-  }
   const machineAndRun = [
     ...machineLines(machine, loadAfter),
     `- Run time: ${total}`,
     ...(values.note ?? []).map((note) => `- Conditions: ${note}`),
   ];
+  if (chosen.length === 1 && wanted('access') && !quick && values.write !== true) {
+    writeBenchSection('access', accessSection(machineAndRun, tables));
+    console.log(`wrote the access section of ${RESULTS_PATH}`);
+    return;
+  }
+  if (!complete && values.write !== true) {
+    console.log('partial or quick run: bench/RESULTS.md left as it was (--write to replace it)');
+    return;
+  }
   writeBenchPart(results(machineAndRun, tables, quick));
   console.log(`wrote ${RESULTS_PATH}`);
+}
+
+/** The access benchmark run alone: its own section, with the machine and run it was measured on. */
+function accessSection(machine: readonly string[], tables: readonly Table[]): string {
+  return [
+    '## Access requests (issue 36)',
+    '',
+    'Written by `npm run bench -- --only access` (bench/run.ts, bench/access.ts); every figure below was measured in that run.',
+    '',
+    ...machine,
+    '',
+    ...tables.flatMap((table) => [markdownTable(table), '']),
+  ].join('\n');
 }
 
 function results(machine: readonly string[], tables: readonly Table[], isQuick: boolean): string {

@@ -48,7 +48,13 @@ export const accessKillDrill: Drill = {
   name: 'access',
   summary:
     'an access request’s worker SIGKILLed between its deploy and its verification: a new worker verifies it exactly once, one deploy',
+  // Two rounds at SCC's pace, each with a worker's start and a takeover of its jobs (BullMQ's lock of 30 s,
+  // then a stall check every 30 s), on a loaded machine.
+  boundMs: 12 * 60_000,
   async run() {
+    const started = Date.now();
+    const progress = (line: string) =>
+      console.log(`  .. ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s ${line}`);
     let armed: Armed | undefined;
     let aw: AccessWorld | undefined;
     let worker: ChildProcess | undefined;
@@ -90,24 +96,31 @@ export const accessKillDrill: Drill = {
         const channel = `C0ACCDRL0${round + 1}`;
         const port = 12_000 + round;
         const text = `access request ${device} tcp 198.51.100.0/24 172.20.41.0/24 ${port} --in outside --reason "drill ${round + 1}"`;
+        progress(`round ${round + 1}: asking`);
         const asked = await ask(aw, channel, text, 120_000);
         if (asked.kind !== 'card') throw new Error(`round ${round + 1}: no card: ${asked.text}`);
         const tracesBefore = tracesOnDevice();
         const deploysBefore = deploysOfDevice();
         armed = { point, deviceUid, fired: false };
         await approve(aw, channel, asked.card, round + 1);
+        progress(`round ${round + 1}: card posted; approved`);
         const firedInTime = await until(() => armed?.fired === true, 180_000, 50);
+        progress(`round ${round + 1}: worker SIGKILLed ${says}`);
         if (!firedInTime) throw new Error(`round ${round + 1}: the kill point was never reached`);
         const tracesAtKill = tracesOnDevice() - tracesBefore;
         worker = await aw.startWorker();
+        progress(`round ${round + 1}: a new worker is ready`);
         const verdict = /verified: ALLOW|NOT verified/;
         const ended = await until(
           () => threadPosts(aw as AccessWorld, channel, asked.card).some((p) => verdict.test(postText(p))),
           240_000,
           200,
         );
-        // Time for a second verification, if there were to be one, to show itself (the schedule's cap).
-        await new Promise((resolve) => setTimeout(resolve, 25_000));
+        progress(
+          `round ${round + 1}: ${ended ? 'the verdict is posted' : 'no verdict'}; watching 20 s for a second`,
+        );
+        // Time for a second verification, if there were to be one, to show itself (the follow kind's cap).
+        await new Promise((resolve) => setTimeout(resolve, 20_000));
         const posts = threadPosts(aw, channel, asked.card).map(postText);
         const verifiedPosts = posts.filter(
           (p) => /verified: ALLOW/.test(p) && !/NOT verified/.test(p),

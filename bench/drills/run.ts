@@ -42,8 +42,9 @@ const BOUND_MS = 5 * 60_000;
 
 function bounded(drill: Drill): Promise<DrillReport> {
   let timer: NodeJS.Timeout | undefined;
+  const bound = drill.boundMs ?? BOUND_MS;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not finish within ${BOUND_MS / 1000} s`)), BOUND_MS);
+    timer = setTimeout(() => reject(new Error(`did not finish within ${bound / 1000} s`)), bound);
   });
   return Promise.race([drill.run(), timeout]).finally(() => clearTimeout(timer));
 }
