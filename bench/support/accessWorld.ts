@@ -118,7 +118,15 @@ export async function ask(aw: AccessWorld, channel: string, text: string, boundM
   const sent = await postSigned(
     aw.front.eventsUrl,
     DRILL_SIGNING_SECRET,
-    slashCommandBody({ text, userId: REQUESTER, channelId: channel, responseUrl }),
+    // A trigger id of its own: asks sent in the same millisecond would otherwise share one, and fwbot
+    // rightly drops a command whose trigger it has seen (Slack's retry).
+    slashCommandBody({
+      text,
+      userId: REQUESTER,
+      channelId: channel,
+      responseUrl,
+      triggerId: `trigger-ask-${responseId}`,
+    }),
   );
   if (sent.status !== 200) throw new Error(`/fw ${text}: HTTP ${sent.status}`);
   const deadline = Date.now() + boundMs;
