@@ -1,9 +1,11 @@
-// `npm run bench`: the three benchmarks of issue 8, one after another, each bounded to a couple of
+// `npm run bench`: the benchmarks (issue 8's ack, tracking and scale, issue 26's events, issue 36's access), one after another, each bounded to a couple of
 // minutes on a 2-core machine; prints each table as it is measured and writes bench/RESULTS.md with the
 // machine they ran on. Flags:
-//   --only ack,tracking,scale,events   run some of them (RESULTS.md is then left alone unless --write)
+//   --only ack,tracking,scale,events,access   run some of them (RESULTS.md is then left alone unless --write)
 //   --quick                     smaller sizes and shorter runs (a smoke run; RESULTS.md left alone)
 //   --write                     write RESULTS.md even for a partial or quick run
+//                               (`--only access` alone, not quick, always writes its own section of it,
+//                               keeping the rest of the file)
 //   --transactions N            tracking benchmark size (default 1000)
 //   --scale N                   scale benchmark size (default 10000)
 //   --speed X                   how much faster the simulator's work goes, tracking benchmark (default 10)
@@ -11,19 +13,23 @@
 //   --seconds S                 seconds per ack cell (default 5)
 //   --devices N                 events benchmark: devices across its managed tenants (default 10000)
 //   --compress X                events benchmark: how many times faster than SCC's its time goes (default 6)
+//   --access-requests N         access benchmark: requests (default 200, quick 40) over --access-devices
+//   --access-devices N          ASAs (default 20, quick 8)
+//   --access-speed X            the simulator's speed for the access benchmark (default 1: SCC's pace)
 //   --note TEXT                 a line about the conditions of the run for RESULTS.md (repeatable), e.g.
 //                               --note "another engineer ran the test suite at the same time"
 // RESULTS.md also records how long each benchmark and the whole run took.
 import { parseArgs } from 'node:util';
+import { benchAccess } from './access.js';
 import { benchAck } from './ack.js';
 import { benchEvents } from './events.js';
 import { benchScale } from './scale.js';
 import { describeMachine, loadAverage, machineLines } from './support/machine.js';
-import { RESULTS_PATH, writeBenchPart } from './support/results.js';
+import { RESULTS_PATH, writeBenchPart, writeBenchSection } from './support/results.js';
 import { markdownTable, type Table } from './support/stats.js';
 import { benchTracking } from './tracking.js';
 
-const BENCHMARKS = ['ack', 'tracking', 'scale', 'events'] as const;
+const BENCHMARKS = ['ack', 'tracking', 'scale', 'events', 'access'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const { values } = parseArgs({
@@ -38,6 +44,9 @@ const { values } = parseArgs({
     seconds: { type: 'string' },
     devices: { type: 'string' },
     compress: { type: 'string' },
+    'access-requests': { type: 'string' },
+    'access-devices': { type: 'string' },
+    'access-speed': { type: 'string' },
     note: { type: 'string', multiple: true },
   },
 });
@@ -135,21 +144,53 @@ async function main(): Promise<void> {
     );
     for (const table of eventTables) show(table);
   }
+  if (wanted('access')) {
+    const accessTables = await timed('access', () =>
+      benchAccess({
+        requests: numberFlag(values['access-requests'], quick ? 40 : 200),
+        devices: numberFlag(values['access-devices'], quick ? 8 : 20),
+        concurrentDevices: quick ? 1 : 4,
+        groupSize: 5,
+        speed: numberFlag(values['access-speed'], 1),
+        boundS: quick ? 300 : 900,
+        seed: 36,
+      }),
+    );
+    for (const table of accessTables) show(table);
+  }
   const loadAfter = loadAverage();
   const total = `${((Date.now() - started) / 1000).toFixed(0)} s (${timings.join(', ')})`;
   console.log(`done in ${total}; load average at end ${loadAfter}`);
   const complete = BENCHMARKS.every(wanted) && !quick;
-  if (!complete && values.write !== true) {
-    console.log('partial or quick run: bench/RESULTS.md left as it was (--write to replace it)');
-    return;
-  }
   const machineAndRun = [
     ...machineLines(machine, loadAfter),
     `- Run time: ${total}`,
     ...(values.note ?? []).map((note) => `- Conditions: ${note}`),
   ];
+  if (chosen.length === 1 && wanted('access') && !quick && values.write !== true) {
+    writeBenchSection('access', accessSection(machineAndRun, tables));
+    console.log(`wrote the access section of ${RESULTS_PATH}`);
+    return;
+  }
+  if (!complete && values.write !== true) {
+    console.log('partial or quick run: bench/RESULTS.md left as it was (--write to replace it)');
+    return;
+  }
   writeBenchPart(results(machineAndRun, tables, quick));
   console.log(`wrote ${RESULTS_PATH}`);
+}
+
+/** The access benchmark run alone: its own section, with the machine and run it was measured on. */
+function accessSection(machine: readonly string[], tables: readonly Table[]): string {
+  return [
+    '## Access requests (issue 36)',
+    '',
+    'Written by `npm run bench -- --only access` (bench/run.ts, bench/access.ts); every figure below was measured in that run.',
+    '',
+    ...machine,
+    '',
+    ...tables.flatMap((table) => [markdownTable(table), '']),
+  ].join('\n');
 }
 
 function results(machine: readonly string[], tables: readonly Table[], isQuick: boolean): string {

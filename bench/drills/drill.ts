@@ -15,6 +15,8 @@ export interface DrillReport {
 export interface Drill {
   name: string;
   summary: string;
+  /** How long it may take (default: the runner's 5 minutes). */
+  boundMs?: number;
   run(): Promise<DrillReport>;
 }
 

@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { describeMachine, loadAverage, machineLines } from '../support/machine.js';
 import { RESULTS_PATH, writeDrillsPart } from '../support/results.js';
+import { accessKillDrill } from './accessKill.js';
 import { alertsFailoverDrill } from './alertsFailover.js';
 import { alertsKillDrill } from './alertsKill.js';
 import { approvalsDrill } from './approvals.js';
@@ -35,13 +36,15 @@ const DRILLS: readonly Drill[] = [
   alertsKillDrill,
   alertsFailoverDrill,
   shunDrill,
+  accessKillDrill,
 ];
 const BOUND_MS = 5 * 60_000;
 
 function bounded(drill: Drill): Promise<DrillReport> {
   let timer: NodeJS.Timeout | undefined;
+  const bound = drill.boundMs ?? BOUND_MS;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not finish within ${BOUND_MS / 1000} s`)), BOUND_MS);
+    timer = setTimeout(() => reject(new Error(`did not finish within ${bound / 1000} s`)), bound);
   });
   return Promise.race([drill.run(), timeout]).finally(() => clearTimeout(timer));
 }
