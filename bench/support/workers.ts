@@ -1,6 +1,7 @@
 // Worker processes on a key prefix of their own (test/support/workerProcess.ts), and the producer side
 // (createJobs) that follows things for them: what a benchmark or drill starts, kills and restarts.
 import { type ChildProcess, spawnSync } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import type { ScheduleOverrides } from '../../src/jobs/schedule.js';
@@ -8,6 +9,7 @@ import { spawnTsx, stopChild, waitForLine } from './processes.js';
 import type { World } from './world.js';
 
 const WORKER_ENTRY = fileURLToPath(new URL('../../test/support/workerProcess.ts', import.meta.url));
+const LUA_SOURCE = new URL('../../src/redis/lua/', import.meta.url);
 
 export const silentLog = pino({ level: 'silent' });
 
@@ -31,7 +33,7 @@ export interface WorkerSpec {
 let compiledEntry: string | undefined;
 
 /** The worker entry bundled once into JavaScript (esbuild, the compiler under tsx), beside node_modules. */
-function compiledWorkerEntry(): string {
+export function compiledWorkerEntry(): string {
   if (compiledEntry) return compiledEntry;
   const out = fileURLToPath(
     new URL('../../node_modules/.cache/fwbot-bench/workerProcess.mjs', import.meta.url),
@@ -52,6 +54,11 @@ function compiledWorkerEntry(): string {
     { stdio: 'inherit' },
   );
   if (built.status !== 0) throw new Error(`esbuild could not compile ${WORKER_ENTRY}`);
+  // The Lua scripts are files src/redis/scripts.ts reads beside itself, and in the bundle "itself" is the
+  // bundle: they go beside it, as `npm run build` copies them into dist/ (scripts/copy-lua.mjs).
+  const lua = fileURLToPath(new URL('lua/', new URL(`file://${out}`)));
+  rmSync(lua, { recursive: true, force: true });
+  cpSync(fileURLToPath(LUA_SOURCE), lua, { recursive: true });
   compiledEntry = out;
   return out;
 }

@@ -5,6 +5,7 @@ import { type Logger, pino } from 'pino';
 import { RedisHealth } from '../observability/redisHealth.js';
 import { connectRedis, isCluster, type RedisClient, type RedisTarget } from '../redis/connection.js';
 import { normalisePrefix, operationQueueName, QUEUE, RedisKeys, slotPrefix } from '../redis/keys.js';
+import { checkScripts } from '../redis/scripts.js';
 import type { StoredNotifyJob } from './legacyBlocks.js';
 import { resolveSchedule, type Schedule, type ScheduleOverrides } from './schedule.js';
 import { notifyJob, Subscriptions } from './subscriptions.js';
@@ -62,6 +63,8 @@ export interface JobsCore {
 }
 
 export function createJobsCore(options: JobsOptions): JobsCore {
+  // Before any connection: a build without its Lua scripts refuses to start, saying so.
+  checkScripts();
   const prefix = slotPrefix(normalisePrefix(options.prefix), isCluster(options.redisUrl));
   const schedule = resolveSchedule(options.schedule);
   const log = options.logger ?? pino({ name: 'fwbot-jobs', level: process.env.LOG_LEVEL ?? 'info' });

@@ -12,6 +12,7 @@
 // src/redis/keys.ts.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { RedisClient } from './connection.js';
 import { replicated } from './replication.js';
 
@@ -80,6 +81,27 @@ export interface LuaScript {
 export const LUA_FOLDER = new URL('./lua/', import.meta.url);
 
 const read = new Map<ScriptName, LuaScript>();
+
+/**
+ * Every script read now, from `folder` (LUA_FOLDER unless a test says): throws naming the folder and the
+ * missing files. Jobs and workers call it as they start, so a build or bundle that left the scripts
+ * behind refuses to start, instead of running with every notification, approval and timed item failing
+ * on its first script (which a worker only logs as a step that did not post).
+ */
+export function checkScripts(folder: URL = LUA_FOLDER): void {
+  const missing: string[] = [];
+  for (const name of Object.keys(SCRIPTS) as ScriptName[]) {
+    try {
+      readFileSync(new URL(`${name}.lua`, folder), 'utf8');
+    } catch {
+      missing.push(`${name}.lua`);
+    }
+  }
+  if (missing.length > 0)
+    throw new Error(
+      `fwbot's Lua scripts are missing from ${fileURLToPath(folder)} (${missing.length} of ${Object.keys(SCRIPTS).length}: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}): they ship beside src/redis/scripts.ts, and whatever builds fwbot must copy src/redis/lua/ beside the built module (npm run build does, into dist/redis/lua/).`,
+    );
+}
 
 /** A script's source and digest, read from its file once. */
 export function scriptOf(name: ScriptName): LuaScript {

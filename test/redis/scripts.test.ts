@@ -1,9 +1,19 @@
 // The one loader of Lua: every script is a file in src/redis/lua/ that the loader names, read by name, run
 // by digest and loaded again when Redis has forgotten it (a restart, SCRIPT FLUSH).
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RedisKeys } from '../../src/redis/keys.js';
-import { LUA_FOLDER, runScript, SCRIPTS, type ScriptName, scriptOf } from '../../src/redis/scripts.js';
+import {
+  checkScripts,
+  LUA_FOLDER,
+  runScript,
+  SCRIPTS,
+  type ScriptName,
+  scriptOf,
+} from '../../src/redis/scripts.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 
 const names = Object.keys(SCRIPTS) as ScriptName[];
@@ -44,5 +54,25 @@ describe('the Lua scripts', () => {
 
   it('refuses a name it does not know', () => {
     expect(() => scriptOf('no-such-script' as ScriptName)).toThrow(/no Lua script is named no-such-script/);
+  });
+
+  it('are all there before anything starts, or starting says which are missing and where', () => {
+    expect(() => checkScripts()).not.toThrow();
+    // A build that copied only some of them (a bundle that took none is the same with all missing).
+    const dir = mkdtempSync(join(tmpdir(), 'fwbot-lua-'));
+    try {
+      for (const name of names.filter((n) => n !== 'lock-release' && n !== 'timed-claim'))
+        copyFileSync(new URL(`${name}.lua`, LUA_FOLDER), join(dir, `${name}.lua`));
+      const folder = pathToFileURL(`${dir}/`);
+      expect(() => checkScripts(folder)).toThrow(
+        new RegExp(
+          `Lua scripts are missing from ${dir}/ \\(2 of ${names.length}: timed-claim\\.lua, lock-release\\.lua\\)`,
+        ),
+      );
+      rmSync(dir, { recursive: true, force: true });
+      expect(() => checkScripts(folder)).toThrow(/npm run build does, into dist\/redis\/lua\//);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
