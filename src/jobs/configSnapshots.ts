@@ -44,12 +44,14 @@ export class RedisConfigSnapshots implements ConfigSnapshots {
     const { keys, redis } = this;
     const sequence = keys.configSnapshotSequence(profile, snapshot.deviceUid);
     const id = String(await redis.incr(sequence));
-    const expiresAt = snapshot.at + this.#retentionMs;
+    // Its age is counted on fwbot's clock (which a test or the demo may set in another year); Redis counts a
+    // key's life on its own, so the text is given what is left of it, never an absolute time.
+    const leftMs = Math.max(1, snapshot.at + this.#retentionMs - this.now());
     const index = keys.configSnapshots(profile, snapshot.deviceUid);
     const stored = Stored.parse({ ...snapshot, id });
     await redis
       .multi()
-      .set(keys.configSnapshot(profile, snapshot.deviceUid, id), JSON.stringify(stored), 'PXAT', expiresAt)
+      .set(keys.configSnapshot(profile, snapshot.deviceUid, id), JSON.stringify(stored), 'PX', leftMs)
       .zadd(index, snapshot.at, id)
       .zremrangebyscore(index, '-inf', `(${this.now() - this.#retentionMs}`)
       // The index and the counter live as long as the newest snapshot.

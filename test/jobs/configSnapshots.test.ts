@@ -65,4 +65,15 @@ describe('configuration snapshots', () => {
     expect(await store.list('default', 'dev-1')).toEqual([]);
     expect(await store.get('default', 'dev-1', '2')).toBeUndefined();
   });
+
+  it('keeps a snapshot for the retention on a clock set in another year (a test’s, the demo’s)', async () => {
+    const now = Date.parse('2025-03-04T09:00:00Z');
+    const keys = new RedisKeys(uniquePrefix('snapshots'));
+    const store = new RedisConfigSnapshots(redis, keys, 30, () => now);
+    await store.keep('default', snapshot(now - DAY, 'before the upgrade'));
+    expect((await store.get('default', 'dev-1', '1'))?.text).toBe('before the upgrade');
+    const ttl = await redis.pttl(keys.configSnapshot('default', 'dev-1', '1'));
+    expect(ttl).toBeGreaterThan(28 * DAY);
+    expect(ttl).toBeLessThanOrEqual(29 * DAY);
+  });
 });
