@@ -79,6 +79,11 @@ export async function startEnv(
     sharedChannels?: string[];
     /** Timed work (src/jobs/timed/) beside the approvals, on the workers of src/jobs/ (their notifications post). */
     timed?: boolean;
+    /**
+     * Managed tenants whose own profile the timed work has, each named as its tenant with that tenant's
+     * token (the MSP portal's upgrade reaches their windows, configuration and traces through them).
+     */
+    tenantProfiles?: string[];
   } = {},
 ): Promise<ApprovalsEnv> {
   const slack = await startFakeSlack(
@@ -121,10 +126,19 @@ export async function startEnv(
     return bot;
   };
   const bot = await launch();
+  const tenantClients = simClients(
+    sim,
+    Object.fromEntries(
+      (options.tenantProfiles ?? []).map((name) => [name, sim.mintTenantToken(sim.tenantUid(name))]),
+    ),
+  );
   const timedRunner =
     workers && options.timed
       ? workers.jobs.timedRunner({
-          clients: { names: () => ['default'], get: () => bot.scc },
+          clients: {
+            names: () => ['default', ...tenantClients.names()],
+            get: (name) => (name === 'default' ? bot.scc : tenantClients.get(name)),
+          },
           services: {
             audit: bot.approvals.audit,
             staging: bot.approvals.staging,
@@ -133,7 +147,14 @@ export async function startEnv(
             holds: workers.jobs.holds,
             snapshots: workers.jobs.snapshots,
           },
-          ...(options.upgrades ? { policy: { upgrades: options.upgrades } } : {}),
+          ...(options.upgrades || options.changes
+            ? {
+                policy: {
+                  ...(options.upgrades ? { upgrades: options.upgrades } : {}),
+                  ...(options.changes ? { changes: options.changes } : {}),
+                },
+              }
+            : {}),
           roleCheck: authorizerFrom(options.access ?? policyAccess()),
           tracker: bot.tracker,
           clock,
@@ -167,6 +188,7 @@ export async function startEnv(
       for (const b of bots) await b.stop();
       await workers?.close();
       await clients?.close();
+      await tenantClients.close();
       await sim.stop();
       await slack.stop();
     },
