@@ -4,8 +4,11 @@
 // exactly once; with --canary one device per model across the request goes first and the rest only after it
 // completed and passed its checks, and a failed canary stops the rest, named with SCC's reason. After a run
 // completed, each device is proven with what the portal reads (version, connectivity, failover state), and
-// the thread says plainly that the configuration diff and the smoke traces need the tenant's own token.
+// the thread says plainly that the configuration diff and the smoke traces need the tenant's own token;
+// a tenant whose own profile fwbot has (named as the tenant) upgrades in that profile's change window,
+// SCC told to ignore its own, and its running configuration is compared too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultChanges, openPeriod } from '../../src/config/sections/changes.js';
 import { stripSentinels } from '../../src/model/marks.js';
 import type { DeviceRecord } from '../../src/simulator/state/model.js';
 import { driveClock } from '../support/driveClock.js';
@@ -270,5 +273,137 @@ describe('approvals: an upgrade across tenants staged at once and applied later,
     expect(await upgrades()).toBe(before + 2);
     expect(record(other).device.softwareVersion).not.toBe('9.20.3');
     await releasedAll();
+  });
+});
+
+/**
+ * The coming Friday, 15:00 UTC, after the machine's time: configuration snapshots expire in Redis at their
+ * time plus the retention (`PXAT`), so this world runs near the real date; and the Saturday 20:00 UTC after
+ * it, when the northwind-us profile's change window opens.
+ */
+const NEXT_FRIDAY = (() => {
+  const day = new Date(Date.now() + 86_400_000);
+  const ahead = (5 - day.getUTCDay() + 7) % 7;
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + ahead, 15);
+})();
+const NEXT_SATURDAY_20 = NEXT_FRIDAY + 29 * 3_600_000;
+
+describe('approvals: across tenants, a tenant whose own profile fwbot has', () => {
+  let env: ApprovalsEnv;
+  const driving = <T>(work: Promise<T>): Promise<T> =>
+    driveClock(env.sim.clock, work, { stepMs: 10_000, maxSteps: 2_000 });
+  function setTime(at: number): void {
+    env.sim.clock.advance(Math.max(0, at - env.sim.clock.now()));
+    env.clock.advance(Math.max(0, at - env.clock()));
+  }
+  const record = (name: string) => {
+    const found = [...env.sim.state.devices.values()].find((d) => d.device.name === name);
+    if (!found) throw new Error(`no ${name} in the seed`);
+    return found;
+  };
+  const mspRun = (name: string) =>
+    [...env.sim.state.mspDeviceUpgradeRuns.values()].find((r) => r.name === name);
+  const upgrades = () => env.sccCalls('upgradeMspManagedAsaDevices');
+
+  beforeAll(async () => {
+    env = await startEnv(
+      {},
+      {
+        realTracking: true,
+        timed: true,
+        clockStart: NEXT_FRIDAY,
+        tenantProfiles: ['northwind-us'],
+        changes: {
+          ...defaultChanges,
+          windows: [
+            {
+              profile: 'northwind-us',
+              devices: undefined,
+              timeZone: 'UTC',
+              open: [openPeriod(['sat'], '20:00', '23:00')],
+            },
+          ],
+        },
+      },
+    );
+    setTime(NEXT_FRIDAY);
+  });
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  it('upgrades in fwbot’s window of that profile (SCC told to ignore its own), and proves its configuration too', {
+    timeout: 180_000,
+  }, async () => {
+    for (const name of ['nw-asa-hq', 'globex-asa-01']) delete record(name).maintenanceWindow;
+    // The new version drops nw-asa-hq's first permit line: only its tenant's own token can see that.
+    const res = await fetch(`${env.sim.url}/_sim/devices/nw-asa-hq/upgrade-fault`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'CONFIG', times: 1 }),
+    });
+    expect(res.status).toBe(200);
+
+    const card = await driving(
+      env.driver.ask(env.bot.eventsUrl, 'upgrade nw-asa-hq globex-asa-01 --version 9.20.3', USERS.alice),
+    );
+    expect(stripSentinels(textOf(card.blocks))).toContain(
+      'A tenant whose own profile fwbot has (named as the tenant) upgrades in fwbot’s change windows of that profile instead',
+    );
+    await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
+    await env.driver.threadReply(card, (t) => t.includes('asked to stage'));
+    await driving(
+      env.slack.waitFor(
+        (c) =>
+          c.method === 'chat.postMessage' &&
+          c.args.thread_ts === card.ts &&
+          /is staged/.test(String(c.args.text ?? '')),
+        60_000,
+      ),
+    );
+
+    // Due now, but northwind-us's window (its own profile's) is closed: the group waits for it.
+    await env.timedPass();
+    await env.timedPass();
+    expect(await upgrades()).toBe(1);
+    const waits = await env.driver.threadReply(card, (t) => t.includes('waits for the change window'));
+    expect(waits).toContain('nw-asa-hq');
+
+    setTime(NEXT_SATURDAY_20);
+    await env.timedPass();
+    await env.timedPass();
+    expect(await upgrades()).toBe(2);
+    const applied = mspRun(`fwbot ${card.id} msp u1`);
+    for (const uid of applied?.tenantRunUids ?? [])
+      expect(env.sim.state.deviceUpgradeRuns.get(uid)?.ignoreMaintenanceWindow).toBe(true);
+
+    await driving(
+      env.slack.waitFor(
+        (c) =>
+          c.method === 'chat.postMessage' &&
+          c.args.thread_ts === card.ts &&
+          /msp u1\* to 9\.20\.3 across 2 tenants completed/.test(String(c.args.text ?? '')),
+        60_000,
+      ),
+    );
+    const proven = () =>
+      env.slack.calls
+        .filter((c) => c.method === 'chat.postMessage' && c.args.thread_ts === card.ts)
+        .map((c) => stripSentinels(`${String(c.args.text ?? '')}\n${JSON.stringify(c.args.blocks ?? [])}`))
+        .filter((t) => t.includes('after the upgrade'));
+    const deadline = Date.now() + 30_000;
+    while (proven().length === 0 && Date.now() < deadline) {
+      env.clock.advance(61_000);
+      await driving(env.timedPass());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(proven()).toHaveLength(1);
+    const text = proven()[0] ?? '';
+    expect(text).toMatch(/nw-asa-hq \(northwind-us\)\*: differs/);
+    expect(text).toContain('running configuration differs beyond the lines an upgrade rewrites');
+    expect(text).toContain('-access-list');
+    expect(text).toMatch(/globex-asa-01 \(globex-apj\)\*: proven/);
+    expect(text).toContain('could not be checked for globex-apj');
+    expect(text).toContain('they were for northwind-us');
   });
 });

@@ -81,6 +81,11 @@ export async function startEnv(
     sharedChannels?: string[];
     /** Timed work (src/jobs/timed/) beside the approvals, on the workers of src/jobs/ (their notifications post). */
     timed?: boolean;
+    /**
+     * Managed tenants whose own profile the timed work has, each named as its tenant with that tenant's
+     * token (the MSP portal's upgrade reaches their windows, configuration and traces through them).
+     */
+    tenantProfiles?: string[];
   } = {},
 ): Promise<ApprovalsEnv> {
   const slack = await startFakeSlack(
@@ -124,10 +129,19 @@ export async function startEnv(
     return bot;
   };
   const bot = await launch();
+  const tenantClients = simClients(
+    sim,
+    Object.fromEntries(
+      (options.tenantProfiles ?? []).map((name) => [name, sim.mintTenantToken(sim.tenantUid(name))]),
+    ),
+  );
   const timedRunner =
     workers && options.timed
       ? workers.jobs.timedRunner({
-          clients: { names: () => ['default'], get: () => bot.scc },
+          clients: {
+            names: () => ['default', ...tenantClients.names()],
+            get: (name) => (name === 'default' ? bot.scc : tenantClients.get(name)),
+          },
           services: {
             audit: bot.approvals.audit,
             staging: bot.approvals.staging,
@@ -175,6 +189,7 @@ export async function startEnv(
       for (const b of bots) await b.stop();
       await workers?.close();
       await clients?.close();
+      await tenantClients.close();
       await sim.stop();
       await slack.stop();
     },
