@@ -60,7 +60,7 @@ import {
   sendableInterfaceName,
 } from './asaCommands.js';
 import { DeviceWindowsFacts, deployWindows, refuseUnheld, windowNotes } from './deployWindows.js';
-import { holderWords } from './deviceHolds.js';
+import { heldSentence, holderWords, holdKindOf } from './deviceHolds.js';
 import { inferInputInterface } from './inputInterface.js';
 import { ASA_PARAM } from './lookups.js';
 import {
@@ -915,8 +915,31 @@ async function createOrAddObject(
   }
 }
 
+/**
+ * A run no approval led to (the CLI's `--yes`) holds its ASA itself, under its request's id, as the
+ * approvals' executor holds it for an approved one: until the verification ends (or the hold lapses), no
+ * other change goes in its deploy. Held by other work, it is refused in one sentence.
+ */
+async function holdUnapproved(ctx: OperationContext, facts: AccessRequestFacts): Promise<void> {
+  const holds = ctx.services?.holds;
+  if (ctx.approval !== undefined || !holds) return;
+  const now = ctx.now();
+  const taken = await holds.take(
+    {
+      profile: ctx.profile,
+      devices: [facts.device],
+      holder: { kind: 'access', id: ctx.requestId, requesterId: ctx.actor.userId },
+      reason: `access request on ${facts.device.name}`,
+      until: now + (holdKindOf('access')?.maxMs ?? 0),
+    },
+    now,
+  );
+  if (!taken.taken) throw new UserError(heldSentence(taken.by, 'nothing was staged.'));
+}
+
 async function stageAndDeploy(ctx: OperationContext, facts: AccessRequestFacts): Promise<Staged> {
   refuseUnheld(ctx, facts);
+  await holdUnapproved(ctx, facts);
   const uids = new Map<string, string>();
   for (const side of [facts.source, facts.destination])
     if (side.addTarget && side.objectUid && !uids.has(side.object)) {

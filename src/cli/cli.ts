@@ -32,6 +32,8 @@ import { Dispatcher } from '../dispatch/dispatcher.js';
 import { governanceOf } from '../dispatch/governance.js';
 import type { RequestContext } from '../dispatch/request.js';
 import { MemoryRevealGrants } from '../dispatch/reveals.js';
+import { heldDevicesOf, holderOf, kindOf } from '../follow/index.js';
+import type { CommonState, Outcome as FollowOutcome } from '../follow/kind.js';
 import { createJobs, type Jobs } from '../jobs/workers.js';
 import { PermissionError, UsageError, UserError } from '../model/errors.js';
 import { stripSentinels } from '../model/marks.js';
@@ -55,6 +57,8 @@ export const EXIT = {
   scc: 4,
   /** A call that needs approval on Slack, without --yes: nothing was changed. */
   confirm: 5,
+  /** Work the CLI followed to its end did not succeed (an access rule NOT verified): it says why. */
+  followed: 6,
 } as const;
 
 export interface CliIo {
@@ -78,6 +82,8 @@ export interface CliOptions {
   redisPrefix?: string;
   /** The look at devices' certificates (default: a TLS handshake to each device's own address; tests: the simulator's). */
   certificates?: CertificateProbe;
+  /** How long the CLI waits between reads of work it follows itself (default: the kind's schedule; tests: less). */
+  followDelayMs?: number;
 }
 
 interface CliFlags {
@@ -191,11 +197,91 @@ function clientFor(config: Config, profile: string, log: Logger): SccClient {
  * the words Slack uses (render/changes.ts stagedNote: staged, not on the device, what a deploy would push,
  * `fwbot changes <asa>`).
  */
+/** Followed work the CLI follows itself, in the foreground, to its end: an access request's verification. */
+const FOLLOWED_HERE: ReadonlySet<string> = new Set(['access-verify']);
+
 function describeFollowUp(track: readonly TrackRequest[]): string | undefined {
-  const working = track.filter((t) => t.kind !== 'staged');
+  // An access request's deploy is followed here, by its verification, which waits for it.
+  const verifying = track.some((t) => FOLLOWED_HERE.has(t.kind));
+  const working = track.filter(
+    (t) => t.kind !== 'staged' && !FOLLOWED_HERE.has(t.kind) && !(verifying && t.kind === 'deployment'),
+  );
   if (working.length === 0) return undefined;
   const what = working.map((t) => t.label).join('; ');
   return `SCC goes on working on it (${what}); the CLI does not follow it, so nothing more is reported here.`;
+}
+
+/**
+ * Follows work to its end in the foreground, as the bot's tracking worker would (one step at a time, on the
+ * kind's schedule), and prints how each ended: an access request's verification, run by the CLI since its
+ * thread is this terminal. The device holds the work kept end with it. False when any did not succeed.
+ */
+async function followHere(
+  track: readonly TrackRequest[],
+  deps: {
+    profile: string;
+    scc: SccClient;
+    services: OperationServices;
+    options: CliOptions;
+    log: Logger;
+  },
+): Promise<boolean> {
+  const { io } = deps.options;
+  let succeeded = true;
+  for (const request of track) {
+    const kind = kindOf(request.kind);
+    io.stderr(`Following ${request.label} until it ends…`);
+    const started = Date.now();
+    let delay = kind.poll.firstDelayMs;
+    let state: CommonState = { step: 0, failures: 0, startedAt: started, legStartedAt: started };
+    let outcome: FollowOutcome | undefined;
+    while (outcome === undefined) {
+      const step = await kind.step(
+        {
+          profile: deps.profile,
+          client: deps.scc,
+          clientOf: () => deps.scc,
+          resolveTenantProfile: async () => undefined,
+          now: Date.now(),
+        },
+        request,
+        state,
+      );
+      if (step.kind === 'end') {
+        outcome = step.outcome;
+        break;
+      }
+      state = { ...step.state, step: state.step + 1 };
+      if (Date.now() - started > kind.poll.deadlineMs) {
+        outcome = { status: 'failed', text: `fwbot stopped following ${request.label}: it took too long.` };
+        break;
+      }
+      const wait = deps.options.followDelayMs ?? step.delayMs ?? delay;
+      delay = Math.min(delay * kind.poll.factor, kind.poll.capMs);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    io.stdout(terminalText(plainMarkup(outcome.text)));
+    if (outcome.status !== 'succeeded') succeeded = false;
+    await releaseHeld(request, deps);
+  }
+  return succeeded;
+}
+
+/** The holds the followed work kept: its own devices' (or its holder's), released at its end. */
+async function releaseHeld(
+  request: TrackRequest,
+  deps: { profile: string; services: OperationServices; log: Logger },
+): Promise<void> {
+  const holder = holderOf(request);
+  const holds = deps.services.holds;
+  if (!holder || !holds) return;
+  try {
+    const devices = heldDevicesOf(request);
+    if (devices === undefined) await holds.release(holder);
+    else for (const uid of devices) await holds.forceRelease(deps.profile, uid, holder);
+  } catch (error) {
+    deps.log.warn({ err: error, holder }, 'device holds not released; they lapse at their end');
+  }
 }
 
 /** Hints written for Slack name its slash command (`/fw changes …`); on the terminal the command is fwbot. */
@@ -253,9 +339,11 @@ function cliDispatcher(
  * The Redis-backed services the CLI can serve over the bot's Redis (when it is configured): the alerts,
  * the configuration snapshots the bot keeps around deploys, its scheduled runs (listed; a cancel is
  * refused, since only the requester or an approver, known by their Slack ids, may cancel one), and its
- * timed work: what the CLI schedules there (a shun's end) the bot's workers run when it is due.
+ * timed work: what the CLI schedules there (a shun's end) the bot's workers run when it is due; the device
+ * holds (an access request holds its ASA there, as the bot's requests do, so neither's changes ride in the
+ * other's deploy) and the records of the access rules fwbot created.
  */
-const CLI_SERVICES = ['alerts', 'snapshots', 'scheduled', 'timed'] as const;
+const CLI_SERVICES = ['alerts', 'snapshots', 'scheduled', 'timed', 'holds', 'accessRecords'] as const;
 
 /** Whether the environment names the bot's Redis (REDIS_URL has a default the CLI must not guess from). */
 function namesRedis(env: Environment): boolean {
@@ -319,7 +407,15 @@ async function runCommand(
   // The look at a device's certificate needs no Redis: the CLI shows it before `--yes` as the bot's card does.
   const services: OperationServices = {
     certificates: options.certificates ?? createCertificateProbe(),
-    ...(jobs ? { alerts: jobs.alerts, snapshots: jobs.snapshots, timed: jobs.timed } : {}),
+    ...(jobs
+      ? {
+          alerts: jobs.alerts,
+          snapshots: jobs.snapshots,
+          timed: jobs.timed,
+          holds: jobs.holds,
+          accessRecords: jobs.accessRecords,
+        }
+      : {}),
     ...(held ? { scheduled: held.scheduled } : {}),
   };
   const dispatcher = cliDispatcher(user, profile, scc, catalogue, config, services, log);
@@ -375,6 +471,11 @@ async function runCommand(
     }
     const followUp = describeFollowUp(outcome.track);
     if (followUp) io.stderr(followUp);
+    const here = outcome.track.filter((t) => FOLLOWED_HERE.has(t.kind));
+    if (here.length > 0) {
+      const ended = await followHere(here, { profile, scc, services, options, log });
+      if (!ended) return EXIT.followed;
+    }
     return EXIT.ok;
   } finally {
     await scc.close();
