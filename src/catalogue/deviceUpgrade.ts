@@ -45,7 +45,7 @@ import {
 import { mspUpgradeWindows } from './mspUpgradeSteps.js';
 import { defineOperation, type OperationContext, type TrackRequest } from './operation.js';
 import { INTERFACE_LISTS } from './resolve.js';
-import { deviceUpgradeInWindow, upgradeRunName } from './timed/deviceUpgradeInWindow.js';
+import { deviceUpgradeInWindow, NO_BASELINE, upgradeRunName } from './timed/deviceUpgradeInWindow.js';
 import { mspUpgradeInWindow, mspUpgradeRunName } from './timed/mspUpgradeInWindow.js';
 import { keepUpgradeBaseline, type UpgradeBaseline } from './upgradeProof.js';
 import { checkDevice, failures, haCheck, startRun, UpgradeDevice, upgradeWindows } from './upgradeSteps.js';
@@ -792,6 +792,11 @@ export const upgrade = defineOperation({
         facts,
         ctx.requestId,
       );
+      // Applied at once, its devices' baseline was kept by the process that crashed: its end says it is not
+      // proven rather than saying nothing (a staging applies nothing; in the windows the baseline comes then).
+      const applied = !facts.stageOnly && !facts.inWindows;
+      for (const request of track)
+        if (applied && request.kind === 'deviceUpgradeRun') request.unproven = NO_BASELINE;
       // The upgrade in the windows may not have been scheduled yet: scheduling it again changes nothing.
       if (facts.inWindows) await scheduleUpgrades(ctx, facts);
       const text = `:white_check_mark: The ${facts.inWindows ? 'staging' : 'upgrade'} started before fwbot restarted reached SCC (${counted(runs.length, 'run')}: ${runs.map((r) => code(r.name ?? r.uid ?? '?')).join(', ')}); it was not started again. fwbot follows it here${facts.inWindows ? ', and the upgrade in the windows is scheduled' : ''}.`;

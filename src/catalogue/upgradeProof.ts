@@ -1,11 +1,13 @@
 // Proof after a firewall software upgrade (issue 37, item 5). Right before `/fw upgrade` starts a device's
 // upgrade (its approved run), fwbot keeps what the device is: its running configuration (a snapshot, as
 // before a deploy: configSnapshots.ts), its failover state (as SCC records it) and the verdicts of the smoke traces the profiles file declares for it (`upgrades.smoke_traces`).
-// When the run has completed (UPGRADE_COMPLETED), the timed work `upgrade-proof` (timed/upgradeProof.ts)
-// reads each device again and compares: the version it reports is the target; its connectivity is ONLINE;
+// When the run has completed (UPGRADE_COMPLETED), or failed with some devices finished (they report the
+// target version), the timed work `upgrade-proof` (timed/upgradeProof.ts) reads each finished device
+// again and compares: the version it reports is the target; its connectivity is ONLINE;
 // its failover state is what it was; its running configuration changed only in the lines an upgrade rewrites
 // (IGNORED_CONFIG_LINES); every smoke trace gives the same verdict. The thread gets one message for the run:
-// each device "proven", or what differs with the evidence (the diff's lines, the verdicts before and after).
+// each device "proven", or what differs with the evidence (the diff's lines, the verdicts before and after),
+// and for a failed run each device that did not finish, with SCC's reason.
 //
 // Nothing typed reaches a device: the traces are packet-tracer's template (asaCommands.ts) filled with the
 // values the profiles file's grammar validated at load.

@@ -4,7 +4,9 @@
 // by the name the item gave it, does not start it again, and hands it to the tracking queue: the thread
 // follows it to its end, the device's hold ends with it, and its end says plainly that it is not proven
 // (the baseline was lost with the killed process). When the call never reached SCC, the new worker starts
-// the upgrade, once. Real processes, real Redis, the simulator's request log and its own runs counted.
+// the upgrade, once. A bot without timed work, which stages and applies in one run, killed at the same call:
+// the next bot's recovery pass finds the run, follows it, and its end says it is not proven. Real
+// processes, real Redis, the simulator's request log and its own runs counted.
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -14,12 +16,15 @@ import { stripSentinels } from '../../src/model/marks.js';
 import { startReadyChild } from '../support/childProcess.js';
 import { driveClock } from '../support/driveClock.js';
 import { redisUrl } from '../support/testRedis.js';
+import { childBots } from './support/childBot.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
 import { type HoldMode, startHoldingProxy } from './support/holdingProxy.js';
 import { USERS } from './support/world.js';
 
 const WORKER = fileURLToPath(new URL('./support/timedWorkerProcess.ts', import.meta.url));
 const LEASE_MS = 1_000;
+/** One ASA's upgrade call (upgradeAsaDevice), as the holding proxy sees it. */
+const UPGRADE_CALL = /^POST \/v1\/inventory\/devices\/asas\/[^/]+\/upgrades\/trigger/;
 
 describe('approvals: an upgrade in the window when its worker is killed', () => {
   let env: ApprovalsEnv;
@@ -101,11 +106,8 @@ describe('approvals: an upgrade in the window when its worker is killed', () => 
     await driving(threadText(card.ts, /is staged/));
     const staged = await env.sccCalls('upgradeAsaDevice');
 
-    const proxy = await startHoldingProxy(
-      env.sim.url,
-      mode,
-      (method, path) =>
-        method === 'POST' && /^\/v1\/inventory\/devices\/asas\/[^/]+\/upgrades\/trigger/.test(path),
+    const proxy = await startHoldingProxy(env.sim.url, mode, (method, path) =>
+      UPGRADE_CALL.test(`${method} ${path}`),
     );
     const doomed = await worker(proxy.url);
     await proxy.deleteHeld;
@@ -182,5 +184,45 @@ describe('approvals: an upgrade in the window when its worker is killed', () => 
     expect(await eventually(heldDevices, (held) => !held.includes('asa-branch-02'))).not.toContain(
       'asa-branch-02',
     );
+  });
+
+  it('applied at once by a bot killed at its upgrade call: found, followed, and said not proven', {
+    timeout: 120_000,
+  }, async () => {
+    // A bot without timed work stages and applies in one run, keeping the baseline just before it.
+    const bots = childBots(env, { redisUrl: redisUrl(), executionLeaseMs: LEASE_MS, tracking: true });
+    try {
+      delete record('asa-dc-03').maintenanceWindow;
+      const before = await env.sccCalls('upgradeAsaDevice');
+      const proxy = await startHoldingProxy(env.sim.url, 'forward', (method, path) =>
+        UPGRADE_CALL.test(`${method} ${path}`),
+      );
+      const doomed = await bots.start(proxy.url);
+      const card = await driving(
+        env.driver.ask(doomed.eventsUrl, 'upgrade asa-dc-03 --version 9.20.3', USERS.alice),
+      );
+      await driving(env.driver.click(doomed.eventsUrl, 'approve', USERS.bob, card));
+      await driving(proxy.deleteHeld);
+      await doomed.kill('SIGKILL');
+      await proxy.stop();
+      expect(await env.sccCalls('upgradeAsaDevice')).toBe(before + 1);
+
+      // The next bot's recovery pass finds the run by its name and follows it.
+      await driving(bots.start(env.sim.url));
+      const reply = await driving(
+        env.driver.threadReply(card, (t) => t.includes('started before fwbot restarted')),
+      );
+      expect(reply).toContain('it was not started again');
+      const ended = await driving(threadText(card.ts, /ASA software upgrade .*(completed|failed)/));
+      const said = stripSentinels(String(ended.args.text));
+      expect(said).toContain('completed (UPGRADE_COMPLETED)');
+      expect(said).toContain(
+        'Not proven: no baseline was kept because fwbot restarted while it started this upgrade',
+      );
+      expect(await env.sccCalls('upgradeAsaDevice')).toBe(before + 1);
+      expect(runsNamed(`fwbot ${card.id} 1`)).toHaveLength(1);
+    } finally {
+      await bots.stopAll();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { renderCard } from '../../src/approvals/card.js';
 import type { ApprovalRecord } from '../../src/approvals/record.js';
 import type { Outcome } from '../../src/catalogue/operation.js';
+import { NO_BASELINE } from '../../src/catalogue/timed/deviceUpgradeInWindow.js';
 import { deviceUpgradeOutcome } from '../../src/follow/deviceUpgradeRun.js';
 import { isDeviceUpgradeEnded } from '../../src/follow/deviceUpgradeWords.js';
 import { renderText } from '../../src/render/text.js';
@@ -211,10 +212,10 @@ describe('upgrade', () => {
     const outcome = await op.execute(h.context(), raw, facts);
     const found = await target.interrupted?.(h.context(), facts);
     // The same runs followed; the state kept right before the upgrade was lost with the crash, so the runs
-    // found again carry no proof (docs/using/upgrades.md says so).
+    // found again carry no proof but say why at their end (docs/using/upgrades.md says so).
     const withoutProof = (outcome.track ?? []).map((t) => {
       const { proof: _proof, ...rest } = t as typeof t & { proof?: unknown };
-      return rest;
+      return { ...rest, unproven: NO_BASELINE };
     });
     expect(found?.track).toEqual(withoutProof);
     expect((outcome.track ?? []).every((t) => 'proof' in t)).toBe(true);

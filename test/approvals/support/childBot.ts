@@ -11,6 +11,8 @@ export interface ChildBotConfig {
   sccToken: string;
   executionLeaseMs: number;
   sweepEveryMs: number;
+  /** On the jobs' real tracking queue, device holds and snapshots (botProcess.ts). */
+  tracking?: boolean;
 }
 
 export interface ChildBot {
@@ -67,7 +69,7 @@ export interface ChildBots {
 
 export function childBots(
   env: { prefix: string; slack: { apiUrl: string }; sim: { tokens: { superAdmin: string } } },
-  options: { redisUrl: string; executionLeaseMs: number; sweepEveryMs?: number },
+  options: { redisUrl: string; executionLeaseMs: number; sweepEveryMs?: number; tracking?: boolean },
 ): ChildBots {
   const started: ChildBot[] = [];
   return {
@@ -80,6 +82,7 @@ export function childBots(
         sccToken: env.sim.tokens.superAdmin,
         executionLeaseMs: options.executionLeaseMs,
         sweepEveryMs: options.sweepEveryMs ?? 100,
+        ...(options.tracking ? { tracking: true } : {}),
       });
       started.push(bot);
       return bot;
