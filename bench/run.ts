@@ -1,7 +1,7 @@
-// `npm run bench`: the three benchmarks of issue 8, one after another, each bounded to a couple of
+// `npm run bench`: the benchmarks of issue 8, and the upgrades benchmark of issue 37, one after another, each bounded to a couple of
 // minutes on a 2-core machine; prints each table as it is measured and writes bench/RESULTS.md with the
-// machine they ran on. Flags:
-//   --only ack,tracking,scale,events   run some of them (RESULTS.md is then left alone unless --write)
+// machine they ran on (the upgrades benchmark in a part of its own). Flags:
+//   --only ack,tracking,scale,events,upgrades   run some of them (RESULTS.md is then left alone unless --write)
 //   --quick                     smaller sizes and shorter runs (a smoke run; RESULTS.md left alone)
 //   --write                     write RESULTS.md even for a partial or quick run
 //   --transactions N            tracking benchmark size (default 1000)
@@ -11,6 +11,8 @@
 //   --seconds S                 seconds per ack cell (default 5)
 //   --devices N                 events benchmark: devices across its managed tenants (default 10000)
 //   --compress X                events benchmark: how many times faster than SCC's its time goes (default 6)
+//   --upgrade-devices N         upgrades benchmark: devices across its 50 managed tenants (default 500)
+//   --upgrade-speed X           upgrades benchmark: how much faster the simulator's upgrade runs go (default 20)
 //   --note TEXT                 a line about the conditions of the run for RESULTS.md (repeatable), e.g.
 //                               --note "another engineer ran the test suite at the same time"
 // RESULTS.md also records how long each benchmark and the whole run took.
@@ -19,11 +21,12 @@ import { benchAck } from './ack.js';
 import { benchEvents } from './events.js';
 import { benchScale } from './scale.js';
 import { describeMachine, loadAverage, machineLines } from './support/machine.js';
-import { RESULTS_PATH, writeBenchPart } from './support/results.js';
+import { RESULTS_PATH, writeBenchPart, writeUpgradesPart } from './support/results.js';
 import { markdownTable, type Table } from './support/stats.js';
 import { benchTracking } from './tracking.js';
+import { benchUpgrades } from './upgrades.js';
 
-const BENCHMARKS = ['ack', 'tracking', 'scale', 'events'] as const;
+const BENCHMARKS = ['ack', 'tracking', 'scale', 'events', 'upgrades'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const { values } = parseArgs({
@@ -38,6 +41,8 @@ const { values } = parseArgs({
     seconds: { type: 'string' },
     devices: { type: 'string' },
     compress: { type: 'string' },
+    'upgrade-devices': { type: 'string' },
+    'upgrade-speed': { type: 'string' },
     note: { type: 'string', multiple: true },
   },
 });
@@ -59,8 +64,9 @@ async function main(): Promise<void> {
   console.log(`fwbot benchmarks${quick ? ' (quick)' : ''}`);
   for (const line of machineLines(machine)) console.log(line);
   const tables: Table[] = [];
-  const show = (table: Table) => {
-    tables.push(table);
+  const upgradeTables: Table[] = [];
+  const show = (table: Table, into: Table[] = tables) => {
+    into.push(table);
     console.log(`\n${markdownTable(table)}\n`);
   };
   const started = Date.now();
@@ -135,11 +141,27 @@ async function main(): Promise<void> {
     );
     for (const table of eventTables) show(table);
   }
+  if (wanted('upgrades')) {
+    const measured = await timed('upgrades', () =>
+      benchUpgrades({
+        tenants: quick ? 10 : 50,
+        devices: numberFlag(values['upgrade-devices'], quick ? 100 : 500),
+        speed: numberFlag(values['upgrade-speed'], 20),
+        readinessFaults: quick ? 2 : 5,
+        nodeFaults: quick ? 1 : 3,
+        boundS: quick ? 240 : 420,
+      }),
+    );
+    for (const table of measured) show(table, upgradeTables);
+  }
   const loadAfter = loadAverage();
   const total = `${((Date.now() - started) / 1000).toFixed(0)} s (${timings.join(', ')})`;
   console.log(`done in ${total}; load average at end ${loadAfter}`);
-  const complete = BENCHMARKS.every(wanted) && !quick;
-  if (!complete && values.write !== true) {
+  // The upgrades benchmark has a part of its own in RESULTS.md (it runs for minutes and is often run apart).
+  const main = BENCHMARKS.filter((name) => name !== 'upgrades');
+  const writeMain = main.some(wanted) && ((main.every(wanted) && !quick) || values.write === true);
+  const writeUpgrades = wanted('upgrades') && (!quick || values.write === true);
+  if (!writeMain && !writeUpgrades) {
     console.log('partial or quick run: bench/RESULTS.md left as it was (--write to replace it)');
     return;
   }
@@ -148,8 +170,21 @@ async function main(): Promise<void> {
     `- Run time: ${total}`,
     ...(values.note ?? []).map((note) => `- Conditions: ${note}`),
   ];
-  writeBenchPart(results(machineAndRun, tables, quick));
-  console.log(`wrote ${RESULTS_PATH}`);
+  if (writeMain) writeBenchPart(results(machineAndRun, tables, quick));
+  if (writeUpgrades) writeUpgradesPart(upgradesResults(machineAndRun, upgradeTables, quick));
+  console.log(`wrote ${RESULTS_PATH}${writeMain ? '' : ' (the upgrades part only)'}`);
+}
+
+function upgradesResults(machine: readonly string[], tables: readonly Table[], isQuick: boolean): string {
+  return [
+    '## Firewall software upgrades across tenants',
+    '',
+    `Written by \`npm run bench -- --only upgrades${isQuick ? ' --quick' : ''}\` (bench/upgrades.ts), or by a whole \`npm run bench\`; every figure below was measured in that run.`,
+    '',
+    ...machine,
+    '',
+    ...tables.flatMap((table) => [markdownTable(table), '']),
+  ].join('\n');
 }
 
 function results(machine: readonly string[], tables: readonly Table[], isQuick: boolean): string {

@@ -1,28 +1,55 @@
-// bench/RESULTS.md holds two parts written by two commands: the benchmark tables (`npm run bench`, which
-// rewrites the file) and, below a marker, the drill summary (`npm run drills`, which replaces only its
-// own part). Each command keeps the other's part, so the file always holds the latest of both.
+// bench/RESULTS.md holds three parts, in this order: the benchmark tables (`npm run bench`), below a marker
+// the upgrades benchmark (`npm run bench -- --only upgrades`, or a full `npm run bench`, which replace only
+// that part: it takes minutes of its own and is run apart), and below another the drill summary
+// (`npm run drills`). Each command replaces its own part and keeps the others, so the file always holds the
+// latest of each.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const RESULTS_PATH = fileURLToPath(new URL('../RESULTS.md', import.meta.url));
+const UPGRADES_MARKER =
+  '<!-- upgrades: written by `npm run bench -- --only upgrades` (bench/upgrades.ts) -->';
 const DRILLS_MARKER = '<!-- drills: written by `npm run drills` (bench/drills/run.ts) -->';
 
-function current(): string {
-  return existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : '';
+type Part = 'bench' | 'upgrades' | 'drills';
+
+/** The file cut into its parts (a part it lacks is empty). */
+export function parts(text: string): Record<Part, string> {
+  const cut = (from: string, marker: string): [string, string] => {
+    const at = from.indexOf(marker);
+    return at === -1 ? [from, ''] : [from.slice(0, at), from.slice(at + marker.length)];
+  };
+  const [beforeDrills, drills] = cut(text, DRILLS_MARKER);
+  const [bench, upgrades] = cut(beforeDrills, UPGRADES_MARKER);
+  return { bench: bench.trim(), upgrades: upgrades.trim(), drills: drills.trim() };
 }
 
-/** Writes the benchmark part, keeping the drill part the file already has. */
+/** The file from its parts, each under its marker. */
+export function joined(p: Record<Part, string>): string {
+  const sections = [
+    p.bench,
+    p.upgrades ? `${UPGRADES_MARKER}\n\n${p.upgrades}` : '',
+    p.drills ? `${DRILLS_MARKER}\n\n${p.drills}` : '',
+  ].filter((s) => s !== '');
+  return `${sections.join('\n\n')}\n`;
+}
+
+function replacePart(part: Part, text: string): void {
+  const old = parts(existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : '');
+  writeFileSync(RESULTS_PATH, joined({ ...old, [part]: text.trim() }));
+}
+
+/** Writes the benchmark part, keeping the upgrades and drill parts the file already has. */
 export function writeBenchPart(text: string): void {
-  const old = current();
-  const at = old.indexOf(DRILLS_MARKER);
-  const drills = at === -1 ? '' : `\n${old.slice(at)}`;
-  writeFileSync(RESULTS_PATH, `${text.trimEnd()}\n${drills}`);
+  replacePart('bench', text);
 }
 
-/** Writes the drill part, keeping the benchmark part the file already has. */
+/** Writes the upgrades benchmark's part, keeping the others. */
+export function writeUpgradesPart(text: string): void {
+  replacePart('upgrades', text);
+}
+
+/** Writes the drill part, keeping the others. */
 export function writeDrillsPart(text: string): void {
-  const old = current();
-  const at = old.indexOf(DRILLS_MARKER);
-  const bench = (at === -1 ? old : old.slice(0, at)).trimEnd();
-  writeFileSync(RESULTS_PATH, `${bench ? `${bench}\n\n` : ''}${DRILLS_MARKER}\n\n${text.trimEnd()}\n`);
+  replacePart('drills', text);
 }
