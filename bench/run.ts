@@ -1,11 +1,12 @@
-// `npm run bench`: the benchmarks (issue 8's ack, tracking and scale, issue 26's events, issue 36's access), one after another, each bounded to a couple of
-// minutes on a 2-core machine; prints each table as it is measured and writes bench/RESULTS.md with the
-// machine they ran on. Flags:
-//   --only ack,tracking,scale,events,access   run some of them (RESULTS.md is then left alone unless --write)
+// `npm run bench`: the benchmarks (issue 8's ack, tracking and scale, issue 26's events, issue 36's access,
+// issue 37's upgrades), one after another, each bounded to minutes on a 2-core machine; prints each table as
+// it is measured and writes bench/RESULTS.md with the machine they ran on. Flags:
+//   --only ack,tracking,scale,events,access,upgrades   run some of them (RESULTS.md is then left alone unless
+//                               --write, except for the benchmarks that keep a section of their own below)
 //   --quick                     smaller sizes and shorter runs (a smoke run; RESULTS.md left alone)
 //   --write                     write RESULTS.md even for a partial or quick run
-//                               (`--only access` alone, not quick, always writes its own section of it,
-//                               keeping the rest of the file)
+//                               (`--only access` and `--only upgrades`, not quick, always write their own
+//                               sections of it, keeping the rest of the file)
 //   --transactions N            tracking benchmark size (default 1000)
 //   --scale N                   scale benchmark size (default 10000)
 //   --speed X                   how much faster the simulator's work goes, tracking benchmark (default 10)
@@ -16,6 +17,8 @@
 //   --access-requests N         access benchmark: requests (default 200, quick 40) over --access-devices
 //   --access-devices N          ASAs (default 20, quick 8)
 //   --access-speed X            the simulator's speed for the access benchmark (default 1: SCC's pace)
+//   --upgrade-devices N         upgrades benchmark: devices across its 50 managed tenants (default 500)
+//   --upgrade-speed X           upgrades benchmark: how much faster the simulator's upgrade runs go (default 20)
 //   --note TEXT                 a line about the conditions of the run for RESULTS.md (repeatable), e.g.
 //                               --note "another engineer ran the test suite at the same time"
 // RESULTS.md also records how long each benchmark and the whole run took.
@@ -28,9 +31,15 @@ import { describeMachine, loadAverage, machineLines } from './support/machine.js
 import { RESULTS_PATH, writeBenchPart, writeBenchSection } from './support/results.js';
 import { markdownTable, type Table } from './support/stats.js';
 import { benchTracking } from './tracking.js';
+import { benchUpgrades } from './upgrades.js';
 
-const BENCHMARKS = ['ack', 'tracking', 'scale', 'events', 'access'] as const;
+const BENCHMARKS = ['ack', 'tracking', 'scale', 'events', 'access', 'upgrades'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
+/** Benchmarks that run for many minutes and are often run apart: each keeps a section of RESULTS.md. */
+const SECTIONS: Partial<Record<Benchmark, { title: string; file: string }>> = {
+  access: { title: 'Access requests (issue 36)', file: 'bench/access.ts' },
+  upgrades: { title: 'Firewall software upgrades across tenants (issue 37)', file: 'bench/upgrades.ts' },
+};
 
 const { values } = parseArgs({
   options: {
@@ -47,6 +56,8 @@ const { values } = parseArgs({
     'access-requests': { type: 'string' },
     'access-devices': { type: 'string' },
     'access-speed': { type: 'string' },
+    'upgrade-devices': { type: 'string' },
+    'upgrade-speed': { type: 'string' },
     note: { type: 'string', multiple: true },
   },
 });
@@ -68,8 +79,10 @@ async function main(): Promise<void> {
   console.log(`fwbot benchmarks${quick ? ' (quick)' : ''}`);
   for (const line of machineLines(machine)) console.log(line);
   const tables: Table[] = [];
-  const show = (table: Table) => {
+  const sectionTables = new Map<Benchmark, Table[]>();
+  const show = (table: Table, section?: Benchmark) => {
     tables.push(table);
+    if (section) sectionTables.set(section, [...(sectionTables.get(section) ?? []), table]);
     console.log(`\n${markdownTable(table)}\n`);
   };
   const started = Date.now();
@@ -156,7 +169,20 @@ async function main(): Promise<void> {
         seed: 36,
       }),
     );
-    for (const table of accessTables) show(table);
+    for (const table of accessTables) show(table, 'access');
+  }
+  if (wanted('upgrades')) {
+    const upgradeTables = await timed('upgrades', () =>
+      benchUpgrades({
+        tenants: quick ? 10 : 50,
+        devices: numberFlag(values['upgrade-devices'], quick ? 100 : 500),
+        speed: numberFlag(values['upgrade-speed'], 20),
+        readinessFaults: quick ? 2 : 5,
+        nodeFaults: quick ? 1 : 3,
+        boundS: quick ? 240 : 420,
+      }),
+    );
+    for (const table of upgradeTables) show(table, 'upgrades');
   }
   const loadAfter = loadAverage();
   const total = `${((Date.now() - started) / 1000).toFixed(0)} s (${timings.join(', ')})`;
@@ -167,9 +193,12 @@ async function main(): Promise<void> {
     `- Run time: ${total}`,
     ...(values.note ?? []).map((note) => `- Conditions: ${note}`),
   ];
-  if (chosen.length === 1 && wanted('access') && !quick && values.write !== true) {
-    writeBenchSection('access', accessSection(machineAndRun, tables));
-    console.log(`wrote the access section of ${RESULTS_PATH}`);
+  const sectioned = chosen.every((name) => SECTIONS[name as Benchmark] !== undefined);
+  if (sectioned && !quick && values.write !== true) {
+    for (const [name, measured] of sectionTables) {
+      writeBenchSection(name, section(name, machineAndRun, measured));
+      console.log(`wrote the ${name} section of ${RESULTS_PATH}`);
+    }
     return;
   }
   if (!complete && values.write !== true) {
@@ -180,12 +209,13 @@ async function main(): Promise<void> {
   console.log(`wrote ${RESULTS_PATH}`);
 }
 
-/** The access benchmark run alone: its own section, with the machine and run it was measured on. */
-function accessSection(machine: readonly string[], tables: readonly Table[]): string {
+/** A benchmark run apart: its own section, with the machine and run it was measured on. */
+function section(name: Benchmark, machine: readonly string[], tables: readonly Table[]): string {
+  const about = SECTIONS[name];
   return [
-    '## Access requests (issue 36)',
+    `## ${about?.title ?? name}`,
     '',
-    'Written by `npm run bench -- --only access` (bench/run.ts, bench/access.ts); every figure below was measured in that run.',
+    `Written by \`npm run bench -- --only ${name}\` (bench/run.ts, ${about?.file ?? 'bench'}); every figure below was measured in that run.`,
     '',
     ...machine,
     '',
