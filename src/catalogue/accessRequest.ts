@@ -78,6 +78,7 @@ import {
 import { isNotFound } from './sccErrors.js';
 import { newestDeployRuns, requestTag, taggedRequest } from './stagedDevices.js';
 import { changeRequestFor, ticketedDescription } from './tickets.js';
+import { scheduleRecertification } from './timed/accessRecertify.js';
 import { runCliLine } from './trace.js';
 import { commandText } from './usage.js';
 
@@ -768,7 +769,7 @@ async function recordRule(ctx: OperationContext, facts: AccessRequestFacts, rule
   try {
     if (await records.find(ctx.profile, ruleUid)) return;
     const thread = ctx.approval?.thread;
-    await records.add({
+    const record = await records.add({
       profile: ctx.profile,
       ...(ctx.channelTenant ? { tenantUid: ctx.channelTenant } : {}),
       deviceUid: facts.device.uid,
@@ -794,6 +795,8 @@ async function recordRule(ctx: OperationContext, facts: AccessRequestFacts, rule
           }
         : {}),
     });
+    // A permanent rule is recertified every access.recertify_every (timed/accessRecertify.ts).
+    await scheduleRecertification(ctx, record);
   } catch (error) {
     ctx.log.error({ err: error, ruleUid }, 'the access rule’s record was not kept');
   }
