@@ -796,7 +796,9 @@ async function recordRule(ctx: OperationContext, facts: AccessRequestFacts, rule
         : {}),
     });
     // A permanent rule is recertified every access.recertify_every (timed/accessRecertify.ts).
-    await scheduleRecertification(ctx, record);
+    await scheduleRecertification(ctx, record).catch((error: unknown) => {
+      ctx.log.error({ err: error, ruleUid }, 'the access rule’s recertification was not scheduled');
+    });
   } catch (error) {
     ctx.log.error({ err: error, ruleUid }, 'the access rule’s record was not kept');
   }
