@@ -1,6 +1,9 @@
 // The lifecycle of the access rules fwbot created (issue 36, item 7): `/fw access list` says which rules
 // fwbot made, on which device, who asked for them and why, when they were made and when they end, from
 // the records kept when each was created (src/access/records.ts); SCC's own rule records carry none of it.
+// With `--hits` it adds how often each rule matched, as the device itself counts it: `show access-list <acl>`
+// from its fixed template (asaCommands.ts), once per access list, read by asaAccessListOutput.ts; a rule
+// the device counts no hit for is a candidate for removal.
 import { z } from 'zod';
 import type { AccessRecord } from '../access/records.js';
 import { UserError } from '../model/errors.js';
@@ -9,17 +12,25 @@ import { userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
 import { SccError } from '../scc/errors.js';
 import { flag, optionalText, text } from './args.js';
+import { findRuleLine, hitsOf, parseShowAccessList } from './asaAccessListOutput.js';
+import { parseAccessListName, scriptOf } from './asaCommands.js';
 import { defineOperation, type Operation, type OperationContext, type Outcome } from './operation.js';
 import { compareRules, RuleFacts, rulesRemove } from './ruleChanges.js';
-import { explainFailure, SccUserError } from './sccErrors.js';
+import { explainFailure, isNotFound, SccUserError } from './sccErrors.js';
+import { runCliLine } from './trace.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** `--expiring` lists the rules that end within this: the reminder comes three days before. */
 export const EXPIRING_WITHIN_MS = 7 * DAY;
 
+/** What the device reports for a rule with `--hits`: its count, or why there is none. */
+export type RuleHits = { hits: number } | { unknown: string };
+
 export interface AccessListing {
   records: AccessRecord[];
   now: number;
+  /** With `--hits`: per record id. */
+  hits?: Record<string, RuleHits>;
   /** What the list was narrowed to, in words: `on asa-hq-01, yours, expiring within 7 days`. */
   scope: string[];
 }
@@ -37,8 +48,15 @@ function fromNow(ms: number, now: number): string {
   return days > 0 ? `in ${words}` : `${words} ago`;
 }
 
-/** One record as a line: what it allows where, who asked and why, and its dates. */
-export function accessRecordLine(record: AccessRecord, now: number): string {
+/** How a rule's hits read on its line; 0 hits makes it a candidate for removal. */
+function hitsText(hits: RuleHits): string {
+  if ('unknown' in hits) return `hits unknown: ${untrusted(hits.unknown)}`;
+  if (hits.hits > 0) return `${hits.hits.toLocaleString('en-US')} ${hits.hits === 1 ? 'hit' : 'hits'}`;
+  return '*0 hits*: a candidate for removal';
+}
+
+/** One record as a line: what it allows where, who asked and why, and its dates (and its hits, when read). */
+export function accessRecordLine(record: AccessRecord, now: number, hits?: RuleHits): string {
   const what = `${record.protocol} ${untrusted(record.source)} → ${untrusted(record.destination)}${
     record.port === undefined ? '' : ` ${untrusted(record.port)}`
   }`;
@@ -53,6 +71,7 @@ export function accessRecordLine(record: AccessRecord, now: number): string {
     untrusted(record.reason),
     `created ${day(record.createdAt)}`,
     ends,
+    ...(hits === undefined ? [] : [hitsText(hits)]),
   ].join(' · ');
 }
 
@@ -62,7 +81,7 @@ export const fwAccessList = defineOperation({
   area: 'policy',
   failure: 'Could not list the access rules',
   summary:
-    'List the access rules fwbot created: device, rule, requester, ticket, reason, when created, when it expires',
+    'List the access rules fwbot created: device, rule, requester, ticket, reason, when created, when it expires, and with `--hits` how often each matched',
   params: [
     {
       name: 'device',
@@ -78,13 +97,27 @@ export const fwAccessList = defineOperation({
       boolean: true,
       description: `only the rules that expire within ${EXPIRING_WITHIN_MS / DAY} days`,
     },
+    {
+      name: 'hits',
+      kind: 'word',
+      flag: true,
+      boolean: true,
+      description:
+        'add the hit count each device reports (`show access-list`); a rule with 0 hits is a candidate for removal',
+    },
   ],
-  args: z.object({ device: optionalText(), mine: flag(), expiring: flag() }),
+  args: z.object({ device: optionalText(), mine: flag(), expiring: flag(), hits: flag() }),
   role: 'viewer',
   approval: 'never',
   needs: ['accessRecords'],
-  scc: [],
-  examples: ['access list', 'access list asa-hq-01 --expiring', 'access list --mine'],
+  // Only with --hits: the rule as SCC has it now, and `show access-list` on its device.
+  scc: ['fetchAccessRule', 'executeCliCommand', 'getTransaction', 'getCliResults', 'getCliResult'],
+  examples: [
+    'access list',
+    'access list asa-hq-01 --expiring',
+    'access list --mine',
+    'access list asa-hq-01 --hits',
+  ],
   run: async (ctx, args): Promise<AccessListing> => {
     const records = ctx.services?.accessRecords;
     if (!records) throw new UserError('This fwbot process cannot read the access rules it created.');
@@ -106,17 +139,30 @@ export const fwAccessList = defineOperation({
       ...(args.mine ? ['yours'] : []),
       ...(args.expiring ? [`expiring within ${EXPIRING_WITHIN_MS / DAY} days`] : []),
     ];
-    return { records: kept, now, scope };
+    return {
+      records: kept,
+      now,
+      scope: [...scope, ...(args.hits ? ['with the hits each device reports'] : [])],
+      ...(args.hits ? { hits: await hitsOfRecords(ctx, kept) } : {}),
+    };
   },
-  render: ({ records, now, scope }) => {
+  render: ({ records, now, scope, hits }) => {
     const narrowed = scope.length === 0 ? '' : ` (${scope.map((s) => untrusted(s)).join(', ')})`;
     const lines =
       records.length === 0
         ? [`fwbot created no access rule here that is still in place${narrowed}.`]
         : [
             `*${counted(records.length, 'access rule')}* fwbot created${narrowed}:`,
-            ...records.map((record) => accessRecordLine(record, now)),
+            ...records.map((record) => accessRecordLine(record, now, hits?.[record.id])),
           ];
+    const idle = records.filter((record) => {
+      const counted = hits?.[record.id];
+      return counted !== undefined && 'hits' in counted && counted.hits === 0;
+    });
+    if (idle.length > 0)
+      lines.push(
+        `${counted(idle.length, 'rule')} the devices count no hit for: ${idle.map((r) => code(r.id)).join(', ')}. If ${idle.length === 1 ? 'it is' : 'they are'} no longer needed, \`/fw access revoke <id>\` removes ${idle.length === 1 ? 'it' : 'them'} (the counts start again at a reload or \`clear access-list\`).`,
+      );
     return {
       summary: lines[0] ?? '',
       blocks: [{ kind: 'text', text: lines.join('\n') }],
@@ -124,6 +170,70 @@ export const fwAccessList = defineOperation({
     };
   },
 });
+
+/**
+ * The hits the devices report for the records' rules: `show access-list` once per device and access list
+ * (a list whose name cannot be sent, or a device that cannot answer, leaves its rules' hits unknown, said
+ * why), and each rule found in the answer by its line and text as SCC has it now.
+ */
+async function hitsOfRecords(
+  ctx: OperationContext,
+  records: readonly AccessRecord[],
+): Promise<Record<string, RuleHits>> {
+  const answers = new Map<string, Promise<ReturnType<typeof parseShowAccessList> | { unknown: string }>>();
+  const answerOf = (record: AccessRecord) => {
+    const key = `${record.deviceUid}\u0000${record.accessGroup}`;
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = readList(ctx, record);
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+  const out: Record<string, RuleHits> = {};
+  for (const record of records) {
+    const answer = await answerOf(record);
+    if ('unknown' in answer) {
+      out[record.id] = answer;
+      continue;
+    }
+    const rule = await ctx.scc.lookups.accessRule(record.ruleUid).catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
+    if (!rule) {
+      out[record.id] = { unknown: 'SCC no longer has the rule' };
+      continue;
+    }
+    const line = findRuleLine(answer, { index: rule.index, text: rule.ruleConfigurationText ?? '' });
+    const hits = line === undefined ? undefined : hitsOf(line);
+    out[record.id] =
+      line === undefined
+        ? { unknown: `the device has no such line in ${record.accessGroup} (not deployed yet?)` }
+        : hits === undefined
+          ? { unknown: 'the device printed no count for it' }
+          : { hits };
+  }
+  return out;
+}
+
+/** `show access-list <acl>` on the record's device, read; or why it was not. */
+async function readList(ctx: OperationContext, record: AccessRecord) {
+  const name = parseAccessListName(record.accessGroup);
+  if (!name.ok)
+    return {
+      unknown: `its access list's name is not sent to a device: it ${name.reason.replace(/\.$/, '')}`,
+    };
+  const device = { uid: record.deviceUid, name: record.deviceName };
+  try {
+    return parseShowAccessList(
+      await runCliLine(ctx, device, scriptOf({ kind: 'access-list', acl: name.value })),
+    );
+  } catch (error) {
+    if (error instanceof UserError) return { unknown: error.message.replace(/\.$/, '') };
+    throw error;
+  }
+}
 
 /** A rule fwbot created, as revoke acts on it: the rule as `rules remove` reads it, and its record. */
 const RevokeFacts = RuleFacts.extend({ recordId: z.string() });

@@ -81,6 +81,7 @@ import {
 import { isNotFound } from './sccErrors.js';
 import { newestDeployRuns, requestTag, taggedRequest } from './stagedDevices.js';
 import { changeRequestFor, ticketedDescription } from './tickets.js';
+import { scheduleRecertification } from './timed/accessRecertify.js';
 import { runCliLine } from './trace.js';
 import { commandText } from './usage.js';
 
@@ -851,7 +852,7 @@ async function recordRule(ctx: OperationContext, facts: AccessRequestFacts, rule
   try {
     if (await records.find(ctx.profile, ruleUid)) return;
     const thread = ctx.approval?.thread;
-    await records.add({
+    const record = await records.add({
       profile: ctx.profile,
       ...(ctx.channelTenant ? { tenantUid: ctx.channelTenant } : {}),
       deviceUid: facts.device.uid,
@@ -876,6 +877,10 @@ async function recordRule(ctx: OperationContext, facts: AccessRequestFacts, rule
             },
           }
         : {}),
+    });
+    // A permanent rule is recertified every access.recertify_every (timed/accessRecertify.ts).
+    await scheduleRecertification(ctx, record).catch((error: unknown) => {
+      ctx.log.error({ err: error, ruleUid }, 'the access rule’s recertification was not scheduled');
     });
   } catch (error) {
     ctx.log.error({ err: error, ruleUid }, 'the access rule’s record was not kept');

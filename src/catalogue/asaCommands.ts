@@ -1,5 +1,6 @@
 // The only ASA command lines fwbot sends through SCC's command line (`executeCliCommand`): a fixed set of
-// read-only templates (packet-tracer and seven show commands, each with what its preview shows), the two
+// read-only templates (packet-tracer, seven show commands, each with what its preview shows, and `show
+// access-list <acl>` for the hit counts `/fw access list --hits` reads), the two
 // shun templates (`shun <ip>`, `no shun <ip>`), and the validation of every value that goes into them. SCC
 // applies what the command line is sent to the device directly, unstaged and without a deploy, so nothing a
 // person typed is ever placed in a command as typed: each value is parsed against its own small grammar (an
@@ -11,7 +12,7 @@
 // here), shared with the profiles file's smoke traces.
 export * from '../model/asaValues.js';
 
-import type { Address, IcmpType, InterfaceName, Port } from '../model/asaValues.js';
+import type { AccessListName, Address, IcmpType, InterfaceName, Port } from '../model/asaValues.js';
 
 /** The show commands `/fw show` offers, each read-only. */
 export const SHOW_TOPICS = ['route', 'conn', 'xlate', 'failover', 'interface', 'version', 'shun'] as const;
@@ -38,7 +39,9 @@ export type AsaCommand =
   /** `show route` takes an IPv4 address only (the ASA's IPv6 routes are another command). */
   | { kind: 'show'; topic: 'route' | 'conn' | 'xlate'; address: Address }
   | { kind: 'show'; topic: 'failover' | 'version' | 'shun' }
-  | { kind: 'show'; topic: 'interface'; name: InterfaceName };
+  | { kind: 'show'; topic: 'interface'; name: InterfaceName }
+  /** An access list's lines with their hit counts (not a `/fw show` topic: `/fw access list --hits` reads it). */
+  | { kind: 'access-list'; acl: AccessListName };
 
 /** A show command line, by topic. */
 export type ShowCommand = Extract<AsaCommand, { kind: 'show' }>;
@@ -50,6 +53,7 @@ const IPV6 = '[0-9a-f:.]{2,45}';
 const ADDRESS = `(?:${IPV4}|${IPV6})`;
 const PORT = '(?:[1-9][0-9]{0,4})';
 const BYTE = '(?:[0-9]{1,3})';
+const ACL = '[A-Za-z0-9][A-Za-z0-9_.-]{0,63}';
 
 /**
  * What a show command's preview shows when its answer is too long for a message (the whole answer goes
@@ -170,9 +174,11 @@ export const TEMPLATES: Readonly<Record<string, RegExp>> = Object.freeze({
   ...Object.fromEntries(
     Object.entries(SHOW_COMMANDS).map(([topic, command]) => [`show ${topic}`, command.template]),
   ),
+  'show access-list': new RegExp(`^show access-list ${ACL}$`),
 });
 
 function line(command: AsaCommand): string {
+  if (command.kind === 'access-list') return `show access-list ${command.acl}`;
   if (command.kind === 'packet-tracer') {
     if (command.protocol === 'icmp') {
       const { input, source, icmpType, destination } = command;

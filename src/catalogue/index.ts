@@ -11,6 +11,7 @@ import { ConfigError, type ConfigIssue } from '../config/issues.js';
 import { ROLES, type Role } from '../model/types.js';
 import type { View } from '../model/view.js';
 import { ACCESS_LIFECYCLE_OPERATIONS } from './accessLifecycle.js';
+import { ACCESS_RECERTIFICATION_OPERATIONS } from './accessRecertification.js';
 import { ACCESS_REQUEST_OPERATIONS } from './accessRequest.js';
 import { ALERT_OPERATIONS } from './alerts.js';
 import { auditOperation } from './audit.js';
@@ -67,6 +68,7 @@ export const AREA_OPERATIONS: readonly Operation[] = [
   ...RULE_CHANGE_OPERATIONS,
   ...ACCESS_REQUEST_OPERATIONS,
   ...ACCESS_LIFECYCLE_OPERATIONS,
+  ...ACCESS_RECERTIFICATION_OPERATIONS,
   ...TRACE_OPERATIONS,
   ...REPORT_OPERATIONS,
   ...GATEWAY_OPERATIONS,

@@ -17,6 +17,8 @@ export type Port = Validated<number, 'port'>;
 export type IcmpType = Validated<number, 'icmp-type'>;
 /** An interface name as the device spells it (nameif or hardware name), found in its own list. */
 export type InterfaceName = Validated<string, 'interface'>;
+/** An access list's name as SCC and the device spell it (`outside_access_in`), checked against its shape. */
+export type AccessListName = Validated<string, 'access-list'>;
 
 /** Why a value was refused: one sentence's tail, completed with the argument's name by the caller. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -183,4 +185,19 @@ export function pickInterface(typed: string, names: readonly string[]): Interfac
 /** Whether an interface name as the device spells it could be sent (used to offer choices). */
 export function sendableInterfaceName(name: string): name is InterfaceName {
   return INTERFACE_NAME.test(name);
+}
+
+/**
+ * What an access list's name may look like to be sent (`outside_access_in`, `INSIDE_out`, `access-global-in`,
+ * `101`): letters, digits and `_ . -`. The device allows more, but a name outside this shape is never sent.
+ */
+const ACCESS_LIST_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** An access list's name, as SCC's access group names it, checked before it goes into `show access-list`. */
+export function parseAccessListName(raw: string): Checked<AccessListName> {
+  const refused = tooLongOrNotPlain(raw);
+  if (refused) return { ok: false, reason: refused };
+  if (!ACCESS_LIST_NAME.test(raw))
+    return { ok: false, reason: 'must be an access list name: letters, digits and _ . - only.' };
+  return { ok: true, value: raw as AccessListName };
 }

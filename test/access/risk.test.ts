@@ -68,6 +68,17 @@ describe('the access section', () => {
     expect(policy.outsideSources).toMatchObject({ atMostMs: 90 * DAY, action: 'refuse' });
   });
 
+  it('reads the recertification of permanent rules, the grace 7 days unless given', async () => {
+    expect((await policyOf('access: { recertify_every: 90d }\n')).recertification).toEqual({
+      everyMs: 90 * DAY,
+      graceMs: 7 * DAY,
+    });
+    expect(
+      (await policyOf('access: { recertify_every: 90d, recertify_grace: 14d }\n')).recertification,
+    ).toEqual({ everyMs: 90 * DAY, graceMs: 14 * DAY });
+    expect((await policyOf(POLICY)).recertification).toBeUndefined();
+  });
+
   it('is empty without the section: every request is allowed', async () => {
     const policy = await policyOf('approvals: { expiry_minutes: 30 }\n');
     expect(policy.forbiddenServices).toEqual([]);
@@ -146,7 +157,22 @@ describe('the access section', () => {
     [
       'access: { recertify: 90d }',
       'access.recertify',
-      'is not a known key Keys allowed here: organisation_networks, forbidden_services, min_source_prefix, min_destination_prefix, any_source_to_protected, protected_destinations, outside_sources',
+      'is not a known key Keys allowed here: organisation_networks, forbidden_services, min_source_prefix, min_destination_prefix, any_source_to_protected, protected_destinations, outside_sources, recertify_every, recertify_grace',
+    ],
+    [
+      'access: { recertify_every: 3m }',
+      'access.recertify_every',
+      'must be a number of days such as 30d or 90d (at most 1095d)',
+    ],
+    [
+      'access: { recertify_grace: 7d }',
+      'access.recertify_grace',
+      'needs access.recertify_every: say how often permanent rules are recertified',
+    ],
+    [
+      'access: { recertify_every: 30d, recertify_grace: 30d }',
+      'access.recertify_grace',
+      'must be shorter than access.recertify_every, or the next question comes before this one is late',
     ],
   ])('refuses %s, naming the key', async (yaml, key, problem) => {
     const path = await files.write(`${yaml}\n`);

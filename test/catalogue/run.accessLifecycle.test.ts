@@ -4,7 +4,10 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessRecords, type NewAccessRecord } from '../../src/access/records.js';
+import { findRuleLine, hitsOf, parseShowAccessList } from '../../src/catalogue/asaAccessListOutput.js';
 import { RedisKeys } from '../../src/redis/keys.js';
+import { CLI_PENDING_MS, CLI_RUNNING_MS } from '../../src/simulator/api/cli.js';
+import { call, items, obj, str } from '../simulator/support.js';
 import { driveClock } from '../support/driveClock.js';
 import { connectRedis, uniquePrefix } from '../support/testRedis.js';
 import { catalogue, useSimulator } from './harness.js';
@@ -140,3 +143,120 @@ describe('access revoke', () => {
     );
   });
 });
+
+describe('access list --hits', () => {
+  const driving = <T>(work: Promise<T>): Promise<T> => driveClock(h.sim.clock, work, { pauseMs: 10 });
+  const api = (method: string, path: string, options = {}) => call(h.sim.url, method, path, options);
+  const ASAS = '/v1/inventory/devices/asas';
+  const TELNET = 'packet-tracer input inside tcp 10.1.5.5 40000 8.8.8.8 23';
+  const DENY_TELNET = 'access-list inside_access_in extended deny tcp any any eq telnet';
+  let redis: Redis;
+  beforeAll(() => {
+    redis = connectRedis();
+  });
+  afterAll(async () => {
+    await redis.quit();
+  });
+
+  const rulesOf = async (device: string) =>
+    items(
+      await api('GET', '/v1/policies/asa/accessrules', {
+        query: { q: `entityUid:${h.sim.deviceUid(device)}`, limit: 200 },
+      }),
+    );
+  const ruleNamed = async (device: string, text: string) => {
+    const found = (await rulesOf(device)).find((r) => str(r.ruleConfigurationText) === text);
+    if (!found) throw new Error(`no rule ${text}`);
+    return str(found.uid);
+  };
+  /** The device's own answer to a line, read directly from the simulator. */
+  const onDevice = async (device: string, script: string) => {
+    const started = await api('POST', `${ASAS}/cli/execute`, {
+      body: { deviceUids: [h.sim.deviceUid(device)], script },
+    });
+    expect(started.status).toBe(202);
+    h.sim.clock.advance(CLI_PENDING_MS + CLI_RUNNING_MS);
+    const [result] = items(await api('GET', str(obj(started).entityUrl).slice(h.sim.url.length)));
+    return str(result?.result);
+  };
+  const deploy = async (device: string) => {
+    const tx = await api('POST', `${ASAS}/deploy`, { body: { deviceUids: [h.sim.deviceUid(device)] } });
+    expect(tx.status).toBe(202);
+    h.sim.clock.advance(120_000);
+  };
+
+  it('adds the count each device reports, marks 0 hits for removal, and says why a count is unknown', async () => {
+    const records = new AccessRecords(redis, new RedisKeys(uniquePrefix('access-hits')));
+    const ctx = { ...h.context(), now: () => NOW, services: { accessRecords: records } };
+    const hq = { deviceUid: h.sim.deviceUid('asa-hq-01'), deviceName: 'asa-hq-01' };
+    // A rule made inactive and deployed is a new line to the device: it starts at 0 hits.
+    const idleText = 'access-list inside_access_in extended permit ip 10.1.100.0 255.255.255.0 any';
+    const idleUid = await ruleNamed('asa-hq-01', idleText);
+    expect(
+      (
+        await api('PATCH', `/v1/policies/asa/accessrules/${idleUid}`, {
+          body: { uid: idleUid, isActiveRule: false },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    await deploy('asa-hq-01');
+    await onDevice('asa-hq-01', TELNET);
+    await onDevice('asa-hq-01', TELNET);
+
+    const telnet = await records.add(
+      rule({ ...hq, accessGroup: 'inside_access_in', ruleUid: await ruleNamed('asa-hq-01', DENY_TELNET) }),
+    );
+    const idle = await records.add(rule({ ...hq, accessGroup: 'inside_access_in', ruleUid: idleUid }));
+    const gone = await records.add(
+      rule({ ...hq, accessGroup: 'inside_access_in', ruleUid: '00000000-0000-4000-8000-00000000dead' }),
+    );
+    const unsendable = await records.add(rule({ ...hq, accessGroup: 'inside_access_in;reload' }));
+    // asa-dc-03 with a change staged and not deployed: SCC refuses command-line runs there.
+    const [dcRule] = await rulesOf('asa-dc-03');
+    const dc = await records.add(
+      rule({
+        deviceUid: h.sim.deviceUid('asa-dc-03'),
+        deviceName: 'asa-dc-03',
+        ruleUid: str(dcRule?.uid),
+      }),
+    );
+    expect(
+      (
+        await api('PATCH', `/v1/policies/asa/accessrules/${str(dcRule?.uid)}`, {
+          body: { uid: str(dcRule?.uid), remark: 'staged, not deployed' },
+        })
+      ).status,
+    ).toBeLessThan(300);
+
+    const expected = hitsOf(
+      findRuleLine(parseShowAccessList(await onDevice('asa-hq-01', 'show access-list inside_access_in')), {
+        index: 0,
+        text: DENY_TELNET,
+      }) ?? fail(),
+    );
+    expect(expected).toBeGreaterThanOrEqual(2);
+    const before = h.sim.requestLog.list({ operationId: 'executeCliCommand' }).length;
+
+    const op = catalogue.get('access.list');
+    const { raw } = catalogue.parse('access list --hits');
+    const outcome = await driving(op?.execute(ctx, raw) ?? Promise.reject());
+    const text = outcome.view.blocks.map((b) => ('text' in b ? b.text : '')).join('\n');
+    const lineOf = (id: string) => text.split('\n').find((l) => l.startsWith(`• \`${id}\``)) ?? '';
+
+    expect(lineOf(telnet.id)).toContain(` · ${(expected ?? 0).toLocaleString('en-US')} hits`);
+    expect(lineOf(idle.id)).toContain(' · *0 hits*: a candidate for removal');
+    expect(lineOf(gone.id)).toContain('hits unknown: SCC no longer has the rule');
+    expect(lineOf(unsendable.id)).toMatch(
+      /hits unknown: .*is not sent to a device: it must be an access list name/,
+    );
+    expect(lineOf(dc.id)).toMatch(/hits unknown: .*undeployed changes/);
+    expect(text).toContain(`1 rule the devices count no hit for: \`${idle.id}\``);
+    // One show access-list for hq's inside_access_in (shared by its three records), one refused on dc.
+    const runs = h.sim.requestLog.list({ operationId: 'executeCliCommand' }).slice(before);
+    expect(runs).toHaveLength(2);
+  });
+});
+
+function fail(): never {
+  throw new Error('missing');
+}

@@ -122,6 +122,7 @@ function view(lines: readonly string[], device: DeviceRecord = DEVICE): AsaDevic
     interfaces: INTERFACES,
     policy: parsePolicy('asa-test', lines.join('\n'), lines),
     shuns: [],
+    hits: new Map(),
     now: NOW,
     bootTime: NOW - 41 * DAY - 3 * 3_600_000,
   };

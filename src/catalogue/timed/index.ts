@@ -3,6 +3,7 @@
 // timedKindOf(); operations schedule, cancel and list them through their context's `timed` service with a
 // kind's declaration in hand. Adding a kind is adding its file and its line below
 // (docs/developing/add-a-timed-job.md).
+import { accessRecertify } from './accessRecertify.js';
 import { deviceUpgradeInWindow } from './deviceUpgradeInWindow.js';
 import { heldRunReminder } from './heldRunReminder.js';
 import type { AnyTimedKind } from './kind.js';
@@ -21,6 +22,7 @@ export const TIMED_KINDS: readonly AnyTimedKind[] = [
   shunGuard as unknown as AnyTimedKind,
   upgradeProof as unknown as AnyTimedKind,
   mspUpgradeProof as unknown as AnyTimedKind,
+  accessRecertify as unknown as AnyTimedKind,
 ];
 
 /** A registry of kinds by name; refuses two kinds of one name. */
@@ -33,6 +35,7 @@ export function timedRegistry(kinds: readonly AnyTimedKind[]): ReadonlyMap<strin
   return byName;
 }
 
+export { accessRecertify, scheduleRecertification } from './accessRecertify.js';
 export { deviceUpgradeInWindow, UPGRADE_WAIT_MS, upgradeRunName } from './deviceUpgradeInWindow.js';
 export { heldRunReminder, REMIND_BEFORE_MS, REMIND_IF_AHEAD_MS } from './heldRunReminder.js';
 export type {

@@ -78,6 +78,11 @@ export interface TimedContext {
    */
   say(key: string, message: string | View): Promise<void>;
   /**
+   * Says something to one person directly (the app's direct messages with them), once per `key` in this
+   * round, as `say` does; in the item's workspace when it has a thread.
+   */
+  sayDirectly(userId: string, key: string, message: string | View): Promise<void>;
+  /**
    * The grants of these people right now: a sentence naming the first who lost theirs, or undefined when
    * every one still holds (for an alternative, at least one of its checks).
    */

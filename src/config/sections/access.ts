@@ -3,7 +3,8 @@
 // says what it checks and its `action`: `refuse` (the request is refused in one sentence naming the rule) or
 // `extra-approval` (it needs the rule's own approvers besides the usual ones, as `approvals.approvers`
 // rules name them). Its schema, settings, defaults, rows of the configuration reference, and the settings
-// it yields; src/access/risk.ts applies them.
+// it yields; src/access/risk.ts applies them. It also sets the recertification of permanent rules
+// (`recertify_every`, `recertify_grace`: src/catalogue/timed/accessRecertify.ts asks, item 7).
 import { z } from 'zod';
 import { type Network, parseNetwork } from '../../model/networks.js';
 import { EVERYONE, isPrincipal } from '../policy.js';
@@ -67,8 +68,23 @@ export interface AccessRiskPolicy {
   readonly outsideSources?: OutsideSources | undefined;
 }
 
-/** The file's `access:` section as fwbot reads it: the risk policy (the lifecycle's settings will join it). */
-export type AccessRequestPolicy = AccessRiskPolicy;
+/**
+ * Every `everyMs` from a permanent rule's creation its requester is asked whether it is still needed; a
+ * question unanswered for `graceMs` is overdue (`/fw access recertification`).
+ */
+export interface Recertification {
+  readonly everyMs: number;
+  readonly graceMs: number;
+}
+
+/** The grace an unanswered recertification has before it is overdue, unless `recertify_grace` says. */
+export const DEFAULT_RECERTIFY_GRACE_MS = 7 * DAY;
+
+/** The file's `access:` section as fwbot reads it: the risk policy and the lifecycle's settings. */
+export interface AccessRequestPolicy extends AccessRiskPolicy {
+  /** Absent: permanent rules are not recertified. */
+  readonly recertification?: Recertification | undefined;
+}
 
 export const defaultAccessRequests: AccessRequestPolicy = Object.freeze({
   organisationNetworks: Object.freeze([]),
@@ -191,8 +207,27 @@ export const AccessSchema = closedObject({
   any_source_to_protected: action.optional(),
   protected_destinations: z.array(ProtectedDestinationSchema).optional(),
   outside_sources: OutsideSourcesSchema.optional(),
+  recertify_every: days.optional(),
+  recertify_grace: days.optional(),
 }).superRefine(
   (access, ctx) => {
+    if (access.recertify_grace !== undefined && access.recertify_every === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recertify_grace'],
+        message: 'needs access.recertify_every: say how often permanent rules are recertified',
+      });
+    if (
+      typeof access.recertify_grace === 'number' &&
+      typeof access.recertify_every === 'number' &&
+      access.recertify_grace >= access.recertify_every
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recertify_grace'],
+        message:
+          'must be shorter than access.recertify_every, or the next question comes before this one is late',
+      });
     // What "outside" means is the organisation's networks: a rule about outside needs them listed.
     if (access.organisation_networks !== undefined) return;
     const services = Array.isArray(access.forbidden_services) ? access.forbidden_services : [];
@@ -307,6 +342,20 @@ export const accessKeys: readonly ProfilesFileKey[] = [
     'access.outside_sources',
     'an access from outside the organisation’s networks without an expiry (or one past `at_most`)',
   ),
+  {
+    key: 'access.recertify_every',
+    description:
+      'how often the requester of a permanent access rule (one without `--expires`) is asked, in the request’s thread and directly, whether it is still needed (days, such as 90d, counted from the rule’s creation): *Still needed* records the answer, *Remove…* asks for its governed removal (`/fw access recertification` lists them)',
+    default: 'not recertified',
+    example: 'recertify_every: 90d',
+  },
+  {
+    key: 'access.recertify_grace',
+    description:
+      'how long a recertification question may stay unanswered before the rule is flagged overdue (days, shorter than `recertify_every`)',
+    default: '7d',
+    example: 'recertify_grace: 14d',
+  },
 ];
 
 function approverRule(
@@ -334,6 +383,13 @@ function riskRule(key: string, rule: RulePartsData): RiskRule {
 
 export function accessFrom(data: AccessData | undefined): AccessRequestPolicy {
   if (data === undefined) return defaultAccessRequests;
+  const recertification =
+    data.recertify_every === undefined
+      ? undefined
+      : Object.freeze({
+          everyMs: data.recertify_every,
+          graceMs: data.recertify_grace ?? DEFAULT_RECERTIFY_GRACE_MS,
+        });
   const prefix = (key: string, limit: AccessData['min_source_prefix']) =>
     limit === undefined
       ? undefined
@@ -343,6 +399,7 @@ export function accessFrom(data: AccessData | undefined): AccessRequestPolicy {
           ...(limit.ipv6 === undefined ? {} : { ipv6: limit.ipv6 }),
         });
   return Object.freeze({
+    ...(recertification ? { recertification } : {}),
     organisationNetworks: Object.freeze((data.organisation_networks ?? []).flat()),
     forbiddenServices: Object.freeze(
       (data.forbidden_services ?? []).map((service, index) =>

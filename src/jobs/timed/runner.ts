@@ -362,12 +362,23 @@ export class TimedRunner {
       profiles: () => clients.names(),
       now: clock,
       log,
+      sayDirectly: async (userId, key, message) => {
+        const view = viewOf(item, message);
+        // Slack's chat.postMessage takes a user's id as the channel: the app's direct messages with them.
+        await notify([
+          {
+            key: `timed~${item.id}~${item.round}~direct~${userId}~${key}`,
+            channelId: userId,
+            text: textBeside(view),
+            view,
+            eventType: 'fwbot_note',
+            ...(thread ? workspaceOf(thread) : {}),
+          },
+        ]);
+      },
       say: async (key, message) => {
         if (!thread) return;
-        const view: View =
-          typeof message === 'string'
-            ? { summary: item.what, blocks: [{ kind: 'text', text: message }], visibility: 'in_channel' }
-            : message;
+        const view = viewOf(item, message);
         await notify([
           {
             key: `timed~${item.id}~${item.round}~${key}`,
@@ -401,4 +412,11 @@ export class TimedRunner {
       (error) => log.warn({ err: error, timedItem: id }, 'could not renew a timed lease'),
     );
   }
+}
+
+/** A string said by a timed item as a View (its text), or the View given. */
+function viewOf(item: TimedItem, message: string | View): View {
+  return typeof message === 'string'
+    ? { summary: item.what, blocks: [{ kind: 'text', text: message }], visibility: 'in_channel' }
+    : message;
 }

@@ -23,6 +23,7 @@ import type { Handler, OperationHandlers, RequestContext } from '../http/context
 import { isUuid, requireBody, uuidParam } from '../http/input.js';
 import { type FieldTable, listPage } from '../lists/listEngine.js';
 import { iso } from '../runtime.js';
+import { aclHitsOf, runShowAccessList } from '../state/asaAccessListHits.js';
 import { type AsaDeviceView, runScript } from '../state/asaCommandLine.js';
 import { asaConfigOf } from '../state/asaConfig.js';
 import { runPacketTracer } from '../state/asaPacketTracer.js';
@@ -100,6 +101,7 @@ export function deviceView(state: SimState, device: DeviceRecord, now: number): 
     interfaces: asaConfigOf(state, uid).onDevice,
     policy: policyOf(state, uid),
     shuns: shunsOf(state, uid),
+    hits: aclHitsOf(state, uid),
     now,
     bootTime: state.startTime - bootDays * 86_400_000 - 3 * 3_600_000,
   };
@@ -112,7 +114,12 @@ export function runCliScript(
   script: string,
   now: number,
 ): { result: string; errorMsg?: string } {
-  const outcome = runScript(script, deviceView(state, device, now), [runPacketTracer, runShun, runShow]);
+  const outcome = runScript(script, deviceView(state, device, now), [
+    runPacketTracer,
+    runShun,
+    runShowAccessList,
+    runShow,
+  ]);
   return outcome.error === undefined
     ? { result: outcome.output }
     : { result: outcome.output, errorMsg: outcome.error };

@@ -15,6 +15,8 @@ export interface AsaDeviceView {
   policy: AsaPolicy;
   /** The device's shuns: the live list, which `shun` and `no shun` change (asaShun.ts). */
   shuns: ShunRecord[];
+  /** The device's hit counts by rule line (asaAccessListHits.ts): packet-tracer adds to them. */
+  hits: Map<string, number>;
   /** Simulated time the command runs at, and when the device booted (for `show version`'s uptime). */
   now: number;
   bootTime: number;

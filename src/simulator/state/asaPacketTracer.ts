@@ -10,6 +10,7 @@
 // the Result block's drop reason. Newer releases add elapsed times and the drop location. Computed, never
 // canned; pure functions.
 import { createHash } from 'node:crypto';
+import { countHit } from './asaAccessListHits.js';
 import { cidrContains, formatIp, type Ip, parseIp, translate } from './asaAddresses.js';
 import type { AsaDeviceView, LineOutcome, Token } from './asaCommandLine.js';
 import { type AclDecision, decideAccess, type Flow, ICMP_TYPE_NAMES, lookupRoute } from './asaPolicyEval.js';
@@ -287,6 +288,8 @@ function evaluate(view: AsaDeviceView, packet: TracePacket): Trace {
     );
   }
   const decision = decideAccess(view, input, egress, flowOf(packet, destination));
+  // The rule that decided counts one hit, as a real ASA's packet-tracer adds to `show access-list`.
+  if (decision.kind === 'rule') countHit(view, decision.entry);
   const bound = decision.kind === 'rule' || decision.action === 'deny';
   // A packet the security levels let through meets no access list: the ASA prints no phase for it.
   if (bound) phases.push(accessPhase(decision));

@@ -629,6 +629,8 @@ export interface SimState {
   mfaEvents: MfaEventRecord[];
   /** Per ASA UID: its active shuns, in the order they were placed (lost on reload and failover). */
   shuns: Map<string, ShunRecord[]>;
+  /** Per ASA UID: each rule's hit count by its configuration line (asaAccessListHits.ts), kept in memory. */
+  aclHits: Map<string, Map<string, number>>;
   /** Ids minted at run time (transactions, new interfaces, tokens): deterministic per seed and request order. */
   rng: SeededRandom;
 }

@@ -11,7 +11,7 @@ import type { SimState } from './model.js';
 import { type MspWorld, mspWorld } from './mspWorld.js';
 
 /** Bumped whenever SimState changes shape: a world saved by another shape is not restored. */
-const FORMAT = 'fwbot-scc-simulator-world/5';
+const FORMAT = 'fwbot-scc-simulator-world/6';
 
 interface SavedWorld {
   format: typeof FORMAT;

@@ -1,6 +1,7 @@
 // Builds the simulated world for a seed name: the same name always yields the same tenants, UIDs,
 // devices, interfaces, packages, runs and reports. Everything else starts empty.
 import { SeededRandom } from '../random.js';
+import { seedAclHits } from './asaAccessListHits.js';
 import { seedAsaConfigs } from './asaConfig.js';
 import type { SimState, TokenRecord } from './model.js';
 import { seedAuditLogs } from './seedEvents.js';
@@ -94,6 +95,7 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
     raVpnSessions: new Map(),
     mfaEvents: [],
     shuns: new Map(),
+    aclHits: new Map(),
     eventSeq: 0,
     fmc,
     tenantsCreated: 0,
@@ -102,6 +104,7 @@ export function seedState(seed: string, startTime: number, scale?: WorldScale): 
   };
   seedMspWorld(state);
   state.asaPolicies = seedAsaPolicies(state);
+  state.aclHits = seedAclHits(state.asaPolicies);
   if (scale !== undefined) seedScale(state, scale);
   seedAuditLogs(state);
   seedMaintenanceWindows(state);

@@ -13,6 +13,7 @@ import {
   type ResponseSettings,
   type UpgradeSettings,
 } from '../../../src/config/profilesFileSchema.js';
+import type { AccessRequestPolicy } from '../../../src/config/sections/access.js';
 import type { AccessControl } from '../../../src/policy/access.js';
 import { managementRoute, type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { quietLog, simClients, startTestWorkers } from '../../jobs/support/harness.js';
@@ -71,6 +72,8 @@ export async function startEnv(
     response?: ResponseSettings;
     /** The file's `upgrades` (smoke traces). */
     upgrades?: UpgradeSettings;
+    /** The file's `access` (risk policy, recertification), as the dispatcher and the timed work get it. */
+    accessRequests?: AccessRequestPolicy;
     /** The workspace binding in front of the listeners (external people of Slack Connect channels). */
     bindWorkspace?: boolean;
     /** Where the driven clock starts (default: the machine's time now). */
@@ -115,6 +118,7 @@ export async function startEnv(
       ...(options.changes ? { changes: options.changes } : {}),
       ...(options.response ? { response: options.response } : {}),
       ...(options.upgrades ? { upgrades: options.upgrades } : {}),
+      ...(options.accessRequests ? { accessRequests: options.accessRequests } : {}),
       ...(options.bindWorkspace ? { bindWorkspace: true } : {}),
       ...(workers && options.realTracking
         ? { tracking: workers.jobs.tracker, snapshots: workers.jobs.snapshots }
@@ -149,11 +153,13 @@ export async function startEnv(
             timed: workers.jobs.timed,
             holds: workers.jobs.holds,
             snapshots: workers.jobs.snapshots,
+            accessRecords: workers.jobs.accessRecords,
           },
           // The file's sections the dispatcher has too: fwbot's change windows decide when an upgrade runs.
           policy: {
             ...(options.upgrades ? { upgrades: options.upgrades } : {}),
             ...(options.changes ? { changes: options.changes } : {}),
+            ...(options.accessRequests ? { accessRequests: options.accessRequests } : {}),
           },
           roleCheck: authorizerFrom(options.access ?? policyAccess()),
           tracker: bot.tracker,
