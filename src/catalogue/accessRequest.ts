@@ -43,6 +43,7 @@ import {
   sameRuleText,
   traceAddressOf,
 } from './accessDesign.js';
+import { scheduleExpiry } from './accessExpiries.js';
 import { optionalText, redactedText, text } from './args.js';
 import {
   type AsaCommand,
@@ -695,7 +696,7 @@ export function describeRequest(facts: AccessRequestFacts, now: number) {
         value:
           facts.expiresAt === undefined
             ? 'never (a permanent rule)'
-            : `${new Date(facts.expiresAt).toISOString().slice(0, 10)} (noted; no time-range on the rule)`,
+            : `${new Date(facts.expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC: fwbot removes the rule then (in the change windows) and reminds the requester 3 days before`,
       },
       {
         label: 'Input interface',
@@ -758,44 +759,58 @@ interface Staged {
 
 /**
  * Keeps the record of the rule fwbot just created (src/access/records.ts: `/fw access list`, revoke, expiry),
- * once per rule: a run found again after a crash records it only if it is not there yet. Where fwbot keeps
- * no records (the CLI, without Redis), nothing is kept; a record that cannot be kept is logged, and the
- * request goes on: the rule is in SCC and is deployed and verified all the same.
+ * once per rule: a run found again after a crash records it only if it is not there yet. A rule that
+ * expires gets its removal at the expiry and its reminder three days before (accessExpiries.ts), scheduled
+ * once too. Where fwbot keeps no records (the CLI, without Redis), nothing is kept; a record that cannot be
+ * kept is logged, and the request goes on: the rule is in SCC and is deployed and verified all the same.
  */
-async function recordRule(ctx: OperationContext, facts: AccessRequestFacts, ruleUid: string): Promise<void> {
+async function recordRule(
+  ctx: OperationContext,
+  facts: AccessRequestFacts,
+  ruleUid: string,
+  ruleText: string,
+): Promise<void> {
   const records = ctx.services?.accessRecords;
   if (!records || !ruleUid) return;
   try {
-    if (await records.find(ctx.profile, ruleUid)) return;
     const thread = ctx.approval?.thread;
-    await records.add({
-      profile: ctx.profile,
-      ...(ctx.channelTenant ? { tenantUid: ctx.channelTenant } : {}),
-      deviceUid: facts.device.uid,
-      deviceName: facts.device.name,
-      accessGroup: facts.group.name,
-      ruleUid,
-      protocol: facts.protocol,
-      source: facts.source.typed,
-      destination: facts.destination.typed,
-      ...(facts.port === undefined ? {} : { port: String(facts.port) }),
-      requester: facts.requester,
-      ...(facts.ticket ? { ticket: facts.ticket } : {}),
-      reason: facts.reason,
-      createdAt: ctx.now(),
-      ...(facts.expiresAt === undefined ? {} : { expiresAt: facts.expiresAt }),
-      ...(thread
-        ? {
-            thread: {
-              channel: thread.channelId,
-              ts: thread.threadTs,
-              ...(thread.teamId ? { teamId: thread.teamId } : {}),
-            },
-          }
-        : {}),
+    const record =
+      (await records.find(ctx.profile, ruleUid)) ??
+      (await records.add({
+        profile: ctx.profile,
+        ...(ctx.channelTenant ? { tenantUid: ctx.channelTenant } : {}),
+        deviceUid: facts.device.uid,
+        deviceName: facts.device.name,
+        accessGroup: facts.group.name,
+        ruleUid,
+        protocol: facts.protocol,
+        source: facts.source.typed,
+        destination: facts.destination.typed,
+        ...(facts.port === undefined ? {} : { port: String(facts.port) }),
+        requester: facts.requester,
+        ...(facts.ticket ? { ticket: facts.ticket } : {}),
+        reason: facts.reason,
+        createdAt: ctx.now(),
+        ...(facts.expiresAt === undefined ? {} : { expiresAt: facts.expiresAt }),
+        ...(thread
+          ? {
+              thread: {
+                channel: thread.channelId,
+                ts: thread.threadTs,
+                ...(thread.teamId ? { teamId: thread.teamId } : {}),
+              },
+            }
+          : {}),
+      }));
+    await scheduleExpiry(ctx, record, {
+      ruleText,
+      script: facts.script,
+      approvalId: ctx.requestId,
+      people: ctx.approval?.people,
+      ticket: facts.ticket,
     });
   } catch (error) {
-    ctx.log.error({ err: error, ruleUid }, 'the access rule’s record was not kept');
+    ctx.log.error({ err: error, ruleUid }, 'the access rule’s record (or its expiry) was not kept');
   }
 }
 
@@ -833,7 +848,7 @@ async function stageAndDeploy(ctx: OperationContext, facts: AccessRequestFacts):
       remark: facts.remark,
     },
   });
-  await recordRule(ctx, facts, rule.uid ?? '');
+  await recordRule(ctx, facts, rule.uid ?? '', rule.ruleConfigurationText ?? facts.rule);
   let pending: CommandsFacts | undefined;
   try {
     pending = await pendingCommands(ctx, facts.device.uid);
@@ -929,7 +944,7 @@ async function interrupted(ctx: OperationContext, facts: AccessRequestFacts) {
   );
   if (!rule?.uid) return undefined;
   // A crash between creating the rule and keeping its record: kept now (once per rule).
-  await recordRule(ctx, facts, rule.uid);
+  await recordRule(ctx, facts, rule.uid, rule.ruleConfigurationText ?? facts.rule);
   const staged: Staged = {
     facts,
     ruleUid: rule.uid,
@@ -987,7 +1002,8 @@ export const accessRequest = defineOperation({
       kind: 'word',
       flag: true,
       optional: true,
-      description: 'when the access should end: `30d` or a date (noted on the card; see the docs)',
+      description:
+        'when the access should end: `30d` or a date; the rule is removed then, and the requester reminded 3 days before',
     },
     {
       name: 'in',

@@ -3,6 +3,8 @@
 // timedKindOf(); operations schedule, cancel and list them through their context's `timed` service with a
 // kind's declaration in hand. Adding a kind is adding its file and its line below
 // (docs/developing/add-a-timed-job.md).
+import { accessExpiry } from './accessExpiry.js';
+import { accessExpiryReminder } from './accessExpiryReminder.js';
 import { deviceUpgradeInWindow } from './deviceUpgradeInWindow.js';
 import { heldRunReminder } from './heldRunReminder.js';
 import type { AnyTimedKind } from './kind.js';
@@ -17,6 +19,8 @@ export const TIMED_KINDS: readonly AnyTimedKind[] = [
   deviceUpgradeInWindow as unknown as AnyTimedKind,
   shunGuard as unknown as AnyTimedKind,
   upgradeProof as unknown as AnyTimedKind,
+  accessExpiry as unknown as AnyTimedKind,
+  accessExpiryReminder as unknown as AnyTimedKind,
 ];
 
 /** A registry of kinds by name; refuses two kinds of one name. */
@@ -29,6 +33,8 @@ export function timedRegistry(kinds: readonly AnyTimedKind[]): ReadonlyMap<strin
   return byName;
 }
 
+export { accessExpiry, EXPIRY_WAIT_MS } from './accessExpiry.js';
+export { accessExpiryReminder, EXPIRY_REMINDER_MS, EXTEND_BUTTON_BY } from './accessExpiryReminder.js';
 export { deviceUpgradeInWindow, UPGRADE_WAIT_MS, upgradeRunName } from './deviceUpgradeInWindow.js';
 export { heldRunReminder, REMIND_BEFORE_MS, REMIND_IF_AHEAD_MS } from './heldRunReminder.js';
 export type {

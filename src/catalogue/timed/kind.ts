@@ -76,6 +76,11 @@ export interface TimedContext {
    */
   say(key: string, message: string | View): Promise<void>;
   /**
+   * Says something to one person directly (Slack's direct message from the app: `chat.postMessage` to their
+   * user id), once per `key` in this round, as `say` does. In the item's workspace.
+   */
+  tell(userId: string, key: string, message: string | View): Promise<void>;
+  /**
    * The grants of these people right now: a sentence naming the first who lost theirs, or undefined when
    * every one still holds (for an alternative, at least one of its checks).
    */

@@ -325,6 +325,10 @@ export class TimedRunner {
 
   #context(item: TimedItem, state: { phase: string }, lost: () => boolean): TimedContext {
     const { clients, services, policy, clock, notify, roleCheck } = this.#deps;
+    const asView = (message: string | View): View =>
+      typeof message === 'string'
+        ? { summary: item.what, blocks: [{ kind: 'text', text: message }], visibility: 'in_channel' }
+        : message;
     const log = this.#deps.log.child({ timedItem: item.id, kind: item.kind });
     const { thread } = item;
     const op = operationContext(
@@ -357,10 +361,7 @@ export class TimedRunner {
       log,
       say: async (key, message) => {
         if (!thread) return;
-        const view: View =
-          typeof message === 'string'
-            ? { summary: item.what, blocks: [{ kind: 'text', text: message }], visibility: 'in_channel' }
-            : message;
+        const view = asView(message);
         await notify([
           {
             key: `timed~${item.id}~${item.round}~${key}`,
@@ -370,6 +371,20 @@ export class TimedRunner {
             view,
             eventType: 'fwbot_note',
             ...workspaceOf(thread),
+          },
+        ]);
+      },
+      tell: async (userId, key, message) => {
+        const view = asView(message);
+        // A user id as the channel: Slack delivers it in the person's direct messages with the app.
+        await notify([
+          {
+            key: `timed~${item.id}~${item.round}~to~${userId}~${key}`,
+            channelId: userId,
+            text: textBeside(view),
+            view,
+            eventType: 'fwbot_note',
+            ...(thread ? workspaceOf(thread) : {}),
           },
         ]);
       },

@@ -132,8 +132,12 @@ export async function startEnv(
             timed: workers.jobs.timed,
             holds: workers.jobs.holds,
             snapshots: workers.jobs.snapshots,
+            accessRecords: workers.jobs.accessRecords,
           },
-          ...(options.upgrades ? { policy: { upgrades: options.upgrades } } : {}),
+          policy: {
+            ...(options.upgrades ? { upgrades: options.upgrades } : {}),
+            ...(options.changes ? { changes: options.changes } : {}),
+          },
           roleCheck: authorizerFrom(options.access ?? policyAccess()),
           tracker: bot.tracker,
           clock,
