@@ -64,7 +64,10 @@ function servicesFor(id: string): OperationServices {
   return { ...services, timed };
 }
 
-/** The record `access revoke 1` names: a rule of asa-hq-01 that SCC has, as if fwbot had created it. */
+/**
+ * The record `access revoke 1` and `access extend 1 30d` name: a rule of asa-hq-01 that SCC has, as if fwbot
+ * had created it (with an expiry, which extend needs).
+ */
 async function keepRecordOne(services: OperationServices): Promise<void> {
   const deviceUid = h.sim.deviceUid('asa-hq-01');
   const rules = await h.client().lookups.accessRules({ q: `entityUid:${deviceUid}`, limit: 1 });
@@ -83,6 +86,7 @@ async function keepRecordOne(services: OperationServices): Promise<void> {
     requester: ACTOR.userId,
     reason: 'test',
     createdAt: Date.now(),
+    expiresAt: Date.now() + 10 * 86_400_000,
   });
 }
 
@@ -131,7 +135,7 @@ describe('failure sentences', () => {
     // Operations on fwbot's own services (vpn watch, alerts) get them in memory: SCC is what fails here.
     const { raw } = catalogue.parse(example);
     const services = servicesFor(id);
-    if (id === 'access.revoke') await keepRecordOne(services);
+    if (id === 'access.revoke' || id === 'access.extend') await keepRecordOne(services);
     const run = op.needs.length > 0 ? op.execute({ ...h.context(), services }, raw) : h.run(example);
     const error = await run.then(
       () => undefined,
