@@ -6,8 +6,10 @@ import type { AccessRecord } from '../access/records.js';
 import { UserError } from '../model/errors.js';
 import { code, counted } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
+import { commandButton } from '../render/paging.js';
 import { untrusted } from '../render/untrusted.js';
 import { SccError } from '../scc/errors.js';
+import { timeRangeFor } from './accessDesign.js';
 import { cancelExpiry, moveExpiry } from './accessExpiries.js';
 import { flag, optionalText, text } from './args.js';
 import { defineOperation, type Operation, type OperationContext, type Outcome } from './operation.js';
@@ -251,15 +253,20 @@ const ExtendFacts = z.object({
   ticket: z.string().optional(),
   expiresAt: z.number().int(),
   newExpiresAt: z.number().int(),
+  /** The time-range the rule names (`access.time_range_for_expiry`), and the one it gets: staged in SCC. */
+  timeRange: z.object({ from: z.string(), to: z.string(), line: z.string() }).optional(),
 });
 type ExtendFacts = z.infer<typeof ExtendFacts>;
 
 const when = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
-async function ruleTextOf(ctx: OperationContext, record: AccessRecord): Promise<string | undefined> {
+async function ruleTextOf(
+  ctx: OperationContext,
+  record: AccessRecord,
+): Promise<{ text: string; timeRange: string | undefined } | undefined> {
   try {
     const rule = await ctx.scc.lookups.accessRule(record.ruleUid);
-    return rule.ruleConfigurationText ?? '';
+    return { text: rule.ruleConfigurationText ?? '', timeRange: rule.ruleTimeRange?.name ?? undefined };
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;
@@ -294,7 +301,9 @@ export const fwAccessExtend = defineOperation({
   role: 'operator',
   approval: 'always',
   needs: ['accessRecords'],
-  scc: ['fetchAccessRule'],
+  scc: ['fetchAccessRule', 'modifyAccessRule'],
+  // The rule's time-range, when it has one, is changed in SCC's copy of the device.
+  changes: { devices: async (_ctx, _args, facts) => (facts?.timeRange ? [facts.device] : []) },
   examples: ['access extend 1 30d', 'access extend 1 2027-03-31'],
   offeredAsButton: true,
   target: {
@@ -309,17 +318,23 @@ export const fwAccessExtend = defineOperation({
           `SCC no longer has access rule ${record.id} on ${record.deviceName}: there is nothing to extend.`,
         );
       const newExpiresAt = extendedExpiry(args.until, record.expiresAt, ctx.now());
+      // Only a time-range fwbot made for the expiry follows it; another one named on the rule is left alone.
+      const to = timeRangeFor(newExpiresAt);
+      const timeRange = rule.timeRange?.startsWith('fwbot-until-')
+        ? { from: rule.timeRange, to: to.name, line: to.line }
+        : undefined;
       const facts: ExtendFacts = {
         recordId: record.id,
         ruleUid: record.ruleUid,
         device: { uid: record.deviceUid, name: record.deviceName },
         accessGroup: record.accessGroup,
-        rule,
+        rule: rule.text,
         requester: record.requester,
         reason: record.reason,
         ...(record.ticket ? { ticket: record.ticket } : {}),
         expiresAt: record.expiresAt,
         newExpiresAt,
+        ...(timeRange ? { timeRange } : {}),
       };
       return { facts, raw: { rule: record.id, until: new Date(newExpiresAt).toISOString().slice(0, 10) } };
     },
@@ -330,7 +345,10 @@ export const fwAccessExtend = defineOperation({
       const rule = await ruleTextOf(ctx, record);
       if (rule === undefined)
         return { found: false, reason: `SCC no longer has access rule ${facts.recordId}` };
-      return { found: true, facts: { ...facts, rule, expiresAt: record.expiresAt ?? facts.expiresAt } };
+      return {
+        found: true,
+        facts: { ...facts, rule: rule.text, expiresAt: record.expiresAt ?? facts.expiresAt },
+      };
     },
     compare: (before: ExtendFacts, after: ExtendFacts) => [
       ...(before.expiresAt === after.expiresAt
@@ -349,16 +367,34 @@ export const fwAccessExtend = defineOperation({
         ...(facts.ticket ? [{ label: 'Ticket', value: facts.ticket }] : []),
         { label: 'Expires now', value: when(facts.expiresAt) },
         { label: 'New expiry', value: when(facts.newExpiresAt) },
+        ...(facts.timeRange
+          ? [
+              {
+                label: 'Time range',
+                value: `${facts.timeRange.from} → ${facts.timeRange.to} (${facts.timeRange.line})`,
+              },
+            ]
+          : []),
       ],
       warnings: [],
       notes: [
-        'Nothing changes on the device now: fwbot removes the rule at the new expiry instead (in the change windows), and reminds the requester 3 days before it.',
+        facts.timeRange
+          ? `The rule's time-range is changed in SCC's copy of ${code(facts.device.name)} (modifyAccessRule); \`/fw deploy ${facts.device.name}\` takes it to the device, which stops matching the rule at the old end until then. fwbot removes the rule at the new expiry (in the change windows) and reminds the requester 3 days before it.`
+          : 'Nothing changes on the device now: fwbot removes the rule at the new expiry instead (in the change windows), and reminds the requester 3 days before it.',
       ],
     }),
   },
   run: async (ctx, _args, facts: ExtendFacts): Promise<ExtendFacts> => {
     const records = ctx.services?.accessRecords;
     if (!records) throw new UserError('This fwbot process cannot read the access rules it created.');
+    if (facts.timeRange)
+      await ctx.scc.call('modifyAccessRule', {
+        path: { accessRuleUid: facts.ruleUid },
+        body: {
+          uid: facts.ruleUid,
+          ruleTimeRange: { name: facts.timeRange.to, type: 'TIME_RANGE', elements: [facts.timeRange.line] },
+        },
+      });
     const record = await records.update(ctx.profile, facts.recordId, { expiresAt: facts.newExpiresAt });
     await moveExpiry(ctx, record);
     return facts;
@@ -368,8 +404,18 @@ export const fwAccessExtend = defineOperation({
     blocks: [
       {
         kind: 'text',
-        text: `:white_check_mark: Access rule ${code(facts.recordId)} on ${untrusted(facts.device.name)} now expires ${when(facts.newExpiresAt)} (was ${when(facts.expiresAt)}); its removal and the reminder 3 days before moved with it.`,
+        text: `:white_check_mark: Access rule ${code(facts.recordId)} on ${untrusted(facts.device.name)} now expires ${when(facts.newExpiresAt)} (was ${when(facts.expiresAt)}); its removal and the reminder 3 days before moved with it.${
+          facts.timeRange
+            ? ` Its time-range is now ${code(facts.timeRange.to)} in SCC's copy: deploy ${untrusted(facts.device.name)} to take it to the device.`
+            : ''
+        }`,
       },
+      ...(facts.timeRange
+        ? (() => {
+            const deploy = commandButton('Deploy…', `deploy ${facts.device.name}`);
+            return deploy ? [{ kind: 'actions' as const, buttons: [deploy] }] : [];
+          })()
+        : []),
     ],
     visibility: 'in_channel',
   }),

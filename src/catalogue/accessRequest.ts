@@ -41,6 +41,7 @@ import {
   remarkOf,
   ruleLine,
   sameRuleText,
+  timeRangeFor,
   traceAddressOf,
 } from './accessDesign.js';
 import { scheduleExpiry } from './accessExpiries.js';
@@ -218,6 +219,8 @@ export const AccessRequestFacts = z.object({
   requester: z.string(),
   ticket: z.string().optional(),
   expiresAt: z.number().int().optional(),
+  /** The ASA time-range ending at the expiry the rule names (the policy's `access.time_range_for_expiry`). */
+  timeRange: z.object({ name: z.string(), line: z.string() }).optional(),
   /** SCC's configuration state of the device: SYNCED when the card was made (packet-tracer needs it). */
   configState: z.string(),
   windows: z.array(DeviceWindowsFacts).optional(),
@@ -249,6 +252,7 @@ export function predicted(facts: AccessRequestFacts): string[] {
     remark: facts.remark,
     rule: facts.rule,
     create: created(facts),
+    timeRange: facts.timeRange,
   });
 }
 
@@ -552,12 +556,16 @@ async function resolveRequest(
       `${device.name} drops it, but not by an access rule (${verdict.dropReason ?? decision?.kind ?? 'no reason given'}): a new rule would not let it through.`,
     );
   }
-  const rule = ruleLine(group.name, {
+  const timeRange =
+    expiresAt !== undefined && ctx.policy?.accessRequests?.timeRangeForExpiry === true
+      ? timeRangeFor(expiresAt)
+      : undefined;
+  const rule = `${ruleLine(group.name, {
     protocol: args.protocol,
     source: source.object,
     destination: destination.object,
     port: args.port,
-  });
+  })}${timeRange ? ` time-range ${timeRange.name}` : ''}`;
   // Never a duplicate: a rule with the same words anywhere in the list (below the deny, shadowed) is said.
   const duplicate = inGroup.find(
     (r) => r.ruleConfigurationText && sameRuleText(r.ruleConfigurationText, rule),
@@ -585,6 +593,7 @@ async function resolveRequest(
     requester: ctx.actor.userId,
     ...(ticket === undefined ? {} : { ticket }),
     ...(expiresAt === undefined ? {} : { expiresAt }),
+    ...(timeRange ? { timeRange } : {}),
     configState,
     windows: await deployWindows(ctx, [device]),
     risk,
@@ -698,6 +707,14 @@ export function describeRequest(facts: AccessRequestFacts, now: number) {
             ? 'never (a permanent rule)'
             : `${new Date(facts.expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC: fwbot removes the rule then (in the change windows) and reminds the requester 3 days before`,
       },
+      ...(facts.timeRange
+        ? [
+            {
+              label: 'Time range',
+              value: `${facts.timeRange.name} (${facts.timeRange.line}, the device's clock): the device stops matching the rule then`,
+            },
+          ]
+        : []),
       {
         label: 'Input interface',
         value: `${facts.input}${facts.inferred ? ' (inferred from the source)' : ''}`,
@@ -846,6 +863,15 @@ async function stageAndDeploy(ctx: OperationContext, facts: AccessRequestFacts):
       destinationNetwork: operand(facts.destination),
       ...port,
       remark: facts.remark,
+      ...(facts.timeRange
+        ? {
+            ruleTimeRange: {
+              name: facts.timeRange.name,
+              type: 'TIME_RANGE',
+              elements: [facts.timeRange.line],
+            },
+          }
+        : {}),
     },
   });
   await recordRule(ctx, facts, rule.uid ?? '', rule.ruleConfigurationText ?? facts.rule);

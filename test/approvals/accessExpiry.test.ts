@@ -7,6 +7,7 @@
 // revoked early takes its timed work with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessExpiry, accessExpiryReminder } from '../../src/catalogue/timed/index.js';
+import { defaultAccessRequests } from '../../src/config/sections/access.js';
 import { driveClock } from '../support/driveClock.js';
 import type { RecordedCall } from '../support/fakeSlack.js';
 import { type ApprovalsEnv, dailyWindow, startEnv } from './support/env.js';
@@ -232,5 +233,89 @@ describe('approvals: an access rule removed at its expiry, reminded before, exte
     advanceTo(at('2031-07-30T22:10:00Z'));
     await pass();
     expect(await env.sccCalls('deleteAccessRule')).toBe(deletes);
+  });
+});
+
+describe('approvals: an expiring rule with a time-range (access.time_range_for_expiry)', () => {
+  let env: ApprovalsEnv;
+
+  beforeAll(async () => {
+    env = await startEnv(
+      {},
+      {
+        realTracking: true,
+        timed: true,
+        clockStart: START,
+        accessRequests: { ...defaultAccessRequests, timeRangeForExpiry: true },
+      },
+    );
+  });
+  afterAll(async () => {
+    await env.stop();
+  });
+
+  const driving = <T>(work: Promise<T>): Promise<T> => driveClock(env.sim.clock, work);
+  const dc = () => env.sim.deviceUid('asa-dc-03');
+  const ourRule = async () => {
+    const page = await env.bot.scc.lookups.accessRules({ q: `entityUid:${dc()}`, limit: 200 });
+    return (page.items ?? []).find((rule) => rule.ruleConfigurationText?.includes('fwbot-h-172.20.41.5'));
+  };
+
+  it('puts a time-range ending at the expiry on the rule, shows it on the card, and extend moves it in SCC', {
+    timeout: 180_000,
+  }, async () => {
+    const card = await driving(
+      env.driver.ask(
+        env.bot.eventsUrl,
+        'access request asa-dc-03 tcp 198.51.100.0/24 172.20.41.5 8443 --in outside --reason "partner sync" --expires 2031-06-12',
+        USERS.alice,
+      ),
+    );
+    const text = textOf(card.blocks);
+    expect(text).toContain(
+      "fwbot-until-20310612-0000 (absolute end 00:00 12 June 2031, the device's clock): the device stops matching the rule then",
+    );
+    expect(text).toContain('time-range fwbot-until-20310612-0000\n absolute end 00:00 12 June 2031');
+    expect(text).toContain(
+      'line 3 extended permit tcp object PARTNER-NET object fwbot-h-172.20.41.5 eq 8443 time-range fwbot-until-20310612-0000',
+    );
+    await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, card));
+    const verified = await driving(
+      env.slack.waitFor(
+        (c) =>
+          c.method === 'chat.postMessage' &&
+          c.args.thread_ts === card.ts &&
+          String(c.args.text ?? '').includes('verified: ALLOW'),
+        60_000,
+      ),
+    );
+    expect(String(verified.args.text)).toContain('eq 8443 time-range fwbot-until-20310612-0000');
+    expect((await ourRule())?.ruleTimeRange).toMatchObject({
+      name: 'fwbot-until-20310612-0000',
+      elements: ['absolute end 00:00 12 June 2031'],
+    });
+
+    // Extended: the rule names the new time-range in SCC's copy, which a deploy takes to the device.
+    const listed = textOf(
+      (await driving(env.driver.commandReply(env.bot.eventsUrl, 'access list asa-dc-03', USERS.alice)))
+        .blocks,
+    );
+    const id = /• `(\d+)` asa-dc-03/.exec(listed)?.[1];
+    const extend = await driving(
+      env.driver.ask(env.bot.eventsUrl, `access extend ${id} 2031-07-01`, USERS.alice),
+    );
+    expect(textOf(extend.blocks)).toContain(
+      'fwbot-until-20310612-0000 → fwbot-until-20310701-0000 (absolute end 00:00 1 July 2031)',
+    );
+    await driving(env.driver.click(env.bot.eventsUrl, 'approve', USERS.bob, extend));
+    const done = await driving(env.driver.threadReply(extend, (t) => t.includes('now expires')));
+    expect(done).toContain('Its time-range is now `fwbot-until-20310701-0000` in SCC');
+    expect((await ourRule())?.ruleTimeRange).toMatchObject({
+      name: 'fwbot-until-20310701-0000',
+      elements: ['absolute end 00:00 1 July 2031'],
+    });
+    const { data: device } = await env.bot.scc.call('getDevice', { path: { deviceUid: dc() } });
+    expect(device.configState).toBe('NOT_SYNCED');
+    expect((await env.timed?.list({ kind: accessExpiry.kind }))?.[0]?.dueAt).toBe(at('2031-07-01T00:00:00Z'));
   });
 });

@@ -67,8 +67,14 @@ export interface AccessRiskPolicy {
   readonly outsideSources?: OutsideSources | undefined;
 }
 
-/** The file's `access:` section as fwbot reads it: the risk policy (the lifecycle's settings will join it). */
-export type AccessRequestPolicy = AccessRiskPolicy;
+/** The file's `access:` section as fwbot reads it: the risk policy and the lifecycle's settings. */
+export interface AccessRequestPolicy extends AccessRiskPolicy {
+  /**
+   * A request with `--expires` gets an ASA time-range ending at the expiry on its rule, so the device
+   * itself stops matching it then, whether or not fwbot's removal has run yet.
+   */
+  readonly timeRangeForExpiry?: boolean | undefined;
+}
 
 export const defaultAccessRequests: AccessRequestPolicy = Object.freeze({
   organisationNetworks: Object.freeze([]),
@@ -191,6 +197,7 @@ export const AccessSchema = closedObject({
   any_source_to_protected: action.optional(),
   protected_destinations: z.array(ProtectedDestinationSchema).optional(),
   outside_sources: OutsideSourcesSchema.optional(),
+  time_range_for_expiry: z.boolean().optional(),
 }).superRefine(
   (access, ctx) => {
     // What "outside" means is the organisation's networks: a rule about outside needs them listed.
@@ -307,6 +314,13 @@ export const accessKeys: readonly ProfilesFileKey[] = [
     'access.outside_sources',
     'an access from outside the organisation’s networks without an expiry (or one past `at_most`)',
   ),
+  {
+    key: 'access.time_range_for_expiry',
+    description:
+      'a request with `--expires` puts an ASA time-range ending at the expiry on its rule (`time-range fwbot-until-YYYYMMDD-HHMM`, `absolute end …`, in the device’s clock), so the device stops matching the rule then even before fwbot removes it; `/fw access extend` changes it in SCC (deployed with `/fw deploy`)',
+    default: 'false (the rule has no time-range; fwbot removes it at the expiry)',
+    example: 'time_range_for_expiry: true',
+  },
 ];
 
 function approverRule(
@@ -380,5 +394,6 @@ export function accessFrom(data: AccessData | undefined): AccessRequestPolicy {
             ...riskRule('access.outside_sources', data.outside_sources),
             ...(data.outside_sources.at_most === undefined ? {} : { atMostMs: data.outside_sources.at_most }),
           }),
+    ...(data.time_range_for_expiry === true ? { timeRangeForExpiry: true } : {}),
   });
 }

@@ -19,6 +19,7 @@ import type {
   ResponseSettings,
   UpgradeSettings,
 } from '../../../src/config/profilesFileSchema.js';
+import type { AccessRequestPolicy } from '../../../src/config/sections/access.js';
 import type { RedisConfig } from '../../../src/config.js';
 import { commandButtonInvocation } from '../../../src/dispatch/buttons.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
@@ -68,6 +69,8 @@ export interface BotOptions {
   response?: ResponseSettings;
   /** The file's `upgrades` (smoke traces), as the dispatcher and the executor get it. */
   upgrades?: UpgradeSettings;
+  /** The file's `access` (the access requests' risk policy and lifecycle settings). */
+  accessRequests?: AccessRequestPolicy;
   /**
    * The workspace binding in front of every listener, as the bot has it (src/slack/workspaceBinding.ts):
    * a Slack Connect channel's external people are let in where the policy admits them, and marked external.
@@ -224,6 +227,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       ...(options.changes ? { changes: options.changes } : {}),
       ...(options.response ? { response: options.response } : {}),
       ...(options.upgrades ? { upgrades: options.upgrades } : {}),
+      ...(options.accessRequests ? { accessRequests: options.accessRequests } : {}),
     },
     // The executor's clock: what the card says of time is what the executor does.
     ...(options.clock ? { clock: options.clock } : {}),

@@ -13,6 +13,7 @@ import {
   type ResponseSettings,
   type UpgradeSettings,
 } from '../../../src/config/profilesFileSchema.js';
+import type { AccessRequestPolicy } from '../../../src/config/sections/access.js';
 import type { AccessControl } from '../../../src/policy/access.js';
 import { managementRoute, type SimulatorHandle, startSimulator } from '../../../src/simulator/index.js';
 import { quietLog, simClients, startTestWorkers } from '../../jobs/support/harness.js';
@@ -71,6 +72,8 @@ export async function startEnv(
     response?: ResponseSettings;
     /** The file's `upgrades` (smoke traces). */
     upgrades?: UpgradeSettings;
+    /** The file's `access` (risk policy, `time_range_for_expiry`). */
+    accessRequests?: AccessRequestPolicy;
     /** The workspace binding in front of the listeners (external people of Slack Connect channels). */
     bindWorkspace?: boolean;
     /** Where the driven clock starts (default: the machine's time now). */
@@ -107,6 +110,7 @@ export async function startEnv(
       ...(options.changes ? { changes: options.changes } : {}),
       ...(options.response ? { response: options.response } : {}),
       ...(options.upgrades ? { upgrades: options.upgrades } : {}),
+      ...(options.accessRequests ? { accessRequests: options.accessRequests } : {}),
       ...(options.bindWorkspace ? { bindWorkspace: true } : {}),
       ...(workers && options.realTracking
         ? { tracking: workers.jobs.tracker, snapshots: workers.jobs.snapshots }
@@ -137,6 +141,7 @@ export async function startEnv(
           policy: {
             ...(options.upgrades ? { upgrades: options.upgrades } : {}),
             ...(options.changes ? { changes: options.changes } : {}),
+            ...(options.accessRequests ? { accessRequests: options.accessRequests } : {}),
           },
           roleCheck: authorizerFrom(options.access ?? policyAccess()),
           tracker: bot.tracker,
