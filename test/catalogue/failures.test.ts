@@ -20,9 +20,11 @@ const h = useSimulator();
 const calling = catalogue.operations.filter((op) => op.scc.length > 0);
 /**
  * Operations whose target exists only for a while (a running transaction, an ASA presenting a new
- * certificate): no seeded example can name one, so every SCC call they make is failed, the first read included.
+ * certificate), or whose write comes only for some targets (`access extend` changes a rule's time-range only
+ * when it has one): the seeded example cannot reach the write, so every SCC call they make is failed, the
+ * first read included.
  */
-const TRANSIENT_TARGETS = new Set(['transactions.cancel', 'devices.accept-certificate']);
+const TRANSIENT_TARGETS = new Set(['transactions.cancel', 'devices.accept-certificate', 'access.extend']);
 
 /** fwbot's own records an operation reads before SCC: `unshun` finds the shun's waiting end first. */
 function servicesFor(id: string): OperationServices {
