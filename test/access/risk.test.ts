@@ -68,6 +68,12 @@ describe('the access section', () => {
     expect(policy.outsideSources).toMatchObject({ atMostMs: 90 * DAY, action: 'refuse' });
   });
 
+  it('reads time_range_for_expiry: off unless the section says true', async () => {
+    expect((await policyOf('access: { time_range_for_expiry: true }\n')).timeRangeForExpiry).toBe(true);
+    expect((await policyOf('access: { time_range_for_expiry: false }\n')).timeRangeForExpiry).toBeUndefined();
+    expect((await policyOf(POLICY)).timeRangeForExpiry).toBeUndefined();
+  });
+
   it('is empty without the section: every request is allowed', async () => {
     const policy = await policyOf('approvals: { expiry_minutes: 30 }\n');
     expect(policy.forbiddenServices).toEqual([]);
@@ -146,7 +152,7 @@ describe('the access section', () => {
     [
       'access: { recertify: 90d }',
       'access.recertify',
-      'is not a known key Keys allowed here: organisation_networks, forbidden_services, min_source_prefix, min_destination_prefix, any_source_to_protected, protected_destinations, outside_sources',
+      'is not a known key Keys allowed here: organisation_networks, forbidden_services, min_source_prefix, min_destination_prefix, any_source_to_protected, protected_destinations, outside_sources, time_range_for_expiry',
     ],
   ])('refuses %s, naming the key', async (yaml, key, problem) => {
     const path = await files.write(`${yaml}\n`);
