@@ -156,15 +156,50 @@ export function objectCommands(object: NewObject): string[] {
  * The commands fwbot expects SCC to calculate: the objects it creates, then the remark and the rule at
  * their lines (the remark takes the line the rule was to take, the rule the next one).
  */
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** An ASA time-range that ends at `end` (UTC): its name by fwbot's convention and its `absolute` line. */
+export interface TimeRangeDesign {
+  name: string;
+  line: string;
+}
+
+/** `fwbot-until-20270131-0000` with `absolute end 00:00 31 January 2027`: built from a time, never typed. */
+export function timeRangeFor(end: number): TimeRangeDesign {
+  const d = new Date(end);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const hhmm = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
+  const ymd = `${d.getUTCFullYear()}${two(d.getUTCMonth() + 1)}${two(d.getUTCDate())}`;
+  return {
+    name: `fwbot-until-${ymd}-${hhmm.replace(':', '')}`,
+    line: `absolute end ${hhmm} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`,
+  };
+}
+
 export function predictedAccessCommands(design: {
   acl: string;
   index: number;
   remark: string;
   rule: string;
   create: readonly NewObject[];
+  timeRange?: TimeRangeDesign | undefined;
 }): string[] {
   const rest = design.rule.slice(`access-list ${design.acl} `.length);
   return [
+    ...(design.timeRange ? [`time-range ${design.timeRange.name}`, ` ${design.timeRange.line}`] : []),
     ...design.create.flatMap(objectCommands),
     `access-list ${design.acl} line ${design.index} remark ${design.remark}`,
     `access-list ${design.acl} line ${design.index + 1} ${rest}`,

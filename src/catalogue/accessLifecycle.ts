@@ -9,8 +9,11 @@ import type { AccessRecord } from '../access/records.js';
 import { UserError } from '../model/errors.js';
 import { code, counted } from '../render/format.js';
 import { userMention } from '../render/mrkdwn.js';
+import { commandButton } from '../render/paging.js';
 import { untrusted } from '../render/untrusted.js';
 import { SccError } from '../scc/errors.js';
+import { timeRangeFor } from './accessDesign.js';
+import { cancelExpiry, moveExpiry } from './accessExpiries.js';
 import { flag, optionalText, text } from './args.js';
 import { findRuleLine, hitsOf, parseShowAccessList } from './asaAccessListOutput.js';
 import { parseAccessListName, scriptOf } from './asaCommands.js';
@@ -316,12 +319,220 @@ export const fwAccessRevoke = defineOperation({
     } catch (error) {
       throw asRevoke(error);
     }
-    // The rule is gone from SCC's copy: its record goes with it (the deploy takes it off the device).
+    // The rule is gone from SCC's copy: its record goes with it (the deploy takes it off the device), and
+    // so do its removal at expiry and its reminder.
+    const record = await ctx.services?.accessRecords?.get(ctx.profile, facts.recordId);
     await ctx.services?.accessRecords?.remove(ctx.profile, facts.recordId);
+    if (record) await cancelExpiry(ctx, record, 'the rule was revoked');
     return outcome;
   },
+  // The reminder before an expiry offers it (*Remove now…*).
+  offeredAsButton: true,
   track: (outcome) => outcome.track,
   render: (outcome) => outcome.view,
 });
 
-export const ACCESS_LIFECYCLE_OPERATIONS: readonly Operation[] = [fwAccessList, fwAccessRevoke];
+/** A new expiry, from `30d` (counted from the current expiry) or a date, checked against now. */
+export function extendedExpiry(typed: string, current: number, now: number): number {
+  const days = /^(\d{1,3})d$/.exec(typed);
+  let at: number;
+  if (days) {
+    const count = Number(days[1]);
+    if (count < 1 || count > 365) throw new UserError('until: takes 1 to 365 days (`30d`).');
+    at = Math.max(current, now) + count * DAY;
+  } else {
+    at = Date.parse(`${typed}T00:00:00Z`);
+    if (Number.isNaN(at) || new Date(at).toISOString().slice(0, 10) !== typed)
+      throw new UserError(`until: ${typed} is not a date.`);
+    if (at <= now) throw new UserError(`until: ${typed} is not in the future.`);
+  }
+  if (at > now + 366 * DAY) throw new UserError('until: at most a year from now.');
+  if (at === current) throw new UserError('until: the rule expires then already.');
+  return at;
+}
+
+const ExtendFacts = z.object({
+  recordId: z.string(),
+  ruleUid: z.string(),
+  device: z.object({ uid: z.string(), name: z.string() }),
+  accessGroup: z.string(),
+  /** The rule as SCC writes it now. */
+  rule: z.string(),
+  requester: z.string(),
+  reason: z.string(),
+  ticket: z.string().optional(),
+  expiresAt: z.number().int(),
+  newExpiresAt: z.number().int(),
+  /** The time-range the rule names (`access.time_range_for_expiry`), and the one it gets: staged in SCC. */
+  timeRange: z.object({ from: z.string(), to: z.string(), line: z.string() }).optional(),
+});
+type ExtendFacts = z.infer<typeof ExtendFacts>;
+
+const when = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+async function ruleTextOf(
+  ctx: OperationContext,
+  record: AccessRecord,
+): Promise<{ text: string; timeRange: string | undefined } | undefined> {
+  try {
+    const rule = await ctx.scc.lookups.accessRule(record.ruleUid);
+    return { text: rule.ruleConfigurationText ?? '', timeRange: rule.ruleTimeRange?.name ?? undefined };
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * `/fw access extend <rule> <30d|date>`: moves the expiry of a rule fwbot created. It keeps access open
+ * longer, so it is governed like the request was: a second person approves the new date on the card. Once
+ * approved, the record says the new expiry, and the removal at expiry and the reminder move with it.
+ */
+export const fwAccessExtend = defineOperation({
+  id: 'access.extend',
+  words: ['access', 'extend'],
+  area: 'policy',
+  failure: 'Could not extend the access rule',
+  summary: 'Move the expiry of an access rule fwbot created (a second person approves the new date)',
+  params: [
+    { name: 'rule', kind: 'word', description: 'the record’s id (see `access list`) or the rule’s UUID' },
+    {
+      name: 'until',
+      kind: 'word',
+      description: '`30d` more (counted from the current expiry) or a date (`2027-03-31`)',
+    },
+  ],
+  args: z.object({
+    rule: text(),
+    until: text().refine((typed) => /^\d{1,3}d$/.test(typed) || /^\d{4}-\d{2}-\d{2}$/.test(typed), {
+      message: 'must be a number of days (`30d`) or a date (`2027-01-31`).',
+    }),
+  }),
+  role: 'operator',
+  approval: 'always',
+  needs: ['accessRecords'],
+  scc: ['fetchAccessRule', 'modifyAccessRule'],
+  // The rule's time-range, when it has one, is changed in SCC's copy of the device.
+  changes: { devices: async (_ctx, _args, facts) => (facts?.timeRange ? [facts.device] : []) },
+  examples: ['access extend 1 30d', 'access extend 1 2027-03-31'],
+  offeredAsButton: true,
+  target: {
+    facts: ExtendFacts,
+    resolve: async (ctx, args) => {
+      const record = await recordOf(ctx, args.rule);
+      if (record.expiresAt === undefined)
+        throw new UserError(`Access rule ${record.id} is permanent: it has no expiry to extend.`);
+      const rule = await ruleTextOf(ctx, record);
+      if (rule === undefined)
+        throw new UserError(
+          `SCC no longer has access rule ${record.id} on ${record.deviceName}: there is nothing to extend.`,
+        );
+      const newExpiresAt = extendedExpiry(args.until, record.expiresAt, ctx.now());
+      // Only a time-range fwbot made for the expiry follows it; another one named on the rule is left alone.
+      const to = timeRangeFor(newExpiresAt);
+      const timeRange = rule.timeRange?.startsWith('fwbot-until-')
+        ? { from: rule.timeRange, to: to.name, line: to.line }
+        : undefined;
+      const facts: ExtendFacts = {
+        recordId: record.id,
+        ruleUid: record.ruleUid,
+        device: { uid: record.deviceUid, name: record.deviceName },
+        accessGroup: record.accessGroup,
+        rule: rule.text,
+        requester: record.requester,
+        reason: record.reason,
+        ...(record.ticket ? { ticket: record.ticket } : {}),
+        expiresAt: record.expiresAt,
+        newExpiresAt,
+        ...(timeRange ? { timeRange } : {}),
+      };
+      return { facts, raw: { rule: record.id, until: new Date(newExpiresAt).toISOString().slice(0, 10) } };
+    },
+    reread: async (ctx, facts: ExtendFacts) => {
+      const record = await ctx.services?.accessRecords?.get(ctx.profile, facts.recordId);
+      if (!record || record.ruleUid !== facts.ruleUid)
+        return { found: false, reason: `access rule ${facts.recordId} was removed since` };
+      const rule = await ruleTextOf(ctx, record);
+      if (rule === undefined)
+        return { found: false, reason: `SCC no longer has access rule ${facts.recordId}` };
+      return {
+        found: true,
+        facts: { ...facts, rule: rule.text, expiresAt: record.expiresAt ?? facts.expiresAt },
+      };
+    },
+    compare: (before: ExtendFacts, after: ExtendFacts) => [
+      ...(before.expiresAt === after.expiresAt
+        ? []
+        : [`its expiry moved from ${when(before.expiresAt)} to ${when(after.expiresAt)} since`]),
+      ...(before.rule === after.rule ? [] : [`the rule changed from “${before.rule}” to “${after.rule}”`]),
+    ],
+    describe: (facts: ExtendFacts) => ({
+      action: `keep the access rule ${code(facts.recordId)} on ${code(facts.device.name)} until ${when(facts.newExpiresAt)}`,
+      line: `access rule ${facts.recordId} (${facts.ruleUid}) on ${facts.device.name}: expiry ${when(facts.expiresAt)} → ${when(facts.newExpiresAt)}`,
+      fields: [
+        { label: 'Device', value: facts.device.name },
+        { label: 'Rule', value: facts.rule },
+        { label: 'Requested by', value: facts.requester },
+        { label: 'Reason', value: facts.reason },
+        ...(facts.ticket ? [{ label: 'Ticket', value: facts.ticket }] : []),
+        { label: 'Expires now', value: when(facts.expiresAt) },
+        { label: 'New expiry', value: when(facts.newExpiresAt) },
+        ...(facts.timeRange
+          ? [
+              {
+                label: 'Time range',
+                value: `${facts.timeRange.from} → ${facts.timeRange.to} (${facts.timeRange.line})`,
+              },
+            ]
+          : []),
+      ],
+      warnings: [],
+      notes: [
+        facts.timeRange
+          ? `The rule's time-range is changed in SCC's copy of ${code(facts.device.name)} (modifyAccessRule); \`/fw deploy ${facts.device.name}\` takes it to the device, which stops matching the rule at the old end until then. fwbot removes the rule at the new expiry (in the change windows) and reminds the requester 3 days before it.`
+          : 'Nothing changes on the device now: fwbot removes the rule at the new expiry instead (in the change windows), and reminds the requester 3 days before it.',
+      ],
+    }),
+  },
+  run: async (ctx, _args, facts: ExtendFacts): Promise<ExtendFacts> => {
+    const records = ctx.services?.accessRecords;
+    if (!records) throw new UserError('This fwbot process cannot read the access rules it created.');
+    if (facts.timeRange)
+      await ctx.scc.call('modifyAccessRule', {
+        path: { accessRuleUid: facts.ruleUid },
+        body: {
+          uid: facts.ruleUid,
+          ruleTimeRange: { name: facts.timeRange.to, type: 'TIME_RANGE', elements: [facts.timeRange.line] },
+        },
+      });
+    const record = await records.update(ctx.profile, facts.recordId, { expiresAt: facts.newExpiresAt });
+    await moveExpiry(ctx, record);
+    return facts;
+  },
+  render: (facts) => ({
+    summary: `access rule ${facts.recordId} on ${facts.device.name} now expires ${when(facts.newExpiresAt)}`,
+    blocks: [
+      {
+        kind: 'text',
+        text: `:white_check_mark: Access rule ${code(facts.recordId)} on ${untrusted(facts.device.name)} now expires ${when(facts.newExpiresAt)} (was ${when(facts.expiresAt)}); its removal and the reminder 3 days before moved with it.${
+          facts.timeRange
+            ? ` Its time-range is now ${code(facts.timeRange.to)} in SCC's copy: deploy ${untrusted(facts.device.name)} to take it to the device.`
+            : ''
+        }`,
+      },
+      ...(facts.timeRange
+        ? (() => {
+            const deploy = commandButton('Deploy…', `deploy ${facts.device.name}`);
+            return deploy ? [{ kind: 'actions' as const, buttons: [deploy] }] : [];
+          })()
+        : []),
+    ],
+    visibility: 'in_channel',
+  }),
+});
+
+export const ACCESS_LIFECYCLE_OPERATIONS: readonly Operation[] = [
+  fwAccessList,
+  fwAccessRevoke,
+  fwAccessExtend,
+];

@@ -43,8 +43,10 @@ import {
   remarkOf,
   ruleLine,
   sameRuleText,
+  timeRangeFor,
   traceAddressOf,
 } from './accessDesign.js';
+import { scheduleExpiry } from './accessExpiries.js';
 import { optionalText, redactedText, text } from './args.js';
 import {
   type AsaCommand,
@@ -251,6 +253,8 @@ export const AccessRequestFacts = z.object({
   requester: z.string(),
   ticket: z.string().optional(),
   expiresAt: z.number().int().optional(),
+  /** The ASA time-range ending at the expiry the rule names (the policy's `access.time_range_for_expiry`). */
+  timeRange: z.object({ name: z.string(), line: z.string() }).optional(),
   /** SCC's configuration state of the device: SYNCED when the card was made (packet-tracer needs it). */
   configState: z.string(),
   windows: z.array(DeviceWindowsFacts).optional(),
@@ -283,6 +287,7 @@ export function predicted(facts: AccessRequestFacts): string[] {
     remark: facts.remark,
     rule: facts.rule,
     create: created(facts),
+    timeRange: facts.timeRange,
   });
 }
 
@@ -631,12 +636,16 @@ async function requestOn(
       `${device.name} drops it, but not by an access rule (${verdict.dropReason ?? decision?.kind ?? 'no reason given'}): a new rule would not let it through.`,
     );
   }
-  const rule = ruleLine(group.name, {
+  const timeRange =
+    expiresAt !== undefined && ctx.policy?.accessRequests?.timeRangeForExpiry === true
+      ? timeRangeFor(expiresAt)
+      : undefined;
+  const rule = `${ruleLine(group.name, {
     protocol: args.protocol,
     source: source.object,
     destination: destination.object,
     port: args.port,
-  });
+  })}${timeRange ? ` time-range ${timeRange.name}` : ''}`;
   // Never a duplicate: a rule with the same words anywhere in the list (below the deny, shadowed) is said.
   const duplicate = inGroup.find(
     (r) => r.ruleConfigurationText && sameRuleText(r.ruleConfigurationText, rule),
@@ -664,6 +673,7 @@ async function requestOn(
     requester: ctx.actor.userId,
     ...(ticket === undefined ? {} : { ticket }),
     ...(expiresAt === undefined ? {} : { expiresAt }),
+    ...(timeRange ? { timeRange } : {}),
     configState,
     windows: await deployWindows(ctx, [device]),
     risk,
@@ -779,8 +789,16 @@ export function describeRequest(facts: AccessRequestFacts, now: number) {
         value:
           facts.expiresAt === undefined
             ? 'never (a permanent rule)'
-            : `${new Date(facts.expiresAt).toISOString().slice(0, 10)} (noted; no time-range on the rule)`,
+            : `${new Date(facts.expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC: fwbot removes the rule then (in the change windows) and reminds the requester 3 days before`,
       },
+      ...(facts.timeRange
+        ? [
+            {
+              label: 'Time range',
+              value: `${facts.timeRange.name} (${facts.timeRange.line}, the device's clock): the device stops matching the rule then`,
+            },
+          ]
+        : []),
       {
         label: 'Input interface',
         value: `${facts.input}${facts.inferred ? ' (inferred from the source)' : ''}`,
@@ -842,48 +860,62 @@ interface Staged {
 
 /**
  * Keeps the record of the rule fwbot just created (src/access/records.ts: `/fw access list`, revoke, expiry),
- * once per rule: a run found again after a crash records it only if it is not there yet. Where fwbot keeps
- * no records (the CLI, without Redis), nothing is kept; a record that cannot be kept is logged, and the
- * request goes on: the rule is in SCC and is deployed and verified all the same.
+ * once per rule: a run found again after a crash records it only if it is not there yet. A rule that
+ * expires gets its removal at the expiry and its reminder three days before (accessExpiries.ts), scheduled
+ * once too. Where fwbot keeps no records (the CLI, without Redis), nothing is kept; a record that cannot be
+ * kept is logged, and the request goes on: the rule is in SCC and is deployed and verified all the same.
  */
-async function recordRule(ctx: OperationContext, facts: AccessRequestFacts, ruleUid: string): Promise<void> {
+async function recordRule(
+  ctx: OperationContext,
+  facts: AccessRequestFacts,
+  ruleUid: string,
+  ruleText: string,
+): Promise<void> {
   const records = ctx.services?.accessRecords;
   if (!records || !ruleUid) return;
   try {
-    if (await records.find(ctx.profile, ruleUid)) return;
     const thread = ctx.approval?.thread;
-    const record = await records.add({
-      profile: ctx.profile,
-      ...(ctx.channelTenant ? { tenantUid: ctx.channelTenant } : {}),
-      deviceUid: facts.device.uid,
-      deviceName: facts.device.name,
-      accessGroup: facts.group.name,
-      ruleUid,
-      protocol: facts.protocol,
-      source: facts.source.typed,
-      destination: facts.destination.typed,
-      ...(facts.port === undefined ? {} : { port: String(facts.port) }),
-      requester: facts.requester,
-      ...(facts.ticket ? { ticket: facts.ticket } : {}),
-      reason: facts.reason,
-      createdAt: ctx.now(),
-      ...(facts.expiresAt === undefined ? {} : { expiresAt: facts.expiresAt }),
-      ...(thread
-        ? {
-            thread: {
-              channel: thread.channelId,
-              ts: thread.threadTs,
-              ...(thread.teamId ? { teamId: thread.teamId } : {}),
-            },
-          }
-        : {}),
+    const record =
+      (await records.find(ctx.profile, ruleUid)) ??
+      (await records.add({
+        profile: ctx.profile,
+        ...(ctx.channelTenant ? { tenantUid: ctx.channelTenant } : {}),
+        deviceUid: facts.device.uid,
+        deviceName: facts.device.name,
+        accessGroup: facts.group.name,
+        ruleUid,
+        protocol: facts.protocol,
+        source: facts.source.typed,
+        destination: facts.destination.typed,
+        ...(facts.port === undefined ? {} : { port: String(facts.port) }),
+        requester: facts.requester,
+        ...(facts.ticket ? { ticket: facts.ticket } : {}),
+        reason: facts.reason,
+        createdAt: ctx.now(),
+        ...(facts.expiresAt === undefined ? {} : { expiresAt: facts.expiresAt }),
+        ...(thread
+          ? {
+              thread: {
+                channel: thread.channelId,
+                ts: thread.threadTs,
+                ...(thread.teamId ? { teamId: thread.teamId } : {}),
+              },
+            }
+          : {}),
+      }));
+    await scheduleExpiry(ctx, record, {
+      ruleText,
+      script: facts.script,
+      approvalId: ctx.requestId,
+      people: ctx.approval?.people,
+      ticket: facts.ticket,
     });
     // A permanent rule is recertified every access.recertify_every (timed/accessRecertify.ts).
     await scheduleRecertification(ctx, record).catch((error: unknown) => {
       ctx.log.error({ err: error, ruleUid }, 'the access rule’s recertification was not scheduled');
     });
   } catch (error) {
-    ctx.log.error({ err: error, ruleUid }, 'the access rule’s record was not kept');
+    ctx.log.error({ err: error, ruleUid }, 'the access rule’s record (or its expiry) was not kept');
   }
 }
 
@@ -978,9 +1010,18 @@ async function stageAndDeploy(ctx: OperationContext, facts: AccessRequestFacts):
       destinationNetwork: operand(facts.destination),
       ...port,
       remark: facts.remark,
+      ...(facts.timeRange
+        ? {
+            ruleTimeRange: {
+              name: facts.timeRange.name,
+              type: 'TIME_RANGE',
+              elements: [facts.timeRange.line],
+            },
+          }
+        : {}),
     },
   });
-  await recordRule(ctx, facts, rule.uid ?? '');
+  await recordRule(ctx, facts, rule.uid ?? '', rule.ruleConfigurationText ?? facts.rule);
   let pending: CommandsFacts | undefined;
   try {
     pending = await pendingCommands(ctx, facts.device.uid);
@@ -1076,7 +1117,7 @@ async function interrupted(ctx: OperationContext, facts: AccessRequestFacts) {
   );
   if (!rule?.uid) return undefined;
   // A crash between creating the rule and keeping its record: kept now (once per rule).
-  await recordRule(ctx, facts, rule.uid);
+  await recordRule(ctx, facts, rule.uid, rule.ruleConfigurationText ?? facts.rule);
   const staged: Staged = {
     facts,
     ruleUid: rule.uid,
@@ -1365,7 +1406,7 @@ async function interruptedAll(ctx: OperationContext, facts: TargetFacts) {
       );
       continue;
     }
-    await recordRule(ctx, part, rule.uid);
+    await recordRule(ctx, part, rule.uid, rule.ruleConfigurationText ?? part.rule);
     track.push(
       ...tracksOf({
         facts: part,
@@ -1444,7 +1485,8 @@ export const accessRequest = defineOperation({
       kind: 'word',
       flag: true,
       optional: true,
-      description: 'when the access should end: `30d` or a date (noted on the card; see the docs)',
+      description:
+        'when the access should end: `30d` or a date; the rule is removed then, and the requester reminded 3 days before',
     },
     {
       name: 'in',

@@ -49,8 +49,25 @@ export interface AuditRecord {
   breakGlass?: string;
 }
 
+/**
+ * A line timed work writes itself (an access rule removed at its expiry, approved when it was asked for):
+ * the approvals' trail (src/approvals/audit.ts) keeps it as it keeps every decision and execution.
+ */
+export interface AuditLine {
+  actor: string;
+  action: 'executed' | 'failed';
+  operationId: string;
+  target: string;
+  outcome: string;
+  approvalId?: string | undefined;
+  transactionUid?: string | undefined;
+  ticket?: string | undefined;
+}
+
 export interface AuditReader {
   latest(count: number): Promise<AuditRecord[]>;
+  /** Writes a line (the approvals' trail does; a reader that cannot write leaves it out). */
+  record?(line: AuditLine): Promise<unknown>;
 }
 
 /** A change an operation staged on an ASA, as its `stages` declaration describes it. */

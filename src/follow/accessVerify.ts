@@ -44,6 +44,13 @@ export const AccessVerifyRequest = z.object({
   removal: z.string().min(1).max(300),
   /** The request's id, whose device hold ends with the verification. */
   holder: z.string().optional(),
+  /**
+   * What packet-tracer should say: ALLOW by the new rule (a request's rule, the default), or DROP once the
+   * rule was removed (at its expiry, src/catalogue/timed/accessExpiry.ts): then `removed` starts the
+   * thread's line (`removed at expiry`) and no removal button is offered, the rule being gone already.
+   */
+  expect: z.enum(['allow', 'drop']).optional(),
+  removed: z.string().max(100).optional(),
 });
 export type AccessVerifyRequest = z.infer<typeof AccessVerifyRequest>;
 
@@ -75,7 +82,11 @@ export const accessVerify = defineFollowKind({
       );
       const status = run?.deploymentRunStatus ?? undefined;
       if (status === 'DEPLOY_FAILED')
-        return end(notVerified(request, `the deploy failed (run \`${escapeAll(run?.uid ?? '?')}\`)`));
+        return end(
+          request.expect === 'drop'
+            ? notRemoved(request, `the deploy failed (run \`${escapeAll(run?.uid ?? '?')}\`)`)
+            : notVerified(request, `the deploy failed (run \`${escapeAll(run?.uid ?? '?')}\`)`),
+        );
       if (status !== 'DEPLOY_COMPLETED')
         return {
           kind: 'continue',
@@ -150,6 +161,7 @@ async function verdictOutcome(
   output: string,
 ): Promise<Outcome> {
   const verdict = parsePacketTracer(output);
+  if (request.expect === 'drop') return dropOutcome(scc, request, verdict);
   const decision = verdict.decision;
   if (verdict.action === undefined) return notVerified(request, 'the packet-tracer answer could not be read');
   const line = decision?.kind === 'access-list' ? decision.line : undefined;
@@ -177,5 +189,37 @@ function notVerified(request: AccessVerifyRequest, why: string): Outcome {
     status: 'failed',
     text: `NOT verified: ${why}. The rule ${quoted(request.rule.text)} stays on \`${escapeAll(request.device.name)}\` until it is removed.`,
     button: { label: 'Remove the rule…', command: request.removal },
+  };
+}
+
+/** After a removal: DROP is what proves the rule no longer lets the traffic through. */
+async function dropOutcome(
+  scc: SccClient,
+  request: AccessVerifyRequest,
+  verdict: ReturnType<typeof parsePacketTracer>,
+): Promise<Outcome> {
+  if (verdict.action === undefined) return notRemoved(request, 'the packet-tracer answer could not be read');
+  const decision = verdict.decision;
+  const line = decision?.kind === 'access-list' ? decision.line : undefined;
+  if (verdict.action === 'allow') {
+    const by = line ? `by ${quoted(line)}` : 'without an access-list line (security levels)';
+    return notRemoved(request, `packet-tracer still says ALLOW, ${by}`);
+  }
+  let by: string;
+  if (line) {
+    const found = await ruleOfLine(scc, request, line);
+    by = `${found?.line === undefined ? '' : `line ${found.line} `}(${quoted(line)})`;
+  } else if (decision?.kind === 'implicit-deny') by = 'the implicit deny at the end of the access list';
+  else by = `${escapeAll(verdict.dropReason ?? 'no reason given')}`;
+  return {
+    status: 'succeeded',
+    text: `${escapeAll(request.removed ?? 'removed')}; verified: DROP by ${by} on \`${escapeAll(request.device.name)}\` (the rule ${quoted(request.rule.text)} is gone).`,
+  };
+}
+
+function notRemoved(request: AccessVerifyRequest, why: string): Outcome {
+  return {
+    status: 'failed',
+    text: `${escapeAll(request.removed ?? 'removed')}, but NOT verified: ${why}. The rule ${quoted(request.rule.text)} is gone from SCC’s copy of \`${escapeAll(request.device.name)}\`; \`/fw trace\` and \`/fw changes\` show what the device does now.`,
   };
 }

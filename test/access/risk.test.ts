@@ -79,6 +79,12 @@ describe('the access section', () => {
     expect((await policyOf(POLICY)).recertification).toBeUndefined();
   });
 
+  it('reads time_range_for_expiry: off unless the section says true', async () => {
+    expect((await policyOf('access: { time_range_for_expiry: true }\n')).timeRangeForExpiry).toBe(true);
+    expect((await policyOf('access: { time_range_for_expiry: false }\n')).timeRangeForExpiry).toBeUndefined();
+    expect((await policyOf(POLICY)).timeRangeForExpiry).toBeUndefined();
+  });
+
   it('is empty without the section: every request is allowed', async () => {
     const policy = await policyOf('approvals: { expiry_minutes: 30 }\n');
     expect(policy.forbiddenServices).toEqual([]);
@@ -157,7 +163,7 @@ describe('the access section', () => {
     [
       'access: { recertify: 90d }',
       'access.recertify',
-      'is not a known key Keys allowed here: organisation_networks, forbidden_services, min_source_prefix, min_destination_prefix, any_source_to_protected, protected_destinations, outside_sources, recertify_every, recertify_grace',
+      'is not a known key Keys allowed here: organisation_networks, forbidden_services, min_source_prefix, min_destination_prefix, any_source_to_protected, protected_destinations, outside_sources, recertify_every, recertify_grace, time_range_for_expiry',
     ],
     [
       'access: { recertify_every: 3m }',

@@ -20,9 +20,11 @@ const h = useSimulator();
 const calling = catalogue.operations.filter((op) => op.scc.length > 0);
 /**
  * Operations whose target exists only for a while (a running transaction, an ASA presenting a new
- * certificate): no seeded example can name one, so every SCC call they make is failed, the first read included.
+ * certificate), or whose write comes only for some targets (`access extend` changes a rule's time-range only
+ * when it has one): the seeded example cannot reach the write, so every SCC call they make is failed, the
+ * first read included.
  */
-const TRANSIENT_TARGETS = new Set(['transactions.cancel', 'devices.accept-certificate']);
+const TRANSIENT_TARGETS = new Set(['transactions.cancel', 'devices.accept-certificate', 'access.extend']);
 
 /** fwbot's own records an operation reads before SCC: `unshun` finds the shun's waiting end first. */
 function servicesFor(id: string): OperationServices {
@@ -64,7 +66,10 @@ function servicesFor(id: string): OperationServices {
   return { ...services, timed };
 }
 
-/** The record `access revoke 1` names: a rule of asa-hq-01 that SCC has, as if fwbot had created it. */
+/**
+ * The record `access revoke 1` and `access extend 1 30d` name: a rule of asa-hq-01 that SCC has, as if fwbot
+ * had created it (with an expiry, which extend needs).
+ */
 async function keepRecordOne(services: OperationServices): Promise<void> {
   const deviceUid = h.sim.deviceUid('asa-hq-01');
   const rules = await h.client().lookups.accessRules({ q: `entityUid:${deviceUid}`, limit: 1 });
@@ -83,6 +88,7 @@ async function keepRecordOne(services: OperationServices): Promise<void> {
     requester: ACTOR.userId,
     reason: 'test',
     createdAt: Date.now(),
+    expiresAt: Date.now() + 10 * 86_400_000,
   });
 }
 
@@ -131,7 +137,7 @@ describe('failure sentences', () => {
     // Operations on fwbot's own services (vpn watch, alerts) get them in memory: SCC is what fails here.
     const { raw } = catalogue.parse(example);
     const services = servicesFor(id);
-    if (id === 'access.revoke') await keepRecordOne(services);
+    if (id === 'access.revoke' || id === 'access.extend') await keepRecordOne(services);
     const run = op.needs.length > 0 ? op.execute({ ...h.context(), services }, raw) : h.run(example);
     const error = await run.then(
       () => undefined,

@@ -134,6 +134,72 @@ describe('simulator: access rule and object changes', () => {
     );
   });
 
+  it('carries a time-range (ruleTimeRange): the ASA commands define it, the rule matches until its end, then the deny', async () => {
+    const end = sim.clock.now() + 2 * 86_400_000;
+    const at = new Date(end);
+    const month = at.toLocaleString('en-US', { month: 'long', timeZone: 'UTC' });
+    const absolute = `absolute end ${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')} ${at.getUTCDate()} ${month} ${at.getUTCFullYear()}`;
+    const partner = await objectNamed('PARTNER-NET');
+    const web = await objectNamed('DC-WEB');
+    const body = async (ruleTimeRange: Record<string, unknown>) => ({
+      body: {
+        accessGroupUid: await group('outside_access_in'),
+        entityUid: dc,
+        index: 2,
+        ruleAction: 'PERMIT',
+        protocol: { name: 'tcp' },
+        sourceNetwork: { name: 'PARTNER-NET', uid: partner.uid },
+        destinationNetwork: { name: 'DC-WEB', uid: web.uid },
+        destinationPort: { name: '22' },
+        ruleTimeRange,
+      },
+    });
+    // A periodic range, another type, a range the device does not have: refused as SCC would.
+    for (const wrong of [
+      { name: 'WORKDAYS', type: 'TIME_RANGE', elements: ['periodic weekdays 08:00 to 18:00'] },
+      { name: 'X', type: 'NETWORK_OBJECT', elements: [absolute] },
+      { name: 'NO-SUCH-RANGE', type: 'TIME_RANGE' },
+    ]) {
+      const refused = await api('POST', RULES, await body(wrong));
+      expect(refused.status, JSON.stringify(wrong)).toBe(400);
+    }
+
+    const created = await api(
+      'POST',
+      RULES,
+      await body({ name: 'UNTIL-END', type: 'TIME_RANGE', elements: [absolute] }),
+    );
+    expect(created.status).toBe(201);
+    expect(obj(created)).toMatchObject({
+      ruleConfigurationText:
+        'access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq 22 time-range UNTIL-END',
+      ruleTimeRange: { name: 'UNTIL-END', type: 'TIME_RANGE', elements: [absolute] },
+    });
+    expect(await pendingCommands()).toEqual([
+      'time-range UNTIL-END',
+      ` ${absolute}`,
+      'access-list outside_access_in line 2 extended permit tcp object PARTNER-NET object DC-WEB eq 22 time-range UNTIL-END',
+    ]);
+    await deploy();
+    expect(str((await configs()).configOnDevice)).toContain(`time-range UNTIL-END\n ${absolute}`);
+    const during = (await cli(PARTNER_SSH)).output;
+    expect(action(during)).toBe('allow');
+    expect(during).toContain('eq 22 time-range UNTIL-END');
+
+    // Past its end the rule no longer matches: the partner deny decides again.
+    sim.clock.advance(end - sim.clock.now());
+    const after = (await cli(PARTNER_SSH)).output;
+    expect(action(after)).toBe('drop');
+    expect(after).toContain('deny ip object PARTNER-NET any');
+
+    // Deleting the rule takes its time-range with it.
+    expect((await api('DELETE', `${RULES}/${str(obj(created).uid)}`)).status).toBe(204);
+    expect(await pendingCommands()).toEqual([
+      'no access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq 22 time-range UNTIL-END',
+      'no time-range UNTIL-END',
+    ]);
+  });
+
   it('a rule appended under the partner deny is shadowed: the deploy applies it and the trace still drops', async () => {
     const created = await partnerSshRule(4);
     expect(obj(created).index).toBe(5);

@@ -541,6 +541,35 @@ describe('every operation through Slack', () => {
     h.gate.requests.length = 0;
   });
 
+  it('access extend (a second person approves the new expiry; bound to the record and the date)', async () => {
+    const scc = h.clients.get('default');
+    if (!scc) throw new Error('no default client');
+    const hq = h.sim.deviceUid('asa-hq-01');
+    const { items } = await scc.lookups.accessRules({
+      q: `entityUid:${hq} AND ruleConfigurationLineNumber:130`,
+    });
+    const record = await services.accessRecords.add({
+      profile: 'default',
+      deviceUid: hq,
+      deviceName: 'asa-hq-01',
+      accessGroup: 'outside_access_in',
+      ruleUid: items?.[0]?.uid ?? '',
+      protocol: 'tcp',
+      source: '198.51.100.67',
+      destination: 'WEB-01',
+      port: '443',
+      requester: USERS.operator,
+      reason: 'partner test',
+      createdAt: Date.now(),
+      expiresAt: Date.now() + 10 * 86_400_000,
+    });
+    expect(await driving(destructive('access.extend', `access extend ${record.id} 30d`))).toEqual({
+      rule: record.id,
+      until: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+    h.gate.requests.length = 0;
+  });
+
   it('access request (a second person approves, always; bound to what was asked, checked by packet-tracer first)', async () => {
     const raw = await driving(
       destructive(

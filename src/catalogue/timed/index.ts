@@ -3,6 +3,9 @@
 // timedKindOf(); operations schedule, cancel and list them through their context's `timed` service with a
 // kind's declaration in hand. Adding a kind is adding its file and its line below
 // (docs/developing/add-a-timed-job.md).
+
+import { accessExpiry } from './accessExpiry.js';
+import { accessExpiryReminder } from './accessExpiryReminder.js';
 import { accessRecertify } from './accessRecertify.js';
 import { deviceUpgradeInWindow } from './deviceUpgradeInWindow.js';
 import { heldRunReminder } from './heldRunReminder.js';
@@ -23,6 +26,8 @@ export const TIMED_KINDS: readonly AnyTimedKind[] = [
   upgradeProof as unknown as AnyTimedKind,
   mspUpgradeProof as unknown as AnyTimedKind,
   accessRecertify as unknown as AnyTimedKind,
+  accessExpiry as unknown as AnyTimedKind,
+  accessExpiryReminder as unknown as AnyTimedKind,
 ];
 
 /** A registry of kinds by name; refuses two kinds of one name. */
@@ -35,6 +40,8 @@ export function timedRegistry(kinds: readonly AnyTimedKind[]): ReadonlyMap<strin
   return byName;
 }
 
+export { accessExpiry, EXPIRY_WAIT_MS } from './accessExpiry.js';
+export { accessExpiryReminder, EXPIRY_REMINDER_MS, EXTEND_BUTTON_BY } from './accessExpiryReminder.js';
 export { accessRecertify, scheduleRecertification } from './accessRecertify.js';
 export { deviceUpgradeInWindow, UPGRADE_WAIT_MS, upgradeRunName } from './deviceUpgradeInWindow.js';
 export { heldRunReminder, REMIND_BEFORE_MS, REMIND_IF_AHEAD_MS } from './heldRunReminder.js';

@@ -84,6 +84,11 @@ export const DEFAULT_RECERTIFY_GRACE_MS = 7 * DAY;
 export interface AccessRequestPolicy extends AccessRiskPolicy {
   /** Absent: permanent rules are not recertified. */
   readonly recertification?: Recertification | undefined;
+  /**
+   * A request with `--expires` gets an ASA time-range ending at the expiry on its rule, so the device
+   * itself stops matching it then, whether or not fwbot's removal has run yet.
+   */
+  readonly timeRangeForExpiry?: boolean | undefined;
 }
 
 export const defaultAccessRequests: AccessRequestPolicy = Object.freeze({
@@ -209,6 +214,7 @@ export const AccessSchema = closedObject({
   outside_sources: OutsideSourcesSchema.optional(),
   recertify_every: days.optional(),
   recertify_grace: days.optional(),
+  time_range_for_expiry: z.boolean().optional(),
 }).superRefine(
   (access, ctx) => {
     if (access.recertify_grace !== undefined && access.recertify_every === undefined)
@@ -356,6 +362,13 @@ export const accessKeys: readonly ProfilesFileKey[] = [
     default: '7d',
     example: 'recertify_grace: 14d',
   },
+  {
+    key: 'access.time_range_for_expiry',
+    description:
+      'a request with `--expires` puts an ASA time-range ending at the expiry on its rule (`time-range fwbot-until-YYYYMMDD-HHMM`, `absolute end …`, in the device’s clock), so the device stops matching the rule then even before fwbot removes it; `/fw access extend` changes it in SCC (deployed with `/fw deploy`)',
+    default: 'false (the rule has no time-range; fwbot removes it at the expiry)',
+    example: 'time_range_for_expiry: true',
+  },
 ];
 
 function approverRule(
@@ -437,5 +450,6 @@ export function accessFrom(data: AccessData | undefined): AccessRequestPolicy {
             ...riskRule('access.outside_sources', data.outside_sources),
             ...(data.outside_sources.at_most === undefined ? {} : { atMostMs: data.outside_sources.at_most }),
           }),
+    ...(data.time_range_for_expiry === true ? { timeRangeForExpiry: true } : {}),
   });
 }

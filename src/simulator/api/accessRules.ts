@@ -8,7 +8,12 @@
 // the rule N+1. Operands name an object or group of the device (by `uid` or `name`), `any`, or an address
 // (`elements[0]` or `name`: a host or a CIDR). A rule or group keeps its UID when it is changed
 // (SimState.uidAliases). Refused with 400 as the ASA or SCC would: an unknown object, an index past the
-// end, an interface the device does not name, a shared access group, a time-range (not modelled).
+// end, an interface the device does not name, a shared access group, a periodic time-range (not modelled).
+// A rule's `ruleTimeRange` names an ASA time-range (`type` TIME_RANGE): with `elements`, its `absolute …`
+// lines, which define (or redefine) `time-range NAME` in the device's policy; without, an existing one of
+// the device. The rule gets `time-range NAME` and matches only while the range is active on the device's
+// clock (state/asaTimeRanges.ts). `ruleTimeRange: { name: '' }` takes it off. A time-range no rule names
+// any more after a change or delete of the rule that named it goes from SCC's copy with it.
 import { z } from 'zod';
 import { requireWrite } from '../auth.js';
 import { invalidInput, notFound } from '../errors.js';
@@ -21,6 +26,7 @@ import { cloudPolicyOf } from '../state/asaPolicy.js';
 import { policyLinesOf } from '../state/asaPolicyLines.js';
 import type { AccessListEntry, AsaPolicy } from '../state/asaPolicyModel.js';
 import { asaPortWord } from '../state/asaPorts.js';
+import { parseAbsolute, TIME_RANGE_NAME, timeRangesOf } from '../state/asaTimeRanges.js';
 import type { DeviceRecord } from '../state/model.js';
 import { objectUidOf } from './objects.js';
 import { type AccessRuleDto, deviceAccessGroups, deviceAccessRules, tenantAsas } from './policies.js';
@@ -315,11 +321,6 @@ function partsFrom(
   body: z.infer<typeof ModifyRule> | z.infer<typeof CreateRule>,
   base: AceParts,
 ): AceParts {
-  if (body.ruleTimeRange !== undefined) {
-    throw invalidInput('ruleTimeRange: time-ranges are not modelled by the simulator', {
-      ruleTimeRange: { value: body.ruleTimeRange.name ?? '' },
-    });
-  }
   if (body.sourceDynamicObject !== undefined || body.destinationDynamicObject !== undefined) {
     throw invalidInput('dynamic objects are not modelled by the simulator', {});
   }
@@ -350,10 +351,80 @@ function partsFrom(
           ? undefined
           : base.destinationPort,
     log: body.logSettings === undefined ? base.log : logWords(body.logSettings),
-    timeRange: base.timeRange,
+    timeRange:
+      body.ruleTimeRange === undefined
+        ? base.timeRange
+        : body.ruleTimeRange.name === undefined || body.ruleTimeRange.name === ''
+          ? undefined
+          : `time-range ${body.ruleTimeRange.name}`,
     inactive: base.inactive,
   };
 }
+
+/**
+ * The policy lines with the time-range a body names defined (its `absolute` lines), checked as the ASA
+ * checks them; unchanged when the body names none or an existing one without lines.
+ */
+function withTimeRange(
+  lines: readonly string[],
+  device: DeviceRecord,
+  content: Content | undefined,
+): string[] {
+  if (content === undefined || content.name === undefined || content.name === '') return [...lines];
+  const name = content.name;
+  if (content.type !== undefined && content.type !== 'TIME_RANGE')
+    throw invalidInput(`ruleTimeRange: type must be TIME_RANGE, not ${content.type}`, {
+      ruleTimeRange: { value: content.type },
+    });
+  if (!TIME_RANGE_NAME.test(name))
+    throw invalidInput('ruleTimeRange: a time-range name (letters, digits, _ . -)', {
+      ruleTimeRange: { value: name },
+    });
+  const elements = content.elements ?? [];
+  if (elements.length === 0) {
+    if (timeRangesOf(lines).some((r) => r.name === name)) return [...lines];
+    throw invalidInput(`ruleTimeRange: ${device.device.name} has no time-range ${name}`, {
+      ruleTimeRange: { value: name },
+    });
+  }
+  for (const element of elements)
+    if (parseAbsolute(element) === undefined)
+      throw invalidInput(
+        `ruleTimeRange: "${element}" is not an absolute line (absolute [start HH:MM DD Month YYYY] [end HH:MM DD Month YYYY]); periodic ranges are not modelled`,
+        { ruleTimeRange: { value: element } },
+      );
+  const block = [`time-range ${name}`, ...elements.map((e) => ` ${e.trim().split(/\s+/).join(' ')}`)];
+  const out = withoutTimeRange(lines, name);
+  // Before the first access list, so the rules that name it come after it, as on an ASA.
+  const at = out.findIndex((l) => l.startsWith('access-list '));
+  out.splice(at === -1 ? out.length : at, 0, ...block);
+  return out;
+}
+
+/** The lines without the `time-range NAME` block. */
+function withoutTimeRange(lines: readonly string[], name: string): string[] {
+  const out: string[] = [];
+  let skipping = false;
+  for (const line of lines) {
+    if (line === `time-range ${name}`) skipping = true;
+    else if (!line.startsWith(' ')) skipping = false;
+    if (!skipping) out.push(line);
+  }
+  return out;
+}
+
+/** The lines without the time-range `name` when no access-list line names it any more. */
+function pruneTimeRange(lines: readonly string[], name: string | undefined): string[] {
+  if (name === undefined) return [...lines];
+  const named = lines.some(
+    (l) =>
+      l.startsWith('access-list ') &&
+      l.split(/\s+/).some((word, i, words) => word === 'time-range' && words[i + 1] === name),
+  );
+  return named ? [...lines] : withoutTimeRange(lines, name);
+}
+
+const rangeName = (parts: AceParts) => parts.timeRange?.split(' ')[1];
 
 // --- staging ------------------------------------------------------------------------------------------
 
@@ -445,10 +516,12 @@ const createAccessRule: Handler = (ctx) => {
     body.remark === undefined || body.remark.trim() === ''
       ? []
       : [`access-list ${group.acl} remark ${body.remark.trim()}`];
-  const lines = insertBlock(policyLinesOf(ctx.state, device.device.uid), group.acl, body.index, [
-    ...remarks,
-    text,
-  ]);
+  const lines = insertBlock(
+    withTimeRange(policyLinesOf(ctx.state, device.device.uid), device, body.ruleTimeRange),
+    group.acl,
+    body.index,
+    [...remarks, text],
+  );
   stage(
     ctx,
     device,
@@ -464,7 +537,8 @@ const modifyAccessRule: Handler = (ctx) => {
   const uid = uuidParam(ctx, 'accessRuleUid');
   const body = requireBody(ctx, ModifyRule);
   const { device, policy, entry, remarks } = findRule(ctx, uid);
-  const parts = partsFrom(device, policy, body, partsOf(entry));
+  const was = partsOf(entry);
+  const parts = partsFrom(device, policy, body, was);
   if (body.isActiveRule !== undefined) parts.inactive = !body.isActiveRule;
   const text = aceText(entry.acl, parts);
   checkLine(policy, entry.acl, text);
@@ -476,7 +550,11 @@ const modifyAccessRule: Handler = (ctx) => {
         : [`access-list ${entry.acl} remark ${body.remark.trim()}`];
   // Out with the rule and its remarks, then in again at its place or the index asked for.
   const first = remarks[0]?.line ?? entry.line;
-  const without = policyLinesOf(ctx.state, device.device.uid).filter((line, i, all) => {
+  const without = withTimeRange(
+    policyLinesOf(ctx.state, device.device.uid),
+    device,
+    body.ruleTimeRange,
+  ).filter((line, i, all) => {
     const positions = aclPositions(all, entry.acl);
     const at = positions.indexOf(i) + 1;
     return !(at >= first && at <= entry.line && line.startsWith(`access-list ${entry.acl} `));
@@ -488,7 +566,8 @@ const modifyAccessRule: Handler = (ctx) => {
       index: { value: index },
     });
   }
-  const lines = insertBlock(without, entry.acl, index, [...remarkLines, text]);
+  const inserted = insertBlock(without, entry.acl, index, [...remarkLines, text]);
+  const lines = rangeName(was) === rangeName(parts) ? inserted : pruneTimeRange(inserted, rangeName(was));
   stage(
     ctx,
     device,
@@ -514,7 +593,10 @@ const deleteAccessRule: Handler = (ctx) => {
   stage(
     ctx,
     device,
-    lines.filter((_, i) => !gone.has(i)),
+    pruneTimeRange(
+      lines.filter((_, i) => !gone.has(i)),
+      rangeName(partsOf(entry)),
+    ),
     'DELETE',
     `Deleted access rule ${entry.line} of ${entry.acl} on ${device.device.name}: ${entry.text}`,
   );

@@ -46,6 +46,8 @@ export interface AccessRuleDto {
   destinationNetwork: RuleContentDto;
   sourcePort?: RuleContentDto;
   destinationPort?: RuleContentDto;
+  /** The time-range the rule names: its name and its `absolute` lines. */
+  ruleTimeRange?: RuleContentDto;
   ruleConfigurationText: string;
   ruleConfigurationLineNumber: number;
   isActiveRule: boolean;
@@ -197,6 +199,10 @@ function ruleDto(
     };
   }
   if (remarks.length > 0) dto.remark = remarks.join('\n');
+  if (entry.timeRange !== undefined) {
+    const range = policy.timeRanges?.find((r) => r.name === entry.timeRange);
+    dto.ruleTimeRange = { name: entry.timeRange, type: 'TIME_RANGE', elements: range?.body ?? [] };
+  }
   // An ASA logs at informational (6) every 300 s unless the line says otherwise.
   if (entry.log !== undefined) {
     dto.logSettings = { level: entry.log.level ?? 'informational', interval: entry.log.interval ?? 300 };

@@ -129,10 +129,14 @@ export function parseAce(
     }
   }
   let inactive = false;
+  let timeRange: string | undefined;
   let log: AccessListEntry['log'];
   for (; i < t.length; i += 1) {
     if (t[i] === 'inactive') inactive = true;
-    else if (t[i] === 'log') {
+    else if (t[i] === 'time-range' && t[i + 1] !== undefined) {
+      timeRange = t[i + 1];
+      i += 1;
+    } else if (t[i] === 'log') {
       log = {};
       const level = t[i + 1];
       if (
@@ -157,6 +161,7 @@ export function parseAce(
     ...(destinationPorts === undefined ? {} : { destinationPorts }),
     ...(icmpType === undefined ? {} : { icmpType }),
     inactive,
+    ...(timeRange === undefined ? {} : { timeRange }),
     ...(log === undefined ? {} : { log }),
   };
 }

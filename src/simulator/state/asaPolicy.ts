@@ -16,6 +16,7 @@ import { dynamicNatsOf, type ObjectNatLine, staticNatsOf } from './asaNat.js';
 import { addDefinition, completeDefinitions, definitionHead, emptyDefinitions } from './asaObjects.js';
 import { devicePolicyLinesOf, policyLinesOf } from './asaPolicyLines.js';
 import type { AsaPolicy, StaticRoute } from './asaPolicyModel.js';
+import { timeRangesOf } from './asaTimeRanges.js';
 import type { DeviceRecord, SimState } from './model.js';
 
 /** `route IFC NETWORK MASK GATEWAY [METRIC]`, or undefined when the line is not one. */
@@ -70,6 +71,7 @@ export function parsePolicy(deviceUid: string, config: string, lines: readonly s
     routes,
     nats: staticNatsOf(defs, natLines),
     dynamicNats: dynamicNatsOf(defs, natLines),
+    timeRanges: timeRangesOf(text),
   };
 }
 

@@ -6,7 +6,8 @@
 // nothing names any more. Pure functions over policy lines.
 import { blocks } from './asaPolicyLines.js';
 
-const isDefinition = (head: string) => head.startsWith('object ') || head.startsWith('object-group ');
+const isDefinition = (head: string) =>
+  head.startsWith('object ') || head.startsWith('object-group ') || head.startsWith('time-range ');
 const aclName = (line: string) => line.split(/\s+/)[1] ?? '';
 
 /** The head → body of every definition block, in order. */
@@ -79,7 +80,7 @@ export function policyCommands(onDevice: readonly string[], onCloud: readonly st
   const defsBefore = definitions(onDevice);
   const defsAfter = definitions(onCloud);
   const defined: string[] = [];
-  for (const kind of ['object ', 'object-group ']) {
+  for (const kind of ['time-range ', 'object ', 'object-group ']) {
     for (const [head, body] of defsAfter) {
       if (!head.startsWith(kind)) continue;
       const was = defsBefore.get(head);
@@ -92,7 +93,7 @@ export function policyCommands(onDevice: readonly string[], onCloud: readonly st
     }
   }
   const undefine: string[] = [];
-  for (const kind of ['object-group ', 'object ']) {
+  for (const kind of ['object-group ', 'object ', 'time-range ']) {
     for (const head of defsBefore.keys())
       if (head.startsWith(kind) && !defsAfter.has(head)) undefine.push(`no ${head}`);
   }

@@ -6,6 +6,7 @@
 import { cidrContains, connectedNetworks, type Ip } from './asaAddresses.js';
 import type { AsaDeviceView } from './asaCommandLine.js';
 import type { AccessListEntry, AsaPolicy, Cidr, PortRange } from './asaPolicyModel.js';
+import { timeRangeActive } from './asaTimeRanges.js';
 
 /** ICMP type names the ASA accepts in place of numbers. */
 export const ICMP_TYPE_NAMES: Readonly<Record<string, number>> = {
@@ -134,9 +135,16 @@ function icmpTypeMatches(written: string | undefined, type: number | undefined):
   return wanted === undefined || wanted === type;
 }
 
-/** Whether an active rule of an access list matches the flow (remarks and inactive lines never do). */
-export function entryMatches(policy: AsaPolicy, entry: AccessListEntry, flow: Flow): boolean {
+/**
+ * Whether an active rule of an access list matches the flow (remarks and inactive lines never do). At `at`
+ * (the device's clock), a line naming a time-range matches only while the range is active.
+ */
+export function entryMatches(policy: AsaPolicy, entry: AccessListEntry, flow: Flow, at?: number): boolean {
   if (entry.kind !== 'rule' || entry.inactive) return false;
+  if (entry.timeRange !== undefined && at !== undefined) {
+    const range = policy.timeRanges?.find((r) => r.name === entry.timeRange);
+    if (range === undefined || !timeRangeActive(range, at)) return false;
+  }
   const written = (entry.protocol ?? 'ip').toLowerCase();
   let servicePorts: readonly PortRange[] | undefined;
   if (KNOWN_PROTOCOLS.has(written)) {
@@ -163,8 +171,8 @@ export type AclDecision =
   | { kind: 'rule'; action: 'permit' | 'deny'; group: string; entry: AccessListEntry }
   | { kind: 'implicit'; action: 'permit' | 'deny' };
 
-function firstMatch(policy: AsaPolicy, acl: string, flow: Flow): AccessListEntry | undefined {
-  return (policy.accessLists.get(acl) ?? []).find((entry) => entryMatches(policy, entry, flow));
+function firstMatch(policy: AsaPolicy, acl: string, flow: Flow, at: number): AccessListEntry | undefined {
+  return (policy.accessLists.get(acl) ?? []).find((entry) => entryMatches(policy, entry, flow, at));
 }
 
 const securityLevel = (view: AsaDeviceView, nameif: string) =>
@@ -181,7 +189,7 @@ export function decideAccess(view: AsaDeviceView, input: string, egress: string,
     ...policy.accessGroups.filter((g) => g.direction === 'global'),
   ];
   for (const binding of bindings) {
-    const entry = firstMatch(policy, binding.acl, flow);
+    const entry = firstMatch(policy, binding.acl, flow, view.now);
     if (entry !== undefined)
       return { kind: 'rule', action: entry.action ?? 'deny', group: binding.text.trim(), entry };
   }

@@ -61,6 +61,8 @@ export interface AccessListEntry {
   icmpType?: string;
   /** The line carries `inactive`. */
   inactive: boolean;
+  /** The time-range the line names (`time-range NAME`): it matches only while that range is active. */
+  timeRange?: string;
   /** `log` settings, when present (`log`, `log informational interval 300`). */
   log?: { level?: string; interval?: number };
   /** For remarks: the text after `remark`. */
@@ -162,4 +164,15 @@ export interface AsaPolicy {
   dynamicNats: DynamicNat[];
   /** UIDs SCC keeps across a change (SimState.uidAliases): the UID derived now → the one it had. */
   uidAliases?: ReadonlyMap<string, string>;
+  /** `time-range NAME` blocks (asaTimeRanges.ts). */
+  timeRanges?: TimeRange[];
+}
+
+/** `time-range NAME` with its `absolute` line: active from `start` (if any) until `end` (if any). */
+export interface TimeRange {
+  name: string;
+  /** The body lines as written (`absolute end 00:00 12 June 2031`). */
+  body: string[];
+  start?: number;
+  end?: number;
 }

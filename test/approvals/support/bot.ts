@@ -21,6 +21,7 @@ import type {
 } from '../../../src/config/profilesFileSchema.js';
 import type { AccessRequestPolicy } from '../../../src/config/sections/access.js';
 import type { RedisConfig } from '../../../src/config.js';
+import { commandButtonInvocation } from '../../../src/dispatch/buttons.js';
 import { Dispatcher } from '../../../src/dispatch/dispatcher.js';
 import { governanceOf } from '../../../src/dispatch/governance.js';
 import type { SccClients, ThreadRef, Tracker } from '../../../src/dispatch/ports.js';
@@ -30,8 +31,10 @@ import type { AccessControl } from '../../../src/policy/access.js';
 import { connectRedis } from '../../../src/redis/connection.js';
 import { MemoryDeduper } from '../../../src/redis/dedupe.js';
 import { renderBlocks } from '../../../src/render/blocks.js';
+import { COMMAND_ACTION } from '../../../src/render/paging.js';
 import { createSccClient, type SccClient } from '../../../src/scc/client.js';
 import { registerApprovalListeners } from '../../../src/slack/actions/approvals.js';
+import { actionPattern } from '../../../src/slack/actions/interaction.js';
 import { SlackApprovalNotifier } from '../../../src/slack/approvalNotifier.js';
 import { actorWithOrigin, workspaceBinding } from '../../../src/slack/workspaceBinding.js';
 import { freePort } from '../../support/redisServer.js';
@@ -68,7 +71,7 @@ export interface BotOptions {
   response?: ResponseSettings;
   /** The file's `upgrades` (smoke traces), as the dispatcher and the executor get it. */
   upgrades?: UpgradeSettings;
-  /** The file's `access` (risk policy, recertification), as the dispatcher gets it. */
+  /** The file's `access` (risk policy, recertification, `time_range_for_expiry`), as the dispatcher gets it. */
   accessRequests?: AccessRequestPolicy;
   /**
    * The workspace binding in front of every listener, as the bot has it (src/slack/workspaceBinding.ts):
@@ -259,6 +262,34 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         { op, raw, commandText: `/fw ${command.text}`, entry: 'command' },
         request,
       );
+      if (result.kind === 'approval') {
+        await respond({ text: 'Asked for approval.' });
+        return;
+      }
+      if (result.kind !== 'outcome') throw new Error(`unexpected ${result.kind}`);
+      const { text, blocks } = renderBlocks(result.outcome.view);
+      await respond({ text, blocks });
+    } catch (error) {
+      await respond({ text: error instanceof UserError ? error.message : `failed: ${String(error)}` });
+    }
+  });
+
+  // A command button (`fw.command`: *Extend…*, *Remove now…*) as the bot's own listener reads it
+  // (src/slack/actions/command.ts): the button's command, dispatched as a `button` entry by the clicker.
+  app.action(actionPattern(COMMAND_ACTION), async ({ ack, body, respond, context }) => {
+    await ack();
+    const click = body as { user: { id: string }; channel?: { id: string }; team?: { id: string } | null };
+    const value = (body as { actions?: { value?: string }[] }).actions?.[0]?.value ?? '';
+    const request = {
+      requestId: `req-${Date.now()}`,
+      actor: actorWithOrigin(
+        { userId: click.user.id, channelId: click.channel?.id ?? '', teamId: click.team?.id },
+        context,
+      ),
+      log: logger,
+    };
+    try {
+      const result = await dispatcher.dispatch(commandButtonInvocation(CATALOGUE, value), request);
       if (result.kind === 'approval') {
         await respond({ text: 'Asked for approval.' });
         return;

@@ -72,7 +72,7 @@ export async function startEnv(
     response?: ResponseSettings;
     /** The file's `upgrades` (smoke traces). */
     upgrades?: UpgradeSettings;
-    /** The file's `access` (risk policy, recertification), as the dispatcher and the timed work get it. */
+    /** The file's `access` (risk policy, recertification, `time_range_for_expiry`), as the dispatcher and the timed work get it. */
     accessRequests?: AccessRequestPolicy;
     /** The workspace binding in front of the listeners (external people of Slack Connect channels). */
     bindWorkspace?: boolean;

@@ -17,6 +17,7 @@ export interface Card {
 
 interface SlackElement {
   type: string;
+  text?: { text?: string };
   action_id?: string;
   value?: string;
   confirm?: { title?: { text?: string }; text?: { text?: string } };
@@ -82,6 +83,11 @@ export class SlackDriver {
     const answer = (await this.commandReply(eventsUrl, text, user, channel)).text;
     expect(answer).toBe('Asked for approval.');
     // The gate answers only after the card is posted, so the card is in the fake's messages by now.
+    return this.newCard();
+  }
+
+  /** The approval card posted since the last one this driver saw. */
+  newCard(): Card {
     const found = [...this.slack.messages().entries()].find(
       ([key, message]) =>
         String(message.text ?? '').startsWith('Approval needed') &&
@@ -96,6 +102,48 @@ export class SlackDriver {
       buttonsOf(blocks).find((b) => b.action_id?.startsWith('fw.approval.approve'))?.value ?? '{}';
     const { id } = JSON.parse(value) as { id: string };
     return { channel: String(message.channel), ts: key.slice(key.indexOf('/') + 1), id, blocks };
+  }
+
+  /**
+   * Clicks a command button (`fw.command`: *Deploy…*, *Extend…*) by its label on a message the bot posted,
+   * as `user`, exactly as Slack posts a block_actions payload; resolves with the HTTP status.
+   */
+  async clickCommand(
+    eventsUrl: string,
+    message: { channel: string; ts: string; blocks: readonly SlackBlock[] },
+    label: string,
+    user: string,
+  ): Promise<number> {
+    const element = buttonsOf(message.blocks).find(
+      (b) => b.action_id?.startsWith('fw.command') && b.text?.text === label,
+    );
+    if (!element?.action_id || element.value === undefined) throw new Error(`no command button “${label}”`);
+    const payload = {
+      type: 'block_actions',
+      user: { id: user, username: user.toLowerCase(), team_id: TEAM },
+      api_app_id: 'A0FWBOT',
+      team: { id: TEAM, domain: 'fake' },
+      channel: { id: message.channel, name: 'ops' },
+      container: {
+        type: 'message',
+        message_ts: message.ts,
+        channel_id: message.channel,
+        is_ephemeral: false,
+      },
+      message: { type: 'message', ts: message.ts, text: '', blocks: message.blocks },
+      trigger_id: `trigger-${user}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+      response_url: this.slack.responseUrl(),
+      actions: [
+        {
+          type: 'button',
+          action_id: element.action_id,
+          block_id: 'b',
+          value: element.value,
+          action_ts: String(Date.now() / 1000),
+        },
+      ],
+    };
+    return (await postSigned(eventsUrl, SIGNING_SECRET, interactionBody(payload))).status;
   }
 
   /** Clicks a button of the card as `user`, exactly as Slack posts a block_actions payload. */
