@@ -17,12 +17,17 @@ import { memoryServices } from '../support/memoryServices.js';
 import { ACTOR, catalogue, useSimulator } from './harness.js';
 
 const h = useSimulator();
-const calling = catalogue.operations.filter((op) => op.scc.length > 0);
+/**
+ * `access list --hits` answers even when SCC fails: each rule whose count could not be read says why on its
+ * own line (test/catalogue/run.accessLifecycle.test.ts), so it has no failure of the whole call to show.
+ */
+const PER_ITEM_FAILURES = new Set(['access.list']);
+const calling = catalogue.operations.filter((op) => op.scc.length > 0 && !PER_ITEM_FAILURES.has(op.id));
 /**
  * Operations whose target exists only for a while (a running transaction, an ASA presenting a new
  * certificate), or whose write comes only for some targets (`access extend` changes a rule's time-range only
- * when it has one): the seeded example cannot reach the write, so every SCC call they make is failed, the
- * first read included.
+ * when it has one; `access list` sends `show access-list` only with `--hits`): the seeded example cannot
+ * reach the write, so every SCC call they make is failed, the first read included.
  */
 const TRANSIENT_TARGETS = new Set(['transactions.cancel', 'devices.accept-certificate', 'access.extend']);
 
