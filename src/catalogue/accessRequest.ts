@@ -245,6 +245,12 @@ export const AccessRequestFacts = z.object({
   }),
   /** The rule's index in its list (its remark's; the rule takes the next). */
   index: z.number().int(),
+  /**
+   * Set by the read before the run when the denying rule moved since the card (another request's rule went
+   * above it) and packet-tracer showed that it still decides the traffic: the rule goes directly above it
+   * again, at its new place.
+   */
+  placedAgain: z.object({ from: z.number().int(), to: z.number().int() }).optional(),
   rule: z.string(),
   remark: z.string(),
   /** The packet-tracer line, from the templates, run before and after. */
@@ -722,10 +728,40 @@ async function reread(
       throw error;
     }
   }
+  const again = await placeAgain(ctx, before, deny, configState);
   return {
     found: true,
-    facts: { ...before, configState, before: deny, windows: await deployWindows(ctx, [before.device]) },
+    facts: {
+      ...before,
+      configState,
+      before: deny,
+      ...(again ? { index: again.to, placedAgain: again } : {}),
+      windows: await deployWindows(ctx, [before.device]),
+    },
   };
+}
+
+/**
+ * The denying rule moved (rules went in above it, typically another request's that held the device first),
+ * its text unchanged: when packet-tracer shows that it still decides the traffic, the rule goes directly
+ * above it at its new place, so requests waiting their turn on one device go on instead of stopping. Nothing
+ * when it did not move, when the device has undeployed changes (no packet-tracer then: the comparison says
+ * so), or when another line decides now.
+ */
+async function placeAgain(
+  ctx: OperationContext,
+  approved: AccessRequestFacts,
+  deny: AccessRequestFacts['before'],
+  configState: string,
+): Promise<{ from: number; to: number } | undefined> {
+  if (deny.ruleUid === null || deny.index === approved.before.index) return undefined;
+  if (!sameRuleText(deny.text ?? '', approved.before.text ?? '') || configState === 'NOT_SYNCED')
+    return undefined;
+  const verdict = parsePacketTracer(await runCliLine(ctx, approved.device, approved.script));
+  const decision = verdict.decision;
+  const line = decision?.kind === 'access-list' ? decision.line : undefined;
+  if (verdict.action !== 'drop' || !line || !sameRuleText(line, deny.text ?? '')) return undefined;
+  return { from: approved.index, to: deny.index };
 }
 
 export function compareRequests(before: AccessRequestFacts, after: AccessRequestFacts): string[] {
@@ -734,7 +770,7 @@ export function compareRequests(before: AccessRequestFacts, after: AccessRequest
     out.push(
       `something was staged on ${after.device.name} since the card was posted, and a deploy would carry it with this rule (\`/fw changes ${after.device.name}\`)`,
     );
-  if (before.before.index !== after.before.index)
+  if (before.before.index !== after.before.index && after.placedAgain === undefined)
     out.push(
       `the rule that denies the traffic moved from #${before.before.index} to #${after.before.index} of ${before.group.name}`,
     );
@@ -1062,6 +1098,12 @@ export function renderStaged(staged: Staged, meta: RenderMeta): View {
     meta,
   );
   const blocks: ViewBlock[] = [...view.blocks];
+  const again = facts.placedAgain;
+  if (again)
+    blocks.push({
+      kind: 'text',
+      text: `The rule that denies the traffic moved from #${again.from} to #${again.to} of ${code(facts.group.name)} since the card (rules went in above it); packet-tracer showed that it still decides, so the new rule goes directly above it, at #${again.to}.`,
+    });
   if (pending === undefined)
     blocks.push({ kind: 'text', text: `SCC did not say which commands the deploy of ${code(device)} runs.` });
   else {
