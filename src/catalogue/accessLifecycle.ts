@@ -460,6 +460,30 @@ export const fwAccessExtend = defineOperation({
         facts: { ...facts, rule: rule.text, expiresAt: record.expiresAt ?? facts.expiresAt },
       };
     },
+    // The rule stays, so its re-read cannot tell. The only call to SCC is the time-range's change, when the
+    // rule has fwbot's: after a crash while it was being made, the rule's time-range says whether it took
+    // effect; the rest (the record, the timed work) is fwbot's own and is made again, which changes nothing
+    // made already. Without a time-range nothing reached SCC, so all of it is made.
+    interrupted: async (ctx, facts: ExtendFacts) => {
+      const records = ctx.services?.accessRecords;
+      const record = await records?.get(ctx.profile, facts.recordId);
+      if (!records || !record || record.ruleUid !== facts.ruleUid) return undefined;
+      if (facts.timeRange && (await ruleTextOf(ctx, record))?.timeRange !== facts.timeRange.to)
+        return undefined;
+      await moveExpiry(
+        ctx,
+        await records.update(ctx.profile, facts.recordId, { expiresAt: facts.newExpiresAt }),
+      );
+      const text = `:white_check_mark: Done: access rule ${code(facts.recordId)} on ${untrusted(facts.device.name)} now expires ${when(facts.newExpiresAt)} (was ${when(facts.expiresAt)}); fwbot restarted while it was being extended, and finished it.`;
+      return {
+        view: {
+          summary: `access rule ${facts.recordId} on ${facts.device.name} now expires ${when(facts.newExpiresAt)}`,
+          blocks: [{ kind: 'text', text }],
+          visibility: 'in_channel',
+        },
+        track: [],
+      };
+    },
     compare: (before: ExtendFacts, after: ExtendFacts) => [
       ...(before.expiresAt === after.expiresAt
         ? []

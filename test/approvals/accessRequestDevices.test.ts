@@ -13,7 +13,7 @@ import { USERS } from './support/world.js';
 const ASK =
   'access request --devices name:asa-* tcp 198.51.100.7 172.16.0.10 443 --in outside --reason "partner portal"';
 const RULE = (acl: string) =>
-  `access-list ${acl} extended permit tcp object fwbot-h-198.51.100.7 object fwbot-h-172.16.0.10 eq 443`;
+  `access-list ${acl} extended permit tcp object fwbot-h-198.51.100.7 object fwbot-h-172.16.0.10 eq https`;
 
 describe('approvals: an access request on several ASAs', () => {
   let env: ApprovalsEnv;

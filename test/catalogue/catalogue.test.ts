@@ -38,7 +38,6 @@ const NOT_YET_REACHED: Record<string, string> = {
   deleteObject: 'issue 36 item 7: removing what a request created',
   getDuplicateObjects: 'issue 36 item 3: reusing an object whose content equals the host or CIDR',
   getTargets: 'issue 36 item 3: objects a request reuses',
-  createTargets: 'issue 36 item 3: objects a request reuses',
   getIssuesCount: 'issue 36 item 4: the risk check',
 };
 

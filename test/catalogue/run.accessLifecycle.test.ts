@@ -144,6 +144,48 @@ describe('access revoke', () => {
   });
 });
 
+describe('access extend', () => {
+  const driving = <T>(work: Promise<T>): Promise<T> => driveClock(h.sim.clock, work, { pauseMs: 10 });
+  let redis: Redis;
+  beforeAll(() => {
+    redis = connectRedis();
+  });
+  afterAll(async () => {
+    await redis.quit();
+  });
+
+  it('moves the expiry of a rule without a time-range, and finishes an extension a crash interrupted', async () => {
+    const records = new AccessRecords(redis, new RedisKeys(uniquePrefix('access-extend')));
+    // On a fixed clock: the golden says the dates.
+    const ctx = { ...h.context(), now: () => NOW, services: { accessRecords: records } };
+    const { raw: found } = catalogue.parse('rules remove asa-hq-01 130');
+    const target = await driving(
+      catalogue.get('rules.remove')?.target?.resolve(h.context(), found) ?? Promise.reject(),
+    );
+    const expiresAt = NOW + 10 * DAY;
+    const created = await records.add(
+      rule({ deviceUid: String(target.raw.asa), ruleUid: String(target.raw.rule), expiresAt }),
+    );
+
+    const { op, raw } = catalogue.parse(`access extend ${created.id} 30d`);
+    expect(op.id).toBe('access.extend');
+    const resolved = await driving(op.target?.resolve(ctx, raw) ?? Promise.reject());
+    const outcome = await driving(op.execute(ctx, resolved.raw, resolved.facts));
+    h.golden('access.extend', outcome);
+    const later = expiresAt + 30 * DAY;
+    expect((await records.get('default', created.id))?.expiresAt).toBe(later);
+    expect(h.sim.requestLog.list({ operationId: 'modifyAccessRule' })).toHaveLength(0);
+
+    // A crash before the record was written: the interrupted call is finished, nothing sent to SCC.
+    await records.update('default', created.id, { expiresAt });
+    const again = await driving(op.target?.resolve(ctx, raw) ?? Promise.reject());
+    const finished = await op.target?.interrupted?.(ctx, again.facts);
+    expect(finished?.view.summary).toContain(`access rule ${created.id} on asa-hq-01 now expires`);
+    expect((await records.get('default', created.id))?.expiresAt).toBe(later);
+    expect(h.sim.requestLog.list({ operationId: 'modifyAccessRule' })).toHaveLength(0);
+  });
+});
+
 describe('access list --hits', () => {
   const driving = <T>(work: Promise<T>): Promise<T> => driveClock(h.sim.clock, work, { pauseMs: 10 });
   const api = (method: string, path: string, options = {}) => call(h.sim.url, method, path, options);

@@ -172,19 +172,19 @@ describe('simulator: access rule and object changes', () => {
     expect(created.status).toBe(201);
     expect(obj(created)).toMatchObject({
       ruleConfigurationText:
-        'access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq 22 time-range UNTIL-END',
+        'access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq ssh time-range UNTIL-END',
       ruleTimeRange: { name: 'UNTIL-END', type: 'TIME_RANGE', elements: [absolute] },
     });
     expect(await pendingCommands()).toEqual([
       'time-range UNTIL-END',
       ` ${absolute}`,
-      'access-list outside_access_in line 2 extended permit tcp object PARTNER-NET object DC-WEB eq 22 time-range UNTIL-END',
+      'access-list outside_access_in line 2 extended permit tcp object PARTNER-NET object DC-WEB eq ssh time-range UNTIL-END',
     ]);
     await deploy();
     expect(str((await configs()).configOnDevice)).toContain(`time-range UNTIL-END\n ${absolute}`);
     const during = (await cli(PARTNER_SSH)).output;
     expect(action(during)).toBe('allow');
-    expect(during).toContain('eq 22 time-range UNTIL-END');
+    expect(during).toContain('eq ssh time-range UNTIL-END');
 
     // Past its end the rule no longer matches: the partner deny decides again.
     sim.clock.advance(end - sim.clock.now());
@@ -195,7 +195,7 @@ describe('simulator: access rule and object changes', () => {
     // Deleting the rule takes its time-range with it.
     expect((await api('DELETE', `${RULES}/${str(obj(created).uid)}`)).status).toBe(204);
     expect(await pendingCommands()).toEqual([
-      'no access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq 22 time-range UNTIL-END',
+      'no access-list outside_access_in extended permit tcp object PARTNER-NET object DC-WEB eq ssh time-range UNTIL-END',
       'no time-range UNTIL-END',
     ]);
   });
