@@ -198,7 +198,7 @@ export const accessRecertification = defineOperation({
     return {
       summary: head,
       blocks: [{ kind: 'text', text: [head, ...lines, ...hint].join('\n') }],
-      visibility: 'in_channel',
+      visibility: 'ephemeral',
     };
   },
 });

@@ -105,6 +105,7 @@ describe('declarations: governance next to run()', () => {
         .map((o) => o.id)
         .sort(),
     ).toEqual([
+      'access.extend',
       'access.request',
       'access.revoke',
       'deploy',

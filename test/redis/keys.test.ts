@@ -143,6 +143,7 @@ const FAMILIES: Family[] = [
   ],
   ['device holds', (k) => k.deviceHolds('lab eu'), 'fwbot:fw:holds:lab%20eu'],
   ['hold profiles', (k) => k.holdProfiles(), 'fwbot:fw:hold-profiles'],
+  ['hold hashes', (k) => k.holdHashes(), 'fwbot:fw:hold-hashes'],
   ['holder profiles', (k) => k.holderProfiles('ap:1'), 'fwbot:fw:holder:ap%3A1'],
   ['timed item', (k) => k.timedItem('deploy~lab~k'), 'fwbot:fw:timed:deploy~lab~k'],
   ['timed due', (k) => k.timedDue(), 'fwbot:fw:timed-due'],

@@ -10,6 +10,7 @@ import type { OpenIncident } from '../../src/alerts/model.js';
 import { createCatalogue } from '../../src/catalogue/index.js';
 import type { AuditRecord } from '../../src/catalogue/operation.js';
 import { TIMED_KINDS } from '../../src/catalogue/timed/index.js';
+import { defaultAccessRequests } from '../../src/config/sections/access.js';
 import { RedisDeviceHolds } from '../../src/jobs/deviceHolds.js';
 import { RedisTimedWork, TimedStore } from '../../src/jobs/timed/store.js';
 import { normalisePrefix, RedisKeys } from '../../src/redis/keys.js';
@@ -62,6 +63,15 @@ const INCIDENT: OpenIncident = {
   flaps: 0,
 };
 
+const DAY_MS = 86_400_000;
+/** Permanent access rules recertified every 90 days, as a profiles file may say. */
+const POLICY = {
+  accessRequests: {
+    ...defaultAccessRequests,
+    recertification: { everyMs: 90 * DAY_MS, graceMs: 7 * DAY_MS },
+  },
+};
+
 describe('every operation through Slack', () => {
   let h: Harness;
   /** Configuration snapshots as the bot keeps them before a deploy (src/jobs/configSnapshots.ts). */
@@ -103,6 +113,14 @@ describe('every operation through Slack', () => {
   beforeAll(async () => {
     h = await startHarness({
       services,
+      // Permanent rules recertified every 90 days: the recertification report answers (without it, it says
+      // in one sentence that nothing is recertified here).
+      operationPolicy: {
+        accessRequests: {
+          ...defaultAccessRequests,
+          recertification: { everyMs: 90 * DAY_MS, graceMs: 7 * DAY_MS },
+        },
+      },
     });
   });
   afterAll(async () => {
@@ -570,6 +588,29 @@ describe('every operation through Slack', () => {
     h.gate.requests.length = 0;
   });
 
+  it('access recertify (its requester says a permanent rule is still needed, in the channel, audited)', async () => {
+    const hq = h.sim.deviceUid('asa-hq-01');
+    const record = await services.accessRecords.add({
+      profile: 'default',
+      deviceUid: hq,
+      deviceName: 'asa-hq-01',
+      accessGroup: 'outside_access_in',
+      ruleUid: 'rule-recertified',
+      protocol: 'tcp',
+      source: '198.51.100.68',
+      destination: 'WEB-01',
+      port: '443',
+      requester: USERS.operator,
+      reason: 'partner portal',
+      createdAt: Date.now() - 91 * DAY_MS,
+    });
+    await h.command(`access recertify ${record.id}`, { userId: USERS.operator });
+    const post = await h.slack.waitFor((c) => c.method === 'chat.postMessage' && c.status === 200, 10_000);
+    expect(blocksText(post.args)).toContain(`says access rule \`${record.id}\``);
+    expect(ran('access.recertify')).toBe(true);
+    expect((await services.accessRecords.get('default', record.id))?.lastCertifiedAt).toBeDefined();
+  });
+
   it('access request (a second person approves, always; bound to what was asked, checked by packet-tracer first)', async () => {
     const raw = await driving(
       destructive(
@@ -821,6 +862,7 @@ describe('every operation through Slack', () => {
         log: pino({ level: 'silent' }),
         now: () => Date.now(),
         services,
+        policy: POLICY,
       };
       const { view } = await op.execute(context, catalogue.parse(example).raw);
       expect(reply.args.blocks, example).toEqual(renderBlocks(view).blocks);
