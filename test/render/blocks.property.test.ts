@@ -137,7 +137,7 @@ function shownTexts(message: RenderedMessage): string[] {
 
 describe('renderBlocks on generated views', () => {
   it('keeps 250 generated views within every Slack limit, in messages and in modals', {
-    timeout: 60_000,
+    timeout: 240_000,
   }, () => {
     for (let seed = 1; seed <= 250; seed += 1) {
       const view = generator(seed)();
@@ -152,7 +152,7 @@ describe('renderBlocks on generated views', () => {
 
   // CPU-bound like the first (150 views, hostile text on every cell): a generous bound, not a speed check.
   it('leaves live only the mentions renderers made, and never sends the wrapping characters', {
-    timeout: 60_000,
+    timeout: 240_000,
   }, () => {
     for (let seed = 2000; seed < 2150; seed += 1) {
       const view = generator(seed)();
@@ -208,7 +208,7 @@ describe('renderBlocks on generated views', () => {
   });
 
   it('starts the fallback text with the summary, then names the first row the native table shows', {
-    timeout: 60_000,
+    timeout: 240_000,
   }, () => {
     for (let seed = 3000; seed < 3100; seed += 1) {
       const message = renderBlocks({ ...generator(seed)(), summary: 'Summary' });
