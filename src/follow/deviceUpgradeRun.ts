@@ -13,7 +13,12 @@
 import { z } from 'zod';
 import { escapeAll } from '../render/mrkdwn.js';
 import type { UpgradeRunDto } from '../scc/generated/models.js';
-import { DEVICE_UPGRADE_ENDINGS, deviceRunName, isDeviceUpgradeEnded } from './deviceUpgradeWords.js';
+import {
+  DEVICE_UPGRADE_ENDINGS,
+  deviceRunName,
+  isDeviceUpgradeEnded,
+  unprovenOutcome,
+} from './deviceUpgradeWords.js';
 import { defineFollowKind, end, type Outcome, unlessGone } from './kind.js';
 import { RunState, readRun, runRequest } from './runs.js';
 import { sentence } from './words.js';
@@ -56,15 +61,6 @@ export function deviceUpgradeOutcome(run: UpgradeRunDto): Outcome | undefined {
     text: `${deviceRunName(run)} ${ending.words} (${escapeAll(run.upgradeRunStatus ?? '')}).${reason}\n${deviceUpgradeTable(run).join('\n')}`,
     progressText: deviceUpgradeProgress(run),
   };
-}
-
-/** Statuses at which an upgrade applied something to a device: what a proof would have compared. */
-const APPLIED = new Set(['UPGRADE_COMPLETED', 'UPGRADE_FAILED']);
-
-/** The end of a run kept no baseline for: it says plainly that its devices are not proven, and why. */
-function unprovenOutcome(outcome: Outcome, run: UpgradeRunDto, why: string): Outcome {
-  if (!APPLIED.has(run.upgradeRunStatus ?? '') || run.stageUpgradeOnly === true) return outcome;
-  return { ...outcome, text: `${outcome.text}\n:warning: Not proven: ${escapeAll(why)}` };
 }
 
 export const deviceUpgradeRun = defineFollowKind({

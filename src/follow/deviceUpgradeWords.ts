@@ -38,6 +38,18 @@ export function isDeviceUpgradeEnded(
   return status in DEVICE_UPGRADE_ENDINGS;
 }
 
+/** Statuses at which an upgrade applied something to a device: what a proof would have compared. */
+const APPLIED = new Set(['UPGRADE_COMPLETED', 'UPGRADE_FAILED']);
+
+/**
+ * The end of a run kept no baseline for (one tenant's or the MSP portal's): it says plainly that its devices
+ * are not proven, and why.
+ */
+export function unprovenOutcome(outcome: Outcome, run: DeviceUpgradeRun, why: string): Outcome {
+  if (!APPLIED.has(run.upgradeRunStatus ?? '') || run.stageUpgradeOnly === true) return outcome;
+  return { ...outcome, text: `${outcome.text}\n:warning: Not proven: ${escapeAll(why)}` };
+}
+
 /** A field only the MSP portal's runs have (the loose models would let any value through `in`). */
 function mspText(run: DeviceUpgradeRun, field: 'softwareVersion' | 'username'): string | undefined {
   const value = (run as MspUpgradeRunDto)[field];

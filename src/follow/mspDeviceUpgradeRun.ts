@@ -9,12 +9,18 @@
 // released when the last of them ends (`siblings`). Staged now and upgraded in the devices' windows
 // (timed/mspUpgradeInWindow.ts), a staging run releases none and each upgrade run its own devices
 // (`releases`), and a run carrying the devices' state from right before it (`proof`) is proven after it
-// completed (timed/mspUpgradeProof.ts).
+// completed (timed/mspUpgradeProof.ts); one found again after a crash while it was being started carries
+// none (`unproven` says why), and its end says so.
 import { z } from 'zod';
 import { counted } from '../render/format.js';
 import { escapeAll } from '../render/mrkdwn.js';
 import type { MspUpgradeRunDto } from '../scc/generated/models.js';
-import { DEVICE_UPGRADE_ENDINGS, deviceRunName, isDeviceUpgradeEnded } from './deviceUpgradeWords.js';
+import {
+  DEVICE_UPGRADE_ENDINGS,
+  deviceRunName,
+  isDeviceUpgradeEnded,
+  unprovenOutcome,
+} from './deviceUpgradeWords.js';
 import { defineFollowKind, end, type Outcome, unlessGone } from './kind.js';
 import { RunState, readRun, runRequest } from './runs.js';
 import { sentence } from './words.js';
@@ -154,6 +160,8 @@ export const mspDeviceUpgradeRun = defineFollowKind({
     proof: z
       .object({ version: z.string(), devices: z.array(z.looseObject({ uid: z.string(), name: z.string() })) })
       .optional(),
+    /** Why there is no `proof` (the baseline was lost with a process that crashed while starting the run). */
+    unproven: z.string().optional(),
   }),
   state: RunState,
   id: (request) => request.transactionUid,
@@ -202,7 +210,7 @@ export const mspDeviceUpgradeRun = defineFollowKind({
     if ('result' in found) return found.result;
     const { run, runUid } = found;
     const outcome = mspDeviceUpgradeOutcome(run, request.devices);
-    if (outcome) return end(outcome);
+    if (outcome) return end(request.unproven ? unprovenOutcome(outcome, run, request.unproven) : outcome);
     return {
       kind: 'continue',
       state: { ...state, runUid, lastStatus: run.upgradeRunStatus ?? undefined },

@@ -7,28 +7,24 @@
 // the upgrade, once. A bot without timed work, which stages and applies in one run, killed at the same call:
 // the next bot's recovery pass finds the run, follows it, and its end says it is not proven. Real
 // processes, real Redis, the simulator's request log and its own runs counted.
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deviceUpgradeInWindow } from '../../src/catalogue/timed/deviceUpgradeInWindow.js';
 import { stripSentinels } from '../../src/model/marks.js';
-import { startReadyChild } from '../support/childProcess.js';
 import { driveClock } from '../support/driveClock.js';
 import { redisUrl } from '../support/testRedis.js';
 import { childBots } from './support/childBot.js';
 import { type ApprovalsEnv, startEnv } from './support/env.js';
 import { type HoldMode, startHoldingProxy } from './support/holdingProxy.js';
+import { eventually, killed, timedWorkers } from './support/timedWorkers.js';
 import { USERS } from './support/world.js';
 
-const WORKER = fileURLToPath(new URL('./support/timedWorkerProcess.ts', import.meta.url));
 const LEASE_MS = 1_000;
 /** One ASA's upgrade call (upgradeAsaDevice), as the holding proxy sees it. */
 const UPGRADE_CALL = /^POST \/v1\/inventory\/devices\/asas\/[^/]+\/upgrades\/trigger/;
 
 describe('approvals: an upgrade in the window when its worker is killed', () => {
   let env: ApprovalsEnv;
-  const children: ChildProcess[] = [];
+  const workers = timedWorkers(() => env, LEASE_MS);
   const driving = <T>(work: Promise<T>): Promise<T> =>
     driveClock(env.sim.clock, work, { stepMs: 10_000, maxSteps: 2_000 });
 
@@ -36,29 +32,12 @@ describe('approvals: an upgrade in the window when its worker is killed', () => 
     // The driven clock starts at the machine's time: the worker processes run on the machine's clock.
     env = await startEnv({}, { realTracking: true, timed: true });
   });
-  afterEach(async () => {
-    for (const child of children.splice(0)) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    }
-  });
+  afterEach(() => workers.stopAll());
   afterAll(async () => {
     await env?.stop();
   });
 
-  const worker = async (simUrl: string): Promise<ChildProcess> => {
-    const child = await startReadyChild(WORKER, {
-      REDIS_URL: redisUrl(),
-      PREFIX: env.prefix,
-      SIM_URL: simUrl,
-      SIM_TOKEN: env.sim.tokens.superAdmin,
-      LEASE_MS: String(LEASE_MS),
-    });
-    children.push(child);
-    return child;
-  };
+  const worker = (simUrl: string) => workers.start(simUrl);
   const record = (name: string) => {
     const found = [...env.sim.state.devices.values()].find((d) => d.device.name === name);
     if (!found) throw new Error(`no ${name} in the seed`);
@@ -77,15 +56,6 @@ describe('approvals: an upgrade in the window when its worker is killed', () => 
       60_000,
     );
   const heldDevices = async () => (await env.holds?.list(env.clock(), 'default'))?.map((h) => h.device) ?? [];
-  async function eventually<T>(read: () => Promise<T>, holds: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const value = await read();
-      if (holds(value)) return value;
-      if (Date.now() > deadline) throw new Error(`not within 30 s: ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
   const item = async (requestId: string) => {
     if (!env.timed) throw new Error('no timed work');
     return env.timed.get({ kind: deviceUpgradeInWindow.kind, profile: 'default', key: `${requestId}:0` });
@@ -111,9 +81,7 @@ describe('approvals: an upgrade in the window when its worker is killed', () => 
     );
     const doomed = await worker(proxy.url);
     await proxy.deleteHeld;
-    const exited = once(doomed, 'exit');
-    doomed.kill('SIGKILL');
-    await exited;
+    await killed(doomed);
     await proxy.stop();
     return { card, staged };
   }

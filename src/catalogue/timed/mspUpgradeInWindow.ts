@@ -14,50 +14,46 @@
 // named with its reason in the thread. What the devices are right before is kept (mspUpgradeSteps.ts
 // keepMspBaseline) and the rest is upgraded in one MSP run, with `ignoreMaintenanceWindow` when fwbot's own
 // window timed it. The run is followed in the thread (follow kind mspDeviceUpgradeRun), its devices'
-// holds end with it, and it is proven after it completed (timed/mspUpgradeProof.ts).
+// holds end with it, and it is proven after it completed (timed/mspUpgradeProof.ts). The audit trail records
+// what the group came to at its minute: executed (with the transaction) or aborted with why; a lost role is
+// said in the thread with a live mention. A crash after the upgrade call and before the follow was recorded:
+// the next runner finds the MSP run by its name, follows it without starting it again, and its end says it
+// is not proven (the baseline was lost with the crashed process). What both kinds share is
+// upgradeInWindow.ts.
 import { z } from 'zod';
-import { DEVICE_UPGRADE_ENDINGS, isDeviceUpgradeEnded } from '../../follow/deviceUpgradeWords.js';
 import type { TrackRequest } from '../../follow/index.js';
 import { code } from '../../render/format.js';
 import { untrusted } from '../../render/untrusted.js';
 import type { MspUpgradeRunDto } from '../../scc/generated/models.js';
-import { HOLD_KINDS } from '../deviceHolds.js';
 import { checkAcross, mspRunNamed, readManaged, runDevices, startMspRun } from '../mspDeviceUpgrade.js';
-import { keepMspBaseline, mspUpgradeWindows, type TenantProfiles } from '../mspUpgradeSteps.js';
+import {
+  keepMspBaseline,
+  type MspUpgradeBaseline,
+  mspUpgradeWindows,
+  type TenantProfiles,
+} from '../mspUpgradeSteps.js';
 import { failures, haCheck } from '../upgradeSteps.js';
-import { defineTimedKind, PersonToCheckSchema, type TimedContext } from './kind.js';
+import { defineTimedKind, type TimedContext } from './kind.js';
+import {
+  auditUpgrade,
+  canariesPassed,
+  imagesStaged,
+  releaseHolds,
+  stopUpgrade,
+  WindowDeviceSchema,
+  type WindowReads,
+  waitAgain,
+  windowPlanSchema,
+} from './upgradeInWindow.js';
 
 const MINUTE = 60_000;
 /** How soon a group looks again while its image is still being staged or its canaries still upgrade. */
 export const MSP_UPGRADE_WAIT_MS = 5 * MINUTE;
 
-const Device = z.object({
-  uid: z.string().min(1),
-  name: z.string(),
-  kind: z.enum(['ASA', 'FTD']),
-  model: z.string(),
-  running: z.string(),
-  tenantUid: z.string(),
-  tenant: z.string(),
-  /** The MSP run that staged its image (`fwbot <request> msp <n>`). */
-  stagedBy: z.string(),
-});
+const Device = WindowDeviceSchema.extend({ tenantUid: z.string(), tenant: z.string() });
 type Device = z.infer<typeof Device>;
 
-const Payload = z.object({
-  /** The approval's id: its holds' holder, and part of every run's name. */
-  requestId: z.string().min(1),
-  version: z.string().min(1),
-  /** Its number within the request: its MSP run is `fwbot <request> msp u<group>`. */
-  group: z.number().int().nonnegative(),
-  devices: z.array(Device).min(1),
-  /** This group holds the canaries of their models (`--canary`). */
-  canary: z.boolean(),
-  /** The canaries this group waits for: each device, and the group it upgrades in. */
-  after: z.array(z.object({ uid: z.string(), name: z.string(), model: z.string(), group: z.number() })),
-  /** The requester's and each approver's grant, re-checked at the minute. */
-  people: z.array(PersonToCheckSchema),
-});
+const Payload = windowPlanSchema(Device);
 type Payload = z.infer<typeof Payload>;
 
 /** The name of the MSP run a group starts: found by it after a crash, and by the groups after a canary. */
@@ -66,111 +62,52 @@ export const mspUpgradeRunName = (requestId: string, group: number) => `fwbot ${
 const names = (devices: readonly { name: string; tenant: string }[]) =>
   devices.map((d) => `${d.name} (${d.tenant})`).join(', ');
 
-/** SCC's words as the end of a clause: without the full stop SCC may end them with. */
-const said = (message: string) => message.trim().replace(/\.+$/, '');
-
 /** The tenants' own profiles, as the timed work has them. */
 const tenantsOf = (ctx: TimedContext): TenantProfiles => ({
   profiles: () => ctx.profiles(),
   clientOf: (profile) => ctx.clientOf(profile),
 });
 
-/** Device holds of devices left out end now: nothing of this request will change them any more. */
-async function release(ctx: TimedContext, p: Payload, devices: readonly { uid: string }[]): Promise<void> {
-  const holds = ctx.op.services?.holds;
-  if (!holds) return;
-  for (const device of devices)
-    await holds.forceRelease(ctx.item.profile, device.uid, p.requestId).catch((error: unknown) => {
-      ctx.log.warn(
-        { err: error, deviceUid: device.uid },
-        'hold of a device left out not released; it lapses',
-      );
-    });
-}
+/**
+ * Why a run found again after a crash is not proven: the baseline is kept in the process that starts the
+ * run and handed to the follow with it, so a crash between the two loses it.
+ */
+export const NO_MSP_BASELINE =
+  'no baseline was kept because fwbot restarted while it started this upgrade across tenants (what each device was right before it was lost with that process); check its version, connectivity and failover state in the portal by hand';
 
-/** Not upgraded at all: the thread is told why (the item's failed summary), the holds end. */
-async function stop(ctx: TimedContext, p: Payload, why: string) {
-  await release(ctx, p, p.devices);
+/** The audit trail's target of this group's upgrade. */
+const target = (p: Payload) =>
+  `upgrade ${names(p.devices)} to ${p.version} across tenants${p.canary ? ' (canary)' : ''}`;
+
+/** Not upgraded at all (upgradeInWindow.ts stopUpgrade). */
+const stop = (ctx: TimedContext, p: Payload, why: string, named?: 'names a person') =>
+  stopUpgrade(ctx, p, { what: names(p.devices), target: target(p) }, why, named);
+
+/** How this kind reads SCC: the portal's MSP runs, and its records of the managed devices. */
+const reads = (ctx: TimedContext): WindowReads<MspUpgradeRunDto> => ({
+  kind: mspUpgradeInWindow.kind,
+  runNamed: (name) => mspRunNamed(ctx.op, name),
+  runName: mspUpgradeRunName,
+  device: async (uid) => (await readManaged(ctx.op, [uid])).get(uid.toLowerCase()) ?? {},
+});
+
+/** Its follow request: the run's devices with their tenants, whose holds end with it. */
+function follow(
+  p: Payload,
+  going: readonly Device[],
+  transactionUid: string,
+  evidence: { proof: MspUpgradeBaseline } | { unproven: string },
+): TrackRequest {
+  const tenantCount = new Set(going.map((d) => d.tenantUid)).size;
   return {
-    status: 'failed' as const,
-    summary: `${names(p.devices)} not upgraded to ${p.version}: ${why}`,
+    kind: 'mspDeviceUpgradeRun',
+    transactionUid,
+    label: `upgrade ${going.length === 1 ? names(going) : `${going.length} devices in ${tenantCount} tenant${tenantCount === 1 ? '' : 's'}`} to ${p.version}`,
+    holder: p.requestId,
+    devices: runDevices(going),
+    releases: going.map((d) => d.uid),
+    ...evidence,
   };
-}
-
-/** Waits a few minutes more; the holds are kept until then and the upgrade after it. */
-async function again(ctx: TimedContext, p: Payload, summary: string) {
-  const at = ctx.now() + MSP_UPGRADE_WAIT_MS;
-  await ctx.op.services?.holds?.extend(p.requestId, at + HOLD_KINDS.upgrade.maxMs);
-  return { status: 'again' as const, at, summary };
-}
-
-type Canaries = { ok: true } | { ok: false; wait: string } | { ok: false; failed: string };
-
-/** Whether the canaries this group waits for completed and pass their checks (the portal's records). */
-async function canaries(ctx: TimedContext, p: Payload): Promise<Canaries> {
-  for (const canary of p.after) {
-    const run = await mspRunNamed(ctx.op, mspUpgradeRunName(p.requestId, canary.group));
-    if (!run) {
-      const item = await ctx.op.services?.timed?.get({
-        kind: mspUpgradeInWindow.kind,
-        profile: ctx.item.profile,
-        key: `${p.requestId}:${canary.group}`,
-      });
-      if (item && (item.state === 'failed' || item.state === 'cancelled'))
-        return {
-          ok: false,
-          failed: `its canary ${canary.name} (${canary.model}) was not upgraded (${said(item.summary ?? item.state)})`,
-        };
-      return { ok: false, wait: `waits for its canary ${canary.name} to start` };
-    }
-    if (!isDeviceUpgradeEnded(run)) return { ok: false, wait: `waits for its canary ${canary.name}` };
-    if (run.upgradeRunStatus !== 'UPGRADE_COMPLETED') {
-      const ending = DEVICE_UPGRADE_ENDINGS[run.upgradeRunStatus ?? '']?.words ?? 'ended';
-      const reason = run.errorMsg ? `; SCC says: ${said(run.errorMsg)}` : '';
-      return {
-        ok: false,
-        failed: `its canary ${canary.name} (${canary.model}) ${ending} (${run.upgradeRunStatus ?? '?'})${reason}`,
-      };
-    }
-    const record = (await readManaged(ctx.op, [canary.uid])).get(canary.uid.toLowerCase());
-    const problems = [
-      ...(record?.softwareVersion === p.version
-        ? []
-        : [`it reports ${record?.softwareVersion ?? 'no version'}`]),
-      ...(record?.connectivityState === 'ONLINE'
-        ? []
-        : [`it is ${record?.connectivityState ?? 'not ONLINE'}`]),
-    ];
-    if (problems.length > 0)
-      return {
-        ok: false,
-        failed: `its canary ${canary.name} completed but does not pass its checks: ${problems.join(', ')}`,
-      };
-  }
-  return { ok: true };
-}
-
-type Staged = { staged: Device[]; leftOut: { device: Device; reason: string }[] } | { wait: string };
-
-/** Whether each device's image is staged: its staging MSP run ended staged. */
-async function staged(ctx: TimedContext, p: Payload): Promise<Staged> {
-  const runs = new Map<string, MspUpgradeRunDto | undefined>();
-  for (const name of new Set(p.devices.map((d) => d.stagedBy)))
-    runs.set(name, await mspRunNamed(ctx.op, name));
-  const leftOut: { device: Device; reason: string }[] = [];
-  const ready: Device[] = [];
-  for (const device of p.devices) {
-    const run = runs.get(device.stagedBy);
-    if (!run || !isDeviceUpgradeEnded(run))
-      return { wait: `waits for its image to be staged (${device.stagedBy})` };
-    if (run.upgradeRunStatus === 'UPGRADE_STAGED') ready.push(device);
-    else
-      leftOut.push({
-        device,
-        reason: `its image was not staged (${run.upgradeRunStatus ?? '?'})${run.errorMsg ? `: SCC says: ${said(run.errorMsg)}` : ''}`,
-      });
-  }
-  return { staged: ready, leftOut };
 }
 
 export const mspUpgradeInWindow = defineTimedKind({
@@ -188,12 +125,12 @@ export const mspUpgradeInWindow = defineTimedKind({
     })),
   async run(ctx, p) {
     const lost = await ctx.rolesLost(p.people);
-    if (lost) return stop(ctx, p, lost);
-    const line = await canaries(ctx, p);
+    if (lost) return stop(ctx, p, lost, 'names a person');
+    const line = await canariesPassed(ctx, p, reads(ctx));
     if (!line.ok && 'failed' in line) return stop(ctx, p, `${line.failed}. The rest is stopped.`);
-    if (!line.ok) return again(ctx, p, line.wait);
-    const image = await staged(ctx, p);
-    if ('wait' in image) return again(ctx, p, image.wait);
+    if (!line.ok) return waitAgain(ctx, p.requestId, MSP_UPGRADE_WAIT_MS, line.wait);
+    const image = await imagesStaged(p.devices, (name) => mspRunNamed(ctx.op, name));
+    if ('wait' in image) return waitAgain(ctx, p.requestId, MSP_UPGRADE_WAIT_MS, image.wait);
     const checked = await checkAcross(ctx.op, image.staged, p.version, haCheck);
     const byUid = new Map(p.devices.map((d) => [d.uid.toLowerCase(), d]));
     const leftOut = [
@@ -212,9 +149,9 @@ export const mspUpgradeInWindow = defineTimedKind({
         return device ? [device] : [];
       });
     if (leftOut.length > 0) {
-      await release(
+      await releaseHolds(
         ctx,
-        p,
+        p.requestId,
         leftOut.map((l) => l.device),
       );
       await ctx.say(
@@ -222,11 +159,18 @@ export const mspUpgradeInWindow = defineTimedKind({
         `:warning: *Left out* of the upgrade to ${code(p.version)} at its window: ${leftOut.map((l) => `${untrusted(`${l.device.name} (${l.device.tenant})`)}: ${untrusted(l.reason)}`).join('; ')}.`,
       );
     }
-    if (going.length === 0)
+    if (going.length === 0) {
+      await auditUpgrade(ctx, {
+        action: 'aborted',
+        target: target(p),
+        outcome: 'not done at its window: no device passes its checks any more',
+        approvalId: p.requestId,
+      });
       return {
         status: 'failed',
         summary: `no device of ${names(p.devices)} passes its checks at its window: nothing was upgraded`,
       };
+    }
     const tenants = tenantsOf(ctx);
     const windows = await mspUpgradeWindows(ctx.op, going, tenants);
     const ownWindow = windows.some((w) => w.source === 'fwbot');
@@ -240,27 +184,56 @@ export const mspUpgradeInWindow = defineTimedKind({
       ignoreMaintenanceWindow: ownWindow,
       name,
     });
-    if (!transactionUid) return { status: 'failed', summary: 'SCC started no upgrade run across tenants' };
-    const tenantCount = new Set(going.map((d) => d.tenantUid)).size;
-    const track: TrackRequest[] = [
-      {
-        kind: 'mspDeviceUpgradeRun',
-        transactionUid,
-        label: `upgrade ${going.length === 1 ? names(going) : `${going.length} devices in ${tenantCount} tenant${tenantCount === 1 ? '' : 's'}`} to ${p.version}`,
-        holder: p.requestId,
-        devices: runDevices(going),
-        releases: going.map((d) => d.uid),
-        proof: baseline,
-      },
-    ];
+    if (!transactionUid) {
+      await auditUpgrade(ctx, {
+        action: 'failed',
+        target: target(p),
+        outcome: 'SCC started no upgrade run across tenants',
+        approvalId: p.requestId,
+      });
+      return { status: 'failed', summary: 'SCC started no upgrade run across tenants' };
+    }
+    await auditUpgrade(ctx, {
+      action: 'executed',
+      target: target(p),
+      outcome: `upgrade of ${names(going)} started across tenants at its window (run ${name}${ownWindow ? ", SCC's maintenance window ignored: fwbot's change window timed it" : ''})`,
+      approvalId: p.requestId,
+      transactionUid,
+    });
     return {
       status: 'done',
       summary: `upgrade of ${names(going)} started across tenants (run ${name})`,
-      track,
+      track: [follow(p, going, transactionUid, { proof: baseline })],
     };
   },
-  // Its MSP run carries its name: found, it took effect (followed from SCC's list by whoever looks); not,
-  // it runs again.
-  interrupted: async (ctx, p) =>
-    (await mspRunNamed(ctx.op, mspUpgradeRunName(p.requestId, p.group))) ? 'took-effect' : 'not-done',
+  // Its MSP run carries its name: found, it took effect and is followed in the thread to its end as a run
+  // that went on would have been (not started again), its end saying it is not proven; not found, it runs
+  // again from the start.
+  interrupted: async (ctx, p) => {
+    const name = mspUpgradeRunName(p.requestId, p.group);
+    const run = await mspRunNamed(ctx.op, name);
+    if (!run) return 'not-done';
+    if (!run.transactionUid) return 'took-effect';
+    // The devices it started with: those of the group in SCC's run (the rest were left out before it, and
+    // their holds released then).
+    const inRun = new Set((run.metadata?.devices ?? []).map((d) => (d.uid ?? '').toLowerCase()));
+    const ran = p.devices.filter((d) => inRun.has(d.uid.toLowerCase()));
+    const going = ran.length > 0 ? ran : p.devices;
+    await auditUpgrade(ctx, {
+      action: 'executed',
+      target: target(p),
+      outcome: `upgrade of ${names(going)} started across tenants at its window before fwbot restarted (run ${name}); found in SCC and followed, not started again`,
+      approvalId: p.requestId,
+      transactionUid: run.transactionUid,
+    });
+    await ctx.say(
+      'restarted',
+      `:information_source: The upgrade of ${untrusted(names(going))} to ${code(p.version)} across tenants reached SCC before fwbot restarted (run ${code(name)}); it was not started again, and fwbot follows it here.`,
+    );
+    return {
+      status: 'took-effect',
+      summary: `upgrade of ${names(going)} started across tenants before fwbot restarted (run ${name}); followed, not started again`,
+      track: [follow(p, going, run.transactionUid, { unproven: NO_MSP_BASELINE })],
+    };
+  },
 });
