@@ -112,7 +112,8 @@ opens a form on Slack asks its fields here when stdin is a terminal (secrets are
 
 Configuration: SCC_API_TOKEN with SCC_REGION or SCC_BASE_URL, or FWBOT_PROFILES (see docs/operating/configuration.md).
 Exit codes: 0 ok · 1 internal error · 2 usage or configuration · 3 SCC refused the token ·
-            4 SCC error or unreachable · 5 a call that needs approval, without --yes`;
+            4 SCC error or unreachable · 5 a call that needs approval, without --yes ·
+            6 work followed to its end did not succeed (an access rule not verified, an upgrade failed or not proven)`;
 
 /** Our own flags anywhere before `--`; everything else is the command, passed on to the grammar. */
 export function parseCliArgs(argv: readonly string[]): CliFlags {
