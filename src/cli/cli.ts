@@ -468,9 +468,10 @@ async function runCommand(
   // In no channel: CLI_CHANNEL only says where its roles and profile are looked up.
   const actor = { userId: user, channelId: CLI_CHANNEL, noChannel: true } as const;
   const request: RequestContext = { requestId, actor, log };
-  // Only a command that needs them opens the bot's Redis (same deployment and key prefix as the bot).
+  // Only a command that needs them, or a call that uses them (an upgrade's --at), opens the bot's Redis
+  // (same deployment and key prefix as the bot); such a call without one named runs without (or is refused).
   const jobs: Jobs | undefined =
-    op.needs.length > 0
+    op.needs.length > 0 || (op.uses(raw).length > 0 && namesRedis(options.env))
       ? createJobs({
           redisUrl: config.redis,
           ...(options.redisPrefix === undefined ? {} : { prefix: options.redisPrefix }),

@@ -2,10 +2,13 @@
 // versions each device can move to, grouped by model (across the MSP portal's tenants); a full upgrade with
 // --yes followed in the foreground to its end, then proven (or what differs said) with exit 0 or 6; and
 // `--at` / `--canary` refused in one sentence, with nothing sent, when no Redis of the bot's is named.
+import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/cli.js';
+import { createJobs } from '../../src/jobs/workers.js';
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/index.js';
 import { driveClock } from '../support/driveClock.js';
+import { redisUrl, uniquePrefix } from '../support/testRedis.js';
 import { runCaptured } from './support.js';
 
 const CHANGES = ['upgradeAsaDevice', 'upgradeAsaDevices', 'upgradeFtdDevice', 'upgradeFtdDevices'];
@@ -21,12 +24,13 @@ describe('fwbot upgrade / upgrades versions', () => {
   });
 
   const drive = (run: Promise<number>) => driveClock(sim.clock, run, { stepMs: 10_000, maxSteps: 5_000 });
-  const fwbot = (argv: string[], extra: Record<string, string | undefined> = {}) =>
+  const fwbot = (argv: string[], extra: Record<string, string | undefined> = {}, redisPrefix?: string) =>
     runCaptured(
       argv,
       {
         env: { SCC_BASE_URL: sim.url, SCC_API_TOKEN: sim.tokens.superAdmin, ...extra },
         followDelayMs: 20,
+        ...(redisPrefix === undefined ? {} : { redisPrefix }),
       },
       drive,
     );
@@ -102,5 +106,30 @@ describe('fwbot upgrade / upgrades versions', () => {
       expect(run.stderr).toContain('`--at` and `--canary` leave the upgrade for later');
     }
     expect(changes()).toHaveLength(0);
+  });
+
+  it('with the bot’s Redis named, --canary stages now and leaves the upgrade to the bot’s timed work', async () => {
+    const prefix = uniquePrefix('cli-upgrade');
+    const argv = ['--yes', 'upgrade', 'asa-hq-01', 'asa-branch-02', '--version', '9.20.3', '--canary'];
+    const run = await fwbot(argv, { REDIS_URL: redisUrl() }, prefix);
+    expect(run.stdout).toContain('asked to stage asa-hq-01, asa-branch-02 for 9.20.3');
+    expect(run.stdout).toMatch(/Upgrade 1: +asa-hq-01 \(canary\): /);
+    expect(run.stdout).toMatch(/Upgrade 2: +asa-branch-02: once its image is staged/);
+    expect(run.stdout).toMatch(/is staged \(the image is on the devices, not yet applied\)/);
+    expect(run.code).toBe(EXIT.ok);
+    // Staged only: the upgrade itself waits in the bot's timed work, the canary first.
+    expect(sim.requestLog.list({ operationId: 'upgradeAsaDevices' })).toHaveLength(1);
+    const jobs = createJobs({ redisUrl: redisUrl(), prefix, logger: pino({ level: 'silent' }) });
+    try {
+      const items = await jobs.timed.list();
+      const upgrades = items.filter((item) => item.kind === 'device-upgrade');
+      expect(upgrades.map((item) => item.what).sort()).toEqual([
+        expect.stringContaining('asa-branch-02'),
+        expect.stringContaining('asa-hq-01'),
+      ]);
+      expect(upgrades.every((item) => item.state === 'scheduled')).toBe(true);
+    } finally {
+      await jobs.close();
+    }
   });
 });
