@@ -138,7 +138,7 @@ function sortChecked(checked: readonly UpgradeDevice[], when: LeftOut['when']) {
 function refuseLaterWithout(inWindows: boolean, stageOnly: boolean, at: string | undefined, canary: boolean) {
   if (!inWindows && !stageOnly && (at !== undefined || canary))
     throw new UserError(
-      '`--at` and `--canary` leave the upgrade for later, which needs fwbot’s timed work (Redis): ask in Slack or the console.',
+      '`--at` and `--canary` leave the upgrade for later, which needs fwbot’s timed work (Redis): ask in Slack or the console, or give the command line the bot’s Redis (REDIS_URL).',
     );
 }
 
@@ -345,9 +345,10 @@ async function scheduleUpgrades(
   facts: UpgradeFacts,
 ): Promise<{ group: number; run: string; names: string[]; opens: number | undefined; canary: boolean }[]> {
   const timed = ctx.services?.timed;
-  const approval = ctx.approval;
-  if (!timed || !approval?.thread)
-    throw new Error('an upgrade in the windows needs the timed work and its approval’s thread');
+  // From the command line there is no approval and no thread: the person holding the SCC token confirmed it
+  // (--yes), nobody's roles are read again, and the bot's workers run it in no thread.
+  const approval = ctx.approval ?? { people: [] };
+  if (!timed) throw new Error('an upgrade in the windows needs the timed work');
   const now = ctx.now();
   const due = Math.max(now, facts.at ?? now);
   const windows = new Map((await upgradeWindows(ctx, facts.devices)).map((w) => [w.uid, w]));
@@ -425,9 +426,10 @@ async function scheduleUpgrades(
  */
 async function scheduleAcross(ctx: OperationContext, facts: UpgradeFacts): Promise<Scheduled> {
   const timed = ctx.services?.timed;
-  const approval = ctx.approval;
-  if (!timed || !approval?.thread)
-    throw new Error('an upgrade in the windows needs the timed work and its approval’s thread');
+  // From the command line there is no approval and no thread: the person holding the SCC token confirmed it
+  // (--yes), nobody's roles are read again, and the bot's workers run it in no thread.
+  const approval = ctx.approval ?? { people: [] };
+  if (!timed) throw new Error('an upgrade in the windows needs the timed work');
   const now = ctx.now();
   const due = Math.max(now, facts.at ?? now);
   const windows = new Map(
@@ -646,6 +648,8 @@ export const upgrade = defineOperation({
     'upgrade deviceType:ASA --version 9.20.3 --canary --at "sat 22:00"',
     'upgrade "managedTenantName:northwind-us" --version 9.20.3',
   ],
+  // Later work is the bot's timed work: the CLI opens the bot's Redis for it when one is named.
+  uses: (raw) => (raw.at !== undefined || raw.canary === true ? ['timed', 'holds'] : []),
   // Its devices are held from the moment its approved run is claimed until its upgrade runs end: a deploy or
   // an interface change meanwhile is refused in one sentence.
   changes: {

@@ -231,6 +231,11 @@ export interface OperationSpec<A, R, F = undefined> {
    * that has none of them (the CLI) leaves it out of its grammar and help.
    */
   needs?: readonly ServiceName[];
+  /**
+   * Services a call uses when the process has them, by its arguments (an upgrade's `--at` and `--canary`:
+   * the timed work): the CLI opens the bot's Redis for such a call when its configuration names one.
+   */
+  uses?: (raw: RawArgs) => readonly ServiceName[];
   /** Governed operations and those audited on every call declare their target. */
   target?: TargetSpec<A, F>;
   /** The ASAs a call changes, which device holds apply to (see DeviceChanges); typed by args and target. */
@@ -308,6 +313,8 @@ export interface Operation {
   readonly tenancy: Tenancy;
   /** Services it cannot run without (see OperationSpec.needs). */
   readonly needs: readonly ServiceName[];
+  /** Services this call uses when the process has them (see OperationSpec.uses). */
+  uses(raw: RawArgs): readonly ServiceName[];
   /** Running it again changes nothing anywhere (a worker that died on it may simply run it again). */
   readonly readsOnly: boolean;
   /**
@@ -474,6 +481,7 @@ export function defineOperation<A, R, F = undefined>(spec: OperationSpec<A, R, F
     auditEveryCall: spec.auditEveryCall === true,
     tenancy,
     needs: spec.needs ?? [],
+    uses: (raw) => spec.uses?.(raw) ?? [],
     readsOnly,
     takesTicket,
     entries,

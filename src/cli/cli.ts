@@ -19,12 +19,14 @@ import type {
   CertificateProbe,
   ModalField,
   Operation,
+  OperationContext,
   OperationServices,
   Outcome,
   RawArgs,
   TrackRequest,
 } from '../catalogue/operation.js';
 import { SccUserError } from '../catalogue/sccErrors.js';
+import { TIMED_KINDS, timedRegistry } from '../catalogue/timed/index.js';
 import { quoteToken } from '../catalogue/usage.js';
 import { type Config, ConfigError, type Environment, loadConfig } from '../config.js';
 import { FormAbandoned, fillForm, type Prompter } from '../console/forms.js';
@@ -33,7 +35,7 @@ import { governanceOf } from '../dispatch/governance.js';
 import type { RequestContext } from '../dispatch/request.js';
 import { MemoryRevealGrants } from '../dispatch/reveals.js';
 import { heldDevicesOf, holderOf, kindOf } from '../follow/index.js';
-import type { CommonState, Outcome as FollowOutcome } from '../follow/kind.js';
+import type { CommonState, Outcome as FollowOutcome, LaterWork } from '../follow/kind.js';
 import { createJobs, type Jobs } from '../jobs/workers.js';
 import { PermissionError, UsageError, UserError } from '../model/errors.js';
 import { stripSentinels } from '../model/marks.js';
@@ -110,7 +112,8 @@ opens a form on Slack asks its fields here when stdin is a terminal (secrets are
 
 Configuration: SCC_API_TOKEN with SCC_REGION or SCC_BASE_URL, or FWBOT_PROFILES (see docs/operating/configuration.md).
 Exit codes: 0 ok · 1 internal error · 2 usage or configuration · 3 SCC refused the token ·
-            4 SCC error or unreachable · 5 a call that needs approval, without --yes`;
+            4 SCC error or unreachable · 5 a call that needs approval, without --yes ·
+            6 work followed to its end did not succeed (an access rule not verified, an upgrade failed or not proven)`;
 
 /** Our own flags anywhere before `--`; everything else is the command, passed on to the grammar. */
 export function parseCliArgs(argv: readonly string[]): CliFlags {
@@ -197,8 +200,20 @@ function clientFor(config: Config, profile: string, log: Logger): SccClient {
  * the words Slack uses (render/changes.ts stagedNote: staged, not on the device, what a deploy would push,
  * `fwbot changes <asa>`).
  */
-/** Followed work the CLI follows itself, in the foreground, to its end: an access request's verification. */
-const FOLLOWED_HERE: ReadonlySet<string> = new Set(['access-verify']);
+/**
+ * Followed work the CLI follows itself, in the foreground, to its end: an access request's verification, and
+ * a software upgrade's runs (then the proof after each, which the bot's workers would run as timed work).
+ */
+const FOLLOWED_HERE: ReadonlySet<string> = new Set([
+  'access-verify',
+  'deviceUpgradeRun',
+  'mspDeviceUpgradeRun',
+]);
+
+/** The timed work a followed end hands on that the CLI runs itself, right there: the proof after an upgrade. */
+const LATER_HERE = timedRegistry(
+  TIMED_KINDS.filter((k) => k.kind === 'upgrade-proof' || k.kind === 'msp-upgrade-proof'),
+);
 
 function describeFollowUp(track: readonly TrackRequest[]): string | undefined {
   // An access request's deploy is followed here, by its verification, which waits for it.
@@ -224,6 +239,8 @@ async function followHere(
     services: OperationServices;
     options: CliOptions;
     log: Logger;
+    /** An operation's context on the profile, for the work an end hands on (the proof's reads). */
+    context: () => OperationContext;
   },
 ): Promise<boolean> {
   const { io } = deps.options;
@@ -263,8 +280,72 @@ async function followHere(
     io.stdout(terminalText(plainMarkup(outcome.text)));
     if (outcome.status !== 'succeeded') succeeded = false;
     await releaseHeld(request, deps);
+    for (const later of kind.later?.(request, outcome) ?? [])
+      if (!(await runLaterHere(later, deps))) succeeded = false;
   }
   return succeeded;
+}
+
+/**
+ * What a followed end hands on, run here as the bot's timed work would run it (the proof after an upgrade,
+ * after its delay): what it says is printed. False when it says something differs or was not proven.
+ */
+async function runLaterHere(
+  later: LaterWork,
+  deps: {
+    profile: string;
+    scc: SccClient;
+    options: CliOptions;
+    log: Logger;
+    context: () => OperationContext;
+  },
+): Promise<boolean> {
+  const { io } = deps.options;
+  const kind = LATER_HERE.get(later.kind);
+  if (!kind) {
+    io.stderr(`fwbot would then run ${later.kind}, which the CLI does not: nothing more is reported here.`);
+    return true;
+  }
+  const payload = kind.payload.parse(later.payload);
+  const what = kind.describe(payload);
+  io.stderr(`Then ${what}…`);
+  await new Promise((resolve) => setTimeout(resolve, deps.options.followDelayMs ?? later.delayMs));
+  const now = Date.now();
+  const said: string[] = [];
+  const outcome = await kind.run(
+    {
+      item: {
+        id: `${kind.kind}~${deps.profile}~${kind.id(payload)}`,
+        kind: kind.kind,
+        profile: deps.profile,
+        key: kind.id(payload),
+        owner: 'cli',
+        dueAt: now,
+        attempt: 1,
+        round: 0,
+      },
+      op: deps.context(),
+      clientOf: () => deps.scc,
+      profiles: () => [deps.profile],
+      now: () => Date.now(),
+      log: deps.log,
+      say: async (_key, message) => {
+        const text = typeof message === 'string' ? terminalText(plainMarkup(message)) : printable(message);
+        said.push(text);
+        io.stdout(text);
+      },
+      sayDirectly: async () => {},
+      rolesLost: async () => undefined,
+      committing: async () => {},
+      audit: async () => {},
+    },
+    payload,
+  );
+  if (said.length === 0) io.stdout(`${what}: ${outcome.summary}`);
+  // The proof's summary names what differs, was not upgraded or could not be proven.
+  return (
+    outcome.status === 'done' && !/differs|not upgraded|not proven|nothing to prove/.test(outcome.summary)
+  );
 }
 
 /** The holds the followed work kept: its own devices' (or its holder's), released at its end. */
@@ -387,9 +468,10 @@ async function runCommand(
   // In no channel: CLI_CHANNEL only says where its roles and profile are looked up.
   const actor = { userId: user, channelId: CLI_CHANNEL, noChannel: true } as const;
   const request: RequestContext = { requestId, actor, log };
-  // Only a command that needs them opens the bot's Redis (same deployment and key prefix as the bot).
+  // Only a command that needs them, or a call that uses them (an upgrade's --at), opens the bot's Redis
+  // (same deployment and key prefix as the bot); such a call without one named runs without (or is refused).
   const jobs: Jobs | undefined =
-    op.needs.length > 0
+    op.needs.length > 0 || (op.uses(raw).length > 0 && namesRedis(options.env))
       ? createJobs({
           redisUrl: config.redis,
           ...(options.redisPrefix === undefined ? {} : { prefix: options.redisPrefix }),
@@ -473,7 +555,8 @@ async function runCommand(
     if (followUp) io.stderr(followUp);
     const here = outcome.track.filter((t) => FOLLOWED_HERE.has(t.kind));
     if (here.length > 0) {
-      const ended = await followHere(here, { profile, scc, services, options, log });
+      const context = () => dispatcher.context(request, profile);
+      const ended = await followHere(here, { profile, scc, services, options, log, context });
       if (!ended) return EXIT.followed;
     }
     return EXIT.ok;

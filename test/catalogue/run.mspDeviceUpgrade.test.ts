@@ -249,7 +249,7 @@ describe('upgrade across tenants through the MSP portal', () => {
     clone('nw-asa-hq', 'northwind-us', 'nw-bulk', 3);
     for (const later of ['--canary', '--at 22:00', '--at "sat 22:00" --canary'])
       await expect(resolve(`upgrade name:nw-bulk-* --version 9.20.3 ${later}`)).rejects.toThrow(
-        '`--at` and `--canary` leave the upgrade for later, which needs fwbot’s timed work (Redis): ask in Slack or the console.',
+        '`--at` and `--canary` leave the upgrade for later, which needs fwbot’s timed work (Redis): ask in Slack or the console, or give the command line the bot’s Redis (REDIS_URL).',
       );
     expect(h.sim.requestLog.list({ operationId: 'getMspDeviceUpgradeRuns' })).toHaveLength(0);
     const { facts } = await resolve('upgrade name:nw-bulk-* --version 9.20.3');
