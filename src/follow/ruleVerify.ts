@@ -67,8 +67,9 @@ export const ruleVerify = defineFollowKind({
   }),
   id: (request) => `${request.device.uid}:${request.rule.uid}:${request.after}`,
   sccId: () => undefined,
-  // A deploy may come minutes or days after the change: read every minute at most, for a week.
-  poll: { firstDelayMs: 5 * SECOND, factor: 1.5, capMs: MINUTE, deadlineMs: 7 * DAY },
+  // A deploy may come minutes or days after the change: two reads (the runs, the device) every 2 minutes at
+  // most while none came, for a week; once it came, accessVerify's own short waits (delayMs) take over.
+  poll: { firstDelayMs: 5 * SECOND, factor: 1.5, capMs: 2 * MINUTE, deadlineMs: 7 * DAY },
   describe: (request) =>
     `the verification of the ${request.change === 'remove' ? 'removed' : 'disabled'} access rule on \`${request.device.name}\``,
   async step(ctx, request, state) {
