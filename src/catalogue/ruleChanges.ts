@@ -9,6 +9,7 @@
 // A rule is named by its line in the device's configuration (the Line column of `/fw rules`: unique on the
 // device, so no access list need be named) or by its UUID; anything else is a usage error before any call.
 import { z } from 'zod';
+import type { TrackRequest } from '../follow/index.js';
 import { maskConfigSecrets } from '../model/configSecrets.js';
 import { UserError } from '../model/errors.js';
 import type { RenderMeta } from '../model/types.js';
@@ -24,8 +25,11 @@ import { stagedTrack } from './common.js';
 import { ASA_PARAM, ASA_RULES, LINE_NUMBER, ruleOf } from './lookups.js';
 import { defineOperation, type Operation, type OperationContext, type TargetRead } from './operation.js';
 import { CommandsFacts, PENDING_READS, pendingCommands } from './pendingCommands.js';
-import { resolveDevice } from './resolve.js';
+import { INTERFACE_LISTS, resolveDevice } from './resolve.js';
+import { ruleTrace } from './ruleTrace.js';
 import { isNotFound } from './sccErrors.js';
+import { newestDeployRuns } from './stagedDevices.js';
+import { commandText } from './usage.js';
 
 const Ref = z.object({ uid: z.string(), name: z.string() });
 
@@ -45,6 +49,11 @@ export const RuleFacts = z.object({
   remark: z.string().nullable(),
   /** What was already staged on the device when the request was made: a deploy carries it too. */
   staged: CommandsFacts,
+  /**
+   * The flow the rule matched, as the packet-tracer line run once the change is deployed (ruleTrace.ts), or
+   * why the rule has none. Read when the request is made; absent on requests made before it was read.
+   */
+  trace: z.union([z.object({ script: z.string() }), z.object({ untraceable: z.string() })]).optional(),
 });
 export type RuleFacts = z.infer<typeof RuleFacts>;
 
@@ -62,6 +71,7 @@ async function factsOf(
   device: { uid: string; name: string },
   rule: AccessRule,
   staged: CommandsFacts,
+  trace?: RuleFacts['trace'] | 'read',
 ): Promise<RuleFacts> {
   const group = await ctx.scc.lookups.accessGroup(rule.accessGroupUid).catch((error: unknown) => {
     if (isNotFound(error)) return undefined;
@@ -80,6 +90,11 @@ async function factsOf(
     active: rule.isActiveRule !== false && !/\sinactive(\s|$)/.test(ruleText),
     remark: rule.remark ?? null,
     staged,
+    ...(trace === 'read'
+      ? { trace: await ruleTrace(ctx, device.uid, group, ruleText) }
+      : trace
+        ? { trace }
+        : {}),
   };
 }
 
@@ -156,6 +171,7 @@ function describeChange(change: Change, facts: RuleFacts) {
     warnings,
     code: maskConfigSecrets(codeText),
     notes: [
+      ...(verifyNote(facts) ? [verifyNote(facts) ?? ''] : []),
       `Only SCC’s copy changes: ${code(device)} keeps ${change === 'remove' ? 'running the rule' : 'the rule active'} until a deploy, itself approved (${code(`/fw deploy ${device}`)}).`,
     ],
   };
@@ -171,7 +187,7 @@ async function reread(ctx: OperationContext, before: RuleFacts): Promise<TargetR
       return { found: false, reason: `the access rule no longer exists on ${before.device.name}` };
     throw error;
   }
-  return { found: true, facts: await factsOf(ctx, before.device, rule, before.staged) };
+  return { found: true, facts: await factsOf(ctx, before.device, rule, before.staged, before.trace) };
 }
 
 /** What differs, one sentence each: a rule that moved or changed is not the one approved. */
@@ -205,7 +221,7 @@ async function resolveRule(ctx: OperationContext, change: Change, args: { asa: s
     throw new UserError(
       `That rule of ${device.name} is already inactive: \`/fw rules remove ${device.name} ${args.rule}\` removes it.`,
     );
-  const facts = await factsOf(ctx, ref, rule, await pendingCommands(ctx, device.uid));
+  const facts = await factsOf(ctx, ref, rule, await pendingCommands(ctx, device.uid), 'read');
   return { facts, raw: { asa: device.uid, rule: facts.uid } };
 }
 
@@ -257,11 +273,50 @@ export function renderRuleChanged(
       filename: `${device}-pending.txt`,
     });
   }
+  const verify = verifyNote(facts);
+  if (verify) blocks.push({ kind: 'text', text: verify });
   blocks.push({
     kind: 'context',
     text: `Staged in SCC, not yet on ${device}: the device is NOT_SYNCED and keeps the rule ${change === 'remove' ? '' : 'active '}until a deploy. \`/fw deploy ${device}\` asks a second person to approve it.`,
   });
   return withStagedButtons({ ...view, blocks }, device);
+}
+
+/**
+ * The verification once a deploy carries the change (src/follow/ruleVerify.ts): the first deploy of the
+ * device SCC lists after its newest run before the change, then packet-tracer with the line read when the request was made. None for a
+ * rule with no single flow (its render says so) or a request made before the line was read.
+ */
+function verifyTrack(
+  change: Change,
+  facts: RuleFacts,
+  lastRun: { submittedAt: number; transactionUid: string | undefined },
+): TrackRequest[] {
+  if (!facts.trace || !('script' in facts.trace)) return [];
+  return [
+    {
+      kind: 'rule-verify',
+      label: `${change} of access rule ${whereText(facts)} on ${facts.device.name}`,
+      device: facts.device,
+      after: lastRun.submittedAt,
+      ...(lastRun.transactionUid ? { notRun: lastRun.transactionUid } : {}),
+      rule: { uid: facts.uid, text: facts.text },
+      change,
+      script: facts.trace.script,
+      removal: commandText(
+        { words: ['rules', 'remove'], params: [ASA_PARAM, { name: 'rule', kind: 'word', description: '' }] },
+        { asa: facts.device.uid, rule: facts.uid },
+      ),
+    },
+  ];
+}
+
+/** What happens after the deploy, in one sentence: the trace to run, or why there is none. */
+function verifyNote(facts: RuleFacts): string | undefined {
+  if (!facts.trace) return undefined;
+  if ('script' in facts.trace)
+    return `Once a deploy of ${code(facts.device.name)} carries it, fwbot runs ${code(facts.trace.script)} and says here which line decides that traffic now.`;
+  return `It will not be verified after the deploy: the rule ${untrusted(facts.text)} has no single flow to trace (${untrusted(facts.trace.untraceable)}).`;
 }
 
 function ruleOperation(change: Change) {
@@ -291,7 +346,15 @@ function ruleOperation(change: Change) {
       'listAccessRules',
       'fetchAccessRule',
       'fetchAccessGroup',
+      // The flow the rule matched (ruleTrace.ts): its objects, and the device's interfaces for the input.
+      'getObjects',
+      ...Object.values(INTERFACE_LISTS),
       disable ? 'modifyAccessRule' : 'deleteAccessRule',
+      // The verification once a deploy carries the change (src/follow/ruleVerify.ts): the run, packet-tracer.
+      'getDeviceDeploymentRuns',
+      'executeCliCommand',
+      'getCliResults',
+      'getCliResult',
     ],
     examples: [`rules ${change} asa-hq-01 ${disable ? 129 : 130}`],
     // An access rule that was not verified after its deploy offers its removal as a button (accessVerify.ts);
@@ -325,19 +388,28 @@ function ruleOperation(change: Change) {
         : {}),
     },
     run: async (ctx, _args, facts) => {
+      // SCC's newest deployment run before the change, by SCC's own clock: the verification waits for a
+      // later one of this device (read first, so a failed read changes nothing).
+      const before = facts.trace && 'script' in facts.trace ? (await newestDeployRuns(ctx))[0] : undefined;
       const path = { accessRuleUid: facts.uid };
       if (disable)
         await ctx.scc.call('modifyAccessRule', { path, body: { uid: facts.uid, isActiveRule: false } });
       else await ctx.scc.call('deleteAccessRule', { path });
-      return { facts, pending: await calculated(ctx, facts.device.uid) };
+      const lastRun = {
+        submittedAt: before?.submissionTime ? Date.parse(before.submissionTime) || 0 : 0,
+        transactionUid: before?.transactionUid ?? undefined,
+      };
+      return { facts, pending: await calculated(ctx, facts.device.uid), lastRun };
     },
-    track: ({ facts, pending }, _args, now) =>
-      stagedTrack(
+    track: ({ facts, pending, lastRun }, _args, now) => [
+      ...stagedTrack(
         facts.device,
         `${change} of access rule ${whereText(facts)} on ${facts.device.name}`,
         now,
         pending !== undefined,
       ),
+      ...verifyTrack(change, facts, lastRun),
+    ],
     render: ({ facts, pending }, _args, meta) => renderRuleChanged(change, facts, pending, meta),
   });
 }

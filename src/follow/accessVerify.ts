@@ -48,8 +48,10 @@ export const AccessVerifyRequest = z.object({
    * What packet-tracer should say: ALLOW by the new rule (a request's rule, the default), or DROP once the
    * rule was removed (at its expiry, src/catalogue/timed/accessExpiry.ts): then `removed` starts the
    * thread's line (`removed at expiry`) and no removal button is offered, the rule being gone already.
+   * `gone` (any rule removed or disabled, `rules remove|disable` through src/follow/ruleVerify.ts): whatever
+   * packet-tracer decides, ALLOW or DROP, it must be decided by another line than the rule's.
    */
-  expect: z.enum(['allow', 'drop']).optional(),
+  expect: z.enum(['allow', 'drop', 'gone']).optional(),
   removed: z.string().max(100).optional(),
 });
 export type AccessVerifyRequest = z.infer<typeof AccessVerifyRequest>;
@@ -82,11 +84,7 @@ export const accessVerify = defineFollowKind({
       );
       const status = run?.deploymentRunStatus ?? undefined;
       if (status === 'DEPLOY_FAILED')
-        return end(
-          request.expect === 'drop'
-            ? notRemoved(request, `the deploy failed (run \`${escapeAll(run?.uid ?? '?')}\`)`)
-            : notVerified(request, `the deploy failed (run \`${escapeAll(run?.uid ?? '?')}\`)`),
-        );
+        return end(failed(request, `the deploy failed (run \`${escapeAll(run?.uid ?? '?')}\`)`));
       if (status !== 'DEPLOY_COMPLETED')
         return {
           kind: 'continue',
@@ -101,7 +99,7 @@ export const accessVerify = defineFollowKind({
         script: request.script,
       });
       if (!transaction.transactionUid)
-        return end(notVerified(request, 'SCC accepted packet-tracer but gave no transaction to follow'));
+        return end(failed(request, 'SCC accepted packet-tracer but gave no transaction to follow'));
       return {
         kind: 'continue',
         state: { ...state, cliTransactionUid: transaction.transactionUid, lastStatus: 'TRACING' },
@@ -110,12 +108,11 @@ export const accessVerify = defineFollowKind({
       };
     }
     const transaction = await unlessGone(() => scc.transactions.get(state.cliTransactionUid ?? ''));
-    if (!transaction) return end(notVerified(request, 'SCC no longer knows the packet-tracer run'));
+    if (!transaction) return end(failed(request, 'SCC no longer knows the packet-tracer run'));
     const status = transaction.cdoTransactionStatus ?? 'UNKNOWN';
     if (status !== 'DONE' && status !== 'ERROR' && status !== 'CANCELLED')
       return { kind: 'continue', state: { ...state, lastStatus: status }, delayMs: PACKET_TRACER_MS };
-    if (status !== 'DONE')
-      return end(notVerified(request, `packet-tracer did not run (${escapeAll(status)})`));
+    if (status !== 'DONE') return end(failed(request, `packet-tracer did not run (${escapeAll(status)})`));
     const executionUid = transaction.entityUid ?? '';
     const page = await scc.lookups.cliResults({ q: `executionUid:${escapeLuceneTerm(executionUid)}` });
     const listed = (page.items ?? []).find((item) => item.deviceUid === request.device.uid);
@@ -123,11 +120,9 @@ export const accessVerify = defineFollowKind({
       listed && listed.result == null && listed.errorMsg == null
         ? await scc.lookups.cliResult(listed.uid)
         : listed;
-    if (!result) return end(notVerified(request, 'SCC has no packet-tracer result'));
+    if (!result) return end(failed(request, 'SCC has no packet-tracer result'));
     if (result.errorMsg)
-      return end(
-        notVerified(request, `the device could not run packet-tracer: ${escapeAll(result.errorMsg)}`),
-      );
+      return end(failed(request, `the device could not run packet-tracer: ${escapeAll(result.errorMsg)}`));
     return end(await verdictOutcome(ctx.client, request, result.result ?? ''));
   },
 });
@@ -162,6 +157,7 @@ async function verdictOutcome(
 ): Promise<Outcome> {
   const verdict = parsePacketTracer(output);
   if (request.expect === 'drop') return dropOutcome(scc, request, verdict);
+  if (request.expect === 'gone') return goneOutcome(scc, request, verdict);
   const decision = verdict.decision;
   if (verdict.action === undefined) return notVerified(request, 'the packet-tracer answer could not be read');
   const line = decision?.kind === 'access-list' ? decision.line : undefined;
@@ -182,6 +178,13 @@ async function verdictOutcome(
     status: 'succeeded',
     text: `verified: ALLOW${where} (the new rule, ${quoted(request.rule.text)}) on \`${escapeAll(request.device.name)}\`.`,
   };
+}
+
+/** Not verified, said as the request expects: a new rule offers its removal, a removed one does not. */
+function failed(request: AccessVerifyRequest, why: string): Outcome {
+  return request.expect === undefined || request.expect === 'allow'
+    ? notVerified(request, why)
+    : notRemoved(request, why);
 }
 
 function notVerified(request: AccessVerifyRequest, why: string): Outcome {
@@ -218,8 +221,42 @@ async function dropOutcome(
 }
 
 function notRemoved(request: AccessVerifyRequest, why: string): Outcome {
+  const state = request.removed === 'disabled' ? 'is inactive in' : 'is gone from';
   return {
     status: 'failed',
-    text: `${escapeAll(request.removed ?? 'removed')}, but NOT verified: ${why}. The rule ${quoted(request.rule.text)} is gone from SCC’s copy of \`${escapeAll(request.device.name)}\`; \`/fw trace\` and \`/fw changes\` show what the device does now.`,
+    text: `${escapeAll(request.removed ?? 'removed')}, but NOT verified: ${why}. The rule ${quoted(request.rule.text)} ${state} SCC’s copy of \`${escapeAll(request.device.name)}\`; \`/fw trace\` and \`/fw changes\` show what the device does now.`,
+  };
+}
+
+/** A rule's line, without the `inactive` a disabled rule's carries (packet-tracer never names those). */
+const activeText = (text: string) => plainRule(text).replace(/ inactive$/, '');
+
+/**
+ * After any rule was removed or disabled: packet-tracer may ALLOW or DROP (a broader rule, a later deny,
+ * the implicit deny), as long as the line deciding is not the rule's. Which line decides is said.
+ */
+async function goneOutcome(
+  scc: SccClient,
+  request: AccessVerifyRequest,
+  verdict: ReturnType<typeof parsePacketTracer>,
+): Promise<Outcome> {
+  if (verdict.action === undefined) return notRemoved(request, 'the packet-tracer answer could not be read');
+  const decision = verdict.decision;
+  const line = decision?.kind === 'access-list' ? decision.line : undefined;
+  const action = verdict.action === 'allow' ? 'ALLOW' : 'DROP';
+  if (line !== undefined && activeText(line) === activeText(request.rule.text))
+    return notRemoved(request, `packet-tracer says ${action} still by the rule itself, ${quoted(line)}`);
+  let by: string;
+  if (line) {
+    const found = await ruleOfLine(scc, request, line);
+    if (found?.uid === request.rule.uid)
+      return notRemoved(request, `packet-tracer says ${action} still by the rule itself, ${quoted(line)}`);
+    by = `${found?.line === undefined ? '' : `line ${found.line} `}(${quoted(line)})`;
+  } else if (decision?.kind === 'implicit-deny') by = 'the implicit deny at the end of the access list';
+  else if (verdict.action === 'allow') by = 'no access-list line (security levels)';
+  else by = escapeAll(verdict.dropReason ?? 'no reason given');
+  return {
+    status: 'succeeded',
+    text: `verified: ${action} by ${by} on \`${escapeAll(request.device.name)}\`, no longer by the ${escapeAll(request.removed ?? 'removed')} rule ${quoted(request.rule.text)}.`,
   };
 }

@@ -18,6 +18,7 @@ import {
 } from './kind.js';
 import { mspDeviceUpgradeRun } from './mspDeviceUpgradeRun.js';
 import { mspUpgradeRun } from './mspUpgradeRun.js';
+import { ruleVerify } from './ruleVerify.js';
 import { staged } from './staged.js';
 import { transaction } from './transaction.js';
 import { upgradeRun } from './upgradeRun.js';
@@ -34,6 +35,7 @@ export const FOLLOW_KINDS = [
   deviceUpgradeRun,
   accessVerify,
   mspDeviceUpgradeRun,
+  ruleVerify,
 ];
 
 type Kind = (typeof FOLLOW_KINDS)[number];

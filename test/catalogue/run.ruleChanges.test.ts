@@ -82,7 +82,17 @@ describe('rules remove and rules disable', () => {
     expect(h.sim.requestLog.list({ operationId: 'deleteAccessRule' })).toHaveLength(1);
     expect(codeOf(outcome)).toContain(`no ${DENY_130}`);
     expect(buttonsOf(outcome)).toEqual(['Preview commands', 'Deploy…', 'Discard…']);
-    expect(outcome.track).toMatchObject([{ kind: 'staged', deviceName: 'asa-hq-01' }]);
+    // The change is staged, and verified once a deploy of the device after it (none before: after 0) ends.
+    expect(outcome.track).toMatchObject([
+      { kind: 'staged', deviceName: 'asa-hq-01' },
+      {
+        kind: 'rule-verify',
+        after: 0,
+        change: 'remove',
+        rule: { text: DENY_130 },
+        script: 'packet-tracer input outside tcp 198.51.100.66 49152 172.16.0.10 443',
+      },
+    ]);
     expect((await sccRules()).map((r) => r.ruleConfigurationText)).not.toContain(DENY_130);
     expect(await configState()).toBe('NOT_SYNCED');
 
