@@ -225,6 +225,7 @@ export function startGovernance(parts: {
     logger: log,
     ...(parts.changes ? { changes: parts.changes } : {}),
     ...(parts.upgrades ? { upgrades: parts.upgrades } : {}),
+    ...(parts.accessRequests ? { accessRequests: parts.accessRequests } : {}),
     secrets: parts.secrets,
     ...(home ? { onAudit: (entry: AuditEntry) => home.onAudit(entry) } : {}),
     clock,

@@ -18,6 +18,7 @@ import type {
   TimedWork,
 } from '../catalogue/operation.js';
 import type { ChangeSettings, UpgradeSettings } from '../config/profilesFileSchema.js';
+import type { AccessRequestPolicy } from '../config/sections/access.js';
 import type {
   ApprovalGate,
   AuditEntry,
@@ -72,6 +73,11 @@ export interface ApprovalsOptions {
   changes?: ChangeSettings;
   /** What is checked after a software upgrade (the file's `upgrades`): an approved upgrade keeps its baseline. */
   upgrades?: UpgradeSettings;
+  /**
+   * The access-request policy (the file's `access`): an approved request runs under it as previewed, and
+   * keeps what it asks of the rule afterwards (its recertification, src/catalogue/timed/accessRecertify.ts).
+   */
+  accessRequests?: AccessRequestPolicy;
   logger: Logger;
   clock?: () => number;
   /** Known secret values (SCC and Slack tokens, signing secret) kept out of the audit trail. */
@@ -169,6 +175,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
       deployWithChange: settings.deployWithChange,
       ...(options.changes ? { changes: options.changes } : {}),
       ...(options.upgrades ? { upgrades: options.upgrades } : {}),
+      ...(options.accessRequests ? { accessRequests: options.accessRequests } : {}),
     },
     clock,
     leaseMs: settings.executionLeaseMs,

@@ -2,7 +2,9 @@
 // review it: `/fw access recertify <rule>` is *Still needed* (the button of the question timed/
 // accessRecertify.ts asks), recorded with its date and audited; `/fw access recertification` is the report:
 // every permanent rule with where it stands (answered, due, overdue past the grace, not yet due), the
-// overdue first, so rules nobody answers for are flagged where the team looks.
+// overdue first, so rules nobody answers for are flagged where the team looks. The report also gives every
+// permanent rule that has no question waiting its question (a rule recorded before `access.recertify_every`
+// was set had none): once, since a waiting question is left as it is.
 import { z } from 'zod';
 import { type RecertificationState, recertificationState } from '../access/recertification.js';
 import type { AccessRecord } from '../access/records.js';
@@ -12,6 +14,7 @@ import { userMention } from '../render/mrkdwn.js';
 import { untrusted } from '../render/untrusted.js';
 import { flag, text } from './args.js';
 import { defineOperation, type Operation, type OperationContext } from './operation.js';
+import { scheduleRecertification } from './timed/accessRecertify.js';
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -165,7 +168,10 @@ export const accessRecertification = defineOperation({
   run: async (ctx, args) => {
     const policy = policyOf(ctx);
     const now = ctx.now();
-    const rows = (await recordsOf(ctx).list(ctx.profile))
+    const all = await recordsOf(ctx).list(ctx.profile);
+    let scheduled = 0;
+    for (const record of all) if (await scheduleRecertification(ctx, record)) scheduled += 1;
+    const rows = all
       .flatMap((record) => {
         const state = recertificationState(record, policy, now);
         return state ? [{ record, state }] : [];
@@ -177,9 +183,10 @@ export const accessRecertification = defineOperation({
       everyDays: policy.everyMs / 86_400_000,
       graceDays: policy.graceMs / 86_400_000,
       overdueOnly: args.overdue,
+      scheduled,
     };
   },
-  render: ({ rows, everyDays, graceDays, overdueOnly }) => {
+  render: ({ rows, everyDays, graceDays, overdueOnly, scheduled }) => {
     const overdue = rows.filter((row) => row.state.kind === 'overdue').length;
     const head =
       rows.length === 0
@@ -195,9 +202,15 @@ export const accessRecertification = defineOperation({
             'Nobody answered for the overdue ones: `/fw access revoke <id>` removes one (a second person approves).',
           ]
         : [];
+    const late =
+      scheduled > 0
+        ? [
+            `:calendar: ${counted(scheduled, 'permanent rule')} had no question waiting (recorded before \`access.recertify_every\` was set): each is asked now where its first question is past due, else when it falls due.`,
+          ]
+        : [];
     return {
       summary: head,
-      blocks: [{ kind: 'text', text: [head, ...lines, ...hint].join('\n') }],
+      blocks: [{ kind: 'text', text: [head, ...lines, ...hint, ...late].join('\n') }],
       visibility: 'ephemeral',
     };
   },

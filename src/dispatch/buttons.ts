@@ -20,6 +20,11 @@ export interface ButtonInvocation {
   commandText: string;
   profileOverride: string | undefined;
   entry: 'button';
+  /**
+   * The line opens the operation's form rather than run, as typed (`access request` alone, the App Home's
+   * *Request access*): the form's submission is dispatched like the typed command's form.
+   */
+  modal?: boolean;
 }
 
 /**
@@ -33,8 +38,8 @@ export function commandButtonInvocation(
   const read = readCommandLine(catalogue, value.replace(/^\/?fw\s+/, ''));
   if (read.kind === 'withheld') throw new UserError(CREDENTIAL_REFUSAL);
   if (read.kind === 'unreadable') throw read.error;
-  const { op, raw, commandText, profileOverride } = read;
-  return { op, raw, commandText, profileOverride, entry: 'button' };
+  const { op, raw, commandText, profileOverride, modal } = read;
+  return { op, raw, commandText, profileOverride, entry: 'button', ...(modal ? { modal } : {}) };
 }
 
 /** The form a button opens before its call is dispatched: fields of what the policy requires. */

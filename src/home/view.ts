@@ -15,7 +15,11 @@ import type { ApprovalRecord } from '../approvals/record.js';
 import type { View, ViewBlock } from '../model/view.js';
 import { code } from '../render/format.js';
 import { channelMention, userMention } from '../render/mrkdwn.js';
+import { commandButton } from '../render/paging.js';
 import type { FollowedWork, HomeData, RecentCommand } from './model.js';
+
+/** The App Home's *Request access* button: the typed line that opens the form (src/slack/actions/command.ts). */
+const REQUEST_ACCESS = commandButton('Request access', 'access request', 'primary');
 
 /** Slack's limit for a Home tab; the renderer keeps one block for its own "not shown" note. */
 export const HOME_BLOCKS = 100;
@@ -149,14 +153,14 @@ function plural(n: number, one: string, many: string): string {
 }
 
 /**
- * The worst case of homeView in blocks, before Block Kit: two at the top, and per section a divider, a
+ * The worst case of homeView in blocks, before Block Kit: three at the top, and per section a divider, a
  * header, its items and one "more" line. A test checks it stays below HOME_BLOCKS.
  */
 export function homeBlockBudget(): number {
   const c = HOME_CAPS;
   const sections = 7;
   const items = c.toDecide * 2 + c.myRequests * 2 + c.followed + c.staged + c.incidents * 2 + 1 + c.recent;
-  return 2 + sections * 3 + items;
+  return 3 + sections * 3 + items;
 }
 
 export function homeView(data: HomeData): View {
@@ -177,6 +181,8 @@ export function homeView(data: HomeData): View {
       kind: 'context',
       text: `For ${userMention(data.userId)} · updated ${clockTime(now, now)} · type \`/fw help\` in a channel for commands`,
     },
+    // The *Request access* form, as `/fw access request` alone opens it; it asks which channel to ask in.
+    { kind: 'actions', buttons: REQUEST_ACCESS ? [REQUEST_ACCESS] : [] },
     ...section(
       'Waiting for your decision',
       'No requests are waiting for you.',

@@ -105,6 +105,8 @@ export const InputState = z.object({
   value: TypedText.nullish(),
   selected_option: Option.nullish(),
   selected_options: z.array(Option).nullish(),
+  /** A conversations_select (the channel a form opened from the App Home posts in). */
+  selected_conversation: Id.nullish(),
 });
 export type InputState = z.infer<typeof InputState>;
 

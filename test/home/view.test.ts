@@ -33,7 +33,10 @@ describe('the App Home view', () => {
     expect(ids.filter((id) => id === REJECT_ACTION)).toHaveLength(2);
     // Only the requester's own request carries Cancel.
     expect(ids.filter((id) => id === CANCEL_ACTION)).toHaveLength(1);
-    expect(buttons[0]?.value).toBe(JSON.stringify({ v: 1, id: 'ap-0001' }));
+    // The first is the Home's *Request access*: the line that opens the form.
+    expect(buttons[0]).toMatchObject({ text: { text: 'Request access' }, value: 'access request' });
+    expect(ids[0]).toBe('fw.command');
+    expect(buttons[1]?.value).toBe(JSON.stringify({ v: 1, id: 'ap-0001' }));
   });
 
   it('is a Home tab view, with the summary as its text version', () => {

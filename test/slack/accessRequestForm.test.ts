@@ -3,9 +3,11 @@
 // back under its field (`response_action: errors`, the form stays open with what was typed), and a valid
 // one asks for the same governed request the command would. Bolt real, the fake Slack Web API, the simulator.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { homeView } from '../../src/home/view.js';
+import { homeBlocks } from '../../src/slack/homeTab.js';
 import { decodeMetadata } from '../../src/slack/views/metadata.js';
 import { driveClock } from '../support/driveClock.js';
-import { type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
+import { CHANNEL, type Harness, newTriggerId, startHarness, USERS } from './support/harness.js';
 import { type FieldValue, fieldNames, submissionPayload } from './support/modals.js';
 
 describe('the Request access form', () => {
@@ -123,6 +125,74 @@ describe('the Request access form', () => {
     expect(request?.target?.description.action).toContain(
       'let `198.51.100.0/24` reach `172.20.41.5` on tcp/8443',
     );
+  });
+
+  it('opens from the App Home’s *Request access* button, asks the channel, and asks for the same request there', async () => {
+    // The button as the Home publishes it (views.publish's blocks), clicked on the Home: no channel.
+    const home = homeBlocks(
+      homeView({
+        userId: USERS.operator,
+        now: 0,
+        toDecide: [],
+        myRequests: [],
+        followed: [],
+        watches: [],
+        incidents: [],
+        recent: [],
+      }),
+    );
+    const button = (home.blocks as { type: string; elements?: Record<string, unknown>[] }[])
+      .flatMap((block) => (block.type === 'actions' ? (block.elements ?? []) : []))
+      .find((element) => (element.text as { text?: string } | undefined)?.text === 'Request access');
+    expect(button).toMatchObject({ value: 'access request' });
+    const triggerId = newTriggerId();
+    const click = await h.interact({
+      type: 'block_actions',
+      user: { id: USERS.operator },
+      team: { id: 'T0FAKE' },
+      api_app_id: 'A0FWBOT',
+      container: { type: 'view', view_id: 'V0HOME00001' },
+      view: { id: 'V0HOME00001', type: 'home', blocks: home.blocks },
+      trigger_id: triggerId,
+      actions: [
+        { action_id: button?.action_id, block_id: 'b', type: 'button', value: button?.value, action_ts: '1' },
+      ],
+    });
+    expect(click.status).toBe(200);
+    const modal = await h.openedModal(triggerId);
+    // The channel first (it is not an argument), then the same fields as `/fw access request` opens.
+    expect(fieldNames(modal.view)).toEqual([
+      'fw.channel',
+      'asa',
+      'devices',
+      'protocol',
+      'source',
+      'destination',
+      'port',
+      'reason',
+      'expires',
+      'in',
+    ]);
+    expect(decodeMetadata(String(modal.view.private_metadata))).toMatchObject({
+      operationId: 'access.request',
+      channelId: '',
+    });
+    const asa = h.sim.deviceUid('asa-dc-03');
+    // The same validation: a mistake under its field; no channel picked is said under the channel.
+    expect(await submit(modal, { ...valid, asa, port: '' })).toEqual({ 'f.port': expect.any(String) });
+    expect(await submit(modal, { ...valid, asa })).toEqual({ 'fw.channel': 'Pick the channel to ask in.' });
+    expect(h.gate.requests).toHaveLength(0);
+    // A valid form with its channel: the governed request, as if typed in that channel.
+    expect(await submit(modal, { ...valid, asa, 'fw.channel': CHANNEL })).toBeUndefined();
+    await driveClock(
+      h.sim.clock,
+      waitUntil(() => h.gate.requests.length > 0 || replied()),
+    );
+    expect(replied()).toBe(false);
+    const [request] = h.gate.requests;
+    expect(request?.operation.id).toBe('access.request');
+    expect(request?.ctx.actor.channelId).toBe(CHANNEL);
+    expect(request?.raw).toMatchObject({ asa, source: '198.51.100.0/24', port: '8443' });
   });
 });
 

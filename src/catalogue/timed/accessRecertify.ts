@@ -77,14 +77,17 @@ function question(record: AccessRecord, lateAt: number): View {
 }
 
 /**
- * Schedules the recertification of a rule just recorded: a permanent one, where the policy recertifies,
- * first due one period after its creation. Nothing where fwbot keeps no timed work (the CLI).
+ * Schedules the recertification of a rule: a permanent one, where the policy recertifies, first due one
+ * period after its creation (at once when that is past). Nothing where fwbot keeps no timed work (the CLI).
+ * Called when the rule's record is kept, and by `/fw access recertification` for every permanent rule (the
+ * rules recorded before `access.recertify_every` was set): an item already waiting is left as it is, so
+ * each rule has one question at a time. True when this call scheduled it.
  */
-export async function scheduleRecertification(ctx: OperationContext, record: AccessRecord): Promise<void> {
+export async function scheduleRecertification(ctx: OperationContext, record: AccessRecord): Promise<boolean> {
   const policy = ctx.policy?.accessRequests?.recertification;
   const timed = ctx.services?.timed;
-  if (!policy || !timed || record.expiresAt !== undefined) return;
-  await timed.schedule(accessRecertify, {
+  if (!policy || !timed || record.expiresAt !== undefined) return false;
+  const { scheduled } = await timed.schedule(accessRecertify, {
     profile: record.profile,
     at: record.createdAt + policy.everyMs,
     owner: record.requester,
@@ -101,4 +104,5 @@ export async function scheduleRecertification(ctx: OperationContext, record: Acc
       : {}),
     payload: { recordId: record.id, deviceUid: record.deviceUid, device: record.deviceName },
   });
+  return scheduled;
 }

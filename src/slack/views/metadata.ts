@@ -11,7 +11,8 @@ const RawValue = z.union([z.string(), z.array(z.string()), z.boolean()]);
 const Metadata = z.object({
   v: z.literal(1),
   o: z.string().min(1),
-  c: z.string().min(1),
+  /** The channel; '' when the form was opened outside one (the App Home) and asks for it. */
+  c: z.string(),
   p: z.string().optional(),
   r: z.record(z.string(), RawValue),
   u: z.string().url().optional(),
@@ -21,6 +22,7 @@ const Metadata = z.object({
 
 export interface ModalMetadata {
   operationId: string;
+  /** '' for a form opened from the App Home: the channel is picked in the form (CHANNEL_BLOCK). */
   channelId: string;
   profileOverride: string | undefined;
   /** Arguments given with the command, secret fields left out. */

@@ -19,6 +19,30 @@ export const MODAL_CALLBACK = 'fw.modal';
 /** Modals that only show something (loading, a revealed token, an error). */
 export const NOTICE_CALLBACK = 'fw.notice';
 export const FIELD_BLOCK_PREFIX = 'f.';
+
+/**
+ * The block of a form opened outside a channel (the App Home's buttons): the channel the call is made in,
+ * as if typed there (its roles, its profile or tenant, where its card and answers go). Not an argument.
+ */
+export const CHANNEL_BLOCK = 'fw.channel';
+
+/** The channel picker CHANNEL_BLOCK holds: the conversations the person can see, no direct messages. */
+export function channelPicker(): KnownBlock {
+  return {
+    type: 'input',
+    block_id: CHANNEL_BLOCK,
+    label: plainText('Channel', SLACK_LIMITS.modalTitle),
+    hint: plainText(
+      'Where the request is made, as if typed there: its roles and profile apply and its card is posted there.',
+      150,
+    ),
+    element: {
+      type: 'conversations_select',
+      action_id: CHANNEL_BLOCK,
+      filter: { include: ['public', 'private'], exclude_bot_users: true },
+    },
+  };
+}
 export const FIELD_ACTION = 'value';
 
 /** External selects: the action id says what to look up (options/ registers one listener per kind). */

@@ -13,7 +13,7 @@ import { explainError } from '../../dispatch/errors.js';
 import type { RequestContext } from '../../dispatch/request.js';
 import type { SurfaceDeps } from '../deps.js';
 import { encodeMetadata } from './metadata.js';
-import { operationModal, textNotice } from './modal.js';
+import { channelPicker, operationModal, textNotice } from './modal.js';
 
 /**
  * How long a fitted form waits for SCC before opening as "Loading…": the trigger id lives 3 s from when
@@ -27,6 +27,11 @@ export interface ModalRequest {
   triggerId: string;
   responseUrl: string | undefined;
   profileOverride?: string | undefined;
+  /**
+   * Opened outside a channel (a button of the App Home): the form asks for the channel the call is made
+   * in (CHANNEL_BLOCK), and its submission is dispatched as if typed there.
+   */
+  pickChannel?: boolean;
 }
 
 /** Prefilled arguments minus the values of secret fields (which never travel in metadata). */
@@ -97,13 +102,17 @@ export async function openOperationModal(
   const prefilled = withoutSecrets(op, raw);
   const metadata = encodeMetadata({
     operationId: op.id,
-    channelId: request.actor.channelId,
+    channelId: modal.pickChannel ? '' : request.actor.channelId,
     profileOverride: modal.profileOverride,
     prefilled,
     responseUrl: modal.responseUrl,
   });
+  const form = (fields: readonly ModalField[]) => {
+    const view = operationModal(spec, fields, prefilled, metadata);
+    return modal.pickChannel ? { ...view, blocks: [channelPicker(), ...view.blocks] } : view;
+  };
   const open = async (fields: readonly ModalField[]) => {
-    await deps.slack.openView(modal.triggerId, operationModal(spec, fields, prefilled, metadata));
+    await deps.slack.openView(modal.triggerId, form(fields));
     request.log.info({ operationId: op.id, fields: fields.length }, 'opened the form');
   };
   if (typeof spec.fields !== 'function') {
@@ -118,7 +127,7 @@ export async function openOperationModal(
   const opened = await deps.slack.openView(modal.triggerId, textNotice(spec.title, ':hourglass: Loading…'));
   try {
     const fitted = await fitting;
-    await deps.slack.updateView(opened.id, operationModal(spec, fitted, prefilled, metadata), opened.hash);
+    await deps.slack.updateView(opened.id, form(fitted), opened.hash);
     request.log.info({ operationId: op.id, fields: fitted.length }, 'opened the fitted form');
   } catch (error) {
     const explained = explainError(error, request);

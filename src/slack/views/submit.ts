@@ -15,7 +15,7 @@ import type { Listeners } from '../router.js';
 import { perform } from '../run.js';
 import { actorWithOrigin } from '../workspaceBinding.js';
 import { decodeMetadata } from './metadata.js';
-import { MODAL_CALLBACK } from './modal.js';
+import { CHANNEL_BLOCK, MODAL_CALLBACK } from './modal.js';
 import { rawFromState, submissionRefusal } from './values.js';
 
 /** The command line equivalent to a submission, with typed values of secret-looking fields left out. */
@@ -50,10 +50,17 @@ export function registerModalSubmissions(app: Listeners, deps: SurfaceDeps): voi
       );
       return;
     }
+    // A form opened outside a channel (the App Home) is made in the channel picked in it.
+    const channelId =
+      meta.channelId || submission.view.state.values[CHANNEL_BLOCK]?.[CHANNEL_BLOCK]?.selected_conversation;
+    if (!channelId) {
+      await ack({ response_action: 'errors', errors: { [CHANNEL_BLOCK]: 'Pick the channel to ask in.' } });
+      return;
+    }
     await ack();
     if (!(await deps.dedupe.firstSight(`trigger:${submission.trigger_id}`))) return;
     const actor = actorWithOrigin(
-      { userId: submission.user.id, channelId: meta.channelId, teamId: submission.team?.id },
+      { userId: submission.user.id, channelId, teamId: submission.team?.id },
       context,
     );
     const request = beginRequest(deps.log, 'form', actor, { operationId: op.id, fields });

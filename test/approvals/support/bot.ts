@@ -203,6 +203,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     settings: options.settings ?? {},
     ...(options.changes ? { changes: options.changes } : {}),
     ...(options.upgrades ? { upgrades: options.upgrades } : {}),
+    ...(options.accessRequests ? { accessRequests: options.accessRequests } : {}),
     logger,
     clock: options.clock,
     secrets: [options.sccToken, BOT_TOKEN, SIGNING_SECRET],

@@ -34,6 +34,9 @@ function stateOf(element: InputBlock['element'], value: FieldValue): Record<stri
     const values = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
     return { type, selected_options: values.map((v) => ({ value: v })) };
   }
+  if (type === 'conversations_select') {
+    return { type, selected_conversation: typeof value === 'string' ? value : null };
+  }
   if (type === 'static_select' || type === 'external_select') {
     return { type, selected_option: typeof value === 'string' ? { value } : null };
   }
