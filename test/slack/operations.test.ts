@@ -588,7 +588,7 @@ describe('every operation through Slack', () => {
     h.gate.requests.length = 0;
   });
 
-  it('access recertify (its requester says a permanent rule is still needed, in the channel, audited)', async () => {
+  it('access recertification and recertify (the report schedules the questions missing; the requester says a permanent rule is still needed, in the channel, audited)', async () => {
     const hq = h.sim.deviceUid('asa-hq-01');
     const record = await services.accessRecords.add({
       profile: 'default',
@@ -604,6 +604,15 @@ describe('every operation through Slack', () => {
       reason: 'partner portal',
       createdAt: Date.now() - 91 * DAY_MS,
     });
+    // The report first: the rules recorded without a question waiting (these tests' records) get theirs,
+    // said once.
+    const report = await read('access.recertification', 'access recertification');
+    expect(report).toMatch(/permanent rules? had no question waiting/);
+    expect(report).toContain(`\`${record.id}\` tcp 198.51.100.68 → WEB-01 443 on asa-hq-01`);
+    expect(await read('access.recertification', 'access recertification')).not.toContain(
+      'no question waiting',
+    );
+    h.slack.reset();
     await h.command(`access recertify ${record.id}`, { userId: USERS.operator });
     const post = await h.slack.waitFor((c) => c.method === 'chat.postMessage' && c.status === 200, 10_000);
     expect(blocksText(post.args)).toContain(`says access rule \`${record.id}\``);
