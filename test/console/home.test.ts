@@ -21,7 +21,9 @@ describe('the console’s /home', () => {
     const out = await rig.type('/home');
     expect(out).toContain('Your requests');
     expect(out).toMatch(/You asked to delete the VLAN interface \w+ \(Vlan20\) on asa-hq-01/);
-    expect(out).toMatch(/\[1\] Cancel request/);
+    // [1] is the Home's *Request access* button, above the sections.
+    expect(out).toMatch(/\[1\] Request access/);
+    expect(out).toMatch(/\[2\] Cancel request/);
     expect(out).toContain('No requests are waiting for you.');
     expect(out).toContain('Your last commands');
     expect(out).toMatch(/\/fw interfaces delete asa-hq-01 Vlan20 · \d\d:\d\d UTC · sent for approval/);
@@ -56,10 +58,10 @@ describe('the console’s /home', () => {
     await rig.type('/as bob');
     const out = await rig.type('/home');
     expect(out).toContain('Waiting for your decision');
-    expect(out).toMatch(/\[1\] Approve {2}\[2\] Reject/);
+    expect(out).toMatch(/\[2\] Approve {2}\[3\] Reject/);
     rig.terminal.answer('y');
     const from = rig.terminal.output.length;
-    await rig.type('1');
+    await rig.type('2');
     // The card in the console's channel is updated as on Slack.
     await rig.terminal.waitFor(/Approved by @bob/, from);
     expect(await rig.type('/home')).toContain('No requests are waiting for you.');
