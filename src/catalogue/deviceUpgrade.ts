@@ -340,6 +340,23 @@ interface PlannedUpgrade {
  * now) and waiting for its windows; the devices' holds last until the latest is due, and then its run.
  * Scheduling is idempotent by the items' ids, so after a crash it is simply done again.
  */
+
+/**
+ * The canaries a group of the plan waits for: none for a canary's own group, else those of the group's
+ * models, each with the group that upgrades it (both plans: in one tenant and across tenants).
+ */
+function canariesBefore(
+  entry: { canary: boolean; devices: readonly { model: string }[] },
+  canaries: ReadonlyMap<string, { uid: string; name: string; model: string }>,
+  groupOf: ReadonlyMap<string, number>,
+): { uid: string; name: string; model: string; group: number }[] {
+  if (entry.canary) return [];
+  const models = new Set(entry.devices.map((d) => d.model));
+  return [...canaries.values()]
+    .filter((c) => models.has(c.model))
+    .map((c) => ({ uid: c.uid, name: c.name, model: c.model, group: groupOf.get(c.uid) ?? 0 }));
+}
+
 async function scheduleUpgrades(
   ctx: OperationContext,
   facts: UpgradeFacts,
@@ -375,12 +392,7 @@ async function scheduleUpgrades(
   for (const entry of planned.values()) for (const d of entry.devices) groupOf.set(d.uid, entry.group);
   const scheduled = [];
   for (const entry of planned.values()) {
-    const models = new Set(entry.devices.map((d) => d.model));
-    const after = entry.canary
-      ? []
-      : [...canaries.values()]
-          .filter((c) => models.has(c.model))
-          .map((c) => ({ uid: c.uid, name: c.name, model: c.model, group: groupOf.get(c.uid) ?? 0 }));
+    const after = canariesBefore(entry, canaries, groupOf);
     await timed.schedule(deviceUpgradeInWindow, {
       profile: ctx.profile,
       at: due,
@@ -459,12 +471,7 @@ async function scheduleAcross(ctx: OperationContext, facts: UpgradeFacts): Promi
   for (const entry of planned.values()) for (const d of entry.devices) groupOf.set(d.uid, entry.group);
   const scheduled: Scheduled = [];
   for (const entry of planned.values()) {
-    const models = new Set(entry.devices.map((d) => d.model));
-    const after = entry.canary
-      ? []
-      : [...canaries.values()]
-          .filter((c) => models.has(c.model))
-          .map((c) => ({ uid: c.uid, name: c.name, model: c.model, group: groupOf.get(c.uid) ?? 0 }));
+    const after = canariesBefore(entry, canaries, groupOf);
     await timed.schedule(mspUpgradeInWindow, {
       profile: ctx.profile,
       at: due,
